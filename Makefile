@@ -1,0 +1,41 @@
+# pyradice_lab — `make report` and `make test` work on a fresh machine with only python3 and pip.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+QUICK  ?=
+REPORT_OUT ?= reports/pyradice_lab_report.pdf
+REPORT_ARGS ?=
+PYTEST_ARGS ?=
+JOBS ?= 2
+
+.PHONY: report test bench lint venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# re-install when pyproject.toml changes (editable install: code changes need no re-install)
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+venv: $(VENV)/.installed
+
+report: $(VENV)/.installed
+	$(BIN)/pyradice-lab report --out $(REPORT_OUT) $(if $(QUICK),--quick) --jobs $(JOBS) $(REPORT_ARGS)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(BIN)/pyradice-lab bench
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache

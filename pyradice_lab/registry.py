@@ -1,0 +1,206 @@
+"""Registered games and the conformance check every game passes.
+
+A game package registers itself at import time with :func:`register` (at the bottom of its
+``__init__.py``), giving a :class:`GameSpec`: its CLI subcommand, report section, benchmark cases,
+named sweep functions, a small seeded run, its exact probability tables and a list of bad calls.
+:func:`games` imports the built-in game packages on first use, so ``import pyradice_lab`` stays light.
+
+:func:`check_game` is the conformance check run over every registered game in the test suite:
+
+- the same seed gives identical results (the small seeded run twice, compared cell by cell);
+- every exact probability table sums to 1 (exactly for Fractions, to 1e-12 for floats) with no
+  negative entry;
+- every bad call raises ``ValueError`` whose message names the offending parameter.
+
+Examples
+--------
+>>> from pyradice_lab import registry
+>>> isinstance(registry.games(), dict)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .bench import BenchCase
+    from .report import ReportContext, Section
+
+__all__ = ["GameSpec", "SweepTarget", "register", "games", "get_game", "check_game", "ConformanceError",
+           "BUILTIN_GAMES"]
+
+#: Built-in game packages, in report order; a package that is not installed yet is skipped.
+BUILTIN_GAMES = ("purramid", "pyradice", "raft", "meerkat")
+
+
+@dataclass(frozen=True)
+class SweepTarget:
+    """A function that ``pyradice-lab sweep`` and :func:`pyradice_lab.sweep.run_sweep` can run per grid cell.
+
+    ``fn(params, trials, rng) -> dict[str, float | Estimate]``; ``params`` documents the accepted
+    parameters (name -> one-line description) and ``defaults`` gives a default grid for the CLI.
+    """
+
+    fn: Callable[..., Mapping[str, Any]]
+    description: str
+    params: Mapping[str, str] = field(default_factory=dict)
+    defaults: Mapping[str, Sequence] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game package tells the rest of pyradice_lab about itself.
+
+    Attributes
+    ----------
+    name : str
+        Short name, also the CLI subcommand (``pyradice-lab <name> ...``).
+    title : str
+        Human title ("Purramid").
+    summary : str
+        One line for ``pyradice-lab games`` and the report overview.
+    smoke_run : callable ``(seed: int) -> pandas.DataFrame``
+        A small seeded run (a few games) used by the conformance check; must take < 2 s.
+    exact_tables : callable ``() -> dict[str, array | Series | DataFrame | list]``
+        Probability distributions computed exactly; each must sum to 1 (a DataFrame column-wise
+        if ``axis`` metadata is not given: give 1-D distributions).
+    bad_calls : callable ``() -> list[tuple[str, callable]]``
+        ``(parameter_name, zero-argument callable)`` pairs; each call must raise ValueError whose
+        message contains ``parameter_name``.
+    add_cli : callable ``(subparsers) -> None`` or None
+        Adds the ``<name>`` subcommand (with its own sub-subcommands) to the CLI.
+    report_section : callable ``(ReportContext) -> Section`` or None
+    bench_cases : callable ``(quick: bool) -> list[BenchCase]`` or None
+    sweeps : dict of name -> SweepTarget
+    """
+
+    name: str
+    title: str
+    summary: str
+    smoke_run: Callable[[int], pd.DataFrame]
+    exact_tables: Callable[[], Mapping[str, Any]]
+    bad_calls: Callable[[], Sequence[tuple[str, Callable[[], Any]]]]
+    add_cli: Callable[[Any], None] | None = None
+    report_section: Callable[[ReportContext], Section] | None = None
+    bench_cases: Callable[[bool], list[BenchCase]] | None = None
+    sweeps: Mapping[str, SweepTarget] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+_LOADED = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Register (or re-register, e.g. on module reload) a game."""
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"spec must be a GameSpec, got {type(spec).__name__}")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def _load_builtin() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for name in BUILTIN_GAMES:
+        modname = f"{__package__}.{name}"
+        try:
+            importlib.import_module(modname)
+        except ModuleNotFoundError as exc:  # the game package has not landed yet
+            if exc.name != modname:
+                raise
+
+
+def games() -> dict[str, GameSpec]:
+    """All registered games, built-in ones first in :data:`BUILTIN_GAMES` order."""
+    _load_builtin()
+    order = {n: i for i, n in enumerate(BUILTIN_GAMES)}
+    return dict(sorted(_REGISTRY.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def get_game(name: str) -> GameSpec:
+    """The registered game called ``name`` (ValueError listing the known names otherwise)."""
+    known = games()
+    if name not in known:
+        raise ValueError(f"game must be one of {sorted(known)}, got {name!r}")
+    return known[name]
+
+
+class ConformanceError(AssertionError):
+    """Raised by :func:`check_game` when a game fails a conformance check."""
+
+
+def _table_total(table) -> tuple[Any, bool]:
+    """Sum of a probability table and whether all entries are non-negative."""
+    if isinstance(table, pd.DataFrame):
+        values = table.to_numpy().ravel()
+    elif isinstance(table, pd.Series):
+        values = table.to_numpy()
+    elif isinstance(table, Mapping):
+        values = list(table.values())
+    else:
+        values = table
+    values = list(values) if not isinstance(values, np.ndarray) else values
+    if len(values) and isinstance(values[0], Fraction):
+        return sum(values, Fraction(0)), all(v >= 0 for v in values)
+    arr = np.asarray(values, dtype=float)
+    return float(arr.sum()), bool(np.all(arr >= 0))
+
+
+def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataFrame:
+    """Run the conformance checks on one registered game.
+
+    Returns a DataFrame (check, passed, detail); with ``strict=True`` raises
+    :class:`ConformanceError` listing every failed check.
+    """
+    spec = get_game(name)
+    rows = []
+
+    a = spec.smoke_run(seed)
+    b = spec.smoke_run(seed)
+    try:
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+        same, detail = True, f"{len(a)} rows identical"
+    except AssertionError as exc:
+        same, detail = False, str(exc).splitlines()[0]
+    if not isinstance(a, pd.DataFrame) or a.empty:
+        same, detail = False, "smoke_run must return a non-empty DataFrame"
+    rows.append(("same seed -> identical results", same, detail))
+
+    tables = spec.exact_tables()
+    if not tables:
+        rows.append(("exact tables present", False, "exact_tables() returned nothing"))
+    for tname, table in tables.items():
+        total, nonneg = _table_total(table)
+        ok = (total == 1) if isinstance(total, Fraction) else abs(total - 1) <= 1e-12
+        rows.append((f"exact table {tname!r} sums to 1", bool(ok and nonneg),
+                     f"sum = {total}" + ("" if nonneg else ", negative entries")))
+
+    calls = spec.bad_calls()
+    if not calls:
+        rows.append(("bad calls present", False, "bad_calls() returned nothing"))
+    for pname, call in calls:
+        try:
+            call()
+        except ValueError as exc:
+            ok = pname in str(exc)
+            rows.append((f"bad {pname} -> ValueError", ok, str(exc) if ok else f"message does not name {pname!r}: {exc}"))
+        except Exception as exc:  # noqa: BLE001 - any other exception is a failure of the check
+            rows.append((f"bad {pname} -> ValueError", False, f"raised {type(exc).__name__}: {exc}"))
+        else:
+            rows.append((f"bad {pname} -> ValueError", False, "no exception raised"))
+
+    result = pd.DataFrame(rows, columns=["check", "passed", "detail"])
+    if strict and not result["passed"].all():
+        failed = result.loc[~result["passed"]]
+        raise ConformanceError(f"{name} fails: " + "; ".join(f"{c} ({d})" for c, d in zip(failed.check, failed.detail)))
+    return result

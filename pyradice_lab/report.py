@@ -1,0 +1,454 @@
+"""Multi-page PDF reports built from ordered sections of text, figures and tables.
+
+A :class:`Section` holds items in order: plain text (``str`` or :class:`Text`), matplotlib figures
+(:class:`FigureItem` or a bare ``Figure``), tables (:class:`Table` or a bare ``DataFrame``, paginated)
+and :class:`ExperimentResult` (a named question: reading, figure and table, also saved as CSV + PNG
+under ``reports/<name>/`` by :func:`save_experiment`).  :func:`write_pdf` lays them out on A4 pages
+after a title page listing the version, date, seeds, trials and run time of every section; the file is
+written to a temporary name and renamed, so an interrupted build never leaves a half PDF behind.
+
+:func:`build_report` is what ``make report`` and ``pyradice-lab report`` run: the overview section plus
+the report section of every registered game.
+
+Examples
+--------
+>>> import pandas as pd, tempfile, os
+>>> from pyradice_lab.report import Section, write_pdf
+>>> sec = Section("Demo", ["Some text.", pd.DataFrame({"a": [1, 2]})])
+>>> path = write_pdf(os.path.join(tempfile.mkdtemp(), "demo.pdf"), [sec], meta={"seed": 0})
+>>> path.suffix
+'.pdf'
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import os
+import tempfile
+import textwrap
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from . import __version__  # noqa: E402
+
+__all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
+           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table"]
+
+A4 = (8.27, 11.69)
+DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
+_WRAP = 98  # characters per text line on an A4 page at 9.5 pt
+_LINES_PER_PAGE = 62
+
+
+@dataclass
+class Text:
+    """One or more paragraphs (separated by blank lines); ``heading`` printed in bold above."""
+
+    text: str
+    heading: str | None = None
+
+
+@dataclass
+class FigureItem:
+    """A matplotlib figure placed on its own page with an optional caption under it."""
+
+    figure: Figure
+    caption: str = ""
+    title: str | None = None
+
+
+@dataclass
+class Table:
+    """A DataFrame rendered as a readable table, split over pages of ``rows_per_page`` rows."""
+
+    frame: pd.DataFrame
+    caption: str = ""
+    title: str | None = None
+    rows_per_page: int = 40
+    digits: int = 4
+    index: bool = False
+
+
+@dataclass
+class ExperimentResult:
+    """The answer to one question: a reading in plain words, a figure and the table behind it."""
+
+    name: str
+    title: str
+    reading: str
+    table: pd.DataFrame
+    figure: Figure | None = None
+    meta: dict = field(default_factory=dict)
+
+
+@dataclass
+class Section:
+    """An ordered group of report items with the seed and trials that produced them."""
+
+    title: str
+    items: list = field(default_factory=list)
+    seed: Any = None
+    trials: Any = None
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """What a game's report section receives.
+
+    ``quick`` asks for a small, fast version (the quick report must build in under 45 s in total);
+    ``seed_for(name)`` gives the section's reproducible SeedSequence; ``out_dir`` is where experiment
+    CSV/PNG files go (``reports/``); ``n_jobs`` is for sweeps.
+    """
+
+    quick: bool = False
+    seed: int = 0
+    n_jobs: int = 1
+    out_dir: Path = Path("reports")
+    progress: bool = False
+
+    def seed_for(self, name: str) -> np.random.SeedSequence:
+        """A SeedSequence for ``name`` that depends only on the root seed and the name."""
+        return np.random.SeedSequence(self.seed, spawn_key=(zlib.crc32(name.encode()),))
+
+    def seed_label(self, name: str) -> str:
+        return f"{self.seed}/{zlib.crc32(name.encode())}"
+
+
+# ----------------------------------------------------------------------------------------- formatting
+def format_table(df: pd.DataFrame, digits: int = 4, index: bool = False) -> pd.DataFrame:
+    """Strings for display: floats to ``digits`` significant digits, tuples joined, NaN blank."""
+    out = df.reset_index() if index else df.copy()
+
+    def fmt(v):
+        if isinstance(v, (float, np.floating)):
+            if np.isnan(v):
+                return ""
+            return f"{v:.{digits}g}"
+        if isinstance(v, tuple):
+            return ",".join(str(x) for x in v)
+        return str(v)
+
+    return out.apply(lambda col: col.map(fmt)).astype(str)
+
+
+def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
+    """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths."""
+    folder = Path(root) / result.name
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"csv": folder / f"{result.name}.csv"}
+    result.table.to_csv(paths["csv"], index=False)
+    if result.figure is not None:
+        paths["png"] = folder / f"{result.name}.png"
+        result.figure.savefig(paths["png"], dpi=120, bbox_inches="tight")
+    return paths
+
+
+# ----------------------------------------------------------------------------------------- page layout
+class _Pager:
+    """Writes A4 pages with a running header into a PdfPages."""
+
+    def __init__(self, pdf: PdfPages, header: str):
+        self.pdf = pdf
+        self.header = header
+        self.count = 0
+
+    def new_page(self, section: str) -> Figure:
+        fig = plt.figure(figsize=A4)
+        fig.text(0.06, 0.975, section, fontsize=8, color="0.4", va="top")
+        fig.text(0.94, 0.975, self.header, fontsize=8, color="0.4", va="top", ha="right")
+        return fig
+
+    def save(self, fig: Figure) -> None:
+        self.count += 1
+        fig.text(0.5, 0.015, str(self.count), fontsize=8, color="0.4", ha="center")
+        self.pdf.savefig(fig)
+        plt.close(fig)
+
+
+def _wrap(text: str) -> list[str]:
+    lines: list[str] = []
+    for para in textwrap.dedent(text).strip().split("\n\n"):
+        para = " ".join(para.split()) if not para.lstrip().startswith(("-", "|", "  ")) else para
+        for raw in para.split("\n"):
+            lines.extend(textwrap.wrap(raw, _WRAP, subsequent_indent="  " if raw.lstrip().startswith("-") else "")
+                         or [""])
+        lines.append("")
+    return lines
+
+
+def _text_pages(pager: _Pager, section: str, blocks: list[tuple[str | None, str]]) -> None:
+    """Flow (heading, text) blocks over as many pages as needed."""
+    lines: list[tuple[str, str]] = []
+    for heading, text in blocks:
+        if heading:
+            lines.append(("h", heading))
+        lines.extend(("t", ln) for ln in _wrap(text))
+    for start in range(0, len(lines), _LINES_PER_PAGE):
+        fig = pager.new_page(section)
+        y = 0.94
+        for kind, ln in lines[start:start + _LINES_PER_PAGE]:
+            if kind == "h":
+                fig.text(0.06, y, ln, fontsize=12, weight="bold", va="top")
+                y -= 0.022
+            else:
+                fig.text(0.06, y, ln, fontsize=9.5, va="top", family="DejaVu Sans")
+                y -= 0.0145
+        pager.save(fig)
+
+
+def _figure_page(pager: _Pager, section: str, figure: Figure, title: str | None, text: str = "") -> None:
+    buf = io.BytesIO()
+    figure.savefig(buf, format="png", dpi=170, bbox_inches="tight")
+    plt.close(figure)
+    buf.seek(0)
+    img = plt.imread(buf)
+    fig = pager.new_page(section)
+    top = 0.945
+    if title:
+        fig.text(0.06, top, title, fontsize=13, weight="bold", va="top")
+        top -= 0.03
+    lines = _wrap(text) if text else []
+    for ln in lines[:24]:
+        fig.text(0.06, top, ln, fontsize=9.5, va="top")
+        top -= 0.0145
+    h, w = img.shape[:2]
+    avail_h = top - 0.04
+    box_w = 0.88
+    box_h = min(avail_h, box_w * (h / w) * (A4[0] / A4[1]))
+    ax = fig.add_axes((0.06, top - 0.01 - box_h, box_w, box_h))
+    ax.imshow(img, interpolation="antialiased")
+    ax.axis("off")
+    pager.save(fig)
+    if len(lines) > 24:
+        _text_pages(pager, section, [(None, "\n".join(lines[24:]))])
+
+
+def _table_pages(pager: _Pager, section: str, table: Table) -> None:
+    shown = format_table(table.frame, table.digits, table.index)
+    n = len(shown)
+    per = max(5, table.rows_per_page)
+    pages = max(1, -(-n // per))
+    ncols = max(1, shown.shape[1])
+    width_chars = [max(len(str(c)), *(len(v) for v in shown[c].tolist()[:200]), 1) if n else len(str(c))
+                   for c in shown.columns]
+    total_chars = sum(min(w, 28) for w in width_chars) + 2 * ncols
+    fontsize = float(np.clip(720 / max(total_chars, 1), 5.0, 9.0))
+    for p in range(pages):
+        chunk = shown.iloc[p * per:(p + 1) * per]
+        fig = pager.new_page(section)
+        title = table.title or "Table"
+        if pages > 1:
+            title += f" ({p + 1}/{pages})"
+        fig.text(0.06, 0.945, title, fontsize=12, weight="bold", va="top")
+        y_top = 0.915
+        if table.caption:
+            cap = textwrap.wrap(" ".join(table.caption.split()), _WRAP)
+            for ln in cap[:6]:
+                fig.text(0.06, y_top, ln, fontsize=9, va="top", color="0.2")
+                y_top -= 0.014
+            y_top -= 0.006
+        row_h = 0.0185 * fontsize / 8
+        height = min(y_top - 0.04, row_h * (len(chunk) + 1))
+        ax = fig.add_axes((0.04, y_top - height, 0.92, height))
+        ax.axis("off")
+        if len(chunk):
+            colw = np.array([min(w, 28) + 2 for w in width_chars], dtype=float)
+            tab = ax.table(cellText=chunk.to_numpy().tolist(), colLabels=[str(c) for c in shown.columns],
+                           loc="upper center", cellLoc="right", colLoc="right", colWidths=list(colw / colw.sum()),
+                           bbox=(0, 0, 1, 1))
+            tab.auto_set_font_size(False)
+            tab.set_fontsize(fontsize)
+            for (r, _c), cell in tab.get_celld().items():
+                cell.set_linewidth(0.3)
+                if r == 0:
+                    cell.set_facecolor("#dde6f0")
+                    cell.set_text_props(weight="bold")
+                elif r % 2 == 0:
+                    cell.set_facecolor("#f5f7fa")
+        else:
+            ax.text(0, 1, "(empty table)", va="top")
+        pager.save(fig)
+
+
+def _title_page(pager: _Pager, sections: Sequence[Section], meta: dict) -> None:
+    fig = plt.figure(figsize=A4)
+    fig.text(0.5, 0.86, meta.get("title", "pyradice_lab report"), fontsize=26, weight="bold", ha="center")
+    fig.text(0.5, 0.82, "Exact probability and Monte Carlo for Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
+             fontsize=10.5, ha="center", color="0.25")
+    info = [
+        ("version", f"pyradice_lab {__version__}"),
+        ("date", meta.get("date", _dt.datetime.now().strftime("%Y-%m-%d %H:%M"))),
+        ("mode", meta.get("mode", "")),
+        ("root seed", str(meta.get("seed", ""))),
+        ("jobs", str(meta.get("n_jobs", ""))),
+        ("total run time", f"{sum(s.seconds or 0 for s in sections):.1f} s"),
+    ]
+    y = 0.75
+    for k, v in info:
+        fig.text(0.22, y, k, fontsize=11, ha="right", color="0.35")
+        fig.text(0.25, y, v, fontsize=11)
+        y -= 0.026
+    y -= 0.02
+    fig.text(0.08, y, "Sections", fontsize=13, weight="bold")
+    y -= 0.012
+    rows = [[s.title, str(s.seed if s.seed is not None else "-"), _fmt_trials(s.trials),
+             f"{s.seconds:.1f} s" if s.seconds is not None else "-"] for s in sections]
+    if rows:
+        height = 0.024 * (len(rows) + 1)
+        ax = fig.add_axes((0.08, y - height, 0.84, height))
+        ax.axis("off")
+        tab = ax.table(cellText=rows, colLabels=["section", "seed (root/key)", "trials", "run time"],
+                       loc="upper center", cellLoc="left", colLoc="left", bbox=(0, 0, 1, 1),
+                       colWidths=[0.42, 0.2, 0.23, 0.15])
+        tab.auto_set_font_size(False)
+        tab.set_fontsize(9.5)
+        for (r, _c), cell in tab.get_celld().items():
+            cell.set_linewidth(0.3)
+            if r == 0:
+                cell.set_facecolor("#dde6f0")
+    fig.text(0.5, 0.05, "Every Monte Carlo number carries its standard error and a 95% confidence interval; "
+             "the same seed reproduces every number.", fontsize=8.5, ha="center", color="0.35")
+    pager.count += 1
+    pager.pdf.savefig(fig)
+    plt.close(fig)
+
+
+def _fmt_trials(trials) -> str:
+    if trials is None:
+        return "-"
+    if isinstance(trials, (int, np.integer)):
+        return f"{int(trials):,}"
+    return str(trials)
+
+
+def _render_section(pager: _Pager, section: Section) -> None:
+    pending_text: list[tuple[str | None, str]] = []
+    first = True
+
+    def flush():
+        nonlocal first
+        if pending_text:
+            blocks = list(pending_text)
+            if first:
+                blocks[0] = (section.title if blocks[0][0] is None else blocks[0][0], blocks[0][1])
+                if blocks[0][0] != section.title:
+                    blocks.insert(0, (section.title, ""))
+            _text_pages(pager, section.title, blocks)
+            pending_text.clear()
+            first = False
+
+    for item in section.items:
+        if isinstance(item, str):
+            pending_text.append((None, item))
+        elif isinstance(item, Text):
+            pending_text.append((item.heading, item.text))
+        elif isinstance(item, (Figure, FigureItem)):
+            flush()
+            fi = item if isinstance(item, FigureItem) else FigureItem(item)
+            _figure_page(pager, section.title, fi.figure, fi.title, fi.caption)
+        elif isinstance(item, (pd.DataFrame, Table)):
+            flush()
+            _table_pages(pager, section.title, item if isinstance(item, Table) else Table(item))
+        elif isinstance(item, ExperimentResult):
+            flush()
+            if item.figure is not None:
+                _figure_page(pager, section.title, item.figure, item.title, item.reading)
+                _table_pages(pager, section.title, Table(item.table, title=f"{item.title}: data", rows_per_page=40))
+            else:
+                _table_pages(pager, section.title, Table(item.table, title=item.title, caption=item.reading))
+        else:
+            raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
+                            f"ExperimentResult, got {type(item).__name__}")
+        first = False
+    flush()
+
+
+def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
+    """Write the title page and every section to ``path`` (atomically); return the path."""
+    meta = dict(meta or {})
+    path = Path(path)
+    if path.suffix.lower() != ".pdf":
+        raise ValueError(f"out must be a .pdf path, got {str(path)!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    now = _dt.datetime.now(_dt.UTC)
+    pdf_meta = {"Title": meta.get("title", "pyradice_lab report"), "Author": "pyradice_lab",
+                "Subject": "Strategy and balance analysis of Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
+                "Creator": f"pyradice_lab {__version__}", "CreationDate": now}
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pdf")
+    os.close(fd)
+    try:
+        with PdfPages(tmp, metadata=pdf_meta) as pdf:
+            pager = _Pager(pdf, f"pyradice_lab {__version__}")
+            _title_page(pager, sections, meta)
+            for section in sections:
+                _render_section(pager, section)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False, seed: int = 0, n_jobs: int = 1,
+                 games: Sequence[str] | None = None, progress: bool = True) -> Path:
+    """Build the default report: overview plus every registered game's section.
+
+    Parameters
+    ----------
+    out : path
+        PDF to write (default ``reports/pyradice_lab_report.pdf``); experiment CSV/PNG files go in its folder.
+    quick : bool
+        Small trial counts (used by the tests; builds in well under a minute).
+    seed : int
+        Root seed; each section derives its own stream from it and its name.
+    n_jobs : int
+        Workers for the sweeps inside sections.
+    games : list of str, optional
+        Only these games (default: all registered).
+    """
+    from tqdm.auto import tqdm
+
+    from . import overview, registry
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or not (n_jobs >= 1 or n_jobs == -1):
+        raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
+    out = Path(out)
+    if out.suffix.lower() != ".pdf":
+        raise ValueError(f"out must be a .pdf path, got {str(out)!r}")
+    known = registry.games()
+    names = list(known) if games is None else list(games)
+    for g in names:
+        if g not in known:
+            raise ValueError(f"games must be among {sorted(known)}, got {g!r}")
+    ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=int(n_jobs), out_dir=out.parent, progress=False)
+    builders = [("overview", overview.report_section)] + [
+        (g, known[g].report_section) for g in names if known[g].report_section is not None]
+    sections = []
+    for name, builder in tqdm(builders, desc="report", unit="section", disable=not progress, leave=False):
+        t0 = time.perf_counter()
+        sec = builder(ctx)
+        sec.seconds = time.perf_counter() - t0
+        if sec.seed is None:
+            sec.seed = ctx.seed_label(name)
+        sections.append(sec)
+    meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
+            "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
+    return write_pdf(out, sections, meta=meta)

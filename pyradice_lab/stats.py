@@ -1,0 +1,231 @@
+"""Monte Carlo estimates that always travel with their uncertainty.
+
+:class:`Estimate` holds a value with its standard error, the number of samples and a 95% confidence
+interval.  Means use the Student-t interval; proportions use the Wilson score interval, which keeps its
+coverage near 0 and 1 where the normal interval fails.  :func:`run_until` draws batches until a target
+precision is reached or a trial cap is hit, and says which.
+
+Examples
+--------
+>>> from pyradice_lab.stats import proportion_estimate
+>>> est = proportion_estimate(30, 100)
+>>> round(est.value, 2), round(est.ci_low, 3), round(est.ci_high, 3)
+(0.3, 0.218, 0.397)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import stats as _sps
+
+from .rng import as_generator
+
+__all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "run_until", "Z95"]
+
+Z95 = float(_sps.norm.ppf(0.975))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo estimate: ``value`` ± ``se`` from ``n`` samples, with a confidence interval."""
+
+    value: float
+    se: float
+    n: int
+    ci_low: float
+    ci_high: float
+    confidence: float = 0.95
+
+    @property
+    def halfwidth(self) -> float:
+        """Half the width of the confidence interval."""
+        return (self.ci_high - self.ci_low) / 2
+
+    def contains(self, x: float) -> bool:
+        """Whether ``x`` lies in the confidence interval (inclusive)."""
+        return self.ci_low <= x <= self.ci_high
+
+    def to_dict(self, prefix: str | None = None) -> dict:
+        """Flat dict; with ``prefix`` the keys are ``prefix``, ``prefix_se``, ``prefix_ci_low`` ..."""
+        d = asdict(self)
+        if prefix is None:
+            return d
+        return {
+            prefix: self.value,
+            f"{prefix}_se": self.se,
+            f"{prefix}_ci_low": self.ci_low,
+            f"{prefix}_ci_high": self.ci_high,
+        }
+
+    def __format__(self, spec: str) -> str:
+        spec = spec or ".4g"
+        return f"{self.value:{spec}} ± {self.se:{spec}} (95% CI {self.ci_low:{spec}}..{self.ci_high:{spec}}, n={self.n})"
+
+    def __str__(self) -> str:
+        return format(self)
+
+
+def _check_confidence(confidence: float) -> float:
+    if not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    return float(confidence)
+
+
+def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
+    """Mean of ``samples`` with its standard error and a Student-t confidence interval.
+
+    Parameters
+    ----------
+    samples : array_like of real, shape (n,)
+        At least 2 finite values.
+
+    Examples
+    --------
+    >>> est = mean_estimate([1.0, 2.0, 3.0, 4.0])
+    >>> est.value, round(est.se, 4)
+    (2.5, 0.6455)
+    """
+    confidence = _check_confidence(confidence)
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size < 2:
+        raise ValueError(f"samples must hold at least 2 values, got {x.size}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("samples must be finite (found NaN or inf)")
+    n = x.size
+    mean = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(n))
+    q = float(_sps.t.ppf(0.5 + confidence / 2, n - 1))
+    return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
+
+
+def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
+    """A proportion ``successes / n`` with the Wilson score interval.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes, 0..n.
+    n : int
+        Number of trials, > 0.
+
+    Examples
+    --------
+    >>> est = proportion_estimate(0, 50)
+    >>> est.value, est.ci_low == 0.0, round(est.ci_high, 4)
+    (0.0, True, 0.0714)
+    """
+    confidence = _check_confidence(confidence)
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n <= 0:
+        raise ValueError(f"n must be a positive integer number of trials, got {n!r}")
+    if isinstance(successes, bool) or not isinstance(successes, numbers.Integral) or not 0 <= successes <= n:
+        raise ValueError(f"successes must be an integer in 0..n={n}, got {successes!r}")
+    n = int(n)
+    p = successes / n
+    z = float(_sps.norm.ppf(0.5 + confidence / 2))
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    se = math.sqrt(p * (1 - p) / n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, se, n, low, high, confidence)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Outcome of :func:`run_until`: the estimate, whether the precision target was reached, and why it stopped."""
+
+    estimate: Estimate
+    reached: bool
+    reason: str  # "target" or "max_trials"
+    trials: int
+    target_halfwidth: float
+
+    def to_dict(self) -> dict:
+        return {**self.estimate.to_dict(), "reached": self.reached, "reason": self.reason,
+                "target_halfwidth": self.target_halfwidth}
+
+
+def _parse_target(target) -> tuple[str, float]:
+    if isinstance(target, str):
+        t = target.strip()
+        if t.endswith("%"):
+            return "rel", float(t[:-1]) / 100
+        return "abs", float(t)
+    if isinstance(target, tuple) and len(target) == 2 and target[0] in ("rel", "abs"):
+        return target[0], float(target[1])
+    if isinstance(target, numbers.Real) and not isinstance(target, bool):
+        return "abs", float(target)
+    raise ValueError(
+        f"rel_or_abs_halfwidth must be a positive number (absolute), 'x%' or ('rel', x) (relative), got {target!r}"
+    )
+
+
+def run_until(
+    sample_fn: Callable[[int, np.random.Generator], np.ndarray],
+    *,
+    rel_or_abs_halfwidth,
+    max_trials: int,
+    rng=None,
+    batch: int = 10_000,
+    min_trials: int = 1_000,
+    confidence: float = 0.95,
+) -> RunResult:
+    """Draw batches from ``sample_fn`` until the CI half-width target or ``max_trials`` is reached.
+
+    Parameters
+    ----------
+    sample_fn : callable ``(n, rng) -> array``
+        Returns ``n`` samples; a boolean array is treated as successes (Wilson interval), numbers as a mean.
+    rel_or_abs_halfwidth : float, str or tuple
+        Target half-width of the confidence interval: a number is absolute, ``"1%"`` or ``("rel", 0.01)``
+        is relative to ``|value|``.
+    max_trials : int
+        Cap on the total number of samples.
+    rng : seed or Generator
+        Batches are drawn from this one generator in order, so a seed fixes the result.
+    batch : int
+        Samples per batch (the last batch is cut to respect ``max_trials``).
+    min_trials : int
+        Samples to draw before the target may stop the run.
+
+    Examples
+    --------
+    >>> res = run_until(lambda n, rng: rng.random(n) < 0.25, rel_or_abs_halfwidth=0.01,
+    ...                 max_trials=200_000, rng=1)
+    >>> res.reason, res.estimate.halfwidth <= 0.01
+    ('target', True)
+    """
+    kind, tol = _parse_target(rel_or_abs_halfwidth)
+    if not tol > 0:
+        raise ValueError(f"rel_or_abs_halfwidth must be positive, got {rel_or_abs_halfwidth!r}")
+    for name, v in (("max_trials", max_trials), ("batch", batch)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    gen = as_generator(rng)
+    chunks: list[np.ndarray] = []
+    total = 0
+    boolean = None
+    est = None
+    while total < max_trials:
+        m = min(batch, max_trials - total)
+        x = np.asarray(sample_fn(m, gen)).ravel()
+        if x.size != m:
+            raise ValueError(f"sample_fn returned {x.size} samples, expected {m}")
+        boolean = x.dtype == bool if boolean is None else boolean
+        chunks.append(x)
+        total += m
+        allx = np.concatenate(chunks)
+        est = proportion_estimate(int(allx.sum()), total, confidence=confidence) if boolean else \
+            mean_estimate(allx, confidence=confidence)
+        goal = tol if kind == "abs" else tol * abs(est.value)
+        if total >= min(min_trials, max_trials) and est.halfwidth <= goal:
+            return RunResult(est, True, "target", total, goal)
+    goal = tol if kind == "abs" else tol * abs(est.value)
+    return RunResult(est, est.halfwidth <= goal, "max_trials", total, goal)
