@@ -97,6 +97,11 @@ def _grid_arg(text: str) -> tuple[str, list]:
 
 
 # ----------------------------------------------------------------------------------------- commands
+def _progress(args) -> bool:
+    """Progress bars on an interactive terminal unless --no-progress."""
+    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
+
+
 def _cmd_games(args) -> int:
     from . import registry
 
@@ -115,7 +120,7 @@ def _cmd_report(args) -> int:
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
     path = build_report(args.out, quick=args.quick, seed=args.seed, n_jobs=args.jobs, games=games,
-                        progress=not args.no_progress)
+                        progress=_progress(args))
     print(f"wrote {path}")
     return 0
 
@@ -152,7 +157,7 @@ def _cmd_sweep(args) -> int:
             raise CliError(f"--grid parameter must be one of {sorted(target.params)}, got {name!r}")
         grid[name] = vals
     df = run_sweep(target.fn, grid, trials=args.trials, seed=args.seed, n_jobs=args.jobs, backend=args.backend,
-                   cache_dir=args.cache_dir, progress=not args.no_progress, scheduler=args.scheduler)
+                   cache_dir=args.cache_dir, progress=_progress(args), scheduler=args.scheduler)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -169,7 +174,7 @@ def _cmd_bench(args) -> int:
     from .bench import all_cases, format_bench, run_bench, write_bench
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    df = run_bench(all_cases(args.quick, games), quick=args.quick, progress=not args.no_progress)
+    df = run_bench(all_cases(args.quick, games), quick=args.quick, progress=_progress(args))
     print(format_bench(df))
     path = write_bench(df, args.out)
     print(f"\nwrote {path}; {int(df['ok'].sum())}/{len(df)} targets met")

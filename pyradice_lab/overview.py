@@ -29,7 +29,7 @@ def subset_sum_probability(k: int, target: int) -> Fraction:
     >>> subset_sum_probability(2, 12)
     Fraction(1, 36)
     """
-    k = dice.check_dice_count(k)
+    k = dice.check_dice_count(k, "dice")
     if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or not 1 <= target <= 6 * dice.MAX_DICE:
         raise ValueError(f"target must be an integer in 1..{6 * dice.MAX_DICE}, got {target!r}")
     faces, weights = dice.multisets(k)
@@ -76,12 +76,12 @@ def report_section(ctx: ReportContext) -> Section:
            "No game package is installed yet: this report holds the engine self-check only.")
     )
     check = (
-        f"Engine self-check. The probability that k fair dice contain a subset summing to a target is "
+        f"The probability that k fair dice contain a subset summing to a target is "
         f"computed exactly (integer-weighted enumeration of sorted rolls) and by Monte Carlo ({trials:,} "
         f"rolls per cell, run as a parallel sweep). The exact value lies inside the Monte Carlo 95% interval "
         f"in {covered} of {len(df)} cells; about 95% is what honest intervals give."
     )
-    return Section("Overview", [Text(text, heading="Overview"), Text(check),
+    return Section("Overview", [Text(text, heading="Overview"), Text(check, heading="Engine self-check"),
                                 Table(shown, title="Exact vs Monte Carlo: P(some subset of k dice sums to target)",
                                       caption="exact_in_ci: the exact value lies in the 95% confidence interval.")],
                    seed=f"{ctx.seed_label('overview')}", trials=trials * len(df))

@@ -9,9 +9,9 @@ Examples
 --------
 >>> from pyradice_lab.rng import as_generator, spawn
 >>> a, b = spawn(7, 2)
->>> a.integers(1 << 30) != b.integers(1 << 30)
+>>> bool(a.integers(1 << 30) != b.integers(1 << 30))
 True
->>> as_generator(3).integers(100) == as_generator(3).integers(100)
+>>> bool(as_generator(3).integers(100) == as_generator(3).integers(100))
 True
 """
 

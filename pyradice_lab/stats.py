@@ -10,7 +10,7 @@ Examples
 >>> from pyradice_lab.stats import proportion_estimate
 >>> est = proportion_estimate(30, 100)
 >>> round(est.value, 2), round(est.ci_low, 3), round(est.ci_high, 3)
-(0.3, 0.218, 0.397)
+(0.3, 0.219, 0.396)
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
     --------
     >>> est = proportion_estimate(0, 50)
     >>> est.value, est.ci_low == 0.0, round(est.ci_high, 4)
-    (0.0, True, 0.0714)
+    (0.0, True, 0.0713)
     """
     confidence = _check_confidence(confidence)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n <= 0:
@@ -155,10 +155,11 @@ class RunResult:
 def _parse_target(target) -> tuple[str, float]:
     if isinstance(target, str):
         t = target.strip()
-        if t.endswith("%"):
-            return "rel", float(t[:-1]) / 100
-        return "abs", float(t)
-    if isinstance(target, tuple) and len(target) == 2 and target[0] in ("rel", "abs"):
+        try:
+            return ("rel", float(t[:-1]) / 100) if t.endswith("%") else ("abs", float(t))
+        except ValueError:
+            pass
+    elif isinstance(target, tuple) and len(target) == 2 and target[0] in ("rel", "abs"):
         return target[0], float(target[1])
     if isinstance(target, numbers.Real) and not isinstance(target, bool):
         return "abs", float(target)

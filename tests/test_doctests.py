@@ -1,0 +1,16 @@
+"""The runnable examples in the foundation's docstrings."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["pyradice_lab", "pyradice_lab.dice", "pyradice_lab.rng", "pyradice_lab.stats", "pyradice_lab.sweep",
+           "pyradice_lab.report", "pyradice_lab.registry", "pyradice_lab.overview"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
