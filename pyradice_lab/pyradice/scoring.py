@@ -1,0 +1,115 @@
+"""Scoring a pyramid (goal tokens + objective cards) and the policies' evaluation of a partial pyramid.
+
+:class:`Table` is a :class:`.components.Setup` resolved for one game: the skill token of every level, the goal
+token of levels 1..5, the four cards with their disc colours.  :func:`score_pyramid` applies the registered goal
+and card functions; a level's goal counts only once the level is complete (so a partly built pyramid scores
+the cards it already earns and the goals of its finished levels).
+
+Examples
+--------
+>>> from .components import Setup
+>>> t = Table.build(Setup.default(), discs=(0, 1, 2, 3))
+>>> vals = (3, 5, 5, 3, 3, 5) + (0,) * 15
+>>> cols = (0, 0, 1, 1, 2, 3) + (-1,) * 15
+>>> sc = score_pyramid(vals, cols, t)
+>>> sc.goals_met[0], sc.goal_vp, sc.cards
+(True, 5, (1, 0, 0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import card_score
+from .components import GOAL_LEVELS, SKILL_LEVELS, GoalToken, ObjectiveCard, Setup, SkillToken
+from .geometry import PYRAMID
+from .goals import goal_consistent, goal_met
+
+__all__ = ["Table", "ScoreCard", "score_pyramid", "evaluate", "GOAL_VP", "lookahead_bonus"]
+
+#: Victory points for a goal token met (rules).
+GOAL_VP = 5
+
+
+@dataclass(frozen=True)
+class Table:
+    """A setup with its disc colours: everything scoring and skills need for one game."""
+
+    setup: Setup
+    skills: dict[int, SkillToken]          # level 2..6 -> token
+    goals: dict[int, GoalToken]            # level 1..5 -> token
+    cards: tuple[ObjectiveCard, ...]
+    discs: tuple[int, ...]                 # colour index per card
+    colour_names: tuple[str, ...]
+
+    @classmethod
+    def build(cls, setup: Setup, discs: Sequence[int]) -> Table:
+        comps = setup.catalogue
+        names = comps.palette.names
+        discs = tuple(int(d) for d in discs)
+        if len(discs) != 4 or not all(0 <= d < len(names) for d in discs):
+            raise ValueError(f"discs must be 4 colour indices in 0..{len(names) - 1}, got {discs}")
+        return cls(setup, {lvl: comps.skills[c] for lvl, c in zip(SKILL_LEVELS, setup.skills)},
+                   {lvl: comps.goals[c] for lvl, c in zip(GOAL_LEVELS, setup.goals)},
+                   tuple(comps.cards[n] for n in setup.cards), discs, names)
+
+    @property
+    def n_colours(self) -> int:
+        return len(self.colour_names)
+
+    def card_labels(self) -> list[str]:
+        return [f"{c.name}({self.colour_names[d]})" for c, d in zip(self.cards, self.discs)]
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """One pyramid's score: goal tokens met (levels 1..5), their VP, points of each card, total."""
+
+    goals_met: tuple[bool, ...]
+    goal_vp: int
+    cards: tuple[int, ...]
+    total: int
+
+    @property
+    def n_goals(self) -> int:
+        return int(sum(self.goals_met))
+
+
+def _level(values, colours, k):
+    sp = PYRAMID.spaces_of(k)
+    return tuple(values[s] for s in sp), tuple(colours[s] for s in sp)
+
+
+def score_pyramid(values, colours, table: Table) -> ScoreCard:
+    """Score one pyramid (21 values / colour indices, 0 / -1 for empty spaces) under ``table``."""
+    met = []
+    for k in GOAL_LEVELS:
+        v, c = _level(values, colours, k)
+        met.append(all(v) and goal_met(table.goals[k], v, c))
+    cards = tuple(card_score(card, d, values, colours) for card, d in zip(table.cards, table.discs))
+    goal_vp = GOAL_VP * sum(met)
+    return ScoreCard(tuple(met), goal_vp, cards, goal_vp + sum(cards))
+
+
+def lookahead_bonus(fit: float) -> tuple[int, ...]:
+    """Milli-VP the lookahead policy gives a still-achievable level with e = 0..6 empty spaces:
+    ``round(5000 * fit ** e)`` (integers, so both engines compare values exactly)."""
+    return tuple(int(round(1000 * GOAL_VP * fit ** e)) for e in range(7))
+
+
+def evaluate(values, colours, table: Table, mode: str) -> int:
+    """A policy's value of a pyramid, in milli-VP (integers).
+
+    ``"greedy"``: 1000 x the score the pyramid would have if the game ended now.  ``"lookahead"``: that plus, for
+    every unfinished level whose goal the placed dice still allow, ``5000 * fit ** empty`` (``fit`` from
+    ``goals.toml``): a level whose goal is still reachable is worth part of its 5 VP, less the more spaces remain.
+    """
+    total = 1000 * score_pyramid(values, colours, table).total
+    if mode == "lookahead":
+        for k in GOAL_LEVELS:
+            v, c = _level(values, colours, k)
+            empty = sum(1 for x in v if not x)
+            if empty and goal_consistent(table.goals[k], v, c, table.n_colours):
+                total += lookahead_bonus(table.goals[k].fit)[empty]
+    return total

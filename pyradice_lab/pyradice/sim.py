@@ -1,0 +1,372 @@
+"""Whole games, many at once: deals drawn per game, played by the compiled kernels, one tidy row per game.
+
+:func:`simulate_games` spawns one child seed per game (``SeedSequence.spawn``), draws each game's deal with
+:func:`.rules.deal` and plays the batch with :func:`.kernels.play_batch` (numba).  Game ``i`` depends only on the
+root seed and ``i``: :func:`play_game` with ``rng=spawn(seed, n)[i]`` replays it move by move in the readable
+engine, with a transcript.  Components whose kinds the kernels do not know (a designer's own functions) or
+policies given as Python callables run in the readable engine (``engine="python"``, slower, same results).
+
+Examples
+--------
+>>> df = simulate_games(3, players=2, rng=1)
+>>> len(df), int(df["turns"].iloc[0])
+(3, 42)
+>>> rec = play_game(rng=spawn(1, 3)[0])
+>>> rec.totals == [int(df.loc[0, f"score_s{s}"]) for s in range(2)]
+True
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..rng import as_generator, spawn, spawn_seeds
+from .components import GOAL_LEVELS, Setup
+from .geometry import PYRAMID, check_players, quarry_geometry
+from .policies import POLICY_CODES, get_policy
+from .rules import ROLL_ROUNDS, Deal, GameState, deal, turns_of, winners
+from .scoring import Table, lookahead_bonus
+
+__all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
+           "check_setup", "fast_capable"]
+
+_CHUNK = 128
+
+
+def check_setup(setup) -> Setup:
+    if setup is None:
+        return Setup.default()
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a pyradice.Setup or None, got {type(setup).__name__}")
+    return setup
+
+
+def resolve_policies(policies, players: int) -> list:
+    """Policy names (or callables) per seat; one name applies to every seat (default ``"greedy"``)."""
+    if policies is None:
+        policies = "greedy"
+    if isinstance(policies, str) or callable(policies):
+        policies = [policies] * players
+    if not isinstance(policies, Sequence) or len(policies) != players:
+        raise ValueError(f"policies must be a policy name or a list of {players} names (one per seat), "
+                         f"got {policies!r}")
+    for p in policies:
+        get_policy(p)
+    return list(policies)
+
+
+def fast_capable(setup: Setup, policies: Sequence) -> bool:
+    """Whether the compiled kernels know every kind of ``setup`` and every policy."""
+    from .cards import get_card_kind
+    from .goals import get_goal_kind
+    from .skills import get_skill_kind
+
+    comps = setup.catalogue
+    kinds = [get_skill_kind(comps.skills[c].kind).kid for c in setup.skills]
+    kinds += [get_goal_kind(comps.goals[c].kind).kid for c in setup.goals]
+    kinds += [get_card_kind(comps.cards[c].kind).kid for c in setup.cards]
+    return all(k is not None for k in kinds) and all(isinstance(p, str) for p in policies) and \
+        len(comps.palette.names) <= 60
+
+
+def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
+    """The setup as the kernels' arrays (skill kind per level, goal kinds/masks/bonus, card kinds/params)."""
+    from .cards import get_card_kind
+    from .goals import get_goal_kind
+    from .skills import get_skill_kind
+
+    comps = setup.catalogue
+    table = Table.build(setup, (0, 0, 0, 0))
+    skill_kind = np.full(7, -1, dtype=np.int64)
+    for lvl, tok in table.skills.items():
+        skill_kind[lvl] = get_skill_kind(tok.kind).kid
+    goal_kind = np.full(7, -1, dtype=np.int64)
+    goal_mask = np.zeros(7, dtype=np.int64)
+    goal_bonus = np.zeros((7, 7), dtype=np.int64)
+    for lvl, tok in table.goals.items():
+        goal_kind[lvl] = get_goal_kind(tok.kind).kid
+        goal_mask[lvl] = sum(1 << v for v in tok.params.get("values", ()))
+        goal_bonus[lvl] = lookahead_bonus(tok.fit)
+    tlen = max([len(c.params.get("table", (0,))) for c in table.cards])
+    card_kind = np.zeros(4, dtype=np.int64)
+    card_table = np.zeros((4, tlen), dtype=np.int64)
+    card_tlen = np.ones(4, dtype=np.int64)
+    card_mask = np.zeros(4, dtype=np.int64)
+    card_size = np.zeros(4, dtype=np.int64)
+    card_pts = np.zeros(4, dtype=np.int64)
+    for j, c in enumerate(table.cards):
+        card_kind[j] = get_card_kind(c.kind).kid
+        t = c.params.get("table", (0,))
+        card_table[j, :len(t)] = t
+        card_tlen[j] = len(t)
+        card_mask[j] = sum(1 << v for v in c.params.get("values", ()))
+        card_size[j] = c.params.get("size", 0)
+        card_pts[j] = c.params.get("points", 0)
+    return dict(skill_kind=skill_kind, goal_kind=goal_kind, goal_mask=goal_mask, goal_bonus=goal_bonus,
+                n_colours=len(comps.palette.names), card_kind=card_kind, card_table=card_table, card_tlen=card_tlen,
+                card_mask=card_mask, card_size=card_size, card_pts=card_pts)
+
+
+def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
+    """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
+    from .kernels import play_batch
+
+    players = deals[0].players
+    geom = quarry_geometry(players)
+    b = len(deals)
+    t = turns_of(players)
+    out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
+               cards=np.zeros((b, players, 4), np.int64), first=np.zeros(b, np.int64),
+               choices=np.zeros((b, t), np.int64), moves=np.zeros((b, t, 3), np.int64),
+               final_v=np.zeros((b, players, 21), np.int64), final_c=np.zeros((b, players, 21), np.int64),
+               skills_used=np.zeros((b, players), np.int64))
+    tabs = kernel_tables(setup)
+    pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
+    play_batch(np.stack([d.values for d in deals]), np.stack([d.colours for d in deals]),
+               np.stack([d.discs for d in deals]), np.stack([d.rolls for d in deals]),
+               np.stack([d.uniforms for d in deals]), pol, np.ascontiguousarray(geom.sides),
+               np.ascontiguousarray(geom.supports), np.ascontiguousarray(geom.covers), tabs["skill_kind"],
+               tabs["goal_kind"], tabs["goal_mask"], tabs["goal_bonus"], tabs["n_colours"], tabs["card_kind"],
+               tabs["card_table"], tabs["card_tlen"], tabs["card_mask"], tabs["card_size"], tabs["card_pts"],
+               out["totals"], out["met"], out["cards"], out["first"], out["choices"], out["moves"], out["final_v"],
+               out["final_c"], out["skills_used"])
+    return out
+
+
+def _play_python(d: Deal, setup: Setup, policies: Sequence) -> GameState:
+    g = GameState.start(d, setup)
+    fns = [get_policy(p) for p in policies]
+    while not g.done:
+        take, place, option = fns[g.seat](g, d.uniforms[g.turn])
+        g.play(take, place, option)
+    return g
+
+
+def _python_arrays(states: Sequence[GameState]) -> dict[str, np.ndarray]:
+    out: dict[str, list] = {k: [] for k in ("totals", "met", "cards", "first", "choices", "moves", "final_v",
+                                            "final_c", "skills_used")}
+    for g in states:
+        sc = g.scores()
+        out["totals"].append([s.total for s in sc])
+        out["met"].append([[int(m) for m in s.goals_met] for s in sc])
+        out["cards"].append([list(s.cards) for s in sc])
+        out["first"].append(g.first)
+        out["choices"].append([m.n_available for m in g.moves])
+        out["moves"].append([[m.take, m.place, m.option] for m in g.moves])
+        out["final_v"].append([list(v) for v, _ in g.pyramids])
+        out["final_c"].append([list(c) for _, c in g.pyramids])
+        out["skills_used"].append([sum(m.option >= 0 for m in g.moves if m.seat == s) for s in range(g.players)])
+    return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
+
+
+def _frame(arrays: dict, deals: Sequence[Deal], setup: Setup, policies: Sequence, per_turn: bool) -> pd.DataFrame:
+    b, players = arrays["totals"].shape
+    names = setup.catalogue.palette.names
+    cols: dict[str, object] = {"game": np.arange(b), "players": players, "turns": turns_of(players),
+                               "first_player": arrays["first"]}
+    n_goals = arrays["met"].sum(axis=2)
+    win_seat, n_win, decided = [], [], []
+    for i in range(b):
+        w = winners(list(arrays["totals"][i]), list(n_goals[i]))
+        top = arrays["totals"][i].max()
+        n_top = int((arrays["totals"][i] == top).sum())
+        win_seat.append(w[0] if len(w) == 1 else -1)
+        n_win.append(len(w))
+        decided.append("score" if n_top == 1 else ("goal tokens" if len(w) == 1 else "shared"))
+    cols.update(winner=win_seat, n_winners=n_win, decided_by=decided)
+    for j, card in enumerate(setup.cards):
+        cols[f"card{j + 1}"] = card
+        cols[f"card{j + 1}_colour"] = [names[d.discs[j]] for d in deals]
+    for s in range(players):
+        pname = policies[s] if isinstance(policies[s], str) else getattr(policies[s], "__name__", "custom")
+        cols[f"policy_s{s}"] = pname
+        cols[f"score_s{s}"] = arrays["totals"][:, s]
+        cols[f"goal_vp_s{s}"] = 5 * n_goals[:, s]
+        cols[f"goals_s{s}"] = n_goals[:, s]
+        for k, lvl in enumerate(GOAL_LEVELS):
+            cols[f"goal_L{lvl}_s{s}"] = arrays["met"][:, s, k].astype(bool)
+        for j in range(4):
+            cols[f"card{j + 1}_s{s}"] = arrays["cards"][:, s, j]
+        cols[f"skills_used_s{s}"] = arrays["skills_used"][:, s]
+    ch = arrays["choices"]
+    cols.update(choices_mean=ch.mean(axis=1), choices_min=ch.min(axis=1), choices_max=ch.max(axis=1))
+    if per_turn:
+        for t in range(ch.shape[1]):
+            cols[f"choices_t{t + 1:02d}"] = ch[:, t]
+    return pd.DataFrame(cols)
+
+
+def _check_n(n_games) -> int:
+    if isinstance(n_games, bool) or not isinstance(n_games, numbers.Integral) or n_games < 1:
+        raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
+    return int(n_games)
+
+
+def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, policies=None, *, rng=None,
+                   engine: str = "auto", per_turn: bool = False, progress: bool = False,
+                   return_arrays: bool = False):
+    """Play ``n_games`` full games and return one row per game.
+
+    Parameters
+    ----------
+    n_games : int
+        Number of games (>= 1).
+    players : int
+        2 (2-player quarry) or 3-4 (3/4-player quarry).
+    setup : Setup, optional
+        Tokens and cards (default :meth:`Setup.default`); discs are drawn per game unless fixed in the setup.
+    policies : str or list of str/callable, optional
+        ``"random_legal"``, ``"greedy"`` (default) or ``"lookahead"``, one for all seats or one per seat.
+    rng : seed, SeedSequence or Generator
+        Root seed; game ``i`` uses the ``i``-th spawned child, so results do not depend on batching.
+    engine : {"auto", "fast", "python"}
+        ``"fast"``: compiled kernels; ``"python"``: the readable engine; ``"auto"``: fast when possible.
+    per_turn : bool
+        Add ``choices_tNN`` columns (available dice at each turn).
+    progress : bool
+        tqdm progress bar on stderr.
+    return_arrays : bool
+        Also return the raw arrays (moves, final pyramids, ...) as a second value.
+
+    Returns
+    -------
+    DataFrame, one row per game: ``first_player``, ``winner`` (-1 when shared), ``n_winners``, ``decided_by``,
+    the cards and their disc colours, and per seat ``s``: ``policy_s``, ``score_s``, ``goal_vp_s``, ``goals_s``,
+    ``goal_L1_s`` .. ``goal_L5_s`` (met?), ``card1_s`` .. ``card4_s`` (points), ``skills_used_s``; plus
+    ``choices_mean/min/max`` (available dice per turn).
+
+    Examples
+    --------
+    >>> df = simulate_games(4, players=3, policies=["greedy", "lookahead", "random_legal"], rng=2)
+    >>> df.shape[0], sorted(set(df["turns"]))
+    (4, [63])
+    """
+    from tqdm.auto import tqdm
+
+    n_games = _check_n(n_games)
+    players = check_players(players)
+    setup = check_setup(setup)
+    pols = resolve_policies(policies, players)
+    if engine not in ("auto", "fast", "python"):
+        raise ValueError(f"engine must be 'auto', 'fast' or 'python', got {engine!r}")
+    fast = fast_capable(setup, pols)
+    if engine == "fast" and not fast:
+        raise ValueError("engine='fast' needs built-in component kinds and named policies")
+    use_fast = fast and engine != "python"
+    seeds = spawn_seeds(rng, n_games)
+    parts: list[dict] = []
+    all_deals: list[Deal] = []
+    bar = tqdm(total=n_games, desc="pyradice games", unit="game", disable=not progress, leave=False)
+    for lo in range(0, n_games, _CHUNK):
+        deals = [deal(players, setup, rng=np.random.default_rng(s)) for s in seeds[lo:lo + _CHUNK]]
+        if use_fast:
+            parts.append(play_deals(deals, setup, pols))
+        else:
+            parts.append(_python_arrays([_play_python(d, setup, pols) for d in deals]))
+        all_deals.extend(deals)
+        bar.update(len(deals))
+    bar.close()
+    arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    df = _frame(arrays, all_deals, setup, pols, per_turn)
+    return (df, arrays) if return_arrays else df
+
+
+@dataclass
+class GameRecord:
+    """One game played in the readable engine: scores, winners and (with ``trace``) a transcript."""
+
+    players: int
+    first_player: int
+    totals: list[int]
+    goals_met: list[tuple[bool, ...]]
+    cards: list[tuple[int, ...]]
+    winners: list[int]
+    lines: list[str] = field(default_factory=list)
+    state: GameState | None = field(default=None, repr=False)
+
+    @property
+    def transcript(self) -> str:
+        return "\n".join(self.lines)
+
+    def __str__(self) -> str:
+        return self.transcript or repr(self)
+
+
+def _pyramid_text(values, colours, names) -> list[str]:
+    rows = []
+    for k in range(6, 0, -1):
+        cells = []
+        for s in PYRAMID.spaces_of(k):
+            cells.append(f"{values[s]}{names[colours[s]][0]}" if values[s] else "..")
+        rows.append("    " + " " * (2 * (k - 1)) + "  ".join(cells))
+    return rows
+
+
+def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rng=None,
+              trace: bool = True) -> GameRecord:
+    """Play one game in the readable engine; with ``trace`` the record holds a readable transcript.
+
+    The same ``rng`` as the ``i``-th child of :func:`simulate_games`' seed replays that game exactly.
+
+    Examples
+    --------
+    >>> rec = play_game(rng=5)
+    >>> print(rec.lines[0])
+    Pyradice, 2 players; first player: seat 1 (roll-off)
+    >>> len(rec.totals), rec.winners in ([0], [1], [0, 1])
+    (2, True)
+    """
+    players = check_players(players)
+    setup = check_setup(setup)
+    pols = resolve_policies(policies, players)
+    gen = as_generator(rng)
+    d = deal(players, setup, rng=gen)
+    g = GameState.start(d, setup)
+    names = g.table.colour_names
+    lines: list[str] = []
+    if trace:
+        lines.append(f"Pyradice, {players} players; first player: seat {g.first} (roll-off)")
+        lines.append(f"Setup: {setup.describe()}")
+        lines.append("Cards: " + ", ".join(g.table.card_labels()))
+        lines.append("Policies: " + ", ".join(f"seat {s}: {p if isinstance(p, str) else 'custom'}"
+                                              for s, p in enumerate(pols)))
+        lines.append("Quarry at setup ([..] = available):")
+        lines.extend("  " + row for row in g.quarry.render().splitlines())
+    fns = [get_policy(p) for p in pols]
+    while not g.done:
+        seat, turn = g.seat, g.turn
+        take, place, option = fns[seat](g, d.uniforms[turn])
+        mv = g.play(take, place, option)
+        if trace:
+            pos = g.geometry.position(take)
+            txt = (f"t{turn + 1:02d} seat {seat}: takes {mv.value}{names[mv.colour][0]} at {pos} "
+                   f"({mv.n_available} available) -> {PYRAMID.label(place)}")
+            if mv.action is not None:
+                tok = g.table.skills[int(PYRAMID.level_of[place])]
+                changes = ", ".join(f"{PYRAMID.label(s)}={v}{names[c][0]}" for s, v, c in mv.action)
+                txt += f"; skill {tok.code} {tok.name}: {changes}"
+            lines.append(txt)
+    scores = g.scores()
+    win = winners([s.total for s in scores], [s.n_goals for s in scores])
+    if trace:
+        labels = g.table.card_labels()
+        for s, sc in enumerate(scores):
+            lines.append(f"Seat {s} pyramid:")
+            lines.extend(_pyramid_text(*g.pyramids[s], names))
+            goals = " ".join(f"L{lvl}:{'5' if m else '0'}" for lvl, m in zip(GOAL_LEVELS, sc.goals_met))
+            cards = " ".join(f"{lab}:{p}" for lab, p in zip(labels, sc.cards))
+            lines.append(f"  goals {goals} | cards {cards} | total {sc.total}")
+        lines.append("Winner: " + (f"seat {win[0]}" if len(win) == 1 else "shared by seats " +
+                                   ", ".join(map(str, win))))
+    return GameRecord(players, g.first, [s.total for s in scores], [s.goals_met for s in scores],
+                      [s.cards for s in scores], win, lines, g)
+
+
+# keep the name available for callers that want raw child generators
+_spawn = spawn
+_ROLLS = ROLL_ROUNDS
