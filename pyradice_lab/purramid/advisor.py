@@ -1,0 +1,510 @@
+"""The exact press-your-luck advisor: a turn of Purramid solved as a Markov decision process.
+
+State (all hashable ints, memoised): ``covered`` (bit mask of spaces with tiles at the start of this
+turn segment), ``placed`` (spaces holding this turn's dice), ``dice_left``, ``turn_dice`` (5 in a normal
+turn, 4, 3, ... in bonus turns), ``yarn`` (tokens held) and, for the ``("at_least", k)`` objective, the
+tiles still needed.  After each roll the player places some dice on one empty space (their sum equal to
+its number) or spends a yarn token to reroll the dice just rolled; after placing they stop or continue
+(with no dice left they must stop).  Stopping scores the tiles of the placed spaces if they are connected
+and supported (else the turn bursts, scoring 0), plus the value of the bonus turn that follows when all
+dice were used or three or more rows hold dice.
+
+Objectives
+----------
+``"tiles"``
+    Expected tiles placed this turn, bonus turns included; every yarn token won on an "8" adds
+    ``yarn_value`` tiles and every token spent costs ``yarn_value``.
+``("at_least", k)``
+    Probability of placing at least ``k`` tiles this turn, bonus turns included (tokens are free to spend).
+
+Exactness: the value recursion is plain expectimax over the integer-weighted sorted rolls of
+:mod:`.chance`.  The only shortcut is pruning placements that can no longer become valid (a placement
+whose smallest valid completion needs more spaces than dice remain scores 0 whatever follows, and is
+scored 0 without exploring it), with the completion sizes enumerated exactly by :mod:`.board`.
+Floats carry the values; tests check them against a brute-force expectimax to 1e-9.
+
+Bonus turns (``bonus=``)
+------------------------
+``"exact"`` solves every bonus turn on the board it is actually played on.  On a full 72-84 tile board this
+is too slow (a chain of bonus turns can be played on tens of thousands of different boards), so
+``"approx"`` values each bonus turn as a fresh turn with one die fewer on the board at the start of the
+turn segment being solved (ignoring the tiles just placed), ``"none"`` ignores bonus turns, and the default
+``"auto"`` is ``"exact"`` when at most ``AUTO_EXACT_MAX_FREE`` spaces are empty and ``"approx"``
+otherwise.  The report measures each mode's error against exact on small boards.
+
+Examples
+--------
+>>> from pyradice_lab.purramid import advise, load_layout
+>>> df = advise("A", covered=[], placed=[(0, 3)], dice_left=4, roll=[6, 2, 3, 1])
+>>> list(df.columns[:4])
+['action', 'space', 'number', 'dice']
+>>> bool((df["regret"] >= 0).all()) and df["regret"].iloc[0] == 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .board import bits, completion_table, popcount
+from .chance import multisets, option_table, sub_multisets
+from .components import Layout, load_game_config, load_layout
+
+__all__ = ["advise", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
+           "solver_for", "clear_cache", "BONUS_MODES", "AUTO_EXACT_MAX_FREE", "MAX_TURN_DICE", "MAX_YARN"]
+
+BONUS_MODES = ("auto", "exact", "approx", "none")
+AUTO_EXACT_MAX_FREE = 12
+MAX_TURN_DICE = 5
+MAX_YARN = 12
+TOL = 1e-12
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What the advisor maximises: ``kind`` "tiles" or "at_least" (with ``k`` tiles)."""
+
+    kind: str
+    k: int = 0
+
+    def label(self) -> str:
+        return "tiles" if self.kind == "tiles" else f"P(at least {self.k} tiles)"
+
+
+def parse_objective(objective) -> Objective:
+    """``"tiles"`` or ``("at_least", k)`` with ``k >= 1`` (ValueError naming ``objective`` otherwise)."""
+    if isinstance(objective, Objective):
+        return objective
+    if objective == "tiles":
+        return Objective("tiles")
+    if isinstance(objective, (tuple, list)) and len(objective) == 2 and objective[0] == "at_least":
+        k = objective[1]
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            raise ValueError(f"objective ('at_least', k) needs an integer k >= 1, got k={k!r}")
+        return Objective("at_least", int(k))
+    raise ValueError(f"objective must be 'tiles' or ('at_least', k), got {objective!r}")
+
+
+class TurnSolver:
+    """Memoised exact values of turn states for one layout, objective, token value and bonus mode.
+
+    All methods take bit masks (see :mod:`.board`) and return ``(value, burst_probability)``, where the
+    burst probability is the chance that the dice of the current turn segment do not become tiles (a later
+    bonus turn bursting does not count) when playing optimally; among equally valuable choices the solver
+    prefers the one less likely to burst, then stopping over continuing.
+    """
+
+    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str):
+        self.layout = layout
+        self.objective = objective
+        self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
+        self.bonus = bonus
+        self.numbers = layout.numbers
+        self.tiles = layout.tile_counts
+        self.eight = tuple(v == 8 for v in layout.numbers)
+        self._ctab: dict = {}
+        self._children: dict = {}
+        self._V: dict = {}
+        self._C: dict = {}
+
+    # ----------------------------------------------------------------- structure
+    def ctab(self, cov: int, D: int) -> dict:
+        key = (cov, D)
+        t = self._ctab.get(key)
+        if t is None:
+            t = completion_table(self.layout, cov, D)
+            self._ctab[key] = t
+        return t
+
+    def children(self, cov: int, D: int, P: int) -> list[tuple[int, int]]:
+        """``[(space, smallest valid completion size of placed+space)]`` for completable next spaces."""
+        key = (cov, D, P)
+        ch = self._children.get(key)
+        if ch is None:
+            tab = self.ctab(cov, D)
+            if P and P not in tab:
+                ch = []
+            else:
+                free = self.layout.all_mask & ~cov & ~P
+                ch = [(s, tab[P | (1 << s)]) for s in bits(free) if (P | (1 << s)) in tab]
+            self._children[key] = ch
+        return ch
+
+    def is_valid(self, cov: int, P: int, D: int) -> bool:
+        tab = self.ctab(cov, D)
+        return P != 0 and tab.get(P) == popcount(P)
+
+    def rows_of(self, P: int) -> int:
+        return len({self.layout.row_of[i] for i in bits(P)})
+
+    # ----------------------------------------------------------------- values
+    def bonus_mode(self, cov: int) -> str:
+        if self.bonus != "auto":
+            return self.bonus
+        free = popcount(self.layout.all_mask & ~cov)
+        return "exact" if free <= AUTO_EXACT_MAX_FREE else "approx"
+
+    def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
+        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov``."""
+        return self.roll_value(cov, 0, D, D, y, k)
+
+    def stop(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
+        """Value of stopping with dice on ``P`` and ``d`` dice unplaced."""
+        if not self.is_valid(cov, P, D):
+            return 0.0, 1.0
+        t = 0
+        e = 0
+        for i in bits(P):
+            t += self.tiles[i]
+            e += self.eight[i]
+        bonus = D > 1 and (d == 0 or self.rows_of(P) >= 3)
+        if self.objective.kind == "tiles":
+            val = t + self.yarn_value * e
+            if bonus:
+                val += self.bonus_value(cov, P, D - 1, min(y + e, MAX_YARN), 0)
+        elif t >= k:
+            val = 1.0
+        elif bonus:
+            val = self.bonus_value(cov, P, D - 1, min(y + e, MAX_YARN), k - t)
+        else:
+            val = 0.0
+        return val, 0.0
+
+    def bonus_value(self, cov: int, P: int, D: int, y: int, k: int) -> float:
+        mode = self.bonus_mode(cov)
+        if mode == "exact":
+            return self.fresh(cov | P, D, y, k)[0]
+        if mode == "approx":
+            return self.fresh(cov, D, y, k)[0]
+        return 0.0
+
+    def value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
+        """Value at the stop-or-continue decision after a placement."""
+        key = (cov, P, d, D, y, k)
+        hit = self._V.get(key)
+        if hit is not None:
+            return hit
+        st = self.stop(cov, P, d, D, y, k)
+        if d == 0:
+            res = st
+        else:
+            co = self.roll_value(cov, P, d, D, y, k)
+            res = co if (co[0] > st[0] + TOL or (abs(co[0] - st[0]) <= TOL and co[1] < st[1])) else st
+        self._V[key] = res
+        return res
+
+    def options(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> dict:
+        """Best completable placement per (number, dice used): ``{(n, c): (value, burst, space)}``."""
+        nP = popcount(P)
+        opts: dict = {}
+        for s, msize in self.children(cov, D, P):
+            cmax = d - (msize - nP - 1)
+            n = self.numbers[s]
+            lo = max(1, -(-n // 6))
+            hi = min(cmax, n)
+            for c in range(lo, hi + 1):
+                val, bp = self.value(cov, P | (1 << s), d - c, D, y, k)
+                cur = opts.get((n, c))
+                if cur is None or val > cur[0] + TOL or (abs(val - cur[0]) <= TOL and bp < cur[1]):
+                    opts[(n, c)] = (val, bp, s)
+        return opts
+
+    def _row_choices(self, cov, P, d, D, y, k):
+        """Per sorted roll: best value, its burst chance, and the chosen option column (-1 none)."""
+        faces, _ = multisets(d)
+        opts = self.options(cov, P, d, D, y, k)
+        rows = len(faces)
+        if not opts:
+            return np.zeros(rows), np.ones(rows), np.full(rows, -1), []
+        keys = list(opts)
+        ot = option_table(d)
+        ns = np.fromiter((n for n, _ in keys), dtype=np.intp, count=len(keys))
+        cs = np.fromiter((c for _, c in keys), dtype=np.intp, count=len(keys))
+        mask = ot[:, ns, cs]
+        vals = np.fromiter((opts[q][0] for q in keys), dtype=float, count=len(keys))
+        bps = np.fromiter((opts[q][1] for q in keys), dtype=float, count=len(keys))
+        vm = np.where(mask, vals, -1.0)
+        best = vm.max(axis=1)
+        tie = vm >= best[:, None] - TOL
+        bsel = np.where(tie, bps, 2.0)
+        col = bsel.argmin(axis=1)
+        bp = bsel[np.arange(rows), col]
+        has = best >= 0
+        best = np.where(has, best, 0.0)
+        bp = np.where(has, bp, 1.0)
+        col = np.where(has, col, -1)
+        return best, bp, col, [(q, opts[q][2]) for q in keys]
+
+    def reroll_value(self, cov, P, d, D, y, k) -> tuple[float, float]:
+        """Value of spending a token to reroll ``d`` dice (needs ``y >= 1``)."""
+        v, b = self.roll_value(cov, P, d, D, y - 1, k)
+        return v - self.yarn_value, b
+
+    def roll_value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
+        """Expected value of rolling the ``d`` unplaced dice now."""
+        key = (cov, P, d, D, y, k)
+        hit = self._C.get(key)
+        if hit is not None:
+            return hit
+        _, w = multisets(d)
+        best, bp, _, _ = self._row_choices(cov, P, d, D, y, k)
+        if y > 0:
+            rv, rb = self.reroll_value(cov, P, d, D, y, k)
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            best = np.where(better, rv, best)
+            bp = np.where(better, rb, bp)
+        total = float(6 ** d)
+        res = (float(w @ best) / total, float(w @ bp) / total)
+        self._C[key] = res
+        return res
+
+    def decision_table(self, cov: int, P: int, d: int, D: int, y: int, k: int):
+        """The optimal choice for every sorted roll of ``d`` dice in this state.
+
+        Returns ``(kind, space, count)`` int arrays over the rows of ``multisets(d)``: kind 0 = burst (no
+        completable placement, or none worth it), 1 = place ``count`` dice on ``space``, 2 = reroll.
+        """
+        best, bp, col, keys = self._row_choices(cov, P, d, D, y, k)
+        rows = len(best)
+        kind = np.where(col >= 0, 1, 0)
+        space = np.full(rows, -1, dtype=np.int64)
+        count = np.zeros(rows, dtype=np.int64)
+        if keys:
+            sp = np.array([s for _, s in keys], dtype=np.int64)
+            cn = np.array([q[1] for q, _ in keys], dtype=np.int64)
+            ok = col >= 0
+            space[ok] = sp[col[ok]]
+            count[ok] = cn[col[ok]]
+        if y > 0:
+            rv, rb = self.reroll_value(cov, P, d, D, y, k)
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            kind = np.where(better, 2, kind)
+        return kind.astype(np.int64), space, count
+
+    def should_stop(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> bool:
+        """Whether the optimal policy stops here (always with no dice left)."""
+        if d == 0:
+            return True
+        return self.value(cov, P, d, D, y, k) == self.stop(cov, P, d, D, y, k)
+
+    def memo_size(self) -> int:
+        return len(self._V) + len(self._C)
+
+
+_SOLVERS: OrderedDict = OrderedDict()
+_MAX_SOLVERS = 6
+
+
+def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus: str = "auto") -> TurnSolver:
+    """The cached :class:`TurnSolver` for these settings (validated)."""
+    layout = load_layout(layout)
+    obj = parse_objective(objective)
+    yv = _check_yarn_value(yarn_value)
+    if bonus not in BONUS_MODES:
+        raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
+    key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus)
+    solver = _SOLVERS.get(key)
+    if solver is None or solver.layout is not layout and solver.layout.key != layout.key:
+        solver = TurnSolver(layout, obj, yv, bonus)
+        _SOLVERS[key] = solver
+        while len(_SOLVERS) > _MAX_SOLVERS:
+            _SOLVERS.popitem(last=False)
+    else:
+        _SOLVERS.move_to_end(key)
+    return solver
+
+
+def clear_cache() -> None:
+    """Forget every memoised solver (the next call is cold)."""
+    _SOLVERS.clear()
+
+
+def _check_yarn_value(yarn_value) -> float:
+    if yarn_value is None:
+        return load_game_config().yarn_value
+    if isinstance(yarn_value, bool) or not isinstance(yarn_value, numbers.Real) or not math.isfinite(yarn_value) \
+            or yarn_value < 0:
+        raise ValueError(f"yarn_value must be a finite number >= 0 (tiles per token), got {yarn_value!r}")
+    return float(yarn_value)
+
+
+def _check_int(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {int(value)}")
+    return int(value)
+
+
+def _spaces_mask(layout: Layout, spaces, name: str) -> int:
+    if spaces is None:
+        return 0
+    if isinstance(spaces, (str, bytes)):
+        raise ValueError(f"{name} must be a list of (row, col) spaces, got {spaces!r}")
+    mask = 0
+    for s in spaces:
+        i = layout.index(s, name)
+        if mask >> i & 1:
+            raise ValueError(f"{name} lists space {tuple(s)} twice")
+        mask |= 1 << i
+    return mask
+
+
+def _check_state(layout, covered, placed, dice_left, turn_dice, yarn):
+    turn_dice = _check_int(turn_dice, "turn_dice", 1, MAX_TURN_DICE)
+    if isinstance(dice_left, numbers.Integral) and not isinstance(dice_left, bool) and dice_left > turn_dice:
+        raise ValueError(f"dice_left ({dice_left}) cannot exceed turn_dice ({turn_dice})")
+    dice_left = _check_int(dice_left, "dice_left", 0, turn_dice)
+    yarn = _check_int(yarn, "yarn", 0, MAX_YARN)
+    cov = _spaces_mask(layout, covered, "covered")
+    P = _spaces_mask(layout, placed, "placed")
+    if cov & P:
+        raise ValueError(f"placed holds covered space(s) {layout.spaces_of(cov & P)}: dice go on empty spaces")
+    used = turn_dice - dice_left
+    if popcount(P) > used:
+        raise ValueError(f"placed holds {popcount(P)} spaces but only turn_dice - dice_left = {used} dice are "
+                         f"on the board (each space holds at least one die)")
+    if used > 0 and P == 0:
+        raise ValueError(f"placed is empty but turn_dice - dice_left = {used} dice are on the board")
+    return cov, P, dice_left, turn_dice, yarn
+
+
+def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
+    if isinstance(roll, (str, bytes)):
+        raise ValueError(f"roll must be a list of die values, got {roll!r}")
+    try:
+        vals = list(roll)
+    except TypeError:
+        raise ValueError(f"roll must be a list of die values, got {roll!r}") from None
+    if len(vals) != dice_left:
+        raise ValueError(f"roll must hold dice_left = {dice_left} die values, got {len(vals)}")
+    for v in vals:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= 6:
+            raise ValueError(f"roll must hold die values in 1..6, got {v!r}")
+    return tuple(sorted(int(v) for v in vals))
+
+
+def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
+           objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto") -> pd.DataFrame:
+    """Rank the player's options in a Purramid turn, exactly.
+
+    Parameters
+    ----------
+    layout : "A", "B", path or Layout
+        The board side.
+    covered : list of (row, col)
+        Spaces holding cat tiles (at the start of this turn).
+    placed : list of (row, col)
+        Spaces holding dice placed this turn.
+    dice_left : int
+        Dice not yet placed this turn, 0..turn_dice.
+    roll : list of int, optional
+        The dice just rolled (``dice_left`` values in 1..6).  Without it the options are stop/continue.
+    yarn : int
+        Yarn tokens held, 0..12.
+    turn_dice : int
+        Dice this turn started with: 5, or 4, 3, ... in bonus turns.
+    objective : "tiles" or ("at_least", k)
+        Maximise expected tiles (tokens at ``yarn_value`` each) or the chance of at least ``k`` tiles.
+    yarn_value : float, optional
+        Tiles per yarn token (default from ``data/game.toml``).
+    bonus : {"auto", "exact", "approx", "none"}
+        How bonus turns are valued (see the module docstring).
+
+    Returns
+    -------
+    DataFrame
+        Best first.  Columns: ``action``, ``space``, ``number``, ``dice``, ``value`` (expected objective),
+        ``burst_probability`` (chance the dice of this turn do not become tiles), ``regret``.
+
+    Examples
+    --------
+    >>> advise("A", placed=[(0, 3)], dice_left=4)[["action", "regret"]].iloc[0]["regret"]
+    0.0
+    """
+    L = load_layout(layout)
+    cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
+    solver = solver_for(L, objective, yarn_value, bonus)
+    k = solver.objective.k
+    rows = []
+    if roll is None:
+        if P:
+            v, b = solver.stop(cov, P, d, D, y, k)
+            rows.append(("stop", None, None, (), v, b))
+        if d > 0:
+            v, b = solver.roll_value(cov, P, d, D, y, k)
+            rows.append(("continue", None, None, (), v, b))
+    else:
+        if d == 0:
+            raise ValueError("roll must be None when dice_left = 0 (no dice to roll)")
+        r = _check_roll(roll, d)
+        free = L.all_mask & ~cov & ~P
+        for s in bits(free):
+            n = L.numbers[s]
+            for used in sub_multisets(r, n):
+                v, b = solver.value(cov, P | (1 << s), d - len(used), D, y, k)
+                sp = L.spaces[s]
+                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b))
+        if y > 0:
+            v, b = solver.reroll_value(cov, P, d, D, y, k)
+            rows.append(("reroll", None, None, (), v, b))
+        if not rows:
+            rows.append(("burst", None, None, (), 0.0, 1.0))
+    df = pd.DataFrame(rows, columns=["action", "space", "number", "dice", "value", "burst_probability"])
+    df = df.sort_values(["value", "burst_probability"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    df["regret"] = df["value"].iloc[0] - df["value"]
+    df["objective"] = solver.objective.label()
+    df["bonus"] = solver.bonus_mode(cov)
+    return df
+
+
+@dataclass(frozen=True)
+class TurnPolicy:
+    """The solved optimal policy of one turn, from a board at its start (see :func:`turn_policy`).
+
+    Methods take bit masks; :meth:`table` gives the batched-simulation view (one choice per sorted roll).
+    """
+
+    solver: TurnSolver
+    covered: int
+    turn_dice: int
+    yarn: int
+    name: str = "optimal"
+
+    @property
+    def layout(self) -> Layout:
+        return self.solver.layout
+
+    def value(self) -> tuple[float, float]:
+        """Exact (value, burst probability) of the fresh turn."""
+        return self.solver.fresh(self.covered, self.turn_dice, self.yarn, self.solver.objective.k)
+
+    def should_stop(self, cov: int, placed: int, dice_left: int, turn_dice: int, yarn: int, need: int = 0) -> bool:
+        return self.solver.should_stop(cov, placed, dice_left, turn_dice, yarn, need)
+
+    def table(self, cov: int, placed: int, dice_left: int, turn_dice: int, yarn: int, need: int = 0):
+        """``(kind, space, count)`` per sorted roll of ``dice_left`` dice (see ``TurnSolver.decision_table``)."""
+        return self.solver.decision_table(cov, placed, dice_left, turn_dice, yarn, need)
+
+
+def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, objective="tiles",
+                yarn_value: float | None = None, bonus: str = "auto") -> TurnPolicy:
+    """The optimal turn policy from a board, solved exactly (memoised), for simulations to follow.
+
+    Examples
+    --------
+    >>> pol = turn_policy("A", [])
+    >>> v, burst = pol.value()
+    >>> v > 1 and 0 <= burst <= 1
+    True
+    """
+    L = load_layout(layout)
+    cov, _, _, D, y = _check_state(L, covered, (), turn_dice, turn_dice, yarn)
+    solver = solver_for(L, objective, yarn_value, bonus)
+    return TurnPolicy(solver, cov, D, y)
