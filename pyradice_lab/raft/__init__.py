@@ -1,0 +1,1 @@
+"""Rocking Raft (work in progress): components, tilt model, loading."""
