@@ -1,0 +1,193 @@
+"""Named Purramid turn policies: human-style rules of thumb and the solved optimum.
+
+Human-style policies share one placement rule, ``greedy`` placement: after a roll, among the empty
+spaces some dice can pay for (with the fewest dice that sum to the number), prefer a placement after
+which the dice already form a valid group (so stopping is safe), then one that can still be completed
+with the dice left; more tiles first, then fewer dice.  If no placement can still be completed, spend a
+yarn token to reroll if one is held, else accept the burst.  They differ in when they stop once the dice
+on the board are a valid group:
+
+- :func:`greedy` never stops while dice are left (presses to use all dice -- and win the bonus turn);
+- :func:`stop_after` ``(k)`` stops after ``k`` placements;
+- :func:`stop_if_burst_risk_above` ``(p)`` stops when the exact chance that the next roll offers no
+  completable placement exceeds ``p``.
+
+The decisions are the compiled functions of :mod:`.kernel`, so the readable game engine
+(:mod:`.rules`), the batched turn simulator (:mod:`.turnsim`) and the compiled game simulator
+(:mod:`.sim`) play exactly the same policy.  :func:`optimal` follows :func:`~.advisor.turn_policy`.
+
+Examples
+--------
+>>> parse_policy("stop_after:2").name
+'stop_after(2)'
+>>> [p.name for p in seat_policies(None, 3)]
+['greedy', 'greedy', 'greedy']
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from . import kernel as K
+from .chance import multisets
+
+__all__ = ["Policy", "OptimalPolicy", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal",
+           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES"]
+
+HUMAN_POLICY_NAMES = ("greedy", "stop_after:K", "risk:P")
+
+
+@cache
+def _arrays(layout):
+    return K.board_arrays(layout)
+
+
+@cache
+def _risk():
+    return K.risk_tables()
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A human-style policy: greedy placement plus a stop rule (``kind``/``param`` as in :mod:`.kernel`)."""
+
+    name: str
+    kind: int
+    param: float
+
+    # ----------------------------------------------------------------- single decisions
+    def choose(self, layout, cov: int, placed: int, roll) -> tuple[int, int] | None:
+        """``(space index, dice used)`` for this roll, or None if no placement can still be completed."""
+        below, adj, nums, tiles, _, n, full = _arrays(layout)
+        vals = np.zeros(8, dtype=np.int64)
+        vals[:len(roll)] = roll
+        cm = np.zeros(31, dtype=np.int64)
+        s, c = K.choose(np.uint64(cov), np.uint64(placed), len(roll), vals, below, adj, nums, tiles, full, n, cm)
+        return None if s < 0 else (int(s), int(c))
+
+    def stops(self, layout, cov: int, placed: int, dice_left: int, placements: int) -> bool:
+        """Whether to stop now, given the dice on ``placed`` form a valid group and dice are left."""
+        below, adj, nums, _, _, n, full = _arrays(layout)
+        rcm, rw, rrows = _risk()
+        return bool(K.policy_stops(self.kind, self.param, placements, np.uint64(cov), np.uint64(placed),
+                                   dice_left, below, adj, nums, full, n, rcm, rw, rrows))
+
+    def risk(self, layout, cov: int, placed: int, dice_left: int) -> float:
+        """Chance the next roll of ``dice_left`` dice offers no completable placement."""
+        below, adj, nums, _, _, n, full = _arrays(layout)
+        rcm, rw, rrows = _risk()
+        return float(K.burst_risk(np.uint64(cov), np.uint64(placed), dice_left, below, adj, nums, full, n,
+                                  rcm, rw, rrows))
+
+    # ----------------------------------------------------------------- batched view
+    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):
+        """``(kind, space, count)`` per sorted roll of ``d`` dice: 0 burst, 1 place, 2 reroll."""
+        faces, _ = multisets(d)
+        rows = len(faces)
+        kind = np.zeros(rows, dtype=np.int64)
+        space = np.full(rows, -1, dtype=np.int64)
+        count = np.zeros(rows, dtype=np.int64)
+        for r in range(rows):
+            ch = self.choose(layout, cov, placed, faces[r])
+            if ch is None:
+                kind[r] = 2 if y > 0 else 0
+            else:
+                kind[r], space[r], count[r] = 1, ch[0], ch[1]
+        return kind, space, count
+
+    def should_stop(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0,
+                    placements: int = 0) -> bool:
+        from .board import is_valid
+
+        if not is_valid(layout, placed, cov):
+            return d == 0
+        return d == 0 or self.stops(layout, cov, placed, d, placements)
+
+
+def greedy() -> Policy:
+    """Greedy placement; never stops while dice are left."""
+    return Policy("greedy", K.KIND_GREEDY, 0.0)
+
+
+def stop_after(k: int) -> Policy:
+    """Greedy placement; stops once ``k`` placements form a valid group (k >= 1)."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"k must be an integer >= 1 (placements before stopping), got {k!r}")
+    return Policy(f"stop_after({int(k)})", K.KIND_STOP_AFTER, float(k))
+
+
+def stop_if_burst_risk_above(p: float) -> Policy:
+    """Greedy placement; stops when the next roll's chance of no completable placement exceeds ``p``."""
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (0 <= p <= 1) or math.isnan(p):
+        raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+    return Policy(f"stop_if_burst_risk_above({float(p):g})", K.KIND_RISK, float(p))
+
+
+@dataclass(frozen=True)
+class OptimalPolicy:
+    """Follows the exact advisor (re-solved on each new board, e.g. in bonus turns)."""
+
+    objective: object = "tiles"
+    yarn_value: float | None = None
+    bonus: str = "auto"
+    name: str = "optimal"
+
+    def solver(self, layout):
+        from .advisor import solver_for
+
+        return solver_for(layout, self.objective, self.yarn_value, self.bonus)
+
+    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):
+        return self.solver(layout).decision_table(cov, placed, d, D, y, k)
+
+    def should_stop(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0,
+                    placements: int = 0) -> bool:
+        return self.solver(layout).should_stop(cov, placed, d, D, y, k)
+
+
+def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "auto") -> OptimalPolicy:
+    """The solved optimal turn policy (see :func:`pyradice_lab.purramid.turn_policy`)."""
+    from .advisor import BONUS_MODES, _check_yarn_value, parse_objective
+
+    obj = parse_objective(objective)
+    if bonus not in BONUS_MODES:
+        raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
+    return OptimalPolicy(obj, _check_yarn_value(yarn_value), bonus)
+
+
+def parse_policy(spec, *, allow_optimal: bool = False):
+    """A policy from a Policy, or a name: ``greedy``, ``stop_after:K``, ``risk:P`` (and ``optimal``)."""
+    if isinstance(spec, Policy) or (allow_optimal and isinstance(spec, OptimalPolicy)):
+        return spec
+    if isinstance(spec, str):
+        name, _, arg = spec.strip().partition(":")
+        try:
+            if name == "greedy" and not arg:
+                return greedy()
+            if name in ("stop_after", "stop-after") and arg:
+                return stop_after(int(arg))
+            if name in ("risk", "stop_if_burst_risk_above") and arg:
+                return stop_if_burst_risk_above(float(arg))
+            if name == "optimal" and allow_optimal and not arg:
+                return optimal()
+        except ValueError as exc:
+            raise ValueError(f"policy {spec!r}: {exc}") from None
+    allowed = HUMAN_POLICY_NAMES + (("optimal",) if allow_optimal else ())
+    raise ValueError(f"policy must be a Policy or one of {allowed}, got {spec!r}")
+
+
+def seat_policies(policies, players: int) -> list[Policy]:
+    """One policy per seat: None (all greedy), one policy for every seat, or a list of ``players``."""
+    if policies is None:
+        return [greedy()] * players
+    if isinstance(policies, (str, Policy)):
+        return [parse_policy(policies)] * players
+    pols = list(policies)
+    if len(pols) != players:
+        raise ValueError(f"policies must list one policy per seat ({players}), got {len(pols)}")
+    return [parse_policy(p) for p in pols]

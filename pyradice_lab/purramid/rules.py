@@ -1,0 +1,319 @@
+"""The rules of Purramid, executable and readable: one game, one decision at a time, with a transcript.
+
+This is the specification the compiled simulator (:mod:`.sim`) is tested against: fed the same dice,
+both produce the same game.  Dice come from a :class:`DiceStream` -- a game's dice are one sequence of
+independent fair d6, drawn from its generator in blocks of :data:`BLOCK` -- so a roll of ``d`` dice is
+always the next ``d`` values, whichever engine plays.
+
+Rules implemented (digest: shared/rules/purramid.md):
+
+- setup: 2 players cover the bottom two rows with 21 regular tiles; a yarn token on every uncovered "8";
+  deal 4p 18 each then the last player passes 1 to the start player, 3p 24 each then the same, 2p 26/25;
+  12 gold tiles in the supply; the start player is seat 0, play goes clockwise (seat order);
+- a turn: roll all 5 dice, put one or more dice summing to its number on one empty space (no tile, no
+  die), then stop or continue by rolling the dice not yet placed; burst when no placement is possible
+  (or, for the policies here, none that can still satisfy the conditions) or when the conditions fail at
+  stop; a yarn token may be spent after any roll to reroll the dice just rolled;
+- at stop the dice must be connected and supported; then each space gets its tiles (10 -> 2, 12 -> 3,
+  else 1) and the player takes the yarn token of every "8" so covered;
+- bonus turn (one die fewer, repeatedly) when all dice were used, or dice were on 3 or more rows;
+- the first player to place all regular tiles wins and takes the 12 gold tiles; tiles still owed in that
+  placement are gold at once, and the winner keeps playing (bonus turns too) with gold;
+- the game ends at once when the board is full, when a second player has placed all regular tiles, or
+  when the winner has placed all gold tiles; the winner scores the gold tiles placed, everyone else minus
+  the regular tiles still in hand.
+
+Examples
+--------
+>>> from pyradice_lab.purramid.rules import new_game
+>>> g = new_game(2, "A")
+>>> g.hands, g.tiles_on_board, g.total_tiles()
+([26, 25], 21, 84)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..rng import as_generator
+from .board import bits, is_valid, rows_spanned
+from .chance import sub_multisets
+from .components import GameConfig, Layout, load_game_config, load_layout
+
+__all__ = ["DiceStream", "GameState", "new_game", "legal_placements", "play_turn", "place_tiles", "BLOCK"]
+
+BLOCK = 1024
+
+
+class DiceStream:
+    """The dice of one game: independent fair d6 drawn from ``rng`` in blocks of ``block`` values."""
+
+    def __init__(self, rng=None, block: int = BLOCK):
+        self._gen = as_generator(rng)
+        self._block = int(block)
+        self._buf = np.empty(0, dtype=np.int8)
+        self._pos = 0
+        self.used = 0
+
+    def next_block(self) -> np.ndarray:
+        return self._gen.integers(1, 7, size=self._block, dtype=np.int8)
+
+    def roll(self, d: int) -> tuple[int, ...]:
+        while len(self._buf) - self._pos < d:
+            self._buf = np.concatenate([self._buf[self._pos:], self.next_block()])
+            self._pos = 0
+        vals = tuple(int(v) for v in self._buf[self._pos:self._pos + d])
+        self._pos += d
+        self.used += d
+        return vals
+
+
+@dataclass
+class GameState:
+    """Everything on and around the table.  ``covered`` and ``tokens`` are bit masks over spaces."""
+
+    layout: Layout
+    config: GameConfig
+    players: int
+    hands: list[int]
+    yarn: list[int]
+    covered: int
+    tokens: int
+    gold_supply: int
+    gold_hand: int = 0
+    gold_placed: int = 0
+    winner: int | None = None
+    tiles_on_board: int = 0
+    seat: int = 0
+    turns: int = 0
+    over: bool = False
+    end: str = "running"
+    bursts: int = 0
+    bonus_turns: int = 0
+    yarn_won: int = 0
+    yarn_spent: int = 0
+    log: list[str] | None = field(default=None, repr=False)
+
+    def total_tiles(self) -> int:
+        """Tiles in hands + gold in the winner's hand + on the board + gold supply (always 84)."""
+        return sum(self.hands) + self.gold_hand + self.tiles_on_board + self.gold_supply
+
+    def scores(self) -> list[int]:
+        """Winner: gold tiles placed; everyone else: minus regular tiles in hand."""
+        return [self.gold_placed if p == self.winner else -self.hands[p] for p in range(self.players)]
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+
+def new_game(players: int = 4, layout="A", config: GameConfig | None = None, *, trace: bool = False) -> GameState:
+    """The set-up table for ``players`` (2, 3 or 4) on ``layout``."""
+    L = load_layout(layout)
+    cfg = config or load_game_config()
+    deal = list(cfg.deal_for(players))
+    covered = L.bottom_rows_mask(cfg.two_player_covered_rows) if players == 2 else 0
+    on_board = L.tiles_of(covered)
+    if cfg.regular_tiles - sum(deal) != on_board:
+        raise ValueError(f"layout: the 2-player setup covers {on_board} tiles in the bottom "
+                         f"{cfg.two_player_covered_rows} rows but the deal leaves {cfg.regular_tiles - sum(deal)}")
+    g = GameState(layout=L, config=cfg, players=players, hands=deal, yarn=[0] * players, covered=covered,
+                  tokens=L.eights_mask() & ~covered, gold_supply=cfg.gold_tiles, tiles_on_board=on_board,
+                  log=[] if trace else None)
+    g.say(f"Purramid, {players} players, side {L.name}; deal {deal}"
+          + (f"; {on_board} tiles cover the bottom two rows" if covered else "")
+          + f"; {bin(g.tokens).count('1')} yarn tokens on the 8s")
+    return g
+
+
+def legal_placements(layout: Layout, covered: int, placed: int, roll) -> list[tuple[int, tuple[int, ...]]]:
+    """Every legal placement of a roll: ``(space index, dice)``, one per distinct sub-multiset."""
+    free = layout.all_mask & ~covered & ~placed
+    return [(s, used) for s in bits(free) for used in sub_multisets(roll, layout.numbers[s])]
+
+
+def _sp(layout: Layout, s: int) -> str:
+    r, c = layout.spaces[s]
+    return f"{r},{c} ({layout.numbers[s]})"
+
+
+def place_tiles(g: GameState, p: int, spaces: int) -> None:
+    """Seat ``p`` replaces its dice on ``spaces`` by tiles: tokens first, then regular / gold tiles."""
+    L = g.layout
+    won = g.tokens & spaces
+    if won:
+        k = won.bit_count()
+        g.tokens &= ~spaces
+        g.yarn[p] += k
+        g.yarn_won += k
+        g.say(f"    takes {k} yarn token{'s' * (k > 1)} (now holds {g.yarn[p]})")
+    t = L.tiles_of(spaces)
+    g.covered |= spaces
+    if g.winner == p:
+        k = min(t, g.gold_hand)
+        g.gold_hand -= k
+        g.gold_placed += k
+        g.tiles_on_board += k
+        g.say(f"    places {k} gold tile{'s' * (k != 1)} ({g.gold_hand} gold left)")
+        if g.gold_hand == 0:
+            g.over, g.end = True, "gold_placed"
+        return
+    h = g.hands[p]
+    if t < h:
+        g.hands[p] -= t
+        g.tiles_on_board += t
+        g.say(f"    places {t} tile{'s' * (t != 1)} ({g.hands[p]} left in hand)")
+        return
+    g.hands[p] = 0
+    g.tiles_on_board += h
+    g.say(f"    places {h} tile{'s' * (h != 1)}: all regular tiles placed")
+    if g.winner is not None:
+        g.over, g.end = True, "second_player_out"
+        return
+    g.winner = p
+    g.gold_hand, g.gold_supply = g.gold_supply, 0
+    g.say(f"    seat {p} WINS and takes the {g.gold_hand} gold tiles")
+    r = t - h
+    if r > 0:
+        k = min(r, g.gold_hand)
+        g.gold_hand -= k
+        g.gold_placed += k
+        g.tiles_on_board += k
+        g.say(f"    places {k} gold tile{'s' * (k != 1)} at once ({g.gold_hand} gold left)")
+        if g.gold_hand == 0:
+            g.over, g.end = True, "gold_placed"
+
+
+def play_turn(g: GameState, policy, dice: DiceStream) -> None:
+    """Seat ``g.seat`` plays a whole turn (bonus turns included) following ``policy``."""
+    L = g.layout
+    p = g.seat
+    D = g.config.dice
+    bonus = False
+    while D >= 1:
+        g.say(f"  {'bonus turn' if bonus else 'turn'} with {D} dice (seat {p}, {g.yarn[p]} yarn)")
+        P = 0
+        d = D
+        placements = 0
+        success = False
+        while True:
+            roll = dice.roll(d)
+            g.say(f"    rolls {' '.join(map(str, roll))}")
+            choice = policy.choose(L, g.covered, P, roll)
+            while choice is None and g.yarn[p] > 0:
+                g.yarn[p] -= 1
+                g.yarn_spent += 1
+                roll = dice.roll(d)
+                g.say(f"    spends a yarn token, rerolls {' '.join(map(str, roll))}")
+                choice = policy.choose(L, g.covered, P, roll)
+            if choice is None:
+                g.bursts += 1
+                if legal_placements(L, g.covered, P, roll):
+                    g.say("    BURST: no placement can still meet the conditions; all dice leave the board")
+                else:
+                    g.say("    BURST: no space can take any of these dice; all dice leave the board")
+                break
+            s, c = choice
+            used = next(u for u in sub_multisets(roll, L.numbers[s]) if len(u) == c)
+            P |= 1 << s
+            d -= c
+            placements += 1
+            g.say(f"    puts {'+'.join(map(str, used))} on {_sp(L, s)}; {d} {'die' if d == 1 else 'dice'} left")
+            if is_valid(L, P, g.covered) and (d == 0 or policy.stops(L, g.covered, P, d, placements)):
+                success = True
+                break
+        if not success:
+            return
+        g.say(f"    stops: conditions hold on {', '.join(_sp(L, i) for i in bits(P))}")
+        rows = rows_spanned(L, P)
+        place_tiles(g, p, P)
+        if g.over:
+            return
+        if g.covered == L.all_mask:
+            g.over, g.end = True, "board_full"
+            return
+        if not (d == 0 or rows >= 3) or D == 1:
+            return
+        g.say(f"    earns a bonus turn ({'all dice used' if d == 0 else f'{rows} rows'})")
+        g.bonus_turns += 1
+        D -= 1
+        bonus = True
+
+
+@dataclass
+class GameRecord:
+    """A played game: the transcript (if traced), the summary row and the tile total after every turn."""
+
+    transcript: str
+    summary: dict
+    totals: list[int]
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.summary[f"score_{p}"] for p in range(self.summary["players"])]
+
+    def __str__(self) -> str:
+        return self.transcript
+
+
+def summary_row(g: GameState, policies) -> dict:
+    """The per-game row shared with :func:`pyradice_lab.purramid.simulate_games`."""
+    row = {"players": g.players, "layout": g.layout.name, "policies": ",".join(p.name for p in policies),
+           "turns": g.turns, "winner": -1 if g.winner is None else g.winner, "winner_gold": g.gold_placed}
+    for p, s in enumerate(g.scores()):
+        row[f"score_{p}"] = s
+    row.update({"bursts": g.bursts, "bonus_turns": g.bonus_turns, "yarn_won": g.yarn_won,
+                "yarn_spent": g.yarn_spent, "end": g.end, "tiles_on_board": g.tiles_on_board,
+                "tiles_in_hands": sum(g.hands), "gold_in_hand": g.gold_hand, "gold_supply": g.gold_supply})
+    return row
+
+
+def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool = True) -> GameRecord:
+    """Play one game with the readable rules engine and return its transcript and final scores.
+
+    Parameters
+    ----------
+    players : {2, 3, 4}
+    layout : "A", "B", path or Layout
+    policies : None, a policy (name or object) for every seat, or one per seat
+        Human-style policies (see :mod:`.policies`); default greedy.
+    rng : seed or Generator
+        The game's dice stream.  ``simulate_games(n, rng=seed)`` plays its game ``i`` with
+        ``pyradice_lab.rng.spawn(seed, n)[i]``; passing that generator here replays the same game.
+    trace : bool
+        Keep the transcript (every roll, placement, stop/burst, bonus, token, tile count).
+
+    Examples
+    --------
+    >>> rec = play_game(3, "A", rng=7)
+    >>> len(rec.scores), rec.summary["end"] in ("board_full", "second_player_out", "gold_placed", "turn_limit")
+    (3, True)
+    """
+    from .policies import seat_policies
+    from .sim import check_players
+
+    players = check_players(players)
+    pols = seat_policies(policies, players)
+    g = new_game(players, layout, trace=trace)
+    dice = DiceStream(rng)
+    totals = [g.total_tiles()]
+    g.say("policies: " + ", ".join(f"seat {p} {pol.name}" for p, pol in enumerate(pols)))
+    while not g.over:
+        g.say(f"Turn {g.turns + 1}: seat {g.seat} (hands {g.hands}"
+              + (f", winner seat {g.winner} has {g.gold_hand} gold" if g.winner is not None else "") + ")")
+        play_turn(g, pols[g.seat], dice)
+        g.turns += 1
+        totals.append(g.total_tiles())
+        if not g.over:
+            g.seat = (g.seat + 1) % players
+            if g.turns >= g.config.turn_limit:
+                g.over, g.end = True, "turn_limit"
+    row = summary_row(g, pols)
+    row["dice_rolled"] = dice.used
+    g.say(f"Game over after {g.turns} turns: {g.end}.")
+    g.say("Scores: " + ", ".join(f"seat {p} {s:+d}" for p, s in enumerate(g.scores()))
+          + ("" if g.winner is None else
+             f"  (winner seat {g.winner}, {g.gold_placed} gold tile{'s' * (g.gold_placed != 1)})"))
+    return GameRecord("\n".join(g.log) if g.log is not None else "", row, totals)

@@ -1,0 +1,230 @@
+"""Batched Monte Carlo of single turns (bonus turns included) under any policy.
+
+``n`` turns are held as arrays (batch axis first): board, placed spaces, dice left, dice of the turn
+segment, tokens, tiles so far.  Each step, the turns about to roll are grouped by state; each group draws
+its rolls as uniform codes in ``[0, 6**d)`` -- one code is one ordered roll of ``d`` dice -- mapped to
+sorted-roll rows by :func:`.chance.code_rows`, and looks its choices up in the policy's per-row table
+(:meth:`~.advisor.TurnSolver.decision_table` for the optimal policy, the compiled greedy rule for the
+human-style ones).  So the sampler and the exact solver read the same chance description, and the
+optimal policy's Monte Carlo mean must match its exact value within the confidence interval.
+
+Also here: the random-core kernel of the benchmark, :func:`placeable_rolls` (roll + "can anything be
+placed" for a board), and :func:`placeable_table`.
+
+Examples
+--------
+>>> df = simulate_turns(2000, "A", policy="greedy", rng=1)
+>>> est = turn_value(df)
+>>> est.value > 0 and est.n == 2000
+True
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from ..rng import as_generator
+from ..stats import Estimate, mean_estimate, proportion_estimate
+from .board import is_valid, rows_spanned
+from .chance import code_rows, count_masks
+from .components import load_game_config, load_layout
+
+__all__ = ["simulate_turns", "turn_value", "summarize_turns", "placeable_table", "placeable_rolls"]
+
+
+def _resolve_policy(policy, objective, yarn_value, bonus):
+    from .policies import OptimalPolicy, optimal, parse_policy
+
+    if policy is None or (isinstance(policy, str) and policy == "optimal"):
+        return optimal(objective, yarn_value, bonus)
+    if isinstance(policy, OptimalPolicy):
+        return policy
+    return parse_policy(policy)
+
+
+def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dice: int = 5, yarn: int = 0,
+                   objective="tiles", yarn_value: float | None = None, bonus: str = "auto",
+                   rng=None) -> pd.DataFrame:
+    """Simulate ``n`` independent turns from the same board; one row per turn.
+
+    Parameters
+    ----------
+    n : int
+        Number of turns.
+    layout, covered : board side and the covered spaces ``[(row, col), ...]`` at the start of the turn.
+    policy : "optimal", "greedy", "stop_after:K", "risk:P" or a policy object
+    turn_dice, yarn : dice of the turn (5; fewer for a bonus turn) and yarn tokens held.
+    objective, yarn_value, bonus : as in :func:`~.advisor.advise` (used by the optimal policy and for
+        the ``value`` column).
+    rng : seed or Generator
+
+    Returns
+    -------
+    DataFrame
+        ``tiles`` (this turn, bonus turns included), ``value`` (tiles + yarn_value x (tokens won -
+        tokens spent), or 1/0 for reaching ``k`` tiles with the ``("at_least", k)`` objective),
+        ``burst`` (the first turn segment burst), ``segments``, ``bonus_turns``, ``yarn_won``,
+        ``yarn_spent``, ``placements``.
+    """
+    from .advisor import MAX_TURN_DICE, MAX_YARN, _check_int, _spaces_mask, parse_objective
+
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"n must be a positive integer number of turns, got {n!r}")
+    L = load_layout(layout)
+    if L.n_spaces > 64:
+        raise ValueError(f"layout has {L.n_spaces} spaces; the turn simulator handles at most 64")
+    D0 = _check_int(turn_dice, "turn_dice", 1, MAX_TURN_DICE)
+    y0 = _check_int(yarn, "yarn", 0, MAX_YARN)
+    cov0 = _spaces_mask(L, covered, "covered")
+    obj = parse_objective(objective)
+    pol = _resolve_policy(policy, obj, yarn_value, bonus)
+    yv = load_game_config().yarn_value if yarn_value is None else float(yarn_value)
+    gen = as_generator(rng)
+    n = int(n)
+
+    cov = np.full(n, cov0, dtype=np.uint64)
+    P = np.zeros(n, dtype=np.uint64)
+    d = np.full(n, D0, dtype=np.int64)
+    D = np.full(n, D0, dtype=np.int64)
+    y = np.full(n, y0, dtype=np.int64)
+    nplace = np.zeros(n, dtype=np.int64)
+    phase = np.zeros(n, dtype=np.int64)  # 0 roll, 1 decide, 2 done
+    tiles = np.zeros(n, dtype=np.int64)
+    won = np.zeros(n, dtype=np.int64)
+    spent = np.zeros(n, dtype=np.int64)
+    bonus_n = np.zeros(n, dtype=np.int64)
+    segs = np.ones(n, dtype=np.int64)
+    first_burst = np.zeros(n, dtype=bool)
+    placements = np.zeros(n, dtype=np.int64)
+    tile_of = np.array(L.tile_counts, dtype=np.int64)
+    tokens0 = L.eights_mask()
+    tables: dict = {}
+    stops: dict = {}
+
+    def need_of(t):
+        return max(obj.k - int(t), 0) if obj.kind == "at_least" else 0
+
+    while True:
+        rolling = np.flatnonzero(phase == 0)
+        deciding = np.flatnonzero(phase == 1)
+        if len(rolling) == 0 and len(deciding) == 0:
+            break
+        if len(rolling):
+            # one code per rolling turn, drawn in index order per dice count
+            rows = np.empty(len(rolling), dtype=np.int64)
+            for dd in np.unique(d[rolling]):
+                sel = d[rolling] == dd
+                rows[sel] = code_rows(int(dd))[gen.integers(0, 6 ** int(dd), size=int(sel.sum()))]
+            keys = np.stack([cov[rolling], P[rolling], d[rolling].astype(np.uint64), D[rolling].astype(np.uint64),
+                             y[rolling].astype(np.uint64), tiles[rolling].astype(np.uint64)], axis=1)
+            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            inv = inv.ravel()
+            for gi, key in enumerate(uniq):
+                c_, p_, dd, DD, yy, tt = (int(v) for v in key)
+                tk = (c_, p_, dd, DD, yy, need_of(tt))
+                tab = tables.get(tk)
+                if tab is None:
+                    tab = pol.table(L, c_, p_, dd, DD, yy, need_of(tt))
+                    tables[tk] = tab
+                kind_t, space_t, count_t = tab
+                members = np.flatnonzero(inv == gi)
+                idx = rolling[members]
+                r = rows[members]
+                kind = kind_t[r]
+                burst = idx[kind == 0]
+                first_burst[burst] |= segs[burst] == 1
+                phase[burst] = 2
+                rer = idx[kind == 2]
+                y[rer] -= 1
+                spent[rer] += 1
+                pl = kind == 1
+                ip = idx[pl]
+                P[ip] |= np.left_shift(np.uint64(1), space_t[r[pl]].astype(np.uint64))
+                d[ip] -= count_t[r[pl]]
+                nplace[ip] += 1
+                placements[ip] += 1
+                phase[ip] = 1
+        if len(deciding):
+            keys = np.stack([cov[deciding], P[deciding], d[deciding].astype(np.uint64),
+                             D[deciding].astype(np.uint64), y[deciding].astype(np.uint64),
+                             tiles[deciding].astype(np.uint64), nplace[deciding].astype(np.uint64)], axis=1)
+            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            inv = inv.ravel()
+            for gi, key in enumerate(uniq):
+                c_, p_, dd, DD, yy, tt, npl = (int(v) for v in key)
+                sk = (c_, p_, dd, DD, yy, need_of(tt), npl)
+                st = stops.get(sk)
+                if st is None:
+                    stop = dd == 0 or pol.should_stop(L, c_, p_, dd, DD, yy, need_of(tt), placements=npl)
+                    ok = stop and is_valid(L, p_, c_)
+                    st = (stop, ok, L.tiles_of(p_) if ok else 0, (p_ & tokens0 & ~c_).bit_count() if ok else 0,
+                          ok and DD > 1 and (dd == 0 or rows_spanned(L, p_) >= 3))
+                    stops[sk] = st
+                idx = deciding[inv == gi]
+                stop, ok, t, e, bon = st
+                if not stop:
+                    phase[idx] = 0
+                    continue
+                if not ok:
+                    first_burst[idx] |= segs[idx] == 1
+                    phase[idx] = 2
+                    continue
+                tiles[idx] += t
+                won[idx] += e
+                y[idx] = np.minimum(y[idx] + e, 12)
+                cov[idx] |= np.uint64(p_)
+                if bon:
+                    D[idx] -= 1
+                    d[idx] = D[idx]
+                    P[idx] = 0
+                    nplace[idx] = 0
+                    bonus_n[idx] += 1
+                    segs[idx] += 1
+                    phase[idx] = 0
+                else:
+                    phase[idx] = 2
+    if obj.kind == "tiles":
+        value = tiles + yv * (won - spent)
+    else:
+        value = (tiles >= obj.k).astype(float)
+    del tile_of
+    return pd.DataFrame({"tiles": tiles, "value": value.astype(float), "burst": first_burst, "segments": segs,
+                         "bonus_turns": bonus_n, "yarn_won": won, "yarn_spent": spent, "placements": placements})
+
+
+def turn_value(df: pd.DataFrame) -> Estimate:
+    """Mean of the ``value`` column with its standard error and 95% CI."""
+    return mean_estimate(df["value"].to_numpy())
+
+
+def summarize_turns(df: pd.DataFrame) -> dict:
+    """Value, tiles and first-segment burst rate of simulated turns, each with SE and CI (flat dict)."""
+    out = {}
+    out.update(mean_estimate(df["value"].to_numpy()).to_dict("value"))
+    out.update(mean_estimate(df["tiles"].to_numpy()).to_dict("tiles"))
+    out.update(proportion_estimate(int(df["burst"].sum()), len(df)).to_dict("burst"))
+    out.update(mean_estimate(df["bonus_turns"].to_numpy()).to_dict("bonus_turns"))
+    out["n"] = len(df)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ random core
+def placeable_table(layout, covered: int = 0, placed: int = 0, d: int = 5) -> np.ndarray:
+    """Bool per ordered roll code of ``d`` dice: can any die subset go on some empty space (any space, no
+    conditions -- the rules' immediate burst test)?"""
+    L = load_layout(layout)
+    cm = count_masks(d)
+    free = L.all_mask & ~covered & ~placed
+    targets = sorted({L.numbers[i] for i in range(L.n_spaces) if free >> i & 1 and L.numbers[i] <= 6 * d})
+    by_row = (cm[:, targets] != 0).any(axis=1) if targets else np.zeros(cm.shape[0], dtype=bool)
+    return by_row[code_rows(d)]
+
+
+def placeable_rolls(n: int, table: np.ndarray, *, rng=None) -> int:
+    """Roll ``n`` times (the dice of ``table``'s size) and count the rolls that can be placed."""
+    gen = as_generator(rng)
+    codes = gen.integers(0, len(table), size=n, dtype=np.int16 if len(table) <= 32767 else np.int32)
+    return int(np.count_nonzero(table[codes]))
