@@ -227,10 +227,10 @@ def palette() -> Palette:
     return default_components().palette
 
 
-def _codes(value, n: int, name: str) -> tuple[str, ...]:
+def _codes(value, n: int, name: str, allow_none: bool = False) -> tuple:
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != n:
         raise ValueError(f"{name} must be a sequence of {n} codes, got {value!r}")
-    return tuple(str(v) for v in value)
+    return tuple(None if (v is None and allow_none) else str(v) for v in value)
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,8 @@ class Setup:
 
     Parameters
     ----------
-    skills : 5 skill codes for levels 2..6 (``"A2"`` or ``"B2"`` for level 2, ...)
+    skills : 5 skill codes for levels 2..6 (``"A2"`` or ``"B2"`` for level 2, ...); None leaves a recess empty
+        (not a rules setup: used to measure what a skill is worth)
     goals : 5 goal codes for levels 1..5 (distinct token numbers, e.g. ``("C6", "D7", "C2", "C3", "D1")``)
     cards : 4 distinct objective card names
     discs : 4 colour names (one per card) or None to draw them at random every game
@@ -255,7 +256,7 @@ class Setup:
     ValueError: skills[1] must be the level-3 token A3 or B3, got 'A2'
     """
 
-    skills: tuple[str, ...] = ("A2", "A3", "A4", "A5", "A6")
+    skills: tuple[str | None, ...] = ("A2", "A3", "A4", "A5", "A6")
     goals: tuple[str, ...] = ("C6", "D7", "C2", "C3", "D1")
     cards: tuple[str, ...] = ("Many", "Height", "Pairs", "Big")
     discs: tuple[str, ...] | None = None
@@ -263,8 +264,10 @@ class Setup:
 
     def __post_init__(self):
         comps = self.catalogue
-        skills = _codes(self.skills, 5, "skills")
+        skills = _codes(self.skills, 5, "skills", allow_none=True)
         for i, (lvl, code) in enumerate(zip(SKILL_LEVELS, skills)):
+            if code is None:
+                continue
             if code not in (f"A{lvl}", f"B{lvl}"):
                 raise ValueError(f"skills[{i}] must be the level-{lvl} token A{lvl} or B{lvl}, got {code!r}")
             if code not in comps.skills:
@@ -331,7 +334,8 @@ class Setup:
 
     def describe(self) -> str:
         comps = self.catalogue
-        sk = ", ".join(f"L{lvl} {c} {comps.skills[c].name}" for lvl, c in zip(SKILL_LEVELS, self.skills))
+        sk = ", ".join(f"L{lvl} {c} {comps.skills[c].name}" if c else f"L{lvl} (none)"
+                       for lvl, c in zip(SKILL_LEVELS, self.skills))
         go = ", ".join(f"L{lvl} {c} {comps.goals[c].name}" for lvl, c in zip(GOAL_LEVELS, self.goals))
         discs = "random discs" if self.discs is None else "discs " + ", ".join(self.discs)
         return f"skills: {sk}; goals: {go}; cards: {', '.join(self.cards)} ({discs})"

@@ -34,18 +34,21 @@ class GoalKind:
     validate: Callable = lambda params, where: None
     kid: int | None = None
     doc: str = ""
+    uses: str = "both"       # what the check reads: "values", "colours" or "both" (for exact enumeration)
 
 
 GOAL_KINDS: dict[str, GoalKind] = {}
 
 
 def register_goal_kind(name: str, check: Callable, consistent: Callable | None = None,
-                       validate: Callable | None = None, *, kid: int | None = None) -> GoalKind:
+                       validate: Callable | None = None, *, kid: int | None = None, uses: str = "both") -> GoalKind:
     """Register (or replace) a goal kind; without ``consistent`` a partial level is always judged achievable."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")
+    if uses not in ("values", "colours", "both"):
+        raise ValueError(f"uses must be 'values', 'colours' or 'both', got {uses!r}")
     kind = GoalKind(name, check, consistent or (lambda v, c, p, n: True), validate or (lambda p, w: None), kid,
-                    (check.__doc__ or "").strip())
+                    (check.__doc__ or "").strip(), uses)
     GOAL_KINDS[name] = kind
     return kind
 
@@ -143,14 +146,14 @@ def _neighbours_differ_ok(values, colours, params, n_colours) -> bool:
     return all(not (a and b) or a != b for a, b in zip(values, values[1:]))
 
 
-register_goal_kind("values_in", values_in, _values_in_ok, _values_param, kid=0)
-register_goal_kind("all_different", all_different, _all_different_ok, kid=1)
-register_goal_kind("all_same", all_same, _all_same_ok, kid=2)
-register_goal_kind("ascending", ascending, _ascending_ok, kid=3)
-register_goal_kind("mirror", mirror, _mirror_ok, kid=4)
-register_goal_kind("all_colours_different", all_colours_different, _all_colours_different_ok, kid=5)
-register_goal_kind("all_colours_same", all_colours_same, _all_colours_same_ok, kid=6)
-register_goal_kind("neighbours_differ", neighbours_differ, _neighbours_differ_ok, kid=7)
+register_goal_kind("values_in", values_in, _values_in_ok, _values_param, kid=0, uses="values")
+register_goal_kind("all_different", all_different, _all_different_ok, kid=1, uses="values")
+register_goal_kind("all_same", all_same, _all_same_ok, kid=2, uses="values")
+register_goal_kind("ascending", ascending, _ascending_ok, kid=3, uses="values")
+register_goal_kind("mirror", mirror, _mirror_ok, kid=4, uses="values")
+register_goal_kind("all_colours_different", all_colours_different, _all_colours_different_ok, kid=5, uses="colours")
+register_goal_kind("all_colours_same", all_colours_same, _all_colours_same_ok, kid=6, uses="colours")
+register_goal_kind("neighbours_differ", neighbours_differ, _neighbours_differ_ok, kid=7, uses="values")
 
 
 def goal_met(token, values, colours) -> bool:

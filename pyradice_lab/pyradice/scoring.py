@@ -50,7 +50,7 @@ class Table:
         discs = tuple(int(d) for d in discs)
         if len(discs) != 4 or not all(0 <= d < len(names) for d in discs):
             raise ValueError(f"discs must be 4 colour indices in 0..{len(names) - 1}, got {discs}")
-        return cls(setup, {lvl: comps.skills[c] for lvl, c in zip(SKILL_LEVELS, setup.skills)},
+        return cls(setup, {lvl: comps.skills[c] for lvl, c in zip(SKILL_LEVELS, setup.skills) if c is not None},
                    {lvl: comps.goals[c] for lvl, c in zip(GOAL_LEVELS, setup.goals)},
                    tuple(comps.cards[n] for n in setup.cards), discs, names)
 

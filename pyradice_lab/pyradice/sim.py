@@ -67,7 +67,7 @@ def fast_capable(setup: Setup, policies: Sequence) -> bool:
     from .skills import get_skill_kind
 
     comps = setup.catalogue
-    kinds = [get_skill_kind(comps.skills[c].kind).kid for c in setup.skills]
+    kinds = [get_skill_kind(comps.skills[c].kind).kid for c in setup.skills if c is not None]
     kinds += [get_goal_kind(comps.goals[c].kind).kid for c in setup.goals]
     kinds += [get_card_kind(comps.cards[c].kind).kid for c in setup.cards]
     return all(k is not None for k in kinds) and all(isinstance(p, str) for p in policies) and \
@@ -75,9 +75,10 @@ def fast_capable(setup: Setup, policies: Sequence) -> bool:
 
 
 def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
-    """The setup as the kernels' arrays (skill kind per level, goal kinds/masks/bonus, card kinds/params)."""
+    """The setup as the kernels' packed arrays: ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
+    from .kernels import pack_setup
     from .skills import get_skill_kind
 
     comps = setup.catalogue
@@ -92,32 +93,25 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
         goal_kind[lvl] = get_goal_kind(tok.kind).kid
         goal_mask[lvl] = sum(1 << v for v in tok.params.get("values", ()))
         goal_bonus[lvl] = lookahead_bonus(tok.fit)
-    tlen = max([len(c.params.get("table", (0,))) for c in table.cards])
-    card_kind = np.zeros(4, dtype=np.int64)
-    card_table = np.zeros((4, tlen), dtype=np.int64)
-    card_tlen = np.ones(4, dtype=np.int64)
-    card_mask = np.zeros(4, dtype=np.int64)
-    card_size = np.zeros(4, dtype=np.int64)
-    card_pts = np.zeros(4, dtype=np.int64)
-    for j, c in enumerate(table.cards):
-        card_kind[j] = get_card_kind(c.kind).kid
-        t = c.params.get("table", (0,))
-        card_table[j, :len(t)] = t
-        card_tlen[j] = len(t)
-        card_mask[j] = sum(1 << v for v in c.params.get("values", ()))
-        card_size[j] = c.params.get("size", 0)
-        card_pts[j] = c.params.get("points", 0)
-    return dict(skill_kind=skill_kind, goal_kind=goal_kind, goal_mask=goal_mask, goal_bonus=goal_bonus,
-                n_colours=len(comps.palette.names), card_kind=card_kind, card_table=card_table, card_tlen=card_tlen,
-                card_mask=card_mask, card_size=card_size, card_pts=card_pts)
+    cards = table.cards
+    tab = pack_setup(skill_kind, goal_kind, goal_mask, goal_bonus, [get_card_kind(c.kind).kid for c in cards],
+                     [tuple(c.params.get("table", (0,))) for c in cards],
+                     [sum(1 << v for v in c.params.get("values", ())) for c in cards],
+                     [c.params.get("size", 0) for c in cards], [c.params.get("points", 0) for c in cards])
+    return {"tab": tab, "n_colours": len(comps.palette.names)}
+
+
+def quarry_table(players: int) -> np.ndarray:
+    """The quarry geometry packed for the kernels: (n, 12) side neighbours, dice above, dice below."""
+    geom = quarry_geometry(players)
+    return np.ascontiguousarray(np.concatenate([geom.sides, geom.covers, geom.supports], axis=1), dtype=np.int64)
 
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
-    from .kernels import play_batch
+    from .kernels import GEO, play_batch
 
     players = deals[0].players
-    geom = quarry_geometry(players)
     b = len(deals)
     t = turns_of(players)
     out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
@@ -129,12 +123,9 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
     pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
     play_batch(np.stack([d.values for d in deals]), np.stack([d.colours for d in deals]),
                np.stack([d.discs for d in deals]), np.stack([d.rolls for d in deals]),
-               np.stack([d.uniforms for d in deals]), pol, np.ascontiguousarray(geom.sides),
-               np.ascontiguousarray(geom.supports), np.ascontiguousarray(geom.covers), tabs["skill_kind"],
-               tabs["goal_kind"], tabs["goal_mask"], tabs["goal_bonus"], tabs["n_colours"], tabs["card_kind"],
-               tabs["card_table"], tabs["card_tlen"], tabs["card_mask"], tabs["card_size"], tabs["card_pts"],
-               out["totals"], out["met"], out["cards"], out["first"], out["choices"], out["moves"], out["final_v"],
-               out["final_c"], out["skills_used"])
+               np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
+               GEO, out["totals"], out["met"], out["cards"], out["first"], out["choices"], out["moves"],
+               out["final_v"], out["final_c"], out["skills_used"])
     return out
 
 

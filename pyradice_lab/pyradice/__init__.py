@@ -1,0 +1,118 @@
+"""Pyradice: dice drafting from a 3-layer quarry into a 21-die pyramid (2-4 players).
+
+Public API
+----------
+- :class:`Quarry` — ``Quarry.random(players=2, rng=None, colours=None)``, ``.available()``, ``.take(pos)``;
+  :func:`availability` / :func:`visible_faces` for many quarries at once (batch axis first);
+- :class:`Setup` — skill tokens (levels 2-6), goal tokens (levels 1-5), objective cards, discs; the catalogue is
+  TOML data (:func:`load_components`) and each token/card names a registered function
+  (:data:`SKILL_KINDS`, :data:`GOAL_KINDS`, :data:`CARD_KINDS`, ``register_*_kind``);
+- :func:`legal_places`, :func:`score_pyramid`, :class:`GameState` — the readable rules;
+- :func:`simulate_games` — many games (compiled), one row per game; :func:`play_game` — one game with a transcript;
+- policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`);
+- exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
+
+Examples
+--------
+>>> from pyradice_lab import pyradice
+>>> q = pyradice.Quarry.random(players=2, rng=3)
+>>> len(q.available())
+4
+>>> df = pyradice.simulate_games(2, players=2, rng=1)
+>>> list(df.columns[:4])
+['game', 'players', 'turns', 'first_player']
+"""
+
+from __future__ import annotations
+
+from .cards import CARD_KINDS, register_card_kind
+from .components import Components, Setup, default_components, load_components
+from .geometry import PYRAMID, quarry_geometry
+from .goals import GOAL_KINDS, register_goal_kind
+from .odds import available_exact, blind_goal_probability
+from .policies import POLICIES, greedy, lookahead, random_legal
+from .quarry import Quarry, availability, visible_faces
+from .rules import GameState, deal, legal_places
+from .scoring import Table, score_pyramid
+from .sim import GameRecord, play_game, simulate_games
+from .skills import SKILL_KINDS, register_skill_kind
+
+__all__ = ["Quarry", "availability", "visible_faces", "quarry_geometry", "PYRAMID", "Setup", "Components",
+           "load_components", "default_components", "GOAL_KINDS", "CARD_KINDS", "SKILL_KINDS", "register_goal_kind",
+           "register_card_kind", "register_skill_kind", "legal_places", "GameState", "deal", "Table",
+           "score_pyramid", "simulate_games", "play_game", "GameRecord", "POLICIES", "random_legal", "greedy",
+           "lookahead", "available_exact", "blind_goal_probability"]
+
+
+# ----------------------------------------------------------------------------------------- registration
+def _smoke_run(seed: int):
+    # the readable engine: no numba compilation, well under 2 s
+    return simulate_games(4, 2, None, ["random_legal", "greedy"], rng=seed, engine="python")
+
+
+def _exact_tables():
+    from fractions import Fraction
+
+    from .odds import available_exact_table
+
+    p = blind_goal_probability("C6", 1)
+    return {"available dice at turn 3, 2 players (random takes)": available_exact_table(3, 2),
+            "available dice at turn 6, 2 players (random takes)": available_exact_table(6, 2),
+            "available dice at turn 6, 3-4 players (random takes)": available_exact_table(6, 3),
+            "C6 on level 1 filled blind: [missed, met]": [Fraction(1) - p, p],
+            "C3 on level 4 filled blind: [missed, met]": [1 - blind_goal_probability("C3", 4),
+                                                         blind_goal_probability("C3", 4)]}
+
+
+def _bad_calls():
+    from .analysis import goal_rates
+
+    return [("players", lambda: Quarry.random(5)),
+            ("pos", lambda: Quarry.random(2, rng=0).take((0, 0, 0))),
+            ("pos", lambda: Quarry.random(2, rng=0).take((3, 0, 0))),
+            ("n_games", lambda: simulate_games(0)),
+            ("policies", lambda: simulate_games(1, policies="bogus")),
+            ("engine", lambda: simulate_games(1, engine="gpu")),
+            ("turns", lambda: available_exact(0)),
+            ("level", lambda: blind_goal_probability("C6", 9)),
+            ("skills", lambda: Setup(skills=("A3", "A3", "A4", "A5", "A6"))),
+            ("goals", lambda: Setup(goals=("C6", "D6", "C2", "C3", "D1"))),
+            ("cards", lambda: Setup(cards=("Many", "Many", "Pairs", "Big"))),
+            ("discs", lambda: Setup(discs=("red", "red", "purple", "blue"))),
+            ("n_games", lambda: goal_rates(1))]
+
+
+def _report_section(ctx):
+    from .report import report_section
+
+    return report_section(ctx)
+
+
+def _bench_cases(quick: bool):
+    from .bench import bench_cases
+
+    return bench_cases(quick)
+
+
+def _add_cli(subparsers):
+    from .cli import add_cli
+
+    add_cli(subparsers)
+
+
+def _sweep_games(params, trials, rng):
+    from .analysis import sweep_cell
+
+    return sweep_cell(params, trials, rng)
+
+
+from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+
+register(GameSpec(
+    name="pyradice", title="Pyradice",
+    summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
+    report_section=_report_section, bench_cases=_bench_cases,
+    sweeps={"games": SweepTarget(_sweep_games, "whole games: mean score, goals met and first-player win share",
+                                 params={"players": "2..4", "policy": "random_legal | greedy | lookahead"},
+                                 defaults={"players": [2, 3], "policy": ["greedy", "lookahead"]})}))

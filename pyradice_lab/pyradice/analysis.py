@@ -1,0 +1,245 @@
+"""Monte Carlo experiments on whole games, each a tidy DataFrame with standard errors and 95% CIs.
+
+- :func:`available_by_turn` — how many dice are available on each turn, per policy (exact for the first turns of
+  ``random_legal`` via :func:`.odds.available_exact`);
+- :func:`goal_rates` — P(each level's goal token is met at the end) per policy, beside the exact blind baseline;
+- :func:`skill_values` — what each level's skill is worth: the change in mean score and goals when its token is
+  removed from every board (same seeds, so the comparison is paired);
+- :func:`card_balance` — points per objective card (mean, spread, chance of scoring nothing);
+- :func:`first_player_advantage` — win share by turn position (first, second, ...) against the fair share.
+
+Examples
+--------
+>>> df = first_player_advantage(20, players_list=(2,), policy="random_legal", rng=1)
+>>> df[["players", "position"]].values.tolist(), df["fair_share"].tolist()
+([[2, 1], [2, 2]], [0.5, 0.5])
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..rng import seed_sequence
+from ..stats import mean_estimate
+from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, default_components
+from .geometry import check_players
+from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
+from .policies import POLICIES
+from .sim import check_setup, simulate_games
+
+__all__ = ["available_by_turn", "goal_rates", "skill_values", "card_balance", "first_player_advantage",
+           "CARD_GROUPS", "sweep_cell", "reconstructed_components"]
+
+
+def _check_games(n_games) -> int:
+    if isinstance(n_games, bool) or not isinstance(n_games, numbers.Integral) or n_games < 2:
+        raise ValueError(f"n_games must be an integer >= 2 (standard errors need two games), got {n_games!r}")
+    return int(n_games)
+
+
+def _check_policy(p) -> str:
+    if p not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {p!r}")
+    return p
+
+
+def _est_cols(prefix: str, est, lo: float = -np.inf, hi: float = np.inf) -> dict:
+    """Estimate columns; the CI is clipped to [lo, hi] (a share cannot leave [0, 1])."""
+    return {prefix: est.value, f"{prefix}_se": est.se, f"{prefix}_ci_low": max(lo, est.ci_low),
+            f"{prefix}_ci_high": min(hi, est.ci_high)}
+
+
+def _child(seq, i: int) -> np.random.SeedSequence:
+    """Child ``i`` of ``seq`` (independent of how many other children are taken)."""
+    return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (i,))
+
+
+def available_by_turn(n_games: int, players: int = 2, policies: Sequence[str] = ("random_legal", "greedy"), *,
+                      rng=None, setup: Setup | None = None, runs: dict | None = None) -> pd.DataFrame:
+    """Mean number of available dice on each turn, per policy (all seats play it), with SE/CI.
+
+    ``runs`` may hold already simulated ``{policy: (frame, arrays)}`` to reuse.  The column ``exact_mean`` gives
+    the exact expectation for ``random_legal`` on the first :data:`.odds.MAX_EXACT_TURNS` turns.
+    """
+    n_games = _check_games(n_games)
+    players = check_players(players)
+    root = seed_sequence(rng)
+    exact = available_exact(MAX_EXACT_TURNS, players)
+    exact_mean = exact.assign(m=exact.n_available * exact.p).groupby("turn")["m"].sum()
+    rows = []
+    for i, pol in enumerate(policies):
+        _check_policy(pol)
+        if runs and pol in runs:
+            _, arrays = runs[pol]
+        else:
+            _, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
+        ch = arrays["choices"]
+        for t in range(ch.shape[1]):
+            est = mean_estimate(ch[:, t])
+            row = {"policy": pol, "turn": t + 1, **_est_cols("available", est), "min": int(ch[:, t].min()),
+                   "max": int(ch[:, t].max()), "n_games": ch.shape[0]}
+            row["exact_mean"] = float(exact_mean.get(t + 1, np.nan)) if pol == "random_legal" else np.nan
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("random_legal", "greedy", "lookahead"), *,
+               rng=None, setup: Setup | None = None, return_runs: bool = False):
+    """P(the goal token of each level is met at the end) per policy (all seats play it).
+
+    Seats of one game share a quarry, so the per-game share of seats meeting the goal is the sample (SE and
+    Student-t CI over games).  ``blind_exact`` is the exact chance for a level filled blind
+    (:func:`.odds.blind_goal_probability`).
+    """
+    n_games = _check_games(n_games)
+    players = check_players(players)
+    setup = check_setup(setup)
+    root = seed_sequence(rng)
+    rows, runs = [], {}
+    for i, pol in enumerate(policies):
+        _check_policy(pol)
+        df, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
+        runs[pol] = (df, arrays)
+        for k, lvl in enumerate(GOAL_LEVELS):
+            share = arrays["met"][:, :, k].mean(axis=1)
+            code = setup.goals[k]
+            tok = setup.catalogue.goals[code]
+            rows.append({"policy": pol, "level": lvl, "goal": code, "goal_name": tok.name,
+                         **_est_cols("p_met", mean_estimate(share), 0.0, 1.0),
+                         "blind_exact": float(blind_goal_probability(code, lvl, players=players,
+                                                                     components=setup.catalogue)),
+                         "n_games": n_games})
+        total = arrays["totals"].mean(axis=1)
+        rows.append({"policy": pol, "level": 0, "goal": "score", "goal_name": "mean score per seat",
+                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "n_games": n_games})
+    out = pd.DataFrame(rows)
+    return (out, runs) if return_runs else out
+
+
+def skill_values(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
+                 setup: Setup | None = None) -> pd.DataFrame:
+    """Score and goals lost when one level's skill token is removed from every board.
+
+    Every variant replays the same seeds as the full setup, so ``score_drop`` (mean score per seat with the skill
+    minus without, paired by game) has a small standard error.
+    """
+    n_games = _check_games(n_games)
+    players = check_players(players)
+    setup = check_setup(setup)
+    _check_policy(policy)
+    seq = seed_sequence(rng)
+    seed = np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key)
+    _, base = simulate_games(n_games, players, setup, policy, rng=seed, return_arrays=True)
+    base_score = base["totals"].mean(axis=1)
+    base_goals = base["met"].sum(axis=2).mean(axis=1)
+    rows = []
+    for k, lvl in enumerate(SKILL_LEVELS):
+        code = setup.skills[k]
+        if code is None:
+            continue
+        skills = list(setup.skills)
+        skills[k] = None
+        variant = Setup(tuple(skills), setup.goals, setup.cards, setup.discs, setup.components)
+        seed = np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key)
+        _, arr = simulate_games(n_games, players, variant, policy, rng=seed, return_arrays=True)
+        drop = base_score - arr["totals"].mean(axis=1)
+        gdrop = base_goals - arr["met"].sum(axis=2).mean(axis=1)
+        uses = base["skills_used"].mean(axis=1)
+        rows.append({"level": lvl, "skill": code, "skill_name": setup.catalogue.skills[code].name, "policy": policy,
+                     **_est_cols("score_drop", mean_estimate(drop)), **_est_cols("goals_drop", mean_estimate(gdrop)),
+                     "score_with": float(base_score.mean()), "score_without": float(arr["totals"].mean()),
+                     "uses_per_game_all_skills": float(uses.mean()), "n_games": n_games})
+    return pd.DataFrame(rows)
+
+
+#: Card line-ups that together put every default card in play (4 cards per game).
+CARD_GROUPS = (("Many", "Height", "Pairs", "Big"), ("Small", "Loners", "Cluster", "Variety"),
+               ("Spread", "Many", "Pairs", "Small"))
+
+
+def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
+                 groups: Sequence[Sequence[str]] = CARD_GROUPS, setup: Setup | None = None) -> pd.DataFrame:
+    """Points each objective card gives a seat (mean, SD, P(0)), pooling every line-up it appears in.
+
+    Discs are random per game; goals and skills come from ``setup`` (default setup).
+    """
+    n_games = _check_games(n_games)
+    players = check_players(players)
+    base = check_setup(setup)
+    _check_policy(policy)
+    root = seed_sequence(rng)
+    pts: dict[str, list] = {}
+    for i, cards in enumerate(groups):
+        s = Setup(base.skills, base.goals, tuple(cards), None, base.components)
+        _, arr = simulate_games(n_games, players, s, policy, rng=_child(root, i), return_arrays=True)
+        for j, name in enumerate(cards):
+            pts.setdefault(name, []).append(arr["cards"][:, :, j].mean(axis=1))   # per game, seats averaged
+            pts.setdefault(name + "#seat", []).append(arr["cards"][:, :, j].ravel())
+    comps = base.catalogue
+    rows = []
+    for name in [n for n in pts if not n.endswith("#seat")]:
+        per_game = np.concatenate(pts[name])
+        per_seat = np.concatenate(pts[name + "#seat"])
+        card = comps.cards[name]
+        rows.append({"card": name, "source": card.source, **_est_cols("mean_points", mean_estimate(per_game)),
+                     "sd_points": float(per_seat.std(ddof=1)), "p_zero": float((per_seat == 0).mean()),
+                     "max_points": int(per_seat.max()), "policy": policy, "n_games": len(per_game)})
+    return pd.DataFrame(rows).sort_values("mean_points", ascending=False, ignore_index=True)
+
+
+def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4), policy: str = "greedy", *,
+                           rng=None, setup: Setup | None = None) -> pd.DataFrame:
+    """Win share and mean score by turn position (1 = first player), with CIs, against the fair share.
+
+    A shared win counts 1/k to each of the k winners, so the shares of a game sum to 1.
+    """
+    n_games = _check_games(n_games)
+    _check_policy(policy)
+    root = seed_sequence(rng)
+    rows = []
+    for i, players in enumerate(players_list):
+        players = check_players(players)
+        df, arr = simulate_games(n_games, players, setup, policy, rng=_child(root, i), return_arrays=True)
+        first = arr["first"]
+        totals = arr["totals"]
+        goals = arr["met"].sum(axis=2)
+        share = np.zeros_like(totals, dtype=float)
+        for g in range(len(first)):
+            top = totals[g].max()
+            tied = totals[g] == top
+            best_goals = goals[g][tied].max()
+            win = tied & (goals[g] == best_goals)
+            share[g, win] = 1.0 / win.sum()
+        for pos in range(players):
+            seat = (first + pos) % players
+            idx = np.arange(len(first))
+            rows.append({"players": players, "position": pos + 1, "policy": policy,
+                         **_est_cols("win_share", mean_estimate(share[idx, seat]), 0.0, 1.0),
+                         **_est_cols("score", mean_estimate(totals[idx, seat].astype(float))),
+                         "fair_share": 1.0 / players, "n_games": n_games})
+    return pd.DataFrame(rows)
+
+
+def reconstructed_components() -> pd.DataFrame:
+    """Every reconstructed component of the default catalogue (component, name, what it does)."""
+    return pd.DataFrame(default_components().reconstructed(), columns=["component", "name", "definition"])
+
+
+def sweep_cell(params: dict, trials: int, rng) -> dict:
+    """Sweep target ``pyradice.games``: ``trials`` games at ``players`` / ``policy``; estimates per seat-game."""
+    players = check_players(params.get("players", 2))
+    policy = _check_policy(params.get("policy", "greedy"))
+    n = _check_games(trials)
+    _, arr = simulate_games(n, players, None, policy, rng=rng, return_arrays=True)
+    totals, goals, first = arr["totals"], arr["met"].sum(axis=2), arr["first"]
+    share = np.zeros(len(first))
+    for g in range(len(first)):
+        tied = totals[g] == totals[g].max()
+        win = tied & (goals[g] == goals[g][tied].max())
+        share[g] = win[first[g]] / win.sum()
+    return {"score": mean_estimate(totals.mean(axis=1)), "goals_met": mean_estimate(goals.mean(axis=1)),
+            "first_player_win_share": mean_estimate(share)}

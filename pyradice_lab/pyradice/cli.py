@@ -1,0 +1,150 @@
+"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds."""
+
+from __future__ import annotations
+
+import time
+
+__all__ = ["add_cli"]
+
+
+def _policies(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def _cmd_quarry(args) -> int:
+    from .quarry import Quarry
+
+    q = Quarry.random(args.players, rng=args.seed)
+    print(f"Pyradice quarry, {args.players} players, seed {args.seed}: {q.remaining} dice, "
+          f"{len(q.available())} available ([value colour] = available; colour by first letter)")
+    print(q.render())
+    print("available:", ", ".join(str(p) for p in q.available()))
+    return 0
+
+
+def _setup(args):
+    from .components import Setup
+
+    return Setup.random(rng=args.random_setup) if args.random_setup is not None else Setup.default()
+
+
+def _cmd_simulate(args) -> int:
+    import numpy as np
+    import pandas as pd
+
+    from ..stats import mean_estimate
+    from .sim import resolve_policies, simulate_games
+
+    setup = _setup(args)
+    pols = resolve_policies(_policies(args.policies) if "," in args.policies else args.policies, args.players)
+    t0 = time.perf_counter()
+    df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=not args.no_progress,
+                             return_arrays=True)
+    dt = time.perf_counter() - t0
+    print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "
+          f"({dt:.2f} s, {args.games / dt:,.0f} games/s)")
+    print(f"Setup: {setup.describe()}\n")
+    rows = []
+    first = arr["first"]
+    for s in range(args.players):
+        share = np.where(df["winner"] == s, 1.0, 0.0)
+        rows.append({"seat": s, "policy": pols[s], "score": format(mean_estimate(df[f"score_s{s}"]), ".3g"),
+                     "goal tokens met": f"{df[f'goals_s{s}'].mean():.2f}",
+                     "outright win rate": format(mean_estimate(share), ".3g"),
+                     "skills used": f"{df[f'skills_used_s{s}'].mean():.2f}"})
+    with pd.option_context("display.width", 200, "display.max_colwidth", 60):
+        print(pd.DataFrame(rows).to_string(index=False))
+        print("\nP(goal token met) by level (all seats):")
+        lv = []
+        for k, code in enumerate(setup.goals):
+            share = arr["met"][:, :, k].mean(axis=1)
+            lv.append({"level": k + 1, "goal": code, "name": setup.catalogue.goals[code].name,
+                       "P(met)": format(mean_estimate(share), ".3g")})
+        print(pd.DataFrame(lv).to_string(index=False))
+        print("\nObjective card points per seat:")
+        cards = [{"card": c, "mean points": format(mean_estimate(arr["cards"][:, :, j].mean(axis=1)), ".3g")}
+                 for j, c in enumerate(setup.cards)]
+        print(pd.DataFrame(cards).to_string(index=False))
+    pos = np.zeros(args.players)
+    for g in range(len(first)):
+        if df["winner"].iloc[g] >= 0:
+            pos[(df["winner"].iloc[g] - first[g]) % args.players] += 1
+    print("\nOutright wins by turn position (1 = first player): "
+          + ", ".join(f"{i + 1}: {int(p)}" for i, p in enumerate(pos))
+          + f"; shared: {int((df['winner'] == -1).sum())}; decided by goal tokens: "
+          + f"{int((df['decided_by'] == 'goal tokens').sum())}")
+    print(f"Available dice per turn: mean {arr['choices'].mean():.2f}, min {arr['choices'].min()}, "
+          f"max {arr['choices'].max()}")
+    if args.out:
+        from pathlib import Path
+
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(out, index=False)
+        print(f"wrote {out} ({len(df)} games)")
+    return 0
+
+
+def _cmd_play(args) -> int:
+    from .sim import play_game
+
+    pols = _policies(args.policies)
+    rec = play_game(args.players, _setup(args), pols if len(pols) > 1 else pols[0], rng=args.seed)
+    print(rec.transcript)
+    return 0
+
+
+def _cmd_odds(args) -> int:
+    from .odds import available_exact
+
+    df = available_exact(args.turns, args.players)
+    df = df.assign(probability=df["probability"].astype(str), p=df["p"].round(6))
+    print(f"Exact distribution of available dice per turn, {args.players} players, uniformly random takes:")
+    print(df.to_string(index=False))
+    return 0
+
+
+def add_cli(subparsers) -> None:
+    from ..cli import nonneg_int, positive_int
+
+    p = subparsers.add_parser("pyradice", help="Pyradice: quarry, simulations, transcripts, exact odds",
+                              description="Pyradice: dice drafting from a 3-layer quarry into a 21-die pyramid.")
+    sub = p.add_subparsers(dest="pyradice_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    def players_arg(q):
+        q.add_argument("--players", type=positive_int, default=2, help="2, 3 or 4 (default: %(default)s)")
+
+    q = sub.add_parser("quarry", help="print a random quarry with the available dice marked",
+                       description="Print a freshly set-up quarry; [v c] marks an available die.")
+    q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: %(default)s)")
+    players_arg(q)
+    q.set_defaults(func=_cmd_quarry)
+
+    q = sub.add_parser("simulate", help="simulate many games and summarise them",
+                       description="Simulate games (compiled kernels) and print scores, wins, goals and cards.")
+    players_arg(q)
+    q.add_argument("--games", type=positive_int, default=1000, help="number of games (default: %(default)s)")
+    q.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    q.add_argument("--policies", default="greedy",
+                   help="random_legal, greedy or lookahead; one, or one per seat comma-separated (default: greedy)")
+    q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
+                   help="use a random token/card setup drawn with this seed instead of the default")
+    q.add_argument("--out", default=None, help="CSV path for the per-game table")
+    q.add_argument("--no-progress", action="store_true", help="no progress bar")
+    q.set_defaults(func=_cmd_simulate)
+
+    q = sub.add_parser("play", help="play one game and print its transcript",
+                       description="Play one seeded game in the readable engine and print the transcript.")
+    players_arg(q)
+    q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: %(default)s)")
+    q.add_argument("--policies", default="greedy", help="one policy or one per seat, comma-separated")
+    q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
+                   help="use a random token/card setup drawn with this seed")
+    q.set_defaults(func=_cmd_play)
+
+    q = sub.add_parser("odds", help="exact distribution of available dice in the first turns",
+                       description="Exact distribution of the number of available dice per turn (random takes).")
+    players_arg(q)
+    q.add_argument("--turns", type=positive_int, default=6, help="turns, 1..10 (default: %(default)s)")
+    q.set_defaults(func=_cmd_odds)
