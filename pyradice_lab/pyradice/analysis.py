@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _sps
 
 from ..rng import seed_sequence
 from ..stats import mean_estimate
@@ -77,11 +78,14 @@ def available_by_turn(n_games: int, players: int = 2, policies: Sequence[str] = 
             _, arrays = runs[pol]
         else:
             _, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
-        ch = arrays["choices"]
+        ch = arrays["choices"].astype(float)
+        m = ch.mean(axis=0)
+        se = ch.std(axis=0, ddof=1) / np.sqrt(len(ch))
+        q = float(_sps.t.ppf(0.975, len(ch) - 1))          # the Student-t interval of stats.mean_estimate
         for t in range(ch.shape[1]):
-            est = mean_estimate(ch[:, t])
-            row = {"policy": pol, "turn": t + 1, **_est_cols("available", est), "min": int(ch[:, t].min()),
-                   "max": int(ch[:, t].max()), "n_games": ch.shape[0]}
+            row = {"policy": pol, "turn": t + 1, "available": m[t], "available_se": se[t],
+                   "available_ci_low": m[t] - q * se[t], "available_ci_high": m[t] + q * se[t],
+                   "min": int(ch[:, t].min()), "max": int(ch[:, t].max()), "n_games": ch.shape[0]}
             row["exact_mean"] = float(exact_mean.get(t + 1, np.nan)) if pol == "random_legal" else np.nan
             rows.append(row)
     return pd.DataFrame(rows)
@@ -100,6 +104,8 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     setup = check_setup(setup)
     root = seed_sequence(rng)
     rows, runs = [], {}
+    blind = [float(blind_goal_probability(code, lvl, players=players, components=setup.catalogue))
+             for lvl, code in zip(GOAL_LEVELS, setup.goals)]
     for i, pol in enumerate(policies):
         _check_policy(pol)
         df, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
@@ -110,8 +116,7 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
             tok = setup.catalogue.goals[code]
             rows.append({"policy": pol, "level": lvl, "goal": code, "goal_name": tok.name,
                          **_est_cols("p_met", mean_estimate(share), 0.0, 1.0),
-                         "blind_exact": float(blind_goal_probability(code, lvl, players=players,
-                                                                     components=setup.catalogue)),
+                         "blind_exact": blind[k],
                          "n_games": n_games})
         total = arrays["totals"].mean(axis=1)
         rows.append({"policy": pol, "level": 0, "goal": "score", "goal_name": "mean score per seat",
