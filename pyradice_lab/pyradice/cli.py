@@ -16,7 +16,10 @@ def _cmd_quarry(args) -> int:
 
     q = Quarry.random(args.players, rng=args.seed)
     print(f"Pyradice quarry, {args.players} players, seed {args.seed}: {q.remaining} dice, "
-          f"{len(q.available())} available ([value colour] = available; colour by first letter)")
+          f"{len(q.available())} available ([value colour] = available)")
+    from .quarry import colour_letters
+
+    print("colours: " + ", ".join(f"{x}={n}" for x, n in zip(colour_letters(q.colour_names), q.colour_names)))
     print(q.render())
     print("available:", ", ".join(str(p) for p in q.available()))
     return 0

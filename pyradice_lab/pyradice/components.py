@@ -65,6 +65,11 @@ class Palette:
     names: tuple[str, ...]
     counts: tuple[int, ...]
     source: str = "reconstruction"
+    letters: tuple[str, ...] = ()
+
+    def letter(self, i: int) -> str:
+        """One-letter code of colour ``i`` for drawings."""
+        return self.letters[i] if self.letters else self.names[i][0]
 
     def index(self, colour: str) -> int:
         if colour not in self.names:
@@ -166,16 +171,19 @@ def load_components(folder: str | Path | None = None) -> Components:
     if not folder.is_dir():
         raise ValueError(f"folder must be an existing directory, got {str(folder)!r}")
     d = _load_toml(folder, "dice.toml")
-    names, counts = [], []
+    names, counts, letters = [], [], []
     for i, c in enumerate(d.get("colour", [])):
         _source(c, f"dice.toml colour {i}")
         if not isinstance(c.get("count"), int) or c["count"] < 0:
             raise ValueError(f"dice.toml colour {c.get('name')!r}: count must be a non-negative integer")
         names.append(str(c["name"]))
         counts.append(int(c["count"]))
+        letters.append(str(c.get("letter", c["name"][0])))
     if len(set(names)) != len(names) or len(names) < 1:
         raise ValueError("dice.toml: colour names must be distinct and at least one")
-    pal = Palette(tuple(names), tuple(counts), _source(d, "dice.toml"))
+    if len(set(letters)) != len(letters):
+        raise ValueError(f"dice.toml: colour letters must be distinct, got {letters} (set `letter` per colour)")
+    pal = Palette(tuple(names), tuple(counts), _source(d, "dice.toml"), tuple(letters))
 
     skills = {}
     for e in _load_toml(folder, "skills.toml").get("skill", []):

@@ -26,7 +26,19 @@ from ..rng import as_generator
 from .components import palette
 from .geometry import QuarryGeometry, check_players, quarry_geometry
 
-__all__ = ["Quarry", "visible_faces", "availability", "draw_quarry", "colour_pool"]
+__all__ = ["Quarry", "visible_faces", "availability", "draw_quarry", "colour_pool", "colour_letters"]
+
+
+def colour_letters(names) -> tuple[str, ...]:
+    """Distinct one-letter codes for colour ``names`` (the palette's letters when the names are the palette's)."""
+    pal = palette()
+    if tuple(names) == pal.names:
+        return tuple(pal.letter(i) for i in range(len(names)))
+    out: list[str] = []
+    for name in names:
+        options = [ch for ch in str(name).lower() if ch.isalpha()] + list("abcdefghijklmnopqrstuvwxyz0123456789")
+        out.append(next(ch for ch in options if ch not in out))
+    return tuple(out)
 
 
 def _occupancy(occupied, players: int) -> tuple[np.ndarray, QuarryGeometry, bool]:
@@ -221,9 +233,10 @@ class Quarry:
     def render(self, mark_available: bool = True) -> str:
         """The three layers as text, top layer first; ``[v c]`` marks an available die, ``.`` an empty spot.
 
-        Each die shows its value and the first letter of its colour.
+        Each die shows its value and its colour's letter (:func:`colour_letters`).
         """
         av = self.available_mask() if mark_available else np.zeros(self.geometry.n, dtype=bool)
+        letters = colour_letters(self.colour_names)
         lines = []
         for layer in (2, 1, 0):
             rows, cols = self.geometry.shapes[layer]
@@ -237,7 +250,7 @@ class Quarry:
                     if not self.occupied[i]:
                         cells.append("  .  ")
                         continue
-                    txt = f"{self.values[i]}{self.colour_names[self.colours[i]][0]}"
+                    txt = f"{self.values[i]}{letters[self.colours[i]]}"
                     cells.append(f"[{txt}] " if av[i] else f" {txt}  ")
                 lines.append(indent + "".join(cells).rstrip())
         return "\n".join(lines)

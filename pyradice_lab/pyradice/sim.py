@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, spawn, spawn_seeds
+from ..rng import as_generator, seed_sequence, spawn
 from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, get_policy
+from .quarry import colour_letters
 from .rules import ROLL_ROUNDS, Deal, GameState, deal, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
@@ -249,7 +250,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if engine == "fast" and not fast:
         raise ValueError("engine='fast' needs built-in component kinds and named policies")
     use_fast = fast and engine != "python"
-    seeds = spawn_seeds(rng, n_games)
+    seeds = seed_sequence(rng, name="rng").spawn(n_games)
     parts: list[dict] = []
     all_deals: list[Deal] = []
     bar = tqdm(total=n_games, desc="pyradice games", unit="game", disable=not progress, leave=False)
@@ -293,7 +294,7 @@ def _pyramid_text(values, colours, names) -> list[str]:
     for k in range(6, 0, -1):
         cells = []
         for s in PYRAMID.spaces_of(k):
-            cells.append(f"{values[s]}{names[colours[s]][0]}" if values[s] else "..")
+            cells.append(f"{values[s]}{names[colours[s]]}" if values[s] else "..")
         rows.append("    " + " " * (2 * (k - 1)) + "  ".join(cells))
     return rows
 
@@ -308,7 +309,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rn
     --------
     >>> rec = play_game(rng=5)
     >>> print(rec.lines[0])
-    Pyradice, 2 players; first player: seat 1 (roll-off)
+    Pyradice, 2 players; first player: seat 0 (roll-off)
     >>> len(rec.totals), rec.winners in ([0], [1], [0, 1])
     (2, True)
     """
@@ -318,12 +319,13 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rn
     gen = as_generator(rng)
     d = deal(players, setup, rng=gen)
     g = GameState.start(d, setup)
-    names = g.table.colour_names
+    names = colour_letters(g.table.colour_names)
     lines: list[str] = []
     if trace:
         lines.append(f"Pyradice, {players} players; first player: seat {g.first} (roll-off)")
         lines.append(f"Setup: {setup.describe()}")
-        lines.append("Cards: " + ", ".join(g.table.card_labels()))
+        lines.append("Cards: " + ", ".join(g.table.card_labels()) + "; colour letters: "
+                     + ", ".join(f"{x}={n}" for x, n in zip(names, g.table.colour_names)))
         lines.append("Policies: " + ", ".join(f"seat {s}: {p if isinstance(p, str) else 'custom'}"
                                               for s, p in enumerate(pols)))
         lines.append("Quarry at setup ([..] = available):")
@@ -335,11 +337,11 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rn
         mv = g.play(take, place, option)
         if trace:
             pos = g.geometry.position(take)
-            txt = (f"t{turn + 1:02d} seat {seat}: takes {mv.value}{names[mv.colour][0]} at {pos} "
+            txt = (f"t{turn + 1:02d} seat {seat}: takes {mv.value}{names[mv.colour]} at {pos} "
                    f"({mv.n_available} available) -> {PYRAMID.label(place)}")
             if mv.action is not None:
                 tok = g.table.skills[int(PYRAMID.level_of[place])]
-                changes = ", ".join(f"{PYRAMID.label(s)}={v}{names[c][0]}" for s, v, c in mv.action)
+                changes = ", ".join(f"{PYRAMID.label(s)}={v}{names[c]}" for s, v, c in mv.action)
                 txt += f"; skill {tok.code} {tok.name}: {changes}"
             lines.append(txt)
     scores = g.scores()
