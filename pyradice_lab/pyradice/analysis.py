@@ -25,14 +25,14 @@ import pandas as pd
 from scipy import stats as _sps
 
 from ..rng import seed_sequence
-from ..stats import mean_estimate
+from ..stats import mean_estimate, proportion_estimate
 from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, default_components
 from .geometry import check_players
 from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
 from .policies import POLICIES
 from .sim import check_setup, simulate_games
 
-__all__ = ["available_by_turn", "goal_rates", "skill_values", "card_balance", "first_player_advantage",
+__all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance", "first_player_advantage",
            "CARD_GROUPS", "sweep_cell", "reconstructed_components"]
 
 
@@ -88,6 +88,30 @@ def available_by_turn(n_games: int, players: int = 2, policies: Sequence[str] = 
                    "min": int(ch[:, t].min()), "max": int(ch[:, t].max()), "n_games": ch.shape[0]}
             row["exact_mean"] = float(exact_mean.get(t + 1, np.nan)) if pol == "random_legal" else np.nan
             rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def available_distribution(choices: np.ndarray, policy: str = "") -> pd.DataFrame:
+    """P(n dice available) on each turn from simulated ``choices`` (games x turns), with Wilson 95% CIs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = available_distribution(np.array([[4, 5], [4, 6]]))
+    >>> d[d.turn == 2][["n_available", "p"]].values.tolist()
+    [[5.0, 0.5], [6.0, 0.5]]
+    """
+    choices = np.asarray(choices)
+    if choices.ndim != 2 or len(choices) < 1:
+        raise ValueError(f"choices must be a 2-D array (games x turns), got shape {choices.shape}")
+    n = len(choices)
+    rows = []
+    for t in range(choices.shape[1]):
+        vals, counts = np.unique(choices[:, t], return_counts=True)
+        for v, c in zip(vals, counts):
+            est = proportion_estimate(int(c), n)
+            rows.append({"policy": policy, "turn": t + 1, "n_available": int(v), "p": est.value, "p_se": est.se,
+                         "p_ci_low": est.ci_low, "p_ci_high": est.ci_high, "n_games": n})
     return pd.DataFrame(rows)
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 from ..report import ExperimentResult, ReportContext, Section, Text, save_experiment
 from .analysis import (
     available_by_turn,
+    available_distribution,
     card_balance,
     first_player_advantage,
     goal_rates,
@@ -75,8 +76,10 @@ def experiment_goals(n_games: int, seed) -> tuple[ExperimentResult, dict]:
 
 
 def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
+    import matplotlib.pyplot as plt
+
     df = available_by_turn(n_games, 2, _POL, rng=seed, runs=runs)
-    fig, ax = _fig()
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.5, 3.9), gridspec_kw={"width_ratios": [1.2, 1]})
     for pol in _POL:
         d = df[df.policy == pol]
         ax.plot(d.turn, d.available, color=_COLOURS[pol], label=pol)
@@ -84,9 +87,18 @@ def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
     d = df[(df.policy == "random_legal") & df.exact_mean.notna()]
     ax.scatter(d.turn, d.exact_mean, color="k", s=12, zorder=5, label="exact (random takes)")
     ax.set_xlabel("turn (both players, 42 turns)")
-    ax.set_ylabel("dice available to take")
-    ax.legend(fontsize=8)
-    ax.set_title("How many dice can be taken on each turn (2 players)")
+    ax.set_ylabel("dice available to take (mean, 95% CI)")
+    ax.legend(fontsize=7)
+    ax.set_title("Choices per turn (2 players)", fontsize=10)
+    dist = available_distribution(runs["greedy"][1]["choices"], "greedy")
+    grid = dist.pivot(index="n_available", columns="turn", values="p").fillna(0.0)
+    im = ax2.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="Blues",
+                    extent=(0.5, grid.shape[1] + 0.5, grid.index.min() - 0.5, grid.index.max() + 0.5))
+    fig.colorbar(im, ax=ax2, label="probability")
+    ax2.set_xlabel("turn")
+    ax2.set_ylabel("dice available")
+    ax2.set_title("Distribution under greedy play", fontsize=10)
+    fig.tight_layout()
     g = df[df.policy == "greedy"]
     peak = g.loc[g.available.idxmax()]
     reading = (
@@ -94,9 +106,9 @@ def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
         f"black dots are exact expectations for uniformly random takes (dynamic programme over quarry occupancies), "
         f"and the random-policy Monte Carlo line ({n_games} games) sits on them within its 95% band. Under greedy "
         f"play the choice peaks at {peak.available:.1f} dice around turn {int(peak.turn)} and shrinks towards the "
-        f"end as the quarry empties (47 dice, 42 taken). The quarry never deadlocks: the top-left remaining die of "
-        f"the highest non-empty layer always shows 3 faces. Few choices early means the first picks are nearly "
-        f"forced, which matters for the first-player result below.")
+        f"end as the quarry empties (47 dice, 42 taken); the right panel shows the whole distribution per turn. The "
+        f"quarry never deadlocks: the top-left remaining die of the highest non-empty layer always shows 3 faces. "
+        f"Few choices early means the first picks are nearly forced, which matters for the first-player result.")
     wide = df.pivot(index="turn", columns="policy", values="available")[list(_POL)]
     half = df.assign(h=(df.available_ci_high - df.available_ci_low) / 2).pivot(index="turn", columns="policy",
                                                                                values="h")[list(_POL)]
