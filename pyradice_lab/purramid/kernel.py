@@ -1,13 +1,16 @@
 """Compiled Purramid rules on plain arrays (numba ``@njit(cache=True)``; runs as plain Python with
 ``NUMBA_DISABLE_JIT=1``, which is the pure-Python reference of the speed benchmark).
 
-Sets of spaces are ``uint64`` bit masks (a layout has at most 64 spaces).  Spaces are numbered row by
-row from the bottom, so every space directly below space ``i`` has a smaller index -- one descending pass
-computes a downward closure.  The functions mirror :mod:`.board` (the readable Python version; tests check
-they agree) and add the human-style policy decisions and the whole-game loop used by :mod:`.sim`.
+Sets of spaces are ``int64`` bit masks (a layout has at most 63 spaces; the default sides have 58-59).
+Spaces are numbered row by row from the bottom, so every space directly below space ``i`` has a smaller
+index -- one descending pass computes a downward closure (as :func:`.board.closure`; tests check they
+agree).  The human-style policies keep their dice one connected group (each placement next to the dice
+already placed), so a placement can still be completed iff the dice left cover the uncovered spaces its
+support forces (:func:`forced_spaces`), and the placement check at stop reduces to support
+(:func:`is_supported`).  Also here: the whole-game loop used by :mod:`.sim`.
 
-Board arrays (see :func:`board_arrays`): ``below``, ``adj`` (uint64 per space), ``numbers``, ``tiles``,
-``rows`` (int64 per space), ``n`` and ``full`` (mask of all spaces).
+Board arrays (see :func:`board_arrays`): ``brd[0..4, space]`` = below mask, adjacency mask, number, tiles,
+row; ``full`` (mask of all spaces) and ``n``.
 """
 
 from __future__ import annotations
@@ -15,32 +18,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["board_arrays", "risk_tables", "closure", "component", "min_completion", "is_valid", "roll_masks",
-           "choose", "burst_risk", "policy_stops", "run_games", "INF", "END_NAMES",
+__all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "candidates", "is_supported",
+           "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF", "END_NAMES",
+           "N_STATE",
            "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
 
 INF = 1 << 20
-U0 = np.uint64(0)
-U1 = np.uint64(1)
 KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK = 0, 1, 2
 END_NONE, END_BOARD_FULL, END_SECOND_OUT, END_GOLD_OUT, END_TURN_LIMIT = 0, 1, 2, 3, 4
 END_NAMES = ("running", "board_full", "second_player_out", "gold_placed", "turn_limit")
+# columns of the per-game state matrix st[g, :]
+(S_COV, S_TOKENS, S_GOLD_HAND, S_GOLD_SUPPLY, S_GOLD_PLACED, S_WINNER, S_TILES_BOARD, S_SEAT, S_TURNS, S_END,
+ S_BURSTS, S_BONUS, S_YWON, S_YSPENT, S_POS, S_BLEN) = range(16)
+N_STATE = 16
 # dice one whole turn can consume: bonus chain 5+4+3+2+1 placements at most rolls 15+10+6+3+1 = 35 dice,
 # plus at most 12 rerolls (12 tokens exist) of at most 5 dice
 DICE_PER_TURN_MAX = 95
 
 
 def board_arrays(layout) -> tuple:
-    """``(below, adj, numbers, tiles, rows, n, full)`` plain arrays of a Layout for the kernels."""
+    """``(brd, full, n)`` for the kernels: ``brd`` is a (5, n) int64 array of the below masks, adjacency
+    masks, numbers, tiles and rows of the spaces; ``full`` the mask of all spaces."""
     n = layout.n_spaces
-    if n > 64:
-        raise ValueError(f"layout has {n} spaces; the compiled simulators handle at most 64")
-    below = np.array(layout.below_mask, dtype=np.uint64)
-    adj = np.array(layout.adj_mask, dtype=np.uint64)
-    numbers = np.array(layout.numbers, dtype=np.int64)
-    tiles = np.array(layout.tile_counts, dtype=np.int64)
-    rows = np.array(layout.row_of, dtype=np.int64)
-    return below, adj, numbers, tiles, rows, n, np.uint64(layout.all_mask)
+    if n > 63:
+        raise ValueError(f"layout has {n} spaces; the compiled simulators handle at most 63")
+    brd = np.array([layout.below_mask, layout.adj_mask, layout.numbers, layout.tile_counts, layout.row_of],
+                   dtype=np.int64).reshape(5, n)
+    return brd, np.int64(layout.all_mask), n
 
 
 def risk_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -60,103 +64,29 @@ def risk_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _bit(i):
-    return U1 << np.uint64(i)
-
-
-@njit(cache=True)
-def _has(mask, i):
-    return (mask >> np.uint64(i)) & U1 != U0
-
-
-@njit(cache=True)
 def popcount(mask):
     c = 0
-    while mask != U0:
-        mask &= mask - U1
+    while mask != 0:
+        mask &= mask - 1
         c += 1
     return c
 
 
 @njit(cache=True)
-def closure(placed, cov, below, n):
+def closure(placed, cov, brd, n):
     """``placed`` plus every uncovered space below it, recursively (one descending pass)."""
     result = placed
     for i in range(n - 1, -1, -1):
-        if _has(result, i):
-            result |= below[i] & ~cov
+        if (result >> i) & 1 != 0:
+            result |= brd[0, i] & ~cov
     return result
 
 
 @njit(cache=True)
-def component(mask, adj, n):
-    """The connected component of ``mask`` holding its lowest space."""
-    seen = mask & (~mask + U1)
-    grown = True
-    while grown:
-        grown = False
-        for i in range(n):
-            if _has(seen, i):
-                new = adj[i] & mask & ~seen
-                if new != U0:
-                    seen |= new
-                    grown = True
-    return seen
-
-
-@njit(cache=True)
-def _need(cov, q, budget, below, adj, free, n):
-    if q == U0:
-        return 0
-    comp = component(q, adj, n)
-    if comp == q:
-        return 0
-    if budget <= 0:
-        return INF
-    border = U0
-    for i in range(n):
-        if _has(comp, i):
-            border |= adj[i]
-    border &= free & ~q
-    best = INF
-    pc = popcount(q)
-    for x in range(n):
-        if _has(border, x):
-            q2 = closure(q | _bit(x), cov, below, n)
-            cost = popcount(q2) - pc
-            if cost > budget or cost >= best:
-                continue
-            lim = min(budget, best - 1) - cost
-            rest = _need(cov, q2, lim, below, adj, free, n)
-            if rest < INF and cost + rest < best:
-                best = cost + rest
-    return best
-
-
-@njit(cache=True)
-def min_completion(cov, placed, budget, below, adj, full, n):
-    """Fewest extra spaces making ``placed`` connected and supported; ``INF`` if more than ``budget``."""
-    free = full & ~cov
-    if placed & ~free != U0:
-        return INF
-    q = closure(placed, cov, below, n)
-    forced = popcount(q) - popcount(placed)
-    if forced > budget:
-        return INF
-    rest = _need(cov, q, budget - forced, below, adj, free, n)
-    if rest >= INF:
-        return INF
-    return forced + rest
-
-
-@njit(cache=True)
-def is_valid(cov, placed, below, adj, n):
-    """Both tile placement conditions hold (non-empty, supported, connected)."""
-    if placed == U0:
-        return False
-    if closure(placed, cov, below, n) != placed:
-        return False
-    return component(placed, adj, n) == placed
+def is_supported(cov, placed, brd, n):
+    """Every space of ``placed`` rests on covered or placed spaces (or the floor).  With the human-style
+    policies the dice are one connected group by construction, so this is the whole placement check."""
+    return placed != 0 and closure(placed, cov, brd, n) == placed
 
 
 @njit(cache=True)
@@ -175,24 +105,44 @@ def roll_masks(vals, d, cm):
 
 
 @njit(cache=True)
-def choose(cov, placed, d, vals, below, adj, numbers, tiles, full, n, cm):
+def forced_spaces(cov, placed, brd, n):
+    """Uncovered spaces without dice that must still get dice for ``placed`` to be supported."""
+    return popcount(closure(placed, cov, brd, n)) - popcount(placed)
+
+
+@njit(cache=True)
+def candidates(cov, placed, brd, full, n):
+    """Empty spaces a human-style policy considers: any for the first placement, then only spaces
+    adjacent to the dice already placed this turn (the dice stay one connected group)."""
+    free = full & ~cov & ~placed
+    if placed == 0:
+        return free
+    nb = 0
+    for i in range(n):
+        if (placed >> i) & 1 != 0:
+            nb |= brd[1, i]
+    return free & nb
+
+
+@njit(cache=True)
+def choose(cov, placed, d, vals, brd, full, n, cm):
     """The greedy placement for a roll: ``(space, dice used)``, or ``(-1, 0)`` if nothing completable.
 
-    Candidates use the fewest dice that sum to the space's number.  Preference: the placed set is valid
-    right away (stop-safe), then completable with the dice left; more tiles; fewer dice; fewer extra
-    spaces still needed; lowest space index.
+    Candidates (see :func:`candidates`) use the fewest dice that sum to the space's number and must leave
+    enough dice for the spaces still needed below them.  Preference: the dice form a valid group right
+    away (stop-safe); more tiles; fewer dice; fewer spaces still needed; lowest space index.
     """
     roll_masks(vals, d, cm)
-    free = full & ~cov & ~placed
+    cand = candidates(cov, placed, brd, full, n)
     best_s = -1
     best_c = 0
     b_cat = 3
     b_tiles = 0
     b_need = INF
     for s in range(n):
-        if not _has(free, s):
+        if (cand >> s) & 1 == 0:
             continue
-        num = numbers[s]
+        num = brd[2, s]
         if num > 6 * d:
             continue
         m = cm[num]
@@ -201,11 +151,11 @@ def choose(cov, placed, d, vals, below, adj, numbers, tiles, full, n, cm):
         c = 1
         while not (m >> c) & 1:
             c += 1
-        need = min_completion(cov, placed | _bit(s), d - c, below, adj, full, n)
-        if need >= INF:
+        need = forced_spaces(cov, placed | (1 << s), brd, n)
+        if need > d - c:
             continue
         cat = 0 if need == 0 else 1
-        t = tiles[s]
+        t = brd[3, s]
         better = False
         if cat != b_cat:
             better = cat < b_cat
@@ -221,17 +171,18 @@ def choose(cov, placed, d, vals, below, adj, numbers, tiles, full, n, cm):
 
 
 @njit(cache=True)
-def burst_risk(cov, placed, d, below, adj, numbers, full, n, rcm, rw, rrows):
-    """Exact chance that a roll of ``d`` dice offers no placement that can still become valid."""
+def burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, maxc):
+    """Exact chance that a roll of ``d`` dice offers the policy no completable placement (``maxc``: a
+    work array of ``n`` ints)."""
     if d == 0:
         return 1.0
-    free = full & ~cov & ~placed
-    maxc = np.zeros(n, dtype=np.int64)
+    cand = candidates(cov, placed, brd, full, n)
     any_space = False
     for s in range(n):
-        if _has(free, s) and numbers[s] <= 6 * d:
-            need = min_completion(cov, placed | _bit(s), d - 1, below, adj, full, n)
-            if need < INF:
+        maxc[s] = 0
+        if (cand >> s) & 1 != 0 and brd[2, s] <= 6 * d:
+            need = forced_spaces(cov, placed | (1 << s), brd, n)
+            if need < d:
                 maxc[s] = d - need
                 any_space = True
     if not any_space:
@@ -240,7 +191,7 @@ def burst_risk(cov, placed, d, below, adj, numbers, full, n, rcm, rw, rrows):
     for r in range(rrows[d]):
         safe = False
         for s in range(n):
-            if maxc[s] > 0 and (rcm[d, r, numbers[s]] & ((2 << maxc[s]) - 2)) != 0:
+            if maxc[s] > 0 and (rcm[d, r, brd[2, s]] & ((2 << maxc[s]) - 2)) != 0:
                 safe = True
                 break
         if not safe:
@@ -249,136 +200,133 @@ def burst_risk(cov, placed, d, below, adj, numbers, full, n, rcm, rw, rrows):
 
 
 @njit(cache=True)
-def policy_stops(kind, param, placements, cov, placed, d, below, adj, numbers, full, n, rcm, rw, rrows):
-    """Whether a human-style policy stops now (called only when the placed set is valid and dice remain)."""
+def policy_stops(kind, param, placements, cov, placed, d, brd, full, n, rcm, rw, rrows, work):
+    """Whether a human-style policy stops now (asked only when the dice are a valid group and dice remain)."""
     if kind == KIND_GREEDY:
         return False
     if kind == KIND_STOP_AFTER:
         return placements >= param
-    return burst_risk(cov, placed, d, below, adj, numbers, full, n, rcm, rw, rrows) > param
+    return burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, work) > param
 
 
 @njit(cache=True)
-def _place_tiles(g, p, t, hands, gold_hand, gold_supply, gold_placed, winner, tiles_board, done, end):
-    """Seat ``p`` puts ``t`` tiles on the board: regular ones, then gold once it has won."""
-    if winner[g] == p:
-        k = min(t, gold_hand[g])
-        gold_hand[g] -= k
-        gold_placed[g] += k
-        tiles_board[g] += k
-        if gold_hand[g] == 0:
-            done[g] = True
-            end[g] = END_GOLD_OUT
+def place_tiles(st, hands, g, p, t):
+    """Seat ``p`` of game ``g`` puts ``t`` tiles on the board: regular ones, then gold once it has won."""
+    if st[g, S_WINNER] == p:
+        k = min(t, st[g, S_GOLD_HAND])
+        st[g, S_GOLD_HAND] -= k
+        st[g, S_GOLD_PLACED] += k
+        st[g, S_TILES_BOARD] += k
+        if st[g, S_GOLD_HAND] == 0:
+            st[g, S_END] = END_GOLD_OUT
         return
     h = hands[g, p]
     if t < h:
         hands[g, p] = h - t
-        tiles_board[g] += t
+        st[g, S_TILES_BOARD] += t
         return
     hands[g, p] = 0
-    tiles_board[g] += h
-    if winner[g] >= 0:  # a second player has placed all regular tiles
-        done[g] = True
-        end[g] = END_SECOND_OUT
+    st[g, S_TILES_BOARD] += h
+    if st[g, S_WINNER] >= 0:  # a second player has placed all regular tiles
+        st[g, S_END] = END_SECOND_OUT
         return
-    winner[g] = p
-    gold_hand[g] = gold_supply[g]
-    gold_supply[g] = 0
+    st[g, S_WINNER] = p
+    st[g, S_GOLD_HAND] = st[g, S_GOLD_SUPPLY]
+    st[g, S_GOLD_SUPPLY] = 0
     r = t - h
     if r > 0:
-        k = min(r, gold_hand[g])
-        gold_hand[g] -= k
-        gold_placed[g] += k
-        tiles_board[g] += k
-        if gold_hand[g] == 0:
-            done[g] = True
-            end[g] = END_GOLD_OUT
+        k = min(r, st[g, S_GOLD_HAND])
+        st[g, S_GOLD_HAND] -= k
+        st[g, S_GOLD_PLACED] += k
+        st[g, S_TILES_BOARD] += k
+        if st[g, S_GOLD_HAND] == 0:
+            st[g, S_END] = END_GOLD_OUT
 
 
 @njit(cache=True)
-def run_games(players, ndice, turn_limit, pol_kind, pol_param,
-              below, adj, numbers, tiles, rows, full, n, rcm, rw, rrows,
-              buf, pos, blen,
-              cov, tokens, hands, yarn, gold_hand, gold_supply, gold_placed, winner, tiles_board,
-              seat, turns, done, end, bursts, bonus_turns, yarn_won, yarn_spent):
+def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm, rw, rrows, buf, st, hands, yarn):
     """Play every unfinished game until it ends or its dice buffer runs low at a turn boundary.
 
-    All state lives in the arrays (one row per game), so a suspended game resumes exactly where it
-    stopped once Python has appended dice to its buffer.  Returns the number of suspended games.
+    All state lives in the arrays (one row per game: ``st[g, S_*]``, ``hands[g, seat]``, ``yarn[g, seat]``),
+    so a suspended game resumes exactly where it stopped once Python has appended dice to its buffer
+    ``buf[g]`` (``st[g, S_POS]`` next die, ``st[g, S_BLEN]`` dice in the buffer).  Returns the number of
+    suspended games.
     """
-    n_games = cov.shape[0]
     cm = np.zeros(31, dtype=np.int64)
     vals = np.zeros(8, dtype=np.int64)
+    work = np.zeros(n, dtype=np.int64)
     suspended = 0
-    for g in range(n_games):
-        while not done[g]:
-            if blen[g] - pos[g] < DICE_PER_TURN_MAX:
+    for g in range(st.shape[0]):
+        while st[g, S_END] == END_NONE:
+            pos = st[g, S_POS]
+            if st[g, S_BLEN] - pos < DICE_PER_TURN_MAX:
                 suspended += 1
                 break
-            p = seat[g]
-            kind = pol_kind[p]
-            param = pol_param[p]
+            p = st[g, S_SEAT]
+            y = yarn[g, p]
+            cov = st[g, S_COV]
+            bursts = 0
+            spent = 0
             D = ndice
             while D >= 1:
-                P = U0
+                P = 0
                 d = D
                 nplace = 0
                 ok = False
                 while True:
-                    for k in range(d):
-                        vals[k] = buf[g, pos[g] + k]
-                    pos[g] += d
-                    s, c = choose(cov[g], P, d, vals, below, adj, numbers, tiles, full, n, cm)
-                    while s < 0 and yarn[g, p] > 0:
-                        yarn[g, p] -= 1
-                        yarn_spent[g] += 1
+                    s = -1
+                    c = 0
+                    while True:  # roll, then reroll with a yarn token while nothing can be completed
                         for k in range(d):
-                            vals[k] = buf[g, pos[g] + k]
-                        pos[g] += d
-                        s, c = choose(cov[g], P, d, vals, below, adj, numbers, tiles, full, n, cm)
+                            vals[k] = buf[g, pos + k]
+                        pos += d
+                        s, c = choose(cov, P, d, vals, brd, full, n, cm)
+                        if s >= 0 or y == 0:
+                            break
+                        y -= 1
+                        spent += 1
                     if s < 0:
-                        bursts[g] += 1
+                        bursts += 1
                         break
-                    P |= _bit(s)
+                    P |= 1 << s
                     d -= c
                     nplace += 1
-                    if is_valid(cov[g], P, below, adj, n):
-                        if d == 0 or policy_stops(kind, param, nplace, cov[g], P, d, below, adj, numbers,
-                                                   full, n, rcm, rw, rrows):
+                    if closure(P, cov, brd, n) == P:
+                        if d == 0 or policy_stops(pol_kind[p], pol_param[p], nplace, cov, P, d, brd, full, n,
+                                                   rcm, rw, rrows, work):
                             ok = True
                             break
                 if not ok:
                     break
-                won = popcount(P & tokens[g])
-                tokens[g] &= ~P
-                yarn[g, p] += won
-                yarn_won[g] += won
+                won = popcount(P & st[g, S_TOKENS])
+                st[g, S_TOKENS] &= ~P
+                y += won
+                st[g, S_YWON] += won
                 t = 0
                 rowmask = 0
                 for i in range(n):
-                    if _has(P, i):
-                        t += tiles[i]
-                        rowmask |= 1 << rows[i]
-                cov[g] |= P
-                _place_tiles(g, p, t, hands, gold_hand, gold_supply, gold_placed, winner, tiles_board, done, end)
-                if done[g]:
+                    if (P >> i) & 1 != 0:
+                        t += brd[3, i]
+                        rowmask |= 1 << brd[4, i]
+                cov |= P
+                st[g, S_COV] = cov
+                place_tiles(st, hands, g, p, t)
+                if st[g, S_END] != END_NONE:
                     break
-                if cov[g] == full:
-                    done[g] = True
-                    end[g] = END_BOARD_FULL
+                if cov == full:
+                    st[g, S_END] = END_BOARD_FULL
                     break
-                nrows_used = 0
-                while rowmask:
-                    rowmask &= rowmask - 1
-                    nrows_used += 1
-                if not (d == 0 or nrows_used >= 3) or D == 1:
+                if not (d == 0 or popcount(rowmask) >= 3) or D == 1:
                     break
                 D -= 1
-                bonus_turns[g] += 1
-            turns[g] += 1
-            if not done[g]:
-                seat[g] = (p + 1) % players
-                if turns[g] >= turn_limit:
-                    done[g] = True
-                    end[g] = END_TURN_LIMIT
+                st[g, S_BONUS] += 1
+            st[g, S_POS] = pos
+            yarn[g, p] = y
+            st[g, S_BURSTS] += bursts
+            st[g, S_YSPENT] += spent
+            st[g, S_TURNS] += 1
+            if st[g, S_END] == END_NONE:
+                st[g, S_SEAT] = (p + 1) % players
+                if st[g, S_TURNS] >= turn_limit:
+                    st[g, S_END] = END_TURN_LIMIT
     return suspended

@@ -1,9 +1,10 @@
 """Named Purramid turn policies: human-style rules of thumb and the solved optimum.
 
-Human-style policies share one placement rule, ``greedy`` placement: after a roll, among the empty
-spaces some dice can pay for (with the fewest dice that sum to the number), prefer a placement after
-which the dice already form a valid group (so stopping is safe), then one that can still be completed
-with the dice left; more tiles first, then fewer dice.  If no placement can still be completed, spend a
+Human-style policies share one placement rule, ``greedy`` placement: keep this turn's dice one connected
+group (the first die anywhere, then only next to the dice already placed); after a roll, among those
+spaces some dice can pay for (with the fewest dice that sum to the number) and whose support can still
+be completed with the dice left, prefer a placement after which the dice already form a valid group (so
+stopping is safe); more tiles first, then fewer dice.  If no placement can still be completed, spend a
 yarn token to reroll if one is held, else accept the burst.  They differ in when they stop once the dice
 on the board are a valid group:
 
@@ -63,26 +64,26 @@ class Policy:
     # ----------------------------------------------------------------- single decisions
     def choose(self, layout, cov: int, placed: int, roll) -> tuple[int, int] | None:
         """``(space index, dice used)`` for this roll, or None if no placement can still be completed."""
-        below, adj, nums, tiles, _, n, full = _arrays(layout)
+        brd, full, n = _arrays(layout)
         vals = np.zeros(8, dtype=np.int64)
         vals[:len(roll)] = roll
         cm = np.zeros(31, dtype=np.int64)
-        s, c = K.choose(np.uint64(cov), np.uint64(placed), len(roll), vals, below, adj, nums, tiles, full, n, cm)
+        s, c = K.choose(int(cov), int(placed), len(roll), vals, brd, full, n, cm)
         return None if s < 0 else (int(s), int(c))
 
     def stops(self, layout, cov: int, placed: int, dice_left: int, placements: int) -> bool:
         """Whether to stop now, given the dice on ``placed`` form a valid group and dice are left."""
-        below, adj, nums, _, _, n, full = _arrays(layout)
+        brd, full, n = _arrays(layout)
         rcm, rw, rrows = _risk()
-        return bool(K.policy_stops(self.kind, self.param, placements, np.uint64(cov), np.uint64(placed),
-                                   dice_left, below, adj, nums, full, n, rcm, rw, rrows))
+        return bool(K.policy_stops(self.kind, self.param, placements, int(cov), int(placed), dice_left, brd, full,
+                                   n, rcm, rw, rrows, np.zeros(n, dtype=np.int64)))
 
     def risk(self, layout, cov: int, placed: int, dice_left: int) -> float:
         """Chance the next roll of ``dice_left`` dice offers no completable placement."""
-        below, adj, nums, _, _, n, full = _arrays(layout)
+        brd, full, n = _arrays(layout)
         rcm, rw, rrows = _risk()
-        return float(K.burst_risk(np.uint64(cov), np.uint64(placed), dice_left, below, adj, nums, full, n,
-                                  rcm, rw, rrows))
+        return float(K.burst_risk(int(cov), int(placed), dice_left, brd, full, n, rcm, rw, rrows,
+                                  np.zeros(n, dtype=np.int64)))
 
     # ----------------------------------------------------------------- batched view
     def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):

@@ -45,59 +45,47 @@ def _check_n(n, name: str) -> int:
 
 
 def _run_chunk(seqs, players, L, cfg, pols, arrays, risk):
-    below, adj, nums, tiles, rows, n, full = arrays
+    brd, full, n = arrays
     rcm, rw, rrows = risk
     m = len(seqs)
     gens = [np.random.default_rng(s) for s in seqs]
     buf = np.zeros((m, 2 * BLOCK), dtype=np.int8)
     for i, gen in enumerate(gens):
         buf[i, :BLOCK] = gen.integers(1, 7, size=BLOCK, dtype=np.int8)
-    pos = np.zeros(m, dtype=np.int64)
-    blen = np.full(m, BLOCK, dtype=np.int64)
     used = np.zeros(m, dtype=np.int64)
     covered0 = L.bottom_rows_mask(cfg.two_player_covered_rows) if players == 2 else 0
-    cov = np.full(m, covered0, dtype=np.uint64)
-    tokens = np.full(m, L.eights_mask() & ~covered0, dtype=np.uint64)
+    st = np.zeros((m, K.N_STATE), dtype=np.int64)
+    st[:, K.S_COV] = covered0
+    st[:, K.S_TOKENS] = L.eights_mask() & ~covered0
+    st[:, K.S_GOLD_SUPPLY] = cfg.gold_tiles
+    st[:, K.S_WINNER] = -1
+    st[:, K.S_TILES_BOARD] = L.tiles_of(covered0)
+    st[:, K.S_BLEN] = BLOCK
     hands = np.tile(np.array(cfg.deal_for(players), dtype=np.int64), (m, 1))
     yarn = np.zeros((m, players), dtype=np.int64)
-    gold_hand = np.zeros(m, dtype=np.int64)
-    gold_supply = np.full(m, cfg.gold_tiles, dtype=np.int64)
-    gold_placed = np.zeros(m, dtype=np.int64)
-    winner = np.full(m, -1, dtype=np.int64)
-    tiles_board = np.full(m, L.tiles_of(covered0), dtype=np.int64)
-    seat = np.zeros(m, dtype=np.int64)
-    turns = np.zeros(m, dtype=np.int64)
-    done = np.zeros(m, dtype=np.bool_)
-    end = np.zeros(m, dtype=np.int64)
-    bursts = np.zeros(m, dtype=np.int64)
-    bonus = np.zeros(m, dtype=np.int64)
-    ywon = np.zeros(m, dtype=np.int64)
-    yspent = np.zeros(m, dtype=np.int64)
     kinds = np.array([p.kind for p in pols], dtype=np.int64)
     params = np.array([p.param for p in pols], dtype=np.float64)
-    while True:
-        suspended = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, below, adj, nums, tiles, rows,
-                                full, n, rcm, rw, rrows, buf, pos, blen, cov, tokens, hands, yarn, gold_hand,
-                                gold_supply, gold_placed, winner, tiles_board, seat, turns, done, end, bursts,
-                                bonus, ywon, yspent)
-        if suspended == 0:
-            break
-        for i in np.flatnonzero(~done):
-            tail = buf[i, pos[i]:blen[i]].copy()
-            used[i] += pos[i]
+    while K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n, rcm, rw, rrows, buf, st,
+                      hands, yarn):
+        for i in np.flatnonzero(st[:, K.S_END] == K.END_NONE):
+            pos, blen = st[i, K.S_POS], st[i, K.S_BLEN]
+            tail = buf[i, pos:blen].copy()
+            used[i] += pos
             buf[i, :len(tail)] = tail
             buf[i, len(tail):len(tail) + BLOCK] = gens[i].integers(1, 7, size=BLOCK, dtype=np.int8)
-            blen[i] = len(tail) + BLOCK
-            pos[i] = 0
-    used += pos
+            st[i, K.S_BLEN] = len(tail) + BLOCK
+            st[i, K.S_POS] = 0
+    used += st[:, K.S_POS]
+    winner = st[:, K.S_WINNER]
+    gold_placed = st[:, K.S_GOLD_PLACED]
     out = {"players": players, "layout": L.name, "policies": ",".join(p.name for p in pols),
-           "turns": turns, "winner": winner, "winner_gold": gold_placed}
+           "turns": st[:, K.S_TURNS], "winner": winner, "winner_gold": gold_placed}
     for p in range(players):
         out[f"score_{p}"] = np.where(winner == p, gold_placed, -hands[:, p])
-    out.update({"bursts": bursts, "bonus_turns": bonus, "yarn_won": ywon, "yarn_spent": yspent,
-                "end": np.array(K.END_NAMES, dtype=object)[end], "tiles_on_board": tiles_board,
-                "tiles_in_hands": hands.sum(axis=1), "gold_in_hand": gold_hand, "gold_supply": gold_supply,
-                "dice_rolled": used})
+    out.update({"bursts": st[:, K.S_BURSTS], "bonus_turns": st[:, K.S_BONUS], "yarn_won": st[:, K.S_YWON],
+                "yarn_spent": st[:, K.S_YSPENT], "end": np.array(K.END_NAMES, dtype=object)[st[:, K.S_END]],
+                "tiles_on_board": st[:, K.S_TILES_BOARD], "tiles_in_hands": hands.sum(axis=1),
+                "gold_in_hand": st[:, K.S_GOLD_HAND], "gold_supply": st[:, K.S_GOLD_SUPPLY], "dice_rolled": used})
     return pd.DataFrame(out)
 
 

@@ -213,18 +213,21 @@ def test_bad_input(kwargs, name):
 
 def test_kernel_agrees_with_readable_board_functions():
     from pyradice_lab.purramid import kernel as K
-    from pyradice_lab.purramid.board import closure
+    from pyradice_lab.purramid.board import closure, is_supported
     from pyradice_lab.purramid.components import load_layout
 
     L = load_layout("B")
-    below, adj, _, _, _, n, full = K.board_arrays(L)
+    brd, full, n = K.board_arrays(L)
     rng = np.random.default_rng(4)
     for _ in range(400):
         cov = sum(1 << i for i in range(L.n_spaces) if L.row_of[i] < 5 and rng.random() < 0.4)
         free = [i for i in range(L.n_spaces) if not cov >> i & 1]
         P = sum(1 << int(i) for i in rng.choice(free, size=int(rng.integers(1, 4)), replace=False))
-        assert K.closure(np.uint64(P), np.uint64(cov), below, n) == closure(L, P, cov)
-        assert K.is_valid(np.uint64(cov), np.uint64(P), below, adj, n) == is_valid(L, P, cov)
-        a = min_completion(L, cov, P, 3)
-        b = K.min_completion(np.uint64(cov), np.uint64(P), 3, below, adj, full, n)
-        assert (a if a <= 3 else None) == (b if b <= 3 else None)
+        assert K.closure(P, cov, brd, n) == closure(L, P, cov)
+        assert K.is_supported(cov, P, brd, n) == is_supported(L, P, cov)
+        assert K.forced_spaces(cov, P, brd, n) == closure(L, P, cov).bit_count() - P.bit_count()
+        nb = 0
+        for i in range(L.n_spaces):
+            if P >> i & 1:
+                nb |= L.adj_mask[i]
+        assert K.candidates(cov, P, brd, full, n) == nb & ~cov & ~P & L.all_mask

@@ -1,0 +1,131 @@
+"""Purramid (Reiner Knizia): boards as data, exact burst odds, an exact press-your-luck advisor, fast
+Monte Carlo of turns and of whole 2-4 player games.
+
+Public API
+----------
+Boards          :class:`Layout` (``from_rows``, ``from_toml``), :func:`load_layout` ("A", "B" or a path)
+Burst odds      :func:`burst_probability`, :func:`burst_table`
+Advisor         :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy)
+Turns (MC)      :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
+                :func:`stop_if_burst_risk_above`, :func:`optimal`
+Games           :func:`simulate_games` (compiled, one row per game), :func:`play_game` (transcript)
+Report          :func:`report_section`
+
+Examples
+--------
+>>> from pyradice_lab import purramid
+>>> float(purramid.burst_probability(3, [6, 8]))   # doctest: +ELLIPSIS
+0.1064...
+>>> purramid.advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()
+['continue', 'stop']
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .advisor import advise, turn_policy
+from .components import Layout, load_layout
+from .odds import burst_probability, burst_table
+
+__all__ = ["Layout", "load_layout", "burst_probability", "burst_table", "advise", "turn_policy",
+           "simulate_turns", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal", "simulate_games",
+           "play_game", "report_section"]
+
+# numba-backed and reporting modules load on first use (importing this package stays cheap)
+_LAZY = {
+    "simulate_turns": ".turnsim", "greedy": ".policies", "stop_after": ".policies",
+    "stop_if_burst_risk_above": ".policies", "optimal": ".policies", "simulate_games": ".sim",
+    "play_game": ".rules", "report_section": ".report",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ----------------------------------------------------------------------------------------- registry
+def _smoke_run(seed: int):
+    """A few seeded turns under the exact optimal policy (no compilation needed)."""
+    from .turnsim import simulate_turns
+
+    return simulate_turns(300, "A", covered=load_layout("A").spaces[:10], policy="optimal", rng=seed)
+
+
+def _exact_tables():
+    from fractions import Fraction
+
+    from .odds import reach_distribution
+
+    p = burst_probability(3, [6, 8], exact=True)
+    return {
+        "which of 8, 10, 12 five dice can reach": reach_distribution(5, [8, 10, 12]),
+        "3 dice on a 6 and an 8: burst / place": [p, Fraction(1) - p],
+    }
+
+
+def _bad_calls():
+    from .sim import simulate_games as _sim
+
+    return [
+        ("n_dice", lambda: burst_probability(9, [6])),
+        ("targets", lambda: burst_probability(2, [0])),
+        ("roll", lambda: advise("A", roll=[7, 1, 1, 1, 1])),
+        ("placed", lambda: advise("A", placed=[(0, 99)], dice_left=4)),
+        ("dice_left", lambda: advise("A", dice_left=6)),
+        ("layout", lambda: load_layout("Z")),
+        ("players", lambda: _sim(1, players=5)),
+        ("n_games", lambda: _sim(0)),
+    ]
+
+
+def _add_cli(subparsers):
+    from .cli import add_cli
+
+    add_cli(subparsers)
+
+
+def _report_section(ctx):
+    from .report import report_section as _rs
+
+    return _rs(ctx)
+
+
+def _bench_cases(quick: bool):
+    from .bench import bench_cases
+
+    return bench_cases(quick)
+
+
+def _sweep_games(params, trials, rng):
+    from .sweeps import games_cell
+
+    return games_cell(params, trials, rng)
+
+
+def _sweep_turns(params, trials, rng):
+    from .sweeps import turns_cell
+
+    return turns_cell(params, trials, rng)
+
+
+from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+
+register(GameSpec(
+    name="purramid", title="Purramid",
+    summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
+    report_section=_report_section, bench_cases=_bench_cases,
+    sweeps={
+        "games": SweepTarget(_sweep_games, "whole games: turns, seat-0 win rate, winner's gold, bursts",
+                             {"players": "2, 3 or 4", "layout": "A or B",
+                              "policy": "greedy, stop_after:K or risk:P (every seat)"},
+                             {"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
+        "turns": SweepTarget(_sweep_turns, "one fresh turn on an empty side: value and burst rate of a policy",
+                             {"layout": "A or B", "policy": "optimal, greedy, stop_after:K or risk:P",
+                              "dice": "turn dice 1..5"},
+                             {"layout": ["A"], "policy": ["greedy", "stop_after:2", "risk:0.3"], "dice": [5]}),
+    },
+))

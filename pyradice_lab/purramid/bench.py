@@ -1,0 +1,93 @@
+"""Purramid benchmark rows for ``pyradice-lab bench --games purramid``.
+
+- the full 4095 x 5 burst table, warm (target <= 50 ms);
+- the exact value of a fresh 5-dice turn on the empty side A, cold (memo cleared; target <= 2 s);
+- a later ``advise`` call in the same turn (target <= 100 ms);
+- the random core: roll 5 dice + "can anything be placed" on the empty side A (targets >= 30 M rolls/s
+  and >= 0.2 of raw ``Generator.integers`` speed for the same 5 dice);
+- four-player games with the greedy policy, compiled vs the same code with ``NUMBA_DISABLE_JIT=1``
+  (target ratio >= 30);
+- batched Monte Carlo of optimal turns (no target; for scale).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bench import BenchCase, jit_disabled
+
+__all__ = ["bench_cases"]
+
+
+def bench_cases(quick: bool = False) -> list[BenchCase]:
+    from . import advisor
+    from .odds import burst_table
+    from .sim import games_bench_run
+    from .turnsim import placeable_rolls, placeable_table, simulate_turns
+
+    cases = []
+
+    def table():
+        burst_table()
+        return 1
+
+    burst_table()
+    cases.append(BenchCase("purramid burst_table 4095 x 5 (warm)", "tables", table, max_seconds=0.05,
+                           game="purramid"))
+
+    def clear():
+        advisor.clear_cache()
+
+    def fresh():
+        advisor.solver_for("A").fresh(0, 5, 0)
+        return 1
+
+    cases.append(BenchCase("purramid advisor: fresh 5-dice turn, empty side A (cold)", "solves", fresh,
+                           setup=clear, max_seconds=2.0, game="purramid", repeat=2))
+
+    def later():
+        advisor.advise("A", placed=[(0, 3)], dice_left=4, roll=[2, 3, 5, 6])
+        advisor.advise("A", placed=[(0, 3), (0, 4)], dice_left=3)
+        return 2
+
+    advisor.advise("A", dice_left=5, roll=[1, 2, 3, 4, 6])
+    cases.append(BenchCase("purramid advise: later calls in the same turn", "calls", later, max_seconds=0.1,
+                           game="purramid"))
+
+    n = 1_000_000 if quick else 4_000_000
+    tab = placeable_table("A", 0, 0, 5)
+    gen = np.random.default_rng(7)
+    raw_gen = np.random.default_rng(8)
+
+    def core():
+        placeable_rolls(n, tab, rng=gen)
+        return n
+
+    def raw():
+        raw_gen.integers(1, 7, size=(n, 5), dtype=np.int8)
+        return n
+
+    cases.append(BenchCase("purramid roll + placeable? (5 dice, side A)", "rolls", core, raw,
+                           "Generator.integers, 5 dice", min_ratio=0.2, min_rate=30e6, game="purramid"))
+
+    n_games = 100 if quick else 400
+    games_bench_run(2)  # compile (or load the cache) outside the timing
+
+    def games():
+        return games_bench_run(n_games, 4, 1)
+
+    cases.append(BenchCase("purramid 4-player games, greedy (numba)", "games", games,
+                           jit_disabled("pyradice_lab.purramid.sim:games_bench_run", n_games=1, players=4, seed=1),
+                           "same code, NUMBA_DISABLE_JIT=1, one game", min_ratio=30, game="purramid",
+                           repeat=2))
+
+    m = 5_000 if quick else 20_000
+    simulate_turns(200, "A", policy="optimal", rng=0)
+
+    def turns():
+        simulate_turns(m, "A", policy="optimal", rng=1)
+        return m
+
+    cases.append(BenchCase("purramid batched optimal turns (side A, warm solver)", "turns", turns,
+                           game="purramid", repeat=1))
+    return cases

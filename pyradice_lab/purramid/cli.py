@@ -1,0 +1,212 @@
+"""``pyradice-lab purramid ...``: odds, advise, simulate, play and layout subcommands."""
+
+from __future__ import annotations
+
+from ..cli import CliError, int_list, nonneg_int, positive_int
+
+__all__ = ["add_cli", "parse_spaces"]
+
+
+def parse_spaces(text: str | None, option: str) -> list[tuple[int, int]]:
+    """``"0,0 0,1"`` (or ``"0,0;0,1"``) -> ``[(0, 0), (0, 1)]``; ValueError naming ``option``."""
+    if not text:
+        return []
+    out = []
+    for tok in text.replace(";", " ").split():
+        parts = tok.split(",")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            out.append((int(parts[0]), int(parts[1])))
+        except ValueError:
+            raise CliError(f"{option} expects spaces as row,col separated by spaces, e.g. \"0,0 0,1\"; "
+                           f"got {tok!r}") from None
+    return out
+
+
+def _objective(text: str):
+    if text == "tiles":
+        return "tiles"
+    name, _, k = text.partition(":")
+    if name == "at_least" and k:
+        try:
+            return ("at_least", int(k))
+        except ValueError:
+            pass
+    raise CliError(f"--objective must be 'tiles' or 'at_least:K', got {text!r}")
+
+
+def _cmd_odds(args) -> int:
+    from .odds import burst_probability
+
+    if not args.targets:
+        raise CliError("--targets must list at least one number, e.g. --targets 6,8")
+    p = burst_probability(args.dice, args.targets, exact=True)
+    print(f"P(burst) with {args.dice} dice on targets {','.join(map(str, sorted(set(args.targets))))}: "
+          f"{p.numerator}/{p.denominator} = {100 * float(p):.4f}%")
+    print(f"P(at least one placement)                : {100 * (1 - float(p)):.4f}%")
+    return 0
+
+
+def _cmd_advise(args) -> int:
+    import pandas as pd
+
+    from .advisor import advise
+    from .components import load_layout
+
+    L = load_layout(args.layout)
+    covered = parse_spaces(args.covered, "--covered")
+    placed = parse_spaces(args.placed, "--placed")
+    dice_left = args.turn_dice - len(placed) if args.dice_left is None else args.dice_left
+    df = advise(L, covered, placed, dice_left=dice_left, roll=args.roll, yarn=args.yarn, turn_dice=args.turn_dice,
+                objective=_objective(args.objective), yarn_value=args.yarn_value, bonus=args.bonus)
+    cov_m = L.mask_of(covered, "covered")
+    pl_m = L.mask_of(placed, "placed")
+    print(f"Board {L.name} (## covered, <..> dice this turn), top row first:")
+    print(L.render(cov_m, pl_m))
+    print(f"\n{dice_left} of {args.turn_dice} dice left, {args.yarn} yarn; roll: "
+          f"{' '.join(map(str, args.roll)) if args.roll else '-'}; objective {df['objective'].iloc[0]}; "
+          f"bonus turns valued {df['bonus'].iloc[0]}")
+    shown = df[["action", "value", "burst_probability", "regret"]].head(args.top)
+    with pd.option_context("display.width", 160, "display.max_colwidth", 40):
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if len(df) > args.top:
+        print(f"... {len(df) - args.top} more options (--top)")
+    return 0
+
+
+def _summary_table(df):
+    import pandas as pd
+
+    from ..stats import mean_estimate, proportion_estimate
+
+    n = len(df)
+    players = int(df["players"].iloc[0])
+    rows = []
+
+    def add(name, est):
+        rows.append({"quantity": name, "value": est.value, "se": est.se, "ci_low": est.ci_low,
+                     "ci_high": est.ci_high})
+
+    add("turns per game", mean_estimate(df["turns"]))
+    for p in range(players):
+        add(f"P(seat {p} wins)", proportion_estimate(int((df["winner"] == p).sum()), n))
+    for p in range(players):
+        add(f"mean score seat {p}", mean_estimate(df[f"score_{p}"]))
+    add("winner's gold tiles", mean_estimate(df["winner_gold"]))
+    add("bursts per game", mean_estimate(df["bursts"]))
+    add("bonus turns per game", mean_estimate(df["bonus_turns"]))
+    add("yarn tokens won", mean_estimate(df["yarn_won"]))
+    add("yarn tokens spent", mean_estimate(df["yarn_spent"]))
+    for end in ("second_player_out", "gold_placed", "board_full", "turn_limit"):
+        add(f"P(end: {end})", proportion_estimate(int((df["end"] == end).sum()), n))
+    return pd.DataFrame(rows)
+
+
+def _cmd_simulate(args) -> int:
+    import time
+
+    from .sim import simulate_games
+
+    pols = args.policy
+    if args.policies:
+        pols = [p for p in args.policies.split(",") if p]
+    t0 = time.perf_counter()
+    df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
+                        progress=not args.no_progress)
+    dt = time.perf_counter() - t0
+    print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
+          f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
+    summ = _summary_table(df)
+    print(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print("(se = standard error; ci = 95% confidence interval)")
+    if args.out:
+        df.to_csv(args.out, index=False)
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _cmd_play(args) -> int:
+    from .rules import play_game
+
+    pols = args.policy
+    if args.policies:
+        pols = [p for p in args.policies.split(",") if p]
+    rec = play_game(args.players, args.layout, policies=pols, rng=args.seed, trace=True)
+    print(rec.transcript)
+    return 0
+
+
+def _cmd_layout(args) -> int:
+    from .components import default_layout_facts, load_layout
+
+    L = load_layout(args.layout)
+    print(f"Side {L.name}: {L.n_rows} rows, {L.n_spaces} spaces, capacity {L.capacity} tiles ({L.source})")
+    if L.notes:
+        print(L.notes)
+    print(L.render())
+    for fact, ok in default_layout_facts(L).items():
+        print(f"  [{'x' if ok else ' '}] {fact}")
+    return 0
+
+
+def add_cli(subparsers) -> None:
+    """Add ``purramid`` and its subcommands to the ``pyradice-lab`` parser."""
+    p = subparsers.add_parser("purramid", help="Purramid: burst odds, the press-your-luck advisor, simulation",
+                              description="Purramid (Knizia): exact burst odds, the exact press-your-luck "
+                                          "advisor, and fast simulation of turns and games.")
+    sub = p.add_subparsers(dest="purramid_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    q = sub.add_parser("odds", help="exact P(burst) for some dice and target numbers",
+                       description="Exact chance that no subset of the dice sums to any target number. "
+                                   "Example: pyradice-lab purramid odds --dice 3 --targets 6,8")
+    q.add_argument("--dice", type=nonneg_int, required=True, help="number of dice rolled (0..8)")
+    q.add_argument("--targets", type=int_list, required=True, help="comma-separated space numbers, e.g. 6,8")
+    q.set_defaults(func=_cmd_odds)
+
+    q = sub.add_parser("advise", help="rank the options of a turn exactly",
+                       description="Rank stop/continue (without --roll) or every placement (with --roll). "
+                                   "Example: pyradice-lab purramid advise --layout A --covered \"0,0 0,1\" "
+                                   "--placed \"1,0\" --dice-left 2 --roll 3,4")
+    q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
+    q.add_argument("--covered", default="", help="covered spaces as \"row,col row,col ...\"")
+    q.add_argument("--placed", default="", help="spaces holding this turn's dice, \"row,col ...\"")
+    q.add_argument("--dice-left", type=nonneg_int, default=None,
+                   help="dice not yet placed (default: turn dice minus placed spaces)")
+    q.add_argument("--roll", type=int_list, default=None, help="the dice just rolled, e.g. 3,4")
+    q.add_argument("--yarn", type=nonneg_int, default=0, help="yarn tokens held (default: 0)")
+    q.add_argument("--turn-dice", type=positive_int, default=5, help="dice this turn started with (default: 5)")
+    q.add_argument("--objective", default="tiles", help="tiles (default) or at_least:K")
+    q.add_argument("--yarn-value", type=float, default=None, help="tiles per yarn token (default: from data)")
+    q.add_argument("--bonus", choices=["auto", "exact", "approx", "none"], default="auto",
+                   help="how bonus turns are valued (default: auto)")
+    q.add_argument("--top", type=positive_int, default=15, help="options to show (default: 15)")
+    q.set_defaults(func=_cmd_advise)
+
+    q = sub.add_parser("simulate", help="simulate whole games and print a summary with CIs",
+                       description="Simulate complete games. Example: pyradice-lab purramid simulate "
+                                   "--players 4 --games 10000 --seed 1 --policy greedy")
+    q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
+    q.add_argument("--games", type=positive_int, default=10_000)
+    q.add_argument("--seed", type=nonneg_int, default=0)
+    q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
+    q.add_argument("--policy", default="greedy", help="greedy, stop_after:K or risk:P for every seat")
+    q.add_argument("--policies", default=None, help="one policy per seat, comma-separated (overrides --policy)")
+    q.add_argument("--out", default=None, help="write the per-game table to this CSV")
+    q.add_argument("--no-progress", action="store_true")
+    q.set_defaults(func=_cmd_simulate)
+
+    q = sub.add_parser("play", help="play one game and print its transcript",
+                       description="Play one seeded game with the readable rules engine and print every roll.")
+    q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
+    q.add_argument("--seed", type=nonneg_int, default=0)
+    q.add_argument("--layout", default="A")
+    q.add_argument("--policy", default="greedy")
+    q.add_argument("--policies", default=None)
+    q.set_defaults(func=_cmd_play)
+
+    q = sub.add_parser("layout", help="show a board side and check the rules' facts",
+                       description="Print a board side (top row first) and the facts a default side respects.")
+    q.add_argument("--layout", default="A")
+    q.set_defaults(func=_cmd_layout)
