@@ -101,10 +101,12 @@ def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
     fig.tight_layout()
     g = df[df.policy == "greedy"]
     peak = g.loc[g.available.idxmax()]
+    inside = int(((d.exact_mean >= d.available_ci_low - 1e-12) & (d.exact_mean <= d.available_ci_high + 1e-12)).sum())
     reading = (
         f"The opening player always has exactly 4 choices (the top-layer corners) and the second exactly 5; the "
-        f"black dots are exact expectations for uniformly random takes (dynamic programme over quarry occupancies), "
-        f"and the random-policy Monte Carlo line ({n_games} games) sits on them within its 95% band. Under greedy "
+        f"black dots are exact expectations for uniformly random takes (dynamic programme over quarry occupancies); "
+        f"the random-policy Monte Carlo line ({n_games} games) covers {inside} of the {len(d)} exact values with "
+        f"its 95% band. Under greedy "
         f"play the choice peaks at {peak.available:.1f} dice around turn {int(peak.turn)} and shrinks towards the "
         f"end as the quarry empties (47 dice, 42 taken); the right panel shows the whole distribution per turn. The "
         f"quarry never deadlocks: the top-left remaining die of the highest non-empty layer always shows 3 faces. "
@@ -195,10 +197,12 @@ def experiment_first_player(sizes: dict, seed) -> ExperimentResult:
         f"Win share by turn position (a shared win counts 1/k to each winner), greedy play, "
         f"{sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 players, 95% CIs. With 2 players the first "
         f"player wins {two.win_share:.1%} (CI {two.win_share_ci_low:.1%}-{two.win_share_ci_high:.1%}) against a "
-        f"fair 50%, and scores {two.score:.1f} VP on average. Going first means the first pick of every round from "
-        f"a quarry that opens slowly (4, then 5 choices) and the first shot at each freshly exposed die; the last "
-        f"seat also completes its pyramid last with fewer dice left. If the CI excludes the fair share, a designer "
-        f"might compensate later seats (e.g. a tie-break or a bonus VP for the last seat).")
+        f"fair 50%, and scores {two.score:.1f} VP on average; the interval "
+        f"{'excludes' if two.win_share_ci_low > 0.5 or two.win_share_ci_high < 0.5 else 'includes'} the fair share. "
+        f"Going first means the first pick of every round from a quarry that opens slowly (4, then 5 choices) and "
+        f"the first shot at each freshly exposed die, while the last seat picks from the leftovers of every round. "
+        f"If the advantage is confirmed, a designer might compensate later seats (e.g. a bonus VP for the last "
+        f"seat, or the last seat winning ties).")
     shown = df[["players", "position", "win_share", "win_share_se", "win_share_ci_low", "win_share_ci_high",
                 "fair_share", "score", "score_se", "n_games"]]
     return ExperimentResult("pyradice_first_player", "Pyradice: first-player advantage", reading, shown, fig,
