@@ -1,0 +1,105 @@
+"""Meerkat Kingdom: exact placement odds, vectorised majority scoring, the full game with automa.
+
+Public API
+----------
+- :func:`placement_odds` / :func:`placement_table` / :func:`automa_placement_table`: exact dice odds.
+- :func:`score_tile` (vectorised majority kernel) and :func:`score_game` (whole-board end scoring).
+- :func:`simulate_games` (tidy DataFrame, one row per game) and :func:`play_game` (readable transcript).
+- :func:`load_components` / :func:`default_components`: the components as data (TOML).
+- ``POLICIES``: ``random_legal``, ``greedy``, ``heuristic`` (see :mod:`.policies`).
+
+Examples
+--------
+>>> from pyradice_lab import meerkat
+>>> round(meerkat.placement_odds(7, count=2), 4)
+0.6296
+>>> meerkat.score_tile([3, 3, 2, 1], values=(6, 3)).tolist()
+[0, 0, 6, 3]
+"""
+
+from __future__ import annotations
+
+from .components import Components, default_components, load_components
+from .odds import automa_placement_table, placement_odds, placement_odds_exact, placement_table
+from .policies import HEURISTIC_DEFAULTS, POLICIES
+from .scoring import score_game, score_tile
+from .sim import play_game, simulate_games
+
+__all__ = ["placement_odds", "placement_odds_exact", "placement_table", "automa_placement_table", "score_tile",
+           "score_game", "simulate_games", "play_game", "load_components", "default_components", "Components",
+           "POLICIES", "HEURISTIC_DEFAULTS"]
+
+
+# ----------------------------------------------------------------------------------------- registration
+def _smoke_run(seed: int):
+    return simulate_games(3, players=2, automa=True, policies=["greedy", "random_legal"], rng=seed)
+
+
+def _exact_tables() -> dict:
+    from fractions import Fraction
+    from itertools import product
+
+    from .odds import success_table
+
+    tables = {}
+    t = automa_placement_table(exact=True)
+    for face in ("L", "M", "H", "any"):
+        tables[f"automa placement (tile, count), face {face}"] = list(t.loc[t.face == face, "probability"])
+    best = [0, 0, 0, 0]
+    for roll in product(range(6), repeat=3):
+        n = max([k for k in (1, 2, 3) if success_table(7, k)[roll]], default=0)
+        best[n] += 1
+    tables["most meerkats placeable on tile 7 (0..3), no reroll"] = [Fraction(b, 216) for b in best]
+    return tables
+
+
+def _bad_calls() -> list:
+    return [
+        ("tile", lambda: placement_odds(2)),
+        ("count", lambda: placement_odds(7, count=4)),
+        ("counts", lambda: score_tile([-1, 2])),
+        ("queens", lambda: score_tile([1, 2], queens=[True])),
+        ("values", lambda: score_tile([1, 2], values=())),
+        ("n_games", lambda: simulate_games(0)),
+        ("players", lambda: simulate_games(1, players=5)),
+        ("policies", lambda: simulate_games(1, policies="clever")),
+    ]
+
+
+def _add_cli(subparsers) -> None:
+    from .cli import add_cli
+
+    add_cli(subparsers)
+
+
+def _report_section(ctx):
+    from .report import report_section
+
+    return report_section(ctx)
+
+
+def _bench_cases(quick: bool):
+    from .bench import bench_cases
+
+    return bench_cases(quick)
+
+
+def _sweep_games(params, trials, rng):
+    from .report import sweep_cell
+
+    return sweep_cell(params, trials, rng)
+
+
+from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+
+register(GameSpec(
+    name="meerkat", title="Meerkat Kingdom",
+    summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
+    report_section=_report_section, bench_cases=_bench_cases,
+    sweeps={"games": SweepTarget(
+        _sweep_games, "win rate and mean score of seat 0 (first in seating) vs the others, per setup",
+        params={"players": "human players 2..4", "automa": "0 or 1 (add the automa)",
+                "policy": "random_legal | greedy | heuristic (every player)"},
+        defaults={"players": [2, 3, 4], "automa": [0], "policy": ["greedy"]})},
+))

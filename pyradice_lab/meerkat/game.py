@@ -1,0 +1,383 @@
+"""One whole game of Meerkat Kingdom on plain arrays: setup, turns, the end trigger and end scoring.
+
+Everything here is numba-compatible; :mod:`.sim` compiles it for batches of games, and the same code under
+``NUMBA_DISABLE_JIT=1`` is the pure-Python one-game-at-a-time reference.  See :mod:`.rules` for the
+state layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .automa import automa_turn
+from .policies import (
+    apply_burrow,
+    apply_oasis,
+    choose_action,
+    choose_burrow,
+    choose_guardian,
+    choose_keep,
+    choose_male,
+    choose_oasis,
+)
+from .rules import (
+    AUTO,
+    B_GUARD,
+    B_MOVE,
+    B_RECALL,
+    B_SWAP,
+    BONUS,
+    BUR,
+    EV_BURROW,
+    EV_DRIVE,
+    EV_FINAL,
+    EV_GMOVE,
+    EV_GUARD,
+    EV_LAYOUT,
+    EV_OASIS,
+    EV_PASS,
+    EV_REROLL,
+    EV_ROLL,
+    EV_SCORE,
+    EV_START,
+    G_CAP,
+    G_END,
+    G_FIRE,
+    G_FIRST,
+    G_HAWK,
+    G_JACKAL,
+    G_MALE,
+    G_NBLUE,
+    G_NBROWN,
+    G_NS,
+    G_NTOK,
+    G_TOKENS,
+    G_TRACE,
+    G_TURN,
+    G_WRAP,
+    HAZLOST,
+    K_MEERKATS,
+    LOCK,
+    LOG0,
+    MALEACT,
+    MAX_TURNS,
+    MOVED,
+    OUT,
+    PIC,
+    POL,
+    PUP,
+    PUPPTS,
+    QUEEN,
+    RES,
+    SUP,
+    T_TWO,
+    TILEPTS,
+    TOK,
+    TOTAL,
+    USED,
+    W_WIDTH,
+    WONMASK,
+    check_out,
+    conservation_ok,
+    do_move,
+    end_turn_refill,
+    male_rest,
+    note,
+    place,
+    rand_below,
+    roll_die,
+    roll_tile,
+    tile_points,
+    tile_winner,
+    unlock_timers,
+)
+
+OUT_SEAT_FIELDS = (TOTAL, TILEPTS, PUPPTS, BONUS, PUP, RES, MOVED, WONMASK, OUT, HAZLOST, MALEACT, QUEEN)
+SEAT_COLUMNS = ("score", "tile_points", "pup_points", "bonus", "pups", "guardians", "guardians_moved",
+                "won_mask", "out_order", "lost_to_hazards", "male_activations", "queen_tile")
+GAME_COLUMNS = ("winner", "turns", "first_seat", "hawk", "fire", "jackal", "capped", "tape_wrapped",
+                "conserved", "tokens_taken")
+
+
+# ----------------------------------------------------------------------------------------- setup
+@njit(cache=True)
+def new_game(n: int, automa: bool, pols, prm_rows, V, K, tapes, bag_rows, nblue: int, nbrown: int,
+             male_start: int, log_rows: int):
+    """Fresh state ``(W, tapes, prm)`` for one game of ``n`` seats (the last one is the automa if ``automa``).
+
+    ``log_rows`` > 0 turns the trace on with room for 8 x ``log_rows`` events.
+    """
+    W = np.zeros((LOG0 + log_rows, W_WIDTH), np.int64)
+    g = (W, tapes, np.zeros((4, prm_rows.shape[1])))
+    C = W[0:4]
+    S = W[4:8]
+    T = W[8:21]
+    G = W[21]
+    T[:, LOCK] = -1
+    G[G_NS] = n
+    G[G_MALE] = male_start
+    G[G_NBLUE] = nblue
+    G[G_NBROWN] = nbrown
+    G[G_NTOK] = n - 1
+    G[G_TRACE] = 1 if log_rows > 0 else 0
+    W[22:25] = bag_rows
+    W[25:38, 0:4] = V
+    W[64, 0:K.shape[0]] = K
+    for s in range(n):
+        S[s, SUP] = K[K_MEERKATS]
+        S[s, POL] = pols[s]
+        g[2][s] = prm_rows[s]
+        if automa and s == n - 1:
+            S[s, AUTO] = 1
+    C[0, 0] = 0
+    return g
+
+
+@njit(cache=True)
+def shuffle(g, arr, m: int) -> None:
+    """Fisher-Yates on ``arr[:m]`` with the choice tape."""
+    for i in range(m - 1, 0, -1):
+        j = rand_below(g, i + 1)
+        arr[i], arr[j] = arr[j], arr[i]
+
+
+@njit(cache=True)
+def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
+    """Lay out the tiles, adjacency and distances, shuffle the bags, draw the 4 blue tokens, place the
+    automa's queen and roll for the start player."""
+    S = g[0][4:8]
+    T = g[0][8:21]
+    G = g[0][21]
+    bags = g[0][22:25]
+    A = g[0][38:51]
+    D = g[0][51:64]
+    n = G[G_NS]
+    pos = np.arange(10)
+    if shuffle_tiles:
+        shuffle(g, pos, np.int64(10))  # pos[i] = position of tile i + 3
+    for t in range(3, 13):
+        for u in range(3, 13):
+            A[t, u] = pos_adj[pos[t - 3], pos[u - 3]]
+            D[t, u] = 0 if t == u else (1 if A[t, u] == 1 else 99)
+        note(g, np.int64(-1), np.int64(EV_LAYOUT), t, pos[t - 3], np.int64(0), np.int64(0), np.int64(0))
+    for k in range(3, 13):  # Floyd-Warshall on 10 nodes
+        for i in range(3, 13):
+            for j in range(3, 13):
+                if D[i, k] + D[k, j] < D[i, j]:
+                    D[i, j] = D[i, k] + D[k, j]
+    shuffle(g, bags[0], G[G_NBLUE])
+    order = np.arange(G[G_NBROWN])
+    shuffle(g, order, G[G_NBROWN])
+    front, back = bags[1].copy(), bags[2].copy()
+    for i in range(G[G_NBROWN]):
+        bags[1, i], bags[2, i] = front[order[i]], back[order[i]]
+    for i in range(oasis_tiles.shape[0]):
+        t = oasis_tiles[i]
+        T[t, PIC] = 1
+        T[t, USED] = 1
+    end_turn_refill(g, np.int64(-1))
+    for s in range(n):
+        if S[s, AUTO] == 1:
+            S[s, QUEEN] = roll_tile(g, np.int64(0))
+            note(g, s, np.int64(EV_START), np.int64(-1), S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
+    humans = n - 1 if S[n - 1, AUTO] == 1 else n
+    totals = np.zeros(4, np.int64)
+    while True:  # highest total starts; equal totals cancel; all cancelled -> everyone rerolls
+        for s in range(humans):
+            totals[s] = roll_die(g) + roll_die(g) + roll_die(g)
+        first, best = -1, 0
+        for s in range(humans):
+            dup = False
+            for o in range(humans):
+                if o != s and totals[o] == totals[s]:
+                    dup = True
+            if not dup and totals[s] > best:
+                first, best = s, totals[s]
+        if first >= 0:
+            break
+    G[G_FIRST] = first
+    note(g, first, np.int64(EV_START), best, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
+# ----------------------------------------------------------------------------------------- a turn
+@njit(cache=True)
+def human_turn(g, s: int) -> None:
+    """Roll 3 (optional reroll), place or take a guardian, male / oasis activations, one burrow action."""
+    S = g[0][4:8]
+    T = g[0][8:21]
+    G = g[0][21]
+    if S[s, SUP] == 0:
+        note(g, s, np.int64(EV_PASS), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        return
+    d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
+    note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))
+    keep = choose_keep(g, s, d0, d1, d2)
+    if keep != 7:
+        if not keep & 1:
+            d0 = roll_die(g)
+        if not keep & 2:
+            d1 = roll_die(g)
+        if not keep & 4:
+            d2 = roll_die(g)
+        note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
+    code = choose_action(g, s, d0, d1, d2)
+    if code == 0:
+        S[s, SUP] -= 1
+        S[s, RES] += 1
+        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        check_out(g, s)
+    else:
+        t, k = code // 8, code % 8
+        place(g, s, t, k, k == 4)
+        if t == G[G_MALE]:
+            m = choose_male(g, s)
+            if m != -2:
+                if m >= 0:
+                    note(g, s, np.int64(EV_DRIVE), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+                    do_move(g, s, m)
+                male_rest(g, s)
+        kind = T[t, TOK]
+        if kind != 0:
+            o = choose_oasis(g, s, kind)
+            if o != -1:
+                note(g, s, np.int64(EV_OASIS), t, kind, np.int64(0), np.int64(0), np.int64(0))
+                apply_oasis(g, s, kind, o)
+                if kind == B_MOVE or kind == B_RECALL or kind == B_GUARD or kind == B_SWAP:
+                    T[t, TOK] = 0
+                    T[t, USED] = 1
+                if kind == B_GUARD:
+                    check_out(g, s)
+    if S[s, SUP] > 0:
+        k, code = choose_burrow(g, s)
+        if k >= 0:
+            S[s, SUP] -= 1
+            S[s, BUR + k] = 1
+            note(g, s, np.int64(EV_BURROW), k, code, np.int64(0), np.int64(0), np.int64(0))
+            check_out(g, s)
+            apply_burrow(g, s, k, code)
+    end_turn_refill(g, s)
+
+
+@njit(cache=True)
+def take_turn(g, s: int) -> None:
+    S = g[0][4:8]
+    G = g[0][21]
+    unlock_timers(g, s)
+    if S[s, AUTO] == 1:
+        automa_turn(g, s)
+    else:
+        human_turn(g, s)
+    G[G_TURN] += 1
+
+
+# ----------------------------------------------------------------------------------------- scoring
+@njit(cache=True)
+def final_scoring(g) -> None:
+    """Score tiles 3..12 in order; the high-value taker may move a reserve guardian (2 with the tan
+    two-guardians token, interpretation: instead of 1, not in addition) to an adjacent unscored tile; then
+    pups x guardians left in the reserve and the bonus tokens."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    T = g[0][8:21]
+    G = g[0][21]
+    n = G[G_NS]
+    pts = np.zeros(4, np.int64)
+    for t in range(3, 13):
+        tile_points(g, t, pts)
+        winner = tile_winner(g, t)
+        for s in range(n):
+            S[s, TILEPTS] += pts[s]
+        note(g, np.int64(-1), np.int64(EV_SCORE), t, pts[0], pts[1], pts[2], pts[3])
+        if winner >= 0:
+            S[winner, WONMASK] |= 1 << t
+            for _ in range(2 if T[t, TOK] == T_TWO else 1):
+                if S[winner, RES] == 0:
+                    break
+                u = choose_guardian(g, winner, t)
+                if u <= 0:
+                    break
+                C[winner, u] += 1
+                S[winner, RES] -= 1
+                S[winner, MOVED] += 1
+                note(g, winner, np.int64(EV_GMOVE), t, u, np.int64(0), np.int64(0), np.int64(0))
+    for s in range(n):
+        S[s, PUPPTS] = S[s, PUP] * S[s, RES]
+        S[s, TOTAL] = S[s, TILEPTS] + S[s, PUPPTS] + S[s, BONUS]
+
+
+@njit(cache=True)
+def winner_of(g) -> int:
+    """Most points; tie: the seat that ran out first; still tied: -1 (shared)."""
+    S = g[0][4:8]
+    G = g[0][21]
+    best, who, tied = -1, -1, False
+    for s in range(G[G_NS]):
+        key = S[s, TOTAL] * 1000 + (999 - S[s, OUT] if S[s, OUT] > 0 else 0)
+        if key > best:
+            best, who, tied = key, s, False
+        elif key == best:
+            tied = True
+    return -1 if tied else who
+
+
+@njit(cache=True)
+def play(g) -> bool:
+    """Play the game to the end; returns whether meerkats were conserved after every turn."""
+    S = g[0][4:8]
+    G = g[0][21]
+    n = G[G_NS]
+    humans = n - 1 if S[n - 1, AUTO] == 1 else n
+    order = np.empty(n, np.int64)
+    for k in range(humans):
+        order[k] = (G[G_FIRST] + k) % humans
+    if humans < n:
+        order[n - 1] = n - 1  # the automa plays last
+    ok = True
+    pos = 0
+    while G[G_TOKENS] < G[G_NTOK]:
+        if G[G_TURN] >= MAX_TURNS:
+            G[G_CAP] = 1
+            break
+        take_turn(g, order[pos])
+        ok = ok and conservation_ok(g)
+        pos = (pos + 1) % n
+    if G[G_CAP] == 0:
+        for k in range(n):  # the last bonus token is gone: the remaining seat takes one last turn
+            r = order[(pos + k) % n]
+            if S[r, OUT] == 0:
+                note(g, r, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+                take_turn(g, r)
+                ok = ok and conservation_ok(g)
+                break
+    final_scoring(g)
+    ok = ok and conservation_ok(g)
+    G[G_END] = 1
+    return ok
+
+
+@njit(cache=True)
+def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue: int, nbrown: int,
+              male_start: int, pos_adj, oasis_tiles, shuffle_tiles: bool, out_seat, out_game) -> int:
+    """Play ``tapes.shape[0]`` games (tapes[i] = dice tape, choice tape); fill ``out_seat[i, seat, field]`` and
+    ``out_game[i, field]``."""
+    for i in range(tapes.shape[0]):
+        g = new_game(n, automa, pols, prm_rows, V, K, tapes[i], bag_rows, nblue, nbrown, male_start, np.int64(0))
+        setup(g, pos_adj, oasis_tiles, shuffle_tiles)
+        ok = play(g)
+        S, G = g[0][4:8], g[0][21]
+        for s in range(n):
+            for j in range(len(OUT_SEAT_FIELDS)):
+                out_seat[i, s, j] = S[s, OUT_SEAT_FIELDS[j]]
+        out_game[i, 0] = winner_of(g)
+        out_game[i, 1] = G[G_TURN]
+        out_game[i, 2] = G[G_FIRST]
+        out_game[i, 3] = G[G_HAWK]
+        out_game[i, 4] = G[G_FIRE]
+        out_game[i, 5] = G[G_JACKAL]
+        out_game[i, 6] = G[G_CAP]
+        out_game[i, 7] = G[G_WRAP]
+        out_game[i, 8] = 1 if ok else 0
+        out_game[i, 9] = G[G_TOKENS]
+    return tapes.shape[0]
+

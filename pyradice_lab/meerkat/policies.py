@@ -1,0 +1,484 @@
+"""Named Meerkat Kingdom policies: ``random_legal``, ``greedy`` and the parametrised ``heuristic``.
+
+A policy is an id plus a row of parameters (so the numba-compiled game can read it).  Every decision of a
+turn is a function here: which dice to keep for the reroll, place or guardian, activate the wandering male,
+activate an oasis token, which burrow action, and where to move guardians during end scoring.
+
+- ``random_legal``: every decision uniform over the legal choices (declining included where optional).
+- ``greedy``: the best immediate change of (own projected points - mean opponent projected points), where
+  "projected" means "if the game were scored now" (majorities, +3/reverse tokens, pups x guardians, bonus
+  tokens).  The reroll keeps the dice subset whose exact expected best-placement value is highest
+  (enumerating every reroll outcome).  It declines optional actions that do not gain strictly.
+- ``heuristic``: the same machinery with tunable weights: ``w_opp`` (weight of the opponents' points),
+  ``guardian_value`` / ``pup_value`` (future value credited to a guardian / pup), ``burrow_cost`` (value of a
+  meerkat spent on a burrow space), ``queen_penalty`` (keep the queen for a better moment), ``reroll``
+  (1 = use the optional reroll).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1).
+
+Examples
+--------
+>>> from pyradice_lab.meerkat.policies import policy_row
+>>> policy_row("greedy")[1].tolist()
+[1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rules import (
+    B_GUARD,
+    B_MOVE,
+    B_RECALL,
+    B_SWAP,
+    BA_MALE,
+    BA_MOVE,
+    BA_OASIS,
+    BA_QUEEN,
+    BA_SWAP,
+    BUR,
+    K_MAXG,
+    K_MAXP,
+    K_QF,
+    POL,
+    PUP,
+    QUEEN,
+    RES,
+    SUP,
+    T_MOVE,
+    T_SWAP,
+    TOK,
+    do_move,
+    do_recall,
+    do_swap,
+    do_token_move,
+    drive_options,
+    guardian_gain,
+    guardian_targets,
+    male_rest,
+    move_options,
+    next_bonus,
+    queen_options,
+    rand_below,
+    recall_options,
+    swap_options,
+    tile_value,
+    tiles_value,
+    token_move_options,
+    undo_move,
+)
+
+__all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM"]
+
+RANDOM, PARAM = 0, 1
+PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_penalty", "reroll")
+P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
+GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
+                      "queen_penalty": 1.0, "reroll": 1.0}
+POLICIES = ("random_legal", "greedy", "heuristic")
+NEG = -1e18
+
+
+def policy_row(policy) -> tuple[int, np.ndarray]:
+    """(policy id, parameter row) for a policy name, ``("heuristic", {params})`` or a params dict.
+
+    Raises ValueError naming ``policies`` for unknown names or parameters.
+    """
+    params = None
+    if isinstance(policy, tuple) and len(policy) == 2 and policy[0] == "heuristic":
+        policy, params = "heuristic", dict(policy[1])
+    elif isinstance(policy, dict):
+        policy, params = "heuristic", dict(policy)
+    if policy == "random_legal":
+        return RANDOM, np.zeros(len(PARAM_NAMES))
+    if policy == "greedy":
+        return PARAM, np.array(GREEDY_PARAMS, dtype=float)
+    if policy == "heuristic":
+        merged = dict(HEURISTIC_DEFAULTS)
+        for k, v in (params or {}).items():
+            if k not in merged:
+                raise ValueError(f"policies: unknown heuristic parameter {k!r}; allowed {list(PARAM_NAMES)}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+                raise ValueError(f"policies: heuristic parameter {k} must be a finite number, got {v!r}")
+            merged[k] = float(v)
+        return PARAM, np.array([merged[k] for k in PARAM_NAMES], dtype=float)
+    raise ValueError(f"policies must name one of {list(POLICIES)} (or give heuristic parameters), got {policy!r}")
+
+
+# ----------------------------------------------------------------------------------------- placement
+@njit(cache=True)
+def placement_table(g, s: int, tab) -> float:
+    """``tab[t, k]``: value of placing k+1 meerkats (k = 3: the queen) on tile t; returns the guardian value."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    K = g[0][64]
+    prm = g[2]
+    w = prm[s, P_WOPP]
+    for t in range(3, 13):
+        before = tile_value(g, s, t, w)
+        for k in range(3):
+            n = min(k + 1, S[s, SUP])
+            C[s, t] += n
+            tab[t, k] = tile_value(g, s, t, w) - before + next_bonus(g, s, n)
+            C[s, t] -= n
+        if S[s, QUEEN] == 0 and S[s, SUP] > 0:
+            S[s, QUEEN] = t
+            tab[t, 3] = tile_value(g, s, t, w) - before - prm[s, P_QUEEN]
+            S[s, QUEEN] = 0
+        else:
+            tab[t, 3] = NEG
+    if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
+        return S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
+    return NEG
+
+
+@njit(cache=True)
+def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
+    """Best option value of a roll given the placement table (guardian included)."""
+    best = gval
+    for i in range(3):
+        if i == 0:
+            c, x, y = d0, d1, d2
+        elif i == 1:
+            c, x, y = d1, d0, d2
+        else:
+            c, x, y = d2, d0, d1
+        lo, hi = x + y, x + y
+        if x == 1 and y == 1:
+            lo, hi = 3, 12
+        for t in range(lo, hi + 1):
+            v = tab[t, K[c] - 1]
+            if v > best:
+                best = v
+            if K[K_QF + c] == 1 and tab[t, 3] > best:
+                best = tab[t, 3]
+    return best
+
+
+@njit(cache=True)
+def choose_keep(g, s: int, d0: int, d1: int, d2: int) -> int:
+    """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll)."""
+    S = g[0][4:8]
+    K = g[0][64]
+    prm = g[2]
+    if S[s, POL] == RANDOM:
+        return rand_below(g, np.int64(8))
+    if prm[s, P_REROLL] <= 0:
+        return 7
+    tab = np.empty((13, 4))
+    gval = placement_table(g, s, tab)
+    rv = np.empty((7, 7, 7))
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                rv[a, b, c] = roll_value(a, b, c, tab, gval, K)
+    best, best_mask = rv[d0, d1, d2], 7
+    for mask in range(6, -1, -1):
+        tot, cnt = 0.0, 0
+        for a in range(1, 7):
+            if (mask & 1) and a != d0:
+                continue
+            for b in range(1, 7):
+                if (mask & 2) and b != d1:
+                    continue
+                for c in range(1, 7):
+                    if (mask & 4) and c != d2:
+                        continue
+                    tot += rv[a, b, c]
+                    cnt += 1
+        if tot / cnt > best + 1e-12:
+            best, best_mask = tot / cnt, mask
+    return best_mask
+
+
+@njit(cache=True)
+def choose_action(g, s: int, d0: int, d1: int, d2: int) -> int:
+    """0 = take a guardian; otherwise ``tile * 8 + n`` (n = 1..3 meerkats, 4 = the queen)."""
+    S = g[0][4:8]
+    K = g[0][64]
+    opts = np.empty(128, np.int64)
+    seen = np.zeros(13 * 8, np.bool_)
+    m = 0
+    if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
+        opts[0] = 0
+        m = 1
+    for i in range(3):
+        if i == 0:
+            c, x, y = d0, d1, d2
+        elif i == 1:
+            c, x, y = d1, d0, d2
+        else:
+            c, x, y = d2, d0, d1
+        lo, hi = x + y, x + y
+        if x == 1 and y == 1:
+            lo, hi = 3, 12
+        for t in range(lo, hi + 1):
+            n = min(K[c], S[s, SUP])
+            if n > 0 and not seen[t * 8 + n]:
+                seen[t * 8 + n] = True
+                opts[m] = t * 8 + n
+                m += 1
+            if K[K_QF + c] == 1 and S[s, QUEEN] == 0 and S[s, SUP] > 0 and not seen[t * 8 + 4]:
+                seen[t * 8 + 4] = True
+                opts[m] = t * 8 + 4
+                m += 1
+    if S[s, POL] == RANDOM:
+        return opts[rand_below(g, m)]
+    tab = np.empty((13, 4))
+    gval = placement_table(g, s, tab)
+    best, best_code = NEG, opts[0]
+    for j in range(m):
+        code = opts[j]
+        if code == 0:
+            v = gval
+        else:
+            t, n = code // 8, code % 8
+            v = tab[t, 3] if n == 4 else tab[t, n - 1]
+        if v > best + 1e-12:
+            best, best_code = v, code
+    return best_code
+
+
+# ----------------------------------------------------------------------------------------- option values
+@njit(cache=True)
+def move_value(g, s: int, code: int, w: float) -> float:
+    C = g[0][0:4]
+    a, b = code // 16, code % 16
+    before = tiles_value(g, s, a, b, w)
+    C[s, a] -= 1
+    C[s, b] += 1
+    after = tiles_value(g, s, a, b, w)
+    undo_move(g, s, code)
+    return after - before
+
+
+@njit(cache=True)
+def swap_value(g, s: int, code: int, w: float) -> float:
+    C = g[0][0:4]
+    a, b = (code // 8) // 16, (code // 8) % 16
+    before = tiles_value(g, s, a, b, w)
+    o = code % 8
+    C[s, a] -= 1
+    C[s, b] += 1
+    C[o, b] -= 1
+    C[o, a] += 1
+    after = tiles_value(g, s, a, b, w)
+    do_swap(g, s, code, np.int64(-1))
+    return after - before
+
+
+@njit(cache=True)
+def best_of(g, s: int, kind: int, opts, m: int):
+    """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    T = g[0][8:21]
+    prm = g[2]
+    w = prm[s, P_WOPP]
+    best, code = NEG, -1
+    for j in range(m):
+        c = opts[j]
+        if kind == 0:
+            v = move_value(g, s, c, w)
+        elif kind == 1:
+            v = swap_value(g, s, c, w)
+        elif kind == 2:
+            if c >= 100:
+                v = 0.0
+            else:
+                before = tile_value(g, s, c, w)
+                C[s, c] -= 1
+                v = tile_value(g, s, c, w) - before
+                C[s, c] += 1
+        elif kind == 3:
+            q = S[s, QUEEN]
+            before = tiles_value(g, s, q, c, w)
+            S[s, QUEEN] = c
+            v = tiles_value(g, s, q, c, w) - before
+            S[s, QUEEN] = q
+        else:
+            f, t = c // 16, c % 16
+            before = tiles_value(g, s, f, t, w)
+            T[t, TOK], T[f, TOK] = T[f, TOK], 0
+            v = tiles_value(g, s, f, t, w) - before
+            T[f, TOK], T[t, TOK] = T[t, TOK], 0
+        if v > best + 1e-12:
+            best, code = v, c
+    return best, code
+
+
+@njit(cache=True)
+def pup_gain(g, s: int) -> float:
+    S = g[0][4:8]
+    K = g[0][64]
+    prm = g[2]
+    if S[s, PUP] < K[K_MAXP]:
+        return S[s, RES] + prm[s, P_PUP]
+    return 0.0
+
+
+# ----------------------------------------------------------------------------------------- male, oasis
+@njit(cache=True)
+def choose_male(g, s: int) -> int:
+    """Wandering male: -2 = do not activate; -1 = activate (no drive-away move possible); else drive code."""
+    S = g[0][4:8]
+    opts = np.empty(256, np.int64)
+    m = drive_options(g, s, opts)
+    if S[s, POL] == RANDOM:
+        if rand_below(g, np.int64(2)) == 0:
+            return -2
+        return opts[rand_below(g, m)] if m > 0 else -1
+    v, code = 0.0, -1
+    if m > 0:
+        v, code = best_of(g, s, np.int64(0), opts, m)
+    return code if v + pup_gain(g, s) > 1e-12 else -2
+
+
+@njit(cache=True)
+def oasis_options(g, s: int, kind: int, opts) -> int:
+    """Options of an activated oasis token of ``kind`` (0 if it has no active effect)."""
+    S = g[0][4:8]
+    K = g[0][64]
+    if kind == B_MOVE or kind == T_MOVE:
+        return move_options(g, s, opts)
+    if kind == B_SWAP or kind == T_SWAP:
+        return swap_options(g, s, opts)
+    if kind == B_RECALL:
+        return recall_options(g, s, opts)
+    if kind == B_GUARD and S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
+        opts[0] = 0
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def choose_oasis(g, s: int, kind: int) -> int:
+    """-1 = do not activate the token; else the option code to apply."""
+    S = g[0][4:8]
+    prm = g[2]
+    opts = np.empty(256, np.int64)
+    m = oasis_options(g, s, kind, opts)
+    if m == 0:
+        return -1
+    if S[s, POL] == RANDOM:
+        return -1 if rand_below(g, np.int64(2)) == 0 else opts[rand_below(g, m)]
+    if kind == B_GUARD:
+        v = S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
+        return 0 if v > 1e-12 else -1
+    cat = 0 if (kind == B_MOVE or kind == T_MOVE) else (1 if (kind == B_SWAP or kind == T_SWAP) else 2)
+    v, code = best_of(g, s, cat, opts, m)
+    return code if v > 1e-12 else -1
+
+
+# ----------------------------------------------------------------------------------------- burrow
+@njit(cache=True)
+def burrow_opts(g, s: int, k: int, opts) -> int:
+    if k == BA_MOVE:
+        return move_options(g, s, opts)
+    if k == BA_QUEEN:
+        return queen_options(g, s, opts)
+    if k == BA_SWAP:
+        return swap_options(g, s, opts)
+    if k == BA_OASIS:
+        return token_move_options(g, opts)
+    m = drive_options(g, s, opts)
+    if m == 0:
+        opts[0] = -1
+        m = 1
+    return m
+
+
+@njit(cache=True)
+def choose_burrow(g, s: int):
+    """(space, option code) of the burrow action to take, or (-1, 0) for none."""
+    S = g[0][4:8]
+    prm = g[2]
+    if S[s, SUP] == 0:
+        return -1, 0
+    opts = np.empty(256, np.int64)
+    if S[s, POL] == RANDOM:
+        avail = np.empty(5, np.int64)
+        na = 0
+        for k in range(5):
+            if S[s, BUR + k] == 0 and burrow_opts(g, s, k, opts) > 0:
+                avail[na] = k
+                na += 1
+        pick = rand_below(g, na + 1)
+        if pick == na:
+            return -1, 0
+        k = avail[pick]
+        m = burrow_opts(g, s, k, opts)
+        return k, opts[rand_below(g, m)]
+    best, bk, bc = 1e-12, -1, 0
+    base = next_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
+    for k in range(5):
+        if S[s, BUR + k] == 1:
+            continue
+        m = burrow_opts(g, s, k, opts)
+        if m == 0:
+            continue
+        if k == BA_MALE:
+            v, code = 0.0, -1
+            if opts[0] >= 0:
+                v, code = best_of(g, s, np.int64(0), opts, m)
+            v += pup_gain(g, s)
+        else:
+            cat = 0 if k == BA_MOVE else (1 if k == BA_SWAP else (3 if k == BA_QUEEN else 4))
+            v, code = best_of(g, s, cat, opts, m)
+        if v + base > best:
+            best, bk, bc = v + base, k, code
+    return bk, bc
+
+
+@njit(cache=True)
+def apply_burrow(g, s: int, k: int, code: int) -> None:
+    """Carry out burrow action ``k`` with option ``code`` (the meerkat is already on the space)."""
+    S = g[0][4:8]
+    if k == BA_MOVE:
+        do_move(g, s, code)
+    elif k == BA_SWAP:
+        do_swap(g, s, code, np.int64(1))
+    elif k == BA_QUEEN:
+        S[s, QUEEN] = code
+    elif k == BA_OASIS:
+        do_token_move(g, s, code, np.int64(1))
+    elif k == BA_MALE:
+        if code >= 0:
+            do_move(g, s, code)
+        male_rest(g, s)
+
+
+@njit(cache=True)
+def apply_oasis(g, s: int, kind: int, code: int) -> None:
+    S = g[0][4:8]
+    if kind == B_MOVE or kind == T_MOVE:
+        do_move(g, s, code)
+    elif kind == B_SWAP or kind == T_SWAP:
+        do_swap(g, s, code, np.int64(1))
+    elif kind == B_RECALL:
+        do_recall(g, s, code, np.int64(1))
+    elif kind == B_GUARD:
+        S[s, SUP] -= 1
+        S[s, RES] += 1
+
+
+# ----------------------------------------------------------------------------------------- end scoring
+@njit(cache=True)
+def choose_guardian(g, s: int, t: int) -> int:
+    """Tile to move one reserve guardian to after winning tile ``t`` (0 = keep it)."""
+    S = g[0][4:8]
+    opts = np.empty(8, np.int64)
+    m = guardian_targets(g, s, t, opts)
+    if m == 0:
+        return 0
+    if S[s, POL] == RANDOM:
+        j = rand_below(g, m + 1)
+        return 0 if j == m else opts[j]
+    best, u = 0, 0
+    for j in range(m):
+        v = guardian_gain(g, s, opts[j])
+        if v > best:
+            best, u = v, opts[j]
+    return u
+

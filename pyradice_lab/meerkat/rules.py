@@ -1,0 +1,645 @@
+"""Meerkat Kingdom rules: state, chance, legal options, transitions and end scoring (the executable spec).
+
+The state of one game is a tuple of plain integer arrays (so the very same functions run as numba-compiled
+code in :mod:`.sim` and as ordinary Python under ``NUMBA_DISABLE_JIT=1``, the reference path):
+
+``C[seat, tile]``
+    regular meerkats of ``seat`` on desert tile ``tile`` (columns 3..12 used).
+``S[seat, field]``
+    per-seat counters, fields ``SUP`` (meerkats in the big burrow = supply), ``QUEEN`` (0 = in the supply,
+    3..12 = on that tile, -1 = forfeited to the box), ``RES`` (guardians in the reserve), ``PUP``, ``BOX``
+    (meerkats lost to hazards), ``BONUS``, ``OUT`` (k = k-th seat to run out), ``AUTO``, ``POL`` (policy id),
+    ``BUR`` .. ``BUR+4`` (the five burrow action spaces: 1 = a meerkat sits there) and score fields.
+``T[tile, field]``
+    ``TOK`` (oasis token kind on the tile), ``LOCK`` (seat holding the reverse-scoring timer, -1 none),
+    ``USED`` (a blue token was used here this turn: refill at the end of the turn), ``PIC`` (oasis picture).
+``G[field]``
+    game counters: seats, wandering male, tape pointers, turn, bags, bonus tokens taken, hazards fired, log.
+``bags``, ``V`` (tile values), ``A`` / ``D`` (tile adjacency / distance after the setup shuffle), ``K``
+(dice, automa, bonus constants), ``dt`` / ``ct`` (the game's dice tape and choice tape), ``prm`` (policy
+parameters per seat) and the trace log.  All integer arrays are row blocks of one int64 array ``W`` and
+the game is ``g = (W, tapes, prm)``: three arrays, which keeps numba's compile time down.
+
+Chance is declared once: every die comes from :func:`roll_die` (the dice tape, uniform 1..6) and every
+other random choice (setup shuffles, random policies) from :func:`rand_below`; the exact engine
+(:mod:`.odds`) enumerates the same dice through :func:`roll_allows` and :func:`automa_split`.
+
+Interpretations of ambiguous rules are documented where they are coded (search for "Interpretation").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ----------------------------------------------------------------------------------------- layout of arrays
+SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 18, 19, 20, 21
+TOK, LOCK, USED, PIC, NTF = 0, 1, 2, 3, 4
+(G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
+ G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, NG) = range(22)
+# token kinds
+NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP = 0, 1, 2, 3, 4
+T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE = 5, 6, 7, 8, 9
+H_HAWK, H_FIRE, H_JACKAL = 10, 11, 12
+TOKEN_NAMES = ("none", "blue move", "blue recall", "blue guardian", "blue swap", "tan move", "tan swap",
+               "tan two-guardians", "tan +3", "reverse scoring", "hawk", "fire", "jackal")
+# K constants: count by face at K[face], queen face flag at K[6 + face], automa faces at K[13..18]
+# (0 = L, 1 = M, 2 = H), pair action by pair value at K[18 + v], bonus values at K[25..27], limits.
+K_QF, K_AF, K_PA, K_BV, K_MAXG, K_MAXP, K_MEERKATS, NK = 6, 13, 18, 25, 29, 30, 31, 32
+# burrow action spaces
+BA_MOVE, BA_QUEEN, BA_SWAP, BA_OASIS, BA_MALE = 0, 1, 2, 3, 4
+# automa pair actions
+PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH = 0, 1, 2, 3, 4, 5
+# trace events: log row = (turn, seat, event, a, b, c, d, e)
+(EV_ROLL, EV_REROLL, EV_PLACE, EV_QUEEN, EV_GUARD, EV_MALE, EV_DRIVE, EV_PUP, EV_OASIS, EV_MOVE, EV_SWAP,
+ EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA, EV_APAIR,
+ EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL) = range(30)
+LOG_COLS = 8
+MAX_TURNS = 600
+# rows of the game's one int64 work array W (width 64): C 0..3, S 4..7, T 8..20, G 21, bags 22..24,
+# V 25..37, A 38..50, D 51..63, K 64, then trace log rows (8 events of 8 numbers per row).
+W_WIDTH, LOG0 = 64, 65
+
+
+# ----------------------------------------------------------------------------------------- chance
+@njit(cache=True)
+def roll_die(g) -> int:
+    """Next die (1..6) from the game's dice tape (wraps round, flagging ``G_WRAP``, if ever exhausted)."""
+    G = g[0][21]
+    dt = g[1][0]
+    i = G[G_DP]
+    G[G_DP] = i + 1
+    if i + 1 >= dt.shape[0]:
+        G[G_WRAP] = 1
+    return np.int64(dt[i % dt.shape[0]])
+
+
+@njit(cache=True)
+def rand_below(g, n: int) -> int:
+    """A uniform choice in 0..n-1 from the choice tape (uint32 modulo n; bias < 1e-9 for n <= 256)."""
+    G = g[0][21]
+    ct = g[1][1]
+    i = G[G_CP]
+    G[G_CP] = i + 1
+    if i + 1 >= ct.shape[0]:
+        G[G_WRAP] = 1
+    return int(np.int64(ct[i % ct.shape[0]]) % n)
+
+
+@njit(cache=True)
+def roll_tile(g, avoid: int) -> int:
+    """Two dice summed to a tile 3..12.  Interpretation: a total of 2 (no tile 2) and ``avoid`` are rerolled."""
+    while True:
+        t = roll_die(g) + roll_die(g)
+        if t >= 3 and t != avoid:
+            return t
+
+
+@njit(cache=True)
+def note(g, seat, ev, a, b, c, d, e) -> None:
+    """Append a trace event (turn, seat, event, a..e) to the log rows of ``W`` when tracing is on."""
+    W = g[0]
+    G = W[21]
+    if G[G_TRACE] == 0:
+        return
+    r = G[G_LOG]
+    row, col = LOG0 + r // 8, (r % 8) * 8
+    if row >= W.shape[0]:
+        return
+    W[row, col] = G[G_TURN]
+    W[row, col + 1] = seat
+    W[row, col + 2] = ev
+    W[row, col + 3] = a
+    W[row, col + 4] = b
+    W[row, col + 5] = c
+    W[row, col + 6] = d
+    W[row, col + 7] = e
+    G[G_LOG] = r + 1
+
+
+# ----------------------------------------------------------------------------------------- dice -> options
+@njit(cache=True)
+def roll_allows(d0: int, d1: int, d2: int, tile: int, need: int, K) -> bool:
+    """Whether dice (d0, d1, d2) allow placing ``need`` meerkats (1..3; 4 = the queen) on ``tile``.
+
+    One die is the count die, the other two sum to the tile; 1+1 (snake eyes) reaches any tile.
+    """
+    for i in range(3):
+        if i == 0:
+            c, x, y = d0, d1, d2
+        elif i == 1:
+            c, x, y = d1, d0, d2
+        else:
+            c, x, y = d2, d0, d1
+        if x + y == tile or (x == 1 and y == 1):
+            if need == 4:
+                if K[K_QF + c] == 1:
+                    return True
+            elif K[c] >= need:
+                return True
+    return False
+
+
+@njit(cache=True)
+def automa_split(d0: int, d1: int, d2: int, face: int):
+    """Automa die ``face`` (0 = L, 1 = M, 2 = H) picks the lowest/middle/highest die as the count die.
+
+    Returns (count die, tile die x, tile die y) with x <= y.
+    """
+    a, b, c = d0, d1, d2
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    if face == 0:
+        return a, b, c
+    if face == 1:
+        return b, a, c
+    return c, a, b
+
+
+# ----------------------------------------------------------------------------------------- majorities
+@njit(cache=True)
+def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> None:
+    """Points per player for one tile (the majority rule shared with :func:`.scoring.score_tile`).
+
+    ``strength[i]``: 2 x meerkats + 5 if the queen is there (half units, so the queen is 2.5).  Players with
+    zero strength score nothing; players whose strength equals another's cancel completely; the others are
+    ranked (descending, or ascending when ``reverse``) and the k-th takes ``vals[k] + bonus`` (k < nv).
+    """
+    for i in range(n):
+        out[i] = 0
+    for i in range(n):
+        si = strength[i]
+        if si <= 0:
+            continue
+        rank = 0
+        tied = False
+        for j in range(n):
+            if j == i:
+                continue
+            sj = strength[j]
+            if sj <= 0:
+                continue
+            if sj == si:
+                tied = True
+                break
+        if tied:
+            continue
+        for j in range(n):
+            sj = strength[j]
+            if j == i or sj <= 0:
+                continue
+            dup = False
+            for k in range(n):
+                if k != j and strength[k] == sj:
+                    dup = True
+                    break
+            if dup:
+                continue
+            if (sj > si and not reverse) or (sj < si and reverse):
+                rank += 1
+        if rank < nv:
+            out[i] = vals[rank] + bonus
+
+
+@njit(cache=True)
+def tile_points(g, t: int, pts) -> None:
+    """Fill ``pts[seat]`` with each seat's points on tile ``t`` if the game were scored now."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    T = g[0][8:21]
+    G = g[0][21]
+    V = g[0][25:38]
+    n = G[G_NS]
+    st = np.zeros(4, np.int64)
+    for s in range(n):
+        st[s] = 2 * C[s, t] + (5 if S[s, QUEEN] == t else 0)
+    tok = T[t, TOK]
+    rank_points(st, n, V[t, 1:4], V[t, 0], tok == T_REVERSE, 3 if tok == T_PLUS3 else 0, pts)
+
+
+@njit(cache=True)
+def tile_value(g, s: int, t: int, w_opp: float) -> float:
+    """Seat ``s``'s points on tile ``t`` minus ``w_opp`` x the mean of the other seats' points there."""
+    G = g[0][21]
+    n = G[G_NS]
+    pts = np.zeros(4, np.int64)
+    tile_points(g, t, pts)
+    other = 0.0
+    for o in range(n):
+        if o != s:
+            other += pts[o]
+    return pts[s] - w_opp * other / (n - 1)
+
+
+@njit(cache=True)
+def tiles_value(g, s: int, t1: int, t2: int, w_opp: float) -> float:
+    """:func:`tile_value` summed over the distinct tiles among ``t1``, ``t2`` (0 = none)."""
+    v = 0.0
+    if t1 > 0:
+        v += tile_value(g, s, t1, w_opp)
+    if t2 > 0 and t2 != t1:
+        v += tile_value(g, s, t2, w_opp)
+    return v
+
+
+# ----------------------------------------------------------------------------------------- running out
+@njit(cache=True)
+def check_out(g, s: int) -> None:
+    """Queen forfeiture and the bonus token when seat ``s`` has placed every meerkat."""
+    S = g[0][4:8]
+    G = g[0][21]
+    K = g[0][64]
+    if S[s, SUP] > 0:
+        return
+    if S[s, QUEEN] == 0:  # the queen may not be the last meerkat placed: she is forfeited
+        S[s, QUEEN] = -1
+        note(g, s, np.int64(EV_FORFEIT), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    if S[s, OUT] == 0:
+        G[G_OUTCNT] += 1
+        S[s, OUT] = G[G_OUTCNT]
+        if G[G_TOKENS] < G[G_NTOK]:
+            S[s, BONUS] = K[K_BV + G[G_TOKENS]]
+            G[G_TOKENS] += 1
+        note(g, s, np.int64(EV_OUT), S[s, BONUS], G[G_TOKENS], np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def next_bonus(g, s: int, spent: int) -> int:
+    """Bonus points seat ``s`` would take at once by spending ``spent`` more meerkats from its supply."""
+    S = g[0][4:8]
+    G = g[0][21]
+    K = g[0][64]
+    if S[s, SUP] - spent <= 0 and S[s, OUT] == 0 and G[G_TOKENS] < G[G_NTOK]:
+        return K[K_BV + G[G_TOKENS]]
+    return 0
+
+
+# ----------------------------------------------------------------------------------------- basic moves
+@njit(cache=True)
+def place(g, s: int, t: int, n: int, queen: bool) -> int:
+    """Place ``n`` regular meerkats (as many as the supply holds) or the queen on tile ``t``."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    if queen:
+        S[s, QUEEN] = t
+        note(g, s, np.int64(EV_QUEEN), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        placed = 1
+    else:
+        placed = min(n, S[s, SUP])
+        S[s, SUP] -= placed
+        C[s, t] += placed
+        note(g, s, np.int64(EV_PLACE), placed, t, np.int64(0), np.int64(0), np.int64(0))
+    check_out(g, s)
+    return placed
+
+
+@njit(cache=True)
+def protected(g, o: int, t: int) -> bool:
+    """Seat ``o``'s meerkats on ``t`` are protected (hazards, others' swaps) when its queen is there."""
+    S = g[0][4:8]
+    return S[o, QUEEN] == t
+
+
+@njit(cache=True)
+def move_options(g, s: int, out) -> int:
+    """Moves of one regular meerkat of ``s`` to an adjacent tile: codes ``a * 16 + b``; returns the count."""
+    C = g[0][0:4]
+    A = g[0][38:51]
+    m = 0
+    for a in range(3, 13):
+        if C[s, a] > 0:
+            for b in range(3, 13):
+                if A[a, b] == 1:
+                    out[m] = a * 16 + b
+                    m += 1
+    return m
+
+
+@njit(cache=True)
+def swap_options(g, s: int, out) -> int:
+    """Swaps: a regular of ``s`` on ``a`` with an unprotected regular of ``o`` on adjacent ``b``.
+
+    Codes ``(a * 16 + b) * 8 + o``.
+    """
+    C = g[0][0:4]
+    G = g[0][21]
+    A = g[0][38:51]
+    m = 0
+    for a in range(3, 13):
+        if C[s, a] > 0:
+            for b in range(3, 13):
+                if A[a, b] == 1:
+                    for o in range(G[G_NS]):
+                        if o != s and C[o, b] > 0 and not protected(g, o, b):
+                            out[m] = (a * 16 + b) * 8 + o
+                            m += 1
+    return m
+
+
+@njit(cache=True)
+def do_move(g, s: int, code: int) -> None:
+    C = g[0][0:4]
+    a, b = code // 16, code % 16
+    C[s, a] -= 1
+    C[s, b] += 1
+    note(g, s, np.int64(EV_MOVE), a, b, np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def undo_move(g, s: int, code: int) -> None:
+    C = g[0][0:4]
+    a, b = code // 16, code % 16
+    C[s, a] += 1
+    C[s, b] -= 1
+
+
+@njit(cache=True)
+def do_swap(g, s: int, code: int, sign: int) -> None:
+    """Apply (sign=1) or undo (sign=-1) a swap code from :func:`swap_options`."""
+    C = g[0][0:4]
+    o = code % 8
+    a, b = (code // 8) // 16, (code // 8) % 16
+    C[s, a] -= sign
+    C[s, b] += sign
+    C[o, b] -= sign
+    C[o, a] += sign
+    if sign == 1:
+        note(g, s, np.int64(EV_SWAP), a, b, o, np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def recall_options(g, s: int, out) -> int:
+    """Recalls to the big burrow: a regular from tile ``t`` (code t) or the meerkat on burrow space k
+    (code 100 + k)."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    m = 0
+    for t in range(3, 13):
+        if C[s, t] > 0:
+            out[m] = t
+            m += 1
+    for k in range(5):
+        if S[s, BUR + k] == 1:
+            out[m] = 100 + k
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def do_recall(g, s: int, code: int, sign: int) -> None:
+    C = g[0][0:4]
+    S = g[0][4:8]
+    if code >= 100:
+        S[s, BUR + code - 100] -= sign
+    else:
+        C[s, code] -= sign
+    S[s, SUP] += sign
+    if sign == 1:
+        note(g, s, np.int64(EV_RECALL), code, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def queen_options(g, s: int, out) -> int:
+    """Burrow action: the queen (on a tile) moves to a tile 1 or 2 steps away."""
+    S = g[0][4:8]
+    D = g[0][51:64]
+    q = S[s, QUEEN]
+    m = 0
+    if q < 3:
+        return 0
+    for t in range(3, 13):
+        if D[q, t] == 1 or D[q, t] == 2:
+            out[m] = t
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def token_move_options(g, out) -> int:
+    """Burrow action: an oasis token (not a locked reverse token) to a tile without one: ``f * 16 + t``."""
+    T = g[0][8:21]
+    m = 0
+    for f in range(3, 13):
+        if T[f, TOK] != NONE and T[f, LOCK] < 0:
+            for t in range(3, 13):
+                if T[t, TOK] == NONE:
+                    out[m] = f * 16 + t
+                    m += 1
+    return m
+
+
+@njit(cache=True)
+def do_token_move(g, s: int, code: int, sign: int) -> None:
+    """Move (sign=1) or move back (sign=-1) an oasis token; moving the reverse token starts its timer."""
+    T = g[0][8:21]
+    f, t = code // 16, code % 16
+    if sign == -1:
+        f, t = t, f
+    T[t, TOK] = T[f, TOK]
+    T[f, TOK] = NONE
+    if sign == 1:
+        if T[t, TOK] == T_REVERSE:
+            T[t, LOCK] = s
+        note(g, s, np.int64(EV_TOKMOVE), f, t, T[t, TOK], np.int64(0), np.int64(0))
+    else:
+        T[t, LOCK] = -1
+
+
+@njit(cache=True)
+def drive_options(g, s: int, out) -> int:
+    """Wandering male step 1: a regular of ``s`` on another tile moves one step closer to him."""
+    C = g[0][0:4]
+    G = g[0][21]
+    A = g[0][38:51]
+    D = g[0][51:64]
+    male = G[G_MALE]
+    m = 0
+    for a in range(3, 13):
+        if a != male and C[s, a] > 0:
+            for b in range(3, 13):
+                if A[a, b] == 1 and D[b, male] == D[a, male] - 1:
+                    out[m] = a * 16 + b
+                    m += 1
+    return m
+
+
+@njit(cache=True)
+def male_rest(g, s: int) -> None:
+    """Wandering male steps 2 and 3: roll him to a new tile (reroll his own tile), take a pup (max 4)."""
+    S = g[0][4:8]
+    G = g[0][21]
+    K = g[0][64]
+    G[G_MALE] = roll_tile(g, G[G_MALE])
+    S[s, MALEACT] += 1
+    if S[s, PUP] < K[K_MAXP]:
+        S[s, PUP] += 1
+    note(g, s, np.int64(EV_MALE), G[G_MALE], S[s, PUP], np.int64(0), np.int64(0), np.int64(0))
+
+
+# ----------------------------------------------------------------------------------------- hazards, tokens
+@njit(cache=True)
+def lose(g, o: int, t: int) -> None:
+    C = g[0][0:4]
+    S = g[0][4:8]
+    C[o, t] -= 1
+    S[o, BOX] += 1
+    S[o, HAZLOST] += 1
+    note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def resolve_hazard(g, s: int, kind: int) -> None:
+    """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
+
+    Interpretation: the hawk's "most meerkats" uses majority strength (queen 2.5) among seats present; a
+    protected leader loses nothing and the hazard does not pass down to the next seat.
+    """
+    C = g[0][0:4]
+    S = g[0][4:8]
+    G = g[0][21]
+    A = g[0][38:51]
+    n = G[G_NS]
+    t = roll_tile(g, np.int64(0))
+    note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))
+    if kind == H_HAWK:
+        G[G_HAWK] += 1
+        best = 0
+        for o in range(n):
+            st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
+            best = max(best, st)
+        if best > 0:
+            for o in range(n):
+                st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
+                if st == best and C[o, t] > 0 and not protected(g, o, t):
+                    lose(g, o, t)
+    elif kind == H_FIRE:
+        G[G_FIRE] += 1
+        for o in range(n):
+            if C[o, t] > 0 and not protected(g, o, t):
+                lose(g, o, t)
+    else:
+        G[G_JACKAL] += 1
+        for o in range(n):
+            for u in range(12, 2, -1):  # highest-numbered affected tile first
+                if A[t, u] == 1 and C[o, u] > 0 and not protected(g, o, u):
+                    lose(g, o, u)
+                    break
+
+
+@njit(cache=True)
+def draw_token(g, s: int, t: int) -> None:
+    """Refill tile ``t``: from the blue bag, then from the brown bag (hazards resolve, then turn tan)."""
+    T = g[0][8:21]
+    G = g[0][21]
+    bags = g[0][22:25]
+    if G[G_BLUE] < G[G_NBLUE]:
+        T[t, TOK] = bags[0, G[G_BLUE]]
+        G[G_BLUE] += 1
+        note(g, s, np.int64(EV_DRAW), t, T[t, TOK], np.int64(0), np.int64(0), np.int64(0))
+    elif G[G_BROWN] < G[G_NBROWN]:
+        front, back = bags[1, G[G_BROWN]], bags[2, G[G_BROWN]]
+        G[G_BROWN] += 1
+        note(g, s, np.int64(EV_DRAW), t, front, np.int64(0), np.int64(0), np.int64(0))
+        if front >= H_HAWK:
+            resolve_hazard(g, s, front)
+        T[t, TOK] = back
+        if back == T_REVERSE:
+            T[t, LOCK] = s  # the drawer takes the green timer
+
+
+@njit(cache=True)
+def end_turn_refill(g, s: int) -> None:
+    """Interpretation: a used blue token is replaced on the tile it was used on, at the end of the turn."""
+    T = g[0][8:21]
+    for t in range(3, 13):
+        if T[t, USED] == 1:
+            T[t, USED] = 0
+            draw_token(g, s, t)
+
+
+@njit(cache=True)
+def unlock_timers(g, s: int) -> None:
+    """At the start of seat ``s``'s turn its reverse-scoring timers run out (the token may move again)."""
+    T = g[0][8:21]
+    for t in range(3, 13):
+        if T[t, LOCK] == s:
+            T[t, LOCK] = -1
+            note(g, s, np.int64(EV_UNLOCK), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def guardian_targets(g, s: int, t: int, out) -> int:
+    """Adjacent tiles not yet scored (tiles are scored 3, 4, ..., 12, so: higher-numbered)."""
+    A = g[0][38:51]
+    m = 0
+    for u in range(t + 1, 13):
+        if A[t, u] == 1:
+            out[m] = u
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def guardian_gain(g, s: int, u: int) -> int:
+    """Own points gained by moving one reserve guardian onto tile ``u`` (minus the pups x guardian lost)."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    pts = np.zeros(4, np.int64)
+    tile_points(g, u, pts)
+    before = pts[s]
+    C[s, u] += 1
+    tile_points(g, u, pts)
+    C[s, u] -= 1
+    return pts[s] - before - S[s, PUP]
+
+
+@njit(cache=True)
+def tile_winner(g, t: int) -> int:
+    """The seat taking tile ``t``'s high value now (-1 if nobody): strongest (fewest under reverse scoring)
+    among the seats present that are not cancelled by a tie."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    T = g[0][8:21]
+    G = g[0][21]
+    n = G[G_NS]
+    st = np.zeros(4, np.int64)
+    for s in range(n):
+        st[s] = 2 * C[s, t] + (5 if S[s, QUEEN] == t else 0)
+    rev = T[t, TOK] == T_REVERSE
+    who, key = -1, 0
+    for s in range(n):
+        if st[s] <= 0:
+            continue
+        dup = False
+        for o in range(n):
+            if o != s and st[o] == st[s]:
+                dup = True
+        if dup:
+            continue
+        k = -st[s] if rev else st[s]
+        if who < 0 or k > key:
+            who, key = s, k
+    return who
+
+
+@njit(cache=True)
+def conservation_ok(g) -> bool:
+    """supply + tiles + burrow + reserve + box (+ the queen) = meerkats + 1 for every seat."""
+    C = g[0][0:4]
+    S = g[0][4:8]
+    G = g[0][21]
+    K = g[0][64]
+    for s in range(G[G_NS]):
+        tot = S[s, SUP] + S[s, RES] + S[s, BOX] + 1
+        for t in range(3, 13):
+            tot += C[s, t]
+        for k in range(5):
+            tot += S[s, BUR + k]
+        if tot != K[K_MEERKATS] + 1 or C[s].min() < 0 or S[s, SUP] < 0:
+            return False
+    return True

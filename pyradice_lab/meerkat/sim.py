@@ -1,0 +1,277 @@
+"""Fast simulation of whole Meerkat Kingdom games (numba-compiled :mod:`.game`), tidy results, transcripts.
+
+Each game draws its own dice tape and choice tape from the generator (batch axis first: tapes of shape
+``(games, length)``), and the compiled kernel plays the games one after the other on plain arrays.  The
+same kernel with ``NUMBA_DISABLE_JIT=1`` is the pure-Python reference: it plays the same games from the
+same tapes, so both paths give identical results for the same seed.
+
+Examples
+--------
+>>> from pyradice_lab.meerkat import simulate_games
+>>> df = simulate_games(4, players=3, rng=1)
+>>> len(df), sorted(set(df["players"]))
+(4, [3])
+"""
+
+from __future__ import annotations
+
+import numbers
+from functools import cache
+
+import numpy as np
+import pandas as pd
+
+from ..rng import as_generator
+from .components import AUTOMA_ACTIONS, Components, default_components
+from .policies import POLICIES, policy_row
+
+__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names"]
+
+TAPE = 2048
+CHUNK = 512
+_BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
+_TAN = {"move": 5, "swap": 6, "two_guardians": 7, "plus3": 8, "reverse": 9, "hawk": 10, "fire": 11, "jackal": 12}
+
+
+class Setup:
+    """Static arrays of a components set, in the form the compiled kernel reads."""
+
+    def __init__(self, comp: Components):
+        from .rules import K_AF, K_BV, K_MAXG, K_MAXP, K_MEERKATS, K_PA, K_QF, NK
+
+        self.comp = comp
+        V = np.zeros((13, 4), np.int64)
+        for t in comp.tiles:
+            V[t.number, 0] = len(t.values)
+            V[t.number, 1:1 + len(t.values)] = t.values
+        K = np.zeros(NK, np.int64)
+        for face in range(1, 7):
+            K[face] = comp.count_by_face[face - 1]
+            K[K_QF + face] = 1 if face in comp.queen_faces else 0
+            K[K_AF + face - 1] = "LMH".index(comp.automa_faces[face - 1])
+            K[K_PA + face] = AUTOMA_ACTIONS.index(comp.pair_actions[face - 1])
+        K[K_BV:K_BV + 3] = comp.bonus_values[:3]
+        K[K_MAXG], K[K_MAXP], K[K_MEERKATS] = comp.max_guardians, comp.max_pups, comp.meerkats
+        blue = [_BLUE[e] for e, c in comp.blue for _ in range(c)]
+        brown = [(_TAN[f], _TAN[b]) for f, b, c in comp.brown for _ in range(c)]
+        bags = np.zeros((3, 64), np.int64)
+        bags[0, :len(blue)] = blue
+        for i, (f, b) in enumerate(brown):
+            bags[1, i], bags[2, i] = f, b
+        self.V, self.K, self.bags = V, K, bags
+        self.nblue, self.nbrown = len(blue), len(brown)
+        self.pos_adj = comp.position_adjacency().astype(np.int64)
+        self.oasis = np.array(comp.oasis_tiles, np.int64)
+
+
+@cache
+def _default_setup() -> Setup:
+    return Setup(default_components())
+
+
+def _check_int(v, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(v).__name__}")
+    if v < low or (high is not None and v > high):
+        raise ValueError(f"{name} must be in {low}..{'' if high is None else high}, got {v}")
+    return int(v)
+
+
+def _seat_config(players, automa, policies):
+    players = _check_int(players, "players", 1, 4)
+    if not isinstance(automa, (bool, np.bool_)):
+        raise TypeError(f"automa must be True or False, got {automa!r}")
+    n = players + (1 if automa else 0)
+    if n < 2 or n > 4:
+        raise ValueError(f"players must be 2..4, or 1..3 with automa=True (2..4 seats in all), got players={players}"
+                         f" automa={bool(automa)}")
+    if policies is None:
+        policies = ["greedy"] * players
+    elif isinstance(policies, (str, dict)) or (isinstance(policies, tuple) and len(policies) == 2
+                                                and policies[0] == "heuristic"):
+        policies = [policies] * players
+    policies = list(policies)
+    if len(policies) != players:
+        raise ValueError(f"policies must give one policy per player ({players}), got {len(policies)}")
+    rows = [policy_row(p) for p in policies]
+    pols = np.zeros(4, np.int64)
+    prm = np.zeros((4, len(rows[0][1])))
+    for s, (pid, row) in enumerate(rows):
+        pols[s], prm[s] = pid, row
+    if automa:
+        pols[players] = -1
+    names = [p if isinstance(p, str) else "heuristic*" for p in policies] + (["automa"] if automa else [])
+    return n, pols, prm, names
+
+
+def seat_names(players: int, automa: bool) -> list[str]:
+    return [f"p{s}" for s in range(players)] + (["automa"] if automa else [])
+
+
+def _tapes(gen, m):
+    """Dice tape and choice tape of ``m`` games: uint32 array (m, 2, TAPE)."""
+    dice = gen.integers(1, 7, size=(m, TAPE), dtype=np.uint8)
+    choices = gen.integers(0, 2 ** 32, size=(m, TAPE), dtype=np.uint32)
+    return np.stack([dice.astype(np.uint32), choices], axis=1)
+
+
+def simulate_games(n_games: int, players: int = 3, automa: bool = False, policies=None, rng=None, *,
+                   components: Components | None = None, progress: bool = False, engine: str = "auto"
+                   ) -> pd.DataFrame:
+    """Simulate ``n_games`` whole games; one row per game.
+
+    Parameters
+    ----------
+    n_games : int
+        Number of games (>= 1).
+    players : int
+        Human seats, 2..4 (1..3 with ``automa=True``; at most 4 seats in all).
+    automa : bool
+        Add the automa as the last seat (it plays last and follows its own rules).
+    policies : str, dict or list, optional
+        One policy for every player or one per player: ``"random_legal"``, ``"greedy"`` (default),
+        ``"heuristic"``, ``("heuristic", {params})`` or a heuristic params dict (see :mod:`.policies`).
+    rng : seed or Generator
+        Same seed -> the same games.
+    components : Components, optional
+        Replacement components (default: the packaged TOML).
+    progress : bool
+        tqdm progress bar on stderr.
+    engine : {"auto", "numba", "python"}
+        The compiled kernel or its pure-Python twin (identical results); ``auto`` avoids compiling for
+        small workloads when the compiled kernel is not cached yet.
+
+    Returns
+    -------
+    DataFrame
+        Columns: ``game``, ``players``, ``automa``, ``winner`` (seat, -1 = shared), ``turns``, ``first_seat``,
+        ``hawk``/``fire``/``jackal`` (hazards fired), ``capped``, ``conserved`` and per seat ``s``:
+        ``score_s``, ``tile_points_s``, ``pup_points_s``, ``bonus_s``, ``pups_s``, ``guardians_s`` (left in the
+        reserve), ``guardians_moved_s``, ``won_s`` (tiles whose high value the seat took), ``n_won_s``,
+        ``out_order_s``, ``lost_to_hazards_s``, ``male_activations_s``, ``policy_s``.
+
+    Examples
+    --------
+    >>> df = simulate_games(3, players=2, automa=True, rng=7)
+    >>> list(df["automa"].unique()), "score_2" in df.columns
+    ([True], True)
+    """
+    from .game import GAME_COLUMNS, SEAT_COLUMNS
+
+    n_games = _check_int(n_games, "n_games", 1)
+    n, pols, prm, names = _seat_config(players, automa, policies)
+    run_games = _engine(engine, n_games, pols, n)[0]
+    setup = _default_setup() if components is None else Setup(components)
+    gen = as_generator(rng)
+    seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
+    game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
+    from tqdm.auto import tqdm
+
+    for start in tqdm(range(0, n_games, CHUNK), desc="meerkat games", disable=not progress, leave=False):
+        m = min(CHUNK, n_games - start)
+        run_games(_tapes(gen, m), n, bool(automa), pols, prm, setup.V, setup.K, setup.bags, setup.nblue,
+                  setup.nbrown, setup.comp.male_start_tile, setup.pos_adj, setup.oasis, setup.comp.shuffle_tiles,
+                  seat_out[start:start + m], game_out[start:start + m])
+    return _frame(seat_out, game_out, players, bool(automa), names)
+
+
+ENGINES = ("auto", "numba", "python")
+
+
+def compiled_engine_ready() -> bool:
+    """Whether the compiled kernel is in memory or in numba's on-disk cache (no compilation needed)."""
+    from .game import run_games
+
+    if run_games.signatures:
+        return True
+    try:
+        return bool(run_games._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - any cache trouble means "not ready"
+        return False
+
+
+def _engine(engine: str, n_games: int, pols, n: int):
+    """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
+    from .pure import engine as get_engine
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine == "auto":
+        per_game = n * (0.03 if (pols[:n] > 0).any() else 0.0015)  # pure-Python seconds per game, measured
+        compiled = compiled_engine_ready() or n_games * per_game > 8.0
+    else:
+        compiled = engine == "numba"
+    return get_engine(compiled)
+
+
+def _won(mask: int) -> str:
+    return ",".join(str(t) for t in range(3, 13) if mask >> t & 1)
+
+
+def _frame(seat_out, game_out, players, automa, names) -> pd.DataFrame:
+    from .game import GAME_COLUMNS, SEAT_COLUMNS
+
+    n = players + (1 if automa else 0)
+    data = {"game": np.arange(len(game_out)), "players": players, "automa": automa}
+    for j, c in enumerate(GAME_COLUMNS):
+        data[c] = game_out[:, j]
+    for s in range(n):
+        for j, c in enumerate(SEAT_COLUMNS):
+            if c == "won_mask":
+                data[f"won_{s}"] = [_won(int(x)) for x in seat_out[:, s, j]]
+                data[f"n_won_{s}"] = [bin(int(x)).count("1") for x in seat_out[:, s, j]]
+            elif c != "queen_tile":
+                data[f"{c}_{s}"] = seat_out[:, s, j]
+        data[f"policy_{s}"] = names[s]
+    df = pd.DataFrame(data)
+    df["capped"] = df["capped"].astype(bool)
+    df["conserved"] = df["conserved"].astype(bool)
+    df["tape_wrapped"] = df["tape_wrapped"].astype(bool)
+    return df
+
+
+def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *, trace: bool = True,
+              components: Components | None = None, engine: str = "auto"):
+    """Play one game; with ``trace=True`` return ``(transcript text, result row)``, else the result row.
+
+    The transcript lists the layout, every roll, reroll, placement, activation, token draw, hazard and the
+    end scoring, in order.  The game is exactly the first game :func:`simulate_games` plays with the same
+    arguments and seed.
+
+    Examples
+    --------
+    >>> text, row = play_game(players=2, automa=True, rng=3)
+    >>> text.splitlines()[0].startswith("Meerkat Kingdom")
+    True
+    """
+    from .game import GAME_COLUMNS, SEAT_COLUMNS
+
+    n, pols, prm, names = _seat_config(players, automa, policies)
+    run_games, new_game, setup, play, winner_of = _engine(engine, 1, pols, n)
+    st = _default_setup() if components is None else Setup(components)
+    gen = as_generator(rng)
+    tapes = _tapes(gen, 1)
+    seat_out = np.zeros((1, 4, len(SEAT_COLUMNS)), np.int64)
+    game_out = np.zeros((1, len(GAME_COLUMNS)), np.int64)
+    run_games(tapes, n, bool(automa), pols, prm, st.V, st.K, st.bags, st.nblue, st.nbrown,
+              st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out)
+    row = _frame(seat_out, game_out, players, bool(automa), names).iloc[0]
+    if not trace:
+        return row
+    g = new_game(n, bool(automa), pols, prm, st.V, st.K, tapes[0], st.bags, st.nblue, st.nbrown,
+                 st.comp.male_start_tile, 2500)
+    setup(g, st.pos_adj, st.oasis, st.comp.shuffle_tiles)
+    play(g)
+    if winner_of(g) != row["winner"]:  # pragma: no cover - the traced replay is the same game
+        raise RuntimeError("traced replay diverged from the simulated game")
+    from .transcript import format_log
+
+    head = (f"Meerkat Kingdom: {players} players{' + automa' if automa else ''}; seats "
+            + ", ".join(f"{s} = {nm}" for s, nm in enumerate(names)))
+    from .rules import G_LOG, LOG0
+
+    events = g[0][LOG0:].reshape(-1, 8)[:g[0][21, G_LOG]]
+    return head + "\n" + format_log(events, names), row
+
+
+POLICY_NAMES = POLICIES
