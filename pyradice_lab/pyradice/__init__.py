@@ -47,7 +47,7 @@ __all__ = ["Quarry", "availability", "visible_faces", "quarry_geometry", "PYRAMI
 # ----------------------------------------------------------------------------------------- registration
 def _smoke_run(seed: int):
     # the readable engine: no numba compilation, well under 2 s
-    return simulate_games(4, 2, None, ["random_legal", "greedy"], rng=seed, engine="python")
+    return simulate_games(3, 2, None, ["random_legal", "greedy"], rng=seed, engine="python")
 
 
 def _exact_tables():
