@@ -132,7 +132,8 @@ class Components:
     def reconstructed(self) -> list[tuple[str, str, str]]:
         """(component, name, description) of every reconstructed component."""
         rows = [("dice colours", ", ".join(f"{n} x{c}" for n, c in zip(self.palette.names, self.palette.counts)),
-                 "5 colours, 12 per copy; 4 discs drawn without replacement")]
+                 f"{len(self.palette.names)} colours, {sum(self.palette.counts)} dice per copy (two copies for 3-4 "
+                 f"players); quarry colours drawn without replacement; one disc per colour, 4 drawn at random")]
         rows += [("skill", f"{s.code} {s.name}", s.description) for s in self.skills.values()
                  if s.source == "reconstruction"]
         rows += [("goal", f"{g.code} {g.name}", g.description) for g in self.goals.values()

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, seed_sequence, spawn
+from ..rng import as_generator, seed_sequence, spawn  # noqa: F401 - spawn: docstring example
 from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, get_policy
 from .quarry import colour_letters
-from .rules import ROLL_ROUNDS, Deal, GameState, deal, turns_of, winners
+from .rules import Deal, GameState, deal, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
@@ -358,8 +358,3 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rn
                                    ", ".join(map(str, win))))
     return GameRecord(players, g.first, [s.total for s in scores], [s.goals_met for s in scores],
                       [s.cards for s in scores], win, lines, g)
-
-
-# keep the name available for callers that want raw child generators
-_spawn = spawn
-_ROLLS = ROLL_ROUNDS
