@@ -323,7 +323,16 @@ def winner_of(g) -> int:
 
 @njit(cache=True)
 def play(g) -> bool:
-    """Play the game to the end; returns whether meerkats were conserved after every turn."""
+    """Play the game to the end and score it; returns whether meerkats were conserved after every turn."""
+    ok = play_turns(g)
+    final_scoring(g)
+    g[0][21, G_END] = 1
+    return ok and conservation_ok(g)
+
+
+@njit(cache=True)
+def play_turns(g) -> bool:
+    """Play every turn up to end scoring (the end trigger and the final turn included)."""
     S = g[0][4:8]
     G = g[0][21]
     n = G[G_NS]
@@ -350,9 +359,6 @@ def play(g) -> bool:
                 take_turn(g, r)
                 ok = ok and conservation_ok(g)
                 break
-    final_scoring(g)
-    ok = ok and conservation_ok(g)
-    G[G_END] = 1
     return ok
 
 

@@ -11,7 +11,8 @@ activate an oasis token, which burrow action, and where to move guardians during
   (enumerating every reroll outcome).  It declines optional actions that do not gain strictly.
 - ``heuristic``: the same machinery with tunable weights: ``w_opp`` (weight of the opponents' points),
   ``guardian_value`` / ``pup_value`` (future value credited to a guardian / pup), ``burrow_cost`` (value of a
-  meerkat spent on a burrow space), ``queen_penalty`` (keep the queen for a better moment), ``reroll``
+  meerkat spent on a burrow space), ``queen_bonus`` (credited to placing the queen: she protects her tile
+  and is forfeited if never placed), ``reroll``
   (1 = use the optional reroll).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1).
 
 Examples
@@ -37,6 +38,7 @@ from .rules import (
     BA_QUEEN,
     BA_SWAP,
     BUR,
+    EV_GUARD,
     K_MAXG,
     K_MAXP,
     K_QF,
@@ -58,6 +60,8 @@ from .rules import (
     male_rest,
     move_options,
     next_bonus,
+    note,
+    placement_options,
     queen_options,
     rand_below,
     recall_options,
@@ -71,11 +75,11 @@ from .rules import (
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM"]
 
 RANDOM, PARAM = 0, 1
-PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_penalty", "reroll")
+PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
-                      "queen_penalty": 1.0, "reroll": 1.0}
+                      "queen_bonus": 2.0, "reroll": 1.0}
 POLICIES = ("random_legal", "greedy", "heuristic")
 NEG = -1e18
 
@@ -124,7 +128,7 @@ def placement_table(g, s: int, tab) -> float:
             C[s, t] -= n
         if S[s, QUEEN] == 0 and S[s, SUP] > 0:
             S[s, QUEEN] = t
-            tab[t, 3] = tile_value(g, s, t, w) - before - prm[s, P_QUEEN]
+            tab[t, 3] = tile_value(g, s, t, w) - before + prm[s, P_QUEEN]
             S[s, QUEEN] = 0
         else:
             tab[t, 3] = NEG
@@ -196,33 +200,9 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int) -> int:
 def choose_action(g, s: int, d0: int, d1: int, d2: int) -> int:
     """0 = take a guardian; otherwise ``tile * 8 + n`` (n = 1..3 meerkats, 4 = the queen)."""
     S = g[0][4:8]
-    K = g[0][64]
+    g[0][64]
     opts = np.empty(128, np.int64)
-    seen = np.zeros(13 * 8, np.bool_)
-    m = 0
-    if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
-        opts[0] = 0
-        m = 1
-    for i in range(3):
-        if i == 0:
-            c, x, y = d0, d1, d2
-        elif i == 1:
-            c, x, y = d1, d0, d2
-        else:
-            c, x, y = d2, d0, d1
-        lo, hi = x + y, x + y
-        if x == 1 and y == 1:
-            lo, hi = 3, 12
-        for t in range(lo, hi + 1):
-            n = min(K[c], S[s, SUP])
-            if n > 0 and not seen[t * 8 + n]:
-                seen[t * 8 + n] = True
-                opts[m] = t * 8 + n
-                m += 1
-            if K[K_QF + c] == 1 and S[s, QUEEN] == 0 and S[s, SUP] > 0 and not seen[t * 8 + 4]:
-                seen[t * 8 + 4] = True
-                opts[m] = t * 8 + 4
-                m += 1
+    m = placement_options(g, s, d0, d1, d2, opts)
     if S[s, POL] == RANDOM:
         return opts[rand_below(g, m)]
     tab = np.empty((13, 4))
@@ -461,6 +441,7 @@ def apply_oasis(g, s: int, kind: int, code: int) -> None:
     elif kind == B_GUARD:
         S[s, SUP] -= 1
         S[s, RES] += 1
+        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 # ----------------------------------------------------------------------------------------- end scoring

@@ -161,6 +161,42 @@ def automa_split(d0: int, d1: int, d2: int, face: int):
     return c, a, b
 
 
+@njit(cache=True)
+def placement_options(g, s: int, d0: int, d1: int, d2: int, opts) -> int:
+    """Distinct legal actions for dice (d0, d1, d2): 0 = take a guardian (reserve below the maximum and a
+    meerkat in the supply); ``tile * 8 + n`` = place n = 1..3 meerkats (what the count die allows, or what
+    the supply still holds) on ``tile``; ``tile * 8 + 4`` = place the queen (count die 5-6, queen in the
+    supply).  One die is the count die, the other two sum to the tile; 1+1 reaches any tile."""
+    S = g[0][4:8]
+    K = g[0][64]
+    seen = np.zeros(13 * 8, np.bool_)
+    m = 0
+    if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
+        opts[0] = 0
+        m = 1
+    for i in range(3):
+        if i == 0:
+            c, x, y = d0, d1, d2
+        elif i == 1:
+            c, x, y = d1, d0, d2
+        else:
+            c, x, y = d2, d0, d1
+        lo, hi = x + y, x + y
+        if x == 1 and y == 1:
+            lo, hi = 3, 12
+        for t in range(lo, hi + 1):
+            n = min(K[c], S[s, SUP])
+            if n > 0 and not seen[t * 8 + n]:
+                seen[t * 8 + n] = True
+                opts[m] = t * 8 + n
+                m += 1
+            if K[K_QF + c] == 1 and S[s, QUEEN] == 0 and S[s, SUP] > 0 and not seen[t * 8 + 4]:
+                seen[t * 8 + 4] = True
+                opts[m] = t * 8 + 4
+                m += 1
+    return m
+
+
 # ----------------------------------------------------------------------------------------- majorities
 @njit(cache=True)
 def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> None:

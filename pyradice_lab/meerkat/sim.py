@@ -266,12 +266,13 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
         raise RuntimeError("traced replay diverged from the simulated game")
     from .transcript import format_log
 
+    labels = seat_names(players, bool(automa))
     head = (f"Meerkat Kingdom: {players} players{' + automa' if automa else ''}; seats "
-            + ", ".join(f"{s} = {nm}" for s, nm in enumerate(names)))
+            + ", ".join(f"{lab} = {nm}" for lab, nm in zip(labels, names)))
     from .rules import G_LOG, LOG0
 
     events = g[0][LOG0:].reshape(-1, 8)[:g[0][21, G_LOG]]
-    return head + "\n" + format_log(events, names), row
+    return head + "\n" + format_log(events, seat_names(players, bool(automa))), row
 
 
 POLICY_NAMES = POLICIES

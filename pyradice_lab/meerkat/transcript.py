@@ -70,7 +70,8 @@ def format_log(log, names) -> str:
         elif ev == R.EV_LOSE:
             lines.append(p + f"  loses a meerkat on tile {a}")
         elif ev == R.EV_OUT:
-            lines.append(p + f"has placed every meerkat: bonus token {a} ({b} taken)")
+            lines.append(p + "has placed every meerkat: " + (f"bonus token {a} ({b} taken)" if a else
+                                                                  "no bonus token left"))
         elif ev == R.EV_FORFEIT:
             lines.append(p + "forfeits the queen (she may not be the last meerkat)")
         elif ev == R.EV_BURROW:

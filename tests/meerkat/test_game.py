@@ -1,0 +1,97 @@
+"""Whole games: conservation, the end trigger, same seed -> same games, the engine's scoring == score_game,
+compiled == pure-Python twin, and a golden transcript."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyradice_lab.meerkat import play_game, score_game, sim, simulate_games
+from pyradice_lab.meerkat import rules as R
+from pyradice_lab.meerkat.pure import python_twins
+
+GOLDEN = Path(__file__).with_name("golden_transcript.txt")
+
+
+@pytest.mark.parametrize("players,automa", [(2, False), (2, True), (3, False), (3, True), (4, False)])
+def test_random_games_conserve_meerkats_and_end_properly(players, automa):
+    df = simulate_games(25, players=players, automa=automa, policies="random_legal", rng=11, engine="python")
+    n = players + automa
+    assert df["conserved"].all() and not df["capped"].any() and not df["tape_wrapped"].any()
+    assert (df["tokens_taken"] == n - 1).all()
+    for _, row in df.iterrows():
+        orders = sorted(row[f"out_order_{s}"] for s in range(n))
+        assert orders[1:] == list(range(1, n)) or orders == list(range(1, n + 1))
+        bonus = sorted(row[f"bonus_{s}"] for s in range(n))
+        assert bonus == sorted([0] + [9, 6, 3][:n - 1])
+        totals = [row[f"score_{s}"] for s in range(n)]
+        parts = [row[f"tile_points_{s}"] + row[f"pup_points_{s}"] + row[f"bonus_{s}"] for s in range(n)]
+        assert totals == parts
+        assert row["winner"] == -1 or totals[row["winner"]] == max(totals)
+        assert all(row[f"pups_{s}"] <= 4 and row[f"guardians_{s}"] <= 4 for s in range(n))
+
+
+def test_greedy_and_heuristic_games():
+    pols = ["greedy", ("heuristic", {"w_opp": 0.3}), "random_legal"]
+    df = simulate_games(4, players=3, policies=pols, rng=5, engine="python")
+    assert df["conserved"].all() and (df["policy_1"] == "heuristic*").all()
+    assert (df[[f"n_won_{s}" for s in range(3)]].sum(axis=1) <= 10).all()
+
+
+def test_same_seed_same_games_and_bad_input():
+    a = simulate_games(6, players=3, automa=True, policies="random_legal", rng=3, engine="python")
+    b = simulate_games(6, players=3, automa=True, policies="random_legal", rng=3, engine="python")
+    pd.testing.assert_frame_equal(a, b)
+    c = simulate_games(6, players=3, automa=True, policies="random_legal", rng=4, engine="python")
+    assert not a.equals(c)
+    for kwargs, name in [({"n_games": 0}, "n_games"), ({"n_games": 1, "players": 5}, "players"),
+                         ({"n_games": 1, "players": 4, "automa": True}, "players"),
+                         ({"n_games": 1, "policies": "clever"}, "policies"),
+                         ({"n_games": 1, "policies": ["greedy"]}, "policies"),
+                         ({"n_games": 1, "policies": ("heuristic", {"speed": 1})}, "policies"),
+                         ({"n_games": 1, "engine": "fast"}, "engine")]:
+        with pytest.raises(ValueError, match=name):
+            simulate_games(**kwargs)
+
+
+def test_engine_scoring_matches_score_game():
+    """Play games to the end trigger, then score the same board with the engine and with score_game."""
+    tw = python_twins()
+    st = sim._default_setup()
+    gen = np.random.default_rng(21)
+    for players, automa in [(3, False), (2, True), (4, False)]:
+        n, pols, prm, _ = sim._seat_config(players, automa, "greedy")
+        for tapes in sim._tapes(gen, 3):
+            g = tw["new_game"](n, automa, pols, prm, st.V, st.K, tapes, st.bags, st.nblue, st.nbrown, 7, 0)
+            tw["setup"](g, st.pos_adj, st.oasis, True)
+            tw["play_turns"](g)
+            W = g[0]
+            C, S, T, A = W[0:4, 3:13][:n], W[4:8][:n], W[8:21], W[38:51, 3:13][3:13]
+            queens = np.array([[S[s, R.QUEEN] == t for t in range(3, 13)] for s in range(n)])
+            kinds = {R.T_PLUS3: "plus3", R.T_REVERSE: "reverse", R.T_TWO: "two_guardians"}
+            tokens = {t: kinds[T[t, R.TOK]] for t in range(3, 13) if T[t, R.TOK] in kinds}
+            expected = score_game(C.copy(), queens, guardians=S[:, R.RES].copy(), pups=S[:, R.PUP].copy(),
+                                  bonus=S[:, R.BONUS].copy(), out_order=S[:, R.OUT].copy(), tokens=tokens,
+                                  adjacency=A.astype(bool))
+            tw["final_scoring"](g)
+            assert S[:, R.TOTAL].tolist() == expected["total"].tolist()
+            assert S[:, R.MOVED].tolist() == expected["guardians_moved"].tolist()
+            winner = tw["winner_of"](g)
+            assert (winner == -1) == (not expected["winner"].any())
+            assert winner == -1 or bool(expected.loc[winner, "winner"])
+
+
+def test_golden_transcript():
+    text, row = play_game(players=2, automa=True, policies=["greedy", "heuristic"], rng=2026, engine="python")
+    assert text == GOLDEN.read_text()
+    assert "score tile 12" in text and "automa" in text
+
+
+@pytest.mark.slow
+def test_compiled_kernel_equals_pure_python_twin():
+    """The numba-compiled kernel and its pure-Python twin play identical games (compiles the kernel)."""
+    for players, automa, pol in [(3, False, "greedy"), (2, True, "random_legal"), (4, False, "heuristic")]:
+        a = simulate_games(5, players=players, automa=automa, policies=pol, rng=8, engine="python")
+        b = simulate_games(5, players=players, automa=automa, policies=pol, rng=8, engine="numba")
+        pd.testing.assert_frame_equal(a, b)
