@@ -1,0 +1,208 @@
+"""The computations behind the Purramid experiments (tidy DataFrames; no plotting here).
+
+Each function is used by both the report section (:mod:`.report`) and the scripts in ``experiments/``.
+Monte Carlo columns carry ``_se``, ``_ci_low`` and ``_ci_high``; exact columns are plain floats.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from ..rng import as_generator, spawn_seeds
+from ..stats import mean_estimate, proportion_estimate
+from . import advisor
+from .board import popcount, valid_sets
+from .components import load_layout
+from .odds import burst_table
+
+__all__ = ["GAME_POLICY", "burst_heatmap", "situations", "press_your_luck", "game_cells", "seat_table",
+           "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors", "SMALL_LAYOUTS"]
+
+#: the seat-symmetric "sensible human" used in the game experiments
+GAME_POLICY = "risk:0.35"
+
+SMALL_LAYOUTS = {
+    "tiny-3row": [[1, 2, 3], [4, 5], [6]],
+    "small-10-12": [[2, 10, 6], [8, 3, 4], [12, 5]],
+    "small-8-low": [[3, 8, 2, 5], [6, 1, 4], [7, 9]],
+    "small-4row": [[4, 6, 1, 3, 2], [8, 5, 10], [9, 7, 11], [12, 6]],
+}
+
+
+# ------------------------------------------------------------------------------------------ exact odds
+def burst_heatmap(max_dice: int = 5, numbers=range(1, 13)) -> pd.DataFrame:
+    """P(burst) when the only empty space shows ``number``, for 1..max_dice dice (long format, exact)."""
+    t = burst_table(max_dice, numbers)
+    rows = []
+    for n in numbers:
+        for d in range(1, max_dice + 1):
+            rows.append({"dice": d, "number": n, "p_burst": float(t.loc[[(n,)], d].iloc[0])})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------ advisor
+def situations(side: str = "A") -> list[dict]:
+    """Named board situations for the press-your-luck chart (valid dice groups, so stopping scores)."""
+    L = load_layout(side)
+    sp = L.spaces
+    top = L.all_mask & ~L.bottom_rows_mask(7)
+    late = [s for s in sp if not top >> L.index(s) & 1]
+    return [
+        {"situation": "empty board, dice on one bottom space", "covered": [], "placed": [(0, 3)], "max_used": 4},
+        {"situation": "empty board, dice on two bottom spaces", "covered": [], "placed": [(0, 3), (0, 4)],
+         "max_used": 3},
+        {"situation": "2-player start, dice on one row-2 space", "covered": sp[:L.bottom_rows_mask(2).bit_count()],
+         "placed": [(2, 2)], "max_used": 4},
+        {"situation": "late game (rows 0-6 covered), dice on (7,1)", "covered": late, "placed": [(7, 1)],
+         "max_used": 4},
+    ]
+
+
+def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
+    """Exact value of stopping vs continuing, by situation and dice left (bonus turns per ``auto``)."""
+    rows = []
+    for sit in situations(side):
+        n_placed = len(sit["placed"])
+        for d in range(1, 5 - n_placed + 1):
+            df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective)
+            v = df.set_index("action")
+            rows.append({"situation": sit["situation"], "dice_left": d,
+                         "stop_value": float(v.loc["stop", "value"]),
+                         "continue_value": float(v.loc["continue", "value"]),
+                         "continue_burst": float(v.loc["continue", "burst_probability"]),
+                         "best": df["action"].iloc[0], "bonus_mode": df["bonus"].iloc[0]})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------ games
+def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games: int = 1000, policy: str = GAME_POLICY,
+               seed=0) -> pd.DataFrame:
+    """Simulate ``n_games`` per (players, side); one row per game (``simulate_games`` rows, concatenated)."""
+    from .sim import simulate_games
+
+    cells = [(p, s) for p in players_list for s in sides]
+    seqs = spawn_seeds(seed, len(cells))
+    frames = [simulate_games(n_games, players=p, layout=s, policies=policy, rng=q) for (p, s), q in zip(cells, seqs)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def seat_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Win probability and mean score by seat, with 95% CIs (one row per players x side x seat)."""
+    rows = []
+    for (players, side), g in games.groupby(["players", "layout"], sort=True):
+        n = len(g)
+        for seat in range(players):
+            win = proportion_estimate(int((g["winner"] == seat).sum()), n)
+            score = mean_estimate(g[f"score_{seat}"])
+            rows.append({"players": players, "side": side, "seat": seat, **win.to_dict("p_win"),
+                         **score.to_dict("score"), "fair_share": 1 / players, "games": n})
+    return pd.DataFrame(rows)
+
+
+def side_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Game length, bursts, bonus turns and the winner's gold by players x side, with 95% CIs."""
+    rows = []
+    for (players, side), g in games.groupby(["players", "layout"], sort=True):
+        turns = g["turns"].to_numpy()
+        row = {"players": players, "side": side, "games": len(g)}
+        row.update(mean_estimate(turns).to_dict("turns"))
+        row.update(mean_estimate(g["bursts"] / np.maximum(turns, 1)).to_dict("bursts_per_turn"))
+        row.update(mean_estimate(g["bonus_turns"] / np.maximum(turns, 1)).to_dict("bonus_per_turn"))
+        row.update(mean_estimate(g["winner_gold"]).to_dict("winner_gold"))
+        row.update(proportion_estimate(int((g["end"] == "gold_placed").sum()), len(g)).to_dict("p_all_gold"))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, policy: str = GAME_POLICY,
+                     seed=0) -> list[int]:
+    """Boards (covered masks) met at the start of turns of simulated games, spread over the game."""
+    from .policies import seat_policies
+    from .rules import DiceStream, new_game, play_turn
+
+    gen = as_generator(seed)
+    L = load_layout(side)
+    boards: list[int] = []
+    while len(boards) < 4 * n_positions:
+        g = new_game(players, L)
+        pols = seat_policies(policy, players)
+        dice = DiceStream(gen)
+        while not g.over and g.turns < 400:
+            boards.append(g.covered)
+            play_turn(g, pols[g.seat], dice)
+            g.turns += 1
+            g.seat = (g.seat + 1) % players
+    boards = sorted(set(boards), key=lambda c: popcount(c))
+    pick = np.linspace(0, len(boards) - 1, n_positions).round().astype(int)
+    return [boards[i] for i in pick]
+
+
+def yarn_values(boards: list[tuple[str, str, int]], *, yarn_value_inside: float = 0.0) -> pd.DataFrame:
+    """Exact gain in expected tiles of holding one yarn token at the start of a 5-dice turn.
+
+    ``boards``: (label, side, covered mask).  Tokens are free to spend inside the turn
+    (``yarn_value_inside``), so the gain is what one reroll is worth when it is used well.
+    """
+    rows = []
+    for label, side, cov in boards:
+        L = load_layout(side)
+        s = advisor.solver_for(L, "tiles", yarn_value_inside, "auto")
+        v0 = s.fresh(cov, 5, 0)[0]
+        v1 = s.fresh(cov, 5, 1)[0]
+        v2 = s.fresh(cov, 5, 2)[0]
+        rows.append({"board": label, "side": side, "free_spaces": popcount(L.all_mask & ~cov),
+                     "value_0_tokens": v0, "value_1_token": v1, "value_2_tokens": v2,
+                     "gain_first_token": v1 - v0, "gain_second_token": v2 - v1, "bonus_mode": s.bonus_mode(cov, 5)})
+    return pd.DataFrame(rows)
+
+
+def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2000, seed=0) -> pd.DataFrame:
+    """Expected tiles of human-style policies vs the exact optimum (Monte Carlo with CIs; regret = gap).
+
+    Use boards where the ``auto`` bonus mode is exact, so the optimum is exact.
+    """
+    from .turnsim import simulate_turns
+
+    rows = []
+    seqs = spawn_seeds(seed, len(boards) * len(policies))
+    k = 0
+    for label, side, cov in boards:
+        L = load_layout(side)
+        s = advisor.solver_for(L, "tiles", None, "auto")
+        opt, opt_burst = s.fresh(cov, 5, 0)
+        mode = s.bonus_mode(cov, 5)
+        cov_list = L.spaces_of(cov)
+        for pol in policies:
+            df = simulate_turns(n_turns, L, cov_list, policy=pol, rng=seqs[k])
+            k += 1
+            est = mean_estimate(df["value"])
+            burst = proportion_estimate(int(df["burst"].sum()), len(df))
+            rows.append({"board": label, "policy": pol, "optimal_value": opt, "bonus_mode": mode,
+                         **est.to_dict("value"), "regret": opt - est.value,
+                         "regret_ci_low": opt - est.ci_high, "regret_ci_high": opt - est.ci_low,
+                         **burst.to_dict("burst"), "optimal_burst": opt_burst, "turns": n_turns})
+    return pd.DataFrame(rows)
+
+
+def bonus_mode_errors(cases: list[tuple[str, object, int, int]]) -> pd.DataFrame:
+    """Value of a fresh turn with each bonus mode vs ``exact``: ``cases`` = (label, layout, covered, dice)."""
+    rows = []
+    for label, layout, cov, D in cases:
+        L = load_layout(layout)
+        vals = {}
+        secs = {}
+        for mode in ("exact", "approx", "none"):
+            s = advisor.TurnSolver(L, advisor.parse_objective("tiles"), 0.0, mode)
+            t0 = time.perf_counter()
+            vals[mode] = s.fresh(cov, D, 0)[0]
+            secs[mode] = time.perf_counter() - t0
+        rows.append({"board": label, "dice": D, "free_spaces": popcount(L.all_mask & ~cov),
+                     "valid_groups": len(valid_sets(L, cov, D)), "exact": vals["exact"],
+                     "approx": vals["approx"], "none": vals["none"],
+                     "approx_error": vals["approx"] - vals["exact"], "none_error": vals["none"] - vals["exact"],
+                     "approx_rel_error": vals["approx"] / vals["exact"] - 1, "exact_seconds": secs["exact"],
+                     "approx_seconds": secs["approx"]})
+    return pd.DataFrame(rows)
