@@ -28,6 +28,7 @@ import os
 import tempfile
 import textwrap
 import time
+import weakref
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from . import __version__  # noqa: E402
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
-           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table"]
+           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png"]
 
 A4 = (8.27, 11.69)
 DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
@@ -154,7 +155,7 @@ def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports
     result.table.to_csv(paths["csv"], index=False)
     if result.figure is not None:
         paths["png"] = folder / f"{result.name}.png"
-        result.figure.savefig(paths["png"], dpi=120, bbox_inches="tight")
+        paths["png"].write_bytes(figure_png(result.figure))
     return paths
 
 
@@ -211,12 +212,23 @@ def _text_pages(pager: _Pager, section: str, blocks: list[tuple[str | None, str]
         pager.save(fig)
 
 
+_PNG_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_PNG_DPI = 150
+
+
+def figure_png(figure: Figure) -> bytes:
+    """The figure rendered once as PNG bytes (reused by :func:`save_experiment` and the PDF page)."""
+    png = _PNG_CACHE.get(figure)
+    if png is None:
+        buf = io.BytesIO()
+        figure.savefig(buf, format="png", dpi=_PNG_DPI, bbox_inches="tight")
+        png = _PNG_CACHE[figure] = buf.getvalue()
+    return png
+
+
 def _figure_page(pager: _Pager, section: str, figure: Figure, title: str | None, text: str = "") -> None:
-    buf = io.BytesIO()
-    figure.savefig(buf, format="png", dpi=170, bbox_inches="tight")
+    img = plt.imread(io.BytesIO(figure_png(figure)), format="png")
     plt.close(figure)
-    buf.seek(0)
-    img = plt.imread(buf)
     fig = pager.new_page(section)
     top = 0.945
     if title:
@@ -238,42 +250,72 @@ def _figure_page(pager: _Pager, section: str, figure: Figure, title: str | None,
         _text_pages(pager, section, [(None, "\n".join(lines[24:]))])
 
 
+_CELL_CHARS = 24  # cells never wrap narrower than this
+_LINE_CHARS = 110  # characters across a table row before cells wrap
+
+
 def _table_pages(pager: _Pager, section: str, table: Table) -> None:
     shown = format_table(table.frame, table.digits, table.index)
-    n = len(shown)
-    per = max(5, table.rows_per_page)
-    pages = max(1, -(-n // per))
-    ncols = max(1, shown.shape[1])
-    width_chars = [max(len(str(c)), *(len(v) for v in shown[c].tolist()[:200]), 1) if n else len(str(c))
-                   for c in shown.columns]
-    total_chars = sum(min(w, 28) for w in width_chars) + 2 * ncols
-    fontsize = float(np.clip(720 / max(total_chars, 1), 5.0, 9.0))
-    for p in range(pages):
-        chunk = shown.iloc[p * per:(p + 1) * per]
+    source = table.frame.reset_index() if table.index else table.frame
+    numeric = [pd.api.types.is_numeric_dtype(source[c]) or pd.api.types.is_bool_dtype(source[c])
+               for c in source.columns]
+    columns = [str(c) for c in shown.columns]
+    natural = [max([len(c)] + [len(v) for v in shown[c0].tolist()]) for c, c0 in zip(columns, shown.columns)]
+    # water-filling: the widest columns wrap at the largest cap that keeps a line within _LINE_CHARS
+    cap = max(natural, default=1)
+    while cap > _CELL_CHARS and sum(min(w, cap) for w in natural) > _LINE_CHARS:
+        cap -= 1
+    widths = [min(w, cap) for w in natural]
+    total_chars = sum(widths) + 2 * max(1, len(widths))
+    fontsize = float(np.clip(950 / max(total_chars, 1), 5.0, 9.0))
+
+    def wrap_cell(v: str, width: int) -> str:
+        return "\n".join(textwrap.wrap(v, width)) if len(v) > width else v
+
+    body = [[wrap_cell(v, w) for v, w in zip(row, widths)] for row in shown.to_numpy().tolist()]
+    header = [wrap_cell(c, w) for c, w in zip(columns, widths)]
+    heights = [max(1, *(v.count("\n") + 1 for v in row)) if row else 1 for row in body]
+    head_h = max(v.count("\n") + 1 for v in header) if header else 1
+    line_h = 0.0148 * fontsize / 8  # figure fraction per text line
+    pad = 0.45  # lines of padding per row
+    caption = textwrap.wrap(" ".join(table.caption.split()), _WRAP)[:8] if table.caption else []
+    y_top = 0.915 - (0.014 * len(caption) + 0.006 if caption else 0.0)
+    # pages: at most rows_per_page rows, and rows (with padding) that fit under the caption
+    budget = (y_top - 0.045) / line_h - (head_h + pad)
+    pages: list[list[int]] = [[]]
+    used = 0.0
+    for i, h in enumerate(heights):
+        if pages[-1] and (used + h + pad > budget or len(pages[-1]) >= max(5, table.rows_per_page)):
+            pages.append([])
+            used = 0.0
+        pages[-1].append(i)
+        used += h + pad
+    for p, rows in enumerate(pages):
         fig = pager.new_page(section)
         title = table.title or "Table"
-        if pages > 1:
-            title += f" ({p + 1}/{pages})"
+        if len(pages) > 1:
+            title += f" ({p + 1}/{len(pages)})"
         fig.text(0.06, 0.945, title, fontsize=12, weight="bold", va="top")
-        y_top = 0.915
-        if table.caption:
-            cap = textwrap.wrap(" ".join(table.caption.split()), _WRAP)
-            for ln in cap[:6]:
-                fig.text(0.06, y_top, ln, fontsize=9, va="top", color="0.2")
-                y_top -= 0.014
-            y_top -= 0.006
-        row_h = 0.0185 * fontsize / 8
-        height = min(y_top - 0.04, row_h * (len(chunk) + 1))
+        y = 0.915
+        for ln in caption:
+            fig.text(0.06, y, ln, fontsize=9, va="top", color="0.2")
+            y -= 0.014
+        row_lines = [head_h] + [heights[i] for i in rows]
+        height = min(y_top - 0.04, line_h * sum(n + pad for n in row_lines))
         ax = fig.add_axes((0.04, y_top - height, 0.92, height))
         ax.axis("off")
-        if len(chunk):
-            colw = np.array([min(w, 28) + 2 for w in width_chars], dtype=float)
-            tab = ax.table(cellText=chunk.to_numpy().tolist(), colLabels=[str(c) for c in shown.columns],
-                           loc="upper center", cellLoc="right", colLoc="right", colWidths=list(colw / colw.sum()),
-                           bbox=(0, 0, 1, 1))
+        if rows:
+            colw = np.array([w + 2 for w in widths], dtype=float)
+            tab = ax.table(cellText=[body[i] for i in rows], colLabels=header, bbox=(0, 0, 1, 1),
+                           cellLoc="right", colLoc="right", colWidths=list(colw / colw.sum()))
             tab.auto_set_font_size(False)
             tab.set_fontsize(fontsize)
-            for (r, _c), cell in tab.get_celld().items():
+            unit = 1.0 / sum(n + pad for n in row_lines)
+            for (r, c), cell in tab.get_celld().items():
+                cell.set_height(unit * (row_lines[r] + pad))
+                loc = "right" if numeric[c] else "left"  # numbers right, text left
+                cell._loc = loc
+                cell.get_text().set_horizontalalignment(loc)
                 cell.set_linewidth(0.3)
                 if r == 0:
                     cell.set_facecolor("#dde6f0")

@@ -74,7 +74,7 @@ def spawn_seeds(rng_or_seed: RngLike, n: int) -> list[np.random.SeedSequence]:
     """``n`` independent child SeedSequences of ``rng_or_seed`` (advances its spawn counter)."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
-    return seed_sequence(rng_or_seed).spawn(int(n))
+    return seed_sequence(rng_or_seed, name="rng_or_seed").spawn(int(n))
 
 
 def spawn(rng_or_seed: RngLike, n: int) -> list[np.random.Generator]:
