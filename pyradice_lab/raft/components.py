@@ -77,6 +77,17 @@ class GemSet:
         return len(self.colours)
 
     @property
+    def letters(self) -> tuple[str, ...]:
+        """One-letter names (first letter, or the last one if taken): R, Y, B, K."""
+        out: list[str] = []
+        for c in self.colours:
+            for cand in (c[0].upper(), c[-1].upper(), c[:2].title()):
+                if cand not in out:
+                    out.append(cand)
+                    break
+        return tuple(out)
+
+    @property
     def slot_colours(self) -> tuple[str, ...]:
         """The colours lifeboat slots can ask for (all but the wild colour)."""
         return self.colours[:-1]

@@ -32,133 +32,123 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from .components import Lifeboat, default_components
 
-__all__ = ["load", "Loading", "load_kernel", "MAX_BOATS"]
+__all__ = ["load", "Loading", "load_scalar", "load_batch", "MAX_BOATS"]
 
-MAX_BOATS = 12
+MAX_BOATS = 10
 
 
-@njit(cache=True)
-def load_kernel(gems, empty, points, held, fill):  # pragma: no cover - compiled
-    """Best placement of ``gems`` (C,) on boats with ``empty`` (m, C-1) slots and ``points`` (m,).
+def _ordered(boats: list[int], key) -> list[int]:
+    """Boats sorted by ``key`` ascending, ties by index (stable)."""
+    return sorted(boats, key=lambda i: (key(i), i))
 
-    Writes the gems placed per boat per gem colour into ``held`` (m, C) and the slots filled per boat
-    per slot colour into ``fill`` (m, C-1) (both zeroed by the caller)."""
-    m = empty.shape[0]
-    k = empty.shape[1]
+
+def load_scalar(gems, empty, points) -> tuple[list[list[int]], list[list[int]]]:
+    """The readable algorithm on plain lists: ``gems`` (C counts, wild last), ``empty`` (per boat, K empty
+    slots per ordinary colour), ``points``.  Returns ``(held, fill)``: per boat the gems placed per gem
+    colour and the slots filled per slot colour."""
+    m, k = len(empty), len(gems) - 1
     wild = k
-    best_pts = -1
-    best_filled = -1
-    best_left = 1 << 30
-    th = np.zeros((m, k + 1), dtype=np.int64)
-    tf = np.zeros((m, k), dtype=np.int64)
-    rem = np.zeros(k + 1, dtype=np.int64)
-    order = np.zeros(m, dtype=np.int64)
-    key = np.zeros(m, dtype=np.int64)
+    best, best_key = ([[0] * (k + 1) for _ in range(m)], [[0] * k for _ in range(m)]), None
     for mask in range(1 << m):
-        deficit = 0
-        for c in range(k):
-            need = 0
-            for i in range(m):
-                if (mask >> i) & 1:
-                    need += empty[i, c]
-            if need > gems[c]:
-                deficit += need - gems[c]
-        if deficit > gems[wild]:
-            continue
-        th[:, :] = 0
-        tf[:, :] = 0
-        for c in range(k + 1):
-            rem[c] = gems[c]
-        # complete the chosen boats: ordinary gems first, blacks for the shortfall
-        for i in range(m):
-            if (mask >> i) & 1:
-                for c in range(k):
-                    a = min(empty[i, c], rem[c])
-                    th[i, c] += a
-                    rem[c] -= a
-                    b = empty[i, c] - a
-                    th[i, wild] += b
-                    rem[wild] -= b
-                    tf[i, c] = empty[i, c]
-        # the other boats, closest to complete first (ties: lower index)
-        n = 0
-        for i in range(m):
-            if not (mask >> i) & 1:
-                order[n] = i
-                s = 0
-                for c in range(k):
-                    s += empty[i, c]
-                key[n] = s
-                n += 1
-        for a in range(1, n):  # insertion sort, stable
-            x, kx = order[a], key[a]
-            b = a - 1
-            while b >= 0 and key[b] > kx:
-                order[b + 1] = order[b]
-                key[b + 1] = key[b]
-                b -= 1
-            order[b + 1] = x
-            key[b + 1] = kx
-        for t in range(n):
-            i = order[t]
+        chosen = [i for i in range(m) if mask >> i & 1]
+        need = [sum(empty[i][c] for i in chosen) for c in range(k)]
+        if sum(max(0, need[c] - gems[c]) for c in range(k)) > gems[wild]:
+            continue  # the black gems cannot cover the shortfall
+        held = [[0] * (k + 1) for _ in range(m)]
+        fill = [[0] * k for _ in range(m)]
+        rem = list(gems)
+        for i in chosen:  # complete: ordinary gems first, blacks for the rest
             for c in range(k):
-                a = min(empty[i, c], rem[c])
-                th[i, c] += a
-                tf[i, c] += a
+                a = min(empty[i][c], rem[c])
+                held[i][c] += a
                 rem[c] -= a
-        # blacks: again closest to complete first (after the ordinary gems)
-        for t in range(n):
-            key[t] = 0
+                held[i][wild] += empty[i][c] - a
+                rem[wild] -= empty[i][c] - a
+                fill[i][c] = empty[i][c]
+        others = [i for i in range(m) if not mask >> i & 1]
+        for i in _ordered(others, lambda i: sum(empty[i])):  # closest to complete first
             for c in range(k):
-                key[t] += empty[order[t], c] - tf[order[t], c]
-        for a in range(1, n):
-            x, kx = order[a], key[a]
-            b = a - 1
-            while b >= 0 and key[b] > kx:
-                order[b + 1] = order[b]
-                key[b + 1] = key[b]
-                b -= 1
-            order[b + 1] = x
-            key[b + 1] = kx
-        for t in range(n):
-            i = order[t]
+                a = min(empty[i][c] - fill[i][c], rem[c])
+                held[i][c] += a
+                fill[i][c] += a
+                rem[c] -= a
+        room_left = {i: sum(empty[i]) - sum(fill[i]) for i in others}
+        for i in _ordered(others, room_left.__getitem__):
             while rem[wild] > 0:
-                best_c = -1
-                most = 0
-                for c in range(k):
-                    r = empty[i, c] - tf[i, c]
-                    if r > most:
-                        most = r
-                        best_c = c
-                if best_c < 0:
+                room = [empty[i][c] - fill[i][c] for c in range(k)]
+                if max(room) <= 0:
                     break
-                tf[i, best_c] += 1
-                th[i, wild] += 1
+                c = room.index(max(room))  # the colour with most empty slots, first on ties
+                fill[i][c] += 1
+                held[i][wild] += 1
                 rem[wild] -= 1
-        pts = 0
-        filled = 0
-        for i in range(m):
-            full = True
-            for c in range(k):
-                filled += tf[i, c]
-                if tf[i, c] < empty[i, c]:
-                    full = False
-            if full:
-                pts += points[i]
-        left = 0
-        for c in range(k):
-            left += rem[c]
-        if pts > best_pts or (pts == best_pts and (filled > best_filled or
-                                                   (filled == best_filled and left < best_left))):
-            best_pts = pts
-            best_filled = filled
-            best_left = left
-            held[:, :] = th
-            fill[:, :] = tf
+        pts = sum(points[i] for i in range(m) if fill[i] == list(empty[i]))
+        key = (pts, sum(map(sum, fill)), -sum(rem[:k]))
+        if best_key is None or key > best_key:
+            best, best_key = (held, fill), key
+    return best
+
+
+def load_batch(gems: np.ndarray, empty: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`load_scalar` vectorised over ``n`` games: ``gems`` (n, C), ``empty`` (n, m, K) (unused
+    boats all zero), ``points`` (n, m).  Returns ``held`` (n, m, C) and ``fill`` (n, m, K)."""
+    n, m, k = empty.shape
+    wild = k
+    rows = np.arange(n)
+    size = empty.sum(axis=2)
+    best_held = np.zeros((n, m, k + 1), dtype=np.int64)
+    best_fill = np.zeros((n, m, k), dtype=np.int64)
+    best_key = np.full((n, 3), -(1 << 40), dtype=np.int64)
+    for mask in range(1 << m):
+        inside = np.array([mask >> i & 1 for i in range(m)], dtype=bool)
+        need = empty[:, inside, :].sum(axis=1)
+        ok = np.maximum(need - gems[:, :k], 0).sum(axis=1) <= gems[:, wild]
+        if not ok.any():
+            continue
+        held = np.zeros((n, m, k + 1), dtype=np.int64)
+        fill = np.zeros((n, m, k), dtype=np.int64)
+        rem = gems.copy()
+        for i in np.flatnonzero(inside):
+            a = np.minimum(empty[:, i, :], rem[:, :k])
+            held[:, i, :k] = a
+            rem[:, :k] -= a
+            held[:, i, wild] = (empty[:, i, :] - a).sum(axis=1)
+            rem[:, wild] -= held[:, i, wild]
+            fill[:, i, :] = empty[:, i, :]
+        others = np.flatnonzero(~inside)
+        if len(others):
+            order = others[np.argsort(size[:, others], axis=1, kind="stable")]
+            for t in range(len(others)):
+                i = order[:, t]
+                a = np.minimum(empty[rows, i, :] - fill[rows, i, :], rem[:, :k])
+                held[rows, i, :k] += a
+                fill[rows, i, :] += a
+                rem[:, :k] -= a
+            room_total = size[:, others] - fill[:, others, :].sum(axis=2)
+            order = others[np.argsort(room_total, axis=1, kind="stable")]
+            for t in range(len(others)):
+                i = order[:, t]
+                while True:
+                    room = empty[rows, i, :] - fill[rows, i, :]
+                    go = (rem[:, wild] > 0) & (room.max(axis=1) > 0)
+                    if not go.any():
+                        break
+                    c = np.argmax(room, axis=1)
+                    g = np.flatnonzero(go)
+                    fill[g, i[g], c[g]] += 1
+                    held[g, i[g], wild] += 1
+                    rem[g, wild] -= 1
+        full = (fill == empty).all(axis=2)
+        key = np.stack([(points * full).sum(axis=1), fill.sum(axis=(1, 2)), -rem[:, :k].sum(axis=1)], axis=1)
+        better = ok & ((key[:, 0] > best_key[:, 0]) | ((key[:, 0] == best_key[:, 0]) & (
+            (key[:, 1] > best_key[:, 1]) | ((key[:, 1] == best_key[:, 1]) & (key[:, 2] > best_key[:, 2])))))
+        best_key[better] = key[better]
+        best_held[better] = held[better]
+        best_fill[better] = fill[better]
+    return best_held, best_fill
 
 
 @dataclass(frozen=True)
@@ -257,9 +247,8 @@ def load(gems, lifeboats) -> Loading:
     g = _colour_vector(gems, colours, "gems")
     empty, pts = _boat_arrays(lifeboats, comp.gems.slot_colours)
     m = len(pts)
-    held = np.zeros((m, len(colours)), dtype=np.int64)
-    fill = np.zeros((m, len(colours) - 1), dtype=np.int64)
-    if m:
-        load_kernel(g, empty, pts, held, fill)
+    h, f = load_scalar(g.tolist(), empty.tolist(), pts.tolist())
+    held = np.array(h, dtype=np.int64).reshape(m, len(colours))
+    fill = np.array(f, dtype=np.int64).reshape(m, len(colours) - 1)
     done = tuple(i for i in range(m) if (fill[i] == empty[i]).all())
     return Loading(held, fill, g - held.sum(axis=0), done, int(pts[list(done)].sum()), int(fill.sum()), colours)

@@ -1,0 +1,224 @@
+"""Many games: :func:`simulate_games` (one row per game) and per-card statistics.
+
+Game ``i`` draws from its own generator, the ``i``-th child of the root seed (``SeedSequence.spawn``),
+so a game's course depends only on the seed and its index: never on the batch size, ``n_jobs`` or the
+engine, and the first games of a long run equal a short run with the same seed.  The batch engine
+(:mod:`.engine`) plays chunks of ``CHUNK`` games in lockstep; if a policy is a custom Python callable
+(or ``engine="rules"`` is asked for) the readable engine (:mod:`.rules`) plays the same games, slower.
+
+Examples
+--------
+>>> from pyradice_lab.raft.simulate import simulate_games
+>>> df = simulate_games(20, players=3, rng=1)
+>>> len(df), bool((df["turns"] % 3 == 0).all())
+(20, True)
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..rng import seed_sequence
+from .components import Components, default_components
+from .engine import CARD_FIELDS, GAME_FIELDS, play_batch
+from .physics import coerce_params
+from .policies import KIND_CODES, OptionTable, Policy
+from .rules import MAX_TURNS, Game, check_variant, resolve_policies, resolve_skills
+
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES"]
+
+CHUNK = 256
+ENGINES = ("auto", "batch", "rules")
+
+
+@dataclass
+class GameBatch:
+    """Result of :func:`simulate`: one row per game, and per-card totals over all games."""
+
+    games: pd.DataFrame
+    cards: pd.DataFrame
+
+
+def _check_int(v, name, lo, hi=None):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be an integer {rng}, got {v!r}")
+    return int(v)
+
+
+class _Setup:
+    """Validated inputs and the per-seat tables the batch engine needs."""
+
+    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns):
+        self.comp = components if components is not None else default_components()
+        self.players = self.comp.check_players(players)
+        self.variant = check_variant(variant)
+        self.params = coerce_params(params)
+        self.policies = resolve_policies(policies, self.players)
+        self.skills = resolve_skills(skills, self.players, self.params)
+        left = len(self.comp.deck) - self.comp.rules.boats * self.players
+        depth = self.comp.rules.flag_depth[self.players] if flag_depth is None else flag_depth
+        self.flag_depth = _check_int(depth, "flag_depth", 0, left)
+        self.max_turns = _check_int(max_turns, "max_turns", 1)
+        self.batchable = all(isinstance(p, Policy) for p in self.policies)
+
+    def spec(self) -> tuple:
+        comp = self.comp
+        slots, points = comp.deck_arrays()
+        return (self.players, self.variant == "sinking", comp.gems.in_play(self.players),
+                np.array(comp.gems.counts, dtype=np.int64), slots, points, self.flag_depth, comp.rules.boats,
+                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns)
+
+    def tables(self) -> tuple:
+        """Per-seat policy codes and weights, allowed options, and per distinct timing noise the fall
+        probabilities and cumulative sampling tables of every option."""
+        seat_params = [self.params.replace(timing_noise=s) for s in self.skills]
+        durations = sorted({d for p in self.policies for d in p.durations})
+        table = OptionTable(self.comp.raft, durations)
+        kinds = np.array([KIND_CODES[p.kind] for p in self.policies], dtype=np.int64)
+        pars = np.stack([p.pars() for p in self.policies])
+        allowed = np.stack([table.allowed(p) for p in self.policies])
+        distinct = list(dict.fromkeys(seat_params))
+        seat_tab = np.array([distinct.index(sp) for sp in seat_params], dtype=np.int64)
+        fall = np.stack([table.fall_table(sp) for sp in distinct])
+        samp = [table.sample_tables(sp) for sp in distinct]
+        return (kinds, pars, allowed, fall, np.stack([a for a, _ in samp]), np.stack([b for _, b in samp]), seat_tab)
+
+
+def _run_batch(setup: _Setup, seeds: list, tables) -> tuple[np.ndarray, ...]:
+    return play_batch(setup.spec(), [np.random.default_rng(s) for s in seeds], tables)
+
+
+def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
+    n = len(seeds)
+    games = np.zeros((n, len(GAME_FIELDS)), dtype=np.int64)
+    scores = np.zeros((n, setup.players), dtype=np.int64)
+    boats = np.zeros((n, setup.players), dtype=np.int64)
+    for g in range(n):
+        row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
+                   components=setup.comp,
+                   params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
+                   max_turns=setup.max_turns).play().summary
+        games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
+        scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
+        boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
+    return games, scores, boats, None
+
+
+def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
+             params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+             max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
+             chunk: int = CHUNK) -> GameBatch:
+    """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
+    n_games = _check_int(n_games, "n_games", 1)
+    chunk = _check_int(chunk, "chunk", 1)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns)
+    if engine == "batch" and not setup.batchable:
+        raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
+    compiled = setup.batchable and engine != "rules"
+    root = seed_sequence(rng, name="rng")
+    seeds = root.spawn(n_games)
+    chunks = [seeds[i:i + chunk] for i in range(0, n_games, chunk)]
+    tables = setup.tables() if compiled else None
+
+    def work(i):
+        return _run_batch(setup, chunks[i], tables) if compiled else _run_rules(setup, chunks[i])
+
+    if n_jobs != 1 and len(chunks) > 1:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(i) for i in range(len(chunks)))
+    else:
+        from tqdm.auto import tqdm
+
+        parts = [work(i) for i in tqdm(range(len(chunks)), desc="raft games", unit="chunk", disable=not progress,
+                                       leave=False)]
+    games = np.concatenate([p[0] for p in parts])
+    scores = np.concatenate([p[1] for p in parts])
+    boats = np.concatenate([p[2] for p in parts])
+    df = pd.DataFrame({"game": np.arange(n_games), "players": setup.players, "variant": setup.variant})
+    for i, f in enumerate(GAME_FIELDS[:3]):
+        df[f] = games[:, i]
+    df["rounds"] = -(-games[:, 1] // setup.players)
+    for p in range(setup.players):
+        df[f"score_{p}"] = scores[:, p]
+    for p in range(setup.players):
+        df[f"boats_{p}"] = boats[:, p]
+    best = scores.max(axis=1)
+    key = scores * 1000 + boats
+    top = key.max(axis=1)
+    n_top = (key == top[:, None]).sum(axis=1)
+    df["winner"] = np.where(n_top == 1, key.argmax(axis=1), -1)
+    df["tie"] = n_top > 1
+    df["winning_score"] = best
+    for i, f in enumerate(GAME_FIELDS[3:], start=3):
+        df[f] = games[:, i].astype(bool) if f in ("deck_exhausted", "truncated") else games[:, i]
+    df["seed_entropy"] = [root.entropy] * n_games
+    df.attrs.update({"seed_entropy": root.entropy, "policies": [getattr(p, "name", "custom") for p in setup.policies],
+                     "skills": setup.skills, "engine": "batch" if compiled else "rules"})
+    if compiled:
+        cards_arr = sum(p[3] for p in parts)
+        cards = pd.DataFrame(cards_arr, columns=list(CARD_FIELDS))
+        cards.insert(0, "id", [c.id for c in setup.comp.deck])
+        cards.insert(1, "name", [c.name for c in setup.comp.deck])
+        cards.insert(2, "size", [c.size for c in setup.comp.deck])
+        cards.insert(3, "points", [c.points for c in setup.comp.deck])
+    else:
+        cards = pd.DataFrame()
+    return GameBatch(df, cards)
+
+
+def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
+                   params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+                   max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
+                   progress: bool = False, chunk: int = CHUNK) -> pd.DataFrame:
+    """Simulate ``n_games`` full games of Rocking Raft.
+
+    Parameters
+    ----------
+    n_games : int
+    players : int
+        2..4.
+    variant : {"standard", "sinking"}
+    policies : name, Policy, callable or a list of them (one per seat), optional
+        Default ``"greedy"`` for every seat (see :mod:`.policies`).
+    rng : seed, SeedSequence or Generator
+    params : TiltParams or dict, optional
+        Tilt model parameters.
+    components : Components, optional
+        E.g. ``default_components().with_gems(3, [7, 7, 7, 5])`` for a gem-mix sweep.
+    skills : float or list of float, optional
+        Timing noise per seat (dexterity); default the model's ``timing_noise``.
+    flag_depth : int, optional
+        Cards above the pirate flag (default: the rules' 10/15/20).
+    max_turns : int
+        Safety cap on turns (such games are flagged ``truncated``).
+    engine : {"auto", "batch", "rules"}
+    n_jobs : int
+        Parallel worker threads over chunks (numpy releases the GIL; results do not depend on it).
+    chunk : int
+        Games per batch (results do not depend on it).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game: seat scores and completed lifeboats, ``winner`` (-1 for a shared win),
+        ``turns``, ``rounds``, ``flag_turn``, ``gems_passed`` (ordinary gems the active player could not
+        place), ``gifts_placed`` (of those, placed by opponents), ``gift_points`` (points completed by
+        passed gems), ``sunk`` lifeboats, ``deck_exhausted``, ``truncated`` and the root ``seed_entropy``.
+
+    Examples
+    --------
+    >>> df = simulate_games(10, players=4, variant="sinking", rng=3)
+    >>> sorted(set(df.columns) >= {"score_0", "score_3", "winner", "sunk"} for _ in [0])
+    [True]
+    """
+    return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
+                    flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
+                    chunk=chunk).games
