@@ -91,7 +91,8 @@ def test_advise_rows_equal_brute_force_values():
 
 def test_stop_continue_rows():
     L = SMALL["L3"]
-    df = advisor.advise(L, placed=[(0, 0)], dice_left=2, turn_dice=3, bonus="exact").set_index("action")
+    df = advisor.advise(L, placed=[(0, 0)], dice_left=2, turn_dice=3, bonus="exact",
+                        yarn_value=0.25).set_index("action")
     assert set(df.index) == {"stop", "continue"}
     assert df.loc["stop", "value"] == pytest.approx(1.0) and df.loc["stop", "burst_probability"] == 0
     _, after, roll_value, stop = oracle.make_oracle(L, "tiles", 0.25)

@@ -1,0 +1,69 @@
+"""CLI subcommands (through the registered parser) and the report section (quick)."""
+
+import argparse
+
+import pytest
+
+from pyradice_lab.cli import CliError
+from pyradice_lab.purramid.cli import add_cli, parse_spaces
+
+
+def run(argv, capsys):
+    parser = argparse.ArgumentParser(prog="pyradice-lab")
+    sub = parser.add_subparsers(dest="command")
+    add_cli(sub)
+    args = parser.parse_args(argv)
+    rc = args.func(args)
+    return rc, capsys.readouterr().out
+
+
+def test_odds(capsys):
+    rc, out = run(["purramid", "odds", "--dice", "3", "--targets", "6,8"], capsys)
+    assert rc == 0 and "23/216" in out and "10.6481%" in out
+
+
+def test_advise_with_and_without_roll(capsys):
+    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "0,0 0,1", "--placed", "1,0",
+                   "--dice-left", "2", "--roll", "3,4"], capsys)
+    assert rc == 0 and "place 3+4 on" in out and "regret" in out
+    rc, out = run(["purramid", "advise", "--placed", "0,3", "--dice-left", "4"], capsys)
+    assert "continue" in out and "stop" in out
+
+
+def test_simulate_prints_estimates_with_cis(capsys):
+    rc, out = run(["purramid", "simulate", "--players", "3", "--games", "30", "--seed", "1", "--policy",
+                   "risk:0.3", "--no-progress"], capsys)
+    assert rc == 0 and "P(seat 0 wins)" in out and "ci_low" in out and "30 games" in out
+
+
+def test_play_and_layout(capsys):
+    rc, out = run(["purramid", "play", "--players", "2", "--seed", "3"], capsys)
+    assert rc == 0 and "Game over" in out and "Scores:" in out
+    rc, out = run(["purramid", "layout", "--layout", "B"], capsys)
+    assert "capacity 78" in out and "[x] a 2 directly below an 8" in out
+
+
+def test_bad_input_raises_for_one_line_errors(capsys):
+    with pytest.raises(CliError, match="--covered"):
+        parse_spaces("0,0 zz", "--covered")
+    with pytest.raises(ValueError, match="n_dice"):
+        run(["purramid", "odds", "--dice", "9", "--targets", "6"], capsys)
+    with pytest.raises(ValueError, match="roll"):
+        run(["purramid", "advise", "--roll", "1,2"], capsys)
+    with pytest.raises(CliError, match="objective"):
+        run(["purramid", "advise", "--objective", "score"], capsys)
+
+
+@pytest.mark.slow
+def test_quick_report_section(tmp_path):
+    from pyradice_lab.purramid.report import report_section
+    from pyradice_lab.report import ExperimentResult, ReportContext
+
+    sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
+    exps = [i for i in sec.items if isinstance(i, ExperimentResult)]
+    assert len(exps) == 8 and sec.title == "Purramid"
+    for e in exps:
+        assert (tmp_path / e.name / f"{e.name}.csv").exists() and (tmp_path / e.name / f"{e.name}.png").exists()
+        assert len(e.reading) > 200 and not e.table.empty
+    seats = next(e for e in exps if e.name == "purramid_seat_advantage").table
+    assert {"p_win_se", "p_win_ci_low", "p_win_ci_high"} <= set(seats.columns)
