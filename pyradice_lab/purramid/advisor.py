@@ -40,7 +40,7 @@ Examples
 >>> df = advise("A", covered=[], placed=[(0, 3)], dice_left=4, roll=[6, 2, 3, 1])
 >>> list(df.columns[:4])
 ['action', 'space', 'number', 'dice']
->>> bool((df["regret"] >= 0).all()) and df["regret"].iloc[0] == 0
+>>> bool((df["regret"] >= 0).all() and df["regret"].iloc[0] == 0)
 True
 """
 
@@ -434,8 +434,8 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
 
     Examples
     --------
-    >>> advise("A", placed=[(0, 3)], dice_left=4)[["action", "regret"]].iloc[0]["regret"]
-    0.0
+    >>> advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()
+    ['continue', 'stop']
     """
     L = load_layout(layout)
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)

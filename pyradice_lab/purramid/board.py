@@ -16,10 +16,10 @@ advisor is built.
 Examples
 --------
 >>> from pyradice_lab.purramid.components import Layout
->>> L = Layout.from_rows([[2, 10, 6], [8, 3], [12]])
->>> s = L.mask_of([(1, 0)])                 # dice on the "8" alone: below it are (0,0) and (0,1)
+>>> L = Layout.from_rows([[2, 10, 6], [8, 3, 4], [12, 5]])
+>>> s = L.mask_of([(2, 0)])     # dice on the "12" alone: it needs (1,0), (1,1) and, below them, (0,0), (0,1)
 >>> is_valid(L, s, covered=0), min_completion(L, 0, s, budget=4)
-(False, 2)
+(False, 4)
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ Python ``int`` bit masks over these indices (``1 << i`` is space ``i``).
 Examples
 --------
 >>> from pyradice_lab.purramid.components import Layout, load_layout
->>> tiny = Layout.from_rows([[2, 10, 6], [8, 3], [12]], name="tiny")
+>>> tiny = Layout.from_rows([[2, 10, 6], [8, 3, 4], [12, 5]], name="tiny")
 >>> tiny.capacity, tiny.below((1, 0)), tiny.adjacent((2, 0))
-(8, [(0, 0), (0, 1)], [(1, 0), (1, 1)])
+(11, [(0, 0), (0, 1)], [(1, 0), (1, 1), (2, 1)])
 >>> load_layout("A").capacity
 78
 """

@@ -171,3 +171,38 @@ def test_placement_options_cover_every_distinct_subset():
     for dice_lists in per_space:
         assert sorted(dice_lists) == sorted([(6,), (1, 2, 3)])
     assert all(sum(d) == n for d, n in zip(df["dice"], df["number"]))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def small_layouts(draw):
+    """Random valid layouts of 2-3 rows, 1-unit spaces, bottom row 2-4 wide, numbers 1..12."""
+    w0 = draw(st.integers(2, 4))
+    n_rows = draw(st.integers(2, min(3, w0)))
+    rows = []
+    for r in range(n_rows):
+        pool = [1, 2, 3, 4, 5, 6, 7, 8, 9, 11] + ([12] if r >= 2 else [])
+        rows.append([draw(st.sampled_from(pool)) for _ in range(w0 - r)])
+    return Layout.from_rows(rows, name="random")
+
+
+@settings(max_examples=25)
+@given(L=small_layouts(), D=st.integers(2, 4), y=st.integers(0, 1))
+def test_random_layouts_match_brute_force(L, D, y):
+    fresh, _, _, _ = oracle.make_oracle(L, "tiles", 0.5)
+    assert solver(L, yarn_value=0.5).fresh(0, D, y)[0] == pytest.approx(fresh(frozenset(), D, y, 0), abs=1e-9)
+
+
+@settings(max_examples=25)
+@given(L=small_layouts(), D=st.integers(2, 4))
+def test_more_tokens_and_bonus_turns_never_hurt(L, D):
+    s = solver(L, yarn_value=0.0)
+    v = [s.fresh(0, D, y)[0] for y in range(3)]
+    assert v[0] <= v[1] + 1e-12 <= v[2] + 2e-12
+    assert solver(L, yarn_value=0.0, bonus="none").fresh(0, D, 0)[0] <= v[0] + 1e-12
+    # the at-least objective is a probability, non-increasing in k
+    p = [solver(L, ("at_least", k)).fresh(0, D, 0, k)[0] for k in (1, 2, 3)]
+    assert all(0 <= a <= 1 for a in p) and p[0] >= p[1] - 1e-12 >= p[2] - 2e-12
