@@ -64,8 +64,10 @@ from .rules import (
     MAX_TURNS,
     MOVED,
     OUT,
+    PAID,
     PIC,
     POL,
+    PRESENT,
     PUP,
     PUPPTS,
     QUEEN,
@@ -288,6 +290,8 @@ def final_scoring(g) -> None:
         winner = tile_winner(g, t)
         for s in range(n):
             S[s, TILEPTS] += pts[s]
+            T[t, PAID] += pts[s]
+            T[t, PRESENT] += C[s, t] + (1 if S[s, QUEEN] == t else 0)
         note(g, np.int64(-1), np.int64(EV_SCORE), t, pts[0], pts[1], pts[2], pts[3])
         if winner >= 0:
             S[winner, WONMASK] |= 1 << t
@@ -364,9 +368,9 @@ def play_turns(g) -> bool:
 
 @njit(cache=True)
 def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue: int, nbrown: int,
-              male_start: int, pos_adj, oasis_tiles, shuffle_tiles: bool, out_seat, out_game) -> int:
+              male_start: int, pos_adj, oasis_tiles, shuffle_tiles: bool, out_seat, out_game, out_tiles) -> int:
     """Play ``tapes.shape[0]`` games (tapes[i] = dice tape, choice tape); fill ``out_seat[i, seat, field]`` and
-    ``out_game[i, field]``."""
+    ``out_game[i, field]`` and ``out_tiles[i, tile - 3] = (pieces on the tile when it is scored, points paid)``."""
     for i in range(tapes.shape[0]):
         g = new_game(n, automa, pols, prm_rows, V, K, tapes[i], bag_rows, nblue, nbrown, male_start, np.int64(0))
         setup(g, pos_adj, oasis_tiles, shuffle_tiles)
@@ -385,5 +389,9 @@ def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue
         out_game[i, 7] = G[G_WRAP]
         out_game[i, 8] = 1 if ok else 0
         out_game[i, 9] = G[G_TOKENS]
+        T = g[0][8:21]
+        for t in range(3, 13):
+            out_tiles[i, t - 3, 0] = T[t, PRESENT]
+            out_tiles[i, t - 3, 1] = T[t, PAID]
     return tapes.shape[0]
 

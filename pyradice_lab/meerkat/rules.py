@@ -35,7 +35,7 @@ from numba import njit
 # ----------------------------------------------------------------------------------------- layout of arrays
 SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 18, 19, 20, 21
-TOK, LOCK, USED, PIC, NTF = 0, 1, 2, 3, 4
+TOK, LOCK, USED, PIC, PAID, PRESENT, NTF = 0, 1, 2, 3, 4, 5, 6
 (G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
  G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, NG) = range(22)
 # token kinds

@@ -148,7 +148,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
         ``hawk``/``fire``/``jackal`` (hazards fired), ``capped``, ``conserved`` and per seat ``s``:
         ``score_s``, ``tile_points_s``, ``pup_points_s``, ``bonus_s``, ``pups_s``, ``guardians_s`` (left in the
         reserve), ``guardians_moved_s``, ``won_s`` (tiles whose high value the seat took), ``n_won_s``,
-        ``out_order_s``, ``lost_to_hazards_s``, ``male_activations_s``, ``policy_s``.
+        ``out_order_s``, ``lost_to_hazards_s``, ``male_activations_s``, ``policy_s``; per tile ``t``:
+        ``present_tt`` (meerkats and queens on it when it is scored, guardians moved there excluded when they
+        arrive later) and ``paid_tt`` (points it paid out).
 
     Examples
     --------
@@ -165,14 +167,15 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
+    tile_out = np.zeros((n_games, 10, 2), np.int64)
     from tqdm.auto import tqdm
 
     for start in tqdm(range(0, n_games, CHUNK), desc="meerkat games", disable=not progress, leave=False):
         m = min(CHUNK, n_games - start)
         run_games(_tapes(gen, m), n, bool(automa), pols, prm, setup.V, setup.K, setup.bags, setup.nblue,
                   setup.nbrown, setup.comp.male_start_tile, setup.pos_adj, setup.oasis, setup.comp.shuffle_tiles,
-                  seat_out[start:start + m], game_out[start:start + m])
-    return _frame(seat_out, game_out, players, bool(automa), names)
+                  seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m])
+    return _frame(seat_out, game_out, players, bool(automa), names, tile_out)
 
 
 ENGINES = ("auto", "numba", "python")
@@ -208,7 +211,7 @@ def _won(mask: int) -> str:
     return ",".join(str(t) for t in range(3, 13) if mask >> t & 1)
 
 
-def _frame(seat_out, game_out, players, automa, names) -> pd.DataFrame:
+def _frame(seat_out, game_out, players, automa, names, tile_out) -> pd.DataFrame:
     from .game import GAME_COLUMNS, SEAT_COLUMNS
 
     n = players + (1 if automa else 0)
@@ -223,6 +226,9 @@ def _frame(seat_out, game_out, players, automa, names) -> pd.DataFrame:
             elif c != "queen_tile":
                 data[f"{c}_{s}"] = seat_out[:, s, j]
         data[f"policy_{s}"] = names[s]
+    for j in range(10):
+        data[f"present_t{j + 3}"] = tile_out[:, j, 0]
+        data[f"paid_t{j + 3}"] = tile_out[:, j, 1]
     df = pd.DataFrame(data)
     df["capped"] = df["capped"].astype(bool)
     df["conserved"] = df["conserved"].astype(bool)
@@ -253,9 +259,10 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
     tapes = _tapes(gen, 1)
     seat_out = np.zeros((1, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((1, len(GAME_COLUMNS)), np.int64)
+    tile_out = np.zeros((1, 10, 2), np.int64)
     run_games(tapes, n, bool(automa), pols, prm, st.V, st.K, st.bags, st.nblue, st.nbrown,
-              st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out)
-    row = _frame(seat_out, game_out, players, bool(automa), names).iloc[0]
+              st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out, tile_out)
+    row = _frame(seat_out, game_out, players, bool(automa), names, tile_out).iloc[0]
     if not trace:
         return row
     g = new_game(n, bool(automa), pols, prm, st.V, st.K, tapes[0], st.bags, st.nblue, st.nbrown,

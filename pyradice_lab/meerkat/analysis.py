@@ -1,0 +1,161 @@
+"""Meerkat Kingdom experiments: each function answers one designer question with a tidy table.
+
+The report section (:mod:`.report`) and the scripts in ``experiments/meerkat_*.py`` call these same
+functions.  Every Monte Carlo number carries its standard error and 95% CI; seeds are SeedSequences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ..rng import spawn_seeds
+from ..stats import mean_estimate
+from .components import TILES, Components, Tile, default_components
+from .odds import placement_odds
+from .sim import simulate_games
+
+__all__ = ["tile_fairness", "suggest_values", "seat_advantage", "automa_strength", "feature_value",
+           "hazard_impact", "win_shares", "turn_positions"]
+
+
+def win_shares(df: pd.DataFrame, n: int) -> np.ndarray:
+    """(games, seats) win shares: 1 for the winner, shared wins split among the top scores."""
+    scores = df[[f"score_{s}" for s in range(n)]].to_numpy()
+    out = np.zeros(scores.shape)
+    w = df["winner"].to_numpy()
+    for s in range(n):
+        out[:, s] = w == s
+    tied = w == -1
+    if tied.any():
+        top = scores[tied] == scores[tied].max(axis=1, keepdims=True)
+        out[tied] = top / top.sum(axis=1, keepdims=True)
+    return out
+
+
+def turn_positions(df: pd.DataFrame, players: int, automa: bool) -> np.ndarray:
+    """(games, seats): the turn-order position of each seat (0 = start player; the automa plays last)."""
+    first = df["first_seat"].to_numpy()
+    pos = np.zeros((len(df), players + automa), dtype=int)
+    for s in range(players):
+        pos[:, s] = (s - first) % players
+    if automa:
+        pos[:, players] = players
+    return pos
+
+
+def _est(x, prefix):
+    """Mean with SE and 95% CI; rates (prefix ending in ``rate``) have the CI clipped to [0, 1]."""
+    d = mean_estimate(np.asarray(x, dtype=float)).to_dict(prefix)
+    if prefix.endswith("rate"):
+        d[f"{prefix}_ci_low"], d[f"{prefix}_ci_high"] = max(0.0, d[f"{prefix}_ci_low"]), min(1.0, d[f"{prefix}_ci_high"])
+    return d
+
+
+# ----------------------------------------------------------------------------------------- tile fairness
+def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None,
+                  components: Components | None = None) -> pd.DataFrame:
+    """Per tile: exact placement odds, pieces committed when scored, points paid, points per piece."""
+    comp = components or default_components()
+    df = simulate_games(n_games, players=players, policies=policies, rng=rng, components=components)
+    rows = []
+    for t in TILES:
+        present, paid = df[f"present_t{t}"].to_numpy(float), df[f"paid_t{t}"].to_numpy(float)
+        won = np.zeros(len(df))
+        for s in range(players):
+            won += df[f"won_{s}"].str.split(",").apply(lambda x, t=t: str(t) in x).to_numpy()
+        rows.append({"tile": t, "values": "/".join(map(str, comp.tile(t).values)),
+                     "p_place_1": placement_odds(t, 1), **_est(present, "pieces"), **_est(paid, "paid"),
+                     "p_high_taken": won.mean(), "points_per_piece": paid.mean() / max(present.mean(), 1e-9)})
+    return pd.DataFrame(rows)
+
+
+def suggest_values(fair: pd.DataFrame, comp: Components | None = None) -> Components:
+    """Scale each tile's values so that every tile pays the same points per piece committed (rounded)."""
+    comp = comp or default_components()
+    target = fair["paid"].sum() / fair["pieces"].sum()
+    tiles = []
+    for t, ppp in zip(fair["tile"], fair["points_per_piece"]):
+        old = comp.tile(int(t)).values
+        f = target / ppp if ppp > 0 else 1.0
+        new = tuple(max(1, int(round(v * f))) for v in old)
+        new = tuple(sorted(new, reverse=True))
+        tiles.append(Tile(int(t), new, "reconstruction"))
+    return replace(comp, tiles=tuple(tiles))
+
+
+# ----------------------------------------------------------------------------------------- seat advantage
+def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None) -> pd.DataFrame:
+    """Win share by turn-order position for each (players, automa) setup, with SE and CI."""
+    rows = []
+    for (players, automa), seq in zip(setups, spawn_seeds(rng, len(setups))):
+        df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq)
+        n = players + automa
+        share, pos = win_shares(df, n), turn_positions(df, players, automa)
+        for k in range(n):
+            x = share[pos == k]
+            rows.append({"setup": f"{players}p" + (" + automa" if automa else ""), "position": k + 1,
+                         "seat": "automa" if automa and k == n - 1 else "player", **_est(x, "win_rate"),
+                         "fair_share": 1 / n, "games": n_games})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------- automa
+def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "heuristic"), (2, "random_legal")),
+                    rng=None) -> pd.DataFrame:
+    """The automa against human policies: its win rate and mean score vs the players' mean score."""
+    rows = []
+    for (players, pol), seq in zip(setups, spawn_seeds(rng, len(setups))):
+        df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq)
+        share = win_shares(df, players + 1)
+        human = df[[f"score_{s}" for s in range(players)]].mean(axis=1)
+        rows.append({"players": players, "policy": pol, **_est(share[:, players], "automa_win_rate"),
+                     "fair_share": 1 / (players + 1), **_est(df[f"score_{players}"], "automa_score"),
+                     **_est(human, "player_score"), "games": n_games})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------- feature value
+FEATURE_VARIANTS = {
+    "baseline heuristic": {},
+    "never rerolls": {"reroll": 0.0},
+    "never places the queen": {"queen_bonus": -100.0},
+    "ignores guardians + pups": {"guardian_value": 0.0, "pup_value": 0.0},
+    "chases guardians + pups": {"guardian_value": 4.0, "pup_value": 4.0},
+}
+
+
+def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None) -> pd.DataFrame:
+    """Seat 0 plays a heuristic variant against baseline heuristics: its win share and score edge."""
+    variants = FEATURE_VARIANTS if variants is None else variants
+    rows = []
+    for (name, params), seq in zip(variants.items(), spawn_seeds(rng, len(variants))):
+        pols = [("heuristic", params)] + ["heuristic"] * (players - 1)
+        df = simulate_games(n_games, players=players, policies=pols, rng=seq)
+        share = win_shares(df, players)[:, 0]
+        edge = df["score_0"] - df[[f"score_{s}" for s in range(1, players)]].mean(axis=1)
+        rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / players,
+                     **_est(edge, "score_edge"), "games": n_games})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------- hazards
+def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None) -> pd.DataFrame:
+    """Hazards fired and meerkats lost: default bags vs a one-of-each blue bag (hazards come out sooner)."""
+    comp = default_components()
+    small = replace(comp, blue=tuple((e, 1) for e, _ in comp.blue))
+    rows = []
+    for (name, c), seq in zip((("default bags", None), ("blue bag 1 of each", small)), spawn_seeds(rng, 2)):
+        df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c)
+        fired = df["hawk"] + df["fire"] + df["jackal"]
+        lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(players)])
+        score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(players)])
+        hit, spared = score[lost > 0], score[lost == 0]
+        diff = (hit.mean() - spared.mean()) if len(hit) > 1 and len(spared) > 1 else np.nan
+        se = np.sqrt(hit.var(ddof=1) / len(hit) + spared.var(ddof=1) / len(spared)) if not np.isnan(diff) else np.nan
+        rows.append({"bags": name, **_est(fired, "hazards_per_game"), "p_any_hazard": float((fired > 0).mean()),
+                     **_est(lost, "lost_per_seat"), "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se,
+                     "games": n_games})
+    return pd.DataFrame(rows)
