@@ -12,6 +12,7 @@ from numba import njit
 
 from .automa import automa_turn
 from .policies import (
+    RANDOM,
     apply_burrow,
     apply_oasis,
     choose_action,
@@ -20,6 +21,7 @@ from .policies import (
     choose_keep,
     choose_male,
     choose_oasis,
+    placement_table,
 )
 from .rules import (
     AUTO,
@@ -214,7 +216,9 @@ def human_turn(g, s: int) -> None:
         return
     d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
     note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))
-    keep = choose_keep(g, s, d0, d1, d2)
+    tab = np.zeros((13, 4))
+    gval = placement_table(g, s, tab) if S[s, POL] != RANDOM else 0.0
+    keep = choose_keep(g, s, d0, d1, d2, tab, gval)
     if keep != 7:
         if not keep & 1:
             d0 = roll_die(g)
@@ -223,7 +227,7 @@ def human_turn(g, s: int) -> None:
         if not keep & 4:
             d2 = roll_die(g)
         note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
-    code = choose_action(g, s, d0, d1, d2)
+    code = choose_action(g, s, d0, d1, d2, tab, gval)
     if code == 0:
         S[s, SUP] -= 1
         S[s, RES] += 1

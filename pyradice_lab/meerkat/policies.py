@@ -161,8 +161,10 @@ def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
 
 
 @njit(cache=True)
-def choose_keep(g, s: int, d0: int, d1: int, d2: int) -> int:
-    """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll)."""
+def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
+    """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll).
+
+    ``tab``/``gval``: this turn's :func:`placement_table` (the reroll does not change the board)."""
     S = g[0][4:8]
     K = g[0][64]
     prm = g[2]
@@ -170,13 +172,17 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int) -> int:
         return rand_below(g, np.int64(8))
     if prm[s, P_REROLL] <= 0:
         return 7
-    tab = np.empty((13, 4))
-    gval = placement_table(g, s, tab)
     rv = np.empty((7, 7, 7))
-    for a in range(1, 7):
-        for b in range(1, 7):
-            for c in range(1, 7):
-                rv[a, b, c] = roll_value(a, b, c, tab, gval, K)
+    for a in range(1, 7):  # a roll's value does not depend on the order of its dice: 56 evaluations
+        for b in range(a, 7):
+            for c in range(b, 7):
+                v = roll_value(a, b, c, tab, gval, K)
+                rv[a, b, c] = v
+                rv[a, c, b] = v
+                rv[b, a, c] = v
+                rv[b, c, a] = v
+                rv[c, a, b] = v
+                rv[c, b, a] = v
     best, best_mask = rv[d0, d1, d2], 7
     for mask in range(6, -1, -1):
         tot, cnt = 0.0, 0
@@ -197,7 +203,7 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int) -> int:
 
 
 @njit(cache=True)
-def choose_action(g, s: int, d0: int, d1: int, d2: int) -> int:
+def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """0 = take a guardian; otherwise ``tile * 8 + n`` (n = 1..3 meerkats, 4 = the queen)."""
     S = g[0][4:8]
     g[0][64]
@@ -205,8 +211,6 @@ def choose_action(g, s: int, d0: int, d1: int, d2: int) -> int:
     m = placement_options(g, s, d0, d1, d2, opts)
     if S[s, POL] == RANDOM:
         return opts[rand_below(g, m)]
-    tab = np.empty((13, 4))
-    gval = placement_table(g, s, tab)
     best, best_code = NEG, opts[0]
     for j in range(m):
         code = opts[j]

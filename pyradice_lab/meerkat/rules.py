@@ -206,40 +206,24 @@ def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> N
     zero strength score nothing; players whose strength equals another's cancel completely; the others are
     ranked (descending, or ascending when ``reverse``) and the k-th takes ``vals[k] + bonus`` (k < nv).
     """
+    alive = np.zeros(4, np.bool_)
+    for i in range(n):
+        ok = strength[i] > 0
+        if ok:
+            for j in range(n):
+                if j != i and strength[j] == strength[i]:
+                    ok = False
+                    break
+        alive[i] = ok
     for i in range(n):
         out[i] = 0
-    for i in range(n):
-        si = strength[i]
-        if si <= 0:
-            continue
-        rank = 0
-        tied = False
-        for j in range(n):
-            if j == i:
-                continue
-            sj = strength[j]
-            if sj <= 0:
-                continue
-            if sj == si:
-                tied = True
-                break
-        if tied:
-            continue
-        for j in range(n):
-            sj = strength[j]
-            if j == i or sj <= 0:
-                continue
-            dup = False
-            for k in range(n):
-                if k != j and strength[k] == sj:
-                    dup = True
-                    break
-            if dup:
-                continue
-            if (sj > si and not reverse) or (sj < si and reverse):
-                rank += 1
-        if rank < nv:
-            out[i] = vals[rank] + bonus
+        if alive[i]:
+            rank = 0
+            for j in range(n):
+                if alive[j] and ((strength[j] > strength[i]) if not reverse else (strength[j] < strength[i])):
+                    rank += 1
+            if rank < nv:
+                out[i] = vals[rank] + bonus
 
 
 @njit(cache=True)
