@@ -1,0 +1,23 @@
+# %% [markdown]
+# # Meerkat Kingdom — Automa strength: the automa against greedy, heuristic and random players.
+#
+# Runs the same function as the report section (`pyradice_lab.meerkat.report.run_automa`) at full size and
+# writes `reports/meerkat_*/` (CSV + PNG).  Run alone: `.venv/bin/python experiments/meerkat_automa_strength.py`.
+
+# %%
+import sys
+
+import numpy as np
+
+from pyradice_lab.meerkat.report import SIZES, run_automa
+from pyradice_lab.report import save_experiment
+
+SEED = np.random.SeedSequence(2026)
+GAMES = SIZES["automa"][1] if "--quick" not in sys.argv else SIZES["automa"][0]
+
+# %%
+result = run_automa(GAMES, SEED)
+paths = save_experiment(result, "reports")
+print(result.reading)
+print(result.table.to_string(index=False))
+print({k: str(v) for k, v in paths.items()})

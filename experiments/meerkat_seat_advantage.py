@@ -1,0 +1,23 @@
+# %% [markdown]
+# # Meerkat Kingdom — Seat advantage: win share by turn-order position for 2p+automa, 2p, 3p and 4p greedy games, with 95% CIs.
+#
+# Runs the same function as the report section (`pyradice_lab.meerkat.report.run_seat_advantage`) at full size and
+# writes `reports/meerkat_*/` (CSV + PNG).  Run alone: `.venv/bin/python experiments/meerkat_seat_advantage.py`.
+
+# %%
+import sys
+
+import numpy as np
+
+from pyradice_lab.meerkat.report import SIZES, run_seat_advantage
+from pyradice_lab.report import save_experiment
+
+SEED = np.random.SeedSequence(2026)
+GAMES = SIZES["seats"][1] if "--quick" not in sys.argv else SIZES["seats"][0]
+
+# %%
+result = run_seat_advantage(GAMES, SEED)
+paths = save_experiment(result, "reports")
+print(result.reading)
+print(result.table.to_string(index=False))
+print({k: str(v) for k, v in paths.items()})
