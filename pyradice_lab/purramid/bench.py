@@ -81,7 +81,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                            "same code, NUMBA_DISABLE_JIT=1, one game", min_ratio=30, game="purramid",
                            repeat=2))
 
-    m = 5_000 if quick else 20_000
+    m = 2_000 if quick else 5_000
     simulate_turns(200, "A", policy="optimal", rng=0)
 
     def turns():

@@ -171,32 +171,32 @@ def choose(cov, placed, d, vals, brd, full, n, cm):
 
 
 @njit(cache=True)
-def burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, maxc):
-    """Exact chance that a roll of ``d`` dice offers the policy no completable placement (``maxc``: a
-    work array of ``n`` ints)."""
+def burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, work):
+    """Exact chance that a roll of ``d`` dice offers the policy no completable placement (``work``: an int
+    array of ``2 * n`` slots)."""
     if d == 0:
         return 1.0
     cand = candidates(cov, placed, brd, full, n)
-    any_space = False
+    k = 0
     for s in range(n):
-        maxc[s] = 0
         if (cand >> s) & 1 != 0 and brd[2, s] <= 6 * d:
             need = forced_spaces(cov, placed | (1 << s), brd, n)
             if need < d:
-                maxc[s] = d - need
-                any_space = True
-    if not any_space:
-        return 1.0
+                work[k] = brd[2, s]
+                work[n + k] = (2 << (d - need)) - 2  # the dice counts 1..d-need that leave enough dice
+                k += 1
     unsafe = 0
+    total = 0
     for r in range(rrows[d]):
+        total += rw[d, r]
         safe = False
-        for s in range(n):
-            if maxc[s] > 0 and (rcm[d, r, brd[2, s]] & ((2 << maxc[s]) - 2)) != 0:
+        for j in range(k):
+            if rcm[d, r, work[j]] & work[n + j] != 0:
                 safe = True
                 break
         if not safe:
             unsafe += rw[d, r]
-    return unsafe / 6.0 ** d
+    return unsafe / total
 
 
 @njit(cache=True)
@@ -254,7 +254,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
     """
     cm = np.zeros(31, dtype=np.int64)
     vals = np.zeros(8, dtype=np.int64)
-    work = np.zeros(n, dtype=np.int64)
+    work = np.zeros(2 * n, dtype=np.int64)
     suspended = 0
     for g in range(st.shape[0]):
         while st[g, S_END] == END_NONE:

@@ -76,14 +76,14 @@ class Policy:
         brd, full, n = _arrays(layout)
         rcm, rw, rrows = _risk()
         return bool(K.policy_stops(self.kind, self.param, placements, int(cov), int(placed), dice_left, brd, full,
-                                   n, rcm, rw, rrows, np.zeros(n, dtype=np.int64)))
+                                   n, rcm, rw, rrows, np.zeros(2 * n, dtype=np.int64)))
 
     def risk(self, layout, cov: int, placed: int, dice_left: int) -> float:
         """Chance the next roll of ``dice_left`` dice offers no completable placement."""
         brd, full, n = _arrays(layout)
         rcm, rw, rrows = _risk()
         return float(K.burst_risk(int(cov), int(placed), dice_left, brd, full, n, rcm, rw, rrows,
-                                  np.zeros(n, dtype=np.int64)))
+                                  np.zeros(2 * n, dtype=np.int64)))
 
     # ----------------------------------------------------------------- batched view
     def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):

@@ -231,3 +231,32 @@ def test_kernel_agrees_with_readable_board_functions():
             if P >> i & 1:
                 nb |= L.adj_mask[i]
         assert K.candidates(cov, P, brd, full, n) == nb & ~cov & ~P & L.all_mask
+
+
+def test_policy_risk_equals_enumeration():
+    """The stop rule's burst risk against a plain enumeration of every sorted roll."""
+    from pyradice_lab.purramid.board import closure
+    from pyradice_lab.purramid.chance import multisets, sub_multisets
+    from pyradice_lab.purramid.components import load_layout
+    from pyradice_lab.purramid.policies import stop_if_burst_risk_above
+
+    L = load_layout("A")
+    pol = stop_if_burst_risk_above(0.3)
+    rng = np.random.default_rng(8)
+    for _ in range(12):
+        cov = sum(1 << i for i in range(L.n_spaces) if L.row_of[i] < 3 and rng.random() < 0.6)
+        free = [i for i in range(L.n_spaces) if not cov >> i & 1 and L.row_of[i] < 5]
+        P = 1 << int(rng.choice(free))
+        for d in (1, 2, 3):
+            nb = 0
+            for i in range(L.n_spaces):
+                if P >> i & 1:
+                    nb |= L.adj_mask[i]
+            cands = [s for s in range(L.n_spaces) if nb >> s & 1 and not (cov | P) >> s & 1]
+            faces, w = multisets(d)
+            unsafe = 0
+            for roll, wt in zip(faces.tolist(), w.tolist()):
+                ok = any(len(u) <= d - (closure(L, P | 1 << s, cov).bit_count() - (P | 1 << s).bit_count())
+                         for s in cands for u in sub_multisets(roll, L.numbers[s]))
+                unsafe += 0 if ok else wt
+            assert pol.risk(L, cov, P, d) == pytest.approx(unsafe / 6 ** d, abs=1e-12)
