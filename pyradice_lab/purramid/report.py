@@ -211,7 +211,8 @@ def game_experiments(n_games: int, seed) -> tuple[list[ExperimentResult], int]:
         f"{more} bursts more often, {bpt[more]:.3f} vs {bpt[less]:.3f} bursts per turn averaged over player counts"
         + (f", with non-overlapping 95% intervals for {', '.join(f'{p}p' for p in sep)}" if sep else
            ", although no single cell separates the sides at this sample size")
-        + ". Side B's 1s and 2s in the middle rows are hard to hit once few dice are left. Bonus turns and "
+        + ". A likely cause: side B's 1s and 2s in the middle rows are hard to hit with many dice and its "
+        "12s sit low. Bonus turns and "
         "the winner's gold are shown with their intervals in the figure; the table lists every quantity "
         "with its standard error and 95% CI.")
     long_rows = []
@@ -366,9 +367,9 @@ def bonus_mode_experiment(quick: bool = False, seed=0) -> ExperimentResult:
         f"worst {_pct(rel.max())}); it overvalues {over} of {len(df)} boards -- on small boards the tiles just "
         "placed really do take the best spaces. 'none' (ignore bonus turns) underestimates by "
         f"{(-df['none_error']).mean():.3f} tiles on average: bonus turns are a large part of a turn's value. "
-        "The advisor's default 'auto' is exact whenever the board has at most 40 valid dice groups (mid- and "
-        "late-game boards, the 2-player start); the README reports the one full-board check (the empty side A, "
-        "exact in about 30 s, and the approx policy played out with real bonus turns).")
+        "The advisor's default 'auto' is exact whenever the board has at most 40 valid dice groups (typically "
+        "mid- and late-game boards); the README reports the one full-board check (the empty side A, exact in "
+        "about 35 s, and the approx policy played out with real bonus turns).")
     return ExperimentResult("purramid_bonus_modes", "Bonus-turn modes: error against exact", reading, df, fig)
 
 
