@@ -319,7 +319,7 @@ def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
     key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus)
     solver = _SOLVERS.get(key)
-    if solver is None or solver.layout is not layout and solver.layout.key != layout.key:
+    if solver is None:
         solver = TurnSolver(layout, obj, yv, bonus)
         _SOLVERS[key] = solver
         while len(_SOLVERS) > _MAX_SOLVERS:
