@@ -13,7 +13,7 @@ from pyradice_lab.meerkat.report import SIZES, run_automa
 from pyradice_lab.report import save_experiment
 
 SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["automa"][1] if "--quick" not in sys.argv else SIZES["automa"][0]
+GAMES = SIZES["automa"][2] if "--quick" not in sys.argv else SIZES["automa"][0]
 
 # %%
 result = run_automa(GAMES, SEED)

@@ -13,7 +13,7 @@ from pyradice_lab.meerkat.report import SIZES, run_features
 from pyradice_lab.report import save_experiment
 
 SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["features"][1] if "--quick" not in sys.argv else SIZES["features"][0]
+GAMES = SIZES["features"][2] if "--quick" not in sys.argv else SIZES["features"][0]
 
 # %%
 result = run_features(GAMES, SEED)

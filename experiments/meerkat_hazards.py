@@ -13,7 +13,7 @@ from pyradice_lab.meerkat.report import SIZES, run_hazards
 from pyradice_lab.report import save_experiment
 
 SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["hazards"][1] if "--quick" not in sys.argv else SIZES["hazards"][0]
+GAMES = SIZES["hazards"][2] if "--quick" not in sys.argv else SIZES["hazards"][0]
 
 # %%
 result = run_hazards(GAMES, SEED)

@@ -13,7 +13,7 @@ from pyradice_lab.meerkat.report import SIZES, run_seat_advantage
 from pyradice_lab.report import save_experiment
 
 SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["seats"][1] if "--quick" not in sys.argv else SIZES["seats"][0]
+GAMES = SIZES["seats"][2] if "--quick" not in sys.argv else SIZES["seats"][0]
 
 # %%
 result = run_seat_advantage(GAMES, SEED)

@@ -13,7 +13,7 @@ from pyradice_lab.meerkat.report import SIZES, run_tile_fairness
 from pyradice_lab.report import save_experiment
 
 SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["fairness"][1] if "--quick" not in sys.argv else SIZES["fairness"][0]
+GAMES = SIZES["fairness"][2] if "--quick" not in sys.argv else SIZES["fairness"][0]
 
 # %%
 result = run_tile_fairness(GAMES, SEED)

@@ -56,10 +56,10 @@ def _est(x, prefix):
 
 # ----------------------------------------------------------------------------------------- tile fairness
 def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None,
-                  components: Components | None = None) -> pd.DataFrame:
+                  components: Components | None = None, engine: str = "auto") -> pd.DataFrame:
     """Per tile: exact placement odds, pieces committed when scored, points paid, points per piece."""
     comp = components or default_components()
-    df = simulate_games(n_games, players=players, policies=policies, rng=rng, components=components)
+    df = simulate_games(n_games, players=players, policies=policies, rng=rng, components=components, engine=engine)
     rows = []
     for t in TILES:
         present, paid = df[f"present_t{t}"].to_numpy(float), df[f"paid_t{t}"].to_numpy(float)
@@ -87,11 +87,11 @@ def suggest_values(fair: pd.DataFrame, comp: Components | None = None) -> Compon
 
 
 # ----------------------------------------------------------------------------------------- seat advantage
-def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None) -> pd.DataFrame:
+def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine: str = "auto") -> pd.DataFrame:
     """Win share by turn-order position for each (players, automa) setup, with SE and CI."""
     rows = []
     for (players, automa), seq in zip(setups, spawn_seeds(rng, len(setups))):
-        df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq)
+        df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
         n = players + automa
         share, pos = win_shares(df, n), turn_positions(df, players, automa)
         for k in range(n):
@@ -104,11 +104,11 @@ def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None) -> pd.D
 
 # ----------------------------------------------------------------------------------------- automa
 def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "heuristic"), (2, "random_legal")),
-                    rng=None) -> pd.DataFrame:
+                    rng=None, engine: str = "auto") -> pd.DataFrame:
     """The automa against human policies: its win rate and mean score vs the players' mean score."""
     rows = []
     for (players, pol), seq in zip(setups, spawn_seeds(rng, len(setups))):
-        df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq)
+        df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq, engine=engine)
         share = win_shares(df, players + 1)
         human = df[[f"score_{s}" for s in range(players)]].mean(axis=1)
         rows.append({"players": players, "policy": pol, **_est(share[:, players], "automa_win_rate"),
@@ -127,13 +127,14 @@ FEATURE_VARIANTS = {
 }
 
 
-def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None) -> pd.DataFrame:
+def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, engine: str = "auto"
+                  ) -> pd.DataFrame:
     """Seat 0 plays a heuristic variant against baseline heuristics: its win share and score edge."""
     variants = FEATURE_VARIANTS if variants is None else variants
     rows = []
     for (name, params), seq in zip(variants.items(), spawn_seeds(rng, len(variants))):
         pols = [("heuristic", params)] + ["heuristic"] * (players - 1)
-        df = simulate_games(n_games, players=players, policies=pols, rng=seq)
+        df = simulate_games(n_games, players=players, policies=pols, rng=seq, engine=engine)
         share = win_shares(df, players)[:, 0]
         edge = df["score_0"] - df[[f"score_{s}" for s in range(1, players)]].mean(axis=1)
         rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / players,
@@ -142,13 +143,14 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None) ->
 
 
 # ----------------------------------------------------------------------------------------- hazards
-def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None) -> pd.DataFrame:
+def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None, engine: str = "auto"
+                  ) -> pd.DataFrame:
     """Hazards fired and meerkats lost: default bags vs a one-of-each blue bag (hazards come out sooner)."""
     comp = default_components()
     small = replace(comp, blue=tuple((e, 1) for e, _ in comp.blue))
     rows = []
     for (name, c), seq in zip((("default bags", None), ("blue bag 1 of each", small)), spawn_seeds(rng, 2)):
-        df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c)
+        df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c, engine=engine)
         fired = df["hawk"] + df["fire"] + df["jackal"]
         lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(players)])
         score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(players)])

@@ -11,6 +11,7 @@ from .rules import (
     EV_AUTOMA,
     EV_QMOVE,
     G_NS,
+    INTERNAL,
     K_AF,
     K_PA,
     PA_MOVE_HIGH,
@@ -29,7 +30,7 @@ from .rules import (
 )
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def automa_neighbour(g, t: int, high: bool) -> int:
     A = g[0][38:51]
     if high:
@@ -43,7 +44,7 @@ def automa_neighbour(g, t: int, high: bool) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def automa_pair_action(g, s: int, t: int, action: int) -> None:
     """One automa pair action after placing on tile ``t`` (see the rules digest)."""
     C = g[0][0:4]
@@ -75,7 +76,7 @@ def automa_pair_action(g, s: int, t: int, action: int) -> None:
             note(g, s, np.int64(EV_QMOVE), q, S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def automa_turn(g, s: int) -> None:
     """The automa: 3 dice + the automa die; L/M/H picks the count die; a tile pair triggers its action.
 

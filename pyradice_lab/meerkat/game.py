@@ -59,6 +59,7 @@ from .rules import (
     G_TURN,
     G_WRAP,
     HAZLOST,
+    INTERNAL,
     K_MEERKATS,
     LOCK,
     LOG0,
@@ -138,7 +139,7 @@ def new_game(n: int, automa: bool, pols, prm_rows, V, K, tapes, bag_rows, nblue:
     return g
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def shuffle(g, arr, m: int) -> None:
     """Fisher-Yates on ``arr[:m]`` with the choice tape."""
     for i in range(m - 1, 0, -1):
@@ -205,7 +206,7 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
 
 
 # ----------------------------------------------------------------------------------------- a turn
-@njit(cache=True)
+@njit(**INTERNAL)
 def human_turn(g, s: int) -> None:
     """Roll 3 (optional reroll), place or take a guardian, male / oasis activations, one burrow action."""
     S = g[0][4:8]
@@ -265,7 +266,7 @@ def human_turn(g, s: int) -> None:
     end_turn_refill(g, s)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def take_turn(g, s: int) -> None:
     S = g[0][4:8]
     G = g[0][21]
@@ -278,7 +279,7 @@ def take_turn(g, s: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------- scoring
-@njit(cache=True)
+@njit(**INTERNAL)
 def final_scoring(g) -> None:
     """Score tiles 3..12 in order; the high-value taker may move a reserve guardian (2 with the tan
     two-guardians token, interpretation: instead of 1, not in addition) to an adjacent unscored tile; then
@@ -338,7 +339,7 @@ def play(g) -> bool:
     return ok and conservation_ok(g)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def play_turns(g) -> bool:
     """Play every turn up to end scoring (the end trigger and the final turn included)."""
     S = g[0][4:8]

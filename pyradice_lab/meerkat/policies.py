@@ -39,6 +39,7 @@ from .rules import (
     BA_SWAP,
     BUR,
     EV_GUARD,
+    INTERNAL,
     K_MAXG,
     K_MAXP,
     K_QF,
@@ -111,7 +112,7 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
 
 
 # ----------------------------------------------------------------------------------------- placement
-@njit(cache=True)
+@njit(**INTERNAL)
 def placement_table(g, s: int, tab) -> float:
     """``tab[t, k]``: value of placing k+1 meerkats (k = 3: the queen) on tile t; returns the guardian value."""
     C = g[0][0:4]
@@ -137,7 +138,7 @@ def placement_table(g, s: int, tab) -> float:
     return NEG
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
     """Best option value of a roll given the placement table (guardian included)."""
     best = gval
@@ -160,7 +161,7 @@ def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
     return best
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll).
 
@@ -202,7 +203,7 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     return best_mask
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """0 = take a guardian; otherwise ``tile * 8 + n`` (n = 1..3 meerkats, 4 = the queen)."""
     S = g[0][4:8]
@@ -225,7 +226,7 @@ def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
 
 
 # ----------------------------------------------------------------------------------------- option values
-@njit(cache=True)
+@njit(**INTERNAL)
 def move_value(g, s: int, code: int, w: float) -> float:
     C = g[0][0:4]
     a, b = code // 16, code % 16
@@ -237,7 +238,7 @@ def move_value(g, s: int, code: int, w: float) -> float:
     return after - before
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def swap_value(g, s: int, code: int, w: float) -> float:
     C = g[0][0:4]
     a, b = (code // 8) // 16, (code // 8) % 16
@@ -252,7 +253,7 @@ def swap_value(g, s: int, code: int, w: float) -> float:
     return after - before
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def best_of(g, s: int, kind: int, opts, m: int):
     """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token."""
     C = g[0][0:4]
@@ -292,7 +293,7 @@ def best_of(g, s: int, kind: int, opts, m: int):
     return best, code
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def pup_gain(g, s: int) -> float:
     S = g[0][4:8]
     K = g[0][64]
@@ -303,7 +304,7 @@ def pup_gain(g, s: int) -> float:
 
 
 # ----------------------------------------------------------------------------------------- male, oasis
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_male(g, s: int) -> int:
     """Wandering male: -2 = do not activate; -1 = activate (no drive-away move possible); else drive code."""
     S = g[0][4:8]
@@ -319,7 +320,7 @@ def choose_male(g, s: int) -> int:
     return code if v + pup_gain(g, s) > 1e-12 else -2
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def oasis_options(g, s: int, kind: int, opts) -> int:
     """Options of an activated oasis token of ``kind`` (0 if it has no active effect)."""
     S = g[0][4:8]
@@ -336,7 +337,7 @@ def oasis_options(g, s: int, kind: int, opts) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_oasis(g, s: int, kind: int) -> int:
     """-1 = do not activate the token; else the option code to apply."""
     S = g[0][4:8]
@@ -356,7 +357,7 @@ def choose_oasis(g, s: int, kind: int) -> int:
 
 
 # ----------------------------------------------------------------------------------------- burrow
-@njit(cache=True)
+@njit(**INTERNAL)
 def burrow_opts(g, s: int, k: int, opts) -> int:
     if k == BA_MOVE:
         return move_options(g, s, opts)
@@ -373,7 +374,7 @@ def burrow_opts(g, s: int, k: int, opts) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_burrow(g, s: int):
     """(space, option code) of the burrow action to take, or (-1, 0) for none."""
     S = g[0][4:8]
@@ -415,7 +416,7 @@ def choose_burrow(g, s: int):
     return bk, bc
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def apply_burrow(g, s: int, k: int, code: int) -> None:
     """Carry out burrow action ``k`` with option ``code`` (the meerkat is already on the space)."""
     S = g[0][4:8]
@@ -433,7 +434,7 @@ def apply_burrow(g, s: int, k: int, code: int) -> None:
         male_rest(g, s)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def apply_oasis(g, s: int, kind: int, code: int) -> None:
     S = g[0][4:8]
     if kind == B_MOVE or kind == T_MOVE:
@@ -449,7 +450,7 @@ def apply_oasis(g, s: int, kind: int, code: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------- end scoring
-@njit(cache=True)
+@njit(**INTERNAL)
 def choose_guardian(g, s: int, t: int) -> int:
     """Tile to move one reserve guardian to after winning tile ``t`` (0 = keep it)."""
     S = g[0][4:8]

@@ -55,6 +55,9 @@ PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH 
 (EV_ROLL, EV_REROLL, EV_PLACE, EV_QUEEN, EV_GUARD, EV_MALE, EV_DRIVE, EV_PUP, EV_OASIS, EV_MOVE, EV_SWAP,
  EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA, EV_APAIR,
  EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL) = range(30)
+# internal kernel functions are only called from compiled code: no CPython/cfunc wrappers (saves about a
+# third of the cold compile time); the pure-Python twins (:mod:`.pure`) call their ``py_func`` instead.
+INTERNAL = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 LOG_COLS = 8
 MAX_TURNS = 600
 # rows of the game's one int64 work array W (width 64): C 0..3, S 4..7, T 8..20, G 21, bags 22..24,
@@ -63,7 +66,7 @@ W_WIDTH, LOG0 = 64, 65
 
 
 # ----------------------------------------------------------------------------------------- chance
-@njit(cache=True)
+@njit(**INTERNAL)
 def roll_die(g) -> int:
     """Next die (1..6) from the game's dice tape (wraps round, flagging ``G_WRAP``, if ever exhausted)."""
     G = g[0][21]
@@ -75,7 +78,7 @@ def roll_die(g) -> int:
     return np.int64(dt[i % dt.shape[0]])
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def rand_below(g, n: int) -> int:
     """A uniform choice in 0..n-1 from the choice tape (uint32 modulo n; bias < 1e-9 for n <= 256)."""
     G = g[0][21]
@@ -87,7 +90,7 @@ def rand_below(g, n: int) -> int:
     return int(np.int64(ct[i % ct.shape[0]]) % n)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def roll_tile(g, avoid: int) -> int:
     """Two dice summed to a tile 3..12.  Interpretation: a total of 2 (no tile 2) and ``avoid`` are rerolled."""
     while True:
@@ -96,7 +99,7 @@ def roll_tile(g, avoid: int) -> int:
             return t
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def note(g, seat, ev, a, b, c, d, e) -> None:
     """Append a trace event (turn, seat, event, a..e) to the log rows of ``W`` when tracing is on."""
     W = g[0]
@@ -161,7 +164,7 @@ def automa_split(d0: int, d1: int, d2: int, face: int):
     return c, a, b
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def placement_options(g, s: int, d0: int, d1: int, d2: int, opts) -> int:
     """Distinct legal actions for dice (d0, d1, d2): 0 = take a guardian (reserve below the maximum and a
     meerkat in the supply); ``tile * 8 + n`` = place n = 1..3 meerkats (what the count die allows, or what
@@ -198,7 +201,7 @@ def placement_options(g, s: int, d0: int, d1: int, d2: int, opts) -> int:
 
 
 # ----------------------------------------------------------------------------------------- majorities
-@njit(cache=True)
+@njit(**INTERNAL)
 def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> None:
     """Points per player for one tile (the majority rule shared with :func:`.scoring.score_tile`).
 
@@ -226,7 +229,7 @@ def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> N
                 out[i] = vals[rank] + bonus
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def tile_points(g, t: int, pts) -> None:
     """Fill ``pts[seat]`` with each seat's points on tile ``t`` if the game were scored now."""
     C = g[0][0:4]
@@ -242,7 +245,7 @@ def tile_points(g, t: int, pts) -> None:
     rank_points(st, n, V[t, 1:4], V[t, 0], tok == T_REVERSE, 3 if tok == T_PLUS3 else 0, pts)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def tile_value(g, s: int, t: int, w_opp: float) -> float:
     """Seat ``s``'s points on tile ``t`` minus ``w_opp`` x the mean of the other seats' points there."""
     G = g[0][21]
@@ -256,7 +259,7 @@ def tile_value(g, s: int, t: int, w_opp: float) -> float:
     return pts[s] - w_opp * other / (n - 1)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def tiles_value(g, s: int, t1: int, t2: int, w_opp: float) -> float:
     """:func:`tile_value` summed over the distinct tiles among ``t1``, ``t2`` (0 = none)."""
     v = 0.0
@@ -268,7 +271,7 @@ def tiles_value(g, s: int, t1: int, t2: int, w_opp: float) -> float:
 
 
 # ----------------------------------------------------------------------------------------- running out
-@njit(cache=True)
+@njit(**INTERNAL)
 def check_out(g, s: int) -> None:
     """Queen forfeiture and the bonus token when seat ``s`` has placed every meerkat."""
     S = g[0][4:8]
@@ -288,7 +291,7 @@ def check_out(g, s: int) -> None:
         note(g, s, np.int64(EV_OUT), S[s, BONUS], G[G_TOKENS], np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def next_bonus(g, s: int, spent: int) -> int:
     """Bonus points seat ``s`` would take at once by spending ``spent`` more meerkats from its supply."""
     S = g[0][4:8]
@@ -300,7 +303,7 @@ def next_bonus(g, s: int, spent: int) -> int:
 
 
 # ----------------------------------------------------------------------------------------- basic moves
-@njit(cache=True)
+@njit(**INTERNAL)
 def place(g, s: int, t: int, n: int, queen: bool) -> int:
     """Place ``n`` regular meerkats (as many as the supply holds) or the queen on tile ``t``."""
     C = g[0][0:4]
@@ -318,14 +321,14 @@ def place(g, s: int, t: int, n: int, queen: bool) -> int:
     return placed
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def protected(g, o: int, t: int) -> bool:
     """Seat ``o``'s meerkats on ``t`` are protected (hazards, others' swaps) when its queen is there."""
     S = g[0][4:8]
     return S[o, QUEEN] == t
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def move_options(g, s: int, out) -> int:
     """Moves of one regular meerkat of ``s`` to an adjacent tile: codes ``a * 16 + b``; returns the count."""
     C = g[0][0:4]
@@ -340,7 +343,7 @@ def move_options(g, s: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def swap_options(g, s: int, out) -> int:
     """Swaps: a regular of ``s`` on ``a`` with an unprotected regular of ``o`` on adjacent ``b``.
 
@@ -361,7 +364,7 @@ def swap_options(g, s: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def do_move(g, s: int, code: int) -> None:
     C = g[0][0:4]
     a, b = code // 16, code % 16
@@ -370,7 +373,7 @@ def do_move(g, s: int, code: int) -> None:
     note(g, s, np.int64(EV_MOVE), a, b, np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def undo_move(g, s: int, code: int) -> None:
     C = g[0][0:4]
     a, b = code // 16, code % 16
@@ -378,7 +381,7 @@ def undo_move(g, s: int, code: int) -> None:
     C[s, b] -= 1
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def do_swap(g, s: int, code: int, sign: int) -> None:
     """Apply (sign=1) or undo (sign=-1) a swap code from :func:`swap_options`."""
     C = g[0][0:4]
@@ -392,7 +395,7 @@ def do_swap(g, s: int, code: int, sign: int) -> None:
         note(g, s, np.int64(EV_SWAP), a, b, o, np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def recall_options(g, s: int, out) -> int:
     """Recalls to the big burrow: a regular from tile ``t`` (code t) or the meerkat on burrow space k
     (code 100 + k)."""
@@ -410,7 +413,7 @@ def recall_options(g, s: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def do_recall(g, s: int, code: int, sign: int) -> None:
     C = g[0][0:4]
     S = g[0][4:8]
@@ -423,7 +426,7 @@ def do_recall(g, s: int, code: int, sign: int) -> None:
         note(g, s, np.int64(EV_RECALL), code, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def queen_options(g, s: int, out) -> int:
     """Burrow action: the queen (on a tile) moves to a tile 1 or 2 steps away."""
     S = g[0][4:8]
@@ -439,7 +442,7 @@ def queen_options(g, s: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def token_move_options(g, out) -> int:
     """Burrow action: an oasis token (not a locked reverse token) to a tile without one: ``f * 16 + t``."""
     T = g[0][8:21]
@@ -453,7 +456,7 @@ def token_move_options(g, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def do_token_move(g, s: int, code: int, sign: int) -> None:
     """Move (sign=1) or move back (sign=-1) an oasis token; moving the reverse token starts its timer."""
     T = g[0][8:21]
@@ -470,7 +473,7 @@ def do_token_move(g, s: int, code: int, sign: int) -> None:
         T[t, LOCK] = -1
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def drive_options(g, s: int, out) -> int:
     """Wandering male step 1: a regular of ``s`` on another tile moves one step closer to him."""
     C = g[0][0:4]
@@ -488,7 +491,7 @@ def drive_options(g, s: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def male_rest(g, s: int) -> None:
     """Wandering male steps 2 and 3: roll him to a new tile (reroll his own tile), take a pup (max 4)."""
     S = g[0][4:8]
@@ -502,7 +505,7 @@ def male_rest(g, s: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------- hazards, tokens
-@njit(cache=True)
+@njit(**INTERNAL)
 def lose(g, o: int, t: int) -> None:
     C = g[0][0:4]
     S = g[0][4:8]
@@ -512,7 +515,7 @@ def lose(g, o: int, t: int) -> None:
     note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def resolve_hazard(g, s: int, kind: int) -> None:
     """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
 
@@ -551,7 +554,7 @@ def resolve_hazard(g, s: int, kind: int) -> None:
                     break
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def draw_token(g, s: int, t: int) -> None:
     """Refill tile ``t``: from the blue bag, then from the brown bag (hazards resolve, then turn tan)."""
     T = g[0][8:21]
@@ -572,7 +575,7 @@ def draw_token(g, s: int, t: int) -> None:
             T[t, LOCK] = s  # the drawer takes the green timer
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def end_turn_refill(g, s: int) -> None:
     """Interpretation: a used blue token is replaced on the tile it was used on, at the end of the turn."""
     T = g[0][8:21]
@@ -582,7 +585,7 @@ def end_turn_refill(g, s: int) -> None:
             draw_token(g, s, t)
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def unlock_timers(g, s: int) -> None:
     """At the start of seat ``s``'s turn its reverse-scoring timers run out (the token may move again)."""
     T = g[0][8:21]
@@ -592,7 +595,7 @@ def unlock_timers(g, s: int) -> None:
             note(g, s, np.int64(EV_UNLOCK), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def guardian_targets(g, s: int, t: int, out) -> int:
     """Adjacent tiles not yet scored (tiles are scored 3, 4, ..., 12, so: higher-numbered)."""
     A = g[0][38:51]
@@ -604,7 +607,7 @@ def guardian_targets(g, s: int, t: int, out) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def guardian_gain(g, s: int, u: int) -> int:
     """Own points gained by moving one reserve guardian onto tile ``u`` (minus the pups x guardian lost)."""
     C = g[0][0:4]
@@ -618,7 +621,7 @@ def guardian_gain(g, s: int, u: int) -> int:
     return pts[s] - before - S[s, PUP]
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def tile_winner(g, t: int) -> int:
     """The seat taking tile ``t``'s high value now (-1 if nobody): strongest (fewest under reverse scoring)
     among the seats present that are not cancelled by a tie."""
@@ -647,7 +650,7 @@ def tile_winner(g, t: int) -> int:
     return who
 
 
-@njit(cache=True)
+@njit(**INTERNAL)
 def conservation_ok(g) -> bool:
     """supply + tiles + burrow + reserve + box (+ the queen) = meerkats + 1 for every seat."""
     C = g[0][0:4]
