@@ -1,1 +1,141 @@
-"""Rocking Raft (work in progress): components, tilt model, loading."""
+"""Rocking Raft: a calibratable stochastic tilt model, optimal lifeboat loading, the full game.
+
+Public API (imported lazily, so ``import pyradice_lab.raft`` stays cheap):
+
+- :func:`tilt` ``(state, edge, finger, duration, *, n, rng, params=None)`` -> ``TiltResult(fallen, states)``
+  (batch axis first; gems conserved exactly), :func:`tilt_distribution` (fallen-gem outcomes with
+  probabilities, CIs and the exact model probability), :func:`reference_state`;
+- :class:`TiltParams`, :func:`default_params`, :func:`calibrate` (fit the tilt model to measured tilts,
+  with uncertainty), :func:`simulate_observations`;
+- :func:`load` ``(gems, lifeboats)``: optimal placement of fallen gems on lifeboats;
+- :func:`simulate_games` ``(n_games, players=3, variant="standard", policies=None, rng=None)`` -> one
+  row per game; :func:`play_game` ``(..., trace=True)`` -> a readable transcript;
+- :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random``),
+  :func:`default_components` / :func:`load_components` (the TOML components).
+
+Examples
+--------
+>>> from pyradice_lab import raft
+>>> res = raft.tilt(raft.reference_state(4), "north", "centre", 1.0, n=1000, rng=1)
+>>> res.fallen.shape
+(1000, 4)
+>>> df = raft.simulate_games(5, players=2, rng=1)
+>>> len(df), int(df["players"].iloc[0])
+(5, 2)
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .components import default_components, load_components
+
+__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "TiltParams", "default_params",
+           "calibrate", "simulate_observations", "load", "simulate_games", "play_game", "policies",
+           "default_components", "load_components"]
+
+_LAZY = {
+    "tilt": "sim", "tilt_distribution": "sim", "TiltResult": "sim", "reference_state": "sim",
+    "TiltParams": "physics", "default_params": "physics",
+    "calibrate": "calibrate", "simulate_observations": "calibrate",
+    "load": "loading", "simulate_games": "simulate", "play_game": "rules",
+}
+_MODULES = ("policies", "sim", "physics", "calibrate", "loading", "simulate", "rules", "engine", "odds", "report",
+            "cli", "bench", "experiments")
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    if name in _MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ----------------------------------------------------------------------------------------- registration
+def _smoke_run(seed: int):
+    from .simulate import simulate_games
+
+    return simulate_games(6, players=3, rng=seed)
+
+
+def _exact_tables() -> dict:
+    from .odds import deck_points_pmf, fallen_total_pmf, setup_ring_black_pmf
+    from .sim import reference_state
+
+    return {"deck_points": list(deck_points_pmf().values()),
+            "setup_black_gems_on_outer_spaces_4p": setup_ring_black_pmf(4),
+            "fallen_total_north_centre_1s_reference_4p": fallen_total_pmf(reference_state(4), "north", "centre", 1.0)}
+
+
+def _bad_calls() -> list:
+    import numpy as np
+
+    from .calibrate import calibrate
+    from .components import parse_lifeboats
+    from .sim import reference_state, tilt
+    from .simulate import simulate_games
+
+    state = reference_state(4)
+    card = {"deck": {"count": 1, "count_source": "rules", "cards_source": "reconstruction"},
+            "card": [{"id": 1, "slots": {"red": 2}, "points": -3, "source": "reconstruction"}]}
+    return [
+        ("edge", lambda: tilt(state, "up", "centre", 1.0, n=1, rng=0)),
+        ("duration", lambda: tilt(state, "north", "centre", -1.0, n=1, rng=0)),
+        ("state", lambda: tilt(np.full((9, 4), 5), "north", "centre", 1.0, n=1, rng=0)),
+        ("finger", lambda: tilt(state, "east", "centre", 1.0, n=1, rng=0)),
+        ("players", lambda: simulate_games(1, players=7, rng=0)),
+        ("variant", lambda: simulate_games(1, variant="stormy", rng=0)),
+        ("points", lambda: parse_lifeboats(card)),
+        ("fit", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": 1}], fit=["wobble"])),
+    ]
+
+
+def _add_cli(subparsers) -> None:
+    from .cli import add_cli
+
+    add_cli(subparsers)
+
+
+def _report_section(ctx):
+    from .report import report_section
+
+    return report_section(ctx)
+
+
+def _bench_cases(quick: bool):
+    from .bench import bench_cases
+
+    return bench_cases(quick)
+
+
+def _sweep_games(params, trials, rng):
+    from .experiments import sweep_games_cell
+
+    return sweep_games_cell(params, trials, rng)
+
+
+def _sweep_tilt(params, trials, rng):
+    from .experiments import sweep_tilt_cell
+
+    return sweep_tilt_cell(params, trials, rng)
+
+
+from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+
+register(GameSpec(
+    name="raft", title="Rocking Raft",
+    summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
+    report_section=_report_section, bench_cases=_bench_cases,
+    sweeps={
+        "games": SweepTarget(_sweep_games, "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
+                             params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
+                                     "flag_depth": "cards above the flag (-1: the rules' depth)",
+                                     "black": "black gems in play (-1: the default 3)"},
+                             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
+        "tilt": SweepTarget(_sweep_tilt, "Monte Carlo vs exact mean gems fallen from the reference layout",
+                            params={"edge": "north|east|south|west", "finger": "finger space name",
+                                    "duration": "seconds", "players": "2..4 (layout size)"},
+                            defaults={"edge": ["north", "west"], "finger": ["left"], "duration": [0.5, 1.0, 2.0]}),
+    }))

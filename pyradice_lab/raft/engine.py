@@ -20,6 +20,7 @@ import numpy as np
 from .loading import load_batch
 from .policies import choose_options
 from .rules import OUTER_CELLS, SPILL_CELLS, ConservationError, setup_block_size, turn_block_size
+from .sampling import sample_batch
 
 __all__ = ["play_batch", "GAME_FIELDS", "CARD_FIELDS"]
 
@@ -28,7 +29,7 @@ GAME_FIELDS = ("first_player", "turns", "flag_turn", "gems_passed", "gifts_place
                "deck_exhausted", "truncated", "black_passed")
 #: per-card totals over all games
 CARD_FIELDS = ("drawn", "completed", "completed_turns", "completed_turns_sq", "sunk", "held_at_end",
-               "gift_completed")
+               "gift_completed", "turns_held", "turns_held_sq")
 _SPILL = np.array(SPILL_CELLS, dtype=np.int64)
 
 
@@ -50,6 +51,7 @@ class _Batch:
         self.games = np.zeros((n, len(GAME_FIELDS)), dtype=np.int64)
         self.scores = np.zeros((n, self.players), dtype=np.int64)
         self.boats_done = np.zeros((n, self.players), dtype=np.int64)
+        self.gifted = np.zeros((n, self.players), dtype=np.int64)
         self.cards = np.zeros((self.n_cards, len(CARD_FIELDS)), dtype=np.int64)
 
     # ----------------------------------------------------------------------------------- helpers
@@ -161,6 +163,7 @@ class _Batch:
         self.stats = np.zeros((n, 6), dtype=np.int64)  # passed, gifts, gift pts, black passed, sunk, exhausted
         self.pile_pts = np.zeros((n, P), dtype=np.int64)
         self.pile_n = np.zeros((n, P), dtype=np.int64)
+        self.gave = np.zeros((n, P), dtype=np.int64)
         self.check("setup")
 
     @staticmethod
@@ -196,24 +199,10 @@ class _Batch:
         o = choose_options(self.kinds[p], self.pars[p], self.allowed[p], self.u[:, 0], self.raft, self.fall[tab],
                            my_empty, my_pts, opp_empty, opp_pts)
         # tilt
-        cw = self.cumw[tab, o]
-        j = np.minimum((self.u[:, 1, None] >= cw).sum(axis=1), cw.shape[1] - 1)
-        flat = self.raft.reshape(len(rows), -1)
-        cum = np.cumsum(flat, axis=1)
-        slot = np.arange(self.g)
-        group = (cum[:, None, :] <= slot[None, :, None]).sum(axis=2)
-        live = slot[None, :] < cum[:, -1:]
-        group = np.minimum(group, flat.shape[1] - 1)
-        cell, col = group // ncol, group % ncol
-        tables = self.cumf[tab[:, None], o[:, None], j[:, None], cell, :9]
-        y = (tables <= self.u[:, 2:2 + self.g, None]).sum(axis=2)
-        gi = np.repeat(rows, self.g).reshape(len(rows), self.g)
-        fell = live & (y == 9)
-        stay = live & (y < 9)
-        fallen = np.bincount((gi * ncol + col)[fell], minlength=len(rows) * ncol).reshape(len(rows), ncol)
-        after = np.bincount((gi * 9 * ncol + y * ncol + col)[stay], minlength=len(rows) * 9 * ncol)
-        self.raft = after.reshape(len(rows), 9, ncol).astype(np.int64)
-        self.hand = fallen.astype(np.int64)
+        fallen, after = sample_batch(self.u[:, 1], self.u[:, 2:2 + self.g], self.raft, self.cumw[tab, o],
+                                     self.cumf[tab, o])
+        self.raft = after
+        self.hand = fallen
         self.check("tilt")
         # load, black back, pass left, leftovers back
         self.load(rows, p)
@@ -251,12 +240,15 @@ class _Batch:
                 draws[rows, q] += f
                 gift = f & (q != p)
                 self.stats[:, 2] += np.where(gift, pts, 0)
+                self.gave[rows, p] += np.where(gift, pts, 0)
                 c = card[f, b]
                 turns = self.bturns[rows, q, b][f]
                 np.add.at(self.cards[:, 1], c, 1)
                 np.add.at(self.cards[:, 2], c, turns)
                 np.add.at(self.cards[:, 3], c, turns * turns)
                 np.add.at(self.cards[:, 6], card[gift, b], 1)
+                np.add.at(self.cards[:, 7], c, turns)
+                np.add.at(self.cards[:, 8], c, turns * turns)
                 self.bheld[rows[f], q[f], b] = 0
             if full.any():
                 self.compact_seat(q, full)
@@ -278,6 +270,9 @@ class _Batch:
                 draws[rows, p] += f
                 self.stats[:, 4] += f
                 np.add.at(self.cards[:, 4], card[f, b], 1)
+                turns = self.bturns[fr, p[f], b]
+                np.add.at(self.cards[:, 7], card[f, b], turns)
+                np.add.at(self.cards[:, 8], card[f, b], turns * turns)
                 self.bheld[fr, p[f], b] = 0
             if sink.any():
                 self.compact_seat(p, sink)
@@ -320,24 +315,29 @@ class _Batch:
     def finish(self, done: np.ndarray, trunc: np.ndarray) -> None:
         r = np.flatnonzero(done)
         ids = self.ids[r]
-        held = self.bcard[r][self.bcard[r] >= 0]
+        live = self.bcard[r] >= 0
+        held = self.bcard[r][live]
         np.add.at(self.cards[:, 5], held, 1)
+        turns = self.bturns[r][live]
+        np.add.at(self.cards[:, 7], held, turns)
+        np.add.at(self.cards[:, 8], held, turns * turns)
         st = self.stats[r]
         self.games[ids] = np.stack([self.first[r], self.turn[r], self.flag_turn[r], st[:, 0], st[:, 1], st[:, 2],
                                     st[:, 4], st[:, 5], trunc[r].astype(np.int64), st[:, 3]], axis=1)
         self.scores[ids] = self.pile_pts[r]
         self.boats_done[ids] = self.pile_n[r]
+        self.gifted[ids] = self.gave[r]
         keep = ~done
         self.ids = self.ids[keep]
         for name in ("raft", "hand", "bcard", "bfill", "bheld", "bwater", "bturns", "deck", "head", "count", "first",
-                     "cur", "last", "turn", "flag_turn", "supply", "stats", "pile_pts", "pile_n"):
+                     "cur", "last", "turn", "flag_turn", "supply", "stats", "pile_pts", "pile_n", "gave"):
             setattr(self, name, getattr(self, name)[keep])
 
 
-def play_batch(spec: tuple, gens: list, tables: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per generator in ``gens``; returns (games, scores, boats, cards) arrays."""
+def play_batch(spec: tuple, gens: list, tables: tuple) -> tuple[np.ndarray, ...]:
+    """Play one game per generator in ``gens``; returns (games, scores, boats, gifted, cards) arrays."""
     batch = _Batch(spec, gens, tables)
     batch.setup()
     while len(batch.ids):
         batch.turn_step()
-    return batch.games, batch.scores, batch.boats_done, batch.cards
+    return batch.games, batch.scores, batch.boats_done, batch.gifted, batch.cards

@@ -165,7 +165,7 @@ class OptionTable:
 
     def sample_tables(self, params: TiltParams) -> tuple[np.ndarray, np.ndarray]:
         """Cumulative node weights (options, J) and fates (options, J, 9, 10) for the samplers."""
-        from .sim import cumulative_tables
+        from .sampling import cumulative_tables
 
         cw, cf = [], []
         for e, f, d in self.options:

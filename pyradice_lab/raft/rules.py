@@ -48,7 +48,7 @@ from .components import CENTRE, Components, default_components
 from .loading import load_scalar
 from .physics import FALLEN, TiltParams, check_duration, check_edge, coerce_params, fate_table
 from .policies import KIND_CODES, OptionTable, Policy, choose_options, get_policy
-from .sim import cumulative_tables
+from .sampling import cumulative_tables
 
 __all__ = ["Game", "Boat", "GameRecord", "play_game", "ConservationError", "FLAG", "VARIANTS", "SPILL_CELLS",
            "OUTER_CELLS", "check_variant", "resolve_policies", "resolve_skills", "DEFAULT_POLICY", "MAX_TURNS",
@@ -231,6 +231,7 @@ class Game:
                      for p, sp in zip(self.policies, self.seat_params)]
         self.log: list[str] = []
         self.stats = {"gems_passed": 0, "gifts_placed": 0, "gift_points": 0, "sunk": 0, "black_passed": 0}
+        self.gifted = [0] * self.players
         self._setup()
 
     # ------------------------------------------------------------------------------------- helpers
@@ -458,6 +459,7 @@ class Game:
                     draws[q] += 1
                     if q != p:
                         self.stats["gift_points"] += b.points
+                        self.gifted[p] += b.points
                     self.note(f"    seat {q} completes {self.card_name(b.card)}")
                 else:
                     keep.append(b)
@@ -522,6 +524,7 @@ class Game:
                "rounds": -(-self.turn // self.players), "flag_turn": self.flag_turn}
         row.update({f"score_{p}": scores[p] for p in range(self.players)})
         row.update({f"boats_{p}": boats[p] for p in range(self.players)})
+        row.update({f"gifted_{p}": self.gifted[p] for p in range(self.players)})
         row.update({"winner": winner, "tie": winner == -1, "gems_passed": self.stats["gems_passed"],
                     "gifts_placed": self.stats["gifts_placed"], "gift_points": self.stats["gift_points"],
                     "sunk": self.stats["sunk"], "deck_exhausted": self.deck_exhausted, "truncated": self.truncated,

@@ -36,9 +36,10 @@ from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
 from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
+from .sampling import cumulative_tables, reference_state, sample_batch
 
 __all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "tilt_kernel", "cumulative_tables",
-           "reference_tilts"]
+           "reference_tilts", "sample_batch"]
 
 
 class TiltResult(NamedTuple):
@@ -46,15 +47,6 @@ class TiltResult(NamedTuple):
 
     fallen: np.ndarray
     states: np.ndarray
-
-
-def cumulative_tables(weights: np.ndarray, fates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Cumulative node weights and fate probabilities for inverse-CDF sampling (last entries exactly 1)."""
-    cumw = np.cumsum(weights)
-    cumw[-1] = 1.0
-    cumf = np.cumsum(fates, axis=2)
-    cumf[:, :, -1] = 1.0
-    return np.ascontiguousarray(cumw), np.ascontiguousarray(cumf)
 
 
 @njit(cache=True)
@@ -79,26 +71,6 @@ def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - c
                         fallen[i, c] += 1
                     else:
                         after[i, y, c] += 1
-
-
-def reference_state(players: int = 4, components=None) -> np.ndarray:
-    """A fixed, documented raft layout for examples and the CLI: the gems used at ``players`` players,
-    one ordinary gem on each outer space (colours in turn red, yellow, blue, ...), all others (black
-    included) in the centre; no spill.  (A real setup is random: see ``rules.setup_raft``.)"""
-    comp = components if components is not None else default_components()
-    players = comp.check_players(players)
-    gems = comp.gems.in_play(players).copy()
-    state = np.zeros((9, comp.gems.n_colours), dtype=np.int64)
-    ordinary = len(gems) - 1
-    for k, cell in enumerate((0, 1, 2, 3, 5, 6, 7, 8)):
-        for step in range(ordinary):
-            c = (k + step) % ordinary
-            if gems[c] > 0:
-                state[cell, c] += 1
-                gems[c] -= 1
-                break
-    state[4] += gems
-    return state
 
 
 def _check_n(n, name="n") -> int:

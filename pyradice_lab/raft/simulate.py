@@ -98,6 +98,7 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
     games = np.zeros((n, len(GAME_FIELDS)), dtype=np.int64)
     scores = np.zeros((n, setup.players), dtype=np.int64)
     boats = np.zeros((n, setup.players), dtype=np.int64)
+    gifted = np.zeros((n, setup.players), dtype=np.int64)
     for g in range(n):
         row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
                    components=setup.comp,
@@ -106,7 +107,8 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
         games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
         scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
         boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
-    return games, scores, boats, None
+        gifted[g] = [row[f"gifted_{p}"] for p in range(setup.players)]
+    return games, scores, boats, gifted, None
 
 
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
@@ -142,6 +144,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     games = np.concatenate([p[0] for p in parts])
     scores = np.concatenate([p[1] for p in parts])
     boats = np.concatenate([p[2] for p in parts])
+    gifted = np.concatenate([p[3] for p in parts])
     df = pd.DataFrame({"game": np.arange(n_games), "players": setup.players, "variant": setup.variant})
     for i, f in enumerate(GAME_FIELDS[:3]):
         df[f] = games[:, i]
@@ -150,6 +153,8 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
         df[f"score_{p}"] = scores[:, p]
     for p in range(setup.players):
         df[f"boats_{p}"] = boats[:, p]
+    for p in range(setup.players):
+        df[f"gifted_{p}"] = gifted[:, p]
     best = scores.max(axis=1)
     key = scores * 1000 + boats
     top = key.max(axis=1)
@@ -163,7 +168,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     df.attrs.update({"seed_entropy": root.entropy, "policies": [getattr(p, "name", "custom") for p in setup.policies],
                      "skills": setup.skills, "engine": "batch" if compiled else "rules"})
     if compiled:
-        cards_arr = sum(p[3] for p in parts)
+        cards_arr = sum(p[4] for p in parts)
         cards = pd.DataFrame(cards_arr, columns=list(CARD_FIELDS))
         cards.insert(0, "id", [c.id for c in setup.comp.deck])
         cards.insert(1, "name", [c.name for c in setup.comp.deck])
@@ -211,7 +216,8 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
         One row per game: seat scores and completed lifeboats, ``winner`` (-1 for a shared win),
         ``turns``, ``rounds``, ``flag_turn``, ``gems_passed`` (ordinary gems the active player could not
         place), ``gifts_placed`` (of those, placed by opponents), ``gift_points`` (points completed by
-        passed gems), ``sunk`` lifeboats, ``deck_exhausted``, ``truncated`` and the root ``seed_entropy``.
+        passed gems), ``gifted_<seat>`` (points that seat's leftovers completed for others), ``sunk``
+        lifeboats, ``deck_exhausted``, ``truncated`` and the root ``seed_entropy``.
 
     Examples
     --------

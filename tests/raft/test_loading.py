@@ -106,3 +106,26 @@ def test_loading_real_cards_and_bad_input():
         load([1, 0, 0, 0], [{"slots": {"red": 1}, "points": 0}])
     with pytest.raises(ValueError, match="lifeboats"):
         load([1, 0, 0, 0], deck[0])
+
+
+@settings(max_examples=150)
+@given(st.lists(loading_cases(), min_size=1, max_size=6), st.integers(0, 2))
+def test_the_batch_loader_places_exactly_like_the_readable_one(cases, pad):
+    """The batch engine's vectorised loader (unused lifeboats padded with zeros) == the readable spec."""
+    from pyradice_lab.raft.loading import load_batch, load_scalar
+
+    m = max(len(b) for _, b in cases) + pad
+    gems = np.array([g for g, _ in cases])
+    empty = np.zeros((len(cases), m, 3), dtype=np.int64)
+    points = np.zeros((len(cases), m), dtype=np.int64)
+    for i, (_, boats) in enumerate(cases):
+        e, p = _arrays(boats)
+        empty[i, :len(boats)] = e
+        points[i, :len(boats)] = p
+    held, fill = load_batch(gems, empty, points)
+    for i, (g, boats) in enumerate(cases):
+        e, p = _arrays(boats)
+        h, f = load_scalar(list(g), e.tolist(), p.tolist())
+        np.testing.assert_array_equal(held[i, :len(boats)], h)
+        np.testing.assert_array_equal(fill[i, :len(boats)], f)
+        assert held[i, len(boats):].sum() == 0

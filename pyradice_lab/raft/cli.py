@@ -1,0 +1,189 @@
+"""``pyradice-lab raft ...``: tilt distributions, simulated games, a transcript, calibration from a CSV.
+
+Examples (shell)::
+
+    pyradice-lab raft tilt --duration 1.5 --edge south --trials 100000
+    pyradice-lab raft simulate --players 4 --games 5000 --seed 1 --variant sinking
+    pyradice-lab raft play --players 3 --seed 7
+    pyradice-lab raft calibrate tilts.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_cli"]
+
+
+def _float_arg(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def add_cli(subparsers) -> None:
+    from ..cli import nonneg_int, positive_int
+
+    p = subparsers.add_parser("raft", help="Rocking Raft: tilt model, loading, full games",
+                              description="Rocking Raft: the stochastic tilt model, simulated games, transcripts "
+                                          "and calibration of the tilt model from measured tilts.")
+    sub = p.add_subparsers(dest="raft_command", metavar="COMMAND")
+    sub.required = True
+
+    t = sub.add_parser("tilt", help="distribution of the gems that fall in one tilt",
+                       description="Monte Carlo distribution of the gems falling in one tilt, beside the exact model "
+                                   "probability. Example: pyradice-lab raft tilt --duration 1.5 --edge south")
+    t.add_argument("--duration", type=_float_arg, required=True, help="intended tilt time in seconds")
+    t.add_argument("--edge", default="north", help="edge lowered: north, east, south or west (default: north)")
+    t.add_argument("--finger", default=None, help="finger space of that edge (default: centre, else the first)")
+    t.add_argument("--trials", type=positive_int, default=100_000, help="tilts simulated (default: %(default)s)")
+    t.add_argument("--players", type=positive_int, default=4, help="gems in play for this many players (default 4)")
+    t.add_argument("--layout", choices=["reference", "random"], default="reference",
+                   help="reference: one ordinary gem per outer space, the rest in the centre; random: a setup")
+    t.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    t.add_argument("--top", type=positive_int, default=15, help="outcomes to list (default: %(default)s)")
+    t.set_defaults(func=_cmd_tilt)
+
+    s = sub.add_parser("simulate", help="simulate many games and summarise them",
+                       description="Simulate games and print seat scores, win rates, game length and gifts with 95% CIs."
+                                   " Example: pyradice-lab raft simulate --players 4 --games 5000 --seed 1")
+    s.add_argument("--players", type=positive_int, default=3)
+    s.add_argument("--games", type=positive_int, default=1000, help="games (default: %(default)s)")
+    s.add_argument("--variant", choices=["standard", "sinking"], default="standard")
+    s.add_argument("--policies", default="greedy",
+                   help="one policy or a comma-separated list per seat: greedy, aim, random, fixed:<seconds>")
+    s.add_argument("--skills", default=None, help="timing noise per seat, comma-separated (default: the model's)")
+    s.add_argument("--seed", type=nonneg_int, default=0)
+    s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
+    s.add_argument("--out", default=None, help="CSV path for the per-game table")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.set_defaults(func=_cmd_simulate)
+
+    g = sub.add_parser("play", help="play one game and print its transcript",
+                       description="Play one seeded game by the readable rules and print the transcript.")
+    g.add_argument("--players", type=positive_int, default=3)
+    g.add_argument("--variant", choices=["standard", "sinking"], default="standard")
+    g.add_argument("--policies", default="greedy", help="as for simulate")
+    g.add_argument("--seed", type=nonneg_int, default=0)
+    g.set_defaults(func=_cmd_play)
+
+    c = sub.add_parser("calibrate", help="fit the tilt model to measured tilts (CSV)",
+                       description="Fit the tilt model to a CSV of measured tilts: columns edge, finger, duration, "
+                                   "fallen [, centre_after, gems] (or mean_fallen, tilts). Prints the fitted parameters "
+                                   "with standard errors and 95% CIs, and the goodness of fit.")
+    c.add_argument("csv", help="the measurements")
+    c.add_argument("--fit", default=None, help="comma-separated parameters to fit (default: what the data identify)")
+    c.add_argument("--bootstrap", type=nonneg_int, default=0, help="parametric bootstrap refits (default 0)")
+    c.add_argument("--seed", type=nonneg_int, default=0, help="seed for the bootstrap")
+    c.set_defaults(func=_cmd_calibrate)
+
+
+def _policies(text: str):
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if not parts:
+        raise ValueError("policies must name at least one policy")
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _cmd_tilt(args) -> int:
+    import numpy as np
+    import pandas as pd
+
+    from ..rng import spawn
+    from .components import default_components
+    from .odds import expected_fallen
+    from .physics import check_edge
+    from .rules import Game
+    from .sim import reference_state, tilt_distribution
+
+    comp = default_components()
+    edge = check_edge(args.edge)
+    fingers = comp.raft.fingers[edge]
+    finger = args.finger if args.finger is not None else ("centre" if "centre" in fingers else fingers[0])
+    layout_rng, tilt_rng = spawn(args.seed, 2)
+    state = reference_state(args.players) if args.layout == "reference" else \
+        Game(args.players, rng=layout_rng).raft.copy()
+    df = tilt_distribution(state, edge, finger, args.duration, trials=args.trials, rng=tilt_rng)
+    print(f"Rocking Raft tilt: {edge} edge, {finger} finger, {args.duration:g} s, {args.trials:,} tilts, "
+          f"{args.layout} layout ({args.players} players' gems), seed {args.seed}")
+    print("raft before (gems per space, rows north to south): " +
+          " / ".join(" ".join(str(int(x)) for x in state.sum(axis=1)[r * 3:r * 3 + 3]) for r in range(3)))
+    totals = np.repeat(df["total"].to_numpy(), df["count"].to_numpy())
+    mean, se = totals.mean(), totals.std(ddof=1) / np.sqrt(len(totals))
+    exact = expected_fallen(state, edge, finger, args.duration).sum()
+    print(f"gems fallen: mean {mean:.3f} +/- {se:.3f} (95% CI {mean - 1.96 * se:.3f}..{mean + 1.96 * se:.3f}); "
+          f"exact model mean {exact:.3f}")
+    shown = df.head(args.top).copy()
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        print(shown.drop(columns=["count"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if len(df) > args.top:
+        print(f"... {len(df) - args.top} more outcomes (probability {df['p'].iloc[args.top:].sum():.4f} in all)")
+    return 0
+
+
+def _cmd_simulate(args) -> int:
+    import pandas as pd
+
+    from ..stats import mean_estimate, proportion_estimate
+    from .simulate import simulate_games
+
+    skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
+    df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
+                        skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
+                        progress=not args.no_progress)
+    print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
+          f"{', '.join(df.attrs['policies'])}, seed {args.seed}")
+    rows = []
+    for p in range(args.players):
+        sc = mean_estimate(df[f"score_{p}"]) if args.games > 1 else None
+        win = proportion_estimate(int((df["winner"] == p).sum()), args.games)
+        rows.append({"seat": p, "policy": df.attrs["policies"][p],
+                     "mean score": f"{sc:.3f}" if sc else f"{df[f'score_{p}'].iloc[0]}",
+                     "lifeboats": round(df[f"boats_{p}"].mean(), 2), "win rate": f"{win:.3f}"})
+    with pd.option_context("display.width", 200, "display.max_colwidth", 80):
+        print(pd.DataFrame(rows).to_string(index=False))
+    tie = proportion_estimate(int(df["tie"].sum()), args.games)
+    lines = [("turns per game", df["turns"]), ("rounds per game", df["rounds"]), ("winning score", df["winning_score"]),
+             ("gems passed per game", df["gems_passed"]), ("points completed by gifts", df["gift_points"])]
+    if args.variant == "sinking":
+        lines.append(("lifeboats sunk per game", df["sunk"]))
+    for name, col in lines:
+        if args.games > 1:
+            print(f"{name}: {mean_estimate(col):.4g}")
+    print(f"shared wins: {tie:.3f}; deck ran out in {int(df['deck_exhausted'].sum())} games; "
+          f"stopped by the turn cap: {int(df['truncated'].sum())}")
+    if args.out:
+        from pathlib import Path
+
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(out, index=False)
+        print(f"wrote {out}")
+    return 0
+
+
+def _cmd_play(args) -> int:
+    from .rules import play_game
+
+    print(play_game(args.players, args.variant, _policies(args.policies), rng=args.seed).text)
+    return 0
+
+
+def _cmd_calibrate(args) -> int:
+    import pandas as pd
+
+    from .calibrate import calibrate
+
+    obs = pd.read_csv(args.csv)
+    if "start" in obs:
+        obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(",")) for s in obs["start"]]
+    fit = None if args.fit is None else [x.strip() for x in args.fit.split(",") if x.strip()]
+    res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed)
+    print(f"Rocking Raft tilt model fitted to {res.n_obs} rows (log-likelihood {res.loglik:.2f}, "
+          f"{'converged' if res.converged else 'NOT converged: ' + res.message})")
+    with pd.option_context("display.width", 160):
+        print(res.table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        print("\ngoodness of fit (mean gems fallen per condition):")
+        print(res.goodness.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    return 0

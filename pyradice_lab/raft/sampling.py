@@ -1,0 +1,72 @@
+"""Numpy-only sampling helpers shared by the samplers and the game engines (no compilation here).
+
+:func:`cumulative_tables` turns :func:`~pyradice_lab.raft.physics.fate_table` into inverse-CDF tables;
+:func:`sample_batch` draws one tilt for each of many rafts from given uniforms (the batch engine's and
+the synthetic-data sampler); :func:`reference_state` is the documented example layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .components import default_components
+
+__all__ = ["cumulative_tables", "sample_batch", "reference_state"]
+
+
+def cumulative_tables(weights: np.ndarray, fates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative node weights and fate probabilities for inverse-CDF sampling (last entries exactly 1)."""
+    cumw = np.cumsum(weights)
+    cumw[-1] = 1.0
+    cumf = np.cumsum(fates, axis=2)
+    cumf[:, :, -1] = 1.0
+    return np.ascontiguousarray(cumw), np.ascontiguousarray(cumf)
+
+
+def sample_batch(u_node: np.ndarray, u_gems: np.ndarray, raft: np.ndarray, cumw: np.ndarray,
+                 cumf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One tilt for each of ``n`` rafts from given uniforms, in numpy (the batch engine's sampler).
+
+    ``u_node`` (n,), ``u_gems`` (n, >= gems), ``raft`` (n, 9, C), per-game cumulative tables ``cumw``
+    (n, J) and ``cumf`` (n, J, 9, 10).  Gem ``g`` of a raft (spaces 0..8, colours in order) uses
+    ``u_gems[:, g]``: the same outcome as :func:`~pyradice_lab.raft.rules.sample_tilt`.  Returns
+    ``(fallen (n, C), raft after (n, 9, C))``.
+    """
+    n, _, ncol = raft.shape
+    rows = np.arange(n)
+    j = np.minimum((u_node[:, None] >= cumw).sum(axis=1), cumw.shape[1] - 1)
+    flat = raft.reshape(n, -1)
+    cum = np.cumsum(flat, axis=1)
+    g = int(cum[:, -1].max(initial=0))
+    slot = np.arange(g)
+    group = np.minimum((cum[:, None, :] <= slot[None, :, None]).sum(axis=2), flat.shape[1] - 1)
+    live = slot[None, :] < cum[:, -1:]
+    cell, col = group // ncol, group % ncol
+    tables = cumf[rows[:, None], j[:, None], cell, :9]
+    y = (tables <= u_gems[:, :g, None]).sum(axis=2)
+    gi = np.broadcast_to(rows[:, None], (n, g))
+    fell = live & (y == 9)
+    stay = live & (y < 9)
+    fallen = np.bincount((gi * ncol + col)[fell], minlength=n * ncol).reshape(n, ncol)
+    after = np.bincount((gi * 9 * ncol + y * ncol + col)[stay], minlength=n * 9 * ncol).reshape(n, 9, ncol)
+    return fallen.astype(np.int64), after.astype(np.int64)
+
+
+def reference_state(players: int = 4, components=None) -> np.ndarray:
+    """A fixed, documented raft layout for examples and the CLI: the gems used at ``players`` players,
+    one ordinary gem on each outer space (colours in turn red, yellow, blue, ...), all others (black
+    included) in the centre; no spill.  (A real setup is random: see ``rules.setup_raft``.)"""
+    comp = components if components is not None else default_components()
+    players = comp.check_players(players)
+    gems = comp.gems.in_play(players).copy()
+    state = np.zeros((9, comp.gems.n_colours), dtype=np.int64)
+    ordinary = len(gems) - 1
+    for k, cell in enumerate((0, 1, 2, 3, 5, 6, 7, 8)):
+        for step in range(ordinary):
+            c = (k + step) % ordinary
+            if gems[c] > 0:
+                state[cell, c] += 1
+                gems[c] -= 1
+                break
+    state[4] += gems
+    return state
