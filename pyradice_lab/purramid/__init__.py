@@ -48,10 +48,12 @@ def __getattr__(name):
 
 # ----------------------------------------------------------------------------------------- registry
 def _smoke_run(seed: int):
-    """A few seeded turns under the exact optimal policy (no compilation needed)."""
+    """A few seeded late-game turns under the exact optimal policy (no compilation needed)."""
     from .turnsim import simulate_turns
 
-    return simulate_turns(300, "A", covered=load_layout("A").spaces[:10], policy="optimal", rng=seed)
+    L = load_layout("A")
+    late = L.spaces_of(L.bottom_rows_mask(6))
+    return simulate_turns(300, L, covered=late, policy="optimal", rng=seed)
 
 
 def _exact_tables():
