@@ -88,7 +88,7 @@ def summarise(df, n_seats: int):
 def _cmd_simulate(args) -> int:
     from .sim import simulate_games
 
-    automa = args.automa if args.automa is not None else args.players == 1
+    automa = args.automa if args.automa is not None else args.players <= 2  # rules: 2p with the automa
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
     df = simulate_games(args.games, players=args.players, automa=automa, policies=policies, rng=args.seed,
@@ -112,7 +112,8 @@ def _cmd_play(args) -> int:
 
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
-    text, _ = play_game(players=args.players, automa=args.automa, policies=policies, rng=args.seed)
+    automa = args.automa if args.automa is not None else args.players <= 2
+    text, _ = play_game(players=args.players, automa=automa, policies=policies, rng=args.seed)
     print(text)
     return 0
 
@@ -150,7 +151,7 @@ def add_cli(subparsers) -> None:
                                    "Example: pyradice-lab meerkat simulate --players 3 --games 5000 --seed 1")
     q.add_argument("--players", type=positive_int, default=3, help="human players (default: 3)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
-                   help="add the automa (default: off)")
+                   help="add the automa (default: on for 1-2 players, as the rules recommend; off for 3-4)")
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
     q.add_argument("--policy", default="greedy",
                    help="random_legal, greedy or heuristic; one for all or comma-separated per player")
@@ -163,7 +164,8 @@ def add_cli(subparsers) -> None:
                        description="Play one seeded game and print its transcript. "
                                    "Example: pyradice-lab meerkat play --players 2 --automa --seed 3")
     q.add_argument("--players", type=positive_int, default=2)
-    q.add_argument("--automa", action="store_true", help="add the automa")
+    q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
+                   help="add the automa (default: on for 1-2 players)")
     q.add_argument("--policy", default="greedy", help="random_legal, greedy or heuristic (comma-separated per player)")
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.set_defaults(func=_cmd_play)

@@ -1,0 +1,35 @@
+"""The ``pyradice-lab meerkat`` commands: output and one-line errors with exit status 2."""
+
+from pyradice_lab.cli import main
+
+
+def test_odds_and_score(capsys):
+    assert main(["meerkat", "odds", "--tile", "7", "--count", "2", "--no-reroll"]) == 0
+    assert "= 1/3 =" in capsys.readouterr().out
+    assert main(["meerkat", "odds", "--tile", "7", "--count", "queen"]) == 0
+    assert "queen on tile 7" in capsys.readouterr().out
+    assert main(["meerkat", "score", "--tile", "6", "--counts", "3,3,2,1"]) == 0
+    out = capsys.readouterr().out
+    assert "player 2: 2 meerkats -> 6 points" in out and "player 3: 1 meerkat -> 3 points" in out
+    assert main(["meerkat", "score", "--tile", "7", "--counts", "1,2,1", "--queens", "1,0,0"]) == 0
+    assert "player 0: 1 meerkat + queen -> 6 points" in capsys.readouterr().out
+
+
+def test_simulate_and_play(capsys):
+    assert main(["meerkat", "simulate", "--players", "2", "--games", "4", "--seed", "1", "--policy",
+                 "random_legal", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players + automa" in out and "win_rate" in out
+    assert main(["meerkat", "play", "--players", "3", "--seed", "2", "--policy", "random_legal"]) == 0
+    assert "score tile 12" in capsys.readouterr().out
+
+
+def test_bad_input_exits_2(capsys):
+    for argv, word in [(["meerkat", "odds", "--tile", "13"], "tile"),
+                       (["meerkat", "odds", "--tile", "7", "--count", "4"], "count"),
+                       (["meerkat", "score", "--tile", "7", "--counts", "1,-2"], "counts"),
+                       (["meerkat", "score", "--tile", "7", "--counts", "1,2", "--queens", "1"], "queens"),
+                       (["meerkat", "simulate", "--players", "5", "--games", "2"], "players")]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pyradice-lab: error:") and word in err and len(err.strip().splitlines()) == 1
