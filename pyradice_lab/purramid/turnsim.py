@@ -99,7 +99,6 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     segs = np.ones(n, dtype=np.int64)
     first_burst = np.zeros(n, dtype=bool)
     placements = np.zeros(n, dtype=np.int64)
-    tile_of = np.array(L.tile_counts, dtype=np.int64)
     tokens0 = L.eights_mask()
     tables: dict = {}
     stops: dict = {}
@@ -190,7 +189,6 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
         value = tiles + yv * (won - spent)
     else:
         value = (tiles >= obj.k).astype(float)
-    del tile_of
     return pd.DataFrame({"tiles": tiles, "value": value.astype(float), "burst": first_burst, "segments": segs,
                          "bonus_turns": bonus_n, "yarn_won": won, "yarn_spent": spent, "placements": placements})
 
