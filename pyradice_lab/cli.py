@@ -8,6 +8,7 @@ interrupted run exits with 130 after the work already finished has been kept.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -246,6 +247,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted (finished work was kept)", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # output piped into e.g. `head`, which stopped reading: stop quietly like other Unix tools
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

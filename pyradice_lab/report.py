@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import os
+import re
 import tempfile
 import textwrap
 import time
@@ -181,13 +182,24 @@ class _Pager:
         plt.close(fig)
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+
+
 def _wrap(text: str) -> list[str]:
+    """Wrap text for a page: blank lines separate paragraphs, lines of a paragraph flow together,
+    except list items (``-``, ``*``, ``1.``), which start a new line with a hanging indent."""
     lines: list[str] = []
     for para in textwrap.dedent(text).strip().split("\n\n"):
-        para = " ".join(para.split()) if not para.lstrip().startswith(("-", "|", "  ")) else para
+        items: list[str] = []
         for raw in para.split("\n"):
-            lines.extend(textwrap.wrap(raw, _WRAP, subsequent_indent="  " if raw.lstrip().startswith("-") else "")
-                         or [""])
+            if not items or _LIST_ITEM.match(raw):
+                items.append(raw.strip())
+            else:
+                items[-1] += " " + raw.strip()
+        for item in items:
+            m = _LIST_ITEM.match(item)
+            indent = " " * (len(m.group(0)) + 1) if m else ""
+            lines.extend(textwrap.wrap(" ".join(item.split()), _WRAP, subsequent_indent=indent) or [""])
         lines.append("")
     return lines
 
