@@ -17,7 +17,7 @@ from .components import TILES, Components, Tile, default_components
 from .odds import placement_odds
 from .sim import simulate_games
 
-__all__ = ["tile_fairness", "suggest_values", "seat_advantage", "automa_strength", "feature_value",
+__all__ = ["tile_fairness", "suggest_values", "value_sweep", "seat_advantage", "automa_strength", "feature_value",
            "hazard_impact", "win_shares", "turn_positions"]
 
 
@@ -72,18 +72,34 @@ def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None
     return pd.DataFrame(rows)
 
 
-def suggest_values(fair: pd.DataFrame, comp: Components | None = None) -> Components:
-    """Scale each tile's values so that every tile pays the same points per piece committed (rounded)."""
+def suggest_values(fair: pd.DataFrame, comp: Components | None = None, damping: float = 0.5) -> Components:
+    """Scale each tile's values towards paying the same points per piece committed (rounded).
+
+    The factor is (board average / tile's points per piece) ** ``damping`` (0.5 = half-way in log terms), so
+    that repeated rounds (players re-target the new values) settle instead of overshooting.
+    """
     comp = comp or default_components()
     target = fair["paid"].sum() / fair["pieces"].sum()
     tiles = []
     for t, ppp in zip(fair["tile"], fair["points_per_piece"]):
         old = comp.tile(int(t)).values
-        f = target / ppp if ppp > 0 else 1.0
+        f = (target / ppp) ** damping if ppp > 0 else 1.0
         new = tuple(max(1, int(round(v * f))) for v in old)
         new = tuple(sorted(new, reverse=True))
         tiles.append(Tile(int(t), new, "reconstruction"))
     return replace(comp, tiles=tuple(tiles))
+
+
+def value_sweep(n_games: int, rounds: int, *, rng=None, engine: str = "auto") -> list[tuple[Components, pd.DataFrame]]:
+    """Rounds of simulate -> :func:`suggest_values` -> simulate again; returns (components, fairness) per round
+    (round 0 = the current values).  Each round's spread of points per piece says whether it equalised."""
+    comp = default_components()
+    out = []
+    for k, seq in enumerate(spawn_seeds(rng, rounds + 1)):
+        fair = tile_fairness(n_games, rng=seq, components=None if k == 0 else comp, engine=engine)
+        out.append((comp, fair))
+        comp = suggest_values(fair, comp)
+    return out
 
 
 # ----------------------------------------------------------------------------------------- seat advantage
@@ -145,19 +161,21 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
 # ----------------------------------------------------------------------------------------- hazards
 def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None, engine: str = "auto"
                   ) -> pd.DataFrame:
-    """Hazards fired and meerkats lost: default bags vs a one-of-each blue bag (hazards come out sooner)."""
+    """Hazards fired and meerkats lost with 1, 2 (default) and 3 copies of each blue token: the blue bag
+    decides when the brown bag (hazards, tan tokens, reverse scoring) comes into play."""
     comp = default_components()
-    small = replace(comp, blue=tuple((e, 1) for e, _ in comp.blue))
     rows = []
-    for (name, c), seq in zip((("default bags", None), ("blue bag 1 of each", small)), spawn_seeds(rng, 2)):
+    variants = [(k, replace(comp, blue=tuple((e, k) for e, _ in comp.blue))) for k in (1, 2, 3)]
+    for (k, c), seq in zip(variants, spawn_seeds(rng, len(variants))):
         df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c, engine=engine)
         fired = df["hawk"] + df["fire"] + df["jackal"]
         lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(players)])
         score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(players)])
         hit, spared = score[lost > 0], score[lost == 0]
-        diff = (hit.mean() - spared.mean()) if len(hit) > 1 and len(spared) > 1 else np.nan
-        se = np.sqrt(hit.var(ddof=1) / len(hit) + spared.var(ddof=1) / len(spared)) if not np.isnan(diff) else np.nan
-        rows.append({"bags": name, **_est(fired, "hazards_per_game"), "p_any_hazard": float((fired > 0).mean()),
-                     **_est(lost, "lost_per_seat"), "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se,
-                     "games": n_games})
+        ok = len(hit) > 1 and len(spared) > 1
+        diff = hit.mean() - spared.mean() if ok else np.nan
+        se = np.sqrt(hit.var(ddof=1) / len(hit) + spared.var(ddof=1) / len(spared)) if ok else np.nan
+        rows.append({"blue_copies_each": k, "default": c.blue == comp.blue, **_est(fired, "hazards_per_game"),
+                     "p_any_hazard": float((fired > 0).mean()), **_est(lost, "lost_per_seat"),
+                     "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se, "games": n_games})
     return pd.DataFrame(rows)

@@ -22,8 +22,8 @@ __all__ = ["report_section", "sweep_cell", "SIZES", "run_tile_fairness", "run_se
 # games per experiment: (quick, full report, experiment scripts).  The report sizes fit its time budget even
 # on a cold numba cache, where the report runs the pure-Python twin of the kernel (identical numbers, no
 # compile); the scripts in experiments/ run the compiled kernel with the larger sizes.
-SIZES = {"fairness": (4, 60, 4000), "seats": (4, 50, 4000), "automa": (4, 40, 3000), "features": (3, 30, 3000),
-         "hazards": (6, 50, 3000)}
+SIZES = {"fairness": (3, 40, 3000), "seats": (4, 50, 4000), "automa": (4, 40, 3000), "features": (3, 30, 3000),
+         "hazards": (4, 30, 3000)}
 
 
 def _n(name: str, quick: bool) -> int:
@@ -59,37 +59,40 @@ def odds_experiment() -> ExperimentResult:
     return ExperimentResult("meerkat_placement_odds", "Meerkat Kingdom: exact placement odds", reading, df, fig)
 
 
-def run_tile_fairness(n: int, seed, engine: str = "auto") -> ExperimentResult:
-    s1, s2 = spawn_seeds(seed, 2)
-    fair = A.tile_fairness(n, rng=s1, engine=engine)
-    suggested = A.suggest_values(fair)
-    after = A.tile_fairness(n, rng=s2, components=suggested, engine=engine)
-    df = fair[["tile", "values", "p_place_1", "pieces", "pieces_se", "paid", "paid_se", "p_high_taken",
-               "points_per_piece"]].copy()
-    df["suggested_values"] = ["/".join(map(str, suggested.tile(t).values)) for t in df["tile"]]
-    df["points_per_piece_after"] = after["points_per_piece"].to_numpy()
-    cv0 = df["points_per_piece"].std() / df["points_per_piece"].mean()
-    cv1 = df["points_per_piece_after"].std() / df["points_per_piece_after"].mean()
+def run_tile_fairness(n: int, seed, engine: str = "auto", rounds: int = 2) -> ExperimentResult:
+    sweep = A.value_sweep(n, rounds, rng=seed, engine=engine)
+    cvs = [f.points_per_piece.std() / f.points_per_piece.mean() for _, f in sweep]
+    best = int(np.argmin(cvs))
+    fair0 = sweep[0][1]
+    df = fair0[["tile", "values", "p_place_1", "pieces", "pieces_se", "paid", "paid_se", "p_high_taken",
+                "points_per_piece"]].copy()
+    for k, (comp, fair) in enumerate(sweep[1:], start=1):
+        df[f"values_round{k}"] = ["/".join(map(str, comp.tile(t).values)) for t in df["tile"]]
+        df[f"points_per_piece_round{k}"] = fair["points_per_piece"].to_numpy()
     fig, ax = plt.subplots(figsize=(7, 3.6))
     x = np.arange(10)
-    ax.bar(x - 0.2, df["points_per_piece"], 0.4, label="current values")
-    ax.bar(x + 0.2, df["points_per_piece_after"], 0.4, label="suggested values (re-simulated)")
-    ax.set_xticks(x, [f"{t}\n{v}\n{sv}" for t, v, sv in zip(df.tile, df["values"], df.suggested_values)], fontsize=7)
+    width = 0.8 / len(sweep)
+    for k, (_, fair) in enumerate(sweep):
+        ax.bar(x - 0.4 + width * (k + 0.5), fair["points_per_piece"], width,
+               label=("current values" if k == 0 else f"round {k} values") + f" (CV {cvs[k]:.2f})")
+    ax.set_xticks(x, [f"{t}\n{v}\n{'/'.join(map(str, sweep[best][0].tile(t).values))}" for t, v in
+                      zip(df.tile, df["values"])], fontsize=7)
     ax.set_ylabel("points paid per piece committed")
+    ax.set_title("tile / current values / values of the most even round", fontsize=8)
     ax.legend(fontsize=7)
-    ax.set_title("tile / current values / suggested values", fontsize=8)
     hi = df.loc[df.points_per_piece.idxmax()]
     lo = df.loc[df.points_per_piece.idxmin()]
-    reading = (f"{n} three-player games between greedy players. A tile's 'price' is the pieces committed to it by "
-               f"the time it is scored; its 'pay' is the points it hands out. With the reconstructed values, tile "
-               f"{int(hi.tile)} pays {hi.points_per_piece:.2f} points per piece and tile {int(lo.tile)} only "
-               f"{lo.points_per_piece:.2f} (pieces committed carry SE about {df.pieces_se.mean():.2f}). Scaling "
-               f"each tile's values so that every tile pays the board average per piece gives the suggested values; "
-               f"re-simulating with them (greedy players chase the new values) moves the spread of points per piece "
-               f"from a coefficient of variation of {cv0:.2f} to {cv1:.2f}. Read the suggestion as a direction, not "
-               f"as final numbers: the values of 3-place tiles (9..12) also pay second and third places.")
+    reading = (f"{n} three-player greedy games per round. A tile's 'price' is the pieces committed to it by the time "
+               f"it is scored, its 'pay' the points it hands out. With the reconstructed values tile {int(hi.tile)} "
+               f"pays {hi.points_per_piece:.2f} points per piece and tile {int(lo.tile)} only {lo.points_per_piece:.2f} "
+               f"(pieces committed carry an SE of about {df.pieces_se.mean():.2f}). The sweep rescales every tile's "
+               f"values half-way (in log terms) towards the board average and re-simulates, because players chase "
+               f"the new values: the coefficient of variation of points per piece goes "
+               + " -> ".join(f"{c:.2f}" for c in cvs) + f" over the rounds; the most even set is round {best}"
+               + (" (the current values)" if best == 0 else "") + ". Read it as a direction, not final numbers: "
+               "three-place tiles (9..12) also pay second and third places.")
     return ExperimentResult("meerkat_tile_fairness", "Meerkat Kingdom: tile value fairness", reading, df, fig,
-                            meta={"games": n})
+                            meta={"games": n, "rounds": len(sweep)})
 
 
 def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -163,20 +166,24 @@ def run_features(n: int, seed, engine: str = "auto") -> ExperimentResult:
 def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.hazard_impact(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.bar(df.bags, df.hazards_per_game, yerr=1.96 * df.hazards_per_game_se, capsize=4, label="hazards per game")
-    ax.bar(df.bags, df.lost_per_seat, yerr=1.96 * df.lost_per_seat_se, capsize=4, alpha=0.6,
+    x = np.arange(len(df))
+    ax.bar(x - 0.2, df.hazards_per_game, 0.4, yerr=1.96 * df.hazards_per_game_se, capsize=4,
+           label="hazards per game")
+    ax.bar(x + 0.2, df.lost_per_seat, 0.4, yerr=1.96 * df.lost_per_seat_se, capsize=4,
            label="meerkats lost per player")
+    ax.set_xticks(x, [f"{k} of each blue{' (default)' if d else ''}" for k, d in zip(df.blue_copies_each,
+                                                                                    df["default"])])
     ax.legend(fontsize=7)
     ax.set_ylabel("per game")
-    d, s = df.iloc[0], df.iloc[1]
-    reading = (f"{n} three-player greedy games per row. With the reconstructed bags (12 blue tokens, 4 on the board), "
-               f"hazards only come out once the blue bag is empty: {d.hazards_per_game:.2f} ± {d.hazards_per_game_se:.2f} "
-               f"per game (P(any) = {d.p_any_hazard:.2f}). With one blue token of each kind the brown bag opens early: "
-               f"{s.hazards_per_game:.2f} ± {s.hazards_per_game_se:.2f} hazards per game, "
-               f"{s.lost_per_seat:.2f} ± {s.lost_per_seat_se:.2f} meerkats lost per player; players hit by a hazard "
-               f"score {s.score_hit_minus_spared:+.1f} ± {s.score_hit_minus_spared_se:.1f} points vs those spared "
-               "(hazards hit the crowded tiles, so this mixes cause and effect). The bag contents are reconstructed; "
-               "the hazard pressure is a direct function of how many blue tokens precede the brown bag.")
+    parts = [f"{r.blue_copies_each} of each blue token: {r.hazards_per_game:.2f} ± {r.hazards_per_game_se:.2f} "
+             f"hazards per game (P(any) {r.p_any_hazard:.2f}), {r.lost_per_seat:.2f} ± {r.lost_per_seat_se:.2f} "
+             f"meerkats lost per player" for r in df.itertuples()]
+    d = df[df["default"]].iloc[0]
+    reading = (f"{n} three-player greedy games per row. Hazards (and every brown token: tan effects, reverse "
+               "scoring) only come out once the blue bag is empty, so the number of blue tokens sets the hazard "
+               "pressure: " + "; ".join(parts) + ". With the default bags, players hit by a hazard score "
+               f"{d.score_hit_minus_spared:+.1f} ± {d.score_hit_minus_spared_se:.1f} points vs those spared (hazards "
+               "hit crowded tiles, so this mixes cause and effect). The bag contents are reconstructed.")
     return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n})
 
 
@@ -197,7 +204,7 @@ def report_section(ctx) -> Section:
 
     eng = "numba" if compiled_engine_ready() else "python"  # never compile inside the report's time budget
     results = [odds_experiment(),
-               run_tile_fairness(_n("fairness", q), seeds[0], eng),
+               run_tile_fairness(_n("fairness", q), seeds[0], eng, rounds=1 if q else 2),
                run_seat_advantage(_n("seats", q), seeds[1], eng),
                run_automa(_n("automa", q), seeds[2], eng),
                run_features(_n("features", q), seeds[3], eng),
@@ -213,8 +220,8 @@ def report_section(ctx) -> Section:
     items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45,
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
-    trials = sum(_n(k, q) * m for k, m in (("fairness", 2), ("seats", 4), ("automa", 4), ("features", 5),
-                                           ("hazards", 2)))
+    trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 3), ("seats", 4), ("automa", 4),
+                                           ("features", 5), ("hazards", 3)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")
 
 
