@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from .automa import automa_turn
+from .oasis import end_turn_refill, unlock_timers
 from .policies import (
     RANDOM,
     apply_burrow,
@@ -86,7 +87,6 @@ from .rules import (
     check_out,
     conservation_ok,
     do_move,
-    end_turn_refill,
     male_rest,
     note,
     place,
@@ -95,7 +95,6 @@ from .rules import (
     roll_tile,
     tile_points,
     tile_winner,
-    unlock_timers,
 )
 
 OUT_SEAT_FIELDS = (TOTAL, TILEPTS, PUPPTS, BONUS, PUP, RES, MOVED, WONMASK, OUT, HAZLOST, MALEACT, QUEEN)

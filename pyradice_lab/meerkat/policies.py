@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .oasis import do_token_move, token_move_options
 from .rules import (
     B_GUARD,
     B_MOVE,
@@ -54,7 +55,6 @@ from .rules import (
     do_move,
     do_recall,
     do_swap,
-    do_token_move,
     drive_options,
     guardian_gain,
     guardian_targets,
@@ -69,7 +69,6 @@ from .rules import (
     swap_options,
     tile_value,
     tiles_value,
-    token_move_options,
     undo_move,
 )
 

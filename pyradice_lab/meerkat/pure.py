@@ -20,9 +20,9 @@ def python_twins() -> dict:
     """name -> pure-Python twin of every numba function of the game engine modules."""
     from numba.core.registry import CPUDispatcher
 
-    from . import automa, game, policies, rules
+    from . import automa, game, oasis, policies, rules
 
-    modules = (rules, automa, policies, game)
+    modules = (rules, oasis, automa, policies, game)
     spaces = {m.__name__: dict(vars(m)) for m in modules}
     twins: dict[int, types.FunctionType] = {}
     by_name: dict[str, types.FunctionType] = {}

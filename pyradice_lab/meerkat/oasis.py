@@ -1,0 +1,159 @@
+"""Oasis tokens: moving them, refilling from the blue then the brown bag, hazards, the reverse-scoring timer."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rules import (
+    BOX,
+    EV_DRAW,
+    EV_HAZARD,
+    EV_LOSE,
+    EV_TOKMOVE,
+    EV_UNLOCK,
+    G_BLUE,
+    G_BROWN,
+    G_FIRE,
+    G_HAWK,
+    G_JACKAL,
+    G_NBLUE,
+    G_NBROWN,
+    G_NS,
+    H_FIRE,
+    H_HAWK,
+    HAZLOST,
+    INTERNAL,
+    LOCK,
+    NONE,
+    QUEEN,
+    T_REVERSE,
+    TOK,
+    USED,
+    note,
+    protected,
+    roll_tile,
+)
+
+
+@njit(**INTERNAL)
+def token_move_options(g, out) -> int:
+    """Burrow action: an oasis token (not a locked reverse token) to a tile without one: ``f * 16 + t``."""
+    T = g[0][8:21]
+    m = 0
+    for f in range(3, 13):
+        if T[f, TOK] != NONE and T[f, LOCK] < 0:
+            for t in range(3, 13):
+                if T[t, TOK] == NONE:
+                    out[m] = f * 16 + t
+                    m += 1
+    return m
+
+
+@njit(**INTERNAL)
+def do_token_move(g, s: int, code: int, sign: int) -> None:
+    """Move (sign=1) or move back (sign=-1) an oasis token; moving the reverse token starts its timer."""
+    T = g[0][8:21]
+    f, t = code // 16, code % 16
+    if sign == -1:
+        f, t = t, f
+    T[t, TOK] = T[f, TOK]
+    T[f, TOK] = NONE
+    if sign == 1:
+        if T[t, TOK] == T_REVERSE:
+            T[t, LOCK] = s
+        note(g, s, np.int64(EV_TOKMOVE), f, t, T[t, TOK], np.int64(0), np.int64(0))
+    else:
+        T[t, LOCK] = -1
+
+
+@njit(**INTERNAL)
+def lose(g, o: int, t: int) -> None:
+    C = g[0][0:4]
+    S = g[0][4:8]
+    C[o, t] -= 1
+    S[o, BOX] += 1
+    S[o, HAZLOST] += 1
+    note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(**INTERNAL)
+def resolve_hazard(g, s: int, kind: int) -> None:
+    """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
+
+    Interpretation: the hawk's "most meerkats" uses majority strength (queen 2.5) among seats present; a
+    protected leader loses nothing and the hazard does not pass down to the next seat.
+    """
+    C = g[0][0:4]
+    S = g[0][4:8]
+    G = g[0][21]
+    A = g[0][38:51]
+    n = G[G_NS]
+    t = roll_tile(g, np.int64(0))
+    note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))
+    if kind == H_HAWK:
+        G[G_HAWK] += 1
+        best = 0
+        for o in range(n):
+            st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
+            best = max(best, st)
+        if best > 0:
+            for o in range(n):
+                st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
+                if st == best and C[o, t] > 0 and not protected(g, o, t):
+                    lose(g, o, t)
+    elif kind == H_FIRE:
+        G[G_FIRE] += 1
+        for o in range(n):
+            if C[o, t] > 0 and not protected(g, o, t):
+                lose(g, o, t)
+    else:
+        G[G_JACKAL] += 1
+        for o in range(n):
+            for u in range(12, 2, -1):  # highest-numbered affected tile first
+                if A[t, u] == 1 and C[o, u] > 0 and not protected(g, o, u):
+                    lose(g, o, u)
+                    break
+
+
+@njit(**INTERNAL)
+def draw_token(g, s: int, t: int) -> None:
+    """Refill tile ``t``: from the blue bag, then from the brown bag (hazards resolve, then turn tan)."""
+    T = g[0][8:21]
+    G = g[0][21]
+    bags = g[0][22:25]
+    if G[G_BLUE] < G[G_NBLUE]:
+        T[t, TOK] = bags[0, G[G_BLUE]]
+        G[G_BLUE] += 1
+        note(g, s, np.int64(EV_DRAW), t, T[t, TOK], np.int64(0), np.int64(0), np.int64(0))
+    elif G[G_BROWN] < G[G_NBROWN]:
+        front, back = bags[1, G[G_BROWN]], bags[2, G[G_BROWN]]
+        G[G_BROWN] += 1
+        note(g, s, np.int64(EV_DRAW), t, front, np.int64(0), np.int64(0), np.int64(0))
+        if front >= H_HAWK:
+            resolve_hazard(g, s, front)
+        T[t, TOK] = back
+        if back == T_REVERSE:
+            T[t, LOCK] = s  # the drawer takes the green timer
+
+
+@njit(**INTERNAL)
+def end_turn_refill(g, s: int) -> None:
+    """Interpretation: a used blue token is replaced on the tile it was used on, at the end of the turn."""
+    T = g[0][8:21]
+    for t in range(3, 13):
+        if T[t, USED] == 1:
+            T[t, USED] = 0
+            draw_token(g, s, t)
+
+
+@njit(**INTERNAL)
+def unlock_timers(g, s: int) -> None:
+    """At the start of seat ``s``'s turn its reverse-scoring timers run out (the token may move again)."""
+    T = g[0][8:21]
+    for t in range(3, 13):
+        if T[t, LOCK] == s:
+            T[t, LOCK] = -1
+            note(g, s, np.int64(EV_UNLOCK), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+
+
