@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import stats as _sps
+from scipy.special import ndtri, stdtrit
 
 from .rng import as_generator
 
 __all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "run_until", "Z95"]
 
-Z95 = float(_sps.norm.ppf(0.975))
+Z95 = float(ndtri(0.975))
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     n = x.size
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n))
-    q = float(_sps.t.ppf(0.5 + confidence / 2, n - 1))
+    q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
 
 
@@ -126,7 +126,7 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"successes must be an integer in 0..n={n}, got {successes!r}")
     n = int(n)
     p = successes / n
-    z = float(_sps.norm.ppf(0.5 + confidence / 2))
+    z = float(ndtri(0.5 + confidence / 2))
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom

@@ -11,15 +11,24 @@ def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "pyradice_lab.cli", *args], capture_output=True, text=True)
 
 
-def test_help_everywhere():
+def test_help_everywhere(capsys):
     top = run_cli("--help")
     assert top.returncode == 0 and "report" in top.stdout and "sweep" in top.stdout
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    for name in sub.choices:
-        res = run_cli(name, "--help")
-        assert res.returncode == 0, name
-        assert "usage:" in res.stdout
+    for name, subparser in sub.choices.items():
+        with pytest.raises(SystemExit) as exc:
+            cli.main([name, "--help"])
+        assert exc.value.code == 0, name
+        assert "usage:" in capsys.readouterr().out
+        # and one level deeper (the games' own subcommands)
+        for action in subparser._actions:
+            if isinstance(action, type(sub)):
+                for leaf in action.choices:
+                    with pytest.raises(SystemExit) as exc:
+                        cli.main([name, leaf, "--help"])
+                    assert exc.value.code == 0, (name, leaf)
+                    assert "usage:" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
