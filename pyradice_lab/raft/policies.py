@@ -44,7 +44,7 @@ from .physics import FALLEN, TiltParams, check_duration, check_edge, fate_table
 __all__ = ["Policy", "fixed", "aim", "greedy", "random_policy", "get_policy", "POLICY_NAMES", "OptionTable",
            "choose_options", "score_options", "DEFAULT_DURATIONS", "KIND_CODES"]
 
-DEFAULT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
+DEFAULT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
 KIND_CODES = {"aim": 0, "greedy": 1, "random": 2}
 POLICY_NAMES = ("fixed", "aim", "greedy", "random")
 
