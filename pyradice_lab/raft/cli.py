@@ -139,10 +139,12 @@ def _cmd_simulate(args) -> int:
         sc = mean_estimate(df[f"score_{p}"]) if args.games > 1 else None
         win = proportion_estimate(int((df["winner"] == p).sum()), args.games)
         rows.append({"seat": p, "policy": df.attrs["policies"][p],
-                     "mean score": f"{sc:.3f}" if sc else f"{df[f'score_{p}'].iloc[0]}",
-                     "lifeboats": round(df[f"boats_{p}"].mean(), 2), "win rate": f"{win:.3f}"})
-    with pd.option_context("display.width", 200, "display.max_colwidth", 80):
-        print(pd.DataFrame(rows).to_string(index=False))
+                     "mean_score": sc.value if sc else float(df[f"score_{p}"].iloc[0]),
+                     "se": sc.se if sc else float("nan"), "ci_low": sc.ci_low if sc else float("nan"),
+                     "ci_high": sc.ci_high if sc else float("nan"), "lifeboats": df[f"boats_{p}"].mean(),
+                     "win_rate": win.value, "win_ci_low": win.ci_low, "win_ci_high": win.ci_high})
+    with pd.option_context("display.width", 200):
+        print(pd.DataFrame(rows).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     tie = proportion_estimate(int(df["tie"].sum()), args.games)
     lines = [("turns per game", df["turns"]), ("rounds per game", df["rounds"]), ("winning score", df["winning_score"]),
              ("gems passed per game", df["gems_passed"]), ("points completed by gifts", df["gift_points"])]

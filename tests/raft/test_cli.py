@@ -1,0 +1,40 @@
+"""`pyradice-lab raft ...` in-process: output, exit codes, one-line errors."""
+
+from pyradice_lab.cli import main
+from pyradice_lab.raft.calibrate import simulate_observations, standard_start
+
+
+def test_tilt_command_prints_the_distribution(capsys):
+    assert main(["raft", "tilt", "--duration", "1.5", "--edge", "south", "--trials", "5000", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "south edge, centre finger, 1.5 s" in out and "exact model mean" in out and "p_model" in out
+
+
+def test_simulate_and_play_commands(capsys, tmp_path):
+    csv = tmp_path / "games.csv"
+    assert main(["raft", "simulate", "--players", "4", "--games", "30", "--seed", "1", "--variant", "sinking",
+                 "--no-progress", "--out", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "30 games, 4 players, sinking variant" in out and "lifeboats sunk per game" in out and csv.exists()
+    assert main(["raft", "play", "--players", "2", "--seed", "3"]) == 0
+    assert "Final:" in capsys.readouterr().out
+
+
+def test_calibrate_command_reads_a_csv(capsys, tmp_path):
+    design = [{"edge": "north", "finger": "centre", "duration": d, "start": standard_start()} for d in (0.5, 1.5, 3.0)]
+    obs = simulate_observations(design, tilts=10, rng=2, centre=False)
+    path = tmp_path / "tilts.csv"
+    obs.drop(columns=["start"]).to_csv(path, index=False)
+    assert main(["raft", "calibrate", str(path), "--fit", "drop_rate"]) == 0
+    out = capsys.readouterr().out
+    assert "drop_rate" in out and "goodness of fit" in out
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys):
+    assert main(["raft", "tilt", "--duration", "-1", "--edge", "south"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "duration" in err
+    assert main(["raft", "tilt", "--duration", "1", "--edge", "up"]) == 2
+    assert "edge" in capsys.readouterr().err
+    assert main(["raft", "simulate", "--players", "9", "--games", "3", "--no-progress"]) == 2
+    assert "players" in capsys.readouterr().err
