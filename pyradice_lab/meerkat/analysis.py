@@ -17,7 +17,7 @@ from .components import TILES, Components, Tile, default_components
 from .odds import placement_odds
 from .sim import simulate_games
 
-__all__ = ["tile_fairness", "suggest_values", "value_sweep", "seat_advantage", "automa_strength", "feature_value",
+__all__ = ["tile_fairness", "suggest_values", "value_sweep", "values_for_exponent", "seat_advantage", "automa_strength", "feature_value",
            "hazard_impact", "win_shares", "turn_positions"]
 
 
@@ -90,15 +90,31 @@ def suggest_values(fair: pd.DataFrame, comp: Components | None = None, damping: 
     return replace(comp, tiles=tuple(tiles))
 
 
-def value_sweep(n_games: int, rounds: int, *, rng=None, engine: str = "auto") -> list[tuple[Components, pd.DataFrame]]:
-    """Rounds of simulate -> :func:`suggest_values` -> simulate again; returns (components, fairness) per round
-    (round 0 = the current values).  Each round's spread of points per piece says whether it equalised."""
-    comp = default_components()
+def values_for_exponent(b: float, comp: Components | None = None) -> Components:
+    """Tile values from the reconstruction rule with exponent ``b``: high = round(6 (p(6) / p(t)) ** b),
+    low = high // 2 on tiles 3..8, mid = round(high / 2) and low = max(2, round(high / 4)) on 9..12.
+
+    ``b = 1`` is the packaged reconstruction, ``b = 0`` makes every tile worth what tile 6 is (6/3; 6/3/2),
+    and tile 6 stays 6/3 (the rules' value) for every ``b``.
+    """
+    comp = comp or default_components()
+    p6 = placement_odds(6, 1)
+    tiles = []
+    for t in TILES:
+        high = int(6 * (p6 / placement_odds(t, 1)) ** b + 0.5)  # round half up
+        vals = (high, high // 2) if t <= 8 else (high, int(high / 2 + 0.5), max(2, int(high / 4 + 0.5)))
+        tiles.append(Tile(t, tuple(sorted(vals, reverse=True)), "reconstruction"))
+    return replace(comp, tiles=tuple(tiles))
+
+
+def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engine: str = "auto"
+                ) -> list[tuple[float, Components, pd.DataFrame]]:
+    """Sweep the value rule's exponent (:func:`values_for_exponent`), re-simulating each value set (players
+    chase the values); returns (exponent, components, fairness table) per grid point."""
     out = []
-    for k, seq in enumerate(spawn_seeds(rng, rounds + 1)):
-        fair = tile_fairness(n_games, rng=seq, components=None if k == 0 else comp, engine=engine)
-        out.append((comp, fair))
-        comp = suggest_values(fair, comp)
+    for b, seq in zip(exponents, spawn_seeds(rng, len(exponents))):
+        comp = values_for_exponent(b)
+        out.append((b, comp, tile_fairness(n_games, rng=seq, components=comp, engine=engine)))
     return out
 
 

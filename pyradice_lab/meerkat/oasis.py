@@ -26,6 +26,7 @@ from .rules import (
     INTERNAL,
     LOCK,
     NONE,
+    PIC,
     QUEEN,
     T_REVERSE,
     TOK,
@@ -139,12 +140,21 @@ def draw_token(g, s: int, t: int) -> None:
 
 @njit(**INTERNAL)
 def end_turn_refill(g, s: int) -> None:
-    """Interpretation: a used blue token is replaced on the tile it was used on, at the end of the turn."""
+    """Interpretation: a used blue token is replaced at the end of the turn on the tile it was used on; if a
+    token was moved there meanwhile, on the lowest-numbered oasis picture without a token (else not at all)."""
     T = g[0][8:21]
     for t in range(3, 13):
         if T[t, USED] == 1:
             T[t, USED] = 0
-            draw_token(g, s, t)
+            target = t
+            if T[t, TOK] != NONE:
+                target = 0
+                for u in range(3, 13):
+                    if T[u, PIC] == 1 and T[u, TOK] == NONE:
+                        target = u
+                        break
+            if target > 0:
+                draw_token(g, s, target)
 
 
 @njit(**INTERNAL)

@@ -47,6 +47,15 @@ def test_high_values_follow_placement_odds():
     assert highs == sorted(highs, reverse=True)
 
 
+def test_packaged_values_follow_the_documented_rule():
+    """data/components.toml says: high = round(6 p(6)/p(t)), low = high // 2 (3..8), mid/low = high/2, high/4."""
+    from pyradice_lab.meerkat.analysis import values_for_exponent
+
+    rule = values_for_exponent(1.0)
+    assert [rule.tile(t).values for t in TILES] == [default_components().tile(t).values for t in TILES]
+    assert all(values_for_exponent(b).tile(6).values == (6, 3) for b in (0.0, 0.5, 2.0))
+
+
 def test_bad_components_file(tmp_path):
     text = DATA_FILE.read_text().replace("values = [6, 3]", "values = [3, 6]")
     bad = tmp_path / "bad.toml"
