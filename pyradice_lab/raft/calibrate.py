@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize
+from scipy.special import ndtri
 
 from ..rng import as_generator, spawn
 from .components import RaftGeometry, default_components
@@ -224,7 +225,8 @@ def _negloglik(params: TiltParams, groups, geometry: RaftGeometry) -> float:
             mean = pmf @ k
             var = max(pmf @ k**2 - mean**2, 1e-9)
             means, tilts = agg[:, 0], agg[:, 1]
-            total -= stats.norm.logpdf(means, mean, np.sqrt(var / tilts)).sum()
+            sd = np.sqrt(var / tilts)
+            total -= (-0.5 * ((means - mean) / sd) ** 2 - np.log(sd) - 0.5 * np.log(2 * np.pi)).sum()
     return float(total)
 
 
@@ -325,7 +327,7 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
             raise np.linalg.LinAlgError
     except np.linalg.LinAlgError:
         cov = np.full((len(names), len(names)), np.nan)
-    z = stats.norm.ppf(0.975)
+    z = float(ndtri(0.975))
     rows = []
     boot = None
     if bootstrap:

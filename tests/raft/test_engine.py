@@ -16,6 +16,7 @@ CONFIGS = [
     dict(players=3, variant="sinking", policies=["aim", "greedy", "random"]),
     dict(players=4, variant="standard", policies=["fixed:1.5", "random", "aim", "greedy"], skills=[0.0, 0.2, 0.4, 0.6]),
     dict(players=4, variant="sinking", policies="greedy", params={"spill": 0.6, "recentre": 0.2}),
+    dict(players=4, variant="standard", policies="aim", flag_depth=31),   # flag at the bottom: the deck runs out
 ]
 
 
@@ -26,6 +27,21 @@ def test_batch_engine_plays_the_same_games_as_the_readable_rules(config):
     a.attrs, b.attrs = {}, {}
     pd.testing.assert_frame_equal(a, b)
     assert a["turns"].nunique() > 1   # the games differ from each other
+
+
+def test_deck_exhaustion_is_reached_in_the_cross_checked_configuration():
+    df = simulate_games(24, rng=11, **CONFIGS[-1])
+    assert df["deck_exhausted"].any()
+
+
+def test_custom_python_policies_run_in_the_readable_engine():
+    def cautious(view):
+        return "west", "left", 0.5 if view["turn"] % 2 else 1.0
+
+    df = simulate_games(6, 2, policies=[cautious, "greedy"], rng=3)
+    assert df.attrs["engine"] == "rules" and df.attrs["policies"] == ["custom", "greedy"]
+    with pytest.raises(ValueError, match="engine"):
+        simulate_games(2, 2, policies=[cautious, "greedy"], rng=3, engine="batch")
 
 
 def test_a_game_does_not_depend_on_its_batch_or_on_n_jobs():
