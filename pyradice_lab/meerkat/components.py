@@ -65,6 +65,7 @@ class Components:
     pair_actions: tuple[str, ...]
     bonus_values: tuple[int, ...]
     sources: tuple[tuple[str, str], ...]
+    constants: tuple[tuple[str, str], ...] = ()   # documented engine constants (queens, queen_strength, ...)
 
     def tile(self, number: int) -> Tile:
         """The tile with this number (3..12)."""
@@ -107,6 +108,8 @@ class Components:
             for f, b, c in self.brown:
                 if f"brown {f}" == name:
                     return f"{c} copies, back {b}"
+        if name in dict(self.constants):
+            return dict(self.constants)[name]
         value = getattr(self, name, None)
         if isinstance(value, tuple) and len(value) > 12:
             return f"{len(value)} entries"
@@ -137,8 +140,10 @@ def _parse(doc: dict) -> Components:
     max_g = _check_int(_val(pieces, "max_guardians", "pieces", src), "pieces.max_guardians", 0, 20)
     max_p = _check_int(_val(pieces, "max_pups", "pieces", src), "pieces.max_pups", 0, 20)
     male = _check_int(_val(pieces, "male_start_tile", "pieces", src), "pieces.male_start_tile", 3, 12)
-    for key in ("queens", "queen_strength", "burrow_actions"):
-        _val(pieces, key, "pieces", src)  # documented constants of the engine (1 queen, 2.5, five actions)
+    constants = []
+    for key in ("queens", "queen_strength", "burrow_actions"):  # documented constants of the engine
+        v = _val(pieces, key, "pieces", src)
+        constants.append((key, ", ".join(map(str, v)) if isinstance(v, list) else str(v)))
     cbf = tuple(_val(dice, "count_by_face", "dice", src))
     if len(cbf) != 6 or any(_check_int(c, "dice.count_by_face", 1, 3) != c for c in cbf):
         raise ValueError(f"dice.count_by_face must list 6 counts in 1..3, got {cbf!r}")
@@ -212,7 +217,7 @@ def _parse(doc: dict) -> Components:
     if len(bvals) < 3:
         raise ValueError("bonus.values must hold at least 3 tokens (games of up to 4 seats)")
     return Components(tuple(tiles), meerkats, max_g, max_p, male, cbf, qf, rows, edges, shuffle, oasis,
-                      tuple(blue), tuple(brown), faces, pairs, bvals, tuple(src))
+                      tuple(blue), tuple(brown), faces, pairs, bvals, tuple(src), tuple(constants))
 
 
 def load_components(path: str | Path | None = None) -> Components:
