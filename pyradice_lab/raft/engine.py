@@ -7,7 +7,7 @@ into the centre).  The batch engine steps all its games turn by turn in lockstep
 games from the arrays, and uses the same option scoring (:func:`.policies.choose_options`) and the
 vectorised twin of the loading algorithm (:func:`.loading.load_batch`), so a game comes out identical
 in both engines whatever the batch it is played in (tested).  Gem conservation (raft + lifeboats + hand
-+ box = the gem set, per colour and per game) is checked after every step.
++ box = the gem set, per colour and per game) and the 16 water tokens are checked after every step.
 
 No compilation: this engine is plain numpy (the rules branch a lot, but at most 4 players x 2
 lifeboats, so the branches are small loops over seats and lifeboats with masks over games).
@@ -67,6 +67,11 @@ class _Batch:
         bad = (total != self.set_counts).any(axis=1) | (self.hand < 0).any(axis=1) | (self.raft < 0).any(axis=(1, 2))
         if bad.any():
             raise ConservationError(f"gem conservation broken after {where} in games {self.ids[bad].tolist()}")
+        if hasattr(self, "supply"):
+            water = self.supply + self.bwater.sum(axis=(1, 2))
+            if (water != self.water_tokens).any() or (self.supply < 0).any():
+                raise ConservationError(f"water tokens broken after {where} in games "
+                                        f"{self.ids[water != self.water_tokens].tolist()}")
 
     def drop(self, vec: np.ndarray) -> None:
         """Drop gems (n, C) from the hands into the centre, one turn-block uniform per gem."""

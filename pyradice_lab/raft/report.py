@@ -79,7 +79,7 @@ from the centre into a neighbouring space (spill); all players of a round finish
 def report_section(ctx: ReportContext) -> Section:
     quick = ctx.quick
     seeds = ctx.seed_for("raft").spawn(8)
-    jobs = ctx.n_jobs if ctx.n_jobs and ctx.n_jobs > 0 else 1
+    jobs = ctx.n_jobs if ctx.n_jobs else 1
     results = [
         ex.tilt_model(durations=(0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0) if quick else None),
         ex.calibration_demo(seeds[0], quick=quick),
