@@ -19,8 +19,8 @@ import numpy as np
 
 from .loading import load_batch
 from .policies import choose_options
-from .rules import OUTER_CELLS, SPILL_CELLS, ConservationError, setup_block_size, turn_block_size
-from .sampling import sample_batch
+from .rules import OUTER_CELLS, SPILL_CELLS, ConservationError
+from .sampling import sample_batch, setup_block_size, turn_block_size
 
 __all__ = ["play_batch", "GAME_FIELDS", "CARD_FIELDS"]
 

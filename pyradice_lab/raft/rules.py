@@ -46,9 +46,9 @@ import numpy as np
 from ..rng import as_generator
 from .components import CENTRE, Components, default_components
 from .loading import load_scalar
-from .physics import FALLEN, TiltParams, check_duration, check_edge, coerce_params, fate_table
+from .physics import TiltParams, check_duration, check_edge, coerce_params, fate_table
 from .policies import KIND_CODES, OptionTable, Policy, choose_options, get_policy
-from .sampling import cumulative_tables
+from .sampling import cumulative_tables, sample_tilt, setup_block_size, turn_block_size
 
 __all__ = ["Game", "Boat", "GameRecord", "play_game", "ConservationError", "FLAG", "VARIANTS", "SPILL_CELLS",
            "OUTER_CELLS", "check_variant", "resolve_policies", "resolve_skills", "DEFAULT_POLICY", "MAX_TURNS",
@@ -60,40 +60,6 @@ OUTER_CELLS = (0, 1, 2, 3, 5, 6, 7, 8)
 SPILL_CELLS = (1, 5, 7, 3)  # north, east, south, west of the centre
 DEFAULT_POLICY = "greedy"
 MAX_TURNS = 400
-
-
-def setup_block_size(gems: int, cards: int) -> int:
-    """Uniforms drawn at setup: gem shuffle (gems), centre drops (gems), deck shuffle (cards), first player."""
-    return 2 * gems + cards + 1
-
-
-def turn_block_size(gems: int) -> int:
-    """Uniforms drawn per turn: random policy, timing node, one per gem on the raft, one per gem dropped."""
-    return 2 + 2 * gems
-
-
-def sample_tilt(u_node: float, u_gems, raft: np.ndarray, cumw: np.ndarray, cumf: np.ndarray):
-    """One tilt from given uniforms, readable: the timing node from ``u_node``, then each gem on the
-    raft (spaces 0..8, colours in order) from the next uniform of ``u_gems``.  Returns (fallen, raft after)."""
-    j = 0
-    while j < len(cumw) - 1 and u_node >= cumw[j]:
-        j += 1
-    fallen = np.zeros(raft.shape[1], dtype=np.int64)
-    after = np.zeros_like(raft)
-    g = 0
-    for cell in range(9):
-        for colour in range(raft.shape[1]):
-            for _ in range(int(raft[cell, colour])):
-                v = u_gems[g]
-                g += 1
-                y = 0
-                while y < FALLEN and v >= cumf[j, cell, y]:
-                    y += 1
-                if y == FALLEN:
-                    fallen[colour] += 1
-                else:
-                    after[y, colour] += 1
-    return fallen, after
 
 
 class ConservationError(ValueError):

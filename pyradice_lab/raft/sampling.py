@@ -2,7 +2,9 @@
 
 :func:`cumulative_tables` turns :func:`~pyradice_lab.raft.physics.fate_table` into inverse-CDF tables;
 :func:`sample_batch` draws one tilt for each of many rafts from given uniforms (the batch engine's and
-the synthetic-data sampler); :func:`reference_state` is the documented example layout.
+the synthetic-data sampler); :func:`sample_tilt` is its readable one-raft twin used by the rules engine;
+:func:`setup_block_size` / :func:`turn_block_size` fix how many uniforms a game draws at setup and per turn
+(the same layout in both game engines); :func:`reference_state` is the documented example layout.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from .components import default_components
+from .physics import FALLEN
 
-__all__ = ["cumulative_tables", "sample_batch", "reference_state"]
+__all__ = ["cumulative_tables", "sample_batch", "reference_state", "sample_tilt", "setup_block_size", "turn_block_size"]
 
 
 def cumulative_tables(weights: np.ndarray, fates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -70,3 +73,37 @@ def reference_state(players: int = 4, components=None) -> np.ndarray:
                 break
     state[4] += gems
     return state
+
+
+def setup_block_size(gems: int, cards: int) -> int:
+    """Uniforms drawn at setup: gem shuffle (gems), centre drops (gems), deck shuffle (cards), first player."""
+    return 2 * gems + cards + 1
+
+
+def turn_block_size(gems: int) -> int:
+    """Uniforms drawn per turn: random policy, timing node, one per gem on the raft, one per gem dropped."""
+    return 2 + 2 * gems
+
+
+def sample_tilt(u_node: float, u_gems, raft: np.ndarray, cumw: np.ndarray, cumf: np.ndarray):
+    """One tilt from given uniforms, readable: the timing node from ``u_node``, then each gem on the
+    raft (spaces 0..8, colours in order) from the next uniform of ``u_gems``.  Returns (fallen, raft after)."""
+    j = 0
+    while j < len(cumw) - 1 and u_node >= cumw[j]:
+        j += 1
+    fallen = np.zeros(raft.shape[1], dtype=np.int64)
+    after = np.zeros_like(raft)
+    g = 0
+    for cell in range(9):
+        for colour in range(raft.shape[1]):
+            for _ in range(int(raft[cell, colour])):
+                v = u_gems[g]
+                g += 1
+                y = 0
+                while y < FALLEN and v >= cumf[j, cell, y]:
+                    y += 1
+                if y == FALLEN:
+                    fallen[colour] += 1
+                else:
+                    after[y, colour] += 1
+    return fallen, after
