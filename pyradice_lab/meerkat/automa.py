@@ -20,6 +20,7 @@ from .rules import (
     PA_SWAP_HIGH,
     PA_SWAP_LOW,
     QUEEN,
+    TRACE,
     automa_split,
     do_move,
     do_swap,
@@ -50,7 +51,8 @@ def automa_pair_action(g, s: int, t: int, action: int) -> None:
     C = g[0][0:4]
     S = g[0][4:8]
     G = g[0][21]
-    note(g, s, np.int64(EV_APAIR), action, t, np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, s, np.int64(EV_APAIR), action, t, np.int64(0), np.int64(0), np.int64(0))
     if action == PA_MOVE_HIGH:
         if C[s, t] > 0:
             do_move(g, s, t * 16 + automa_neighbour(g, t, np.bool_(True)))
@@ -73,7 +75,8 @@ def automa_pair_action(g, s: int, t: int, action: int) -> None:
         q = S[s, QUEEN]
         if q >= 3:
             S[s, QUEEN] = automa_neighbour(g, q, action == PA_QUEEN_HIGH)
-            note(g, s, np.int64(EV_QMOVE), q, S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
+            if TRACE:
+                note(g, s, np.int64(EV_QMOVE), q, S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -89,10 +92,12 @@ def automa_turn(g, s: int) -> None:
     while True:
         d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
         c, x, y = automa_split(d0, d1, d2, face)
-        note(g, s, np.int64(EV_AUTOMA), d0 * 100 + d1 * 10 + d2, face, c, np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_AUTOMA), d0 * 100 + d1 * 10 + d2, face, c, np.int64(0), np.int64(0))
         if not (x == 1 and y == 1):
             break
-        note(g, s, np.int64(EV_AREROLL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_AREROLL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
     t = x + y
     place(g, s, t, K[c], np.bool_(False))
     if x == y:

@@ -81,6 +81,7 @@ from .rules import (
     TILEPTS,
     TOK,
     TOTAL,
+    TRACE,
     USED,
     W_WIDTH,
     WONMASK,
@@ -164,7 +165,8 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
         for u in range(3, 13):
             A[t, u] = pos_adj[pos[t - 3], pos[u - 3]]
             D[t, u] = 0 if t == u else (1 if A[t, u] == 1 else 99)
-        note(g, np.int64(-1), np.int64(EV_LAYOUT), t, pos[t - 3], np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, np.int64(-1), np.int64(EV_LAYOUT), t, pos[t - 3], np.int64(0), np.int64(0), np.int64(0))
     for k in range(3, 13):  # Floyd-Warshall on 10 nodes
         for i in range(3, 13):
             for j in range(3, 13):
@@ -184,7 +186,8 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
     for s in range(n):
         if S[s, AUTO] == 1:
             S[s, QUEEN] = roll_tile(g, np.int64(0))
-            note(g, s, np.int64(EV_START), np.int64(-1), S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
+            if TRACE:
+                note(g, s, np.int64(EV_START), np.int64(-1), S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
     humans = n - 1 if S[n - 1, AUTO] == 1 else n
     totals = np.zeros(4, np.int64)
     while True:  # highest total starts; equal totals cancel; all cancelled -> everyone rerolls
@@ -201,7 +204,8 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
         if first >= 0:
             break
     G[G_FIRST] = first
-    note(g, first, np.int64(EV_START), best, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, first, np.int64(EV_START), best, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 # ----------------------------------------------------------------------------------------- a turn
@@ -212,10 +216,12 @@ def human_turn(g, s: int) -> None:
     T = g[0][8:21]
     G = g[0][21]
     if S[s, SUP] == 0:
-        note(g, s, np.int64(EV_PASS), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_PASS), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
         return
     d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
-    note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))
     tab = np.zeros((13, 4))
     gval = placement_table(g, s, tab) if S[s, POL] != RANDOM else 0.0
     keep = choose_keep(g, s, d0, d1, d2, tab, gval)
@@ -226,12 +232,14 @@ def human_turn(g, s: int) -> None:
             d1 = roll_die(g)
         if not keep & 4:
             d2 = roll_die(g)
-        note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
     code = choose_action(g, s, d0, d1, d2, tab, gval)
     if code == 0:
         S[s, SUP] -= 1
         S[s, RES] += 1
-        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
         check_out(g, s)
     else:
         t, k = code // 8, code % 8
@@ -240,14 +248,16 @@ def human_turn(g, s: int) -> None:
             m = choose_male(g, s)
             if m != -2:
                 if m >= 0:
-                    note(g, s, np.int64(EV_DRIVE), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+                    if TRACE:
+                        note(g, s, np.int64(EV_DRIVE), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
                     do_move(g, s, m)
                 male_rest(g, s)
         kind = T[t, TOK]
         if kind != 0:
             o = choose_oasis(g, s, kind)
             if o != -1:
-                note(g, s, np.int64(EV_OASIS), t, kind, np.int64(0), np.int64(0), np.int64(0))
+                if TRACE:
+                    note(g, s, np.int64(EV_OASIS), t, kind, np.int64(0), np.int64(0), np.int64(0))
                 apply_oasis(g, s, kind, o)
                 if kind == B_MOVE or kind == B_RECALL or kind == B_GUARD or kind == B_SWAP:
                     T[t, TOK] = 0
@@ -259,7 +269,8 @@ def human_turn(g, s: int) -> None:
         if k >= 0:
             S[s, SUP] -= 1
             S[s, BUR + k] = 1
-            note(g, s, np.int64(EV_BURROW), k, code, np.int64(0), np.int64(0), np.int64(0))
+            if TRACE:
+                note(g, s, np.int64(EV_BURROW), k, code, np.int64(0), np.int64(0), np.int64(0))
             check_out(g, s)
             apply_burrow(g, s, k, code)
     end_turn_refill(g, s)
@@ -296,7 +307,8 @@ def final_scoring(g) -> None:
             S[s, TILEPTS] += pts[s]
             T[t, PAID] += pts[s]
             T[t, PRESENT] += C[s, t] + (1 if S[s, QUEEN] == t else 0)
-        note(g, np.int64(-1), np.int64(EV_SCORE), t, pts[0], pts[1], pts[2], pts[3])
+        if TRACE:
+            note(g, np.int64(-1), np.int64(EV_SCORE), t, pts[0], pts[1], pts[2], pts[3])
         if winner >= 0:
             S[winner, WONMASK] |= 1 << t
             for _ in range(2 if T[t, TOK] == T_TWO else 1):
@@ -308,7 +320,8 @@ def final_scoring(g) -> None:
                 C[winner, u] += 1
                 S[winner, RES] -= 1
                 S[winner, MOVED] += 1
-                note(g, winner, np.int64(EV_GMOVE), t, u, np.int64(0), np.int64(0), np.int64(0))
+                if TRACE:
+                    note(g, winner, np.int64(EV_GMOVE), t, u, np.int64(0), np.int64(0), np.int64(0))
     for s in range(n):
         S[s, PUPPTS] = S[s, PUP] * S[s, RES]
         S[s, TOTAL] = S[s, TILEPTS] + S[s, PUPPTS] + S[s, BONUS]
@@ -363,7 +376,8 @@ def play_turns(g) -> bool:
         for k in range(n):  # the last bonus token is gone: the remaining seat takes one last turn
             r = order[(pos + k) % n]
             if S[r, OUT] == 0:
-                note(g, r, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+                if TRACE:
+                    note(g, r, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
                 take_turn(g, r)
                 ok = ok and conservation_ok(g)
                 break

@@ -30,6 +30,7 @@ from .rules import (
     QUEEN,
     T_REVERSE,
     TOK,
+    TRACE,
     USED,
     note,
     protected,
@@ -63,7 +64,8 @@ def do_token_move(g, s: int, code: int, sign: int) -> None:
     if sign == 1:
         if T[t, TOK] == T_REVERSE:
             T[t, LOCK] = s
-        note(g, s, np.int64(EV_TOKMOVE), f, t, T[t, TOK], np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_TOKMOVE), f, t, T[t, TOK], np.int64(0), np.int64(0))
     else:
         T[t, LOCK] = -1
 
@@ -75,7 +77,8 @@ def lose(g, o: int, t: int) -> None:
     C[o, t] -= 1
     S[o, BOX] += 1
     S[o, HAZLOST] += 1
-    note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -91,7 +94,8 @@ def resolve_hazard(g, s: int, kind: int) -> None:
     A = g[0][38:51]
     n = G[G_NS]
     t = roll_tile(g, np.int64(0))
-    note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))
     if kind == H_HAWK:
         G[G_HAWK] += 1
         best = 0
@@ -126,11 +130,13 @@ def draw_token(g, s: int, t: int) -> None:
     if G[G_BLUE] < G[G_NBLUE]:
         T[t, TOK] = bags[0, G[G_BLUE]]
         G[G_BLUE] += 1
-        note(g, s, np.int64(EV_DRAW), t, T[t, TOK], np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_DRAW), t, T[t, TOK], np.int64(0), np.int64(0), np.int64(0))
     elif G[G_BROWN] < G[G_NBROWN]:
         front, back = bags[1, G[G_BROWN]], bags[2, G[G_BROWN]]
         G[G_BROWN] += 1
-        note(g, s, np.int64(EV_DRAW), t, front, np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_DRAW), t, front, np.int64(0), np.int64(0), np.int64(0))
         if front >= H_HAWK:
             resolve_hazard(g, s, front)
         T[t, TOK] = back
@@ -164,6 +170,7 @@ def unlock_timers(g, s: int) -> None:
     for t in range(3, 13):
         if T[t, LOCK] == s:
             T[t, LOCK] = -1
-            note(g, s, np.int64(EV_UNLOCK), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+            if TRACE:
+                note(g, s, np.int64(EV_UNLOCK), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 

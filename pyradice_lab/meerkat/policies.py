@@ -52,6 +52,7 @@ from .rules import (
     T_MOVE,
     T_SWAP,
     TOK,
+    TRACE,
     do_move,
     do_recall,
     do_swap,
@@ -445,7 +446,8 @@ def apply_oasis(g, s: int, kind: int, code: int) -> None:
     elif kind == B_GUARD:
         S[s, SUP] -= 1
         S[s, RES] += 1
-        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 # ----------------------------------------------------------------------------------------- end scoring

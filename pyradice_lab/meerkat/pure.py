@@ -24,6 +24,8 @@ def python_twins() -> dict:
 
     modules = (rules, oasis, automa, policies, game)
     spaces = {m.__name__: dict(vars(m)) for m in modules}
+    for space in spaces.values():
+        space["TRACE"] = True  # the twins record trace events (compiled code prunes them)
     twins: dict[int, types.FunctionType] = {}
     by_name: dict[str, types.FunctionType] = {}
     for m in modules:

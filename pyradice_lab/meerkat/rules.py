@@ -58,6 +58,9 @@ PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH 
 # internal kernel functions are only called from compiled code: no CPython/cfunc wrappers (saves about a
 # third of the cold compile time); the pure-Python twins (:mod:`.pure`) call their ``py_func`` instead.
 INTERNAL = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+# Trace events are only recorded by the pure-Python twins (pure.py sets TRACE = True in their namespaces);
+# in compiled code ``if TRACE:`` is a constant False, so numba prunes every trace call (shorter compile).
+TRACE = False
 LOG_COLS = 8
 MAX_TURNS = 600
 # rows of the game's one int64 work array W (width 64): C 0..3, S 4..7, T 8..20, G 21, bags 22..24,
@@ -281,14 +284,16 @@ def check_out(g, s: int) -> None:
         return
     if S[s, QUEEN] == 0:  # the queen may not be the last meerkat placed: she is forfeited
         S[s, QUEEN] = -1
-        note(g, s, np.int64(EV_FORFEIT), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_FORFEIT), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
     if S[s, OUT] == 0:
         G[G_OUTCNT] += 1
         S[s, OUT] = G[G_OUTCNT]
         if G[G_TOKENS] < G[G_NTOK]:
             S[s, BONUS] = K[K_BV + G[G_TOKENS]]
             G[G_TOKENS] += 1
-        note(g, s, np.int64(EV_OUT), S[s, BONUS], G[G_TOKENS], np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_OUT), S[s, BONUS], G[G_TOKENS], np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -311,13 +316,15 @@ def place(g, s: int, t: int, n: int, queen: bool) -> int:
     S = g[0][4:8]
     if queen:
         S[s, QUEEN] = t
-        note(g, s, np.int64(EV_QUEEN), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_QUEEN), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
         placed = 1
     else:
         placed = min(n, S[s, SUP])
         S[s, SUP] -= placed
         C[s, t] += placed
-        note(g, s, np.int64(EV_PLACE), placed, t, np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_PLACE), placed, t, np.int64(0), np.int64(0), np.int64(0))
     check_out(g, s)
     return placed
 
@@ -371,7 +378,8 @@ def do_move(g, s: int, code: int) -> None:
     a, b = code // 16, code % 16
     C[s, a] -= 1
     C[s, b] += 1
-    note(g, s, np.int64(EV_MOVE), a, b, np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, s, np.int64(EV_MOVE), a, b, np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -393,7 +401,8 @@ def do_swap(g, s: int, code: int, sign: int) -> None:
     C[o, b] -= sign
     C[o, a] += sign
     if sign == 1:
-        note(g, s, np.int64(EV_SWAP), a, b, o, np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_SWAP), a, b, o, np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -424,7 +433,8 @@ def do_recall(g, s: int, code: int, sign: int) -> None:
         C[s, code] -= sign
     S[s, SUP] += sign
     if sign == 1:
-        note(g, s, np.int64(EV_RECALL), code, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        if TRACE:
+            note(g, s, np.int64(EV_RECALL), code, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)
@@ -471,7 +481,8 @@ def male_rest(g, s: int) -> None:
     S[s, MALEACT] += 1
     if S[s, PUP] < K[K_MAXP]:
         S[s, PUP] += 1
-    note(g, s, np.int64(EV_MALE), G[G_MALE], S[s, PUP], np.int64(0), np.int64(0), np.int64(0))
+    if TRACE:
+        note(g, s, np.int64(EV_MALE), G[G_MALE], S[s, PUP], np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)

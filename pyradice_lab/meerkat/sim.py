@@ -253,7 +253,7 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
     from .game import GAME_COLUMNS, SEAT_COLUMNS
 
     n, pols, prm, names = _seat_config(players, automa, policies)
-    run_games, new_game, setup, play, winner_of = _engine(engine, 1, pols, n)
+    run_games = _engine(engine, 1, pols, n)[0]
     st = _default_setup() if components is None else Setup(components)
     gen = as_generator(rng)
     tapes = _tapes(gen, 1)
@@ -265,12 +265,16 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
     row = _frame(seat_out, game_out, players, bool(automa), names, tile_out).iloc[0]
     if not trace:
         return row
+    from .pure import engine as get_engine
+    from .rules import TOTAL
+
+    _, new_game, setup, play, winner_of = get_engine(False)  # traces are recorded by the pure-Python twin
     g = new_game(n, bool(automa), pols, prm, st.V, st.K, tapes[0], st.bags, st.nblue, st.nbrown,
                  st.comp.male_start_tile, 2500)
     setup(g, st.pos_adj, st.oasis, st.comp.shuffle_tiles)
     play(g)
-    if winner_of(g) != row["winner"]:  # pragma: no cover - the traced replay is the same game
-        raise RuntimeError("traced replay diverged from the simulated game")
+    if winner_of(g) != row["winner"] or g[0][4:8, TOTAL][:n].tolist() != [row[f"score_{s}"] for s in range(n)]:
+        raise RuntimeError("traced replay diverged from the simulated game")  # pragma: no cover
     from .transcript import format_log
 
     labels = seat_names(players, bool(automa))
