@@ -18,8 +18,8 @@ __all__ = ["report_section", "components_table", "SIZES"]
 #: games per configuration (quick, full)
 SIZES = {
     "card_fairness": (240, 2400),
-    "gem_mix": ((1, 3, 6), (0, 1, 2, 3, 4, 5, 6)), "gem_mix_games": (60, 300),
-    "flag_depth": ((5, 15, 30), (5, 10, 15, 20, 25, 30)), "flag_depth_games": (60, 300),
+    "gem_mix": ((0, 6), (0, 1, 2, 3, 4, 5, 6)), "gem_mix_games": (60, 300),
+    "flag_depth": ((5, 30), (5, 10, 15, 20, 25, 30)), "flag_depth_games": (60, 300),
     "greed": ((1.0, 4.0), (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)), "greed_games": (60, 300),
     "dexterity": ((0.0, 0.5, 1.0), (0.0, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)), "dexterity_games": (80, 400),
     "sinking_players": ((2, 4), (2, 3, 4)), "sinking_games": (50, 300),
