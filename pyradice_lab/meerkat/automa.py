@@ -26,7 +26,6 @@ from .rules import (
     do_swap,
     note,
     place,
-    protected,
     roll_die,
 )
 
@@ -62,7 +61,7 @@ def automa_pair_action(g, s: int, t: int, action: int) -> None:
         b = automa_neighbour(g, t, action == PA_SWAP_HIGH)
         best, who, ties = 0, -1, 0
         for o in range(G[G_NS]):
-            if o != s and C[o, b] > 0 and not protected(g, o, b):
+            if o != s and C[o, b] > 0 and S[o, QUEEN] != b:  # queen-protected seats are skipped
                 if C[o, b] > best:
                     best, who, ties = C[o, b], o, 1
                 elif C[o, b] == best:

@@ -11,11 +11,9 @@ import numpy as np
 from numba import njit
 
 from .automa import automa_turn
-from .oasis import end_turn_refill, unlock_timers
+from .oasis import do_token_move, end_turn_refill, unlock_timers
 from .policies import (
     RANDOM,
-    apply_burrow,
-    apply_oasis,
     choose_action,
     choose_burrow,
     choose_guardian,
@@ -30,6 +28,10 @@ from .rules import (
     B_MOVE,
     B_RECALL,
     B_SWAP,
+    BA_MOVE,
+    BA_OASIS,
+    BA_QUEEN,
+    BA_SWAP,
     BONUS,
     BUR,
     EV_BURROW,
@@ -77,6 +79,8 @@ from .rules import (
     QUEEN,
     RES,
     SUP,
+    T_MOVE,
+    T_SWAP,
     T_TWO,
     TILEPTS,
     TOK,
@@ -88,6 +92,8 @@ from .rules import (
     check_out,
     conservation_ok,
     do_move,
+    do_recall,
+    do_swap,
     male_rest,
     note,
     place,
@@ -258,7 +264,18 @@ def human_turn(g, s: int) -> None:
             if o != -1:
                 if TRACE:
                     note(g, s, np.int64(EV_OASIS), t, kind, np.int64(0), np.int64(0), np.int64(0))
-                apply_oasis(g, s, kind, o)
+                if kind == B_MOVE or kind == T_MOVE:
+                    do_move(g, s, o)
+                elif kind == B_SWAP or kind == T_SWAP:
+                    do_swap(g, s, o, np.int64(1))
+                elif kind == B_RECALL:
+                    do_recall(g, s, o, np.int64(1))
+                elif kind == B_GUARD:  # a meerkat from the big burrow becomes a guardian
+                    S[s, SUP] -= 1
+                    S[s, RES] += 1
+                    if TRACE:
+                        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0),
+                             np.int64(0))
                 if kind == B_MOVE or kind == B_RECALL or kind == B_GUARD or kind == B_SWAP:
                     T[t, TOK] = 0
                     T[t, USED] = 1
@@ -272,20 +289,19 @@ def human_turn(g, s: int) -> None:
             if TRACE:
                 note(g, s, np.int64(EV_BURROW), k, code, np.int64(0), np.int64(0), np.int64(0))
             check_out(g, s)
-            apply_burrow(g, s, k, code)
+            if k == BA_MOVE:
+                do_move(g, s, code)
+            elif k == BA_SWAP:
+                do_swap(g, s, code, np.int64(1))
+            elif k == BA_QUEEN:
+                S[s, QUEEN] = code
+            elif k == BA_OASIS:
+                do_token_move(g, s, code, np.int64(1))
+            else:  # the wandering male: optional drive-away move, then steps 2 and 3
+                if code >= 0:
+                    do_move(g, s, code)
+                male_rest(g, s)
     end_turn_refill(g, s)
-
-
-@njit(**INTERNAL)
-def take_turn(g, s: int) -> None:
-    S = g[0][4:8]
-    G = g[0][21]
-    unlock_timers(g, s)
-    if S[s, AUTO] == 1:
-        automa_turn(g, s)
-    else:
-        human_turn(g, s)
-    G[G_TURN] += 1
 
 
 # ----------------------------------------------------------------------------------------- scoring
@@ -365,22 +381,34 @@ def play_turns(g) -> bool:
         order[n - 1] = n - 1  # the automa plays last
     ok = True
     pos = 0
-    while G[G_TOKENS] < G[G_NTOK]:
-        if G[G_TURN] >= MAX_TURNS:
-            G[G_CAP] = 1
-            break
-        take_turn(g, order[pos])
-        ok = ok and conservation_ok(g)
-        pos = (pos + 1) % n
-    if G[G_CAP] == 0:
-        for k in range(n):  # the last bonus token is gone: the remaining seat takes one last turn
-            r = order[(pos + k) % n]
-            if S[r, OUT] == 0:
-                if TRACE:
-                    note(g, r, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-                take_turn(g, r)
-                ok = ok and conservation_ok(g)
+    final = False
+    while True:
+        if G[G_TOKENS] >= G[G_NTOK]:  # the last bonus token is gone: the remaining seat takes one last turn
+            if final:
                 break
+            final = True
+            s = -1
+            for k in range(n):
+                if S[order[(pos + k) % n], OUT] == 0:
+                    s = order[(pos + k) % n]
+                    break
+            if s < 0:
+                break
+            if TRACE:
+                note(g, s, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+        else:
+            if G[G_TURN] >= MAX_TURNS:
+                G[G_CAP] = 1
+                break
+            s = order[pos]
+            pos = (pos + 1) % n
+        unlock_timers(g, s)
+        if S[s, AUTO] == 1:
+            automa_turn(g, s)
+        else:
+            human_turn(g, s)
+        G[G_TURN] += 1
+        ok = ok and conservation_ok(g)
     return ok
 
 

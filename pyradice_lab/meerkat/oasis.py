@@ -33,7 +33,6 @@ from .rules import (
     TRACE,
     USED,
     note,
-    protected,
     roll_tile,
 )
 
@@ -71,17 +70,6 @@ def do_token_move(g, s: int, code: int, sign: int) -> None:
 
 
 @njit(**INTERNAL)
-def lose(g, o: int, t: int) -> None:
-    C = g[0][0:4]
-    S = g[0][4:8]
-    C[o, t] -= 1
-    S[o, BOX] += 1
-    S[o, HAZLOST] += 1
-    if TRACE:
-        note(g, o, np.int64(EV_LOSE), t, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-
-
-@njit(**INTERNAL)
 def resolve_hazard(g, s: int, kind: int) -> None:
     """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
 
@@ -96,29 +84,35 @@ def resolve_hazard(g, s: int, kind: int) -> None:
     t = roll_tile(g, np.int64(0))
     if TRACE:
         note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))
+    hit = np.zeros(4, np.int64)  # tile on which each seat loses one meerkat (0 = none)
     if kind == H_HAWK:
         G[G_HAWK] += 1
         best = 0
         for o in range(n):
+            best = max(best, 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0))
+        for o in range(n):
             st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
-            best = max(best, st)
-        if best > 0:
-            for o in range(n):
-                st = 2 * C[o, t] + (5 if S[o, QUEEN] == t else 0)
-                if st == best and C[o, t] > 0 and not protected(g, o, t):
-                    lose(g, o, t)
+            if best > 0 and st == best and C[o, t] > 0 and S[o, QUEEN] != t:
+                hit[o] = t
     elif kind == H_FIRE:
         G[G_FIRE] += 1
         for o in range(n):
-            if C[o, t] > 0 and not protected(g, o, t):
-                lose(g, o, t)
+            if C[o, t] > 0 and S[o, QUEEN] != t:
+                hit[o] = t
     else:
         G[G_JACKAL] += 1
         for o in range(n):
             for u in range(12, 2, -1):  # highest-numbered affected tile first
-                if A[t, u] == 1 and C[o, u] > 0 and not protected(g, o, u):
-                    lose(g, o, u)
+                if A[t, u] == 1 and C[o, u] > 0 and S[o, QUEEN] != u:
+                    hit[o] = u
                     break
+    for o in range(n):  # removed meerkats go to the box
+        if hit[o] > 0:
+            C[o, hit[o]] -= 1
+            S[o, BOX] += 1
+            S[o, HAZLOST] += 1
+            if TRACE:
+                note(g, o, np.int64(EV_LOSE), hit[o], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 @njit(**INTERNAL)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .oasis import do_token_move, token_move_options
+from .oasis import token_move_options
 from .rules import (
     B_GUARD,
     B_MOVE,
@@ -39,7 +39,6 @@ from .rules import (
     BA_QUEEN,
     BA_SWAP,
     BUR,
-    EV_GUARD,
     INTERNAL,
     K_MAXG,
     K_MAXP,
@@ -52,25 +51,17 @@ from .rules import (
     T_MOVE,
     T_SWAP,
     TOK,
-    TRACE,
-    do_move,
-    do_recall,
-    do_swap,
     drive_options,
-    guardian_gain,
-    guardian_targets,
-    male_rest,
     move_options,
     next_bonus,
-    note,
     placement_options,
     queen_options,
     rand_below,
     recall_options,
     swap_options,
+    tile_points,
     tile_value,
     tiles_value,
-    undo_move,
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM"]
@@ -227,33 +218,6 @@ def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
 
 # ----------------------------------------------------------------------------------------- option values
 @njit(**INTERNAL)
-def move_value(g, s: int, code: int, w: float) -> float:
-    C = g[0][0:4]
-    a, b = code // 16, code % 16
-    before = tiles_value(g, s, a, b, w)
-    C[s, a] -= 1
-    C[s, b] += 1
-    after = tiles_value(g, s, a, b, w)
-    undo_move(g, s, code)
-    return after - before
-
-
-@njit(**INTERNAL)
-def swap_value(g, s: int, code: int, w: float) -> float:
-    C = g[0][0:4]
-    a, b = (code // 8) // 16, (code // 8) % 16
-    before = tiles_value(g, s, a, b, w)
-    o = code % 8
-    C[s, a] -= 1
-    C[s, b] += 1
-    C[o, b] -= 1
-    C[o, a] += 1
-    after = tiles_value(g, s, a, b, w)
-    do_swap(g, s, code, np.int64(-1))
-    return after - before
-
-
-@njit(**INTERNAL)
 def best_of(g, s: int, kind: int, opts, m: int):
     """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token."""
     C = g[0][0:4]
@@ -264,10 +228,21 @@ def best_of(g, s: int, kind: int, opts, m: int):
     best, code = NEG, -1
     for j in range(m):
         c = opts[j]
-        if kind == 0:
-            v = move_value(g, s, c, w)
-        elif kind == 1:
-            v = swap_value(g, s, c, w)
+        if kind == 0 or kind == 1:  # a move (a -> b) or a swap (a <-> b with seat o): apply, evaluate, undo
+            cc = c // 8 if kind == 1 else c
+            a, b = cc // 16, cc % 16
+            before = tiles_value(g, s, a, b, w)
+            C[s, a] -= 1
+            C[s, b] += 1
+            if kind == 1:
+                C[c % 8, b] -= 1
+                C[c % 8, a] += 1
+            v = tiles_value(g, s, a, b, w) - before
+            C[s, a] += 1
+            C[s, b] -= 1
+            if kind == 1:
+                C[c % 8, b] += 1
+                C[c % 8, a] -= 1
         elif kind == 2:
             if c >= 100:
                 v = 0.0
@@ -294,17 +269,6 @@ def best_of(g, s: int, kind: int, opts, m: int):
 
 
 @njit(**INTERNAL)
-def pup_gain(g, s: int) -> float:
-    S = g[0][4:8]
-    K = g[0][64]
-    prm = g[2]
-    if S[s, PUP] < K[K_MAXP]:
-        return S[s, RES] + prm[s, P_PUP]
-    return 0.0
-
-
-# ----------------------------------------------------------------------------------------- male, oasis
-@njit(**INTERNAL)
 def choose_male(g, s: int) -> int:
     """Wandering male: -2 = do not activate; -1 = activate (no drive-away move possible); else drive code."""
     S = g[0][4:8]
@@ -317,7 +281,10 @@ def choose_male(g, s: int) -> int:
     v, code = 0.0, -1
     if m > 0:
         v, code = best_of(g, s, np.int64(0), opts, m)
-    return code if v + pup_gain(g, s) > 1e-12 else -2
+    S = g[0][4:8]
+    K = g[0][64]
+    prm = g[2]
+    return code if v + (S[s, RES] + prm[s, P_PUP] if S[s, PUP] < K[K_MAXP] else 0.0) > 1e-12 else -2
 
 
 @njit(**INTERNAL)
@@ -395,6 +362,7 @@ def choose_burrow(g, s: int):
         k = avail[pick]
         m = burrow_opts(g, s, k, opts)
         return k, opts[rand_below(g, m)]
+    K = g[0][64]
     best, bk, bc = 1e-12, -1, 0
     base = next_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
     for k in range(5):
@@ -407,7 +375,7 @@ def choose_burrow(g, s: int):
             v, code = 0.0, -1
             if opts[0] >= 0:
                 v, code = best_of(g, s, np.int64(0), opts, m)
-            v += pup_gain(g, s)
+            v += (S[s, RES] + prm[s, P_PUP] if S[s, PUP] < K[K_MAXP] else 0.0)
         else:
             cat = 0 if k == BA_MOVE else (1 if k == BA_SWAP else (3 if k == BA_QUEEN else 4))
             v, code = best_of(g, s, cat, opts, m)
@@ -416,56 +384,36 @@ def choose_burrow(g, s: int):
     return bk, bc
 
 
-@njit(**INTERNAL)
-def apply_burrow(g, s: int, k: int, code: int) -> None:
-    """Carry out burrow action ``k`` with option ``code`` (the meerkat is already on the space)."""
-    S = g[0][4:8]
-    if k == BA_MOVE:
-        do_move(g, s, code)
-    elif k == BA_SWAP:
-        do_swap(g, s, code, np.int64(1))
-    elif k == BA_QUEEN:
-        S[s, QUEEN] = code
-    elif k == BA_OASIS:
-        do_token_move(g, s, code, np.int64(1))
-    elif k == BA_MALE:
-        if code >= 0:
-            do_move(g, s, code)
-        male_rest(g, s)
-
-
-@njit(**INTERNAL)
-def apply_oasis(g, s: int, kind: int, code: int) -> None:
-    S = g[0][4:8]
-    if kind == B_MOVE or kind == T_MOVE:
-        do_move(g, s, code)
-    elif kind == B_SWAP or kind == T_SWAP:
-        do_swap(g, s, code, np.int64(1))
-    elif kind == B_RECALL:
-        do_recall(g, s, code, np.int64(1))
-    elif kind == B_GUARD:
-        S[s, SUP] -= 1
-        S[s, RES] += 1
-        if TRACE:
-            note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-
-
 # ----------------------------------------------------------------------------------------- end scoring
 @njit(**INTERNAL)
 def choose_guardian(g, s: int, t: int) -> int:
-    """Tile to move one reserve guardian to after winning tile ``t`` (0 = keep it)."""
+    """Tile to move one reserve guardian to after winning tile ``t`` (0 = keep it): an adjacent tile not yet
+    scored (tiles are scored 3, 4, ..., 12, so a higher-numbered one).  Parametrised policies take the one
+    gaining the most own points net of the pups x guardian it costs, if positive; random picks any or none."""
+    C = g[0][0:4]
     S = g[0][4:8]
+    A = g[0][38:51]
     opts = np.empty(8, np.int64)
-    m = guardian_targets(g, s, t, opts)
+    m = 0
+    for u in range(t + 1, 13):
+        if A[t, u] == 1:
+            opts[m] = u
+            m += 1
     if m == 0:
         return 0
     if S[s, POL] == RANDOM:
         j = rand_below(g, m + 1)
         return 0 if j == m else opts[j]
-    best, u = 0, 0
+    pts = np.zeros(4, np.int64)
+    best, best_u = 0, 0
     for j in range(m):
-        v = guardian_gain(g, s, opts[j])
-        if v > best:
-            best, u = v, opts[j]
-    return u
-
+        u = opts[j]
+        tile_points(g, u, pts)
+        before = pts[s]
+        C[s, u] += 1
+        tile_points(g, u, pts)
+        C[s, u] -= 1
+        gain = pts[s] - before - S[s, PUP]
+        if gain > best:
+            best, best_u = gain, u
+    return best_u

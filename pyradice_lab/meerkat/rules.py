@@ -330,13 +330,6 @@ def place(g, s: int, t: int, n: int, queen: bool) -> int:
 
 
 @njit(**INTERNAL)
-def protected(g, o: int, t: int) -> bool:
-    """Seat ``o``'s meerkats on ``t`` are protected (hazards, others' swaps) when its queen is there."""
-    S = g[0][4:8]
-    return S[o, QUEEN] == t
-
-
-@njit(**INTERNAL)
 def move_options(g, s: int, out) -> int:
     """Moves of one regular meerkat of ``s`` to an adjacent tile: codes ``a * 16 + b``; returns the count."""
     C = g[0][0:4]
@@ -358,6 +351,7 @@ def swap_options(g, s: int, out) -> int:
     Codes ``(a * 16 + b) * 8 + o``.
     """
     C = g[0][0:4]
+    S = g[0][4:8]
     G = g[0][21]
     A = g[0][38:51]
     m = 0
@@ -366,7 +360,7 @@ def swap_options(g, s: int, out) -> int:
             for b in range(3, 13):
                 if A[a, b] == 1:
                     for o in range(G[G_NS]):
-                        if o != s and C[o, b] > 0 and not protected(g, o, b):
+                        if o != s and C[o, b] > 0 and S[o, QUEEN] != b:  # her queen protects
                             out[m] = (a * 16 + b) * 8 + o
                             m += 1
     return m
@@ -380,14 +374,6 @@ def do_move(g, s: int, code: int) -> None:
     C[s, b] += 1
     if TRACE:
         note(g, s, np.int64(EV_MOVE), a, b, np.int64(0), np.int64(0), np.int64(0))
-
-
-@njit(**INTERNAL)
-def undo_move(g, s: int, code: int) -> None:
-    C = g[0][0:4]
-    a, b = code // 16, code % 16
-    C[s, a] += 1
-    C[s, b] -= 1
 
 
 @njit(**INTERNAL)
@@ -483,32 +469,6 @@ def male_rest(g, s: int) -> None:
         S[s, PUP] += 1
     if TRACE:
         note(g, s, np.int64(EV_MALE), G[G_MALE], S[s, PUP], np.int64(0), np.int64(0), np.int64(0))
-
-
-@njit(**INTERNAL)
-def guardian_targets(g, s: int, t: int, out) -> int:
-    """Adjacent tiles not yet scored (tiles are scored 3, 4, ..., 12, so: higher-numbered)."""
-    A = g[0][38:51]
-    m = 0
-    for u in range(t + 1, 13):
-        if A[t, u] == 1:
-            out[m] = u
-            m += 1
-    return m
-
-
-@njit(**INTERNAL)
-def guardian_gain(g, s: int, u: int) -> int:
-    """Own points gained by moving one reserve guardian onto tile ``u`` (minus the pups x guardian lost)."""
-    C = g[0][0:4]
-    S = g[0][4:8]
-    pts = np.zeros(4, np.int64)
-    tile_points(g, u, pts)
-    before = pts[s]
-    C[s, u] += 1
-    tile_points(g, u, pts)
-    C[s, u] -= 1
-    return pts[s] - before - S[s, PUP]
 
 
 @njit(**INTERNAL)
