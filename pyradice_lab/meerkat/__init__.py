@@ -12,7 +12,7 @@ Examples
 --------
 >>> from pyradice_lab import meerkat
 >>> round(meerkat.placement_odds(7, count=2), 4)
-0.6296
+0.6299
 >>> meerkat.score_tile([3, 3, 2, 1], values=(6, 3)).tolist()
 [0, 0, 6, 3]
 """
