@@ -120,28 +120,33 @@ def new_game(n: int, automa: bool, pols, prm_rows, V, K, tapes, bag_rows, nblue:
     ``log_rows`` > 0 turns the trace on with room for 8 x ``log_rows`` events.
     """
     W = np.zeros((LOG0 + log_rows, W_WIDTH), np.int64)
-    g = (W, tapes, np.zeros((4, prm_rows.shape[1])))
-    C = W[0:4]
+    prm = np.zeros((4, prm_rows.shape[1]))
+    g = (W, tapes, prm)
     S = W[4:8]
     T = W[8:21]
     G = W[21]
-    T[:, LOCK] = -1
+    for t in range(13):  # plain loops instead of slice assignments: noticeably shorter numba compile
+        T[t, LOCK] = -1
+        for j in range(4):
+            W[25 + t, j] = V[t, j]
+    for r in range(3):
+        for j in range(bag_rows.shape[1]):
+            W[22 + r, j] = bag_rows[r, j]
+    for j in range(K.shape[0]):
+        W[64, j] = K[j]
     G[G_NS] = n
     G[G_MALE] = male_start
     G[G_NBLUE] = nblue
     G[G_NBROWN] = nbrown
     G[G_NTOK] = n - 1
     G[G_TRACE] = 1 if log_rows > 0 else 0
-    W[22:25] = bag_rows
-    W[25:38, 0:4] = V
-    W[64, 0:K.shape[0]] = K
     for s in range(n):
         S[s, SUP] = K[K_MEERKATS]
         S[s, POL] = pols[s]
-        g[2][s] = prm_rows[s]
+        for j in range(prm_rows.shape[1]):
+            prm[s, j] = prm_rows[s, j]
         if automa and s == n - 1:
             S[s, AUTO] = 1
-    C[0, 0] = 0
     return g
 
 
@@ -420,7 +425,9 @@ def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue
     for i in range(tapes.shape[0]):
         g = new_game(n, automa, pols, prm_rows, V, K, tapes[i], bag_rows, nblue, nbrown, male_start, np.int64(0))
         setup(g, pos_adj, oasis_tiles, shuffle_tiles)
-        ok = play(g)
+        ok = play_turns(g)  # (not play(): one call level less to link and optimise)
+        final_scoring(g)
+        ok = ok and conservation_ok(g)
         S, G = g[0][4:8], g[0][21]
         for s in range(n):
             for j in range(len(OUT_SEAT_FIELDS)):
