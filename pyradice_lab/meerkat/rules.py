@@ -1,7 +1,9 @@
-"""Meerkat Kingdom rules: state, chance, legal options, transitions and end scoring (the executable spec).
+"""Meerkat Kingdom rules: state layout, chance, legal options, moves and majorities (the executable spec).
 
-The state of one game is a tuple of plain integer arrays (so the very same functions run as numba-compiled
-code in :mod:`.sim` and as ordinary Python under ``NUMBA_DISABLE_JIT=1``, the reference path):
+Together with :mod:`.oasis` (tokens, hazards, timer), :mod:`.automa`, :mod:`.policies` (decisions) and
+:mod:`.game` (setup, turns, end trigger, end scoring) this is the whole game.  The state of one game is plain
+integer arrays, so the very same functions run numba-compiled (:mod:`.sim`) and as ordinary Python (the
+pure-Python twins of :mod:`.pure`, or everything under ``NUMBA_DISABLE_JIT=1``), the reference path:
 
 ``C[seat, tile]``
     regular meerkats of ``seat`` on desert tile ``tile`` (columns 3..12 used).
