@@ -169,8 +169,8 @@ class _Pager:
         self.header = header
         self.count = 0
 
-    def new_page(self, section: str) -> Figure:
-        fig = plt.figure(figsize=A4)
+    def new_page(self, section: str, landscape: bool = False) -> Figure:
+        fig = plt.figure(figsize=A4[::-1] if landscape else A4)
         fig.text(0.06, 0.975, section, fontsize=8, color="0.4", va="top")
         fig.text(0.94, 0.975, self.header, fontsize=8, color="0.4", va="top", ha="right")
         return fig
@@ -273,13 +273,16 @@ def _table_pages(pager: _Pager, section: str, table: Table) -> None:
                for c in source.columns]
     columns = [str(c) for c in shown.columns]
     natural = [max([len(c)] + [len(v) for v in shown[c0].tolist()]) for c, c0 in zip(columns, shown.columns)]
-    # water-filling: the widest columns wrap at the largest cap that keeps a line within _LINE_CHARS
+    # wide tables go on landscape pages
+    landscape = sum(min(w, _CELL_CHARS) + 2 for w in natural) > _LINE_CHARS * 1.2
+    line_chars = _LINE_CHARS * (A4[1] / A4[0] if landscape else 1.0)
+    # water-filling: the widest columns wrap at the largest cap that keeps a line within line_chars
     cap = max(natural, default=1)
-    while cap > _CELL_CHARS and sum(min(w, cap) for w in natural) > _LINE_CHARS:
+    while cap > _CELL_CHARS and sum(min(w, cap) for w in natural) > line_chars:
         cap -= 1
     widths = [min(w, cap) for w in natural]
     total_chars = sum(widths) + 2 * max(1, len(widths))
-    fontsize = float(np.clip(950 / max(total_chars, 1), 5.0, 9.0))
+    fontsize = float(np.clip(950 * (A4[1] / A4[0] if landscape else 1.0) / max(total_chars, 1), 5.0, 9.0))
 
     def wrap_cell(v: str, width: int) -> str:
         return "\n".join(textwrap.wrap(v, width)) if len(v) > width else v
@@ -288,10 +291,12 @@ def _table_pages(pager: _Pager, section: str, table: Table) -> None:
     header = [wrap_cell(c, w) for c, w in zip(columns, widths)]
     heights = [max(1, *(v.count("\n") + 1 for v in row)) if row else 1 for row in body]
     head_h = max(v.count("\n") + 1 for v in header) if header else 1
-    line_h = 0.0148 * fontsize / 8  # figure fraction per text line
+    line_h = 0.0148 * fontsize / 8 * (A4[1] / A4[0] if landscape else 1.0)  # page fraction per text line
     pad = 0.45  # lines of padding per row
-    caption = textwrap.wrap(" ".join(table.caption.split()), _WRAP)[:8] if table.caption else []
-    y_top = 0.915 - (0.014 * len(caption) + 0.006 if caption else 0.0)
+    wrap_at = int(_WRAP * (A4[1] / A4[0] if landscape else 1.0))
+    step = 0.014 * (A4[1] / A4[0] if landscape else 1.0)
+    caption = textwrap.wrap(" ".join(table.caption.split()), wrap_at)[:8] if table.caption else []
+    y_top = 0.915 - (step * len(caption) + 0.006 if caption else 0.0)
     # pages: at most rows_per_page rows, and rows (with padding) that fit under the caption
     budget = (y_top - 0.045) / line_h - (head_h + pad)
     pages: list[list[int]] = [[]]
@@ -303,7 +308,7 @@ def _table_pages(pager: _Pager, section: str, table: Table) -> None:
         pages[-1].append(i)
         used += h + pad
     for p, rows in enumerate(pages):
-        fig = pager.new_page(section)
+        fig = pager.new_page(section, landscape=landscape)
         title = table.title or "Table"
         if len(pages) > 1:
             title += f" ({p + 1}/{len(pages)})"
@@ -311,7 +316,7 @@ def _table_pages(pager: _Pager, section: str, table: Table) -> None:
         y = 0.915
         for ln in caption:
             fig.text(0.06, y, ln, fontsize=9, va="top", color="0.2")
-            y -= 0.014
+            y -= step
         row_lines = [head_h] + [heights[i] for i in rows]
         height = min(y_top - 0.04, line_h * sum(n + pad for n in row_lines))
         ax = fig.add_axes((0.04, y_top - height, 0.92, height))
@@ -360,18 +365,21 @@ def _title_page(pager: _Pager, sections: Sequence[Section], meta: dict) -> None:
     y -= 0.02
     fig.text(0.08, y, "Sections", fontsize=13, weight="bold")
     y -= 0.012
-    rows = [[s.title, str(s.seed if s.seed is not None else "-"), _fmt_trials(s.trials),
+    rows = [[s.title, str(s.seed if s.seed is not None else "-"), "\n".join(textwrap.wrap(_fmt_trials(s.trials), 34)),
              f"{s.seconds:.1f} s" if s.seconds is not None else "-"] for s in sections]
     if rows:
-        height = 0.024 * (len(rows) + 1)
+        lines = [1] + [max(1, r[2].count("\n") + 1) for r in rows]
+        units = [n + 0.6 for n in lines]
+        height = 0.0145 * sum(units)
         ax = fig.add_axes((0.08, y - height, 0.84, height))
         ax.axis("off")
         tab = ax.table(cellText=rows, colLabels=["section", "seed (root/key)", "trials", "run time"],
                        loc="upper center", cellLoc="left", colLoc="left", bbox=(0, 0, 1, 1),
-                       colWidths=[0.42, 0.2, 0.23, 0.15])
+                       colWidths=[0.27, 0.2, 0.4, 0.13])
         tab.auto_set_font_size(False)
         tab.set_fontsize(9.5)
         for (r, _c), cell in tab.get_celld().items():
+            cell.set_height(units[r] / sum(units))
             cell.set_linewidth(0.3)
             if r == 0:
                 cell.set_facecolor("#dde6f0")
@@ -387,6 +395,8 @@ def _fmt_trials(trials) -> str:
         return "-"
     if isinstance(trials, (int, np.integer)):
         return f"{int(trials):,}"
+    if isinstance(trials, dict):
+        return ", ".join(f"{k} {_fmt_trials(v)}" for k, v in trials.items())
     return str(trials)
 
 
