@@ -35,10 +35,52 @@ if TYPE_CHECKING:  # pragma: no cover
     from .report import ReportContext, Section
 
 __all__ = ["GameSpec", "SweepTarget", "register", "games", "get_game", "check_game", "ConformanceError",
-           "BUILTIN_GAMES"]
+           "BUILTIN_GAMES", "lazy"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
 BUILTIN_GAMES = ("purramid", "pyradice", "raft", "meerkat")
+
+
+class lazy:  # noqa: N801 - used like a function: lazy("pkg.module:function")
+    """A callable standing for ``module:function``, imported on first call.
+
+    Game packages register their CLI, report section, bench cases and sweep functions this way, so
+    ``import pyradice_lab.<game>`` does not import matplotlib, numba kernels or the CLI.  Pickles as its
+    target string (sweep workers import the function themselves).
+
+    >>> f = lazy("math:hypot")
+    >>> f(3, 4), f.target
+    (5.0, 'math:hypot')
+    """
+
+    def __init__(self, target: str):
+        module, sep, name = target.partition(":")
+        if not sep or not module or not name:
+            raise ValueError(f"target must look like 'package.module:function', got {target!r}")
+        self.target = target
+        self._fn = None
+        # the target's identity (sweep cache keys and progress bars use these)
+        self.__module__ = module
+        self.__qualname__ = name
+        self.__name__ = name.rpartition(".")[2]
+
+    def resolve(self) -> Callable:
+        if self._fn is None:
+            module, _, name = self.target.partition(":")
+            obj = importlib.import_module(module)
+            for part in name.split("."):
+                obj = getattr(obj, part)
+            self._fn = obj
+        return self._fn
+
+    def __call__(self, *args, **kwargs):
+        return self.resolve()(*args, **kwargs)
+
+    def __reduce__(self):
+        return (lazy, (self.target,))
+
+    def __repr__(self) -> str:
+        return f"lazy({self.target!r})"
 
 
 @dataclass(frozen=True)

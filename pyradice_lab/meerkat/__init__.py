@@ -66,40 +66,20 @@ def _bad_calls() -> list:
     ]
 
 
-def _add_cli(subparsers) -> None:
-    from .cli import add_cli
-
-    add_cli(subparsers)
-
-
-def _report_section(ctx):
-    from .report import report_section
-
-    return report_section(ctx)
-
-
-def _bench_cases(quick: bool):
-    from .bench import bench_cases
-
-    return bench_cases(quick)
-
-
-def _sweep_games(params, trials, rng):
-    from .report import sweep_cell
-
-    return sweep_cell(params, trials, rng)
-
-
-from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
 
 register(GameSpec(
     name="meerkat", title="Meerkat Kingdom",
     summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
-    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
-    report_section=_report_section, bench_cases=_bench_cases,
-    sweeps={"games": SweepTarget(
-        _sweep_games, "win rate and mean score of seat 0 (first in seating) vs the others, per setup",
-        params={"players": "human players 2..4", "automa": "0 or 1 (add the automa)",
-                "policy": "random_legal | greedy | heuristic (every player)"},
-        defaults={"players": [2, 3, 4], "automa": [0], "policy": ["greedy"]})},
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
+    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
+    sweeps={
+        "games": SweepTarget(
+            lazy(f"{__name__}.report:sweep_cell"),
+            "win rate and mean score of seat 0 (first in seating) vs the others, per setup",
+            params={"players": "human players 2..4", "automa": "0 or 1 (add the automa)",
+                    "policy": "random_legal | greedy | heuristic (every player)"},
+            defaults={"players": [2, 3, 4], "automa": [0], "policy": ["greedy"]}),
+    },
 ))

@@ -83,51 +83,26 @@ def _bad_calls():
     ]
 
 
-def _add_cli(subparsers):
-    from .cli import add_cli
-
-    add_cli(subparsers)
-
-
-def _report_section(ctx):
-    from .report import report_section as _rs
-
-    return _rs(ctx)
-
-
-def _bench_cases(quick: bool):
-    from .bench import bench_cases
-
-    return bench_cases(quick)
-
-
-def _sweep_games(params, trials, rng):
-    from .sweeps import games_cell
-
-    return games_cell(params, trials, rng)
-
-
-def _sweep_turns(params, trials, rng):
-    from .sweeps import turns_cell
-
-    return turns_cell(params, trials, rng)
-
-
-from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
 
 register(GameSpec(
     name="purramid", title="Purramid",
     summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
-    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
-    report_section=_report_section, bench_cases=_bench_cases,
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
+    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
-        "games": SweepTarget(_sweep_games, "whole games: turns, seat-0 win rate, winner's gold, bursts",
-                             {"players": "2, 3 or 4", "layout": "A or B",
-                              "policy": "greedy, stop_after:K or risk:P (every seat)"},
-                             {"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
-        "turns": SweepTarget(_sweep_turns, "one fresh turn on an empty side: value and burst rate of a policy",
-                             {"layout": "A or B", "policy": "optimal, greedy, stop_after:K or risk:P",
-                              "dice": "turn dice 1..5"},
-                             {"layout": ["A"], "policy": ["greedy", "stop_after:2", "risk:0.3"], "dice": [5]}),
+        "games": SweepTarget(
+            lazy(f"{__name__}.sweeps:games_cell"),
+            "whole games: turns, seat-0 win rate, winner's gold, bursts",
+            params={"players": "2, 3 or 4", "layout": "A or B",
+                    "policy": "greedy, stop_after:K or risk:P (every seat)"},
+            defaults={"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
+        "turns": SweepTarget(
+            lazy(f"{__name__}.sweeps:turns_cell"),
+            "one fresh turn on an empty side: value and burst rate of a policy",
+            params={"layout": "A or B", "policy": "optimal, greedy, stop_after:K or risk:P",
+                    "dice": "turn dice 1..5"},
+            defaults={"layout": ["A"], "policy": ["greedy", "stop_after:2", "risk:0.3"], "dice": [5]}),
     },
 ))

@@ -82,37 +82,19 @@ def _bad_calls():
             ("n_games", lambda: goal_rates(1))]
 
 
-def _report_section(ctx):
-    from .report import report_section
-
-    return report_section(ctx)
-
-
-def _bench_cases(quick: bool):
-    from .bench import bench_cases
-
-    return bench_cases(quick)
-
-
-def _add_cli(subparsers):
-    from .cli import add_cli
-
-    add_cli(subparsers)
-
-
-def _sweep_games(params, trials, rng):
-    from .analysis import sweep_cell
-
-    return sweep_cell(params, trials, rng)
-
-
-from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
 
 register(GameSpec(
     name="pyradice", title="Pyradice",
     summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
-    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
-    report_section=_report_section, bench_cases=_bench_cases,
-    sweeps={"games": SweepTarget(_sweep_games, "whole games: mean score, goals met and first-player win share",
-                                 params={"players": "2..4", "policy": "random_legal | greedy | lookahead"},
-                                 defaults={"players": [2, 3], "policy": ["greedy", "lookahead"]})}))
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
+    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
+    sweeps={
+        "games": SweepTarget(
+            lazy(f"{__name__}.analysis:sweep_cell"),
+            "whole games: mean score, goals met and first-player win share",
+            params={"players": "2..4", "policy": "random_legal | greedy | lookahead"},
+            defaults={"players": [2, 3], "policy": ["greedy", "lookahead"]}),
+    },
+))

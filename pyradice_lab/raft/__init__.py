@@ -91,51 +91,27 @@ def _bad_calls() -> list:
     ]
 
 
-def _add_cli(subparsers) -> None:
-    from .cli import add_cli
-
-    add_cli(subparsers)
-
-
-def _report_section(ctx):
-    from .report import report_section
-
-    return report_section(ctx)
-
-
-def _bench_cases(quick: bool):
-    from .bench import bench_cases
-
-    return bench_cases(quick)
-
-
-def _sweep_games(params, trials, rng):
-    from .experiments import sweep_games_cell
-
-    return sweep_games_cell(params, trials, rng)
-
-
-def _sweep_tilt(params, trials, rng):
-    from .experiments import sweep_tilt_cell
-
-    return sweep_tilt_cell(params, trials, rng)
-
-
-from ..registry import GameSpec, SweepTarget, register  # noqa: E402
+from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
 
 register(GameSpec(
     name="raft", title="Rocking Raft",
     summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
-    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls, add_cli=_add_cli,
-    report_section=_report_section, bench_cases=_bench_cases,
+    smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
+    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
-        "games": SweepTarget(_sweep_games, "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
-                             params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
-                                     "flag_depth": "cards above the flag (-1: the rules' depth)",
-                                     "black": "black gems in play (-1: the default 3)"},
-                             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
-        "tilt": SweepTarget(_sweep_tilt, "Monte Carlo vs exact mean gems fallen from the reference layout",
-                            params={"edge": "north|east|south|west", "finger": "finger space name",
-                                    "duration": "seconds", "players": "2..4 (layout size)"},
-                            defaults={"edge": ["north", "west"], "finger": ["left"], "duration": [0.5, 1.0, 2.0]}),
-    }))
+        "games": SweepTarget(
+            lazy(f"{__name__}.experiments:sweep_games_cell"),
+            "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
+            params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
+                    "flag_depth": "cards above the flag (-1: the rules' depth)",
+                    "black": "black gems in play (-1: the default 3)"},
+            defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
+        "tilt": SweepTarget(
+            lazy(f"{__name__}.experiments:sweep_tilt_cell"),
+            "Monte Carlo vs exact mean gems fallen from the reference layout",
+            params={"edge": "north|east|south|west", "finger": "finger space name",
+                    "duration": "seconds", "players": "2..4 (layout size)"},
+            defaults={"edge": ["north", "west"], "finger": ["left"], "duration": [0.5, 1.0, 2.0]}),
+    },
+))
