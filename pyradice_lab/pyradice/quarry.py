@@ -161,7 +161,7 @@ class Quarry:
         self.occupied = np.ones(n, dtype=bool) if occupied is None else np.array(occupied, dtype=bool)
 
     @classmethod
-    def random(cls, players: int = 2, *, rng=None, colours=None) -> Quarry:
+    def random(cls, players: int = 2, rng=None, colours=None) -> Quarry:
         """A freshly set-up quarry with random values and colours.
 
         Parameters

@@ -199,7 +199,7 @@ def _check_n(n_games) -> int:
     return int(n_games)
 
 
-def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, policies=None, *, rng=None,
+def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
                    engine: str = "auto", per_turn: bool = False, progress: bool = False,
                    return_arrays: bool = False):
     """Play ``n_games`` full games and return one row per game.
@@ -299,7 +299,7 @@ def _pyramid_text(values, colours, names) -> list[str]:
     return rows
 
 
-def play_game(players: int = 2, setup: Setup | None = None, policies=None, *, rng=None,
+def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
               trace: bool = True) -> GameRecord:
     """Play one game in the readable engine; with ``trace`` the record holds a readable transcript.
 
