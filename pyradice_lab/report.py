@@ -442,6 +442,15 @@ def _render_section(pager: _Pager, section: Section) -> None:
     flush()
 
 
+def _rasterise(section: Section) -> None:
+    """Render the section's figures to PNG now and close them (pyplot keeps open figures alive)."""
+    for item in section.items:
+        fig = item.figure if isinstance(item, (FigureItem, ExperimentResult)) else item
+        if isinstance(fig, Figure):
+            figure_png(fig)
+            plt.close(fig)
+
+
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
     """Write the title page and every section to ``path`` (atomically); return the path."""
     meta = dict(meta or {})
@@ -510,6 +519,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         t0 = time.perf_counter()
         sec = builder(ctx)
         sec.seconds = time.perf_counter() - t0
+        _rasterise(sec)
         if sec.seed is None:
             sec.seed = ctx.seed_label(name)
         sections.append(sec)
