@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import io
 import os
@@ -48,7 +49,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from . import __version__  # noqa: E402
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
-           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png"]
+           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure"]
 
 A4 = (8.27, 11.69)
 DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
@@ -228,8 +229,17 @@ _PNG_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PNG_DPI = 150
 
 
-def figure_png(figure: Figure) -> bytes:
+@dataclass(frozen=True)
+class RasterFigure:
+    """A figure already rendered to PNG (what sections built in worker processes send back)."""
+
+    png: bytes
+
+
+def figure_png(figure: Figure | RasterFigure) -> bytes:
     """The figure rendered once as PNG bytes (reused by :func:`save_experiment` and the PDF page)."""
+    if isinstance(figure, RasterFigure):
+        return figure.png
     png = _PNG_CACHE.get(figure)
     if png is None:
         buf = io.BytesIO()
@@ -238,9 +248,11 @@ def figure_png(figure: Figure) -> bytes:
     return png
 
 
-def _figure_page(pager: _Pager, section: str, figure: Figure, title: str | None, text: str = "") -> None:
+def _figure_page(pager: _Pager, section: str, figure: Figure | RasterFigure, title: str | None,
+                 text: str = "") -> None:
     img = plt.imread(io.BytesIO(figure_png(figure)), format="png")
-    plt.close(figure)
+    if isinstance(figure, Figure):
+        plt.close(figure)
     fig = pager.new_page(section)
     top = 0.945
     if title:
@@ -421,7 +433,7 @@ def _render_section(pager: _Pager, section: Section) -> None:
             pending_text.append((None, item))
         elif isinstance(item, Text):
             pending_text.append((item.heading, item.text))
-        elif isinstance(item, (Figure, FigureItem)):
+        elif isinstance(item, (Figure, RasterFigure, FigureItem)):
             flush()
             fi = item if isinstance(item, FigureItem) else FigureItem(item)
             _figure_page(pager, section.title, fi.figure, fi.title, fi.caption)
@@ -443,12 +455,29 @@ def _render_section(pager: _Pager, section: Section) -> None:
 
 
 def _rasterise(section: Section) -> None:
-    """Render the section's figures to PNG now and close them (pyplot keeps open figures alive)."""
+    """Render the section's figures to PNG now, close them (pyplot keeps open figures alive) and keep
+    only the PNG, so the section is small and can travel back from a worker process."""
+    items = []
     for item in section.items:
-        fig = item.figure if isinstance(item, (FigureItem, ExperimentResult)) else item
-        if isinstance(fig, Figure):
-            figure_png(fig)
+        if isinstance(item, Figure):
+            item = RasterFigure(figure_png(item))
+            plt.close(item)
+        elif isinstance(item, (FigureItem, ExperimentResult)) and isinstance(item.figure, Figure):
+            fig = item.figure
+            item = dataclasses.replace(item, figure=RasterFigure(figure_png(fig)))
             plt.close(fig)
+        items.append(item)
+    section.items = items
+
+
+def _build_section(name: str, builder, ctx: ReportContext) -> Section:
+    t0 = time.perf_counter()
+    sec = builder(ctx)
+    sec.seconds = time.perf_counter() - t0
+    _rasterise(sec)
+    if sec.seed is None:
+        sec.seed = ctx.seed_label(name)
+    return sec
 
 
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
@@ -491,7 +520,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     seed : int
         Root seed; each section derives its own stream from it and its name.
     n_jobs : int
-        Workers for the sweeps inside sections.
+        Worker processes: sections are built in parallel (the numbers do not depend on it).
     games : list of str, optional
         Only these games (default: all registered).
     """
@@ -511,18 +540,30 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     for g in names:
         if g not in known:
             raise ValueError(f"games must be among {sorted(known)}, got {g!r}")
-    ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=int(n_jobs), out_dir=out.parent, progress=False)
+    n_jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
     builders = [("overview", overview.report_section)] + [
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
-    sections = []
-    for name, builder in tqdm(builders, desc="report", unit="section", disable=not progress, leave=False):
-        t0 = time.perf_counter()
-        sec = builder(ctx)
-        sec.seconds = time.perf_counter() - t0
-        _rasterise(sec)
-        if sec.seed is None:
-            sec.seed = ctx.seed_label(name)
-        sections.append(sec)
+    bar = tqdm(total=len(builders), desc="report", unit="section", disable=not progress, leave=False)
+    if n_jobs == 1:
+        ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=out.parent)
+        sections = []
+        for name, builder in builders:
+            sections.append(_build_section(name, builder, ctx))
+            bar.update(1)
+    else:
+        # sections are independent (each seeds itself from the root seed and its name): build them in
+        # parallel worker processes, one section per worker, with no nested parallelism inside
+        from joblib import Parallel, delayed
+
+        ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=out.parent)
+        done: dict[int, Section] = {}
+        tasks = (delayed(lambda i, n, b: (i, _build_section(n, b, ctx)))(i, n, b) for i, (n, b) in enumerate(builders))
+        for i, sec in Parallel(n_jobs=min(n_jobs, len(builders)), backend="loky",
+                               return_as="generator_unordered")(tasks):
+            done[i] = sec
+            bar.update(1)
+        sections = [done[i] for i in range(len(builders))]
+    bar.close()
     meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
             "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
     return write_pdf(out, sections, meta=meta)

@@ -67,3 +67,17 @@ def test_save_experiment_writes_csv_and_png(tmp_path):
     paths = save_experiment(exp, tmp_path)
     assert paths["csv"] == tmp_path / "my_q" / "my_q.csv" and paths["png"].stat().st_size > 1000
     assert pd.read_csv(paths["csv"])["a"].tolist() == [1, 2]
+
+
+@pytest.mark.slow
+def test_report_numbers_do_not_depend_on_jobs(tmp_path):
+    from pyradice_lab.report import build_report
+
+    one = build_report(tmp_path / "one" / "r.pdf", quick=True, seed=3, n_jobs=1, games=["meerkat"], progress=False)
+    two = build_report(tmp_path / "two" / "r.pdf", quick=True, seed=3, n_jobs=2, games=["meerkat"], progress=False)
+    a, b = PdfReader(str(one)), PdfReader(str(two))
+    assert len(a.pages) == len(b.pages) > 3
+    for i in range(1, len(a.pages)):  # the title page differs only in run times
+        assert a.pages[i].extract_text() == b.pages[i].extract_text(), f"page {i + 1}"
+    csv_one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.csv"))
+    assert csv_one and all((tmp_path / "one" / p).read_text() == (tmp_path / "two" / p).read_text() for p in csv_one)
