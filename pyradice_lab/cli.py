@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "CliError", "positive_int", "nonneg_int", "int_list", "float_list", "parse_grid_value"]
+__all__ = ["main", "CliError", "show_progress", "positive_int", "nonneg_int", "int_list", "float_list", "parse_grid_value"]
 
 PROG = "pyradice-lab"
 
@@ -98,7 +98,7 @@ def _grid_arg(text: str) -> tuple[str, list]:
 
 
 # ----------------------------------------------------------------------------------------- commands
-def _progress(args) -> bool:
+def show_progress(args) -> bool:
     """Progress bars on an interactive terminal unless --no-progress."""
     return not getattr(args, "no_progress", False) and sys.stderr.isatty()
 
@@ -121,7 +121,7 @@ def _cmd_report(args) -> int:
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
     path = build_report(args.out, quick=args.quick, seed=args.seed, n_jobs=args.jobs, games=games,
-                        progress=_progress(args))
+                        progress=show_progress(args))
     print(f"wrote {path}")
     return 0
 
@@ -158,7 +158,7 @@ def _cmd_sweep(args) -> int:
             raise CliError(f"--grid parameter must be one of {sorted(target.params)}, got {name!r}")
         grid[name] = vals
     df = run_sweep(target.fn, grid, trials=args.trials, seed=args.seed, n_jobs=args.jobs, backend=args.backend,
-                   cache_dir=args.cache_dir, progress=_progress(args), scheduler=args.scheduler)
+                   cache_dir=args.cache_dir, progress=show_progress(args), scheduler=args.scheduler)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -175,7 +175,7 @@ def _cmd_bench(args) -> int:
     from .bench import all_cases, format_bench, run_bench, write_bench
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    df = run_bench(all_cases(args.quick, games), quick=args.quick, progress=_progress(args))
+    df = run_bench(all_cases(args.quick, games), quick=args.quick, progress=show_progress(args))
     print(format_bench(df))
     path = write_bench(df, args.out)
     print(f"\nwrote {path}; {int(df['ok'].sum())}/{len(df)} targets met")

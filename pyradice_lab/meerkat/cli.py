@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import CliError, int_list, nonneg_int, positive_int
+from ..cli import CliError, int_list, nonneg_int, positive_int, show_progress
 
 __all__ = ["add_cli", "summarise"]
 
@@ -92,7 +92,7 @@ def _cmd_simulate(args) -> int:
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
     df = simulate_games(args.games, players=args.players, automa=automa, policies=policies, rng=args.seed,
-                        progress=not args.no_progress)
+                        progress=show_progress(args))
     n = args.players + (1 if automa else 0)
     summary = summarise(df, n)
     print(f"{args.games} games, {args.players} players{' + automa' if automa else ''}, seed {args.seed}; "

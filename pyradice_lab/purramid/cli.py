@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cli import CliError, int_list, nonneg_int, positive_int
+from ..cli import CliError, int_list, nonneg_int, positive_int, show_progress
 
 __all__ = ["add_cli", "parse_spaces"]
 
@@ -113,7 +113,7 @@ def _cmd_simulate(args) -> int:
         pols = [p for p in args.policies.split(",") if p]
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
-                        progress=not args.no_progress)
+                        progress=show_progress(args))
     dt = time.perf_counter() - t0
     print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
           f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")

@@ -35,13 +35,14 @@ def _cmd_simulate(args) -> int:
     import numpy as np
     import pandas as pd
 
+    from ..cli import show_progress
     from ..stats import mean_estimate
     from .sim import resolve_policies, simulate_games
 
     setup = _setup(args)
     pols = resolve_policies(_policies(args.policies) if "," in args.policies else args.policies, args.players)
     t0 = time.perf_counter()
-    df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=not args.no_progress,
+    df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=show_progress(args),
                              return_arrays=True)
     dt = time.perf_counter() - t0
     print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "

@@ -125,13 +125,14 @@ def _cmd_tilt(args) -> int:
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
+    from ..cli import show_progress
     from ..stats import mean_estimate, proportion_estimate
     from .simulate import simulate_games
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
                         skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
-                        progress=not args.no_progress)
+                        progress=show_progress(args))
     print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
           f"{', '.join(df.attrs['policies'])}, seed {args.seed}")
     rows = []
