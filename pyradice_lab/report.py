@@ -211,7 +211,8 @@ def _text_pages(pager: _Pager, section: str, blocks: list[tuple[str | None, str]
     for heading, text in blocks:
         if heading:
             lines.append(("h", heading))
-        lines.extend(("t", ln) for ln in _wrap(text))
+        if text.strip():
+            lines.extend(("t", ln) for ln in _wrap(text))
     for start in range(0, len(lines), _LINES_PER_PAGE):
         fig = pager.new_page(section)
         y = 0.94
@@ -418,6 +419,7 @@ def _render_section(pager: _Pager, section: Section) -> None:
     first = True
 
     def flush():
+        """Text pages for the pending text; a section that opens with text opens with its title."""
         nonlocal first
         if pending_text:
             blocks = list(pending_text)
@@ -432,9 +434,11 @@ def _render_section(pager: _Pager, section: Section) -> None:
     for item in section.items:
         if isinstance(item, str):
             pending_text.append((None, item))
-        elif isinstance(item, Text):
+            continue
+        if isinstance(item, Text):
             pending_text.append((item.heading, item.text))
-        elif isinstance(item, (Figure, RasterFigure, FigureItem)):
+            continue
+        if isinstance(item, (Figure, RasterFigure, FigureItem)):
             flush()
             fi = item if isinstance(item, FigureItem) else FigureItem(item)
             _figure_page(pager, section.title, fi.figure, fi.title, fi.caption)
@@ -451,7 +455,7 @@ def _render_section(pager: _Pager, section: Section) -> None:
         else:
             raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
                             f"ExperimentResult, got {type(item).__name__}")
-        first = False
+        first = False  # the section has begun with a page of its own: no title heading later
     flush()
 
 
