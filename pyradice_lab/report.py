@@ -47,6 +47,7 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from . import __version__  # noqa: E402
+from .sweep import replace_with_default_mode  # noqa: E402
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure"]
@@ -504,7 +505,7 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
             _title_page(pager, sections, meta)
             for section in sections:
                 _render_section(pager, section)
-        os.replace(tmp, path)
+        replace_with_default_mode(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -159,6 +159,15 @@ def _checksum(outputs: dict) -> str:
     return hashlib.sha256(json.dumps(outputs, sort_keys=True).encode()).hexdigest()
 
 
+def replace_with_default_mode(tmp: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Rename ``tmp`` onto ``path`` atomically, first giving it the permissions a normally created file
+    would have (``tempfile.mkstemp`` makes files readable by their owner only)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, path)
+
+
 def _write_cache(path: Path, key: str, outputs: dict) -> None:
     payload = json.dumps({"format": _CACHE_FORMAT, "key": key, "outputs": outputs,
                           "checksum": _checksum(outputs)})
@@ -168,7 +177,7 @@ def _write_cache(path: Path, key: str, outputs: dict) -> None:
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        replace_with_default_mode(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

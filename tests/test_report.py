@@ -81,3 +81,13 @@ def test_report_numbers_do_not_depend_on_jobs(tmp_path):
         assert a.pages[i].extract_text() == b.pages[i].extract_text(), f"page {i + 1}"
     csv_one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.csv"))
     assert csv_one and all((tmp_path / "one" / p).read_text() == (tmp_path / "two" / p).read_text() for p in csv_one)
+
+
+def test_pdf_gets_normal_file_permissions(tmp_path):
+    import os
+    import stat
+
+    path = write_pdf(tmp_path / "p.pdf", [Section("s", ["text"])])
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
