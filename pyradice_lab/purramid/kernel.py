@@ -5,12 +5,12 @@ Sets of spaces are ``int64`` bit masks (a layout has at most 63 spaces; the defa
 Spaces are numbered row by row from the bottom, so every space directly below space ``i`` has a smaller
 index -- one descending pass computes a downward closure (as :func:`.board.closure`; tests check they
 agree).  The human-style policies keep their dice one connected group (each placement next to the dice
-already placed), so a placement can still be completed iff the dice left cover the uncovered spaces its
-support forces (:func:`forced_spaces`), and the placement check at stop reduces to support
-(:func:`is_supported`).  Also here: the whole-game loop used by :mod:`.sim`.
+already placed), so a placement can still be completed iff the dice left can pay the uncovered spaces its
+support forces -- each space showing ``n`` needs at least ``ceil(n / 6)`` dice (:func:`forced_dice`) -- and
+the placement check at stop reduces to support (:func:`is_supported`).  Also here: the whole-game loop used by :mod:`.sim`.
 
-Board arrays (see :func:`board_arrays`): ``brd[0..4, space]`` = below mask, adjacency mask, number, tiles,
-row; ``full`` (mask of all spaces) and ``n``.
+Board arrays (see :func:`board_arrays`): ``brd[0..5, space]`` = below mask, adjacency mask, number, tiles,
+row, fewest dice that can pay the space; ``full`` (mask of all spaces) and ``n``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "candidates", "is_supported",
-           "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF", "END_NAMES",
-           "N_STATE",
-           "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
+__all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "forced_dice", "candidates",
+           "is_supported", "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF",
+           "END_NAMES", "N_STATE", "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
 
 INF = 1 << 20
 KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK = 0, 1, 2
@@ -37,13 +36,14 @@ DICE_PER_TURN_MAX = 95
 
 
 def board_arrays(layout) -> tuple:
-    """``(brd, full, n)`` for the kernels: ``brd`` is a (5, n) int64 array of the below masks, adjacency
-    masks, numbers, tiles and rows of the spaces; ``full`` the mask of all spaces."""
+    """``(brd, full, n)`` for the kernels: ``brd`` is a (6, n) int64 array of the below masks, adjacency
+    masks, numbers, tiles, rows and fewest dice (``ceil(number / 6)``) of the spaces; ``full`` the mask of
+    all spaces."""
     n = layout.n_spaces
     if n > 63:
         raise ValueError(f"layout has {n} spaces; the compiled simulators handle at most 63")
-    brd = np.array([layout.below_mask, layout.adj_mask, layout.numbers, layout.tile_counts, layout.row_of],
-                   dtype=np.int64).reshape(5, n)
+    brd = np.array([layout.below_mask, layout.adj_mask, layout.numbers, layout.tile_counts, layout.row_of,
+                    [-(-v // 6) for v in layout.numbers]], dtype=np.int64).reshape(6, n)
     return brd, np.int64(layout.all_mask), n
 
 
@@ -111,6 +111,17 @@ def forced_spaces(cov, placed, brd, n):
 
 
 @njit(cache=True)
+def forced_dice(cov, placed, brd, n):
+    """Fewest dice that can pay the uncovered spaces without dice that ``placed`` needs for support."""
+    extra = closure(placed, cov, brd, n) & ~placed
+    need = 0
+    for i in range(n):
+        if (extra >> i) & 1 != 0:
+            need += brd[5, i]
+    return need
+
+
+@njit(cache=True)
 def candidates(cov, placed, brd, full, n):
     """Empty spaces a human-style policy considers: any for the first placement, then only spaces
     adjacent to the dice already placed this turn (the dice stay one connected group)."""
@@ -129,8 +140,9 @@ def choose(cov, placed, d, vals, brd, full, n, cm):
     """The greedy placement for a roll: ``(space, dice used)``, or ``(-1, 0)`` if nothing completable.
 
     Candidates (see :func:`candidates`) use the fewest dice that sum to the space's number and must leave
-    enough dice for the spaces still needed below them.  Preference: the dice form a valid group right
-    away (stop-safe); more tiles; fewer dice; fewer spaces still needed; lowest space index.
+    enough dice to pay the spaces still needed below them (:func:`forced_dice`: never a provably doomed
+    placement).  Preference: the dice form a valid group right away (stop-safe); more tiles; fewer dice;
+    fewer dice still needed; lowest space index.
     """
     roll_masks(vals, d, cm)
     cand = candidates(cov, placed, brd, full, n)
@@ -151,7 +163,7 @@ def choose(cov, placed, d, vals, brd, full, n, cm):
         c = 1
         while not (m >> c) & 1:
             c += 1
-        need = forced_spaces(cov, placed | (1 << s), brd, n)
+        need = forced_dice(cov, placed | (1 << s), brd, n)
         if need > d - c:
             continue
         cat = 0 if need == 0 else 1
@@ -180,7 +192,7 @@ def burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, work):
     k = 0
     for s in range(n):
         if (cand >> s) & 1 != 0 and brd[2, s] <= 6 * d:
-            need = forced_spaces(cov, placed | (1 << s), brd, n)
+            need = forced_dice(cov, placed | (1 << s), brd, n)
             if need < d:
                 work[k] = brd[2, s]
                 work[n + k] = (2 << (d - need)) - 2  # the dice counts 1..d-need that leave enough dice

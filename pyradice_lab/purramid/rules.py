@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rng import as_generator
-from .board import bits, is_valid, rows_spanned
+from .board import bits, completable, is_valid, rows_spanned
 from .chance import sub_multisets
 from .components import GameConfig, Layout, load_game_config, load_layout
 
@@ -94,6 +94,7 @@ class GameState:
     bonus_turns: int = 0
     yarn_won: int = 0
     yarn_spent: int = 0
+    doomed_segments: int = 0
     log: list[str] | None = field(default=None, repr=False)
 
     def total_tiles(self) -> int:
@@ -186,6 +187,14 @@ def place_tiles(g: GameState, p: int, spaces: int) -> None:
             g.over, g.end = True, "gold_placed"
 
 
+def _dooms(L: Layout, cov: int, P: int, d: int, roll, s: int, c: int) -> bool:
+    """Whether placing ``c`` dice on ``s`` makes the segment provably doomed while some other legal placement
+    of this roll would not (checked with :func:`.board.completable`, independently of the policies)."""
+    if completable(L, cov, P | 1 << s, d - c):
+        return False
+    return any(completable(L, cov, P | 1 << s2, d - len(u)) for s2, u in legal_placements(L, cov, P, roll))
+
+
 def play_turn(g: GameState, policy, dice: DiceStream) -> None:
     """Seat ``g.seat`` plays a whole turn (bonus turns included) following ``policy``."""
     L = g.layout
@@ -198,6 +207,7 @@ def play_turn(g: GameState, policy, dice: DiceStream) -> None:
         d = D
         placements = 0
         success = False
+        doomed = False
         while True:
             roll = dice.roll(d)
             g.say(f"    rolls {' '.join(map(str, roll))}")
@@ -217,6 +227,10 @@ def play_turn(g: GameState, policy, dice: DiceStream) -> None:
                 break
             s, c = choice
             used = next(u for u in sub_multisets(roll, L.numbers[s]) if len(u) == c)
+            if not doomed and _dooms(L, g.covered, P, d, roll, s, c):
+                doomed = True
+                g.doomed_segments += 1
+                g.say("    (this placement can no longer meet the conditions, though another one could)")
             P |= 1 << s
             d -= c
             placements += 1
@@ -312,6 +326,7 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
                 g.over, g.end = True, "turn_limit"
     row = summary_row(g, pols)
     row["dice_rolled"] = dice.used
+    row["doomed_segments"] = g.doomed_segments
     g.say(f"Game over after {g.turns} turns: {g.end}.")
     g.say("Scores: " + ", ".join(f"seat {p} {s:+d}" for p, s in enumerate(g.scores()))
           + ("" if g.winner is None else
