@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .board import bits, completion_table, popcount, valid_sets
+from .board import bits, completion_costs, dice_cost, min_dice, popcount, valid_sets
 from .chance import multisets, option_table, sub_multisets
 from .components import Layout, load_game_config, load_layout
 
@@ -102,31 +102,42 @@ class TurnSolver:
     prefers the one less likely to burst, then stopping over continuing.
     """
 
-    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str):
+    engine = "python"
+
+    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str,
+                 yarn_tokens: bool = True):
         self.layout = layout
         self.objective = objective
         self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
         self.bonus = bonus
+        self.yarn_tokens = bool(yarn_tokens)
         self.numbers = layout.numbers
         self.tiles = layout.tile_counts
-        self.eight = tuple(v == 8 for v in layout.numbers)
+        self.mdice = tuple(min_dice(v) for v in layout.numbers)
+        self.eight = tuple(v == 8 and self.yarn_tokens for v in layout.numbers)
         self._ctab: dict = {}
         self._children: dict = {}
         self._V: dict = {}
         self._C: dict = {}
         self._nvalid: dict = {}
+        self._modes: dict = {}
 
     # ----------------------------------------------------------------- structure
     def ctab(self, cov: int, D: int) -> dict:
+        """:func:`.board.completion_costs` of the board for ``D`` dice (memoised)."""
         key = (cov, D)
         t = self._ctab.get(key)
         if t is None:
-            t = completion_table(self.layout, cov, D)
+            t = completion_costs(self.layout, cov, D)
             self._ctab[key] = t
         return t
 
+    def cost(self, P: int) -> int:
+        """Fewest dice that can pay the spaces of ``P``."""
+        return sum(self.mdice[i] for i in bits(P))
+
     def children(self, cov: int, D: int, P: int) -> list[tuple[int, int]]:
-        """``[(space, smallest valid completion size of placed+space)]`` for completable next spaces."""
+        """``[(space, fewest dice of a valid set containing placed+space)]`` for completable next spaces."""
         key = (cov, D, P)
         ch = self._children.get(key)
         if ch is None:
@@ -141,22 +152,54 @@ class TurnSolver:
 
     def is_valid(self, cov: int, P: int, D: int) -> bool:
         tab = self.ctab(cov, D)
-        return P != 0 and tab.get(P) == popcount(P)
+        return P != 0 and tab.get(P) == self.cost(P)
 
     def rows_of(self, P: int) -> int:
         return len({self.layout.row_of[i] for i in bits(P)})
 
     # ----------------------------------------------------------------- values
+    def valid_groups(self, cov: int, D: int) -> int:
+        """Number of valid dice groups a segment of ``D`` dice can end with on board ``cov``."""
+        key = (cov, D)
+        n = self._nvalid.get(key)
+        if n is None:
+            n = len(valid_sets(self.layout, cov, max_dice=D))
+            self._nvalid[key] = n
+        return n
+
     def bonus_mode(self, cov: int, D: int = MAX_TURN_DICE) -> str:
         """The bonus mode used on board ``cov`` for a segment of ``D`` dice ("auto" resolved)."""
         if self.bonus != "auto":
             return self.bonus
+        return "exact" if self.valid_groups(cov, D) <= AUTO_EXACT_MAX_VALID else "approx"
+
+    def modes_used(self, cov: int, D: int) -> frozenset:
+        """The bonus modes that value the bonus turns reachable from a fresh segment of ``D`` dice on
+        ``cov`` (nested bonus turns included; empty when ``D == 1``: no bonus turn follows)."""
+        if D <= 1:
+            return frozenset()
         key = (cov, D)
-        n = self._nvalid.get(key)
-        if n is None:
-            n = len(valid_sets(self.layout, cov, D))
-            self._nvalid[key] = n
-        return "exact" if n <= AUTO_EXACT_MAX_VALID else "approx"
+        hit = self._modes.get(key)
+        if hit is not None:
+            return hit
+        mode = self.bonus_mode(cov, D)
+        out = {mode}
+        if mode == "approx":
+            out |= self.modes_used(cov, D - 1)
+        elif mode == "exact":
+            for f in valid_sets(self.layout, cov, max_dice=D):
+                if self.rows_of(f) >= 3 or sum(self.numbers[i] for i in bits(f)) >= D:
+                    out |= self.modes_used(cov | f, D - 1)
+        res = frozenset(out)
+        self._modes[key] = res
+        return res
+
+    def bonus_label(self, cov: int, D: int) -> str:
+        """``bonus`` column of :func:`advise`: the one mode used, or ``"mixed"``."""
+        used = self.modes_used(cov, D)
+        if not used:
+            return self.bonus_mode(cov, D)
+        return next(iter(used)) if len(used) == 1 else "mixed"
 
     def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
         """Value of a turn segment with ``D`` dice about to be rolled on board ``cov``."""
@@ -204,23 +247,22 @@ class TurnSolver:
             res = st
         else:
             co = self.roll_value(cov, P, d, D, y, k)
-            res = co if (co[0] > st[0] + TOL or (abs(co[0] - st[0]) <= TOL and co[1] < st[1])) else st
+            res = co if _better(co[0], co[1], st[0], st[1]) else st
         self._V[key] = res
         return res
 
     def options(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> dict:
         """Best completable placement per (number, dice used): ``{(n, c): (value, burst, space)}``."""
-        nP = popcount(P)
+        cP = self.cost(P)
         opts: dict = {}
-        for s, msize in self.children(cov, D, P):
-            cmax = d - (msize - nP - 1)
+        for s, need in self.children(cov, D, P):
             n = self.numbers[s]
-            lo = max(1, -(-n // 6))
-            hi = min(cmax, n)
+            lo = self.mdice[s]
+            hi = min(d - (need - cP - lo), n)   # leave the dice the rest of the cheapest completion needs
             for c in range(lo, hi + 1):
                 val, bp = self.value(cov, P | (1 << s), d - c, D, y, k)
                 cur = opts.get((n, c))
-                if cur is None or val > cur[0] + TOL or (abs(val - cur[0]) <= TOL and bp < cur[1]):
+                if cur is None or _better(val, bp, cur[0], cur[1]):
                     opts[(n, c)] = (val, bp, s)
         return opts
 
@@ -242,7 +284,8 @@ class TurnSolver:
         best = vm.max(axis=1)
         tie = vm >= best[:, None] - TOL
         bsel = np.where(tie, bps, 2.0)
-        col = bsel.argmin(axis=1)
+        low = bsel.min(axis=1)
+        col = (bsel <= low[:, None] + TOL).argmax(axis=1)   # first column whose burst chance ties the lowest
         bp = bsel[np.arange(rows), col]
         has = best >= 0
         best = np.where(has, best, 0.0)
@@ -265,7 +308,7 @@ class TurnSolver:
         best, bp, _, _ = self._row_choices(cov, P, d, D, y, k)
         if y > 0:
             rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
             best = np.where(better, rv, best)
             bp = np.where(better, rb, bp)
         total = float(6 ** d)
@@ -292,7 +335,7 @@ class TurnSolver:
             count[ok] = cn[col[ok]]
         if y > 0:
             rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
             kind = np.where(better, 2, kind)
         return kind.astype(np.int64), space, count
 
@@ -300,10 +343,18 @@ class TurnSolver:
         """Whether the optimal policy stops here (always with no dice left)."""
         if d == 0:
             return True
-        return self.value(cov, P, d, D, y, k) == self.stop(cov, P, d, D, y, k)
+        st = self.stop(cov, P, d, D, y, k)
+        co = self.roll_value(cov, P, d, D, y, k)
+        return not _better(co[0], co[1], st[0], st[1])
 
     def memo_size(self) -> int:
         return len(self._V) + len(self._C)
+
+
+def _better(v: float, b: float, v0: float, b0: float) -> bool:
+    """Whether (value ``v``, burst ``b``) beats (``v0``, ``b0``): a higher value, or a tie (within ``TOL``) and
+    a lower burst chance (by more than ``TOL``)."""
+    return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
 
 
 _SOLVERS: OrderedDict = OrderedDict()
@@ -379,6 +430,10 @@ def _check_state(layout, covered, placed, dice_left, turn_dice, yarn):
     if popcount(P) > used:
         raise ValueError(f"placed holds {popcount(P)} spaces but only turn_dice - dice_left = {used} dice are "
                          f"on the board (each space holds at least one die)")
+    need = dice_cost(layout, P)
+    if need > used:
+        raise ValueError(f"placed needs at least {need} dice (a space showing n holds at least ceil(n/6) dice) "
+                         f"but only turn_dice - dice_left = {used} dice are on the board")
     if used > 0 and P == 0:
         raise ValueError(f"placed is empty but turn_dice - dice_left = {used} dice are on the board")
     return cov, P, dice_left, turn_dice, yarn

@@ -14,7 +14,7 @@ import pandas as pd
 from ..rng import as_generator, spawn_seeds
 from ..stats import mean_estimate, proportion_estimate
 from . import advisor
-from .board import popcount, valid_sets
+from .board import dice_cost, popcount, valid_sets
 from .components import load_layout
 from .odds import burst_table
 
@@ -64,9 +64,10 @@ def situations(side: str = "A") -> list[dict]:
 def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
     """Exact value of stopping vs continuing, by situation and dice left (bonus turns per ``auto``)."""
     rows = []
+    L = load_layout(side)
     for sit in situations(side):
-        n_placed = len(sit["placed"])
-        for d in range(1, 5 - n_placed + 1):
+        used = dice_cost(L, L.mask_of(sit["placed"]))   # a space showing n holds at least ceil(n/6) dice
+        for d in range(1, 5 - used + 1):
             df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective)
             v = df.set_index("action")
             rows.append({"situation": sit["situation"], "dice_left": d,
