@@ -19,15 +19,15 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.special import ndtri, stdtrit
 
 from .rng import as_generator
 
 __all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "run_until", "Z95"]
 
-Z95 = float(ndtri(0.975))
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,8 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     n = x.size
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n))
+    from scipy.special import stdtrit  # scipy loads on the first t interval, not at import
+
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
 
@@ -126,7 +128,7 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"successes must be an integer in 0..n={n}, got {successes!r}")
     n = int(n)
     p = successes / n
-    z = float(ndtri(0.5 + confidence / 2))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
