@@ -18,21 +18,29 @@ Objectives
     Probability of placing at least ``k`` tiles this turn, bonus turns included (tokens are free to spend).
 
 Exactness: the value recursion is plain expectimax over the integer-weighted sorted rolls of
-:mod:`.chance`.  The only shortcut is pruning placements that can no longer become valid (a placement
-whose smallest valid completion needs more spaces than dice remain scores 0 whatever follows, and is
-scored 0 without exploring it), with the completion sizes enumerated exactly by :mod:`.board`.
-Floats carry the values; tests check them against a brute-force expectimax to 1e-9.
+:mod:`.chance`.  The only shortcut is pruning placements that can no longer become valid: a space showing
+``n`` needs at least ``ceil(n / 6)`` dice, and a placement after which no valid group containing the dice
+can be paid with the dice left scores 0 whatever follows, so it is not explored (the completion costs
+are enumerated exactly by :mod:`.board`).  Floats carry the values; tests check them against a
+brute-force expectimax to 1e-9.
+
+Engines: :class:`TurnSolver` here is the readable reference; :func:`solver_for` hands out the compiled
+:class:`~.solver.CompiledSolver` (:mod:`.exact`, numba) by default -- same values, same decisions, about
+20-60 times faster.  ``engine="python"`` selects the reference.
 
 Bonus turns (``bonus=``)
 ------------------------
-``"exact"`` solves every bonus turn on the board it is actually played on.  On a full 72-84 tile board this
-is too slow (a chain of bonus turns can be played on tens of thousands of different boards), so
+``"exact"`` solves every bonus turn on the board it is actually played on (a chain of bonus turns from
+the empty side A is played on 22,661 different boards; compiled, the whole solve takes about 0.6 s CPU).
 ``"approx"`` values each bonus turn as a fresh turn with one die fewer on the board at the start of the
 turn segment being solved (ignoring the tiles just placed), ``"none"`` ignores bonus turns, and the default
-``"auto"`` is ``"exact"`` on boards with at most ``AUTO_EXACT_MAX_VALID`` valid dice groups of up to
-``turn_dice`` spaces (measured: a cold exact solve of a 5-dice turn then takes under about 1 s; typical
-late-game and 2-player boards qualify, the empty 84-tile board -- 112 groups, about 30 s exact -- does
-not) and ``"approx"`` otherwise.  The report measures each mode's error against exact.
+``"auto"`` is ``"exact"`` on boards with at most ``AUTO_EXACT_MAX_VALID`` (80) valid dice groups that a
+segment of the turn's dice can end with, ``"approx"`` above.  Measured: a cold compiled exact solve of a
+fresh 5-dice turn takes at most 0.65 s CPU on every board of both default sides (the empty boards, with
+72 and 76 groups, are the largest), so ``auto`` is exact everywhere on the default sides; bigger custom
+boards get ``approx`` where the exact solve would take over about a second.  Below a board, ``auto``
+decides segment by segment; :func:`advise` labels a solve that used both ``"mixed"``.  The report
+measures each mode's error against exact.
 
 Examples
 --------
@@ -57,15 +65,15 @@ import pandas as pd
 from .board import bits, completion_costs, dice_cost, min_dice, popcount, valid_sets
 from .chance import multisets, option_table, sub_multisets
 from .components import Layout, load_game_config, load_layout
+from .exact import AUTO_EXACT_MAX_VALID, TOL, better as _better
 
 __all__ = ["advise", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
-           "solver_for", "clear_cache", "BONUS_MODES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE", "MAX_YARN"]
+           "solver_for", "clear_cache", "BONUS_MODES", "ENGINES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE",
+           "MAX_YARN"]
 
 BONUS_MODES = ("auto", "exact", "approx", "none")
-AUTO_EXACT_MAX_VALID = 40
 MAX_TURN_DICE = 5
 MAX_YARN = 12
-TOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -105,7 +113,8 @@ class TurnSolver:
     engine = "python"
 
     def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str,
-                 yarn_tokens: bool = True):
+                 yarn_tokens: bool = True, auto_max: int | None = None):
+        self.auto_max = AUTO_EXACT_MAX_VALID if auto_max is None else int(auto_max)
         self.layout = layout
         self.objective = objective
         self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
@@ -171,7 +180,7 @@ class TurnSolver:
         """The bonus mode used on board ``cov`` for a segment of ``D`` dice ("auto" resolved)."""
         if self.bonus != "auto":
             return self.bonus
-        return "exact" if self.valid_groups(cov, D) <= AUTO_EXACT_MAX_VALID else "approx"
+        return "exact" if self.valid_groups(cov, D) <= self.auto_max else "approx"
 
     def modes_used(self, cov: int, D: int) -> frozenset:
         """The bonus modes that value the bonus turns reachable from a fresh segment of ``D`` dice on
@@ -351,27 +360,35 @@ class TurnSolver:
         return len(self._V) + len(self._C)
 
 
-def _better(v: float, b: float, v0: float, b0: float) -> bool:
-    """Whether (value ``v``, burst ``b``) beats (``v0``, ``b0``): a higher value, or a tie (within ``TOL``) and
-    a lower burst chance (by more than ``TOL``)."""
-    return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
-
-
 _SOLVERS: OrderedDict = OrderedDict()
 _MAX_SOLVERS = 6
 
 
-def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus: str = "auto") -> TurnSolver:
-    """The cached :class:`TurnSolver` for these settings (validated)."""
+ENGINES = ("compiled", "python")
+
+
+def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus: str = "auto", *,
+               engine: str = "compiled", yarn_tokens: bool = True):
+    """The cached solver for these settings (validated): a :class:`~.solver.CompiledSolver` (default) or the
+    readable reference :class:`TurnSolver` (``engine="python"``); same values, same decisions."""
     layout = load_layout(layout)
     obj = parse_objective(objective)
     yv = _check_yarn_value(yarn_value)
     if bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if not isinstance(yarn_tokens, bool):
+        raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
+    key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus, engine, yarn_tokens)
     solver = _SOLVERS.get(key)
     if solver is None:
-        solver = TurnSolver(layout, obj, yv, bonus)
+        if engine == "python":
+            solver = TurnSolver(layout, obj, yv, bonus, yarn_tokens)
+        else:
+            from .solver import CompiledSolver
+
+            solver = CompiledSolver(layout, obj, yv, bonus, yarn_tokens)
         _SOLVERS[key] = solver
         while len(_SOLVERS) > _MAX_SOLVERS:
             _SOLVERS.popitem(last=False)
@@ -455,7 +472,8 @@ def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
 
 
 def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
-           objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto") -> pd.DataFrame:
+           objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto", engine: str = "compiled",
+           yarn_tokens: bool = True) -> pd.DataFrame:
     """Rank the player's options in a Purramid turn, exactly.
 
     Parameters
@@ -480,12 +498,20 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         Tiles per yarn token (default from ``data/game.toml``).
     bonus : {"auto", "exact", "approx", "none"}
         How bonus turns are valued (see the module docstring).
+    engine : {"compiled", "python"}
+        The compiled solver (default) or the readable reference (same values, much slower).
+    yarn_tokens : bool
+        ``False`` plays without yarn tokens: none on the 8s, none to spend (for analysis).
 
     Returns
     -------
     DataFrame
         Best first.  Columns: ``action``, ``space``, ``number``, ``dice``, ``value`` (expected objective),
-        ``burst_probability`` (chance the dice of this turn do not become tiles), ``regret``.
+        ``burst_probability`` (chance the dice of this turn do not become tiles), ``regret``; with a roll,
+        ``then`` (the optimal next step after that placement: ``stop``, ``continue``, or ``burst`` when no
+        tiles can follow); ``objective``;
+        ``bonus`` (how bonus turns were valued: ``exact``, ``approx``, ``none``, or ``mixed`` when ``auto``
+        used both below this board).
 
     Examples
     --------
@@ -494,16 +520,18 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     """
     L = load_layout(layout)
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
-    solver = solver_for(L, objective, yarn_value, bonus)
+    if not yarn_tokens and y:
+        raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {y}")
+    solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     k = solver.objective.k
     rows = []
     if roll is None:
         if P:
             v, b = solver.stop(cov, P, d, D, y, k)
-            rows.append(("stop", None, None, (), v, b))
+            rows.append(("stop", None, None, (), v, b, None))
         if d > 0:
             v, b = solver.roll_value(cov, P, d, D, y, k)
-            rows.append(("continue", None, None, (), v, b))
+            rows.append(("continue", None, None, (), v, b, None))
     else:
         if d == 0:
             raise ValueError("roll must be None when dice_left = 0 (no dice to roll)")
@@ -512,19 +540,26 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         for s in bits(free):
             n = L.numbers[s]
             for used in sub_multisets(r, n):
-                v, b = solver.value(cov, P | (1 << s), d - len(used), D, y, k)
+                P2, d2 = P | (1 << s), d - len(used)
+                v, b = solver.value(cov, P2, d2, D, y, k)
+                then = "continue"
+                if solver.should_stop(cov, P2, d2, D, y, k):
+                    then = "stop" if solver.stop(cov, P2, d2, D, y, k)[1] == 0 else "burst"
                 sp = L.spaces[s]
-                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b))
+                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b,
+                             then))
         if y > 0:
             v, b = solver.reroll_value(cov, P, d, D, y, k)
-            rows.append(("reroll", None, None, (), v, b))
+            rows.append(("reroll", None, None, (), v, b, None))
         if not rows:
-            rows.append(("burst", None, None, (), 0.0, 1.0))
-    df = pd.DataFrame(rows, columns=["action", "space", "number", "dice", "value", "burst_probability"])
+            rows.append(("burst", None, None, (), 0.0, 1.0, None))
+    df = pd.DataFrame(rows, columns=["action", "space", "number", "dice", "value", "burst_probability", "then"])
     df = df.sort_values(["value", "burst_probability"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    df["regret"] = df["value"].iloc[0] - df["value"]
+    df.insert(6, "regret", df["value"].iloc[0] - df["value"])
+    if roll is None:
+        df = df.drop(columns="then")
     df["objective"] = solver.objective.label()
-    df["bonus"] = solver.bonus_mode(cov, D)
+    df["bonus"] = solver.bonus_label(cov, D)
     return df
 
 
@@ -558,7 +593,8 @@ class TurnPolicy:
 
 
 def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, objective="tiles",
-                yarn_value: float | None = None, bonus: str = "auto") -> TurnPolicy:
+                yarn_value: float | None = None, bonus: str = "auto", engine: str = "compiled",
+                yarn_tokens: bool = True) -> TurnPolicy:
     """The optimal turn policy from a board, solved exactly (memoised), for simulations to follow.
 
     Examples
@@ -570,5 +606,5 @@ def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, ob
     """
     L = load_layout(layout)
     cov, _, _, D, y = _check_state(L, covered, (), turn_dice, turn_dice, yarn)
-    solver = solver_for(L, objective, yarn_value, bonus)
+    solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     return TurnPolicy(solver, cov, D, y)

@@ -29,9 +29,9 @@ class CompiledSolver:
 
     engine = "compiled"
 
-    def __init__(self, layout, objective, yarn_value: float, bonus: str, yarn_tokens: bool = True):
-        from .advisor import AUTO_EXACT_MAX_VALID
-
+    def __init__(self, layout, objective, yarn_value: float, bonus: str, yarn_tokens: bool = True,
+                 auto_max: int | None = None):
+        self.auto_max = E.AUTO_EXACT_MAX_VALID if auto_max is None else int(auto_max)
         self.layout = layout
         self.objective = objective
         self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
@@ -39,7 +39,7 @@ class CompiledSolver:
         self.yarn_tokens = bool(yarn_tokens)
         kind = 0 if objective.kind == "tiles" else 1
         self.sc = E.static_context(layout, [(kind, E.MODE_CODES[bonus], self.yarn_value)],
-                                   yarn_tokens=self.yarn_tokens, auto_max=AUTO_EXACT_MAX_VALID)
+                                   yarn_tokens=self.yarn_tokens, auto_max=self.auto_max)
         self.mem = E.new_memory(layout.n_spaces)
 
     def _solve(self, tag: int, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
@@ -72,11 +72,9 @@ class CompiledSolver:
         """Whether the optimal policy stops here (always with no dice left)."""
         if d == 0:
             return True
-        from .advisor import _better
-
         st = self.stop(cov, P, d, D, y, k)
         co = self.roll_value(cov, P, d, D, y, k)
-        return not _better(co[0], co[1], st[0], st[1])
+        return not E.better(co[0], co[1], st[0], st[1])
 
     def decision_table(self, cov: int, P: int, d: int, D: int, y: int, k: int):
         """``(kind, space, count)`` per sorted roll of ``d`` dice (0 burst, 1 place, 2 reroll)."""
@@ -101,19 +99,17 @@ class CompiledSolver:
     # ----------------------------------------------------------------- structure
     def valid_groups(self, cov: int, D: int) -> int:
         """Number of valid dice groups a segment of ``D`` dice can end with on board ``cov``."""
-        b = E.board_of(self.mem[0], self.mem[2], int(cov), int(D))
+        b = E.board_of(self.mem[0], int(cov), int(D))
         if b < 0:
             self._solve(E.F_STOP, cov, 0, 0, D, 0, 0)
-            b = E.board_of(self.mem[0], self.mem[2], int(cov), int(D))
-        return int(self.mem[3][b, E.B_LEN])
+            b = E.board_of(self.mem[0], int(cov), int(D))
+        return int(self.mem[1][b, E.B_LEN])
 
     def bonus_mode(self, cov: int, D: int = 5) -> str:
         """The bonus mode used on board ``cov`` for a segment of ``D`` dice ("auto" resolved)."""
-        from .advisor import AUTO_EXACT_MAX_VALID
-
         if self.bonus != "auto":
             return self.bonus
-        return "exact" if self.valid_groups(cov, D) <= AUTO_EXACT_MAX_VALID else "approx"
+        return "exact" if self.valid_groups(cov, D) <= self.auto_max else "approx"
 
     def modes_used(self, cov: int, D: int) -> frozenset:
         """The bonus modes that value the bonus turns reachable from a fresh segment (see the reference)."""

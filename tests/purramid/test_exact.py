@@ -5,8 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pyradice_lab.purramid import advisor
 from pyradice_lab.purramid.board import dice_cost
@@ -108,17 +107,31 @@ def test_yarn_switch_off_means_no_token_value():
     assert on_comp.fresh(0, 5, 0) == pytest.approx(on_ref.fresh(0, 5, 0), abs=1e-9)
 
 
-def test_side_a_positions_equal_reference_with_auto_and_mixed_label():
-    """Real boards (auto mode): a late and a mid-game board of side A, and the empty board's label."""
+def test_side_a_positions_equal_reference_in_auto_mode():
+    """Real boards (auto mode): a late and a mid-game board of side A, and the empty board's mode."""
     L = load_layout("A")
     ref, comp = pair(L, yarn_value=0.6, bonus="auto")
     for k in (7, 5):
         cov = L.bottom_rows_mask(k)
         assert comp.fresh(cov, 5, 1) == pytest.approx(ref.fresh(cov, 5, 1), abs=1e-9)
-        assert comp.bonus_label(cov, 5) == ref.bonus_label(cov, 5)
-    # the empty board: auto values its own bonus turns approximately but some nested ones exactly
-    assert comp.bonus_mode(0, 5) == ref.bonus_mode(0, 5) == "approx"
-    assert comp.bonus_label(0, 5) == ref.bonus_label(0, 5) == "mixed"
+        assert comp.bonus_label(cov, 5) == ref.bonus_label(cov, 5) == "exact"
+    assert comp.valid_groups(0, 5) == ref.valid_groups(0, 5) == 72
+    assert comp.bonus_mode(0, 5) == ref.bonus_mode(0, 5) == "exact"   # 72 <= AUTO_EXACT_MAX_VALID
+
+
+@pytest.mark.parametrize("auto_max", [6, 10, 20, 30])
+def test_auto_mode_mixes_below_a_crowded_board_like_the_reference(auto_max):
+    """With a low threshold the top segment is approx and nested bonus turns exact: the label says so."""
+    L = SMALL["L4"]
+    obj = advisor.parse_objective("tiles")
+    ref = advisor.TurnSolver(L, obj, 0.25, "auto", auto_max=auto_max)
+    comp = CompiledSolver(L, obj, 0.25, "auto", auto_max=auto_max)
+    assert comp.fresh(0, 5, 1) == pytest.approx(ref.fresh(0, 5, 1), abs=1e-9)
+    assert comp.modes_used(0, 5) == ref.modes_used(0, 5)
+    assert comp.bonus_label(0, 5) == ref.bonus_label(0, 5)
+    # L4 has 23 valid groups for 5 dice, 18 for 4, 13 for 3, 9 for 2
+    want = {6: "approx", 10: "mixed", 20: "mixed", 30: "exact"}[auto_max]
+    assert comp.bonus_label(0, 5) == want
 
 
 def test_memo_survives_growth_and_clear():

@@ -34,17 +34,19 @@ class ScriptedPolicy:
         self.stop_answers = list(stops)
         self.fallback = fallback
 
-    def choose(self, layout, cov, placed, roll):
+    def decide(self, layout, cov, placed, roll, *, turn_dice, yarn, need=0, yarn_tokens=True):
         if not self.choices:
-            return self.fallback.choose(layout, cov, placed, roll)
+            return self.fallback.decide(layout, cov, placed, roll, turn_dice=turn_dice, yarn=yarn)
         c = self.choices.pop(0)
         if c is None:
-            return None
+            return (2 if yarn > 0 else 0), -1, 0
         space, count = c
-        return layout.index(space), count
+        return 1, layout.index(space), count
 
-    def stops(self, layout, cov, placed, dice_left, placements):
-        return self.stop_answers.pop(0)
+    def stop(self, layout, cov, placed, dice_left, placements, **kw):
+        if not is_valid(layout, placed, cov):
+            return dice_left == 0
+        return dice_left == 0 or self.stop_answers.pop(0)
 
 
 def test_lionella_bursts():
