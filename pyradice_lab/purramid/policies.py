@@ -117,7 +117,7 @@ class Policy:
         return dice_left == 0 or self.stops(layout, cov, placed, dice_left, placements)
 
     # ----------------------------------------------------------------- batched view
-    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):
+    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0, yarn_tokens: bool = True):
         """``(kind, space, count)`` per sorted roll of ``d`` dice: 0 burst, 1 place, 2 reroll."""
         faces, _ = multisets(d)
         rows = len(faces)
@@ -133,7 +133,7 @@ class Policy:
         return kind, space, count
 
     def should_stop(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0,
-                    placements: int = 0) -> bool:
+                    placements: int = 0, yarn_tokens: bool = True) -> bool:
         from .board import is_valid
 
         if not is_valid(layout, placed, cov):
