@@ -7,8 +7,8 @@
 #
 #     python experiments/purramid_strong_play.py [--quick | --report] [--jobs 2]
 #
-# The full size (all-optimal: 2p 1000, 3p and 4p 150 games per side; one optimal seat: 2p 400, 3p/4p 240
-# games per side) takes about 15-25 minutes on 2 cores; --report is the report section's size.
+# The full size (all-optimal: 2p 600, 3p and 4p 60 games per side; one optimal seat: 2p 200, 3p/4p 120
+# games per side) takes about 7 minutes of CPU on 2 threads; --report is the report section's size.
 
 # %%
 import sys

@@ -20,7 +20,7 @@ __all__ = ["STRONG_SIZES", "strong_play_experiments"]
 STRONG_SIZES = {
     "quick": {"heuristic": 100, "optimal": {2: 12, 3: 0, 4: 0}, "gap": {2: 12, 3: 0, 4: 0}},
     "report": {"heuristic": 2000, "optimal": {2: 120, 3: 0, 4: 12}, "gap": {2: 60, 3: 0, 4: 24}},
-    "full": {"heuristic": 2000, "optimal": {2: 1000, 3: 150, 4: 150}, "gap": {2: 400, 3: 240, 4: 240}},
+    "full": {"heuristic": 2000, "optimal": {2: 600, 3: 60, 4: 60}, "gap": {2: 200, 3: 120, 4: 120}},
 }
 
 

@@ -81,7 +81,7 @@ def test_quick_report_section(tmp_path):
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
     exps = [i for i in sec.items if isinstance(i, ExperimentResult)]
-    assert len(exps) == 8 and sec.title == "Purramid"
+    assert len(exps) == 10 and sec.title == "Purramid"
     for e in exps:
         assert (tmp_path / e.name / f"{e.name}.csv").exists() and (tmp_path / e.name / f"{e.name}.png").exists()
         assert len(e.reading) > 200 and not e.table.empty
