@@ -19,7 +19,7 @@ __all__ = ["STRONG_SIZES", "strong_play_experiments"]
 #: games per cell: heuristic baseline, all seats optimal (by players), one optimal seat (by players)
 STRONG_SIZES = {
     "quick": {"heuristic": 100, "optimal": {2: 12, 3: 0, 4: 0}, "gap": {2: 12, 3: 0, 4: 0}},
-    "report": {"heuristic": 2000, "optimal": {2: 120, 3: 0, 4: 12}, "gap": {2: 60, 3: 0, 4: 24}},
+    "report": {"heuristic": 2000, "optimal": {2: 120, 3: 0, 4: 8}, "gap": {2: 60, 3: 0, 4: 16}},
     "full": {"heuristic": 2000, "optimal": {2: 600, 3: 60, 4: 60}, "gap": {2: 200, 3: 120, 4: 120}},
 }
 
