@@ -4,8 +4,9 @@ While the raft is tilted every gem moves on its own as a continuous-time Markov 
 spaces plus "fallen off": it slides one space toward the lowered edge at ``slide_rate`` per second,
 drops out through a gap of width ``w`` in the lowered edge at ``drop_rate * w`` per second, and when the
 player presses an off-centre finger space (offset ``x`` in -1..1) it also drifts sideways toward that
-side at ``finger_skew * |x| * slide_rate``.  On release each gem left on the raft rolls back to the centre
-with probability ``recentre``.  The executed tilt lasts ``duration * exp(timing_noise * Z)``; ``Z`` is a
+side at ``finger_skew * |x| * slide_rate``.  On release each gem left on the raft that moved during the tilt
+rolls back to the centre with probability ``recentre``; a gem that never left its space stays there (so a
+tilt of 0 s changes nothing, and the chance that anything changes grows with the duration).  The executed tilt lasts ``duration * exp(timing_noise * Z)``; ``Z`` is a
 standard normal discretised by Gauss-Hermite quadrature (``noise_nodes`` points), and this *discrete*
 distribution is the model: the sampler (:mod:`.tilting`), the exact pmfs (:mod:`.odds`) and the likelihood of
 :func:`~pyradice_lab.raft.calibration.calibrate` all read :func:`fate_table`, so they cannot drift apart.
@@ -224,6 +225,13 @@ def _fate_table_cached(edge: str, openings: tuple, offset: float, duration: floa
             rel[s, s] = 1.0 - params.recentre
             rel[s, CENTRE] = params.recentre
     local = trans @ rel
+    # a gem that never left its space during the tilt (probability exp(q_ss t)) does not roll back on
+    # release: only gems that moved may recentre, so a 0 s tilt changes nothing
+    still = np.exp(np.diag(q)[None, :9] * t[:, None])  # (J, 9)
+    for s in range(9):
+        if s != CENTRE:
+            local[:, s, s] += params.recentre * still[:, s]
+            local[:, s, CENTRE] -= params.recentre * still[:, s]
     local = np.clip(local, 0.0, None)
     perm = local_to_global(edge)
     fates = np.empty((len(t), 9, 10))
