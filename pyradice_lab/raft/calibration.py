@@ -44,7 +44,7 @@ from .physics import FALLEN, FITTED, TiltParams, _fate_table_cached, check_durat
 
 __all__ = ["calibrate", "Calibration", "simulate_observations", "default_design", "standard_start"]
 
-_LOG = ("slide_rate", "drop_rate", "timing_noise")
+_LOG = ("slide_rate", "drop_rate", "wall_spread", "timing_noise")
 _LOGIT = ("finger_skew", "recentre")
 _EPS = 1e-6
 
@@ -144,6 +144,9 @@ def _identifiable(df: pd.DataFrame, geometry: RaftGeometry) -> list[str]:
     off = [geometry.finger_offsets[e][f] != 0 for e, f in zip(df["edge"], df["finger"])]
     if any(off):
         names.insert(2, "finger_skew")
+    # spreading along the lowered wall shows when that wall has both a gap and a solid segment
+    if any(0 in geometry.openings[e] and max(geometry.openings[e]) > 0 for e in set(df["edge"])):
+        names.insert(-1, "wall_spread")
     if "centre_after" in df and df["centre_after"].notna().any():
         names.insert(-1, "recentre")
     return names
@@ -289,8 +292,8 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
         Used only by the parametric bootstrap.
     fit : list of str, optional
         Parameters to fit (default: those the data can identify: the rates and the timing noise;
-        ``finger_skew`` if off-centre finger spaces were used; ``recentre`` if ``centre_after`` was
-        counted).  The others keep their values from ``start``.
+        ``finger_skew`` if off-centre finger spaces were used; ``wall_spread`` if a lowered edge has both
+        a gap and a solid wall segment; ``recentre`` if ``centre_after`` was counted).  The others keep their values from ``start``.
     start : TiltParams or dict, optional
         Starting values (default: the packaged defaults).
     bootstrap : int

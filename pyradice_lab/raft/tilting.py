@@ -110,7 +110,7 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     --------
     >>> res = tilt(reference_state(3), "east", "left", 2.0, n=5, rng=7)
     >>> res.fallen.sum(axis=1).tolist()  # gems that fell in each of 5 tilts
-    [3, 5, 5, 4, 11]
+    [4, 5, 5, 5, 12]
     """
     params = coerce_params(params)
     state = check_state(state)

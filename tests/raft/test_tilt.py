@@ -74,7 +74,10 @@ def test_the_model_is_physical():
     """Far spaces fall later than near ones; a wide gap beats a narrow one; pressing toward a corner
     gap funnels gems into it; more timing noise spreads the count."""
     p = fall_probabilities("north", "centre", 1.0)
-    assert p[1] > p[4] > p[7] > 0 and p[0] == p[2] == 0
+    assert p[1] > p[4] > p[7] > 0 and p[1] > p[0] == p[2] > 0     # corners reach the gap along the wall
+    stuck = fall_probabilities("north", "centre", 30.0, TiltParams(wall_spread=0.0))
+    assert stuck[0] == stuck[2] == 0                               # without spreading a solid corner never empties
+    assert fall_probabilities("north", "centre", 30.0)[0] > 0.9    # with it, a long tilt empties it
     east_left = fall_probabilities("east", "left", 2.0)   # wide gap at the east player's left end
     east_right = fall_probabilities("east", "right", 2.0)
     assert east_left.sum() > east_right.sum()
