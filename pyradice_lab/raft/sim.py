@@ -27,7 +27,7 @@ from .components import Components, default_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
 from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
-from .rules import MAX_TURNS, Game, check_variant, resolve_policies, resolve_skills
+from .rules import MAX_TURNS, Game, check_flag, check_variant, resolve_policies, resolve_skills
 
 __all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES"]
 
@@ -53,8 +53,11 @@ def _check_int(v, name, lo, hi=None):
 class _Setup:
     """Validated inputs and the per-seat tables the batch engine needs."""
 
-    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns):
+    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns,
+                 discards_roll=False, replace_sunk=True):
         self.comp = components if components is not None else default_components()
+        self.discards_roll = check_flag(discards_roll, "discards_roll")
+        self.replace_sunk = check_flag(replace_sunk, "replace_sunk")
         self.players = self.comp.check_players(players)
         self.variant = check_variant(variant)
         self.params = coerce_params(params)
@@ -71,7 +74,8 @@ class _Setup:
         slots, points = comp.deck_arrays()
         return (self.players, self.variant == "sinking", comp.gems.in_play(self.players),
                 np.array(comp.gems.counts, dtype=np.int64), slots, points, self.flag_depth, comp.rules.boats,
-                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns)
+                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns, self.discards_roll,
+                self.replace_sunk)
 
     def tables(self) -> tuple:
         """Per-seat policy codes and weights, allowed options, and per distinct timing noise the fall
@@ -103,7 +107,8 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
         row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
                    components=setup.comp,
                    params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
-                   max_turns=setup.max_turns).play().summary
+                   max_turns=setup.max_turns, discards_roll=setup.discards_roll,
+                   replace_sunk=setup.replace_sunk).play().summary
         games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
         scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
         boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
@@ -114,13 +119,14 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
              params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
-             chunk: int = CHUNK) -> GameBatch:
+             chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
     n_games = _check_int(n_games, "n_games", 1)
     chunk = _check_int(chunk, "chunk", 1)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
-    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns)
+    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns, discards_roll,
+                   replace_sunk)
     if engine == "batch" and not setup.batchable:
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
@@ -182,7 +188,8 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
 def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
                    params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
-                   progress: bool = False, chunk: int = CHUNK) -> pd.DataFrame:
+                   progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
+                   replace_sunk: bool = True) -> pd.DataFrame:
     """Simulate ``n_games`` full games of Rocking Raft.
 
     Parameters
@@ -209,6 +216,11 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
         Parallel worker threads over chunks (numpy releases the GIL; results do not depend on it).
     chunk : int
         Games per batch (results do not depend on it).
+    discards_roll : bool
+        Rules reading: unused black gems and leftovers nobody places may roll out of the centre space like
+        dropped gems (default False: the text puts them in the centre space).
+    replace_sunk : bool
+        Rules reading: a sunk lifeboat is replaced at the end of the turn (default True).
 
     Returns
     -------
@@ -227,4 +239,4 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     """
     return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
                     flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
-                    chunk=chunk).games
+                    chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk).games
