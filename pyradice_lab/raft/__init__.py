@@ -4,12 +4,16 @@ Public API (imported lazily, so ``import pyradice_lab.raft`` stays cheap):
 
 - :func:`tilt` ``(state, edge, finger, duration, *, n, rng, params=None)`` -> ``TiltResult(fallen, states)``
   (batch axis first; gems conserved exactly), :func:`tilt_distribution` (fallen-gem outcomes with
-  probabilities, CIs and the exact model probability), :func:`reference_state`;
+  probabilities, CIs and the exact model probability);
+- raft states: :func:`setup_state` ``(players, rng)`` (one raft set up by the rules), :class:`RandomSetup`
+  ``(players)`` (pass it as the state to average over random setups, exactly in :mod:`.odds`),
+  :func:`reference_state` (a fixed, documented layout for examples and measuring real tilts);
 - :class:`TiltParams`, :func:`default_params`, :func:`calibrate` (fit the tilt model to measured tilts,
   with uncertainty), :func:`simulate_observations`;
 - :func:`load` ``(gems, lifeboats)``: optimal placement of fallen gems on lifeboats;
 - :func:`simulate_games` ``(n_games, players=3, variant="standard", policies=None, rng=None)`` -> one
-  row per game; :func:`play_game` ``(..., trace=True)`` -> a readable transcript;
+  row per game (``first_player`` records the start player); :func:`play_game` ``(..., trace=True)`` -> a
+  readable transcript; :func:`start_player_table` (win rate and points by turn position, with CIs);
 - :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random``),
   :func:`default_components` / :func:`load_components` (the TOML components).
 
@@ -19,6 +23,8 @@ Examples
 >>> res = raft.tilt(raft.reference_state(4), "north", "centre", 1.0, n=1000, rng=1)
 >>> res.fallen.shape
 (1000, 4)
+>>> raft.setup_state(2, rng=1).sum()   # a rules setup uses 21 gems at 2 players
+np.int64(21)
 >>> df = raft.simulate_games(5, players=2, rng=1)
 >>> len(df), int(df["players"].iloc[0])
 (5, 2)
@@ -33,11 +39,12 @@ from .._lazy import ROLE_MODULES, attach
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["default_components", "load_components"],
     "tilting": ["tilt", "tilt_distribution", "TiltResult", "reference_state"],
+    "sampling": ["RandomSetup"],
     "physics": ["TiltParams", "default_params"],
     "calibration": ["calibrate", "simulate_observations"],
     "loading": ["load"],
-    "sim": ["simulate_games"],
-    "rules": ["play_game"],
+    "sim": ["simulate_games", "start_player_table"],
+    "rules": ["play_game", "setup_state"],
 }, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
@@ -46,8 +53,9 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
     from .components import default_components as default_components, load_components as load_components
     from .loading import load as load
     from .physics import TiltParams as TiltParams, default_params as default_params
-    from .rules import play_game as play_game
-    from .sim import simulate_games as simulate_games
+    from .rules import play_game as play_game, setup_state as setup_state
+    from .sampling import RandomSetup as RandomSetup
+    from .sim import simulate_games as simulate_games, start_player_table as start_player_table
     from .tilting import (
         TiltResult as TiltResult,
         reference_state as reference_state,
@@ -65,11 +73,13 @@ def _smoke_run(seed: int):
 
 def _exact_tables() -> dict:
     from .odds import deck_points_pmf, fallen_total_pmf, setup_ring_black_pmf
+    from .sampling import RandomSetup
     from .tilting import reference_state
 
     return {"deck_points": list(deck_points_pmf().values()),
             "setup_black_gems_on_outer_spaces_4p": setup_ring_black_pmf(4),
-            "fallen_total_north_centre_1s_reference_4p": fallen_total_pmf(reference_state(4), "north", "centre", 1.0)}
+            "fallen_total_north_centre_1s_reference_4p": fallen_total_pmf(reference_state(4), "north", "centre", 1.0),
+            "fallen_total_north_centre_1s_random_setup_4p": fallen_total_pmf(RandomSetup(4), "north", "centre", 1.0)}
 
 
 def _bad_calls() -> list:
@@ -77,6 +87,8 @@ def _bad_calls() -> list:
 
     from .calibration import calibrate
     from .components import parse_lifeboats
+    from .rules import setup_state
+    from .sampling import RandomSetup
     from .sim import simulate_games
     from .tilting import reference_state, tilt
 
@@ -89,6 +101,9 @@ def _bad_calls() -> list:
         ("state", lambda: tilt(np.full((9, 4), 5), "north", "centre", 1.0, n=1, rng=0)),
         ("finger", lambda: tilt(state, "east", "centre", 1.0, n=1, rng=0)),
         ("players", lambda: simulate_games(1, players=7, rng=0)),
+        ("players", lambda: setup_state(5, rng=0)),
+        ("players", lambda: tilt(RandomSetup(1), "north", "centre", 1.0, n=1, rng=0)),
+        ("discards_roll", lambda: simulate_games(1, players=2, rng=0, discards_roll="yes")),
         ("variant", lambda: simulate_games(1, variant="stormy", rng=0)),
         ("points", lambda: parse_lifeboats(card)),
         ("fit", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": 1}], fit=["wobble"])),

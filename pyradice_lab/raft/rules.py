@@ -125,7 +125,7 @@ def check_variant(variant) -> str:
 def check_flag(value, name: str) -> bool:
     """A yes/no rules option (``discards_roll``, ``replace_sunk``)."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
 
 

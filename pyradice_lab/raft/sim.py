@@ -23,13 +23,14 @@ import numpy as np
 import pandas as pd
 
 from ..rng import seed_sequence
+from ..stats import mean_estimate, proportion_estimate
 from .components import Components, default_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
 from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
 from .rules import MAX_TURNS, Game, check_flag, check_variant, resolve_policies, resolve_skills
 
-__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES"]
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position"]
 
 CHUNK = 256
 ENGINES = ("auto", "batch", "rules")
@@ -240,3 +241,62 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
                     flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
                     chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk).games
+
+
+def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:
+    """(games, players) values of ``<column>_<seat>`` re-indexed by turn position: column 0 is the start
+    player (``first_player``), column 1 the next player clockwise, and so on."""
+    if "first_player" not in games or "players" not in games or games.empty:
+        raise ValueError("games must be a non-empty table from simulate_games (with first_player and players)")
+    players = int(games["players"].iloc[0])
+    vals = games[[f"{column}_{p}" for p in range(players)]].to_numpy()
+    first = games["first_player"].to_numpy()
+    seats = (first[:, None] + np.arange(players)[None, :]) % players
+    return np.take_along_axis(vals, seats, axis=1)
+
+
+def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Win rate and points by turn position (0 = the start player), with 95% CIs.
+
+    Seats are dealt the first-player token at random, so a seat's numbers average over positions and hide a
+    start-player advantage; this table re-indexes every game by turn position.  Columns: ``position``,
+    ``win_rate`` (outright wins, Wilson CI), ``win_share`` (ties split equally between the tied players; the
+    shares sum to 1, compare them with ``fair_share`` = 1 / players), ``mean_score`` and ``score_margin``
+    (the position's points minus the average of the other players'), each with ``_se``, ``_ci_low``,
+    ``_ci_high``, and ``games``.
+
+    Examples
+    --------
+    >>> t = start_player_table(simulate_games(40, players=3, rng=2))
+    >>> t["position"].tolist(), round(float(t["win_share"].sum()), 12)
+    ([0, 1, 2], 1.0)
+    """
+    players = int(games["players"].iloc[0]) if "players" in games and len(games) else 0
+    score = by_position(games, "score")
+    boats = by_position(games, "boats")
+    key = score * 1000 + boats
+    top = key == key.max(axis=1, keepdims=True)
+    share = top / top.sum(axis=1, keepdims=True)
+    solo = top & (top.sum(axis=1, keepdims=True) == 1)
+    n = len(games)
+    rows = []
+    for pos in range(players):
+        others = (score.sum(axis=1) - score[:, pos]) / max(players - 1, 1)
+        row = {"position": pos, "games": n, "fair_share": 1.0 / players}
+        row.update(proportion_estimate(int(solo[:, pos].sum()), n).to_dict("win_rate"))
+        row.update(_estimate(share[:, pos]).to_dict("win_share"))
+        row.update(_estimate(score[:, pos]).to_dict("mean_score"))
+        row.update(_estimate(score[:, pos] - others).to_dict("score_margin"))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out = out.drop(columns=[c for c in out.columns if c.endswith("_n")])
+    return out
+
+
+def _estimate(x: np.ndarray):
+    """mean_estimate, also for a single game (no spread: se and CI are NaN)."""
+    if len(x) > 1:
+        return mean_estimate(x)
+    from ..stats import Estimate
+
+    return Estimate(float(x[0]), float("nan"), 1, float("nan"), float("nan"))
