@@ -45,7 +45,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "loading": ["load"],
     "sim": ["simulate_games", "start_player_table"],
     "rules": ["play_game", "setup_state"],
-}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling"])
+}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from . import policies as policies
