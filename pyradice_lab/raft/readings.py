@@ -73,12 +73,16 @@ def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "s
             parts.append(f"{p} players {v}: {r.win_share:.1%} (95% CI {r.win_share_ci_low:.1%}..{r.win_share_ci_high:.1%}, "
                          f"{_verdict(r.win_share_ci_low, r.win_share_ci_high, 1 / p)} the fair {1 / p:.1%}; "
                          f"points margin {r.score_margin:+.2f}, CI {r.score_margin_ci_low:+.2f}..{r.score_margin_ci_high:+.2f})")
+    off = t[(t.win_share_ci_low > t.fair_share) | (t.win_share_ci_high < t.fair_share)]
+    others = "; ".join(f"{r.players} players {r.variant}, position {r.position}: {r.win_share:.1%} "
+                       f"({r.win_share_ci_low:.1%}..{r.win_share_ci_high:.1%})" for r in off.itertuples() if r.position)
     reading = (f"{n_games:,} games per cell, greedy players, the first player drawn at random as the rules say; every game "
                "is re-indexed by turn position (seat numbers average over positions and hide a start-player effect). "
-               "The start player's share of the wins (shared wins split): " + "; ".join(parts) + ". Every player has the "
+               "The start player's share of the wins (shared wins split): " + "; ".join(parts) + ". Other positions "
+               "whose share's interval excludes the fair share: " + (others or "none") + ". Every player has the "
                "same number of turns (the game ends with the player right of the start player), so what remains is the "
-               "order within a round: the start player picks from a fresh raft, the last player gets the others' "
-               "leftovers passed to the left. The table lists every position.")
+               "order within a round: who tilts the fresh raft first, and whose leftovers (passed to the left, the next "
+               "player in turn order) each player receives first. The table lists every position.")
     return ExperimentResult("raft_start_player", "Start-player advantage by turn position", reading, t, fig,
                             {"games_per_cell": n_games})
 
