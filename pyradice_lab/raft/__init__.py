@@ -38,30 +38,29 @@ from .._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["default_components", "load_components"],
-    "tilting": ["tilt", "tilt_distribution", "TiltResult", "reference_state"],
-    "sampling": ["RandomSetup"],
+    "tilting": ["tilt", "tilt_distribution", "TiltResult"],
+    "layouts": ["RandomSetup", "reference_state", "setup_state"],
     "physics": ["TiltParams", "default_params"],
     "calibration": ["calibrate", "simulate_observations"],
     "loading": ["load"],
     "sim": ["simulate_games", "start_player_table"],
-    "rules": ["play_game", "setup_state"],
-}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings"])
+    "rules": ["play_game"],
+}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings", "layouts"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from . import policies as policies
     from .calibration import calibrate as calibrate, simulate_observations as simulate_observations
     from .components import default_components as default_components, load_components as load_components
+    from .layouts import (
+        RandomSetup as RandomSetup,
+        reference_state as reference_state,
+        setup_state as setup_state,
+    )
     from .loading import load as load
     from .physics import TiltParams as TiltParams, default_params as default_params
-    from .rules import play_game as play_game, setup_state as setup_state
-    from .sampling import RandomSetup as RandomSetup
+    from .rules import play_game as play_game
     from .sim import simulate_games as simulate_games, start_player_table as start_player_table
-    from .tilting import (
-        TiltResult as TiltResult,
-        reference_state as reference_state,
-        tilt as tilt,
-        tilt_distribution as tilt_distribution,
-    )
+    from .tilting import TiltResult as TiltResult, tilt as tilt, tilt_distribution as tilt_distribution
 
 
 # ----------------------------------------------------------------------------------------- registration
@@ -72,9 +71,8 @@ def _smoke_run(seed: int):
 
 
 def _exact_tables() -> dict:
+    from .layouts import RandomSetup, reference_state
     from .odds import deck_points_pmf, fallen_total_pmf, setup_ring_black_pmf
-    from .sampling import RandomSetup
-    from .tilting import reference_state
 
     return {"deck_points": list(deck_points_pmf().values()),
             "setup_black_gems_on_outer_spaces_4p": setup_ring_black_pmf(4),
@@ -87,10 +85,9 @@ def _bad_calls() -> list:
 
     from .calibration import calibrate
     from .components import parse_lifeboats
-    from .rules import setup_state
-    from .sampling import RandomSetup
+    from .layouts import RandomSetup, reference_state, setup_state
     from .sim import simulate_games
-    from .tilting import reference_state, tilt
+    from .tilting import tilt
 
     state = reference_state(4)
     card = {"deck": {"count": 1, "count_source": "rules", "cards_source": "reconstruction"},

@@ -58,8 +58,8 @@ def _err(ax, x, df, col, label, **kw):
 def tilt_model(players: int = 4, durations=None, layout: str = "setup") -> ExperimentResult:
     """Exact expected gems fallen vs intended duration, every edge and finger space: averaged over random
     rules setups (``layout="setup"``, the first tilt of a game) or from the fixed reference layout."""
+    from .layouts import RandomSetup, reference_state
     from .odds import fallen_total_pmf
-    from .sampling import RandomSetup, reference_state
 
     if layout not in ("setup", "reference"):
         raise ValueError(f"layout must be 'setup' or 'reference', got {layout!r}")

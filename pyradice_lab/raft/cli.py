@@ -97,11 +97,10 @@ def _cmd_tilt(args) -> int:
 
     from ..rng import spawn
     from .components import default_components
+    from .layouts import RandomSetup, reference_state, setup_state
     from .odds import expected_fallen, setup_mean_state
     from .physics import check_edge, default_params
-    from .rules import setup_state
-    from .sampling import RandomSetup
-    from .tilting import reference_state, tilt_distribution
+    from .tilting import tilt_distribution
 
     comp = default_components()
     edge = check_edge(args.edge)

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .layouts import drop_cells, setup_batch, setup_block_size, shuffle_rows
 from .loading import load_batch
 from .policies import choose_options
 from .rules import ConservationError
-from .sampling import drop_cells, sample_batch, setup_batch, setup_block_size, shuffle_rows, turn_block_size
+from .sampling import sample_batch, turn_block_size
 
 __all__ = ["play_batch", "GAME_FIELDS", "CARD_FIELDS"]
 

@@ -5,7 +5,7 @@ colour that fall is a Poisson-binomial variable computed by dynamic programming,
 independent given the node, and the exact pmf is the node-weighted mixture.  These are exact *under the
 model* (floating point, no sampling); the samplers of :mod:`.tilting` are tested against them.
 
-Every tilt function takes a fixed raft ``state`` or a :class:`~pyradice_lab.raft.sampling.RandomSetup`,
+Every tilt function takes a fixed raft ``state`` or a :class:`~pyradice_lab.raft.layouts.RandomSetup`,
 which averages exactly over the rules' random setups: the 8 outer spaces hold the first 8 gems of a
 shuffled set (a colour-by-colour dynamic programme over those spaces), and every other gem was dropped
 into the centre and independently rolled into a side neighbour with probability ``spill``, so given the
@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from .components import Components, default_components
+from .layouts import OUTER_CELLS, SPILL_CELLS, RandomSetup
 from .physics import FALLEN, coerce_params, fate_table
-from .sampling import OUTER_CELLS, SPILL_CELLS, RandomSetup
 
 __all__ = ["fallen_total_pmf", "fallen_joint_pmf", "expected_fallen", "chance_at_least", "check_state",
            "setup_ring_black_pmf", "deck_points_pmf", "poisson_binomial", "count_pmfs_by_node", "RandomSetup",
@@ -216,7 +216,7 @@ def chance_at_least(state, edge, finger, duration, params=None, geometry=None, *
     e.g. ``chance_at_least(RandomSetup(2), "east", "left", 1.5, red=1)``; ``total=k`` asks for at least
     ``k`` gems in all.  ``state`` is a raft or a :class:`RandomSetup`.
 
-    >>> from pyradice_lab.raft.sampling import reference_state
+    >>> from pyradice_lab.raft.layouts import reference_state
     >>> round(chance_at_least(reference_state(2), "east", "left", 1.5, red=1), 3)   # one fixed layout
     0.525
     """

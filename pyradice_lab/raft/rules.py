@@ -53,18 +53,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rng import as_generator
-from .components import CENTRE, Components, default_components
+from .components import Components, default_components
+from .layouts import OUTER_CELLS, SPILL_CELLS, drop_cell, setup_block_size, setup_raft, setup_state, shuffle
 from .loading import load_scalar
 from .physics import TiltParams, check_duration, check_edge, coerce_params, fate_table
 from .policies import KIND_CODES, OptionTable, Policy, choose_options, get_policy
-from .sampling import (
-    OUTER_CELLS,
-    SPILL_CELLS,
-    cumulative_tables,
-    sample_tilt,
-    setup_block_size,
-    turn_block_size,
-)
+from .sampling import cumulative_tables, sample_tilt, turn_block_size
 
 __all__ = ["Game", "Boat", "GameRecord", "play_game", "setup_state", "setup_raft", "drop_cell", "ConservationError",
            "FLAG", "VARIANTS", "SPILL_CELLS", "OUTER_CELLS", "check_variant", "check_flag", "resolve_policies",
@@ -127,74 +121,6 @@ def check_flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
-
-
-def shuffle(items: list, uniforms) -> None:
-    """Fisher-Yates: step t swaps item ``i = len - 1 - t`` with item ``int(uniforms[t] * (i + 1))``."""
-    for t, i in enumerate(range(len(items) - 1, 0, -1)):
-        j = int(uniforms[t] * (i + 1))
-        items[i], items[j] = items[j], items[i]
-
-
-def drop_cell(u: float, spill: float, roll: bool = True) -> int:
-    """Where a gem put into the centre comes to rest, from its uniform ``u``: a side neighbour of the centre
-    (north, east, south, west as ``u`` runs through ``[0, spill)``) if it rolls, else the centre."""
-    if roll and u < spill:
-        return SPILL_CELLS[min(3, int(u / spill * 4.0))]
-    return CENTRE
-
-
-def setup_raft(in_play: np.ndarray, uniforms, spill: float) -> np.ndarray:
-    """The raft after setup steps 2-3 from the setup block's uniforms: the gems in play are shuffled
-    (``uniforms[:g]``), the first 8 go one on each outer space (row by row), the others are dropped into
-    the centre one by one in shuffled order, gem ``k`` rolling by ``uniforms[g + k]``."""
-    in_play = np.asarray(in_play, dtype=np.int64)
-    g, ncol = int(in_play.sum()), len(in_play)
-    gems = [c for c in range(ncol) for _ in range(int(in_play[c]))]
-    shuffle(gems, uniforms[:g])
-    raft = np.zeros((9, ncol), dtype=np.int64)
-    for cell, c in zip(OUTER_CELLS, gems[:8]):
-        raft[cell, c] += 1
-    for k, c in enumerate(gems[8:]):
-        raft[drop_cell(float(uniforms[g + k]), spill), c] += 1
-    return raft
-
-
-def setup_state(players: int = 4, rng=None, *, components: Components | None = None, params=None) -> np.ndarray:
-    """A raft set up by the rules: one random gem on each of the 8 outer spaces, the rest dropped into the
-    centre (each rolling into a side neighbour with probability ``params.spill``).
-
-    This is the raft of ``Game(players, rng=rng)`` (the same setup block of uniforms is drawn), so
-    ``setup_state(3, rng=7)`` is the first raft of the game seeded 7.  To average a tilt question over
-    random setups, pass :class:`~pyradice_lab.raft.sampling.RandomSetup` as the state to
-    :func:`~pyradice_lab.raft.tilt`, :func:`~pyradice_lab.raft.tilt_distribution` or the :mod:`.odds` functions.
-
-    Parameters
-    ----------
-    players : int
-        2..4 (how many gems are in play).
-    rng : seed or Generator
-    components : Components, optional
-    params : TiltParams or dict, optional
-        Only ``spill`` is used.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 gem counts, shape (9 spaces, colours).
-
-    Examples
-    --------
-    >>> state = setup_state(2, rng=1)
-    >>> state.shape, int(state.sum()), bool((state[[0, 1, 2, 3, 5, 6, 7, 8]].sum(axis=1) >= 1).all())
-    ((9, 4), 21, True)
-    """
-    comp = components if components is not None else default_components()
-    players = comp.check_players(players)
-    params = coerce_params(params)
-    in_play = comp.gems.in_play(players)
-    u = as_generator(rng).random(setup_block_size(int(in_play.sum()), len(comp.deck)))
-    return setup_raft(in_play, u, params.spill)
 
 
 def resolve_policies(policies, players: int) -> list:

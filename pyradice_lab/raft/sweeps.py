@@ -27,8 +27,8 @@ def games_cell(params: dict, trials: int, rng) -> dict:
 
 def tilt_cell(params: dict, trials: int, rng) -> dict:
     """Sweep target ``raft.tilt``: Monte Carlo mean gems fallen vs the exact model value."""
+    from .layouts import reference_state
     from .odds import expected_fallen
-    from .sampling import reference_state
     from .tilting import tilt
 
     state = reference_state(int(params.get("players", 4)))

@@ -34,9 +34,10 @@ from numba import njit
 from ..rng import as_generator
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
+from .layouts import RandomSetup, reference_state
 from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
-from .sampling import RandomSetup, cumulative_tables, reference_state, sample_batch
+from .sampling import cumulative_tables, sample_batch
 
 __all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "RandomSetup", "tilt_kernel",
            "cumulative_tables", "reference_tilts", "sample_batch"]
@@ -88,7 +89,7 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     ----------
     state : array_like of int, shape (9, colours) or (3, 3, colours); or RandomSetup
         Gems per space (row by row from the north-west corner, centre 4) per colour
-        (red, yellow, blue, black).  A :class:`~pyradice_lab.raft.sampling.RandomSetup` draws a fresh
+        (red, yellow, blue, black).  A :class:`~pyradice_lab.raft.layouts.RandomSetup` draws a fresh
         rules setup for every tilt (all setups first, then the tilts, from ``rng``).
     edge : {"north", "east", "south", "west"}
         The raft edge lowered toward the player (after rotating the raft).
@@ -141,7 +142,7 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     probability under the tilt model (:func:`~pyradice_lab.raft.odds.fallen_joint_pmf`).
 
     ``state`` is one fixed raft (e.g. :func:`reference_state`, or :func:`~pyradice_lab.raft.setup_state`
-    for one random setup) or :class:`~pyradice_lab.raft.sampling.RandomSetup` ``(players)``, which draws a
+    for one random setup) or :class:`~pyradice_lab.raft.layouts.RandomSetup` ``(players)``, which draws a
     new rules setup for every trial and gives the exact average over setups as ``p_model`` (about 1 s):
     the answer for the first tilt of a real game.  There is no default layout: the question decides.
 

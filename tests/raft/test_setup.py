@@ -10,9 +10,17 @@ from scipy.stats import binom
 from pyradice_lab import raft
 from pyradice_lab.raft import odds, tilting
 from pyradice_lab.raft.components import default_components
+from pyradice_lab.raft.layouts import (
+    OUTER_CELLS,
+    SPILL_CELLS,
+    RandomSetup,
+    reference_state,
+    setup_batch,
+    setup_raft,
+    setup_state,
+)
 from pyradice_lab.raft.physics import FALLEN, TiltParams, fate_table
-from pyradice_lab.raft.rules import Game, setup_raft, setup_state
-from pyradice_lab.raft.sampling import OUTER_CELLS, SPILL_CELLS, RandomSetup, reference_state, setup_batch
+from pyradice_lab.raft.rules import Game
 
 COMP = default_components()
 
