@@ -120,7 +120,9 @@ register_game(
             "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
             params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
                     "flag_depth": "cards above the flag (-1: the rules' depth)",
-                    "black": "black gems in play (-1: the default 3)"},
+                    "black": "black gems in play (-1: the default 3)",
+                    "discards_roll": "0|1 (reading: discarded gems may roll)",
+                    "replace_sunk": "1|0 (reading: sunk lifeboats replaced)"},
             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
         "tilt": SweepTarget(
             "tilt_cell",

@@ -51,6 +51,12 @@ def test_components_table_lists_every_source():
 def test_sweep_cells():
     out = sweeps.games_cell({"players": 2, "variant": "sinking", "black": 4}, 12, np.random.default_rng(1))
     assert out["rounds"].n == 12 and out["winning_score"].value > 0
+    assert out["start_win_share"].n == 12 and 0 <= out["start_win_share"].value <= 1
+    cell = {"players": 4, "variant": "sinking"}
+    kept = sweeps.games_cell(cell, 12, np.random.default_rng(1))
+    other = sweeps.games_cell({**cell, "replace_sunk": 0}, 12, np.random.default_rng(1))
+    assert other["sunk"].value > 0
+    assert other["rounds"].value != kept["rounds"].value     # the reading reaches the engine (same seed)
     tilt = sweeps.tilt_cell({"edge": "west", "finger": "left", "duration": 2.0}, 4000, np.random.default_rng(2))
     assert abs(tilt["fallen"].value - tilt["exact"]) < 4 * tilt["fallen"].se
 
