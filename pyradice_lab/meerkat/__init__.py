@@ -108,7 +108,7 @@ register_game(
     sweeps={
         "games": SweepTarget(
             "games_cell",
-            "win share and mean score of the start player (turn position 1) against the fair share, per setup",
+            "win share, edge over the other players and mean score of the start player (turn position 1), per setup",
             params={"players": "human players 2..4 (1: solo extension)",
                     "automa": "rules (default: the automa joins 2 players), 0 or 1",
                     "policy": "random_legal | greedy | heuristic (every player)",

@@ -18,7 +18,8 @@ from .odds import placement_odds
 from .sim import READINGS, setup_label, simulate_games
 
 __all__ = ["tile_fairness", "suggest_values", "value_sweep", "values_for_exponent", "seat_advantage", "automa_strength",
-           "feature_value", "hazard_impact", "reading_impact", "win_shares", "turn_positions", "RULES_SETUPS"]
+           "feature_value", "hazard_impact", "reading_impact", "win_shares", "turn_positions", "shares_by_position", "start_edge",
+           "RULES_SETUPS"]
 
 #: The setups the rules describe: 2 players + automa (the 2-player game), 3 and 4 players.
 RULES_SETUPS = ((2, True), (3, False), (4, False))
@@ -49,6 +50,20 @@ def turn_positions(df: pd.DataFrame, players: int, automa: bool) -> np.ndarray:
     return pos
 
 
+def shares_by_position(df: pd.DataFrame, players: int, automa: bool) -> np.ndarray:
+    """(games, positions) win shares by turn position (column 0 = the start player; the automa last)."""
+    n = players + automa
+    share, pos = win_shares(df, n), turn_positions(df, players, automa)
+    return np.stack([share[pos == k] for k in range(n)], axis=1)
+
+
+def start_edge(df: pd.DataFrame, players: int, automa: bool):
+    """The start player's win share minus the mean share of the other human players, paired per game (an
+    :class:`~pyradice_lab.stats.Estimate`): the start-player advantage whatever the automa's share."""
+    by_pos = shares_by_position(df, players, automa)
+    return mean_estimate(by_pos[:, 0] - by_pos[:, 1:players].mean(axis=1))
+
+
 def _prop(flags, prefix):
     """Share of True with the Wilson 95% interval (sound for rare events, unlike a t interval)."""
     flags = np.asarray(flags, dtype=bool)
@@ -73,7 +88,7 @@ def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None
     for t in TILES:
         present, paid = df[f"present_t{t}"].to_numpy(float), df[f"paid_t{t}"].to_numpy(float)
         won = np.zeros(len(df))
-        for s in range(players):
+        for s in range(players + bool(df["automa"].iloc[0])):
             won += df[f"won_{s}"].str.split(",").apply(lambda x, t=t: str(t) in x).to_numpy()
         rows.append({"tile": t, "values": "/".join(map(str, comp.tile(t).values)),
                      "p_place_1": placement_odds(t, 1), **_est(present, "pieces"), **_est(paid, "paid"),
@@ -131,18 +146,22 @@ def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engin
 def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine: str = "auto") -> pd.DataFrame:
     """Win share by turn-order position (1 = the start player, who is decided by the start roll; the automa
     always plays last) for each ``(players, automa)`` setup (``automa=None``: the rules' setup), with SE and CI.
-    The ``setup`` column is :func:`.sim.setup_label` (extensions say "not in the rules")."""
+    The ``setup`` column is :func:`.sim.setup_label` (extensions say "not in the rules").  On the start
+    player's row, ``start_edge`` is the paired per-game difference between the start player's win share and
+    the mean share of the other human players (with SE and CI): the start-player advantage that does not
+    depend on how often the automa wins."""
     rows = []
     for (players, automa), seq in zip(setups, spawn_seeds(rng, len(setups))):
         df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
         automa = bool(df["automa"].iloc[0])
         n = players + automa
-        share, pos = win_shares(df, n), turn_positions(df, players, automa)
+        by_pos = shares_by_position(df, players, automa)
+        edge = start_edge(df, players, automa).to_dict("start_edge")
         for k in range(n):
-            x = share[pos == k]
             rows.append({"setup": setup_label(players, automa), "position": k + 1,
-                         "seat": "automa" if automa and k == n - 1 else "player", **_est(x, "win_rate"),
-                         "fair_share": 1 / n, "games": n_games})
+                         "seat": "automa" if automa and k == n - 1 else "player", **_est(by_pos[:, k], "win_rate"),
+                         "fair_share": 1 / n, **{c: (v if k == 0 else np.nan) for c, v in edge.items()},
+                         "games": n_games})
     return pd.DataFrame(rows)
 
 
@@ -180,9 +199,10 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
     for (name, params), seq in zip(variants.items(), spawn_seeds(rng, len(variants))):
         pols = [("heuristic", params)] + ["heuristic"] * (players - 1)
         df = simulate_games(n_games, players=players, policies=pols, rng=seq, engine=engine)
-        share = win_shares(df, players)[:, 0]
-        edge = df["score_0"] - df[[f"score_{s}" for s in range(1, players)]].mean(axis=1)
-        rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / players,
+        n = players + bool(df["automa"].iloc[0])   # (the automa joins a 2-player game)
+        share = win_shares(df, n)[:, 0]
+        edge = df["score_0"] - df[[f"score_{s}" for s in range(1, n)]].mean(axis=1)
+        rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / n,
                      **_est(edge, "score_edge"), "games": n_games})
     return pd.DataFrame(rows)
 
@@ -198,8 +218,9 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
     for (k, c), seq in zip(variants, spawn_seeds(rng, len(variants))):
         df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c, engine=engine)
         fired = df["hawk"] + df["fire"] + df["jackal"]
-        lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(players)])
-        score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(players)])
+        n = players + bool(df["automa"].iloc[0])
+        lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(n)])
+        score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(n)])
         hit, spared = score[lost > 0], score[lost == 0]
         ok = len(hit) > 1 and len(spared) > 1
         diff = hit.mean() - spared.mean() if ok else np.nan

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..bench import BenchCase, jit_disabled
+from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
+from .sim import _default_setup, _seat_config, _tapes
 
 __all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold"]
 
@@ -15,9 +17,6 @@ def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", a
 
     Under ``NUMBA_DISABLE_JIT=1`` this is the pure-Python one-game-at-a-time reference path.
     """
-    from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games
-    from .sim import _default_setup, _seat_config, _tapes
-
     st = _default_setup()
     n, pols, prm, _ = _seat_config(players, automa, policy)
     tapes = _tapes(np.random.default_rng(seed), n_games)
@@ -96,7 +95,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("meerkat.score_tile (4 players, 3 values)", "tile scorings", tiles, setup=lambda: score_tile([1, 2]),
                   min_rate=1e7, game="meerkat"),
         BenchCase("meerkat games (3 players, greedy)", "games", lambda: games_kernel(n_fast, 3, "greedy"),
-                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=3, players=3, policy="greedy"),
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=10, players=3, policy="greedy"),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat games (2 players + automa, random_legal)", "games",

@@ -131,6 +131,12 @@ def _cmd_simulate(args) -> int:
     first = pos.iloc[0]
     print(f"start player (turn position 1) wins {first.win_rate:.4f} (95% CI {first.win_rate_ci_low:.4f}.."
           f"{first.win_rate_ci_high:.4f}) vs a fair {1 / n:.4f}")
+    if args.players > 1:
+        from .analysis import start_edge
+
+        e = start_edge(df, args.players, automa)
+        print(f"start player's edge over the other players' mean (paired per game): {e.value:+.4f} "
+              f"(95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
     print("by turn position:")
     print(pos[["position", "who", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "fair", "mean_score",
                "mean_score_se"]].to_string(**fmt))

@@ -117,10 +117,13 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
     for name, grp in df.groupby("setup", sort=False):
         first = grp.iloc[0]
         lines.append(f"{name}: start player {_ci(first.win_rate, first.win_rate_ci_low, first.win_rate_ci_high)} "
-                     f"vs a fair {first.fair_share:.3f}")
+                     f"vs a fair {first.fair_share:.3f}, "
+                     f"{first.start_edge:+.3f} (95% CI {first.start_edge_ci_low:+.3f}..{first.start_edge_ci_high:+.3f}) "
+                     "over the other players' mean")
     reading = (f"{n} games per setup, every player greedy; the rules' 2-player game is 2 players + the automa "
                "(bonus tokens 9 and 6). " + "; ".join(lines) + ". A position whose CI excludes the dotted fair "
-               "share has a real advantage or handicap at this sample size. Positions are turn positions: the "
+               "share has a real advantage or handicap at this sample size; the edge over the other players is paired per "
+               "game, so with the (weak) automa it shows the advantage among the humans. Positions are turn positions: the "
                "start roll decides who starts, so a seat number says nothing about order.")
     return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
                             df, fig, meta={"games": n})
@@ -209,12 +212,15 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.grid(alpha=0.3)
     parts = []
     for r in df.itertuples():
-        parts.append(f"{r.setup}, {r.reading} = {r.option}: applies in {r.applies_rate:.1%} of games "
-                     f"(95% CI {r.applies_rate_ci_low:.1%}..{r.applies_rate_ci_high:.1%}), another winner in "
-                     f"{r.winner_changed_rate:.1%} ({r.winner_changed_rate_ci_low:.1%}..{r.winner_changed_rate_ci_high:.1%}),"
-                     f" start player's win share {r.start_change:+.4f} "
-                     f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
-    matters = df[(df.start_change_ci_low > 0) | (df.start_change_ci_high < 0)]
+        if r.winner_changed_rate == 0:  # nothing changed: the t interval of the start change is degenerate
+            effect = f"no game changed its winner (95% upper bound {r.winner_changed_rate_ci_high:.2%})"
+        else:
+            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
+                      f"{r.winner_changed_rate_ci_high:.2%}), start player's win share {r.start_change:+.4f} "
+                      f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
+        parts.append(f"{r.setup}, {r.reading} = {r.option}: the readings differ in {r.applies_rate:.2%} of games "
+                     f"(95% CI {r.applies_rate_ci_low:.2%}..{r.applies_rate_ci_high:.2%}); {effect}")
+    matters = df[(df.winner_changed_rate > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
     verdict = ("No reading moves the start player's win share measurably at this sample size"
                if matters.empty else "The start player's win share moves measurably in: "
                + ", ".join(f"{r.setup} ({r.reading})" for r in matters.itertuples()))
@@ -223,8 +229,10 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
                "literal = the fewest takes the highest value, the second fewest the lowest; extended = the "
                "second fewest the middle value, the third the lowest. Jackal: literal = a player whose "
                "highest-numbered affected tile is protected by their queen loses nothing; next_tile = they lose a "
-               "meerkat from the next affected tile down. " + "; ".join(parts) + f". {verdict}: both readings "
-               "only matter once the brown bag opens, which is rare with the reconstructed bags.")
+               "meerkat from the next affected tile down. " + "; ".join(parts) + f". {verdict}. Both readings need "
+               "the brown bag (opened in a minority of games with the reconstructed bags), and the reverse token "
+               "reaches a three-value tile only by the burrow action that moves oasis tokens (the oasis pictures "
+               "are on tiles 3, 4, 6 and 8); where a reading applies it can still decide the game.")
     return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
                             reading, df, fig, meta={"games": n})
 

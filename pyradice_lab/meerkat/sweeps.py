@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..stats import mean_estimate
-from .analysis import turn_positions, win_shares
+from .analysis import start_edge, turn_positions, win_shares
 
 __all__ = ["games_cell", "parse_automa"]
 
@@ -23,8 +23,9 @@ def parse_automa(value) -> bool | None:
 
 
 def games_cell(params, trials, rng) -> dict:
-    """Sweep target ``meerkat.games``: the start player's win share (turn position 1, ties split) and mean
-    score, the fair share 1 / seats, mean turns, and the setup's label (extensions say so)."""
+    """Sweep target ``meerkat.games``: the start player's win share (turn position 1, ties split), their edge
+    over the other players' mean share (paired per game), their mean score, the fair share 1 / seats, mean
+    turns, and the setup's label (extensions say so)."""
     from .sim import READINGS, setup_label, simulate_games
 
     players = int(params.get("players", 3))
@@ -37,6 +38,9 @@ def games_cell(params, trials, rng) -> dict:
     start = turn_positions(df, players, automa) == 0
     score = df[[f"score_{s}" for s in range(n)]].to_numpy(float)[start]
     share = win_shares(df, n)[start]
-    return {"setup": setup_label(players, automa), "win_share_start_player": mean_estimate(share),
-            "fair_share": 1.0 / n, "score_start_player": mean_estimate(score),
-            "turns": mean_estimate(df["turns"].to_numpy(float))}
+    out = {"setup": setup_label(players, automa), "win_share_start_player": mean_estimate(share),
+           "fair_share": 1.0 / n, "score_start_player": mean_estimate(score),
+           "turns": mean_estimate(df["turns"].to_numpy(float))}
+    if players > 1:  # paired: the start player's share minus the other players' mean share
+        out["start_edge"] = start_edge(df, players, automa)
+    return out

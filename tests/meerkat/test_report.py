@@ -60,5 +60,11 @@ def test_sweep_cell():
     first = df["first_seat"].to_numpy()
     scores = df[["score_0", "score_1"]].to_numpy(float)[np.arange(len(df)), first]
     assert out["score_start_player"].value == scores.mean() and out["turns"].value == df["turns"].mean()
+    other = 1 - first                                  # the other human seat (the automa is seat 2)
+    rows = np.arange(len(df))
+    won = [(df["winner"] == s).to_numpy(float) for s in range(3)]
+    assert not (df["winner"] == -1).any()              # no shared wins in these games: shares are 0/1
+    edge = np.choose(first, won) - np.choose(other, won)
+    assert np.isclose(out["start_edge"].value, edge[rows].mean())
     alone = sweep_cell({"players": 2, "automa": "0", "policy": "random_legal"}, 10, np.random.default_rng(1))
     assert "extension" in alone["setup"] and alone["fair_share"] == 0.5
