@@ -140,6 +140,7 @@ def setup_label(players: int, automa: bool | None = None) -> str:
     >>> setup_label(2), setup_label(2, False)
     ('2p + automa', '2p, no automa: extension (not in the rules)')
     """
+    players = _check_int(players, "players", 1, 4)
     automa = players <= 2 if automa is None else bool(automa)
     if players == 1:
         return "1p + automa (solo): extension (not in the rules)"
