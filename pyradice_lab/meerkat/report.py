@@ -214,13 +214,16 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
     for r in df.itertuples():
         if r.winner_changed_rate == 0:  # nothing changed: the t interval of the start change is degenerate
             effect = f"no game changed its winner (95% upper bound {r.winner_changed_rate_ci_high:.2%})"
+        elif r.start_change_se == 0:
+            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
+                      f"{r.winner_changed_rate_ci_high:.2%}), never the start player (no change of their win share)")
         else:
             effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
                       f"{r.winner_changed_rate_ci_high:.2%}), start player's win share {r.start_change:+.4f} "
                       f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
         parts.append(f"{r.setup}, {r.reading} = {r.option}: the readings differ in {r.applies_rate:.2%} of games "
                      f"(95% CI {r.applies_rate_ci_low:.2%}..{r.applies_rate_ci_high:.2%}); {effect}")
-    matters = df[(df.winner_changed_rate > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
+    matters = df[(df.start_change_se > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
     verdict = ("No reading moves the start player's win share measurably at this sample size"
                if matters.empty else "The start player's win share moves measurably in: "
                + ", ".join(f"{r.setup} ({r.reading})" for r in matters.itertuples()))
@@ -233,8 +236,11 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
                "the brown bag (opened in a minority of games with the reconstructed bags), and the reverse token "
                "reaches a three-value tile only by the burrow action that moves oasis tokens (the oasis pictures "
                "are on tiles 3, 4, 6 and 8); where a reading applies it can still decide the game.")
+    shown = df[["setup", "reading", "option", "applies_rate", "applies_rate_ci_low", "applies_rate_ci_high",
+                "winner_changed_rate", "winner_changed_rate_ci_low", "winner_changed_rate_ci_high", "start_change",
+                "start_change_se", "start_change_ci_low", "start_change_ci_high", "games"]]  # all: reading_impact
     return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
-                            reading, df, fig, meta={"games": n})
+                            reading, shown.round(5), fig, meta={"games": n})
 
 
 # ----------------------------------------------------------------------------------------- section

@@ -148,3 +148,17 @@ def test_compiled_kernel_equals_pure_python_twin():
         a = simulate_games(6, players=players, automa=automa, policies=pol, rng=8, engine="python", **readings)
         b = simulate_games(6, players=players, automa=automa, policies=pol, rng=8, engine="numba", **readings)
         pd.testing.assert_frame_equal(a, b)
+
+
+def test_reading_counters_flag_exactly_the_games_the_readings_change():
+    """The same seeded games under both readings: a game differs exactly when the literal game's counters say
+    the readings would differ (a reverse token on a three-value tile paying differently at the end, a jackal
+    hitting someone differently)."""
+    a = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python")
+    b = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python",
+                       reverse_reading="extended", jackal_reading="next_tile")
+    flagged = (a["reverse_readings_differ"] > 0) | (a["jackal_readings_differ"] > 0)
+    cols = [c for c in a.columns if not c.endswith("_readings_differ")]
+    changed = ~(a[cols] == b[cols]).all(axis=1)
+    assert (a["reverse_readings_differ"] > 0).sum() >= 5 and (a["jackal_readings_differ"] > 0).sum() >= 8
+    assert (changed == flagged).all()
