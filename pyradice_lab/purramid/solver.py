@@ -21,7 +21,10 @@ import numpy as np
 
 from . import exact as E
 
-__all__ = ["CompiledSolver"]
+__all__ = ["CompiledSolver", "MEMO_LIMIT"]
+
+#: entries after which a fresh solve starts from an empty memo (values never depend on the memo)
+MEMO_LIMIT = 3_000_000
 
 
 class CompiledSolver:
@@ -48,7 +51,10 @@ class CompiledSolver:
 
     # ----------------------------------------------------------------- values
     def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
-        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov``."""
+        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov`` (the memo is reset
+        first once it holds :data:`MEMO_LIMIT` entries: a long run of games cannot grow it without bound)."""
+        if self.memo_size() > MEMO_LIMIT:
+            self.clear()
         return self._solve(E.F_ROLL, cov, 0, D, D, y, k)
 
     def roll_value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
