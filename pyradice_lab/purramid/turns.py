@@ -81,6 +81,8 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     cov0 = _spaces_mask(L, covered, "covered")
     obj = parse_objective(objective)
     pol = _resolve_policy(policy, obj, yarn_value, bonus, engine)
+    if hasattr(pol, "turn_value"):  # an optimal policy plays (and is scored by) its own objective
+        obj = parse_objective(pol.objective)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     if not yarn_tokens and yarn:
