@@ -276,6 +276,7 @@ class Table(Node):
     doc: str = ""
     extra: Callable[[Mapping, tuple], dict] | None = None
     extra_names: Callable[[Mapping], Sequence[str]] | None = None
+    extra_doc: str = ""             # meaning of an extra key, ``{key}`` stands for the key (dump comments)
 
     def allowed(self) -> str:
         return ", ".join(self.fields)
@@ -600,6 +601,7 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
     src = value.get("source", inherited) if isinstance(value.get("source", inherited), str) else inherited
     inline, sections, records = [], [], []
     names = list(spec.fields) + [k for k in value if k not in spec.fields]
+    names = [k for k in names if not str(k).endswith("source")] + [k for k in names if str(k).endswith("source")]
     for k in names:
         if k not in value:
             continue
@@ -626,10 +628,11 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
             continue
         own = value.get(f"{k}_source") or (v.get("source") if isinstance(node, Value) and isinstance(v, Mapping)
                                            else None) or src
+        meaning = _node_doc(f, node)
         if f is None and node is None:
-            own = src
+            own, meaning = src, spec.extra_doc.format(key=k)
         if comments:
-            lines.append(_comment(_node_doc(f, node), own))
+            lines.append(_comment(meaning, own))
         lines.append(f"{_key(k)} = {_scalar(v)}\n")
     for k, f, node, v in sections:
         lines.append("\n")
@@ -638,7 +641,8 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
             lines.append("[" + ".".join(_key(h) for h in header + (k,)) + "]\n")
             lines.append(f"value = {_scalar(v['value'])}\nsource = {_scalar(v['source'])}\n")
         elif isinstance(node, Table):
-            sub = Table(node.fields, doc=_node_doc(f, node), extra=node.extra, extra_names=node.extra_names)
+            sub = Table(node.fields, doc=_node_doc(f, node), extra=node.extra, extra_names=node.extra_names,
+                        extra_doc=node.extra_doc)
             _emit_table(lines, header + (k,), sub, v, inherited=src)
         else:  # MapOf
             if isinstance(node.value, (Table, MapOf)):
@@ -646,6 +650,9 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
                     lines.append(_comment(_node_doc(f, node), None))
                 for mk, mv in v.items():
                     sub_spec = node.value if isinstance(node.value, Table) else Table({}, extra=lambda t, p: dict(t))
+                    if _node_doc(f, node) and isinstance(sub_spec, Table) and sub_spec.doc:
+                        sub_spec = Table(sub_spec.fields, extra=sub_spec.extra, extra_names=sub_spec.extra_names,
+                                         extra_doc=sub_spec.extra_doc)
                     if isinstance(node.value, MapOf):
                         lines.append("[" + ".".join(_key(h) for h in header + (k, mk)) + "]\n")
                         for kk, vv in mv.items():
@@ -1038,7 +1045,8 @@ def _rows(out: list, path: tuple, node: Node | None, value, src, doc: str = "") 
                 continue
             f = node.fields.get(k)
             own = value.get(f"{k}_source", src)
-            _rows(out, path + (k,), f.node if f else None, v, own, _node_doc(f, f.node if f else None))
+            meaning = _node_doc(f, f.node) if f else node.extra_doc.format(key=k)
+            _rows(out, path + (k,), f.node if f else None, v, own, meaning)
     elif isinstance(node, Records) and isinstance(value, list):
         for e in value:
             _rows(out, path + (str(e.get(node.key)),), node.item, e, src, doc)

@@ -33,9 +33,9 @@ from numba import njit
 
 from ..rng import as_generator
 from ..stats import proportion_estimate
-from .components import RaftGeometry, default_components
+from .components import RaftGeometry
 from .layouts import RandomSetup, reference_state
-from .odds import check_state, fallen_joint_pmf
+from .odds import fallen_joint_pmf, resolve
 from .physics import check_duration, check_edge, coerce_params, fate_table
 from .sampling import cumulative_tables, sample_batch
 
@@ -82,7 +82,7 @@ def _check_n(n, name="n") -> int:
 
 
 def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
-         geometry: RaftGeometry | None = None) -> TiltResult:
+         geometry: RaftGeometry | None = None, components=None) -> TiltResult:
     """Simulate ``n`` independent tilts of the raft ``state``.
 
     Parameters
@@ -102,6 +102,9 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     rng : seed or Generator
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
+    geometry, components : optional
+        The raft's geometry, and the components (a path or loaded components) whose gems and raft the state
+        uses; default: a RandomSetup's own components, else the packaged ones.
 
     Returns
     -------
@@ -116,9 +119,8 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     [4, 5, 5, 5, 12]
     """
     params = coerce_params(params)
+    _, state, geometry = resolve(state, components, geometry)
     setup = state if isinstance(state, RandomSetup) else None
-    if setup is None:
-        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
     n = _check_n(n)
@@ -134,7 +136,7 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
 
 
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
-                      geometry: RaftGeometry | None = None, model: bool = True) -> pd.DataFrame:
+                      geometry: RaftGeometry | None = None, model: bool = True, components=None) -> pd.DataFrame:
     """Monte Carlo distribution of the fallen gems (counts per colour), with 95% CIs.
 
     One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
@@ -158,8 +160,9 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     0.62
     """
     trials = _check_n(trials, "trials")
-    res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry)
-    colours = list(default_components().gems.colours)
+    comp = resolve(state, components, geometry)[0]
+    res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry, components=comp)
+    colours = list(comp.gems.colours)
     uniq, counts = np.unique(res.fallen, axis=0, return_counts=True)
     rows = []
     for u, k in zip(uniq, counts):
@@ -167,7 +170,7 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
         rows.append([*map(int, u), int(u.sum()), int(k), est.value, est.se, est.ci_low, est.ci_high])
     df = pd.DataFrame(rows, columns=colours + ["total", "count", "p", "p_se", "p_ci_low", "p_ci_high"])
     if model:
-        exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
+        exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry, components=comp)
         df = df.merge(exact.drop(columns="total").rename(columns={"p": "p_model"}), on=colours, how="left")
     df = df.sort_values(["count", "total"], ascending=[False, True], kind="stable").reset_index(drop=True)
     df.attrs["trials"] = trials
