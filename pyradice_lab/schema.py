@@ -964,6 +964,7 @@ class ComponentFormat:
     build: Callable[[dict], SchemaComponents]
     cls: type
     header: str = ""
+    assemble: Callable[[], dict] | None = None     # builds the raw packaged document when not a plain union
     _default: Any = field(default=None, repr=False)
     _packaged_doc: Any = field(default=None, repr=False)
 
@@ -973,6 +974,8 @@ class ComponentFormat:
     # -- documents
     def packaged_document(self) -> dict:
         """The packaged data files merged into one validated document (cached)."""
+        if self._packaged_doc is None and self.assemble is not None:
+            self._packaged_doc = self.validate(self.assemble(), file=self.data_dir)
         if self._packaged_doc is None:
             doc: dict = {}
             for name in self.packaged:
