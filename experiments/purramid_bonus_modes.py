@@ -13,7 +13,7 @@ import numpy as np
 
 from pyradice_lab.purramid import advisor, simulate_turns
 from pyradice_lab.purramid.report import bonus_mode_experiment
-from pyradice_lab.purramid.turnsim import turn_value
+from pyradice_lab.purramid.turns import turn_value
 from pyradice_lab.report import save_experiment
 
 res = bonus_mode_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(5))

@@ -6,13 +6,13 @@
 # a fair value proportional to that time (same deck total). Over- and under-valued cards are flagged
 # and new values proposed.
 #
-# The numbers come from `pyradice_lab.raft.experiments` (the same functions as the PDF report section);
+# The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
 # CSV and PNG are written under `reports/raft_*/`.
 
 # %%
 from pathlib import Path
 
-from pyradice_lab.raft import experiments as ex
+from pyradice_lab.raft import analysis as ex
 from pyradice_lab.report import save_experiment
 
 SEED = 20240601

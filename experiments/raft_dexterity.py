@@ -4,13 +4,13 @@
 # Seat 0's timing noise (the spread of the tilt it actually executes around the one it intends) vs its
 # win rate, all players greedy, the opponents at the model's default noise.
 #
-# The numbers come from `pyradice_lab.raft.experiments` (the same functions as the PDF report section);
+# The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
 # CSV and PNG are written under `reports/raft_*/`.
 
 # %%
 from pathlib import Path
 
-from pyradice_lab.raft import experiments as ex
+from pyradice_lab.raft import analysis as ex
 from pyradice_lab.report import save_experiment
 
 SEED = 20240601

@@ -4,13 +4,13 @@
 # How does the number of black (wild) gems change game length and scores? 3 players, 7 gems of each
 # ordinary colour, 0..6 black gems.
 #
-# The numbers come from `pyradice_lab.raft.experiments` (the same functions as the PDF report section);
+# The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
 # CSV and PNG are written under `reports/raft_*/`.
 
 # %%
 from pathlib import Path
 
-from pyradice_lab.raft import experiments as ex
+from pyradice_lab.raft import analysis as ex
 from pyradice_lab.report import save_experiment
 
 SEED = 20240601

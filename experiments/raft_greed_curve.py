@@ -4,13 +4,13 @@
 # Tilt duration vs expected points, including the gifts to opponents: seat 0 always tilts for the same
 # time (on the edge best for its lifeboats); the other two players play greedy.
 #
-# The numbers come from `pyradice_lab.raft.experiments` (the same functions as the PDF report section);
+# The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
 # CSV and PNG are written under `reports/raft_*/`.
 
 # %%
 from pathlib import Path
 
-from pyradice_lab.raft import experiments as ex
+from pyradice_lab.raft import analysis as ex
 from pyradice_lab.report import save_experiment
 
 SEED = 20240601

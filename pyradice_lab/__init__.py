@@ -13,24 +13,30 @@ Games (each a subpackage with the same shape): ``purramid``, ``pyradice``, ``raf
 
 __version__ = "0.1.0"
 
+from typing import TYPE_CHECKING  # noqa: E402
+
 from . import dice, rng, stats  # noqa: E402
+from ._lazy import attach  # noqa: E402
 from .rng import as_generator, spawn  # noqa: E402
 from .stats import Estimate, mean_estimate, proportion_estimate, run_until  # noqa: E402
 
-
-def __getattr__(name):
-    # heavier modules load on first use so `import pyradice_lab` stays fast
-    import importlib
-
-    if name in ("sweep", "report", "registry", "bench", "cli", "overview",
-                "purramid", "pyradice", "raft", "meerkat"):
-        return importlib.import_module(f"{__name__}.{name}")
-    if name == "run_sweep":
-        from .sweep import run_sweep
-
-        return run_sweep
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
+# heavier modules and the games load on first use, so `import pyradice_lab` stays fast
 __all__ = ["__version__", "dice", "rng", "stats", "as_generator", "spawn", "Estimate", "mean_estimate",
-           "proportion_estimate", "run_until", "run_sweep"]
+           "proportion_estimate", "run_until"]
+__getattr__, __dir__, __all__ = attach(globals(), {"sweep": ["run_sweep"]}, submodules=[
+    "sweep", "report", "registry", "bench", "cli", "overview", "purramid", "pyradice", "raft", "meerkat"])
+
+if TYPE_CHECKING:  # pragma: no cover - what static tools see
+    from . import (
+        bench as bench,
+        cli as cli,
+        meerkat as meerkat,
+        overview as overview,
+        purramid as purramid,
+        pyradice as pyradice,
+        raft as raft,
+        registry as registry,
+        report as report,
+        sweep as sweep,
+    )
+    from .sweep import run_sweep as run_sweep

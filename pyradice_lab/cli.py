@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "CliError", "show_progress", "positive_int", "nonneg_int", "int_list", "float_list", "parse_grid_value"]
+__all__ = ["main", "build_parser", "game_subcommands", "CliError", "show_progress", "positive_int", "nonneg_int", "int_list", "float_list", "parse_grid_value"]
 
 PROG = "pyradice-lab"
 
@@ -182,7 +182,23 @@ def _cmd_bench(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def game_subcommands(subparsers, name: str, description: str):
+    """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set."""
+    from . import registry
+
+    spec = registry.get_game(name)
+    p = subparsers.add_parser(name, help=f"{spec.title}: {spec.summary}", description=description)
+    sub = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
+    sub.required = True
+    return sub
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only`` set, games other than ``only`` get a help line and no subcommands.
+
+    ``main`` passes the command it was given, so ``pyradice-lab --help`` or ``pyradice-lab games`` import no
+    game's CLI module, and ``pyradice-lab raft ...`` imports only Rocking Raft's.
+    """
     from . import registry
 
     parser = _Parser(prog=PROG, description="Exact probability and honest Monte Carlo for Purramid, Pyradice, "
@@ -228,15 +244,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
 
-    for spec in registry.games().values():
-        if spec.add_cli is not None:
+    for name, spec in registry.games().items():
+        if spec.add_cli is None:
+            continue
+        if only is None or only == name:
             spec.add_cli(sub)
+        else:
+            sub.add_parser(name, help=f"{spec.title}: {spec.summary}", add_help=False)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str:
+    """The subcommand named in ``argv`` (its first non-option word), or "" if none."""
+    return next((a for a in argv if not a.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

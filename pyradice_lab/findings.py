@@ -248,9 +248,9 @@ class Finding:
 def _z(confidence: float) -> float:
     if confidence == 0.95:
         return Z95
-    from scipy.special import ndtri
+    from statistics import NormalDist
 
-    return float(ndtri(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 # ----------------------------------------------------------------------------------------- numbers

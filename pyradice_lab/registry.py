@@ -27,14 +27,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pragma: no cover - numpy and pandas load when a check runs, not at registration
+    import pandas as pd
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .bench import BenchCase
-    from .report import ReportContext, Section
-
-__all__ = ["GameSpec", "SweepTarget", "register", "games", "get_game", "check_game", "ConformanceError",
+__all__ = ["GameSpec", "SweepTarget", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
            "BUILTIN_GAMES", "lazy"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
@@ -131,8 +127,9 @@ class GameSpec:
     exact_tables: Callable[[], Mapping[str, Any]]
     bad_calls: Callable[[], Sequence[tuple[str, Callable[[], Any]]]]
     add_cli: Callable[[Any], None] | None = None
-    report_section: Callable[[ReportContext], Section] | None = None
-    bench_cases: Callable[[bool], list[BenchCase]] | None = None
+    # registry sits below report and bench in the import order: their types are named in the docstring only
+    report_section: Callable[[Any], Any] | None = None
+    bench_cases: Callable[[bool], list] | None = None
     sweeps: Mapping[str, SweepTarget] = field(default_factory=dict)
 
 
@@ -146,6 +143,24 @@ def register(spec: GameSpec) -> GameSpec:
         raise TypeError(f"spec must be a GameSpec, got {type(spec).__name__}")
     _REGISTRY[spec.name] = spec
     return spec
+
+
+def register_game(package: str, *, name: str, title: str, summary: str, smoke_run, exact_tables, bad_calls,
+                  sweeps: Mapping[str, SweepTarget] = ()) -> GameSpec:
+    """Register a game package that has the shared shape (DESIGN.md).
+
+    The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
+    ``bench:bench_cases``; a sweep target whose ``fn`` is a string names a function of the package's ``sweeps``
+    module.  All of them load on first use.
+    """
+    targets = {k: t if callable(t.fn) else SweepTarget(lazy(f"{package}.sweeps:{t.fn}"), t.description, t.params,
+                                                       t.defaults)
+               for k, t in dict(sweeps).items()}
+    return register(GameSpec(
+        name=name, title=title, summary=summary, smoke_run=smoke_run, exact_tables=exact_tables,
+        bad_calls=bad_calls, add_cli=lazy(f"{package}.cli:add_cli"),
+        report_section=lazy(f"{package}.report:report_section"), bench_cases=lazy(f"{package}.bench:bench_cases"),
+        sweeps=targets))
 
 
 def _load_builtin() -> None:
@@ -183,6 +198,9 @@ class ConformanceError(AssertionError):
 
 def _table_total(table) -> tuple[Any, bool]:
     """Sum of a probability table and whether all entries are non-negative."""
+    import numpy as np
+    import pandas as pd
+
     if isinstance(table, pd.DataFrame):
         values = table.to_numpy().ravel()
     elif isinstance(table, pd.Series):
@@ -204,6 +222,8 @@ def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataF
     Returns a DataFrame (check, passed, detail); with ``strict=True`` raises
     :class:`ConformanceError` listing every failed check.
     """
+    import pandas as pd
+
     spec = get_game(name)
     rows = []
 

@@ -26,9 +26,9 @@ from reportlab.platypus import (
     PageTemplate,
     Paragraph,
     Spacer,
+    Table as RLTable,
     TableStyle,
 )
-from reportlab.platypus import Table as RLTable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from . import __version__

@@ -14,8 +14,7 @@ import re
 
 import pandas as pd
 from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer, TableStyle
-from reportlab.platypus import Table as RLTable
+from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer, Table as RLTable, TableStyle
 
 from .report_items import Table, format_table
 from .report_style import (

@@ -23,16 +23,16 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.special import chdtri, ndtri, stdtrit
 
 from .rng import as_generator
 
 __all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "nonnegative_estimate", "count_estimate",
            "run_until", "Z95"]
 
-Z95 = float(ndtri(0.975))
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,8 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
         return proportion_estimate(int(x.sum()), n, confidence=confidence)
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n))
+    from scipy.special import stdtrit  # scipy loads on the first t interval, not at import
+
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
 
@@ -161,7 +163,7 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"successes must be an integer in 0..n={n}, got {successes!r}")
     n = int(n)
     p = successes / n
-    z = float(ndtri(0.5 + confidence / 2))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
@@ -195,6 +197,8 @@ def count_estimate(total, n, *, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     if isinstance(total, bool) or not isinstance(total, numbers.Integral) or total < 0:
         raise ValueError(f"total must be a non-negative integer count, got {total!r}")
+    from scipy.special import chdtri  # scipy loads on first use, not at import
+
     alpha = 1 - confidence
     low = 0.0 if total == 0 else float(chdtri(2 * total, 1 - alpha / 2)) / 2 / n
     high = float(chdtri(2 * total + 2, alpha / 2)) / 2 / n
@@ -236,6 +240,8 @@ def nonnegative_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     se = sd / math.sqrt(n)
     if se == 0:
         return Estimate(mean, 0.0, n, mean, mean, confidence)
+    from scipy.special import stdtrit
+
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     factor = math.exp(q * se / mean)
     return Estimate(mean, se, n, mean / factor, mean * factor, confidence)

@@ -19,19 +19,39 @@ Examples
 
 from __future__ import annotations
 
-from .components import Components, default_components, load_components
-from .odds import automa_placement_table, placement_odds, placement_odds_exact, placement_table
-from .policies import HEURISTIC_DEFAULTS, POLICIES
-from .scoring import score_game, score_tile
-from .sim import play_game, simulate_games
+from typing import TYPE_CHECKING
 
-__all__ = ["placement_odds", "placement_odds_exact", "placement_table", "automa_placement_table", "score_tile",
-           "score_game", "simulate_games", "play_game", "load_components", "default_components", "Components",
-           "POLICIES", "HEURISTIC_DEFAULTS"]
+from .._lazy import ROLE_MODULES, attach
+
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "components": ["Components", "default_components", "load_components"],
+    "odds": ["placement_odds", "placement_odds_exact", "placement_table", "automa_placement_table"],
+    "scoring": ["score_tile", "score_game"],
+    "sim": ["simulate_games", "play_game"],
+    "policies": ["POLICIES", "HEURISTIC_DEFAULTS"],
+}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript"])
+
+if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .components import (
+        Components as Components,
+        default_components as default_components,
+        load_components as load_components,
+    )
+    from .odds import (
+        automa_placement_table as automa_placement_table,
+        placement_odds as placement_odds,
+        placement_odds_exact as placement_odds_exact,
+        placement_table as placement_table,
+    )
+    from .policies import HEURISTIC_DEFAULTS as HEURISTIC_DEFAULTS, POLICIES as POLICIES
+    from .scoring import score_game as score_game, score_tile as score_tile
+    from .sim import play_game as play_game, simulate_games as simulate_games
 
 
 # ----------------------------------------------------------------------------------------- registration
 def _smoke_run(seed: int):
+    from .sim import simulate_games
+
     return simulate_games(3, players=2, automa=True, policies=["greedy", "random_legal"], rng=seed)
 
 
@@ -39,7 +59,7 @@ def _exact_tables() -> dict:
     from fractions import Fraction
     from itertools import product
 
-    from .odds import success_table
+    from .odds import automa_placement_table, success_table
 
     tables = {}
     t = automa_placement_table(exact=True)
@@ -54,6 +74,10 @@ def _exact_tables() -> dict:
 
 
 def _bad_calls() -> list:
+    from .odds import placement_odds
+    from .scoring import score_tile
+    from .sim import simulate_games
+
     return [
         ("tile", lambda: placement_odds(2)),
         ("count", lambda: placement_odds(7, count=4)),
@@ -66,20 +90,19 @@ def _bad_calls() -> list:
     ]
 
 
-from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
+from ..registry import SweepTarget, register_game  # noqa: E402
 
-register(GameSpec(
+register_game(
+    __name__,
     name="meerkat", title="Meerkat Kingdom",
     summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
-    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
-    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
         "games": SweepTarget(
-            lazy(f"{__name__}.report:sweep_cell"),
+            "games_cell",
             "win rate and mean score of seat 0 (first in seating) vs the others, per setup",
             params={"players": "human players 2..4", "automa": "0 or 1 (add the automa)",
                     "policy": "random_legal | greedy | heuristic (every player)"},
             defaults={"players": [2, 3, 4], "automa": [0], "policy": ["greedy"]}),
     },
-))
+)

@@ -15,7 +15,7 @@ def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", a
 
     Under ``NUMBA_DISABLE_JIT=1`` this is the pure-Python one-game-at-a-time reference path.
     """
-    from .game import GAME_COLUMNS, SEAT_COLUMNS, run_games
+    from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games
     from .sim import _default_setup, _seat_config, _tapes
 
     st = _default_setup()

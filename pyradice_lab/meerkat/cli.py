@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import CliError, int_list, nonneg_int, positive_int, show_progress
+from ..cli import CliError, game_subcommands, int_list, nonneg_int, positive_int, show_progress
 
 __all__ = ["add_cli", "summarise"]
 
@@ -120,11 +120,8 @@ def _cmd_play(args) -> int:
 
 def add_cli(subparsers) -> None:
     """Add ``pyradice-lab meerkat`` with its sub-commands."""
-    p = subparsers.add_parser("meerkat", help="Meerkat Kingdom: odds, scoring, simulation",
-                              description="Meerkat Kingdom: exact placement odds, the majority scoring kernel and "
-                                          "whole-game simulation (2-4 players, optional automa).")
-    sub = p.add_subparsers(dest="meerkat_command", metavar="COMMAND")
-    sub.required = True
+    sub = game_subcommands(subparsers, "meerkat", "Meerkat Kingdom: exact placement odds, the majority scoring "
+                                                  "kernel and whole-game simulation (2-4 players, optional automa).")
 
     q = sub.add_parser("odds", help="exact placement odds",
                        description="Exact probability that a turn's dice allow placing meerkats on a tile. "

@@ -11,12 +11,11 @@ import pandas as pd  # noqa: E402
 
 from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
 from ..rng import spawn_seeds  # noqa: E402
-from ..stats import mean_estimate  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
 from .odds import automa_placement_table, placement_table  # noqa: E402
 
-__all__ = ["report_section", "sweep_cell", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
+__all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
            "run_features", "run_hazards", "odds_experiment"]
 
 # games per experiment: (quick, full report, experiment scripts).  The quick report runs the pure-Python twin
@@ -228,14 +227,3 @@ def report_section(ctx) -> Section:
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
                                            ("features", 5), ("hazards", 3)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")
-
-
-def sweep_cell(params, trials, rng) -> dict:
-    """Sweep target ``meerkat.games``: seat-0 win share and mean score, mean turns."""
-    from .sim import simulate_games
-
-    players, automa = int(params.get("players", 3)), bool(int(params.get("automa", 0)))
-    df = simulate_games(trials, players=players, automa=automa, policies=params.get("policy", "greedy"), rng=rng)
-    share = A.win_shares(df, players + automa)[:, 0]
-    return {"win_share_seat0": mean_estimate(share), "score_seat0": mean_estimate(df["score_0"].to_numpy(float)),
-            "turns": mean_estimate(df["turns"].to_numpy(float))}

@@ -1,9 +1,9 @@
 """Meerkat Kingdom rules: state layout, chance, legal options, moves and majorities (the executable spec).
 
 Together with :mod:`.oasis` (tokens, hazards, timer), :mod:`.automa`, :mod:`.policies` (decisions) and
-:mod:`.game` (setup, turns, end trigger, end scoring) this is the whole game.  The state of one game is plain
+:mod:`.kernel` (setup, turns, end trigger, end scoring) this is the whole game.  The state of one game is plain
 integer arrays, so the very same functions run numba-compiled (:mod:`.sim`) and as ordinary Python (the
-pure-Python twins of :mod:`.pure`, or everything under ``NUMBA_DISABLE_JIT=1``), the reference path:
+pure-Python twins of :mod:`.sim`, or everything under ``NUMBA_DISABLE_JIT=1``), the reference path:
 
 ``C[seat, tile]``
     regular meerkats of ``seat`` on desert tile ``tile`` (columns 3..12 used).
@@ -58,9 +58,9 @@ PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH 
  EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA, EV_APAIR,
  EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL) = range(30)
 # internal kernel functions are only called from compiled code: no CPython/cfunc wrappers (saves about a
-# third of the cold compile time); the pure-Python twins (:mod:`.pure`) call their ``py_func`` instead.
+# third of the cold compile time); the pure-Python twins (:mod:`.sim`) call their ``py_func`` instead.
 INTERNAL = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "error_model": "numpy"}
-# Trace events are only recorded by the pure-Python twins (pure.py sets TRACE = True in their namespaces);
+# Trace events are only recorded by the pure-Python twins (sim.python_twins sets TRACE = True in their namespaces);
 # in compiled code ``if TRACE:`` is a constant False, so numba prunes every trace call (shorter compile).
 TRACE = False
 LOG_COLS = 8

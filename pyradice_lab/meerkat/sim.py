@@ -1,4 +1,4 @@
-"""Fast simulation of whole Meerkat Kingdom games (numba-compiled :mod:`.game`), tidy results, transcripts.
+"""Fast simulation of whole Meerkat Kingdom games (numba-compiled :mod:`.kernel`), tidy results, transcripts.
 
 Each game draws its own dice tape and choice tape from the generator (batch axis first: tapes of shape
 ``(games, length)``), and the compiled kernel plays the games one after the other on plain arrays.  The
@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import numbers
+import types
 from functools import cache
 
 import numpy as np
@@ -25,7 +26,7 @@ from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, policy_row
 
-__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names"]
+__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "engine_functions", "python_twins", "fresh_state"]
 
 TAPE = 2048
 CHUNK = 512
@@ -158,7 +159,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
     >>> bool(df["automa"].all()), "score_2" in df.columns
     (True, True)
     """
-    from .game import GAME_COLUMNS, SEAT_COLUMNS
+    from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n_games = _check_int(n_games, "n_games", 1)
     n, pols, prm, names = _seat_config(players, automa, policies)
@@ -183,7 +184,7 @@ ENGINES = ("auto", "numba", "python")
 
 def compiled_engine_ready() -> bool:
     """Whether the compiled kernel is in memory or in numba's on-disk cache (no compilation needed)."""
-    from .game import run_games
+    from .kernel import run_games
 
     if run_games.signatures:
         return True
@@ -195,7 +196,6 @@ def compiled_engine_ready() -> bool:
 
 def _engine(engine: str, n_games: int, pols, n: int):
     """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
-    from .pure import engine as get_engine
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -204,7 +204,7 @@ def _engine(engine: str, n_games: int, pols, n: int):
         compiled = compiled_engine_ready() or n_games * per_game > 8.0
     else:
         compiled = engine == "numba"
-    return get_engine(compiled)
+    return engine_functions(compiled)
 
 
 def _won(mask: int) -> str:
@@ -212,7 +212,7 @@ def _won(mask: int) -> str:
 
 
 def _frame(seat_out, game_out, players, automa, names, tile_out) -> pd.DataFrame:
-    from .game import GAME_COLUMNS, SEAT_COLUMNS
+    from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n = players + (1 if automa else 0)
     data = {"game": np.arange(len(game_out)), "players": players, "automa": automa}
@@ -250,7 +250,7 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
     >>> text.splitlines()[0].startswith("Meerkat Kingdom")
     True
     """
-    from .game import GAME_COLUMNS, SEAT_COLUMNS
+    from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n, pols, prm, names = _seat_config(players, automa, policies)
     run_games = _engine(engine, 1, pols, n)[0]
@@ -265,10 +265,9 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
     row = _frame(seat_out, game_out, players, bool(automa), names, tile_out).iloc[0]
     if not trace:
         return row
-    from .pure import engine as get_engine
     from .rules import TOTAL
 
-    _, new_game, setup, play, winner_of = get_engine(False)  # traces are recorded by the pure-Python twin
+    _, new_game, setup, play, winner_of = engine_functions(False)  # traces are recorded by the pure-Python twin
     g = new_game(n, bool(automa), pols, prm, st.V, st.K, tapes[0], st.bags, st.nblue, st.nbrown,
                  st.comp.male_start_tile, 2500)
     setup(g, st.pos_adj, st.oasis, st.comp.shuffle_tiles)
@@ -287,3 +286,80 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
 
 
 POLICY_NAMES = POLICIES
+
+
+# ----------------------------------------------------- compiled kernel or its pure-Python twin
+@cache
+def python_twins() -> dict:
+    """name -> pure-Python twin of every numba function of the game engine modules."""
+    from numba.core.registry import CPUDispatcher
+
+    from . import automa, kernel, oasis, policies, rules
+
+    modules = (rules, oasis, automa, policies, kernel)
+    spaces = {m.__name__: dict(vars(m)) for m in modules}
+    for space in spaces.values():
+        space["TRACE"] = True  # the twins record trace events (compiled code prunes them)
+    twins: dict[int, types.FunctionType] = {}
+    by_name: dict[str, types.FunctionType] = {}
+    for m in modules:
+        for name, obj in vars(m).items():
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == m.__name__:
+                f = obj.py_func
+                twin = types.FunctionType(f.__code__, spaces[m.__name__], f.__name__, f.__defaults__, f.__closure__)
+                twins[id(obj)] = twin
+                by_name[name] = twin
+    for space in spaces.values():
+        for name, obj in list(space.items()):
+            if id(obj) in twins:
+                space[name] = twins[id(obj)]
+    return by_name
+
+
+def engine_functions(compiled: bool):
+    """``(run_games, new_game, setup, play, winner_of)``: compiled dispatchers or pure-Python twins.
+
+    Both play the same games from the same tapes (tested), so choosing one never changes a number: the twin
+    (each compiled function's ``py_func`` with its module globals re-pointed at the other twins) is used for
+    small workloads where compiling would cost more than it saves, and it is the in-process form of the
+    ``NUMBA_DISABLE_JIT=1`` reference path.
+    """
+    names = ("run_games", "new_game", "setup", "play", "winner_of")
+    if compiled:
+        from . import kernel
+
+        return tuple(getattr(kernel, n) for n in names)
+    twins = python_twins()
+    return tuple(twins[n] for n in names)
+
+
+def fresh_state(players: int = 3, automa: bool = False, dice=(), policies="greedy", log_rows: int = 0):
+    """A hand-built pure-Python game state for tests and what-ifs: tile t on layout position t - 3 (no
+    shuffle), no tokens, full supplies.  ``dice`` are the first values of the dice tape (then 6s); the
+    choice tape counts 0, 1, 2, ...  Views: ``W = g[0]``, ``C = W[0:4]``, ``S = W[4:8]``, ``T = W[8:21]``,
+    ``G = W[21]`` (see :mod:`.rules`).
+
+    Examples
+    --------
+    >>> g = fresh_state(2, automa=True)
+    >>> int(g[0][4 + 0, 0])   # seat 0's supply
+    20
+    """
+    st = _default_setup()
+    n, pols, prm, _ = _seat_config(players, automa, policies)
+    tapes = np.full((2, TAPE), 6, dtype=np.uint32)
+    tapes[0, :len(dice)] = dice
+    tapes[1, :] = np.arange(TAPE, dtype=np.uint32)
+    g = python_twins()["new_game"](n, automa, pols, prm, st.V, st.K, tapes, st.bags, st.nblue, st.nbrown,
+                                   st.comp.male_start_tile, log_rows)
+    W = g[0]
+    A, D = W[38:51], W[51:64]
+    for t in range(3, 13):
+        for u in range(3, 13):
+            A[t, u] = st.pos_adj[t - 3, u - 3]
+            D[t, u] = 0 if t == u else (1 if A[t, u] else 99)
+    for k in range(3, 13):
+        for i in range(3, 13):
+            for j in range(3, 13):
+                D[i, j] = min(D[i, j], D[i, k] + D[k, j])
+    return g

@@ -22,34 +22,42 @@ Examples
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING
 
-from .advisor import advise, turn_policy
-from .components import Layout, load_layout
-from .odds import burst_probability, burst_table
+from .._lazy import ROLE_MODULES, attach
 
-__all__ = ["Layout", "load_layout", "burst_probability", "burst_table", "advise", "turn_policy",
-           "simulate_turns", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal", "simulate_games",
-           "play_game", "report_section"]
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "components": ["Layout", "load_layout"],
+    "odds": ["burst_probability", "burst_table"],
+    "advisor": ["advise", "turn_policy"],
+    "turns": ["simulate_turns"],
+    "policies": ["greedy", "stop_after", "stop_if_burst_risk_above", "optimal"],
+    "sim": ["simulate_games"],
+    "rules": ["play_game"],
+    "report": ["report_section"],
+}, submodules=[*ROLE_MODULES, "advisor", "board", "chance", "turns"])
 
-# numba-backed and reporting modules load on first use (importing this package stays cheap)
-_LAZY = {
-    "simulate_turns": ".turnsim", "greedy": ".policies", "stop_after": ".policies",
-    "stop_if_burst_risk_above": ".policies", "optimal": ".policies", "simulate_games": ".sim",
-    "play_game": ".rules", "report_section": ".report",
-}
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .advisor import advise as advise, turn_policy as turn_policy
+    from .components import Layout as Layout, load_layout as load_layout
+    from .odds import burst_probability as burst_probability, burst_table as burst_table
+    from .policies import (
+        greedy as greedy,
+        optimal as optimal,
+        stop_after as stop_after,
+        stop_if_burst_risk_above as stop_if_burst_risk_above,
+    )
+    from .report import report_section as report_section
+    from .rules import play_game as play_game
+    from .sim import simulate_games as simulate_games
+    from .turns import simulate_turns as simulate_turns
 
 
 # ----------------------------------------------------------------------------------------- registry
 def _smoke_run(seed: int):
     """A few seeded late-game turns under the exact optimal policy (no compilation needed)."""
-    from .turnsim import simulate_turns
+    from .components import load_layout
+    from .turns import simulate_turns
 
     L = load_layout("A")
     late = L.spaces_of(L.bottom_rows_mask(6))
@@ -59,7 +67,7 @@ def _smoke_run(seed: int):
 def _exact_tables():
     from fractions import Fraction
 
-    from .odds import reach_distribution
+    from .odds import burst_probability, reach_distribution
 
     p = burst_probability(3, [6, 8], exact=True)
     return {
@@ -69,6 +77,9 @@ def _exact_tables():
 
 
 def _bad_calls():
+    from .advisor import advise
+    from .components import load_layout
+    from .odds import burst_probability
     from .sim import simulate_games as _sim
 
     return [
@@ -83,26 +94,25 @@ def _bad_calls():
     ]
 
 
-from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
+from ..registry import SweepTarget, register_game  # noqa: E402
 
-register(GameSpec(
+register_game(
+    __name__,
     name="purramid", title="Purramid",
     summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
-    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
-    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
         "games": SweepTarget(
-            lazy(f"{__name__}.sweeps:games_cell"),
+            "games_cell",
             "whole games: turns, seat-0 win rate, winner's gold, bursts",
             params={"players": "2, 3 or 4", "layout": "A or B",
                     "policy": "greedy, stop_after:K or risk:P (every seat)"},
             defaults={"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
         "turns": SweepTarget(
-            lazy(f"{__name__}.sweeps:turns_cell"),
+            "turns_cell",
             "one fresh turn on an empty side: value and burst rate of a policy",
             params={"layout": "A or B", "policy": "optimal, greedy, stop_after:K or risk:P",
                     "dice": "turn dice 1..5"},
             defaults={"layout": ["A"], "policy": ["greedy", "stop_after:2", "risk:0.3"], "dice": [5]}),
     },
-))
+)

@@ -164,7 +164,7 @@ def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2
 
     Use boards where the ``auto`` bonus mode is exact, so the optimum is exact.
     """
-    from .turnsim import simulate_turns
+    from .turns import simulate_turns
 
     rows = []
     seqs = spawn_seeds(seed, len(boards) * len(policies))

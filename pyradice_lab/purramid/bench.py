@@ -23,7 +23,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
     from . import advisor
     from .odds import burst_table
     from .sim import games_bench_run
-    from .turnsim import placeable_rolls, placeable_table, simulate_turns
+    from .turns import placeable_rolls, placeable_table, simulate_turns
 
     cases = []
 

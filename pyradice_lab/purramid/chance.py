@@ -1,6 +1,6 @@
 """The chance outcomes of Purramid, declared once: rolls of ``d`` fair d6 and what each roll can pay for.
 
-Both the exact engines (:mod:`.odds`, :mod:`.advisor`) and the samplers (:mod:`.turnsim`, :mod:`.sim`)
+Both the exact engines (:mod:`.odds`, :mod:`.advisor`) and the samplers (:mod:`.turns`, :mod:`.sim`)
 read these tables, built from :func:`pyradice_lab.dice.multisets` (sorted rolls with integer weights):
 
 - ``count_masks(d)[row, n]``: bit ``c`` is set iff some ``c`` dice of multiset ``row`` sum to ``n``

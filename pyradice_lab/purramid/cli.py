@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cli import CliError, int_list, nonneg_int, positive_int, show_progress
+from ..cli import CliError, game_subcommands, int_list, nonneg_int, positive_int, show_progress
 
 __all__ = ["add_cli", "parse_spaces"]
 
@@ -152,11 +152,8 @@ def _cmd_layout(args) -> int:
 
 def add_cli(subparsers) -> None:
     """Add ``purramid`` and its subcommands to the ``pyradice-lab`` parser."""
-    p = subparsers.add_parser("purramid", help="Purramid: burst odds, the press-your-luck advisor, simulation",
-                              description="Purramid (Knizia): exact burst odds, the exact press-your-luck "
-                                          "advisor, and fast simulation of turns and games.")
-    sub = p.add_subparsers(dest="purramid_command", metavar="SUBCOMMAND")
-    sub.required = True
+    sub = game_subcommands(subparsers, "purramid", "Purramid (Knizia): exact burst odds, the exact press-your-luck "
+                                                   "advisor, and fast simulation of turns and games.")
 
     q = sub.add_parser("odds", help="exact P(burst) for some dice and target numbers",
                        description="Exact chance that no subset of the dice sums to any target number. "

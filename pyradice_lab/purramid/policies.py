@@ -14,7 +14,7 @@ on the board are a valid group:
   completable placement exceeds ``p``.
 
 The decisions are the compiled functions of :mod:`.kernel`, so the readable game engine
-(:mod:`.rules`), the batched turn simulator (:mod:`.turnsim`) and the compiled game simulator
+(:mod:`.rules`), the batched turn simulator (:mod:`.turns`) and the compiled game simulator
 (:mod:`.sim`) play exactly the same policy.  :func:`optimal` follows :func:`~.advisor.turn_policy`.
 
 Examples

@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,9 +43,17 @@ from .board import bits, is_valid, rows_spanned
 from .chance import sub_multisets
 from .components import GameConfig, Layout, load_game_config, load_layout
 
-__all__ = ["DiceStream", "GameState", "new_game", "legal_placements", "play_turn", "place_tiles", "BLOCK"]
+__all__ = ["DiceStream", "GameState", "new_game", "legal_placements", "play_turn", "place_tiles", "BLOCK", "PLAYERS", "check_players"]
 
 BLOCK = 1024
+PLAYERS = (2, 3, 4)
+
+
+def check_players(players) -> int:
+    """``players`` as an int after checking it is 2, 3 or 4."""
+    if isinstance(players, bool) or not isinstance(players, numbers.Integral) or int(players) not in PLAYERS:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    return int(players)
 
 
 class DiceStream:
@@ -292,7 +301,6 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     (3, True)
     """
     from .policies import seat_policies
-    from .sim import check_players
 
     players = check_players(players)
     pols = seat_policies(policies, players)

@@ -24,20 +24,11 @@ from ..rng import spawn_seeds
 from . import kernel as K
 from .components import load_game_config, load_layout
 from .policies import seat_policies
-from .rules import BLOCK
+from .rules import BLOCK, check_players
 
 __all__ = ["simulate_games", "check_players", "games_bench_run", "CHUNK"]
 
 CHUNK = 2048
-PLAYERS = (2, 3, 4)
-
-
-def check_players(players) -> int:
-    if isinstance(players, bool) or not isinstance(players, numbers.Integral) or int(players) not in PLAYERS:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-    return int(players)
-
-
 def _check_n(n, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")

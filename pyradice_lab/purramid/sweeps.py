@@ -21,7 +21,7 @@ def games_cell(params: dict, trials: int, rng) -> dict:
 
 def turns_cell(params: dict, trials: int, rng) -> dict:
     """``trials`` fresh turns on an empty ``layout`` with ``policy`` and ``dice``: value and burst rate."""
-    from .turnsim import simulate_turns, summarize_turns
+    from .turns import simulate_turns, summarize_turns
 
     df = simulate_turns(trials, params.get("layout", "A"), policy=params.get("policy", "greedy"),
                         turn_dice=int(params.get("dice", 5)), rng=rng)

@@ -25,27 +25,52 @@ Examples
 
 from __future__ import annotations
 
-from .cards import CARD_KINDS, register_card_kind
-from .components import Components, Setup, default_components, load_components
-from .geometry import PYRAMID, quarry_geometry
-from .goals import GOAL_KINDS, register_goal_kind
-from .odds import available_exact, blind_goal_probability
-from .policies import POLICIES, greedy, lookahead, random_legal
-from .quarry import Quarry, availability, visible_faces
-from .rules import GameState, deal, legal_places
-from .scoring import Table, score_pyramid
-from .sim import GameRecord, play_game, simulate_games
-from .skills import SKILL_KINDS, register_skill_kind
+from typing import TYPE_CHECKING
 
-__all__ = ["Quarry", "availability", "visible_faces", "quarry_geometry", "PYRAMID", "Setup", "Components",
-           "load_components", "default_components", "GOAL_KINDS", "CARD_KINDS", "SKILL_KINDS", "register_goal_kind",
-           "register_card_kind", "register_skill_kind", "legal_places", "GameState", "deal", "Table",
-           "score_pyramid", "simulate_games", "play_game", "GameRecord", "POLICIES", "random_legal", "greedy",
-           "lookahead", "available_exact", "blind_goal_probability"]
+from .._lazy import ROLE_MODULES, attach
+
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "quarry": ["Quarry", "availability", "visible_faces"],
+    "geometry": ["quarry_geometry", "PYRAMID"],
+    "components": ["Setup", "Components", "load_components", "default_components"],
+    "goals": ["GOAL_KINDS", "register_goal_kind"],
+    "cards": ["CARD_KINDS", "register_card_kind"],
+    "skills": ["SKILL_KINDS", "register_skill_kind"],
+    "rules": ["legal_places", "GameState", "deal"],
+    "scoring": ["Table", "score_pyramid"],
+    "sim": ["simulate_games", "play_game", "GameRecord"],
+    "policies": ["POLICIES", "random_legal", "greedy", "lookahead"],
+    "odds": ["available_exact", "blind_goal_probability"],
+}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring"])
+
+if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .cards import CARD_KINDS as CARD_KINDS, register_card_kind as register_card_kind
+    from .components import (
+        Components as Components,
+        Setup as Setup,
+        default_components as default_components,
+        load_components as load_components,
+    )
+    from .geometry import PYRAMID as PYRAMID, quarry_geometry as quarry_geometry
+    from .goals import GOAL_KINDS as GOAL_KINDS, register_goal_kind as register_goal_kind
+    from .odds import available_exact as available_exact, blind_goal_probability as blind_goal_probability
+    from .policies import (
+        POLICIES as POLICIES,
+        greedy as greedy,
+        lookahead as lookahead,
+        random_legal as random_legal,
+    )
+    from .quarry import Quarry as Quarry, availability as availability, visible_faces as visible_faces
+    from .rules import GameState as GameState, deal as deal, legal_places as legal_places
+    from .scoring import Table as Table, score_pyramid as score_pyramid
+    from .sim import GameRecord as GameRecord, play_game as play_game, simulate_games as simulate_games
+    from .skills import SKILL_KINDS as SKILL_KINDS, register_skill_kind as register_skill_kind
 
 
 # ----------------------------------------------------------------------------------------- registration
 def _smoke_run(seed: int):
+    from .sim import simulate_games
+
     # the readable engine: no numba compilation, well under 2 s
     return simulate_games(3, 2, None, ["random_legal", "greedy"], rng=seed, engine="python")
 
@@ -53,7 +78,7 @@ def _smoke_run(seed: int):
 def _exact_tables():
     from fractions import Fraction
 
-    from .odds import available_exact_table
+    from .odds import available_exact_table, blind_goal_probability
 
     p = blind_goal_probability("C6", 1)
     return {"available dice at turn 3, 2 players (random takes)": available_exact_table(3, 2),
@@ -66,6 +91,10 @@ def _exact_tables():
 
 def _bad_calls():
     from .analysis import goal_rates
+    from .components import Setup
+    from .odds import available_exact, blind_goal_probability
+    from .quarry import Quarry
+    from .sim import simulate_games
 
     return [("players", lambda: Quarry.random(5)),
             ("pos", lambda: Quarry.random(2, rng=0).take((0, 0, 0))),
@@ -82,19 +111,18 @@ def _bad_calls():
             ("n_games", lambda: goal_rates(1))]
 
 
-from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
+from ..registry import SweepTarget, register_game  # noqa: E402
 
-register(GameSpec(
+register_game(
+    __name__,
     name="pyradice", title="Pyradice",
     summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
-    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
-    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
         "games": SweepTarget(
-            lazy(f"{__name__}.analysis:sweep_cell"),
+            "games_cell",
             "whole games: mean score, goals met and first-player win share",
             params={"players": "2..4", "policy": "random_legal | greedy | lookahead"},
             defaults={"players": [2, 3], "policy": ["greedy", "lookahead"]}),
     },
-))
+)

@@ -33,7 +33,7 @@ from .policies import POLICIES
 from .sim import check_setup, simulate_games
 
 __all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance", "first_player_advantage",
-           "CARD_GROUPS", "sweep_cell", "reconstructed_components"]
+           "CARD_GROUPS", "reconstructed_components"]
 
 
 def _check_games(n_games) -> int:
@@ -256,19 +256,3 @@ def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4)
 def reconstructed_components() -> pd.DataFrame:
     """Every reconstructed component of the default catalogue (component, name, what it does)."""
     return pd.DataFrame(default_components().reconstructed(), columns=["component", "name", "definition"])
-
-
-def sweep_cell(params: dict, trials: int, rng) -> dict:
-    """Sweep target ``pyradice.games``: ``trials`` games at ``players`` / ``policy``; estimates per seat-game."""
-    players = check_players(params.get("players", 2))
-    policy = _check_policy(params.get("policy", "greedy"))
-    n = _check_games(trials)
-    _, arr = simulate_games(n, players, None, policy, rng=rng, return_arrays=True)
-    totals, goals, first = arr["totals"], arr["met"].sum(axis=2), arr["first"]
-    share = np.zeros(len(first))
-    for g in range(len(first)):
-        tied = totals[g] == totals[g].max()
-        win = tied & (goals[g] == goals[g][tied].max())
-        share[g] = win[first[g]] / win.sum()
-    return {"score": mean_estimate(totals.mean(axis=1)), "goals_met": mean_estimate(goals.mean(axis=1)),
-            "first_player_win_share": mean_estimate(share)}

@@ -109,12 +109,10 @@ def _cmd_odds(args) -> int:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import nonneg_int, positive_int
+    from ..cli import game_subcommands, nonneg_int, positive_int
 
-    p = subparsers.add_parser("pyradice", help="Pyradice: quarry, simulations, transcripts, exact odds",
-                              description="Pyradice: dice drafting from a 3-layer quarry into a 21-die pyramid.")
-    sub = p.add_subparsers(dest="pyradice_command", metavar="SUBCOMMAND")
-    sub.required = True
+    sub = game_subcommands(subparsers, "pyradice", "Pyradice: dice drafting from a 3-layer quarry into a 21-die "
+                                                   "pyramid.")
 
     def players_arg(q):
         q.add_argument("--players", type=positive_int, default=2, help="2, 3 or 4 (default: %(default)s)")

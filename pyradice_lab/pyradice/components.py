@@ -164,9 +164,7 @@ def load_components(folder: str | Path | None = None) -> Components:
     >>> sorted(comps.cards)[:3], len(comps.goals), len(comps.skills)
     (['Big', 'Cluster', 'Height'], 14, 10)
     """
-    from . import cards as _cards
-    from . import goals as _goals
-    from . import skills as _skills
+    from . import cards as _cards, goals as _goals, skills as _skills
 
     folder = DATA_DIR if folder is None else Path(folder)
     if not folder.is_dir():

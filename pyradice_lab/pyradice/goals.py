@@ -7,7 +7,7 @@ A goal token (``goals.toml``) names a *kind* registered here and its parameters.
   marks an empty space): False once the placed dice already break the goal (used by the lookahead policy);
 - ``validate(params, where)`` raising ValueError on bad parameters.
 
-Built-in kinds carry an integer ``kid`` understood by the compiled simulator (:mod:`.kernels`); a kind
+Built-in kinds carry an integer ``kid`` understood by the compiled simulator (:mod:`.kernel`); a kind
 registered by a designer with :func:`register_goal_kind` has none and runs in the readable engine only.
 
 Examples

@@ -6,7 +6,7 @@ places it unchanged on level 1 or directly above two placed dice (:func:`legal_p
 of the level it landed on, at once, on another die of their pyramid (:meth:`GameState.skill_options`).  The game
 ends when every pyramid holds 21 dice; most VP wins, ties go to most goal tokens met, then the win is shared.
 
-The compiled simulator (:mod:`.kernels`) plays the same rules on arrays; the test suite checks that both give
+The compiled simulator (:mod:`.kernel`) plays the same rules on arrays; the test suite checks that both give
 the same games from the same deal.
 
 Examples

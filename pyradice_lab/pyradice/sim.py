@@ -1,7 +1,7 @@
 """Whole games, many at once: deals drawn per game, played by the compiled kernels, one tidy row per game.
 
 :func:`simulate_games` spawns one child seed per game (``SeedSequence.spawn``), draws each game's deal with
-:func:`.rules.deal` and plays the batch with :func:`.kernels.play_batch` (numba).  Game ``i`` depends only on the
+:func:`.rules.deal` and plays the batch with :func:`.kernel.play_batch` (numba).  Game ``i`` depends only on the
 root seed and ``i``: :func:`play_game` with ``rng=spawn(seed, n)[i]`` replays it move by move in the readable
 engine, with a transcript.  Components whose kinds the kernels do not know (a designer's own functions) or
 policies given as Python callables run in the readable engine (``engine="python"``, slower, same results).
@@ -79,7 +79,7 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
     """The setup as the kernels' packed arrays: ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
-    from .kernels import pack_setup
+    from .kernel import pack_setup
     from .skills import get_skill_kind
 
     comps = setup.catalogue
@@ -110,7 +110,7 @@ def quarry_table(players: int) -> np.ndarray:
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
-    from .kernels import GEO, play_batch
+    from .kernel import GEO, play_batch
 
     players = deals[0].players
     b = len(deals)

@@ -26,42 +26,46 @@ Examples
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING
 
-from .components import default_components, load_components
+from .._lazy import ROLE_MODULES, attach
 
-__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "TiltParams", "default_params",
-           "calibrate", "simulate_observations", "load", "simulate_games", "play_game", "policies",
-           "default_components", "load_components"]
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "components": ["default_components", "load_components"],
+    "tilting": ["tilt", "tilt_distribution", "TiltResult", "reference_state"],
+    "physics": ["TiltParams", "default_params"],
+    "calibration": ["calibrate", "simulate_observations"],
+    "loading": ["load"],
+    "sim": ["simulate_games"],
+    "rules": ["play_game"],
+}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling"])
 
-_LAZY = {
-    "tilt": "sim", "tilt_distribution": "sim", "TiltResult": "sim", "reference_state": "sim",
-    "TiltParams": "physics", "default_params": "physics",
-    "calibrate": "calibrate", "simulate_observations": "calibrate",
-    "load": "loading", "simulate_games": "simulate", "play_game": "rules",
-}
-_MODULES = ("policies", "sim", "physics", "calibrate", "loading", "simulate", "rules", "engine", "odds", "report",
-            "cli", "bench", "experiments")
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    if name in _MODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from . import policies as policies
+    from .calibration import calibrate as calibrate, simulate_observations as simulate_observations
+    from .components import default_components as default_components, load_components as load_components
+    from .loading import load as load
+    from .physics import TiltParams as TiltParams, default_params as default_params
+    from .rules import play_game as play_game
+    from .sim import simulate_games as simulate_games
+    from .tilting import (
+        TiltResult as TiltResult,
+        reference_state as reference_state,
+        tilt as tilt,
+        tilt_distribution as tilt_distribution,
+    )
 
 
 # ----------------------------------------------------------------------------------------- registration
 def _smoke_run(seed: int):
-    from .simulate import simulate_games
+    from .sim import simulate_games
 
     return simulate_games(6, players=3, rng=seed)
 
 
 def _exact_tables() -> dict:
     from .odds import deck_points_pmf, fallen_total_pmf, setup_ring_black_pmf
-    from .sim import reference_state
+    from .tilting import reference_state
 
     return {"deck_points": list(deck_points_pmf().values()),
             "setup_black_gems_on_outer_spaces_4p": setup_ring_black_pmf(4),
@@ -71,10 +75,10 @@ def _exact_tables() -> dict:
 def _bad_calls() -> list:
     import numpy as np
 
-    from .calibrate import calibrate
+    from .calibration import calibrate
     from .components import parse_lifeboats
-    from .sim import reference_state, tilt
-    from .simulate import simulate_games
+    from .sim import simulate_games
+    from .tilting import reference_state, tilt
 
     state = reference_state(4)
     card = {"deck": {"count": 1, "count_source": "rules", "cards_source": "reconstruction"},
@@ -91,27 +95,26 @@ def _bad_calls() -> list:
     ]
 
 
-from ..registry import GameSpec, SweepTarget, lazy, register  # noqa: E402
+from ..registry import SweepTarget, register_game  # noqa: E402
 
-register(GameSpec(
+register_game(
+    __name__,
     name="raft", title="Rocking Raft",
     summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
-    add_cli=lazy(f"{__name__}.cli:add_cli"), report_section=lazy(f"{__name__}.report:report_section"),
-    bench_cases=lazy(f"{__name__}.bench:bench_cases"),
     sweeps={
         "games": SweepTarget(
-            lazy(f"{__name__}.experiments:sweep_games_cell"),
+            "games_cell",
             "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
             params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
                     "flag_depth": "cards above the flag (-1: the rules' depth)",
                     "black": "black gems in play (-1: the default 3)"},
             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
         "tilt": SweepTarget(
-            lazy(f"{__name__}.experiments:sweep_tilt_cell"),
+            "tilt_cell",
             "Monte Carlo vs exact mean gems fallen from the reference layout",
             params={"edge": "north|east|south|west", "finger": "finger space name",
                     "duration": "seconds", "players": "2..4 (layout size)"},
             defaults={"edge": ["north", "west"], "finger": ["left"], "duration": [0.5, 1.0, 2.0]}),
     },
-))
+)

@@ -22,9 +22,9 @@ from ..bench import BenchCase, jit_disabled
 __all__ = ["bench_cases", "cold_compile_seconds"]
 
 _COLD = ("import time, numpy as np\n"
-         "from pyradice_lab.raft import sim\n"
-         "s = sim.reference_state(4)\n"
-         "t = time.perf_counter(); sim.tilt(s, 'north', 'centre', 1.0, n=1, rng=0)\n"
+         "from pyradice_lab.raft import tilting\n"
+         "s = tilting.reference_state(4)\n"
+         "t = time.perf_counter(); tilting.tilt(s, 'north', 'centre', 1.0, n=1, rng=0)\n"
          "print(time.perf_counter() - t)\n")
 
 
@@ -37,8 +37,8 @@ def cold_compile_seconds() -> float:
 
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
-    from .sim import reference_state, tilt
-    from .simulate import simulate_games
+    from .sim import simulate_games
+    from .tilting import reference_state, tilt
 
     state = reference_state(4)
     n = 100_000 if quick else 400_000
@@ -66,7 +66,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
 
     return [
         BenchCase("raft.tilt (4-player layout, north/centre, 1 s)", "tilts", fast_tilts,
-                  jit_disabled("pyradice_lab.raft.sim:reference_tilts", n=500 if quick else 2000),
+                  jit_disabled("pyradice_lab.raft.tilting:reference_tilts", n=500 if quick else 2000),
                   "same kernel, NUMBA_DISABLE_JIT=1, one tilt per call", min_rate=1e6, min_ratio=20, game="raft"),
         BenchCase("raft.simulate_games (3 players, greedy)", "games", fast_games, slow_games,
                   "readable rules engine, one game at a time", min_ratio=2, game="raft", repeat=1 if quick else 2),

@@ -23,13 +23,10 @@ def _float_arg(text: str) -> float:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import nonneg_int, positive_int
+    from ..cli import game_subcommands, nonneg_int, positive_int
 
-    p = subparsers.add_parser("raft", help="Rocking Raft: tilt model, loading, full games",
-                              description="Rocking Raft: the stochastic tilt model, simulated games, transcripts "
-                                          "and calibration of the tilt model from measured tilts.")
-    sub = p.add_subparsers(dest="raft_command", metavar="COMMAND")
-    sub.required = True
+    sub = game_subcommands(subparsers, "raft", "Rocking Raft: the stochastic tilt model, simulated games, "
+                                               "transcripts and calibration of the tilt model from measured tilts.")
 
     t = sub.add_parser("tilt", help="distribution of the gems that fall in one tilt",
                        description="Monte Carlo distribution of the gems falling in one tilt, beside the exact model "
@@ -95,7 +92,7 @@ def _cmd_tilt(args) -> int:
     from .odds import expected_fallen
     from .physics import check_edge
     from .rules import Game
-    from .sim import reference_state, tilt_distribution
+    from .tilting import reference_state, tilt_distribution
 
     comp = default_components()
     edge = check_edge(args.edge)
@@ -127,7 +124,7 @@ def _cmd_simulate(args) -> int:
 
     from ..cli import show_progress
     from ..stats import mean_estimate, proportion_estimate
-    from .simulate import simulate_games
+    from .sim import simulate_games
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
@@ -176,7 +173,7 @@ def _cmd_play(args) -> int:
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
-    from .calibrate import calibrate
+    from .calibration import calibrate
 
     obs = pd.read_csv(args.csv)
     if "start" in obs:

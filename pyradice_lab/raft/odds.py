@@ -3,7 +3,7 @@
 Given the timing node the gems' fates are independent (:mod:`.physics`), so the number of gems of each
 colour that fall is a Poisson-binomial variable computed by dynamic programming, the colours are
 independent given the node, and the exact pmf is the node-weighted mixture.  These are exact *under the
-model* (floating point, no sampling); the samplers of :mod:`.sim` are tested against them.
+model* (floating point, no sampling); the samplers of :mod:`.tilting` are tested against them.
 
 The setup and deck tables are exact rationals (``fractions.Fraction``).
 

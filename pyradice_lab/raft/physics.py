@@ -7,8 +7,8 @@ player presses an off-centre finger space (offset ``x`` in -1..1) it also drifts
 side at ``finger_skew * |x| * slide_rate``.  On release each gem left on the raft rolls back to the centre
 with probability ``recentre``.  The executed tilt lasts ``duration * exp(timing_noise * Z)``; ``Z`` is a
 standard normal discretised by Gauss-Hermite quadrature (``noise_nodes`` points), and this *discrete*
-distribution is the model: the sampler (:mod:`.sim`), the exact pmfs (:mod:`.odds`) and the likelihood of
-:func:`~pyradice_lab.raft.calibrate.calibrate` all read :func:`fate_table`, so they cannot drift apart.
+distribution is the model: the sampler (:mod:`.tilting`), the exact pmfs (:mod:`.odds`) and the likelihood of
+:func:`~pyradice_lab.raft.calibration.calibrate` all read :func:`fate_table`, so they cannot drift apart.
 
 Assumption (documented limitation): gems do not jam each other at a gap, so given the executed
 duration the gems' fates are independent.  That makes exact likelihoods possible; a designer's data
@@ -42,7 +42,7 @@ __all__ = ["TiltParams", "default_params", "FITTED", "fate_table", "noise_nodes"
 
 FALLEN = 9  # outcome index of "fell off the raft" (0..8 are the spaces after release)
 
-#: the parameters :func:`~pyradice_lab.raft.calibrate.calibrate` can fit (``spill`` is not seen in tilts)
+#: the parameters :func:`~pyradice_lab.raft.calibration.calibrate` can fit (``spill`` is not seen in tilts)
 FITTED = ("slide_rate", "drop_rate", "finger_skew", "recentre", "timing_noise")
 
 _BOUNDS = {

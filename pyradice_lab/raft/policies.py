@@ -16,7 +16,7 @@ Poisson approximation of the gems of each colour that will fall:
 - ``random``: a uniformly random option (a baseline).
 
 The scoring (:func:`score_options`, vectorised over games and options) is called by both game engines
-(the readable one in :mod:`.rules` with one game, the batch engine :mod:`.engine` with many), so they
+(the readable one in :mod:`.rules` with one game, the batch engine :mod:`.kernel` with many), so they
 choose identically.  A custom policy is
 any callable ``policy(view) -> (edge, finger, duration)``; it runs in the readable engine only.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..report import ReportContext, Section, Table, Text, save_experiment
-from . import experiments as ex
+from . import analysis as ex
 from .components import default_components
 from .physics import default_params
 

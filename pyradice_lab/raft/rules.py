@@ -2,14 +2,14 @@
 
 This module is the executable spec: :class:`Game` plays one game step by step in plain Python, checks
 that every gem is accounted for after every step (raft + lifeboats + gems in hand + box = the whole gem
-set), and can write a transcript.  :mod:`.engine` is the same rules compiled with numba for many games;
+set), and can write a transcript.  :mod:`.kernel` is the same rules compiled with numba for many games;
 both draw their randomness in the same order from the same generator, so a seeded game is identical in
 both (tested).
 
 Order of a turn (digest of the rules, with the interpretations of ambiguous points):
 
 1. Sinking variant: 1 water token on each of the current player's lifeboats.
-2. The player's policy chooses edge, finger space and duration; the raft is tilted (:func:`.sim.tilt`).
+2. The player's policy chooses edge, finger space and duration; the raft is tilted (:func:`.tilting.tilt`).
 3. The fallen gems are loaded on the player's lifeboats (:func:`.loading.load`, the best placement).
 4. Unplaced black gems go straight back to the centre; the other unplaced gems are passed left, each
    other player in turn loading what they can; what nobody can place goes back to the centre.

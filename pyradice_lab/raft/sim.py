@@ -1,174 +1,230 @@
-"""Vectorised sampling of tilts: ``tilt`` (batch axis first) and ``tilt_distribution``.
+"""Many games: :func:`simulate_games` (one row per game) and per-card statistics.
 
-The sampler reads the chance outcomes declared once by :func:`~pyradice_lab.raft.physics.fate_table`:
-per tilt it draws the timing node from one uniform, then each gem's fate from one uniform (gems in
-space order 0..8, colours in order), inside a numba-compiled loop that takes the numpy ``Generator``
-itself.  A game engine that tilts once per turn therefore consumes exactly the same numbers as
-``tilt(..., n=1)``.  With ``NUMBA_DISABLE_JIT=1`` the same loop runs as plain Python: that is the
-one-tilt-at-a-time reference path of the benchmark.
-
-Gems are conserved by construction: every gem on the raft is written to exactly one outcome (fallen, or
-one of the nine spaces after release).
+Game ``i`` draws from its own generator, the ``i``-th child of the root seed (``SeedSequence.spawn``),
+so a game's course depends only on the seed and its index: never on the batch size, ``n_jobs`` or the
+engine, and the first games of a long run equal a short run with the same seed.  The batch engine
+(:mod:`.kernel`) plays chunks of ``CHUNK`` games in lockstep; if a policy is a custom Python callable
+(or ``engine="rules"`` is asked for) the readable engine (:mod:`.rules`) plays the same games, slower.
 
 Examples
 --------
->>> import numpy as np
->>> from pyradice_lab.raft import sim
->>> state = sim.reference_state(4)
->>> res = sim.tilt(state, "north", "centre", 1.0, n=1000, rng=1)
->>> res.fallen.shape, res.states.shape
-((1000, 4), (1000, 9, 4))
->>> bool(((res.fallen + res.states.sum(axis=1)) == state.sum(axis=0)).all())
-True
+>>> from pyradice_lab.raft.sim import simulate_games
+>>> df = simulate_games(20, players=3, rng=1)
+>>> len(df), bool((df["turns"] % 3 == 0).all())
+(20, True)
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from ..rng import as_generator
-from ..stats import proportion_estimate
-from .components import RaftGeometry, default_components
-from .odds import check_state, fallen_joint_pmf
-from .physics import check_duration, check_edge, coerce_params, fate_table
-from .sampling import cumulative_tables, reference_state, sample_batch
+from ..rng import seed_sequence
+from .components import Components, default_components
+from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
+from .physics import coerce_params
+from .policies import KIND_CODES, OptionTable, Policy
+from .rules import MAX_TURNS, Game, check_variant, resolve_policies, resolve_skills
 
-__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "tilt_kernel", "cumulative_tables",
-           "reference_tilts", "sample_batch"]
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES"]
 
-
-class TiltResult(NamedTuple):
-    """Outcome of :func:`tilt`: ``fallen`` (n, colours) and the raft ``states`` after release (n, 9, colours)."""
-
-    fallen: np.ndarray
-    states: np.ndarray
+CHUNK = 256
+ENGINES = ("auto", "batch", "rules")
 
 
-@njit(cache=True)
-def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - compiled
-    """Sample ``fallen.shape[0]`` tilts of the raft ``counts`` (9, C) into the zeroed outputs."""
-    n = fallen.shape[0]
-    ncol = counts.shape[1]
-    nodes = cumw.shape[0]
-    for i in range(n):
-        u = rng.random()
-        j = 0
-        while j < nodes - 1 and u >= cumw[j]:
-            j += 1
-        for s in range(9):
-            for c in range(ncol):
-                for _ in range(counts[s, c]):
-                    v = rng.random()
-                    y = 0
-                    while y < 9 and v >= cumf[j, s, y]:
-                        y += 1
-                    if y == 9:
-                        fallen[i, c] += 1
-                    else:
-                        after[i, y, c] += 1
+@dataclass
+class GameBatch:
+    """Result of :func:`simulate`: one row per game, and per-card totals over all games."""
+
+    games: pd.DataFrame
+    cards: pd.DataFrame
 
 
-def _check_n(n, name="n") -> int:
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
+def _check_int(v, name, lo, hi=None):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be an integer {rng}, got {v!r}")
+    return int(v)
 
 
-def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
-         geometry: RaftGeometry | None = None) -> TiltResult:
-    """Simulate ``n`` independent tilts of the raft ``state``.
+class _Setup:
+    """Validated inputs and the per-seat tables the batch engine needs."""
+
+    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns):
+        self.comp = components if components is not None else default_components()
+        self.players = self.comp.check_players(players)
+        self.variant = check_variant(variant)
+        self.params = coerce_params(params)
+        self.policies = resolve_policies(policies, self.players)
+        self.skills = resolve_skills(skills, self.players, self.params)
+        left = len(self.comp.deck) - self.comp.rules.boats * self.players
+        depth = self.comp.rules.flag_depth[self.players] if flag_depth is None else flag_depth
+        self.flag_depth = _check_int(depth, "flag_depth", 0, left)
+        self.max_turns = _check_int(max_turns, "max_turns", 1)
+        self.batchable = all(isinstance(p, Policy) for p in self.policies)
+
+    def spec(self) -> tuple:
+        comp = self.comp
+        slots, points = comp.deck_arrays()
+        return (self.players, self.variant == "sinking", comp.gems.in_play(self.players),
+                np.array(comp.gems.counts, dtype=np.int64), slots, points, self.flag_depth, comp.rules.boats,
+                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns)
+
+    def tables(self) -> tuple:
+        """Per-seat policy codes and weights, allowed options, and per distinct timing noise the fall
+        probabilities and cumulative sampling tables of every option."""
+        seat_params = [self.params.replace(timing_noise=s) for s in self.skills]
+        durations = sorted({d for p in self.policies for d in p.durations})
+        table = OptionTable(self.comp.raft, durations)
+        kinds = np.array([KIND_CODES[p.kind] for p in self.policies], dtype=np.int64)
+        pars = np.stack([p.pars() for p in self.policies])
+        allowed = np.stack([table.allowed(p) for p in self.policies])
+        distinct = list(dict.fromkeys(seat_params))
+        seat_tab = np.array([distinct.index(sp) for sp in seat_params], dtype=np.int64)
+        fall = np.stack([table.fall_table(sp) for sp in distinct])
+        samp = [table.sample_tables(sp) for sp in distinct]
+        return (kinds, pars, allowed, fall, np.stack([a for a, _ in samp]), np.stack([b for _, b in samp]), seat_tab)
+
+
+def _run_batch(setup: _Setup, seeds: list, tables) -> tuple[np.ndarray, ...]:
+    return play_batch(setup.spec(), [np.random.default_rng(s) for s in seeds], tables)
+
+
+def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
+    n = len(seeds)
+    games = np.zeros((n, len(GAME_FIELDS)), dtype=np.int64)
+    scores = np.zeros((n, setup.players), dtype=np.int64)
+    boats = np.zeros((n, setup.players), dtype=np.int64)
+    gifted = np.zeros((n, setup.players), dtype=np.int64)
+    for g in range(n):
+        row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
+                   components=setup.comp,
+                   params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
+                   max_turns=setup.max_turns).play().summary
+        games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
+        scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
+        boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
+        gifted[g] = [row[f"gifted_{p}"] for p in range(setup.players)]
+    return games, scores, boats, gifted, None
+
+
+def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
+             params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+             max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
+             chunk: int = CHUNK) -> GameBatch:
+    """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
+    n_games = _check_int(n_games, "n_games", 1)
+    chunk = _check_int(chunk, "chunk", 1)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns)
+    if engine == "batch" and not setup.batchable:
+        raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
+    compiled = setup.batchable and engine != "rules"
+    root = seed_sequence(rng, name="rng")
+    seeds = root.spawn(n_games)
+    chunks = [seeds[i:i + chunk] for i in range(0, n_games, chunk)]
+    tables = setup.tables() if compiled else None
+
+    def work(i):
+        return _run_batch(setup, chunks[i], tables) if compiled else _run_rules(setup, chunks[i])
+
+    if n_jobs != 1 and len(chunks) > 1:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(i) for i in range(len(chunks)))
+    else:
+        from tqdm.auto import tqdm
+
+        parts = [work(i) for i in tqdm(range(len(chunks)), desc="raft games", unit="chunk", disable=not progress,
+                                       leave=False)]
+    games = np.concatenate([p[0] for p in parts])
+    scores = np.concatenate([p[1] for p in parts])
+    boats = np.concatenate([p[2] for p in parts])
+    gifted = np.concatenate([p[3] for p in parts])
+    df = pd.DataFrame({"game": np.arange(n_games), "players": setup.players, "variant": setup.variant})
+    for i, f in enumerate(GAME_FIELDS[:3]):
+        df[f] = games[:, i]
+    df["rounds"] = -(-games[:, 1] // setup.players)
+    for p in range(setup.players):
+        df[f"score_{p}"] = scores[:, p]
+    for p in range(setup.players):
+        df[f"boats_{p}"] = boats[:, p]
+    for p in range(setup.players):
+        df[f"gifted_{p}"] = gifted[:, p]
+    best = scores.max(axis=1)
+    key = scores * 1000 + boats
+    top = key.max(axis=1)
+    n_top = (key == top[:, None]).sum(axis=1)
+    df["winner"] = np.where(n_top == 1, key.argmax(axis=1), -1)
+    df["tie"] = n_top > 1
+    df["winning_score"] = best
+    for i, f in enumerate(GAME_FIELDS[3:], start=3):
+        df[f] = games[:, i].astype(bool) if f in ("deck_exhausted", "truncated") else games[:, i]
+    df["seed_entropy"] = [root.entropy] * n_games
+    df.attrs.update({"seed_entropy": root.entropy, "policies": [getattr(p, "name", "custom") for p in setup.policies],
+                     "skills": setup.skills, "engine": "batch" if compiled else "rules"})
+    if compiled:
+        cards_arr = sum(p[4] for p in parts)
+        cards = pd.DataFrame(cards_arr, columns=list(CARD_FIELDS))
+        cards.insert(0, "id", [c.id for c in setup.comp.deck])
+        cards.insert(1, "name", [c.name for c in setup.comp.deck])
+        cards.insert(2, "size", [c.size for c in setup.comp.deck])
+        cards.insert(3, "points", [c.points for c in setup.comp.deck])
+    else:
+        cards = pd.DataFrame()
+    return GameBatch(df, cards)
+
+
+def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
+                   params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+                   max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
+                   progress: bool = False, chunk: int = CHUNK) -> pd.DataFrame:
+    """Simulate ``n_games`` full games of Rocking Raft.
 
     Parameters
     ----------
-    state : array_like of int, shape (9, colours) or (3, 3, colours)
-        Gems per space (row by row from the north-west corner, centre 4) per colour
-        (red, yellow, blue, black).
-    edge : {"north", "east", "south", "west"}
-        The raft edge lowered toward the player (after rotating the raft).
-    finger : str or int
-        A finger space of that edge (``"left"``, ``"centre"``, ``"right"``, as the edge has them) or its index.
-    duration : float
-        Intended tilt time in seconds (0..``params.max_duration``); the executed time is noisy.
-    n : int
-        Number of tilts (batch size).
-    rng : seed or Generator
+    n_games : int
+    players : int
+        2..4.
+    variant : {"standard", "sinking"}
+    policies : name, Policy, callable or a list of them (one per seat), optional
+        Default ``"greedy"`` for every seat (see :mod:`.policies`).
+    rng : seed, SeedSequence or Generator
     params : TiltParams or dict, optional
-        Tilt model parameters (default ``data/tilt.toml``).
+        Tilt model parameters.
+    components : Components, optional
+        E.g. ``default_components().with_gems(3, [7, 7, 7, 5])`` for a gem-mix sweep.
+    skills : float or list of float, optional
+        Timing noise per seat (dexterity); default the model's ``timing_noise``.
+    flag_depth : int, optional
+        Cards above the pirate flag (default: the rules' 10/15/20).
+    max_turns : int
+        Safety cap on turns (such games are flagged ``truncated``).
+    engine : {"auto", "batch", "rules"}
+    n_jobs : int
+        Parallel worker threads over chunks (numpy releases the GIL; results do not depend on it).
+    chunk : int
+        Games per batch (results do not depend on it).
 
     Returns
     -------
-    TiltResult
-        ``fallen`` int16 (n, colours) and ``states`` int16 (n, 9, colours); for every tilt
-        ``fallen + states.sum(axis=1)`` equals the gems per colour of ``state``.
+    pandas.DataFrame
+        One row per game: seat scores and completed lifeboats, ``winner`` (-1 for a shared win),
+        ``turns``, ``rounds``, ``flag_turn``, ``gems_passed`` (ordinary gems the active player could not
+        place), ``gifts_placed`` (of those, placed by opponents), ``gift_points`` (points completed by
+        passed gems), ``gifted_<seat>`` (points that seat's leftovers completed for others), ``sunk``
+        lifeboats, ``deck_exhausted``, ``truncated`` and the root ``seed_entropy``.
 
     Examples
     --------
-    >>> res = tilt(reference_state(3), "east", "left", 2.0, n=5, rng=7)
-    >>> res.fallen.sum(axis=1).tolist()  # gems that fell in each of 5 tilts
-    [3, 5, 5, 4, 11]
+    >>> df = simulate_games(10, players=4, variant="sinking", rng=3)
+    >>> sorted(set(df.columns) >= {"score_0", "score_3", "winner", "sunk"} for _ in [0])
+    [True]
     """
-    params = coerce_params(params)
-    state = check_state(state)
-    edge = check_edge(edge)
-    duration = check_duration(duration, params)
-    n = _check_n(n)
-    gen = as_generator(rng)
-    w, fates = fate_table(edge, finger, duration, params, geometry)
-    cumw, cumf = cumulative_tables(w, fates)
-    fallen = np.zeros((n, state.shape[1]), dtype=np.int16)
-    after = np.zeros((n, 9, state.shape[1]), dtype=np.int16)
-    tilt_kernel(gen, state, cumw, cumf, fallen, after)
-    return TiltResult(fallen, after)
-
-
-def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
-                      geometry: RaftGeometry | None = None, model: bool = True) -> pd.DataFrame:
-    """Monte Carlo distribution of the fallen gems (counts per colour), with 95% CIs.
-
-    One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
-    ``p_se``, ``p_ci_low``, ``p_ci_high`` (Wilson) and, with ``model=True``, ``p_model``: the exact
-    probability under the tilt model (:func:`~pyradice_lab.raft.odds.fallen_joint_pmf`).
-
-    Examples
-    --------
-    >>> df = tilt_distribution(reference_state(4), "north", "centre", 1.0, trials=2000, rng=3)
-    >>> list(df.columns[:6])
-    ['red', 'yellow', 'blue', 'black', 'total', 'count']
-    >>> int(df["count"].sum())
-    2000
-    """
-    trials = _check_n(trials, "trials")
-    res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry)
-    colours = list(default_components().gems.colours)
-    uniq, counts = np.unique(res.fallen, axis=0, return_counts=True)
-    rows = []
-    for u, k in zip(uniq, counts):
-        est = proportion_estimate(int(k), trials)
-        rows.append([*map(int, u), int(u.sum()), int(k), est.value, est.se, est.ci_low, est.ci_high])
-    df = pd.DataFrame(rows, columns=colours + ["total", "count", "p", "p_se", "p_ci_low", "p_ci_high"])
-    if model:
-        exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
-        df = df.merge(exact.drop(columns="total").rename(columns={"p": "p_model"}), on=colours, how="left")
-    df = df.sort_values(["count", "total"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    df.attrs["trials"] = trials
-    return df
-
-
-def reference_tilts(n: int = 2000, players: int = 4) -> int:
-    """Bench reference: ``n`` tilts one at a time through the same kernel (run with NUMBA_DISABLE_JIT=1)."""
-    state = reference_state(players)
-    gen = np.random.default_rng(0)
-    w, fates = fate_table("north", "centre", 1.0)
-    cumw, cumf = cumulative_tables(w, fates)
-    fallen = np.zeros((1, state.shape[1]), dtype=np.int16)
-    after = np.zeros((1, 9, state.shape[1]), dtype=np.int16)
-    for _ in range(n):
-        fallen[:] = 0
-        after[:] = 0
-        tilt_kernel(gen, state, cumw, cumf, fallen, after)
-    return n
+    return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
+                    flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
+                    chunk=chunk).games

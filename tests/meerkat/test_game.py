@@ -7,9 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab.meerkat import play_game, score_game, sim, simulate_games
-from pyradice_lab.meerkat import rules as R
-from pyradice_lab.meerkat.pure import python_twins
+from pyradice_lab.meerkat import play_game, rules as R, score_game, sim, simulate_games
+from pyradice_lab.meerkat.sim import python_twins
 
 GOLDEN = Path(__file__).with_name("golden_transcript.txt")
 

@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from pyradice_lab.meerkat import automa_placement_table
-from pyradice_lab.meerkat import rules as R
-from pyradice_lab.meerkat.pure import fresh_state, python_twins
+from pyradice_lab.meerkat import automa_placement_table, rules as R
+from pyradice_lab.meerkat.sim import fresh_state, python_twins
 
 
 def test_automa_placements_match_exact_distribution():

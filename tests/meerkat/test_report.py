@@ -3,7 +3,8 @@
 import numpy as np
 
 from pyradice_lab.meerkat import analysis as A
-from pyradice_lab.meerkat.report import report_section, sweep_cell
+from pyradice_lab.meerkat.report import report_section
+from pyradice_lab.meerkat.sweeps import games_cell as sweep_cell
 from pyradice_lab.report import ExperimentResult, ReportContext, Table
 
 

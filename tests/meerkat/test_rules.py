@@ -3,7 +3,7 @@
 import numpy as np
 
 from pyradice_lab.meerkat import rules as R
-from pyradice_lab.meerkat.pure import fresh_state, python_twins
+from pyradice_lab.meerkat.sim import fresh_state, python_twins
 
 TW = python_twins()
 i64 = np.int64

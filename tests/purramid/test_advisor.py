@@ -173,8 +173,11 @@ def test_placement_options_cover_every_distinct_subset():
     assert all(sum(d) == n for d, n in zip(df["dice"], df["number"]))
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 
 @st.composite

@@ -2,11 +2,9 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from pyradice_lab.pyradice import Setup, legal_places
-from pyradice_lab.pyradice import kernels as K
+from pyradice_lab.pyradice import Setup, kernel as K, legal_places
 from pyradice_lab.pyradice.components import default_components
 from pyradice_lab.pyradice.scoring import Table, evaluate, score_pyramid
 from pyradice_lab.pyradice.sim import kernel_tables, simulate_games

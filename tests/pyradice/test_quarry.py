@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pyradice_lab.pyradice import Quarry, availability, visible_faces
 from pyradice_lab.pyradice.geometry import QUARRY_SHAPES

@@ -1,8 +1,7 @@
 """Pyramid placement, skills (the rules' A3 example), goal tokens, cards and the rules' example score."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pyradice_lab.pyradice import PYRAMID, Setup, legal_places, score_pyramid
 from pyradice_lab.pyradice.components import default_components

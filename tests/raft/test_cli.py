@@ -1,7 +1,7 @@
 """`pyradice-lab raft ...` in-process: output, exit codes, one-line errors."""
 
 from pyradice_lab.cli import main
-from pyradice_lab.raft.calibrate import simulate_observations, standard_start
+from pyradice_lab.raft.calibration import simulate_observations, standard_start
 
 
 def test_tilt_command_prints_the_distribution(capsys):

@@ -6,8 +6,8 @@ import importlib
 import pytest
 
 MODULES = ["pyradice_lab.raft", "pyradice_lab.raft.components", "pyradice_lab.raft.physics", "pyradice_lab.raft.odds",
-           "pyradice_lab.raft.sim", "pyradice_lab.raft.loading", "pyradice_lab.raft.policies",
-           "pyradice_lab.raft.rules", "pyradice_lab.raft.simulate", "pyradice_lab.raft.calibrate"]
+           "pyradice_lab.raft.tilting", "pyradice_lab.raft.loading", "pyradice_lab.raft.policies",
+           "pyradice_lab.raft.rules", "pyradice_lab.raft.sim", "pyradice_lab.raft.calibration"]
 
 
 @pytest.mark.parametrize("name", MODULES)

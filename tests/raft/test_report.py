@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from pyradice_lab.raft import experiments as ex
+from pyradice_lab.raft import analysis as ex, sweeps
 from pyradice_lab.raft.report import components_table
 from pyradice_lab.report import save_experiment
 
@@ -49,7 +49,7 @@ def test_components_table_lists_every_source():
 
 
 def test_sweep_cells():
-    out = ex.sweep_games_cell({"players": 2, "variant": "sinking", "black": 4}, 12, np.random.default_rng(1))
+    out = sweeps.games_cell({"players": 2, "variant": "sinking", "black": 4}, 12, np.random.default_rng(1))
     assert out["rounds"].n == 12 and out["winning_score"].value > 0
-    tilt = ex.sweep_tilt_cell({"edge": "west", "finger": "left", "duration": 2.0}, 4000, np.random.default_rng(2))
+    tilt = sweeps.tilt_cell({"edge": "west", "finger": "left", "duration": 2.0}, 4000, np.random.default_rng(2))
     assert abs(tilt["fallen"].value - tilt["exact"]) < 4 * tilt["fallen"].se

@@ -2,10 +2,9 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from pyradice_lab.raft import odds, sim
+from pyradice_lab.raft import odds, tilting
 from pyradice_lab.raft.components import EDGES, RaftGeometry, default_components
 from pyradice_lab.raft.physics import TiltParams, fall_probabilities, fate_table
 
@@ -37,7 +36,7 @@ edge_finger = st.sampled_from(GEOM.options())
 @given(raft_states(), edge_finger, st.floats(0, 6), params_st, st.integers(0, 2**32 - 1))
 def test_every_tilt_conserves_gems_and_never_goes_negative(state, ef, duration, params, seed):
     edge, finger = ef
-    res = sim.tilt(state, edge, finger, duration, n=50, rng=seed, params=params)
+    res = tilting.tilt(state, edge, finger, duration, n=50, rng=seed, params=params)
     assert (res.fallen >= 0).all() and (res.states >= 0).all()
     np.testing.assert_array_equal(res.fallen + res.states.sum(axis=1), np.broadcast_to(state.sum(axis=0), (50, 4)))
 
@@ -59,14 +58,14 @@ def test_no_opening_on_the_lowered_edge_means_nothing_falls(state, edge, duratio
     openings[edge] = (0.0, 0.0, 0.0)
     closed = RaftGeometry(openings, GEOM.fingers, GEOM.finger_offsets)
     for finger in range(len(GEOM.fingers[edge])):
-        res = sim.tilt(state, edge, finger, duration, n=30, rng=seed, params=params, geometry=closed)
+        res = tilting.tilt(state, edge, finger, duration, n=30, rng=seed, params=params, geometry=closed)
         assert res.fallen.sum() == 0
         assert float(fall_probabilities(edge, finger, duration, params, closed).max()) == 0.0
 
 
 def test_zero_duration_drops_nothing_and_fate_tables_are_distributions():
-    state = sim.reference_state(4)
-    assert sim.tilt(state, "north", "centre", 0.0, n=200, rng=1).fallen.sum() == 0
+    state = tilting.reference_state(4)
+    assert tilting.tilt(state, "north", "centre", 0.0, n=200, rng=1).fallen.sum() == 0
     w, fates = fate_table("east", "left", 1.7)
     assert abs(w.sum() - 1) < 1e-12 and np.allclose(fates.sum(axis=2), 1) and (fates >= 0).all()
 
@@ -79,7 +78,7 @@ def test_the_model_is_physical():
     east_left = fall_probabilities("east", "left", 2.0)   # wide gap at the east player's left end
     east_right = fall_probabilities("east", "right", 2.0)
     assert east_left.sum() > east_right.sum()
-    state = sim.reference_state(4)
+    state = tilting.reference_state(4)
     pm_lo = odds.fallen_total_pmf(state, "north", "centre", 1.5, TiltParams(timing_noise=0.0))
     pm_hi = odds.fallen_total_pmf(state, "north", "centre", 1.5, TiltParams(timing_noise=0.5))
     k = np.arange(len(pm_lo))
@@ -90,9 +89,9 @@ def test_the_model_is_physical():
 @pytest.mark.parametrize(("edge", "finger", "duration"), [("north", "centre", 1.0), ("east", "left", 2.5),
                                                            ("south", "right", 0.7), ("west", "left", 1.5)])
 def test_monte_carlo_matches_the_exact_model(edge, finger, duration):
-    state = sim.reference_state(3)
+    state = tilting.reference_state(3)
     n = 40_000
-    res = sim.tilt(state, edge, finger, duration, n=n, rng=2024)
+    res = tilting.tilt(state, edge, finger, duration, n=n, rng=2024)
     exact_mean = odds.expected_fallen(state, edge, finger, duration)
     mc_mean = res.fallen.mean(axis=0)
     se = res.fallen.std(axis=0, ddof=1) / np.sqrt(n)
@@ -106,26 +105,26 @@ def test_monte_carlo_matches_the_exact_model(edge, finger, duration):
 
 
 def test_tilt_distribution_table_and_model_column():
-    df = sim.tilt_distribution(sim.reference_state(4), "north", "centre", 1.0, trials=30_000, rng=5)
+    df = tilting.tilt_distribution(tilting.reference_state(4), "north", "centre", 1.0, trials=30_000, rng=5)
     assert int(df["count"].sum()) == 30_000 and abs(df["p"].sum() - 1) < 1e-12
     assert (df["p_ci_low"] <= df["p"]).all() and (df["p"] <= df["p_ci_high"]).all()
     top = df[df["p_model"] > 0.01]
     assert len(top) > 10
     z = (top["p"] - top["p_model"]) / np.sqrt(top["p_model"] * (1 - top["p_model"]) / 30_000)
     assert (z.abs() < 4).all()
-    joint = odds.fallen_joint_pmf(sim.reference_state(4), "north", "centre", 1.0)
+    joint = odds.fallen_joint_pmf(tilting.reference_state(4), "north", "centre", 1.0)
     assert abs(joint["p"].sum() - 1) < 1e-12
 
 
 def test_same_seed_same_tilts_and_generator_streams_continue():
-    state = sim.reference_state(2)
-    a = sim.tilt(state, "west", "right", 1.2, n=100, rng=9)
-    b = sim.tilt(state, "west", "right", 1.2, n=100, rng=9)
+    state = tilting.reference_state(2)
+    a = tilting.tilt(state, "west", "right", 1.2, n=100, rng=9)
+    b = tilting.tilt(state, "west", "right", 1.2, n=100, rng=9)
     np.testing.assert_array_equal(a.fallen, b.fallen)
     np.testing.assert_array_equal(a.states, b.states)
     # one batch of 100 equals 100 single tilts from the same generator (the game engine relies on it)
     g = np.random.default_rng(9)
-    singles = np.concatenate([sim.tilt(state, "west", "right", 1.2, n=1, rng=g).fallen for _ in range(100)])
+    singles = np.concatenate([tilting.tilt(state, "west", "right", 1.2, n=1, rng=g).fallen for _ in range(100)])
     np.testing.assert_array_equal(singles, a.fallen)
 
 
@@ -145,7 +144,7 @@ def test_same_seed_same_tilts_and_generator_streams_continue():
     ({"params": {"wobble": 1.0}}, "params"),
 ])
 def test_bad_input_names_the_parameter(kwargs, needle):
-    call = {"state": sim.reference_state(4), "edge": "north", "finger": "centre", "duration": 1.0, "n": 10}
+    call = {"state": tilting.reference_state(4), "edge": "north", "finger": "centre", "duration": 1.0, "n": 10}
     call.update(kwargs)
     with pytest.raises(ValueError, match=needle):
-        sim.tilt(call.pop("state"), call.pop("edge"), call.pop("finger"), call.pop("duration"), rng=1, **call)
+        tilting.tilt(call.pop("state"), call.pop("edge"), call.pop("finger"), call.pop("duration"), rng=1, **call)

@@ -18,7 +18,7 @@ show as misfit on the long tilts).
 
 Examples
 --------
->>> from pyradice_lab.raft.calibrate import simulate_observations, calibrate, default_design
+>>> from pyradice_lab.raft.calibration import simulate_observations, calibrate, default_design
 >>> obs = simulate_observations(default_design(), tilts=8, rng=1)
 >>> sorted(obs.columns)
 ['centre_after', 'duration', 'edge', 'fallen', 'finger', 'start']
@@ -404,7 +404,7 @@ def _state(start) -> np.ndarray:
 
 
 def _simulate_rows(design, original, params, geometry, gen) -> pd.DataFrame:
-    from .sim import tilt
+    from .tilting import tilt
 
     rows = []
     for idx, r in design.iterrows():

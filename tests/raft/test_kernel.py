@@ -4,12 +4,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab.raft import engine, odds, sim
+from pyradice_lab.raft import kernel, odds, tilting
 from pyradice_lab.raft.components import default_components
 from pyradice_lab.raft.physics import fate_table
 from pyradice_lab.raft.policies import aim, fixed
 from pyradice_lab.raft.rules import ConservationError, sample_tilt
-from pyradice_lab.raft.simulate import simulate, simulate_games
+from pyradice_lab.raft.sim import simulate, simulate_games
 
 CONFIGS = [
     dict(players=2, variant="standard", policies="greedy"),
@@ -55,14 +55,14 @@ def test_a_game_does_not_depend_on_its_batch_or_on_n_jobs():
 
 
 def test_batch_engine_checks_conservation_at_every_step(monkeypatch):
-    real = engine._Batch.drop
+    real = kernel._Batch.drop
 
     def leaky(self, vec):
         real(self, vec)
         if vec.sum() > 0:
             self.raft[0, 4, 0] -= 1   # lose a gem in the first game of the batch
 
-    monkeypatch.setattr(engine._Batch, "drop", leaky)
+    monkeypatch.setattr(kernel._Batch, "drop", leaky)
     with pytest.raises(ConservationError, match="gem conservation broken"):
         simulate_games(5, 3, rng=1)
 
@@ -95,8 +95,8 @@ def test_card_statistics_add_up():
 
 
 def test_the_engines_tilt_sampler_matches_the_exact_model():
-    state = sim.reference_state(4)
-    cumw, cumf = sim.cumulative_tables(*fate_table("east", "left", 2.0))
+    state = tilting.reference_state(4)
+    cumw, cumf = tilting.cumulative_tables(*fate_table("east", "left", 2.0))
     rng = np.random.default_rng(8)
     n = 6000
     falls = np.array([sample_tilt(rng.random(), rng.random(27), state, cumw, cumf)[0] for _ in range(n)])

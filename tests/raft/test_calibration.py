@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab.raft.calibrate import calibrate, default_design, simulate_observations, standard_start
+from pyradice_lab.raft.calibration import calibrate, default_design, simulate_observations, standard_start
 from pyradice_lab.raft.physics import TiltParams
 
 TRUE = TiltParams(slide_rate=0.7, drop_rate=2.2, finger_skew=0.35, recentre=0.6, timing_noise=0.3)

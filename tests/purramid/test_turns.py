@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab.purramid import advisor, turnsim
+from pyradice_lab.purramid import advisor, turns
 from pyradice_lab.purramid.chance import code_rows, multisets
 from pyradice_lab.purramid.components import Layout
 from pyradice_lab.purramid.odds import burst_probability
@@ -20,9 +20,9 @@ L4 = Layout.from_rows([[4, 6, 1, 3, 2], [8, 5, 10], [9, 7, 11], [12, 6]], name="
 ])
 def test_optimal_policy_monte_carlo_matches_exact_value(layout, D, y, objective):
     exact = advisor.solver_for(layout, objective, 0.25, "exact").fresh(0, D, y, advisor.parse_objective(objective).k)
-    df = turnsim.simulate_turns(8000, layout, policy="optimal", turn_dice=D, yarn=y, objective=objective,
+    df = turns.simulate_turns(8000, layout, policy="optimal", turn_dice=D, yarn=y, objective=objective,
                                 yarn_value=0.25, bonus="exact", rng=123)
-    est = turnsim.turn_value(df)
+    est = turns.turn_value(df)
     assert abs(est.value - exact[0]) < 4 * est.se, (est, exact)
     burst = df["burst"].mean()
     assert abs(burst - exact[1]) < 4 * np.sqrt(exact[1] * (1 - exact[1]) / len(df)) + 1e-12
@@ -31,13 +31,13 @@ def test_optimal_policy_monte_carlo_matches_exact_value(layout, D, y, objective)
 def test_human_policies_never_beat_optimal_and_same_seed_same_turns():
     exact = advisor.solver_for(L4, "tiles", 0.25, "exact").fresh(0, 5, 0)[0]
     for pol in ("greedy", "stop_after:1", "stop_after:2", "risk:0.3"):
-        a = turnsim.simulate_turns(3000, L4, policy=pol, yarn_value=0.25, rng=9)
-        b = turnsim.simulate_turns(3000, L4, policy=pol, yarn_value=0.25, rng=9)
+        a = turns.simulate_turns(3000, L4, policy=pol, yarn_value=0.25, rng=9)
+        b = turns.simulate_turns(3000, L4, policy=pol, yarn_value=0.25, rng=9)
         pd.testing.assert_frame_equal(a, b)
-        est = turnsim.turn_value(a)
+        est = turns.turn_value(a)
         assert est.value < exact + 4 * est.se
     # stopping later means more placements per turn segment
-    per_seg = [turnsim.simulate_turns(2000, L4, policy=p, rng=1).eval("placements / segments").mean()
+    per_seg = [turns.simulate_turns(2000, L4, policy=p, rng=1).eval("placements / segments").mean()
                for p in ("stop_after:1", "stop_after:2", "greedy")]
     assert per_seg[0] < per_seg[1] < per_seg[2]
     assert 1 <= per_seg[0] < 1.2
@@ -53,11 +53,11 @@ def test_placeable_table_matches_burst_odds():
     L = Layout.from_rows([[2, 10, 6], [8, 3, 4], [12, 5]])
     cov = L.mask_of([(0, 0), (0, 2)])
     for d in (1, 2, 5):
-        tab = turnsim.placeable_table(L, cov, 0, d)
+        tab = turns.placeable_table(L, cov, 0, d)
         free_numbers = [L.numbers[i] for i in range(L.n_spaces) if not cov >> i & 1]
         assert 1 - tab.mean() == pytest.approx(burst_probability(d, free_numbers), abs=1e-15)
-    tab = turnsim.placeable_table("A", 0, 0, 5)
-    hits = turnsim.placeable_rolls(200_000, tab, rng=4)
+    tab = turns.placeable_table("A", 0, 0, 5)
+    hits = turns.placeable_rolls(200_000, tab, rng=4)
     p = 1 - burst_probability(5, set(L.numbers) | set(range(1, 13)))
     assert abs(hits / 200_000 - tab.mean()) < 4 * np.sqrt(tab.mean() * (1 - tab.mean()) / 200_000) + 1e-9
     assert p >= 0
@@ -65,10 +65,10 @@ def test_placeable_table_matches_burst_odds():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="n"):
-        turnsim.simulate_turns(0, L2)
+        turns.simulate_turns(0, L2)
     with pytest.raises(ValueError, match="turn_dice"):
-        turnsim.simulate_turns(10, L2, turn_dice=6)
+        turns.simulate_turns(10, L2, turn_dice=6)
     with pytest.raises(ValueError, match="covered"):
-        turnsim.simulate_turns(10, L2, covered=[(5, 5)])
+        turns.simulate_turns(10, L2, covered=[(5, 5)])
     with pytest.raises(ValueError, match="policy"):
-        turnsim.simulate_turns(10, L2, policy="lucky")
+        turns.simulate_turns(10, L2, policy="lucky")

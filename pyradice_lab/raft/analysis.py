@@ -16,10 +16,10 @@ from ..rng import seed_sequence
 from ..stats import Z95, Estimate, mean_estimate, proportion_estimate
 from .components import default_components
 from .policies import fixed
-from .simulate import simulate, simulate_games
+from .sim import simulate, simulate_games
 
 __all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity",
-           "sinking", "sweep_games_cell", "sweep_tilt_cell"]
+           "sinking"]
 
 
 def _children(seed, k):
@@ -100,7 +100,7 @@ def tilt_model(players: int = 4, durations=None) -> ExperimentResult:
 
 def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
     """Synthetic tilts from known parameters, then :func:`calibrate`: are the parameters recovered?"""
-    from .calibrate import calibrate, default_design, simulate_observations
+    from .calibration import calibrate, default_design, simulate_observations
     from .physics import TiltParams
 
     truth = TiltParams(slide_rate=0.7, drop_rate=2.2, finger_skew=0.35, recentre=0.6, timing_noise=0.3)
@@ -427,34 +427,3 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1) -> Experimen
                "tilt model's speed: recalibrate it before trusting this page.")
     return ExperimentResult("raft_sinking", "How much harder is the sinking variant?", reading,
                             _long(t, ["players", "variant"]), fig, {})
-
-
-# ----------------------------------------------------------------------------------------- sweep cells
-def sweep_games_cell(params: dict, trials: int, rng) -> dict:
-    """Sweep target ``raft.games``: Monte Carlo game statistics for one parameter cell."""
-    players = int(params.get("players", 3))
-    comp = default_components()
-    black = int(params.get("black", -1))
-    if black >= 0:
-        comp = comp.with_gems(players, list(comp.gems.in_play(players)[:-1]) + [black])
-    depth = int(params.get("flag_depth", -1))
-    df = simulate_games(trials, players, params.get("variant", "standard"), params.get("policy", "greedy"), rng=rng,
-                        components=comp, flag_depth=None if depth < 0 else depth)
-    seat = df[[f"score_{p}" for p in range(players)]].to_numpy().mean(axis=1)
-    return {"winning_score": mean_estimate(df["winning_score"]), "mean_score": mean_estimate(seat),
-            "rounds": mean_estimate(df["rounds"]), "gift_points": mean_estimate(df["gift_points"]),
-            "sunk": mean_estimate(df["sunk"]), "shared_win": proportion_estimate(int(df["tie"].sum()), len(df))}
-
-
-def sweep_tilt_cell(params: dict, trials: int, rng) -> dict:
-    """Sweep target ``raft.tilt``: Monte Carlo mean gems fallen vs the exact model value."""
-    from .odds import expected_fallen
-    from .sampling import reference_state
-    from .sim import tilt
-
-    state = reference_state(int(params.get("players", 4)))
-    edge, finger, d = params.get("edge", "north"), params.get("finger", "centre"), float(params.get("duration", 1.0))
-    res = tilt(state, edge, finger, d, n=max(trials, 2), rng=rng)
-    est = mean_estimate(res.fallen.sum(axis=1))
-    exact = float(expected_fallen(state, edge, finger, d).sum())
-    return {"fallen": est, "exact": exact, "exact_in_ci": est.contains(exact)}
