@@ -177,3 +177,21 @@ def test_bad_findings_are_rejected_by_the_experiment():
         ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), findings=["a sentence"])
     with pytest.raises(ValueError, match="sample_size"):
         ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), sample_size=-1)
+
+
+def test_prerendered_png_figures_and_bare_items_still_work(tmp_path):
+    import io
+
+    from pyradice_lab.report import RasterFigure
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1, 2], [0, 1, 0])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    sec = Section("Old style", [RasterFigure(buf.getvalue()), pd.DataFrame({"a": [1, 2]}), "text"])
+    path = write_pdf(tmp_path / "old.pdf", [sec])
+    assert layout_problems(path) == [] and any("Old style" in t for t in page_texts(path))
+    reader = PdfReader(str(path))
+    assert len(reader.pages) == 4 and len(reader.pages[3].images) == 1  # title, summary, contents, section
