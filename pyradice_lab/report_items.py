@@ -160,10 +160,20 @@ class ExperimentResult:
                         return n
         return None
 
+    @property
+    def sample_unit(self) -> str:
+        """What the sample size counts: the findings' unit (e.g. "cells"), else "games"."""
+        units = [f.sample_unit for f in self.findings if f.kind != "exact"]
+        return units[0] if units else "games"
+
     def claims_allowed(self) -> bool:
-        """False when the sample is known and below :data:`MIN_CLAIM_N` (numbers only, no reading)."""
+        """Whether the experiment may state conclusions: its findings each have enough data (their own
+        ``min_n``); without findings, its sample is unknown or at least :data:`MIN_CLAIM_N`.  When False
+        the report shows the numbers and withholds the reading."""
         if self.exact:
             return True
+        if self.findings:
+            return all(f.enough_data for f in self.findings)
         n = self.resolved_sample_size()
         return n is None or n >= MIN_CLAIM_N
 

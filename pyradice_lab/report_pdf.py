@@ -264,8 +264,10 @@ def _figure(fig, story: _Story, title: str | None = None, caption: str = "") -> 
     story.add(flow)
 
 
-def _fmt_n(n) -> str:
-    return f"{n:,}" if n is not None else "not stated"
+def _fmt_n(n, unit: str = "games") -> str:
+    if n is None:
+        return "not stated"
+    return f"{n:,}" + (f" {unit}" if unit != "games" else "")
 
 
 def _experiment(exp: ExperimentResult, story: _Story) -> None:
@@ -279,10 +281,11 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
         if exp.reading.strip():
             flow += paragraphs(exp.reading)
     else:
+        least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
         flow.append(Paragraph(markup(
-            f"Sample size {n:,} is below the minimum of {MIN_CLAIM_N} for a claim: the numbers are shown, "
-            "the reading is withheld. Run the full report for conclusions."), NOTE))
-    size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n)}"
+            f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the numbers "
+            "are shown, the reading is withheld. Run the full report for conclusions."), NOTE))
+    size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
     flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
     story.add(flow)
     if exp.figure is not None:
@@ -389,8 +392,8 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
         if exp.exact:
             size, status = "exact", "exact"
         else:
-            size = _fmt_n(n)
-            status = (f"numbers only (n < {MIN_CLAIM_N})" if not exp.claims_allowed() else
+            size = _fmt_n(n, exp.sample_unit)
+            status = ("numbers only (sample below the minimum)" if not exp.claims_allowed() else
                       f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} findings claim"
                       if exp.findings else "reading by hand")
         rows.append({"section": sec.title, "experiment": exp.title, "sample size": size, "conclusions": status})

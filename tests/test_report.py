@@ -69,6 +69,10 @@ def check_every_section_is_in_the_report(out, pages, folder):
             assert f"{exp}/{exp}.csv" in text, f"experiment {exp} is not on the pages of {spec.title}"
         assert len(children) >= len(mine), f"{spec.title}: {len(children)} bookmarks for {len(mine)} experiments"
         claimed.update(mine)
+    overview = [c for c in csvs if c.startswith("overview_")]
+    assert overview and all(f"{c}/{c}.csv" in "\n".join(pages[parts["Overview"][0] - 1:parts["Overview"][1]])
+                            for c in overview)
+    claimed.update(overview)
     assert set(csvs) == claimed, f"experiments saved but in no game's section: {sorted(set(csvs) - claimed)}"
 
 

@@ -195,3 +195,15 @@ def test_prerendered_png_figures_and_bare_items_still_work(tmp_path):
     assert layout_problems(path) == [] and any("Old style" in t for t in page_texts(path))
     reader = PdfReader(str(path))
     assert len(reader.pages) == 4 and len(reader.pages[3].images) == 1  # title, summary, contents, section
+
+
+def test_claims_are_allowed_by_each_findings_own_minimum_or_else_by_the_sample_size():
+    df = pd.DataFrame({"a": [1], "games": [3]})
+    assert not ExperimentResult("x", "X", "r", df).claims_allowed()  # 3 games, hand-written reading
+    assert ExperimentResult("x", "X", "r", df, meta={"exact": True}).claims_allowed()
+    cells = Finding("difference", "coverage", 0.9, 0.7, 0.97, n=20, null=0.95, sample_unit="cells", min_n=10)
+    exp = ExperimentResult("x", "X", "r", df, findings=[cells])
+    assert exp.claims_allowed() and exp.resolved_sample_size() == 20 and exp.sample_unit == "cells"
+    few = Finding("difference", "win share", 0.9, 0.6, 0.98, n=30, null=0.5)
+    assert not ExperimentResult("x", "X", "r", df, findings=[cells, few]).claims_allowed()
+    assert ExperimentResult("x", "X", "r", df, sample_size=500).claims_allowed()
