@@ -106,6 +106,15 @@ class _Figure(Flowable):
             self.canv.drawImage(ImageReader(io.BytesIO(self.fig.png)), 0, 0, self.w * s, self.h * s)
 
 
+def _content_bytes(page) -> bytes:
+    """The decoded content stream(s) of a page, concatenated (no parsing of the operators)."""
+    from pypdf.generic import ArrayObject
+
+    contents = page.raw_get("/Contents").get_object()
+    streams = list(contents) if isinstance(contents, ArrayObject) else [contents]
+    return b"\n".join(s.get_object().get_data() for s in streams)
+
+
 def embed_figures(path: str, placements: list) -> None:
     """Put each figure's one-page PDF on its page as a form XObject at (x, y), scaled; rewrite ``path``.
 
@@ -122,7 +131,7 @@ def embed_figures(path: str, placements: list) -> None:
         src = PdfReader(io.BytesIO(pdf)).pages[0]
         box = src.mediabox
         form = DecodedStreamObject()
-        form.set_data(src._get_contents_as_bytes() or b"")
+        form.set_data(_content_bytes(src))
         form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
                      NameObject("/BBox"): ArrayObject([FloatObject(v) for v in
                                                        (box.left, box.bottom, box.right, box.top)]),
