@@ -38,7 +38,7 @@ import warnings
 import numpy as np
 
 __all__ = ["MIN_FONT", "PAGE_WIDTH_IN", "PAGE_HEIGHT_IN", "axis_label", "plot_series", "place_legend",
-           "reference_line", "tidy_figure", "figure_problems", "STYLE"]
+           "reference_line", "tidy_figure", "figure_problems", "relayout", "text_overlaps", "STYLE"]
 
 #: smallest font (points) of any text in a figure; the report may print a figure at 93% to fit a page,
 #: so nothing is printed below 7 pt
@@ -266,10 +266,19 @@ def _shares_label(ax, name: str) -> bool:
 
 
 def _texts(fig):
+    """Visible, non-empty texts that are drawn (tick labels of ticks outside the view limits are not)."""
     from matplotlib.text import Text
 
+    hidden = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                loc = tick.get_loc()
+                if loc is None or not (lo - 1e-9 * max(1.0, abs(hi - lo)) <= loc <= hi + 1e-9 * max(1.0, abs(hi - lo))):
+                    hidden.update((id(tick.label1), id(tick.label2)))
     for t in fig.findobj(Text):
-        if t.get_visible() and t.get_text().strip():
+        if t.get_visible() and t.get_text().strip() and id(t) not in hidden:
             yield t
 
 
@@ -315,11 +324,11 @@ def tidy_figure(fig, *, max_width_in: float = PAGE_WIDTH_IN, max_height_in: floa
         fig.set_size_inches(min(w, max_width_in), min(h, max_height_in))
         changed = True
     if changed:
-        _relayout(fig)
+        relayout(fig)
     else:
         fig.canvas.draw()
     if _wrap_long_labels(fig) | _turn_crowded_ticks(fig) | _drop_overlapping_annotations(fig):
-        _relayout(fig)
+        relayout(fig)
     renderer = fig.canvas.get_renderer()
     moved = False
     for ax in fig.axes:
@@ -328,8 +337,8 @@ def tidy_figure(fig, *, max_width_in: float = PAGE_WIDTH_IN, max_height_in: floa
             _legend_outside(ax, leg)
             moved = True
     if moved:
-        _relayout(fig)
-        _wrap_long_labels(fig) and _relayout(fig)
+        relayout(fig)
+        _wrap_long_labels(fig) and relayout(fig)
     fig._pyradice_tidy = True
     return fig
 
@@ -408,11 +417,14 @@ def _refresh_legend(ax) -> None:
     ax.legend(handles, labels, loc=loc, fontsize=size, title=title, ncols=leg._ncols)
 
 
-def _relayout(fig) -> None:
+def relayout(fig) -> None:
     """Lay the figure out again after a change of size, fonts or legend (tight layout unless the figure
     has its own layout engine)."""
-    if fig.get_layout_engine() is not None:
-        fig.canvas.draw()
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    engine = fig.get_layout_engine()  # a figure once laid out by tight_layout() keeps a placeholder engine
+    if engine is not None and not isinstance(engine, PlaceHolderLayoutEngine):
+        fig.canvas.draw()  # constrained or tight layout engine: it lays the figure out when drawn
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from .figures import tidy_figure  # noqa: E402
+from .figures import PAGE_HEIGHT_IN, PAGE_WIDTH_IN, relayout, tidy_figure  # noqa: E402
 from .findings import MIN_CLAIM_N, Finding  # noqa: E402
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "RasterFigure",
@@ -305,11 +305,30 @@ def render_figure(figure, *, close: bool = True) -> RasterFigure:
         raise TypeError(f"figure must be a matplotlib Figure, got {type(figure).__name__}")
     tidy_figure(figure)
     png = (_PNG_CACHE.get(figure) or {}).get(_PNG_DPI, b"")
-    buf = io.BytesIO()
-    with matplotlib.rc_context({"pdf.fonttype": 42}):
-        figure.savefig(buf, format="pdf", bbox_inches="tight", metadata={"Creator": None, "Producer": None,
-                                                                          "CreationDate": None})
-    pdf = buf.getvalue()
+    max_w, max_h = PAGE_WIDTH_IN * 72, PAGE_HEIGHT_IN * 72
+    prev = None
+    for _ in range(5):
+        buf = io.BytesIO()
+        with matplotlib.rc_context({"pdf.fonttype": 42}):
+            figure.savefig(buf, format="pdf", bbox_inches="tight", metadata={"Creator": None, "Producer": None,
+                                                                              "CreationDate": None})
+        pdf = buf.getvalue()
+        w, h = _pdf_size(pdf)
+        if w <= max_w * 1.005 and h <= max_h * 1.005:
+            break
+        # something reaches out of the figure (a legend, a note): narrow the figure until the saved page fits,
+        # so the report prints it at full size instead of shrinking its text (secant steps: the saved size
+        # grows with the figure size at a rate below 72 pt per inch)
+        fw, fh = figure.get_size_inches()
+        rate_w = rate_h = 72.0
+        if prev is not None:
+            pfw, pfh, pw, ph = prev
+            rate_w = min(72.0, max(8.0, (pw - w) / (pfw - fw))) if pfw != fw else 72.0
+            rate_h = min(72.0, max(8.0, (ph - h) / (pfh - fh))) if pfh != fh else 72.0
+        prev = (fw, fh, w, h)
+        figure.set_size_inches(max(1.0, fw - max(0.0, w - max_w + 1) / rate_w),
+                               max(1.0, fh - max(0.0, h - max_h + 1) / rate_h))
+        relayout(figure)
     if close:
         plt.close(figure)
     return RasterFigure(png, pdf, _pdf_size(pdf))

@@ -207,3 +207,16 @@ def test_claims_are_allowed_by_each_findings_own_minimum_or_else_by_the_sample_s
     few = Finding("difference", "win share", 0.9, 0.6, 0.98, n=30, null=0.5)
     assert not ExperimentResult("x", "X", "r", df, findings=[cells, few]).claims_allowed()
     assert ExperimentResult("x", "X", "r", df, sample_size=500).claims_allowed()
+
+
+def test_a_figure_whose_text_reaches_out_is_narrowed_to_print_at_full_size():
+    from pyradice_lab.figures import PAGE_WIDTH_IN
+    from pyradice_lab.report import render_figure
+
+    fig, ax = plt.subplots(figsize=(6.5, 3))
+    ax.plot([0, 1, 2], [0, 1, 0])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    fig.text(1.02, 0.5, "a note placed right of the figure")
+    r = render_figure(fig)
+    assert r.size[0] <= PAGE_WIDTH_IN * 72 * 1.005 and r.pdf.startswith(b"%PDF")
