@@ -60,11 +60,13 @@ from .report_style import (
     TABLE_TITLE2,
     TITLE,
     TOC_STYLES,
+    ZEBRA,
     Heading,
+    frame_width,
     markup,
     paragraphs,
 )
-from .report_tables import table_flowables
+from .report_tables import _wrap_cell, table_flowables
 
 __all__ = ["render_pdf", "QUICK_BANNER", "MIN_TABLE_FONT"]
 
@@ -362,25 +364,26 @@ def _experiments(sections) -> list[tuple[Section, ExperimentResult]]:
 
 
 def _title_page(sections, meta: dict, story: _Story) -> None:
+    """Version, date, mode, seeds and run times; then every section (seed, trials, run time) with every one
+    of its experiments (sample size, kind of conclusions), in one compact table that fits page 1."""
     import datetime as dt
 
-    import pandas as pd
-
-    flow: list[Flowable] = [Spacer(1, 6), Paragraph(escape(meta.get("title", "pyradice_lab report")), TITLE),
+    flow: list[Flowable] = [Paragraph(escape(meta.get("title", "pyradice_lab report")), TITLE),
                             Paragraph("Exact probability and Monte Carlo for Purramid, Pyradice, Rocking Raft and "
                                       "Meerkat Kingdom", SUBTITLE)]
     wall = f"{meta['wall_seconds']:.1f} s wall; " if "wall_seconds" in meta else ""
-    info = [("version", f"pyradice_lab {__version__}"),
-            ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M"))),
-            ("mode", str(meta.get("mode", ""))), ("root seed", str(meta.get("seed", ""))),
-            ("jobs", str(meta.get("n_jobs", ""))),
-            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections")]
-    tab = RLTable([[k, v] for k, v in info], colWidths=[90, 300], hAlign="CENTER",
-                  style=TableStyle([("FONT", (0, 0), (0, -1), FONT, 9), ("FONT", (1, 0), (1, -1), FONT, 9),
-                                    ("TEXTCOLOR", (0, 0), (0, -1), colors.HexColor("#555555")),
-                                    ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-                                    ("TOPPADDING", (0, 0), (-1, -1), 1.5)]))
-    flow += [tab, Spacer(1, 8)]
+    info = [("version", f"pyradice_lab {__version__}", "mode", str(meta.get("mode", ""))),
+            ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M")), "root seed",
+             str(meta.get("seed", ""))),
+            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections", "jobs",
+             str(meta.get("n_jobs", "")))]
+    grey = colors.HexColor("#555555")
+    flow.append(RLTable([list(r) for r in info], colWidths=[55, 200, 55, 110], hAlign="CENTER",
+                        style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),
+                                          ("TEXTCOLOR", (0, 0), (0, -1), grey), ("TEXTCOLOR", (2, 0), (2, -1), grey),
+                                          ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                                          ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])))
+    flow.append(Spacer(1, 6))
     if meta.get("mode") == "quick":
         flow.append(Paragraph(markup(
             "Quick run: indicative only, small samples. Experiments below the minimum sample size of "
@@ -388,28 +391,42 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
     flow.append(Paragraph(markup(
         "Every Monte Carlo number carries its standard error and a 95% confidence interval; the same seed "
         "reproduces every number. A difference is claimed only when its interval excludes 'no difference' on "
-        f"at least {MIN_CLAIM_N} games."), SMALL))
+        f"at least {MIN_CLAIM_N} games. Sample size: games (or trials) per compared group, the smallest group "
+        "when they differ. Conclusions: k of m findings computed from the data claim a difference; numbers only "
+        "(below the minimum sample: no claim); by hand (a reading not yet derived from findings); exact."), SMALL))
     story.add(flow)
-    secs = pd.DataFrame({"section": [s.title for s in sections],
-                         "seed (root/key)": [str(s.seed) if s.seed is not None else "–" for s in sections],
-                         "trials": [_trials(s.trials) for s in sections],
-                         "run time (s)": [f"{s.seconds:.1f}" if s.seconds is not None else "–" for s in sections]})
-    story.add(table_flowables(Table(secs, title="Sections"), sizes=(7.5, 7.0))[0])
-    rows = []
-    for sec, exp in _experiments(sections):
-        n = exp.resolved_sample_size()
-        if exp.exact:
-            size, status = "exact", "exact"
-        else:
-            size = _fmt_n(n, exp.sample_unit)
-            status = ("numbers only (sample below the minimum)" if not exp.claims_allowed() else
-                      f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} findings claim"
-                      if exp.findings else "reading by hand")
-        rows.append({"section": sec.title, "experiment": exp.title, "sample size": size, "conclusions": status})
-    if rows:
-        story.add(table_flowables(Table(pd.DataFrame(rows), title="Experiments and their sample sizes",
-                                        caption="Sample size: games (or trials) per compared group, the smallest "
-                                                "group when they differ."), sizes=(7.0,))[0])
+    story.add([_sections_table(sections)])
+
+
+def _sections_table(sections) -> RLTable:
+    size, lead = 7.0, 8.6
+    width = frame_width("portrait")
+    cols = [width - 150, 70, 80]
+    cells = [["section / experiment", "sample size", "conclusions"]]
+    style = [("FONT", (0, 0), (-1, 0), BOLD, size, lead), ("FONT", (0, 1), (-1, -1), FONT, size, lead),
+             ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("LINEBELOW", (0, 0), (-1, -1), 0.25, GRID),
+             ("BOX", (0, 0), (-1, -1), 0.4, GRID), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+             ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+             ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]
+    for sec in sections:
+        row = len(cells)
+        seconds = f"{sec.seconds:.1f} s" if sec.seconds is not None else "–"
+        cells.append([_wrap_cell(f"{sec.title}  ·  seed {sec.seed if sec.seed is not None else '–'}  ·  trials "
+                                 f"{_trials(sec.trials)}  ·  run time {seconds}", width - 6, BOLD, size), "", ""])
+        style += [("SPAN", (0, row), (-1, row)), ("FONT", (0, row), (-1, row), BOLD, size, lead),
+                  ("BACKGROUND", (0, row), (-1, row), ZEBRA)]
+        for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
+            n = exp.resolved_sample_size()
+            if exp.exact:
+                n_text, status = "exact", "exact"
+            else:
+                n_text = _fmt_n(n, exp.sample_unit)
+                status = ("numbers only" if not exp.claims_allowed() else
+                          f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
+                          if exp.findings else "by hand")
+            title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
+            cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
+    return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
 
 
 def _summary(sections, story: _Story) -> None:

@@ -101,7 +101,7 @@ def plan_columns(header: list[str], body: list[list[str]], numeric: list[bool], 
     return [m + (n - m) * t for m, n in zip(minw, nat)]
 
 
-def _rl_table(header, body, numeric, widths, size) -> RLTable:
+def _rl_table(header, body, numeric, widths, size, pad: tuple[float, float] = (1.5, 2.0)) -> RLTable:
     head = [_fill(_tokens(h), w - 2 * _PAD + 0.01, BOLD, size) for h, w in zip(header, widths)]
     cells = [["\n".join(h) for h in head]]
     for row in body:
@@ -118,8 +118,8 @@ def _rl_table(header, body, numeric, widths, size) -> RLTable:
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), _PAD),
         ("RIGHTPADDING", (0, 0), (-1, -1), _PAD),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.0),
+        ("TOPPADDING", (0, 0), (-1, -1), pad[0]),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), pad[1]),
     ]
     for j, num in enumerate(numeric):
         style.append(("ALIGN", (j, 0), (j, -1), "RIGHT" if num else "LEFT"))
@@ -129,12 +129,15 @@ def _rl_table(header, body, numeric, widths, size) -> RLTable:
 
 
 def table_flowables(table: Table, *, max_rows: int | None = None, note: str = "",
-                    sizes: tuple[float, ...] = TABLE_SIZES) -> tuple[list[Flowable], str]:
+                    sizes: tuple[float, ...] = TABLE_SIZES, compact: bool = False,
+                    width: float | None = None) -> tuple[list[Flowable], str]:
     """The flowables of a table and the page orientation it needs ("portrait" or "landscape").
 
     ``max_rows``: show only the first rows (with a note saying so); ``note``: a line under the table;
-    ``sizes``: font sizes to try, largest first (none below :data:`MIN_TABLE_FONT`).
+    ``sizes``: font sizes to try, largest first (none below :data:`MIN_TABLE_FONT`); ``compact``: less
+    padding in the cells (the title page); ``width``: fit this width (points) instead of a page's.
     """
+    pad = (0.6, 1.2) if compact else (1.5, 2.0)
     if min(sizes) < MIN_TABLE_FONT:
         raise ValueError(f"sizes must be >= {MIN_TABLE_FONT} pt, got {sizes!r}")
     frame = table.frame
@@ -155,12 +158,13 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
         note = f"First {max_rows} of {total} rows. " + note
     if not header:
         return out + [Paragraph("(empty table)", SMALL)], "portrait"
-    for orientation, page in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
+    pages = (("portrait", (width + 2 * MARGIN_X, 0)),) if width else (("portrait", PORTRAIT), ("landscape", LANDSCAPE))
+    for orientation, page in pages:
         avail = page[0] - 2 * MARGIN_X
         for size in sizes:
             widths = plan_columns(header, body, numeric, avail, size)
             if widths is not None:
-                out.append(_rl_table(header, body, numeric, widths, size))
+                out.append(_rl_table(header, body, numeric, widths, size, pad))
                 if note:
                     out.append(Paragraph(markup(note), CAPTION))
                 return out, orientation

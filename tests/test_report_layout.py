@@ -220,3 +220,14 @@ def test_a_figure_whose_text_reaches_out_is_narrowed_to_print_at_full_size():
     fig.text(1.02, 0.5, "a note placed right of the figure")
     r = render_figure(fig)
     assert r.size[0] <= PAGE_WIDTH_IN * 72 * 1.005 and r.pdf.startswith(b"%PDF")
+
+
+def test_the_title_page_holds_45_experiments_and_the_summary_stays_on_page_2(tmp_path):
+    df = pd.DataFrame({"a": [1], "games": [500]})
+    secs = [Section(f"Game {g}", [ExperimentResult(f"g{g}_e{i}", f"Game {g}: a fairly long experiment title number {i}",
+                                                   "r", df) for i in range(9)], seed=f"0/{g}", trials="1,000 games")
+            for g in range(5)]
+    path = write_pdf(tmp_path / "many.pdf", secs, meta={"mode": "quick"})
+    texts = page_texts(path)
+    assert "number 8" in texts[0] and texts[0].count("500") == 45
+    assert texts[1].split("\n")[2].startswith("Summary of findings") or "Summary of findings" in texts[1][:200]
