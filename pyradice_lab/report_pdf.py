@@ -236,7 +236,6 @@ class _Story:
         self.items: list[Flowable] = []
         self.orientation = "portrait"
         self.keys = 0
-
         self.toc_entries: list[tuple] = []
 
     def key(self) -> str:
