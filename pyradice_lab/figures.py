@@ -189,7 +189,10 @@ def _legend_covers_data(ax, leg, renderer) -> bool:
 
 
 def _legend_outside(ax, leg):
-    handles, labels = leg.legend_handles, [t.get_text() for t in leg.get_texts()]
+    import textwrap
+
+    handles = leg.legend_handles
+    labels = ["\n".join(textwrap.wrap(t.get_text(), 28)) or t.get_text() for t in leg.get_texts()]
     size = leg.get_texts()[0].get_fontsize() if leg.get_texts() else STYLE["legend.fontsize"]
     title = leg.get_title().get_text() or None
     leg.remove()
@@ -292,9 +295,9 @@ def tidy_figure(fig, *, max_width_in: float = PAGE_WIDTH_IN, max_height_in: floa
     - text smaller than ``min_font`` grows to it;
     - a data line through fewer than 3 points is drawn as markers only;
     - an axis label or title longer than its axes wraps onto more lines;
-    - tick labels that run into each other are turned by 30 degrees;
+    - tick labels that run into each other are turned by 30 degrees (45 when they have several lines);
     - of data labels (annotations) that run into each other, the first drawn stays, the others go;
-    - a legend that covers data moves outside the axes, to the right.
+    - a legend that covers data moves outside the axes, to the right, its labels wrapped.
     """
     if getattr(fig, "_pyradice_tidy", False):
         return fig
@@ -336,9 +339,10 @@ def tidy_figure(fig, *, max_width_in: float = PAGE_WIDTH_IN, max_height_in: floa
         if leg is not None and leg.get_visible() and _legend_covers_data(ax, leg, renderer):
             _legend_outside(ax, leg)
             moved = True
-    if moved:
+    if moved:  # the axes got narrower: labels may now be too long or crowded
         relayout(fig)
-        _wrap_long_labels(fig) and relayout(fig)
+        if _wrap_long_labels(fig) | _turn_crowded_ticks(fig) | _drop_overlapping_annotations(fig):
+            relayout(fig)
     fig._pyradice_tidy = True
     return fig
 
@@ -394,8 +398,9 @@ def _turn_crowded_ticks(fig) -> bool:
         labels = [t for t in ax.get_xticklabels() if t.get_visible() and t.get_text().strip()]
         boxes = sorted((t.get_window_extent(renderer) for t in labels), key=lambda b: b.x0)
         if any(b.x0 < a.x1 - 1 for a, b in zip(boxes, boxes[1:])):
+            angle = 45 if any("\n" in t.get_text() for t in labels) else 30
             for t in labels:
-                t.set_rotation(30)
+                t.set_rotation(angle)
                 t.set_horizontalalignment("right")
                 t.set_rotation_mode("anchor")
             changed = True

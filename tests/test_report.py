@@ -39,7 +39,7 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     # honest quick mode: the banner on every page; page 1 lists every experiment with its sample size,
     # page 2 is the summary of findings
     assert all("quick run: indicative only, small samples" in t for t in pages)
-    assert "Experiments and their sample sizes" in pages[0] and "Summary of findings" in pages[1]
+    assert "section / experiment" in pages[0] and "sample size" in pages[0] and "Summary of findings" in pages[1]
     # the layout: nothing outside the page or below 7 pt, no empty page, no text running into text
     assert layout_problems(out) == []
     check_every_section_is_in_the_report(out, pages, tmp_path)
