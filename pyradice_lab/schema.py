@@ -276,7 +276,7 @@ class Table(Node):
     doc: str = ""
     extra: Callable[[Mapping, tuple], dict] | None = None
     extra_names: Callable[[Mapping], Sequence[str]] | None = None
-    extra_doc: str = ""             # meaning of an extra key, ``{key}`` stands for the key (dump comments)
+    extra_doc: str | Callable[[str], str] = ""   # meaning of an extra key (``{key}`` stands for it), or a function
 
     def allowed(self) -> str:
         return ", ".join(self.fields)
@@ -596,8 +596,12 @@ def _is_section(node: Node, value) -> bool:
     return False
 
 
+def _extra_doc(spec: Table, key) -> str:
+    return spec.extra_doc(str(key)) if callable(spec.extra_doc) else spec.extra_doc.format(key=key)
+
+
 def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, record: bool = False,
-                inherited: str | None = None, comments: bool = True) -> None:
+                inherited: str | None = None, comments: set | None = None) -> None:
     src = value.get("source", inherited) if isinstance(value.get("source", inherited), str) else inherited
     inline, sections, records = [], [], []
     names = list(spec.fields) + [k for k in value if k not in spec.fields]
@@ -630,9 +634,11 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
                                            else None) or src
         meaning = _node_doc(f, node)
         if f is None and node is None:
-            own, meaning = src, spec.extra_doc.format(key=k)
-        if comments:
+            own, meaning = src, _extra_doc(spec, k)
+        if comments is None or k not in comments:   # in [[arrays]]: once per key, on its first entry
             lines.append(_comment(meaning, own))
+            if comments is not None:
+                comments.add(k)
         lines.append(f"{_key(k)} = {_scalar(v)}\n")
     for k, f, node, v in sections:
         lines.append("\n")
@@ -672,8 +678,9 @@ def _emit_table(lines: list, header: tuple, spec: Table, value: Mapping, *, reco
         lines.append("\n")
         if _node_doc(f, node):
             lines.append(_comment(_node_doc(f, node), None))
-        for i, entry in enumerate(v):
-            _emit_table(lines, header + (k,), node.item, entry, record=True, inherited=src, comments=i == 0)
+        seen: set = set()
+        for entry in v:
+            _emit_table(lines, header + (k,), node.item, entry, record=True, inherited=src, comments=seen)
             lines.append("\n")
 
 
@@ -1048,7 +1055,7 @@ def _rows(out: list, path: tuple, node: Node | None, value, src, doc: str = "") 
                 continue
             f = node.fields.get(k)
             own = value.get(f"{k}_source", src)
-            meaning = _node_doc(f, f.node) if f else node.extra_doc.format(key=k)
+            meaning = _node_doc(f, f.node) if f else _extra_doc(node, k)
             _rows(out, path + (k,), f.node if f else None, v, own, meaning)
     elif isinstance(node, Records) and isinstance(value, list):
         for e in value:

@@ -415,7 +415,7 @@ raft.toml); a [[card]] list replaces the packaged deck whole (then set deck.coun
 give without a source is marked source = "designer".  Sources: "rules" (stated in the rules text),
 "reconstruction" (our documented choice), "designer" (yours).  The tilt model's parameters are not components:
 see data/tilt.toml, raft.TiltParams and raft.calibrate.
-Every value has its meaning and source in the comment line above it (for [[card]], on the first card).""")
+Every value has its meaning and source in the comment line above it (for [[card]], where a key first appears).""")
 
 
 def load_components(path=None, *, gems=None, lifeboats=None, raft=None) -> Components:
