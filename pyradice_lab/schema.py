@@ -320,7 +320,7 @@ class MapOf(Node):
     doc: str = ""
 
     def allowed(self) -> str:
-        return f"keys {self.key.allowed()}"
+        return f"keys: {self.key.allowed()}"
 
     def check(self, value, path):
         if not isinstance(value, Mapping):
@@ -340,7 +340,7 @@ class MapOf(Node):
             try:
                 n = int(k)
             except ValueError:
-                raise SchemaError("is not a whole number", path + (k,), allowed=f"keys {self.key.allowed()}") from None
+                raise SchemaError("is not a whole number", path + (k,), allowed=f"keys: {self.key.allowed()}") from None
             self.key.check(n, path + (k,))
             return str(n)
         if isinstance(self.key, Str) and self.key.choices is not None and k not in self.key.choices:

@@ -12,7 +12,6 @@ from pyradice_lab.raft.components import (
     default_components,
     load_components,
     parse_gems,
-    parse_lifeboats,
     rule_points,
 )
 
