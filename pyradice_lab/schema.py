@@ -94,7 +94,7 @@ class SchemaError(ValueError):
 
 def suggest(word, options) -> str:
     """`` (did you mean 'x'?)`` for the closest option, or ``""``."""
-    close = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.5)
+    close = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.7)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
@@ -371,7 +371,7 @@ class Records(Node):
     def check(self, value, path):
         if not isinstance(value, (list, tuple)):
             self.fail(f"expected an array of tables, got {_type_name(value)} {_show(value)}", path)
-        if not self.min_len <= len(value) <= self.max_len:
+        if len(value) > 10 * self.max_len:      # before looking at the entries: bounded work
             self.fail(f"has {len(value)} entries", path)
         out, seen = [], set()
         for i, entry in enumerate(value):
@@ -384,6 +384,8 @@ class Records(Node):
                 raise SchemaError(f"{k!r} appears twice", path + (i, self.key), allowed=f"distinct '{self.key}' values")
             seen.add(str(k))
             out.append(self.item.check(entry, path + (str(k),)))
+        if not self.min_len <= len(value) <= self.max_len:
+            self.fail(f"has {len(value)} entries", path)
         return out
 
     def find(self, entries: list, seg: str) -> int | None:
