@@ -24,12 +24,14 @@ padding index ``n`` meaning "no die / off the board"; scores inside the search a
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 from numba import njit
 
 from .geometry import PYRAMID
 
-__all__ = ["play_batch", "K_OPTIONS", "GEO", "pack_setup", "evaluate", "skill_options", "best_after",
+__all__ = ["play_batch", "workspace", "compile_options", "K_OPTIONS", "GEO", "pack_setup", "evaluate", "skill_options",
            "GOAL_FORMS", "CARD_FORMS", "SKILL_FORMS", "score_pyramid_arrays"]
 
 K_OPTIONS = 200            # skill option buffer: the most options any built-in kind can produce (190)
@@ -41,13 +43,16 @@ GEO = np.ascontiguousarray(np.concatenate([PYRAMID.level_of[:, None], PYRAMID.su
 R_SKF, R_SKA, R_SKB = 0, 1, 2      # skill family (-1 none, 0 one die, 1 two dice, 2 whole level) and its 2 flags
 R_VMAP = 3                         # rows 3..9: one-die skills, row 3 + v: bit mask of new values for old value v
 R_GPAIR = 10                       # goal pair set (-1 no goal, 0 none, 1 all pairs, 2 side by side, 3 mirror)
-R_GMASK, R_GREL, R_GATTR, R_GCAP = 11, 12, 13, 14   # value mask, relation (0 ==, 1 !=, 2 <=), 0 value / 1 colour, max dice
+R_GMASK, R_GREL, R_GATTR, R_GCAP = 11, 12, 13, 14   # value mask, relation, 0 value / 1 colour, max dice
 R_BONUS = 15                       # rows 15..21: lookahead bonus with e = 0..6 empty spaces (milli-VP)
 R_START = 22                       # first space of each level
-R_CARD = 23                        # rows 23..26, one per card: stat, table length, group size, reads values,
+R_PAIRS = 23                       # rows 23..28: row 23 + i, bit j set when dice i < j of the level form a pair
+R_CARD = 29                        # rows 29..32, one per card: stat, table length, group size, reads values,
 C_WV, C_WL, C_TAB = 4, 11, 18      # weights by value (cols 4..10) and by level (11..17), table (18..)
 GOAL_MVP = 5000                    # scoring.GOAL_VP in milli-VP
 
+#: Relation -> allowed outcomes of comparing a < b, a == b, a > b (bits 0, 1, 2): ==, != and <=.
+_RELATION = {0: 0b010, 1: 0b101, 2: 0b011}
 #: Goal kind id -> (pair set, relation, attribute, cap): see the module docstring; cap -1 = number of colours.
 GOAL_FORMS = {0: (0, 0, 0, 99),    # values_in: the value mask only
               1: (1, 1, 0, 99),    # all_different
@@ -97,7 +102,11 @@ def pack_setup(skills: dict, goals: dict, cards, n_colours: int) -> np.ndarray:
                 tab[R_VMAP + v, lvl] = vmap(v)
     for lvl, (kid, params, bonus) in goals.items():
         pair, rel, attr, cap = GOAL_FORMS[kid]
-        tab[R_GPAIR, lvl], tab[R_GREL, lvl], tab[R_GATTR, lvl] = pair, rel, attr
+        tab[R_GPAIR, lvl], tab[R_GREL, lvl], tab[R_GATTR, lvl] = pair, _RELATION[rel], attr
+        n = 7 - lvl
+        for i in range(n):
+            tab[R_PAIRS + i, lvl] = sum(1 << j for j in range(i + 1, n)
+                                        if pair == 1 or (pair == 2 and j == i + 1) or (pair == 3 and j == n - 1 - i))
         tab[R_GCAP, lvl] = n_colours if cap < 0 else cap
         vals = params.get("values", ()) if kid == 0 else range(1, 7)
         tab[R_GMASK, lvl] = sum(1 << v for v in vals)
@@ -115,6 +124,30 @@ def pack_setup(skills: dict, goals: dict, cards, n_colours: int) -> np.ndarray:
         tab[r, :4] = stat, len(table), params.get("size", 0), int(kid in (3, 5))
         tab[r, C_TAB:C_TAB + len(table)] = table
     return tab
+
+
+@contextmanager
+def compile_options():
+    """Compile the kernels at LLVM optimisation level 1 instead of numba's default 3 (while inside).
+
+    Measured: the compiled games run as fast (the kernels are branchy integer code that -O3 does not speed
+    up) and the first call of a process with an empty cache spends about a third less time in LLVM.  Only
+    numba's default level is lowered: an explicit ``NUMBA_OPT`` in the environment is left alone.  The level
+    is a process-wide numba setting, so code compiled by another thread meanwhile also gets -O1.
+    """
+    import os
+
+    from numba.core import config
+
+    old = config.OPT
+    lower = "NUMBA_OPT" not in os.environ and int(old) > 1
+    if lower:
+        config.OPT = type(old)(1)
+    try:
+        yield
+    finally:
+        if lower:
+            config.OPT = old
 
 
 # ----------------------------------------------------------------------------------------- scoring
@@ -144,20 +177,18 @@ def evaluate(vals, cols, mode, only, tab, discs, geo, work, base, out):
                     v = vals[s0 + i]
                     if v == 0:
                         empty += 1
-                        continue
-                    if (mask >> v) & 1 == 0:
+                    elif (mask >> v) & 1 == 0:
                         ok = False
-                    a = v if attr == 0 else cols[s0 + i]
+                    pairs = tab[R_PAIRS + i, k]
                     for jj in range(i + 1, n):
-                        w = vals[s0 + jj]
-                        if w == 0 or pair == 0 or (pair == 2 and jj != i + 1) or (pair == 3 and jj != n - 1 - i):
-                            continue
-                        b = w if attr == 0 else cols[s0 + jj]
-                        if (rel == 0 and a != b) or (rel == 1 and a == b) or (rel == 2 and a > b):
-                            ok = False
-                if empty == 0:
-                    term = GOAL_MVP if ok else 0
-                elif mode == 2 and ok:
+                        if v != 0 and vals[s0 + jj] != 0 and (pairs >> jj) & 1 == 1:
+                            a = v + attr * (cols[s0 + i] - v)             # the value, or the colour
+                            b = vals[s0 + jj] + attr * (cols[s0 + jj] - vals[s0 + jj])
+                            if (rel >> (1 + (a > b) - (a < b))) & 1 == 0:
+                                ok = False
+                if ok and empty == 0:
+                    term = GOAL_MVP
+                elif ok and mode == 2:
                     term = tab[R_BONUS + empty, k]
         out[k] = term
         total += term
@@ -169,13 +200,17 @@ def evaluate(vals, cols, mode, only, tab, discs, geo, work, base, out):
             colour = discs[j]
             count = 0
             acc = 0
+            vbits = 0
             bits = 0
             for s in range(21):
                 if vals[s] != 0 and cols[s] == colour:
                     count += 1
                     acc += tab[r, C_WV + vals[s]] + tab[r, C_WL + geo[s, 0]]
-                    bits |= 1 << (vals[s] if stat == 5 else geo[s, 0])
+                    vbits |= 1 << vals[s]
+                    bits |= 1 << geo[s, 0]
             x = count
+            if stat == 5:
+                bits = vbits
             if stat == 5 or stat == 6:
                 x = 0
                 while bits:
@@ -206,7 +241,11 @@ def evaluate(vals, cols, mode, only, tab, discs, geo, work, base, out):
                         x += 1
                     elif stat == 4 and size > x:
                         x = size
-            pts = 1000 * (acc if stat == 1 else tab[r, C_TAB + min(x, tab[r, 1] - 1)])
+            if x >= tab[r, 1]:
+                x = tab[r, 1] - 1
+            pts = 1000 * acc
+            if stat != 1:
+                pts = 1000 * tab[r, C_TAB + x]
         out[6 + j] = pts
         total += pts
     return total
@@ -260,10 +299,15 @@ def skill_options(level, vals, cols, placed, tab, geo, opt):
                 opt[n, 0] = 2
                 opt[n, 1] = p
                 opt[n, 4] = q
-                opt[n, 2] = 7 - vals[p] if fb == 1 else vals[q]
-                opt[n, 3] = cols[p] if fb == 1 else cols[q]
-                opt[n, 5] = 7 - vals[q] if fb == 1 else vals[p]
-                opt[n, 6] = cols[q] if fb == 1 else cols[p]
+                opt[n, 2] = vals[q]                    # swap: p takes q's die and q takes p's
+                opt[n, 3] = cols[q]
+                opt[n, 5] = vals[p]
+                opt[n, 6] = cols[p]
+                if fb == 1:                            # flip both in place
+                    opt[n, 2] = 7 - vals[p]
+                    opt[n, 3] = cols[p]
+                    opt[n, 5] = 7 - vals[q]
+                    opt[n, 6] = cols[q]
                 n += 1
     elif fam == 2:                                     # a whole level: flip_level, raise_level
         for k in range(1, 7):
@@ -272,7 +316,7 @@ def skill_options(level, vals, cols, placed, tab, geo, opt):
                 v = vals[s]
                 if v != 0 and s != placed and (fa == 0 or v < 6):
                     opt[n, 1 + 3 * m] = s
-                    opt[n, 2 + 3 * m] = v + 1 if fa == 1 else 7 - v
+                    opt[n, 2 + 3 * m] = 7 - v + fa * (2 * v - 6)    # flip (7 - v) or raise (v + 1)
                     opt[n, 3 + 3 * m] = cols[s]
                     m += 1
             if m > 0:
@@ -281,80 +325,33 @@ def skill_options(level, vals, cols, placed, tab, geo, opt):
     return n
 
 
-@njit(cache=True)
-def _apply(opt, o, vals, cols, saved):
-    for a in range(opt[o, 0]):
-        s = opt[o, 1 + 3 * a]
-        saved[2 * a] = vals[s]
-        saved[2 * a + 1] = cols[s]
-        vals[s] = opt[o, 2 + 3 * a]
-        cols[s] = opt[o, 3 + 3 * a]
-
-
-# ----------------------------------------------------------------------------------------- search
-@njit(cache=True)
-def best_after(vals, cols, place, dv, dc, mode, tab, discs, geo, work, opt, saved, terms, tmp):
-    """policies.search: best value and skill option (-1 none) after placing (dv, dc) on ``place``.
-
-    Options that change dice values on one level only (one-die and whole-level skills) recompute only that
-    level's goal and the value-reading cards: the same integers as a full :func:`evaluate`, faster.
-    """
-    vals[place] = dv
-    cols[place] = dc
-    n_opt = skill_options(geo[place, 0], vals, cols, place, tab, geo, opt)
-    best = 0
-    arg = -1
-    for o in range(-1, n_opt):
-        only = -1
-        out = terms
-        if o >= 0:
-            _apply(opt, o, vals, cols, saved)
-            out = tmp
-            if tab[R_SKF, geo[place, 0]] != 1:
-                only = geo[opt[o, 1], 0]
-        val = evaluate(vals, cols, mode, only, tab, discs, geo, work, terms, out)
-        if o >= 0:
-            for a in range(opt[o, 0]):
-                s = opt[o, 1 + 3 * a]
-                vals[s] = saved[2 * a]
-                cols[s] = saved[2 * a + 1]
-        if o < 0 or val > best:
-            best = val
-            arg = o
-    vals[place] = 0
-    cols[place] = -1
-    return best, arg
-
-
 # ----------------------------------------------------------------------------------------- game
+def workspace(n: int, n_colours: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of :func:`play_batch` for a quarry of ``n`` dice (allocated here: an allocation inside
+    compiled code costs compile time): occ, vis, cover, avail, places, work, opt, saved, terms, tmp, cand,
+    stamp, cval, carg."""
+    n_keys = 7 * (n_colours + 1) * 21              # (value, colour, place): identical dice are searched once
+    z = np.zeros
+    return (z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64), z(21, np.int64), z(42, np.int64),
+            z((K_OPTIONS, 19), np.int64), z(12, np.int64), z(10, np.int64), z(10, np.int64), z(21 * n, np.int64),
+            z(n_keys, np.int64), z(n_keys, np.int64), z(n_keys, np.int64))
+
+
 @njit(cache=True)
 def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_colours, geo,
-               pv, pc, totals, met, cards, choices, moves, skills_used):
+               pv, pc, totals, met, cards, choices, moves, skills_used,
+               occ, vis, cover, avail, places, work, opt, saved, terms, tmp, cand, stamp, cval, carg):
     """Play ``len(values)`` games from their deals; results go into the output arrays (see sim.play_deals).
 
     ``qgeo`` is the quarry geometry (n, 12): side neighbours, dice above, dice below (padding index n);
-    ``pv``/``pc`` (games, players, 21) start empty (0 / -1) and end as the final pyramids.
+    ``pv``/``pc`` (games, players, 21) start empty (0 / -1) and end as the final pyramids; the last 14
+    arguments are the scratch arrays of :func:`workspace`.
     """
     n_games = values.shape[0]
     n = values.shape[1]
     players = pv.shape[1]
     turns = uniforms.shape[1]
-    occ = np.zeros(n, dtype=np.int64)
-    vis = np.zeros(n, dtype=np.int64)
-    cover = np.zeros(n, dtype=np.int64)
-    avail = np.zeros(n, dtype=np.int64)
-    places = np.zeros(21, dtype=np.int64)
-    work = np.zeros(42, dtype=np.int64)
-    opt = np.zeros((K_OPTIONS, 19), dtype=np.int64)
-    saved = np.zeros(12, dtype=np.int64)
-    terms = np.zeros(10, dtype=np.int64)
-    tmp = np.zeros(10, dtype=np.int64)
-    cand = np.zeros(21 * n, dtype=np.int64)
-    n_keys = 7 * (n_colours + 1) * 21              # (value, colour, place): identical dice are searched once
-    stamp = np.zeros(n_keys, dtype=np.int64)
-    cval = np.zeros(n_keys, dtype=np.int64)
-    carg = np.zeros(n_keys, dtype=np.int64)
-    stamp_now = 0
+    stamp_now = 0                                  # stamp: zeros from workspace()
     for g in range(n_games):
         for i in range(n):                         # quarry: visible faces and dice resting on each die
             occ[i] = 1
@@ -396,11 +393,41 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                     i = avail[c // n_pl]
                     key = (values[g, i] * (n_colours + 1) + colours[g, i]) * 21 + places[c % n_pl]
                     cand[c] = key
-                    if stamp[key] != stamp_now:
-                        stamp[key] = stamp_now
-                        cval[key], carg[key] = best_after(vals, cols, places[c % n_pl], values[g, i],
-                                                          colours[g, i], mode, tab, d, geo, work, opt, saved,
-                                                          terms, tmp)
+                    if stamp[key] != stamp_now:          # policies.search: best value and skill option
+                        stamp[key] = stamp_now           # after placing this die on this space; an option
+                        pl = places[c % n_pl]            # changing values of one level only (one-die and
+                        # whole-level skills) recomputes that level's goal and the value-reading cards only
+                        vals[pl] = values[g, i]
+                        cols[pl] = colours[g, i]
+                        n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
+                        best = 0
+                        arg = -1
+                        for o in range(-1, n_opt):
+                            only = -1
+                            out = terms
+                            if o >= 0:
+                                for a in range(opt[o, 0]):
+                                    s = opt[o, 1 + 3 * a]
+                                    saved[2 * a] = vals[s]
+                                    saved[2 * a + 1] = cols[s]
+                                    vals[s] = opt[o, 2 + 3 * a]
+                                    cols[s] = opt[o, 3 + 3 * a]
+                                out = tmp
+                                if tab[R_SKF, geo[pl, 0]] != 1:
+                                    only = geo[opt[o, 1], 0]
+                            val = evaluate(vals, cols, mode, only, tab, d, geo, work, terms, out)
+                            if o >= 0:
+                                for a in range(opt[o, 0]):
+                                    s = opt[o, 1 + 3 * a]
+                                    vals[s] = saved[2 * a]
+                                    cols[s] = saved[2 * a + 1]
+                            if o < 0 or val > best:
+                                best = val
+                                arg = o
+                        vals[pl] = 0
+                        cols[pl] = -1
+                        cval[key] = best
+                        carg[key] = arg
                     if cval[key] > top:
                         top = cval[key]
                         count = 0
@@ -422,7 +449,9 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                 if mode == 0:
                     option = int(uniforms[g, t, 2] * (n_opt + 1)) - 1
                 if option >= 0:
-                    _apply(opt, option, vals, cols, saved)
+                    for a in range(opt[option, 0]):
+                        vals[opt[option, 1 + 3 * a]] = opt[option, 2 + 3 * a]
+                        cols[opt[option, 1 + 3 * a]] = opt[option, 3 + 3 * a]
                     skills_used[g, seat] += 1
             occ[take] = 0                            # take the die: neighbours and dice below see more
             for a in range(4):
@@ -442,7 +471,7 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
             totals[g, s] = evaluate(pv[g, s], pc[g, s], np.int64(1), np.int64(-1), tab, d, geo, work, terms,
                                     terms) // 1000
             for k in range(5):
-                met[g, s, k] = 1 if terms[k + 1] == GOAL_MVP else 0
+                met[g, s, k] = terms[k + 1] == GOAL_MVP
             for j in range(4):
                 cards[g, s, j] = terms[6 + j] // 1000
 

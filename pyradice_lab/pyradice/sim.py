@@ -65,9 +65,8 @@ def fast_capable(setup: Setup, policies: Sequence) -> bool:
     """Whether the compiled kernels know every kind of ``setup`` and every policy."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
-    from .skills import get_skill_kind
-
     from .kernel import CARD_FORMS, GOAL_FORMS, SKILL_FORMS
+    from .skills import get_skill_kind
 
     comps = setup.catalogue
     known = [get_skill_kind(comps.skills[c].kind).kid in SKILL_FORMS for c in setup.skills if c is not None]
@@ -101,7 +100,7 @@ def quarry_table(players: int) -> np.ndarray:
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
-    from .kernel import GEO, play_batch
+    from .kernel import GEO, compile_options, play_batch, workspace
 
     players = deals[0].players
     b = len(deals)
@@ -114,10 +113,12 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
     pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
-    play_batch(np.stack([d.values for d in deals]), np.stack([d.colours for d in deals]),
-               np.stack([d.discs for d in deals]), out["first"], np.stack([d.uniforms for d in deals]), pol,
-               quarry_table(players), tabs["tab"], tabs["n_colours"], GEO, out["final_v"], out["final_c"],
-               out["totals"], out["met"], out["cards"], out["choices"], out["moves"], out["skills_used"])
+    values = np.stack([d.values for d in deals])
+    with compile_options():
+        play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
+                   np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
+                   out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pyradice_lab.pyradice import Setup, kernel as K, legal_places
+from pyradice_lab.pyradice import PYRAMID, Setup, kernel as K, legal_places
 from pyradice_lab.pyradice.components import default_components
 from pyradice_lab.pyradice.scoring import Table, evaluate, score_pyramid
 from pyradice_lab.pyradice.sim import kernel_tables, simulate_games
@@ -29,15 +29,23 @@ def test_kernel_evaluation_equals_the_readable_scoring(seed, setup_seed, mode):
     table = Table.build(setup, discs)
     v, c = random_pyramid(rng)
     tabs = kernel_tables(setup)
-    work = np.zeros(21, dtype=np.int64), np.zeros(21, dtype=np.int64)
-    got = K.evaluate(np.array(v, dtype=np.int64), np.array(c, dtype=np.int64), 1 if mode == "greedy" else 2,
-                     tabs["tab"], tabs["n_colours"], np.array(discs, dtype=np.int64), K.GEO, *work)
-    assert got == evaluate(v, c, table, mode)
-    met, cards = np.zeros(5, np.int64), np.zeros(4, np.int64)
-    total = K.score_seat(np.array(v, np.int64), np.array(c, np.int64), tabs["tab"], tabs["n_colours"],
-                         np.array(discs, np.int64), K.GEO, met, cards)
+    vals, cols, d = np.array(v, dtype=np.int64), np.array(c, dtype=np.int64), np.array(discs, dtype=np.int64)
+    work, base, out = np.zeros(42, np.int64), np.zeros(10, np.int64), np.zeros(10, np.int64)
+    got = K.evaluate(vals, cols, 1 if mode == "greedy" else 2, -1, tabs["tab"], d, K.GEO, work, base, out)
+    assert got == evaluate(v, c, table, mode) == out[1:].sum()
     sc = score_pyramid(v, c, table)
-    assert (total, tuple(cards), tuple(bool(m) for m in met)) == (sc.total, sc.cards, sc.goals_met)
+    assert K.score_pyramid_arrays(v, c, tabs["tab"], discs) == (sc.total, sc.cards, sc.goals_met)
+    # the search's shortcut: after changing values on one level only, recomputing that level's goal and the
+    # value-reading cards from the old terms gives the full evaluation
+    placed = [s for s in range(21) if v[s]]
+    level = int(PYRAMID.level_of[placed[int(rng.integers(len(placed)))]])
+    v2 = list(v)
+    for s in PYRAMID.spaces_of(level):
+        if v2[s]:
+            v2[s] = int(rng.integers(1, 7))
+    part = K.evaluate(np.array(v2, np.int64), cols, 1 if mode == "greedy" else 2, level, tabs["tab"], d, K.GEO,
+                      work, out, np.zeros(10, np.int64))
+    assert part == evaluate(v2, c, table, mode)
 
 
 @settings(max_examples=60)
@@ -48,9 +56,10 @@ def test_kernel_skill_options_equal_the_registry(seed, code):
     placed = int(rng.choice([s for s in range(21) if v[s]]))
     token = default_components().skills[code]
     expected = skill_options(token, v, c, placed)
+    tab = K.pack_setup({token.level: (get_skill_kind(token.kind).kid, token.params)}, {}, [(0, {"table": (0,)})] * 4,
+                       5)
     opt = np.zeros((K.K_OPTIONS, 19), dtype=np.int64)
-    n = K.skill_options(get_skill_kind(token.kind).kid, np.array(v, np.int64), np.array(c, np.int64), placed, K.GEO,
-                        opt, np.zeros(21, np.int64))
+    n = K.skill_options(token.level, np.array(v, np.int64), np.array(c, np.int64), placed, tab, K.GEO, opt)
     got = [tuple((int(opt[o, 1 + 3 * a]), int(opt[o, 2 + 3 * a]), int(opt[o, 3 + 3 * a])) for a in range(opt[o, 0]))
            for o in range(n)]
     assert got == expected
