@@ -157,7 +157,8 @@ def evaluate(vals, cols, mode, only, tab, discs, geo, work, base, out):
 
     Writes the nine terms (levels 1..5 at ``out[1..5]``, cards at ``out[6..9]``).  ``only < 0`` computes every
     term; ``only = k`` recomputes level k's goal and the cards reading values and copies the rest from ``base``
-    (only dice values of level k changed since ``base`` was computed).  ``work``: 42 ints of scratch.
+    (only dice values of level k changed since ``base`` was computed).  ``work``: 46 ints of scratch; with
+    ``only < 0`` the last 4 receive the points of each card.
     """
     total = 0
     for k in range(1, 6):
@@ -243,9 +244,10 @@ def evaluate(vals, cols, mode, only, tab, discs, geo, work, base, out):
                         x = size
             if x >= tab[r, 1]:
                 x = tab[r, 1] - 1
-            pts = 1000 * acc
             if stat != 1:
-                pts = 1000 * tab[r, C_TAB + x]
+                acc = tab[r, C_TAB + x]
+            work[42 + j] = acc                         # the card's points (read by the final scoring)
+            pts = 1000 * acc
         out[6 + j] = pts
         total += pts
     return total
@@ -332,8 +334,8 @@ def workspace(n: int, n_colours: int) -> tuple[np.ndarray, ...]:
     stamp, cval, carg."""
     n_keys = 7 * (n_colours + 1) * 21              # (value, colour, place): identical dice are searched once
     z = np.zeros
-    return (z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64), z(21, np.int64), z(42, np.int64),
-            z((K_OPTIONS, 19), np.int64), z(12, np.int64), z(10, np.int64), z(10, np.int64), z(21 * n, np.int64),
+    return (z(n, np.int64), z(n, np.int64), z(n, np.int64), z(n, np.int64), z(21, np.int64), z(46, np.int64),
+            z((K_OPTIONS, 19), np.int64), z(12, np.int64), z(10, np.int64), z(10, np.int64), z(3 * 21 * n, np.int64),
             z(n_keys, np.int64), z(n_keys, np.int64), z(n_keys, np.int64))
 
 
@@ -365,8 +367,11 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
             if cover[i] == 0:
                 vis[i] += 1
         d = discs[g]
+        seat = first[g] - 1
         for t in range(turns):
-            seat = (first[g] + t) % players
+            seat += 1                                # turns rotate from the first player (no division:
+            if seat == players:                      # each // or % adds a ZeroDivisionError path to compile)
+                seat = 0
             vals = pv[g, seat]
             cols = pc[g, seat]
             n_av = 0
@@ -389,59 +394,64 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                 stamp_now += 1
                 top = -(1 << 62)
                 count = 0
-                for c in range(n_av * n_pl):
-                    i = avail[c // n_pl]
-                    key = (values[g, i] * (n_colours + 1) + colours[g, i]) * 21 + places[c % n_pl]
-                    cand[c] = key
-                    if stamp[key] != stamp_now:          # policies.search: best value and skill option
-                        stamp[key] = stamp_now           # after placing this die on this space; an option
-                        pl = places[c % n_pl]            # changing values of one level only (one-die and
-                        # whole-level skills) recomputes that level's goal and the value-reading cards only
-                        vals[pl] = values[g, i]
-                        cols[pl] = colours[g, i]
-                        n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
-                        best = 0
-                        arg = -1
-                        for o in range(-1, n_opt):
-                            only = -1
-                            out = terms
-                            if o >= 0:
-                                for a in range(opt[o, 0]):
-                                    s = opt[o, 1 + 3 * a]
-                                    saved[2 * a] = vals[s]
-                                    saved[2 * a + 1] = cols[s]
-                                    vals[s] = opt[o, 2 + 3 * a]
-                                    cols[s] = opt[o, 3 + 3 * a]
-                                out = tmp
-                                if tab[R_SKF, geo[pl, 0]] != 1:
-                                    only = geo[opt[o, 1], 0]
-                            val = evaluate(vals, cols, mode, only, tab, d, geo, work, terms, out)
-                            if o >= 0:
-                                for a in range(opt[o, 0]):
-                                    s = opt[o, 1 + 3 * a]
-                                    vals[s] = saved[2 * a]
-                                    cols[s] = saved[2 * a + 1]
-                            if o < 0 or val > best:
-                                best = val
-                                arg = o
-                        vals[pl] = 0
-                        cols[pl] = -1
-                        cval[key] = best
-                        carg[key] = arg
-                    if cval[key] > top:
-                        top = cval[key]
-                        count = 0
-                    if cval[key] == top:
-                        count += 1
+                c = 0
+                for ia in range(n_av):
+                    i = avail[ia]
+                    for ip in range(n_pl):
+                        key = (values[g, i] * (n_colours + 1) + colours[g, i]) * 21 + places[ip]
+                        cand[3 * c] = key
+                        cand[3 * c + 1] = i
+                        cand[3 * c + 2] = places[ip]
+                        c += 1
+                        if stamp[key] != stamp_now:          # policies.search: best value and skill option
+                            stamp[key] = stamp_now           # after placing this die on this space; an option
+                            pl = places[ip]                  # changing values of one level only (one-die and
+                            # whole-level skills) recomputes that level's goal and the value-reading cards only
+                            vals[pl] = values[g, i]
+                            cols[pl] = colours[g, i]
+                            n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
+                            best = 0
+                            arg = -1
+                            for o in range(-1, n_opt):
+                                only = -1
+                                out = terms
+                                if o >= 0:
+                                    for a in range(opt[o, 0]):
+                                        s = opt[o, 1 + 3 * a]
+                                        saved[2 * a] = vals[s]
+                                        saved[2 * a + 1] = cols[s]
+                                        vals[s] = opt[o, 2 + 3 * a]
+                                        cols[s] = opt[o, 3 + 3 * a]
+                                    out = tmp
+                                    if tab[R_SKF, geo[pl, 0]] != 1:
+                                        only = geo[opt[o, 1], 0]
+                                val = evaluate(vals, cols, mode, only, tab, d, geo, work, terms, out)
+                                if o >= 0:
+                                    for a in range(opt[o, 0]):
+                                        s = opt[o, 1 + 3 * a]
+                                        vals[s] = saved[2 * a]
+                                        cols[s] = saved[2 * a + 1]
+                                if o < 0 or val > best:
+                                    best = val
+                                    arg = o
+                            vals[pl] = 0
+                            cols[pl] = -1
+                            cval[key] = best
+                            carg[key] = arg
+                        if cval[key] > top:
+                            top = cval[key]
+                            count = 0
+                        if cval[key] == top:
+                            count += 1
                 pick = int(uniforms[g, t, 0] * count)
                 c = 0
-                while cval[cand[c]] != top or pick > 0:
-                    if cval[cand[c]] == top:
+                while cval[cand[3 * c]] != top or pick > 0:
+                    if cval[cand[3 * c]] == top:
                         pick -= 1
                     c += 1
-                take = avail[c // n_pl]
-                place = places[c % n_pl]
-                option = carg[cand[c]]
+                take = cand[3 * c + 1]
+                place = cand[3 * c + 2]
+                option = carg[cand[3 * c]]
             vals[place] = values[g, take]
             cols[place] = colours[g, take]
             if mode == 0 or option >= 0:
@@ -468,18 +478,19 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
             moves[g, t, 2] = option
         for s in range(players):                     # final scores (scoring.score_pyramid)
             # np.int64: a literal argument would compile a second specialisation of evaluate
-            totals[g, s] = evaluate(pv[g, s], pc[g, s], np.int64(1), np.int64(-1), tab, d, geo, work, terms,
-                                    terms) // 1000
+            evaluate(pv[g, s], pc[g, s], np.int64(1), np.int64(-1), tab, d, geo, work, terms, terms)
             for k in range(5):
                 met[g, s, k] = terms[k + 1] == GOAL_MVP
+                totals[g, s] += 5 * met[g, s, k]
             for j in range(4):
-                cards[g, s, j] = terms[6 + j] // 1000
+                cards[g, s, j] = work[42 + j]
+                totals[g, s] += work[42 + j]
 
 
 def score_pyramid_arrays(vals, cols, tab, discs) -> tuple[int, tuple[int, ...], tuple[bool, ...]]:
     """(total, card points, goals met) of one pyramid through the compiled :func:`evaluate` (for tests)."""
     terms = np.zeros(10, dtype=np.int64)
+    work = np.zeros(46, dtype=np.int64)
     total = evaluate(np.asarray(vals, np.int64), np.asarray(cols, np.int64), 1, -1, tab,
-                     np.asarray(discs, np.int64), GEO, np.zeros(42, np.int64), terms, terms)
-    return (int(total) // 1000, tuple(int(x) // 1000 for x in terms[6:]),
-            tuple(bool(x == GOAL_MVP) for x in terms[1:6]))
+                     np.asarray(discs, np.int64), GEO, work, terms, terms)
+    return (int(total) // 1000, tuple(int(x) for x in work[42:]), tuple(bool(x == GOAL_MVP) for x in terms[1:6]))

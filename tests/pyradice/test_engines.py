@@ -30,7 +30,7 @@ def test_kernel_evaluation_equals_the_readable_scoring(seed, setup_seed, mode):
     v, c = random_pyramid(rng)
     tabs = kernel_tables(setup)
     vals, cols, d = np.array(v, dtype=np.int64), np.array(c, dtype=np.int64), np.array(discs, dtype=np.int64)
-    work, base, out = np.zeros(42, np.int64), np.zeros(10, np.int64), np.zeros(10, np.int64)
+    work, base, out = np.zeros(46, np.int64), np.zeros(10, np.int64), np.zeros(10, np.int64)
     got = K.evaluate(vals, cols, 1 if mode == "greedy" else 2, -1, tabs["tab"], d, K.GEO, work, base, out)
     assert got == evaluate(v, c, table, mode) == out[1:].sum()
     sc = score_pyramid(v, c, table)
