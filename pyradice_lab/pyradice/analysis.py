@@ -121,7 +121,8 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
 
     Seats of one game share a quarry, so the per-game share of seats meeting the goal is the sample (SE and
     Student-t CI over games).  ``blind_exact`` is the exact chance for a level filled blind
-    (:func:`.odds.blind_goal_probability`).
+    (:func:`.odds.blind_goal_probability`); ``attainable`` is False for a token no level of that size can ever
+    meet (:meth:`.Setup.dead_goals`: exact; such a row's ``p_met`` is 0 by construction, not by play).
     """
     n_games = _check_games(n_games)
     players = check_players(players)
@@ -130,6 +131,7 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     rows, runs = [], {}
     blind = [float(blind_goal_probability(code, lvl, players=players, components=setup.catalogue))
              for lvl, code in zip(GOAL_LEVELS, setup.goals)]
+    dead = {lvl for lvl, _ in setup.dead_goals(players)}
     for i, pol in enumerate(policies):
         _check_policy(pol)
         df, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
@@ -140,11 +142,12 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
             tok = setup.catalogue.goals[code]
             rows.append({"policy": pol, "level": lvl, "goal": code, "goal_name": tok.name,
                          **_est_cols("p_met", mean_estimate(share), 0.0, 1.0),
-                         "blind_exact": blind[k],
+                         "blind_exact": blind[k], "attainable": lvl not in dead,
                          "n_games": n_games})
         total = arrays["totals"].mean(axis=1)
         rows.append({"policy": pol, "level": 0, "goal": "score", "goal_name": "mean score per seat",
-                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "n_games": n_games})
+                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "attainable": True,
+                     "n_games": n_games})
     out = pd.DataFrame(rows)
     return (out, runs) if return_runs else out
 

@@ -1,4 +1,4 @@
-"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds."""
+"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds, warmup."""
 
 from __future__ import annotations
 
@@ -108,6 +108,13 @@ def _cmd_odds(args) -> int:
     return 0
 
 
+def _cmd_warmup(args) -> int:
+    from .sim import warmup
+
+    print(f"pyradice kernels ready ({warmup():.1f} s CPU; numba caches them for later processes)")
+    return 0
+
+
 def add_cli(subparsers) -> None:
     from ..cli import game_subcommands, nonneg_int, positive_int
 
@@ -144,6 +151,11 @@ def add_cli(subparsers) -> None:
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed")
     q.set_defaults(func=_cmd_play)
+
+    q = sub.add_parser("warmup", help="compile the game kernels once (numba caches them on disk)",
+                       description="Compile the compiled game engine now, so the first simulation of a new process "
+                                   "starts at once (run once per machine, e.g. after installing).")
+    q.set_defaults(func=_cmd_warmup)
 
     q = sub.add_parser("odds", help="exact distribution of available dice in the first turns",
                        description="Exact distribution of the number of available dice per turn (random takes).")

@@ -34,7 +34,7 @@ from .rules import Deal, GameState, deal, first_player, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable"]
+           "check_setup", "fast_capable", "warmup"]
 
 _CHUNK = 128
 
@@ -258,6 +258,26 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     df = _frame(arrays, all_deals, setup, pols, per_turn)
     return (df, arrays) if return_arrays else df
+
+
+def warmup() -> float:
+    """Compile the game kernels now (or load them from numba's cache); returns the CPU seconds it took.
+
+    The first :func:`simulate_games` of a machine compiles the kernels (a few seconds, see the bench row
+    "pyradice first simulate_games(100)"); numba caches the result on disk (``__pycache__`` beside the sources,
+    or ``NUMBA_CACHE_DIR``), so later processes start in a fraction of a second.  ``pyradice-lab pyradice
+    warmup`` runs this once per machine, e.g. after installing.
+
+    Examples
+    --------
+    >>> warmup() >= 0
+    True
+    """
+    import time
+
+    t0 = time.process_time()
+    simulate_games(2, 2, None, ["random_legal", "greedy"], rng=0, engine="fast")
+    return time.process_time() - t0
 
 
 @dataclass
