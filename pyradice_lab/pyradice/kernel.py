@@ -13,10 +13,15 @@ built-in kind is translated once, in Python, into a few numbers of one generic f
 - a skill changes one die (``value map``: allowed new values for each old value, optionally only values shown
   by a touching die), two dice (swap or flip both, optionally touching only) or a whole level (flip or +1).
 
-Few and flat compiled functions keep the first call cheap: numba compiles each function for the first call
-of a new process with an empty cache (bench row "pyradice first simulate_games(100), cold cache").  With
-``NUMBA_DISABLE_JIT=1`` this is plain Python: the reference path of the benchmark.  The test suite checks
-that these kernels and the readable engine play identical games from identical deals.
+Three compiled functions (:func:`evaluate`, :func:`skill_options`, :func:`play_batch` with the search inlined)
+keep the first call of a process with an empty numba cache short (bench row "pyradice first
+simulate_games(100)"): numba's compile time grows with the amount of code and with every extra function (each
+is compiled alone and again inside its callers), so the rules are written once, generically, without
+allocations (scratch arrays come from :func:`workspace`), integer division (each ``//`` or ``%`` adds an
+exception path) or literal arguments (a literal compiles a second specialisation), and compiled at LLVM -O1
+(:func:`compile_options`).  With ``NUMBA_DISABLE_JIT=1`` this is plain Python: the reference path of the
+benchmark.  The test suite checks that these kernels and the readable engine play identical games from
+identical deals.
 
 Conventions: pyramid ``vals``/``cols`` are int64 arrays of 21 (0 / -1 when empty); quarry arrays are flat with a
 padding index ``n`` meaning "no die / off the board"; scores inside the search are int64 milli-VP.

@@ -258,7 +258,11 @@ def report_section(ctx: ReportContext) -> Section:
         "with five goal values.\n"
         "- Availability is the face count of the rules, applied literally: a die with 3 free sides may be taken "
         "even if a die rests on it (the rules give no stability rule).\n"
-        "- First player: roll-off, ties re-roll among the tied (12 rounds dealt in advance).\n"
+        "- Goal tokens may go on any level 1-5 (rules); every reconstructed token can be met on every level (checked "
+        "exactly): D6 is 'no two side-by-side dice share a colour', because 'all colours different' could never be "
+        "met on level 1 (6 dice, 5 colours).\n"
+        "- First player: roll-off, ties re-roll among the tied (12 rounds dealt in advance); start-player numbers "
+        "are by turn position (position 1 = each game's start player), never by seat.\n"
         "- Not modelled: players choosing token sides or cards together (a setup is given or drawn at random); "
         "physical dexterity (dice falling) and table talk.",
         heading="Pyradice: interpretations and what is not modelled"))
