@@ -9,6 +9,8 @@ Public API
   (:data:`SKILL_KINDS`, :data:`GOAL_KINDS`, :data:`CARD_KINDS`, ``register_*_kind``);
 - :func:`legal_places`, :func:`score_pyramid`, :class:`GameState` — the readable rules;
 - :func:`simulate_games` — many games (compiled), one row per game; :func:`play_game` — one game with a transcript;
+  :func:`warmup` — compile the kernels once per machine (numba caches them); ``Setup.dead_goals()`` — goal tokens
+  that can never be met on their level (none in the default catalogue);
 - policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`);
 - exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
 
