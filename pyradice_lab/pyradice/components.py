@@ -196,7 +196,8 @@ def _params_hook(what: str):
         kind = entry.get("kind")
         fixed = _ENTRY_FIELDS[what]
         params = {k: v for k, v in entry.items() if k not in fixed}
-        known = _KIND_PARAMS[what].get(kind)
+        builtin = getattr(_registry(what)[kind], "kid", None) is not None   # a compiled kind: its parameters are known
+        known = _KIND_PARAMS[what].get(kind, () if builtin else None)
         out = {}
         for k, v in params.items():
             if known is not None and k not in known:
