@@ -375,3 +375,33 @@ def test_data_files_are_the_single_file_form():
                 assert key not in seen, (game, key, name, seen.get(key))
                 seen[key] = name
         assert set(seen) == set(f.spec.fields), game
+
+
+GUIDE_FILES = {   # the designer files shown in docs/guide/<game>.md
+    "meerkat": ("[[tile]]\nnumber = 7\nvalues = [8, 4]\n\n[[blue]]\neffect = \"move\"\ncopies = 1\n",
+                lambda c: c.tile(7).values == (8, 4) and dict(c.blue)["move"] == 1),
+    "raft": ("[gems.counts]\nblack = 4\n[gems]\ntotal = 28\n[gems.in_play.3]\nblack = 4\n[flag.depth]\n3 = 18\n",
+             lambda c: c.gems.in_play(3).tolist() == [7, 7, 7, 4] and c.rules.flag_depth[3] == 18),
+    "pyradice": ('[[card]]\nname = "Many"\ntable = [0, 1, 2, 4, 6, 9, 12, 15]\n\n[[card]]\nname = "Ends"\n'
+                 'kind = "values_in"\nvalues = [1, 6]\npoints = 1\n\n[setup]\ncards = ["Many", "Height", "Pairs", '
+                 '"Ends"]\n', lambda c: c.cards["Ends"].params == {"values": (1, 6), "points": 1}
+                 and c.default_setup["cards"][3] == "Ends" and c.cards["Ends"].source == "designer"),
+    "purramid": ("yarn_value = 0.5\n[sides.C.rows]\nvalue = [[3, 5, 6, 2, 10, 4, 6, 1, 5, 3], "
+                 "[6, 2, 8, 4, 7, 3, 5, 2, 9, 4], [7, 8, 12, 9, 10, 8, 11, 7], [9, 6, 8, 10, 12, 7, 11], "
+                 "[8, 12, 9, 11, 8, 10], [10, 7, 12, 9, 8], [11, 8, 10, 9], [12, 9, 11, 8], [10, 7], [11, 9], "
+                 "[12]]\n", lambda c: c.layout("C").capacity == 78 and c.config.yarn_value == 0.5
+                 and c.layout("C").source == "designer"),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_guides_partial_designer_files_load(game, tmp_path):
+    text, check = GUIDE_FILES[game]
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    comp = importlib.import_module(f"pyradice_lab.{game}").load_components(path)
+    assert check(comp)
+    changed = {k for k, v, src, _ in fmt(game).rows(comp.document) if src == "designer"}
+    assert changed                                       # what the designer gave is marked as theirs
+    assert all(src != "designer" for *_, src, _ in fmt(game).rows(fmt(game).default().document))
+
