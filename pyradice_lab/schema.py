@@ -552,7 +552,7 @@ def parse_toml(text: str, *, file=None) -> dict:
 
 # ------------------------------------------------------------------------------------------------ writing
 def _key(k) -> str:
-    return str(k) if _BARE.match(str(k)) else json.dumps(str(k), ensure_ascii=False)
+    return str(k) if _BARE.match(str(k)) else _scalar(str(k))
 
 
 def _scalar(v, inline: bool = False) -> str:
@@ -563,8 +563,8 @@ def _scalar(v, inline: bool = False) -> str:
     if isinstance(v, float):
         text = repr(v)
         return text if any(c in text for c in ".en") else text + ".0"
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, str):     # JSON string escapes are TOML's; DEL must be escaped too
+        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(v, list):
         if not inline and _long(v):
             return "[\n" + "".join(f"  {_scalar(x, True)},\n" for x in v) + "]"
@@ -743,8 +743,7 @@ def set_path(doc: dict, spec: Table, path, value) -> tuple:
                         raise SchemaError("cannot be removed (it is required)", segs)
                     cur.pop(seg, None)
                 else:
-                    cur[seg] = value if not isinstance(child, Value) or isinstance(value, Mapping) else \
-                        {"value": value, "source": "designer"}
+                    cur[seg] = merge(_MISSING, value, child) if child is not None else value
                 return owner
             if seg not in cur:
                 cur[seg] = [] if isinstance(child, (Records, Array)) else {}
@@ -755,7 +754,7 @@ def set_path(doc: dict, spec: Table, path, value) -> tuple:
                 if value is None:
                     cur.pop(key, None)
                 else:
-                    cur[key] = value
+                    cur[key] = merge(_MISSING, value, node.value)
                 return owner
             if key not in cur:
                 cur[key] = {}
@@ -768,9 +767,9 @@ def set_path(doc: dict, spec: Table, path, value) -> tuple:
                         raise _unknown(seg, done, [e.get(node.key) for e in cur], segs)
                     cur.pop(idx)
                 elif idx is None:
-                    cur.append(value)
+                    cur.append(merge(_MISSING, value, node.item))
                 else:
-                    cur[idx] = value
+                    cur[idx] = merge(_MISSING, value, node.item)
                 return done + (seg,)
             if idx is None:
                 raise _unknown(seg, done, [e.get(node.key) for e in cur], segs)
@@ -838,34 +837,38 @@ def get_path(doc, spec: Table, path):
     return copy.deepcopy(cur)
 
 
-def _mark_designer(doc: dict, spec: Table, owner: tuple, segs: tuple) -> None:
-    """Mark the table that holds a changed value as ``source = "designer"`` (``KEY_source`` for that key)."""
-    node: Node = spec
+def _designer_mark(doc: dict, spec: Table, owner: tuple, segs: tuple):
+    """``(table, key, path)`` of the source that a change at ``segs`` makes ``"designer"`` (the ``source`` of the
+    table holding the value, its ``KEY_source``, or a ``{value, source}`` entry's own), or None."""
+    node: Node | None = spec
     cur: Any = doc
     for seg in owner:
         if isinstance(node, Table):
-            cur, node = cur[seg], node.fields[seg].node if seg in node.fields else None
+            f = node.fields.get(seg)
+            cur, node = cur[seg], (f.node if f is not None else None)
         elif isinstance(node, MapOf):
             cur, node = cur[seg], node.value
         elif isinstance(node, Records):
-            cur, node = cur[node.find(cur, seg)], node.item
+            idx = node.find(cur, seg)
+            if idx is None:          # the entry was removed
+                return None
+            cur, node = cur[idx], node.item
         else:
-            return
+            return None
         if node is None:
-            return
+            return None
     rest = segs[len(owner):]
-    if isinstance(node, Table) and rest:
-        f = node.fields.get(rest[0])
-        if f is not None and isinstance(f.node, Value) and len(rest) >= 1 and rest[-1] != "source":
-            entry = cur.get(rest[0])
-            if isinstance(entry, dict):
-                entry["source"] = "designer"
-            return
-        if f"{rest[0]}_source" in node.fields:
-            cur[f"{rest[0]}_source"] = "designer"
-            return
-        if "source" in node.fields and rest[0] != "source":
-            cur["source"] = "designer"
+    if not isinstance(node, Table) or not rest or not isinstance(cur, dict):
+        return None
+    f = node.fields.get(rest[0])
+    if f is not None and isinstance(f.node, Value):
+        entry = cur.get(rest[0])
+        return (entry, "source", owner + (rest[0], "source")) if isinstance(entry, dict) else None
+    if f"{rest[0]}_source" in node.fields:
+        return cur, f"{rest[0]}_source", owner + (f"{rest[0]}_source",)
+    if "source" in node.fields and rest[0] != "source":
+        return cur, "source", owner + ("source",)
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ formats
@@ -904,6 +907,7 @@ class SchemaComponents:
         if changes is not None and not isinstance(changes, Mapping):
             raise TypeError(f"changes must be a mapping path -> value, got {type(changes).__name__}")
         items = list((changes or {}).items()) + list(more.items())
+        items.sort(key=lambda kv: str(kv[0][-1] if isinstance(kv[0], tuple) else kv[0]).endswith("source"))
         if not items:
             raise ValueError("replace needs at least one change, e.g. replace({'path.to.key': value})")
         fmt = type(self).FORMAT
@@ -915,12 +919,11 @@ class SchemaComponents:
             touched.append((owner, segs))
         explicit = {segs for _, segs in touched}
         for owner, segs in touched:
-            if segs[-1] == "source" or segs[-1].endswith("_source"):
+            if segs[-1].endswith("source"):
                 continue
-            if any(len(e) == len(owner) + 1 and e[:len(owner)] == owner and e[-1].endswith("source")
-                   for e in explicit):
-                continue
-            _mark_designer(doc, fmt.spec, owner, segs)
+            mark = _designer_mark(doc, fmt.spec, owner, segs)
+            if mark is not None and mark[2] not in explicit:     # a source the change sets itself is kept
+                mark[0][mark[1]] = "designer"
         return fmt.from_document(doc, file=None)
 
     def to_toml(self) -> str:
@@ -950,7 +953,8 @@ class SchemaComponents:
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return self._document == other._document
+        return getattr(self, "_document", None) == getattr(other, "_document", None) and \
+            getattr(self, "_document", None) is not None
 
     def __hash__(self):
         return hash((type(self).__name__, self.content_hash()))

@@ -84,7 +84,7 @@ def test_defaults_merge_and_designer_source():
 
 
 def test_to_toml_round_trip_of_a_small_spec():
-    doc = validate(SPEC, {**GOOD, "by_n": {"2": 4}, "name": 'q"uote'})
+    doc = validate(SPEC, {**GOOD, "by_n": {"2": 4}, "name": 'q"u\x7f\n\\é'})
     text = to_toml(SPEC, doc, header="a header")
     assert text.startswith("# a header\n")
     assert "# how many [source: rules]\ncount = 3\n" in text
@@ -195,6 +195,13 @@ def test_replace_examples():
     with pytest.raises(SchemaError, match=re.escape("tile.9.values: has 2 values (allowed: 3 values on tile 9")):
         comp.replace({"tile.9.values": (8, 4)})
     assert comp.replace({"pieces.meerkats": 18}).meerkats == 18             # a bare value for { value, source }
+    p = meerkat().replace({"pieces.meerkats.source": "rules", "pieces.meerkats": 18})   # the source given is kept
+    assert p.get("pieces.meerkats") == {"value": 18, "source": "rules"}
+    g = meerkat().replace({"tile.7": {"number": 7, "values": [8, 4]}})        # a whole entry, no source: designer
+    assert g.get("tile.7") == {"number": 7, "values": [8, 4], "source": "designer"}
+    assert "move" not in dict(meerkat().replace({"blue.move": None}).blue)     # None removes an entry
+    with pytest.raises(SchemaError, match=r"tile: has 9 entries"):
+        meerkat().replace({"tile.7": None})
     r = raft()
     assert r.replace({"water.tokens": 20}).rules.water_tokens == 20
     assert r.replace({"gems.in_play.3.black": 2}).gems.in_play(3).tolist() == [7, 7, 7, 2]
