@@ -25,8 +25,8 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,

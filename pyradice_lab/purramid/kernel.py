@@ -16,7 +16,8 @@ row; ``full`` (mask of all spaces) and ``n``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._jit import njit
 
 __all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "candidates", "is_supported",
            "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF", "END_NAMES",

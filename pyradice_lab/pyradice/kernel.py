@@ -14,8 +14,8 @@ and compile time low.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .geometry import PYRAMID
 
 __all__ = ["play_batch", "K_OPTIONS", "score_seat", "GEO", "pack_setup", "evaluate", "skill_options"]

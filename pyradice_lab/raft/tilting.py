@@ -29,8 +29,8 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from .._jit import njit
 from ..rng import as_generator
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
