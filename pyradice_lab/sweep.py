@@ -547,8 +547,33 @@ def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
     return _flatten(fn(dict(params), trials, rng))
 
 
+def _check_reachable(address) -> None:
+    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not isinstance(address, str):
+        raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
+                         f"{type(address).__name__}")
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return  # other transports (tls, inproc, ucx): let distributed connect
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
+    try:
+        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ValueError(f"scheduler {address!r} could not be reached ({exc.strerror or type(exc).__name__})") from None
+
+
 @contextlib.contextmanager
 def _dask_client(scheduler, n_jobs: int):
+    if scheduler is not None and not hasattr(scheduler, "submit"):
+        _check_reachable(scheduler)  # before importing distributed (seconds)
     try:
         from distributed import Client, LocalCluster, get_client
     except ImportError as exc:  # pragma: no cover - depends on the environment

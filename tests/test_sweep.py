@@ -283,9 +283,11 @@ def test_empty_outputs_and_bad_cache_dirs_are_rejected(tmp_path):
 
 def test_unreachable_dask_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
-    with pytest.raises(ValueError, match="scheduler 'tcp://127.0.0.1:1' could not be reached"):
-        run_sweep(sweep_cells.dice_cell, {"dice": [1], "target": [2]}, trials=1, seed=0, backend="dask",
-                  scheduler="tcp://127.0.0.1:1", progress=False)
+    for address, match in (("tcp://127.0.0.1:1", "scheduler 'tcp://127.0.0.1:1' could not be reached"),
+                           ("tcp://nohost", "scheduler must look like"), (5, "scheduler must be an address")):
+        with pytest.raises(ValueError, match=match):
+            run_sweep(sweep_cells.dice_cell, {"dice": [1], "target": [2]}, trials=1, seed=0, backend="dask",
+                      scheduler=address, progress=False)
 
 
 KILL_SCRIPT = """
@@ -327,7 +329,7 @@ def test_a_killed_parallel_sweep_leaves_no_workers(tmp_path, sig):
         workers: set[int] = set()
         while time.monotonic() < deadline and len(workers) < 2:
             workers = {p for p in children(proc.pid) if "loky" in subprocess.run(
-                ["ps", "-o", "args=", "-p", str(p)], capture_output=True, text=True).stdout}
+                ["ps", "-ww", "-o", "args=", "-p", str(p)], capture_output=True, text=True).stdout}
             time.sleep(0.2)
         assert len(workers) >= 2, "the sweep must be running its workers"
         time.sleep(1.0)  # the workers are inside their 60 s cells

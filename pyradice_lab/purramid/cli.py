@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from ..cli import CliError, game_subcommands, int_list, nonneg_int, positive_int, show_progress
+from ..cli import (
+    CliError,
+    comma_names,
+    game_subcommands,
+    int_list,
+    nonneg_int,
+    output_file,
+    positive_int,
+    show_progress,
+    write_csv,
+)
 
 __all__ = ["add_cli", "parse_spaces"]
 
@@ -121,7 +131,7 @@ def _cmd_simulate(args) -> int:
     print(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print("(se = standard error; ci = 95% confidence interval)")
     if args.out:
-        df.to_csv(args.out, index=False)
+        write_csv(df, args.out)
         print(f"wrote {args.out}")
     return 0
 
@@ -189,8 +199,9 @@ def add_cli(subparsers) -> None:
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
     q.add_argument("--policy", default="greedy", help="greedy, stop_after:K or risk:P for every seat")
-    q.add_argument("--policies", default=None, help="one policy per seat, comma-separated (overrides --policy)")
-    q.add_argument("--out", default=None, help="write the per-game table to this CSV")
+    q.add_argument("--policies", type=comma_names, default=None,
+                   help="one policy per seat, comma-separated (overrides --policy)")
+    q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
     q.set_defaults(func=_cmd_simulate)
 
@@ -200,7 +211,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A")
     q.add_argument("--policy", default="greedy")
-    q.add_argument("--policies", default=None)
+    q.add_argument("--policies", type=comma_names, default=None)
     q.set_defaults(func=_cmd_play)
 
     q = sub.add_parser("layout", help="show a board side and check the rules' facts",
