@@ -19,6 +19,8 @@ from pyradice_lab.report import ExperimentResult, save_experiment
 TESTS = Path(__file__).parent
 
 RUN = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started from a background job
 import report_sections
 report_sections.register()
 from pyradice_lab.report import build_report

@@ -291,11 +291,13 @@ def test_unreachable_dask_scheduler_is_a_clear_error():
 
 
 KILL_SCRIPT = """
-import os, sys
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started from a background job
 sys.path.insert(0, {tests!r})
 import sweep_cells
 from pyradice_lab.sweep import run_sweep
 os.environ["SWEEP_SLEEP"] = "60"
+os.environ["SWEEP_LOG"] = {log!r}
 run_sweep(sweep_cells.slow_cell, {{"i": list(range(6))}}, trials=10, seed=1, n_jobs=2, cache_dir={cache!r},
           progress=False)
 """
@@ -322,20 +324,20 @@ def alive(pids) -> set[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_a_killed_parallel_sweep_leaves_no_workers(tmp_path, sig):
-    script = KILL_SCRIPT.format(tests=str(Path(__file__).parent), cache=str(tmp_path / "c"))
+    log = tmp_path / "started.log"
+    script = KILL_SCRIPT.format(tests=str(Path(__file__).parent), cache=str(tmp_path / "c"), log=str(log))
     proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while time.monotonic() < deadline and len(workers) < 2:
-            workers = {p for p in children(proc.pid) if "loky" in subprocess.run(
-                ["ps", "-ww", "-o", "args=", "-p", str(p)], capture_output=True, text=True).stdout}
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (log.exists() and len(log.read_text().split()) >= 2):
             time.sleep(0.2)
-        assert len(workers) >= 2, "the sweep must be running its workers"
-        time.sleep(1.0)  # the workers are inside their 60 s cells
+        assert log.exists() and len(log.read_text().split()) >= 2, "both workers must be inside their 60 s cells"
+        workers = {p for p in children(proc.pid) if "popen_loky" in subprocess.run(
+            ["ps", "-ww", "-o", "args=", "-p", str(p)], capture_output=True, text=True).stdout}
+        assert len(workers) == 2
         os.kill(proc.pid, sig)  # the main process only, as `kill` or a crash would
-        proc.wait(timeout=30)
-        deadline = time.monotonic() + 20
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 30
         while alive(workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         left = alive(workers)
