@@ -29,6 +29,7 @@ import ast
 import functools
 import hashlib
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -85,22 +86,60 @@ def _module_name(path: Path) -> str | None:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+_TYPE_CHECKING = re.compile(r"if\s+(?:typing\.)?TYPE_CHECKING\s*:")
+_FROM = re.compile(r"from\s+(\.*[\w.]*)\s+import\s+(.*)")
+_IMPORT = re.compile(r"import\s+(.*)")
 
 
-def _imports(tree: ast.AST) -> Iterable[ast.Import | ast.ImportFrom]:
-    """Every import statement, skipping ``if TYPE_CHECKING:`` blocks (never executed)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
+def _imports(text: str) -> Iterable[tuple[str | None, int, list[str]]]:
+    """``(module, level, names)`` of every import statement, function-level ones included, skipping
+    ``if TYPE_CHECKING:`` blocks (never executed).  ``import a.b`` gives ``(None, 0, ["a.b"])``.
+
+    A line scanner rather than ``ast.parse`` (this runs when the kernels are decorated, for every module they
+    import): a docstring line that reads like an import statement can only add a file, never lose one.
+    """
+    lines = text.splitlines()
+    skip: int | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if skip is not None:
+            if stripped and not stripped.startswith("#") and indent <= skip:
+                skip = None
+            else:
+                continue
+        if _TYPE_CHECKING.match(stripped):
+            skip = indent
             continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-        stack.extend(ast.iter_child_nodes(node))
+        m = _FROM.match(stripped)
+        if m:
+            module, rest = m.group(1), m.group(2)
+        else:
+            m = _IMPORT.match(stripped)
+            if not m:
+                continue
+            module, rest = None, m.group(1)
+        rest = rest.split("#", 1)[0]
+        if rest.lstrip().startswith("(") and ")" not in rest:
+            while i < len(lines) and ")" not in lines[i]:
+                rest += " " + lines[i].split("#", 1)[0]
+                i += 1
+            if i < len(lines):
+                rest += " " + lines[i].split("#", 1)[0]
+                i += 1
+        while rest.rstrip().endswith("\\") and i < len(lines):
+            rest = rest.rstrip()[:-1] + " " + lines[i].split("#", 1)[0]
+            i += 1
+        names = [n.split(" as ")[0].strip() for n in rest.replace("(", " ").replace(")", " ").split(",")]
+        names = [n.split()[0] for n in names if n.split()]
+        if module is None:
+            yield None, 0, names
+        else:
+            level = len(module) - len(module.lstrip("."))
+            yield module.lstrip(".") or None, level, names
 
 
 def _lazy_table(init: Path) -> dict[str, str]:
@@ -126,8 +165,8 @@ def _direct(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
     """Direct dependencies of one file: ``("file", path)`` or ``("package", directory)`` pairs."""
     p = Path(path)
     try:
-        tree = ast.parse(p.read_bytes())
-    except (SyntaxError, ValueError):
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError:
         return ()
     me = _module_name(p)
     pkg = None if me is None else (me if p.name == "__init__.py" else me.rpartition(".")[0])
@@ -142,32 +181,31 @@ def _direct(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
         else:
             deps.add(("file", str(target)))
 
-    for node in _imports(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                add_module(alias.name)
+    for module, level, names in _imports(text):
+        if module is None and level == 0:
+            for name in names:
+                add_module(name)
             continue
-        if node.level:
+        if level:
             if pkg is None:
                 continue
             parts = pkg.split(".")
-            if node.level - 1 >= len(parts):
+            if level - 1 >= len(parts):
                 continue
-            base = parts[:len(parts) - node.level + 1]
-            mod = ".".join(base + ([node.module] if node.module else []))
+            base = parts[:len(parts) - level + 1]
+            mod = ".".join(base + ([module] if module else []))
         else:
-            mod = node.module or ""
+            mod = module or ""
         target = _module_path(mod)
         if target is None:
             continue
         lazy = _lazy_table(target) if target.name == "__init__.py" else {}
-        for alias in node.names:
-            sub = _module_path(f"{mod}.{alias.name}")
-            if sub is not None:                      # from pkg import submodule (or subpackage)
-                add_module(f"{mod}.{alias.name}")
-            elif alias.name in lazy:                 # from pkg import lazy_name -> its submodule
-                add_module(f"{mod}.{lazy[alias.name]}")
-            elif alias.name == "*" and target.name == "__init__.py":
+        for name in names:
+            if _module_path(f"{mod}.{name}") is not None:   # from pkg import submodule (or subpackage)
+                add_module(f"{mod}.{name}")
+            elif name in lazy:                             # from pkg import lazy_name -> its submodule
+                add_module(f"{mod}.{lazy[name]}")
+            elif name == "*" and target.name == "__init__.py":
                 deps.add(("package", str(target.parent)))
             else:
                 deps.add(("file", str(target)))
@@ -207,11 +245,36 @@ def dependency_files(path: str | os.PathLike) -> list[Path]:
     return sorted(files)
 
 
+_MEMO: dict[str, tuple[tuple, str]] = {}
+
+
+def _stamp(files: Iterable[Path], dirs: Iterable[Path]) -> tuple | None:
+    try:
+        return tuple(_stat_key(f)[1:] for f in files) + tuple(d.stat().st_mtime_ns for d in dirs)
+    except OSError:
+        return None
+
+
 def fingerprint(path: str | os.PathLike) -> str:
     """SHA-256 (hex) of the contents of :func:`dependency_files` of ``path`` (with their names relative to
-    the package, so two copies of the same sources share fingerprints)."""
+    the package, so two copies of the same sources share fingerprints).
+
+    Memoised per file: a repeated call re-checks the modification time and size of every file involved
+    (and of the ``data/`` folders) and recomputes only if one changed."""
+    key = str(Path(path).resolve())
+    memo = _MEMO.get(key)
+    if memo is not None:
+        (files, dirs, stamp), digest = memo
+        if stamp is not None and _stamp(files, dirs) == stamp:
+            return digest
+    files = dependency_files(path)
+    dirs = sorted({f.parent / "data" for f in files if (f.parent / "data").is_dir()}
+                  | {f.parent for f in files if f.parent.name == "data"})
+    stamp = _stamp(files, dirs)
     h = hashlib.sha256()
-    for f in dependency_files(path):
+    for f in files:
         name = f.relative_to(_ROOT).as_posix() if in_package(f) else str(f)
         h.update(name.encode() + b"\0" + file_digest(f).encode() + b"\n")
-    return h.hexdigest()
+    digest = h.hexdigest()
+    _MEMO[key] = ((tuple(files), tuple(dirs), stamp), digest)
+    return digest

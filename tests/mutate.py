@@ -89,8 +89,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     # direct tests of the rule
     Mutation("meerkat-queen-2", "the compiled Meerkat engine counts the queen as 2 instead of 2.5",
              "pyradice_lab/meerkat/rules.py",
-             "st[s] = 2 * C[s, t] + (5 if S[s, QUEEN] == t else 0)",
-             "st[s] = 2 * C[s, t] + (4 if S[s, QUEEN] == t else 0)",
+             "(5 if W[4 + s, QUEEN] == t else 0)",
+             "(4 if W[4 + s, QUEEN] == t else 0)",
              ("tests/meerkat", "-k", "not golden"), count=2),
     Mutation("meerkat-score-tile-queen-2", "score_tile counts the queen as 2 instead of 2.5",
              "pyradice_lab/meerkat/scoring.py",

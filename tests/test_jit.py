@@ -161,3 +161,31 @@ def test_editing_a_rule_module_recompiles_the_engine_that_calls_it(tmp_path):
     rules.write_text(rules.read_text().replace("return x + 1", "return x + 2"))
     assert run_probe(src) == (30, 0)           # the rule changed: recompiled, not the stale 20
     assert run_probe(src) == (30, 1)
+
+
+def test_import_scanner_reads_every_form_and_skips_type_checking(package_copy):
+    f = package_copy / "probe2.py"
+    f.write_text(textwrap.dedent('''
+        """Docstring.
+
+        >>> from pyradice_lab import report   # an example, not an import of this module
+        """
+        from typing import TYPE_CHECKING
+
+        from .stats import (
+            Estimate,  # a comment
+            mean_estimate,
+        )
+        import pyradice_lab.dice as d, pyradice_lab.rng
+
+        if TYPE_CHECKING:
+            from .registry import GameSpec
+            from . import bench
+
+        def f():
+            from .purramid.chance import multisets
+            return multisets
+        '''))
+    deps = {p.relative_to(package_copy.resolve()).as_posix() for p in _sources.dependency_files(f)}
+    assert {"stats.py", "dice.py", "rng.py", "purramid/chance.py"} <= deps
+    assert not {"registry.py", "bench.py", "report.py"} & deps
