@@ -21,10 +21,12 @@ from numba import njit
 __all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "candidates", "is_supported",
            "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF", "END_NAMES",
            "N_STATE",
-           "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
+           "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "NO_YARN", "DICE_PER_TURN_MAX"]
 
 INF = 1 << 20
 KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK = 0, 1, 2
+#: Added to a seat's policy kind in ``run_games``: the seat never spends yarn tokens (restricted play).
+NO_YARN = 8
 END_NONE, END_BOARD_FULL, END_SECOND_OUT, END_GOLD_OUT, END_TURN_LIMIT = 0, 1, 2, 3, 4
 END_NAMES = ("running", "board_full", "second_player_out", "gold_placed", "turn_limit")
 # columns of the per-game state matrix st[g, :]
@@ -281,7 +283,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
                             vals[k] = buf[g, pos + k]
                         pos += d
                         s, c = choose(cov, P, d, vals, brd, full, n, cm)
-                        if s >= 0 or y == 0:
+                        if s >= 0 or y == 0 or pol_kind[p] >= NO_YARN:
                             break
                         y -= 1
                         spent += 1
@@ -292,7 +294,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
                     d -= c
                     nplace += 1
                     if closure(P, cov, brd, n) == P:
-                        if d == 0 or policy_stops(pol_kind[p], pol_param[p], nplace, cov, P, d, brd, full, n,
+                        if d == 0 or policy_stops(pol_kind[p] % NO_YARN, pol_param[p], nplace, cov, P, d, brd, full, n,
                                                    rcm, rw, rrows, work):
                             ok = True
                             break

@@ -13,6 +13,9 @@ on the board are a valid group:
 - :func:`stop_if_burst_risk_above` ``(p)`` stops when the exact chance that the next roll offers no
   completable placement exceeds ``p``.
 
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"risk:0.3/no_yarn"``; :data:`RESTRICTIONS` lists them.
+
 The decisions are the compiled functions of :mod:`.kernel`, so the readable game engine
 (:mod:`.rules`), the batched turn simulator (:mod:`.turns`) and the compiled game simulator
 (:mod:`.sim`) play exactly the same policy.  :func:`optimal` follows :func:`~.advisor.turn_policy`.
@@ -38,7 +41,7 @@ from . import kernel as K
 from .chance import multisets
 
 __all__ = ["Policy", "OptimalPolicy", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal",
-           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES"]
+           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES", "RESTRICTIONS", "restrict"]
 
 HUMAN_POLICY_NAMES = ("greedy", "stop_after:K", "risk:P")
 
@@ -60,6 +63,7 @@ class Policy:
     name: str
     kind: int
     param: float
+    yarn: bool = True  # spends yarn tokens to reroll a roll with no completable placement
 
     # ----------------------------------------------------------------- single decisions
     def choose(self, layout, cov: int, placed: int, roll) -> tuple[int, int] | None:
@@ -96,7 +100,7 @@ class Policy:
         for r in range(rows):
             ch = self.choose(layout, cov, placed, faces[r])
             if ch is None:
-                kind[r] = 2 if y > 0 else 0
+                kind[r] = 2 if y > 0 and self.yarn else 0
             else:
                 kind[r], space[r], count[r] = 1, ch[0], ch[1]
         return kind, space, count
@@ -161,10 +165,40 @@ def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "au
     return OptimalPolicy(obj, _check_yarn_value(yarn_value), bonus)
 
 
+#: Restrictions of restricted play: name -> one-line description (see :func:`restrict`).
+RESTRICTIONS = {
+    "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
+    "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",
+}
+
+
+def restrict(policy: Policy, restriction: str) -> Policy:
+    """``policy`` forbidden one option (a name of :data:`RESTRICTIONS`); named ``"<policy>/<restriction>"``.
+
+    >>> restrict(stop_after(2), "no_stop").kind == greedy().kind
+    True
+    """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy: restrictions apply to the human-style policies, got {policy!r}")
+    if restriction not in RESTRICTIONS:
+        raise ValueError(f"policy: restriction must be one of {sorted(RESTRICTIONS)}, got {restriction!r}")
+    name = f"{policy.name}/{restriction}"
+    if restriction == "no_yarn":
+        return Policy(name, policy.kind, policy.param, yarn=False)
+    return Policy(name, K.KIND_GREEDY, 0.0, yarn=policy.yarn)
+
+
 def parse_policy(spec, *, allow_optimal: bool = False):
-    """A policy from a Policy, or a name: ``greedy``, ``stop_after:K``, ``risk:P`` (and ``optimal``)."""
+    """A policy from a Policy, or a name: ``greedy``, ``stop_after:K``, ``risk:P`` (and ``optimal``), each
+    optionally restricted: ``"risk:0.3/no_yarn"`` (see :data:`RESTRICTIONS`)."""
     if isinstance(spec, Policy) or (allow_optimal and isinstance(spec, OptimalPolicy)):
         return spec
+    if isinstance(spec, str) and "/" in spec:
+        base, *restrictions = spec.split("/")
+        pol = parse_policy(base)
+        for r in restrictions:
+            pol = restrict(pol, r.strip())
+        return pol
     if isinstance(spec, str):
         name, _, arg = spec.strip().partition(":")
         try:

@@ -211,7 +211,7 @@ def play_turn(g: GameState, policy, dice: DiceStream) -> None:
             roll = dice.roll(d)
             g.say(f"    rolls {' '.join(map(str, roll))}")
             choice = policy.choose(L, g.covered, P, roll)
-            while choice is None and g.yarn[p] > 0:
+            while choice is None and g.yarn[p] > 0 and getattr(policy, "yarn", True):
                 g.yarn[p] -= 1
                 g.yarn_spent += 1
                 roll = dice.roll(d)

@@ -385,10 +385,12 @@ def _roll_off(rolls, contenders):
 
 @njit(cache=True)
 def play_batch(values, colours, discs, rolls, uniforms, policies, qgeo, tab, n_colours, geo,
-               totals, met, cards, first_out, choices, moves, final_v, final_c, skills_used):
+               totals, met, cards, first_out, choices, moves, final_v, final_c, skills_used, ptab):
     """Play ``len(values)`` games; results go into the output arrays (see sim.play_deals).
 
     ``qgeo`` is the quarry geometry (n, 12): side neighbours, dice above, dice below (padding index n).
+    ``ptab[seat]`` is the ``tab`` seat's policy values and offers skills with: ``tab`` itself, or for a
+    restricted player (restricted play) ``tab`` without the skills, goals or cards it may not use.
     """
     n_games = values.shape[0]
     n = values.shape[1]
@@ -457,7 +459,7 @@ def play_batch(values, colours, discs, rolls, uniforms, policies, qgeo, tab, n_c
                 place = places[int(uniforms[g, t, 1] * n_pl)]
                 vals[place] = values[g, take]
                 cols[place] = colours[g, take]
-                kind = tab[0, geo[place, 0]]
+                kind = ptab[seat, 0, geo[place, 0]]
                 n_opt = 0
                 if kind >= 0:
                     n_opt = skill_options(kind, vals, cols, place, geo, opt, targets)
@@ -471,8 +473,8 @@ def play_batch(values, colours, discs, rolls, uniforms, policies, qgeo, tab, n_c
                         key = (values[g, avail[ia]] * (n_colours + 1) + colours[g, avail[ia]]) * 21 + places[ip]
                         if stamp[key] != stamp_now:
                             b, o = _best_after(vals, cols, places[ip], values[g, avail[ia]], colours[g, avail[ia]],
-                                               mode, tab, n_colours, d, geo, comp, stack, opt, targets, saved,
-                                               terms)
+                                               mode, ptab[seat], n_colours, d, geo, comp, stack, opt, targets,
+                                               saved, terms)
                             stamp[key] = stamp_now
                             cval[key] = b
                             carg[key] = o
