@@ -15,12 +15,18 @@ Policy ``i`` has strength ``theta_i`` (logits); ``P(i above j) = 1 / (1 + exp(th
 of seats with different policies in a game is one comparison (a 3-player game gives 3, a 4-player game 6);
 a tie on rank counts half to each.  The fit maximises the log-likelihood plus a weak Gaussian prior
 ``theta_i ~ N(0, prior_sd)`` (default :data:`DEFAULT_PRIOR_SD` = 1000 Elo): it changes well-measured ratings
-by a negligible amount and keeps the rating of a policy that wins (or loses) every game finite.  Standard
-errors are the larger of the model-based one (inverse Hessian of the penalised log-likelihood) and a
-sandwich estimate clustered by game (comparisons from one multi-player game are not independent); the
-intervals are rating +- 1.96 SE.  Anchor: by default the ratings average 0 over the policies in the ladder;
-``anchor="greedy"`` puts that policy at 0 (its interval is then [0, 0] and the others' intervals are for
-their difference from it).
+by a negligible amount and keeps the rating of a policy that wins (or loses) every game finite.  The
+variance of the difference of two strengths is the larger of the model-based one (inverse Hessian of the
+penalised log-likelihood) and a sandwich estimate clustered by game (comparisons from one multi-player game
+are not independent); intervals are rating +- 1.96 SE.
+
+Anchor: by default the ratings average 0 over the policies in the ladder, and each policy's SE is its
+*quasi-standard error* (Firth & de Menezes 2004): chosen so that the SE of the difference of any two ratings
+is close to ``sqrt(se_i**2 + se_j**2)`` (the largest relative error is ``attrs["quasi_se_error"]``; the exact
+SEs of all differences are ``attrs["diff_se"]``).  So ratings can be compared pair by pair: intervals that
+do not overlap mean a significant difference, and a policy whose rating is poorly determined (one that
+loses every game) does not widen the others' intervals.  ``anchor="greedy"`` instead puts that policy at 0;
+the intervals are then exactly those of each policy's difference from it (the anchor's is [0, 0]).
 
 Win rates are win shares (a k-way shared win counts 1/k) over every seat the policy took, with Wilson
 intervals (fractional successes allowed); the fair share is 1/players.
@@ -46,7 +52,7 @@ from .rng import seed_sequence
 from .stats import Z95
 
 __all__ = ["ladder", "restricted_play", "fit_bradley_terry", "pairwise_results", "head_to_head", "lineups",
-           "wilson_interval", "ELO_PER_LOGIT", "DEFAULT_PRIOR_SD", "DOMINANT_FRACTION"]
+           "wilson_interval", "quasi_variances", "ELO_PER_LOGIT", "DEFAULT_PRIOR_SD", "DOMINANT_FRACTION"]
 
 #: Elo points per logit: a 400-point difference is 10:1 odds.
 ELO_PER_LOGIT = 400 / math.log(10)
@@ -103,7 +109,7 @@ def wilson_interval(successes, n, *, confidence: float = 0.95) -> tuple[np.ndarr
     >>> round(float(low), 3), round(float(high), 3)
     (0.219, 0.396)
     >>> [round(float(x), 3) for x in wilson_interval(7.5, 10)]
-    [0.455, 0.911]
+    [0.442, 0.919]
     """
     from statistics import NormalDist
 
@@ -189,14 +195,16 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     Returns
     -------
     DataFrame
-        ``policy, rating, rating_se, rating_ci_low, rating_ci_high, comparisons`` (Elo scale).
+        ``policy, rating, rating_se, rating_ci_low, rating_ci_high, comparisons`` (Elo scale; without an anchor
+        the SEs are quasi-standard errors, see the module docstring).  ``attrs``: ``diff_se`` (SE of every
+        difference of two ratings, a DataFrame), ``quasi_se_error``.
 
     Examples
     --------
     >>> pairs = pd.DataFrame({"game": range(4), "a": ["x"] * 4, "b": ["y"] * 4, "score": [1, 1, 1, 0]})
     >>> fit = fit_bradley_terry(pairs, anchor="y")
-    >>> round(float(fit.loc[0, "rating"]))   # 3 wins in 4: log(3) logits, shrunk slightly by the prior
-    190
+    >>> round(float(fit.loc[0, "rating"]))   # 3 wins in 4: log(3) logits = 191 Elo, shrunk a little by the prior
+    187
     """
     from scipy import optimize, sparse
 
@@ -255,13 +263,62 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     s = sparse.csr_matrix((np.concatenate([u, -u]), (np.concatenate([games, games]), np.concatenate([a, b]))),
                           shape=(games.max() + 1, n))
     meat = (s.T @ s).toarray()
-    A = np.eye(n) - (np.ones((n, n)) / n if anchor is None else np.outer(np.ones(n), np.eye(n)[index[anchor]]))
-    var = np.maximum(np.diag(A @ h_inv @ A.T), np.diag(A @ h_inv @ meat @ h_inv @ A.T))
-    rating = A @ theta * ELO_PER_LOGIT
-    se = np.sqrt(np.maximum(var, 0)) * ELO_PER_LOGIT
+    diff_var = np.maximum(_diff_var(h_inv), _diff_var(h_inv @ meat @ h_inv))  # Var(theta_i - theta_j)
+    if anchor is None:
+        rating = theta - theta.mean()
+        var, err = quasi_variances(diff_var)
+    else:
+        rating = theta - theta[index[anchor]]
+        var, err = diff_var[:, index[anchor]], 0.0
+    rating = rating * ELO_PER_LOGIT
+    se = np.sqrt(var) * ELO_PER_LOGIT
     comps = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
-    return pd.DataFrame({"policy": names, "rating": rating, "rating_se": se, "rating_ci_low": rating - Z95 * se,
-                         "rating_ci_high": rating + Z95 * se, "comparisons": comps})
+    out = pd.DataFrame({"policy": names, "rating": rating, "rating_se": se, "rating_ci_low": rating - Z95 * se,
+                        "rating_ci_high": rating + Z95 * se, "comparisons": comps})
+    out.attrs["quasi_se_error"] = err
+    out.attrs["diff_se"] = pd.DataFrame(np.sqrt(diff_var) * ELO_PER_LOGIT, index=names, columns=names)
+    return out
+
+
+def _diff_var(cov: np.ndarray) -> np.ndarray:
+    d = np.diag(cov)
+    return np.maximum(d[:, None] + d[None, :] - 2 * cov, 0.0)
+
+
+def quasi_variances(diff_var) -> tuple[np.ndarray, float]:
+    """Quasi-variances (Firth & de Menezes 2004): ``q`` with ``q_i + q_j`` close to ``diff_var[i, j]`` for every pair.
+
+    Fitted by least squares on the log scale.  Returns ``q`` and the largest relative error of
+    ``sqrt(q_i + q_j)`` as a standard error of a difference.
+
+    Examples
+    --------
+    >>> q, err = quasi_variances(np.array([[0, 2, 5], [2, 0, 5], [5, 5, 0]]))
+    >>> np.round(q, 6).tolist(), err < 1e-6
+    ([1.0, 1.0, 4.0], True)
+    """
+    from scipy import optimize
+
+    v = np.asarray(diff_var, dtype=float)
+    n = len(v)
+    i, j = np.triu_indices(n, 1)
+    target = np.log(np.maximum(v[i, j], 1e-300))
+
+    def fg(x):  # squared log errors (and a tiny pull to equal q, which settles the 2-policy case), gradient
+        q = np.exp(x)
+        s = q[i] + q[j]
+        r = np.log(s) - target
+        g = np.zeros(n)
+        np.add.at(g, i, 2 * r * q[i] / s)
+        np.add.at(g, j, 2 * r * q[j] / s)
+        c = x - x.mean()
+        return r @ r + 1e-8 * (c @ c), g + 2e-8 * c
+
+    x0 = np.full(n, np.log(np.exp(target).mean() / 2))
+    x = optimize.minimize(fg, x0, jac=True, method="BFGS", options={"gtol": 1e-12}).x
+    q = np.exp(x)
+    err = float(np.abs(np.sqrt((q[i] + q[j]) / np.exp(target)) - 1).max()) if len(i) else 0.0
+    return q, err
 
 
 def _check_connected(n: int, a, b, names) -> None:
@@ -376,7 +433,9 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     DataFrame
         One row per policy, strongest first: ``policy, rating, rating_ci_low, rating_ci_high, win_rate,
         win_rate_ci_low, win_rate_ci_high, games`` (games the policy played) and ``rating_se``, ``wins`` (win
-        shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`), ``game``, ``players``,
+        shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`; its ``predicted`` column is
+        the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair), ``game``,
+        ``players``,
         ``games_per_seating``, ``anchor``, ``prior_sd``, ``seed_entropy``.
 
     Examples
@@ -411,8 +470,11 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     cols = ["policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate", "win_rate_ci_low", "win_rate_ci_high",
             "games", "rating_se", "wins", "players"]
     table = table[cols].sort_values("rating", ascending=False, kind="stable", ignore_index=True)
+    h2h = head_to_head(out)
+    r = dict(zip(fit["policy"], fit["rating"]))
+    h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
-                        "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": head_to_head(out)})
+                        "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h})
     return (table, out) if return_outcomes else table
 
 

@@ -119,3 +119,16 @@ def test_outcomes_agree_with_each_simulators_winner(game):
             assert top[g] == [w], (g, w, top[g])
         elif game != "purramid":  # Purramid's -1 means nobody finished, not a tie
             assert len(top[g]) > 1, g
+
+
+@pytest.mark.parametrize("game", list(SIMS))
+def test_each_games_outcomes_docstring_example_runs(game):
+    import doctest
+    import importlib
+
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for fn in (sim.outcomes, sim.lineup_outcomes):
+        for test in doctest.DocTestFinder().find(fn, globs=vars(sim)):
+            runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0

@@ -81,8 +81,11 @@ def test_fit_recovers_known_strengths_within_their_intervals():
     fit = fit_bradley_terry(simulated_pairs(theta, 3000, seed=5), [f"p{i}" for i in range(4)])
     true = (theta - theta.mean()) * ELO_PER_LOGIT
     assert fit["rating"].sum() == pytest.approx(0, abs=1e-6)  # anchored at the mean
-    assert np.all(np.abs(fit["rating"] - true) < 4 * fit["rating_se"])  # fixed seed, 4 SE tolerance
-    # SE as the information of 3 x 3000 games predicts: a few Elo points
+    r, se = fit["rating"].to_numpy(), fit["rating_se"].to_numpy()
+    for i, j in itertools.combinations(range(4), 2):  # every difference, fixed seed, 4 SE tolerance
+        assert abs((r[i] - r[j]) - (true[i] - true[j])) < 4 * np.hypot(se[i], se[j])
+        assert np.hypot(se[i], se[j]) == pytest.approx(fit.attrs["diff_se"].iloc[i, j], rel=0.05)
+    # SE as the information of 3 x 3000 games per policy predicts: a few Elo points
     assert fit["rating_se"].between(2, 5).all()
     assert ((fit["rating_ci_low"] < true) & (true < fit["rating_ci_high"])).all()
 
@@ -119,6 +122,10 @@ def test_a_policy_that_always_wins_keeps_a_finite_rating_and_a_wide_interval():
     assert np.isfinite(fit.loc["ace", "rating"]) and fit.loc["ace", "rating"] > 400
     assert fit.loc["ace", "rating_se"] > 3 * fit.loc["low", "rating_se"]
     assert fit.loc["mid", ["rating", "rating_ci_low", "rating_ci_high"]].tolist() == [0, 0, 0]
+    # without an anchor the unbeaten policy's uncertainty stays its own (quasi-standard errors)
+    free = fit_bradley_terry(pairs, ["ace", "mid", "low"]).set_index("policy")
+    assert free.loc["mid", "rating_se"] < 0.2 * free.loc["ace", "rating_se"]
+    assert free.loc["mid", "rating_se"] == pytest.approx(fit.loc["low", "rating_se"] / np.sqrt(2), rel=0.3)
 
 
 def test_fit_validation():
@@ -154,7 +161,9 @@ def test_ladder_recovers_the_toy_strengths(toy):
     true = pd.Series({p: TRUE[p] for p in ["weak", "mid", "strong"]})
     true = (true - true.mean()) * ELO_PER_LOGIT
     t = table.set_index("policy")
-    assert (np.abs(t["rating"] - true[t.index]) < 4 * t["rating_se"]).all()
+    for p, q in itertools.combinations(true.index, 2):
+        err = (t.loc[p, "rating"] - t.loc[q, "rating"]) - (true[p] - true[q])
+        assert abs(err) < 4 * np.hypot(t.loc[p, "rating_se"], t.loc[q, "rating_se"])
     assert (t["games"] == 8000).all()  # two opponents, 4000 games each
     # both seatings of every pair, equally often
     seat0 = out[out["seat"] == 0].groupby("policy").size()
@@ -242,3 +251,33 @@ def test_an_unknown_restriction_is_a_clear_error(game):
 
 def test_strength_module_docstring_names_the_anchor():
     assert "average 0" in strength.__doc__ and "1000 Elo" in strength.__doc__
+
+
+# ----------------------------------------------------------------------------------------- CLI
+def test_cli_ladder_and_restricted(capsys, tmp_path):
+    from pyradice_lab import cli
+
+    out = tmp_path / "ladder.csv"
+    assert cli.main(["raft", "ladder", "--policies", "random,greedy", "--games", "6", "--seed", "1",
+                     "--no-progress", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "raft ladder: 2 players, 3 games per seating, seed 1" in text and "head to head" in text
+    assert list(pd.read_csv(out)["policy"]) in (["greedy", "random"], ["random", "greedy"])
+    assert cli.main(["raft", "restricted", "--policy", "greedy", "--restrictions", "ignore_gifts",
+                     "--games", "4", "--seed", "1", "--no-progress"]) == 0
+    assert "greedy/ignore_gifts" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["raft", "ladder", "--policies", "random", "--games", "2", "--no-progress"], "at least two"),
+    (["raft", "ladder", "--policies", "random,clever", "--games", "2", "--no-progress"], "policies"),
+    (["raft", "restricted", "--restrictions", "bogus", "--games", "2", "--no-progress"], "restrictions"),
+    (["meerkat", "ladder", "--policies", "automa,automa:H", "--games", "2", "--no-progress"], "no lineup"),
+    (["pyradice", "ladder", "--players", "5", "--games", "2", "--no-progress"], "players"),
+])
+def test_cli_strength_errors_are_one_line_and_exit_2(capsys, args, needle):
+    from pyradice_lab import cli
+
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err

@@ -102,7 +102,7 @@ register_game(
     summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
-    policies=("greedy", "stop_after:1", "stop_after:3", "risk:0.5", "stop_after:2", "risk:0.3"),
+    policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.7", "risk:0.5"),
     restrictions={
         "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
         "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",

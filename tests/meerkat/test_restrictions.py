@@ -44,3 +44,11 @@ def test_automa_levels_play_and_take_the_last_seat():
     with pytest.raises(ValueError, match="automa"):
         lineup_outcomes(["automa:X", "greedy"], 1, rng=1)
     assert np.isclose(out.groupby("game")["win"].sum(), 1).all()
+
+
+def test_policies_docstring_examples():
+    import doctest
+
+    from pyradice_lab.meerkat import policies
+
+    assert doctest.testmod(policies).failed == 0
