@@ -99,7 +99,7 @@ register_game(
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md); automa:L/M/H = the automa die fixed on
     # that face (the automa always takes the last seat)
-    policies=("random_legal", "automa:L", "automa", "automa:M", "automa:H", "greedy", "heuristic"),
+    policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy"),
     restrictions={
         "no_queen": "never places the queen (she is forfeited at the end)",
         "no_reroll": "never uses the optional reroll",
