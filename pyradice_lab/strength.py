@@ -434,8 +434,8 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         One row per policy, strongest first: ``policy, rating, rating_ci_low, rating_ci_high, win_rate,
         win_rate_ci_low, win_rate_ci_high, games`` (games the policy played) and ``rating_se``, ``wins`` (win
         shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`; its ``predicted`` column is
-        the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair), ``game``,
-        ``players``,
+        the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair),
+        ``diff_se`` and ``quasi_se_error`` (see :func:`fit_bradley_terry`), ``game``, ``players``,
         ``games_per_seating``, ``anchor``, ``prior_sd``, ``seed_entropy``.
 
     Examples
@@ -474,7 +474,8 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     r = dict(zip(fit["policy"], fit["rating"]))
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
-                        "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h})
+                        "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h,
+                        "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"]})
     return (table, out) if return_outcomes else table
 
 
