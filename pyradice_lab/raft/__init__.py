@@ -115,7 +115,7 @@ register_game(
     summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
-    policies=("random", "fixed:1.0", "aim", "greedy"),
+    policies=("fixed:1.0", "random", "aim", "greedy"),
     restrictions={
         "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
         "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
