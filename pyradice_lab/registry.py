@@ -13,7 +13,8 @@ named sweep functions, a small seeded run, its exact probability tables and a li
 - every bad call raises ``ValueError`` whose message names the offending parameter;
 - every registered policy plays (two games against the strongest registered policy, through
   ``lineup_outcomes``), every registered restriction parses and plays (the strongest policy restricted
-  against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.outcomes`).
+  against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.outcomes`); a
+  policy registered as ``unrestrictable`` rejects restrictions with ValueError.
 
 Strength fields: ``policies`` (registered player names, weakest first), ``restrictions`` (name -> one line;
 a restricted player is spelled ``"<policy>/<restriction>"`` and parsed by the game's own policy parser),
@@ -137,6 +138,8 @@ class GameSpec:
         as given.
     lineup_ok : callable ``(policies) -> bool`` or None
         Whether a lineup can be played at all (e.g. Meerkat Kingdom seats at most one automa); None: any.
+    unrestrictable : tuple of str
+        Registered policies that take no restriction (e.g. Purramid's exact ``optimal``).
     """
 
     name: str
@@ -155,6 +158,7 @@ class GameSpec:
     outcomes: Callable[[Any], Any] | None = None
     lineup_outcomes: Callable[..., Any] | None = None
     lineup_ok: Callable[[Sequence[str]], bool] | None = None
+    unrestrictable: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -171,7 +175,8 @@ def register(spec: GameSpec) -> GameSpec:
 
 def register_game(package: str, *, name: str, title: str, summary: str, smoke_run, exact_tables, bad_calls,
                   sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
-                  restrictions: Mapping[str, str] = (), lineup_ok: str | None = None) -> GameSpec:
+                  restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
+                  unrestrictable: Sequence[str] = ()) -> GameSpec:
     """Register a game package that has the shared shape (DESIGN.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
@@ -196,7 +201,8 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
         report_section=lazy(f"{package}.report:report_section"), bench_cases=lazy(f"{package}.bench:bench_cases"),
         sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
         lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
-        lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}")))
+        lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),
+        unrestrictable=tuple(unrestrictable)))
 
 
 def _load_builtin() -> None:
@@ -253,11 +259,12 @@ def _table_total(table) -> tuple[Any, bool]:
 
 
 def strongest_policy(spec: GameSpec) -> str:
-    """The strongest registered policy that can sit twice in one game (restricted play's default player)."""
+    """The strongest registered policy that takes restrictions and can sit twice in one game (restricted
+    play's default player)."""
     for p in reversed(spec.policies):
-        if spec.lineup_ok is None or spec.lineup_ok([p, p]):
+        if p not in spec.unrestrictable and (spec.lineup_ok is None or spec.lineup_ok([p, p])):
             return p
-    raise ValueError(f"policies: {spec.name} registers no policy that can play against itself")
+    raise ValueError(f"policies: {spec.name} registers no restrictable policy that can play against itself")
 
 
 def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
@@ -286,6 +293,16 @@ def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
                          f"{sorted(set(out['policy']))}, {len(out)} rows"))
         except Exception as exc:  # noqa: BLE001 - any exception fails the check
             rows.append((label, False, f"{lineup}: {type(exc).__name__}: {exc}"))
+    for p in spec.unrestrictable if spec.restrictions else ():
+        bad = f"{p}/{next(iter(spec.restrictions))}"
+        try:
+            spec.lineup_outcomes([bad, strong], 1, rng=seed)
+        except ValueError:
+            rows.append((f"{bad!r} is rejected (unrestrictable)", True, "ValueError"))
+        except Exception as exc:  # noqa: BLE001
+            rows.append((f"{bad!r} is rejected (unrestrictable)", False, f"raised {type(exc).__name__}: {exc}"))
+        else:
+            rows.append((f"{bad!r} is rejected (unrestrictable)", False, "played without error"))
     return rows
 
 

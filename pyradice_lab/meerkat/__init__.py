@@ -116,6 +116,7 @@ register_game(
         "no_oasis": "ignores the oases: never activates an oasis token nor moves one by burrow action",
     },
     lineup_ok="lineup_ok",
+    unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
     sweeps={
         "games": SweepTarget(
             "games_cell",

@@ -102,7 +102,8 @@ register_game(
     summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
-    policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.7", "risk:0.5"),
+    policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.7", "risk:0.5", "optimal"),
+    unrestrictable=("optimal",),  # the exact policy: restrictions apply to the human-style policies
     restrictions={
         "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
         "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",
@@ -112,7 +113,7 @@ register_game(
             "games_cell",
             "whole games: turns, seat-0 win rate, winner's gold, bursts",
             params={"players": "2, 3 or 4", "layout": "A or B",
-                    "policy": "greedy, stop_after:K or risk:P (every seat)"},
+                    "policy": "greedy, stop_after:K, risk:P or optimal (every seat)"},
             defaults={"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
         "turns": SweepTarget(
             "turns_cell",
