@@ -313,14 +313,93 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def _print_table(df, out: str | None, what: str) -> None:
+    import pandas as pd
+
+    if out:
+        path = Path(out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False)
+        print(f"wrote {path} ({len(df)} {what})")
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 60):
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+def _cmd_ladder(args) -> int:
+    from .strength import ladder
+
+    pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
+    table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed, n_jobs=args.jobs,
+                   progress=show_progress(args), anchor=args.anchor)
+    a = table.attrs
+    print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
+          f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
+          f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
+    _print_table(table.drop(columns=["wins", "players"]), args.out, "policies")
+    print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
+    print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+def _cmd_restricted(args) -> int:
+    from .strength import restricted_play
+
+    rs = None if args.restrictions is None else [r.strip() for r in args.restrictions.split(",") if r.strip()]
+    table = restricted_play(args.game_name, args.policy, rs, players=args.players, games=args.games, rng=args.seed,
+                            n_jobs=args.jobs, progress=show_progress(args))
+    a = table.attrs
+    print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
+          f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
+          f"{1 / a['players']:.3f}, 'dominant' below {a['dominant_below']:.3f}")
+    _print_table(table.drop(columns=["opponent", "players", "fair_share"]), args.out, "restrictions")
+    return 0
+
+
+def _strength_subcommands(sub, name: str) -> None:
+    """``<game> ladder`` and ``<game> restricted``, the same for every game (:mod:`pyradice_lab.strength`)."""
+    from . import registry
+
+    spec = registry.get_game(name)
+    common = {"--games": dict(type=positive_int, default=1000, help="games per lineup / restriction (default: "
+                                                                    "%(default)s)"),
+              "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
+              "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
+              "--jobs": dict(type=jobs_int, default=1, help="parallel worker processes (default: 1)"),
+              "--out": dict(default=None, help="CSV path for the table"),
+              "--no-progress": dict(action="store_true", help="no progress bar")}
+    p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",
+                       description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
+                                   f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
+                                   f"{', '.join(spec.policies) or '-'}.")
+    p.add_argument("--policies", default=None, help="comma-separated policies (default: the registered ones)")
+    p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_ladder, game_name=name)
+    p = sub.add_parser("restricted", help="restricted play: what each option is worth to a player",
+                       description="The win rate of a player forbidden one option against unrestricted copies of "
+                                   "itself, per restriction. Registered restrictions: " +
+                                   ("; ".join(f"{k}: {v}" for k, v in spec.restrictions.items()) or "-") + ".")
+    p.add_argument("--policy", default=None, help="the player (default: the strongest registered policy)")
+    p.add_argument("--restrictions", default=None, help="comma-separated restrictions (default: all)")
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_restricted, game_name=name)
+
+
 def game_subcommands(subparsers, name: str, description: str):
-    """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set."""
+    """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set.
+
+    Every game gets the shared ``ladder`` and ``restricted`` subcommands (:mod:`pyradice_lab.strength`) here.
+    """
     from . import registry
 
     spec = registry.get_game(name)
     p = subparsers.add_parser(name, help=f"{spec.title}: {spec.summary}", description=description)
     sub = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
     sub.required = True
+    if spec.policies:
+        _strength_subcommands(sub, name)
     return sub
 
 

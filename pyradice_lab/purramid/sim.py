@@ -31,7 +31,8 @@ from .components import load_game_config, load_layout
 from .policies import OptimalPolicy, seat_policies
 from .rules import BLOCK, check_players
 
-__all__ = ["simulate_games", "check_players", "games_bench_run", "optimal_bench_run", "CHUNK", "CHUNK_OPTIMAL"]
+__all__ = ["simulate_games", "check_players", "games_bench_run", "optimal_bench_run", "CHUNK", "CHUNK_OPTIMAL",
+           "outcomes", "lineup_outcomes"]
 
 CHUNK = 2048
 CHUNK_OPTIMAL = 8   # games per chunk with optimal seats (a progress bar that moves, threads kept busy)
@@ -61,7 +62,7 @@ def _seat_arrays(pols, L, yarn_tokens: bool):
             spec_of.append(specs.index(row))
             k_of.append(obj.k)
         else:
-            kinds.append(pol.kind)
+            kinds.append(pol.kind + (0 if pol.yarn else K.NO_YARN))
             params.append(pol.param)
             spec_of.append(0)
             k_of.append(0)
@@ -205,6 +206,51 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(n_games))
     return df
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Seat 0 takes the first turn (the simulator's start player; a ``first_player`` column, if present, is
+    used instead).  The winner is the first seat to place all its regular tiles (``winner``), whatever the
+    scores; the other seats rank by score (minus the regular tiles left in hand), equal scores sharing a
+    rank.  When nobody placed all tiles (board full or turn limit), every seat ranks by score and the best
+    scores share the win.
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(3, players=2, policies=["greedy", "stop_after:2"], rng=1))
+    >>> list(out.columns), out.groupby("game")["win"].sum().tolist()
+    (['game', 'seat', 'policy', 'start', 'position', 'score', 'rank', 'win'], [1.0, 1.0, 1.0])
+    """
+    from ..outcomes import outcome_frame
+
+    players = _one_value(df, "players")
+    seats = np.arange(players)
+    first = df["first_player"].to_numpy()[:, None] if "first_player" in df else np.zeros((len(df), 1), np.int64)
+    scores = df[[f"score_{p}" for p in seats]].to_numpy()
+    winner = df["winner"].to_numpy()[:, None] == seats[None, :]
+    pols = np.array([str(x).split(",") for x in df["policies"]], dtype=object)
+    return outcome_frame(df["game"].to_numpy(), pols, (seats[None, :] - first) % players, scores,
+                         keys=[winner, scores])
+
+
+def _one_value(df: pd.DataFrame, col: str) -> int:
+    vals = pd.unique(df[col])
+    if len(vals) != 1:
+        raise ValueError(f"df must hold games of one {col} count, got {sorted(vals)}")
+    return int(vals[0])
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
+    as given (``"stop_after:2"``, not ``"stop_after(2)"``).  ``kwargs`` go to :func:`simulate_games`
+    (e.g. ``layout="B"``).  Used by :mod:`pyradice_lab.strength`."""
+    from ..outcomes import relabel_policies
+
+    names = [p if isinstance(p, str) else p.name for p in policies]
+    df = simulate_games(n_games, players=len(names), policies=list(policies), rng=rng, progress=progress, **kwargs)
+    return relabel_policies(outcomes(df), names)
 
 
 def games_bench_run(n_games: int = 50, players: int = 4, seed: int = 0) -> int:

@@ -28,13 +28,13 @@ import pandas as pd
 from ..rng import as_generator, seed_sequence, spawn  # noqa: F401 - spawn: docstring example
 from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
-from .policies import POLICY_CODES, get_policy
+from .policies import POLICY_CODES, Restriction, get_policy, parse_policy
 from .quarry import colour_letters
 from .rules import Deal, GameState, deal, first_player, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable", "warmup"]
+           "check_setup", "fast_capable", "warmup", "outcomes", "lineup_outcomes", "restricted_tab"]
 
 _CHUNK = 128
 
@@ -92,6 +92,24 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
     return {"tab": tab, "n_colours": n_colours}
 
 
+def restricted_tab(tab: np.ndarray, restriction: Restriction) -> np.ndarray:
+    """The kernels' ``tab`` as a restricted player sees it: forbidden skill levels have no skill (family -1),
+    ignored goals no goal (pair set -1: no VP, no lookahead bonus), ignored cards score nothing (a weight sum
+    with zero weights).  The rules (final scores, skill effects) keep using ``tab``."""
+    from .kernel import R_CARD, R_GPAIR, R_SKF
+
+    out = tab.copy()
+    for lvl in restriction.skill_levels:
+        out[R_SKF, lvl] = -1
+    if restriction.no_goals:
+        out[R_GPAIR, :] = -1
+    if restriction.no_cards:
+        out[R_CARD:R_CARD + 4, :] = 0
+        out[R_CARD:R_CARD + 4, 0] = 1      # statistic: sum of (zero) weights
+        out[R_CARD:R_CARD + 4, 1] = 1      # table length 1
+    return out
+
+
 def quarry_table(players: int) -> np.ndarray:
     """The quarry geometry packed for the kernels: (n, 12) side neighbours, dice above, dice below."""
     geom = quarry_geometry(players)
@@ -112,11 +130,13 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
                final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
-    pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
+    parsed = [parse_policy(p) for p in policies]
+    pol = np.array([POLICY_CODES[base] for base, _ in parsed], dtype=np.int64)
+    ptab = np.stack([restricted_tab(tabs["tab"], r) for _, r in parsed])
     values = np.stack([d.values for d in deals])
     with compile_options():
         play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
-                   np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   np.stack([d.uniforms for d in deals]), pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
                    GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
                    out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
@@ -278,6 +298,38 @@ def warmup() -> float:
     t0 = time.process_time()
     simulate_games(2, 2, None, ["random_legal", "greedy"], rng=0, engine="fast")
     return time.process_time() - t0
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Turns rotate from ``first_player`` (the roll-off winner).  Seats rank by score, then by goal tokens met
+    (the rules' tie-break); seats equal on both share the rank (and the win).
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(3, players=2, policies=["greedy", "random_legal"], rng=1))
+    >>> out.groupby("game")["start"].sum().tolist(), out.groupby("game")["win"].sum().tolist()
+    ([1, 1, 1], [1.0, 1.0, 1.0])
+    """
+    from ..outcomes import outcome_frame
+
+    players = pd.unique(df["players"])
+    if len(players) != 1:
+        raise ValueError(f"df must hold games of one player count, got {sorted(players)}")
+    seats = np.arange(int(players[0]))
+    scores = df[[f"score_s{s}" for s in seats]].to_numpy()
+    goals = df[[f"goals_s{s}" for s in seats]].to_numpy()
+    pols = df[[f"policy_s{s}" for s in seats]].to_numpy(dtype=object)
+    pos = (seats[None, :] - df["first_player"].to_numpy()[:, None]) % len(seats)
+    return outcome_frame(df["game"].to_numpy(), pols, pos, scores, keys=[scores, goals])
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame.  ``kwargs`` go to
+    :func:`simulate_games` (e.g. ``setup=...``).  Used by :mod:`pyradice_lab.strength`."""
+    pols = list(policies)
+    return outcomes(simulate_games(n_games, len(pols), policies=pols, rng=rng, progress=progress, **kwargs))
 
 
 @dataclass

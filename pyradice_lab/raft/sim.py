@@ -30,7 +30,8 @@ from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
 from .rules import MAX_TURNS, Game, check_flag, check_variant, resolve_policies, resolve_skills
 
-__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position"]
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position",
+           "outcomes", "lineup_outcomes"]
 
 CHUNK = 256
 ENGINES = ("auto", "batch", "rules")
@@ -300,3 +301,42 @@ def _estimate(x: np.ndarray):
     from ..stats import Estimate
 
     return Estimate(float(x[0]), float("nan"), 1, float("nan"), float("nan"))
+
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Turns run clockwise from ``first_player``.  Seats rank by points, then by lifeboats completed (the rules'
+    tie-break); seats equal on both share the rank (and the win).  Policy names come from
+    ``df.attrs["policies"]`` (``"custom"`` if absent).
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(4, players=2, policies=["greedy", "random"], rng=1))
+    >>> out.groupby("game")["win"].sum().tolist(), sorted(set(out["policy"]))
+    ([1.0, 1.0, 1.0, 1.0], ['greedy', 'random'])
+    """
+    from ..outcomes import outcome_frame
+
+    players = pd.unique(df["players"])
+    if len(players) != 1:
+        raise ValueError(f"df must hold games of one player count, got {sorted(players)}")
+    seats = np.arange(int(players[0]))
+    scores = df[[f"score_{s}" for s in seats]].to_numpy()
+    boats = df[[f"boats_{s}" for s in seats]].to_numpy()
+    names = list(df.attrs.get("policies", ["custom"] * len(seats)))
+    pos = (seats[None, :] - df["first_player"].to_numpy()[:, None]) % len(seats)
+    return outcome_frame(df["game"].to_numpy(), names, pos, scores, keys=[scores, boats])
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
+    as given (``"fixed:1.0"``, not ``"fixed(1s)"``).  ``kwargs`` go to :func:`simulate_games` (e.g.
+    ``variant="sinking"``).  Used by :mod:`pyradice_lab.strength`."""
+    from ..outcomes import relabel_policies
+
+    pols = list(policies)
+    names = [p if isinstance(p, str) else getattr(p, "name", "custom") for p in pols]
+    df = simulate_games(n_games, players=len(pols), policies=pols, rng=rng, progress=progress, **kwargs)
+    return relabel_policies(outcomes(df), names)
