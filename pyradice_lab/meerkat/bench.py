@@ -80,4 +80,15 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat.placement_table (exact, 40 cells)", "cells", odds, max_seconds=2.0, game="meerkat"),
+        BenchCase("meerkat simulate_games (3 players, greedy) vs readable engine", "games",
+                  lambda: _simulate(n_fast, "numba"), lambda: _simulate(3, "python"),
+                  "the readable pure-Python engine (engine='python'), one game at a time", setup=warm,
+                  min_ratio=10, game="meerkat"),
     ]
+
+
+def _simulate(n_games: int, engine: str) -> int:
+    from .sim import simulate_games
+
+    simulate_games(n_games, players=3, policies="greedy", rng=1, engine=engine)
+    return n_games

@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from ..limits import check_result_size
 from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, policy_row
@@ -30,6 +31,9 @@ __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "engine
 
 TAPE = 2048
 CHUNK = 512
+#: Memory of one game in the result (output arrays + DataFrame row, measured, rounded up): the limit on
+#: ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 3000
 _BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
 _TAN = {"move": 5, "swap": 6, "two_guardians": 7, "plus3": 8, "reverse": 9, "hawk": 10, "fire": 11, "jackal": 12}
 
@@ -161,7 +165,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
-    n_games = _check_int(n_games, "n_games", 1)
+    n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     n, pols, prm, names = _seat_config(players, automa, policies)
     run_games = _engine(engine, n_games, pols, n)[0]
     setup = _default_setup() if components is None else Setup(components)

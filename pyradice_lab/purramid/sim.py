@@ -20,15 +20,20 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..rng import spawn_seeds
+from ..limits import check_result_size
+from ..rng import spawn_blocks
 from . import kernel as K
 from .components import load_game_config, load_layout
 from .policies import seat_policies
 from .rules import BLOCK, check_players
 
-__all__ = ["simulate_games", "check_players", "games_bench_run", "CHUNK"]
+__all__ = ["simulate_games", "check_players", "games_bench_run", "CHUNK", "ROW_BYTES"]
 
 CHUNK = 2048
+#: Memory of one row of the result (measured, rounded up): the limit on ``n_games`` follows from it
+#: (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 400
+
 def _check_n(n, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
@@ -111,17 +116,17 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
     from .policies import _arrays, _risk
 
-    n_games = _check_n(n_games, "n_games")
+    n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
     players = check_players(players)
     L = load_layout(layout)
     cfg = load_game_config()
     pols = seat_policies(policies, players)
     arrays = _arrays(L)
     risk = _risk()
-    seqs = spawn_seeds(rng, n_games)
-    frames = []
-    for start in tqdm(range(0, n_games, CHUNK), desc="purramid games", disable=not progress, leave=False):
-        frames.append(_run_chunk(seqs[start:start + CHUNK], players, L, cfg, pols, arrays, risk))
+    blocks = spawn_blocks(rng, n_games, CHUNK)  # seeds spawned per chunk: same children as one spawn(n_games)
+    frames = [_run_chunk(seqs, players, L, cfg, pols, arrays, risk)
+              for seqs in tqdm(blocks, total=-(-n_games // CHUNK), desc="purramid games", disable=not progress,
+                               leave=False)]
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(n_games))
     return df

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, seed_sequence, spawn  # noqa: F401 - spawn: docstring example
+from ..limits import check_result_size
+from ..rng import as_generator, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
 from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, get_policy
@@ -37,6 +38,9 @@ __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_d
            "check_setup", "fast_capable"]
 
 _CHUNK = 128
+#: Memory of one game in the result (measured, rounded up; more with ``return_arrays``): the limit on
+#: ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+ROW_BYTES, ROW_BYTES_ARRAYS = 2500, 6000
 
 
 def check_setup(setup) -> Setup:
@@ -156,7 +160,10 @@ def _python_arrays(states: Sequence[GameState]) -> dict[str, np.ndarray]:
     return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
 
 
-def _frame(arrays: dict, deals: Sequence[Deal], setup: Setup, policies: Sequence, per_turn: bool) -> pd.DataFrame:
+_FRAME_ARRAYS = ("totals", "met", "cards", "first", "choices", "skills_used")
+
+
+def _frame(arrays: dict, discs: np.ndarray, setup: Setup, policies: Sequence, per_turn: bool) -> pd.DataFrame:
     b, players = arrays["totals"].shape
     names = setup.catalogue.palette.names
     cols: dict[str, object] = {"game": np.arange(b), "players": players, "turns": turns_of(players),
@@ -173,7 +180,7 @@ def _frame(arrays: dict, deals: Sequence[Deal], setup: Setup, policies: Sequence
     cols.update(winner=win_seat, n_winners=n_win, decided_by=decided)
     for j, card in enumerate(setup.cards):
         cols[f"card{j + 1}"] = card
-        cols[f"card{j + 1}_colour"] = [names[d.discs[j]] for d in deals]
+        cols[f"card{j + 1}_colour"] = [names[c] for c in discs[:, j]]
     for s in range(players):
         pname = policies[s] if isinstance(policies[s], str) else getattr(policies[s], "__name__", "custom")
         cols[f"policy_s{s}"] = pname
@@ -241,6 +248,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     from tqdm.auto import tqdm
 
     n_games = _check_n(n_games)
+    check_result_size(n_games, ROW_BYTES_ARRAYS if return_arrays else ROW_BYTES, name="n_games")
     players = check_players(players)
     setup = check_setup(setup)
     pols = resolve_policies(policies, players)
@@ -250,21 +258,24 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if engine == "fast" and not fast:
         raise ValueError("engine='fast' needs built-in component kinds and named policies")
     use_fast = fast and engine != "python"
-    seeds = seed_sequence(rng, name="rng").spawn(n_games)
     parts: list[dict] = []
-    all_deals: list[Deal] = []
     bar = tqdm(total=n_games, desc="pyradice games", unit="game", disable=not progress, leave=False)
-    for lo in range(0, n_games, _CHUNK):
-        deals = [deal(players, setup, rng=np.random.default_rng(s)) for s in seeds[lo:lo + _CHUNK]]
+    # seeds spawned per chunk (the same children as one spawn(n_games)); of each chunk only the arrays the
+    # result needs are kept (not its deals), so memory grows by the result's size only
+    for seeds in spawn_blocks(rng, n_games, _CHUNK):
+        deals = [deal(players, setup, rng=np.random.default_rng(s)) for s in seeds]
         if use_fast:
-            parts.append(play_deals(deals, setup, pols))
+            part = play_deals(deals, setup, pols)
         else:
-            parts.append(_python_arrays([_play_python(d, setup, pols) for d in deals]))
-        all_deals.extend(deals)
+            part = _python_arrays([_play_python(d, setup, pols) for d in deals])
+        if not return_arrays:
+            part = {k: v for k, v in part.items() if k in _FRAME_ARRAYS}
+        part["discs"] = np.stack([d.discs for d in deals])
+        parts.append(part)
         bar.update(len(deals))
     bar.close()
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    df = _frame(arrays, all_deals, setup, pols, per_turn)
+    df = _frame(arrays, arrays.pop("discs"), setup, pols, per_turn)
     return (df, arrays) if return_arrays else df
 
 

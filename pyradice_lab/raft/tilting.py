@@ -25,21 +25,27 @@ True
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..rng import as_generator
+from ..limits import check_result_size
+from ..rng import as_generator, block_ranges
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
 from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
 from .sampling import cumulative_tables, reference_state, sample_batch
 
-__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "tilt_kernel", "cumulative_tables",
+__all__ = ["tilt", "tilt_blocks", "tilt_distribution", "TiltResult", "TILT_BLOCK", "reference_state", "tilt_kernel", "cumulative_tables",
            "reference_tilts", "sample_batch"]
+
+
+#: Tilts per block of :func:`tilt_blocks` (about 21 MB of outcomes with four colours).
+TILT_BLOCK = 1 << 18
 
 
 class TiltResult(NamedTuple):
@@ -116,7 +122,7 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
-    n = _check_n(n)
+    n = check_result_size(_check_n(n), 20 * state.shape[1], name="n", item="tilt")
     gen = as_generator(rng)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     cumw, cumf = cumulative_tables(w, fates)
@@ -124,6 +130,32 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     after = np.zeros((n, 9, state.shape[1]), dtype=np.int16)
     tilt_kernel(gen, state, cumw, cumf, fallen, after)
     return TiltResult(fallen, after)
+
+
+def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geometry: RaftGeometry | None = None,
+                block: int = TILT_BLOCK) -> Iterator[TiltResult]:
+    """:func:`tilt` for any ``n``, as consecutive blocks of at most ``block`` tilts (bounded memory).
+
+    The kernel draws its uniforms one at a time from the one generator, so the blocks concatenated are
+    exactly ``tilt(..., n=n, rng=rng)`` whatever ``block`` is.  Inputs are validated before the first block.
+    """
+    params = coerce_params(params)
+    state = check_state(state)
+    edge = check_edge(edge)
+    duration = check_duration(duration, params)
+    ranges = block_ranges(_check_n(n), _check_n(block, "block"))
+    gen = as_generator(rng)
+    w, fates = fate_table(edge, finger, duration, params, geometry)
+    cumw, cumf = cumulative_tables(w, fates)
+
+    def blocks():
+        for start, stop in ranges:
+            fallen = np.zeros((stop - start, state.shape[1]), dtype=np.int16)
+            after = np.zeros((stop - start, 9, state.shape[1]), dtype=np.int16)
+            tilt_kernel(gen, state, cumw, cumf, fallen, after)
+            yield TiltResult(fallen, after)
+
+    return blocks()
 
 
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
@@ -143,9 +175,20 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     2000
     """
     trials = _check_n(trials, "trials")
-    res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry)
+    state = check_state(state)
     colours = list(default_components().gems.colours)
-    uniq, counts = np.unique(res.fallen, axis=0, return_counts=True)
+    # the tilts run in blocks; each outcome (gems fallen per colour) is one code, col 0 most significant,
+    # so the codes in increasing order are the outcomes in lexicographic order (as np.unique(axis=0))
+    ncol = state.shape[1]
+    base = int(state.sum(axis=0).max()) + 1
+    weights = base ** np.arange(ncol - 1, -1, -1, dtype=np.int64)
+    tally: dict[int, int] = {}
+    for res in tilt_blocks(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry):
+        for code, k in zip(*np.unique(res.fallen.astype(np.int64) @ weights, return_counts=True)):
+            tally[int(code)] = tally.get(int(code), 0) + int(k)
+    codes = np.array(sorted(tally), dtype=np.int64)
+    uniq = (codes[:, None] // weights) % base
+    counts = [tally[int(c)] for c in codes]
     rows = []
     for u, k in zip(uniq, counts):
         est = proportion_estimate(int(k), trials)
