@@ -35,12 +35,19 @@ from .rules import Deal, GameState, deal, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable"]
+           "check_setup", "fast_capable", "row_bytes"]
 
 _CHUNK = 128
-#: Memory of one game in the result (measured, rounded up; more with ``return_arrays``): the limit on
-#: ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
-ROW_BYTES, ROW_BYTES_ARRAYS = 2500, 6000
+
+
+def row_bytes(players: int, return_arrays: bool = False) -> int:
+    """Peak memory per game of :func:`simulate_games` (measured layout): the DataFrame row (~150 + 80 per
+    seat, shared strings not counted) plus twice the int64 arrays kept (the chunks and their concatenation):
+    11 per seat + one per turn + 1 for the table, 53 per seat + 4 per turn + 1 with ``return_arrays``.
+    The limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`)."""
+    t = turns_of(players)
+    kept = 53 * players + 4 * t + 1 if return_arrays else 11 * players + t + 1
+    return 150 + 80 * players + 2 * 8 * kept
 
 
 def check_setup(setup) -> Setup:
@@ -248,8 +255,8 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     from tqdm.auto import tqdm
 
     n_games = _check_n(n_games)
-    check_result_size(n_games, ROW_BYTES_ARRAYS if return_arrays else ROW_BYTES, name="n_games")
     players = check_players(players)
+    check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup)
     pols = resolve_policies(policies, players)
     if engine not in ("auto", "fast", "python"):

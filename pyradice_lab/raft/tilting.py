@@ -101,7 +101,9 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     duration : float
         Intended tilt time in seconds (0..``params.max_duration``); the executed time is noisy.
     n : int
-        Number of tilts (batch size).
+        Number of tilts (batch size).  The result holds 20 bytes per tilt and colour, so ``n`` is limited
+        (:mod:`pyradice_lab.limits`, 4 GiB by default); :func:`tilt_blocks` gives any number of tilts a
+        block at a time.
     rng : seed or Generator
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
@@ -161,6 +163,9 @@ def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geom
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
                       geometry: RaftGeometry | None = None, model: bool = True) -> pd.DataFrame:
     """Monte Carlo distribution of the fallen gems (counts per colour), with 95% CIs.
+
+    The tilts run in blocks of :data:`TILT_BLOCK` (the same draws as one :func:`tilt` call) and only the
+    counts per outcome are kept, so memory does not grow with ``trials``.
 
     One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
     ``p_se``, ``p_ci_low``, ``p_ci_high`` (Wilson) and, with ``model=True``, ``p_model``: the exact
