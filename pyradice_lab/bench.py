@@ -462,11 +462,11 @@ GAME_ROWS = {
     "purramid": {"cold": {"players": 4}, "memory": {"players": 4, "policies": "greedy"},
                  "bound": {10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000}},
     "pyradice": {"cold": {"players": 2}, "memory": {"players": 2, "policies": "random_legal"},
-                 "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2000}},
+                 "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
     "raft": {"cold": {"players": 3}, "memory": {"players": 3, "policies": "greedy"},
              "bound": {10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000}},
     "meerkat": {"cold": {"players": 3}, "memory": {"players": 2, "automa": True, "policies": "random_legal"},
-                "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 3000}},
+                "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
 }
 
 
