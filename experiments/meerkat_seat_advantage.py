@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Meerkat Kingdom — Seat advantage: win share by turn-order position for 2p+automa, 2p, 3p and 4p greedy games, with 95% CIs.
+# # Meerkat Kingdom — Start-player advantage: win share by turn-order position for the rules' setups (2p + automa, 3p, 4p) and 2 players without the automa (extension), greedy players, with 95% CIs.
 #
 # Runs the same function as the report section (`pyradice_lab.meerkat.report.run_seat_advantage`) at full size and
 # writes `reports/meerkat_*/` (CSV + PNG).  Run alone: `.venv/bin/python experiments/meerkat_seat_advantage.py`.

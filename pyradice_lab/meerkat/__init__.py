@@ -4,7 +4,9 @@ Public API
 ----------
 - :func:`placement_odds` / :func:`placement_table` / :func:`automa_placement_table`: exact dice odds.
 - :func:`score_tile` (vectorised majority kernel) and :func:`score_game` (whole-board end scoring).
-- :func:`simulate_games` (tidy DataFrame, one row per game) and :func:`play_game` (readable transcript).
+- :func:`simulate_games` (tidy DataFrame, one row per game) and :func:`play_game` (readable transcript); a
+  2-player game is 2 players + the automa unless ``automa=False`` (:func:`setup_label` names setups, extensions
+  included); ``READINGS``: the readings of ambiguous rules (literal by default, the other as an option).
 - :func:`load_components` / :func:`default_components`: the components as data (TOML).
 - ``POLICIES``: ``random_legal``, ``greedy``, ``heuristic`` (see :mod:`.policies`).
 
@@ -27,7 +29,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["Components", "default_components", "load_components"],
     "odds": ["placement_odds", "placement_odds_exact", "placement_table", "automa_placement_table"],
     "scoring": ["score_tile", "score_game"],
-    "sim": ["simulate_games", "play_game"],
+    "sim": ["simulate_games", "play_game", "setup_label", "READINGS"],
     "policies": ["POLICIES", "HEURISTIC_DEFAULTS"],
 }, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript"])
 
@@ -45,14 +47,19 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
     )
     from .policies import HEURISTIC_DEFAULTS as HEURISTIC_DEFAULTS, POLICIES as POLICIES
     from .scoring import score_game as score_game, score_tile as score_tile
-    from .sim import play_game as play_game, simulate_games as simulate_games
+    from .sim import (
+        READINGS as READINGS,
+        play_game as play_game,
+        setup_label as setup_label,
+        simulate_games as simulate_games,
+    )
 
 
 # ----------------------------------------------------------------------------------------- registration
 def _smoke_run(seed: int):
     from .sim import simulate_games
 
-    return simulate_games(3, players=2, automa=True, policies=["greedy", "random_legal"], rng=seed)
+    return simulate_games(3, players=2, policies=["greedy", "random_legal"], rng=seed)
 
 
 def _exact_tables() -> dict:
@@ -86,6 +93,7 @@ def _bad_calls() -> list:
         ("values", lambda: score_tile([1, 2], values=())),
         ("n_games", lambda: simulate_games(0)),
         ("players", lambda: simulate_games(1, players=5)),
+        ("reverse_reading", lambda: simulate_games(1, reverse_reading="middle")),
         ("policies", lambda: simulate_games(1, policies="clever")),
     ]
 
@@ -100,9 +108,12 @@ register_game(
     sweeps={
         "games": SweepTarget(
             "games_cell",
-            "win rate and mean score of seat 0 (first in seating) vs the others, per setup",
-            params={"players": "human players 2..4", "automa": "0 or 1 (add the automa)",
-                    "policy": "random_legal | greedy | heuristic (every player)"},
-            defaults={"players": [2, 3, 4], "automa": [0], "policy": ["greedy"]}),
+            "win share, edge over the other players and mean score of the start player (turn position 1), per setup",
+            params={"players": "human players 2..4 (1: solo extension)",
+                    "automa": "rules (default: the automa joins 2 players), 0 or 1",
+                    "policy": "random_legal | greedy | heuristic (every player)",
+                    "reverse_reading": "literal (default) | extended",
+                    "jackal_reading": "literal (default) | next_tile"},
+            defaults={"players": [2, 3, 4], "automa": ["rules"], "policy": ["greedy"]}),
     },
 )

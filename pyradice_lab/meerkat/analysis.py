@@ -12,13 +12,17 @@ import numpy as np
 import pandas as pd
 
 from ..rng import spawn_seeds
-from ..stats import mean_estimate
+from ..stats import mean_estimate, proportion_estimate
 from .components import TILES, Components, Tile, default_components
 from .odds import placement_odds
-from .sim import simulate_games
+from .sim import READINGS, setup_label, simulate_games
 
-__all__ = ["tile_fairness", "suggest_values", "value_sweep", "values_for_exponent", "seat_advantage", "automa_strength", "feature_value",
-           "hazard_impact", "win_shares", "turn_positions"]
+__all__ = ["tile_fairness", "suggest_values", "value_sweep", "values_for_exponent", "seat_advantage", "automa_strength",
+           "feature_value", "hazard_impact", "reading_impact", "win_shares", "turn_positions", "shares_by_position", "start_edge",
+           "RULES_SETUPS"]
+
+#: The setups the rules describe: 2 players + automa (the 2-player game), 3 and 4 players.
+RULES_SETUPS = ((2, True), (3, False), (4, False))
 
 
 def win_shares(df: pd.DataFrame, n: int) -> np.ndarray:
@@ -46,6 +50,26 @@ def turn_positions(df: pd.DataFrame, players: int, automa: bool) -> np.ndarray:
     return pos
 
 
+def shares_by_position(df: pd.DataFrame, players: int, automa: bool) -> np.ndarray:
+    """(games, positions) win shares by turn position (column 0 = the start player; the automa last)."""
+    n = players + automa
+    share, pos = win_shares(df, n), turn_positions(df, players, automa)
+    return np.stack([share[pos == k] for k in range(n)], axis=1)
+
+
+def start_edge(df: pd.DataFrame, players: int, automa: bool):
+    """The start player's win share minus the mean share of the other human players, paired per game (an
+    :class:`~pyradice_lab.stats.Estimate`): the start-player advantage whatever the automa's share."""
+    by_pos = shares_by_position(df, players, automa)
+    return mean_estimate(by_pos[:, 0] - by_pos[:, 1:players].mean(axis=1))
+
+
+def _prop(flags, prefix):
+    """Share of True with the Wilson 95% interval (sound for rare events, unlike a t interval)."""
+    flags = np.asarray(flags, dtype=bool)
+    return proportion_estimate(int(flags.sum()), len(flags)).to_dict(prefix)
+
+
 def _est(x, prefix):
     """Mean with SE and 95% CI; rates (prefix ending in ``rate``) have the CI clipped to [0, 1]."""
     d = mean_estimate(np.asarray(x, dtype=float)).to_dict(prefix)
@@ -64,7 +88,7 @@ def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None
     for t in TILES:
         present, paid = df[f"present_t{t}"].to_numpy(float), df[f"paid_t{t}"].to_numpy(float)
         won = np.zeros(len(df))
-        for s in range(players):
+        for s in range(players + bool(df["automa"].iloc[0])):
             won += df[f"won_{s}"].str.split(",").apply(lambda x, t=t: str(t) in x).to_numpy()
         rows.append({"tile": t, "values": "/".join(map(str, comp.tile(t).values)),
                      "p_place_1": placement_odds(t, 1), **_est(present, "pieces"), **_est(paid, "paid"),
@@ -120,17 +144,24 @@ def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engin
 
 # ----------------------------------------------------------------------------------------- seat advantage
 def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine: str = "auto") -> pd.DataFrame:
-    """Win share by turn-order position for each (players, automa) setup, with SE and CI."""
+    """Win share by turn-order position (1 = the start player, who is decided by the start roll; the automa
+    always plays last) for each ``(players, automa)`` setup (``automa=None``: the rules' setup), with SE and CI.
+    The ``setup`` column is :func:`.sim.setup_label` (extensions say "not in the rules").  On the start
+    player's row, ``start_edge`` is the paired per-game difference between the start player's win share and
+    the mean share of the other human players (with SE and CI): the start-player advantage that does not
+    depend on how often the automa wins."""
     rows = []
     for (players, automa), seq in zip(setups, spawn_seeds(rng, len(setups))):
         df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
+        automa = bool(df["automa"].iloc[0])
         n = players + automa
-        share, pos = win_shares(df, n), turn_positions(df, players, automa)
+        by_pos = shares_by_position(df, players, automa)
+        edge = start_edge(df, players, automa).to_dict("start_edge")
         for k in range(n):
-            x = share[pos == k]
-            rows.append({"setup": f"{players}p" + (" + automa" if automa else ""), "position": k + 1,
-                         "seat": "automa" if automa and k == n - 1 else "player", **_est(x, "win_rate"),
-                         "fair_share": 1 / n, "games": n_games})
+            rows.append({"setup": setup_label(players, automa), "position": k + 1,
+                         "seat": "automa" if automa and k == n - 1 else "player", **_est(by_pos[:, k], "win_rate"),
+                         "fair_share": 1 / n, **{c: (v if k == 0 else np.nan) for c, v in edge.items()},
+                         "games": n_games})
     return pd.DataFrame(rows)
 
 
@@ -143,7 +174,8 @@ def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "
         df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq, engine=engine)
         share = win_shares(df, players + 1)
         human = df[[f"score_{s}" for s in range(players)]].mean(axis=1)
-        rows.append({"players": players, "policy": pol, **_est(share[:, players], "automa_win_rate"),
+        rows.append({"players": players, "setup": setup_label(players, True), "policy": pol,
+                     **_est(share[:, players], "automa_win_rate"),
                      "fair_share": 1 / (players + 1), **_est(df[f"score_{players}"], "automa_score"),
                      **_est(human, "player_score"), "games": n_games})
     return pd.DataFrame(rows)
@@ -167,9 +199,10 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
     for (name, params), seq in zip(variants.items(), spawn_seeds(rng, len(variants))):
         pols = [("heuristic", params)] + ["heuristic"] * (players - 1)
         df = simulate_games(n_games, players=players, policies=pols, rng=seq, engine=engine)
-        share = win_shares(df, players)[:, 0]
-        edge = df["score_0"] - df[[f"score_{s}" for s in range(1, players)]].mean(axis=1)
-        rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / players,
+        n = players + bool(df["automa"].iloc[0])   # (the automa joins a 2-player game)
+        share = win_shares(df, n)[:, 0]
+        edge = df["score_0"] - df[[f"score_{s}" for s in range(1, n)]].mean(axis=1)
+        rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / n,
                      **_est(edge, "score_edge"), "games": n_games})
     return pd.DataFrame(rows)
 
@@ -185,8 +218,9 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
     for (k, c), seq in zip(variants, spawn_seeds(rng, len(variants))):
         df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c, engine=engine)
         fired = df["hawk"] + df["fire"] + df["jackal"]
-        lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(players)])
-        score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(players)])
+        n = players + bool(df["automa"].iloc[0])
+        lost = np.concatenate([df[f"lost_to_hazards_{s}"].to_numpy() for s in range(n)])
+        score = np.concatenate([df[f"score_{s}"].to_numpy() for s in range(n)])
         hit, spared = score[lost > 0], score[lost == 0]
         ok = len(hit) > 1 and len(spared) > 1
         diff = hit.mean() - spared.mean() if ok else np.nan
@@ -194,4 +228,42 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
         rows.append({"blue_copies_each": k, "default": c.blue == comp.blue, **_est(fired, "hazards_per_game"),
                      "p_any_hazard": float((fired > 0).mean()), **_est(lost, "lost_per_seat"),
                      "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se, "games": n_games})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------- rule readings
+READING_OPTIONS = {"reverse_reading": "extended", "jackal_reading": "next_tile"}
+
+
+def reading_impact(n_games: int, *, setups=RULES_SETUPS, policies="greedy", rng=None, engine: str = "auto"
+                   ) -> pd.DataFrame:
+    """Does the reading of an ambiguous rule matter?  For each setup and each reading option, the same games
+    (the same seeds: common random numbers) are played under the literal reading (the default) and under the
+    option; paired differences give tight intervals.
+
+    Columns: ``setup``, ``reading`` (the keyword), ``option``; ``applies_rate`` (share of games in which the
+    two readings would differ at least once, counted in the literal games: a reverse token on a three-value
+    tile paying differently, a jackal hitting a player differently); ``winner_changed_rate``; the start
+    player's win share under the literal reading (``start_literal``) and the paired change under the option
+    (``start_change`` with SE and CI); the mean total score change of the seats (``score_change``).
+    """
+    rows = []
+    seqs = spawn_seeds(rng, len(setups))
+    for (players, automa), seq in zip(setups, seqs):
+        base = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
+        automa = bool(base["automa"].iloc[0])
+        n = players + automa
+        for reading, option in READING_OPTIONS.items():
+            alt = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq,
+                                 engine=engine, **{reading: option})
+            counter = "reverse_readings_differ" if reading == "reverse_reading" else "jackal_readings_differ"
+            applies = base[counter].to_numpy() > 0
+            d_start = alt["start_player_won"].to_numpy() - base["start_player_won"].to_numpy()
+            scores = [f"score_{s}" for s in range(n)]
+            d_score = (alt[scores].to_numpy(float) - base[scores].to_numpy(float)).mean(axis=1)
+            rows.append({"setup": setup_label(players, automa), "reading": reading, "option": option,
+                         "literal": READINGS[reading][0], **_prop(applies, "applies_rate"),
+                         **_prop(alt["winner"].to_numpy() != base["winner"].to_numpy(), "winner_changed_rate"),
+                         **_est(base["start_player_won"], "start_literal"), **_est(d_start, "start_change"),
+                         **_est(d_score, "score_change"), "fair_share": 1 / n, "games": n_games})
     return pd.DataFrame(rows)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..bench import BenchCase, jit_disabled
+from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
+from .sim import _default_setup, _seat_config, _tapes
 
-__all__ = ["bench_cases", "games_kernel", "compile_seconds"]
+__all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold"]
 
 
 def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", automa: bool = False,
@@ -15,9 +17,6 @@ def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", a
 
     Under ``NUMBA_DISABLE_JIT=1`` this is the pure-Python one-game-at-a-time reference path.
     """
-    from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games
-    from .sim import _default_setup, _seat_config, _tapes
-
     st = _default_setup()
     n, pols, prm, _ = _seat_config(players, automa, policy)
     tapes = _tapes(np.random.default_rng(seed), n_games)
@@ -29,20 +28,46 @@ def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", a
                          tile_out))
 
 
-def compile_seconds() -> float:
-    """Seconds to compile the game kernel in a fresh interpreter with an empty numba cache directory."""
+def _fresh_process(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter with an empty numba cache directory; returns the JSON dict the code
+    prints last, plus ``cpu`` (user + system CPU seconds of the whole child process, all threads, interpreter
+    start-up included) and ``wall`` (seconds, as seen from the parent)."""
+    import json
     import os
     import subprocess
     import sys
     import tempfile
     import time
 
-    with tempfile.TemporaryDirectory() as tmp:
+    tail = ("\nimport json as _j, resource as _r\n_u = _r.getrusage(_r.RUSAGE_SELF)\n"
+            "print(_j.dumps({**globals().get('OUT', {}), 'cpu': _u.ru_utime + _u.ru_stime}))\n")
+    with tempfile.TemporaryDirectory(prefix="meerkat_numba_") as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-        code = "from pyradice_lab.meerkat.bench import games_kernel; games_kernel(1)"
+        env.pop("NUMBA_DISABLE_JIT", None)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-        return time.perf_counter() - t0
+        out = subprocess.run([sys.executable, "-c", code + tail], env=env, check=True, capture_output=True,
+                             text=True)
+        wall = time.perf_counter() - t0
+    return {**json.loads(out.stdout.strip().splitlines()[-1]), "wall": wall}
+
+
+FIRST_CALL = ("from pyradice_lab import meerkat\n"
+              "df = meerkat.simulate_games(100, rng=0)\n"
+              "from pyradice_lab.meerkat.sim import compiled_engine_ready\n"
+              "OUT = {'games': len(df), 'compiled': compiled_engine_ready()}\n")
+
+
+def first_call_cold() -> dict:
+    """What a new user waits for: ``import pyradice_lab.meerkat`` and ``simulate_games(100)`` (3 greedy players,
+    engine ``auto``) in a fresh interpreter with an empty numba cache.  Returns ``cpu`` and ``wall`` seconds of
+    the whole process and whether the compiled engine was built (``compiled``)."""
+    return _fresh_process(FIRST_CALL)
+
+
+def compile_seconds() -> float:
+    """CPU seconds to compile the game kernel in a fresh interpreter with an empty numba cache directory."""
+    code = "from pyradice_lab.meerkat.bench import games_kernel\ngames_kernel(1)\n"
+    return float(_fresh_process(code)["cpu"])
 
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
@@ -66,11 +91,11 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         placement_table()
         return 40
 
-    return [
+    cases = [
         BenchCase("meerkat.score_tile (4 players, 3 values)", "tile scorings", tiles, setup=lambda: score_tile([1, 2]),
                   min_rate=1e7, game="meerkat"),
         BenchCase("meerkat games (3 players, greedy)", "games", lambda: games_kernel(n_fast, 3, "greedy"),
-                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=3, players=3, policy="greedy"),
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=10, players=3, policy="greedy"),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat games (2 players + automa, random_legal)", "games",
@@ -80,11 +105,17 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat.placement_table (exact, 40 cells)", "cells", odds, max_seconds=2.0, game="meerkat"),
+        BenchCase("meerkat first simulate_games(100), cold cache (CPU s)", "calls",
+                  lambda: (1, first_call_cold()["cpu"]), max_seconds=3.0, game="meerkat", repeat=1),
         BenchCase("meerkat simulate_games (3 players, greedy) vs readable engine", "games",
                   lambda: _simulate(n_fast, "numba"), lambda: _simulate(3, "python"),
                   "the readable pure-Python engine (engine='python'), one game at a time", setup=warm,
                   min_ratio=10, game="meerkat"),
     ]
+    if not quick:
+        cases.append(BenchCase("meerkat numba cold compile of the game kernel (CPU s)", "compiles",
+                               lambda: (1, compile_seconds()), game="meerkat", repeat=1))
+    return cases
 
 
 def _simulate(n_games: int, engine: str) -> int:

@@ -54,8 +54,10 @@ def _cmd_score(args) -> int:
             raise CliError(f"--queens must give one 0/1 per player ({len(args.counts)}), got {len(args.queens)}")
         queens = [bool(q) for q in args.queens]
     values = tuple(args.values) if args.values else default_components().tile(args.tile).values
-    pts = score_tile(args.counts, queens, values, reverse=args.reverse, bonus=args.bonus)
-    print(f"tile {args.tile} values {'/'.join(map(str, values))}{' reverse' if args.reverse else ''}"
+    pts = score_tile(args.counts, queens, values, reverse=args.reverse, bonus=args.bonus,
+                     reverse_reading=args.reverse_reading)
+    rev = f" reverse ({args.reverse_reading} reading)" if args.reverse else ""
+    print(f"tile {args.tile} values {'/'.join(map(str, values))}{rev}"
           f"{f' +{args.bonus}' if args.bonus else ''}")
     for i, (c, p) in enumerate(zip(args.counts, pts)):
         q = " + queen" if queens and queens[i] else ""
@@ -65,42 +67,83 @@ def _cmd_score(args) -> int:
 
 def summarise(df, n_seats: int):
     """Per-seat win rates (ties split) and mean scores with SE and 95% CI, from a simulate_games frame."""
-    import numpy as np
     import pandas as pd
 
     from ..stats import mean_estimate
+    from .analysis import win_shares
 
+    share = win_shares(df, n_seats)
     rows = []
     for s in range(n_seats):
-        share = np.where(df["winner"] == s, 1.0, 0.0)
-        tied = df["winner"] == -1
-        if tied.any():  # split shared wins among the seats with the top score
-            top = df[[f"score_{k}" for k in range(n_seats)]].max(axis=1)
-            n_top = sum((df[f"score_{k}"] == top).astype(int) for k in range(n_seats))
-            share = share + np.where(tied & (df[f"score_{s}"] == top), 1.0 / n_top, 0.0)
-        w = mean_estimate(share)
         sc = mean_estimate(df[f"score_{s}"].to_numpy(float))
-        rows.append({"seat": s, "policy": df[f"policy_{s}"].iloc[0], **w.to_dict("win_rate"),
+        rows.append({"seat": s, "policy": df[f"policy_{s}"].iloc[0], **_rate(share[:, s]),
                      **sc.to_dict("mean_score")})
     return pd.DataFrame(rows)
 
 
-def _cmd_simulate(args) -> int:
-    from .sim import simulate_games
+def _rate(x) -> dict:
+    """A win rate with SE and the 95% t interval clipped to [0, 1]."""
+    from ..stats import mean_estimate
 
-    automa = args.automa if args.automa is not None else args.players <= 2  # rules: 2p with the automa
+    d = mean_estimate(x).to_dict("win_rate")
+    d["win_rate_ci_low"], d["win_rate_ci_high"] = max(0.0, d["win_rate_ci_low"]), min(1.0, d["win_rate_ci_high"])
+    return d
+
+
+def by_position(df, players: int, automa: bool):
+    """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs."""
+    import pandas as pd
+
+    from ..stats import mean_estimate
+    from .analysis import turn_positions, win_shares
+
+    n = players + automa
+    share, pos = win_shares(df, n), turn_positions(df, players, automa)
+    scores = df[[f"score_{s}" for s in range(n)]].to_numpy(float)
+    rows = []
+    for k in range(n):
+        rows.append({"position": k + 1, "who": "automa" if automa and k == n - 1 else ("start player" if k == 0
+                                                                                      else "player"),
+                     **_rate(share[pos == k]), "fair": 1 / n,
+                     **mean_estimate(scores[pos == k]).to_dict("mean_score")})
+    return pd.DataFrame(rows)
+
+
+def _readings(args) -> dict:
+    return {"reverse_reading": args.reverse_reading, "jackal_reading": args.jackal_reading}
+
+
+def _cmd_simulate(args) -> int:
+    from .sim import setup_label, simulate_games
+
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
-    df = simulate_games(args.games, players=args.players, automa=automa, policies=policies, rng=args.seed,
-                        progress=show_progress(args))
-    n = args.players + (1 if automa else 0)
-    summary = summarise(df, n)
-    print(f"{args.games} games, {args.players} players{' + automa' if automa else ''}, seed {args.seed}; "
+    df = simulate_games(args.games, players=args.players, automa=args.automa, policies=policies, rng=args.seed,
+                        progress=show_progress(args), **_readings(args))
+    automa = bool(df["automa"].iloc[0])
+    n = args.players + automa
+    readings = "".join(f", {k} {v}" for k, v in _readings(args).items() if v != "literal")
+    print(f"{args.games} games, {setup_label(args.players, automa)}{readings}, seed {args.seed}; "
           f"mean turns {df['turns'].mean():.1f}, shared wins {(df['winner'] == -1).mean():.3f}, "
           f"hazards per game {(df['hawk'] + df['fire'] + df['jackal']).mean():.2f}")
-    shown = summary[["seat", "policy", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "mean_score",
-                     "mean_score_se"]]
-    print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    fmt = {"float_format": lambda v: f"{v:.4f}", "index": False}
+    pos = by_position(df, args.players, automa)
+    first = pos.iloc[0]
+    print(f"start player (turn position 1) wins {first.win_rate:.4f} (95% CI {first.win_rate_ci_low:.4f}.."
+          f"{first.win_rate_ci_high:.4f}) vs a fair {1 / n:.4f}")
+    if args.players > 1:
+        from .analysis import start_edge
+
+        e = start_edge(df, args.players, automa)
+        print(f"start player's edge over the other players' mean (paired per game): {e.value:+.4f} "
+              f"(95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
+    print("by turn position:")
+    print(pos[["position", "who", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "fair", "mean_score",
+               "mean_score_se"]].to_string(**fmt))
+    print("by seat (the start roll decides who starts, so seats are not turn positions):")
+    summary = summarise(df, n)
+    print(summary[["seat", "policy", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "mean_score",
+                   "mean_score_se"]].to_string(**fmt))
     if args.out:
         df.to_csv(args.out, index=False)
         print(f"wrote {args.out}")
@@ -112,16 +155,24 @@ def _cmd_play(args) -> int:
 
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
-    automa = args.automa if args.automa is not None else args.players <= 2
-    text, _ = play_game(players=args.players, automa=automa, policies=policies, rng=args.seed)
+    text, _ = play_game(players=args.players, automa=args.automa, policies=policies, rng=args.seed,
+                        **_readings(args))
     print(text)
     return 0
+
+
+def _reading_args(q) -> None:
+    q.add_argument("--reverse-reading", choices=("literal", "extended"), default="literal",
+                   help="reverse scoring token on tiles 9-12: literal (default, the rules text) or extended")
+    q.add_argument("--jackal-reading", choices=("literal", "next_tile"), default="literal",
+                   help="jackal vs a queen-protected tile: literal (default: lose nothing) or next_tile")
 
 
 def add_cli(subparsers) -> None:
     """Add ``pyradice-lab meerkat`` with its sub-commands."""
     sub = game_subcommands(subparsers, "meerkat", "Meerkat Kingdom: exact placement odds, the majority scoring "
-                                                  "kernel and whole-game simulation (2-4 players, optional automa).")
+                                                  "kernel and whole-game simulation (2 players + automa, 3-4 "
+                                                  "players).")
 
     q = sub.add_parser("odds", help="exact placement odds",
                        description="Exact probability that a turn's dice allow placing meerkats on a tile. "
@@ -140,6 +191,9 @@ def add_cli(subparsers) -> None:
     q.add_argument("--queens", type=int_list, default=None, help="0/1 per player: queen on the tile")
     q.add_argument("--values", type=int_list, default=None, help="override the tile's values, e.g. 8,4,2")
     q.add_argument("--reverse", action="store_true", help="reverse scoring token on the tile")
+    q.add_argument("--reverse-reading", choices=("literal", "extended"), default="literal",
+                   help="literal (default, the rules text): fewest takes the highest value, second fewest the "
+                        "lowest; extended: the k-th fewest takes the k-th value")
     q.add_argument("--bonus", type=nonneg_int, default=0, help="add to every value (the +3 token)")
     q.set_defaults(func=_cmd_score)
 
@@ -148,7 +202,9 @@ def add_cli(subparsers) -> None:
                                    "Example: pyradice-lab meerkat simulate --players 3 --games 5000 --seed 1")
     q.add_argument("--players", type=positive_int, default=3, help="human players (default: 3)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
-                   help="add the automa (default: on for 1-2 players, as the rules recommend; off for 3-4)")
+                   help="add the automa (default: the rules' setup, on for 2 players, off for 3-4; "
+                        "--no-automa with 2 players and 1 player + automa are extensions, not in the rules)")
+    _reading_args(q)
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
     q.add_argument("--policy", default="greedy",
                    help="random_legal, greedy or heuristic; one for all or comma-separated per player")
@@ -159,10 +215,11 @@ def add_cli(subparsers) -> None:
 
     q = sub.add_parser("play", help="print the transcript of one game",
                        description="Play one seeded game and print its transcript. "
-                                   "Example: pyradice-lab meerkat play --players 2 --automa --seed 3")
+                                   "Example: pyradice-lab meerkat play --players 2 --seed 3")
     q.add_argument("--players", type=positive_int, default=2)
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
-                   help="add the automa (default: on for 1-2 players)")
+                   help="add the automa (default: the rules' setup, on for 2 players)")
+    _reading_args(q)
     q.add_argument("--policy", default="greedy", help="random_legal, greedy or heuristic (comma-separated per player)")
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.set_defaults(func=_cmd_play)

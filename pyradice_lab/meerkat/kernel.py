@@ -52,11 +52,13 @@ from .rules import (
     G_FIRST,
     G_HAWK,
     G_JACKAL,
+    G_JACKDIFF,
     G_MALE,
     G_NBLUE,
     G_NBROWN,
     G_NS,
     G_NTOK,
+    G_REVDIFF,
     G_TOKENS,
     G_TRACE,
     G_TURN,
@@ -80,6 +82,7 @@ from .rules import (
     RES,
     SUP,
     T_MOVE,
+    T_REVERSE,
     T_SWAP,
     T_TWO,
     TILEPTS,
@@ -98,6 +101,7 @@ from .rules import (
     note,
     place,
     rand_below,
+    reverse_readings_differ,
     roll_die,
     roll_tile,
     tile_points,
@@ -108,7 +112,7 @@ OUT_SEAT_FIELDS = (TOTAL, TILEPTS, PUPPTS, BONUS, PUP, RES, MOVED, WONMASK, OUT,
 SEAT_COLUMNS = ("score", "tile_points", "pup_points", "bonus", "pups", "guardians", "guardians_moved",
                 "won_mask", "out_order", "lost_to_hazards", "male_activations", "queen_tile")
 GAME_COLUMNS = ("winner", "turns", "first_seat", "hawk", "fire", "jackal", "capped", "tape_wrapped",
-                "conserved", "tokens_taken")
+                "conserved", "tokens_taken", "reverse_readings_differ", "jackal_readings_differ")
 
 
 # ----------------------------------------------------------------------------------------- setup
@@ -324,6 +328,8 @@ def final_scoring(g) -> None:
     for t in range(3, 13):
         tile_points(g, t, pts)
         winner = tile_winner(g, t)
+        if T[t, TOK] == T_REVERSE and reverse_readings_differ(g, t):
+            G[G_REVDIFF] += 1
         for s in range(n):
             S[s, TILEPTS] += pts[s]
             T[t, PAID] += pts[s]
@@ -442,6 +448,8 @@ def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue
         out_game[i, 7] = G[G_WRAP]
         out_game[i, 8] = 1 if ok else 0
         out_game[i, 9] = G[G_TOKENS]
+        out_game[i, 10] = G[G_REVDIFF]
+        out_game[i, 11] = G[G_JACKDIFF]
         T = g[0][8:21]
         for t in range(3, 13):
             out_tiles[i, t - 3, 0] = T[t, PRESENT]

@@ -17,6 +17,7 @@ from .rules import (
     G_FIRE,
     G_HAWK,
     G_JACKAL,
+    G_JACKDIFF,
     G_NBLUE,
     G_NBROWN,
     G_NS,
@@ -24,6 +25,7 @@ from .rules import (
     H_HAWK,
     HAZLOST,
     INTERNAL,
+    K_JACKREAD,
     LOCK,
     NONE,
     PIC,
@@ -74,12 +76,16 @@ def resolve_hazard(g, s: int, kind: int) -> None:
     """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
 
     Interpretation: the hawk's "most meerkats" uses majority strength (queen 2.5) among seats present; a
-    protected leader loses nothing and the hazard does not pass down to the next seat.
+    protected leader loses nothing and the hazard does not pass down to the next seat.  Jackal, literal
+    reading (``K_JACKREAD`` 0, the default): each player loses one meerkat from the highest-numbered affected
+    tile where they have a meerkat (the queen counts), and nothing if their queen protects that tile; next-tile
+    reading (1): the highest-numbered affected tile with an unprotected regular meerkat loses one.
     """
     C = g[0][0:4]
     S = g[0][4:8]
     G = g[0][21]
     A = g[0][38:51]
+    K = g[0][64]
     n = G[G_NS]
     t = roll_tile(g, np.int64(0))
     if TRACE:
@@ -101,11 +107,20 @@ def resolve_hazard(g, s: int, kind: int) -> None:
                 hit[o] = t
     else:
         G[G_JACKAL] += 1
+        literal = K[K_JACKREAD] == 0
         for o in range(n):
-            for u in range(12, 2, -1):  # highest-numbered affected tile first
-                if A[t, u] == 1 and C[o, u] > 0 and S[o, QUEEN] != u:
-                    hit[o] = u
-                    break
+            first = 0  # highest-numbered affected tile holding one of o's meerkats (the queen included)
+            spare = 0  # highest-numbered affected tile with an unprotected regular meerkat of o
+            for u in range(12, 2, -1):
+                if A[t, u] == 1 and (C[o, u] > 0 or S[o, QUEEN] == u):
+                    if first == 0:
+                        first = u
+                    if C[o, u] > 0 and S[o, QUEEN] != u:
+                        spare = u
+                        break
+            if first != spare and spare > 0:
+                G[G_JACKDIFF] += 1  # the two readings remove different meerkats here
+            hit[o] = first if literal and first == spare else (0 if literal else spare)
     for o in range(n):  # removed meerkats go to the box
         if hit[o] > 0:
             C[o, hit[o]] -= 1

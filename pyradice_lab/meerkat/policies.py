@@ -49,6 +49,8 @@ from .rules import (
     RES,
     SUP,
     T_MOVE,
+    T_PLUS3,
+    T_REVERSE,
     T_SWAP,
     TOK,
     drive_options,
@@ -61,7 +63,7 @@ from .rules import (
     swap_options,
     tile_points,
     tile_value,
-    tiles_value,
+    tile_values,
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM"]
@@ -106,32 +108,34 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
 @njit(**INTERNAL)
 def placement_table(g, s: int, tab) -> float:
     """``tab[t, k]``: value of placing k+1 meerkats (k = 3: the queen) on tile t; returns the guardian value."""
-    C = g[0][0:4]
     S = g[0][4:8]
     K = g[0][64]
     prm = g[2]
     w = prm[s, P_WOPP]
+    adds = np.zeros(5, np.int64)
+    nb = np.zeros(3)
+    for k in range(3):
+        n = min(k + 1, S[s, SUP])
+        adds[1 + k] = 2 * n
+        nb[k] = next_bonus(g, s, n)
+    adds[4] = 5
+    queen = S[s, QUEEN] == 0 and S[s, SUP] > 0
+    vals = np.zeros(5)
     for t in range(3, 13):
-        before = tile_value(g, s, t, w)
+        tile_values(g, s, t, w, adds, np.int64(5 if queen else 4), vals)
+        before = vals[0]
         for k in range(3):
-            n = min(k + 1, S[s, SUP])
-            C[s, t] += n
-            tab[t, k] = tile_value(g, s, t, w) - before + next_bonus(g, s, n)
-            C[s, t] -= n
-        if S[s, QUEEN] == 0 and S[s, SUP] > 0:
-            S[s, QUEEN] = t
-            tab[t, 3] = tile_value(g, s, t, w) - before + prm[s, P_QUEEN]
-            S[s, QUEEN] = 0
-        else:
-            tab[t, 3] = NEG
+            tab[t, k] = vals[1 + k] - before + nb[k]
+        tab[t, 3] = vals[4] - before + prm[s, P_QUEEN] if queen else NEG
     if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
         return S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
     return NEG
 
 
 @njit(**INTERNAL)
-def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
-    """Best option value of a roll given the placement table (guardian included)."""
+def roll_value(d0: int, d1: int, d2: int, best_die, gval: float) -> float:
+    """Best option value of a roll (guardian included): ``best_die[c, t]`` is the best placement with count die
+    ``c`` on tile ``t`` (``t`` = 2: snake eyes, any tile); see :func:`die_table`."""
     best = gval
     for i in range(3):
         if i == 0:
@@ -140,16 +144,26 @@ def roll_value(d0: int, d1: int, d2: int, tab, gval: float, K) -> float:
             c, x, y = d1, d0, d2
         else:
             c, x, y = d2, d0, d1
-        lo, hi = x + y, x + y
-        if x == 1 and y == 1:
-            lo, hi = 3, 12
-        for t in range(lo, hi + 1):
-            v = tab[t, K[c] - 1]
-            if v > best:
-                best = v
-            if K[K_QF + c] == 1 and tab[t, 3] > best:
-                best = tab[t, 3]
+        v = best_die[c, x + y]
+        if v > best:
+            best = v
     return best
+
+
+@njit(**INTERNAL)
+def die_table(tab, K, best_die) -> None:
+    """``best_die[c, t]`` = the best of placing what count die ``c`` allows (its meerkats, or the queen on a
+    5-6) on tile ``t``; ``best_die[c, 2]`` = the best over every tile (snake eyes as the tile pair)."""
+    for c in range(1, 7):
+        anyv = NEG
+        for t in range(3, 13):
+            v = tab[t, K[c] - 1]
+            if K[K_QF + c] == 1 and tab[t, 3] > v:
+                v = tab[t, 3]
+            best_die[c, t] = v
+            if v > anyv:
+                anyv = v
+        best_die[c, 2] = anyv
 
 
 @njit(**INTERNAL)
@@ -164,11 +178,13 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
         return rand_below(g, np.int64(8))
     if prm[s, P_REROLL] <= 0:
         return 7
+    best_die = np.full((7, 13), NEG)
+    die_table(tab, K, best_die)
     rv = np.empty((7, 7, 7))
     for a in range(1, 7):  # a roll's value does not depend on the order of its dice: 56 evaluations
         for b in range(a, 7):
             for c in range(b, 7):
-                v = roll_value(a, b, c, tab, gval, K)
+                v = roll_value(a, b, c, best_die, gval)
                 rv[a, b, c] = v
                 rv[a, c, b] = v
                 rv[b, a, c] = v
@@ -176,17 +192,14 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
                 rv[c, a, b] = v
                 rv[c, b, a] = v
     best, best_mask = rv[d0, d1, d2], 7
-    for mask in range(6, -1, -1):
+    for mask in range(6, -1, -1):  # kept dice stay, the others run over 1..6 (in increasing order)
         tot, cnt = 0.0, 0
-        for a in range(1, 7):
-            if (mask & 1) and a != d0:
-                continue
-            for b in range(1, 7):
-                if (mask & 2) and b != d1:
-                    continue
-                for c in range(1, 7):
-                    if (mask & 4) and c != d2:
-                        continue
+        a0, a1 = (d0, d0 + 1) if mask & 1 else (1, 7)
+        b0, b1 = (d1, d1 + 1) if mask & 2 else (1, 7)
+        c0, c1 = (d2, d2 + 1) if mask & 4 else (1, 7)
+        for a in range(a0, a1):
+            for b in range(b0, b1):
+                for c in range(c0, c1):
                     tot += rv[a, b, c]
                     cnt += 1
         if tot / cnt > best + 1e-12:
@@ -218,51 +231,78 @@ def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
 
 # ----------------------------------------------------------------------------------------- option values
 @njit(**INTERNAL)
+def memo_value(g, s: int, o: int, t: int, d: int, w: float, memo) -> float:
+    """:func:`.rules.tile_value` of tile ``t`` for seat ``s`` with ``s``'s count there changed by ``d``
+    (-1, 0, +1) and seat ``o``'s by ``-d`` (``o == s``: nobody else's), memoised in ``memo[d + 1, o, t]``
+    (NaN = not computed yet).  A tile's value depends on its own column only, so one evaluation serves every
+    option that changes the tile the same way (values identical to evaluating each option afresh)."""
+    v = memo[d + 1, o, t]
+    if v != v:
+        C = g[0]  # rows 0..3 of the work array: meerkats per seat and tile
+        C[s, t] += d
+        if o != s:
+            C[o, t] -= d
+        v = tile_value(g, s, t, w)
+        C[s, t] -= d
+        if o != s:
+            C[o, t] += d
+        memo[d + 1, o, t] = v
+    return v
+
+
+@njit(**INTERNAL)
 def best_of(g, s: int, kind: int, opts, m: int):
-    """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token."""
-    C = g[0][0:4]
+    """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token.
+
+    An option's value is (the values of the two tiles it changes, after it) - (their values now), each sum
+    taken in the order of the option's code (from, to).  Tile values that several options share are computed
+    once (a tile's value depends on its own column only).
+    """
     S = g[0][4:8]
     T = g[0][8:21]
     prm = g[2]
     w = prm[s, P_WOPP]
+    memo = np.full((3, 4, 13), np.nan)
+    extra = np.full((3, 13), np.nan)  # tile values with the queen / a token taken away (row 0) or added (1, 2)
     best, code = NEG, -1
     for j in range(m):
         c = opts[j]
-        if kind == 0 or kind == 1:  # a move (a -> b) or a swap (a <-> b with seat o): apply, evaluate, undo
+        if kind == 0 or kind == 1:  # a move (a -> b) or a swap (a <-> b with seat o)
             cc = c // 8 if kind == 1 else c
             a, b = cc // 16, cc % 16
-            before = tiles_value(g, s, a, b, w)
-            C[s, a] -= 1
-            C[s, b] += 1
-            if kind == 1:
-                C[c % 8, b] -= 1
-                C[c % 8, a] += 1
-            v = tiles_value(g, s, a, b, w) - before
-            C[s, a] += 1
-            C[s, b] -= 1
-            if kind == 1:
-                C[c % 8, b] += 1
-                C[c % 8, a] -= 1
+            o = c % 8 if kind == 1 else s
+            before = 0.0 + memo_value(g, s, s, a, np.int64(0), w, memo) + memo_value(g, s, s, b, np.int64(0), w, memo)
+            after = 0.0 + memo_value(g, s, o, a, np.int64(-1), w, memo) + memo_value(g, s, o, b, np.int64(1), w, memo)
+            v = after - before
         elif kind == 2:
             if c >= 100:
                 v = 0.0
             else:
-                before = tile_value(g, s, c, w)
-                C[s, c] -= 1
-                v = tile_value(g, s, c, w) - before
-                C[s, c] += 1
-        elif kind == 3:
+                v = memo_value(g, s, s, c, np.int64(-1), w, memo) - memo_value(g, s, s, c, np.int64(0), w, memo)
+        elif kind == 3:  # the queen q -> c: tile q without her (the same for every c), tile c with her
             q = S[s, QUEEN]
-            before = tiles_value(g, s, q, c, w)
+            before = 0.0 + memo_value(g, s, s, q, np.int64(0), w, memo) + memo_value(g, s, s, c, np.int64(0), w, memo)
+            if extra[0, q] != extra[0, q]:
+                S[s, QUEEN] = 0
+                extra[0, q] = tile_value(g, s, q, w)
             S[s, QUEEN] = c
-            v = tiles_value(g, s, q, c, w) - before
+            v = (0.0 + extra[0, q] + tile_value(g, s, c, w)) - before
             S[s, QUEEN] = q
-        else:
+        else:  # an oasis token f -> t; only the +3 and reverse tokens change what a tile pays
             f, t = c // 16, c % 16
-            before = tiles_value(g, s, f, t, w)
-            T[t, TOK], T[f, TOK] = T[f, TOK], 0
-            v = tiles_value(g, s, f, t, w) - before
-            T[f, TOK], T[t, TOK] = T[t, TOK], 0
+            k = T[f, TOK]
+            if k != T_PLUS3 and k != T_REVERSE:
+                v = 0.0
+            else:
+                before = 0.0 + memo_value(g, s, s, f, np.int64(0), w, memo) + memo_value(g, s, s, t, np.int64(0), w, memo)
+                r = 1 if k == T_PLUS3 else 2
+                T[t, TOK], T[f, TOK] = k, 0
+                if extra[0, f] != extra[0, f]:
+                    extra[0, f] = tile_value(g, s, f, w)
+                if extra[r, t] != extra[r, t]:
+                    extra[r, t] = tile_value(g, s, t, w)
+                T[f, TOK], T[t, TOK] = k, 0
+                v = (0.0 + extra[0, f] + extra[r, t]) - before
         if v > best + 1e-12:
             best, code = v, c
     return best, code

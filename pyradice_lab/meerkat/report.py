@@ -16,14 +16,14 @@ from .components import default_components  # noqa: E402
 from .odds import automa_placement_table, placement_table  # noqa: E402
 
 __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
-           "run_features", "run_hazards", "odds_experiment"]
+           "run_features", "run_hazards", "run_readings", "odds_experiment"]
 
 # games per experiment: (quick, full report, experiment scripts).  The quick report runs the pure-Python twin
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000)}
 
 
 def _n(name: str, quick: bool) -> int:
@@ -99,13 +99,14 @@ def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1
 
 
 def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
-    setups = [(2, True), (2, False), (3, False), (4, False)]
+    setups = [*A.RULES_SETUPS, (2, False)]  # the rules' setups, then 2 players without the automa (extension)
     df = A.seat_advantage(setups, n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for i, (name, grp) in enumerate(df.groupby("setup", sort=False)):
         xs = grp["position"] + i * 0.08
         yerr = [grp["win_rate"] - grp["win_rate_ci_low"], grp["win_rate_ci_high"] - grp["win_rate"]]
-        ax.errorbar(xs, grp["win_rate"], yerr=yerr, fmt="o-", capsize=3, label=name)
+        ax.errorbar(xs, grp["win_rate"], yerr=yerr, fmt="o-" if "extension" not in name else "o:", capsize=3,
+                    label=name)
         ax.hlines(grp["fair_share"].iloc[0], 0.8, grp["position"].max() + 0.2, colors=ax.lines[-1].get_color(),
                   linestyles=":", alpha=0.6)
     ax.set_xlabel("turn-order position (1 = start player; the automa always plays last)")
@@ -116,18 +117,23 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
     for name, grp in df.groupby("setup", sort=False):
         first = grp.iloc[0]
         lines.append(f"{name}: start player {_ci(first.win_rate, first.win_rate_ci_low, first.win_rate_ci_high)} "
-                     f"vs a fair {first.fair_share:.3f}")
-    reading = (f"{n} games per setup, every player greedy. " + "; ".join(lines) + ". A position whose CI excludes "
-               "the dotted fair share has a real advantage or handicap at this sample size. The start player is "
-               "decided by the start roll, so turn position is the only systematic difference between seats.")
-    return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: seat advantage by player count", reading, df,
-                            fig, meta={"games": n})
+                     f"vs a fair {first.fair_share:.3f}, "
+                     f"{first.start_edge:+.3f} (95% CI {first.start_edge_ci_low:+.3f}..{first.start_edge_ci_high:+.3f}) "
+                     "over the other players' mean")
+    reading = (f"{n} games per setup, every player greedy; the rules' 2-player game is 2 players + the automa "
+               "(bonus tokens 9 and 6). " + "; ".join(lines) + ". A position whose CI excludes the dotted fair "
+               "share has a real advantage or handicap at this sample size; the edge over the other players is paired per "
+               "game, so with the (weak) automa it shows the advantage among the humans. Positions are turn positions: the "
+               "start roll decides who starts, so a seat number says nothing about order.")
+    return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
+                            df, fig, meta={"games": n})
 
 
 def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.automa_strength(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    labels = [f"{p} x {pol}" for p, pol in zip(df.players, df.policy)]
+    labels = [f"{p} x {pol}" + (" (ext.)" if "extension" in lab else "")
+              for p, pol, lab in zip(df.players, df.policy, df.setup)]
     yerr = [df.automa_win_rate - df.automa_win_rate_ci_low, df.automa_win_rate_ci_high - df.automa_win_rate]
     ax.errorbar(range(len(df)), df.automa_win_rate, yerr=yerr, fmt="o", capsize=4, label="automa win share")
     ax.scatter(range(len(df)), df.fair_share, marker="_", s=300, color="0.3", label="fair share")
@@ -140,7 +146,8 @@ def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
              f"{r.automa_score:.1f} ± {r.automa_score_se:.1f} vs the players' {r.player_score:.1f} ± {r.player_score_se:.1f}"
              for p, pol, r in zip(df.players, df.policy, df.itertuples())]
     reading = (f"{n} games per row. The automa places by its die and never uses guardians, burrow actions, the "
-               f"wandering male or oases; " + "; ".join(parts) + ". The automa is a fair opponent only for weak "
+               f"wandering male or oases; " + "; ".join(parts) + " (1 player against the automa is an extension, not "
+               "in the rules). The automa is a fair opponent only for weak "
                "(random) play: a designer wanting a challenging solo/2p automa should give it more points (e.g. a "
                "bonus per tile won) or one of the burrow actions.")
     return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, df, fig,
@@ -190,14 +197,62 @@ def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n})
 
 
+def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
+    df = A.reading_impact(n, rng=seed, engine=engine)
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    labels = [f"{r.setup}\n{r.reading.split('_')[0]}: {r.option}" for r in df.itertuples()]
+    x = np.arange(len(df))
+    ax.errorbar(x, df.start_change, yerr=[df.start_change - df.start_change_ci_low,
+                                          df.start_change_ci_high - df.start_change], fmt="o", capsize=4,
+                label="change of the start player's win share (option - literal)")
+    ax.bar(x, df.winner_changed_rate, 0.4, alpha=0.35, label="share of games with another winner")
+    ax.axhline(0, color="0.4", lw=0.8)
+    ax.set_xticks(x, labels, fontsize=6)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    parts = []
+    for r in df.itertuples():
+        if r.winner_changed_rate == 0:  # nothing changed: the t interval of the start change is degenerate
+            effect = f"no game changed its winner (95% upper bound {r.winner_changed_rate_ci_high:.2%})"
+        elif r.start_change_se == 0:
+            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
+                      f"{r.winner_changed_rate_ci_high:.2%}), never the start player (no change of their win share)")
+        else:
+            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
+                      f"{r.winner_changed_rate_ci_high:.2%}), start player's win share {r.start_change:+.4f} "
+                      f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
+        parts.append(f"{r.setup}, {r.reading} = {r.option}: the readings differ in {r.applies_rate:.2%} of games "
+                     f"(95% CI {r.applies_rate_ci_low:.2%}..{r.applies_rate_ci_high:.2%}); {effect}")
+    matters = df[(df.start_change_se > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
+    verdict = ("No reading moves the start player's win share measurably at this sample size"
+               if matters.empty else "The start player's win share moves measurably in: "
+               + ", ".join(f"{r.setup} ({r.reading})" for r in matters.itertuples()))
+    reading = (f"{n} greedy games per setup, each played twice from the same seeds: under the literal reading of "
+               "the rules text (the default) and under the other reading. Reverse scoring token on tiles 9-12: "
+               "literal = the fewest takes the highest value, the second fewest the lowest; extended = the "
+               "second fewest the middle value, the third the lowest. Jackal: literal = a player whose "
+               "highest-numbered affected tile is protected by their queen loses nothing; next_tile = they lose a "
+               "meerkat from the next affected tile down. " + "; ".join(parts) + f". {verdict}. Both readings need "
+               "the brown bag (opened in a minority of games with the reconstructed bags), and the reverse token "
+               "reaches a three-value tile only by the burrow action that moves oasis tokens (the oasis pictures "
+               "are on tiles 3, 4, 6 and 8); where a reading applies it can still decide the game.")
+    shown = df[["setup", "reading", "option", "applies_rate", "applies_rate_ci_low", "applies_rate_ci_high",
+                "winner_changed_rate", "winner_changed_rate_ci_low", "winner_changed_rate_ci_high", "start_change",
+                "start_change_se", "start_change_ci_low", "start_change_ci_high", "games"]]  # all: reading_impact
+    return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
+                            reading, shown.round(5), fig, meta={"games": n})
+
+
 # ----------------------------------------------------------------------------------------- section
 def report_section(ctx) -> Section:
     root = ctx.seed_for("meerkat")
-    seeds = spawn_seeds(root, 5)
+    seeds = spawn_seeds(root, 6)
     q = ctx.quick
     comp = default_components()
     items: list = [Text(
-        "Dice area majority for 2-4 players plus an optional automa. Placement odds are exact (216 rolls x 8 "
+        "Dice area majority for 2 players + the automa (the rules' 2-player game), 3 or 4 players (the automa "
+        "may join any count). Ambiguous rules are read literally (a separate experiment measures the other "
+        "readings). Placement odds are exact (216 rolls x 8 "
         "keep-sets); whole games are simulated with a numba-compiled engine whose pure-Python twin is the reference. "
         "Policies: greedy = best immediate change of (own projected points - mean opponent projected points), "
         "with the reroll chosen by exact expectation; heuristic = the same with weights for guardians, pups, the "
@@ -212,7 +267,8 @@ def report_section(ctx) -> Section:
                run_seat_advantage(_n("seats", q), seeds[1], eng),
                run_automa(_n("automa", q), seeds[2], eng),
                run_features(_n("features", q), seeds[3], eng),
-               run_hazards(_n("hazards", q), seeds[4], eng)]
+               run_hazards(_n("hazards", q), seeds[4], eng),
+               run_readings(_n("readings", q), seeds[5], eng)]
     for res in results:
         save_experiment(res, ctx.out_dir)
         items.append(res)
@@ -225,5 +281,5 @@ def report_section(ctx) -> Section:
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
-                                           ("features", 5), ("hazards", 3)))
+                                           ("features", 5), ("hazards", 3), ("readings", 9)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")

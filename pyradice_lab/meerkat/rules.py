@@ -39,7 +39,7 @@ SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 
 TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 18, 19, 20, 21
 TOK, LOCK, USED, PIC, PAID, PRESENT, NTF = 0, 1, 2, 3, 4, 5, 6
 (G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
- G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, NG) = range(22)
+ G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, NG) = range(24)
 # token kinds
 NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP = 0, 1, 2, 3, 4
 T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE = 5, 6, 7, 8, 9
@@ -47,8 +47,10 @@ H_HAWK, H_FIRE, H_JACKAL = 10, 11, 12
 TOKEN_NAMES = ("none", "blue move", "blue recall", "blue guardian", "blue swap", "tan move", "tan swap",
                "tan two-guardians", "tan +3", "reverse scoring", "hawk", "fire", "jackal")
 # K constants: count by face at K[face], queen face flag at K[6 + face], automa faces at K[13..18]
-# (0 = L, 1 = M, 2 = H), pair action by pair value at K[18 + v], bonus values at K[25..27], limits.
-K_QF, K_AF, K_PA, K_BV, K_MAXG, K_MAXP, K_MEERKATS, NK = 6, 13, 18, 25, 29, 30, 31, 32
+# (0 = L, 1 = M, 2 = H), pair action by pair value at K[18 + v], bonus values at K[25..27], limits, and the
+# readings of ambiguous rules (K_REVREAD: 0 literal / 1 extended reverse scoring; K_JACKREAD: 0 literal / 1
+# next-tile jackal; see READINGS).
+K_QF, K_AF, K_PA, K_BV, K_MAXG, K_MAXP, K_MEERKATS, K_REVREAD, K_JACKREAD, NK = 6, 13, 18, 25, 29, 30, 31, 32, 33, 34
 # burrow action spaces
 BA_MOVE, BA_QUEEN, BA_SWAP, BA_OASIS, BA_MALE = 0, 1, 2, 3, 4
 # automa pair actions
@@ -207,72 +209,104 @@ def placement_options(g, s: int, d0: int, d1: int, d2: int, opts) -> int:
 
 # ----------------------------------------------------------------------------------------- majorities
 @njit(**INTERNAL)
-def rank_points(strength, n: int, vals, nv: int, reverse: bool, bonus, out) -> None:
+def rank_points(strength, n: int, vrow, mode: int, bonus, out) -> None:
     """Points per player for one tile (the majority rule shared with :func:`.scoring.score_tile`).
 
     ``strength[i]``: 2 x meerkats + 5 if the queen is there (half units, so the queen is 2.5).  Players with
-    zero strength score nothing; players whose strength equals another's cancel completely; the others are
-    ranked (descending, or ascending when ``reverse``) and the k-th takes ``vals[k] + bonus`` (k < nv).
+    zero strength score nothing; players whose strength equals another's cancel completely.  ``vrow`` is a
+    row of ``V``: ``vrow[0]`` values, then the values high .. low.  ``mode`` 0: the k-th strongest of the
+    others takes value k.  Reverse scoring token, ``mode`` 1 (literal reading, the default): the weakest
+    takes the highest value and the second weakest the lowest value, nobody else scores; ``mode`` 2 (extended
+    reading): the k-th weakest takes value k (the two readings differ on three-value tiles 9..12 only).
     """
-    alive = np.zeros(4, np.bool_)
+    alive = 0  # bit i: seat i present and not cancelled by a tie
     for i in range(n):
-        ok = strength[i] > 0
-        if ok:
+        si = strength[i]
+        if si > 0:
+            ok = True
             for j in range(n):
-                if j != i and strength[j] == strength[i]:
+                if j != i and strength[j] == si:
                     ok = False
                     break
-        alive[i] = ok
+            if ok:
+                alive |= 1 << i
+    nv = vrow[0]
     for i in range(n):
         out[i] = 0
-        if alive[i]:
+        if alive >> i & 1:
+            si = strength[i]
             rank = 0
             for j in range(n):
-                if alive[j] and ((strength[j] > strength[i]) if not reverse else (strength[j] < strength[i])):
+                if alive >> j & 1 and ((strength[j] > si) if mode == 0 else (strength[j] < si)):
                     rank += 1
+            if mode == 1 and rank >= 1:  # literal reverse: second fewest takes the lowest value, then nobody
+                rank = nv - 1 if rank == 1 and nv >= 2 else nv
             if rank < nv:
-                out[i] = vals[rank] + bonus
+                out[i] = vrow[1 + rank] + bonus
 
 
 @njit(**INTERNAL)
 def tile_points(g, t: int, pts) -> None:
     """Fill ``pts[seat]`` with each seat's points on tile ``t`` if the game were scored now."""
-    C = g[0][0:4]
-    S = g[0][4:8]
-    T = g[0][8:21]
-    G = g[0][21]
-    V = g[0][25:38]
-    n = G[G_NS]
+    W = g[0]
+    n = W[21, G_NS]
     st = np.zeros(4, np.int64)
     for s in range(n):
-        st[s] = 2 * C[s, t] + (5 if S[s, QUEEN] == t else 0)
-    tok = T[t, TOK]
-    rank_points(st, n, V[t, 1:4], V[t, 0], tok == T_REVERSE, 3 if tok == T_PLUS3 else 0, pts)
+        st[s] = 2 * W[s, t] + (5 if W[4 + s, QUEEN] == t else 0)
+    tok = W[8 + t, TOK]
+    mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
+    rank_points(st, n, W[25 + t], mode, 3 if tok == T_PLUS3 else 0, pts)
+
+
+@njit(**INTERNAL)
+def tile_values(g, s: int, t: int, w_opp: float, adds, m: int, out) -> None:
+    """``out[k]`` (k < m) = :func:`tile_value` of tile ``t`` with seat ``s``'s strength there raised by ``adds[k]``
+    half units (2 per meerkat, 5 for the queen): one read of the tile serves every variant a policy weighs."""
+    W = g[0]
+    n = W[21, G_NS]
+    st = np.zeros(4, np.int64)
+    for o in range(n):
+        st[o] = 2 * W[o, t] + (5 if W[4 + o, QUEEN] == t else 0)
+    tok = W[8 + t, TOK]
+    mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
+    bonus = 3 if tok == T_PLUS3 else 0
+    vrow = W[25 + t]
+    pts = np.zeros(4, np.int64)
+    base = st[s]
+    for k in range(m):
+        st[s] = base + adds[k]
+        rank_points(st, n, vrow, mode, bonus, pts)
+        other = 0.0
+        for o in range(n):
+            if o != s:
+                other += pts[o]
+        out[k] = pts[s] - w_opp * other / (n - 1)
 
 
 @njit(**INTERNAL)
 def tile_value(g, s: int, t: int, w_opp: float) -> float:
     """Seat ``s``'s points on tile ``t`` minus ``w_opp`` x the mean of the other seats' points there."""
-    G = g[0][21]
-    n = G[G_NS]
-    pts = np.zeros(4, np.int64)
-    tile_points(g, t, pts)
-    other = 0.0
-    for o in range(n):
-        if o != s:
-            other += pts[o]
-    return pts[s] - w_opp * other / (n - 1)
+    out = np.zeros(1)
+    tile_values(g, s, t, w_opp, np.zeros(1, np.int64), np.int64(1), out)
+    return out[0]
 
 
 @njit(**INTERNAL)
-def tiles_value(g, s: int, t1: int, t2: int, w_opp: float) -> float:
-    """:func:`tile_value` summed over the distinct tiles among ``t1``, ``t2`` (0 = none)."""
-    v = 0.0
-    if t1 > 0:
-        v += tile_value(g, s, t1, w_opp)
-    if t2 > 0 and t2 != t1:
-        v += tile_value(g, s, t2, w_opp)
-    return v
+def reverse_readings_differ(g, t: int) -> bool:
+    """Whether the literal and the extended reading of the reverse scoring token pay tile ``t`` differently."""
+    W = g[0]
+    n = W[21, G_NS]
+    st = np.zeros(4, np.int64)
+    for s in range(n):
+        st[s] = 2 * W[s, t] + (5 if W[4 + s, QUEEN] == t else 0)
+    lit = np.zeros(4, np.int64)
+    ext = np.zeros(4, np.int64)
+    rank_points(st, n, W[25 + t], np.int64(1), np.int64(0), lit)
+    rank_points(st, n, W[25 + t], np.int64(2), np.int64(0), ext)
+    for s in range(n):
+        if lit[s] != ext[s]:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------------------- running out

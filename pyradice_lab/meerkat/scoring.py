@@ -26,8 +26,9 @@ __all__ = ["score_tile", "score_game"]
 
 
 @njit(cache=True)
-def _score_rows(counts, queens, has_q, vals, reverse, bonus, out):
-    """Tile scoring of each row: O(players^2) per row, strength in half units (queen = 5)."""
+def _score_rows(counts, queens, has_q, vals, reverse, literal, bonus, out):
+    """Tile scoring of each row: O(players^2) per row, strength in half units (queen = 5).  ``literal`` (with
+    ``reverse``): the second fewest takes the lowest value and nobody after it scores."""
     n_rows, n = counts.shape
     nv = vals.shape[0]
     st = np.empty(n, np.int64)
@@ -50,6 +51,8 @@ def _score_rows(counts, queens, has_q, vals, reverse, bonus, out):
                 for j in range(n):
                     if alive[j] and ((st[j] > st[i]) != reverse) and st[j] != st[i]:
                         rank += 1
+                if reverse and literal and rank >= 1:
+                    rank = nv - 1 if rank == 1 and nv >= 2 else nv
                 if rank < nv:
                     out[r, i] = vals[rank] + bonus
     return n_rows
@@ -81,7 +84,18 @@ def _check_values(values) -> tuple:
     return tuple(out)
 
 
-def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=0) -> np.ndarray:
+REVERSE_READINGS = ("literal", "extended")
+
+
+def _check_reading(reverse_reading) -> bool:
+    if reverse_reading not in REVERSE_READINGS:
+        raise ValueError(f"reverse_reading must be one of {REVERSE_READINGS} (the first is the rules text), "
+                         f"got {reverse_reading!r}")
+    return reverse_reading == "literal"
+
+
+def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=0, *,
+               reverse_reading: str = "literal") -> np.ndarray:
     """Points of every player on one tile, vectorised over any leading axes.
 
     Parameters
@@ -93,9 +107,13 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     values : tuple
         (high, low) or (high, mid, low): the k-th strongest non-cancelled player takes ``values[k]``.
     reverse : bool
-        Reverse scoring token: the fewest (non-zero) takes the high value, the next fewest the next one.
+        Reverse scoring token: the fewest (non-zero) takes the highest value (ties still cancel).
     bonus : number
         Added to every awarded value (the tan +3 token).
+    reverse_reading : {"literal", "extended"}
+        Who else scores under ``reverse``.  ``"literal"`` (default, the rules text: "the second fewest takes the
+        lowest value"): the second fewest takes the last value and nobody else scores; ``"extended"``: the k-th
+        fewest takes ``values[k]`` (the middle value on three-value tiles).  Both agree on two-value tiles.
 
     Returns
     -------
@@ -107,9 +125,16 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     [[0, 0, 6], [3, 6, 0]]
     >>> score_tile([1, 4, 2], values=(6, 3), reverse=True).tolist()
     [6, 0, 3]
+    >>> score_tile([1, 2, 3], values=(7, 4, 2), reverse=True).tolist()     # literal: fewest high, next lowest
+    [7, 2, 0]
+    >>> score_tile([1, 2, 3], values=(7, 4, 2), reverse=True, reverse_reading="extended").tolist()
+    [7, 4, 2]
+    >>> score_tile([2, 0], queens=[False, True], values=(6, 3)).tolist()  # the queen alone (2.5) beats 2
+    [3, 6]
     """
     c = _check_counts(counts)
     vals = _check_values(values)
+    literal = _check_reading(reverse_reading)
     if not isinstance(reverse, (bool, np.bool_)):
         raise ValueError(f"reverse must be True or False, got {reverse!r}")
     if isinstance(bonus, bool) or not isinstance(bonus, numbers.Real) or not np.isfinite(bonus):
@@ -129,7 +154,8 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     out = np.empty(flat.shape, dtype=dtype)
     if flat.shape[0]:
         qf = np.ascontiguousarray(q.reshape(flat.shape)) if queens is not None else np.zeros((1, 1), dtype=bool)
-        _score_rows(flat, qf, queens is not None, np.asarray(vals, dtype=dtype), bool(reverse), dtype(bonus), out)
+        _score_rows(flat, qf, queens is not None, np.asarray(vals, dtype=dtype), bool(reverse), literal,
+                    dtype(bonus), out)
     return out.reshape(c.shape)
 
 
@@ -154,7 +180,7 @@ def _per_player(x, n: int, name: str, default=0) -> np.ndarray:
 
 def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, out_order=None,
                tokens=None, adjacency=None, guardian_policy: str = "best",
-               components: Components | None = None) -> pd.DataFrame:
+               components: Components | None = None, reverse_reading: str = "literal") -> pd.DataFrame:
     """End-of-game scoring of a whole board, tiles 3..12 in order.
 
     After each tile, the player who took its high value may move one guardian from the reserve onto an
@@ -176,6 +202,8 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
         Tan oasis tokens that change scoring.
     adjacency : (10, 10) bool, optional
         Tile adjacency (default: tile t on layout position t - 3 of the components' layout).
+    reverse_reading : {"literal", "extended"}
+        How a reverse scoring token pays (see :func:`score_tile`).
 
     Returns
     -------
@@ -208,6 +236,7 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
             raise ValueError(f"tokens must map tiles 3..12 to a tan token kind, got {t!r}: {kind!r}")
     if guardian_policy not in ("best", "none"):
         raise ValueError(f"guardian_policy must be 'best' or 'none', got {guardian_policy!r}")
+    _check_reading(reverse_reading)
     adj = _board_adjacency(comp, adjacency)
     tile_pts = np.zeros(n, dtype=np.int64)
     moved = np.zeros(n, dtype=np.int64)
@@ -217,7 +246,7 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
         t = j + 3
         kind = tokens.get(t)
         return score_tile(c[:, j], q[:, j], comp.tile(t).values, reverse=kind == "reverse",
-                          bonus=3 if kind == "plus3" else 0)
+                          bonus=3 if kind == "plus3" else 0, reverse_reading=reverse_reading)
 
     for j in range(10):
         t = j + 3

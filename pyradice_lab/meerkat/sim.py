@@ -27,7 +27,8 @@ from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, policy_row
 
-__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "engine_functions", "python_twins", "fresh_state"]
+__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
+           "python_twins", "fresh_state"]
 
 TAPE = 2048
 CHUNK = 512
@@ -35,6 +36,14 @@ CHUNK = 512
 #: up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
 ROW_BYTES = 2000
 _BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
+#: Readings of ambiguous rules: keyword -> (the literal reading = the default, the other documented option).
+#: ``reverse_reading``: with the reverse scoring token, "literal" = the fewest (not zero) takes the highest value
+#: and the second fewest the lowest value (the text); "extended" = the k-th fewest takes the k-th value (on
+#: tiles 9..12 the second fewest takes the middle value and the third fewest the lowest).
+#: ``jackal_reading``: "literal" = each player loses a meerkat from the highest-numbered affected tile where they
+#: have one, and nothing if their queen protects it (the text); "next_tile" = from the highest-numbered affected
+#: tile with an unprotected meerkat.
+READINGS = {"reverse_reading": ("literal", "extended"), "jackal_reading": ("literal", "next_tile")}
 _TAN = {"move": 5, "swap": 6, "two_guardians": 7, "plus3": 8, "reverse": 9, "hawk": 10, "fire": 11, "jackal": 12}
 
 
@@ -84,8 +93,10 @@ def _check_int(v, name: str, low: int, high: int | None = None) -> int:
 
 def _seat_config(players, automa, policies):
     players = _check_int(players, "players", 1, 4)
+    if automa is None:  # the rules' setup: a 2-player game is 2 players + the automa (solo: the only way to play)
+        automa = players <= 2
     if not isinstance(automa, (bool, np.bool_)):
-        raise TypeError(f"automa must be True or False, got {automa!r}")
+        raise TypeError(f"automa must be True, False or None (the rules' setup), got {automa!r}")
     n = players + (1 if automa else 0)
     if n < 2 or n > 4:
         raise ValueError(f"players must be 2..4, or 1..3 with automa=True (2..4 seats in all), got players={players}"
@@ -109,8 +120,37 @@ def _seat_config(players, automa, policies):
     return n, pols, prm, names
 
 
+def _readings_k(K, reverse_reading, jackal_reading):
+    """A copy of the constants row ``K`` with the readings of ambiguous rules set (validated)."""
+    from .rules import K_JACKREAD, K_REVREAD
+
+    K = K.copy()
+    for name, value, k in (("reverse_reading", reverse_reading, K_REVREAD),
+                           ("jackal_reading", jackal_reading, K_JACKREAD)):
+        if value not in READINGS[name]:
+            raise ValueError(f"{name} must be one of {READINGS[name]} (the first is the rules text), got {value!r}")
+        K[k] = READINGS[name].index(value)
+    return K
+
+
 def seat_names(players: int, automa: bool) -> list[str]:
     return [f"p{s}" for s in range(players)] + (["automa"] if automa else [])
+
+
+def setup_label(players: int, automa: bool | None = None) -> str:
+    """How a setup is named in tables and reports: ``"2p + automa"``, ``"3p"`` ...; setups the rules do not
+    describe (2 players without the automa, 1 player + automa) say "extension (not in the rules)".
+
+    >>> setup_label(2), setup_label(2, False)
+    ('2p + automa', '2p, no automa: extension (not in the rules)')
+    """
+    players = _check_int(players, "players", 1, 4)
+    automa = players <= 2 if automa is None else bool(automa)
+    if players == 1:
+        return "1p + automa (solo): extension (not in the rules)"
+    if players == 2 and not automa:
+        return "2p, no automa: extension (not in the rules)"
+    return f"{players}p" + (" + automa" if automa else "")
 
 
 def _tapes(gen, m):
@@ -120,9 +160,9 @@ def _tapes(gen, m):
     return np.stack([dice.astype(np.uint32), choices], axis=1)
 
 
-def simulate_games(n_games: int, players: int = 3, automa: bool = False, policies=None, rng=None, *,
-                   components: Components | None = None, progress: bool = False, engine: str = "auto"
-                   ) -> pd.DataFrame:
+def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, policies=None, rng=None, *,
+                   components: Components | None = None, progress: bool = False, engine: str = "auto",
+                   reverse_reading: str = "literal", jackal_reading: str = "literal") -> pd.DataFrame:
     """Simulate ``n_games`` whole games; one row per game.
 
     Parameters
@@ -130,9 +170,12 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
     n_games : int
         Number of games (>= 1).
     players : int
-        Human seats, 2..4 (1..3 with ``automa=True``; at most 4 seats in all).
-    automa : bool
-        Add the automa as the last seat (it plays last and follows its own rules).
+        Human seats, 2..4 (1..3 with the automa; at most 4 seats in all).
+    automa : bool or None
+        Add the automa as the last seat (it plays last and follows its own rules).  ``None`` (default) = the
+        rules' setup: a 2-player game is 2 players + the automa (with the 9 and 6 bonus tokens), 3-4 players
+        play without it.  ``players=2, automa=False`` (2 players alone) and ``players=1`` (solo against the
+        automa) are extensions the rules do not describe (see :func:`setup_label`).
     policies : str, dict or list, optional
         One policy for every player or one per player: ``"random_legal"``, ``"greedy"`` (default),
         ``"heuristic"``, ``("heuristic", {params})`` or a heuristic params dict (see :mod:`.policies`).
@@ -143,32 +186,42 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
     progress : bool
         tqdm progress bar on stderr.
     engine : {"auto", "numba", "python"}
-        The compiled kernel or its pure-Python twin (identical results); ``auto`` avoids compiling for
-        small workloads when the compiled kernel is not cached yet.
+        The compiled kernel or its pure-Python twin (identical results); ``auto`` runs the twin when the
+        compiled kernel is not in numba's cache and the workload is small, so a first call never waits for the
+        compiler.
+    reverse_reading, jackal_reading : str
+        Readings of two ambiguous rules (see :data:`READINGS`): ``"literal"`` (default, the rules text) or
+        ``"extended"`` / ``"next_tile"``.
 
     Returns
     -------
     DataFrame
-        Columns: ``game``, ``players``, ``automa``, ``winner`` (seat, -1 = shared), ``turns``, ``first_seat``,
-        ``hawk``/``fire``/``jackal`` (hazards fired), ``capped``, ``conserved`` and per seat ``s``:
-        ``score_s``, ``tile_points_s``, ``pup_points_s``, ``bonus_s``, ``pups_s``, ``guardians_s`` (left in the
-        reserve), ``guardians_moved_s``, ``won_s`` (tiles whose high value the seat took), ``n_won_s``,
-        ``out_order_s``, ``lost_to_hazards_s``, ``male_activations_s``, ``policy_s``; per tile ``t``:
-        ``present_tt`` (meerkats and queens on it when it is scored, guardians moved there excluded when they
-        arrive later) and ``paid_tt`` (points it paid out).
+        Columns: ``game``, ``players``, ``automa``, ``setup`` (:func:`setup_label`), ``winner`` (seat, -1 =
+        shared), ``turns``, ``first_seat`` (the start player's seat; the start roll decides it, the automa
+        never starts), ``start_player_won`` (1, 0, or the start player's share of a shared win), ``hawk`` /
+        ``fire`` / ``jackal`` (hazards fired), ``capped``, ``conserved``, ``reverse_readings_differ`` (tiles
+        whose reverse scoring the two readings pay differently at the end), ``jackal_readings_differ``
+        (players a jackal hit differently under the two readings), and per seat ``s``: ``score_s``,
+        ``tile_points_s``, ``pup_points_s``, ``bonus_s``, ``pups_s``, ``guardians_s`` (left in the reserve),
+        ``guardians_moved_s``, ``won_s`` (tiles whose high value the seat took), ``n_won_s``, ``out_order_s``,
+        ``lost_to_hazards_s``, ``male_activations_s``, ``policy_s``; per tile ``t``: ``present_tt`` (meerkats
+        and queens on it when it is scored, guardians moved there excluded when they arrive later) and
+        ``paid_tt`` (points it paid out).
 
     Examples
     --------
-    >>> df = simulate_games(3, players=2, automa=True, rng=7)
-    >>> bool(df["automa"].all()), "score_2" in df.columns
-    (True, True)
+    >>> df = simulate_games(3, players=2, rng=7)      # the rules' 2-player game: 2 players + automa
+    >>> bool(df["automa"].all()), df["setup"].iloc[0], "score_2" in df.columns
+    (True, '2p + automa', True)
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     n, pols, prm, names = _seat_config(players, automa, policies)
-    run_games = _engine(engine, n_games, pols, n)[0]
+    automa = n > players
     setup = _default_setup() if components is None else Setup(components)
+    K = _readings_k(setup.K, reverse_reading, jackal_reading)
+    run_games = _engine(engine, n_games, pols, n)[0]
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
@@ -177,13 +230,16 @@ def simulate_games(n_games: int, players: int = 3, automa: bool = False, policie
 
     for start in tqdm(range(0, n_games, CHUNK), desc="meerkat games", disable=not progress, leave=False):
         m = min(CHUNK, n_games - start)
-        run_games(_tapes(gen, m), n, bool(automa), pols, prm, setup.V, setup.K, setup.bags, setup.nblue,
+        run_games(_tapes(gen, m), n, automa, pols, prm, setup.V, K, setup.bags, setup.nblue,
                   setup.nbrown, setup.comp.male_start_tile, setup.pos_adj, setup.oasis, setup.comp.shuffle_tiles,
                   seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m])
-    return _frame(seat_out, game_out, players, bool(automa), names, tile_out)
+    return _frame(seat_out, game_out, players, automa, names, tile_out)
 
 
 ENGINES = ("auto", "numba", "python")
+#: ``engine="auto"`` plays the pure-Python twin when the compiled kernel is not cached yet and the estimated
+#: twin time stays below this many CPU seconds (a cold compile costs about 20).
+TWIN_BUDGET = 10.0
 
 
 def compiled_engine_ready() -> bool:
@@ -204,8 +260,10 @@ def _engine(engine: str, n_games: int, pols, n: int):
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine == "auto":
-        per_game = n * (0.03 if (pols[:n] > 0).any() else 0.0015)  # pure-Python seconds per game, measured
-        compiled = compiled_engine_ready() or n_games * per_game > 8.0
+        # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players
+        # 27 ms a game, random_legal seats 1.5 ms) against a cold compile of about 20 CPU seconds
+        per_game = n * (0.009 if (pols[:n] > 0).any() else 0.0015)
+        compiled = compiled_engine_ready() or n_games * per_game > TWIN_BUDGET
     else:
         compiled = engine == "numba"
     return engine_functions(compiled)
@@ -233,46 +291,57 @@ def _frame(seat_out, game_out, players, automa, names, tile_out) -> pd.DataFrame
     for j in range(10):
         data[f"present_t{j + 3}"] = tile_out[:, j, 0]
         data[f"paid_t{j + 3}"] = tile_out[:, j, 1]
+    scores = seat_out[:, :n, 0]
+    first = game_out[:, 2]
+    top = scores == scores.max(axis=1, keepdims=True)
+    rows = np.arange(len(game_out))
+    data["start_player_won"] = np.where(game_out[:, 0] >= 0, (game_out[:, 0] == first).astype(float),
+                                        top[rows, first] / top.sum(axis=1))
     df = pd.DataFrame(data)
+    df.insert(3, "setup", setup_label(players, automa))
+    df.insert(list(df.columns).index("first_seat") + 1, "start_player_won", df.pop("start_player_won"))
     df["capped"] = df["capped"].astype(bool)
     df["conserved"] = df["conserved"].astype(bool)
     df["tape_wrapped"] = df["tape_wrapped"].astype(bool)
     return df
 
 
-def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *, trace: bool = True,
-              components: Components | None = None, engine: str = "auto"):
+def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=None, *, trace: bool = True,
+              components: Components | None = None, engine: str = "auto", reverse_reading: str = "literal",
+              jackal_reading: str = "literal"):
     """Play one game; with ``trace=True`` return ``(transcript text, result row)``, else the result row.
 
     The transcript lists the layout, every roll, reroll, placement, activation, token draw, hazard and the
     end scoring, in order.  The game is exactly the first game :func:`simulate_games` plays with the same
-    arguments and seed.
+    arguments and seed (``automa=None``: the rules' setup, so 2 players play with the automa).
 
     Examples
     --------
-    >>> text, row = play_game(players=2, automa=True, rng=3)
-    >>> text.splitlines()[0].startswith("Meerkat Kingdom")
-    True
+    >>> text, row = play_game(players=2, rng=3)
+    >>> text.splitlines()[0]
+    'Meerkat Kingdom: 2p + automa; seats p0 = greedy, p1 = greedy, automa = automa'
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n, pols, prm, names = _seat_config(players, automa, policies)
-    run_games = _engine(engine, 1, pols, n)[0]
+    automa = n > players
     st = _default_setup() if components is None else Setup(components)
+    K = _readings_k(st.K, reverse_reading, jackal_reading)
+    run_games = _engine(engine, 1, pols, n)[0]
     gen = as_generator(rng)
     tapes = _tapes(gen, 1)
     seat_out = np.zeros((1, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((1, len(GAME_COLUMNS)), np.int64)
     tile_out = np.zeros((1, 10, 2), np.int64)
-    run_games(tapes, n, bool(automa), pols, prm, st.V, st.K, st.bags, st.nblue, st.nbrown,
+    run_games(tapes, n, automa, pols, prm, st.V, K, st.bags, st.nblue, st.nbrown,
               st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out, tile_out)
-    row = _frame(seat_out, game_out, players, bool(automa), names, tile_out).iloc[0]
+    row = _frame(seat_out, game_out, players, automa, names, tile_out).iloc[0]
     if not trace:
         return row
     from .rules import TOTAL
 
     _, new_game, setup, play, winner_of = engine_functions(False)  # traces are recorded by the pure-Python twin
-    g = new_game(n, bool(automa), pols, prm, st.V, st.K, tapes[0], st.bags, st.nblue, st.nbrown,
+    g = new_game(n, automa, pols, prm, st.V, K, tapes[0], st.bags, st.nblue, st.nbrown,
                  st.comp.male_start_tile, 2500)
     setup(g, st.pos_adj, st.oasis, st.comp.shuffle_tiles)
     play(g)
@@ -280,13 +349,15 @@ def play_game(players: int = 3, automa: bool = False, policies=None, rng=None, *
         raise RuntimeError("traced replay diverged from the simulated game")  # pragma: no cover
     from .transcript import format_log
 
-    labels = seat_names(players, bool(automa))
-    head = (f"Meerkat Kingdom: {players} players{' + automa' if automa else ''}; seats "
+    labels = seat_names(players, automa)
+    readings = "".join(f"; {k} {v}" for k, v in (("reverse_reading", reverse_reading),
+                                                    ("jackal_reading", jackal_reading)) if v != "literal")
+    head = (f"Meerkat Kingdom: {setup_label(players, automa)}{readings}; seats "
             + ", ".join(f"{lab} = {nm}" for lab, nm in zip(labels, names)))
     from .rules import G_LOG, LOG0
 
     events = g[0][LOG0:].reshape(-1, 8)[:g[0][21, G_LOG]]
-    return head + "\n" + format_log(events, seat_names(players, bool(automa))), row
+    return head + "\n" + format_log(events, labels), row
 
 
 POLICY_NAMES = POLICIES
@@ -337,7 +408,8 @@ def engine_functions(compiled: bool):
     return tuple(twins[n] for n in names)
 
 
-def fresh_state(players: int = 3, automa: bool = False, dice=(), policies="greedy", log_rows: int = 0):
+def fresh_state(players: int = 3, automa: bool | None = None, dice=(), policies="greedy", log_rows: int = 0, *,
+                reverse_reading: str = "literal", jackal_reading: str = "literal"):
     """A hand-built pure-Python game state for tests and what-ifs: tile t on layout position t - 3 (no
     shuffle), no tokens, full supplies.  ``dice`` are the first values of the dice tape (then 6s); the
     choice tape counts 0, 1, 2, ...  Views: ``W = g[0]``, ``C = W[0:4]``, ``S = W[4:8]``, ``T = W[8:21]``,
@@ -351,10 +423,11 @@ def fresh_state(players: int = 3, automa: bool = False, dice=(), policies="greed
     """
     st = _default_setup()
     n, pols, prm, _ = _seat_config(players, automa, policies)
+    K = _readings_k(st.K, reverse_reading, jackal_reading)
     tapes = np.full((2, TAPE), 6, dtype=np.uint32)
     tapes[0, :len(dice)] = dice
     tapes[1, :] = np.arange(TAPE, dtype=np.uint32)
-    g = python_twins()["new_game"](n, automa, pols, prm, st.V, st.K, tapes, st.bags, st.nblue, st.nbrown,
+    g = python_twins()["new_game"](n, n > players, pols, prm, st.V, K, tapes, st.bags, st.nblue, st.nbrown,
                                    st.comp.male_start_tile, log_rows)
     W = g[0]
     A, D = W[38:51], W[51:64]

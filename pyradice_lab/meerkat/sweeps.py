@@ -3,17 +3,44 @@
 from __future__ import annotations
 
 from ..stats import mean_estimate
-from .analysis import win_shares
+from .analysis import start_edge, turn_positions, win_shares
 
-__all__ = ["games_cell"]
+__all__ = ["games_cell", "parse_automa"]
+
+
+def parse_automa(value) -> bool | None:
+    """A sweep's ``automa`` parameter: ``"rules"`` / ``None`` = the rules' setup (the automa joins 2 players),
+    else 0/1 (or a bool)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("rules", "default", "")):
+        return None
+    try:
+        flag = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"automa must be 'rules', 0 or 1, got {value!r}") from None
+    if flag not in (0, 1):
+        raise ValueError(f"automa must be 'rules', 0 or 1, got {value!r}")
+    return bool(flag)
 
 
 def games_cell(params, trials, rng) -> dict:
-    """Sweep target ``meerkat.games``: seat-0 win share and mean score, mean turns."""
-    from .sim import simulate_games
+    """Sweep target ``meerkat.games``: the start player's win share (turn position 1, ties split), their edge
+    over the other players' mean share (paired per game), their mean score, the fair share 1 / seats, mean
+    turns, and the setup's label (extensions say so)."""
+    from .sim import READINGS, setup_label, simulate_games
 
-    players, automa = int(params.get("players", 3)), bool(int(params.get("automa", 0)))
-    df = simulate_games(trials, players=players, automa=automa, policies=params.get("policy", "greedy"), rng=rng)
-    share = win_shares(df, players + automa)[:, 0]
-    return {"win_share_seat0": mean_estimate(share), "score_seat0": mean_estimate(df["score_0"].to_numpy(float)),
-            "turns": mean_estimate(df["turns"].to_numpy(float))}
+    players = int(params.get("players", 3))
+    automa = parse_automa(params.get("automa", "rules"))
+    readings = {k: params[k] for k in READINGS if k in params}
+    df = simulate_games(trials, players=players, automa=automa, policies=params.get("policy", "greedy"), rng=rng,
+                        **readings)
+    automa = bool(df["automa"].iloc[0])
+    n = players + automa
+    start = turn_positions(df, players, automa) == 0
+    score = df[[f"score_{s}" for s in range(n)]].to_numpy(float)[start]
+    share = win_shares(df, n)[start]
+    out = {"setup": setup_label(players, automa), "win_share_start_player": mean_estimate(share),
+           "fair_share": 1.0 / n, "score_start_player": mean_estimate(score),
+           "turns": mean_estimate(df["turns"].to_numpy(float))}
+    if players > 1:  # paired: the start player's share minus the other players' mean share
+        out["start_edge"] = start_edge(df, players, automa)
+    return out

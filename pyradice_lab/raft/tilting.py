@@ -36,15 +36,16 @@ from ..limits import check_result_size
 from ..rng import as_generator, block_ranges
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
+from .layouts import RandomSetup, reference_state
 from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
-from .sampling import cumulative_tables, reference_state, sample_batch
+from .sampling import cumulative_tables, sample_batch
 
-__all__ = ["tilt", "tilt_blocks", "tilt_distribution", "TiltResult", "TILT_BLOCK", "reference_state", "tilt_kernel", "cumulative_tables",
-           "reference_tilts", "sample_batch"]
+__all__ = ["tilt", "tilt_blocks", "tilt_distribution", "TiltResult", "TILT_BLOCK", "reference_state", "RandomSetup",
+           "tilt_kernel", "cumulative_tables", "reference_tilts", "sample_batch"]
 
-
-#: Tilts per block of :func:`tilt_blocks` (about 21 MB of outcomes with four colours).
+#: Tilts per block of :func:`tilt_blocks` (about 21 MB of outcomes with four colours; a fixed constant, so
+#: results never depend on it varying).
 TILT_BLOCK = 1 << 18
 
 
@@ -57,9 +58,10 @@ class TiltResult(NamedTuple):
 
 @njit(cache=True)
 def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - compiled
-    """Sample ``fallen.shape[0]`` tilts of the raft ``counts`` (9, C) into the zeroed outputs."""
+    """Sample ``fallen.shape[0]`` tilts, tilt ``i`` of the raft ``counts[i]`` (n, 9, C; a broadcast view
+    for one fixed raft), into the zeroed outputs."""
     n = fallen.shape[0]
-    ncol = counts.shape[1]
+    ncol = counts.shape[2]
     nodes = cumw.shape[0]
     for i in range(n):
         u = rng.random()
@@ -68,7 +70,7 @@ def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - c
             j += 1
         for s in range(9):
             for c in range(ncol):
-                for _ in range(counts[s, c]):
+                for _ in range(counts[i, s, c]):
                     v = rng.random()
                     y = 0
                     while y < 9 and v >= cumf[j, s, y]:
@@ -91,9 +93,10 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
 
     Parameters
     ----------
-    state : array_like of int, shape (9, colours) or (3, 3, colours)
+    state : array_like of int, shape (9, colours) or (3, 3, colours); or RandomSetup
         Gems per space (row by row from the north-west corner, centre 4) per colour
-        (red, yellow, blue, black).
+        (red, yellow, blue, black).  A :class:`~pyradice_lab.raft.layouts.RandomSetup` draws a fresh
+        rules setup for every tilt (all setups first, then the tilts, from ``rng``).
     edge : {"north", "east", "south", "west"}
         The raft edge lowered toward the player (after rotating the raft).
     finger : str or int
@@ -101,9 +104,9 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     duration : float
         Intended tilt time in seconds (0..``params.max_duration``); the executed time is noisy.
     n : int
-        Number of tilts (batch size).  The result holds 20 bytes per tilt and colour, so ``n`` is limited
-        (:mod:`pyradice_lab.limits`, 4 GiB by default); :func:`tilt_blocks` gives any number of tilts a
-        block at a time.
+        Number of tilts (batch size).  The result holds 20 bytes per tilt and colour (more with a
+        RandomSetup), so ``n`` is limited (:mod:`pyradice_lab.limits`, 4 GiB by default); :func:`tilt_blocks`
+        gives any number of tilts a block at a time.
     rng : seed or Generator
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
@@ -112,25 +115,42 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     -------
     TiltResult
         ``fallen`` int16 (n, colours) and ``states`` int16 (n, 9, colours); for every tilt
-        ``fallen + states.sum(axis=1)`` equals the gems per colour of ``state``.
+        ``fallen + states.sum(axis=1)`` equals the gems per colour of ``state`` (of the setup's gems in play).
 
     Examples
     --------
     >>> res = tilt(reference_state(3), "east", "left", 2.0, n=5, rng=7)
     >>> res.fallen.sum(axis=1).tolist()  # gems that fell in each of 5 tilts
-    [3, 5, 5, 4, 11]
+    [4, 5, 5, 5, 12]
     """
     params = coerce_params(params)
-    state = check_state(state)
+    setup = state if isinstance(state, RandomSetup) else None
+    if setup is None:
+        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
-    n = check_result_size(_check_n(n), 20 * state.shape[1], name="n", item="tilt")
+    n = check_result_size(_check_n(n), _tilt_bytes(state), name="n", item="tilt")
     gen = as_generator(rng)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     cumw, cumf = cumulative_tables(w, fates)
-    fallen = np.zeros((n, state.shape[1]), dtype=np.int16)
-    after = np.zeros((n, 9, state.shape[1]), dtype=np.int16)
-    tilt_kernel(gen, state, cumw, cumf, fallen, after)
+    return _tilts(n, state, setup, gen, cumw, cumf, params)
+
+
+def _tilt_bytes(state) -> int:
+    """Memory per tilt of :func:`tilt`: the outcomes (20 bytes per colour), plus each tilt's setup with a
+    RandomSetup."""
+    if isinstance(state, RandomSetup):
+        ncol = len(state.in_play)
+        return 20 * ncol + 9 * ncol * 8 + 16 * int(np.sum(state.in_play))
+    return 20 * state.shape[1]
+
+
+def _tilts(n, state, setup, gen, cumw, cumf, params) -> TiltResult:
+    counts = setup.sample(n, gen, params.spill) if setup is not None else np.broadcast_to(state, (n,) + state.shape)
+    ncol = counts.shape[2]
+    fallen = np.zeros((n, ncol), dtype=np.int16)
+    after = np.zeros((n, 9, ncol), dtype=np.int16)
+    tilt_kernel(gen, counts, cumw, cumf, fallen, after)
     return TiltResult(fallen, after)
 
 
@@ -138,38 +158,39 @@ def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geom
                 block: int = TILT_BLOCK) -> Iterator[TiltResult]:
     """:func:`tilt` for any ``n``, as consecutive blocks of at most ``block`` tilts (bounded memory).
 
-    The kernel draws its uniforms one at a time from the one generator, so the blocks concatenated are
-    exactly ``tilt(..., n=n, rng=rng)`` whatever ``block`` is.  Inputs are validated before the first block.
+    For a fixed raft the kernel draws its uniforms one at a time from the one generator, so the blocks
+    concatenated are exactly ``tilt(..., n=n, rng=rng)`` whatever ``block`` is.  With a RandomSetup each
+    block draws its setups, then its tilts (up to one block, the draws of one :func:`tilt` call).  Inputs
+    are validated before the first block.
     """
     params = coerce_params(params)
-    state = check_state(state)
+    setup = state if isinstance(state, RandomSetup) else None
+    if setup is None:
+        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
     ranges = block_ranges(_check_n(n), _check_n(block, "block"))
     gen = as_generator(rng)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     cumw, cumf = cumulative_tables(w, fates)
-
-    def blocks():
-        for start, stop in ranges:
-            fallen = np.zeros((stop - start, state.shape[1]), dtype=np.int16)
-            after = np.zeros((stop - start, 9, state.shape[1]), dtype=np.int16)
-            tilt_kernel(gen, state, cumw, cumf, fallen, after)
-            yield TiltResult(fallen, after)
-
-    return blocks()
+    return (_tilts(stop - start, state, setup, gen, cumw, cumf, params) for start, stop in ranges)
 
 
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
                       geometry: RaftGeometry | None = None, model: bool = True) -> pd.DataFrame:
     """Monte Carlo distribution of the fallen gems (counts per colour), with 95% CIs.
 
-    The tilts run in blocks of :data:`TILT_BLOCK` (the same draws as one :func:`tilt` call) and only the
-    counts per outcome are kept, so memory does not grow with ``trials``.
-
     One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
     ``p_se``, ``p_ci_low``, ``p_ci_high`` (Wilson) and, with ``model=True``, ``p_model``: the exact
     probability under the tilt model (:func:`~pyradice_lab.raft.odds.fallen_joint_pmf`).
+
+    The tilts run in blocks of :data:`TILT_BLOCK` (:func:`tilt_blocks`; for a fixed raft the same draws as one
+    :func:`tilt` call) and only the counts per outcome are kept, so memory does not grow with ``trials``.
+
+    ``state`` is one fixed raft (e.g. :func:`reference_state`, or :func:`~pyradice_lab.raft.setup_state`
+    for one random setup) or :class:`~pyradice_lab.raft.layouts.RandomSetup` ``(players)``, which draws a
+    new rules setup for every trial and gives the exact average over setups as ``p_model`` (about 1 s):
+    the answer for the first tilt of a real game.  There is no default layout: the question decides.
 
     Examples
     --------
@@ -178,26 +199,24 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     ['red', 'yellow', 'blue', 'black', 'total', 'count']
     >>> int(df["count"].sum())
     2000
+    >>> df = tilt_distribution(RandomSetup(2), "east", "left", 1.5, trials=20_000, rng=1)
+    >>> round(float(df.loc[df["red"] >= 1, "p"].sum()), 2)  # at least one red gem; exact: odds.chance_at_least
+    0.62
     """
     trials = _check_n(trials, "trials")
-    state = check_state(state)
     colours = list(default_components().gems.colours)
-    # the tilts run in blocks; each outcome (gems fallen per colour) is one code, col 0 most significant,
-    # so the codes in increasing order are the outcomes in lexicographic order (as np.unique(axis=0))
-    ncol = state.shape[1]
-    base = int(state.sum(axis=0).max()) + 1
-    weights = base ** np.arange(ncol - 1, -1, -1, dtype=np.int64)
-    tally: dict[int, int] = {}
-    for res in tilt_blocks(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry):
-        for code, k in zip(*np.unique(res.fallen.astype(np.int64) @ weights, return_counts=True)):
-            tally[int(code)] = tally.get(int(code), 0) + int(k)
-    codes = np.array(sorted(tally), dtype=np.int64)
-    uniq = (codes[:, None] // weights) % base
-    counts = [tally[int(c)] for c in codes]
+    tally: dict[tuple[int, ...], int] = {}
+    for res in tilt_blocks(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry,
+                           block=TILT_BLOCK):
+        for u, k in zip(*np.unique(res.fallen, axis=0, return_counts=True)):
+            key = tuple(int(v) for v in u)
+            tally[key] = tally.get(key, 0) + int(k)
+    uniq = sorted(tally)  # lexicographic, as np.unique(axis=0)
+    counts = [tally[u] for u in uniq]
     rows = []
     for u, k in zip(uniq, counts):
         est = proportion_estimate(int(k), trials)
-        rows.append([*map(int, u), int(u.sum()), int(k), est.value, est.se, est.ci_low, est.ci_high])
+        rows.append([*u, sum(u), int(k), est.value, est.se, est.ci_low, est.ci_high])
     df = pd.DataFrame(rows, columns=colours + ["total", "count", "p", "p_se", "p_ci_low", "p_ci_high"])
     if model:
         exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
@@ -215,6 +234,7 @@ def reference_tilts(n: int = 2000, players: int = 4) -> int:
     cumw, cumf = cumulative_tables(w, fates)
     fallen = np.zeros((1, state.shape[1]), dtype=np.int16)
     after = np.zeros((1, 9, state.shape[1]), dtype=np.int16)
+    state = state[None]
     for _ in range(n):
         fallen[:] = 0
         after[:] = 0

@@ -1,5 +1,7 @@
 """The ``pyradice-lab meerkat`` commands: output and one-line errors with exit status 2."""
 
+import pandas as pd
+
 from pyradice_lab.cli import main
 
 
@@ -13,13 +15,29 @@ def test_odds_and_score(capsys):
     assert "player 2: 2 meerkats -> 6 points" in out and "player 3: 1 meerkat -> 3 points" in out
     assert main(["meerkat", "score", "--tile", "7", "--counts", "1,2,1", "--queens", "1,0,0"]) == 0
     assert "player 0: 1 meerkat + queen -> 6 points" in capsys.readouterr().out
-
-
-def test_simulate_and_play(capsys):
-    assert main(["meerkat", "simulate", "--players", "2", "--games", "4", "--seed", "1", "--policy",
-                 "random_legal", "--no-progress"]) == 0
+    assert main(["meerkat", "score", "--tile", "9", "--counts", "1,2,3", "--reverse"]) == 0
     out = capsys.readouterr().out
-    assert "2 players + automa" in out and "win_rate" in out
+    assert "literal reading" in out and "player 1: 2 meerkats -> 2 points" in out
+    assert main(["meerkat", "score", "--tile", "9", "--counts", "1,2,3", "--reverse", "--reverse-reading",
+                 "extended"]) == 0
+    assert "player 1: 2 meerkats -> 4 points" in capsys.readouterr().out
+
+
+def test_simulate_and_play(capsys, tmp_path):
+    csv = tmp_path / "games.csv"
+    assert main(["meerkat", "simulate", "--players", "2", "--games", "12", "--seed", "1", "--policy",
+                 "random_legal", "--no-progress", "--out", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "12 games, 2p + automa, seed 1" in out and "win_rate" in out
+    # the start-player line is the start player's win share (turn position 1), not seat 0's
+    df = pd.read_csv(csv)
+    assert df["automa"].all() and (df["setup"] == "2p + automa").all()
+    assert f"start player (turn position 1) wins {df['start_player_won'].mean():.4f}" in out
+    assert "vs a fair 0.3333" in out
+    assert main(["meerkat", "simulate", "--players", "2", "--no-automa", "--games", "3", "--seed", "1",
+                 "--policy", "random_legal", "--no-progress", "--jackal-reading", "next_tile"]) == 0
+    out = capsys.readouterr().out
+    assert "2p, no automa: extension (not in the rules), jackal_reading next_tile" in out
     assert main(["meerkat", "play", "--players", "3", "--seed", "2", "--policy", "random_legal"]) == 0
     assert "score tile 12" in capsys.readouterr().out
 

@@ -49,7 +49,9 @@ def test_same_seed_same_games_and_bad_input():
                          ({"n_games": 1, "policies": "clever"}, "policies"),
                          ({"n_games": 1, "policies": ["greedy"]}, "policies"),
                          ({"n_games": 1, "policies": ("heuristic", {"speed": 1})}, "policies"),
-                         ({"n_games": 1, "engine": "fast"}, "engine")]:
+                         ({"n_games": 1, "engine": "fast"}, "engine"),
+                         ({"n_games": 1, "reverse_reading": "middle"}, "reverse_reading"),
+                         ({"n_games": 1, "jackal_reading": "lowest"}, "jackal_reading")]:
         with pytest.raises(ValueError, match=name):
             simulate_games(**kwargs)
 
@@ -59,10 +61,12 @@ def test_engine_scoring_matches_score_game():
     tw = python_twins()
     st = sim._default_setup()
     gen = np.random.default_rng(21)
-    for players, automa in [(3, False), (2, True), (4, False)]:
+    for (players, automa), reading in zip([(3, False), (2, True), (4, False), (3, True)],
+                                          ["literal", "extended", "literal", "extended"]):
         n, pols, prm, _ = sim._seat_config(players, automa, "greedy")
+        K = sim._readings_k(st.K, reading, "literal")
         for tapes in sim._tapes(gen, 3):
-            g = tw["new_game"](n, automa, pols, prm, st.V, st.K, tapes, st.bags, st.nblue, st.nbrown, 7, 0)
+            g = tw["new_game"](n, automa, pols, prm, st.V, K, tapes, st.bags, st.nblue, st.nbrown, 7, 0)
             tw["setup"](g, st.pos_adj, st.oasis, True)
             tw["play_turns"](g)
             W = g[0]
@@ -72,7 +76,7 @@ def test_engine_scoring_matches_score_game():
             tokens = {t: kinds[T[t, R.TOK]] for t in range(3, 13) if T[t, R.TOK] in kinds}
             expected = score_game(C.copy(), queens, guardians=S[:, R.RES].copy(), pups=S[:, R.PUP].copy(),
                                   bonus=S[:, R.BONUS].copy(), out_order=S[:, R.OUT].copy(), tokens=tokens,
-                                  adjacency=A.astype(bool))
+                                  adjacency=A.astype(bool), reverse_reading=reading)
             tw["final_scoring"](g)
             assert S[:, R.TOTAL].tolist() == expected["total"].tolist()
             assert S[:, R.MOVED].tolist() == expected["guardians_moved"].tolist()
@@ -89,10 +93,72 @@ def test_golden_transcript():
     assert "score tile 12" in text and "jackal strikes" in text and row["jackal"] == 1
 
 
+def test_rules_setup_by_default_and_extensions_labelled():
+    """A 2-player game is 2 players + the automa (bonus tokens 9 and 6) unless automa=False; 2 players alone
+    and 1 player + automa are labelled extensions; 3-4 players play without the automa by default."""
+    two = simulate_games(3, players=2, policies="random_legal", rng=2, engine="python")
+    assert two["automa"].all() and (two["setup"] == "2p + automa").all() and "score_2" in two.columns
+    assert sorted(two.loc[0, [f"bonus_{s}" for s in range(3)]]) == [0, 6, 9]
+    alone = simulate_games(3, players=2, automa=False, policies="random_legal", rng=2, engine="python")
+    assert not alone["automa"].any() and "extension (not in the rules)" in alone["setup"].iloc[0]
+    solo = simulate_games(2, players=1, policies="random_legal", rng=2, engine="python")
+    assert solo["automa"].all() and "extension" in solo["setup"].iloc[0]
+    three = simulate_games(2, players=3, policies="random_legal", rng=2, engine="python")
+    assert not three["automa"].any() and (three["setup"] == "3p").all()
+    assert (simulate_games(2, players=3, automa=True, policies="random_legal", rng=2, engine="python")["setup"]
+            == "3p + automa").all()
+    text, _ = play_game(rng=3, policies="random_legal", engine="python")
+    assert text.startswith("Meerkat Kingdom: 2p + automa;")
+    with pytest.raises(TypeError, match="automa"):
+        simulate_games(1, automa="yes")
+
+
+def test_start_player_recorded_by_turn_position():
+    """``first_seat`` is the seat the start roll picked (never the automa) and ``start_player_won`` is that
+    seat's win share (ties split), the quantity every start-player number uses."""
+    from pyradice_lab.meerkat.analysis import turn_positions, win_shares
+
+    df = simulate_games(40, players=3, automa=True, policies="random_legal", rng=13, engine="python")
+    assert set(df["first_seat"]) <= {0, 1, 2} and len(set(df["first_seat"])) > 1
+    share = win_shares(df, 4)
+    pos = turn_positions(df, 3, True)
+    assert (pos[np.arange(len(df)), df["first_seat"]] == 0).all() and (pos[:, 3] == 3).all()
+    assert np.allclose(df["start_player_won"], share[np.arange(len(df)), df["first_seat"]])
+    assert df["start_player_won"].between(0, 1).all() and 0 < df["start_player_won"].sum() < len(df)
+
+
+def test_auto_engine_plays_the_twin_for_a_first_small_batch(monkeypatch):
+    """Without the compiled kernel in numba's cache, ``engine="auto"`` plays 100 default games with the
+    pure-Python twin (no compile; issue 16) and compiles for large batches."""
+    monkeypatch.setattr(sim, "compiled_engine_ready", lambda: False)
+    n, pols, _, _ = sim._seat_config(3, None, None)
+    assert sim._engine("auto", 100, pols, n) == sim.engine_functions(False)
+    assert sim._engine("auto", 5000, pols, n) == sim.engine_functions(True)
+    assert sim._engine("python", 5000, pols, n) == sim.engine_functions(False)
+
+
 @pytest.mark.slow
 def test_compiled_kernel_equals_pure_python_twin():
-    """The numba-compiled kernel and its pure-Python twin play identical games (compiles the kernel)."""
-    for players, automa, pol in [(3, False, "greedy"), (2, True, "random_legal"), (4, False, "heuristic")]:
-        a = simulate_games(5, players=players, automa=automa, policies=pol, rng=8, engine="python")
-        b = simulate_games(5, players=players, automa=automa, policies=pol, rng=8, engine="numba")
+    """The numba-compiled kernel and its pure-Python twin play identical games (compiles the kernel), under
+    both readings of the ambiguous rules; the seeds give games in which the brown bag opens."""
+    for players, automa, pol, readings in [
+            (3, False, "greedy", {}), (2, None, "random_legal", {}), (4, False, "heuristic", {}),
+            (3, None, "greedy", {"reverse_reading": "extended", "jackal_reading": "next_tile"}),
+            (4, False, "random_legal", {"reverse_reading": "extended", "jackal_reading": "next_tile"})]:
+        a = simulate_games(6, players=players, automa=automa, policies=pol, rng=8, engine="python", **readings)
+        b = simulate_games(6, players=players, automa=automa, policies=pol, rng=8, engine="numba", **readings)
         pd.testing.assert_frame_equal(a, b)
+
+
+def test_reading_counters_flag_exactly_the_games_the_readings_change():
+    """The same seeded games under both readings: a game differs exactly when the literal game's counters say
+    the readings would differ (a reverse token on a three-value tile paying differently at the end, a jackal
+    hitting someone differently)."""
+    a = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python")
+    b = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python",
+                       reverse_reading="extended", jackal_reading="next_tile")
+    flagged = (a["reverse_readings_differ"] > 0) | (a["jackal_readings_differ"] > 0)
+    cols = [c for c in a.columns if not c.endswith("_readings_differ")]
+    changed = ~(a[cols] == b[cols]).all(axis=1)
+    assert (a["reverse_readings_differ"] > 0).sum() >= 5 and (a["jackal_readings_differ"] > 0).sum() >= 8
+    assert (changed == flagged).all()

@@ -144,3 +144,56 @@ def test_swap_respects_queen_protection():
     m = TW["swap_options"](g, i64(0), opts)
     targets = {(int(c) // 8 // 16, int(c) // 8 % 16, int(c) % 8) for c in opts[:m]}
     assert (7, nb[0], 1) in targets and (7, nb[0], 2) not in targets
+
+
+def test_jackal_and_the_queen_both_readings():
+    """Jackal on 7: each player loses a meerkat from the highest-numbered affected tile where they have one.
+    Literal reading: if their queen protects that tile they lose nothing; next-tile reading: they lose one
+    from the next affected tile down that is not protected."""
+    for reading, expect_low in (("literal", 1), ("next_tile", 0)):
+        for queen_alone in (False, True):
+            g = fresh_state(3, dice=(3, 4), jackal_reading=reading)
+            nb = sorted(u for u in range(3, 13) if g[0][38 + 7, u] == 1)
+            C(g)[0, nb[0]] = 1
+            C(g)[0, nb[-1]] = 0 if queen_alone else 2
+            S(g)[0, R.QUEEN] = nb[-1]                  # the queen protects the highest affected tile
+            C(g)[1, nb[-1]] = 1                        # seat 1: unprotected there, loses it either way
+            TW["resolve_hazard"](g, i64(0), i64(R.H_JACKAL))
+            assert C(g)[0, nb[0]] == expect_low and C(g)[0, nb[-1]] == (0 if queen_alone else 2)
+            assert C(g)[1, nb[-1]] == 0
+            assert G(g)[R.G_JACKDIFF] == 1             # the readings differ for seat 0 only
+            assert S(g)[0, R.BOX] == 1 - expect_low and S(g)[1, R.BOX] == 1
+
+
+def test_reverse_token_readings_in_the_engine():
+    """Tile 9 (7/4/2) with the reverse token, seats with 1, 2, 3 meerkats: literal 7/2/0, extended 7/4/2."""
+    for reading, expect in (("literal", [7, 2, 0]), ("extended", [7, 4, 2])):
+        g = fresh_state(3, reverse_reading=reading)
+        T(g)[9, R.TOK] = R.T_REVERSE
+        C(g)[0:3, 9] = (1, 2, 3)
+        pts = np.zeros(4, dtype=np.int64)
+        TW["tile_points"](g, i64(9), pts)
+        assert pts[:3].tolist() == expect
+        assert TW["tile_winner"](g, i64(9)) == 0
+        assert TW["reverse_readings_differ"](g, i64(9))
+        C(g)[2, 9] = 1                                 # seats 0 and 2 cancel: only seat 1 scores, the same
+        assert not TW["reverse_readings_differ"](g, i64(9))
+
+
+def test_queen_decides_a_majority_in_the_compiled_engine():
+    """A queen (2.5) alone against two meerkats (2) wins the tile, in the twin and in the compiled engine
+    (with a queen worth 2 both would cancel and score nothing)."""
+    from numba import njit
+
+    @njit
+    def compiled(W, tapes, prm, t, pts):
+        R.tile_points((W, tapes, prm), t, pts)
+        return R.tile_winner((W, tapes, prm), t)
+
+    g = fresh_state(2, automa=False)
+    C(g)[0, 7] = 2
+    S(g)[1, R.QUEEN] = 7
+    for run in (lambda pts: TW["tile_points"](g, i64(7), pts) or TW["tile_winner"](g, i64(7)),
+                lambda pts: compiled(g[0], g[1], g[2], i64(7), pts)):
+        pts = np.zeros(4, dtype=np.int64)
+        assert run(pts) == 1 and pts[:2].tolist() == [3, 6]      # tile 7 pays 6/3

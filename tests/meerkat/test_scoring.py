@@ -2,18 +2,21 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 from pyradice_lab.meerkat import score_game, score_tile
 
 
-def _oracle(counts, queens, values, reverse=False, bonus=0):
+def _oracle(counts, queens, values, reverse=False, bonus=0, reading="literal"):
     strength = [2 * c + 5 * q for c, q in zip(counts, queens)]
     alive = [i for i, s in enumerate(strength) if s > 0 and strength.count(s) == 1]
     alive.sort(key=lambda i: strength[i], reverse=not reverse)
+    paid = list(values)
+    if reverse and reading == "literal":   # fewest: the highest value; second fewest: the lowest; nobody else
+        paid = [values[0], values[-1]] if len(values) >= 2 else [values[0]]
     out = [0] * len(counts)
-    for rank, i in enumerate(alive[:len(values)]):
-        out[i] = values[rank] + bonus
+    for rank, i in enumerate(alive[:len(paid)]):
+        out[i] = paid[rank] + bonus
     return out
 
 
@@ -24,9 +27,32 @@ def test_rules_examples():
     assert score_tile([1, 2, 1], queens=[True, False, False], values=(6, 3)).tolist() == [6, 3, 0]
 
 
+def test_queen_decides_a_majority():
+    """The queen alone (2.5) beats two meerkats (2): with a queen worth 2 the two would tie and both score 0."""
+    assert score_tile([2, 0], queens=[False, True], values=(6, 3)).tolist() == [3, 6]
+    assert score_tile([2, 1], queens=[False, True], values=(6, 3)).tolist() == [3, 6]    # 2 vs 3.5
+    assert score_tile([3, 0], queens=[False, True], values=(6, 3)).tolist() == [6, 3]    # 3 vs 2.5
+    assert score_tile([2, 0, 2], queens=[False, True, False], values=(6, 3)).tolist() == [0, 6, 0]
+
+
+def test_reverse_scoring_readings():
+    """The rules text: the fewest (not zero) takes the highest value, the second fewest the lowest value."""
+    assert score_tile([1, 2, 3], values=(7, 4, 2), reverse=True).tolist() == [7, 2, 0]
+    assert score_tile([1, 2, 3], values=(7, 4, 2), reverse=True, reverse_reading="extended").tolist() == [7, 4, 2]
+    assert score_tile([5, 3, 1, 0], values=(8, 4, 2), reverse=True).tolist() == [0, 2, 8, 0]
+    assert score_tile([5, 3, 1, 0], values=(8, 4, 2), reverse=True,
+                      reverse_reading="extended").tolist() == [2, 4, 8, 0]
+    # two-value tiles: both readings agree; ties still cancel
+    for reading in ("literal", "extended"):
+        assert score_tile([1, 4, 2], values=(6, 3), reverse=True, reverse_reading=reading).tolist() == [6, 0, 3]
+        assert score_tile([1, 1, 2, 3], values=(8, 4, 2), reverse=True,
+                          reverse_reading=reading).tolist() == [0, 0, 8, 2 if reading == "literal" else 4]
+    with pytest.raises(ValueError, match="reverse_reading"):
+        score_tile([1, 2], reverse=True, reverse_reading="text")
+
+
 def test_three_values_reverse_bonus_and_shapes():
     assert score_tile([5, 3, 1, 0], values=(8, 4, 2)).tolist() == [8, 4, 2, 0]
-    assert score_tile([5, 3, 1, 0], values=(8, 4, 2), reverse=True).tolist() == [2, 4, 8, 0]
     assert score_tile([2, 1], values=(6, 3), bonus=3).tolist() == [9, 6]
     assert score_tile([1, 1], values=(6, 3)).tolist() == [0, 0]
     batch = np.array([[[3, 3, 2, 1], [0, 0, 0, 0]], [[1, 2, 3, 4], [4, 0, 0, 4]]])
@@ -49,13 +75,15 @@ def test_bad_input(kwargs, name):
 counts_st = st.lists(st.integers(0, 6), min_size=1, max_size=5)
 
 
-@given(counts_st, st.data(), st.sampled_from([(6, 3), (8, 4, 2), (11, 6, 3)]), st.booleans(), st.integers(0, 3))
-def test_matches_oracle_and_permutation(counts, data, values, reverse, bonus):
+@given(counts_st, st.data(), st.sampled_from([(6, 3), (8, 4, 2), (11, 6, 3)]), st.booleans(), st.integers(0, 3),
+       st.sampled_from(["literal", "extended"]))
+def test_matches_oracle_and_permutation(counts, data, values, reverse, bonus, reading):
     queens = data.draw(st.lists(st.booleans(), min_size=len(counts), max_size=len(counts)))
-    got = score_tile(counts, queens, values, reverse=reverse, bonus=bonus).tolist()
-    assert got == _oracle(counts, queens, values, reverse, bonus)
+    got = score_tile(counts, queens, values, reverse=reverse, bonus=bonus, reverse_reading=reading).tolist()
+    assert got == _oracle(counts, queens, values, reverse, bonus, reading)
     perm = data.draw(st.permutations(range(len(counts))))
-    permuted = score_tile([counts[i] for i in perm], [queens[i] for i in perm], values, reverse, bonus).tolist()
+    permuted = score_tile([counts[i] for i in perm], [queens[i] for i in perm], values, reverse, bonus,
+                          reverse_reading=reading).tolist()
     assert permuted == [got[i] for i in perm]
     assert sum(got) <= sum(values) + bonus * len(values)
 
@@ -64,8 +92,7 @@ def test_matches_oracle_and_permutation(counts, data, values, reverse, bonus):
 def test_sole_leader_adding_a_meerkat_keeps_high(counts, values):
     """The sole leader (strictly most meerkats, so nobody cancels above them) keeps the high value."""
     top = max(counts)
-    if top == 0 or counts.count(top) != 1:
-        return
+    assume(top > 0 and counts.count(top) == 1)
     i = counts.index(top)
     assert score_tile(counts, values=values)[i] == values[0]
     more = list(counts)
@@ -100,6 +127,10 @@ def test_score_game_tokens_and_tie_break():
     assert plain["tile_points"].tolist() == [9, 4]
     rev = score_game(counts, tokens={3: "reverse"})
     assert rev["tile_points"].tolist() == [4, 9] and rev.loc[1, "won"] == "3"
+    three = np.zeros((3, 10), dtype=int)
+    three[:, 9 - 3] = [1, 2, 3]                  # tile 9 (7/4/2) with the reverse token
+    assert score_game(three, tokens={9: "reverse"})["tile_points"].tolist() == [7, 2, 0]
+    assert score_game(three, tokens={9: "reverse"}, reverse_reading="extended")["tile_points"].tolist() == [7, 4, 2]
     assert score_game(counts, tokens={3: "plus3"})["tile_points"].tolist() == [12, 7]
     tie = score_game(np.zeros((2, 10), dtype=int), bonus=[0, 0], out_order=[2, 1])
     assert tie["winner"].tolist() == [False, True]
