@@ -152,22 +152,37 @@ def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
 
 _CHILD = r"""
 import importlib, json, resource, sys, time
-import pyradice_lab  # noqa: F401 - the library's own import is not part of the measured call
+
+
+def peak_mb():
+    # VmHWM: this process's own high-water mark.  ru_maxrss is not used where VmHWM exists: Linux carries the
+    # parent's peak into a child started by fork/vfork + exec, so a large parent would inflate it.
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+import pyradice_lab  # noqa: E402,F401 - the library's own import is not part of the measured call
 spec = json.loads(sys.argv[1])
 module, _, func = spec["target"].partition(":")
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = peak_mb()
 c0, w0 = time.process_time(), time.perf_counter()
 f = getattr(importlib.import_module(module), func)   # importing the target's modules is part of the call
 out = f(**spec["kwargs"])
 c1, w1 = time.process_time(), time.perf_counter()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = peak_mb()
 units = int(out) if isinstance(out, int) and not isinstance(out, bool) else None
 try:
     value = json.loads(json.dumps(out))
 except (TypeError, ValueError):
     value = None
-print(json.dumps({"cpu": c1 - c0, "wall": w1 - w0, "base_mb": base / 1024, "peak_mb": peak / 1024,
-                  "units": units, "value": value}))
+print(json.dumps({"cpu": c1 - c0, "wall": w1 - w0, "base_mb": base, "peak_mb": peak, "units": units,
+                  "value": value}))
 """
 
 
@@ -176,7 +191,8 @@ def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache:
     """Call ``module:function(**kwargs)`` once in a new interpreter (after ``import pyradice_lab``).
 
     Returns ``cpu`` and ``wall`` seconds of the call (importing the target's module included),
-    ``base_mb`` (peak resident memory before the call), ``peak_mb`` (peak resident memory of the process),
+    ``base_mb`` (peak resident memory before the call), ``peak_mb`` (peak resident memory of the process: its
+    own high-water mark ``VmHWM`` on Linux, not ``ru_maxrss``, which a child inherits from a big parent),
     ``units`` (the call's return value if it is an int) and ``value`` (the return value if it is JSON).  With ``empty_numba_cache`` the child gets a
     new, empty ``NUMBA_CACHE_DIR``: every compiled function it needs is compiled.  ``kwargs`` must be
     JSON-serialisable.

@@ -58,6 +58,12 @@ def test_fresh_process_reports_cpu_wall_memory_and_the_return_value():
         bench.fresh_process("pyradice_lab.dice.check_dice_count")
 
 
+def test_peak_memory_is_the_childs_own_not_its_parents():
+    ballast = np.ones(300 * 2 ** 20 // 8)  # this process holds 300 MB more than a fresh interpreter
+    r = bench.fresh_process("pyradice_lab.dice:check_dice_count", {"k": 3})
+    assert ballast.sum() > 0 and r["peak_mb"] < 250
+
+
 def test_cold_start_gives_the_child_a_new_numba_cache_dir():
     got = bench.fresh_process("os:getenv", {"key": "NUMBA_CACHE_DIR"}, empty_numba_cache=True)["value"]
     assert "pyradice_bench_" in got  # a new temporary directory, deleted afterwards
