@@ -444,7 +444,7 @@ def core_cases(quick: bool = False) -> list[BenchCase]:
     trials = 10 ** 7 if quick else 10 ** 8
     cases.append(BenchCase(f"sweep cell core.subset-sum, {trials:.0e} trials: peak memory", "trials",
                            peak_rss("pyradice_lab.bench:sweep_memory_run", trials=trials, units=trials),
-                           max_peak_mb=300, repeat=1))
+                           max_peak_mb=200, repeat=1))
     per_cell = 1_000_000 if quick else 4_000_000
     cells = len(EFFICIENCY_GRID["dice"]) * len(EFFICIENCY_GRID["target"])
     serial_times: list[float] = []  # each parallel timing brings the serial timing taken right after it
