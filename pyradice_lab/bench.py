@@ -193,9 +193,9 @@ def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache:
     Returns ``cpu`` and ``wall`` seconds of the call (importing the target's module included),
     ``base_mb`` (peak resident memory before the call), ``peak_mb`` (peak resident memory of the process: its
     own high-water mark ``VmHWM`` on Linux, not ``ru_maxrss``, which a child inherits from a big parent),
-    ``units`` (the call's return value if it is an int) and ``value`` (the return value if it is JSON).  With ``empty_numba_cache`` the child gets a
-    new, empty ``NUMBA_CACHE_DIR``: every compiled function it needs is compiled.  ``kwargs`` must be
-    JSON-serialisable.
+    ``units`` (the call's return value if it is an int) and ``value`` (the return value if it is JSON).
+    With ``empty_numba_cache`` the child gets a new, empty ``NUMBA_CACHE_DIR``: every compiled function it
+    needs is compiled.  ``kwargs`` must be JSON-serialisable.
     """
     if not isinstance(target, str) or ":" not in target:
         raise ValueError(f"target must be 'module:function', got {target!r}")
