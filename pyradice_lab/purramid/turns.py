@@ -43,11 +43,11 @@ TURN_BLOCK = 1 << 18
 ROW_BYTES = 150
 
 
-def _resolve_policy(policy, objective, yarn_value, bonus):
+def _resolve_policy(policy, objective, yarn_value, bonus, engine):
     from .policies import OptimalPolicy, optimal, parse_policy
 
     if policy is None or (isinstance(policy, str) and policy == "optimal"):
-        return optimal(objective, yarn_value, bonus)
+        return optimal(objective, yarn_value, bonus, engine=engine)
     if isinstance(policy, OptimalPolicy):
         return policy
     return parse_policy(policy)
@@ -55,7 +55,7 @@ def _resolve_policy(policy, objective, yarn_value, bonus):
 
 def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dice: int = 5, yarn: int = 0,
                    objective="tiles", yarn_value: float | None = None, bonus: str = "auto",
-                   rng=None) -> pd.DataFrame:
+                   rng=None, engine: str = "compiled", yarn_tokens: bool = True) -> pd.DataFrame:
     """Simulate ``n`` independent turns from the same board; one row per turn.
 
     Parameters
@@ -65,8 +65,8 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     layout, covered : board side and the covered spaces ``[(row, col), ...]`` at the start of the turn.
     policy : "optimal", "greedy", "stop_after:K", "risk:P" or a policy object
     turn_dice, yarn : dice of the turn (5; fewer for a bonus turn) and yarn tokens held.
-    objective, yarn_value, bonus : as in :func:`~.advisor.advise` (used by the optimal policy and for
-        the ``value`` column).
+    objective, yarn_value, bonus, engine, yarn_tokens : as in :func:`~.advisor.advise` (used by the
+        optimal policy and for the ``value`` column; ``yarn_tokens=False``: no tokens on the 8s).
     rng : seed or Generator
         Turns are simulated in blocks of :data:`TURN_BLOCK` (bounded working memory), each drawing from
         this one generator in turn; the result (one row per turn) is limited by
@@ -92,17 +92,23 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     y0 = _check_int(yarn, "yarn", 0, MAX_YARN)
     cov0 = _spaces_mask(L, covered, "covered")
     obj = parse_objective(objective)
-    pol = _resolve_policy(policy, obj, yarn_value, bonus)
+    pol = _resolve_policy(policy, obj, yarn_value, bonus, engine)
+    if hasattr(pol, "turn_value"):  # an optimal policy plays (and is scored by) its own objective
+        obj = parse_objective(pol.objective)
+    if not isinstance(yarn_tokens, bool):
+        raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
+    if not yarn_tokens and yarn:
+        raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {yarn}")
     yv = load_game_config().yarn_value if yarn_value is None else float(yarn_value)
     gen = as_generator(rng)
     tables: dict = {}
     stops: dict = {}
-    frames = [_simulate_block(stop - start, L, cov0, D0, y0, obj, pol, yv, gen, tables, stops)
+    frames = [_simulate_block(stop - start, L, cov0, D0, y0, obj, pol, yv, yarn_tokens, gen, tables, stops)
               for start, stop in block_ranges(n, TURN_BLOCK)]
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
-def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, gen, tables, stops) -> pd.DataFrame:
+def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, yarn_tokens, gen, tables, stops) -> pd.DataFrame:
     """``n`` turns in lockstep (batch axis first), drawing from ``gen``; ``tables``/``stops`` cache the
     policy's choices by state across blocks."""
     cov = np.full(n, cov0, dtype=np.uint64)
@@ -119,7 +125,7 @@ def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, gen, tables, stops) -> pd.
     segs = np.ones(n, dtype=np.int64)
     first_burst = np.zeros(n, dtype=bool)
     placements = np.zeros(n, dtype=np.int64)
-    tokens0 = L.eights_mask()
+    tokens0 = L.eights_mask() if yarn_tokens else 0
 
     def need_of(t):
         return max(obj.k - int(t), 0) if obj.kind == "at_least" else 0
@@ -144,7 +150,7 @@ def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, gen, tables, stops) -> pd.
                 tk = (c_, p_, dd, DD, yy, need_of(tt))
                 tab = tables.get(tk)
                 if tab is None:
-                    tab = pol.table(L, c_, p_, dd, DD, yy, need_of(tt))
+                    tab = pol.table(L, c_, p_, dd, DD, yy, need_of(tt), yarn_tokens=yarn_tokens)
                     tables[tk] = tab
                 kind_t, space_t, count_t = tab
                 members = np.flatnonzero(inv == gi)
@@ -175,7 +181,8 @@ def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, gen, tables, stops) -> pd.
                 sk = (c_, p_, dd, DD, yy, need_of(tt), npl)
                 st = stops.get(sk)
                 if st is None:
-                    stop = dd == 0 or pol.should_stop(L, c_, p_, dd, DD, yy, need_of(tt), placements=npl)
+                    stop = dd == 0 or pol.should_stop(L, c_, p_, dd, DD, yy, need_of(tt), placements=npl,
+                                                                yarn_tokens=yarn_tokens)
                     ok = stop and is_valid(L, p_, c_)
                     st = (stop, ok, L.tiles_of(p_) if ok else 0, (p_ & tokens0 & ~c_).bit_count() if ok else 0,
                           ok and DD > 1 and (dd == 0 or rows_spanned(L, p_) >= 3))
