@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from ..limits import check_result_size
 from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, policy_row
@@ -31,6 +32,9 @@ __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_
 
 TAPE = 2048
 CHUNK = 512
+#: Peak memory per game of the result (output arrays + DataFrame row: 1.5 kB measured at 10**6 games, rounded
+#: up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 2000
 _BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
 #: Readings of ambiguous rules: keyword -> (the literal reading = the default, the other documented option).
 #: ``reverse_reading``: with the reverse scoring token, "literal" = the fewest (not zero) takes the highest value
@@ -212,7 +216,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
-    n_games = _check_int(n_games, "n_games", 1)
+    n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
     setup = _default_setup() if components is None else Setup(components)

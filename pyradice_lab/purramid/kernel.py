@@ -370,7 +370,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
             spent = 0
             D = ndice
             while D >= 1:
-                P = 0
+                P = np.int64(0)  # typed, not Literal[int](0): one compiled version of choose()
                 d = D
                 nplace = 0
                 ok = False
@@ -403,8 +403,8 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
                 st[g, S_TOKENS] &= ~P
                 y += won
                 st[g, S_YWON] += won
-                t = 0
-                rowmask = 0
+                t = np.int64(0)  # typed zeros: no extra Literal[int](0) compilations
+                rowmask = np.int64(0)
                 for i in range(n):
                     if (P >> i) & 1 != 0:
                         t += brd[3, i]

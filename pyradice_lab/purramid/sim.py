@@ -25,17 +25,23 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..rng import spawn_seeds
+from ..limits import check_result_size
+from ..rng import spawn_blocks
 from . import exact as E, kernel as K
 from .components import load_game_config, load_layout
 from .policies import OptimalPolicy, seat_policies
 from .rules import BLOCK, check_players
 
 __all__ = ["simulate_games", "check_players", "games_bench_run", "optimal_bench_run", "CHUNK", "CHUNK_OPTIMAL",
-           "outcomes", "lineup_outcomes"]
+           "outcomes", "lineup_outcomes", "ROW_BYTES"]
 
 CHUNK = 2048
 CHUNK_OPTIMAL = 8   # games per chunk with optimal seats (a progress bar that moves, threads kept busy)
+#: Memory of one row of the result (230 MB peak for 10**5 games, 529 MB for 10**6: ~330 bytes a game,
+#: rounded up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 400
+
+
 def _check_n(n, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"{name} must be a positive integer, got {n!r}")
@@ -171,7 +177,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
     from .policies import _arrays, _risk
 
-    n_games = _check_n(n_games, "n_games")
+    n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
     players = check_players(players)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
@@ -184,23 +190,23 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     risk = _risk()
     seats = _seat_arrays(pols, L, yarn_tokens)
     chunk = CHUNK_OPTIMAL if seats[-1] else CHUNK
-    seqs = spawn_seeds(rng, n_games)
-    starts = list(range(0, n_games, chunk))
+    blocks = spawn_blocks(rng, n_games, chunk)  # seeds spawned per chunk: the children of one spawn(n_games)
 
-    def work(start):
-        return _run_chunk(seqs[start:start + chunk], players, L, cfg, pols, arrays, risk, seats, yarn_tokens)
+    def work(seqs):
+        return _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens)
 
     bar = tqdm(total=n_games, desc="purramid games", unit="game", disable=not progress, leave=False)
     frames = []
-    if n_jobs != 1 and len(starts) > 1:
+    if n_jobs != 1 and n_games > chunk:
         from joblib import Parallel, delayed
 
-        for df in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(delayed(work)(s) for s in starts):
+        # joblib takes the blocks one at a time, in order (under its lock): seeds are spawned in order
+        for df in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(delayed(work)(q) for q in blocks):
             frames.append(df)
             bar.update(len(df))
     else:
-        for start in starts:
-            frames.append(work(start))
+        for seqs in blocks:
+            frames.append(work(seqs))
             bar.update(len(frames[-1]))
     bar.close()
     df = pd.concat(frames, ignore_index=True)

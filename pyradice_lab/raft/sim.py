@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..rng import seed_sequence
+from ..limits import check_result_size
+from ..rng import seed_sequence, spawn_blocks
 from ..stats import mean_estimate, proportion_estimate
 from .components import Components, default_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
@@ -34,6 +35,9 @@ __all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start
            "outcomes", "lineup_outcomes"]
 
 CHUNK = 256
+#: Memory of one row of the result (measured, rounded up): the limit on ``n_games`` follows from it
+#: (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 400
 ENGINES = ("auto", "batch", "rules")
 
 
@@ -123,7 +127,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
              chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
-    n_games = _check_int(n_games, "n_games", 1)
+    n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
@@ -133,22 +137,22 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
     root = seed_sequence(rng, name="rng")
-    seeds = root.spawn(n_games)
-    chunks = [seeds[i:i + chunk] for i in range(0, n_games, chunk)]
+    chunks = spawn_blocks(root, n_games, chunk)  # seeds spawned per chunk: same children as root.spawn(n_games)
+    n_chunks = -(-n_games // chunk)
     tables = setup.tables() if compiled else None
 
-    def work(i):
-        return _run_batch(setup, chunks[i], tables) if compiled else _run_rules(setup, chunks[i])
+    def work(seeds):
+        return _run_batch(setup, seeds, tables) if compiled else _run_rules(setup, seeds)
 
-    if n_jobs != 1 and len(chunks) > 1:
+    if n_jobs != 1 and n_chunks > 1:
         from joblib import Parallel, delayed
 
-        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(i) for i in range(len(chunks)))
+        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(seeds) for seeds in chunks)
     else:
         from tqdm.auto import tqdm
 
-        parts = [work(i) for i in tqdm(range(len(chunks)), desc="raft games", unit="chunk", disable=not progress,
-                                       leave=False)]
+        parts = [work(seeds) for seeds in tqdm(chunks, total=n_chunks, desc="raft games", unit="chunk",
+                                               disable=not progress, leave=False)]
     games = np.concatenate([p[0] for p in parts])
     scores = np.concatenate([p[1] for p in parts])
     boats = np.concatenate([p[2] for p in parts])
