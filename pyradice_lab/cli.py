@@ -499,7 +499,7 @@ def _cmd_robustness(args) -> int:
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
     print("\nwhich free choice the metric follows (Spearman over the sampled sets):")
-    print(r.sensitivity.to_string(index=False, float_format=lambda x: f"{x:+.2f}"))
+    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format}))
     return 0
 
 

@@ -208,7 +208,8 @@ class RobustnessResult:
     holds_share : Estimate
         Share of the sampled sets on which the finding holds (Wilson interval).
     sensitivity : DataFrame
-        Per free choice, Spearman's rank correlation with the metric over the sampled sets, strongest first.
+        Per free choice, Spearman's rank correlation with the metric over the sampled sets and its p-value,
+        strongest first (with few sets and many choices one will look strong by chance: read the p-value).
     robust : bool
         True only when the finding holds on every sampled set.
     """
@@ -236,9 +237,14 @@ class RobustnessResult:
              f"packaged components: {base['value']:.3f} [{base['ci_low']:.3f}, {base['ci_high']:.3f}] "
              f"({base['verdict']}); over the sampled sets the metric ranges {q.iloc[0]:.3f}..{q.iloc[2]:.3f} "
              f"(5%..95%, median {q.iloc[1]:.3f}).")
-        if len(self.sensitivity):
+        if len(self.sensitivity) and np.isfinite(self.sensitivity["spearman"].iloc[0]):
             top = self.sensitivity.iloc[0]
-            s += f" It depends most on {top['choice']} (Spearman {top['spearman']:+.2f})."
+            if top["p_value"] < 0.05:
+                s += (f" It follows {top['choice']} most (Spearman {top['spearman']:+.2f}, p = {top['p_value']:.2g}; "
+                      f"{len(self.sensitivity)} choices tested, so check before acting on one).")
+            else:
+                s += (f" No free choice stands out (strongest: {top['choice']}, Spearman {top['spearman']:+.2f}, "
+                      f"p = {top['p_value']:.2g}).")
         s += " Robust." if self.robust else " Not robust: it depends on the guess of the components."
         return s
 
@@ -246,11 +252,19 @@ class RobustnessResult:
         return f"RobustnessResult({self.summary()})"
 
 
-def _spearman(x: np.ndarray, y: np.ndarray) -> float:
-    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        return float("nan")
+def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Spearman's rank correlation and its two-sided p-value (t approximation, n - 2 degrees of freedom)."""
+    n = len(x)
+    if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan"), float("nan")
     rx, ry = pd.Series(x).rank().to_numpy(), pd.Series(y).rank().to_numpy()
-    return float(np.corrcoef(rx, ry)[0, 1])
+    r = float(np.corrcoef(rx, ry)[0, 1])
+    if abs(r) >= 1:
+        return r, 0.0
+    from scipy.stats import t as student_t
+
+    stat = r * np.sqrt((n - 2) / (1 - r * r))
+    return r, float(2 * student_t.sf(abs(stat), n - 2))
 
 
 def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 2000, players: int | None = None,
@@ -333,8 +347,9 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     share = proportion_estimate(k, len(sampled))
     choice_cols = [c for c in table.columns if c not in ("set", "value", "se", "ci_low", "ci_high", "n",
                                                          "verdict", "components_hash")]
-    sens = pd.DataFrame([{"choice": c, "spearman": _spearman(sampled[c].to_numpy(float), sampled["value"].to_numpy())}
-                         for c in choice_cols])
+    sens = pd.DataFrame([dict(zip(("choice", "spearman", "p_value"),
+                                  (c, *_spearman(sampled[c].to_numpy(float), sampled["value"].to_numpy()))))
+                         for c in choice_cols], columns=["choice", "spearman", "p_value"])
     if len(sens):
         sens = (sens.assign(strength=sens["spearman"].abs()).sort_values("strength", ascending=False, na_position="last")
                 .drop(columns="strength").reset_index(drop=True))
