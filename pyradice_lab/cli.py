@@ -304,10 +304,13 @@ def _cmd_sweep(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from .bench import all_cases, format_bench, run_bench, write_bench
+    from .bench import all_cases, first_use_cases, format_bench, run_bench, write_bench
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    df = run_bench(all_cases(args.quick, games, long=args.long), quick=args.quick, progress=show_progress(args))
+    if args.first_use and args.long:
+        raise ValueError("--first-use and --long cannot be combined (--long adds memory rows)")
+    cases = first_use_cases(args.quick, games) if args.first_use else all_cases(args.quick, games, long=args.long)
+    df = run_bench(cases, quick=args.quick, progress=show_progress(args))
     print(format_bench(df))
     path = write_bench(df, args.out)
     print(f"\nwrote {path}; {int(df['ok'].sum())}/{len(df)} targets met")
@@ -592,6 +595,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                                                           "reports/bench.csv.")
     p.add_argument("--quick", action="store_true", help="shorter timings")
     p.add_argument("--long", action="store_true", help="add the peak memory of 10**6 games per game (tens of minutes)")
+    p.add_argument("--first-use", action="store_true",
+                   help="only the first-use targets: import, CLI start-up, sweep efficiency, each game's first "
+                        "simulate_games with an empty numba cache (minutes, not tens of minutes)")
     p.add_argument("--games", default=None, help="comma-separated: core and/or game names (default: all)")
     p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
