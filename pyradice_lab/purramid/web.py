@@ -235,7 +235,8 @@ def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=N
         boards = app.state.boards
 
         def _warm():
-            try:
+            try:   # a roll with a token to spend reaches every compiled path (place, stop/continue, reroll)
+                advise_json({"layout": boards.default, "roll": [1, 2, 3, 4, 5], "yarn": 1}, boards)
                 advise_json({"layout": boards.default}, boards)
             except Exception:  # noqa: BLE001 - a warm-up failure shows on the first real request instead
                 pass
