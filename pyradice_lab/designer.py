@@ -305,19 +305,19 @@ class Comparison:
     def __str__(self) -> str:
         d = self.difference
         lines = [f"{self.game} {self.metric}: {self.description}",
-                 f"  base     {self.base_label}: {self.base:.4f}",
-                 f"  variant  {self.variant_label}: {self.variant:.4f}",
-                 f"  variant - base: {d.value:+.4g} ± {d.se:.2g} (95% CI {d.ci_low:+.4g}..{d.ci_high:+.4g}), "
-                 f"{self.n_games} paired games"]
+                 f"  base     {self.base_label}: {_fmt(self.base)}",
+                 f"  variant  {self.variant_label}: {_fmt(self.variant)}",
+                 f"  variant - base: {_fmt(d, '+')}, {self.n_games} paired games"]
         if d.se > 0:
-            lines.append(f"  common random numbers: SE {d.se:.2g} vs {self.independent_se:.2g} from independent "
+            k = _decimals(d.se)
+            lines.append(f"  common random numbers: SE {d.se:.{k}f} vs {self.independent_se:.{k}f} from independent "
                          f"runs (variance-reduction factor {self.variance_reduction:.1f})")
         else:
             lines.append("  every paired game gave the same value: the difference is exactly 0")
         if self.until is not None:
             lines.append(f"  until half-width {self.until:g}: " + (
-                "reached" if self.reached else f"not reached by max_games={self.max_games} "
-                                               f"(half-width {d.halfwidth:.2g})"))
+                f"reached (half-width {d.halfwidth:.{_decimals(d.se)}f})" if self.reached else
+                f"not reached by max_games={self.max_games} (half-width {d.halfwidth:.{_decimals(d.se)}f})"))
         if d.se > 0:
             verdict = "0 is inside the interval: no detectable change" if d.contains(0.0) else (
                 "the variant is higher" if d.ci_low > 0 else "the variant is lower")
@@ -326,6 +326,18 @@ class Comparison:
 
     def __repr__(self) -> str:
         return f"<Comparison\n{self}\n>"
+
+
+def _decimals(se: float) -> int:
+    """Decimals that show two significant digits of ``se``."""
+    if not (se > 0 and math.isfinite(se)):
+        return 4
+    return int(min(max(1 - math.floor(math.log10(se)), 1), 10))
+
+
+def _fmt(e: Estimate, sign: str = "") -> str:
+    k = _decimals(e.se)
+    return f"{e.value:{sign}.{k}f} ± {e.se:.{k}f} (95% CI {e.ci_low:{sign}.{k}f}..{e.ci_high:{sign}.{k}f})"
 
 
 # ------------------------------------------------------------------------------------------------ compare
