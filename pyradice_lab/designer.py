@@ -438,6 +438,14 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     if clash:
         raise ValueError(f"options must not set {', '.join(sorted(clash))} (compare's own arguments)")
     mod = importlib.import_module(f"pyradice_lab.{game}")
+    import inspect
+
+    allowed = [k for k in inspect.signature(mod.simulate_games).parameters
+               if k not in {"n_games", "players", "policies", "rng", "components", "progress"}]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(f"options: {game}.simulate_games has no {', '.join(map(repr, unknown))} (allowed: "
+                         f"{', '.join(allowed)})")
     coerce = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components
     comps = {"base": coerce(base, "base"), "variant": coerce(variant, "variant")}
     sim_kw = dict(options)

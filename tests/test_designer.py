@@ -110,6 +110,7 @@ def test_until_adds_reproducible_blocks_and_stops_at_the_cap():
     (dict(until=0.1, max_games=5), ValueError, "max_games must be at least games"),
     (dict(options={"rng": 1}), ValueError, "options must not set rng"),
     (dict(options=[1]), TypeError, "options must be a dict"),
+    (dict(options={"bogus": 1}), ValueError, "options: meerkat.simulate_games has no 'bogus' (allowed: automa"),
     (dict(base=3), TypeError, "base"),
     (dict(variant="/nonexistent/mine.toml"), ValueError, "mine.toml"),
     (dict(rng=-1), ValueError, "rng"),
