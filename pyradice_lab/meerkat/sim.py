@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..limits import check_result_size
 from ..rng import as_generator
-from .components import AUTOMA_ACTIONS, Components, coerce_components, default_components
+from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, policy_row
 
 __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
@@ -425,6 +425,7 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
     require (it always plays last), the others keep their order.  ``kwargs`` go to :func:`simulate_games`.
     Used by :mod:`pyradice_lab.strength`."""
     from ..outcomes import relabel_policies
+    from .components import coerce_components
 
     pols = list(policies)
     levels = [_automa_level(p) for p in pols]
