@@ -460,17 +460,19 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
 
     parts: dict[str, list] = {"base": [], "variant": []}
     n = 0
-    bar = tqdm(total=max_games if until is not None else games, desc=f"{game} compare", unit="game",
-               disable=not progress, leave=False)
+    bar = tqdm(total=games, desc=f"{game} compare", unit="game", disable=not progress, leave=False)
     try:
         while True:
             size = min(BLOCK, (max_games if until is not None and n >= games else games) - n)
             seed = root.spawn(1)[0]
+            if n + size > bar.total:      # until=: the target grows a block at a time
+                bar.total = n + size
+                bar.refresh()
             for side in ("base", "variant"):
                 df = mod.simulate_games(size, rng=_fresh(seed), components=comps[side], **sim_kw)
                 num, den = m.fn(df, sim.outcomes(df), arg)
                 parts[side].append((np.asarray(num, float), np.asarray(den, float)))
-                bar.update(size / 2)
+                bar.update(size // 2 if side == "base" else size - size // 2)
             n += size
             if n < games:
                 continue
