@@ -45,7 +45,7 @@ import pandas as pd
 from .rng import seed_sequence
 from .stats import Estimate
 
-__all__ = ["compare", "Comparison", "metrics", "BLOCK", "GAMES"]
+__all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "check_metric", "BLOCK", "GAMES"]
 
 #: Games per seed block (a fixed constant: the numbers never depend on anything but the seed and the count).
 BLOCK = 500
@@ -238,6 +238,31 @@ def metrics(game: str) -> pd.DataFrame:
     table = {**_COMMON, **_SPECIFIC[game]}
     return pd.DataFrame([(k, m.arg + (" (required)" if m.needs_arg else ""), m.description)
                          for k, m in table.items()], columns=["metric", "argument", "meaning"])
+
+
+def check_metric(game: str, metric: str) -> str:
+    """``metric`` if ``game`` knows it (ValueError naming the allowed metrics otherwise)."""
+    _parse_metric(_check_game(game), metric)
+    return metric.strip()
+
+
+def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-game numerator and denominator of ``metric`` on a ``simulate_games`` frame of ``game``.
+
+    The metric over many games is ``sum(numerator) / sum(denominator)`` (a plain mean when the denominator is 1
+    in every game); :func:`metric_estimate` turns them into an estimate with its interval.
+    """
+    game = _check_game(game)
+    _, m, arg = _parse_metric(game, metric)
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    num, den = m.fn(df, sim.outcomes(df), arg)
+    return np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+
+
+def metric_estimate(num, den, metric: str = "metric") -> Estimate:
+    """The ratio estimate ``sum(num) / sum(den)`` with its delta-method SE and 95% normal interval."""
+    value, z = _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
+    return _estimate(value, z)
 
 
 def _parse_metric(game: str, metric) -> tuple[str, _Metric, str]:
