@@ -145,6 +145,9 @@ def setup_label(players: int, automa: bool | None = None) -> str:
     ('2p + automa', '2p, no automa: extension (not in the rules)')
     """
     players = _check_int(players, "players", 1, 4)
+    if automa is not None and not (isinstance(automa, (bool, np.bool_))
+                                   or (isinstance(automa, numbers.Integral) and automa in (0, 1))):
+        raise TypeError(f"automa must be True, False or None (the rules' setup), got {automa!r}")
     automa = players <= 2 if automa is None else bool(automa)
     if players == 1:
         return "1p + automa (solo): extension (not in the rules)"

@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -422,7 +423,7 @@ def _check_int(value, name: str, low: int, high: int) -> int:
 def _spaces_mask(layout: Layout, spaces, name: str) -> int:
     if spaces is None:
         return 0
-    if isinstance(spaces, (str, bytes)):
+    if isinstance(spaces, (str, bytes)) or not isinstance(spaces, Iterable):
         raise ValueError(f"{name} must be a list of (row, col) spaces, got {spaces!r}")
     mask = 0
     for s in spaces:

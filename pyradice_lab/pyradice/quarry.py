@@ -195,9 +195,13 @@ class Quarry:
 
     def _index(self, pos) -> int:
         try:
-            layer, row, col = (int(x) for x in pos)
-        except (TypeError, ValueError):
-            raise ValueError(f"pos must be a (layer, row, col) tuple, got {pos!r}") from None
+            parts = tuple(pos)
+        except TypeError:
+            parts = ()
+        if isinstance(pos, (str, bytes)) or len(parts) != 3 or not all(
+                isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in parts):
+            raise ValueError(f"pos must be a (layer, row, col) tuple of integers, got {pos!r}")
+        layer, row, col = (int(x) for x in parts)
         return self.geometry.index(layer, row, col)
 
     def available_mask(self) -> np.ndarray:
