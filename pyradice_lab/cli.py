@@ -365,7 +365,7 @@ def _strength_subcommands(sub, name: str) -> None:
               "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
               "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
               "--jobs": dict(type=jobs_int, default=1, help="parallel worker processes (default: 1)"),
-              "--out": dict(default=None, help="CSV path for the table"),
+              "--out": dict(type=output_file(".csv"), default=None, help="CSV path for the table"),
               "--no-progress": dict(action="store_true", help="no progress bar")}
     p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "

@@ -22,6 +22,7 @@ import contextlib
 import io
 import math
 import numbers
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,7 +36,9 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 import pyradice_lab as pl
 from pyradice_lab import cli, dice, meerkat, purramid, pyradice, raft
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+#: ``PYRADICE_FUZZ_EXAMPLES=300 pytest tests/test_fuzz.py`` explores further (random, not derandomized).
+EXAMPLES = int(os.environ.get("PYRADICE_FUZZ_EXAMPLES", "0")) or None
+SETTINGS = settings(max_examples=EXAMPLES or 12, deadline=None, derandomize=EXAMPLES is None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 #: Parameters that are counts of work: a valid value above this would only make the test slow.

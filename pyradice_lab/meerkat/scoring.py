@@ -157,7 +157,11 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     if queens is None:
         q = None
     else:
-        q = np.asarray(queens)
+        try:
+            q = np.asarray(queens)
+        except (ValueError, TypeError):
+            raise ValueError(f"queens must be booleans with the shape of counts {c.shape}, got {queens!r:.80}"
+                             ) from None
         if q.shape != c.shape:
             raise ValueError(f"queens must have the shape of counts {c.shape}, got {q.shape}")
         if q.size and not (q.dtype == bool or np.isin(q, (0, 1)).all()):

@@ -260,7 +260,7 @@ def compiled_engine_ready() -> bool:
 def _engine(engine: str, n_games: int, pols, n: int):
     """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
 
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine == "auto":
         # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players

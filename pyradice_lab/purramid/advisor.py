@@ -375,9 +375,9 @@ def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus
     layout = load_layout(layout)
     obj = parse_objective(objective)
     yv = _check_yarn_value(yarn_value)
-    if bonus not in BONUS_MODES:
+    if not isinstance(bonus, str) or bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")

@@ -43,7 +43,10 @@ def colour_letters(names) -> tuple[str, ...]:
 
 def _occupancy(occupied, players: int) -> tuple[np.ndarray, QuarryGeometry, bool]:
     geom = quarry_geometry(players)
-    occ = np.asarray(occupied)
+    try:
+        occ = np.asarray(occupied)
+    except (ValueError, TypeError):
+        raise ValueError(f"occupied must be a boolean array (or 0/1), got {occupied!r:.80}") from None
     if occ.dtype != bool:
         if not np.isin(occ, (0, 1)).all():
             raise ValueError("occupied must be a boolean array (or 0/1)")

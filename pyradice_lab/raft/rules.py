@@ -111,7 +111,7 @@ class GameRecord:
 
 
 def check_variant(variant) -> str:
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
     return variant
 
