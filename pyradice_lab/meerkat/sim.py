@@ -127,7 +127,7 @@ def _readings_k(K, reverse_reading, jackal_reading):
     K = K.copy()
     for name, value, k in (("reverse_reading", reverse_reading, K_REVREAD),
                            ("jackal_reading", jackal_reading, K_JACKREAD)):
-        if value not in READINGS[name]:
+        if not isinstance(value, str) or value not in READINGS[name]:
             raise ValueError(f"{name} must be one of {READINGS[name]} (the first is the rules text), got {value!r}")
         K[k] = READINGS[name].index(value)
     return K

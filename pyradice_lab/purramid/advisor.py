@@ -92,9 +92,10 @@ def parse_objective(objective) -> Objective:
     """``"tiles"`` or ``("at_least", k)`` with ``k >= 1`` (ValueError naming ``objective`` otherwise)."""
     if isinstance(objective, Objective):
         return objective
-    if objective == "tiles":
+    if isinstance(objective, str) and objective == "tiles":
         return Objective("tiles")
-    if isinstance(objective, (tuple, list)) and len(objective) == 2 and objective[0] == "at_least":
+    if isinstance(objective, (tuple, list)) and len(objective) == 2 and isinstance(objective[0], str) \
+            and objective[0] == "at_least":
         k = objective[1]
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             raise ValueError(f"objective ('at_least', k) needs an integer k >= 1, got k={k!r}")
