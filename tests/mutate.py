@@ -107,6 +107,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "if closure(P, cov, brd, n) == P:",
              "if True:",
              ("tests/purramid/test_supported_games.py",)),
+    # input validation (issue 15 section 5): silently wrong answers come back if a check is dropped
+    Mutation("purramid-space-not-integer", "a purramid space (row, col) of floats is truncated to integers",
+             "pyradice_lab/purramid/components.py",
+             "isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in (r, c)):",
+             "True for x in (r, c)):",
+             ("tests/test_fuzz.py", "-k", "bad_calls")),
+    Mutation("meerkat-values-unordered", "score_tile accepts tile values that are not in decreasing order",
+             "pyradice_lab/meerkat/scoring.py",
+             "    if any(a < b for a, b in zip(out, out[1:])):",
+             "    if False:",
+             ("tests/test_fuzz.py", "-k", "bad_calls")),
 )
 
 

@@ -274,6 +274,25 @@ def test_top_level_bad_calls_name_the_parameter(pname, call):
         call()
 
 
+@pytest.mark.parametrize("game", ["purramid", "pyradice", "raft", "meerkat"])
+def test_each_games_bad_calls_raise_an_error_naming_the_parameter(game):
+    """The registry's ``bad_calls`` alone (the conformance check runs them too, after the games' smoke runs)."""
+    from pyradice_lab import registry
+
+    wrong = []
+    for pname, call in registry.get_game(game).bad_calls():
+        try:
+            call()
+        except (ValueError, TypeError) as exc:
+            if pname not in str(exc):
+                wrong.append(f"{pname}: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any other exception is a finding
+            wrong.append(f"{pname}: {type(exc).__name__}: {exc}")
+        else:
+            wrong.append(f"{pname}: no error")
+    assert not wrong, wrong
+
+
 # ----------------------------------------------------------------------------------------------- properties
 @SETTINGS
 @given(n_dice=st.integers(0, 6), targets=st.lists(st.integers(1, 12), min_size=1, max_size=4))
