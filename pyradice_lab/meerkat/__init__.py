@@ -122,7 +122,7 @@ def _more_bad_calls() -> list:
         ("queens", lambda: score_game(z, queens=np.ones((2, 10), bool))),
         ("guardians", lambda: score_game(z, guardians=[5, 0])),
         ("pups", lambda: score_game(z, pups=[0, 5])),
-        ("components", lambda: score_game(z, components="x")),
+        ("components", lambda: score_game(z, components=5)),
         ("policies", lambda: simulate_games(1, policies=("heuristic", 5))),
         ("policies", lambda: simulate_games(1, policies=[3, 4, 5])),
         ("n_games", lambda: simulate_games(True)),
@@ -163,7 +163,8 @@ register_game(
                     "automa": "rules (default: the automa joins 2 players), 0 or 1",
                     "policy": "random_legal | greedy | heuristic (every player)",
                     "reverse_reading": "literal (default) | extended",
-                    "jackal_reading": "literal (default) | next_tile"},
+                    "jackal_reading": "literal (default) | next_tile",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"players": [2, 3, 4], "automa": ["rules"], "policy": ["greedy"]}),
     },
 )

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._jit import njit
-from .components import TILES, Components, default_components
+from .components import TILES, Components, coerce_components
 
 __all__ = ["score_tile", "score_game"]
 
@@ -247,9 +247,7 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
     >>> score_game(counts, guardians=[0, 0])["tile_points"].tolist()
     [6, 3]
     """
-    comp = default_components() if components is None else components
-    if not isinstance(comp, Components):
-        raise TypeError(f"components must be a meerkat Components (load_components()), got {type(comp).__name__}")
+    comp = coerce_components(components)
     c = _check_counts(counts).copy()
     if c.ndim != 2 or c.shape[1] != 10:
         raise ValueError(f"counts must have shape (players, 10) for tiles 3..12, got {c.shape}")
