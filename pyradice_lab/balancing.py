@@ -2,7 +2,7 @@
 
 :func:`balance` takes component paths with their allowed values (``{"deal_2p.value": [[27, 24], [26, 25],
 [25, 26]]}`` or integer bounds ``{"card.7.points": (1, 6)}``) and an objective (``"start_player_win = 0.5"``:
-bring a metric of :data:`pyradice_lab.plausible.METRICS` to a target), and searches the candidate values by
+bring a metric of :func:`pyradice_lab.designer.metrics` to a target), and searches the candidate values by
 **successive halving with common random numbers**: every candidate plays the same games (same per-game seeds),
 the better half by estimated distance to the target survives, the survivors play twice as many new games,
 until one candidate is left or the game budget is spent (Jamieson & Talwalkar 2016; with common random
@@ -36,7 +36,7 @@ import pandas as pd
 
 __all__ = ["balance", "BalanceResult", "parse_objective", "candidate_grid"]
 
-_OBJECTIVE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\d+)?)\s*=\s*([-+0-9.eE]+)\s*$")
+_OBJECTIVE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?)\s*=\s*([-+0-9.eE]+)\s*$")
 #: most candidates a search takes (the grid is sampled down to this many, reproducibly)
 MAX_CANDIDATES = 64
 
@@ -139,7 +139,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     parameters : dict
         Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices.
     objective : str or tuple
-        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (metrics of :data:`pyradice_lab.plausible.METRICS`).
+        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of :func:`pyradice_lab.designer.metrics`).
     budget : int
         Games the search may play in all (verification not counted).
     players, policies
@@ -163,12 +163,13 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     """
     from tqdm.auto import tqdm
 
-    from .plausible import _simulate, game_metric
+    from .designer import check_metric, metric_estimate, metric_values
+    from .plausible import _simulate
     from .rng import spawn_seeds
-    from .stats import mean_estimate
 
     metric, target = parse_objective(objective)
     simulate = _simulate(game)
+    check_metric(game, metric)
     base = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(components)
     for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
@@ -199,9 +200,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     alive = [i for i, c in enumerate(cands) if c[1] is not None]
     if not alive:
         raise ValueError(f"parameters: no candidate passes the game's component checks (first error: {cands[0][2]})")
-    sums = {i: 0.0 for i in alive}
-    sqs = {i: 0.0 for i in alive}
-    counts = {i: 0 for i in alive}
+    parts: dict[int, list] = {i: [] for i in alive}
     rows, used, games, rnd = [], 0, int(first_games), 0
     round_seeds = search_seed.spawn(64)
     bar = tqdm(desc=f"{game} balance", unit="round", disable=not progress, leave=False)
@@ -212,17 +211,14 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         for i in alive:
             ss = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)  # the same games for all
             df = simulate(games, rng=np.random.default_rng(ss), components=cands[i][1], **kwargs)
-            x = game_metric(game, df, metric)
-            sums[i] += x.sum()
-            sqs[i] += (x ** 2).sum()
-            counts[i] += len(x)
-            used += len(x)
-        est = {i: sums[i] / counts[i] for i in alive}
+            parts[i].append(metric_values(game, df, metric))
+            used += len(df)
+        ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
+                                   np.concatenate([p[1] for p in parts[i]]), metric) for i in alive}
+        est = {i: e.value for i, e in ests.items()}
         for i in alive:
-            var = max(sqs[i] / counts[i] - est[i] ** 2, 0.0)
-            rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": counts[i],
-                         "estimate": est[i], "se": (var / max(counts[i] - 1, 1)) ** 0.5,
-                         "distance": abs(est[i] - target)})
+            rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": ests[i].n,
+                         "estimate": est[i], "se": ests[i].se, "distance": abs(est[i] - target)})
         bar.update(1)
         if len(alive) == 1:
             break
@@ -234,13 +230,13 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         if rnd >= len(round_seeds):
             break
     bar.close()
-    best = sorted(alive, key=lambda i: (abs(sums[i] / counts[i] - target), i))[0]
+    best = sorted(alive, key=lambda i: (abs(est[i] - target), i))[0]
     values, comp, _ = cands[best]
 
     def verify(c):
         ss = np.random.SeedSequence(verify_seed.entropy, spawn_key=verify_seed.spawn_key)
         df = simulate(int(verify_games), rng=np.random.default_rng(ss), components=c, **kwargs)
-        return mean_estimate(game_metric(game, df, metric))
+        return metric_estimate(*metric_values(game, df, metric), metric)
 
     return BalanceResult(metric, target, dict(values), comp, verify(base), verify(comp), pd.DataFrame(rows), used)
 

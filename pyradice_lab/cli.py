@@ -324,6 +324,69 @@ def components_arg(parser) -> None:
                              "file merges over the packaged components")
 
 
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return v
+
+
+def _cmd_compare(args) -> int:
+    from .designer import compare, metrics
+
+    if args.list_metrics:
+        print(metrics(args.game).to_string(index=False))
+        return 0
+    if args.variant is None:
+        raise CliError("--variant PATH is required: the components to compare with --components (default: the "
+                       "packaged ones); 'components --dump FILE' writes a file to edit")
+    if args.max_games is not None and args.until is None:
+        raise CliError("--max-games caps an --until run; without --until the run plays exactly --games games")
+    pols = args.policies
+    if pols is not None and "," in pols:
+        pols = [p.strip() for p in pols.split(",")]
+    res = compare(args.game, args.components, args.variant, args.metric, games=args.games, players=args.players,
+                  policies=pols, rng=args.seed, until=args.until, max_games=args.max_games,
+                  progress=show_progress(args))
+    print(res)
+    if args.out:
+        path = write_csv(res.to_frame(), args.out)
+        print(f"wrote {path}")
+    return 0
+
+
+def _compare_subcommand(sub, name: str) -> None:
+    """``<game> compare``: a paired comparison of two component sets (:func:`pyradice_lab.designer.compare`)."""
+    c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
+                       description="Play the same games (common random numbers) with the --components set (default: "
+                                   "the packaged one) and the --variant set and estimate the difference of a "
+                                   "metric, variant minus base, with its 95%% CI and the variance reduction against "
+                                   f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
+                                   f"start_player_win --until 0.01. --list-metrics shows the metrics.")
+    components_arg(c)
+    c.add_argument("--variant", metavar="PATH", default=None, help="the variant components TOML (a partial file "
+                                                                      "merges over the packaged components)")
+    c.add_argument("--metric", default="start_player_win", help="the metric (default: %(default)s; see "
+                                                                 "--list-metrics); NAME:ARG for seat_win:1 etc.")
+    c.add_argument("--list-metrics", action="store_true", help="list the metrics of this game and exit")
+    c.add_argument("--games", type=positive_int, default=2000,
+                   help="games per component set; with --until the minimum (default: %(default)s)")
+    c.add_argument("--until", type=_positive_float, default=None, metavar="HALFWIDTH",
+                   help="add games in blocks until the 95%% CI of the difference is at most this half-width")
+    c.add_argument("--max-games", type=positive_int, default=None,
+                   help="with --until: at most this many games per set (default: 100 x --games)")
+    c.add_argument("--players", type=positive_int, default=None, help="players (default: the game's default)")
+    c.add_argument("--policies", type=comma_names, default=None,
+                   help="one policy for every seat or one per seat, comma-separated (default: the game's)")
+    c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    c.set_defaults(func=_cmd_compare, game=name)
+
+
 def _cmd_components(args) -> int:
     import importlib
 
@@ -545,7 +608,8 @@ def game_subcommands(subparsers, name: str, description: str):
     """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set.
 
     Every game gets ``<name> components`` here: the components with their sources, or ``--dump PATH`` to write
-    them as one commented TOML file to start from; and the shared ``ladder`` and ``restricted`` subcommands
+    them as one commented TOML file to start from; ``<name> compare`` (a paired comparison of two component
+    sets, :mod:`pyradice_lab.designer`); and the shared ``ladder`` and ``restricted`` subcommands
     (:mod:`pyradice_lab.strength`).
     """
     from . import registry
@@ -562,6 +626,7 @@ def game_subcommands(subparsers, name: str, description: str):
     c.add_argument("--force", action="store_true", help="with --dump: overwrite PATH if it exists")
     components_arg(c)
     c.set_defaults(func=_cmd_components, game=name)
+    _compare_subcommand(sub, name)
     if spec.policies:
         _strength_subcommands(sub, name)
     _designer_subcommands(sub, name)

@@ -49,6 +49,9 @@ def subset_sum_cell(params: dict, trials: int, rng: np.random.Generator) -> dict
     :data:`~pyradice_lab.dice.ROLL_BLOCK` and only the hits are counted, so memory stays bounded (tens of MB)
     for any ``trials``; up to one block, the draws are those of a single ``dice.roll(trials, ...)``.
     """
+    missing = [key for key in ("dice", "target") if key not in params]
+    if missing:
+        raise ValueError(f"params must give 'dice' (0..8) and 'target' (1..48); missing {missing}")
     k, target = params["dice"], params["target"]
     exact = subset_sum_probability(k, target)
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:

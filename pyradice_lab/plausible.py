@@ -32,15 +32,9 @@ differences of components, not of luck.  On each set the finding *holds* when th
 interval lies entirely on the claimed side of the threshold, is *reversed* when it lies entirely on the
 other side, and is *undecided* otherwise.  A finding is called robust only when it holds on every sampled set.
 
-Metrics (per game, averaged over games; :func:`game_metric`):
-
-==================== =====================================================================================
-``start_player_win`` the start player's win share (ties share the win)
-``seat_win:K``       the win share of the K-th player in turn order (0 = start player)
-``mean_score``       the mean final score over the seats
-``score_spread``     the winner's score minus the last seat's score
-``game_length``      the game's turns
-==================== =====================================================================================
+Metrics are those of :func:`pyradice_lab.designer.metrics` (``start_player_win``, ``seat_win:K``,
+``position_win:K``, ``mean_score``, ``score_spread``, ``game_length`` and each game's own, e.g. Meerkat's
+``points_per_meerkat:T`` or Purramid's ``burst_rate``); ratio metrics carry delta-method standard errors.
 
 Examples
 --------
@@ -61,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "parse_finding",
-           "game_metric", "METRICS"]
+           "game_metric"]
 
 
 @dataclass(frozen=True)
@@ -95,9 +89,8 @@ def finish_sample(base, changes: Mapping, choices: Mapping, return_choices: bool
 
 
 # ------------------------------------------------------------------------------------ robustness
-METRICS = ("start_player_win", "seat_win:K", "mean_score", "score_spread", "game_length")
 _OPS = (">=", "<=", ">", "<")
-_FINDING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\d+)?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
+_FINDING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -123,15 +116,12 @@ class Claim:
 
 
 def _check_metric(metric) -> str:
+    """A metric's form (``name`` or ``name:ARG``); which metrics a game knows is checked against the game."""
     if not isinstance(metric, str):
-        raise TypeError(f"metric must be a str, one of {', '.join(METRICS)}; got {metric!r}")
-    name = metric.split(":")[0]
-    if name == "seat_win":
-        if not re.fullmatch(r"seat_win:\d+", metric):
-            raise ValueError(f"metric 'seat_win' needs a turn position, e.g. 'seat_win:1'; got {metric!r}")
-    elif metric not in METRICS:
-        raise ValueError(f"metric must be one of {', '.join(METRICS)}; got {metric!r}")
-    return metric
+        raise TypeError(f"metric must be a metric name (str), got {metric!r}")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?", metric.strip()):
+        raise ValueError(f"metric must be a name or name:ARG (see pyradice_lab.designer.metrics(game)); got {metric!r}")
+    return metric.strip()
 
 
 def parse_finding(finding) -> Claim:
@@ -160,28 +150,11 @@ def parse_finding(finding) -> Claim:
     return Claim(_check_metric(metric), op, float(thr))
 
 
-def game_metric(game: str, df: pd.DataFrame, metric: str) -> np.ndarray:
-    """Per-game values of ``metric`` (one per game of ``df``, a ``simulate_games`` frame of ``game``)."""
-    from .registry import get_game
+def game_metric(game: str, df: pd.DataFrame, metric: str):
+    """``metric`` over the games of ``df`` (a ``simulate_games`` frame of ``game``): an Estimate with its 95% CI."""
+    from .designer import metric_estimate, metric_values
 
-    metric = _check_metric(metric)
-    if metric == "game_length":
-        return df["turns"].to_numpy(dtype=float)
-    out = get_game(game).outcomes(df)
-    out = out.sort_values(["game", "position"])
-    if metric == "start_player_win":
-        return out.loc[out["start"].to_numpy(bool), "win"].to_numpy(dtype=float)
-    if metric.startswith("seat_win:"):
-        k = int(metric.split(":")[1])
-        sel = out[out["position"] == k]
-        if sel.empty:
-            raise ValueError(f"metric {metric!r}: there is no turn position {k} in these games "
-                             f"(positions 0..{int(out['position'].max())})")
-        return sel["win"].to_numpy(dtype=float)
-    score = out.groupby("game")["score"]
-    if metric == "mean_score":
-        return score.mean().to_numpy(dtype=float)
-    return (score.max() - score.min()).to_numpy(dtype=float)
+    return metric_estimate(*metric_values(game, df, metric), metric)
 
 
 def _simulate(game: str) -> Callable:
@@ -277,7 +250,8 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     game : str
         A registered game (``"purramid"``, ``"pyradice"``, ``"raft"``, ``"meerkat"``).
     finding : str, tuple or Claim
-        ``"metric op threshold"`` (e.g. ``"start_player_win > 0.5"``); metrics in :data:`METRICS`.
+        ``"metric op threshold"`` (e.g. ``"start_player_win > 0.5"``); the game's metrics are listed by
+        :func:`pyradice_lab.designer.metrics`.
     reconstructions : int
         Plausible component sets to draw (>= 2).
     games : int
@@ -291,7 +265,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     progress : bool
         Show a progress bar over the component sets.
     confidence : float
-        Level of each set's interval (0 < confidence < 1).
+        Level of each set's interval: 0.95 (the only level the metrics' delta-method intervals use).
     game_kwargs : dict, optional
         Further keyword arguments of ``simulate_games``.
 
@@ -305,16 +279,18 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     """
     from tqdm.auto import tqdm
 
+    from .designer import check_metric
     from .rng import spawn_seeds
-    from .stats import mean_estimate, proportion_estimate
+    from .stats import proportion_estimate
 
     claim = parse_finding(finding)
     simulate, sampler = _simulate(game), _sampler(game)
+    check_metric(game, claim.metric)
     for name, v, low in (("reconstructions", reconstructions, 2), ("games", games, 10)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or confidence != 0.95:
+        raise ValueError(f"confidence must be 0.95 (the metrics' intervals are 95% normal intervals), got {confidence!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
     kwargs = dict(game_kwargs or {})
@@ -337,7 +313,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                                      leave=False):
         seed = np.random.SeedSequence(games_seed.entropy, spawn_key=games_seed.spawn_key)  # same games for all
         df = simulate(int(games), rng=np.random.default_rng(seed), components=comp, **kwargs)
-        est = mean_estimate(game_metric(game, df, claim.metric), confidence=confidence)
+        est = game_metric(game, df, claim.metric)
         rows.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high,
                      "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
                      "components_hash": comp.content_hash()[:12], **choices})

@@ -120,8 +120,8 @@ class GameSpec:
         Probability distributions computed exactly; each must sum to 1 (a DataFrame column-wise
         if ``axis`` metadata is not given: give 1-D distributions).
     bad_calls : callable ``() -> list[tuple[str, callable]]``
-        ``(parameter_name, zero-argument callable)`` pairs; each call must raise ValueError whose
-        message contains ``parameter_name``.
+        ``(parameter_name, zero-argument callable)`` pairs; each call must raise ValueError (or TypeError, for
+        an argument of the wrong type) whose message contains ``parameter_name``.
     add_cli : callable ``(subparsers) -> None`` or None
         Adds the ``<name>`` subcommand (with its own sub-subcommands) to the CLI.
     report_section : callable ``(ReportContext) -> Section`` or None
@@ -343,9 +343,10 @@ def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataF
     for pname, call in calls:
         try:
             call()
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             ok = pname in str(exc)
-            rows.append((f"bad {pname} -> ValueError", ok, str(exc) if ok else f"message does not name {pname!r}: {exc}"))
+            rows.append((f"bad {pname} -> ValueError", ok, f"{type(exc).__name__}: {exc}" if ok else
+                         f"message does not name {pname!r}: {type(exc).__name__}: {exc}"))
         except Exception as exc:  # noqa: BLE001 - any other exception is a failure of the check
             rows.append((f"bad {pname} -> ValueError", False, f"raised {type(exc).__name__}: {exc}"))
         else:

@@ -75,6 +75,9 @@ def spawn_seeds(rng_or_seed: RngLike, n: int) -> list[np.random.SeedSequence]:
     """``n`` independent child SeedSequences of ``rng_or_seed`` (advances its spawn counter)."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    from .limits import check_result_size
+
+    check_result_size(n, 600, name="n", item="seed")  # a SeedSequence (and its Generator) in memory
     return seed_sequence(rng_or_seed, name="rng_or_seed").spawn(int(n))
 
 

@@ -98,7 +98,10 @@ def _check_confidence(confidence: float) -> float:
 
 
 def _samples(samples) -> np.ndarray:
-    x = np.asarray(samples, dtype=float).ravel()
+    try:
+        x = np.asarray(samples, dtype=float).ravel()
+    except (ValueError, TypeError):
+        raise ValueError(f"samples must be numbers (a 1-D array of at least 2), got {samples!r:.80}") from None
     if x.size < 2:
         raise ValueError(f"samples must hold at least 2 values, got {x.size}")
     if not np.all(np.isfinite(x)):
@@ -444,9 +447,13 @@ def run_until(
     kind, tol = _parse_target(rel_or_abs_halfwidth)
     if not tol > 0:
         raise ValueError(f"rel_or_abs_halfwidth must be positive, got {rel_or_abs_halfwidth!r}")
+    if not callable(sample_fn):
+        raise TypeError(f"sample_fn must be a callable (n, rng) -> array of n samples, got {type(sample_fn).__name__}")
     for name, v in (("max_trials", max_trials), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v <= 0:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if isinstance(min_trials, bool) or not isinstance(min_trials, numbers.Integral) or min_trials < 0:
+        raise ValueError(f"min_trials must be a non-negative integer, got {min_trials!r}")
     gen = as_generator(rng)
     acc: MeanAccumulator | ProportionAccumulator | None = None
     total = 0

@@ -679,7 +679,7 @@ def run_sweep(
         raise ValueError(f"trials must be a positive integer, got {trials!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
-    if backend not in BACKENDS:
+    if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is only used with backend='dask'")

@@ -91,7 +91,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/meerkat/rules.py",
              "(5 if W[4 + s, QUEEN] == t else 0)",
              "(4 if W[4 + s, QUEEN] == t else 0)",
-             ("tests/meerkat", "-k", "not golden"), count=2),
+             ("tests/meerkat/test_rules.py",), count=2),
     Mutation("meerkat-score-tile-queen-2", "score_tile counts the queen as 2 instead of 2.5",
              "pyradice_lab/meerkat/scoring.py",
              "st[i] = 2 * counts[r, i] + (5 if has_q and queens[r, i] else 0)",
@@ -101,12 +101,23 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/raft/physics.py",
              '            elif edge == "east":\n',
              '            elif edge == "west":\n',
-             ("tests/raft", "-k", "not golden and not doctest")),
+             ("tests/raft/test_tilt.py",)),
     Mutation("purramid-supported", "the compiled Purramid engine ignores the 'supported' condition at stop",
              "pyradice_lab/purramid/kernel.py",
              "if closure(P, cov, brd, n) == P:",
              "if True:",
              ("tests/purramid/test_supported_games.py",)),
+    # input validation (issue 15 section 5): silently wrong answers come back if a check is dropped
+    Mutation("purramid-space-not-integer", "a purramid space (row, col) of floats is truncated to integers",
+             "pyradice_lab/purramid/components.py",
+             "isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in (r, c)):",
+             "True for x in (r, c)):",
+             ("tests/test_fuzz.py", "-k", "each_games_bad_calls or top_level_bad_calls")),
+    Mutation("meerkat-values-unordered", "score_tile accepts tile values that are not in decreasing order",
+             "pyradice_lab/meerkat/scoring.py",
+             "    if any(a < b for a, b in zip(out, out[1:])):",
+             "    if False:",
+             ("tests/test_fuzz.py", "-k", "each_games_bad_calls or top_level_bad_calls")),
 )
 
 

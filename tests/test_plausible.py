@@ -68,11 +68,16 @@ def test_claims_parse_and_judge_intervals():
     d = parse_finding(("game_length", "<=", 30))
     assert d.verdict(20, 30) == "holds" and d.verdict(31, 40) == "reversed" and d.verdict(25, 35) == "undecided"
     assert parse_finding("seat_win:1 < 0.3").metric == "seat_win:1"
-    for bad, word in [("start_player_win = 0.5", "metric op threshold"), ("foo > 1", "metric must be one of"),
+    assert parse_finding("points_per_meerkat:12 > 5").metric == "points_per_meerkat:12"
+    for bad, word in [("start_player_win = 0.5", "metric op threshold"), (("mean score", ">", 1), "metric"),
                       (("mean_score", "!=", 1), "op"), (("mean_score", ">", float("nan")), "threshold"),
-                      ("seat_win > 0.2", "turn position"), (5, "finding")]:
+                      (5, "finding")]:
         with pytest.raises((ValueError, TypeError), match=word):
             parse_finding(bad)
+    # which metrics exist is the game's business (pyradice_lab.designer.metrics)
+    for bad, word in [("foo > 1", "not a raft metric"), ("seat_win > 0.2", "needs"), ("burst_rate > 0", "not a raft")]:
+        with pytest.raises(ValueError, match=word):
+            robustness("raft", bad, reconstructions=2, games=10)
 
 
 def test_robustness_plays_common_games_and_reports(monkeypatch):
@@ -86,6 +91,11 @@ def test_robustness_plays_common_games_and_reports(monkeypatch):
     assert "holds on 3 of 3" in r.summary()
 
 
+def test_robustness_takes_a_game_specific_metric():
+    r = robustness("meerkat", "points_per_meerkat:6 > 0", reconstructions=2, games=20, rng=4)
+    assert len(r.table) == 3 and (r.table["value"] > 0).all()
+
+
 def test_robustness_real_sets_reproducible_and_sensitivity():
     r1 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
     r2 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
@@ -96,7 +106,7 @@ def test_robustness_real_sets_reproducible_and_sensitivity():
 
 
 @pytest.mark.parametrize("kwargs, word", [({"reconstructions": 1}, "reconstructions"), ({"games": 5}, "games"),
-                                          ({"confidence": 1.5}, "confidence"), ({"game_kwargs": {"rng": 1}}, "rng")])
+                                          ({"confidence": 0.9}, "confidence"), ({"game_kwargs": {"rng": 1}}, "rng")])
 def test_robustness_bad_arguments(kwargs, word):
     with pytest.raises(ValueError, match=word):
         robustness("raft", "mean_score > 0", **kwargs)
@@ -113,6 +123,8 @@ def test_candidate_grid_and_objective():
             candidate_grid(bad)
     with pytest.raises(ValueError, match="objective"):
         parse_objective("mean_score > 1")
+    with pytest.raises(ValueError, match="not a raft metric"):
+        balance("raft", {"card.1.points": (1, 2)}, "burst_rate = 0.1", budget=20, first_games=10, verify_games=10)
 
 
 def test_balance_finds_the_target_and_verifies_on_fresh_seeds():

@@ -95,6 +95,44 @@ def _bad_calls() -> list:
         ("players", lambda: simulate_games(1, players=5)),
         ("reverse_reading", lambda: simulate_games(1, reverse_reading="middle")),
         ("policies", lambda: simulate_games(1, policies="clever")),
+        *_more_bad_calls(),
+    ]
+
+
+def _more_bad_calls() -> list:
+    """Issue 15 section 5: overflowing or ragged counts, unordered or negative values, impossible boards,
+    malformed policies, bools for ints, NaN/inf, wrong types."""
+    import numpy as np
+
+    from .odds import placement_odds
+    from .scoring import score_game, score_tile
+    from .sim import play_game, setup_label, simulate_games
+
+    z = np.zeros((2, 10), int)
+    return [
+        ("counts", lambda: score_tile([2**62, 1])),
+        ("counts", lambda: score_tile([[1, 2], [3]])),
+        ("values", lambda: score_tile([1, 2], values=(-6, 3))),
+        ("values", lambda: score_tile([1, 2], values=(3, 6))),
+        ("values", lambda: score_tile([1, 2], values=(2**63, 3))),
+        ("bonus", lambda: score_tile([1, 2], bonus=float("inf"))),
+        ("reverse", lambda: score_tile([1, 2], reverse="yes")),
+        ("out_order", lambda: score_game(z, out_order=[float("nan"), 1])),
+        ("out_order", lambda: score_game(z, out_order=[2, 2])),
+        ("queens", lambda: score_game(z, queens=np.ones((2, 10), bool))),
+        ("guardians", lambda: score_game(z, guardians=[5, 0])),
+        ("pups", lambda: score_game(z, pups=[0, 5])),
+        ("components", lambda: score_game(z, components=5)),
+        ("policies", lambda: simulate_games(1, policies=("heuristic", 5))),
+        ("policies", lambda: simulate_games(1, policies=[3, 4, 5])),
+        ("n_games", lambda: simulate_games(True)),
+        ("players", lambda: play_game(players=np.int64(9))),
+        ("engine", lambda: simulate_games(1, engine="gpu")),
+        ("rng", lambda: simulate_games(1, rng=[1.5])),
+        ("tile", lambda: placement_odds(True)),
+        ("count", lambda: placement_odds(7, count=float("nan"))),
+        ("reroll", lambda: placement_odds(7, reroll="no")),
+        ("players", lambda: setup_label(0)),
     ]
 
 

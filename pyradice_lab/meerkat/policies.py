@@ -32,6 +32,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from .._jit import njit
@@ -116,9 +118,15 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
                 row[PARAM_NAMES.index(k)] = v
         return pid, row
     if isinstance(policy, tuple) and len(policy) == 2 and policy[0] == "heuristic":
+        if not isinstance(policy[1], Mapping):
+            raise ValueError(f"policies: ('heuristic', params) needs a dict of parameters {list(PARAM_NAMES)}, "
+                             f"got {policy[1]!r}")
         policy, params = "heuristic", dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
+    if not isinstance(policy, str):
+        raise ValueError(f"policies must name one of {list(POLICIES)} (or give heuristic parameters), "
+                         f"got {policy!r}")
     if policy == "random_legal":
         return RANDOM, np.zeros(len(PARAM_NAMES))
     if policy == "greedy":

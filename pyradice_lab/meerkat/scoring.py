@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._jit import njit
-from .components import TILES, Components, default_components
+from .components import TILES, Components, coerce_components
 
 __all__ = ["score_tile", "score_game"]
 
@@ -58,8 +58,18 @@ def _score_rows(counts, queens, has_q, vals, reverse, literal, bonus, out):
     return n_rows
 
 
-def _check_counts(counts, name: str = "counts") -> np.ndarray:
-    arr = np.asarray(counts)
+#: Largest count a tile kernel accepts: strength is 2 * count + 5 in int64, far beyond any real tile.
+MAX_COUNT = 10**9
+#: Largest |value| or |bonus| (points stay exact in int64 and float64).
+MAX_POINTS = 10**9
+
+
+def _check_counts(counts, name: str = "counts", high: int = MAX_COUNT) -> np.ndarray:
+    try:
+        arr = np.asarray(counts)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name} must be a rectangular array of whole numbers (..., players), got {counts!r}"
+                         ) from None
     if arr.ndim < 1 or arr.shape[-1] < 1:
         raise ValueError(f"{name} must be an array (..., players) with at least one player, got shape {arr.shape}")
     if arr.size and not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
@@ -70,6 +80,8 @@ def _check_counts(counts, name: str = "counts") -> np.ndarray:
     arr = arr.astype(np.int64, copy=False)
     if arr.size and arr.min() < 0:
         raise ValueError(f"{name} must be non-negative meerkat counts, got a minimum of {arr.min()}")
+    if arr.size and arr.max() > high:
+        raise ValueError(f"{name} must be at most {high}, got a maximum of {arr.max()}")
     return arr
 
 
@@ -78,9 +90,11 @@ def _check_values(values) -> tuple:
         raise ValueError(f"values must be (high, low) or (high, mid, low), got {values!r}")
     out = []
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-            raise ValueError(f"values must be finite numbers, got {values!r}")
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v) or not 0 <= v <= MAX_POINTS:
+            raise ValueError(f"values must be finite numbers in 0..{MAX_POINTS}, got {values!r}")
         out.append(v)
+    if any(a < b for a, b in zip(out, out[1:])):
+        raise ValueError(f"values must be in decreasing order (high, ..., low), got {values!r}")
     return tuple(out)
 
 
@@ -88,7 +102,7 @@ REVERSE_READINGS = ("literal", "extended")
 
 
 def _check_reading(reverse_reading) -> bool:
-    if reverse_reading not in REVERSE_READINGS:
+    if not isinstance(reverse_reading, str) or reverse_reading not in REVERSE_READINGS:
         raise ValueError(f"reverse_reading must be one of {REVERSE_READINGS} (the first is the rules text), "
                          f"got {reverse_reading!r}")
     return reverse_reading == "literal"
@@ -137,12 +151,17 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     literal = _check_reading(reverse_reading)
     if not isinstance(reverse, (bool, np.bool_)):
         raise ValueError(f"reverse must be True or False, got {reverse!r}")
-    if isinstance(bonus, bool) or not isinstance(bonus, numbers.Real) or not np.isfinite(bonus):
-        raise ValueError(f"bonus must be a finite number, got {bonus!r}")
+    if isinstance(bonus, bool) or not isinstance(bonus, numbers.Real) or not np.isfinite(bonus) \
+            or abs(bonus) > MAX_POINTS:
+        raise ValueError(f"bonus must be a finite number in -{MAX_POINTS}..{MAX_POINTS}, got {bonus!r}")
     if queens is None:
         q = None
     else:
-        q = np.asarray(queens)
+        try:
+            q = np.asarray(queens)
+        except (ValueError, TypeError):
+            raise ValueError(f"queens must be booleans with the shape of counts {c.shape}, got {queens!r:.80}"
+                             ) from None
         if q.shape != c.shape:
             raise ValueError(f"queens must have the shape of counts {c.shape}, got {q.shape}")
         if q.size and not (q.dtype == bool or np.isin(q, (0, 1)).all()):
@@ -168,14 +187,24 @@ def _board_adjacency(comp: Components, adjacency) -> np.ndarray:
     return adj
 
 
-def _per_player(x, n: int, name: str, default=0) -> np.ndarray:
+def _per_player(x, n: int, name: str, default=0, high: int = MAX_COUNT) -> np.ndarray:
     if x is None:
         x = default
-    arr = np.broadcast_to(np.asarray(x), (n,)) if np.ndim(x) == 0 else np.asarray(x)
+    try:
+        arr = np.broadcast_to(np.asarray(x), (n,)) if np.ndim(x) == 0 else np.asarray(x)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name} must be a number or one value per player ({n}), got {x!r}") from None
     if arr.shape != (n,):
         raise ValueError(f"{name} must be a number or one value per player ({n}), got shape {arr.shape}")
-    arr = _check_counts(arr, name) if name != "out_order" else np.asarray(arr, dtype=np.int64)
-    return arr
+    return _check_counts(arr, name, high)
+
+
+def _check_out_order(order: np.ndarray) -> np.ndarray:
+    ranks = sorted(int(v) for v in order if v > 0)
+    if ranks != list(range(1, len(ranks) + 1)):
+        raise ValueError(f"out_order must number the players who ran out 1, 2, ... in order (0: never), "
+                         f"got {order.tolist()}")
+    return order
 
 
 def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, out_order=None,
@@ -218,23 +247,30 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
     >>> score_game(counts, guardians=[0, 0])["tile_points"].tolist()
     [6, 3]
     """
-    comp = default_components() if components is None else components
+    comp = coerce_components(components)
     c = _check_counts(counts).copy()
     if c.ndim != 2 or c.shape[1] != 10:
         raise ValueError(f"counts must have shape (players, 10) for tiles 3..12, got {c.shape}")
     n = c.shape[0]
-    q = np.zeros_like(c, dtype=bool) if queens is None else np.asarray(queens, dtype=bool)
-    if q.shape != c.shape:
-        raise ValueError(f"queens must have the shape of counts {c.shape}, got {q.shape}")
-    res = _per_player(guardians, n, "guardians").copy()
-    pup = _per_player(pups, n, "pups")
+    if queens is None:
+        q = np.zeros_like(c, dtype=bool)
+    else:
+        q = _check_counts(queens, "queens", 1)
+        if q.shape != c.shape:
+            raise ValueError(f"queens must have the shape of counts {c.shape}, got {q.shape}")
+        q = q.astype(bool)
+        if (q.sum(axis=1) > 1).any():
+            raise ValueError(f"queens must place at most one queen per player (a row holds one True), got "
+                             f"{q.sum(axis=1).tolist()} per player")
+    res = _per_player(guardians, n, "guardians", high=comp.max_guardians).copy()
+    pup = _per_player(pups, n, "pups", high=comp.max_pups)
     bon = _per_player(bonus, n, "bonus")
-    order = _per_player(out_order, n, "out_order")
+    order = _check_out_order(_per_player(out_order, n, "out_order", high=n))
     tokens = dict(tokens or {})
     for t, kind in tokens.items():
         if t not in TILES or kind not in ("plus3", "reverse", "two_guardians", "move", "swap"):
             raise ValueError(f"tokens must map tiles 3..12 to a tan token kind, got {t!r}: {kind!r}")
-    if guardian_policy not in ("best", "none"):
+    if not isinstance(guardian_policy, str) or guardian_policy not in ("best", "none"):
         raise ValueError(f"guardian_policy must be 'best' or 'none', got {guardian_policy!r}")
     _check_reading(reverse_reading)
     adj = _board_adjacency(comp, adjacency)

@@ -135,7 +135,7 @@ def _readings_k(K, reverse_reading, jackal_reading):
     K = K.copy()
     for name, value, k in (("reverse_reading", reverse_reading, K_REVREAD),
                            ("jackal_reading", jackal_reading, K_JACKREAD)):
-        if value not in READINGS[name]:
+        if not isinstance(value, str) or value not in READINGS[name]:
             raise ValueError(f"{name} must be one of {READINGS[name]} (the first is the rules text), got {value!r}")
         K[k] = READINGS[name].index(value)
     return K
@@ -153,6 +153,9 @@ def setup_label(players: int, automa: bool | None = None) -> str:
     ('2p + automa', '2p, no automa: extension (not in the rules)')
     """
     players = _check_int(players, "players", 1, 4)
+    if automa is not None and not (isinstance(automa, (bool, np.bool_))
+                                   or (isinstance(automa, numbers.Integral) and automa in (0, 1))):
+        raise TypeError(f"automa must be True, False or None (the rules' setup), got {automa!r}")
     automa = players <= 2 if automa is None else bool(automa)
     if players == 1:
         return "1p + automa (solo): extension (not in the rules)"
@@ -266,7 +269,7 @@ def compiled_engine_ready() -> bool:
 def _engine(engine: str, n_games: int, pols, n: int):
     """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
 
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine == "auto":
         # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players

@@ -99,6 +99,42 @@ def _bad_calls():
         ("layout", lambda: load_layout("Z")),
         ("players", lambda: _sim(1, players=5)),
         ("n_games", lambda: _sim(0)),
+        *_more_bad_calls(),
+    ]
+
+
+def _more_bad_calls():
+    """Issue 15 section 5: non-integer spaces, bools for ints, NaN/inf, empty inputs, wrong enums, rng, n_jobs."""
+    import numpy as np
+
+    from .advisor import advise, turn_policy
+    from .odds import burst_probability, burst_table
+    from .policies import optimal, stop_after, stop_if_burst_risk_above
+    from .sim import simulate_games
+    from .turns import simulate_turns
+
+    return [
+        ("covered", lambda: advise("A", covered=[(0, 0.5)])),
+        ("placed", lambda: advise("A", placed=["03"], dice_left=4)),
+        ("n_dice", lambda: burst_probability(True, [6])),
+        ("n_dice", lambda: burst_probability(2.0, [6])),
+        ("targets", lambda: burst_probability(2, [float("nan")])),
+        ("max_dice", lambda: burst_table(-1)),
+        ("yarn_value", lambda: advise("A", yarn_value=float("nan"))),
+        ("objective", lambda: advise("A", objective="gold")),
+        ("dice_left", lambda: advise("A", dice_left=True)),
+        ("roll", lambda: advise("A", roll=[])),
+        ("k", lambda: stop_after(True)),
+        ("p", lambda: stop_if_burst_risk_above(float("inf"))),
+        ("bonus", lambda: optimal(bonus="sometimes")),
+        ("turn_dice", lambda: turn_policy("A", turn_dice=0)),
+        ("n", lambda: simulate_turns(-1, "A")),
+        ("rng", lambda: simulate_turns(1, "A", rng="seed")),
+        ("policy", lambda: simulate_turns(1, "A", policy="stop_after:x")),
+        ("n_jobs", lambda: simulate_games(1, n_jobs=0)),
+        ("players", lambda: simulate_games(1, players=np.int64(9))),
+        ("policies", lambda: simulate_games(1, players=2, policies=["greedy"])),
+        ("layout", lambda: simulate_games(1, layout="C")),
     ]
 
 

@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,9 +92,10 @@ def parse_objective(objective) -> Objective:
     """``"tiles"`` or ``("at_least", k)`` with ``k >= 1`` (ValueError naming ``objective`` otherwise)."""
     if isinstance(objective, Objective):
         return objective
-    if objective == "tiles":
+    if isinstance(objective, str) and objective == "tiles":
         return Objective("tiles")
-    if isinstance(objective, (tuple, list)) and len(objective) == 2 and objective[0] == "at_least":
+    if isinstance(objective, (tuple, list)) and len(objective) == 2 and isinstance(objective[0], str) \
+            and objective[0] == "at_least":
         k = objective[1]
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             raise ValueError(f"objective ('at_least', k) needs an integer k >= 1, got k={k!r}")
@@ -374,9 +376,9 @@ def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus
     layout = load_layout(layout)
     obj = parse_objective(objective)
     yv = _check_yarn_value(yarn_value)
-    if bonus not in BONUS_MODES:
+    if not isinstance(bonus, str) or bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
@@ -422,7 +424,7 @@ def _check_int(value, name: str, low: int, high: int) -> int:
 def _spaces_mask(layout: Layout, spaces, name: str) -> int:
     if spaces is None:
         return 0
-    if isinstance(spaces, (str, bytes)):
+    if isinstance(spaces, (str, bytes)) or not isinstance(spaces, Iterable):
         raise ValueError(f"{name} must be a list of (row, col) spaces, got {spaces!r}")
     mask = 0
     for s in spaces:

@@ -26,7 +26,7 @@ Examples
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -219,9 +219,12 @@ class Layout:
         """Index of ``space`` (a ``(row, col)`` pair); ValueError naming ``name`` for an unknown space."""
         try:
             r, c = space
-            r, c = int(r), int(c)
         except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a (row, col) pair, got {space!r}") from None
+            raise ValueError(f"{name} must be a (row, col) pair of integers, got {space!r}") from None
+        if isinstance(space, (str, bytes)) or not all(
+                isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in (r, c)):
+            raise ValueError(f"{name} must be a (row, col) pair of integers, got {space!r}")
+        r, c = int(r), int(c)
         idx = self.index_map.get((r, c))
         if idx is None:
             raise ValueError(f"{name} {space!r} is not a space of layout {self.name!r} "
@@ -261,6 +264,8 @@ class Layout:
 
     def mask_of(self, spaces, name: str = "spaces") -> int:
         """Bit mask of an iterable of ``(row, col)`` spaces (ValueError naming ``name`` if one is unknown)."""
+        if isinstance(spaces, (str, bytes)) or not isinstance(spaces, Iterable):
+            raise ValueError(f"{name} must be a list of (row, col) spaces, got {spaces!r}")
         m = 0
         for s in spaces:
             m |= 1 << self.index(s, name)

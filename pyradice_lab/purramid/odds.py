@@ -81,8 +81,15 @@ def burst_probability(n_dice: int, targets, exact: bool = False) -> float | Frac
     >>> round(burst_probability(5, range(1, 7)), 6)
     0.0
     """
+    exact = _check_exact(exact)
     num, den = burst_weights(n_dice, targets)
     return Fraction(num, den) if exact else num / den
+
+
+def _check_exact(exact) -> bool:
+    if not isinstance(exact, (bool, np.bool_)):
+        raise TypeError(f"exact must be True or False, got {exact!r}")
+    return bool(exact)
 
 
 def _check_numbers(numbers_, name: str = "numbers") -> list[int]:
@@ -190,6 +197,7 @@ def burst_table(max_dice: int = 5, numbers=range(1, 13), *, exact: bool = False)
     >>> float(t.loc[[(1, 2, 3, 4, 5, 6)], 1].iloc[0])
     0.0
     """
+    exact = _check_exact(exact)
     k = dice.check_dice_count(max_dice, "max_dice", low=1)
     nums = _check_numbers(numbers)
     return _burst_frame(_burst_counts(k, nums), nums, exact)

@@ -267,9 +267,9 @@ def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "au
     from .advisor import BONUS_MODES, ENGINES, _check_yarn_value, parse_objective
 
     obj = parse_objective(objective)
-    if bonus not in BONUS_MODES:
+    if not isinstance(bonus, str) or bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     yv = None if yarn_value is None else _check_yarn_value(yarn_value)
     return OptimalPolicy(obj if obj.kind == "at_least" else "tiles", yv, bonus, engine)

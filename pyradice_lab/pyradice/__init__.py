@@ -115,7 +115,44 @@ def _bad_calls():
             ("goals", lambda: Setup(goals=("C6", "D6", "C2", "C3", "D1"))),
             ("cards", lambda: Setup(cards=("Many", "Many", "Pairs", "Big"))),
             ("discs", lambda: Setup(discs=("red", "red", "purple", "blue"))),
-            ("n_games", lambda: goal_rates(1))]
+            ("n_games", lambda: goal_rates(1)),
+            *_more_bad_calls()]
+
+
+def _more_bad_calls():
+    """Issue 15 section 5: non-integer positions, malformed pyramids, bools for ints, NaN, wrong types."""
+    import numpy as np
+
+    from .components import Setup
+    from .geometry import quarry_geometry
+    from .odds import available_exact
+    from .quarry import Quarry, visible_faces
+    from .rules import deal, legal_places
+    from .scoring import Table, score_pyramid
+    from .sim import play_game, simulate_games
+
+    nan = float("nan")
+    table = Table.build(Setup.default(), (0, 1, 2, 3))
+    values, colours = [3, 5, 5, 3, 3, 5] + [0] * 15, [0, 0, 1, 1, 2, 3] + [-1] * 15
+    return [("pos", lambda: Quarry.random(2, rng=0).take((2, 0, 0.5))),
+            ("pos", lambda: Quarry.random(2, rng=0).take("200")),
+            ("players", lambda: Quarry.random(True)),
+            ("rng", lambda: Quarry.random(2, rng="x")),
+            ("values", lambda: legal_places([1] * 22)),
+            ("values", lambda: legal_places([])),
+            ("values", lambda: score_pyramid([], [], table)),
+            ("values", lambda: score_pyramid([nan] * 21, colours, table)),
+            ("colours", lambda: score_pyramid(values, [0] * 21, table)),
+            ("table", lambda: score_pyramid(values, colours, None)),
+            ("setup", lambda: deal(2, None)),
+            ("players", lambda: quarry_geometry(5)),
+            ("occupied", lambda: visible_faces([1, 2, 3], players=2)),
+            ("n_games", lambda: simulate_games(-3)),
+            ("n_games", lambda: simulate_games(True)),
+            ("players", lambda: simulate_games(1, players=np.int64(7))),
+            ("policies", lambda: simulate_games(1, policies=[])),
+            ("players", lambda: play_game(players=2.0)),
+            ("turns", lambda: available_exact(nan))]
 
 
 from ..registry import SweepTarget, register_game  # noqa: E402

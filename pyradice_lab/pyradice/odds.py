@@ -126,7 +126,7 @@ def blind_goal_probability(code: str, level: int, *, players: int = 2,
     Fraction(5, 9)
     """
     comps = coerce_components(components)
-    if code not in comps.goals:
+    if not isinstance(code, str) or code not in comps.goals:
         raise ValueError(f"code must be one of {sorted(comps.goals)}, got {code!r}")
     if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or not 1 <= level <= 6:
         raise ValueError(f"level must be an integer in 1..6, got {level!r}")

@@ -38,8 +38,8 @@ from functools import partial
 
 from .components import SKILL_LEVELS
 from .geometry import PYRAMID
-from .rules import GameState, legal_places
-from .scoring import evaluate, score_pyramid
+from .rules import GameState, _legal_places
+from .scoring import _score_pyramid, evaluate
 from .skills import apply_action
 
 __all__ = ["random_legal", "greedy", "lookahead", "POLICIES", "POLICY_CODES", "get_policy", "search", "RESTRICTIONS",
@@ -83,10 +83,10 @@ class Restriction:
     def value(self, values, colours, table, mode: str) -> int:
         """:func:`.scoring.evaluate` without the ignored terms (milli-VP, the kernels' integers)."""
         if self.no_goals:
-            return 0 if self.no_cards else 1000 * sum(score_pyramid(values, colours, table).cards)
+            return 0 if self.no_cards else 1000 * sum(_score_pyramid(values, colours, table).cards)
         total = evaluate(values, colours, table, mode)
         if self.no_cards:
-            total -= 1000 * sum(score_pyramid(values, colours, table).cards)
+            total -= 1000 * sum(_score_pyramid(values, colours, table).cards)
         return total
 
 
@@ -97,7 +97,7 @@ def random_legal(state: GameState, u, restriction: Restriction = NO_RESTRICTION)
     """Uniformly random legal choices (die, then space, then skill option or none)."""
     takes = state.legal_takes()
     take = takes[int(u[0] * len(takes))]
-    places = legal_places(state.pyramids[state.seat][0])
+    places = _legal_places(state.pyramids[state.seat][0])
     place = places[int(u[1] * len(places))]
     v, c = state.after_place(state.seat, take, place)
     n_opts = len(state.skill_options(v, c, place)) if restriction.skill_allowed(place) else 0
@@ -110,7 +110,7 @@ def search(state: GameState, u, mode: str, restriction: Restriction = NO_RESTRIC
     seat = state.seat
     table = state.table
     takes = state.legal_takes()
-    places = legal_places(state.pyramids[seat][0])
+    places = _legal_places(state.pyramids[seat][0])
     cache: dict[tuple[int, int, int], tuple[int, int]] = {}   # (value, colour, place) -> (value, option)
 
     def best_after(take: int, place: int) -> tuple[int, int]:

@@ -43,7 +43,10 @@ def colour_letters(names) -> tuple[str, ...]:
 
 def _occupancy(occupied, players: int) -> tuple[np.ndarray, QuarryGeometry, bool]:
     geom = quarry_geometry(players)
-    occ = np.asarray(occupied)
+    try:
+        occ = np.asarray(occupied)
+    except (ValueError, TypeError):
+        raise ValueError(f"occupied must be a boolean array (or 0/1), got {occupied!r:.80}") from None
     if occ.dtype != bool:
         if not np.isin(occ, (0, 1)).all():
             raise ValueError("occupied must be a boolean array (or 0/1)")
@@ -195,9 +198,13 @@ class Quarry:
 
     def _index(self, pos) -> int:
         try:
-            layer, row, col = (int(x) for x in pos)
-        except (TypeError, ValueError):
-            raise ValueError(f"pos must be a (layer, row, col) tuple, got {pos!r}") from None
+            parts = tuple(pos)
+        except TypeError:
+            parts = ()
+        if isinstance(pos, (str, bytes)) or len(parts) != 3 or not all(
+                isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in parts):
+            raise ValueError(f"pos must be a (layer, row, col) tuple of integers, got {pos!r}")
+        layer, row, col = (int(x) for x in parts)
         return self.geometry.index(layer, row, col)
 
     def available_mask(self) -> np.ndarray:

@@ -28,7 +28,7 @@ from ..rng import as_generator
 from .components import Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .quarry import Quarry, colour_pool, draw_quarry
-from .scoring import ScoreCard, Table, score_pyramid
+from .scoring import ScoreCard, Table, _score_pyramid
 from .skills import Action, apply_action, skill_options
 
 __all__ = ["Deal", "deal", "first_player", "legal_places", "GameState", "winners", "ROLL_ROUNDS", "turns_of"]
@@ -71,6 +71,8 @@ def deal(players: int, setup: Setup, *, rng=None, colours=None) -> Deal:
     ((92,), (63, 3))
     """
     players = check_players(players)
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a Setup (Setup.default()), got {type(setup).__name__}")
     gen = as_generator(rng)
     if colours is None:
         colours = dict(zip(setup.catalogue.palette.names,
@@ -100,7 +102,23 @@ def first_player(rolls: np.ndarray) -> int:
 
 
 def legal_places(values) -> list[int]:
-    """Empty spaces where a die may go: level 1, or directly above two placed dice (rules)."""
+    """Empty spaces where a die may go: level 1, or directly above two placed dice (rules).
+
+    ``values``: the 21 pyramid spaces, 0 for empty, else the die's value 1..6 (ValueError naming ``values``
+    otherwise).
+    """
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"values must be a sequence of {PYRAMID.n} integers 0..6, got {type(values).__name__}"
+                        ) from None
+    if isinstance(values, (str, bytes)) or len(items) != PYRAMID.n or not all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) and 0 <= x <= 6 for x in items):
+        raise ValueError(f"values must hold {PYRAMID.n} integers in 0..6 (0: empty space), got {values!r}")
+    return _legal_places(items)
+
+
+def _legal_places(values) -> list[int]:
     out = []
     for s in range(PYRAMID.n):
         if values[s]:
@@ -182,8 +200,8 @@ class GameState:
         takes = self.legal_takes()
         if take not in takes:
             raise ValueError(f"take must be an available die {takes}, got {take}")
-        if place not in legal_places(self.pyramids[seat][0]):
-            raise ValueError(f"place must be one of {legal_places(self.pyramids[seat][0])}, got {place}")
+        if place not in _legal_places(self.pyramids[seat][0]):
+            raise ValueError(f"place must be one of {_legal_places(self.pyramids[seat][0])}, got {place}")
         v, c = self.after_place(seat, take, place)
         action = None
         if option >= 0:
@@ -203,7 +221,7 @@ class GameState:
         return move
 
     def scores(self) -> list[ScoreCard]:
-        return [score_pyramid(v, c, self.table) for v, c in self.pyramids]
+        return [_score_pyramid(v, c, self.table) for v, c in self.pyramids]
 
     def winners(self) -> list[int]:
         sc = self.scores()

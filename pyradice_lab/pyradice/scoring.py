@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .cards import card_score
 from .components import GOAL_LEVELS, SKILL_LEVELS, GoalToken, ObjectiveCard, Setup, SkillToken
 from .geometry import PYRAMID
@@ -81,8 +83,39 @@ def _level(values, colours, k):
     return tuple(values[s] for s in sp), tuple(colours[s] for s in sp)
 
 
+def _check_pyramid(values, colours, n_colours: int) -> tuple[list[int], list[int]]:
+    """The 21 values (0..6) and colour indices (-1..n_colours-1) of a pyramid, checked."""
+    out = []
+    for name, seq, lo, hi in (("values", values, 0, 6), ("colours", colours, -1, n_colours - 1)):
+        try:
+            items = list(seq)
+        except TypeError:
+            raise TypeError(f"{name} must be a sequence of {PYRAMID.n} integers, got {type(seq).__name__}") from None
+        if isinstance(seq, (str, bytes)) or len(items) != PYRAMID.n:
+            raise ValueError(f"{name} must hold {PYRAMID.n} integers (one per pyramid space), got {seq!r}")
+        bad = [x for x in items if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer))
+               or not lo <= x <= hi]
+        if bad:
+            raise ValueError(f"{name} must be integers in {lo}..{hi}, got {bad[0]!r}")
+        out.append([int(x) for x in items])
+    v, c = out
+    if any((x == 0) != (y == -1) for x, y in zip(v, c)):
+        raise ValueError("colours must be -1 exactly where values is 0 (empty spaces)")
+    return v, c
+
+
 def score_pyramid(values, colours, table: Table) -> ScoreCard:
-    """Score one pyramid (21 values / colour indices, 0 / -1 for empty spaces) under ``table``."""
+    """Score one pyramid (21 values / colour indices, 0 / -1 for empty spaces) under ``table``.
+
+    Raises ValueError/TypeError naming ``values``, ``colours`` or ``table`` for malformed input.
+    """
+    if not isinstance(table, Table):
+        raise TypeError(f"table must be a Table (Table.build(setup, discs)), got {type(table).__name__}")
+    values, colours = _check_pyramid(values, colours, table.n_colours)
+    return _score_pyramid(values, colours, table)
+
+
+def _score_pyramid(values, colours, table: Table) -> ScoreCard:
     met = []
     for k in GOAL_LEVELS:
         v, c = _level(values, colours, k)
@@ -105,7 +138,7 @@ def evaluate(values, colours, table: Table, mode: str) -> int:
     every unfinished level whose goal the placed dice still allow, ``5000 * fit ** empty`` (``fit`` from
     ``goals.toml``): a level whose goal is still reachable is worth part of its 5 VP, less the more spaces remain.
     """
-    total = 1000 * score_pyramid(values, colours, table).total
+    total = 1000 * _score_pyramid(values, colours, table).total
     if mode == "lookahead":
         for k in GOAL_LEVELS:
             v, c = _level(values, colours, k)

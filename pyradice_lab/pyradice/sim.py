@@ -280,7 +280,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup, components)
     pols = resolve_policies(policies, players)
-    if engine not in ("auto", "fast", "python"):
+    if not isinstance(engine, str) or engine not in ("auto", "fast", "python"):
         raise ValueError(f"engine must be 'auto', 'fast' or 'python', got {engine!r}")
     fast = fast_capable(setup, pols)
     if engine == "fast" and not fast:

@@ -105,6 +105,38 @@ def _bad_calls() -> list:
         ("variant", lambda: simulate_games(1, variant="stormy", rng=0)),
         ("points", lambda: parse_lifeboats(card)),
         ("fit", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": 1}], fit=["wobble"])),
+        *_more_bad_calls(state),
+    ]
+
+
+def _more_bad_calls(state) -> list:
+    """Issue 15 section 5: n_jobs, malformed policies and observations, bools for ints, NaN, wrong types."""
+    import pandas as pd
+
+    from .calibration import calibrate, simulate_observations
+    from .layouts import setup_state
+    from .physics import TiltParams
+    from .sim import simulate_games, start_player_table
+    from .tilting import tilt, tilt_distribution
+
+    nan = float("nan")
+    return [
+        ("n_jobs", lambda: simulate_games(1, n_jobs=0, rng=0)),
+        ("policies", lambda: simulate_games(1, policies=["fixed:abc"] * 3, rng=0)),
+        ("policies", lambda: simulate_games(1, players=2, policies=[lambda view: None] * 2, rng=0)),
+        ("design", lambda: simulate_observations(pd.DataFrame({"edge": ["north"], "duration": [1.0]}), rng=0)),
+        ("observations.fallen", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": "3"}])),
+        ("observations", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": nan}])),
+        ("observations", lambda: calibrate([])),
+        ("n", lambda: tilt(state, "north", "centre", 1.0, n=-1, rng=0)),
+        ("n", lambda: tilt(state, "north", "centre", 1.0, n=True, rng=0)),
+        ("duration", lambda: tilt(state, "north", "centre", nan, n=1, rng=0)),
+        ("rng", lambda: tilt(state, "north", "centre", 1.0, n=1, rng="x")),
+        ("trials", lambda: tilt_distribution(state, "north", "centre", 1.0, trials=0, rng=0)),
+        ("players", lambda: setup_state(True, rng=0)),
+        ("max_turns", lambda: simulate_games(1, max_turns=-1, rng=0)),
+        ("games", lambda: start_player_table("x")),
+        ("slide_rate", lambda: TiltParams(slide_rate=nan)),
     ]
 
 

@@ -116,6 +116,17 @@ def _prepare(observations, geometry: RaftGeometry, comp=None) -> pd.DataFrame:
         raise ValueError("observations must give 'fallen' per tilt (or per-colour counts), or 'mean_fallen' with "
                          "'tilts'")
     df["edge"] = [check_edge(e) for e in df["edge"]]
+    for col in ("fallen", "mean_fallen", "tilts", "centre_after"):
+        if col in df:
+            ok = df[col].map(lambda v: v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)))
+            if not ok.all():
+                raise ValueError(f"observations.{col} must be numbers, got {df[col][~ok].tolist()[:3]!r}")
+            df[col] = df[col].astype(float)
+    usable = df["fallen"].notna() if "fallen" in df else pd.Series(False, index=df.index)
+    if "mean_fallen" in df:
+        usable |= df["mean_fallen"].notna()
+    if not usable.any():
+        raise ValueError("observations: every fallen / mean_fallen value is missing (NaN); nothing to fit")
     if "finger" not in df:
         df["finger"] = "centre"
     df["finger"] = [geometry.finger_index(e, f) for e, f in zip(df["edge"], df["finger"])]
@@ -482,7 +493,14 @@ def simulate_observations(design, params=None, *, tilts: int = 30, rng=None, cen
     params = coerce_params(params)
     if isinstance(tilts, bool) or not isinstance(tilts, numbers.Integral) or tilts < 1:
         raise ValueError(f"tilts must be a positive integer, got {tilts!r}")
-    design = pd.DataFrame(design)
+    try:
+        design = pd.DataFrame(design)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"design must be a DataFrame or a list of dicts (edge, finger, duration), got {exc}") from None
+    missing = [c for c in ("edge", "finger", "duration") if c not in design]
+    if missing or design.empty:
+        raise ValueError(f"design must have rows with columns edge, finger, duration (start optional); "
+                         f"missing {missing}" if missing else "design must have at least one row")
     gens = spawn(as_generator(rng), len(design))
     rows = []
     for (_, r), g in zip(design.iterrows(), gens):

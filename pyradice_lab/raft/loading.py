@@ -176,6 +176,10 @@ class Loading:
         return df
 
 
+#: Largest gem count of one colour :func:`load` accepts (a real game has a few dozen gems in all).
+MAX_GEMS_PER_COLOUR = 10**6
+
+
 def _colour_vector(value, colours, name) -> np.ndarray:
     if isinstance(value, Mapping):
         unknown = set(value) - set(colours)
@@ -183,14 +187,17 @@ def _colour_vector(value, colours, name) -> np.ndarray:
             raise ValueError(f"{name} has unknown colours {sorted(unknown)}; colours are {list(colours)}")
         vec = [value.get(c, 0) for c in colours]
     elif isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, str):
-        vec = list(np.asarray(value).ravel())
+        try:
+            vec = list(np.asarray(value).ravel())
+        except (ValueError, TypeError):
+            raise ValueError(f"{name} must be a flat sequence of {len(colours)} counts, got {value!r}") from None
         if len(vec) != len(colours):
             raise ValueError(f"{name} must give {len(colours)} counts {list(colours)}, got {len(vec)}")
     else:
         raise ValueError(f"{name} must be a dict colour -> count or a sequence of counts, got {value!r}")
     for c, v in zip(colours, vec):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise ValueError(f"{name}[{c!r}] must be a non-negative integer, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v <= MAX_GEMS_PER_COLOUR:
+            raise ValueError(f"{name}[{c!r}] must be an integer in 0..{MAX_GEMS_PER_COLOUR}, got {v!r}")
     return np.array(vec, dtype=np.int64)
 
 

@@ -152,7 +152,14 @@ def get_policy(spec) -> Policy | Callable:
         name, _, arg = spec.partition(":")
         name = name.strip().lower()
         if name == "fixed":
-            return fixed(float(arg) if arg else 1.0)
+            try:
+                seconds = float(arg) if arg else 1.0
+            except ValueError:
+                raise ValueError(f"policies: fixed:<seconds> needs a number of seconds, got {spec!r}") from None
+            try:
+                return fixed(seconds)
+            except ValueError as exc:
+                raise ValueError(f"policies: {spec!r}: {exc}") from None
         if arg:
             raise ValueError(f"policies: only 'fixed' takes an argument (fixed:<seconds>), got {spec!r}")
         if name == "aim":

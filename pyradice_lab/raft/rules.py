@@ -111,7 +111,7 @@ class GameRecord:
 
 
 def check_variant(variant) -> str:
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {list(VARIANTS)}, got {variant!r}")
     return variant
 
@@ -343,9 +343,16 @@ class Game:
     def choose(self, p: int) -> tuple[str, int, float]:
         pol = self.policies[p]
         if not isinstance(pol, Policy):
-            edge, finger, duration = pol(self.view(p))
-            edge = check_edge(edge)
-            return edge, self.comp.raft.finger_index(edge, finger), check_duration(duration, self.params)
+            choice = pol(self.view(p))
+            if isinstance(choice, (str, bytes)) or not isinstance(choice, Sequence) or len(choice) != 3:
+                raise ValueError(f"policies: a custom policy must return (edge, finger, duration), seat {p}'s "
+                                 f"returned {choice!r}")
+            edge, finger, duration = choice
+            try:
+                edge = check_edge(edge)
+                return edge, self.comp.raft.finger_index(edge, finger), check_duration(duration, self.params)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"policies: seat {p}'s custom policy returned {choice!r}: {exc}") from None
         my_empty, my_pts = self.boat_arrays([p])
         opp_empty, opp_pts = self.boat_arrays([(p + q) % self.players for q in range(1, self.players)])
         o = choose_options(np.array([KIND_CODES[pol.kind]]), pol.pars()[None], self.allowed[p][None],

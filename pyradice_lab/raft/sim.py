@@ -129,7 +129,9 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
-    if engine not in ENGINES:
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or not (n_jobs >= 1 or n_jobs == -1):
+        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
     setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns, discards_roll,
                    replace_sunk)

@@ -115,7 +115,7 @@ def test_kernel_goal_forms_equal_the_readable_goals(seed, kind, level, mode):
     v, c = random_pyramid(rng)
     if rng.random() < 0.7:               # few values and colours, so that goals are often met or still open
         v = [int(rng.choice([3, 5])) if x else 0 for x in v]
-        c = [int(rng.choice([0, 1])) if x else -1 for x in c]
+        c = [int(rng.choice([0, 1])) if x >= 0 else -1 for x in c]  # colour 0 is a colour, -1 empty
     discs = (0, 1, 2, 3)
     table = Table.build(setup, discs)
     tab = kernel_tables(setup)["tab"]
