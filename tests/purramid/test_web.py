@@ -213,3 +213,49 @@ def test_one_solve_at_a_time_per_board(monkeypatch):
         t.join(60)
     assert not errors, errors
     assert peak == {"A": 1, "B": 1}
+
+
+@pytest.mark.parametrize("argv,match", [(["serve", "--layout", "nope"], "layout"),
+                                        (["serve", "--port", "70000"], "--port"),
+                                        (["serve", "--layout", "/nonexistent/side.toml"], "does not exist")])
+def test_serve_cli_bad_input_exits_2_naming_it(argv, match, capsys):
+    from pyradice_lab import cli
+
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:   # argparse's own errors (usage line + one message line)
+        code = exc.code
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert code == 2 and match in err[-1]
+
+
+@pytest.mark.slow
+def test_serve_command_serves_the_page():
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "pyradice_lab.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.stderr.read()
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "serve did not answer in 120 s"
+                time.sleep(0.3)
+        assert page.status_code == 200 and "/advisor.js" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/api/layout?name=B", timeout=5).json()["name"] == "B"
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in out
