@@ -97,7 +97,7 @@ def _space(driver, s):
     return driver.find_element(By.CSS_SELECTOR, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
-def test_page_answers_like_advise(server, browser, tmp_path):
+def test_page_answers_like_advise(browser, server, tmp_path):
     d = browser
     d.get(server)
     wait = WebDriverWait(d, 60)
