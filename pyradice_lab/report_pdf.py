@@ -286,22 +286,31 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
         flow += paragraphs("Question: " + exp.question, QUESTION)
     for f in exp.findings:
         flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    if exp.method.strip():
+        flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
     if exp.claims_allowed():
         if exp.reading.strip():
             flow += paragraphs(exp.reading)
     else:
         least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
-        flow.append(Paragraph(markup(
-            f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the numbers "
-            "are shown, the reading is withheld. Run the full report for conclusions."), NOTE))
+        what = "the reading is withheld" if exp.reading.strip() else "no conclusion is drawn from them"
+        if any(f.enough_data for f in exp.findings):  # some findings may claim, the others say they do not
+            text = (f"Findings on fewer than {least:,} {exp.sample_unit} show their numbers and make no claim"
+                    + ("; the reading is withheld" if exp.reading.strip() else "") + ".")
+        else:
+            text = (f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the "
+                    f"numbers are shown, {what}. Run the full report for conclusions.")
+        flow.append(Paragraph(markup(text), NOTE))
     size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
     flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
     story.add(flow)
     if exp.figure is not None:
         _figure(exp.figure, story)
-    tab, orient = table_flowables(Table(exp.table, title=f"{exp.title}: data"), max_rows=exp.max_rows,
-                                  note=f"All rows: {exp.name}/{exp.name}.csv.")
+    shown = exp.table if exp.display is None else exp.display
+    tab, orient = table_flowables(Table(shown, title=f"{exp.title}: data"), max_rows=exp.max_rows,
+                                  note=f"All rows: {exp.name}/{exp.name}.csv." if exp.display is None else
+                                  f"All data: {exp.name}/{exp.name}.csv.")
     story.add(tab, orient)
 
 
