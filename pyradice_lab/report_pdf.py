@@ -425,13 +425,13 @@ def _sections_table(sections) -> RLTable:
                   ("BACKGROUND", (0, row), (-1, row), ZEBRA)]
         for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
             n = exp.resolved_sample_size()
-            if exp.exact:
-                n_text, status = "exact", "exact"
+            n_text = "exact" if exp.exact else _fmt_n(n, exp.sample_unit)
+            if exp.findings and any(f.enough_data for f in exp.findings):  # each finding decides for itself
+                status = f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
+            elif exp.exact:
+                status = "exact"
             else:
-                n_text = _fmt_n(n, exp.sample_unit)
-                status = ("numbers only" if not exp.claims_allowed() else
-                          f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
-                          if exp.findings else "by hand")
+                status = "numbers only" if exp.findings or not exp.claims_allowed() else "by hand"
             title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
             cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
     return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
@@ -465,7 +465,7 @@ def _summary(sections, story: _Story) -> None:
             rows.append([Paragraph(str(i), CELL), Paragraph(markup(render(f)), CELL),
                          Paragraph(markup(where[id(f)]), CELL), Paragraph(markup(robust), CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[18, width - 18 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),

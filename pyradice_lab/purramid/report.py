@@ -139,7 +139,7 @@ def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
     diffs = ans.frames["diffs"]
     qs = [("turns per game", 1.0, "turns"), ("bursts per turn", 1.0, "bursts per turn"),
           ("start player's win share", 100.0, "percentage points")]
-    fig, axes = figure(6.7, 2.4, ncols=3)
+    fig, axes = figure(6.7, 2.5, ncols=3)
     for ax, (q, k, unit) in zip(axes, qs):
         d = diffs[diffs["quantity"] == q]
         ax.errorbar(d["players"], k * d["diff"], yerr=[k * (d["diff"] - d["diff_ci_low"]),
@@ -147,8 +147,9 @@ def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
         ax.axhline(0, color="0.5", lw=1, ls="--")
         ax.set_xticks([2, 3, 4])
         ax.set_xlim(1.5, 4.5)
+        ax.set_title(q[0].upper() + q[1:])
         ax.set_xlabel(axis_label("players"))
-        ax.set_ylabel(axis_label(f"B - A, {q}", unit))
+        ax.set_ylabel(axis_label("side B - side A", unit))
     fig.tight_layout()
     ex = ans.frames["exact"]
     rows = [{"players": "any", "quantity": f"exact fresh-turn value, {r.board} board (tiles)",
@@ -158,7 +159,9 @@ def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
         va = float(ex[(ex.side == "A") & (ex.board == board)]["fresh_turn_value"].iloc[0])
         vb = float(ex[(ex.side == "B") & (ex.board == board)]["fresh_turn_value"].iloc[0])
         r.update({"side A (95% CI)": f"{va:.3f}", "side B (95% CI)": f"{vb:.3f}", "B - A (95% CI)": f"{vb - va:+.3f}"})
-    for _, r in diffs.iterrows():
+    order = {q: i for i, q in enumerate(dict.fromkeys(diffs["quantity"]))}  # by quantity, then players
+    for _, r in diffs.sort_values(["quantity", "players"], key=lambda c: c.map(order) if c.name == "quantity"
+                                  else c).iterrows():
         pct = r["quantity"] == "start player's win share"
         rows.append({"players": str(r["players"]), "quantity": r["quantity"] + (", %" if pct else ""),
                      "side A (95% CI)": interval_text(r["A"], r["A_ci_low"], r["A_ci_high"], pct=pct),
@@ -193,8 +196,8 @@ def yarn_value_experiment(quick: bool = False, seed=0) -> ExperimentResult:
               "whenever a reroll helps, on the 2-player start board, boards met in simulated 4-player games "
               f"({A.GAME_POLICY}) and, in the full report, the empty board. Each value is exact; the boards from "
               "games are a sample, so their mean carries a t interval over boards (a claim needs 10 boards). The "
-              f"data default yarn_value = {yv:g} is the median over 45 boards from 2-4 player games on both sides "
-              "(experiments/purramid_yarn_value.py --derive).")
+              f"data default yarn_value = {yv:g} (data/game.toml) is what the advisor counts a token won or spent "
+              "at; experiments/purramid_yarn_value.py --derive measures it over boards from 2-4 player games.")
     return result_of("purramid_yarn_value", "Value of a yarn token", ans, method, fig, shown)
 
 

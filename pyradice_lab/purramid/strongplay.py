@@ -19,7 +19,7 @@ __all__ = ["STRONG_SIZES", "strong_play_experiments", "strong_play_result", "ski
 
 STRONG_SIZES = A.STRONG_SIZES
 
-_SHOWN = ("P(start player wins)", "turns per game", "bursts per turn")
+_SHOWN = ("P(start player wins)", "turns per game")
 
 
 def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1,
@@ -70,8 +70,8 @@ def strong_play_result(ans: A.Answer, size: str) -> ExperimentResult:
     method = ("Every seat plays the exact policy ('optimal': each turn solved exactly on its board, a token "
               f"worth the documented yarn_value), compared with every seat playing {A.GAME_POLICY} (simulated "
               "again with its own seed). An exact solve per turn makes optimal games costly, so their cells hold "
-              "far fewer games and wider intervals. The table also lists bursts per turn; bonus turns, the "
-              "winner's gold and side B minus side A under both kinds of play are in the CSV files.")
+              "far fewer games and wider intervals. Bursts and bonus turns per turn and the winner's gold under both "
+              "kinds of play are in the CSV file.")
     res = result_of("purramid_strong_play", "Seat advantage and game length under exact play", ans, method, fig,
                     shown, size=size)
     sides = pd.concat([ans.frames["sides_optimal"].assign(play="optimal"),
