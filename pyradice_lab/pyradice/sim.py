@@ -30,11 +30,11 @@ from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, get_policy
 from .quarry import colour_letters
-from .rules import Deal, GameState, deal, turns_of, winners
+from .rules import Deal, GameState, deal, first_player, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable"]
+           "check_setup", "fast_capable", "warmup"]
 
 _CHUNK = 128
 
@@ -65,18 +65,18 @@ def fast_capable(setup: Setup, policies: Sequence) -> bool:
     """Whether the compiled kernels know every kind of ``setup`` and every policy."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
+    from .kernel import CARD_FORMS, GOAL_FORMS, SKILL_FORMS
     from .skills import get_skill_kind
 
     comps = setup.catalogue
-    kinds = [get_skill_kind(comps.skills[c].kind).kid for c in setup.skills if c is not None]
-    kinds += [get_goal_kind(comps.goals[c].kind).kid for c in setup.goals]
-    kinds += [get_card_kind(comps.cards[c].kind).kid for c in setup.cards]
-    return all(k is not None for k in kinds) and all(isinstance(p, str) for p in policies) and \
-        len(comps.palette.names) <= 60
+    known = [get_skill_kind(comps.skills[c].kind).kid in SKILL_FORMS for c in setup.skills if c is not None]
+    known += [get_goal_kind(comps.goals[c].kind).kid in GOAL_FORMS for c in setup.goals]
+    known += [get_card_kind(comps.cards[c].kind).kid in CARD_FORMS for c in setup.cards]
+    return all(known) and all(isinstance(p, str) for p in policies)
 
 
 def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
-    """The setup as the kernels' packed arrays: ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
+    """The setup as the kernels' packed table ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
     from .kernel import pack_setup
@@ -84,22 +84,12 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
 
     comps = setup.catalogue
     table = Table.build(setup, (0, 0, 0, 0))
-    skill_kind = np.full(7, -1, dtype=np.int64)
-    for lvl, tok in table.skills.items():
-        skill_kind[lvl] = get_skill_kind(tok.kind).kid
-    goal_kind = np.full(7, -1, dtype=np.int64)
-    goal_mask = np.zeros(7, dtype=np.int64)
-    goal_bonus = np.zeros((7, 7), dtype=np.int64)
-    for lvl, tok in table.goals.items():
-        goal_kind[lvl] = get_goal_kind(tok.kind).kid
-        goal_mask[lvl] = sum(1 << v for v in tok.params.get("values", ()))
-        goal_bonus[lvl] = lookahead_bonus(tok.fit)
-    cards = table.cards
-    tab = pack_setup(skill_kind, goal_kind, goal_mask, goal_bonus, [get_card_kind(c.kind).kid for c in cards],
-                     [tuple(c.params.get("table", (0,))) for c in cards],
-                     [sum(1 << v for v in c.params.get("values", ())) for c in cards],
-                     [c.params.get("size", 0) for c in cards], [c.params.get("points", 0) for c in cards])
-    return {"tab": tab, "n_colours": len(comps.palette.names)}
+    n_colours = len(comps.palette.names)
+    tab = pack_setup({lvl: (get_skill_kind(tok.kind).kid, tok.params) for lvl, tok in table.skills.items()},
+                     {lvl: (get_goal_kind(tok.kind).kid, tok.params, lookahead_bonus(tok.fit))
+                      for lvl, tok in table.goals.items()},
+                     [(get_card_kind(c.kind).kid, c.params) for c in table.cards], n_colours)
+    return {"tab": tab, "n_colours": n_colours}
 
 
 def quarry_table(players: int) -> np.ndarray:
@@ -110,23 +100,25 @@ def quarry_table(players: int) -> np.ndarray:
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
-    from .kernel import GEO, play_batch
+    from .kernel import GEO, compile_options, play_batch, workspace
 
     players = deals[0].players
     b = len(deals)
     t = turns_of(players)
     out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
-               cards=np.zeros((b, players, 4), np.int64), first=np.zeros(b, np.int64),
+               cards=np.zeros((b, players, 4), np.int64),
+               first=np.array([first_player(d.rolls) for d in deals], dtype=np.int64),
                choices=np.zeros((b, t), np.int64), moves=np.zeros((b, t, 3), np.int64),
-               final_v=np.zeros((b, players, 21), np.int64), final_c=np.zeros((b, players, 21), np.int64),
+               final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
     pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
-    play_batch(np.stack([d.values for d in deals]), np.stack([d.colours for d in deals]),
-               np.stack([d.discs for d in deals]), np.stack([d.rolls for d in deals]),
-               np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
-               GEO, out["totals"], out["met"], out["cards"], out["first"], out["choices"], out["moves"],
-               out["final_v"], out["final_c"], out["skills_used"])
+    values = np.stack([d.values for d in deals])
+    with compile_options():
+        play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
+                   np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
+                   out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
 
 
@@ -266,6 +258,26 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     df = _frame(arrays, all_deals, setup, pols, per_turn)
     return (df, arrays) if return_arrays else df
+
+
+def warmup() -> float:
+    """Compile the game kernels now (or load them from numba's cache); returns the CPU seconds it took.
+
+    The first :func:`simulate_games` of a machine compiles the kernels (a few seconds, see the bench row
+    "pyradice first simulate_games(100)"); numba caches the result on disk (``__pycache__`` beside the sources,
+    or ``NUMBA_CACHE_DIR``), so later processes start in a fraction of a second.  ``pyradice-lab pyradice
+    warmup`` runs this once per machine, e.g. after installing.
+
+    Examples
+    --------
+    >>> warmup() >= 0
+    True
+    """
+    import time
+
+    t0 = time.process_time()
+    simulate_games(2, 2, None, ["random_legal", "greedy"], rng=0, engine="fast")
+    return time.process_time() - t0
 
 
 @dataclass
