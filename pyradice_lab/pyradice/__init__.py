@@ -125,6 +125,14 @@ register_game(
     name="pyradice", title="Pyradice",
     summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured: docs/guide/strength.md)
+    policies=("random_legal", "greedy", "lookahead"),
+    restrictions={
+        "no_skills": "never uses a skill token",
+        **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},
+        "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
+        "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
+    },
     sweeps={
         "games": SweepTarget(
             "games_cell",

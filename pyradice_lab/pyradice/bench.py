@@ -1,7 +1,8 @@
 """Benchmark rows of Pyradice (``pyradice-lab bench --games pyradice``).
 
 - full games, 2 players, greedy: the compiled kernels against the same code with the JIT disabled, one game at a
-  time (:func:`pyradice_lab.bench.jit_disabled`), target ratio >= 20;
+  time (:func:`pyradice_lab.bench.jit_disabled`), target ratio >= 20, and against the readable rules engine a
+  user would otherwise run (``engine="python"``), target ratio >= 10;
 - full games, 2 players, lookahead and random_legal: rates only;
 - batched availability (numpy index arrays) against a pure-Python face count one quarry at a time;
 - the user's first call: CPU seconds of ``import pyradice_lab.pyradice`` + ``simulate_games(100)`` in a fresh
@@ -106,10 +107,17 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         python_availability(small, 2)
         return len(small)
 
+    def readable() -> int:
+        counter["seed"] += 1
+        simulate_games(2, 2, None, "greedy", rng=counter["seed"], engine="python")
+        return 2
+
     cases = [
         BenchCase("pyradice full game, 2p greedy (numba)", "games", games("greedy"),
                   jit_disabled("pyradice_lab.pyradice.bench:reference_games", n_games=1, policy="greedy"),
                   "same kernels, NUMBA_DISABLE_JIT=1, one game at a time", min_ratio=20, game="pyradice"),
+        BenchCase("pyradice full game, 2p greedy (numba) vs readable engine", "games", games("greedy"), readable,
+                  "readable rules engine (engine='python'), one game at a time", min_ratio=10, game="pyradice"),
         BenchCase("pyradice full game, 2p lookahead (numba)", "games", games("lookahead"), game="pyradice"),
         BenchCase("pyradice full game, 2p random_legal (numba)", "games", games("random_legal"), game="pyradice"),
         BenchCase("pyradice availability, batched numpy (47 dice)", "quarries", avail_fast, avail_ref,

@@ -84,11 +84,9 @@ def _cmd_simulate(args) -> int:
     print(f"Available dice per turn: mean {arr['choices'].mean():.2f}, min {arr['choices'].min()}, "
           f"max {arr['choices'].max()}")
     if args.out:
-        from pathlib import Path
+        from ..cli import write_csv
 
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(out, index=False)
+        out = write_csv(df, args.out)
         print(f"wrote {out} ({len(df)} games)")
     return 0
 
@@ -120,7 +118,7 @@ def _cmd_warmup(args) -> int:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import game_subcommands, nonneg_int, positive_int
+    from ..cli import comma_names, game_subcommands, nonneg_int, output_file, positive_int
 
     sub = game_subcommands(subparsers, "pyradice", "Pyradice: dice drafting from a 3-layer quarry into a 21-die "
                                                    "pyramid.")
@@ -139,11 +137,11 @@ def add_cli(subparsers) -> None:
     players_arg(q)
     q.add_argument("--games", type=positive_int, default=1000, help="number of games (default: %(default)s)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    q.add_argument("--policies", default="greedy",
+    q.add_argument("--policies", type=comma_names, default="greedy",
                    help="random_legal, greedy or lookahead; one, or one per seat comma-separated (default: greedy)")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed instead of the default")
-    q.add_argument("--out", default=None, help="CSV path for the per-game table")
+    q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_simulate)
 
@@ -151,7 +149,7 @@ def add_cli(subparsers) -> None:
                        description="Play one seeded game in the readable engine and print the transcript.")
     players_arg(q)
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: %(default)s)")
-    q.add_argument("--policies", default="greedy", help="one policy or one per seat, comma-separated")
+    q.add_argument("--policies", type=comma_names, default="greedy", help="one policy or one per seat, comma-separated")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed")
     q.set_defaults(func=_cmd_play)

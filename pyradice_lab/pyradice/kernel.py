@@ -32,8 +32,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .geometry import PYRAMID
 
 __all__ = ["play_batch", "workspace", "compile_options", "K_OPTIONS", "GEO", "pack_setup", "evaluate", "skill_options",
@@ -345,11 +345,14 @@ def workspace(n: int, n_colours: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True)
-def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_colours, geo,
+def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, tab, n_colours, geo,
                pv, pc, totals, met, cards, choices, moves, skills_used,
                occ, vis, cover, avail, places, work, opt, saved, terms, tmp, cand, stamp, cval, carg):
     """Play ``len(values)`` games from their deals; results go into the output arrays (see sim.play_deals).
 
+    ``ptab[seat]`` is the table seat ``seat`` chooses with (values pyramids, is offered skills): ``tab``
+    itself, or for a restricted player (restricted play) ``tab`` without the skills, goals or cards it may
+    not use; the final scores always use ``tab``.
     ``qgeo`` is the quarry geometry (n, 12): side neighbours, dice above, dice below (padding index n);
     ``pv``/``pc`` (games, players, 21) start empty (0 / -1) and end as the final pyramids; the last 14
     arguments are the scratch arrays of :func:`workspace`.
@@ -391,6 +394,7 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                     n_pl += 1
             choices[g, t] = n_av
             mode = policies[seat]
+            ptb = ptab[seat]
             option = -1
             if mode == 0:                            # random_legal
                 take = avail[int(uniforms[g, t, 0] * n_av)]
@@ -414,7 +418,7 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                             # whole-level skills) recomputes that level's goal and the value-reading cards only
                             vals[pl] = values[g, i]
                             cols[pl] = colours[g, i]
-                            n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
+                            n_opt = skill_options(geo[pl, 0], vals, cols, pl, ptb, geo, opt)
                             best = 0
                             arg = -1
                             for o in range(-1, n_opt):
@@ -428,9 +432,9 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
                                         vals[s] = opt[o, 2 + 3 * a]
                                         cols[s] = opt[o, 3 + 3 * a]
                                     out = tmp
-                                    if tab[R_SKF, geo[pl, 0]] != 1:
+                                    if ptb[R_SKF, geo[pl, 0]] != 1:
                                         only = geo[opt[o, 1], 0]
-                                val = evaluate(vals, cols, mode, only, tab, d, geo, work, terms, out)
+                                val = evaluate(vals, cols, mode, only, ptb, d, geo, work, terms, out)
                                 if o >= 0:
                                     for a in range(opt[o, 0]):
                                         s = opt[o, 1 + 3 * a]
@@ -460,7 +464,7 @@ def play_batch(values, colours, discs, first, uniforms, policies, qgeo, tab, n_c
             vals[place] = values[g, take]
             cols[place] = colours[g, take]
             if mode == 0 or option >= 0:
-                n_opt = skill_options(geo[place, 0], vals, cols, place, tab, geo, opt)
+                n_opt = skill_options(geo[place, 0], vals, cols, place, ptb, geo, opt)
                 if mode == 0:
                     option = int(uniforms[g, t, 2] * (n_opt + 1)) - 1
                 if option >= 0:
