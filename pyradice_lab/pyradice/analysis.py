@@ -386,12 +386,28 @@ def card_findings(df: pd.DataFrame, points: dict | None = None) -> list[Finding]
 
 
 def first_player_findings(df: pd.DataFrame) -> list[Finding]:
-    """From :func:`first_player_advantage`: the start player's (position 1) win share per player count
-    against the fair share, ties split."""
+    """From :func:`first_player_advantage` (one or more policies): the start player's (position 1) win share
+    per policy and player count against the fair share, ties split; with greedy and a stronger policy in the
+    table, also the change of that share from greedy to the other policy (normal interval of a difference of
+    independent estimates: conservative when both played the same deals)."""
     out = []
-    for r in df[df.position == 1].itertuples():
+    first = df[df.position == 1]
+    for r in first.itertuples():
         out.append(Finding("difference", f"start player's win share, {r.players} players (ties split)",
                            float(r.win_share), float(r.win_share_ci_low), float(r.win_share_ci_high), n=int(r.n_games),
                            null=float(r.fair_share), null_label="a fair share", unit="%",
                            test="t interval of per-game shares", player=r.policy, component=START_COMPONENT))
+    if "greedy" in set(first.policy):
+        base = first[first.policy == "greedy"].set_index("players")
+        for r in first[first.policy != "greedy"].itertuples():
+            if r.players not in base.index:
+                continue
+            b = base.loc[r.players]
+            d = float(r.win_share - b.win_share)
+            se = float(np.hypot(r.win_share_se, b.win_share_se))
+            out.append(Finding("difference", f"change of the start player's win share from greedy to {r.policy} play, "
+                               f"{r.players} players", d, d - Z95 * se, d + Z95 * se,
+                               n=int(min(r.n_games, b.n_games)), null=0.0, null_label="no change", unit="%",
+                               test="normal interval of a difference", player=f"{r.policy} vs greedy, every seat",
+                               scale=float(b.fair_share)))
     return out

@@ -27,11 +27,11 @@ from .analysis import (
 )
 from .components import Setup
 
-__all__ = ["report_section", "SIZES", "experiment_available", "experiment_goals", "experiment_skills",
+__all__ = ["report_section", "SIZES", "START_POLICIES", "experiment_available", "experiment_goals", "experiment_skills",
            "experiment_cards", "experiment_first_player"]
 
 #: Games per experiment: (quick, full).
-SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 1000), "first3": (10, 250),
+SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 2000), "first3": (10, 250),
          "first4": (8, 150)}
 _POL = ("random_legal", "greedy", "lookahead")
 _COLOURS = {"random_legal": "0.6", "greedy": "tab:blue", "lookahead": "tab:orange"}
@@ -195,34 +195,43 @@ def experiment_cards(n_games: int, seed) -> ExperimentResult:
                    method, df, fig, card_findings(df, points), shown, n_games)
 
 
-def experiment_first_player(sizes: dict, seed) -> ExperimentResult:
+#: the players the start-player advantage is measured with: the greedy heuristic and the strongest compiled one
+START_POLICIES = ("greedy", "lookahead")
+
+
+def experiment_first_player(sizes: dict, seed, policies=START_POLICIES) -> ExperimentResult:
     seq = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key) if isinstance(seed, np.random.SeedSequence) \
         else np.random.SeedSequence(seed)
     parts = []
     for i, players in enumerate((2, 3, 4)):
         child = np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (i,))
-        parts.append(first_player_advantage(sizes[players], (players,), "greedy", rng=child))
+        for pol in policies:   # the same deals for every policy (common random numbers)
+            parts.append(first_player_advantage(sizes[players], (players,), pol, rng=child))
     df = pd.concat(parts, ignore_index=True)
-    fig, ax = _fig(5.6, 2.8)
-    for players, marker in ((2, "o"), (3, "s"), (4, "^")):
-        d = df[df.players == players]
-        plot_series(ax, d.position + (players - 3) * 0.08, 100 * d.win_share,
-                    yerr=[100 * (d.win_share - d.win_share_ci_low), 100 * (d.win_share_ci_high - d.win_share)],
-                    marker=marker, label=f"{players} players")
-        reference_line(ax, [0.7, players + 0.3], [100 / players] * 2, ls=":")
-    ax.set_xlabel("turn position (1 = start player)")
-    ax.set_ylabel(axis_label("win share, ties split", "%"))
-    ax.set_xticks([1, 2, 3, 4])
-    place_legend(ax)
+    fig, axes = _fig(6.7, 2.8, ncols=len(policies), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, pol in zip(axes, policies):
+        for players, marker in ((2, "o"), (3, "s"), (4, "^")):
+            d = df[(df.players == players) & (df.policy == pol)]
+            plot_series(ax, d.position + (players - 3) * 0.08, 100 * d.win_share,
+                        yerr=[100 * (d.win_share - d.win_share_ci_low), 100 * (d.win_share_ci_high - d.win_share)],
+                        marker=marker, label=f"{players} players")
+            reference_line(ax, [0.7, players + 0.3], [100 / players] * 2, ls=":")
+        ax.set_title(f"{pol} play")
+        ax.set_xlabel("turn position (1 = start player)")
+        ax.set_xticks([1, 2, 3, 4])
+    axes[0].set_ylabel(axis_label("win share, ties split", "%"))
+    place_legend(axes[-1])
     fig.tight_layout()
-    shown = pd.DataFrame({"players": df.players, "position": df.position,
-                          "win share, % (95% CI)": _cells(df, "win_share", pct=True),
-                          "fair share, %": (100 * df.fair_share).round(1),
-                          "mean score, VP (95% CI)": _cells(df, "score"), "games": df.n_games})
+    shown = df[df.position == 1]
+    shown = pd.DataFrame({"players": shown.players, "policy": shown.policy,
+                          "start player's win share, % (95% CI)": _cells(shown, "win_share", pct=True),
+                          "fair share, %": (100 * shown.fair_share).round(1),
+                          "start player's score, VP (95% CI)": _cells(shown, "score"), "games": shown.n_games})
     method = (f"Win share by turn position (position 1 = each game's start player, drawn by roll-off; a shared win "
-              f"counts 1/k to each winner), greedy play, {sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 "
-              "players, 95% CIs; dotted: the fair share. The start player takes first from a quarry that opens "
-              "slowly (4, then 5 choices).")
+              f"counts 1/k to each winner), every seat playing {' or '.join(policies)} (the same deals for both), "
+              f"{sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 players, 95% CIs; dotted: the fair share. "
+              "Table: the start player (every position in the CSV).")
     return _result("pyradice_first_player", "Start-player advantage by turn position",
                    "Does the start player (or any turn position) win more often than a fair share?", method, df, fig,
                    first_player_findings(df), shown, min(sizes.values()), games=dict(sizes))

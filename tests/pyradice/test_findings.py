@@ -145,3 +145,20 @@ def test_quick_report_pages():
         assert not any(BAD.search(t) for t in texts), e.name
         assert figure_problems(tidy_figure(e.figure)) == [], e.name
         assert (out / e.name / f"{e.name}_findings.csv").exists()
+
+
+@pytest.mark.slow
+def test_start_player_change_under_stronger_play_follows_the_table():
+    parts = [A.first_player_advantage(n, (p,), pol, rng=40 + p) for p, n in ((2, 120), (3, 30))
+             for pol in ("greedy", "lookahead")]
+    df = pd.concat(parts, ignore_index=True)
+    fs = A.first_player_findings(df)
+    consistent(fs)
+    assert len(fs) == 4 + 2
+    first = df[df.position == 1].set_index(["policy", "players"])
+    for f, p in zip(fs[4:], (2, 3)):
+        la, gr = first.loc[("lookahead", p)], first.loc[("greedy", p)]
+        assert "lookahead" in f.quantity and f"{p} players" in f.quantity and f.null == 0.0
+        assert close(f.estimate, la.win_share - gr.win_share)
+        assert close(f.halfwidth, Z95 * math.hypot(la.win_share_se, gr.win_share_se))
+        assert f.n == min(la.n_games, gr.n_games) and f.enough_data == (p == 2)
