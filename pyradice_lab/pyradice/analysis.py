@@ -407,7 +407,7 @@ def first_player_findings(df: pd.DataFrame) -> list[Finding]:
             se = float(np.hypot(r.win_share_se, b.win_share_se))
             out.append(Finding("difference", f"change of the start player's win share from greedy to {r.policy} play, "
                                f"{r.players} players", d, d - Z95 * se, d + Z95 * se,
-                               n=int(min(r.n_games, b.n_games)), null=0.0, null_label="no change", unit="%",
+                               n=int(min(r.n_games, b.n_games)), null=0.0, unit="%",
                                test="normal interval of a difference", player=f"{r.policy} vs greedy, every seat",
                                scale=float(b.fair_share)))
     return out
