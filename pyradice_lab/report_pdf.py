@@ -286,22 +286,31 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
         flow += paragraphs("Question: " + exp.question, QUESTION)
     for f in exp.findings:
         flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    if exp.method.strip():
+        flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
     if exp.claims_allowed():
         if exp.reading.strip():
             flow += paragraphs(exp.reading)
     else:
         least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
-        flow.append(Paragraph(markup(
-            f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the numbers "
-            "are shown, the reading is withheld. Run the full report for conclusions."), NOTE))
+        what = "the reading is withheld" if exp.reading.strip() else "no conclusion is drawn from them"
+        if any(f.enough_data for f in exp.findings):  # some findings may claim, the others say they do not
+            text = (f"Findings on fewer than {least:,} {exp.sample_unit} show their numbers and make no claim"
+                    + ("; the reading is withheld" if exp.reading.strip() else "") + ".")
+        else:
+            text = (f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the "
+                    f"numbers are shown, {what}. Run the full report for conclusions.")
+        flow.append(Paragraph(markup(text), NOTE))
     size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
     flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
     story.add(flow)
     if exp.figure is not None:
         _figure(exp.figure, story)
-    tab, orient = table_flowables(Table(exp.table, title=f"{exp.title}: data"), max_rows=exp.max_rows,
-                                  note=f"All rows: {exp.name}/{exp.name}.csv.")
+    shown = exp.table if exp.display is None else exp.display
+    tab, orient = table_flowables(Table(shown, title=f"{exp.title}: data"), max_rows=exp.max_rows,
+                                  note=f"All rows: {exp.name}/{exp.name}.csv." if exp.display is None else
+                                  f"All data: {exp.name}/{exp.name}.csv.")
     story.add(tab, orient)
 
 
@@ -416,13 +425,13 @@ def _sections_table(sections) -> RLTable:
                   ("BACKGROUND", (0, row), (-1, row), ZEBRA)]
         for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
             n = exp.resolved_sample_size()
-            if exp.exact:
-                n_text, status = "exact", "exact"
+            n_text = "exact" if exp.exact else _fmt_n(n, exp.sample_unit)
+            if exp.findings and any(f.enough_data for f in exp.findings):  # each finding decides for itself
+                status = f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
+            elif exp.exact:
+                status = "exact"
             else:
-                n_text = _fmt_n(n, exp.sample_unit)
-                status = ("numbers only" if not exp.claims_allowed() else
-                          f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
-                          if exp.findings else "by hand")
+                status = "numbers only" if exp.findings or not exp.claims_allowed() else "by hand"
             title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
             cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
     return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
@@ -456,7 +465,7 @@ def _summary(sections, story: _Story) -> None:
             rows.append([Paragraph(str(i), CELL), Paragraph(markup(render(f)), CELL),
                          Paragraph(markup(where[id(f)]), CELL), Paragraph(markup(robust), CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[18, width - 18 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),
