@@ -130,14 +130,17 @@ def quarry_table(players: int) -> np.ndarray:
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
     from .kernel import GEO, compile_options, play_batch, workspace
+    from .search import is_search_policy, play_search_deals
 
+    if any(is_search_policy(p) for p in policies):
+        return play_search_deals(deals, setup, policies)
     players = deals[0].players
     b = len(deals)
     t = turns_of(players)
     out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
                cards=np.zeros((b, players, 4), np.int64),
                first=np.array([first_player(d.rolls) for d in deals], dtype=np.int64),
-               choices=np.zeros((b, t), np.int64), moves=np.zeros((b, t, 3), np.int64),
+               choices=np.zeros((b, t), np.int64), moves=np.full((b, t, 3), -1, np.int64),
                final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
@@ -147,7 +150,8 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
     values = np.stack([d.values for d in deals])
     with compile_options():
         play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
-                   np.stack([d.uniforms for d in deals]), pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   np.zeros(b, np.int64), t, np.ones(values.shape, np.int64), np.stack([d.uniforms for d in deals]),
+                   pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
                    GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
                    out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
