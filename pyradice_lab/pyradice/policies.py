@@ -162,15 +162,10 @@ def parse_policy(name: str) -> tuple[str, Restriction]:
 
 
 def get_policy(name) -> Callable:
-    """The policy called ``name``, possibly restricted (``"greedy/no_cards"``); ``"flat_mc"`` / ``"flat_mc:N"``
-    is the search player of :mod:`.search`; a callable passes through."""
+    """The policy called ``name``, possibly restricted (``"greedy/no_cards"``); a callable passes through.
+    (The search player ``"flat_mc"`` needs the setup's tables: :func:`.sim.policy_function` binds it.)"""
     if callable(name):
         return name
-    from .search import FlatMC, flat_mc
-
-    spec = FlatMC.parse(name)
-    if spec is not None:
-        return partial(flat_mc, spec=spec)
     base, restriction = parse_policy(name)
     if restriction == NO_RESTRICTION:
         return POLICIES[base]

@@ -370,12 +370,12 @@ def _run_rollouts(jobs, setup_tab, n_colours: int, players: int, turns: int, cod
     return out
 
 
-def decide(decisions: Sequence[_Decision], setup_tab, n_colours: int, players: int, box) -> list[tuple[int, int, int]]:
-    """Sequential halving over the candidates of several decisions at once; the chosen (take, place, option)."""
-    from .sim import quarry_table
+def decide(decisions: Sequence[_Decision], setup_tab, n_colours: int, players: int, box,
+           qgeo) -> list[tuple[int, int, int]]:
+    """Sequential halving over the candidates of several decisions at once; the chosen (take, place, option).
 
+    ``qgeo``: the packed quarry geometry (:func:`.sim.quarry_table`)."""
     turns = PYRAMID.n * players
-    qgeo = quarry_table(players)
     pending = []
     for dec in decisions:
         dec.alive = np.arange(len(dec.cands))
@@ -429,28 +429,25 @@ def _decision(spec: FlatMC, seat: int, turn: int, first: int, occ, values, colou
 
 
 # ----------------------------------------------------------------------------------------- whole games
-def play_search_deals(deals, setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
+def play_search_deals(deals, setup, policies: Sequence[str], *, tab, n_colours: int, ptab, codes,
+                      qgeo) -> dict[str, np.ndarray]:
     """Play dealt games where some seats are search players; the arrays of :func:`.sim.play_deals`.
+
+    ``tab``/``n_colours``: the setup's kernel tables (:func:`.sim.kernel_tables`); ``ptab``/``codes``: per seat
+    the table it chooses with and its compiled policy code (a search seat: the plain table, greedy);
+    ``qgeo``: :func:`.sim.quarry_table`.  (:func:`.sim.play_deals` passes them all.)
 
     All games advance turn by turn together: the search seats to move decide (their rollouts of every game in
     one kernel call per halving round), then one :func:`.kernel.play_batch` call plays the turn of every game
     (forced moves for the search seats, the compiled policies for the others).
     """
-    from .policies import NO_RESTRICTION, POLICY_CODES, parse_policy
     from .rules import first_player, turns_of
-    from .sim import kernel_tables, quarry_table, restricted_tab
 
     players = deals[0].players
     b = len(deals)
     turns = turns_of(players)
     specs = [FlatMC.parse(p) for p in policies]
-    parsed = [("greedy", NO_RESTRICTION) if s is not None else parse_policy(p) for s, p in zip(specs, policies)]
-    codes = np.array([POLICY_CODES[base] for base, _ in parsed], np.int64)
-    tabs = kernel_tables(setup)
-    tab, n_colours = tabs["tab"], tabs["n_colours"]
-    ptab = np.stack([restricted_tab(tab, r) for _, r in parsed])
     box = box_counts(setup, players)
-    qgeo = quarry_table(players)
     values = np.stack([d.values for d in deals])
     colours = np.stack([d.colours for d in deals])
     discs = np.stack([d.discs for d in deals])
@@ -470,7 +467,7 @@ def play_search_deals(deals, setup, policies: Sequence[str]) -> dict[str, np.nda
             decs = [_decision(specs[seats[g]], int(seats[g]), t, int(out["first"][g]), occ[g], values[g], colours[g],
                               out["final_v"][g], out["final_c"][g], discs[g], uniforms[g, t], tab, players)
                     for g in todo]
-            for g, mv in zip(todo, decide(decs, tab, n_colours, players, box)):
+            for g, mv in zip(todo, decide(decs, tab, n_colours, players, box, qgeo)):
                 out["moves"][g, t] = mv
         with compile_options():
             play_batch(values, colours, discs, out["first"], np.full(b, t, np.int64), t + 1, occ, uniforms, codes,
@@ -482,21 +479,19 @@ def play_search_deals(deals, setup, policies: Sequence[str]) -> dict[str, np.nda
 
 
 # ----------------------------------------------------------------------------------------- readable engine
-def flat_mc(state, u, spec: FlatMC | None = None) -> tuple[int, int, int]:
+def flat_mc(state, u, spec: FlatMC | None = None, *, tab, n_colours: int, qgeo) -> tuple[int, int, int]:
     """The search player as a policy of the readable engine: ``(take, place, option)`` for ``state``'s mover.
 
-    It reads only what the mover sees (:func:`observe`) and plays the same move as :func:`play_search_deals`
-    from the same deal.
+    ``tab``, ``n_colours`` and ``qgeo`` are the setup's kernel tables and the packed quarry geometry
+    (:func:`.sim.policy_function` binds them).  It reads only what the mover sees (:func:`observe`) and plays the
+    same move as :func:`play_search_deals` from the same deal.
     """
-    from .sim import kernel_tables
-
     spec = spec or FlatMC()
     setup = state.table.setup
-    tabs = kernel_tables(setup)
     players = state.players
     pv = np.array([v for v, _ in state.pyramids], np.int64)
     pc = np.array([c for _, c in state.pyramids], np.int64)
     dec = _decision(spec, state.seat, state.turn, state.first, state.quarry.occupied.astype(np.int64),
                     state.quarry.values, state.quarry.colours, pv, pc, np.array(state.table.discs, np.int64), u,
-                    tabs["tab"], players)
-    return decide([dec], tabs["tab"], tabs["n_colours"], players, box_counts(setup, players))[0]
+                    tab, players)
+    return decide([dec], tab, n_colours, players, box_counts(setup, players), qgeo)[0]

@@ -9,7 +9,7 @@ from pyradice_lab.pyradice.policies import get_policy
 from pyradice_lab.pyradice.rules import GameState, deal
 from pyradice_lab.pyradice.scoring import evaluate
 from pyradice_lab.pyradice.search import FlatMC, candidates, determinize, flat_mc, move_values, observe
-from pyradice_lab.pyradice.sim import kernel_tables, play_deals, play_game, simulate_games
+from pyradice_lab.pyradice.sim import kernel_tables, play_deals, play_game, policy_function, simulate_games
 from pyradice_lab.pyradice.skills import apply_action
 from pyradice_lab.rng import spawn
 
@@ -23,6 +23,14 @@ def midgame(seed, players=2, turns=12, policy="greedy"):
     for _ in range(turns):
         g.play(*fn(g, d.uniforms[g.turn]))
     return g
+
+
+def search_move(g, u, spec):
+    """The search player's move in the readable engine (its tables bound as sim.policy_function binds them)."""
+    from pyradice_lab.pyradice.sim import quarry_table
+
+    tabs = kernel_tables(g.table.setup)
+    return flat_mc(g, u, spec, tab=tabs["tab"], n_colours=tabs["n_colours"], qgeo=quarry_table(g.players))
 
 
 # ----------------------------------------------------------------------------------------- names
@@ -175,7 +183,7 @@ def test_the_player_never_peeks_at_hidden_dice():
     g = midgame(6, turns=9)
     u = g.deal.uniforms[g.turn]
     spec = FlatMC(rollouts=8, candidates=4)
-    before = flat_mc(g, u, spec)
+    before = search_move(g, u, spec)
     occ = g.quarry.occupied
     v, c = observe(g.quarry.values, g.quarry.colours, occ, 2)
     hidden_v = occ & (v == 0)
@@ -184,7 +192,7 @@ def test_the_player_never_peeks_at_hidden_dice():
     g.quarry.values[hidden_v] = rng.integers(1, 7, hidden_v.sum())
     g.quarry.colours[hidden_c] = rng.permutation(g.quarry.colours[hidden_c])
     g.quarry.colours[hidden_c] = (g.quarry.colours[hidden_c] + 1) % 5    # even impossible colour counts
-    assert flat_mc(g, u, spec) == before
+    assert search_move(g, u, spec) == before
 
 
 @pytest.mark.slow
@@ -214,5 +222,6 @@ def test_registered_as_the_strongest_player_and_not_restrictable():
     assert strongest_policy(spec) == "lookahead"          # restricted play keeps using the compiled heuristic
     for bad in ("flat_mc/no_goals", "flat_mc:8/no_skills"):
         with pytest.raises(ValueError, match="policies"):
-            get_policy(bad)
+            simulate_games(1, policies=[bad, "greedy"])
+    assert policy_function("flat_mc:8", Setup.default()).__name__ == "flat_mc:8"
     assert FlatMC.parse("flat_mc") == FlatMC(rollouts=16)
