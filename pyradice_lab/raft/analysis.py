@@ -19,7 +19,7 @@ from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table
 
 __all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity",
-           "sinking"]
+           "sinking", "points_per_turn_by_size"]
 
 
 def _children(seed, k):
@@ -160,9 +160,19 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
 
 
 # ----------------------------------------------------------------------------------------- card fairness
-def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
-    """Each lifeboat's points vs how long it takes to complete; over- and under-valued cards."""
-    batch = simulate(n_games, players, rng=seed, n_jobs=n_jobs)
+def points_per_turn_by_size(cards: pd.DataFrame) -> pd.Series:
+    """Points per own turn a card is held, by card size: sum of points / sum of turns held per completion
+    over the cards of each size (``cards``: the per-card totals of :func:`.sim.simulate`)."""
+    tpc = cards["turns_held"] / cards["completed"].clip(lower=1)
+    return cards.assign(tpc=tpc).groupby("size").apply(lambda g: g["points"].sum() / g["tpc"].sum(),
+                                                        include_groups=False)
+
+
+def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policies=None) -> ExperimentResult:
+    """Each lifeboat's points vs how long it takes to complete; over- and under-valued cards (``policies``:
+    one for every seat or one per seat, default greedy)."""
+    batch = simulate(n_games, players, policies=policies, rng=seed, n_jobs=n_jobs)
+    who = "greedy" if policies is None else ", ".join(dict.fromkeys(batch.games.attrs["policies"]))
     c = batch.cards.copy()
     comp = default_components()
     c["rule_points"] = [comp.deck[i].points for i in range(len(c))]
@@ -204,8 +214,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Expe
     fig.tight_layout()
     over = table[table.verdict == "over-valued"]
     under = table[table.verdict == "under-valued"]
-    by_size = table.groupby("size").apply(lambda g: (g["points"].sum() / g["turns_per_completion"].sum()),
-                                          include_groups=False)
+    by_size = points_per_turn_by_size(c)
     def names(d):
         groups = d.groupby(["name", "points", "proposed_points"], sort=False).size()
         shown = [f"{n}{' x' + str(k) if k > 1 else ''} ({p} -> {q})" for (n, p, q), k in groups.items() if p != q]
@@ -213,7 +222,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Expe
         text = ", ".join(shown) or "none"
         return text + (f" (and {same} more whose rounded fair value equals their points)" if same else "")
 
-    reading = (f"{n_games:,} simulated {players}-player games (greedy policies; {int(table.completed.sum()):,} "
+    reading = (f"{n_games:,} simulated {players}-player games ({who} policies; {int(table.completed.sum()):,} "
                f"completions). A card is fair if its points are proportional to the own turns it occupies one of the "
                f"player's two lifeboat places per completion (counting the turns of cards never completed); the deck's "
                f"total points fix the rate at {k:.2f} points per turn held. Points per turn held by card size: "
@@ -224,7 +233,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Expe
     reading += (" Table: turns_per_compl = own turns held per completion (se its standard error); fair_low..fair_high "
                 "= the 95% interval of the fair value.")
     return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, fig,
-                            {"games": n_games, "players": players, "rate": k})
+                            {"games": n_games, "players": players, "rate": k, "policies": who})
 
 
 # ----------------------------------------------------------------------------------------- sweeps

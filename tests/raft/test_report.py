@@ -88,3 +88,20 @@ def test_tilt_model_page_defaults_to_random_setups():
     ref = ex.tilt_model(players=2, durations=(1.0,), layout="reference")
     assert setup.meta["layout"] == "setup" and "random 2-player rules setups" in setup.reading
     assert not np.allclose(setup.table["expected_fallen"], ref.table["expected_fallen"])
+
+
+def test_strong_play_pages_carry_both_policies_with_intervals(tmp_path):
+    from pyradice_lab.raft import strong_play as sp
+
+    duel = sp.strength_duels(6, 3, players=(2,), rivals=("greedy",))
+    t = duel.table
+    assert t[["players", "rival", "games"]].values.tolist() == [[2, "greedy", 12]]
+    assert (t["win_share_ci_low"] <= t["win_share"]).all() and (t["win_share"] <= t["win_share_ci_high"]).all()
+    again = sp.strength_duels(6, 3, players=(2,), rivals=("greedy",))
+    pd.testing.assert_frame_equal(t, again.table)          # same seed, same games
+    res = sp.strong_play(12, 4, players=(2,), blacks=(0, 6), mix_games=6, card_players=2, blocks=3)
+    _check_long(res)
+    assert set(res.table["policy"]) == {"greedy", "exact"}
+    assert set(res.table["finding"]) == {"start player", "card fairness", "gem mix"}
+    assert "greedy" in res.reading and "exact" in res.reading
+    assert save_experiment(res, tmp_path)["csv"].exists()

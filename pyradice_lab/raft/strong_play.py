@@ -1,0 +1,226 @@
+"""Rocking Raft under strong play: how strong is the exact player, and do the balance findings still hold?
+
+- :func:`strength_duels`: the strong player (``"exact"``, :mod:`.expectimax`) against a field of a weaker
+  policy, in every seat in turn on the same seeds (game ``i`` of every seating starts from the same setup
+  and draws the same uniforms), so its win share is a paired average over seatings; fair share 1/players.
+- :func:`strong_play`: the balance findings of the other experiments, measured with every seat played by
+  each policy (the heuristic ``greedy`` and the strong ``exact``), both with 95% intervals: the start
+  player's advantage by turn position, card fairness (points per own turn a card is held, by card size,
+  intervals from independent blocks of games), and the gem mix (game length with few and many black gems).
+
+Both return a :class:`~pyradice_lab.report.ExperimentResult`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..report import ExperimentResult
+from ..stats import Z95, mean_estimate
+from .analysis import _children, _fig, points_per_turn_by_size
+from .components import default_components
+from .sim import simulate, simulate_games, start_player_table
+
+__all__ = ["strength_duels", "strong_play"]
+
+
+def _verdict(low: float, high: float, ref: float) -> str:
+    return "above" if low > ref else "below" if high < ref else "not distinguishable from"
+
+
+def _shares(df: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
+    score = df[[f"score_{p}" for p in range(players)]].to_numpy()
+    key = score * 1000 + df[[f"boats_{p}" for p in range(players)]].to_numpy()
+    top = key == key.max(axis=1, keepdims=True)
+    return top / top.sum(axis=1, keepdims=True), score
+
+
+def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", rivals=("greedy", "aim"),
+                   n_jobs: int = 1) -> ExperimentResult:
+    """Win share of ``strong`` against a field of each rival, seat-rotated and paired by seed."""
+    rows = []
+    kids = _children(seed, len(players) * len(rivals))
+    i = 0
+    for p in players:
+        for rival in rivals:
+            share = np.zeros(n_games)
+            margin = np.zeros(n_games)
+            for seat in range(p):
+                pols = [rival] * p
+                pols[seat] = strong
+                df = simulate_games(n_games, p, policies=pols, rng=kids[i], n_jobs=n_jobs)
+                sh, score = _shares(df, p)
+                share += sh[:, seat] / p
+                margin += (score[:, seat] - (score.sum(axis=1) - score[:, seat]) / (p - 1)) / p
+            i += 1
+            row = {"players": p, "policy": strong, "rival": rival, "games": n_games * p, "seeds": n_games,
+                   "fair_share": 1 / p}
+            row.update(mean_estimate(share).to_dict("win_share"))
+            row.update(mean_estimate(margin).to_dict("score_margin"))
+            rows.append(row)
+    t = pd.DataFrame(rows)
+    t = t.drop(columns=[c for c in t.columns if c.endswith("_n")])
+    t["verdict"] = [_verdict(r.win_share_ci_low, r.win_share_ci_high, r.fair_share) for r in t.itertuples()]
+    fig, ax = _fig(1, 6.0, 3.2)
+    ax = ax[0]
+    for k, rival in enumerate(rivals):
+        sub = t[t.rival == rival]
+        x = np.arange(len(sub)) + (k - (len(rivals) - 1) / 2) * 0.15
+        y = sub["win_share"].to_numpy()
+        ax.errorbar(x, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y], fmt="o", capsize=3,
+                    label=f"vs {rival}")
+    for j, p in enumerate(players):
+        ax.hlines(1 / p, j - 0.4, j + 0.4, color="0.5", ls=":")
+    ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+    ax.set_ylabel(f"{strong}'s share of the wins (95% CI)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    parts = [f"{r.players} players vs {r.rival}: {r.win_share:.1%} (95% CI {r.win_share_ci_low:.1%}.."
+             f"{r.win_share_ci_high:.1%}, {r.verdict} the fair {r.fair_share:.1%}; points margin over the average "
+             f"opponent {r.score_margin:+.2f}, CI {r.score_margin_ci_low:+.2f}..{r.score_margin_ci_high:+.2f})"
+             for r in t.itertuples()]
+    reading = (f"The expected-points player ({strong}: exact outcome distribution of every tilt, outcomes valued by "
+               f"optimal loading and the gems passed on) alone against a field of each weaker policy, taking every seat "
+               f"in turn on the same {n_games:,} seeds per player count (the first player is drawn at random, so every "
+               "seat also meets every turn position); its share of the wins (ties split) is averaged over its seats "
+               "per seed. " + "; ".join(parts) + ".")
+    return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, fig,
+                            {"games_per_seating": n_games, "strong": strong})
+
+
+def _blocks(n_games: int, blocks: int) -> list[int]:
+    base, extra = divmod(n_games, blocks)
+    return [base + (b < extra) for b in range(blocks) if base + (b < extra)]
+
+
+def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exact"), blacks=(0, 6),
+                mix_games: int | None = None, card_players: int = 3, blocks: int = 8,
+                n_jobs: int = 1) -> ExperimentResult:
+    """The balance findings with every seat played by each of ``policies`` (both with 95% intervals).
+
+    ``n_games`` games per player count and policy (start player by turn position; at ``card_players``
+    players also card fairness, in ``blocks`` independent blocks for its intervals); ``mix_games`` games per
+    gem mix in ``blacks`` (black gems in play, ``card_players`` players; default ``n_games``)."""
+    mix_games = n_games if mix_games is None else mix_games
+    rows = []
+    kids = _children(seed, len(players) * len(policies) + len(blacks) * len(policies))
+    i = 0
+    starts = []
+    for p in players:
+        for pol in policies:
+            parts, cards = [], []
+            for n, s in zip(_blocks(n_games, blocks if p == card_players else 1), _children(kids[i], blocks)):
+                batch = simulate(n, p, policies=pol, rng=s, n_jobs=n_jobs)
+                parts.append(batch.games)
+                cards.append(batch.cards)
+            i += 1
+            games = pd.concat(parts, ignore_index=True)
+            t = start_player_table(games)
+            t.insert(0, "policy", pol)
+            t.insert(0, "players", p)
+            starts.append(t)
+            for r in t.itertuples():
+                for m in ("win_share", "score_margin"):
+                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position}",
+                                 "metric": m, "value": getattr(r, m), "se": getattr(r, f"{m}_se"),
+                                 "ci_low": getattr(r, f"{m}_ci_low"), "ci_high": getattr(r, f"{m}_ci_high"),
+                                 "reference": 1 / p if m == "win_share" else 0.0, "n": len(games)})
+            if p == card_players:
+                total = sum(c.drop(columns=["id", "name", "size", "points"]) for c in cards)
+                pooled = points_per_turn_by_size(pd.concat([cards[0][["id", "name", "size", "points"]], total], axis=1))
+                per_block = np.array([points_per_turn_by_size(c).to_numpy() for c in cards])
+                se = per_block.std(axis=0, ddof=1) / np.sqrt(len(cards))
+                for (size, v), e in zip(pooled.items(), se):
+                    rows.append({"finding": "card fairness", "players": p, "policy": pol, "item": f"{size} slots",
+                                 "metric": "points_per_turn_held", "value": v, "se": e, "ci_low": v - Z95 * e,
+                                 "ci_high": v + Z95 * e, "reference": np.nan, "n": len(games)})
+    comp = default_components()
+    base = comp.gems.in_play(card_players)
+    for pol in policies:
+        for b in blacks:
+            df = simulate_games(mix_games, card_players, policies=pol, rng=kids[i], n_jobs=n_jobs,
+                                components=comp.with_gems(card_players, list(base[:-1]) + [int(b)]))
+            i += 1
+            for m in ("rounds", "winning_score"):
+                e = mean_estimate(df[m].to_numpy(float))
+                rows.append({"finding": "gem mix", "players": card_players, "policy": pol, "item": f"{b} black",
+                             "metric": m, "value": e.value, "se": e.se, "ci_low": e.ci_low, "ci_high": e.ci_high,
+                             "reference": np.nan, "n": len(df)})
+    table = pd.DataFrame(rows)
+    start = pd.concat(starts, ignore_index=True)
+    fig = _figure(table, start, players, policies, card_players)
+    reading = _reading(table, start, players, policies, blacks, card_players, n_games, mix_games)
+    return ExperimentResult("raft_strong_play", "Balance under strong play: greedy and exact players", reading, table,
+                            fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)})
+
+
+def _figure(table, start, players, policies, card_players):
+    fig, axes = _fig(len(players) + 1, 3.0 * (len(players) + 1), 3.2)
+    for ax, p in zip(axes, players):
+        for k, pol in enumerate(policies):
+            sub = start[(start.players == p) & (start.policy == pol)]
+            y = sub["win_share"].to_numpy()
+            ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
+                        sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
+        ax.axhline(1 / p, color="0.5", ls=":")
+        ax.set_xticks(range(p))
+        ax.set_xlabel(f"turn position ({p} players)")
+    axes[0].set_ylabel("share of the wins (95% CI)")
+    axes[0].legend(fontsize=7)
+    ax = axes[-1]
+    cards = table[table.finding == "card fairness"]
+    for k, pol in enumerate(policies):
+        sub = cards[cards.policy == pol]
+        x = np.array([int(s.split()[0]) for s in sub["item"]]) + (k - 0.5) * 0.1
+        y = sub["value"].to_numpy()
+        ax.errorbar(x, y, yerr=[y - sub["ci_low"], sub["ci_high"] - y], marker="o", capsize=3, label=pol)
+    ax.set_xlabel(f"card size (slots), {card_players} players")
+    ax.set_ylabel("points per own turn held")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def _ci(r) -> str:
+    return f"{r.value:.3g} ({r.ci_low:.3g}..{r.ci_high:.3g})"
+
+
+def _reading(table, start, players, policies, blacks, card_players, n_games, mix_games) -> str:
+    out = [f"Every seat played by the same policy, {n_games:,} games per player count and policy ({', '.join(policies)}); "
+           "95% intervals. Start player (turn position 0): share of the wins (ties split) against the fair share, and "
+           "points over the average opponent - "]
+    cells = []
+    for p in players:
+        bits = []
+        for pol in policies:
+            s = start[(start.players == p) & (start.policy == pol)]
+            r0, rl = s.iloc[0], s.iloc[-1]
+            bits.append(f"{pol} {r0.win_share:.1%} ({r0.win_share_ci_low:.1%}..{r0.win_share_ci_high:.1%}, "
+                        f"{_verdict(r0.win_share_ci_low, r0.win_share_ci_high, 1 / p)} fair), margin "
+                        f"{r0.score_margin:+.2f} ({r0.score_margin_ci_low:+.2f}..{r0.score_margin_ci_high:+.2f}); last "
+                        f"position {rl.win_share:.1%} ({rl.win_share_ci_low:.1%}..{rl.win_share_ci_high:.1%}), margin "
+                        f"{rl.score_margin:+.2f} ({rl.score_margin_ci_low:+.2f}..{rl.score_margin_ci_high:+.2f})")
+        cells.append(f"{p} players: " + "; ".join(bits))
+    out.append(". ".join(cells) + ". ")
+    off = start[(start.win_share_ci_low > start.fair_share) | (start.win_share_ci_high < start.fair_share)]
+    out.append("Positions whose share of the wins is off the fair share: " + (", ".join(
+        f"{r.players}p {r.policy} position {r.position} ({r.win_share:.1%})" for r in off.itertuples()) or "none") + ". ")
+    cards = table[table.finding == "card fairness"]
+    if len(cards):
+        out.append(f"Card fairness ({card_players} players), points per own turn a card is held, by size: " + "; ".join(
+            f"{pol} " + ", ".join(f"{r.item} {_ci(r)}" for r in cards[cards.policy == pol].itertuples())
+            for pol in policies))
+        ratios = [f"{pol} {sub.iloc[-1] / sub.iloc[0]:.2f}x" for pol in policies
+                  if len(sub := cards[cards.policy == pol].set_index("item")["value"]) > 1]
+        out.append(" (largest over smallest: " + ", ".join(ratios) + "). ")
+    mix = table[table.finding == "gem mix"]
+    bits = []
+    for pol in policies:
+        sub = mix[(mix.policy == pol) & (mix.metric == "rounds")].set_index("item")
+        lo, hi = sub.iloc[0], sub.iloc[-1]
+        d, se = hi.value - lo.value, float(np.hypot(hi.se, lo.se))
+        bits.append(f"{pol} {_ci(lo)} rounds with {sub.index[0]} gems, {_ci(hi)} with {sub.index[-1]} (difference "
+                    f"{d:+.2f}, CI {d - Z95 * se:+.2f}..{d + Z95 * se:+.2f})")
+    out.append(f"Gem mix ({card_players} players, {mix_games:,} games per mix): " + "; ".join(bits) + ".")
+    return "".join(out)
