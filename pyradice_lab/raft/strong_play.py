@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..findings import Finding, difference_of, from_estimate
 from ..report import ExperimentResult
-from ..stats import Z95, mean_estimate
+from ..stats import Z95, Estimate, mean_estimate
 from .analysis import _children, _fig, points_per_turn_by_size
 from .components import default_components
 from .sim import simulate, simulate_games, start_player_table
@@ -85,8 +86,14 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
                f"in turn on the same {n_games:,} seeds per player count (the first player is drawn at random, so every "
                "seat also meets every turn position); its share of the wins (ties split) is averaged over its seats "
                "per seed. " + "; ".join(parts) + ".")
+    findings = [Finding("difference", f"{strong}'s win share against a field of {r.rival}, {r.players} players",
+                        r.win_share, r.win_share_ci_low, r.win_share_ci_high, n=int(r.seeds), null=r.fair_share,
+                        null_label="a fair share", test="t interval over seeds (seat-rotated, paired)",
+                        player=f"{strong} vs {r.rival}", unit="%", sample_unit="seeds")
+                for r in t.itertuples()]
     return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, fig,
-                            {"games_per_seating": n_games, "strong": strong})
+                            {"games_per_seating": n_games, "strong": strong}, findings=findings,
+                            question="Does the expected-points player beat the heuristics?", sample_size=n_games)
 
 
 def _blocks(n_games: int, blocks: int) -> list[int]:
@@ -107,6 +114,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     kids = _children(seed, len(players) * len(policies) + len(blacks) * len(policies))
     i = 0
     starts = []
+    card_diffs = {}
     for p in players:
         for pol in policies:
             parts, cards = [], []
@@ -131,6 +139,10 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                 pooled = points_per_turn_by_size(pd.concat([cards[0][["id", "name", "size", "points"]], total], axis=1))
                 per_block = np.array([points_per_turn_by_size(c).to_numpy() for c in cards])
                 se = per_block.std(axis=0, ddof=1) / np.sqrt(len(cards))
+                d = mean_estimate(per_block[:, -1] - per_block[:, 0])
+                card_diffs[pol] = Estimate(float(pooled.iloc[-1] - pooled.iloc[0]), d.se, d.n,
+                                           float(pooled.iloc[-1] - pooled.iloc[0]) - (d.value - d.ci_low),
+                                           float(pooled.iloc[-1] - pooled.iloc[0]) + (d.ci_high - d.value))
                 for (size, v), e in zip(pooled.items(), se):
                     rows.append({"finding": "card fairness", "players": p, "policy": pol, "item": f"{size} slots",
                                  "metric": "points_per_turn_held", "value": v, "se": e, "ci_low": v - Z95 * e,
@@ -150,9 +162,63 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     table = pd.DataFrame(rows)
     start = pd.concat(starts, ignore_index=True)
     fig = _figure(table, start, players, policies, card_players)
+    findings = _findings(table, start, card_diffs, policies, blacks, card_players)
+    table["holds_under_strong_play"] = _holds(table, policies)
     reading = _reading(table, start, players, policies, blacks, card_players, n_games, mix_games)
     return ExperimentResult("raft_strong_play", "Balance under strong play: greedy and exact players", reading, table,
-                            fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)})
+                            fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)},
+                            findings=findings, sample_size=min(n_games, mix_games),
+                            question="Do the start-player, card-fairness and gem-mix findings hold under strong play?")
+
+
+def _holds(table: pd.DataFrame, policies) -> list:
+    """Per row of the last policy: whether its interval tells the same story as the first policy's (both
+    exclude the reference on the same side, or both contain it); None for rows without a reference."""
+    base, strong = policies[0], policies[-1]
+    key = ["finding", "players", "item", "metric"]
+    ref = table[table.policy == base].set_index(key)
+
+    def side(r):
+        return 1 if r.ci_low > r.reference else -1 if r.ci_high < r.reference else 0
+
+    out = []
+    for r in table.itertuples():
+        k = (r.finding, r.players, r.item, r.metric)
+        if r.policy != strong or np.isnan(r.reference) or k not in ref.index:
+            out.append(None)
+            continue
+        b = ref.loc[k]
+        out.append(side(r) == (1 if b.ci_low > b.reference else -1 if b.ci_high < b.reference else 0))
+    return out
+
+
+def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[Finding]:
+    out = []
+    for r in start.itertuples():
+        if r.position not in (0, r.players - 1):
+            continue
+        who = "start player" if r.position == 0 else "last player in turn order"
+        out.append(Finding("difference", f"{who}'s win share, {r.players} players", r.win_share, r.win_share_ci_low,
+                           r.win_share_ci_high, n=int(r.games), null=1 / r.players, null_label="a fair share",
+                           test="t interval", player=r.policy, unit="%"))
+        out.append(Finding("difference", f"{who}'s points over the average opponent, {r.players} players",
+                           r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games), null=0.0,
+                           test="t interval", player=r.policy, unit="points", scale=5.0))
+    for pol, est in card_diffs.items():
+        out.append(from_estimate("difference", f"points per own turn held, largest minus smallest lifeboats, "
+                                 f"{card_players} players", est, null=0.0, test="t interval over blocks of games",
+                                 player=pol, unit="points", sample_unit="blocks", min_n=2, scale=1.0,
+                                 component="lifeboat points"))
+    mix = table[(table.finding == "gem mix") & (table.metric == "rounds")]
+    for pol in policies:
+        sub = mix[mix.policy == pol]
+        if len(sub) < 2:
+            continue
+        lo, hi = sub.iloc[0], sub.iloc[-1]
+        est = [Estimate(float(x.value), float(x.se), int(x.n), float(x.ci_low), float(x.ci_high)) for x in (hi, lo)]
+        out.append(difference_of(f"rounds with {hi['item']} minus {lo['item']} gems, {card_players} players", *est,
+                                 player=pol, unit="rounds", component="black gems in play", scale=1.0))
+    return out
 
 
 def _figure(table, start, players, policies, card_players):
