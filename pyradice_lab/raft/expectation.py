@@ -26,14 +26,14 @@ def gem_cells(raft: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def option_expectations(cells, counts, caps, node_fall, weights, values):  # pragma: no cover - compiled
-    """Expected ``values`` of every option (O,) for one raft.
+def option_expectations(cells, counts, caps, node_fall, weights, values, active):  # pragma: no cover - compiled
+    """Expected ``values`` of every ``active`` option (O,) for one raft (0 for the others).
 
     ``cells`` (C, M) / ``counts`` (C,): the spaces of each colour's gems; ``caps`` (C,) the counts from which
     outcomes are lumped; ``node_fall`` (O, 9, J) per-node fall probability of a gem on each space (nodes
     last: the inner loops run over the nodes, elementwise, so they vectorise without reordering any sum);
     ``weights`` (J,) node probabilities; ``values`` (prod(caps + 1),) the outcome values in C order (last
-    colour fastest)."""
+    colour fastest); ``active`` (O,) bool: the options the player may choose."""
     n_opt, n_node = node_fall.shape[0], node_fall.shape[2]
     ncol = len(caps)
     size = caps + 1
@@ -49,6 +49,8 @@ def option_expectations(cells, counts, caps, node_fall, weights, values):  # pra
     inner = size[last]
     out = np.zeros(n_opt)
     for o in range(n_opt):
+        if not active[o]:
+            continue
         # pmf of each colour's count given each node: gem by gem, counts above the cap dropped, then the
         # cap entry replaced by P(count >= cap)
         for c in range(ncol):

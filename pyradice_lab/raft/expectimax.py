@@ -197,8 +197,9 @@ def _grid(caps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return gems, game, offsets
 
 
-def exact_values(pars, raft, my_empty, my_pts, opp_empty, opp_pts, ctx: ExactContext) -> np.ndarray:
-    """Expected outcome value (n, O) of every option of ``n`` games (batch axis first)."""
+def exact_values(pars, raft, my_empty, my_pts, opp_empty, opp_pts, ctx: ExactContext, allowed=None) -> np.ndarray:
+    """Expected outcome value (n, O) of every option of ``n`` games (batch axis first); options not
+    ``allowed`` (n, O) are skipped (value 0)."""
     from .expectation import gem_cells, option_expectations
 
     raft = np.asarray(raft, dtype=np.int64)
@@ -208,10 +209,12 @@ def exact_values(pars, raft, my_empty, my_pts, opp_empty, opp_pts, ctx: ExactCon
     order = np.array([k] + list(range(k)))
     gems, game, offsets = _grid(caps[:, order])
     vals = outcome_values(gems[:, np.argsort(order)], game, pars, my_empty, my_pts, opp_empty, opp_pts, ctx)
-    out = np.empty((len(raft), ctx.node_fall.shape[1]))
+    out = np.zeros((len(raft), ctx.node_fall.shape[1]))
+    if allowed is None:
+        allowed = np.ones(out.shape, dtype=bool)
     for i in range(len(raft)):
         cells, counts = gem_cells(raft[i][:, order])
         t = ctx.table[i]
         out[i] = option_expectations(cells, counts, caps[i, order], ctx.node_fall[t], ctx.weights[t],
-                                     vals[offsets[i]:offsets[i + 1]])
+                                     vals[offsets[i]:offsets[i + 1]], allowed[i])
     return np.round(out, ROUND)

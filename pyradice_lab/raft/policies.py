@@ -324,7 +324,7 @@ def choose_options(kinds, pars, allowed, u, raft, pf, my_empty, my_pts, opp_empt
         if exact is None:
             raise ValueError("choose_options: the exact player needs its context (exact=ExactContext)")
         value[ex] = exact_values(pars[ex], raft[ex], my_empty[ex], my_pts[ex], opp_empty[ex], opp_pts[ex],
-                                 exact.take(ex))
+                                 exact.take(ex), allowed[ex])
     value = np.where(allowed, value, -np.inf)
     best = np.argmax(value, axis=1)
     rand = kinds == 2

@@ -150,7 +150,7 @@ def test_exact_is_a_registered_policy_and_validates_its_weights():
 @pytest.mark.parametrize("config", [
     dict(players=2, policies=["exact", "greedy"]),
     dict(players=3, variant="sinking", policies=["greedy", "exact", "aim"], skills=[0.2, 0.5, 0.2]),
-    dict(players=4, policies=["exact", "random", "exact", "greedy"]),
+    dict(players=4, policies=[exact(durations=(1.0, 3.0)), "random", "exact", "greedy"]),   # options skipped
 ])
 def test_batch_engine_plays_the_exact_player_like_the_readable_engine(config):
     a = simulate_games(12, rng=21, engine="batch", **config)
@@ -183,7 +183,7 @@ def test_the_compiled_expectation_equals_the_numpy_pmfs_summed_over_the_grid():
     raft = setup_state(4, rng=6)
     caps = np.array([3, 8, 2, 1])
     values = np.random.default_rng(1).normal(size=int(np.prod(caps + 1)))
-    got = option_expectations(*gem_cells(raft), caps, node_fall, w, values)
+    got = option_expectations(*gem_cells(raft), caps, node_fall, w, values, np.ones(len(node_fall), dtype=bool))
     pm = odds.capped_count_pmfs(raft[None], node_fall.transpose(0, 2, 1)[None], caps[None])
     joint = np.einsum("ojr,ojy,ojb,ojk->ojrybk", *[p[0] for p in pm])
     np.testing.assert_allclose(got, np.einsum("ojrybk,rybk,j->o", joint, values.reshape(caps + 1), w), atol=1e-12)
