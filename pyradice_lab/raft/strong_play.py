@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..findings import Finding, difference_of, from_estimate
+from ..findings import Finding, difference_of
 from ..report import ExperimentResult
 from ..stats import Z95, Estimate, mean_estimate
 from .analysis import _children, _fig, points_per_turn_by_size
@@ -140,9 +140,9 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                 per_block = np.array([points_per_turn_by_size(c).to_numpy() for c in cards])
                 se = per_block.std(axis=0, ddof=1) / np.sqrt(len(cards))
                 d = mean_estimate(per_block[:, -1] - per_block[:, 0])
-                card_diffs[pol] = Estimate(float(pooled.iloc[-1] - pooled.iloc[0]), d.se, d.n,
-                                           float(pooled.iloc[-1] - pooled.iloc[0]) - (d.value - d.ci_low),
-                                           float(pooled.iloc[-1] - pooled.iloc[0]) + (d.ci_high - d.value))
+                v = float(pooled.iloc[-1] - pooled.iloc[0])
+                card_diffs[pol] = (Estimate(v, d.se, d.n, v - (d.value - d.ci_low), v + (d.ci_high - d.value)),
+                                   sum(len(x) for x in parts))
                 for (size, v), e in zip(pooled.items(), se):
                     rows.append({"finding": "card fairness", "players": p, "policy": pol, "item": f"{size} slots",
                                  "metric": "points_per_turn_held", "value": v, "se": e, "ci_low": v - Z95 * e,
@@ -204,11 +204,11 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
         out.append(Finding("difference", f"{who}'s points over the average opponent, {r.players} players",
                            r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games), null=0.0,
                            test="t interval", player=r.policy, unit="points", scale=5.0))
-    for pol, est in card_diffs.items():
-        out.append(from_estimate("difference", f"points per own turn held, largest minus smallest lifeboats, "
-                                 f"{card_players} players", est, null=0.0, test="t interval over blocks of games",
-                                 player=pol, unit="points", sample_unit="blocks", min_n=2, scale=1.0,
-                                 component="lifeboat points"))
+    for pol, (est, games) in card_diffs.items():
+        out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {card_players} "
+                           "players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
+                           test=f"t interval over {est.n} blocks of games", player=pol, unit="points", scale=1.0,
+                           component="lifeboat points"))
     mix = table[(table.finding == "gem mix") & (table.metric == "rounds")]
     for pol in policies:
         sub = mix[mix.policy == pol]
