@@ -84,7 +84,13 @@ a sunk lifeboat is replaced at the end of the turn like a completed one; players
 place as many as they can (the text says "may"; placing never hurts the receiver); all players of a round
 finish it after the flag.  A tilt of 0 s changes nothing (only gems that moved roll back on release), and
 gems against the lowered wall spread along it, so a gem in a solid corner is not stuck for ever.  The page
-"Do the readings of the rules matter?" measures the alternatives."""
+"Do the readings of the rules matter?" measures the alternatives.
+
+Players: every experiment uses the greedy heuristic (expected points completed this turn under a Poisson
+approximation of the gems that fall) unless it says otherwise.  The last two pages measure the strongest
+player, "exact" (the exact outcome distribution of every tilt, each outcome valued by optimal loading and
+the gems passed on, with a look at the pirate flag and at sinking lifeboats), and restate the start-player,
+card-fairness and gem-mix findings with every seat played by it next to greedy."""
 
 
 def report_section(ctx: ReportContext) -> Section:
