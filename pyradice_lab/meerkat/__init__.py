@@ -105,6 +105,18 @@ register_game(
     name="meerkat", title="Meerkat Kingdom",
     summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured: docs/guide/strength.md); automa:L/M/H = the automa die fixed on
+    # that face (the automa always takes the last seat)
+    policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy"),
+    restrictions={
+        "no_queen": "never places the queen (she is forfeited at the end)",
+        "no_reroll": "never uses the optional reroll",
+        "no_guardians": "never takes a guardian (by placement or blue oasis token)",
+        "no_burrows": "never takes a burrow action",
+        "no_oasis": "ignores the oases: never activates an oasis token nor moves one by burrow action",
+    },
+    lineup_ok="lineup_ok",
+    unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
     sweeps={
         "games": SweepTarget(
             "games_cell",

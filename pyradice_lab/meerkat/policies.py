@@ -13,20 +13,28 @@ activate an oasis token, which burrow action, and where to move guardians during
   ``guardian_value`` / ``pup_value`` (future value credited to a guardian / pup), ``burrow_cost`` (value of a
   meerkat spent on a burrow space), ``queen_bonus`` (credited to placing the queen: she protects her tile
   and is forfeited if never placed), ``reroll``
-  (1 = use the optional reroll).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1).
+  (1 = use the optional reroll), ``oasis`` (1 = may activate oasis tokens and take the move-an-oasis-token
+  burrow action).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1, 1).
+
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` (:data:`RESTRICTIONS`); each is a parameter
+setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
+:data:`FORBIDDEN` (chosen only if it is the only legal move).
 
 Examples
 --------
 >>> from pyradice_lab.meerkat.policies import policy_row
 >>> policy_row("greedy")[1].tolist()
-[1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+>>> policy_row("greedy/no_reroll")[1].tolist()
+[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -66,14 +74,26 @@ from .rules import (
     tile_values,
 )
 
-__all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM"]
+__all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM", "RESTRICTIONS",
+           "FORBIDDEN"]
 
 RANDOM, PARAM = 0, 1
-PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll")
-P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
-GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
+P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL, P_OASIS = range(7)
+GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
-                      "queen_bonus": 2.0, "reroll": 1.0}
+                      "queen_bonus": 2.0, "reroll": 1.0, "oasis": 1.0}
+#: Value (in points, negated) a restricted player gives a forbidden option.
+FORBIDDEN = 1e9
+#: Restrictions of restricted play: name -> (one-line description, parameter settings).
+RESTRICTIONS = {
+    "no_queen": ("never places the queen (she is forfeited at the end)", {"queen_bonus": -FORBIDDEN}),
+    "no_reroll": ("never uses the optional reroll", {"reroll": 0.0}),
+    "no_guardians": ("never takes a guardian (by placement or blue oasis token)", {"guardian_value": -FORBIDDEN}),
+    "no_burrows": ("never takes a burrow action", {"burrow_cost": FORBIDDEN}),
+    "no_oasis": ("ignores the oases: never activates an oasis token nor moves one by burrow action",
+                 {"oasis": 0.0}),
+}
 POLICIES = ("random_legal", "greedy", "heuristic")
 NEG = -1e18
 
@@ -84,6 +104,17 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
     Raises ValueError naming ``policies`` for unknown names or parameters.
     """
     params = None
+    if isinstance(policy, str) and "/" in policy:
+        base, *restrictions = policy.split("/")
+        pid, row = policy_row(base)
+        if pid == RANDOM:
+            raise ValueError(f"policies: restrictions apply to greedy and heuristic players, got {policy!r}")
+        for r in restrictions:
+            if r.strip() not in RESTRICTIONS:
+                raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
+            for k, v in RESTRICTIONS[r.strip()][1].items():
+                row[PARAM_NAMES.index(k)] = v
+        return pid, row
     if isinstance(policy, tuple) and len(policy) == 2 and policy[0] == "heuristic":
         policy, params = "heuristic", dict(policy[1])
     elif isinstance(policy, dict):
@@ -355,6 +386,8 @@ def choose_oasis(g, s: int, kind: int) -> int:
         return -1
     if S[s, POL] == RANDOM:
         return -1 if rand_below(g, np.int64(2)) == 0 else opts[rand_below(g, m)]
+    if prm[s, P_OASIS] <= 0:
+        return -1
     if kind == B_GUARD:
         v = S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
         return 0 if v > 1e-12 else -1
@@ -406,7 +439,7 @@ def choose_burrow(g, s: int):
     best, bk, bc = 1e-12, -1, 0
     base = next_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
     for k in range(5):
-        if S[s, BUR + k] == 1:
+        if S[s, BUR + k] == 1 or (k == BA_OASIS and prm[s, P_OASIS] <= 0):
             continue
         m = burrow_opts(g, s, k, opts)
         if m == 0:

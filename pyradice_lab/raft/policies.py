@@ -18,6 +18,10 @@ Poisson approximation of the gems of each colour that will fall:
   distribution of every option (no Poisson approximation), each outcome valued by optimal loading, the gifts
   to opponents and a one-ply look at the pirate flag and at sinking lifeboats.  The strongest player.
 
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"greedy/centre_finger"``; :data:`RESTRICTIONS` lists them.  They only
+narrow the options a policy may choose or drop a term of its score, so both engines play them unchanged.
+
 The scoring (:func:`score_options`, vectorised over games and options) is called by both game engines
 (the readable one in :mod:`.rules` with one game, the batch engine :mod:`.kernel` with many), so they
 choose identically.  A custom policy is
@@ -37,7 +41,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -45,7 +49,8 @@ from .components import EDGES, RaftGeometry
 from .physics import FALLEN, TiltParams, check_duration, check_edge, fate_table
 
 __all__ = ["Policy", "fixed", "aim", "greedy", "random_policy", "exact", "get_policy", "POLICY_NAMES", "OptionTable",
-           "choose_options", "score_options", "DEFAULT_DURATIONS", "EXACT_DURATIONS", "KIND_CODES"]
+           "choose_options", "score_options", "DEFAULT_DURATIONS", "EXACT_DURATIONS", "KIND_CODES", "RESTRICTIONS",
+           "restrict"]
 
 DEFAULT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
 #: the exact player's duration grid
@@ -70,6 +75,7 @@ class Policy:
     equity: float = 0.5   # exact: weight of an incomplete lifeboat's equity
     decay: float = 0.5    # exact: equity factor per empty slot
     win_value: float = 50.0  # exact: points a win is worth on a turn that ends the game
+    fingers: tuple[str, ...] | None = None  # finger space names allowed on any edge (None: all)
 
     def pars(self) -> np.ndarray:
         return np.array([self.gift_weight, self.gift_cost, self.progress_weight, self.equity, self.decay,
@@ -129,11 +135,42 @@ def exact(durations=EXACT_DURATIONS, gift_cost: float = 1.0, equity: float = 0.5
                   win_value=_check_weight(win_value, "win_value"))
 
 
+#: Restrictions of restricted play: name -> one-line description (see :func:`restrict`).
+RESTRICTIONS = {
+    "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
+    "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
+    "ignore_gifts": "chooses tilts without weighing the gems passed on to opponents (gift weights 0)",
+}
+
+
+def restrict(policy: Policy, restriction: str) -> Policy:
+    """``policy`` forbidden one option (a name of :data:`RESTRICTIONS`); named ``"<policy>/<restriction>"``.
+
+    >>> restrict(greedy(), "fixed_duration").durations
+    (1.0,)
+    """
+    if restriction not in RESTRICTIONS:
+        raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {restriction!r}")
+    name = f"{policy.name}/{restriction}"
+    if restriction == "centre_finger":
+        return replace(policy, name=name, fingers=("centre",))
+    if restriction == "fixed_duration":
+        return replace(policy, name=name, durations=policy.durations if len(policy.durations) == 1 else (1.0,))
+    return replace(policy, name=name, gift_weight=0.0, gift_cost=0.0)
+
+
 def get_policy(spec) -> Policy | Callable:
-    """A policy from a name (``"fixed"``, ``"fixed:1.5"``, ``"aim"``, ``"greedy"``, ``"random"``), a
-    :class:`Policy`, or a callable ``view -> (edge, finger, duration)`` (returned as is)."""
+    """A policy from a name (``"fixed"``, ``"fixed:1.5"``, ``"aim"``, ``"greedy"``, ``"random"``, any of them
+    restricted: ``"greedy/centre_finger"``, see :data:`RESTRICTIONS`), a :class:`Policy`, or a callable
+    ``view -> (edge, finger, duration)`` (returned as is)."""
     if isinstance(spec, Policy) or (callable(spec) and not isinstance(spec, str)):
         return spec
+    if isinstance(spec, str) and "/" in spec:
+        base, _, restriction = spec.partition("/")
+        pol = get_policy(base)
+        for r in restriction.split("/"):
+            pol = restrict(pol, r.strip())
+        return pol
     if isinstance(spec, str):
         name, _, arg = spec.partition(":")
         name = name.strip().lower()
@@ -173,7 +210,8 @@ class OptionTable:
         mask = np.zeros(len(self.options), dtype=np.bool_)
         fi = None if policy.finger is None else self.geometry.finger_index(policy.edge, policy.finger)
         for i, (e, f, d) in enumerate(self.options):
-            if d in policy.durations and (policy.edge is None or e == policy.edge) and (fi is None or f == fi):
+            if d in policy.durations and (policy.edge is None or e == policy.edge) and (fi is None or f == fi) and \
+                    (policy.fingers is None or self.geometry.fingers[e][f] in policy.fingers):
                 mask[i] = True
         if not mask.any():
             raise ValueError(f"policies: {policy.name} allows no option")
