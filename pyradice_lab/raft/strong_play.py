@@ -19,7 +19,7 @@ import pandas as pd
 from ..findings import Finding, difference_of
 from ..report import ExperimentResult
 from ..stats import Z95, Estimate, mean_estimate
-from .analysis import _children, _fig, points_per_turn_by_size
+from .analysis import _blocks, _children, _fig, card_rate_blocks
 from .components import default_components
 from .sim import simulate, simulate_games, start_player_table
 
@@ -77,15 +77,11 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
     ax.set_ylabel(f"{strong}'s share of the wins (95% CI)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    parts = [f"{r.players} players vs {r.rival}: {r.win_share:.1%} (95% CI {r.win_share_ci_low:.1%}.."
-             f"{r.win_share_ci_high:.1%}, {r.verdict} the fair {r.fair_share:.1%}; points margin over the average "
-             f"opponent {r.score_margin:+.2f}, CI {r.score_margin_ci_low:+.2f}..{r.score_margin_ci_high:+.2f})"
-             for r in t.itertuples()]
     reading = (f"The expected-points player ({strong}: exact outcome distribution of every tilt, outcomes valued by "
                f"optimal loading and the gems passed on) alone against a field of each weaker policy, taking every seat "
                f"in turn on the same {n_games:,} seeds per player count (the first player is drawn at random, so every "
                "seat also meets every turn position); its share of the wins (ties split) is averaged over its seats "
-               "per seed. " + "; ".join(parts) + ".")
+               "per seed. The table adds its points margin over the average opponent.")
     findings = [Finding("difference", f"{strong}'s win share against a field of {r.rival}, {r.players} players",
                         r.win_share, r.win_share_ci_low, r.win_share_ci_high, n=int(r.seeds), null=r.fair_share,
                         null_label="a fair share", test="t interval over seeds (seat-rotated, paired)",
@@ -94,11 +90,6 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
     return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, fig,
                             {"games_per_seating": n_games, "strong": strong}, findings=findings,
                             question="Does the expected-points player beat the heuristics?", sample_size=n_games)
-
-
-def _blocks(n_games: int, blocks: int) -> list[int]:
-    base, extra = divmod(n_games, blocks)
-    return [base + (b < extra) for b in range(blocks) if base + (b < extra)]
 
 
 def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exact"), blacks=(0, 6),
@@ -135,18 +126,15 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                                  "ci_low": getattr(r, f"{m}_ci_low"), "ci_high": getattr(r, f"{m}_ci_high"),
                                  "reference": 1 / p if m == "win_share" else 0.0, "n": len(games)})
             if p == card_players:
-                total = sum(c.drop(columns=["id", "name", "size", "points"]) for c in cards)
-                pooled = points_per_turn_by_size(pd.concat([cards[0][["id", "name", "size", "points"]], total], axis=1))
-                per_block = np.array([points_per_turn_by_size(c).to_numpy() for c in cards])
-                se = per_block.std(axis=0, ddof=1) / np.sqrt(len(cards))
-                d = mean_estimate(per_block[:, -1] - per_block[:, 0])
-                v = float(pooled.iloc[-1] - pooled.iloc[0])
-                card_diffs[pol] = (Estimate(v, d.se, d.n, v - (d.value - d.ci_low), v + (d.ci_high - d.value)),
-                                   sum(len(x) for x in parts))
-                for (size, v), e in zip(pooled.items(), se):
-                    rows.append({"finding": "card fairness", "players": p, "policy": pol, "item": f"{size} slots",
-                                 "metric": "points_per_turn_held", "value": v, "se": e, "ci_low": v - Z95 * e,
-                                 "ci_high": v + Z95 * e, "reference": np.nan, "n": len(games)})
+                rates = card_rate_blocks(cards)
+                whole = rates[rates["size"] < 0].iloc[0]
+                card_diffs[pol] = (Estimate(whole.excess, float("nan"), len(cards), whole.excess_ci_low,
+                                            whole.excess_ci_high), len(games))
+                for r in rates[rates["size"] > 0].itertuples():
+                    rows.append({"finding": "card fairness", "players": p, "policy": pol, "item": f"{r.size} slots",
+                                 "metric": "points_per_turn_held", "value": r.rate,
+                                 "se": (r.rate_ci_high - r.rate_ci_low) / (2 * Z95), "ci_low": r.rate_ci_low,
+                                 "ci_high": r.rate_ci_high, "reference": np.nan, "n": len(games)})
     comp = default_components()
     base = comp.gems.in_play(card_players)
     for pol in policies:
@@ -164,17 +152,25 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     fig = _figure(table, start, players, policies, card_players)
     findings = _findings(table, start, card_diffs, policies, blacks, card_players)
     table["holds_under_strong_play"] = _holds(table, policies)
-    reading = _reading(table, start, players, policies, blacks, card_players, n_games, mix_games)
+    reading = (f"Every seat played by the same policy, {n_games:,} games per player count and policy "
+               f"({', '.join(policies)}; independent seeds), {mix_games:,} games per gem mix ({card_players} players); "
+               "95% intervals. Start player = turn position 0 (share of the wins, ties split, against the fair share; "
+               "points over the average opponent). Card fairness: points per own turn a card is held, by card size, "
+               f"at {card_players} players, intervals from {blocks} independent blocks of games. The findings give "
+               f"each balance finding under each policy, then how far it moved from {policies[-2]} to {policies[-1]} "
+               f"(difference with its interval). Column holds_under_strong_play: whether {policies[-1]}'s interval "
+               f"tells the same story as {policies[-2]}'s (both exclude the reference on the same side, or both "
+               "contain it).")
     return ExperimentResult("raft_strong_play", "Balance under strong play: greedy and exact players", reading, table,
                             fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)},
-                            findings=findings, sample_size=min(n_games, mix_games),
+                            findings=findings, sample_size=min(n_games, mix_games), max_rows=12,
                             question="Do the start-player, card-fairness and gem-mix findings hold under strong play?")
 
 
 def _holds(table: pd.DataFrame, policies) -> list:
-    """Per row of the last policy: whether its interval tells the same story as the first policy's (both
+    """Per row of the last policy: whether its interval tells the same story as the one before it (both
     exclude the reference on the same side, or both contain it); None for rows without a reference."""
-    base, strong = policies[0], policies[-1]
+    base, strong = policies[-2], policies[-1]
     key = ["finding", "players", "item", "metric"]
     ref = table[table.policy == base].set_index(key)
 
@@ -194,21 +190,44 @@ def _holds(table: pd.DataFrame, policies) -> list:
 
 def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[Finding]:
     out = []
+    strong, heur = policies[-1], policies[:-1]
     for r in start.itertuples():
-        if r.position not in (0, r.players - 1):
+        if r.position != 0:
             continue
-        who = "start player" if r.position == 0 else "last player in turn order"
+        who = "start player"
         out.append(Finding("difference", f"{who}'s win share, {r.players} players", r.win_share, r.win_share_ci_low,
                            r.win_share_ci_high, n=int(r.games), null=1 / r.players, null_label="a fair share",
-                           test="t interval", player=r.policy, unit="%"))
+                           test="t interval, ties split", player=r.policy, unit="%"))
         out.append(Finding("difference", f"{who}'s points over the average opponent, {r.players} players",
-                           r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games), null=0.0,
-                           test="t interval", player=r.policy, unit="points", scale=5.0))
+                           r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games),
+                           null=0.0, test="t interval", player=r.policy, unit="points", scale=5.0))
+    # how far each start-player number moved from each heuristic to the strong player
+    s0 = start[start.position == 0].set_index(["players", "policy"])
+    for p in sorted(set(start.players)):
+        for h in heur:
+            if (p, strong) not in s0.index or (p, h) not in s0.index:
+                continue
+            a, b = s0.loc[(p, strong)], s0.loc[(p, h)]
+            out.append(difference_of(f"start player's win share, {strong} minus {h}, {p} players",
+                                     _row_est(a, "win_share"), _row_est(b, "win_share"), player=f"{strong} vs {h}",
+                                     unit="%", null_label="no change", scale=1 / p,
+                                     test="normal interval of a difference (independent games)"))
     for pol, (est, games) in card_diffs.items():
         out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {card_players} "
                            "players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
                            test=f"t interval over {est.n} blocks of games", player=pol, unit="points", scale=1.0,
                            component="lifeboat points"))
+    if strong in card_diffs:
+        a, n_a = card_diffs[strong]
+        for h in heur:
+            if h not in card_diffs:
+                continue
+            b, n_b = card_diffs[h]
+            d, half = a.value - b.value, float(np.hypot(a.halfwidth, b.halfwidth))
+            out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {strong} "
+                               f"minus {h}, {card_players} players", d, d - half, d + half, n=min(n_a, n_b),
+                               null=0.0, null_label="no change", test="block t intervals combined (independent games)",
+                               player=f"{strong} vs {h}", unit="points", scale=1.0))
     mix = table[(table.finding == "gem mix") & (table.metric == "rounds")]
     for pol in policies:
         sub = mix[mix.policy == pol]
@@ -219,6 +238,11 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
         out.append(difference_of(f"rounds with {hi['item']} minus {lo['item']} gems, {card_players} players", *est,
                                  player=pol, unit="rounds", component="black gems in play", scale=1.0))
     return out
+
+
+def _row_est(r, m: str) -> Estimate:
+    return Estimate(float(r[m]), float(r[f"{m}_se"]), int(r["games"]), float(r[f"{m}_ci_low"]),
+                    float(r[f"{m}_ci_high"]))
 
 
 def _figure(table, start, players, policies, card_players):
@@ -246,47 +270,3 @@ def _figure(table, start, players, policies, card_players):
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
-
-
-def _ci(r) -> str:
-    return f"{r.value:.3g} ({r.ci_low:.3g}..{r.ci_high:.3g})"
-
-
-def _reading(table, start, players, policies, blacks, card_players, n_games, mix_games) -> str:
-    out = [f"Every seat played by the same policy, {n_games:,} games per player count and policy ({', '.join(policies)}); "
-           "95% intervals. Start player (turn position 0): share of the wins (ties split) against the fair share, and "
-           "points over the average opponent - "]
-    cells = []
-    for p in players:
-        bits = []
-        for pol in policies:
-            s = start[(start.players == p) & (start.policy == pol)]
-            r0, rl = s.iloc[0], s.iloc[-1]
-            bits.append(f"{pol} {r0.win_share:.1%} ({r0.win_share_ci_low:.1%}..{r0.win_share_ci_high:.1%}, "
-                        f"{_verdict(r0.win_share_ci_low, r0.win_share_ci_high, 1 / p)} fair), margin "
-                        f"{r0.score_margin:+.2f} ({r0.score_margin_ci_low:+.2f}..{r0.score_margin_ci_high:+.2f}); last "
-                        f"position {rl.win_share:.1%} ({rl.win_share_ci_low:.1%}..{rl.win_share_ci_high:.1%}), margin "
-                        f"{rl.score_margin:+.2f} ({rl.score_margin_ci_low:+.2f}..{rl.score_margin_ci_high:+.2f})")
-        cells.append(f"{p} players: " + "; ".join(bits))
-    out.append(". ".join(cells) + ". ")
-    off = start[(start.win_share_ci_low > start.fair_share) | (start.win_share_ci_high < start.fair_share)]
-    out.append("Positions whose share of the wins is off the fair share: " + (", ".join(
-        f"{r.players}p {r.policy} position {r.position} ({r.win_share:.1%})" for r in off.itertuples()) or "none") + ". ")
-    cards = table[table.finding == "card fairness"]
-    if len(cards):
-        out.append(f"Card fairness ({card_players} players), points per own turn a card is held, by size: " + "; ".join(
-            f"{pol} " + ", ".join(f"{r.item} {_ci(r)}" for r in cards[cards.policy == pol].itertuples())
-            for pol in policies))
-        ratios = [f"{pol} {sub.iloc[-1] / sub.iloc[0]:.2f}x" for pol in policies
-                  if len(sub := cards[cards.policy == pol].set_index("item")["value"]) > 1]
-        out.append(" (largest over smallest: " + ", ".join(ratios) + "). ")
-    mix = table[table.finding == "gem mix"]
-    bits = []
-    for pol in policies:
-        sub = mix[(mix.policy == pol) & (mix.metric == "rounds")].set_index("item")
-        lo, hi = sub.iloc[0], sub.iloc[-1]
-        d, se = hi.value - lo.value, float(np.hypot(hi.se, lo.se))
-        bits.append(f"{pol} {_ci(lo)} rounds with {sub.index[0]} gems, {_ci(hi)} with {sub.index[-1]} (difference "
-                    f"{d:+.2f}, CI {d - Z95 * se:+.2f}..{d + Z95 * se:+.2f})")
-    out.append(f"Gem mix ({card_players} players, {mix_games:,} games per mix): " + "; ".join(bits) + ".")
-    return "".join(out)
