@@ -134,7 +134,7 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup") -> Exper
                          "expected_fallen": mean, "sd_fallen": float(np.sqrt(max(pmf @ k**2 - mean**2, 0))),
                          "p_none": float(pmf[0]), "p_6_or_more": float(pmf[6:].sum())})
     df = pd.DataFrame(rows)
-    fig, ax = _fig(1, 7.0, 3.8)
+    fig, ax = _fig(1, 7.0, 3.2)
     ax = ax[0]
     styles = {"left": "--", "centre": "-", "right": ":"}
     for (edge, f), sub in df.groupby(["edge", "finger"], sort=False):
@@ -163,7 +163,7 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup") -> Exper
                "style) and intended tilt time: dynamic programming over the model, no sampling error. A designer can "
                "change the gaps in raft.toml and rerun this page.")
     return ExperimentResult("raft_tilt_model", "Tilt model: expected gems fallen vs tilt time", reading, df, fig,
-                            {"players": players, "layout": layout, "exact": True}, findings=findings, max_rows=12,
+                            {"players": players, "layout": layout, "exact": True}, findings=findings, max_rows=8,
                             question="How many gems does a tilt drop, by edge, finger space and time?")
 
 
@@ -269,7 +269,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
     shown = table.drop(columns=["size", "drawn", "fair_points"]).rename(columns={
         "turns_per_completion": "turns_per_compl", "turns_per_completion_se": "se", "fair_ci_low": "fair_low",
         "fair_ci_high": "fair_high", "proposed_points": "proposed"})
-    fig, ax = _fig(1, 7.0, 4.2)
+    fig, ax = _fig(1, 7.0, 3.4)
     ax = ax[0]
     for size, sub in table.groupby("size"):
         ax.errorbar(sub["turns_per_completion"], sub["points"] + (size - 3) * 0.06,
@@ -305,7 +305,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
                "(se its standard error); fair_low..fair_high = the 95% interval of the fair value.")
     return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, fig,
                             {"games": n_games, "players": players, "rate": k, "policies": who}, findings=findings,
-                            sample_size=n_games, max_rows=12,
+                            sample_size=n_games, max_rows=8,
                             question="Are the lifeboat cards' points fair for how long they take to complete?")
 
 
@@ -336,7 +336,7 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Ex
         df = simulate_games(n_games, players, rng=s, components=comp.with_gems(players, counts), n_jobs=n_jobs)
         rows.append({"black_gems": int(b), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["black_gems"], t, "rounds", "rounds")
     ax[0].set_ylabel("rounds per game")
     _err(ax[1], t["black_gems"], t, "winning_score", "winner")
@@ -356,7 +356,7 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Ex
                "greedy policies), independent seeds per mix; the default of 3 black gems is a reconstruction this "
                "curve lets a designer revisit.")
     return ExperimentResult("raft_gem_mix", "Gem mix: number of black (wild) gems", reading, _long(t, ["black_gems"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=12,
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How does the number of black (wild) gems change the game?")
 
 
@@ -367,7 +367,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1) ->
         df = simulate_games(n_games, players, rng=s, flag_depth=int(d), n_jobs=n_jobs)
         rows.append({"flag_depth": int(d), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["flag_depth"], t, "rounds", "rounds")
     ax[0].set_ylabel("rounds per game")
     _err(ax[1], t["flag_depth"], t, "deck_exhausted", "deck ran out")
@@ -388,7 +388,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1) ->
                f"{rule} cards (dotted line). When the deck runs out before the end, some players finish with fewer "
                "than two lifeboats.")
     return ExperimentResult("raft_flag_depth", "Pirate-flag depth vs game length", reading, _long(t, ["flag_depth"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=12,
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How does the depth of the pirate flag set the length of the game?")
 
 
@@ -410,7 +410,7 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
     t = pd.DataFrame(rows)
     f = t[t["duration"].notna()]
     base = t[t["duration"].isna()].iloc[0]
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], f["duration"], f, "seat0_score", "seat 0 (fixed tilt)")
     _err(ax[0], f["duration"], f, "opponent_score", "each opponent (greedy)")
     _err(ax[0], f["duration"], f, "points_gifted", "points seat 0's leftovers complete for others")
@@ -437,7 +437,7 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
                "reconstructed tilt model: a calibrated model moves it.")
     return ExperimentResult("raft_greed_curve", "Greed curve: tilt duration vs points, including gifts", reading,
                             _long(t, ["seat0_policy", "duration"]), fig, {"players": players}, findings=findings,
-                            sample_size=n_games, max_rows=12, question="How long should one tilt, counting the gems passed on?")
+                            sample_size=n_games, max_rows=8, question="How long should one tilt, counting the gems passed on?")
 
 
 def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
@@ -454,7 +454,7 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> 
         row.update(_cols("score_margin", mean_estimate(df["score_0"] - others)))
         rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 0")
     ax[0].axhline(1 / players, color="0.5", ls=":", label="fair share")
     ax[0].set_ylabel("win rate")
@@ -467,7 +467,7 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> 
         a.axvline(base, color="0.7", ls="--")
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
-    findings = [difference_of(f"seat 0's {m.replace('seat0_', '').replace('_', ' ')}, timing noise "
+    findings = [difference_of(f"seat 0's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
                               f"{lo.seat0_timing_noise:g} minus {hi.seat0_timing_noise:g}, {players} players",
                               _est(lo, m), _est(hi, m), player="greedy", unit=u, scale=sc)
                 for m, u, sc in (("seat0_win", "%", 1 / players), ("score_margin", "points", 5.0))]
@@ -476,7 +476,7 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> 
                f"factor e^{hi.seat0_timing_noise:g} one time in three. In this model dexterity is timing only (the "
                "finger space is always hit); how much it matters depends on the calibrated noise.")
     return ExperimentResult("raft_dexterity", "How much dexterity matters", reading, _long(t, ["seat0_timing_noise"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=12,
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How much does a steady hand win?")
 
 
@@ -493,7 +493,7 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1) -> Experimen
             row.update(_cols("sunk", mean_estimate(df["sunk"])))
             rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     for v, off in (("standard", -0.1), ("sinking", 0.1)):
         sub = t[t.variant == v]
         _err(ax[0], sub["players"] + off, sub, "mean_score", v)
@@ -516,5 +516,5 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1) -> Experimen
                "model's speed: recalibrate it before trusting this page. The table also gives rounds and lifeboats "
                "sunk per game.")
     return ExperimentResult("raft_sinking", "How much harder is the sinking variant?", reading,
-                            _long(t, ["players", "variant"]), fig, {}, findings=findings, sample_size=n_games, max_rows=12,
+                            _long(t, ["players", "variant"]), fig, {}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How many points does the sinking variant cost?")

@@ -63,7 +63,7 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
     t = pd.DataFrame(rows)
     t = t.drop(columns=[c for c in t.columns if c.endswith("_n")])
     t["verdict"] = [_verdict(r.win_share_ci_low, r.win_share_ci_high, r.fair_share) for r in t.itertuples()]
-    fig, ax = _fig(1, 6.0, 3.2)
+    fig, ax = _fig(1, 6.0, 2.6)
     ax = ax[0]
     for k, rival in enumerate(rivals):
         sub = t[t.rival == rival]
@@ -163,7 +163,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                "contain it).")
     return ExperimentResult("raft_strong_play", "Balance under strong play: greedy and exact players", reading, table,
                             fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)},
-                            findings=findings, sample_size=min(n_games, mix_games), max_rows=12,
+                            findings=findings, sample_size=min(n_games, mix_games), max_rows=8,
                             question="Do the start-player, card-fairness and gem-mix findings hold under strong play?")
 
 
@@ -246,7 +246,7 @@ def _row_est(r, m: str) -> Estimate:
 
 
 def _figure(table, start, players, policies, card_players):
-    fig, axes = _fig(len(players) + 1, 3.0 * (len(players) + 1), 3.2)
+    fig, axes = _fig(len(players) + 1, 3.0 * (len(players) + 1), 2.8)
     for ax, p in zip(axes, players):
         for k, pol in enumerate(policies):
             sub = start[(start.players == p) & (start.policy == pol)]
