@@ -1,7 +1,9 @@
-"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and eight experiments.
+"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and ten experiments.
 
-Sizes: quick mode plays a few hundred games in all (wide intervals, stated); the full report about
-twenty thousand.  Every experiment is also saved as CSV + PNG under ``reports/<name>/``.
+Every experiment states its conclusions as :class:`~pyradice_lab.findings.Finding` objects computed from its
+own table (its reading only says how it was run).  Sizes: quick mode plays about 1,700 games in all (most
+pages below the minimum sample for a claim: numbers only, stated); the full report about 23,000.  Every
+experiment is also saved as CSV + PNG (+ findings CSV) under ``reports/<name>/``.
 """
 
 from __future__ import annotations
