@@ -1,13 +1,16 @@
 """The public names the API reference must list: ``__all__`` of pyradice_lab and of each game package.
 
 ``python docs/api/_listing.py`` rewrites docs/api/<package>.rst from them (run it after adding a public name;
-``tests/test_docs_config.py`` fails until every public name is listed).
+``tests/test_docs_config.py`` fails until every public name is listed).  ``python docs/api/_listing.py
+--sections`` lists the public functions whose docstring lacks a numpydoc Parameters, Returns or Examples
+section (the reference shows what the docstring has).
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import sys
 import types
 from pathlib import Path
@@ -58,7 +61,23 @@ def page(package: str) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+def missing_sections(sections=("Parameters", "Returns", "Examples")) -> dict[str, list[str]]:
+    """``{section: [package.function, ...]}`` of public functions whose docstring lacks that section."""
+    out: dict[str, list[str]] = {s: [] for s in sections}
+    for package in PACKAGES:
+        mod = importlib.import_module(package)
+        for name in public(package).get("Functions", []):
+            doc = inspect.getdoc(getattr(mod, name)) or ""
+            for s in sections:
+                if not re.search(rf"^{s}\n-{{3,}}$", doc, flags=re.M):
+                    out[s].append(f"{package}.{name}")
+    return out
+
+
+if __name__ == "__main__" and "--sections" in sys.argv:
+    for section, names in missing_sections().items():
+        print(f"{section} missing ({len(names)}): {', '.join(names)}")
+elif __name__ == "__main__":
     here = Path(__file__).parent
     for pkg in PACKAGES:
         (here / f"{pkg.split('.')[-1]}.rst").write_text(page(pkg), encoding="utf-8")
