@@ -8,8 +8,8 @@ Fences and what the test does with them:
   interpreter, the working directory the repository root); the lines below it up to the next ``$`` are the
   expected output (doctest matching: ``...`` stands for anything).  A ``$`` line ending in ``#`` comment only
   with no output below is run for its exit status.
-- ``sh`` (set-up commands such as ``make test``), ``text`` and unlabelled fences are output or instructions
-  and are not run.
+- ``sh`` (set-up commands such as ``make test``), ``toml`` (component files), ``text`` and unlabelled fences
+  are instructions, data or output and are not run.
 
 A block is skipped only when the line right above its fence is ``<!-- docs-test: skip REASON -->`` with a
 reason (tested below: a skip without a reason fails).  Blocks are collected per page, so a new page or block
@@ -32,7 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 RUN = {"pycon", "python", "console"}
-NOT_RUN = {"sh", "text", ""}
+NOT_RUN = {"sh", "text", "toml", ""}  # toml: designer files (tests/test_schema.py loads them)
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 SKIP = re.compile(r"<!--\s*docs-test:\s*skip\b(.*?)-->")
 FENCE = re.compile(r"^(`{3,})\s*([\w-]*)\s*$")
