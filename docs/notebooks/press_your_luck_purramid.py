@@ -48,6 +48,7 @@ ax.set_ylabel("expected tiles this turn")
 ax.set_xticks(decisions.dice_left)
 ax.legend()
 ax.set_title("Purramid, side A: stop or roll? (exact)")
+plt.show()
 
 # %% [markdown]
 # ## What rules of thumb cost

@@ -48,7 +48,6 @@ rows.append(row("Purramid", mean_estimate(top[:, 0] / top.sum(axis=1)), len(pm))
 # Pyradice: by turn position (1 = the start player of each game)
 _, arrays = pyradice.simulate_games(600, PLAYERS, rng=SEED, return_arrays=True)
 pos = by_position(arrays)
-print(pos.columns.tolist())
 
 # Rocking Raft: position 0 is the start player
 rt = raft.start_player_table(raft.simulate_games(600, players=PLAYERS, rng=SEED)).iloc[0]
@@ -79,3 +78,4 @@ ax.invert_yaxis()
 ax.set_xlabel("start player's win share (95% CI)")
 ax.legend()
 ax.set_title(f"{PLAYERS} players, greedy self-play")
+plt.show()
