@@ -17,6 +17,7 @@ pure-Python twins of :mod:`.sim`, or everything under ``NUMBA_DISABLE_JIT=1``), 
     ``USED`` (a blue token was used here this turn: refill at the end of the turn), ``PIC`` (oasis picture).
 ``G[field]``
     game counters: seats, wandering male, tape pointers, turn, bags, bonus tokens taken, hazards fired, log.
+
 ``bags``, ``V`` (tile values), ``A`` / ``D`` (tile adjacency / distance after the setup shuffle), ``K``
 (dice, automa, bonus constants), ``dt`` / ``ct`` (the game's dice tape and choice tape), ``prm`` (policy
 parameters per seat) and the trace log.  All integer arrays are row blocks of one int64 array ``W`` and
