@@ -31,7 +31,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "scoring": ["score_tile", "score_game"],
     "sim": ["simulate_games", "play_game", "setup_label", "READINGS"],
     "policies": ["POLICIES", "HEURISTIC_DEFAULTS"],
-}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript"])
+}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript", "evaluation", "turns", "search"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from .components import (

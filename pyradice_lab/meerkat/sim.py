@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
-from .policies import POLICIES, policy_row
+from .policies import POLICIES, SEARCH, policy_name, policy_row
 
 __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
            "python_twins", "fresh_state"]
@@ -100,7 +100,7 @@ def _seat_config(players, automa, policies):
     if policies is None:
         policies = ["greedy"] * players
     elif isinstance(policies, (str, dict)) or (isinstance(policies, tuple) and len(policies) == 2
-                                                and policies[0] == "heuristic"):
+                                                and policies[0] in ("heuristic", "expectimax", "mcts")):
         policies = [policies] * players
     policies = list(policies)
     if len(policies) != players:
@@ -112,7 +112,7 @@ def _seat_config(players, automa, policies):
         pols[s], prm[s] = pid, row
     if automa:
         pols[players] = -1
-    names = [p if isinstance(p, str) else "heuristic*" for p in policies] + (["automa"] if automa else [])
+    names = [policy_name(p) for p in policies] + (["automa"] if automa else [])
     return n, pols, prm, names
 
 
@@ -259,6 +259,8 @@ def _engine(engine: str, n_games: int, pols, n: int):
         # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players
         # 27 ms a game, random_legal seats 1.5 ms) against a cold compile of about 20 CPU seconds
         per_game = n * (0.009 if (pols[:n] > 0).any() else 0.0015)
+        if (pols[:n] == SEARCH).any():  # every search decision plays hundreds of rollouts: always compile
+            per_game = np.inf
         compiled = compiled_engine_ready() or n_games * per_game > TWIN_BUDGET
     else:
         compiled = engine == "numba"
@@ -365,9 +367,9 @@ def python_twins() -> dict:
     """name -> pure-Python twin of every numba function of the game engine modules."""
     from numba.core.registry import CPUDispatcher
 
-    from . import automa, kernel, oasis, policies, rules
+    from . import automa, evaluation, kernel, oasis, policies, rules, search, turns
 
-    modules = (rules, oasis, automa, policies, kernel)
+    modules = (rules, oasis, automa, evaluation, policies, turns, search, kernel)
     spaces = {m.__name__: dict(vars(m)) for m in modules}
     for space in spaces.values():
         space["TRACE"] = True  # the twins record trace events (compiled code prunes them)
@@ -435,4 +437,5 @@ def fresh_state(players: int = 3, automa: bool | None = None, dice=(), policies=
         for i in range(3, 13):
             for j in range(3, 13):
                 D[i, j] = min(D[i, j], D[i, k] + D[k, j])
+    python_twins()["store_model"](g)
     return g
