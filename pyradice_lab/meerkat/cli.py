@@ -207,7 +207,8 @@ def add_cli(subparsers) -> None:
     _reading_args(q)
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
     q.add_argument("--policy", default="greedy",
-                   help="random_legal, greedy or heuristic; one for all or comma-separated per player")
+                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per decision); "
+                        "one for all or comma-separated per player")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: 0)")
     q.add_argument("--out", default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -220,6 +221,8 @@ def add_cli(subparsers) -> None:
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="add the automa (default: the rules' setup, on for 2 players)")
     _reading_args(q)
-    q.add_argument("--policy", default="greedy", help="random_legal, greedy or heuristic (comma-separated per player)")
+    q.add_argument("--policy", default="greedy",
+                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (comma-separated per player; the "
+                        "transcript is replayed by the pure-Python engine: keep N small, e.g. mcts:8)")
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.set_defaults(func=_cmd_play)

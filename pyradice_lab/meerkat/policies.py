@@ -90,8 +90,8 @@ __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
-#: Columns of a parameter row beyond the heuristic's weights (columns 6, 7 and 15 are free).
-P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING = 8, 9, 10, 11, 12, 13, 14
+#: Columns of a parameter row beyond the heuristic's weights (columns 6 and 7 are free).
+P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST = 8, 9, 10, 11, 12, 13, 14, 15
 ROLL0 = 16
 N_PRM = 32
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
@@ -106,7 +106,7 @@ EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn":
 #: win (1, shared wins split) plus ``margin_weight`` x the points margin over the best other seat / 20 (clipped to
 #: +-1); ``search_reroll`` 1 = the reroll is searched too (0 = ``own`` decides it).
 SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
-                   "own": "expectimax", "rollout": "heuristic"}
+                   "own_rest": 0, "own": "expectimax", "rollout": "heuristic"}
 POLICIES = ("random_legal", "heuristic", "greedy", "expectimax", "mcts")
 NEG = -1e18
 
@@ -135,7 +135,8 @@ def _row(params: dict) -> np.ndarray:
 
 def _search_row(params) -> np.ndarray:
     p = _merge("mcts", SEARCH_DEFAULTS, params)
-    checks = {"budget": (1, 100_000), "candidates": (1, 32), "search_reroll": (0, 1), "halving": (0, 1)}
+    checks = {"budget": (1, 100_000), "candidates": (1, 32), "search_reroll": (0, 1), "halving": (0, 1),
+              "own_rest": (0, 1)}
     for k, (lo, hi) in checks.items():
         if p[k] != int(p[k]) or not lo <= p[k] <= hi:
             raise ValueError(f"policies: mcts parameter {k} must be an integer in {lo}..{hi}, got {p[k]!r}")
@@ -151,6 +152,7 @@ def _search_row(params) -> np.ndarray:
     row = rows["own"].copy()
     row[P_BUDGET], row[P_CANDS] = p["budget"], p["candidates"]
     row[P_MARGIN], row[P_SREROLL], row[P_HALVING] = p["margin_weight"], p["search_reroll"], p["halving"]
+    row[P_OWNREST] = p["own_rest"]
     row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
     return row
 

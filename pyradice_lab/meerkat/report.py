@@ -16,14 +16,19 @@ from .components import default_components  # noqa: E402
 from .odds import automa_placement_table, placement_table  # noqa: E402
 
 __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
-           "run_features", "run_hazards", "run_readings", "odds_experiment"]
+           "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG"]
 
 # games per experiment: (quick, full report, experiment scripts).  The quick report runs the pure-Python twin
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 600), "versus": (6, 80, 300)}
+#: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
+#: for (quick, full report, experiment script).  The search player costs seconds per game, so the report restates
+#: the findings with the expectimax player and the script with the search player; the quick report, which never
+#: compiles, leaves the search player out.
+STRONG = {0: ("expectimax", None), 1: ("expectimax", "mcts:32"), 2: ("mcts:32", "mcts")}
 
 
 def _n(name: str, quick: bool) -> int:
@@ -243,10 +248,80 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
                             reading, shown.round(5), fig, meta={"games": n})
 
 
+def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: str = "expectimax",
+                    search: str | None = "mcts") -> ExperimentResult:
+    """Issue 12 for Meerkat: the strong players against greedy and heuristic (targets), then the balance findings
+    restated with ``strong`` players next to heuristic players."""
+    seeds = spawn_seeds(seed, 2)
+    players = [p for p in dict.fromkeys(("expectimax", search)) if p is not None]
+    pairs = [(p, o, pl) for p in players for o in ("greedy", "heuristic") for pl in (2, 3)]
+    vs = pd.concat([A.head_to_head(p, o, n_versus, players=pl, rng=ss, engine=engine)
+                    for (p, o, pl), ss in zip(pairs, spawn_seeds(seeds[0], len(pairs)))], ignore_index=True)
+    df = A.strong_play(n, strong=strong, base="heuristic", rng=seeds[1], engine=engine)
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.8), gridspec_kw={"width_ratios": [1, 1.4]})
+    ax = axes[0]
+    labels = [f"{r.policy} vs {r.opponent}\n{r.setup}" for r in vs.itertuples()]
+    ax.errorbar(vs.win_rate, range(len(vs)), xerr=[vs.win_rate - vs.win_rate_ci_low, vs.win_rate_ci_high - vs.win_rate],
+                fmt="o", capsize=3)
+    ax.scatter(vs.fair_share, range(len(vs)), marker="|", s=200, color="0.3", label="fair share")
+    ax.set_yticks(range(len(vs)), labels, fontsize=6)
+    ax.set_xlabel("win share (seat rotated)")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3)
+    ax = axes[1]
+    shown = df[~df.finding.str.startswith("points per piece")]
+    names = list(dict.fromkeys(shown.finding))
+    for k, (player, grp) in enumerate(shown.groupby("player", sort=False)):
+        y = np.array([names.index(f) for f in grp.finding]) + (k - 0.5) * 0.3
+        ax.errorbar(grp.value - grp.reference, y, xerr=[grp.value - grp.ci_low, grp.ci_high - grp.value], fmt="o",
+                    capsize=3, label=player)
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(range(len(names)), [f.replace("win share of a player who ", "") for f in names], fontsize=6)
+    ax.set_xlabel("estimate minus its reference (0 or the fair share)")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    targets = "; ".join(f"{r.policy} vs {r.opponent} ({r.setup}): {_ci(r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high)}"
+                        f" vs a fair {r.fair_share:.3f}{'' if r.beats_fair else ' (CI not above it)'}"
+                        for r in vs.itertuples())
+    base_name = "heuristic"
+    parts = []
+    for f, grp in df.groupby("finding", sort=False):
+        if f.startswith("points per piece"):
+            continue
+        b, st = grp[grp.player == base_name].iloc[0], grp[grp.player != base_name].iloc[0]
+        parts.append(f"{f}: heuristic {_ci(b.value, b.ci_low, b.ci_high)}, {st.player} "
+                     f"{_ci(st.value, st.ci_low, st.ci_high)} -> {'holds' if st.holds else 'changes'}")
+    ppp = df[df.finding.str.startswith("points per piece")]
+    tiles = []
+    for player, grp in ppp.groupby("player", sort=False):
+        hi, lo = grp.loc[grp.value.idxmax()], grp.loc[grp.value.idxmin()]
+        tiles.append(f"{player}: most per piece {hi.finding.split(', ')[1]} {hi.value:.2f} ± {hi.se:.2f}, least "
+                     f"{lo.finding.split(', ')[1]} {lo.value:.2f} ± {lo.se:.2f}")
+    moved = ppp.groupby("finding").filter(lambda g: not g.holds.all()).finding.unique()
+    reading = (f"Strong players (issue 12). Head-to-head, {n_versus} games per row, the strong player's seat rotated, "
+               f"the others all greedy or all heuristic: {targets}. Balance findings with every seat played by "
+               f"heuristic players and again by {strong} players ({n} games per setup and per restriction; start-player "
+               f"edge by turn position, paired per game): " + "; ".join(parts) + ". Tile fairness (3 players, points "
+               "per piece committed): " + "; ".join(tiles) + (f"; tiles paying on another side of the board mean "
+               f"under strong play: {', '.join(moved)}" if len(moved) else "; every tile stays on the same side of "
+               "the board mean") + ". 'Holds' = the strong players' 95% CI lies on the same side of the reference "
+               "(0, the fair share or the board mean) as the heuristic players'.")
+    table = pd.concat([vs.assign(finding="head-to-head").rename(columns={"win_rate": "value", "win_rate_se": "se",
+                                                                         "win_rate_ci_low": "ci_low",
+                                                                         "win_rate_ci_high": "ci_high"}), df],
+                      ignore_index=True)
+    cols = ["finding", "policy", "opponent", "setup", "player", "value", "se", "ci_low", "ci_high", "reference",
+            "fair_share", "beats_fair", "side", "holds", "games"]
+    return ExperimentResult("meerkat_strong_play", "Meerkat Kingdom: strong players and the findings under strong play",
+                            reading, table[cols].round(5), fig,
+                            meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search})
+
+
 # ----------------------------------------------------------------------------------------- section
 def report_section(ctx) -> Section:
     root = ctx.seed_for("meerkat")
-    seeds = spawn_seeds(root, 6)
+    seeds = spawn_seeds(root, 7)
     q = ctx.quick
     comp = default_components()
     items: list = [Text(
@@ -256,7 +331,10 @@ def report_section(ctx) -> Section:
         "keep-sets); whole games are simulated with a numba-compiled engine whose pure-Python twin is the reference. "
         "Policies: greedy = best immediate change of (own projected points - mean opponent projected points), "
         "with the reroll chosen by exact expectation; heuristic = the same with weights for guardians, pups, the "
-        "queen and burrow actions. Reconstructed components are listed at the end of this section.",
+        "queen and burrow actions; expectimax = the heuristic's weights with the expected end-of-game majority "
+        "standings as its evaluation (exact expectation over the reroll); mcts:N = determinized Monte Carlo search, "
+        "N rollouts per decision played by the compiled engine. Reconstructed components are listed at the end of "
+        "this section.",
         heading="Meerkat Kingdom")]
     from .sim import compiled_engine_ready
 
@@ -268,7 +346,8 @@ def report_section(ctx) -> Section:
                run_automa(_n("automa", q), seeds[2], eng),
                run_features(_n("features", q), seeds[3], eng),
                run_hazards(_n("hazards", q), seeds[4], eng),
-               run_readings(_n("readings", q), seeds[5], eng)]
+               run_readings(_n("readings", q), seeds[5], eng),
+               run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng, *STRONG[0 if q else 1])]
     for res in results:
         save_experiment(res, ctx.out_dir)
         items.append(res)
@@ -281,5 +360,6 @@ def report_section(ctx) -> Section:
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
-                                           ("features", 5), ("hazards", 3), ("readings", 9)))
+                                           ("features", 5), ("hazards", 3), ("readings", 9), ("strong", 10),
+                                           ("versus", 4 if q else 8)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")

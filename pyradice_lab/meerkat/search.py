@@ -16,8 +16,10 @@ or a guardian) -- the player:
    dice and bags, so the comparison is paired; ties go to the better-ranked option).
 
 A flat (one-level) Monte Carlo search over a strong rollout policy is the classic "rollout algorithm", a step
-of policy improvement over the rollout policy.  The rest of its turn (wandering male, oasis tokens, burrow
-action) is decided by ``own``.  The player's random stream is seeded from the game's choice tape (one number
+of policy improvement over the rollout policy.  With ``halving`` (the default) the budget is spent in rounds of
+successive halving (the better half of the candidates goes on to the next round).  The rest of its turn
+(wandering male, oasis tokens, burrow action) is decided by ``own`` (in the rollouts: by the rollout policy,
+which is much cheaper than the expectimax evaluation).  The player's random stream is seeded from the game's choice tape (one number
 per decision), so a game stays a function of its seed and the pure-Python twin plays the very same game.
 """
 
@@ -32,6 +34,7 @@ from .policies import (
     P_CANDS,
     P_HALVING,
     P_MARGIN,
+    P_OWNREST,
     P_REROLL,
     P_SREROLL,
     PARAM,
@@ -73,6 +76,9 @@ __all__ = ["search_turn", "RTAPE"]
 
 #: Dice and choices drawn per rollout (the rest of a game needs well under half of it).
 RTAPE = 1024
+#: Candidates valued this far below the best by ``own`` are never searched: a restricted player (a parameter of
+#: about -1e9 on an option, e.g. ``queen_bonus``) must not pick a forbidden option through its rollouts.
+FORBIDDEN_GAP = 1e6
 MASK32 = 0xFFFFFFFF
 
 
@@ -98,8 +104,8 @@ def sample_seed(seed0: int, j: int) -> int:
 @njit(**INTERNAL)
 def determinize(g, s: int, seed: int, Wc, tc, pc) -> None:
     """Copy the game into ``(Wc, tc, pc)`` with fresh dice and choice tapes from ``seed``, the unseen bag
-    tokens reshuffled, every player but ``s`` on the rollout policy of ``s`` (``s`` keeps its own row for the
-    rest of its turn; see :func:`to_rollout`), and the trace off."""
+    tokens reshuffled, every player on the rollout policy of ``s`` (row ``ROLL0..`` of ``s``'s parameters; the
+    columns beyond it stay ``s``'s, unused by the rollout policy), and the trace off."""
     W = g[0]
     for i in range(LOG0):
         for j in range(W_WIDTH):
@@ -129,7 +135,10 @@ def determinize(g, s: int, seed: int, Wc, tc, pc) -> None:
     S = Wc[4:8]
     for o in range(4):
         for j in range(N_PRM):
-            pc[o, j] = P[s, j] if o == s else (P[s, ROLL0 + j] if j < N_PRM - ROLL0 else 0.0)
+            if o == s and P[s, P_OWNREST] > 0:
+                pc[o, j] = P[s, j]  # s plays the rest of the searched turn by its own policy (then: to_rollout)
+            else:
+                pc[o, j] = P[s, ROLL0 + j] if j < N_PRM - ROLL0 else P[s, j]
         if o < G[G_NS] and S[o, AUTO] == 0:
             S[o, POL] = PARAM
 
@@ -138,8 +147,8 @@ def determinize(g, s: int, seed: int, Wc, tc, pc) -> None:
 def to_rollout(gc, s: int) -> None:
     """Seat ``s`` of a determinization switches to the rollout policy after its searched turn."""
     pc = gc[2]
-    for j in range(N_PRM):
-        pc[s, j] = pc[s, ROLL0 + j] if j < N_PRM - ROLL0 else 0.0
+    for j in range(N_PRM - ROLL0):
+        pc[s, j] = pc[s, ROLL0 + j]
 
 
 @njit(**INTERNAL)
@@ -181,7 +190,8 @@ def rank_options(vals, m: int, k: int, order) -> None:
 @njit(**INTERNAL)
 def play_candidate(g, s: int, kind: int, c: int, seed: int, gc, d0: int, d1: int, d2: int, tab, gval: float) -> float:
     """One rollout of candidate ``c`` in the determinization ``seed``: ``kind`` 0 = keep mask ``c`` (the reroll
-    from the sampled dice, then the action by ``own``), 1 = action ``c``; then the rest of the game."""
+    from the sampled dice, then the action by ``own``'s placement table), 1 = action ``c``; the rest of the turn
+    and of the game by the rollout policy."""
     Wc, tc, pc = gc
     determinize(g, s, seed, Wc, tc, pc)
     if kind == 0:
@@ -251,6 +261,8 @@ def search_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     k = min(int(g[2][s, P_CANDS]), 8)
     order = np.empty(8, np.int64)
     rank_options(mv, np.int64(8), np.int64(k), order)
+    while k > 1 and mv[order[k - 1]] < mv[order[0]] - FORBIDDEN_GAP:
+        k -= 1
     cands = np.empty(k, np.int64)
     for i in range(k):
         cands[i] = masks[order[i]]
@@ -275,6 +287,8 @@ def search_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
     k = min(int(g[2][s, P_CANDS]), m)
     order = np.empty(m, np.int64)
     rank_options(vals, m, np.int64(k), order)
+    while k > 1 and vals[order[k - 1]] < vals[order[0]] - FORBIDDEN_GAP:  # options a restriction forbids
+        k -= 1
     cands = np.empty(k, np.int64)
     for i in range(k):
         cands[i] = opts[order[i]]

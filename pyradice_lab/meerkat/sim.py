@@ -217,7 +217,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     automa = n > players
     setup = _default_setup() if components is None else Setup(components)
     K = _readings_k(setup.K, reverse_reading, jackal_reading)
-    run_games = _engine(engine, n_games, pols, n)[0]
+    run_games = _engine(engine, n_games, pols, n, prm)[0]
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
@@ -250,17 +250,24 @@ def compiled_engine_ready() -> bool:
         return False
 
 
-def _engine(engine: str, n_games: int, pols, n: int):
+def _engine(engine: str, n_games: int, pols, n: int, prm=None):
     """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
+    from .policies import P_FUTURE
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine == "auto":
         # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players
-        # 27 ms a game, random_legal seats 1.5 ms) against a cold compile of about 20 CPU seconds
-        per_game = n * (0.009 if (pols[:n] > 0).any() else 0.0015)
-        if (pols[:n] == SEARCH).any():  # every search decision plays hundreds of rollouts: always compile
-            per_game = np.inf
+        # 27 ms a game, random_legal seats 1.5 ms, expectimax seats about 0.2 s) against a cold compile of about
+        # 20 CPU seconds; every search decision plays hundreds of rollouts: always compile for a search player
+        per_game = 0.0
+        for s in range(n):
+            if pols[s] == SEARCH:
+                per_game = np.inf
+            elif pols[s] > 0:
+                per_game += 0.2 if prm is not None and prm[s, P_FUTURE] > 0 else 0.009
+            else:
+                per_game += 0.0015
         compiled = compiled_engine_ready() or n_games * per_game > TWIN_BUDGET
     else:
         compiled = engine == "numba"
@@ -325,7 +332,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     automa = n > players
     st = _default_setup() if components is None else Setup(components)
     K = _readings_k(st.K, reverse_reading, jackal_reading)
-    run_games = _engine(engine, 1, pols, n)[0]
+    run_games = _engine(engine, 1, pols, n, prm)[0]
     gen = as_generator(rng)
     tapes = _tapes(gen, 1)
     seat_out = np.zeros((1, 4, len(SEAT_COLUMNS)), np.int64)

@@ -13,7 +13,7 @@ def test_quick_section(tmp_path):
     results = [it for it in sec.items if isinstance(it, ExperimentResult)]
     assert [r.name for r in results] == ["meerkat_placement_odds", "meerkat_tile_fairness", "meerkat_seat_advantage",
                                          "meerkat_automa_strength", "meerkat_feature_value", "meerkat_hazards",
-                                         "meerkat_rule_readings"]
+                                         "meerkat_rule_readings", "meerkat_strong_play"]
     for r in results:
         assert (tmp_path / r.name / f"{r.name}.csv").exists() and (tmp_path / r.name / f"{r.name}.png").exists()
         assert len(r.reading) > 100 and not r.table.empty
@@ -35,6 +35,13 @@ def test_quick_section(tmp_path):
     assert (readings["applies_rate_ci_low"] <= readings["applies_rate"]).all()
     automa = by_name["meerkat_automa_strength"].table
     assert "extension" in automa.loc[automa["players"] == 1, "setup"].iloc[0]
+    strong = by_name["meerkat_strong_play"].table     # quick: expectimax only (the search player needs the compiler)
+    vs = strong[strong["finding"] == "head-to-head"]
+    assert set(vs["policy"]) == {"expectimax"} and set(vs["opponent"]) == {"greedy", "heuristic"} and len(vs) == 4
+    rest = strong[strong["finding"] != "head-to-head"]
+    assert set(rest["player"]) == {"heuristic", "expectimax"} and rest["holds"].notna().all()
+    assert rest["finding"].str.startswith("points per piece, tile").sum() == 20
+    assert (rest["ci_low"] <= rest["value"]).all() and (rest["value"] <= rest["ci_high"]).all()
 
 
 def test_win_shares_split_ties_and_positions():

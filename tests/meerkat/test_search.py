@@ -186,7 +186,7 @@ def test_search_never_peeks_at_future_dice_or_bag_order():
     assert sorted(Wc[22, :W[21, R.G_NBLUE]]) == sorted(W[22, :W[21, R.G_NBLUE]])
     assert sorted(zip(Wc[23], Wc[24])) == sorted(zip(W[23], W[24]))
     assert not (tc[0, :50] == g[1][0, :50]).all() and set(tc[0]) == set(range(1, 7))
-    assert (pc[1, :N_PRM - ROLL0] == g[2][0, ROLL0:]).all() and (pc[0] == g[2][0]).all()
+    assert (pc[:2, :N_PRM - ROLL0] == g[2][0, ROLL0:]).all() and (pc[:2, N_PRM - ROLL0:] == g[2][0, N_PRM - ROLL0:]).all()
 
 
 @pytest.mark.slow
@@ -207,3 +207,42 @@ def test_new_players_compiled_equal_twin_and_beat_greedy():
             share.append(win_shares(df, 3)[:, seat])
         share = np.concatenate(share)
         assert share.mean() - 1.96 * share.std(ddof=1) / np.sqrt(len(share)) > 0.5, (pol, share.mean())
+
+
+def test_auto_engine_compiles_for_search_and_large_expectimax_batches(monkeypatch):
+    from pyradice_lab.meerkat import sim
+
+    monkeypatch.setattr(sim, "compiled_engine_ready", lambda: False)
+    n, pols, prm, _ = sim._seat_config(2, None, "expectimax")
+    assert sim._engine("auto", 10, pols, n, prm) == sim.engine_functions(False)
+    assert sim._engine("auto", 100, pols, n, prm) == sim.engine_functions(True)
+    n, pols, prm, _ = sim._seat_config(2, None, ["mcts:4", "random_legal"])
+    assert sim._engine("auto", 1, pols, n, prm) == sim.engine_functions(True)
+    assert sim._engine("python", 1, pols, n, prm) == sim.engine_functions(False)
+
+
+def test_restricted_strong_players_and_head_to_head_input():
+    from pyradice_lab.meerkat.analysis import RESTRICTIONS, head_to_head, with_params
+    from pyradice_lab.meerkat.policies import P_QUEEN, P_REROLL
+
+    pid, row = policy_row(with_params("mcts:40", RESTRICTIONS["never rerolls"]))
+    assert pid == SEARCH and row[P_BUDGET] == 40 and row[P_REROLL] == 0 and row[ROLL0 + P_REROLL] == 1
+    pid, row = policy_row(with_params("expectimax", RESTRICTIONS["never places the queen"]))
+    assert pid == PARAM and row[P_QUEEN] == -1e9 and row[P_FUTURE] == 0.5
+    assert policy_row(with_params("greedy", {"reroll": 0}))[1][:6].tolist() == [1, 0, 0, 0, 0, 0]
+    with pytest.raises(ValueError, match="policy"):
+        with_params("random_legal", {})
+    with pytest.raises(ValueError, match="n_games"):
+        head_to_head("greedy", "heuristic", 5, players=3)
+
+
+def test_a_forbidden_option_is_never_searched():
+    """A search player forbidden the queen (restricted play) never places her: candidates its own evaluation
+    values far below the best are dropped before the search (the unrestricted player does place her)."""
+    from pyradice_lab.meerkat import play_game
+
+    no_queen = ("mcts", {"budget": 6, "own": ("expectimax", {"queen_bonus": -1e9})})
+    text, _ = play_game(players=2, policies=[no_queen, "mcts:6"], rng=4, engine="python")
+    mine = [line for line in text.splitlines() if "p0" in line and "queen" in line]
+    theirs = [line for line in text.splitlines() if "p1" in line and "places the queen" in line]
+    assert not any("places the queen" in line for line in mine) and theirs
