@@ -1,14 +1,18 @@
-"""Multi-page PDF reports built from ordered sections of text, figures and tables.
+"""The PDF report: sections of findings, text, figures and tables laid out by a document engine.
 
 A :class:`Section` holds items in order: plain text (``str`` or :class:`Text`), matplotlib figures
-(:class:`FigureItem` or a bare ``Figure``), tables (:class:`Table` or a bare ``DataFrame``, paginated)
-and :class:`ExperimentResult` (a named question: reading, figure and table, also saved as CSV + PNG
-under ``reports/<name>/`` by :func:`save_experiment`).  :func:`write_pdf` lays them out on A4 pages
-after a title page listing the version, date, seeds, trials and run time of every section; the file is
-written to a temporary name and renamed, so an interrupted build never leaves a half PDF behind.
+(:class:`FigureItem` or a bare ``Figure``), tables (:class:`Table` or a bare ``DataFrame``) and
+:class:`ExperimentResult` (a named question: findings computed from the data, a reading, a figure and a
+table, also saved as CSV + PNG under ``reports/<name>/`` by :func:`save_experiment`).  :func:`write_pdf`
+lays them out with ReportLab (:mod:`pyradice_lab.report_pdf`): a title page listing the version, date,
+seeds, trials and run time of every section and the sample size of every experiment; on page 2 the
+summary of all findings (:mod:`pyradice_lab.findings`), those that may change a component first; a table
+of contents; PDF bookmarks for every section and experiment; tables that wrap and split across pages; vector
+figures.  The file is written to a temporary name and renamed, so an interrupted build never leaves a half
+PDF behind.
 
 :func:`build_report` is what ``make report`` and ``pyradice-lab report`` run: the overview section plus
-the report section of every registered game.
+the report section of every registered game, built in worker processes with ``n_jobs``.
 
 Examples
 --------
@@ -22,489 +26,89 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
-import io
 import os
-import re
 import tempfile
-import textwrap
 import time
-import weakref
-import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from . import __version__  # noqa: E402
-from .sweep import replace_with_default_mode  # noqa: E402
+from .findings import MIN_CLAIM_N, Finding
+from .report_items import (
+    EXPERIMENT_TABLE_ROWS,
+    ExperimentResult,
+    FigureItem,
+    RasterFigure,
+    ReportContext,
+    Section,
+    Table,
+    Text,
+    figure_png,
+    format_table,
+    rasterise,
+    render_figure,
+)
+from .sweep import replace_with_default_mode
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
-           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure"]
+           "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
+           "render_figure", "Finding", "MIN_CLAIM_N", "EXPERIMENT_TABLE_ROWS"]
 
-A4 = (8.27, 11.69)
 DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
-_WRAP = 98  # characters per text line on an A4 page at 9.5 pt
-_LINES_PER_PAGE = 62
-
-
-@dataclass
-class Text:
-    """One or more paragraphs (separated by blank lines); ``heading`` printed in bold above."""
-
-    text: str
-    heading: str | None = None
-
-
-@dataclass
-class FigureItem:
-    """A matplotlib figure placed on its own page with an optional caption under it."""
-
-    figure: Figure
-    caption: str = ""
-    title: str | None = None
-
-
-@dataclass
-class Table:
-    """A DataFrame rendered as a readable table, split over pages of ``rows_per_page`` rows."""
-
-    frame: pd.DataFrame
-    caption: str = ""
-    title: str | None = None
-    rows_per_page: int = 40
-    digits: int = 4
-    index: bool = False
-
-
-@dataclass
-class ExperimentResult:
-    """The answer to one question: a reading in plain words, a figure and the table behind it."""
-
-    name: str
-    title: str
-    reading: str
-    table: pd.DataFrame
-    figure: Figure | None = None
-    meta: dict = field(default_factory=dict)
-
-
-@dataclass
-class Section:
-    """An ordered group of report items with the seed and trials that produced them."""
-
-    title: str
-    items: list = field(default_factory=list)
-    seed: Any = None
-    trials: Any = None
-    seconds: float | None = None
-
-
-@dataclass(frozen=True)
-class ReportContext:
-    """What a game's report section receives.
-
-    ``quick`` asks for a small, fast version (the quick report must build in under 45 s in total);
-    ``seed_for(name)`` gives the section's reproducible SeedSequence; ``out_dir`` is where experiment
-    CSV/PNG files go (``reports/``); ``n_jobs`` is for sweeps.
-    """
-
-    quick: bool = False
-    seed: int = 0
-    n_jobs: int = 1
-    out_dir: Path = Path("reports")
-    progress: bool = False
-
-    def seed_for(self, name: str) -> np.random.SeedSequence:
-        """A SeedSequence for ``name`` that depends only on the root seed and the name."""
-        return np.random.SeedSequence(self.seed, spawn_key=(zlib.crc32(name.encode()),))
-
-    def seed_label(self, name: str) -> str:
-        return f"{self.seed}/{zlib.crc32(name.encode())}"
-
-
-# ----------------------------------------------------------------------------------------- formatting
-def format_table(df: pd.DataFrame, digits: int = 4, index: bool = False) -> pd.DataFrame:
-    """Strings for display: floats to ``digits`` significant digits, tuples joined, NaN blank."""
-    out = df.reset_index() if index else df.copy()
-
-    def fmt(v):
-        if isinstance(v, (float, np.floating)):
-            if np.isnan(v):
-                return ""
-            return f"{v:.{digits}g}"
-        if isinstance(v, tuple):
-            return ",".join(str(x) for x in v)
-        return str(v)
-
-    return out.apply(lambda col: col.map(fmt)).astype(str)
 
 
 def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
-    """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths."""
+    """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths.
+
+    With findings, ``<name>_findings.csv`` lists them (one row each, with the rendered sentence).
+    """
     folder = Path(root) / result.name
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"csv": folder / f"{result.name}.csv"}
     result.table.to_csv(paths["csv"], index=False)
+    if result.findings:
+        from .findings import findings_table
+
+        paths["findings"] = folder / f"{result.name}_findings.csv"
+        findings_table(result.findings).to_csv(paths["findings"], index=False)
     if result.figure is not None:
         paths["png"] = folder / f"{result.name}.png"
         paths["png"].write_bytes(figure_png(result.figure))
     return paths
 
 
-# ----------------------------------------------------------------------------------------- page layout
-class _Pager:
-    """Writes A4 pages with a running header into a PdfPages."""
-
-    def __init__(self, pdf: PdfPages, header: str):
-        self.pdf = pdf
-        self.header = header
-        self.count = 0
-
-    def new_page(self, section: str, landscape: bool = False) -> Figure:
-        fig = plt.figure(figsize=A4[::-1] if landscape else A4)
-        fig.text(0.06, 0.975, section, fontsize=8, color="0.4", va="top")
-        fig.text(0.94, 0.975, self.header, fontsize=8, color="0.4", va="top", ha="right")
-        return fig
-
-    def save(self, fig: Figure) -> None:
-        self.count += 1
-        fig.text(0.5, 0.015, str(self.count), fontsize=8, color="0.4", ha="center")
-        self.pdf.savefig(fig)
-        plt.close(fig)
-
-
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
-
-
-def _wrap(text: str) -> list[str]:
-    """Wrap text for a page: blank lines separate paragraphs, lines of a paragraph flow together,
-    except list items (``-``, ``*``, ``1.``), which start a new line with a hanging indent."""
-    lines: list[str] = []
-    for para in textwrap.dedent(text).strip().split("\n\n"):
-        items: list[str] = []
-        for raw in para.split("\n"):
-            if not items or _LIST_ITEM.match(raw):
-                items.append(raw.strip())
-            else:
-                items[-1] += " " + raw.strip()
-        for item in items:
-            m = _LIST_ITEM.match(item)
-            indent = " " * (len(m.group(0)) + 1) if m else ""
-            lines.extend(textwrap.wrap(" ".join(item.split()), _WRAP, subsequent_indent=indent) or [""])
-        lines.append("")
-    return lines
-
-
-def _text_pages(pager: _Pager, section: str, blocks: list[tuple[str | None, str]]) -> None:
-    """Flow (heading, text) blocks over as many pages as needed."""
-    lines: list[tuple[str, str]] = []
-    for heading, text in blocks:
-        if heading:
-            lines.append(("h", heading))
-        if text.strip():
-            lines.extend(("t", ln) for ln in _wrap(text))
-    for start in range(0, len(lines), _LINES_PER_PAGE):
-        fig = pager.new_page(section)
-        y = 0.94
-        for kind, ln in lines[start:start + _LINES_PER_PAGE]:
-            if kind == "h":
-                fig.text(0.06, y, ln, fontsize=12, weight="bold", va="top")
-                y -= 0.022
-            else:
-                fig.text(0.06, y, ln, fontsize=9.5, va="top", family="DejaVu Sans")
-                y -= 0.0145
-        pager.save(fig)
-
-
-_PNG_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_PNG_DPI = 150
-
-
-@dataclass(frozen=True)
-class RasterFigure:
-    """A figure already rendered to PNG (what sections built in worker processes send back)."""
-
-    png: bytes
-
-
-def figure_png(figure: Figure | RasterFigure) -> bytes:
-    """The figure rendered once as PNG bytes (reused by :func:`save_experiment` and the PDF page)."""
-    if isinstance(figure, RasterFigure):
-        return figure.png
-    png = _PNG_CACHE.get(figure)
-    if png is None:
-        buf = io.BytesIO()
-        figure.savefig(buf, format="png", dpi=_PNG_DPI, bbox_inches="tight")
-        png = _PNG_CACHE[figure] = buf.getvalue()
-    return png
-
-
-def _figure_page(pager: _Pager, section: str, figure: Figure | RasterFigure, title: str | None,
-                 text: str = "") -> None:
-    img = plt.imread(io.BytesIO(figure_png(figure)), format="png")
-    if isinstance(figure, Figure):
-        plt.close(figure)
-    fig = pager.new_page(section)
-    top = 0.945
-    if title:
-        fig.text(0.06, top, title, fontsize=13, weight="bold", va="top")
-        top -= 0.03
-    lines = _wrap(text) if text else []
-    for ln in lines[:24]:
-        fig.text(0.06, top, ln, fontsize=9.5, va="top")
-        top -= 0.0145
-    h, w = img.shape[:2]
-    avail_h = top - 0.04
-    box_w = 0.88
-    box_h = min(avail_h, box_w * (h / w) * (A4[0] / A4[1]))
-    ax = fig.add_axes((0.06, top - 0.01 - box_h, box_w, box_h))
-    ax.imshow(img, interpolation="antialiased")
-    ax.axis("off")
-    pager.save(fig)
-    if len(lines) > 24:
-        _text_pages(pager, section, [(None, "\n".join(lines[24:]))])
-
-
-_CELL_CHARS = 24  # cells never wrap narrower than this
-_LINE_CHARS = 110  # characters across a table row before cells wrap
-
-
-def _table_pages(pager: _Pager, section: str, table: Table) -> None:
-    shown = format_table(table.frame, table.digits, table.index)
-    source = table.frame.reset_index() if table.index else table.frame
-    numeric = [pd.api.types.is_numeric_dtype(source[c]) or pd.api.types.is_bool_dtype(source[c])
-               for c in source.columns]
-    columns = [str(c) for c in shown.columns]
-    natural = [max([len(c)] + [len(v) for v in shown[c0].tolist()]) for c, c0 in zip(columns, shown.columns)]
-    # wide tables go on landscape pages
-    landscape = sum(min(w, _CELL_CHARS) + 2 for w in natural) > _LINE_CHARS * 1.2
-    line_chars = _LINE_CHARS * (A4[1] / A4[0] if landscape else 1.0)
-    # water-filling: the widest columns wrap at the largest cap that keeps a line within line_chars
-    cap = max(natural, default=1)
-    while cap > _CELL_CHARS and sum(min(w, cap) for w in natural) > line_chars:
-        cap -= 1
-    widths = [min(w, cap) for w in natural]
-    total_chars = sum(widths) + 2 * max(1, len(widths))
-    fontsize = float(np.clip(950 * (A4[1] / A4[0] if landscape else 1.0) / max(total_chars, 1), 5.0, 9.0))
-
-    def wrap_cell(v: str, width: int) -> str:
-        return "\n".join(textwrap.wrap(v, width)) if len(v) > width else v
-
-    body = [[wrap_cell(v, w) for v, w in zip(row, widths)] for row in shown.to_numpy().tolist()]
-    header = [wrap_cell(c, w) for c, w in zip(columns, widths)]
-    heights = [max(1, *(v.count("\n") + 1 for v in row)) if row else 1 for row in body]
-    head_h = max(v.count("\n") + 1 for v in header) if header else 1
-    line_h = 0.0148 * fontsize / 8 * (A4[1] / A4[0] if landscape else 1.0)  # page fraction per text line
-    pad = 0.45  # lines of padding per row
-    wrap_at = int(_WRAP * (A4[1] / A4[0] if landscape else 1.0))
-    step = 0.014 * (A4[1] / A4[0] if landscape else 1.0)
-    caption = textwrap.wrap(" ".join(table.caption.split()), wrap_at)[:8] if table.caption else []
-    y_top = 0.915 - (step * len(caption) + 0.006 if caption else 0.0)
-    # pages: at most rows_per_page rows, and rows (with padding) that fit under the caption
-    budget = (y_top - 0.045) / line_h - (head_h + pad)
-    pages: list[list[int]] = [[]]
-    used = 0.0
-    for i, h in enumerate(heights):
-        if pages[-1] and (used + h + pad > budget or len(pages[-1]) >= max(5, table.rows_per_page)):
-            pages.append([])
-            used = 0.0
-        pages[-1].append(i)
-        used += h + pad
-    for p, rows in enumerate(pages):
-        fig = pager.new_page(section, landscape=landscape)
-        title = table.title or "Table"
-        if len(pages) > 1:
-            title += f" ({p + 1}/{len(pages)})"
-        fig.text(0.06, 0.945, title, fontsize=12, weight="bold", va="top")
-        y = 0.915
-        for ln in caption:
-            fig.text(0.06, y, ln, fontsize=9, va="top", color="0.2")
-            y -= step
-        row_lines = [head_h] + [heights[i] for i in rows]
-        height = min(y_top - 0.04, line_h * sum(n + pad for n in row_lines))
-        ax = fig.add_axes((0.04, y_top - height, 0.92, height))
-        ax.axis("off")
-        if rows:
-            colw = np.array([w + 2 for w in widths], dtype=float)
-            tab = ax.table(cellText=[body[i] for i in rows], colLabels=header, bbox=(0, 0, 1, 1),
-                           cellLoc="right", colLoc="right", colWidths=list(colw / colw.sum()))
-            tab.auto_set_font_size(False)
-            tab.set_fontsize(fontsize)
-            unit = 1.0 / sum(n + pad for n in row_lines)
-            for (r, c), cell in tab.get_celld().items():
-                cell.set_height(unit * (row_lines[r] + pad))
-                loc = "right" if numeric[c] else "left"  # numbers right, text left
-                cell._loc = loc
-                cell.get_text().set_horizontalalignment(loc)
-                cell.set_linewidth(0.3)
-                if r == 0:
-                    cell.set_facecolor("#dde6f0")
-                    cell.set_text_props(weight="bold")
-                elif r % 2 == 0:
-                    cell.set_facecolor("#f5f7fa")
-        else:
-            ax.text(0, 1, "(empty table)", va="top")
-        pager.save(fig)
-
-
-def _title_page(pager: _Pager, sections: Sequence[Section], meta: dict) -> None:
-    fig = plt.figure(figsize=A4)
-    fig.text(0.5, 0.86, meta.get("title", "pyradice_lab report"), fontsize=26, weight="bold", ha="center")
-    fig.text(0.5, 0.82, "Exact probability and Monte Carlo for Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
-             fontsize=10.5, ha="center", color="0.25")
-    info = [
-        ("version", f"pyradice_lab {__version__}"),
-        ("date", meta.get("date", _dt.datetime.now().strftime("%Y-%m-%d %H:%M"))),
-        ("mode", meta.get("mode", "")),
-        ("root seed", str(meta.get("seed", ""))),
-        ("jobs", str(meta.get("n_jobs", ""))),
-        ("run time", (f"{meta['wall_seconds']:.1f} s wall; " if "wall_seconds" in meta else "")
-         + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections"),
-    ]
-    y = 0.75
-    for k, v in info:
-        fig.text(0.22, y, k, fontsize=11, ha="right", color="0.35")
-        fig.text(0.25, y, v, fontsize=11)
-        y -= 0.026
-    y -= 0.02
-    fig.text(0.08, y, "Sections", fontsize=13, weight="bold")
-    y -= 0.012
-    rows = [[s.title, str(s.seed if s.seed is not None else "-"), "\n".join(textwrap.wrap(_fmt_trials(s.trials), 34)),
-             f"{s.seconds:.1f} s" if s.seconds is not None else "-"] for s in sections]
-    if rows:
-        lines = [1] + [max(1, r[2].count("\n") + 1) for r in rows]
-        units = [n + 0.6 for n in lines]
-        height = 0.0145 * sum(units)
-        ax = fig.add_axes((0.08, y - height, 0.84, height))
-        ax.axis("off")
-        tab = ax.table(cellText=rows, colLabels=["section", "seed (root/key)", "trials", "run time"],
-                       loc="upper center", cellLoc="left", colLoc="left", bbox=(0, 0, 1, 1),
-                       colWidths=[0.27, 0.2, 0.4, 0.13])
-        tab.auto_set_font_size(False)
-        tab.set_fontsize(9.5)
-        for (r, _c), cell in tab.get_celld().items():
-            cell.set_height(units[r] / sum(units))
-            cell.set_linewidth(0.3)
-            if r == 0:
-                cell.set_facecolor("#dde6f0")
-    fig.text(0.5, 0.05, "Every Monte Carlo number carries its standard error and a 95% confidence interval; "
-             "the same seed reproduces every number.", fontsize=8.5, ha="center", color="0.35")
-    pager.count += 1
-    pager.pdf.savefig(fig)
-    plt.close(fig)
-
-
-def _fmt_trials(trials) -> str:
-    if trials is None:
-        return "-"
-    if isinstance(trials, (int, np.integer)):
-        return f"{int(trials):,}"
-    if isinstance(trials, dict):
-        return ", ".join(f"{k} {_fmt_trials(v)}" for k, v in trials.items())
-    return str(trials)
-
-
-def _render_section(pager: _Pager, section: Section) -> None:
-    pending_text: list[tuple[str | None, str]] = []
-    first = True
-
-    def flush():
-        """Text pages for the pending text; a section that opens with text opens with its title."""
-        nonlocal first
-        if pending_text:
-            blocks = list(pending_text)
-            if first:
-                blocks[0] = (section.title if blocks[0][0] is None else blocks[0][0], blocks[0][1])
-                if blocks[0][0] != section.title:
-                    blocks.insert(0, (section.title, ""))
-            _text_pages(pager, section.title, blocks)
-            pending_text.clear()
-            first = False
-
-    for item in section.items:
-        if isinstance(item, str):
-            pending_text.append((None, item))
-            continue
-        if isinstance(item, Text):
-            pending_text.append((item.heading, item.text))
-            continue
-        if isinstance(item, (Figure, RasterFigure, FigureItem)):
-            flush()
-            fi = item if isinstance(item, FigureItem) else FigureItem(item)
-            _figure_page(pager, section.title, fi.figure, fi.title, fi.caption)
-        elif isinstance(item, (pd.DataFrame, Table)):
-            flush()
-            _table_pages(pager, section.title, item if isinstance(item, Table) else Table(item))
-        elif isinstance(item, ExperimentResult):
-            flush()
-            if item.figure is not None:
-                _figure_page(pager, section.title, item.figure, item.title, item.reading)
-                _table_pages(pager, section.title, Table(item.table, title=f"{item.title}: data", rows_per_page=40))
-            else:
-                _table_pages(pager, section.title, Table(item.table, title=item.title, caption=item.reading))
-        else:
-            raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
-                            f"ExperimentResult, got {type(item).__name__}")
-        first = False  # the section has begun with a page of its own: no title heading later
-    flush()
-
-
-def _rasterise(section: Section) -> None:
-    """Render the section's figures to PNG now, close them (pyplot keeps open figures alive) and keep
-    only the PNG, so the section is small and can travel back from a worker process."""
-    items = []
-    for item in section.items:
-        if isinstance(item, Figure):
-            item = RasterFigure(figure_png(item))
-            plt.close(item)
-        elif isinstance(item, (FigureItem, ExperimentResult)) and isinstance(item.figure, Figure):
-            fig = item.figure
-            item = dataclasses.replace(item, figure=RasterFigure(figure_png(fig)))
-            plt.close(fig)
-        items.append(item)
-    section.items = items
-
-
 def _build_section(name: str, builder, ctx: ReportContext) -> Section:
     t0 = time.perf_counter()
     sec = builder(ctx)
+    rasterise(sec)
     sec.seconds = time.perf_counter() - t0
-    _rasterise(sec)
     if sec.seed is None:
         sec.seed = ctx.seed_label(name)
     return sec
 
 
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
-    """Write the title page and every section to ``path`` (atomically); return the path."""
+    """Write the title page, summary, contents and every section to ``path`` (atomically); return the path.
+
+    ``meta``: ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page), ``seed``,
+    ``n_jobs``, ``wall_seconds``; shown on the title page.
+    """
+    from .report_pdf import render_pdf
+
     meta = dict(meta or {})
     path = Path(path)
     if path.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(path)!r}")
+    for s in sections:
+        if not isinstance(s, Section):
+            raise TypeError(f"sections must be Section objects, got {type(s).__name__}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    now = _dt.datetime.now(_dt.UTC)
-    pdf_meta = {"Title": meta.get("title", "pyradice_lab report"), "Author": "pyradice_lab",
-                "Subject": "Strategy and balance analysis of Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
-                "Creator": f"pyradice_lab {__version__}", "CreationDate": now}
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pdf")
     os.close(fd)
     try:
-        with PdfPages(tmp, metadata=pdf_meta) as pdf:
-            pager = _Pager(pdf, f"pyradice_lab {__version__}")
-            _title_page(pager, sections, meta)
-            for section in sections:
-                _render_section(pager, section)
+        render_pdf(tmp, sections, meta)
         replace_with_default_mode(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -2,8 +2,12 @@
 
 :class:`Estimate` holds a value with its standard error, the number of samples and a 95% confidence
 interval.  Means use the Student-t interval; proportions use the Wilson score interval, which keeps its
-coverage near 0 and 1 where the normal interval fails.  :func:`run_until` draws batches until a target
-precision is reached or a trial cap is hit, and says which.
+coverage near 0 and 1 where the normal interval fails (also for 0 or n successes; :func:`mean_estimate`
+switches to it by itself for 0/1 samples, so a proportion never shows a zero-width interval).
+Non-negative quantities (counts, rates, lengths) use :func:`nonnegative_estimate` (a log-transformed
+interval, exact Poisson bounds for constant counts) or :func:`count_estimate` (exact Poisson), whose
+lower bounds never go below 0.  :func:`run_until` draws batches until a target precision is reached or
+a trial cap is hit, and says which.
 
 Examples
 --------
@@ -25,7 +29,8 @@ import numpy as np
 
 from .rng import as_generator
 
-__all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "run_until", "Z95"]
+__all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "nonnegative_estimate", "count_estimate",
+           "run_until", "Z95"]
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -63,8 +68,24 @@ class Estimate:
         }
 
     def __format__(self, spec: str) -> str:
+        """``value ± se (95% CI low..high, n=...)``; never a "± 0" or a zero-width interval presented as one.
+
+        An estimate whose standard error is 0 but whose interval is not (a proportion of 0 or 1 with its
+        Wilson interval) omits the "± 0"; a zero-width interval is called what it is (exact, or every
+        sample equal); a value that is not finite reads "not available".
+        """
         spec = spec or ".4g"
-        return f"{self.value:{spec}} ± {self.se:{spec}} (95% CI {self.ci_low:{spec}}..{self.ci_high:{spec}}, n={self.n})"
+        conf = f"{100 * self.confidence:g}%"
+        if not all(math.isfinite(v) for v in (self.value, self.se, self.ci_low, self.ci_high)):
+            return f"not available (n={self.n})"
+        if self.ci_low == self.ci_high:
+            if self.n == 0:
+                return f"{self.value:{spec}} (exact)"
+            return f"{self.value:{spec}} (all {self.n} samples equal; no interval)"
+        ci = f"{conf} CI {self.ci_low:{spec}}..{self.ci_high:{spec}}, n={self.n}"
+        if self.se == 0:
+            return f"{self.value:{spec}} ({ci})"
+        return f"{self.value:{spec}} ± {self.se:{spec}} ({ci})"
 
     def __str__(self) -> str:
         return format(self)
@@ -76,8 +97,21 @@ def _check_confidence(confidence: float) -> float:
     return float(confidence)
 
 
+def _samples(samples) -> np.ndarray:
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size < 2:
+        raise ValueError(f"samples must hold at least 2 values, got {x.size}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("samples must be finite (found NaN or inf)")
+    return x
+
+
 def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     """Mean of ``samples`` with its standard error and a Student-t confidence interval.
+
+    Samples that are all 0 or 1 (booleans, win flags) are a proportion: they get the Wilson interval
+    of :func:`proportion_estimate` instead, which never has zero width (3 wins in 3 games is not
+    "1, CI 1..1").
 
     Parameters
     ----------
@@ -89,14 +123,15 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     >>> est = mean_estimate([1.0, 2.0, 3.0, 4.0])
     >>> est.value, round(est.se, 4)
     (2.5, 0.6455)
+    >>> won = mean_estimate([True, True, True])
+    >>> won.value, round(won.ci_low, 3), won.ci_high
+    (1.0, 0.439, 1.0)
     """
     confidence = _check_confidence(confidence)
-    x = np.asarray(samples, dtype=float).ravel()
-    if x.size < 2:
-        raise ValueError(f"samples must hold at least 2 values, got {x.size}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError("samples must be finite (found NaN or inf)")
+    x = _samples(samples)
     n = x.size
+    if np.all((x == 0) | (x == 1)):
+        return proportion_estimate(int(x.sum()), n, confidence=confidence)
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n))
     from scipy.special import stdtrit  # scipy loads on the first t interval, not at import
@@ -137,6 +172,79 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
     return Estimate(p, se, n, low, high, confidence)
+
+
+def count_estimate(total, n, *, confidence: float = 0.95) -> Estimate:
+    """A rate ``total / n`` of a count (events over ``n`` games) with the exact Poisson interval.
+
+    The interval (Garwood's) never goes below 0 and is not of zero width when ``total`` is 0.
+
+    Parameters
+    ----------
+    total : int
+        Events counted, >= 0.
+    n : int
+        Units of exposure (games, turns), > 0.
+
+    Examples
+    --------
+    >>> est = count_estimate(0, 100)
+    >>> est.value, est.ci_low, round(est.ci_high, 4)
+    (0.0, 0.0, 0.0369)
+    """
+    confidence = _check_confidence(confidence)
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n <= 0:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if isinstance(total, bool) or not isinstance(total, numbers.Integral) or total < 0:
+        raise ValueError(f"total must be a non-negative integer count, got {total!r}")
+    from scipy.special import chdtri  # scipy loads on first use, not at import
+
+    alpha = 1 - confidence
+    low = 0.0 if total == 0 else float(chdtri(2 * total, 1 - alpha / 2)) / 2 / n
+    high = float(chdtri(2 * total + 2, alpha / 2)) / 2 / n
+    return Estimate(total / n, math.sqrt(total) / n, int(n), low, high, confidence)
+
+
+def nonnegative_estimate(samples, *, confidence: float = 0.95) -> Estimate:
+    """Mean of non-negative ``samples`` (counts, rates, lengths) with an interval that stays >= 0.
+
+    The interval is the Student-t interval of the log of the mean (delta method: ``mean * exp(±q se/mean)``),
+    so it is asymmetric and its lower bound is positive.  When every sample is equal the t interval has
+    zero width; integer samples (counts) then get the exact Poisson interval of their total (all zeros
+    included), other constant samples keep the zero-width interval, which :class:`Estimate` prints as
+    "all samples equal".
+
+    Parameters
+    ----------
+    samples : array_like of real >= 0, shape (n,)
+        At least 2 finite values.
+
+    Examples
+    --------
+    >>> est = nonnegative_estimate([0, 0, 1, 0, 3])
+    >>> round(est.value, 2), est.ci_low > 0
+    (0.8, True)
+    >>> round(nonnegative_estimate([0, 0, 0]).ci_high, 3)
+    1.23
+    """
+    confidence = _check_confidence(confidence)
+    x = _samples(samples)
+    if np.any(x < 0):
+        raise ValueError("samples must be non-negative (found a negative value)")
+    n = x.size
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1))
+    if sd == 0 and np.all(x == np.round(x)):
+        pois = count_estimate(int(round(x.sum())), n, confidence=confidence)
+        return Estimate(mean, 0.0, n, pois.ci_low, pois.ci_high, confidence)
+    se = sd / math.sqrt(n)
+    if se == 0:
+        return Estimate(mean, 0.0, n, mean, mean, confidence)
+    from scipy.special import stdtrit
+
+    q = float(stdtrit(n - 1, 0.5 + confidence / 2))
+    factor = math.exp(q * se / mean)
+    return Estimate(mean, se, n, mean / factor, mean * factor, confidence)
 
 
 @dataclass(frozen=True)

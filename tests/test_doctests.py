@@ -6,7 +6,8 @@ import importlib
 import pytest
 
 MODULES = ["pyradice_lab", "pyradice_lab.dice", "pyradice_lab.rng", "pyradice_lab.stats", "pyradice_lab.sweep",
-           "pyradice_lab.report", "pyradice_lab.registry", "pyradice_lab.overview"]
+           "pyradice_lab.report", "pyradice_lab.registry", "pyradice_lab.overview", "pyradice_lab.findings",
+           "pyradice_lab.figures"]
 
 
 @pytest.mark.parametrize("name", MODULES)

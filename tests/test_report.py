@@ -1,4 +1,5 @@
 import subprocess
+import sys
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -8,6 +9,9 @@ from pypdf import PdfReader
 
 from pyradice_lab import __version__
 from pyradice_lab.report import ExperimentResult, Section, Text, save_experiment, write_pdf
+
+sys.path.insert(0, str(Path(__file__).parent))
+from pdf_layout import layout_problems, outline, page_texts, section_pages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,24 +35,65 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     meta = reader.metadata
     assert meta.title == "pyradice_lab report" and meta.author == "pyradice_lab"
     assert meta.creation_date is not None
+    pages = page_texts(out)
+    # honest quick mode: the banner on every page; page 1 lists every experiment with its sample size,
+    # page 2 is the summary of findings
+    assert all("quick run: indicative only, small samples" in t for t in pages)
+    assert "section / experiment" in pages[0] and "sample size" in pages[0] and "Summary of findings" in pages[1]
+    # the layout: nothing outside the page or below 7 pt, no empty page, no text running into text
+    assert layout_problems(out) == []
+    check_every_section_is_in_the_report(out, pages, tmp_path)
+
+
+def check_every_section_is_in_the_report(out, pages, folder):
+    """Each game's own part of the report: its bookmark, and on its pages every experiment it saved.
+
+    The title page names every game, so a game's title anywhere in the text proves nothing (issue 18):
+    a section dropped from build_report loses its bookmark, and the experiment files it would have written."""
     from pyradice_lab import registry
 
-    for spec in registry.games().values():
-        if spec.report_section is not None:
-            assert spec.title in text
+    parts = section_pages(out)
+    csvs = sorted(p.parent.name for p in folder.glob("*/*.csv") if p.stem == p.parent.name)
+    claimed = set()
+    assert "Overview" in parts and "Engine self-check" in parts["Overview"][2]
+    for name, spec in registry.games().items():
+        if spec.report_section is None:
+            continue
+        assert spec.title in parts, f"no bookmark for the {spec.title} section: {sorted(parts)}"
+        first, last, children = parts[spec.title]
+        text = "\n".join(pages[first - 1:last])
+        assert spec.title in pages[first - 1].split("\n")[1:4] or spec.title in pages[first - 1]
+        mine = [c for c in csvs if c.startswith(f"{name}_")]
+        assert mine, f"the {spec.title} section saved no experiment"
+        for exp in mine:
+            assert f"{exp}/{exp}.csv" in text, f"experiment {exp} is not on the pages of {spec.title}"
+        assert len(children) >= len(mine), f"{spec.title}: {len(children)} bookmarks for {len(mine)} experiments"
+        claimed.update(mine)
+    overview = [c for c in csvs if c.startswith("overview_")]
+    assert overview and all(f"{c}/{c}.csv" in "\n".join(pages[parts["Overview"][0] - 1:parts["Overview"][1]])
+                            for c in overview)
+    claimed.update(overview)
+    assert set(csvs) == claimed, f"experiments saved but in no game's section: {sorted(set(csvs) - claimed)}"
 
 
-def test_write_pdf_paginates_tables_and_renders_every_item(tmp_path):
+def test_write_pdf_splits_long_tables_with_their_header_and_renders_every_item(tmp_path):
     fig, ax = plt.subplots()
-    ax.plot([0, 1], [1, 0])
-    big = pd.DataFrame({"n": range(95), "x": [i / 7 for i in range(95)]})
+    ax.plot([0, 1, 2], [1, 0, 1])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    big = pd.DataFrame({"row_number": range(200), "x_value": [i / 7 for i in range(200)]})
     exp = ExperimentResult("demo_exp", "Demo experiment", "A reading.", pd.DataFrame({"a": [1]}), None)
     sec = Section("Demo section", [Text("Hello world.", heading="Intro"), fig, big, exp], seed="0/1", trials=10)
     path = write_pdf(tmp_path / "d.pdf", [sec], meta={"seed": 0})
-    reader, text = pdf_text(path)
-    # title + text + figure + 3 table pages (95 rows / 40) + experiment table
-    assert len(reader.pages) == 7
-    assert "Hello world." in text and "(3/3)" in text and "Demo experiment" in text
+    pages = page_texts(path)
+    text = "\n".join(pages)
+    assert "Hello world." in text and "Demo experiment" in text and "199" in text
+    table_pages = [t for t in pages if "x_value" in t]
+    assert len(table_pages) >= 3  # 200 rows split over pages, the header repeated on each
+    assert all(t.split("x_value")[1].strip()[:1] in "0123456789" for t in table_pages)
+    assert [(lvl, title) for lvl, title, _ in outline(path)][-3:] == [(0, "Demo section"), (1, "Intro"),
+                                                                     (1, "Demo experiment")]
+    assert layout_problems(path) == []
     assert not list(tmp_path.glob(".tmp-*"))
 
 

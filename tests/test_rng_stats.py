@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from pyradice_lab import rng as rngmod
 from pyradice_lab.stats import Estimate, mean_estimate, proportion_estimate, run_until
@@ -121,3 +122,62 @@ def test_run_until_stops_at_cap_and_says_so():
 def test_run_until_bad_target(bad):
     with pytest.raises(ValueError, match="rel_or_abs_halfwidth"):
         run_until(lambda n, g: g.random(n), rel_or_abs_halfwidth=bad, max_trials=10, rng=0)
+
+
+def test_proportions_in_mean_estimate_use_wilson_and_never_have_zero_width():
+    from pyradice_lab.stats import proportion_estimate
+
+    for data in ([1, 1, 1], [True] * 5, [0.0, 0.0, 0.0, 0.0], [1, 0, 1, 1]):
+        est = mean_estimate(data)
+        ref = proportion_estimate(int(np.sum(data)), len(data))
+        assert (est.ci_low, est.ci_high) == (ref.ci_low, ref.ci_high)
+        assert est.ci_high > est.ci_low and 0 <= est.ci_low and est.ci_high <= 1
+    assert mean_estimate([1, 1, 1]).ci_low == pytest.approx(0.4385, abs=1e-4)  # Wilson, 3 of 3
+    assert proportion_estimate(1, 10).ci_low > 0  # one success: the lower bound is not clipped to 0
+
+
+def test_estimates_print_without_a_fake_zero_error():
+    from pyradice_lab.stats import Estimate, proportion_estimate
+
+    assert "± 0" not in format(proportion_estimate(3, 3)) and "CI 0.4385..1" in format(proportion_estimate(3, 3))
+    assert format(Estimate(0.25, 0.0, 0, 0.25, 0.25)) == "0.25 (exact)"
+    assert format(Estimate(2.0, 0.0, 5, 2.0, 2.0)) == "2 (all 5 samples equal; no interval)"
+    assert format(Estimate(float("nan"), float("nan"), 3, float("nan"), float("nan"))) == "not available (n=3)"
+    assert format(mean_estimate([1.0, 2.0, 4.0])) .startswith("2.333 ± 0.8819 (95% CI")
+
+
+def test_count_estimate_is_the_exact_poisson_interval():
+    from scipy.stats import chi2
+
+    from pyradice_lab.stats import count_estimate
+
+    est = count_estimate(7, 50)
+    assert est.value == 7 / 50
+    assert est.ci_low == pytest.approx(chi2.ppf(0.025, 14) / 2 / 50)
+    assert est.ci_high == pytest.approx(chi2.ppf(0.975, 16) / 2 / 50)
+    zero = count_estimate(0, 100)
+    assert zero.ci_low == 0 and zero.ci_high == pytest.approx(-np.log(0.025) / 100)
+    with pytest.raises(ValueError, match="total"):
+        count_estimate(-1, 10)
+    with pytest.raises(ValueError, match="n must"):
+        count_estimate(1, 0)
+
+
+@given(st.lists(st.integers(0, 6), min_size=2, max_size=60))
+def test_nonnegative_intervals_never_go_below_zero_and_contain_the_mean(xs):
+    from pyradice_lab.stats import nonnegative_estimate
+
+    est = nonnegative_estimate(xs)
+    assert 0 <= est.ci_low <= est.value <= est.ci_high
+    assert est.ci_high > est.ci_low  # counts: even constant samples get an interval
+    assert est.value == pytest.approx(np.mean(xs))
+
+
+def test_nonnegative_estimate_rejects_negative_samples_and_covers_a_skewed_mean():
+    from pyradice_lab.stats import nonnegative_estimate
+
+    with pytest.raises(ValueError, match="non-negative"):
+        nonnegative_estimate([1.0, -0.5])
+    gen = np.random.default_rng(5)
+    hits = sum(nonnegative_estimate(gen.poisson(0.3, 80)).contains(0.3) for _ in range(1000))
+    assert hits >= 930  # the log interval keeps ~95% coverage for a small skewed rate

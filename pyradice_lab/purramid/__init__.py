@@ -106,7 +106,7 @@ register_game(
             "games_cell",
             "whole games: turns, seat-0 win rate, winner's gold, bursts",
             params={"players": "2, 3 or 4", "layout": "A or B",
-                    "policy": "greedy, stop_after:K or risk:P (every seat)"},
+                    "policy": "greedy, stop_after:K, risk:P or optimal (every seat)"},
             defaults={"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
         "turns": SweepTarget(
             "turns_cell",

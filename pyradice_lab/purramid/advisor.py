@@ -18,21 +18,29 @@ Objectives
     Probability of placing at least ``k`` tiles this turn, bonus turns included (tokens are free to spend).
 
 Exactness: the value recursion is plain expectimax over the integer-weighted sorted rolls of
-:mod:`.chance`.  The only shortcut is pruning placements that can no longer become valid (a placement
-whose smallest valid completion needs more spaces than dice remain scores 0 whatever follows, and is
-scored 0 without exploring it), with the completion sizes enumerated exactly by :mod:`.board`.
-Floats carry the values; tests check them against a brute-force expectimax to 1e-9.
+:mod:`.chance`.  The only shortcut is pruning placements that can no longer become valid: a space showing
+``n`` needs at least ``ceil(n / 6)`` dice, and a placement after which no valid group containing the dice
+can be paid with the dice left scores 0 whatever follows, so it is not explored (the completion costs
+are enumerated exactly by :mod:`.board`).  Floats carry the values; tests check them against a
+brute-force expectimax to 1e-9.
+
+Engines: :class:`TurnSolver` here is the readable reference; :func:`solver_for` hands out the compiled
+:class:`~.solver.CompiledSolver` (:mod:`.exact`, numba) by default -- same values, same decisions, about
+20-60 times faster.  ``engine="python"`` selects the reference.
 
 Bonus turns (``bonus=``)
 ------------------------
-``"exact"`` solves every bonus turn on the board it is actually played on.  On a full 72-84 tile board this
-is too slow (a chain of bonus turns can be played on tens of thousands of different boards), so
+``"exact"`` solves every bonus turn on the board it is actually played on (a chain of bonus turns from
+the empty side A is played on 22,661 different boards; compiled, the whole solve takes about 0.6 s CPU).
 ``"approx"`` values each bonus turn as a fresh turn with one die fewer on the board at the start of the
 turn segment being solved (ignoring the tiles just placed), ``"none"`` ignores bonus turns, and the default
-``"auto"`` is ``"exact"`` on boards with at most ``AUTO_EXACT_MAX_VALID`` valid dice groups of up to
-``turn_dice`` spaces (measured: a cold exact solve of a 5-dice turn then takes under about 1 s; typical
-late-game and 2-player boards qualify, the empty 84-tile board -- 112 groups, about 30 s exact -- does
-not) and ``"approx"`` otherwise.  The report measures each mode's error against exact.
+``"auto"`` is ``"exact"`` on boards with at most ``AUTO_EXACT_MAX_VALID`` (80) valid dice groups that a
+segment of the turn's dice can end with, ``"approx"`` above.  Measured: a cold compiled exact solve of a
+fresh 5-dice turn takes at most 0.65 s CPU on every board of both default sides (the empty boards, with
+72 and 76 groups, are the largest), so ``auto`` is exact everywhere on the default sides; bigger custom
+boards get ``approx`` where the exact solve would take over about a second.  Below a board, ``auto``
+decides segment by segment; :func:`advise` labels a solve that used both ``"mixed"``.  The report
+measures each mode's error against exact.
 
 Examples
 --------
@@ -54,18 +62,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .board import bits, completion_table, popcount, valid_sets
+from .board import bits, completion_costs, dice_cost, min_dice, popcount, valid_sets
 from .chance import multisets, option_table, sub_multisets
 from .components import Layout, load_game_config, load_layout
+from .exact import AUTO_EXACT_MAX_VALID, TOL, better as _better
 
 __all__ = ["advise", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
-           "solver_for", "clear_cache", "BONUS_MODES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE", "MAX_YARN"]
+           "solver_for", "clear_cache", "BONUS_MODES", "ENGINES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE",
+           "MAX_YARN"]
 
 BONUS_MODES = ("auto", "exact", "approx", "none")
-AUTO_EXACT_MAX_VALID = 40
 MAX_TURN_DICE = 5
 MAX_YARN = 12
-TOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -102,31 +110,43 @@ class TurnSolver:
     prefers the one less likely to burst, then stopping over continuing.
     """
 
-    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str):
+    engine = "python"
+
+    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str,
+                 yarn_tokens: bool = True, auto_max: int | None = None):
+        self.auto_max = AUTO_EXACT_MAX_VALID if auto_max is None else int(auto_max)
         self.layout = layout
         self.objective = objective
         self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
         self.bonus = bonus
+        self.yarn_tokens = bool(yarn_tokens)
         self.numbers = layout.numbers
         self.tiles = layout.tile_counts
-        self.eight = tuple(v == 8 for v in layout.numbers)
+        self.mdice = tuple(min_dice(v) for v in layout.numbers)
+        self.eight = tuple(v == 8 and self.yarn_tokens for v in layout.numbers)
         self._ctab: dict = {}
         self._children: dict = {}
         self._V: dict = {}
         self._C: dict = {}
         self._nvalid: dict = {}
+        self._modes: dict = {}
 
     # ----------------------------------------------------------------- structure
     def ctab(self, cov: int, D: int) -> dict:
+        """:func:`.board.completion_costs` of the board for ``D`` dice (memoised)."""
         key = (cov, D)
         t = self._ctab.get(key)
         if t is None:
-            t = completion_table(self.layout, cov, D)
+            t = completion_costs(self.layout, cov, D)
             self._ctab[key] = t
         return t
 
+    def cost(self, P: int) -> int:
+        """Fewest dice that can pay the spaces of ``P``."""
+        return sum(self.mdice[i] for i in bits(P))
+
     def children(self, cov: int, D: int, P: int) -> list[tuple[int, int]]:
-        """``[(space, smallest valid completion size of placed+space)]`` for completable next spaces."""
+        """``[(space, fewest dice of a valid set containing placed+space)]`` for completable next spaces."""
         key = (cov, D, P)
         ch = self._children.get(key)
         if ch is None:
@@ -141,22 +161,54 @@ class TurnSolver:
 
     def is_valid(self, cov: int, P: int, D: int) -> bool:
         tab = self.ctab(cov, D)
-        return P != 0 and tab.get(P) == popcount(P)
+        return P != 0 and tab.get(P) == self.cost(P)
 
     def rows_of(self, P: int) -> int:
         return len({self.layout.row_of[i] for i in bits(P)})
 
     # ----------------------------------------------------------------- values
+    def valid_groups(self, cov: int, D: int) -> int:
+        """Number of valid dice groups a segment of ``D`` dice can end with on board ``cov``."""
+        key = (cov, D)
+        n = self._nvalid.get(key)
+        if n is None:
+            n = len(valid_sets(self.layout, cov, max_dice=D))
+            self._nvalid[key] = n
+        return n
+
     def bonus_mode(self, cov: int, D: int = MAX_TURN_DICE) -> str:
         """The bonus mode used on board ``cov`` for a segment of ``D`` dice ("auto" resolved)."""
         if self.bonus != "auto":
             return self.bonus
+        return "exact" if self.valid_groups(cov, D) <= self.auto_max else "approx"
+
+    def modes_used(self, cov: int, D: int) -> frozenset:
+        """The bonus modes that value the bonus turns reachable from a fresh segment of ``D`` dice on
+        ``cov`` (nested bonus turns included; empty when ``D == 1``: no bonus turn follows)."""
+        if D <= 1:
+            return frozenset()
         key = (cov, D)
-        n = self._nvalid.get(key)
-        if n is None:
-            n = len(valid_sets(self.layout, cov, D))
-            self._nvalid[key] = n
-        return "exact" if n <= AUTO_EXACT_MAX_VALID else "approx"
+        hit = self._modes.get(key)
+        if hit is not None:
+            return hit
+        mode = self.bonus_mode(cov, D)
+        out = {mode}
+        if mode == "approx":
+            out |= self.modes_used(cov, D - 1)
+        elif mode == "exact":
+            for f in valid_sets(self.layout, cov, max_dice=D):
+                if self.rows_of(f) >= 3 or sum(self.numbers[i] for i in bits(f)) >= D:
+                    out |= self.modes_used(cov | f, D - 1)
+        res = frozenset(out)
+        self._modes[key] = res
+        return res
+
+    def bonus_label(self, cov: int, D: int) -> str:
+        """``bonus`` column of :func:`advise`: the one mode used, or ``"mixed"``."""
+        used = self.modes_used(cov, D)
+        if not used:
+            return self.bonus_mode(cov, D)
+        return next(iter(used)) if len(used) == 1 else "mixed"
 
     def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
         """Value of a turn segment with ``D`` dice about to be rolled on board ``cov``."""
@@ -204,23 +256,22 @@ class TurnSolver:
             res = st
         else:
             co = self.roll_value(cov, P, d, D, y, k)
-            res = co if (co[0] > st[0] + TOL or (abs(co[0] - st[0]) <= TOL and co[1] < st[1])) else st
+            res = co if _better(co[0], co[1], st[0], st[1]) else st
         self._V[key] = res
         return res
 
     def options(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> dict:
         """Best completable placement per (number, dice used): ``{(n, c): (value, burst, space)}``."""
-        nP = popcount(P)
+        cP = self.cost(P)
         opts: dict = {}
-        for s, msize in self.children(cov, D, P):
-            cmax = d - (msize - nP - 1)
+        for s, need in self.children(cov, D, P):
             n = self.numbers[s]
-            lo = max(1, -(-n // 6))
-            hi = min(cmax, n)
+            lo = self.mdice[s]
+            hi = min(d - (need - cP - lo), n)   # leave the dice the rest of the cheapest completion needs
             for c in range(lo, hi + 1):
                 val, bp = self.value(cov, P | (1 << s), d - c, D, y, k)
                 cur = opts.get((n, c))
-                if cur is None or val > cur[0] + TOL or (abs(val - cur[0]) <= TOL and bp < cur[1]):
+                if cur is None or _better(val, bp, cur[0], cur[1]):
                     opts[(n, c)] = (val, bp, s)
         return opts
 
@@ -242,7 +293,8 @@ class TurnSolver:
         best = vm.max(axis=1)
         tie = vm >= best[:, None] - TOL
         bsel = np.where(tie, bps, 2.0)
-        col = bsel.argmin(axis=1)
+        low = bsel.min(axis=1)
+        col = (bsel <= low[:, None] + TOL).argmax(axis=1)   # first column whose burst chance ties the lowest
         bp = bsel[np.arange(rows), col]
         has = best >= 0
         best = np.where(has, best, 0.0)
@@ -265,7 +317,7 @@ class TurnSolver:
         best, bp, _, _ = self._row_choices(cov, P, d, D, y, k)
         if y > 0:
             rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
             best = np.where(better, rv, best)
             bp = np.where(better, rb, bp)
         total = float(6 ** d)
@@ -292,7 +344,7 @@ class TurnSolver:
             count[ok] = cn[col[ok]]
         if y > 0:
             rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp))
+            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
             kind = np.where(better, 2, kind)
         return kind.astype(np.int64), space, count
 
@@ -300,7 +352,9 @@ class TurnSolver:
         """Whether the optimal policy stops here (always with no dice left)."""
         if d == 0:
             return True
-        return self.value(cov, P, d, D, y, k) == self.stop(cov, P, d, D, y, k)
+        st = self.stop(cov, P, d, D, y, k)
+        co = self.roll_value(cov, P, d, D, y, k)
+        return not _better(co[0], co[1], st[0], st[1])
 
     def memo_size(self) -> int:
         return len(self._V) + len(self._C)
@@ -310,17 +364,31 @@ _SOLVERS: OrderedDict = OrderedDict()
 _MAX_SOLVERS = 6
 
 
-def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus: str = "auto") -> TurnSolver:
-    """The cached :class:`TurnSolver` for these settings (validated)."""
+ENGINES = ("compiled", "python")
+
+
+def solver_for(layout, objective="tiles", yarn_value: float | None = None, bonus: str = "auto", *,
+               engine: str = "compiled", yarn_tokens: bool = True):
+    """The cached solver for these settings (validated): a :class:`~.solver.CompiledSolver` (default) or the
+    readable reference :class:`TurnSolver` (``engine="python"``); same values, same decisions."""
     layout = load_layout(layout)
     obj = parse_objective(objective)
     yv = _check_yarn_value(yarn_value)
     if bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if not isinstance(yarn_tokens, bool):
+        raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
+    key = (layout.key, obj, yv if obj.kind == "tiles" else 0.0, bonus, engine, yarn_tokens)
     solver = _SOLVERS.get(key)
     if solver is None:
-        solver = TurnSolver(layout, obj, yv, bonus)
+        if engine == "python":
+            solver = TurnSolver(layout, obj, yv, bonus, yarn_tokens)
+        else:
+            from .solver import CompiledSolver
+
+            solver = CompiledSolver(layout, obj, yv, bonus, yarn_tokens)
         _SOLVERS[key] = solver
         while len(_SOLVERS) > _MAX_SOLVERS:
             _SOLVERS.popitem(last=False)
@@ -379,6 +447,10 @@ def _check_state(layout, covered, placed, dice_left, turn_dice, yarn):
     if popcount(P) > used:
         raise ValueError(f"placed holds {popcount(P)} spaces but only turn_dice - dice_left = {used} dice are "
                          f"on the board (each space holds at least one die)")
+    need = dice_cost(layout, P)
+    if need > used:
+        raise ValueError(f"placed needs at least {need} dice (a space showing n holds at least ceil(n/6) dice) "
+                         f"but only turn_dice - dice_left = {used} dice are on the board")
     if used > 0 and P == 0:
         raise ValueError(f"placed is empty but turn_dice - dice_left = {used} dice are on the board")
     return cov, P, dice_left, turn_dice, yarn
@@ -400,7 +472,8 @@ def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
 
 
 def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
-           objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto") -> pd.DataFrame:
+           objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto", engine: str = "compiled",
+           yarn_tokens: bool = True) -> pd.DataFrame:
     """Rank the player's options in a Purramid turn, exactly.
 
     Parameters
@@ -425,12 +498,20 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         Tiles per yarn token (default from ``data/game.toml``).
     bonus : {"auto", "exact", "approx", "none"}
         How bonus turns are valued (see the module docstring).
+    engine : {"compiled", "python"}
+        The compiled solver (default) or the readable reference (same values, much slower).
+    yarn_tokens : bool
+        ``False`` plays without yarn tokens: none on the 8s, none to spend (for analysis).
 
     Returns
     -------
     DataFrame
         Best first.  Columns: ``action``, ``space``, ``number``, ``dice``, ``value`` (expected objective),
-        ``burst_probability`` (chance the dice of this turn do not become tiles), ``regret``.
+        ``burst_probability`` (chance the dice of this turn do not become tiles), ``regret``; with a roll,
+        ``then`` (the optimal next step after that placement: ``stop``, ``continue``, or ``burst`` when no
+        tiles can follow); ``objective``;
+        ``bonus`` (how bonus turns were valued: ``exact``, ``approx``, ``none``, or ``mixed`` when ``auto``
+        used both below this board).
 
     Examples
     --------
@@ -439,16 +520,18 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     """
     L = load_layout(layout)
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
-    solver = solver_for(L, objective, yarn_value, bonus)
+    if not yarn_tokens and y:
+        raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {y}")
+    solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     k = solver.objective.k
     rows = []
     if roll is None:
         if P:
             v, b = solver.stop(cov, P, d, D, y, k)
-            rows.append(("stop", None, None, (), v, b))
+            rows.append(("stop", None, None, (), v, b, None))
         if d > 0:
             v, b = solver.roll_value(cov, P, d, D, y, k)
-            rows.append(("continue", None, None, (), v, b))
+            rows.append(("continue", None, None, (), v, b, None))
     else:
         if d == 0:
             raise ValueError("roll must be None when dice_left = 0 (no dice to roll)")
@@ -457,19 +540,26 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         for s in bits(free):
             n = L.numbers[s]
             for used in sub_multisets(r, n):
-                v, b = solver.value(cov, P | (1 << s), d - len(used), D, y, k)
+                P2, d2 = P | (1 << s), d - len(used)
+                v, b = solver.value(cov, P2, d2, D, y, k)
+                then = "continue"
+                if solver.should_stop(cov, P2, d2, D, y, k):
+                    then = "stop" if solver.stop(cov, P2, d2, D, y, k)[1] == 0 else "burst"
                 sp = L.spaces[s]
-                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b))
+                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b,
+                             then))
         if y > 0:
             v, b = solver.reroll_value(cov, P, d, D, y, k)
-            rows.append(("reroll", None, None, (), v, b))
+            rows.append(("reroll", None, None, (), v, b, None))
         if not rows:
-            rows.append(("burst", None, None, (), 0.0, 1.0))
-    df = pd.DataFrame(rows, columns=["action", "space", "number", "dice", "value", "burst_probability"])
+            rows.append(("burst", None, None, (), 0.0, 1.0, None))
+    df = pd.DataFrame(rows, columns=["action", "space", "number", "dice", "value", "burst_probability", "then"])
     df = df.sort_values(["value", "burst_probability"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    df["regret"] = df["value"].iloc[0] - df["value"]
+    df.insert(6, "regret", df["value"].iloc[0] - df["value"])
+    if roll is None:
+        df = df.drop(columns="then")
     df["objective"] = solver.objective.label()
-    df["bonus"] = solver.bonus_mode(cov, D)
+    df["bonus"] = solver.bonus_label(cov, D)
     return df
 
 
@@ -503,7 +593,8 @@ class TurnPolicy:
 
 
 def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, objective="tiles",
-                yarn_value: float | None = None, bonus: str = "auto") -> TurnPolicy:
+                yarn_value: float | None = None, bonus: str = "auto", engine: str = "compiled",
+                yarn_tokens: bool = True) -> TurnPolicy:
     """The optimal turn policy from a board, solved exactly (memoised), for simulations to follow.
 
     Examples
@@ -515,5 +606,5 @@ def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, ob
     """
     L = load_layout(layout)
     cov, _, _, D, y = _check_state(L, covered, (), turn_dice, turn_dice, yarn)
-    solver = solver_for(L, objective, yarn_value, bonus)
+    solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     return TurnPolicy(solver, cov, D, y)

@@ -14,12 +14,13 @@ import pandas as pd
 from ..rng import as_generator, spawn_seeds
 from ..stats import mean_estimate, proportion_estimate
 from . import advisor
-from .board import popcount, valid_sets
+from .board import dice_cost, popcount
 from .components import load_layout
 from .odds import burst_table
 
 __all__ = ["GAME_POLICY", "burst_heatmap", "situations", "press_your_luck", "game_cells", "seat_table",
-           "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors", "SMALL_LAYOUTS"]
+           "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors", "SMALL_LAYOUTS",
+           "skill_gap_games", "skill_gap_table", "compare_play", "side_difference", "difference"]
 
 #: the seat-symmetric "sensible human" used in the game experiments
 GAME_POLICY = "risk:0.35"
@@ -64,9 +65,10 @@ def situations(side: str = "A") -> list[dict]:
 def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
     """Exact value of stopping vs continuing, by situation and dice left (bonus turns per ``auto``)."""
     rows = []
+    L = load_layout(side)
     for sit in situations(side):
-        n_placed = len(sit["placed"])
-        for d in range(1, 5 - n_placed + 1):
+        used = dice_cost(L, L.mask_of(sit["placed"]))   # a space showing n holds at least ceil(n/6) dice
+        for d in range(1, 5 - used + 1):
             df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective)
             v = df.set_index("action")
             rows.append({"situation": sit["situation"], "dice_left": d,
@@ -78,15 +80,120 @@ def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------------ games
-def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games: int = 1000, policy: str = GAME_POLICY,
-               seed=0) -> pd.DataFrame:
-    """Simulate ``n_games`` per (players, side); one row per game (``simulate_games`` rows, concatenated)."""
+def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
+               seed=0, *, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+    """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
+    ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated)."""
     from .sim import simulate_games
 
     cells = [(p, s) for p in players_list for s in sides]
     seqs = spawn_seeds(seed, len(cells))
-    frames = [simulate_games(n_games, players=p, layout=s, policies=policy, rng=q) for (p, s), q in zip(cells, seqs)]
+    frames = []
+    for (p, s), q in zip(cells, seqs):
+        n = n_games[p] if isinstance(n_games, dict) else n_games
+        if n:
+            frames.append(simulate_games(n, players=p, layout=s, policies=policy, rng=q, n_jobs=n_jobs,
+                                         progress=progress))
     return pd.concat(frames, ignore_index=True)
+
+
+def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuristic: str = GAME_POLICY,
+                    seed=0, *, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+    """One ``"optimal"`` seat against ``heuristic`` seats: ``n_games`` per (players, side) (an int or
+    ``{players: n}``), the optimal seat rotating through the seats in equal blocks so seat effects cancel;
+    ``simulate_games`` rows plus ``optimal_seat``."""
+    from .sim import simulate_games
+
+    cells = [(p, s) for p in players_list for s in sides]
+    seqs = spawn_seeds(seed, len(cells))
+    frames = []
+    for (p, s), q in zip(cells, seqs):
+        n = n_games[p] if isinstance(n_games, dict) else n_games
+        per_seat = -(-n // p)
+        for seat, qq in enumerate(q.spawn(p)):
+            pols = [heuristic] * p
+            pols[seat] = "optimal"
+            df = simulate_games(per_seat, players=p, layout=s, policies=pols, rng=qq, n_jobs=n_jobs,
+                                progress=progress)
+            df["optimal_seat"] = seat
+            frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def skill_gap_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Per players x side: the optimal seat's win rate (vs the fair share 1/players) and its score minus the
+    mean score of the heuristic seats in the same game, with 95% CIs."""
+    rows = []
+    for (players, side), g in games.groupby(["players", "layout"], sort=True):
+        seat = g["optimal_seat"].to_numpy()
+        scores = g[[f"score_{p}" for p in range(players)]].to_numpy(dtype=float)
+        own = scores[np.arange(len(g)), seat]
+        others = (scores.sum(axis=1) - own) / (players - 1)
+        win = proportion_estimate(int((g["winner"].to_numpy() == seat).sum()), len(g))
+        rows.append({"players": players, "side": side, "games": len(g), **win.to_dict("p_win"),
+                     "fair_share": 1 / players, **mean_estimate(own - others).to_dict("score_gap"),
+                     **mean_estimate(own).to_dict("score_optimal"), **mean_estimate(others).to_dict("score_others")})
+    return pd.DataFrame(rows)
+
+
+def difference(a: dict, b: dict, name: str) -> dict:
+    """``b - a`` for two independent estimates given as ``{name, name_se}`` (normal 95% interval) and
+    whether the interval excludes 0."""
+    d = b[name] - a[name]
+    se = float(np.hypot(a[f"{name}_se"], b[f"{name}_se"]))
+    return {"diff": d, "diff_se": se, "diff_ci_low": d - 1.96 * se, "diff_ci_high": d + 1.96 * se,
+            "differs": bool(abs(d) > 1.96 * se)}
+
+
+def compare_play(heuristic_games: pd.DataFrame, optimal_games: pd.DataFrame) -> pd.DataFrame:
+    """Heuristic play vs optimal play, per players x side and quantity (start player's win rate, turns per
+    game, bursts per turn, bonus turns per turn, winner's gold): both estimates with 95% CIs and their
+    difference (optimal - heuristic) with its interval and ``differs``."""
+    out = []
+    for games, label in ((heuristic_games, "heuristic"), (optimal_games, "optimal")):
+        seats = seat_table(games)
+        s0 = seats[seats["seat"] == 0].set_index(["players", "side"])
+        sides = side_table(games).set_index(["players", "side"])
+        for key in sides.index:
+            for q, src, col in (("P(start player wins)", s0, "p_win"), ("turns per game", sides, "turns"),
+                                ("bursts per turn", sides, "bursts_per_turn"),
+                                ("bonus turns per turn", sides, "bonus_per_turn"),
+                                ("winner's gold", sides, "winner_gold")):
+                r = src.loc[key]
+                out.append({"players": key[0], "side": key[1], "quantity": q, "play": label, "value": r[col],
+                            "se": r[f"{col}_se"], "ci_low": r[f"{col}_ci_low"], "ci_high": r[f"{col}_ci_high"],
+                            "games": int(r["games"])})
+    long = pd.DataFrame(out)
+    rows = []
+    for (players, side, q), g in long.groupby(["players", "side", "quantity"], sort=False):
+        if set(g["play"]) != {"heuristic", "optimal"}:
+            continue
+        h = g[g["play"] == "heuristic"].iloc[0]
+        o = g[g["play"] == "optimal"].iloc[0]
+        row = {"players": players, "side": side, "quantity": q}
+        for lab, r in (("heuristic", h), ("optimal", o)):
+            row.update({lab: r["value"], f"{lab}_ci_low": r["ci_low"], f"{lab}_ci_high": r["ci_high"],
+                        f"{lab}_games": r["games"]})
+        row.update(difference({"v": h["value"], "v_se": h["se"]}, {"v": o["value"], "v_se": o["se"]}, "v"))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def side_difference(games: pd.DataFrame) -> pd.DataFrame:
+    """Side B minus side A per player count (turns, bursts per turn, start player's win rate), with 95% CIs."""
+    seats = seat_table(games)
+    s0 = seats[seats["seat"] == 0].set_index(["players", "side"])
+    sides = side_table(games).set_index(["players", "side"])
+    rows = []
+    for players in sorted({k[0] for k in sides.index}):
+        if (players, "A") not in sides.index or (players, "B") not in sides.index:
+            continue
+        for q, src, col in (("turns per game", sides, "turns"), ("bursts per turn", sides, "bursts_per_turn"),
+                            ("P(start player wins)", s0, "p_win")):
+            a = {"v": src.loc[(players, "A"), col], "v_se": src.loc[(players, "A"), f"{col}_se"]}
+            b = {"v": src.loc[(players, "B"), col], "v_se": src.loc[(players, "B"), f"{col}_se"]}
+            rows.append({"players": players, "quantity": q, "A": a["v"], "B": b["v"], **difference(a, b, "v")})
+    return pd.DataFrame(rows)
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:
@@ -188,21 +295,25 @@ def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2
 
 
 def bonus_mode_errors(cases: list[tuple[str, object, int, int]]) -> pd.DataFrame:
-    """Value of a fresh turn with each bonus mode vs ``exact``: ``cases`` = (label, layout, covered, dice)."""
+    """Value of a fresh turn with each bonus mode vs ``exact`` (compiled solver, tokens worth 0, cold memo):
+    ``cases`` = (label, layout, covered, dice).  ``valid_groups``: the groups ``auto`` counts."""
+    from .solver import CompiledSolver
+
     rows = []
+    obj = advisor.parse_objective("tiles")
     for label, layout, cov, D in cases:
         L = load_layout(layout)
         vals = {}
         secs = {}
         for mode in ("exact", "approx", "none"):
-            s = advisor.TurnSolver(L, advisor.parse_objective("tiles"), 0.0, mode)
-            t0 = time.perf_counter()
+            s = CompiledSolver(L, obj, 0.0, mode)
+            t0 = time.process_time()
             vals[mode] = s.fresh(cov, D, 0)[0]
-            secs[mode] = time.perf_counter() - t0
+            secs[mode] = time.process_time() - t0
         rows.append({"board": label, "dice": D, "free_spaces": popcount(L.all_mask & ~cov),
-                     "valid_groups": len(valid_sets(L, cov, D)), "exact": vals["exact"],
+                     "valid_groups": s.valid_groups(cov, D), "exact": vals["exact"],
                      "approx": vals["approx"], "none": vals["none"],
                      "approx_error": vals["approx"] - vals["exact"], "none_error": vals["none"] - vals["exact"],
-                     "approx_rel_error": vals["approx"] / vals["exact"] - 1, "exact_seconds": secs["exact"],
-                     "approx_seconds": secs["approx"]})
+                     "approx_rel_error": vals["approx"] / vals["exact"] - 1, "exact_cpu_seconds": secs["exact"],
+                     "approx_cpu_seconds": secs["approx"]})
     return pd.DataFrame(rows)

@@ -7,7 +7,13 @@
   and >= 0.2 of raw ``Generator.integers`` speed for the same 5 dice);
 - four-player games with the greedy policy, compiled vs the same code with ``NUMBA_DISABLE_JIT=1``
   (target ratio >= 30);
-- batched Monte Carlo of optimal turns (no target; for scale).
+- batched Monte Carlo of optimal turns (no target; for scale);
+- the compiled exact solver (issue 11): a fresh 5-dice turn on the empty side A with ``bonus="exact"``
+  (cold memo, compiled code loaded; target <= 3 s) against the readable Python solver doing the same solve
+  (``--quick``: the board with its bottom row covered, so the reference takes seconds, not a minute);
+  a fresh turn on a typical mid-game board with ``bonus="auto"`` (cold memo; target <= 20 ms);
+- four-player games with optimal seats: all four, and one against three ``risk:0.35`` seats, on 2
+  threads (goal >= 10 all-optimal games/s on 2 cores).
 """
 
 from __future__ import annotations
@@ -90,4 +96,63 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
 
     cases.append(BenchCase("purramid batched optimal turns (side A, warm solver)", "turns", turns,
                            game="purramid", repeat=1))
+    cases += exact_cases(quick)
+    return cases
+
+
+def mid_game_board() -> int:
+    """A typical mid-game board of side A: of 8 boards met in seeded 4-player games (``risk:0.35``), the one
+    closest to 30 tiles down (about 40% of the capacity)."""
+    from .analysis import sample_positions
+    from .components import load_layout
+
+    L = load_layout("A")
+    boards = sample_positions("A", 4, 8, seed=0)
+    return min(boards, key=lambda c: abs(L.tiles_of(c) - 30))
+
+
+def exact_cases(quick: bool = False) -> list[BenchCase]:
+    """The compiled exact solver and the optimal seats in games."""
+    from .advisor import TurnSolver, parse_objective
+    from .components import load_layout
+    from .sim import optimal_bench_run
+    from .solver import CompiledSolver
+
+    L = load_layout("A")
+    obj = parse_objective("tiles")
+    cov = L.bottom_rows_mask(1) if quick else 0
+    where = "bottom row covered" if quick else "empty"
+    comp = CompiledSolver(L, obj, 0.6, "exact")
+    comp.fresh(L.bottom_rows_mask(8), 3, 0)  # compile (or load the cache) outside the timing
+
+    def fast():
+        comp.clear()
+        comp.fresh(cov, 5, 0)
+        return 1
+
+    def reference():
+        TurnSolver(L, obj, 0.6, "exact").fresh(cov, 5, 0)
+        return 1
+
+    cases = [BenchCase(f"purramid exact solver: fresh 5-dice turn, {where} side A, bonus=exact (cold memo)",
+                       "solves", fast, reference, "Python TurnSolver, same solve", max_seconds=3.0,
+                       game="purramid", repeat=1 if not quick else 2)]
+    mid = mid_game_board()
+    auto = CompiledSolver(L, obj, 0.6, "auto")
+
+    def midgame():
+        auto.clear()
+        auto.fresh(mid, 5, 0)
+        return 1
+
+    cases.append(BenchCase(f"purramid exact solver: fresh 5-dice turn, mid-game side A ({L.tiles_of(mid)} tiles), "
+                           "bonus=auto (cold memo)", "solves", midgame, max_seconds=0.02, game="purramid"))
+    optimal_bench_run(1, 4, 0, 1)
+    n_all = 4 if quick else 16
+    n_one = 8 if quick else 32
+    cases.append(BenchCase("purramid 4-player games, all seats optimal (2 threads)", "games",
+                           lambda: optimal_bench_run(n_all, 4, 1, 4, n_jobs=2), min_rate=10.0, game="purramid",
+                           repeat=1))
+    cases.append(BenchCase("purramid 4-player games, 1 optimal seat + 3 risk:0.35 (2 threads)", "games",
+                           lambda: optimal_bench_run(n_one, 4, 1, 1, n_jobs=2), game="purramid", repeat=1))
     return cases

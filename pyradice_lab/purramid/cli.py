@@ -57,9 +57,13 @@ def _cmd_advise(args) -> int:
     L = load_layout(args.layout)
     covered = parse_spaces(args.covered, "--covered")
     placed = parse_spaces(args.placed, "--placed")
-    dice_left = args.turn_dice - len(placed) if args.dice_left is None else args.dice_left
+    if placed and args.dice_left is None:
+        raise CliError("--dice-left is required with --placed (a space can hold one or more dice, so the dice "
+                       "still to roll cannot be inferred)")
+    dice_left = args.turn_dice if args.dice_left is None else args.dice_left
     df = advise(L, covered, placed, dice_left=dice_left, roll=args.roll, yarn=args.yarn, turn_dice=args.turn_dice,
-                objective=_objective(args.objective), yarn_value=args.yarn_value, bonus=args.bonus)
+                objective=_objective(args.objective), yarn_value=args.yarn_value, bonus=args.bonus,
+                yarn_tokens=not args.no_yarn)
     cov_m = L.mask_of(covered, "covered")
     pl_m = L.mask_of(placed, "placed")
     print(f"Board {L.name} (## covered, <..> dice this turn), top row first:")
@@ -67,11 +71,14 @@ def _cmd_advise(args) -> int:
     print(f"\n{dice_left} of {args.turn_dice} dice left, {args.yarn} yarn; roll: "
           f"{' '.join(map(str, args.roll)) if args.roll else '-'}; objective {df['objective'].iloc[0]}; "
           f"bonus turns valued {df['bonus'].iloc[0]}")
-    shown = df[["action", "value", "burst_probability", "regret"]].head(args.top)
+    cols = ["action", "value", "burst_probability", "regret"] + (["then"] if "then" in df.columns else [])
+    shown = df[cols].fillna("").head(args.top)
     with pd.option_context("display.width", 160, "display.max_colwidth", 40):
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(df) > args.top:
         print(f"... {len(df) - args.top} more options (--top)")
+    if "then" in df.columns:
+        print("(then = the best next step after that placement: stop, continue, or burst when no tiles can follow)")
     return 0
 
 
@@ -100,6 +107,10 @@ def _summary_table(df):
     add("yarn tokens spent", mean_estimate(df["yarn_spent"]))
     for end in ("second_player_out", "gold_placed", "board_full", "turn_limit"):
         add(f"P(end: {end})", proportion_estimate(int((df["end"] == end).sum()), n))
+    for p in range(players):
+        if f"expected_{p}" in df.columns and df[f"expected_{p}"].notna().all():
+            add(f"seat {p} (optimal): realised - exact turn values per game",
+                mean_estimate(df[f"value_{p}"] - df[f"expected_{p}"]))
     return pd.DataFrame(rows)
 
 
@@ -113,7 +124,7 @@ def _cmd_simulate(args) -> int:
         pols = [p for p in args.policies.split(",") if p]
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
-                        progress=show_progress(args))
+                        progress=show_progress(args), n_jobs=args.jobs, yarn_tokens=not args.no_yarn)
     dt = time.perf_counter() - t0
     print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
           f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
@@ -132,7 +143,8 @@ def _cmd_play(args) -> int:
     pols = args.policy
     if args.policies:
         pols = [p for p in args.policies.split(",") if p]
-    rec = play_game(args.players, args.layout, policies=pols, rng=args.seed, trace=True)
+    rec = play_game(args.players, args.layout, policies=pols, rng=args.seed, trace=True,
+                    yarn_tokens=not args.no_yarn)
     print(rec.transcript)
     return 0
 
@@ -170,7 +182,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--covered", default="", help="covered spaces as \"row,col row,col ...\"")
     q.add_argument("--placed", default="", help="spaces holding this turn's dice, \"row,col ...\"")
     q.add_argument("--dice-left", type=nonneg_int, default=None,
-                   help="dice not yet placed (default: turn dice minus placed spaces)")
+                   help="dice not yet placed (required with --placed; default: the turn dice)")
     q.add_argument("--roll", type=int_list, default=None, help="the dice just rolled, e.g. 3,4")
     q.add_argument("--yarn", type=nonneg_int, default=0, help="yarn tokens held (default: 0)")
     q.add_argument("--turn-dice", type=positive_int, default=5, help="dice this turn started with (default: 5)")
@@ -179,17 +191,22 @@ def add_cli(subparsers) -> None:
     q.add_argument("--bonus", choices=["auto", "exact", "approx", "none"], default="auto",
                    help="how bonus turns are valued (default: auto)")
     q.add_argument("--top", type=positive_int, default=15, help="options to show (default: 15)")
+    q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.set_defaults(func=_cmd_advise)
 
     q = sub.add_parser("simulate", help="simulate whole games and print a summary with CIs",
                        description="Simulate complete games. Example: pyradice-lab purramid simulate "
-                                   "--players 4 --games 10000 --seed 1 --policy greedy")
+                                   "--players 4 --games 10000 --seed 1 --policy greedy; the exact policy: "
+                                   "--policy optimal --games 200 --jobs 2")
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
     q.add_argument("--games", type=positive_int, default=10_000)
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
-    q.add_argument("--policy", default="greedy", help="greedy, stop_after:K or risk:P for every seat")
+    q.add_argument("--policy", default="greedy",
+                   help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
     q.add_argument("--policies", default=None, help="one policy per seat, comma-separated (overrides --policy)")
+    q.add_argument("--jobs", type=int, default=1, help="threads running chunks of games (-1: all cores)")
+    q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
     q.set_defaults(func=_cmd_simulate)
@@ -199,8 +216,9 @@ def add_cli(subparsers) -> None:
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A")
-    q.add_argument("--policy", default="greedy")
+    q.add_argument("--policy", default="greedy", help="as for simulate (optimal too)")
     q.add_argument("--policies", default=None)
+    q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.set_defaults(func=_cmd_play)
 
     q = sub.add_parser("layout", help="show a board side and check the rules' facts",

@@ -5,12 +5,12 @@ Sets of spaces are ``int64`` bit masks (a layout has at most 63 spaces; the defa
 Spaces are numbered row by row from the bottom, so every space directly below space ``i`` has a smaller
 index -- one descending pass computes a downward closure (as :func:`.board.closure`; tests check they
 agree).  The human-style policies keep their dice one connected group (each placement next to the dice
-already placed), so a placement can still be completed iff the dice left cover the uncovered spaces its
-support forces (:func:`forced_spaces`), and the placement check at stop reduces to support
-(:func:`is_supported`).  Also here: the whole-game loop used by :mod:`.sim`.
+already placed), so a placement can still be completed iff the dice left can pay the uncovered spaces its
+support forces -- each space showing ``n`` needs at least ``ceil(n / 6)`` dice (:func:`forced_dice`) -- and
+the placement check at stop reduces to support (:func:`is_supported`).  Also here: the whole-game loop used by :mod:`.sim`.
 
-Board arrays (see :func:`board_arrays`): ``brd[0..4, space]`` = below mask, adjacency mask, number, tiles,
-row; ``full`` (mask of all spaces) and ``n``.
+Board arrays (see :func:`board_arrays`): ``brd[0..5, space]`` = below mask, adjacency mask, number, tiles,
+row, fewest dice that can pay the space; ``full`` (mask of all spaces) and ``n``.
 """
 
 from __future__ import annotations
@@ -18,13 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "candidates", "is_supported",
-           "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF", "END_NAMES",
-           "N_STATE",
-           "KIND_GREEDY", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
+from . import exact as E
+from .exact import board_arrays, risk_tables
+
+__all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "forced_dice", "candidates",
+           "is_supported", "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF",
+           "END_NAMES", "N_STATE", "KIND_GREEDY", "KIND_OPTIMAL", "optimal_turn", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
 
 INF = 1 << 20
-KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK = 0, 1, 2
+KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK, KIND_OPTIMAL = 0, 1, 2, 3
+#: an optimal seat's memo is reset at a turn boundary once it holds this many entries (bounds memory)
+MEMO_RESET = 1_000_000
 END_NONE, END_BOARD_FULL, END_SECOND_OUT, END_GOLD_OUT, END_TURN_LIMIT = 0, 1, 2, 3, 4
 END_NAMES = ("running", "board_full", "second_player_out", "gold_placed", "turn_limit")
 # columns of the per-game state matrix st[g, :]
@@ -34,33 +38,6 @@ N_STATE = 16
 # dice one whole turn can consume: bonus chain 5+4+3+2+1 placements at most rolls 15+10+6+3+1 = 35 dice,
 # plus at most 12 rerolls (12 tokens exist) of at most 5 dice
 DICE_PER_TURN_MAX = 95
-
-
-def board_arrays(layout) -> tuple:
-    """``(brd, full, n)`` for the kernels: ``brd`` is a (5, n) int64 array of the below masks, adjacency
-    masks, numbers, tiles and rows of the spaces; ``full`` the mask of all spaces."""
-    n = layout.n_spaces
-    if n > 63:
-        raise ValueError(f"layout has {n} spaces; the compiled simulators handle at most 63")
-    brd = np.array([layout.below_mask, layout.adj_mask, layout.numbers, layout.tile_counts, layout.row_of],
-                   dtype=np.int64).reshape(5, n)
-    return brd, np.int64(layout.all_mask), n
-
-
-def risk_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Count masks and weights of every sorted roll of 1..5 dice, padded: ``(cm[d, row, n], w[d, row], rows[d])``."""
-    from .chance import count_masks, multisets
-
-    cm = np.zeros((6, 252, 31), dtype=np.int64)
-    w = np.zeros((6, 252), dtype=np.int64)
-    nrows = np.zeros(6, dtype=np.int64)
-    for d in range(1, 6):
-        m = count_masks(d)
-        _, wt = multisets(d)
-        cm[d, :m.shape[0], :m.shape[1]] = m
-        w[d, :len(wt)] = wt
-        nrows[d] = len(wt)
-    return cm, w, nrows
 
 
 @njit(cache=True)
@@ -111,6 +88,17 @@ def forced_spaces(cov, placed, brd, n):
 
 
 @njit(cache=True)
+def forced_dice(cov, placed, brd, n):
+    """Fewest dice that can pay the uncovered spaces without dice that ``placed`` needs for support."""
+    extra = closure(placed, cov, brd, n) & ~placed
+    need = 0
+    for i in range(n):
+        if (extra >> i) & 1 != 0:
+            need += brd[5, i]
+    return need
+
+
+@njit(cache=True)
 def candidates(cov, placed, brd, full, n):
     """Empty spaces a human-style policy considers: any for the first placement, then only spaces
     adjacent to the dice already placed this turn (the dice stay one connected group)."""
@@ -129,8 +117,9 @@ def choose(cov, placed, d, vals, brd, full, n, cm):
     """The greedy placement for a roll: ``(space, dice used)``, or ``(-1, 0)`` if nothing completable.
 
     Candidates (see :func:`candidates`) use the fewest dice that sum to the space's number and must leave
-    enough dice for the spaces still needed below them.  Preference: the dice form a valid group right
-    away (stop-safe); more tiles; fewer dice; fewer spaces still needed; lowest space index.
+    enough dice to pay the spaces still needed below them (:func:`forced_dice`: never a provably doomed
+    placement).  Preference: the dice form a valid group right away (stop-safe); more tiles; fewer dice;
+    fewer dice still needed; lowest space index.
     """
     roll_masks(vals, d, cm)
     cand = candidates(cov, placed, brd, full, n)
@@ -151,7 +140,7 @@ def choose(cov, placed, d, vals, brd, full, n, cm):
         c = 1
         while not (m >> c) & 1:
             c += 1
-        need = forced_spaces(cov, placed | (1 << s), brd, n)
+        need = forced_dice(cov, placed | (1 << s), brd, n)
         if need > d - c:
             continue
         cat = 0 if need == 0 else 1
@@ -180,7 +169,7 @@ def burst_risk(cov, placed, d, brd, full, n, rcm, rw, rrows, work):
     k = 0
     for s in range(n):
         if (cand >> s) & 1 != 0 and brd[2, s] <= 6 * d:
-            need = forced_spaces(cov, placed | (1 << s), brd, n)
+            need = forced_dice(cov, placed | (1 << s), brd, n)
             if need < d:
                 work[k] = brd[2, s]
                 work[n + k] = (2 << (d - need)) - 2  # the dice counts 1..d-need that leave enough dice
@@ -243,14 +232,111 @@ def place_tiles(st, hands, g, p, t):
             st[g, S_END] = END_GOLD_OUT
 
 
-@njit(cache=True)
-def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm, rw, rrows, buf, st, hands, yarn):
+@njit(cache=True, nogil=True)
+def optimal_turn(g, p, spec, K, ndice, buf, pos, st, hands, yarn, tv, brd, full, n, cm, vals, sc, mem):
+    """Seat ``p`` of game ``g`` plays a whole turn with the exact policy of objective row ``spec`` (``K``:
+    tiles aimed at for ``at_least``), deciding every roll and every stop from the compiled solver's memo
+    ``mem``.  Adds the turn's exact value and what it realised (as :func:`.rules.play_turn`) to ``tv[g, p]``.
+    Returns ``(next die position, mem)``."""
+    okind = sc[5][spec]
+    yv = sc[7][spec]
+    y = yarn[g, p]
+    cov = st[g, S_COV]
+    need = K if okind == 1 else 0
+    D = ndice
+    v0, b0, mem = E.solve(E.F_ROLL, cov, 0, D, D, y, need, spec, sc, mem)
+    tv[g, p, 0] += v0
+    realized = 0.0
+    tiles = 0
+    spent = 0
+    bursts = 0
+    ended = False
+    final = 0.0
+    while D >= 1:
+        P = 0
+        d = D
+        ok = False
+        while True:
+            kind = 0
+            s = -1
+            c = 0
+            while True:  # roll; reroll with a token while that is the best choice
+                for kk in range(d):
+                    vals[kk] = buf[g, pos + kk]
+                pos += d
+                v, b, mem = E.solve(E.F_ROLL, cov, P, d, D, y, need, spec, sc, mem)
+                roll_masks(vals, d, cm)
+                kind, s, c = E.decide_roll(cov, P, d, D, y, need, spec, cm, sc, mem)
+                if kind != 2 or y == 0:
+                    break
+                y -= 1
+                spent += 1
+            if kind != 1:
+                bursts += 1
+                break
+            P |= 1 << s
+            d -= c
+            stop = True
+            if d > 0:
+                sv, sb, mem = E.solve(E.F_STOP, cov, P, d, D, y, need, spec, sc, mem)
+                cv, cb, mem = E.solve(E.F_ROLL, cov, P, d, D, y, need, spec, sc, mem)
+                stop = not (cv > sv + E.TOL or (abs(cv - sv) <= E.TOL and cb < sb - E.TOL))
+            if stop:
+                if closure(P, cov, brd, n) == P and E.connected(P, brd):
+                    ok = True
+                else:
+                    bursts += 1
+                break
+        if not ok:
+            break
+        final, fb, mem = E.solve(E.F_STOP, cov, P, d, D, y, need, spec, sc, mem)
+        won = popcount(P & st[g, S_TOKENS])
+        st[g, S_TOKENS] &= ~P
+        y += won
+        st[g, S_YWON] += won
+        t = 0
+        rowmask = 0
+        for i in range(n):
+            if (P >> i) & 1 != 0:
+                t += brd[3, i]
+                rowmask |= 1 << brd[4, i]
+        cov |= P
+        st[g, S_COV] = cov
+        place_tiles(st, hands, g, p, t)
+        if st[g, S_END] == END_NONE and cov == full:
+            st[g, S_END] = END_BOARD_FULL
+        if st[g, S_END] != END_NONE:
+            ended = True
+            break
+        realized += t + yv * won
+        tiles += t
+        if not (d == 0 or popcount(rowmask) >= 3) or D == 1:
+            break
+        D -= 1
+        st[g, S_BONUS] += 1
+        if okind == 1:
+            need = max(need - t, 0)
+    if okind == 1:
+        tv[g, p, 1] += final if ended else (1.0 if tiles >= K else 0.0)
+    else:
+        tv[g, p, 1] += final + (realized - yv * spent) if ended else realized - yv * spent
+    yarn[g, p] = y
+    st[g, S_BURSTS] += bursts
+    st[g, S_YSPENT] += spent
+    return pos, mem
+
+
+@njit(cache=True, nogil=True)
+def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, brd, full, n, rcm, rw, rrows, buf,
+              st, hands, yarn, tv, sc, mem):
     """Play every unfinished game until it ends or its dice buffer runs low at a turn boundary.
 
-    All state lives in the arrays (one row per game: ``st[g, S_*]``, ``hands[g, seat]``, ``yarn[g, seat]``),
-    so a suspended game resumes exactly where it stopped once Python has appended dice to its buffer
-    ``buf[g]`` (``st[g, S_POS]`` next die, ``st[g, S_BLEN]`` dice in the buffer).  Returns the number of
-    suspended games.
+    All state lives in the arrays (one row per game: ``st[g, S_*]``, ``hands[g, seat]``, ``yarn[g, seat]``,
+    ``tv[g, seat]`` the optimal seats' exact and realised turn values), so a suspended game resumes exactly
+    where it stopped once Python has appended dice to its buffer ``buf[g]`` (``st[g, S_POS]`` next die,
+    ``st[g, S_BLEN]`` dice in the buffer).  Optimal seats (``pol_kind`` KIND_OPTIMAL) play
+    :func:`optimal_turn` with the solver memo ``mem`` (reset at a turn boundary when it grows past
+    :data:`MEMO_RESET` entries: values never depend on the memo).  Returns ``(suspended games, mem)``.
     """
     cm = np.zeros(31, dtype=np.int64)
     vals = np.zeros(8, dtype=np.int64)
@@ -263,6 +349,18 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
                 suspended += 1
                 break
             p = st[g, S_SEAT]
+            if pol_kind[p] == KIND_OPTIMAL:
+                if mem[3][0] > MEMO_RESET:
+                    E.reset_memory(mem)
+                pos, mem = optimal_turn(g, p, pol_spec[p], pol_k[p], ndice, buf, pos, st, hands, yarn, tv, brd, full,
+                                        n, cm, vals, sc, mem)
+                st[g, S_POS] = pos
+                st[g, S_TURNS] += 1
+                if st[g, S_END] == END_NONE:
+                    st[g, S_SEAT] = (p + 1) % players
+                    if st[g, S_TURNS] >= turn_limit:
+                        st[g, S_END] = END_TURN_LIMIT
+                continue
             y = yarn[g, p]
             cov = st[g, S_COV]
             bursts = 0
@@ -329,4 +427,4 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
                 st[g, S_SEAT] = (p + 1) % players
                 if st[g, S_TURNS] >= turn_limit:
                     st[g, S_END] = END_TURN_LIMIT
-    return suspended
+    return suspended, mem

@@ -143,13 +143,17 @@ def burst_table(max_dice: int = 5, numbers=range(1, 13), *, exact: bool = False)
     -------
     DataFrame
         Index ``targets``: the target set as a sorted tuple (``2**len(numbers) - 1`` rows, in the order
-        of the bit masks of ``numbers``); columns ``1..max_dice`` (name ``dice``).
+        of the bit masks of ``numbers``); columns ``1..max_dice`` (name ``dice``).  Tuples as labels: read
+        one value with ``t.at[(6, 8), 3]`` (``t.loc[(6, 8), 3]`` does not work: pandas reads a tuple in
+        ``.loc`` as one key per axis), or rows with ``t.loc[[(6, 8), (2, 12)], 3]``.
 
     Examples
     --------
     >>> t = burst_table()
     >>> t.shape
     (4095, 5)
+    >>> round(float(t.at[(6, 8), 3]), 6)        # 3 dice, a "6" and an "8" free: 23/216
+    0.106481
     >>> float(t.loc[[(1, 2, 3, 4, 5, 6)], 1].iloc[0])
     0.0
     """

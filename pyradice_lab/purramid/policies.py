@@ -15,7 +15,16 @@ on the board are a valid group:
 
 The decisions are the compiled functions of :mod:`.kernel`, so the readable game engine
 (:mod:`.rules`), the batched turn simulator (:mod:`.turns`) and the compiled game simulator
-(:mod:`.sim`) play exactly the same policy.  :func:`optimal` follows :func:`~.advisor.turn_policy`.
+(:mod:`.sim`) play exactly the same policy.
+
+:func:`optimal` is the solved optimum (:mod:`.advisor`): after every roll the placement, reroll or burst
+of greatest exact value, after every placement stop or continue, re-solved on the board of every turn and
+bonus turn.  In games it is the seat policy ``"optimal"`` (expected tiles, a token worth the documented
+``yarn_value``) or ``"optimal:at_least:K"`` (maximise the chance of at least ``K`` tiles this turn; once
+reached, the rest of the turn only needs a valid group), or an :func:`optimal` object with other settings.
+
+Every policy answers the readable engine through :meth:`decide` (after a roll: place, reroll or burst)
+and :meth:`stop` (after a placement).
 
 Examples
 --------
@@ -23,6 +32,8 @@ Examples
 'stop_after(2)'
 >>> [p.name for p in seat_policies(None, 3)]
 ['greedy', 'greedy', 'greedy']
+>>> [p.name for p in seat_policies(["optimal", "optimal:at_least:4", optimal(bonus="exact")], 3)]
+['optimal', 'optimal:at_least:4', 'optimal(bonus=exact)']
 """
 
 from __future__ import annotations
@@ -38,9 +49,11 @@ from . import kernel as K
 from .chance import multisets
 
 __all__ = ["Policy", "OptimalPolicy", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal",
-           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES"]
+           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES", "POLICY_NAMES", "PLACE", "REROLL", "BURST"]
 
 HUMAN_POLICY_NAMES = ("greedy", "stop_after:K", "risk:P")
+POLICY_NAMES = HUMAN_POLICY_NAMES + ("optimal", "optimal:at_least:K")
+BURST, PLACE, REROLL = 0, 1, 2   # decision kinds (as in decision tables)
 
 
 @cache
@@ -85,8 +98,26 @@ class Policy:
         return float(K.burst_risk(int(cov), int(placed), dice_left, brd, full, n, rcm, rw, rrows,
                                   np.zeros(2 * n, dtype=np.int64)))
 
+    # ----------------------------------------------------------------- readable-engine interface
+    def decide(self, layout, cov: int, placed: int, roll, *, turn_dice: int, yarn: int, need: int = 0,
+               yarn_tokens: bool = True) -> tuple[int, int, int]:
+        """``(kind, space, dice)`` after a roll: PLACE, else REROLL if a token is held, else BURST."""
+        ch = self.choose(layout, cov, placed, roll)
+        if ch is not None:
+            return PLACE, ch[0], ch[1]
+        return (REROLL if yarn > 0 else BURST), -1, 0
+
+    def stop(self, layout, cov: int, placed: int, dice_left: int, placements: int, *, turn_dice: int,
+             yarn: int, need: int = 0, yarn_tokens: bool = True) -> bool:
+        """After a placement: stop once the dice form a valid group and the stop rule says so."""
+        from .board import is_valid
+
+        if not is_valid(layout, placed, cov):
+            return dice_left == 0
+        return dice_left == 0 or self.stops(layout, cov, placed, dice_left, placements)
+
     # ----------------------------------------------------------------- batched view
-    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):
+    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0, yarn_tokens: bool = True):
         """``(kind, space, count)`` per sorted roll of ``d`` dice: 0 burst, 1 place, 2 reroll."""
         faces, _ = multisets(d)
         rows = len(faces)
@@ -102,7 +133,7 @@ class Policy:
         return kind, space, count
 
     def should_stop(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0,
-                    placements: int = 0) -> bool:
+                    placements: int = 0, yarn_tokens: bool = True) -> bool:
         from .board import is_valid
 
         if not is_valid(layout, placed, cov):
@@ -131,38 +162,104 @@ def stop_if_burst_risk_above(p: float) -> Policy:
 
 @dataclass(frozen=True)
 class OptimalPolicy:
-    """Follows the exact advisor (re-solved on each new board, e.g. in bonus turns)."""
+    """Follows the exact advisor (re-solved on each new board, e.g. in bonus turns).
+
+    ``engine`` picks the solver for the readable engine and the turn simulator (the compiled game engine
+    always uses the compiled one: same decisions).
+    """
 
     objective: object = "tiles"
     yarn_value: float | None = None
     bonus: str = "auto"
-    name: str = "optimal"
+    engine: str = "compiled"
 
-    def solver(self, layout):
+    @property
+    def name(self) -> str:
+        from .advisor import parse_objective
+
+        obj = parse_objective(self.objective)
+        out = "optimal" if obj.kind == "tiles" else f"optimal:at_least:{obj.k}"
+        extra = []
+        if self.bonus != "auto":
+            extra.append(f"bonus={self.bonus}")
+        if self.yarn_value is not None and obj.kind == "tiles":
+            extra.append(f"yarn_value={self.yarn_value:g}")
+        return out + (f"({', '.join(extra)})" if extra else "")
+
+    @property
+    def need(self) -> int:
+        """Tiles aimed at in a turn (``at_least`` objective), 0 for expected tiles."""
+        from .advisor import parse_objective
+
+        return parse_objective(self.objective).k
+
+    def solver(self, layout, yarn_tokens: bool = True):
         from .advisor import solver_for
 
-        return solver_for(layout, self.objective, self.yarn_value, self.bonus)
+        return solver_for(layout, self.objective, self.yarn_value, self.bonus, engine=self.engine,
+                          yarn_tokens=yarn_tokens)
 
-    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0):
-        return self.solver(layout).decision_table(cov, placed, d, D, y, k)
+    def table(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0, yarn_tokens: bool = True):
+        return self.solver(layout, yarn_tokens).decision_table(cov, placed, d, D, y, k)
 
     def should_stop(self, layout, cov: int, placed: int, d: int, D: int, y: int, k: int = 0,
-                    placements: int = 0) -> bool:
-        return self.solver(layout).should_stop(cov, placed, d, D, y, k)
+                    placements: int = 0, yarn_tokens: bool = True) -> bool:
+        return self.solver(layout, yarn_tokens).should_stop(cov, placed, d, D, y, k)
+
+    # ----------------------------------------------------------------- readable-engine interface
+    def decide(self, layout, cov: int, placed: int, roll, *, turn_dice: int, yarn: int, need: int = 0,
+               yarn_tokens: bool = True) -> tuple[int, int, int]:
+        """``(kind, space, dice)``: the optimal choice for this roll (PLACE, REROLL or BURST)."""
+        s = self.solver(layout, yarn_tokens)
+        if s.engine == "python":
+            from .chance import multisets
+
+            faces, _ = multisets(len(roll))
+            row = [tuple(f) for f in faces.tolist()].index(tuple(sorted(int(v) for v in roll)))
+            kind, space, count = (a[row] for a in s.decision_table(cov, placed, len(roll), turn_dice, yarn, need))
+            return int(kind), int(space), int(count)
+        return s.decide(cov, placed, roll, turn_dice, yarn, need)
+
+    def stop(self, layout, cov: int, placed: int, dice_left: int, placements: int, *, turn_dice: int,
+             yarn: int, need: int = 0, yarn_tokens: bool = True) -> bool:
+        """After a placement: stop (tiles if the dice form a valid group, else a burst) or continue."""
+        return self.solver(layout, yarn_tokens).should_stop(cov, placed, dice_left, turn_dice, yarn, need)
+
+    def turn_value(self, layout, cov: int, turn_dice: int, yarn: int, need: int = 0,
+                   yarn_tokens: bool = True) -> float:
+        """Exact value of a fresh turn (segment) under this objective."""
+        return self.solver(layout, yarn_tokens).fresh(cov, turn_dice, yarn, need)[0]
+
+    def stop_value(self, layout, cov: int, placed: int, dice_left: int, turn_dice: int, yarn: int, need: int = 0,
+                   yarn_tokens: bool = True) -> float:
+        """Exact value of stopping now (the tiles, tokens and the bonus turn's value, as the solver counts)."""
+        return self.solver(layout, yarn_tokens).stop(cov, placed, dice_left, turn_dice, yarn, need)[0]
 
 
-def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "auto") -> OptimalPolicy:
-    """The solved optimal turn policy (see :func:`pyradice_lab.purramid.turn_policy`)."""
-    from .advisor import BONUS_MODES, _check_yarn_value, parse_objective
+def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "auto", *,
+            engine: str = "compiled") -> OptimalPolicy:
+    """The solved optimal turn policy (see :func:`pyradice_lab.purramid.turn_policy`); a seat policy in
+    :func:`~.sim.simulate_games` and :func:`~.rules.play_game` too.
+
+    Examples
+    --------
+    >>> optimal().name, optimal(("at_least", 3)).name, optimal(bonus="exact").name
+    ('optimal', 'optimal:at_least:3', 'optimal(bonus=exact)')
+    """
+    from .advisor import BONUS_MODES, ENGINES, _check_yarn_value, parse_objective
 
     obj = parse_objective(objective)
     if bonus not in BONUS_MODES:
         raise ValueError(f"bonus must be one of {BONUS_MODES}, got {bonus!r}")
-    return OptimalPolicy(obj, _check_yarn_value(yarn_value), bonus)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    yv = None if yarn_value is None else _check_yarn_value(yarn_value)
+    return OptimalPolicy(obj if obj.kind == "at_least" else "tiles", yv, bonus, engine)
 
 
-def parse_policy(spec, *, allow_optimal: bool = False):
-    """A policy from a Policy, or a name: ``greedy``, ``stop_after:K``, ``risk:P`` (and ``optimal``)."""
+def parse_policy(spec, *, allow_optimal: bool = True):
+    """A policy from a Policy or OptimalPolicy, or a name: ``greedy``, ``stop_after:K``, ``risk:P``,
+    ``optimal`` or ``optimal:at_least:K``."""
     if isinstance(spec, Policy) or (allow_optimal and isinstance(spec, OptimalPolicy)):
         return spec
     if isinstance(spec, str):
@@ -174,21 +271,29 @@ def parse_policy(spec, *, allow_optimal: bool = False):
                 return stop_after(int(arg))
             if name in ("risk", "stop_if_burst_risk_above") and arg:
                 return stop_if_burst_risk_above(float(arg))
-            if name == "optimal" and allow_optimal and not arg:
-                return optimal()
+            if name == "optimal" and allow_optimal:
+                if not arg:
+                    return optimal()
+                kind, _, k = arg.partition(":")
+                if kind in ("at_least", "at-least") and k:
+                    return optimal(("at_least", int(k)))
         except ValueError as exc:
             raise ValueError(f"policy {spec!r}: {exc}") from None
-    allowed = HUMAN_POLICY_NAMES + (("optimal",) if allow_optimal else ())
-    raise ValueError(f"policy must be a Policy or one of {allowed}, got {spec!r}")
+    allowed = POLICY_NAMES if allow_optimal else HUMAN_POLICY_NAMES
+    raise ValueError(f"policy must be a Policy, an optimal() policy or one of {allowed}, got {spec!r}")
 
 
-def seat_policies(policies, players: int) -> list[Policy]:
+def seat_policies(policies, players: int) -> list:
     """One policy per seat: None (all greedy), one policy for every seat, or a list of ``players``."""
     if policies is None:
         return [greedy()] * players
-    if isinstance(policies, (str, Policy)):
+    if isinstance(policies, (str, Policy, OptimalPolicy)):
         return [parse_policy(policies)] * players
-    pols = list(policies)
+    try:
+        pols = list(policies)
+    except TypeError:
+        raise ValueError(f"policies must be a policy name, a policy object or a list of one per seat, "
+                         f"got {policies!r}") from None
     if len(pols) != players:
         raise ValueError(f"policies must list one policy per seat ({players}), got {len(pols)}")
     return [parse_policy(p) for p in pols]

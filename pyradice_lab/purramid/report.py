@@ -340,18 +340,21 @@ def bonus_mode_experiment(quick: bool = False, seed=0) -> ExperimentResult:
     cases = [(name, Layout.from_rows(rows, name=name), 0, D) for name, rows in A.SMALL_LAYOUTS.items()
              for D in ((4,) if quick else (4, 5))]
     if not quick:
+        for side in ("A", "B"):
+            cases.append((f"side {side}, empty", side, 0, 5))
         L = load_layout("A")
-        for k in (7, 5, 4):
+        for k in (7, 5, 4, 1):
             cases.append((f"side A, rows 0-{k - 1} covered", "A", L.bottom_rows_mask(k), 5))
-        for i, c in enumerate(A.sample_positions("B", 4, 5, seed=seed)):
-            if c and len(A.valid_sets(load_layout("B"), c, 5)) <= 40:
+        for i, c in enumerate(A.sample_positions("B", 4, 6, seed=seed)):
+            if c:
                 cases.append((f"side B game board #{i}", "B", c, 5))
     df = A.bonus_mode_errors(cases)
     fig, ax = _fig(7.5, 3.8)
     x = np.arange(len(df))
     ax.bar(x - 0.2, df["approx_error"], width=0.4, label="approx - exact")
     ax.bar(x + 0.2, df["none_error"], width=0.4, label="none - exact")
-    ax.set_xticks(x, [f"{b} ({d}d)" for b, d in zip(df["board"], df["dice"])], rotation=60, ha="right", fontsize=6)
+    ax.set_xticks(x, [f"{b} ({d}d, {g} groups)" for b, d, g in zip(df["board"], df["dice"], df["valid_groups"])],
+                  rotation=60, ha="right", fontsize=6)
     ax.axhline(0, color="0.5", lw=1)
     ax.set_ylabel("error in expected tiles")
     ax.legend(fontsize=8)
@@ -359,17 +362,27 @@ def bonus_mode_experiment(quick: bool = False, seed=0) -> ExperimentResult:
     fig.tight_layout()
     rel = df["approx_rel_error"].abs()
     over = int((df["approx_error"] > 0).sum())
+    big = df[df["valid_groups"] > 40]
+    small = df[df["valid_groups"] <= 40]
+    from .advisor import AUTO_EXACT_MAX_VALID
+
     reading = (
         "Value of a fresh turn computed with each bonus mode against the exact recursion (every bonus turn "
-        f"solved on the board it is played on), on {len(df)} boards where exact is affordable. 'approx' (bonus "
+        f"solved on the board it is played on; compiled solver), on {len(df)} boards. 'approx' (bonus "
         "turns valued on the board at the start of the turn) is off by "
         f"{df['approx_error'].abs().mean():.3f} tiles on average (median relative error {_pct(rel.median())}, "
-        f"worst {_pct(rel.max())}); it overvalues {over} of {len(df)} boards -- on small boards the tiles just "
-        "placed really do take the best spaces. 'none' (ignore bonus turns) underestimates by "
+        f"worst {_pct(rel.max())}); it overvalues {over} of {len(df)} boards -- the tiles just placed really do "
+        "take the best spaces. "
+        + (f"On the {len(big)} open boards with more than 40 valid groups (where the old default used approx: "
+           f"the empty boards, early game) the error is {big['approx_error'].abs().mean():.3f} tiles on average "
+           f"(relative {_pct(big['approx_rel_error'].abs().median())} median, worst "
+           f"{_pct(big['approx_rel_error'].abs().max())}); on the {len(small)} others "
+           f"{small['approx_error'].abs().mean():.3f}. " if len(big) and len(small) else "")
+        + "'none' (ignore bonus turns) underestimates by "
         f"{(-df['none_error']).mean():.3f} tiles on average: bonus turns are a large part of a turn's value. "
-        "The advisor's default 'auto' is exact whenever the board has at most 40 valid dice groups (typically "
-        "mid- and late-game boards); the README reports the one full-board check (the empty side A, exact in "
-        "about 35 s, and the approx policy played out with real bonus turns).")
+        f"The exact solve took at most {df['exact_cpu_seconds'].max():.2f} s CPU (cold memo) here, so the default "
+        f"'auto' is exact on every board with at most {AUTO_EXACT_MAX_VALID} valid groups -- every board of both "
+        "default sides (the empty boards have the most, 72 and 76) -- and approx only on bigger custom boards.")
     return ExperimentResult("purramid_bonus_modes", "Bonus-turn modes: error against exact", reading, df, fig)
 
 
@@ -389,10 +402,12 @@ def components_text() -> str:
         f"turn_limit = {cfg.turn_limit} turns (a simulation safety stop, never reached).",
         f"- Values marked reconstruction in game.toml: {', '.join(rec)}. Everything else (72 regular and 12 gold "
         "tiles, 12 yarn tokens, 5 dice, the deals) is from the rules.",
-        "- Modelling choices: the human-style policies keep their dice one connected group and burst when no "
-        "placement can still meet the conditions (the rules would let them place a doomed die first: same "
-        "outcome); a player who runs out of regular tiles mid-placement places the rest as gold if they just "
-        "won, and the game simply ends if they are the second to finish.",
+        "- Modelling choices: the human-style policies keep their dice one connected group and never make a "
+        "provably doomed placement (the spaces still needed must be payable with the dice left, ceil(n/6) dice "
+        "per space); they burst when no placement can still meet the conditions (the rules would let them place "
+        "a doomed die first: same outcome). The exact policy ('optimal') plays whole games too: every turn "
+        "solved exactly on its board. A player who runs out of regular tiles mid-placement places the rest as "
+        "gold if they just won, and the game simply ends if they are the second to finish.",
     ]
     return "\n\n".join(lines)
 
@@ -400,7 +415,7 @@ def components_text() -> str:
 def report_section(ctx: ReportContext) -> Section:
     """The Purramid section: exact odds and advisor, simulations with CIs, reconstructed components."""
     root = ctx.seed_for("purramid")
-    s_games, s_yarn, s_regret, s_bonus = root.spawn(4)
+    s_games, s_yarn, s_regret, s_bonus, s_strong = root.spawn(5)
     quick = ctx.quick
     n_games = 60 if quick else 2000
     intro = (
@@ -408,8 +423,9 @@ def report_section(ctx: ReportContext) -> Section:
         "board, and decide after every placement whether to stop (the dice become cat tiles if they form a "
         "connected, supported group) or roll the rest and risk a burst. Using all dice, or reaching three "
         "rows, earns a bonus turn with one die fewer. This section answers 'should I press my luck?' exactly "
-        "(an expectimax over every roll, memoised on bit masks of the board), and balance questions by "
-        "simulating whole games with compiled rules. Exact numbers carry no error; simulated numbers carry a "
+        "(an expectimax over every roll, memoised on bit masks of the board, compiled), and balance questions "
+        "by simulating whole games with compiled rules -- with human-style players and with every seat playing "
+        "the exact policy. Exact numbers carry no error; simulated numbers carry a "
         "standard error and a 95% confidence interval.")
     items: list = [Text(intro, heading="Purramid"), Text(components_text(), heading="Reconstructed components")]
     results = [burst_odds_experiment(), press_your_luck_experiment(quick)]
@@ -417,6 +433,9 @@ def report_section(ctx: ReportContext) -> Section:
     results += game_res
     results += [yarn_value_experiment(quick, s_yarn), policy_regret_experiment(quick, s_regret),
                 bonus_mode_experiment(quick, s_bonus)]
+    from .strongplay import strong_play_experiments
+
+    results += strong_play_experiments("quick" if quick else "report", s_strong)
     for r in results:
         save_experiment(r, ctx.out_dir)
         items.append(r)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rng import as_generator
-from .board import bits, is_valid, rows_spanned
+from .board import bits, completable, is_valid, rows_spanned
 from .chance import sub_multisets
 from .components import GameConfig, Layout, load_game_config, load_layout
 
@@ -103,6 +103,10 @@ class GameState:
     bonus_turns: int = 0
     yarn_won: int = 0
     yarn_spent: int = 0
+    doomed_segments: int = 0
+    yarn_tokens: bool = True
+    expected: list[float] = field(default_factory=list)
+    value: list[float] = field(default_factory=list)
     log: list[str] | None = field(default=None, repr=False)
 
     def total_tiles(self) -> int:
@@ -118,8 +122,9 @@ class GameState:
             self.log.append(text)
 
 
-def new_game(players: int = 4, layout="A", config: GameConfig | None = None, *, trace: bool = False) -> GameState:
-    """The set-up table for ``players`` (2, 3 or 4) on ``layout``."""
+def new_game(players: int = 4, layout="A", config: GameConfig | None = None, *, trace: bool = False,
+             yarn_tokens: bool = True) -> GameState:
+    """The set-up table for ``players`` (2, 3 or 4) on ``layout`` (``yarn_tokens=False``: no tokens on the 8s)."""
     L = load_layout(layout)
     cfg = config or load_game_config()
     deal = list(cfg.deal_for(players))
@@ -129,8 +134,9 @@ def new_game(players: int = 4, layout="A", config: GameConfig | None = None, *, 
         raise ValueError(f"layout: the 2-player setup covers {on_board} tiles in the bottom "
                          f"{cfg.two_player_covered_rows} rows but the deal leaves {cfg.regular_tiles - sum(deal)}")
     g = GameState(layout=L, config=cfg, players=players, hands=deal, yarn=[0] * players, covered=covered,
-                  tokens=L.eights_mask() & ~covered, gold_supply=cfg.gold_tiles, tiles_on_board=on_board,
-                  log=[] if trace else None)
+                  tokens=L.eights_mask() & ~covered if yarn_tokens else 0, gold_supply=cfg.gold_tiles,
+                  tiles_on_board=on_board, yarn_tokens=bool(yarn_tokens), expected=[0.0] * players,
+                  value=[0.0] * players, log=[] if trace else None)
     g.say(f"Purramid, {players} players, side {L.name}; deal {deal}"
           + (f"; {on_board} tiles cover the bottom two rows" if covered else "")
           + f"; {bin(g.tokens).count('1')} yarn tokens on the 8s")
@@ -195,11 +201,39 @@ def place_tiles(g: GameState, p: int, spaces: int) -> None:
             g.over, g.end = True, "gold_placed"
 
 
+def _dooms(L: Layout, cov: int, P: int, d: int, roll, s: int, c: int) -> bool:
+    """Whether placing ``c`` dice on ``s`` makes the segment provably doomed while some other legal placement
+    of this roll would not (checked with :func:`.board.completable`, independently of the policies)."""
+    if completable(L, cov, P | 1 << s, d - c):
+        return False
+    return any(completable(L, cov, P | 1 << s2, d - len(u)) for s2, u in legal_placements(L, cov, P, roll))
+
+
+PLACE, REROLL = 1, 2   # decision kinds of policy.decide (anything else: burst)
+
+
 def play_turn(g: GameState, policy, dice: DiceStream) -> None:
-    """Seat ``g.seat`` plays a whole turn (bonus turns included) following ``policy``."""
+    """Seat ``g.seat`` plays a whole turn (bonus turns included) following ``policy``.
+
+    After each roll the policy decides (``policy.decide``: place, reroll with a token, or burst); after each
+    placement it stops or continues (``policy.stop``); stopping with dice that do not form a valid group is
+    a burst.  For an optimal seat the engine also adds up the exact value of the turn it was solving
+    (``g.expected``) and what the turn realised under the same objective (``g.value``; if the game ends
+    before an earned bonus turn is played, that bonus turn counts at its exact value).
+    """
     L = g.layout
     p = g.seat
     D = g.config.dice
+    kw = {"yarn_tokens": g.yarn_tokens}
+    opt = hasattr(policy, "turn_value")
+    need = getattr(policy, "need", 0) if opt else 0
+    at_least = need > 0
+    if opt:
+        yv = policy.solver(L, g.yarn_tokens).yarn_value
+        g.expected[p] += policy.turn_value(L, g.covered, D, g.yarn[p], need, **kw)
+        realized = 0.0
+        spent0 = g.yarn_spent
+        tiles = 0
     bonus = False
     while D >= 1:
         g.say(f"  {'bonus turn' if bonus else 'turn'} with {D} dice (seat {p}, {g.yarn[p]} yarn)")
@@ -207,48 +241,67 @@ def play_turn(g: GameState, policy, dice: DiceStream) -> None:
         d = D
         placements = 0
         success = False
+        doomed = False
         while True:
             roll = dice.roll(d)
             g.say(f"    rolls {' '.join(map(str, roll))}")
-            choice = policy.choose(L, g.covered, P, roll)
-            while choice is None and g.yarn[p] > 0:
+            kind, s, c = policy.decide(L, g.covered, P, roll, turn_dice=D, yarn=g.yarn[p], need=need, **kw)
+            while kind == REROLL and g.yarn[p] > 0:
                 g.yarn[p] -= 1
                 g.yarn_spent += 1
                 roll = dice.roll(d)
                 g.say(f"    spends a yarn token, rerolls {' '.join(map(str, roll))}")
-                choice = policy.choose(L, g.covered, P, roll)
-            if choice is None:
+                kind, s, c = policy.decide(L, g.covered, P, roll, turn_dice=D, yarn=g.yarn[p], need=need, **kw)
+            if kind != PLACE:
                 g.bursts += 1
                 if legal_placements(L, g.covered, P, roll):
                     g.say("    BURST: no placement can still meet the conditions; all dice leave the board")
                 else:
                     g.say("    BURST: no space can take any of these dice; all dice leave the board")
                 break
-            s, c = choice
             used = next(u for u in sub_multisets(roll, L.numbers[s]) if len(u) == c)
+            if not doomed and _dooms(L, g.covered, P, d, roll, s, c):
+                doomed = True
+                g.doomed_segments += 1
+                g.say("    (this placement can no longer meet the conditions, though another one could)")
             P |= 1 << s
             d -= c
             placements += 1
             g.say(f"    puts {'+'.join(map(str, used))} on {_sp(L, s)}; {d} {'die' if d == 1 else 'dice'} left")
-            if is_valid(L, P, g.covered) and (d == 0 or policy.stops(L, g.covered, P, d, placements)):
-                success = True
+            if policy.stop(L, g.covered, P, d, placements, turn_dice=D, yarn=g.yarn[p], need=need, **kw):
+                success = is_valid(L, P, g.covered)
+                if not success:
+                    g.bursts += 1
+                    g.say("    BURST: stops with dice that do not meet the conditions; all dice leave the board")
                 break
         if not success:
-            return
+            break
         g.say(f"    stops: conditions hold on {', '.join(_sp(L, i) for i in bits(P))}")
         rows = rows_spanned(L, P)
+        t = L.tiles_of(P)
+        if opt:
+            e = (P & g.tokens).bit_count()
+            stop_value = policy.stop_value(L, g.covered, P, d, D, g.yarn[p], need, **kw)
         place_tiles(g, p, P)
-        if g.over:
-            return
-        if g.covered == L.all_mask:
+        if g.covered == L.all_mask and not g.over:
             g.over, g.end = True, "board_full"
+        if g.over:
+            if opt:  # the turn ends here: an earned bonus turn counts at its exact value (in stop_value)
+                g.value[p] += stop_value + (realized - yv * (g.yarn_spent - spent0) if not at_least else 0.0)
             return
+        if opt:
+            realized += t + yv * e
+            tiles += t
         if not (d == 0 or rows >= 3) or D == 1:
-            return
+            break
         g.say(f"    earns a bonus turn ({'all dice used' if d == 0 else f'{rows} rows'})")
         g.bonus_turns += 1
         D -= 1
         bonus = True
+        if at_least:
+            need = max(need - t, 0)
+    if opt:
+        g.value[p] += (1.0 if tiles >= policy.need else 0.0) if at_least else realized - yv * (g.yarn_spent - spent0)
 
 
 @dataclass
@@ -276,10 +329,16 @@ def summary_row(g: GameState, policies) -> dict:
     row.update({"bursts": g.bursts, "bonus_turns": g.bonus_turns, "yarn_won": g.yarn_won,
                 "yarn_spent": g.yarn_spent, "end": g.end, "tiles_on_board": g.tiles_on_board,
                 "tiles_in_hands": sum(g.hands), "gold_in_hand": g.gold_hand, "gold_supply": g.gold_supply})
+    if any(hasattr(pol, "turn_value") for pol in policies):
+        for p, pol in enumerate(policies):
+            opt = hasattr(pol, "turn_value")
+            row[f"expected_{p}"] = g.expected[p] if opt else float("nan")
+            row[f"value_{p}"] = g.value[p] if opt else float("nan")
     return row
 
 
-def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool = True) -> GameRecord:
+def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool = True, *,
+              yarn_tokens: bool = True) -> GameRecord:
     """Play one game with the readable rules engine and return its transcript and final scores.
 
     Parameters
@@ -287,12 +346,23 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     players : {2, 3, 4}
     layout : "A", "B", path or Layout
     policies : None, a policy (name or object) for every seat, or one per seat
-        Human-style policies (see :mod:`.policies`); default greedy.
+        ``"greedy"`` (default), ``"stop_after:K"``, ``"risk:P"``, ``"optimal"``, ``"optimal:at_least:K"``
+        or policy objects (:func:`~.policies.optimal` with other settings); see :mod:`.policies`.
     rng : seed or Generator
         The game's dice stream.  ``simulate_games(n, rng=seed)`` plays its game ``i`` with
         ``pyradice_lab.rng.spawn(seed, n)[i]``; passing that generator here replays the same game.
     trace : bool
         Keep the transcript (every roll, placement, stop/burst, bonus, token, tile count).
+    yarn_tokens : bool
+        ``False`` plays without yarn tokens (none on the 8s): a switch for analysis, not a rule.
+
+    Returns
+    -------
+    GameRecord
+        ``summary`` has the fields of a :func:`~.sim.simulate_games` row, plus ``doomed_segments`` (turn
+        segments a policy made provably doomed while a completable placement existed: 0 for every
+        built-in policy).  With an optimal seat ``p``: ``expected_p`` (sum of the exact values of the
+        turns it solved) and ``value_p`` (what those turns realised under its objective).
 
     Examples
     --------
@@ -304,7 +374,9 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
 
     players = check_players(players)
     pols = seat_policies(policies, players)
-    g = new_game(players, layout, trace=trace)
+    if not isinstance(yarn_tokens, bool):
+        raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
+    g = new_game(players, layout, trace=trace, yarn_tokens=yarn_tokens)
     dice = DiceStream(rng)
     totals = [g.total_tiles()]
     g.say("policies: " + ", ".join(f"seat {p} {pol.name}" for p, pol in enumerate(pols)))
@@ -320,6 +392,7 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
                 g.over, g.end = True, "turn_limit"
     row = summary_row(g, pols)
     row["dice_rolled"] = dice.used
+    row["doomed_segments"] = g.doomed_segments
     g.say(f"Game over after {g.turns} turns: {g.end}.")
     g.say("Scores: " + ", ".join(f"seat {p} {s:+d}" for p, s in enumerate(g.scores()))
           + ("" if g.winner is None else

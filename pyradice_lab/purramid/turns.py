@@ -35,11 +35,11 @@ from .components import load_game_config, load_layout
 __all__ = ["simulate_turns", "turn_value", "summarize_turns", "placeable_table", "placeable_rolls"]
 
 
-def _resolve_policy(policy, objective, yarn_value, bonus):
+def _resolve_policy(policy, objective, yarn_value, bonus, engine):
     from .policies import OptimalPolicy, optimal, parse_policy
 
     if policy is None or (isinstance(policy, str) and policy == "optimal"):
-        return optimal(objective, yarn_value, bonus)
+        return optimal(objective, yarn_value, bonus, engine=engine)
     if isinstance(policy, OptimalPolicy):
         return policy
     return parse_policy(policy)
@@ -47,7 +47,7 @@ def _resolve_policy(policy, objective, yarn_value, bonus):
 
 def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dice: int = 5, yarn: int = 0,
                    objective="tiles", yarn_value: float | None = None, bonus: str = "auto",
-                   rng=None) -> pd.DataFrame:
+                   rng=None, engine: str = "compiled", yarn_tokens: bool = True) -> pd.DataFrame:
     """Simulate ``n`` independent turns from the same board; one row per turn.
 
     Parameters
@@ -57,8 +57,8 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     layout, covered : board side and the covered spaces ``[(row, col), ...]`` at the start of the turn.
     policy : "optimal", "greedy", "stop_after:K", "risk:P" or a policy object
     turn_dice, yarn : dice of the turn (5; fewer for a bonus turn) and yarn tokens held.
-    objective, yarn_value, bonus : as in :func:`~.advisor.advise` (used by the optimal policy and for
-        the ``value`` column).
+    objective, yarn_value, bonus, engine, yarn_tokens : as in :func:`~.advisor.advise` (used by the
+        optimal policy and for the ``value`` column; ``yarn_tokens=False``: no tokens on the 8s).
     rng : seed or Generator
 
     Returns
@@ -80,7 +80,13 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     y0 = _check_int(yarn, "yarn", 0, MAX_YARN)
     cov0 = _spaces_mask(L, covered, "covered")
     obj = parse_objective(objective)
-    pol = _resolve_policy(policy, obj, yarn_value, bonus)
+    pol = _resolve_policy(policy, obj, yarn_value, bonus, engine)
+    if hasattr(pol, "turn_value"):  # an optimal policy plays (and is scored by) its own objective
+        obj = parse_objective(pol.objective)
+    if not isinstance(yarn_tokens, bool):
+        raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
+    if not yarn_tokens and yarn:
+        raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {yarn}")
     yv = load_game_config().yarn_value if yarn_value is None else float(yarn_value)
     gen = as_generator(rng)
     n = int(n)
@@ -99,7 +105,7 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     segs = np.ones(n, dtype=np.int64)
     first_burst = np.zeros(n, dtype=bool)
     placements = np.zeros(n, dtype=np.int64)
-    tokens0 = L.eights_mask()
+    tokens0 = L.eights_mask() if yarn_tokens else 0
     tables: dict = {}
     stops: dict = {}
 
@@ -126,7 +132,7 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
                 tk = (c_, p_, dd, DD, yy, need_of(tt))
                 tab = tables.get(tk)
                 if tab is None:
-                    tab = pol.table(L, c_, p_, dd, DD, yy, need_of(tt))
+                    tab = pol.table(L, c_, p_, dd, DD, yy, need_of(tt), yarn_tokens=yarn_tokens)
                     tables[tk] = tab
                 kind_t, space_t, count_t = tab
                 members = np.flatnonzero(inv == gi)
@@ -157,7 +163,8 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
                 sk = (c_, p_, dd, DD, yy, need_of(tt), npl)
                 st = stops.get(sk)
                 if st is None:
-                    stop = dd == 0 or pol.should_stop(L, c_, p_, dd, DD, yy, need_of(tt), placements=npl)
+                    stop = dd == 0 or pol.should_stop(L, c_, p_, dd, DD, yy, need_of(tt), placements=npl,
+                                                                yarn_tokens=yarn_tokens)
                     ok = stop and is_valid(L, p_, c_)
                     st = (stop, ok, L.tiles_of(p_) if ok else 0, (p_ & tokens0 & ~c_).bit_count() if ok else 0,
                           ok and DD > 1 and (dd == 0 or rows_spanned(L, p_) >= 3))

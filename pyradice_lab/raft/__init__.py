@@ -4,12 +4,16 @@ Public API (imported lazily, so ``import pyradice_lab.raft`` stays cheap):
 
 - :func:`tilt` ``(state, edge, finger, duration, *, n, rng, params=None)`` -> ``TiltResult(fallen, states)``
   (batch axis first; gems conserved exactly), :func:`tilt_distribution` (fallen-gem outcomes with
-  probabilities, CIs and the exact model probability), :func:`reference_state`;
+  probabilities, CIs and the exact model probability);
+- raft states: :func:`setup_state` ``(players, rng)`` (one raft set up by the rules), :class:`RandomSetup`
+  ``(players)`` (pass it as the state to average over random setups, exactly in :mod:`.odds`),
+  :func:`reference_state` (a fixed, documented layout for examples and measuring real tilts);
 - :class:`TiltParams`, :func:`default_params`, :func:`calibrate` (fit the tilt model to measured tilts,
   with uncertainty), :func:`simulate_observations`;
 - :func:`load` ``(gems, lifeboats)``: optimal placement of fallen gems on lifeboats;
 - :func:`simulate_games` ``(n_games, players=3, variant="standard", policies=None, rng=None)`` -> one
-  row per game; :func:`play_game` ``(..., trace=True)`` -> a readable transcript;
+  row per game (``first_player`` records the start player); :func:`play_game` ``(..., trace=True)`` -> a
+  readable transcript; :func:`start_player_table` (win rate and points by turn position, with CIs);
 - :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random``),
   :func:`default_components` / :func:`load_components` (the TOML components).
 
@@ -19,6 +23,8 @@ Examples
 >>> res = raft.tilt(raft.reference_state(4), "north", "centre", 1.0, n=1000, rng=1)
 >>> res.fallen.shape
 (1000, 4)
+>>> raft.setup_state(2, rng=1).sum()   # a rules setup uses 21 gems at 2 players
+np.int64(21)
 >>> df = raft.simulate_games(5, players=2, rng=1)
 >>> len(df), int(df["players"].iloc[0])
 (5, 2)
@@ -32,28 +38,29 @@ from .._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["default_components", "load_components"],
-    "tilting": ["tilt", "tilt_distribution", "TiltResult", "reference_state"],
+    "tilting": ["tilt", "tilt_distribution", "TiltResult"],
+    "layouts": ["RandomSetup", "reference_state", "setup_state"],
     "physics": ["TiltParams", "default_params"],
     "calibration": ["calibrate", "simulate_observations"],
     "loading": ["load"],
-    "sim": ["simulate_games"],
+    "sim": ["simulate_games", "start_player_table"],
     "rules": ["play_game"],
-}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling"])
+}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings", "layouts"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from . import policies as policies
     from .calibration import calibrate as calibrate, simulate_observations as simulate_observations
     from .components import default_components as default_components, load_components as load_components
+    from .layouts import (
+        RandomSetup as RandomSetup,
+        reference_state as reference_state,
+        setup_state as setup_state,
+    )
     from .loading import load as load
     from .physics import TiltParams as TiltParams, default_params as default_params
     from .rules import play_game as play_game
-    from .sim import simulate_games as simulate_games
-    from .tilting import (
-        TiltResult as TiltResult,
-        reference_state as reference_state,
-        tilt as tilt,
-        tilt_distribution as tilt_distribution,
-    )
+    from .sim import simulate_games as simulate_games, start_player_table as start_player_table
+    from .tilting import TiltResult as TiltResult, tilt as tilt, tilt_distribution as tilt_distribution
 
 
 # ----------------------------------------------------------------------------------------- registration
@@ -64,12 +71,13 @@ def _smoke_run(seed: int):
 
 
 def _exact_tables() -> dict:
+    from .layouts import RandomSetup, reference_state
     from .odds import deck_points_pmf, fallen_total_pmf, setup_ring_black_pmf
-    from .tilting import reference_state
 
     return {"deck_points": list(deck_points_pmf().values()),
             "setup_black_gems_on_outer_spaces_4p": setup_ring_black_pmf(4),
-            "fallen_total_north_centre_1s_reference_4p": fallen_total_pmf(reference_state(4), "north", "centre", 1.0)}
+            "fallen_total_north_centre_1s_reference_4p": fallen_total_pmf(reference_state(4), "north", "centre", 1.0),
+            "fallen_total_north_centre_1s_random_setup_4p": fallen_total_pmf(RandomSetup(4), "north", "centre", 1.0)}
 
 
 def _bad_calls() -> list:
@@ -77,8 +85,9 @@ def _bad_calls() -> list:
 
     from .calibration import calibrate
     from .components import parse_lifeboats
+    from .layouts import RandomSetup, reference_state, setup_state
     from .sim import simulate_games
-    from .tilting import reference_state, tilt
+    from .tilting import tilt
 
     state = reference_state(4)
     card = {"deck": {"count": 1, "count_source": "rules", "cards_source": "reconstruction"},
@@ -89,6 +98,9 @@ def _bad_calls() -> list:
         ("state", lambda: tilt(np.full((9, 4), 5), "north", "centre", 1.0, n=1, rng=0)),
         ("finger", lambda: tilt(state, "east", "centre", 1.0, n=1, rng=0)),
         ("players", lambda: simulate_games(1, players=7, rng=0)),
+        ("players", lambda: setup_state(5, rng=0)),
+        ("players", lambda: tilt(RandomSetup(1), "north", "centre", 1.0, n=1, rng=0)),
+        ("discards_roll", lambda: simulate_games(1, players=2, rng=0, discards_roll="yes")),
         ("variant", lambda: simulate_games(1, variant="stormy", rng=0)),
         ("points", lambda: parse_lifeboats(card)),
         ("fit", lambda: calibrate([{"edge": "north", "duration": 1.0, "fallen": 1}], fit=["wobble"])),
@@ -108,7 +120,9 @@ register_game(
             "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
             params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
                     "flag_depth": "cards above the flag (-1: the rules' depth)",
-                    "black": "black gems in play (-1: the default 3)"},
+                    "black": "black gems in play (-1: the default 3)",
+                    "discards_roll": "0|1 (reading: discarded gems may roll)",
+                    "replace_sunk": "1|0 (reading: sunk lifeboats replaced)"},
             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
         "tilt": SweepTarget(
             "tilt_cell",

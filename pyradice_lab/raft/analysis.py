@@ -16,7 +16,7 @@ from ..rng import seed_sequence
 from ..stats import Z95, Estimate, mean_estimate, proportion_estimate
 from .components import default_components
 from .policies import fixed
-from .sim import simulate, simulate_games
+from .sim import simulate, simulate_games, start_player_table
 
 __all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity",
            "sinking"]
@@ -55,13 +55,17 @@ def _err(ax, x, df, col, label, **kw):
 
 
 # ----------------------------------------------------------------------------------------- tilt model
-def tilt_model(players: int = 4, durations=None) -> ExperimentResult:
-    """Exact expected gems fallen vs intended duration, every edge and finger space, reference layout."""
+def tilt_model(players: int = 4, durations=None, layout: str = "setup") -> ExperimentResult:
+    """Exact expected gems fallen vs intended duration, every edge and finger space: averaged over random
+    rules setups (``layout="setup"``, the first tilt of a game) or from the fixed reference layout."""
+    from .layouts import RandomSetup, reference_state
     from .odds import fallen_total_pmf
-    from .sampling import reference_state
 
+    if layout not in ("setup", "reference"):
+        raise ValueError(f"layout must be 'setup' or 'reference', got {layout!r}")
     comp = default_components()
-    state = reference_state(players)
+    state = RandomSetup(players) if layout == "setup" else reference_state(players)
+    gems = int(comp.gems.in_play(players).sum())
     durations = np.round(np.arange(0.25, 4.01, 0.25), 2) if durations is None else durations
     rows = []
     for edge, fi in comp.raft.options():
@@ -86,8 +90,10 @@ def tilt_model(players: int = 4, durations=None) -> ExperimentResult:
     fig.tight_layout()
     at1 = df[df.duration == 1.0].set_index(["edge", "finger"])["expected_fallen"]
     best, worst = at1.idxmax(), at1.idxmin()
-    reading = (f"Under the default (reconstructed) tilt model, from the reference {players}-player layout (one gem on "
-               f"each outer space, {int(state.sum()) - 8} in the centre) a one-second tilt drops on average "
+    where = (f"averaged over random {players}-player rules setups (one random gem on each outer space, the other "
+             f"{gems - 8} dropped into the centre, some rolled into its side neighbours)" if layout == "setup" else
+             f"from the reference {players}-player layout (one ordinary gem on each outer space, {gems - 8} in the centre)")
+    reading = (f"Under the default (reconstructed) tilt model, {where}, a one-second tilt drops on average "
                f"{at1.max():.1f} gems when lowering {best[0]} with the {best[1]} finger and only {at1.min():.1f} "
                f"lowering {worst[0]} with the {worst[1]} finger; three seconds drop "
                f"{df[df.duration == 3.0]['expected_fallen'].max():.1f} at most. These are exact model values (no "
@@ -95,15 +101,17 @@ def tilt_model(players: int = 4, durations=None) -> ExperimentResult:
                f"to right as seen by the tilting player; line style = finger space): rotating the raft and choosing the finger space is a real "
                f"decision, and a designer can change the gaps in raft.toml and rerun this page.")
     return ExperimentResult("raft_tilt_model", "Tilt model: expected gems fallen vs tilt time", reading, df, fig,
-                            {"players": players})
+                            {"players": players, "layout": layout})
 
 
 def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
     """Synthetic tilts from known parameters, then :func:`calibrate`: are the parameters recovered?"""
-    from .calibration import calibrate, default_design, simulate_observations
+    from scipy.stats import chi2
+
+    from .calibration import calibrate, default_design, loglik, simulate_observations
     from .physics import TiltParams
 
-    truth = TiltParams(slide_rate=0.7, drop_rate=2.2, finger_skew=0.35, recentre=0.6, timing_noise=0.3)
+    truth = TiltParams(slide_rate=0.7, drop_rate=2.2, finger_skew=0.35, wall_spread=0.15, recentre=0.6, timing_noise=0.3)
     if quick:
         design = default_design(durations=(0.5, 1.5, 3.0), edges=("north",)).query("finger == 'centre'")
         tilts, fit = 40, ["slide_rate", "drop_rate"]
@@ -112,6 +120,10 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
         tilts, fit = 30, None
     obs = simulate_observations(design, truth, tilts=tilts, rng=seed, centre=not quick)
     res = calibrate(obs, fit=fit)
+    # joint check: the estimates are strongly correlated, so marginal intervals miss together
+    lr = 2.0 * (res.loglik - loglik(obs, truth))
+    k = int(res.table["fitted"].sum())
+    p_joint = float(chi2.sf(lr, k))
     t = res.table[res.table["fitted"]].copy()
     t.insert(1, "true", [getattr(truth, p) for p in t["parameter"]])
     t["z"] = (t["value"] - t["true"]) / t["se"]
@@ -134,13 +146,17 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
                f"{'' if quick else ' and the gems left in the centre'}) were drawn from known parameters and fitted back by maximum likelihood. "
                f"{n_in} of {len(t)} fitted parameters have the true value inside their 95% interval (observed "
                f"information; about 95% is what honest intervals give, and the largest deviation is "
-               f"{t['z'].abs().max():.1f} standard errors); the widest relative interval is "
+               f"{t['z'].abs().max():.1f} standard errors). Jointly the true parameters lie "
+               f"{'inside' if p_joint >= 0.05 else 'outside'} the 95% confidence region (likelihood ratio "
+               f"{lr:.1f} on {k} degrees of freedom, p = {p_joint:.2f}); the estimates are correlated (the slide and "
+               f"drop rates trade off against each other), so marginal intervals tend to miss together. The widest "
+               f"relative interval is "
                f"{((t['ci_high'] - t['ci_low']) / t['true']).max():.0%} of "
                f"the true value{' (quick mode fits only the two rates)' if quick else ''}. A designer measuring about this many real tilts can pin the model down this well; "
                f"the goodness-of-fit table of calibrate() shows where real tilts depart from the model "
                f"(e.g. gems jamming at a gap).")
     return ExperimentResult("raft_calibration", "Calibrating the tilt model from measured tilts", reading, t, fig,
-                            {"observations": len(obs), "loglik": res.loglik})
+                            {"observations": len(obs), "loglik": res.loglik, "lr_truth": lr, "p_joint": p_joint})
 
 
 # ----------------------------------------------------------------------------------------- card fairness
@@ -229,6 +245,9 @@ def _summary(df: pd.DataFrame, players: int) -> dict:
     out.update(_cols("shared_win", proportion_estimate(int(df["tie"].sum()), len(df))))
     out.update(_cols("deck_exhausted", proportion_estimate(int(df["deck_exhausted"].sum()), len(df))))
     out.update(_cols("boats_completed", mean_estimate(df[[f"boats_{p}" for p in range(players)]].to_numpy().sum(axis=1))))
+    start = start_player_table(df).iloc[0]   # the start player's share of the wins (ties split), by turn position
+    out.update({k.replace("win_share", "start_win_share"): start[k] for k in
+                ("win_share", "win_share_se", "win_share_ci_low", "win_share_ci_high")})
     return out
 
 

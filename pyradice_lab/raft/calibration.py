@@ -36,15 +36,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import optimize
-from scipy.special import ndtri
+from scipy.special import gammaln, ndtri
 
 from ..rng import as_generator, spawn
 from .components import RaftGeometry, default_components
 from .physics import FALLEN, FITTED, TiltParams, _fate_table_cached, check_duration, check_edge, coerce_params
 
-__all__ = ["calibrate", "Calibration", "simulate_observations", "default_design", "standard_start"]
+__all__ = ["calibrate", "Calibration", "simulate_observations", "default_design", "standard_start", "loglik"]
 
-_LOG = ("slide_rate", "drop_rate", "timing_noise")
+_LOG = ("slide_rate", "drop_rate", "wall_spread", "timing_noise")
 _LOGIT = ("finger_skew", "recentre")
 _EPS = 1e-6
 
@@ -144,6 +144,9 @@ def _identifiable(df: pd.DataFrame, geometry: RaftGeometry) -> list[str]:
     off = [geometry.finger_offsets[e][f] != 0 for e, f in zip(df["edge"], df["finger"])]
     if any(off):
         names.insert(2, "finger_skew")
+    # spreading along the lowered wall shows when that wall has both a gap and a solid segment
+    if any(0 in geometry.openings[e] and max(geometry.openings[e]) > 0 for e in set(df["edge"])):
+        names.insert(-1, "wall_spread")
     if "centre_after" in df and df["centre_after"].notna().any():
         names.insert(-1, "recentre")
     return names
@@ -178,13 +181,27 @@ def _joint_pmf(start, fates, with_centre: bool) -> np.ndarray:
     pc = fates[:, :, 4]
     g = int(sum(start))
     j = fates.shape[0]
+    # the fullest space (the centre of a standard start) in closed form: its gems are i.i.d., so their
+    # counts are multinomial (binomial without the centre); the other spaces gem by gem
+    big = int(np.argmax(start))
+    m = int(start[big])
+    a, c = pf[:, big], pc[:, big]
+    i = np.arange(m + 1)
     if with_centre:
+        o = np.clip(1.0 - a - c, 0.0, None)
+        k = i[:, None] + i[None, :]
+        coef = np.where(k <= m, np.exp(gammaln(m + 1) - gammaln(i[:, None] + 1) - gammaln(i[None, :] + 1)
+                                       - gammaln(np.maximum(m - k, 0) + 1)), 0.0)
         dp = np.zeros((j, g + 1, g + 1))
-        dp[:, 0, 0] = 1.0
+        dp[:, :m + 1, :m + 1] = (coef * a[:, None, None] ** i[:, None] * c[:, None, None] ** i[None, :]
+                                 * o[:, None, None] ** np.maximum(m - k, 0))
     else:
+        coef = np.exp(gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1))
         dp = np.zeros((j, g + 1))
-        dp[:, 0] = 1.0
+        dp[:, :m + 1] = coef * a[:, None] ** i * (1.0 - a[:, None]) ** (m - i)
     for s, m in enumerate(start):
+        if s == big:
+            continue
         a, c = pf[:, s], pc[:, s]
         o = 1.0 - a - (c if with_centre else 0.0)
         for _ in range(int(m)):
@@ -289,8 +306,8 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
         Used only by the parametric bootstrap.
     fit : list of str, optional
         Parameters to fit (default: those the data can identify: the rates and the timing noise;
-        ``finger_skew`` if off-centre finger spaces were used; ``recentre`` if ``centre_after`` was
-        counted).  The others keep their values from ``start``.
+        ``finger_skew`` if off-centre finger spaces were used; ``wall_spread`` if a lowered edge has both
+        a gap and a solid wall segment; ``recentre`` if ``centre_after`` was counted).  The others keep their values from ``start``.
     start : TiltParams or dict, optional
         Starting values (default: the packaged defaults).
     bootstrap : int
@@ -353,6 +370,15 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
     table = pd.DataFrame(rows)
     return Calibration(fitted, table, _goodness(groups, fitted, geometry), -float(res.fun), len(df),
                        bool(res.success), str(res.message), cov)
+
+
+def loglik(observations, params=None, *, geometry: RaftGeometry | None = None) -> float:
+    """The log-likelihood of measured tilts under the tilt model with ``params`` (the function
+    :func:`calibrate` maximises), e.g. to test given parameters against a fit: twice the difference to
+    ``Calibration.loglik`` is a likelihood-ratio statistic (chi-square with as many degrees of freedom as
+    parameters fitted, for large samples)."""
+    geometry = geometry if geometry is not None else default_components().raft
+    return -_negloglik(coerce_params(params), _groups(_prepare(observations, geometry)), geometry)
 
 
 def _goodness(groups, params: TiltParams, geometry: RaftGeometry) -> pd.DataFrame:

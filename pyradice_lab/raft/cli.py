@@ -3,7 +3,7 @@
 Examples (shell)::
 
     pyradice-lab raft tilt --duration 1.5 --edge south --trials 100000
-    pyradice-lab raft simulate --players 4 --games 5000 --seed 1 --variant sinking
+    pyradice-lab raft simulate --players 4 --games 5000 --seed 1 --variant sinking --flag-depth 25
     pyradice-lab raft play --players 3 --seed 7
     pyradice-lab raft calibrate tilts.csv
 """
@@ -36,8 +36,10 @@ def add_cli(subparsers) -> None:
     t.add_argument("--finger", default=None, help="finger space of that edge (default: centre, else the first)")
     t.add_argument("--trials", type=positive_int, default=100_000, help="tilts simulated (default: %(default)s)")
     t.add_argument("--players", type=positive_int, default=4, help="gems in play for this many players (default 4)")
-    t.add_argument("--layout", choices=["reference", "random"], default="reference",
-                   help="reference: one ordinary gem per outer space, the rest in the centre; random: a setup")
+    t.add_argument("--layout", choices=["setup", "one-setup", "reference"], default="setup",
+                   help="setup (default): averaged over random rules setups, what the first tilt of a game faces; "
+                        "one-setup: one rules setup drawn with --seed; reference: the fixed layout (one ordinary gem "
+                        "per outer space, the rest in the centre) used for measuring real tilts")
     t.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
     t.add_argument("--top", type=positive_int, default=15, help="outcomes to list (default: %(default)s)")
     t.set_defaults(func=_cmd_tilt)
@@ -51,6 +53,12 @@ def add_cli(subparsers) -> None:
     s.add_argument("--policies", default="greedy",
                    help="one policy or a comma-separated list per seat: greedy, aim, random, fixed:<seconds>")
     s.add_argument("--skills", default=None, help="timing noise per seat, comma-separated (default: the model's)")
+    s.add_argument("--flag-depth", type=nonneg_int, default=None,
+                   help="cards above the pirate flag (default: the rules' 10/15/20 for 2/3/4 players)")
+    s.add_argument("--discards-roll", action="store_true",
+                   help="reading: unused black gems and leftovers may roll out of the centre (default: they stay)")
+    s.add_argument("--sunk-not-replaced", action="store_true",
+                   help="reading: a sunk lifeboat is not replaced (default: replaced like a completed one)")
     s.add_argument("--seed", type=nonneg_int, default=0)
     s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
     s.add_argument("--out", default=None, help="CSV path for the per-game table")
@@ -89,23 +97,30 @@ def _cmd_tilt(args) -> int:
 
     from ..rng import spawn
     from .components import default_components
-    from .odds import expected_fallen
-    from .physics import check_edge
-    from .rules import Game
-    from .tilting import reference_state, tilt_distribution
+    from .layouts import RandomSetup, reference_state, setup_state
+    from .odds import expected_fallen, setup_mean_state
+    from .physics import check_edge, default_params
+    from .tilting import tilt_distribution
 
     comp = default_components()
     edge = check_edge(args.edge)
     fingers = comp.raft.fingers[edge]
     finger = args.finger if args.finger is not None else ("centre" if "centre" in fingers else fingers[0])
     layout_rng, tilt_rng = spawn(args.seed, 2)
-    state = reference_state(args.players) if args.layout == "reference" else \
-        Game(args.players, rng=layout_rng).raft.copy()
+    if args.layout == "setup":
+        state = RandomSetup(args.players)
+        shown = setup_mean_state(state, default_params().spill)
+        where = "mean raft over random setups"
+    else:
+        state = reference_state(args.players) if args.layout == "reference" else setup_state(args.players, layout_rng)
+        shown = state
+        where = "raft before"
+    label = {"setup": "random rules setups", "one-setup": "one rules setup", "reference": "the reference layout"}
     df = tilt_distribution(state, edge, finger, args.duration, trials=args.trials, rng=tilt_rng)
-    print(f"Rocking Raft tilt: {edge} edge, {finger} finger, {args.duration:g} s, {args.trials:,} tilts, "
-          f"{args.layout} layout ({args.players} players' gems), seed {args.seed}")
-    print("raft before (gems per space, rows north to south): " +
-          " / ".join(" ".join(str(int(x)) for x in state.sum(axis=1)[r * 3:r * 3 + 3]) for r in range(3)))
+    print(f"Rocking Raft tilt: {edge} edge, {finger} finger, {args.duration:g} s, {args.trials:,} tilts from "
+          f"{label[args.layout]} ({args.players} players' gems), seed {args.seed}")
+    print(f"{where} (gems per space, rows north to south): " +
+          " / ".join(" ".join(f"{x:.3g}" for x in shown.sum(axis=1)[r * 3:r * 3 + 3]) for r in range(3)))
     totals = np.repeat(df["total"].to_numpy(), df["count"].to_numpy())
     mean, se = totals.mean(), totals.std(ddof=1) / np.sqrt(len(totals))
     exact = expected_fallen(state, edge, finger, args.duration).sum()
@@ -124,14 +139,19 @@ def _cmd_simulate(args) -> int:
 
     from ..cli import show_progress
     from ..stats import mean_estimate, proportion_estimate
-    from .sim import simulate_games
+    from .sim import simulate_games, start_player_table
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
                         skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
-                        progress=show_progress(args))
+                        progress=show_progress(args), flag_depth=args.flag_depth, discards_roll=args.discards_roll,
+                        replace_sunk=not args.sunk_not_replaced)
+    readings = [r for r, on in (("discarded gems may roll", args.discards_roll),
+                                ("sunk lifeboats not replaced", args.sunk_not_replaced)) if on]
     print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
-          f"{', '.join(df.attrs['policies'])}, seed {args.seed}")
+          f"{', '.join(df.attrs['policies'])}, seed {args.seed}"
+          + (f", flag under {args.flag_depth} cards" if args.flag_depth is not None else "")
+          + (f"; readings: {', '.join(readings)}" if readings else ""))
     rows = []
     for p in range(args.players):
         sc = mean_estimate(df[f"score_{p}"]) if args.games > 1 else None
@@ -143,6 +163,16 @@ def _cmd_simulate(args) -> int:
                      "win_rate": win.value, "win_ci_low": win.ci_low, "win_ci_high": win.ci_high})
     with pd.option_context("display.width", 200):
         print(pd.DataFrame(rows).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    pos = start_player_table(df)
+    first = pos.iloc[0]
+    print(f"start player (turn position 0) wins {first.win_rate:.3f} (95% CI {first.win_rate_ci_low:.3f}.."
+          f"{first.win_rate_ci_high:.3f}; fair share {1 / args.players:.3f}, ties split: {first.win_share:.3f}), "
+          f"scores {first.mean_score:.2f} (margin over the others {first.score_margin:+.2f})")
+    cols = ["position", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "win_share", "mean_score", "score_margin",
+            "score_margin_ci_low", "score_margin_ci_high"]
+    with pd.option_context("display.width", 200):
+        print("by turn position (0 = start player):")
+        print(pos[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     tie = proportion_estimate(int(df["tie"].sum()), args.games)
     lines = [("turns per game", df["turns"]), ("rounds per game", df["rounds"]), ("winning score", df["winning_score"]),
              ("gems passed per game", df["gems_passed"]), ("points completed by gifts", df["gift_points"])]

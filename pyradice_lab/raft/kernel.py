@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .layouts import drop_cells, setup_batch, setup_block_size, shuffle_rows
 from .loading import load_batch
 from .policies import choose_options
-from .rules import OUTER_CELLS, SPILL_CELLS, ConservationError
-from .sampling import sample_batch, setup_block_size, turn_block_size
+from .rules import ConservationError
+from .sampling import sample_batch, turn_block_size
 
 __all__ = ["play_batch", "GAME_FIELDS", "CARD_FIELDS"]
 
@@ -30,7 +31,6 @@ GAME_FIELDS = ("first_player", "turns", "flag_turn", "gems_passed", "gifts_place
 #: per-card totals over all games
 CARD_FIELDS = ("drawn", "completed", "completed_turns", "completed_turns_sq", "sunk", "held_at_end",
                "gift_completed", "turns_held", "turns_held_sq")
-_SPILL = np.array(SPILL_CELLS, dtype=np.int64)
 
 
 class _Batch:
@@ -38,7 +38,8 @@ class _Batch:
 
     def __init__(self, spec, gens, tables):
         (self.players, self.sinking, self.in_play, self.set_counts, self.slots, self.points, self.flag_depth,
-         self.boats, self.water_tokens, self.sink_at, self.spill, self.max_turns) = spec
+         self.boats, self.water_tokens, self.sink_at, self.spill, self.max_turns, self.discards_roll,
+         self.replace_sunk) = spec
         (self.kinds, self.pars, self.allowed, self.fall, self.cumw, self.cumf, self.seat_tab) = tables
         self.gens = gens
         n = len(gens)
@@ -73,18 +74,16 @@ class _Batch:
                 raise ConservationError(f"water tokens broken after {where} in games "
                                         f"{self.ids[water != self.water_tokens].tolist()}")
 
-    def drop(self, vec: np.ndarray) -> None:
-        """Drop gems (n, C) from the hands into the centre, one turn-block uniform per gem."""
+    def drop(self, vec: np.ndarray, roll: bool = True) -> None:
+        """Put gems (n, C) from the hands into the centre, one turn-block uniform per gem (``roll``: each
+        may roll into a side neighbour, as :func:`.rules.drop_cell`)."""
         rows = self.rows
         base = 2 + self.g
         for c in range(self.ncol):
             for t in range(int(vec[:, c].max(initial=0))):
                 m = np.flatnonzero(vec[:, c] > t)
                 u = self.u[m, base + self.dptr[m]]
-                cell = np.full(len(m), 4, dtype=np.int64)
-                if self.spill > 0:
-                    s = u < self.spill
-                    cell[s] = _SPILL[np.minimum(3, (u[s] / self.spill * 4.0).astype(np.int64))]
+                cell = drop_cells(u, self.spill) if roll else np.full(len(m), 4, dtype=np.int64)
                 self.raft[rows[m], cell, c] += 1
                 self.hand[m, c] -= 1
                 self.dptr[m] += 1
@@ -126,26 +125,11 @@ class _Batch:
     # ----------------------------------------------------------------------------------- setup
     def setup(self) -> None:
         n, g, ncol, P, B = len(self.ids), self.g, self.ncol, self.players, self.boats
-        rows = self.rows
         u = self.uniforms(setup_block_size(g, self.n_cards))
-        self.raft = np.zeros((n, 9, ncol), dtype=np.int64)
-        self.hand = np.tile(self.in_play, (n, 1))
-        gems = np.tile(np.repeat(np.arange(ncol), self.in_play), (n, 1))
-        self._shuffle(gems, u[:, :g])
-        for idx, cell in enumerate(OUTER_CELLS):
-            self.raft[rows, cell, gems[:, idx]] += 1
-            self.hand[rows, gems[:, idx]] -= 1
-        for t, gi in enumerate(range(8, g)):
-            col = gems[:, gi]
-            uu = u[:, g + t]
-            cell = np.full(n, 4, dtype=np.int64)
-            if self.spill > 0:
-                s = uu < self.spill
-                cell[s] = _SPILL[np.minimum(3, (uu[s] / self.spill * 4.0).astype(np.int64))]
-            self.raft[rows, cell, col] += 1
-            self.hand[rows, col] -= 1
+        self.raft = setup_batch(self.in_play, u, self.spill)
+        self.hand = np.zeros((n, ncol), dtype=np.int64)
         order = np.tile(np.arange(self.n_cards), (n, 1))
-        self._shuffle(order, u[:, 2 * g:2 * g + self.n_cards])
+        shuffle_rows(order, u[:, 2 * g:2 * g + self.n_cards])
         self.bcard = order[:, :P * B].reshape(n, P, B).copy()
         self.bfill = np.zeros((n, P, B, self.k), dtype=np.int64)
         self.bheld = np.zeros((n, P, B, ncol), dtype=np.int64)
@@ -170,16 +154,6 @@ class _Batch:
         self.pile_n = np.zeros((n, P), dtype=np.int64)
         self.gave = np.zeros((n, P), dtype=np.int64)
         self.check("setup")
-
-    @staticmethod
-    def _shuffle(items: np.ndarray, u: np.ndarray) -> None:
-        rows = np.arange(len(items))
-        size = items.shape[1]
-        for t, i in enumerate(range(size - 1, 0, -1)):
-            j = (u[:, t] * (i + 1)).astype(np.int64)
-            tmp = items[rows, i].copy()
-            items[rows, i] = items[rows, j]
-            items[rows, j] = tmp
 
     # ----------------------------------------------------------------------------------- a turn
     def turn_step(self) -> None:
@@ -214,7 +188,7 @@ class _Batch:
         wild = ncol - 1
         black = np.zeros_like(self.hand)
         black[:, wild] = self.hand[:, wild]
-        self.drop(black)
+        self.drop(black, roll=self.discards_roll)
         left = self.hand.sum(axis=1)
         self.stats[:, 0] += left
         self.stats[:, 3] += self.hand[:, wild]
@@ -223,7 +197,7 @@ class _Batch:
             if not len(m):
                 break
             self.stats[m, 1] += self.load(m, (p + s) % P)
-        self.drop(self.hand.copy())
+        self.drop(self.hand.copy(), roll=self.discards_roll)
         self.check("passing")
         # completions, current player first
         draws = np.zeros((len(rows), P), dtype=np.int64)
@@ -272,7 +246,8 @@ class _Batch:
                 fr = rows[f]
                 self.deck[fr, (self.head[fr] + self.count[fr]) % self.cap] = card[f, b]
                 self.count[fr] += 1
-                draws[rows, p] += f
+                if self.replace_sunk:
+                    draws[rows, p] += f
                 self.stats[:, 4] += f
                 np.add.at(self.cards[:, 4], card[f, b], 1)
                 turns = self.bturns[fr, p[f], b]

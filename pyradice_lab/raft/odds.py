@@ -5,6 +5,12 @@ colour that fall is a Poisson-binomial variable computed by dynamic programming,
 independent given the node, and the exact pmf is the node-weighted mixture.  These are exact *under the
 model* (floating point, no sampling); the samplers of :mod:`.tilting` are tested against them.
 
+Every tilt function takes a fixed raft ``state`` or a :class:`~pyradice_lab.raft.layouts.RandomSetup`,
+which averages exactly over the rules' random setups: the 8 outer spaces hold the first 8 gems of a
+shuffled set (a colour-by-colour dynamic programme over those spaces), and every other gem was dropped
+into the centre and independently rolled into a side neighbour with probability ``spill``, so given the
+timing node each such gem falls with the same mixed probability (a binomial per colour).
+
 The setup and deck tables are exact rationals (``fractions.Fraction``).
 
 Examples
@@ -17,6 +23,8 @@ Examples
 (4, 1.0)
 >>> odds.setup_ring_black_pmf(4)[0]
 Fraction(323, 975)
+>>> round(odds.chance_at_least(odds.RandomSetup(2), "east", "left", 1.5, red=1), 3)  # over random setups
+0.624
 """
 
 from __future__ import annotations
@@ -29,10 +37,12 @@ import numpy as np
 import pandas as pd
 
 from .components import Components, default_components
-from .physics import FALLEN, fate_table
+from .layouts import OUTER_CELLS, SPILL_CELLS, RandomSetup
+from .physics import FALLEN, coerce_params, fate_table
 
-__all__ = ["fallen_total_pmf", "fallen_joint_pmf", "expected_fallen", "check_state", "setup_ring_black_pmf",
-           "deck_points_pmf", "poisson_binomial", "count_pmfs_by_node"]
+__all__ = ["fallen_total_pmf", "fallen_joint_pmf", "expected_fallen", "chance_at_least", "check_state",
+           "setup_ring_black_pmf", "deck_points_pmf", "poisson_binomial", "count_pmfs_by_node", "RandomSetup",
+           "setup_mean_state"]
 
 
 def check_state(state, components: Components | None = None, name: str = "state") -> np.ndarray:
@@ -88,17 +98,91 @@ def count_pmfs_by_node(state, edge, finger, duration, params=None, geometry=None
     return w, [poisson_binomial(pf, state[:, c]) for c in range(state.shape[1])]
 
 
+def _dropped_fall(pf: np.ndarray, spill: float) -> np.ndarray:
+    """Per node, the fall probability of a gem dropped into the centre at setup (it may have rolled)."""
+    return (1.0 - spill) * pf[:, 4] + spill / 4.0 * pf[:, list(SPILL_CELLS)].sum(axis=1)
+
+
+def _setup_joint(setup: RandomSetup, pf: np.ndarray, spill: float) -> np.ndarray:
+    """(J, n_0 + 1, ..., n_C + 1): joint pmf of the gems falling per colour given each node, averaged over
+    the random setups."""
+    from scipy.stats import binom
+
+    n = setup.in_play
+    g, ncol, nodes = int(n.sum()), len(n), pf.shape[0]
+    layers = {(0,) * ncol: np.ones((nodes,) + (1,) * ncol)}
+    for k, cell in enumerate(OUTER_CELLS[:min(8, g)]):   # space k gets colour c w.p. (n_c - used_c) / (g - k)
+        p = pf[:, cell].reshape((nodes,) + (1,) * ncol)
+        new: dict = {}
+        for used, a in layers.items():
+            for c in range(ncol):
+                left = int(n[c]) - used[c]
+                if left == 0:
+                    continue
+                b = np.zeros(a.shape[:1 + c] + (a.shape[1 + c] + 1,) + a.shape[2 + c:])
+                lo = (slice(None),) * (1 + c) + (slice(0, -1),)
+                hi = (slice(None),) * (1 + c) + (slice(1, None),)
+                b[lo] += a * (1.0 - p)
+                b[hi] += a * p
+                key = used[:c] + (used[c] + 1,) + used[c + 1:]
+                new[key] = new[key] + b * (left / (g - k)) if key in new else b * (left / (g - k))
+        layers = new
+    p_drop = _dropped_fall(pf, spill)
+    out = np.zeros((nodes,) + tuple(int(x) + 1 for x in n))
+    for used, a in layers.items():
+        for c in range(ncol):
+            m = int(n[c]) - used[c]
+            if m == 0:
+                continue
+            pm = binom.pmf(np.arange(m + 1)[None, :], m, p_drop[:, None])  # (J, m + 1)
+            conv = np.zeros(a.shape[:1 + c] + (a.shape[1 + c] + m,) + a.shape[2 + c:])
+            for j in range(m + 1):
+                sl = (slice(None),) * (1 + c) + (slice(j, j + a.shape[1 + c]),)
+                conv[sl] += a * pm[:, j].reshape((nodes,) + (1,) * ncol)
+            a = conv
+        out += a
+    return out
+
+
+def setup_mean_state(setup: RandomSetup, spill: float) -> np.ndarray:
+    """Expected gems per space and colour (9, colours) of a random setup."""
+    n = setup.in_play.astype(float)
+    g = n.sum()
+    k = min(8, int(g))
+    mean = np.zeros((9, len(n)))
+    for cell in OUTER_CELLS[:k]:
+        mean[cell] = n / g
+    rest = n * (g - k) / g
+    mean[4] += (1.0 - spill) * rest
+    for cell in SPILL_CELLS:
+        mean[cell] += spill / 4.0 * rest
+    return mean
+
+
+def _tables(state, edge, finger, duration, params, geometry):
+    params = coerce_params(params)
+    w, fates = fate_table(edge, finger, duration, params, geometry)
+    if isinstance(state, RandomSetup):
+        return state, w, fates[:, :, FALLEN], params.spill
+    return check_state(state), w, fates[:, :, FALLEN], params.spill
+
+
 def fallen_joint_pmf(state, edge, finger, duration, params=None, geometry=None) -> pd.DataFrame:
     """Exact (under the model) joint pmf of the gems falling per colour.
 
+    ``state`` is a raft (9, colours) or a :class:`RandomSetup` (exact average over the rules' setups).
     Returns one row per outcome: a column per colour, ``total`` and ``p``; the ``p`` column sums to 1.
     """
     comp = default_components()
-    w, pmfs = count_pmfs_by_node(state, edge, finger, duration, params, geometry)
-    joint = w[:, None] * pmfs[0]
-    for pm in pmfs[1:]:
-        joint = (joint[..., None] * pm.reshape((pm.shape[0],) + (1,) * (joint.ndim - 1) + (pm.shape[1],)))
-    joint = joint.sum(axis=0)
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    if isinstance(state, RandomSetup):
+        joint = np.tensordot(w, _setup_joint(state, pf, spill), axes=1)
+    else:
+        pmfs = [poisson_binomial(pf, state[:, c]) for c in range(state.shape[1])]
+        joint = w[:, None] * pmfs[0]
+        for pm in pmfs[1:]:
+            joint = (joint[..., None] * pm.reshape((pm.shape[0],) + (1,) * (joint.ndim - 1) + (pm.shape[1],)))
+        joint = joint.sum(axis=0)
     rows = list(itertools.product(*[range(n) for n in joint.shape]))
     df = pd.DataFrame(rows, columns=list(comp.gems.colours))
     df["total"] = df.sum(axis=1)
@@ -107,18 +191,48 @@ def fallen_joint_pmf(state, edge, finger, duration, params=None, geometry=None) 
 
 
 def fallen_total_pmf(state, edge, finger, duration, params=None, geometry=None) -> np.ndarray:
-    """Exact (under the model) pmf of the total number of gems falling: array of length gems + 1."""
-    state = check_state(state)
-    w, fates = fate_table(edge, finger, duration, params, geometry)
-    return w @ poisson_binomial(fates[:, :, FALLEN], state.sum(axis=1))
+    """Exact (under the model) pmf of the total number of gems falling: array of length gems + 1.
+
+    ``state`` is a raft or a :class:`RandomSetup` (each outer space holds one gem whatever its colour, the
+    others were dropped into the centre, so the total needs no colour bookkeeping)."""
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    if isinstance(state, RandomSetup):
+        g = int(state.in_play.sum())
+        k = min(8, g)
+        rows = np.concatenate([pf[:, list(OUTER_CELLS[:k])], _dropped_fall(pf, spill)[:, None]], axis=1)
+        return w @ poisson_binomial(rows, np.array([1] * k + [g - k]))
+    return w @ poisson_binomial(pf, state.sum(axis=1))
 
 
 def expected_fallen(state, edge, finger, duration, params=None, geometry=None) -> np.ndarray:
-    """Exact expected number of gems falling, per colour."""
-    state = check_state(state)
-    w, fates = fate_table(edge, finger, duration, params, geometry)
-    pf = w @ fates[:, :, FALLEN]
-    return pf @ state
+    """Exact expected number of gems falling, per colour (``state``: a raft or a :class:`RandomSetup`)."""
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    mean = setup_mean_state(state, spill) if isinstance(state, RandomSetup) else state
+    return (w @ pf) @ mean
+
+
+def chance_at_least(state, edge, finger, duration, params=None, geometry=None, **at_least) -> float:
+    """Exact probability that a tilt drops at least the given numbers of gems of each colour named,
+    e.g. ``chance_at_least(RandomSetup(2), "east", "left", 1.5, red=1)``; ``total=k`` asks for at least
+    ``k`` gems in all.  ``state`` is a raft or a :class:`RandomSetup`.
+
+    >>> from pyradice_lab.raft.layouts import reference_state
+    >>> round(chance_at_least(reference_state(2), "east", "left", 1.5, red=1), 3)   # one fixed layout
+    0.525
+    """
+    colours = list(default_components().gems.colours)
+    if not at_least:
+        raise ValueError(f"chance_at_least needs at least one of {colours + ['total']} as a keyword, e.g. red=1")
+    for name, k in at_least.items():
+        if name not in colours + ["total"]:
+            raise ValueError(f"chance_at_least: unknown colour {name!r}; colours are {colours} (or total)")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+            raise ValueError(f"chance_at_least: {name} must be a non-negative integer, got {k!r}")
+    df = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
+    keep = np.ones(len(df), dtype=bool)
+    for name, k in at_least.items():
+        keep &= df[name].to_numpy() >= k
+    return float(df.loc[keep, "p"].sum())
 
 
 def setup_ring_black_pmf(players: int, components: Components | None = None) -> list[Fraction]:

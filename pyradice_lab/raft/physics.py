@@ -4,8 +4,11 @@ While the raft is tilted every gem moves on its own as a continuous-time Markov 
 spaces plus "fallen off": it slides one space toward the lowered edge at ``slide_rate`` per second,
 drops out through a gap of width ``w`` in the lowered edge at ``drop_rate * w`` per second, and when the
 player presses an off-centre finger space (offset ``x`` in -1..1) it also drifts sideways toward that
-side at ``finger_skew * |x| * slide_rate``.  On release each gem left on the raft rolls back to the centre
-with probability ``recentre``.  The executed tilt lasts ``duration * exp(timing_noise * Z)``; ``Z`` is a
+side at ``finger_skew * |x| * slide_rate``.  A gem against the lowered wall also moves along it to each
+neighbouring space at ``wall_spread`` per second (crowding and jostling), so a gem in a corner with a solid
+wall can still reach a gap on a long tilt.  On release each gem left on the raft that moved during the tilt
+rolls back to the centre with probability ``recentre``; a gem that never left its space stays there (so a
+tilt of 0 s changes nothing, and the chance that anything changes grows with the duration).  The executed tilt lasts ``duration * exp(timing_noise * Z)``; ``Z`` is a
 standard normal discretised by Gauss-Hermite quadrature (``noise_nodes`` points), and this *discrete*
 distribution is the model: the sampler (:mod:`.tilting`), the exact pmfs (:mod:`.odds`) and the likelihood of
 :func:`~pyradice_lab.raft.calibration.calibrate` all read :func:`fate_table`, so they cannot drift apart.
@@ -43,12 +46,13 @@ __all__ = ["TiltParams", "default_params", "FITTED", "fate_table", "noise_nodes"
 FALLEN = 9  # outcome index of "fell off the raft" (0..8 are the spaces after release)
 
 #: the parameters :func:`~pyradice_lab.raft.calibration.calibrate` can fit (``spill`` is not seen in tilts)
-FITTED = ("slide_rate", "drop_rate", "finger_skew", "recentre", "timing_noise")
+FITTED = ("slide_rate", "drop_rate", "finger_skew", "wall_spread", "recentre", "timing_noise")
 
 _BOUNDS = {
     "slide_rate": (0.0, 50.0, "per second"),
     "drop_rate": (0.0, 50.0, "per second"),
     "finger_skew": (0.0, 1.0, "fraction of slide_rate"),
+    "wall_spread": (0.0, 50.0, "per second"),
     "recentre": (0.0, 1.0, "probability"),
     "timing_noise": (0.0, 2.0, "log-sd"),
     "spill": (0.0, 1.0, "probability"),
@@ -72,6 +76,7 @@ class TiltParams:
     slide_rate: float = 0.5
     drop_rate: float = 1.5
     finger_skew: float = 0.5
+    wall_spread: float = 0.1
     recentre: float = 0.5
     timing_noise: float = 0.2
     spill: float = 0.25
@@ -177,6 +182,9 @@ def generator_matrix(openings, offset: float, params: TiltParams) -> np.ndarray:
                 q[s, s + 3] += params.slide_rate
             else:
                 q[s, FALLEN] += params.drop_rate * openings[c]
+                for nb in (c - 1, c + 1):  # along the lowered wall, both ways
+                    if 0 <= nb <= 2:
+                        q[s, s + nb - c] += params.wall_spread
             if side > 0 and 0 <= c + step <= 2:
                 q[s, s + step] += side * params.slide_rate
             q[s, s] = -q[s].sum()
@@ -224,6 +232,13 @@ def _fate_table_cached(edge: str, openings: tuple, offset: float, duration: floa
             rel[s, s] = 1.0 - params.recentre
             rel[s, CENTRE] = params.recentre
     local = trans @ rel
+    # a gem that never left its space during the tilt (probability exp(q_ss t)) does not roll back on
+    # release: only gems that moved may recentre, so a 0 s tilt changes nothing
+    still = np.exp(np.diag(q)[None, :9] * t[:, None])  # (J, 9)
+    for s in range(9):
+        if s != CENTRE:
+            local[:, s, s] += params.recentre * still[:, s]
+            local[:, s, CENTRE] -= params.recentre * still[:, s]
     local = np.clip(local, 0.0, None)
     perm = local_to_global(edge)
     fates = np.empty((len(t), 9, 10))
@@ -255,9 +270,9 @@ def fall_probabilities(edge, finger, duration, params: TiltParams | None = None,
                        geometry: RaftGeometry | None = None) -> np.ndarray:
     """Probability (averaged over the timing noise) that a gem on each of the 9 spaces falls off.
 
-    >>> p = fall_probabilities("north", "centre", 1.0)
-    >>> bool(p[1] > p[4] > p[7] > 0), float(p[0])
-    (True, 0.0)
+    >>> p = fall_probabilities("north", "centre", 1.0)   # the north wall has one gap, in its middle (cell 1)
+    >>> bool(p[1] > p[4] > p[7] > 0), bool(p[1] > p[0] == p[2] > 0)   # corners reach it along the wall
+    (True, True)
     """
     w, fates = fate_table(edge, finger, duration, params, geometry)
     return w @ fates[:, :, FALLEN]

@@ -1,4 +1,4 @@
-"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and six experiments.
+"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and eight experiments.
 
 Sizes: quick mode plays a few hundred games in all (wide intervals, stated); the full report about
 twenty thousand.  Every experiment is also saved as CSV + PNG under ``reports/<name>/``.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..report import ReportContext, Section, Table, Text, save_experiment
-from . import analysis as ex
+from . import analysis as ex, readings as rd
 from .components import default_components
 from .physics import default_params
 
@@ -23,6 +23,8 @@ SIZES = {
     "greed": ((1.0, 4.0), (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)), "greed_games": (60, 300),
     "dexterity": ((0.0, 0.5, 1.0), (0.0, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)), "dexterity_games": (80, 400),
     "sinking_players": ((2, 4), (2, 3, 4)), "sinking_games": (50, 300),
+    "start_player_players": ((2, 4), (2, 3, 4)), "start_player_games": (60, 800),
+    "readings_games": (60, 800),
 }
 
 
@@ -49,8 +51,9 @@ def components_table() -> pd.DataFrame:
         ("finger spaces", "; ".join(f"{e} {len(f)}" for e, f in comp.raft.fingers.items()), "reconstruction", ""),
         ("pirate flag depth", ", ".join(f"{k}p {v}" for k, v in sorted(comp.rules.flag_depth.items())), "rules", ""),
         ("water tokens", f"{comp.rules.water_tokens}; sink at {comp.rules.sink_at}", "rules", ""),
-        ("tilt model", f"slide {p.slide_rate}/s, drop {p.drop_rate}/s, finger skew {p.finger_skew}, "
-                       f"recentre {p.recentre}, timing noise {p.timing_noise}, spill {p.spill}", "reconstruction",
+        ("tilt model", f"slide {p.slide_rate}/s, drop {p.drop_rate}/s, finger skew {p.finger_skew}, wall spread "
+                       f"{p.wall_spread}/s, recentre {p.recentre}, timing noise {p.timing_noise}, spill {p.spill}",
+         "reconstruction",
          "about 3-5 gems per 1 s tilt over a wide gap"),
     ]
     return pd.DataFrame(rows, columns=["component", "value", "source", "reasoning"])
@@ -70,15 +73,20 @@ probabilities under the model are computed by dynamic programming; games are sim
 engine that plays exactly the same games as the readable rules engine (tested game by game).  A
 designer can fit the model to real tilts with raft.calibrate (first pages).
 
-Not modelled (see the README): gems jamming at a gap (the likelihood lets a designer detect it), a
-player's finger slipping or the raft being nudged, and table talk.  Interpretations: a sunk lifeboat is
-replaced at the end of the turn like a completed one; unused black gems and every returned gem may roll
-from the centre into a neighbouring space (spill); all players of a round finish it after the flag."""
+Not modelled (see the README and the guide): gems jamming at a gap (the likelihood lets a designer
+detect it), a player's finger slipping or the raft being nudged, and table talk.  Readings of the text:
+gems dropped into the centre (setup, completed and sunk lifeboats) may roll into one of its four side
+neighbours; unused black gems and leftovers nobody places are put in the centre space (they do not roll);
+a sunk lifeboat is replaced at the end of the turn like a completed one; players receiving passed gems
+place as many as they can (the text says "may"; placing never hurts the receiver); all players of a round
+finish it after the flag.  A tilt of 0 s changes nothing (only gems that moved roll back on release), and
+gems against the lowered wall spread along it, so a gem in a solid corner is not stuck for ever.  The page
+"Do the readings of the rules matter?" measures the alternatives."""
 
 
 def report_section(ctx: ReportContext) -> Section:
     quick = ctx.quick
-    seeds = ctx.seed_for("raft").spawn(8)
+    seeds = ctx.seed_for("raft").spawn(10)   # children 0..7 as before (spawn keys are indices)
     jobs = ctx.n_jobs if ctx.n_jobs else 1
     results = [
         ex.tilt_model(durations=(0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0) if quick else None),
@@ -89,6 +97,9 @@ def report_section(ctx: ReportContext) -> Section:
         ex.greed_curve(_size("greed", quick), _size("greed_games", quick), seeds[4], n_jobs=jobs),
         ex.dexterity(_size("dexterity", quick), _size("dexterity_games", quick), seeds[5], n_jobs=jobs),
         ex.sinking(_size("sinking_games", quick), seeds[6], players=_size("sinking_players", quick), n_jobs=jobs),
+        rd.start_player(_size("start_player_games", quick), seeds[8], players=_size("start_player_players", quick),
+                        n_jobs=jobs),
+        rd.readings(_size("readings_games", quick), seeds[9], n_jobs=jobs),
     ]
     for r in results:
         save_experiment(r, ctx.out_dir)
@@ -96,7 +107,9 @@ def report_section(ctx: ReportContext) -> Section:
              + len(_size("flag_depth", quick)) * _size("flag_depth_games", quick)
              + (len(_size("greed", quick)) + 1) * _size("greed_games", quick)
              + len(_size("dexterity", quick)) * _size("dexterity_games", quick)
-             + 2 * len(_size("sinking_players", quick)) * _size("sinking_games", quick))
+             + 2 * len(_size("sinking_players", quick)) * _size("sinking_games", quick)
+             + 2 * len(_size("start_player_players", quick)) * _size("start_player_games", quick)
+             + 2 * len(rd.READINGS) * _size("readings_games", quick))
     mode = ("Quick mode: small samples, so the intervals are wide; the full report plays about ten times more games."
             if quick else "Full mode.")
     items = [Text(INTRO + "\n\n" + mode, heading="Rocking Raft"),

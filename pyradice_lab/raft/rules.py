@@ -11,19 +11,28 @@ Order of a turn (digest of the rules, with the interpretations of ambiguous poin
 1. Sinking variant: 1 water token on each of the current player's lifeboats.
 2. The player's policy chooses edge, finger space and duration; the raft is tilted (:func:`.tilting.tilt`).
 3. The fallen gems are loaded on the player's lifeboats (:func:`.loading.load`, the best placement).
-4. Unplaced black gems go straight back to the centre; the other unplaced gems are passed left, each
-   other player in turn loading what they can; what nobody can place goes back to the centre.
+4. Unplaced black gems go straight back to the centre space; the other unplaced gems are passed left,
+   each other player in turn loading what they can (interpretation: the text says they *may*; placing a
+   passed gem never hurts its receiver, so everyone places as many as they can); what nobody can place
+   goes back to the centre space.
 5. Every full lifeboat (the player's and any completed by passed gems) is scored: its gems are dropped
    into the centre and the card goes to its owner's score pile (current player first, then in turn order).
 6. Sinking variant: each incomplete lifeboat of the current player holding 2 water tokens sinks: gems
-   to the centre, card to the bottom of the deck.
+   dropped into the centre, card to the bottom of the deck.
 7. Refills in turn order from the current player: each player draws one card per lifeboat completed
-   (or sunk - interpretation: the rules only say the sunk card goes under the deck, but players are to
-   keep 2 lifeboats) this turn.  The pirate flag is set aside (the end is triggered) and another card
-   drawn; an empty deck leaves a player with fewer lifeboats.
+   (or sunk - interpretation: the rules only say the sunk card goes under the deck, but the refill rule
+   is "so that you again have 2 cards" and the only stated way to end with fewer is an empty deck;
+   ``replace_sunk=False`` plays the other reading) this turn.  The pirate flag is set aside (the end is
+   triggered) and another card drawn; an empty deck leaves a player with fewer lifeboats.
 8. After the flag, play ends when the player to the right of the first player finishes a turn.
 
-Gems dropped into the centre roll on into a random neighbouring space with probability ``spill``.
+Gems *dropped* into the centre (at setup, from completed and sunk lifeboats: the text's 落とします, "it is
+fine if some roll into adjacent spaces") roll on into one of the four side neighbours of the centre with
+probability ``spill`` (interpretation: a gem leaving the centre space crosses one of its four sides, so
+the diagonal spaces are not reached directly).  Gems *discarded* to the centre (unused black gems and
+leftovers nobody places: 捨てます, no rolling mentioned) are put in the centre space; ``discards_roll=True``
+lets them roll like dropped gems (the earlier reading).  Either way each such gem consumes one uniform of
+the turn block, so both readings play the same random numbers.
 
 Examples
 --------
@@ -44,20 +53,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rng import as_generator
-from .components import CENTRE, Components, default_components
+from .components import Components, default_components
+from .layouts import OUTER_CELLS, SPILL_CELLS, drop_cell, setup_block_size, setup_raft, setup_state, shuffle
 from .loading import load_scalar
 from .physics import TiltParams, check_duration, check_edge, coerce_params, fate_table
 from .policies import KIND_CODES, OptionTable, Policy, choose_options, get_policy
-from .sampling import cumulative_tables, sample_tilt, setup_block_size, turn_block_size
+from .sampling import cumulative_tables, sample_tilt, turn_block_size
 
-__all__ = ["Game", "Boat", "GameRecord", "play_game", "ConservationError", "FLAG", "VARIANTS", "SPILL_CELLS",
-           "OUTER_CELLS", "check_variant", "resolve_policies", "resolve_skills", "DEFAULT_POLICY", "MAX_TURNS",
-           "setup_block_size", "turn_block_size", "sample_tilt"]
+__all__ = ["Game", "Boat", "GameRecord", "play_game", "setup_state", "setup_raft", "drop_cell", "ConservationError",
+           "FLAG", "VARIANTS", "SPILL_CELLS", "OUTER_CELLS", "check_variant", "check_flag", "resolve_policies",
+           "resolve_skills", "DEFAULT_POLICY", "MAX_TURNS", "setup_block_size", "turn_block_size", "sample_tilt"]
 
 FLAG = -1
 VARIANTS = ("standard", "sinking")
-OUTER_CELLS = (0, 1, 2, 3, 5, 6, 7, 8)
-SPILL_CELLS = (1, 5, 7, 3)  # north, east, south, west of the centre
 DEFAULT_POLICY = "greedy"
 MAX_TURNS = 400
 
@@ -108,6 +116,13 @@ def check_variant(variant) -> str:
     return variant
 
 
+def check_flag(value, name: str) -> bool:
+    """A yes/no rules option (``discards_roll``, ``replace_sunk``)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def resolve_policies(policies, players: int) -> list:
     if policies is None:
         policies = DEFAULT_POLICY
@@ -156,6 +171,11 @@ class Game:
         Per-seat timing noise (overrides ``params.timing_noise``).
     flag_depth : int, optional
         Cards before the pirate flag (default: the rules' depth for the player count).
+    discards_roll : bool
+        Whether unused black gems and leftovers nobody places may roll out of the centre space like dropped
+        gems (default False: the text puts them in the centre space).
+    replace_sunk : bool
+        Whether a sunk lifeboat is replaced at the end of the turn like a completed one (default True).
     max_turns : int
         Safety cap (the game is marked ``truncated`` if it is reached).
     trace : bool
@@ -166,8 +186,11 @@ class Game:
 
     def __init__(self, players: int = 3, variant: str = "standard", policies=None, *, rng=None,
                  components: Components | None = None, params=None, skills=None, flag_depth: int | None = None,
-                 max_turns: int = MAX_TURNS, trace: bool = False, check: bool = True):
+                 max_turns: int = MAX_TURNS, trace: bool = False, check: bool = True, discards_roll: bool = False,
+                 replace_sunk: bool = True):
         self.comp = components if components is not None else default_components()
+        self.discards_roll = check_flag(discards_roll, "discards_roll")
+        self.replace_sunk = check_flag(replace_sunk, "replace_sunk")
         self.players = self.comp.check_players(players)
         self.variant = check_variant(variant)
         self.params = coerce_params(params)
@@ -243,24 +266,15 @@ class Game:
         self.drops += 1
         return float(u)
 
-    def drop_to_centre(self, gems: np.ndarray, uniforms=None) -> None:
-        """Drop gems into the centre space one by one (colour order); each may roll into a neighbour."""
-        spill = self.params.spill
+    def drop_to_centre(self, gems: np.ndarray, roll: bool = True) -> None:
+        """Put gems from the hand into the centre space one by one (colour order), each with the next drop
+        uniform of the turn block; with ``roll`` each may roll into a side neighbour."""
         for c in range(self.ncol):
             for _ in range(int(gems[c])):
-                u = self.next_drop_uniform() if uniforms is None else float(uniforms.pop(0))
-                cell = CENTRE
-                if u < spill:
-                    cell = SPILL_CELLS[min(3, int(u / spill * 4.0))]
-                self.raft[cell, c] += 1
+                self.raft[drop_cell(self.next_drop_uniform(), self.params.spill, roll), c] += 1
                 self.hand[c] -= 1
 
-    @staticmethod
-    def shuffle(items: list, uniforms) -> None:
-        """Fisher-Yates: step t swaps item ``i = len - 1 - t`` with item ``int(uniforms[t] * (i + 1))``."""
-        for t, i in enumerate(range(len(items) - 1, 0, -1)):
-            j = int(uniforms[t] * (i + 1))
-            items[i], items[j] = items[j], items[i]
+    shuffle = staticmethod(shuffle)
 
     def new_boat(self, card: int) -> Boat:
         k = self.slots.shape[1]
@@ -273,19 +287,11 @@ class Game:
         in_play = comp.gems.in_play(self.players)
         self.box = np.array(comp.gems.counts, dtype=np.int64) - in_play
         self.water_supply = comp.rules.water_tokens
-        self.raft = np.zeros((9, self.ncol), dtype=np.int64)
-        self.hand = in_play.copy()  # gems in hand before they are placed on the raft
         g, n_cards = int(in_play.sum()), len(comp.deck)
         self.gems_in_play = g
         u = self.rng.random(setup_block_size(g, n_cards))
-        gems = [c for c in range(self.ncol) for _ in range(int(in_play[c]))]
-        self.shuffle(gems, u[:g])
-        for cell, c in zip(OUTER_CELLS, gems[:8]):
-            self.raft[cell, c] += 1
-            self.hand[c] -= 1
-        drops = list(u[g:2 * g])
-        for c in gems[8:]:  # the rest are dropped into the centre one by one, in shuffled order
-            self.drop_to_centre(np.eye(self.ncol, dtype=np.int64)[c], drops)
+        self.raft = setup_raft(in_play, u, self.params.spill)
+        self.hand = np.zeros(self.ncol, dtype=np.int64)
         deck = list(range(n_cards))
         self.shuffle(deck, u[2 * g:2 * g + n_cards])
         self.boats: list[list[Boat]] = [[] for _ in range(self.players)]
@@ -398,7 +404,7 @@ class Game:
             black = np.zeros(self.ncol, dtype=np.int64)
             black[wild] = self.hand[wild]
             self.note(f"    {_gems(black, self.letters)} back to the raft centre (black is never passed)")
-            self.drop_to_centre(black)
+            self.drop_to_centre(black, roll=self.discards_roll)
         if self.hand.any():
             self.stats["gems_passed"] += int(self.hand.sum())
             self.stats["black_passed"] += int(self.hand[wild])
@@ -410,7 +416,7 @@ class Game:
                 self.stats["gifts_placed"] += int(self.load_on(q, self.hand.copy()).sum())
             if self.hand.any():
                 self.note(f"    nobody can place {_gems(self.hand, self.letters)}: back to the raft centre")
-                self.drop_to_centre(self.hand.copy())
+                self.drop_to_centre(self.hand.copy(), roll=self.discards_roll)
         self.check_conservation("passing")
         draws = [0] * self.players
         for step in range(self.players):
@@ -439,7 +445,7 @@ class Game:
                     self.drop_to_centre(b.held.copy())
                     self.water_supply += b.water
                     self.deck.append(b.card)
-                    draws[p] += 1
+                    draws[p] += int(self.replace_sunk)
                     self.stats["sunk"] += 1
                     self.note(f"    seat {p}'s {self.card_name(b.card)} sinks (card to the bottom of the deck)")
                 else:
@@ -502,7 +508,7 @@ class Game:
 
 def play_game(players: int = 3, variant: str = "standard", policies=None, rng=None, *, trace: bool = True,
               components: Components | None = None, params=None, skills=None, flag_depth: int | None = None,
-              max_turns: int = MAX_TURNS) -> GameRecord:
+              max_turns: int = MAX_TURNS, discards_roll: bool = False, replace_sunk: bool = True) -> GameRecord:
     """Play one game by the readable rules and return its summary and (``trace=True``) transcript.
 
     Examples
@@ -512,5 +518,6 @@ def play_game(players: int = 3, variant: str = "standard", policies=None, rng=No
     True
     """
     return Game(players, variant, policies, rng=rng, components=components, params=params, skills=skills,
-                flag_depth=flag_depth, max_turns=max_turns, trace=trace).play()
+                flag_depth=flag_depth, max_turns=max_turns, trace=trace, discards_roll=discards_roll,
+                replace_sunk=replace_sunk).play()
 

@@ -3,19 +3,18 @@
 :func:`cumulative_tables` turns :func:`~pyradice_lab.raft.physics.fate_table` into inverse-CDF tables;
 :func:`sample_batch` draws one tilt for each of many rafts from given uniforms (the batch engine's and
 the synthetic-data sampler); :func:`sample_tilt` is its readable one-raft twin used by the rules engine;
-:func:`setup_block_size` / :func:`turn_block_size` fix how many uniforms a game draws at setup and per turn
-(the same layout in both game engines); :func:`reference_state` is the documented example layout.
+:func:`turn_block_size` (and :func:`.layouts.setup_block_size`) fix how many uniforms a game draws per turn (at setup)
+(the same layout in both game engines).  Raft layouts (the rules' setup, random setups, the reference
+layout) live in :mod:`.layouts`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .components import default_components
 from .physics import FALLEN
 
-__all__ = ["cumulative_tables", "sample_batch", "reference_state", "sample_tilt", "setup_block_size", "turn_block_size"]
-
+__all__ = ["cumulative_tables", "sample_batch", "sample_tilt", "turn_block_size"]
 
 def cumulative_tables(weights: np.ndarray, fates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative node weights and fate probabilities for inverse-CDF sampling (last entries exactly 1)."""
@@ -53,31 +52,6 @@ def sample_batch(u_node: np.ndarray, u_gems: np.ndarray, raft: np.ndarray, cumw:
     fallen = np.bincount((gi * ncol + col)[fell], minlength=n * ncol).reshape(n, ncol)
     after = np.bincount((gi * 9 * ncol + y * ncol + col)[stay], minlength=n * 9 * ncol).reshape(n, 9, ncol)
     return fallen.astype(np.int64), after.astype(np.int64)
-
-
-def reference_state(players: int = 4, components=None) -> np.ndarray:
-    """A fixed, documented raft layout for examples and the CLI: the gems used at ``players`` players,
-    one ordinary gem on each outer space (colours in turn red, yellow, blue, ...), all others (black
-    included) in the centre; no spill.  (A real setup is random: see ``rules.setup_raft``.)"""
-    comp = components if components is not None else default_components()
-    players = comp.check_players(players)
-    gems = comp.gems.in_play(players).copy()
-    state = np.zeros((9, comp.gems.n_colours), dtype=np.int64)
-    ordinary = len(gems) - 1
-    for k, cell in enumerate((0, 1, 2, 3, 5, 6, 7, 8)):
-        for step in range(ordinary):
-            c = (k + step) % ordinary
-            if gems[c] > 0:
-                state[cell, c] += 1
-                gems[c] -= 1
-                break
-    state[4] += gems
-    return state
-
-
-def setup_block_size(gems: int, cards: int) -> int:
-    """Uniforms drawn at setup: gem shuffle (gems), centre drops (gems), deck shuffle (cards), first player."""
-    return 2 * gems + cards + 1
 
 
 def turn_block_size(gems: int) -> int:

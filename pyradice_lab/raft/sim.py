@@ -23,13 +23,14 @@ import numpy as np
 import pandas as pd
 
 from ..rng import seed_sequence
+from ..stats import mean_estimate, proportion_estimate
 from .components import Components, default_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
 from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
-from .rules import MAX_TURNS, Game, check_variant, resolve_policies, resolve_skills
+from .rules import MAX_TURNS, Game, check_flag, check_variant, resolve_policies, resolve_skills
 
-__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES"]
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position"]
 
 CHUNK = 256
 ENGINES = ("auto", "batch", "rules")
@@ -53,8 +54,11 @@ def _check_int(v, name, lo, hi=None):
 class _Setup:
     """Validated inputs and the per-seat tables the batch engine needs."""
 
-    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns):
+    def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns,
+                 discards_roll=False, replace_sunk=True):
         self.comp = components if components is not None else default_components()
+        self.discards_roll = check_flag(discards_roll, "discards_roll")
+        self.replace_sunk = check_flag(replace_sunk, "replace_sunk")
         self.players = self.comp.check_players(players)
         self.variant = check_variant(variant)
         self.params = coerce_params(params)
@@ -71,7 +75,8 @@ class _Setup:
         slots, points = comp.deck_arrays()
         return (self.players, self.variant == "sinking", comp.gems.in_play(self.players),
                 np.array(comp.gems.counts, dtype=np.int64), slots, points, self.flag_depth, comp.rules.boats,
-                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns)
+                comp.rules.water_tokens, comp.rules.sink_at, self.params.spill, self.max_turns, self.discards_roll,
+                self.replace_sunk)
 
     def tables(self) -> tuple:
         """Per-seat policy codes and weights, allowed options, and per distinct timing noise the fall
@@ -103,7 +108,8 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
         row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
                    components=setup.comp,
                    params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
-                   max_turns=setup.max_turns).play().summary
+                   max_turns=setup.max_turns, discards_roll=setup.discards_roll,
+                   replace_sunk=setup.replace_sunk).play().summary
         games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
         scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
         boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
@@ -114,13 +120,14 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
              params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
-             chunk: int = CHUNK) -> GameBatch:
+             chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
     n_games = _check_int(n_games, "n_games", 1)
     chunk = _check_int(chunk, "chunk", 1)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
-    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns)
+    setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns, discards_roll,
+                   replace_sunk)
     if engine == "batch" and not setup.batchable:
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
@@ -182,7 +189,8 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
 def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
                    params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
-                   progress: bool = False, chunk: int = CHUNK) -> pd.DataFrame:
+                   progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
+                   replace_sunk: bool = True) -> pd.DataFrame:
     """Simulate ``n_games`` full games of Rocking Raft.
 
     Parameters
@@ -209,6 +217,11 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
         Parallel worker threads over chunks (numpy releases the GIL; results do not depend on it).
     chunk : int
         Games per batch (results do not depend on it).
+    discards_roll : bool
+        Rules reading: unused black gems and leftovers nobody places may roll out of the centre space like
+        dropped gems (default False: the text puts them in the centre space).
+    replace_sunk : bool
+        Rules reading: a sunk lifeboat is replaced at the end of the turn (default True).
 
     Returns
     -------
@@ -227,4 +240,63 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     """
     return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
                     flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
-                    chunk=chunk).games
+                    chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk).games
+
+
+def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:
+    """(games, players) values of ``<column>_<seat>`` re-indexed by turn position: column 0 is the start
+    player (``first_player``), column 1 the next player clockwise, and so on."""
+    if "first_player" not in games or "players" not in games or games.empty:
+        raise ValueError("games must be a non-empty table from simulate_games (with first_player and players)")
+    players = int(games["players"].iloc[0])
+    vals = games[[f"{column}_{p}" for p in range(players)]].to_numpy()
+    first = games["first_player"].to_numpy()
+    seats = (first[:, None] + np.arange(players)[None, :]) % players
+    return np.take_along_axis(vals, seats, axis=1)
+
+
+def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Win rate and points by turn position (0 = the start player), with 95% CIs.
+
+    Seats are dealt the first-player token at random, so a seat's numbers average over positions and hide a
+    start-player advantage; this table re-indexes every game by turn position.  Columns: ``position``,
+    ``win_rate`` (outright wins, Wilson CI), ``win_share`` (ties split equally between the tied players; the
+    shares sum to 1, compare them with ``fair_share`` = 1 / players), ``mean_score`` and ``score_margin``
+    (the position's points minus the average of the other players'), each with ``_se``, ``_ci_low``,
+    ``_ci_high``, and ``games``.
+
+    Examples
+    --------
+    >>> t = start_player_table(simulate_games(40, players=3, rng=2))
+    >>> t["position"].tolist(), round(float(t["win_share"].sum()), 12)
+    ([0, 1, 2], 1.0)
+    """
+    players = int(games["players"].iloc[0]) if "players" in games and len(games) else 0
+    score = by_position(games, "score")
+    boats = by_position(games, "boats")
+    key = score * 1000 + boats
+    top = key == key.max(axis=1, keepdims=True)
+    share = top / top.sum(axis=1, keepdims=True)
+    solo = top & (top.sum(axis=1, keepdims=True) == 1)
+    n = len(games)
+    rows = []
+    for pos in range(players):
+        others = (score.sum(axis=1) - score[:, pos]) / max(players - 1, 1)
+        row = {"position": pos, "games": n, "fair_share": 1.0 / players}
+        row.update(proportion_estimate(int(solo[:, pos].sum()), n).to_dict("win_rate"))
+        row.update(_estimate(share[:, pos]).to_dict("win_share"))
+        row.update(_estimate(score[:, pos]).to_dict("mean_score"))
+        row.update(_estimate(score[:, pos] - others).to_dict("score_margin"))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out = out.drop(columns=[c for c in out.columns if c.endswith("_n")])
+    return out
+
+
+def _estimate(x: np.ndarray):
+    """mean_estimate, also for a single game (no spread: se and CI are NaN)."""
+    if len(x) > 1:
+        return mean_estimate(x)
+    from ..stats import Estimate
+
+    return Estimate(float(x[0]), float("nan"), 1, float("nan"), float("nan"))

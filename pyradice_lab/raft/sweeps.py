@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..stats import mean_estimate, proportion_estimate
+from ..stats import Estimate, mean_estimate, proportion_estimate
 from .components import default_components
-from .sim import simulate_games
+from .sim import simulate_games, start_player_table
 
 __all__ = ["games_cell", "tilt_cell"]
 
@@ -18,17 +18,22 @@ def games_cell(params: dict, trials: int, rng) -> dict:
         comp = comp.with_gems(players, list(comp.gems.in_play(players)[:-1]) + [black])
     depth = int(params.get("flag_depth", -1))
     df = simulate_games(trials, players, params.get("variant", "standard"), params.get("policy", "greedy"), rng=rng,
-                        components=comp, flag_depth=None if depth < 0 else depth)
+                        components=comp, flag_depth=None if depth < 0 else depth,
+                        discards_roll=bool(int(params.get("discards_roll", 0))),
+                        replace_sunk=bool(int(params.get("replace_sunk", 1))))
     seat = df[[f"score_{p}" for p in range(players)]].to_numpy().mean(axis=1)
+    start = start_player_table(df).iloc[0]
     return {"winning_score": mean_estimate(df["winning_score"]), "mean_score": mean_estimate(seat),
             "rounds": mean_estimate(df["rounds"]), "gift_points": mean_estimate(df["gift_points"]),
-            "sunk": mean_estimate(df["sunk"]), "shared_win": proportion_estimate(int(df["tie"].sum()), len(df))}
+            "sunk": mean_estimate(df["sunk"]), "shared_win": proportion_estimate(int(df["tie"].sum()), len(df)),
+            "start_win_share": Estimate(float(start.win_share), float(start.win_share_se), len(df),
+                                        float(start.win_share_ci_low), float(start.win_share_ci_high))}
 
 
 def tilt_cell(params: dict, trials: int, rng) -> dict:
     """Sweep target ``raft.tilt``: Monte Carlo mean gems fallen vs the exact model value."""
+    from .layouts import reference_state
     from .odds import expected_fallen
-    from .sampling import reference_state
     from .tilting import tilt
 
     state = reference_state(int(params.get("players", 4)))

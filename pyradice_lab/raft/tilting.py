@@ -34,12 +34,13 @@ from numba import njit
 from ..rng import as_generator
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
+from .layouts import RandomSetup, reference_state
 from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
-from .sampling import cumulative_tables, reference_state, sample_batch
+from .sampling import cumulative_tables, sample_batch
 
-__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "tilt_kernel", "cumulative_tables",
-           "reference_tilts", "sample_batch"]
+__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "RandomSetup", "tilt_kernel",
+           "cumulative_tables", "reference_tilts", "sample_batch"]
 
 
 class TiltResult(NamedTuple):
@@ -51,9 +52,10 @@ class TiltResult(NamedTuple):
 
 @njit(cache=True)
 def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - compiled
-    """Sample ``fallen.shape[0]`` tilts of the raft ``counts`` (9, C) into the zeroed outputs."""
+    """Sample ``fallen.shape[0]`` tilts, tilt ``i`` of the raft ``counts[i]`` (n, 9, C; a broadcast view
+    for one fixed raft), into the zeroed outputs."""
     n = fallen.shape[0]
-    ncol = counts.shape[1]
+    ncol = counts.shape[2]
     nodes = cumw.shape[0]
     for i in range(n):
         u = rng.random()
@@ -62,7 +64,7 @@ def tilt_kernel(rng, counts, cumw, cumf, fallen, after):  # pragma: no cover - c
             j += 1
         for s in range(9):
             for c in range(ncol):
-                for _ in range(counts[s, c]):
+                for _ in range(counts[i, s, c]):
                     v = rng.random()
                     y = 0
                     while y < 9 and v >= cumf[j, s, y]:
@@ -85,9 +87,10 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
 
     Parameters
     ----------
-    state : array_like of int, shape (9, colours) or (3, 3, colours)
+    state : array_like of int, shape (9, colours) or (3, 3, colours); or RandomSetup
         Gems per space (row by row from the north-west corner, centre 4) per colour
-        (red, yellow, blue, black).
+        (red, yellow, blue, black).  A :class:`~pyradice_lab.raft.layouts.RandomSetup` draws a fresh
+        rules setup for every tilt (all setups first, then the tilts, from ``rng``).
     edge : {"north", "east", "south", "west"}
         The raft edge lowered toward the player (after rotating the raft).
     finger : str or int
@@ -104,25 +107,29 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     -------
     TiltResult
         ``fallen`` int16 (n, colours) and ``states`` int16 (n, 9, colours); for every tilt
-        ``fallen + states.sum(axis=1)`` equals the gems per colour of ``state``.
+        ``fallen + states.sum(axis=1)`` equals the gems per colour of ``state`` (of the setup's gems in play).
 
     Examples
     --------
     >>> res = tilt(reference_state(3), "east", "left", 2.0, n=5, rng=7)
     >>> res.fallen.sum(axis=1).tolist()  # gems that fell in each of 5 tilts
-    [3, 5, 5, 4, 11]
+    [4, 5, 5, 5, 12]
     """
     params = coerce_params(params)
-    state = check_state(state)
+    setup = state if isinstance(state, RandomSetup) else None
+    if setup is None:
+        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
     n = _check_n(n)
     gen = as_generator(rng)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     cumw, cumf = cumulative_tables(w, fates)
-    fallen = np.zeros((n, state.shape[1]), dtype=np.int16)
-    after = np.zeros((n, 9, state.shape[1]), dtype=np.int16)
-    tilt_kernel(gen, state, cumw, cumf, fallen, after)
+    counts = setup.sample(n, gen, params.spill) if setup is not None else np.broadcast_to(state, (n,) + state.shape)
+    ncol = counts.shape[2]
+    fallen = np.zeros((n, ncol), dtype=np.int16)
+    after = np.zeros((n, 9, ncol), dtype=np.int16)
+    tilt_kernel(gen, counts, cumw, cumf, fallen, after)
     return TiltResult(fallen, after)
 
 
@@ -134,6 +141,11 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     ``p_se``, ``p_ci_low``, ``p_ci_high`` (Wilson) and, with ``model=True``, ``p_model``: the exact
     probability under the tilt model (:func:`~pyradice_lab.raft.odds.fallen_joint_pmf`).
 
+    ``state`` is one fixed raft (e.g. :func:`reference_state`, or :func:`~pyradice_lab.raft.setup_state`
+    for one random setup) or :class:`~pyradice_lab.raft.layouts.RandomSetup` ``(players)``, which draws a
+    new rules setup for every trial and gives the exact average over setups as ``p_model`` (about 1 s):
+    the answer for the first tilt of a real game.  There is no default layout: the question decides.
+
     Examples
     --------
     >>> df = tilt_distribution(reference_state(4), "north", "centre", 1.0, trials=2000, rng=3)
@@ -141,6 +153,9 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     ['red', 'yellow', 'blue', 'black', 'total', 'count']
     >>> int(df["count"].sum())
     2000
+    >>> df = tilt_distribution(RandomSetup(2), "east", "left", 1.5, trials=20_000, rng=1)
+    >>> round(float(df.loc[df["red"] >= 1, "p"].sum()), 2)  # at least one red gem; exact: odds.chance_at_least
+    0.62
     """
     trials = _check_n(trials, "trials")
     res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry)
@@ -167,6 +182,7 @@ def reference_tilts(n: int = 2000, players: int = 4) -> int:
     cumw, cumf = cumulative_tables(w, fates)
     fallen = np.zeros((1, state.shape[1]), dtype=np.int16)
     after = np.zeros((1, 9, state.shape[1]), dtype=np.int16)
+    state = state[None]
     for _ in range(n):
         fallen[:] = 0
         after[:] = 0

@@ -25,9 +25,29 @@ def test_odds(capsys):
 def test_advise_with_and_without_roll(capsys):
     rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "0,0 0,1", "--placed", "1,0",
                    "--dice-left", "2", "--roll", "3,4"], capsys)
-    assert rc == 0 and "place 3+4 on" in out and "regret" in out
+    assert rc == 0 and "place 3+4 on" in out and "regret" in out and " then" in out
+    place_rows = [line for line in out.splitlines() if line.strip().startswith("place")]
+    assert place_rows and all(line.split()[-1] in ("stop", "continue", "burst") for line in place_rows)
     rc, out = run(["purramid", "advise", "--placed", "0,3", "--dice-left", "4"], capsys)
     assert "continue" in out and "stop" in out
+
+
+def test_advise_needs_dice_left_with_placed(capsys):
+    """Issue 9 item 8: --placed without --dice-left would silently assume one die per space."""
+    with pytest.raises(CliError, match="--dice-left"):
+        run(["purramid", "advise", "--covered", "0,0 0,1", "--placed", "1,0"], capsys)
+    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "0,0 0,1", "--placed", "1,0",
+                   "--dice-left", "2"], capsys)
+    lines = {line.split()[0]: float(line.split()[1]) for line in out.splitlines()
+             if line.split() and line.split()[0] in ("stop", "continue")}
+    assert lines["stop"] > lines["continue"]           # the README example: stop 1.00 vs continue 0.56
+
+
+def test_simulate_optimal_policy(capsys):
+    rc, out = run(["purramid", "simulate", "--players", "2", "--games", "4", "--seed", "2", "--policies",
+                   "optimal,risk:0.35", "--no-progress"], capsys)
+    assert rc == 0 and "optimal,stop_if_burst_risk_above(0.35)" in out
+    assert "seat 0 (optimal): realised - exact turn values per game" in out
 
 
 def test_simulate_prints_estimates_with_cis(capsys):
@@ -61,7 +81,7 @@ def test_quick_report_section(tmp_path):
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
     exps = [i for i in sec.items if isinstance(i, ExperimentResult)]
-    assert len(exps) == 8 and sec.title == "Purramid"
+    assert len(exps) == 10 and sec.title == "Purramid"
     for e in exps:
         assert (tmp_path / e.name / f"{e.name}.csv").exists() and (tmp_path / e.name / f"{e.name}.png").exists()
         assert len(e.reading) > 200 and not e.table.empty

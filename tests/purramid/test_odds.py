@@ -51,6 +51,15 @@ def test_burst_table_shape_and_brute_force_rows():
             assert t.iloc[i][n] == pytest.approx(float(brute_burst(n, tgt)), abs=1e-15)
 
 
+def test_burst_table_scalar_lookup_form_of_the_readme():
+    """Issue 9 item 9: ``.loc[(6, 8), 3]`` is read by pandas as one key per axis; ``.at`` is the form."""
+    from fractions import Fraction
+
+    t = odds.burst_table()
+    assert t.at[(6, 8), 3] == pytest.approx(float(Fraction(23, 216)), abs=1e-15)
+    assert t.loc[[(6, 8)], 3].item() == t.at[(6, 8), 3]
+
+
 def test_burst_table_exact_fractions_agree_with_burst_probability():
     t = odds.burst_table(4, [2, 6, 8, 11], exact=True)
     for tgt, row in t.iterrows():

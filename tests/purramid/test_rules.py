@@ -34,17 +34,19 @@ class ScriptedPolicy:
         self.stop_answers = list(stops)
         self.fallback = fallback
 
-    def choose(self, layout, cov, placed, roll):
+    def decide(self, layout, cov, placed, roll, *, turn_dice, yarn, need=0, yarn_tokens=True):
         if not self.choices:
-            return self.fallback.choose(layout, cov, placed, roll)
+            return self.fallback.decide(layout, cov, placed, roll, turn_dice=turn_dice, yarn=yarn)
         c = self.choices.pop(0)
         if c is None:
-            return None
+            return (2 if yarn > 0 else 0), -1, 0
         space, count = c
-        return layout.index(space), count
+        return 1, layout.index(space), count
 
-    def stops(self, layout, cov, placed, dice_left, placements):
-        return self.stop_answers.pop(0)
+    def stop(self, layout, cov, placed, dice_left, placements, **kw):
+        if not is_valid(layout, placed, cov):
+            return dice_left == 0
+        return dice_left == 0 or self.stop_answers.pop(0)
 
 
 def test_lionella_bursts():
@@ -150,6 +152,9 @@ def test_tiles_are_conserved_every_turn(players, side):
         assert s["tiles_on_board"] + s["tiles_in_hands"] + s["gold_in_hand"] + s["gold_supply"] == 84
 
 
+READABLE_ONLY = {"doomed_segments"}  # diagnostics only the readable engine computes
+
+
 def test_compiled_engine_replays_the_readable_engine():
     pols = ["greedy", "stop_after:2", "risk:0.3", "stop_after:1"]
     df = sim.simulate_games(6, players=4, layout="B", policies=pols, rng=99)
@@ -157,11 +162,48 @@ def test_compiled_engine_replays_the_readable_engine():
         rec = rules.play_game(4, "B", policies=pols, rng=gen, trace=False)
         row = df.iloc[i]
         for k, v in rec.summary.items():
-            assert row[k] == v, (i, k, row[k], v)
+            if k not in READABLE_ONLY:
+                assert row[k] == v, (i, k, row[k], v)
     df2 = sim.simulate_games(3, players=2, layout="A", policies="risk:0.2", rng=5)
     for i, gen in enumerate(spawn(5, 3)):
         rec = rules.play_game(2, "A", policies="risk:0.2", rng=gen, trace=False)
-        assert all(df2.iloc[i][k] == v for k, v in rec.summary.items())
+        assert all(df2.iloc[i][k] == v for k, v in rec.summary.items() if k not in READABLE_ONLY)
+
+
+@pytest.mark.parametrize("players, side", [(4, "A"), (3, "B"), (2, "A")])
+def test_heuristics_never_make_a_provably_doomed_placement(players, side):
+    """Issue 11 section 1: no turn segment is made provably doomed (no valid completion payable with the
+    dice left, checked independently by board.completable) while a completable placement existed."""
+    pols = ["greedy", "stop_after:2", "risk:0.35", "stop_after:1"][:players]
+    doomed = bursts = 0
+    for gen in spawn(2024, 12):
+        s = rules.play_game(players, side, policies=pols, rng=gen, trace=False).summary
+        doomed += s["doomed_segments"]
+        bursts += s["bursts"]
+    assert bursts > 50          # the games do press their luck
+    assert doomed == 0
+
+
+def test_doomed_check_catches_the_old_space_count_rule():
+    """A placement on a "10" whose support needs an "11" (two dice) with one die left is doomed, although
+    only one space is missing: the old rule (count spaces) allowed it, the dice rule does not."""
+    from pyradice_lab.purramid import kernel as K
+    from pyradice_lab.purramid.board import completable
+
+    L = Layout.from_rows([[3, 5, 4, 6], [11, 6, 2], [10]], name="ten-on-eleven")
+    ten, eleven, six = L.index((2, 0)), L.index((1, 0)), L.index((1, 1))
+    assert L.below((2, 0)) == [(1, 0), (1, 1), (1, 2)]
+    cov = L.mask_of([(0, 0), (0, 1), (0, 2), (0, 3), (1, 2)])
+    P = 1 << six                                                # dice on the "6"; 3 dice left
+    brd, full, n = K.board_arrays(L)
+    assert K.forced_spaces(cov, P | 1 << ten, brd, n) == 1     # one space missing below the 10...
+    assert K.forced_dice(cov, P | 1 << ten, brd, n) == 2       # ...but the "11" needs two dice
+    assert not completable(L, cov, P | 1 << ten, 1) and completable(L, cov, P | 1 << ten, 2)
+    assert rules._dooms(L, cov, P, 3, (4, 6, 1), ten, 2)        # 4+6 on the 10 with 1 die left, while
+    assert not rules._dooms(L, cov, P, 3, (4, 6, 1), eleven, 3)  # 4+6+1 on the 11 is valid at once
+    assert greedy().choose(L, cov, P, (4, 6, 1)) == (eleven, 3)
+    assert not rules._dooms(L, cov, P, 3, (4, 6, 2), ten, 2)    # no 11 in 4,6,2: nothing completable
+    assert greedy().choose(L, cov, P, (4, 6, 2)) is None        # the only candidate is doomed: burst
 
 
 def test_same_seed_same_games_and_conservation_in_simulated_games():
@@ -213,7 +255,7 @@ def test_bad_input(kwargs, name):
 
 def test_kernel_agrees_with_readable_board_functions():
     from pyradice_lab.purramid import kernel as K
-    from pyradice_lab.purramid.board import closure, is_supported
+    from pyradice_lab.purramid.board import closure, dice_cost, is_supported
     from pyradice_lab.purramid.components import load_layout
 
     L = load_layout("B")
@@ -226,6 +268,7 @@ def test_kernel_agrees_with_readable_board_functions():
         assert K.closure(P, cov, brd, n) == closure(L, P, cov)
         assert K.is_supported(cov, P, brd, n) == is_supported(L, P, cov)
         assert K.forced_spaces(cov, P, brd, n) == closure(L, P, cov).bit_count() - P.bit_count()
+        assert K.forced_dice(cov, P, brd, n) == dice_cost(L, closure(L, P, cov) & ~P)
         nb = 0
         for i in range(L.n_spaces):
             if P >> i & 1:
@@ -235,7 +278,7 @@ def test_kernel_agrees_with_readable_board_functions():
 
 def test_policy_risk_equals_enumeration():
     """The stop rule's burst risk against a plain enumeration of every sorted roll."""
-    from pyradice_lab.purramid.board import closure
+    from pyradice_lab.purramid.board import closure, dice_cost
     from pyradice_lab.purramid.chance import multisets, sub_multisets
     from pyradice_lab.purramid.components import load_layout
     from pyradice_lab.purramid.policies import stop_if_burst_risk_above
@@ -256,7 +299,7 @@ def test_policy_risk_equals_enumeration():
             faces, w = multisets(d)
             unsafe = 0
             for roll, wt in zip(faces.tolist(), w.tolist()):
-                ok = any(len(u) <= d - (closure(L, P | 1 << s, cov).bit_count() - (P | 1 << s).bit_count())
+                ok = any(len(u) <= d - dice_cost(L, closure(L, P | 1 << s, cov) & ~(P | 1 << s))
                          for s in cands for u in sub_multisets(roll, L.numbers[s]))
                 unsafe += 0 if ok else wt
             assert pol.risk(L, cov, P, d) == pytest.approx(unsafe / 6 ** d, abs=1e-12)

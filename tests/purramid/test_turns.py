@@ -72,3 +72,11 @@ def test_bad_input():
         turns.simulate_turns(10, L2, covered=[(5, 5)])
     with pytest.raises(ValueError, match="policy"):
         turns.simulate_turns(10, L2, policy="lucky")
+
+
+def test_optimal_at_least_policy_string_plays_its_own_objective():
+    exact = advisor.solver_for(L4, ("at_least", 4), None, "auto").fresh(0, 5, 0, 4)[0]
+    df = turns.simulate_turns(4000, L4, policy="optimal:at_least:4", rng=3)
+    est = turns.turn_value(df)
+    assert set(df["value"].unique()) <= {0.0, 1.0}
+    assert abs(est.value - exact) < 4 * est.se

@@ -38,3 +38,34 @@ def test_bad_input_is_one_line_and_exit_2(capsys):
     assert "edge" in capsys.readouterr().err
     assert main(["raft", "simulate", "--players", "9", "--games", "3", "--no-progress"]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_simulate_reports_the_start_player_and_takes_the_flag_depth(capsys):
+    args = ["raft", "simulate", "--players", "2", "--games", "60", "--seed", "4", "--no-progress"]
+    assert main(args + ["--flag-depth", "2"]) == 0
+    short = capsys.readouterr().out
+    assert "flag under 2 cards" in short and "start player (turn position 0) wins" in short
+    assert "by turn position" in short and "fair share 0.500" in short
+    assert main(args + ["--flag-depth", "25"]) == 0
+    deep = capsys.readouterr().out
+
+    def rounds(out):
+        return float(out.split("rounds per game: ")[1].split(" ")[0])
+
+    assert rounds(short) < rounds(deep)
+    assert main(args + ["--flag-depth", "40"]) == 2
+    assert "flag_depth" in capsys.readouterr().err
+    assert main(args + ["--variant", "sinking", "--discards-roll", "--sunk-not-replaced"]) == 0
+    assert "readings: discarded gems may roll, sunk lifeboats not replaced" in capsys.readouterr().out
+
+
+def test_tilt_layouts(capsys):
+    base = ["raft", "tilt", "--duration", "1.5", "--edge", "east", "--finger", "left", "--players", "2",
+            "--trials", "3000", "--top", "2"]
+    assert main(base) == 0
+    out = capsys.readouterr().out
+    assert "from random rules setups" in out and "mean raft over random setups" in out
+    assert main(base + ["--layout", "reference"]) == 0
+    assert "raft before (gems per space, rows north to south): 1 1 1 / 1 13 1 / 1 1 1" in capsys.readouterr().out
+    assert main(base + ["--layout", "one-setup"]) == 0
+    assert "from one rules setup" in capsys.readouterr().out

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from pyradice_lab.raft import analysis as ex, sweeps
+from pyradice_lab.raft import analysis as ex, readings as rd, sweeps
 from pyradice_lab.raft.report import components_table
 from pyradice_lab.report import save_experiment
 
@@ -51,5 +51,40 @@ def test_components_table_lists_every_source():
 def test_sweep_cells():
     out = sweeps.games_cell({"players": 2, "variant": "sinking", "black": 4}, 12, np.random.default_rng(1))
     assert out["rounds"].n == 12 and out["winning_score"].value > 0
+    assert out["start_win_share"].n == 12 and 0 <= out["start_win_share"].value <= 1
+    cell = {"players": 4, "variant": "sinking"}
+    kept = sweeps.games_cell(cell, 12, np.random.default_rng(1))
+    other = sweeps.games_cell({**cell, "replace_sunk": 0}, 12, np.random.default_rng(1))
+    assert other["sunk"].value > 0
+    assert other["rounds"].value != kept["rounds"].value     # the reading reaches the engine (same seed)
     tilt = sweeps.tilt_cell({"edge": "west", "finger": "left", "duration": 2.0}, 4000, np.random.default_rng(2))
     assert abs(tilt["fallen"].value - tilt["exact"]) < 4 * tilt["fallen"].se
+
+
+def test_start_player_page_covers_every_position(tmp_path):
+    res = rd.start_player(30, 8, players=(2, 3), variants=("standard",))
+    t = res.table
+    assert sorted(zip(t["players"], t["position"])) == [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2)]
+    for _, g in t.groupby("players"):
+        assert abs(g["win_share"].sum() - 1) < 1e-12
+    assert "start player" in res.reading and res.figure is not None
+    assert save_experiment(res, tmp_path)["png"].exists()
+
+
+def test_readings_page_pairs_each_alternative_with_the_default():
+    res = rd.readings(20, 9)
+    t = res.table
+    assert set(t["reading"]) == set(rd.READINGS)
+    assert (t["ci_low"] <= t["difference"]).all() and (t["difference"] <= t["ci_high"]).all()
+    sunk = t[(t.reading == "sunk lifeboats not replaced")]
+    assert "sunk" in set(sunk["metric"]) and (sunk["variant"] == "sinking").all()
+    # an alternative identical to the default gives exactly zero differences (same seeds, paired)
+    same = rd.readings(10, 9, alternatives={"nothing changed": ("standard", {"discards_roll": False})})
+    assert (same.table["difference"] == 0).all() and not same.table["matters"].any()
+
+
+def test_tilt_model_page_defaults_to_random_setups():
+    setup = ex.tilt_model(players=2, durations=(1.0,))
+    ref = ex.tilt_model(players=2, durations=(1.0,), layout="reference")
+    assert setup.meta["layout"] == "setup" and "random 2-player rules setups" in setup.reading
+    assert not np.allclose(setup.table["expected_fallen"], ref.table["expected_fallen"])

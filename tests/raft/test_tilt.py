@@ -74,7 +74,10 @@ def test_the_model_is_physical():
     """Far spaces fall later than near ones; a wide gap beats a narrow one; pressing toward a corner
     gap funnels gems into it; more timing noise spreads the count."""
     p = fall_probabilities("north", "centre", 1.0)
-    assert p[1] > p[4] > p[7] > 0 and p[0] == p[2] == 0
+    assert p[1] > p[4] > p[7] > 0 and p[1] > p[0] == p[2] > 0     # corners reach the gap along the wall
+    stuck = fall_probabilities("north", "centre", 30.0, TiltParams(wall_spread=0.0))
+    assert stuck[0] == stuck[2] == 0                               # without spreading a solid corner never empties
+    assert fall_probabilities("north", "centre", 30.0)[0] > 0.9    # with it, a long tilt empties it
     east_left = fall_probabilities("east", "left", 2.0)   # wide gap at the east player's left end
     east_right = fall_probabilities("east", "right", 2.0)
     assert east_left.sum() > east_right.sum()
@@ -148,3 +151,79 @@ def test_bad_input_names_the_parameter(kwargs, needle):
     call.update(kwargs)
     with pytest.raises(ValueError, match=needle):
         tilting.tilt(call.pop("state"), call.pop("edge"), call.pop("finger"), call.pop("duration"), rng=1, **call)
+
+
+# ----------------------------------------------------------------------------------- issue 9 item 4
+@settings(max_examples=40)
+@given(raft_states(), edge_finger, params_st, st.integers(0, 2**32 - 1))
+def test_a_tilt_of_zero_seconds_changes_nothing(state, ef, params, seed):
+    edge, finger = ef
+    res = tilting.tilt(state, edge, finger, 0.0, n=40, rng=seed, params=params)
+    assert res.fallen.sum() == 0
+    np.testing.assert_array_equal(res.states, np.broadcast_to(state, res.states.shape))
+    _, fates = fate_table(edge, finger, 0.0, params)
+    np.testing.assert_array_equal(fates[:, :, :9], np.broadcast_to(np.eye(9), (fates.shape[0], 9, 9)))
+
+
+@settings(max_examples=30)
+@given(edge_finger, params_st)
+def test_the_chance_that_a_gem_is_disturbed_grows_with_the_duration(ef, params):
+    """Exact: P(a gem ends on the space it started on) falls as the tilt lasts longer, from 1 at 0 s."""
+    edge, finger = ef
+    stay = []
+    for d in (0.0, 0.05, 0.2, 0.5, 1.0, 2.0, 4.0):
+        w, fates = fate_table(edge, finger, d, params)
+        stay.append(w @ fates[:, np.arange(9), np.arange(9)])
+    stay = np.array(stay)
+    assert np.allclose(stay[0], 1.0)
+    assert (np.diff(stay, axis=0) <= 1e-12).all()
+
+
+def test_the_chance_of_any_change_grows_with_the_duration_monte_carlo():
+    state = tilting.reference_state(4)
+    n = 4000
+    changed = []
+    for d, seed in zip((0.0, 0.05, 0.2, 1.0), (1, 2, 3, 4)):
+        res = tilting.tilt(state, "south", "left", d, n=n, rng=seed)
+        changed.append(((res.states != state).any(axis=(1, 2)) | (res.fallen > 0).any(axis=1)).mean())
+    assert changed[0] == 0.0
+    for a, b in zip(changed, changed[1:]):
+        se = np.sqrt(a * (1 - a) / n + b * (1 - b) / n)
+        assert b - a > 4 * se, changed
+
+
+# ----------------------------------------------------------------------------------- issue 18 item 3
+# The wall gaps of data/raft.toml in the global frame (cells row by row from the north-west corner), written
+# out by hand: north [0, 1, 0] -> cell 1; east [1, 0, 0] left to right as seen from the east -> cell 8;
+# south [0.5, 0, 0.5] -> cells 6 and 8; west [0, 0.5, 0] -> cell 3.  Lowered rows: north 0 1 2, east 2 5 8,
+# south 6 7 8, west 0 3 6.
+GAP_CELLS = {"north": {1}, "east": {8}, "south": {6, 8}, "west": {3}}
+EDGE_CELLS = {"north": {0, 1, 2}, "east": {2, 5, 8}, "south": {6, 7, 8}, "west": {0, 3, 6}}
+FAR_CELLS = {"north": {6, 7, 8}, "east": {0, 3, 6}, "south": {0, 1, 2}, "west": {2, 5, 8}}
+
+
+@pytest.mark.parametrize("edge", EDGES)
+def test_fall_probabilities_are_non_zero_only_next_to_the_lowered_edge(edge):
+    still = TiltParams(slide_rate=0.0, wall_spread=0.0)   # nothing moves: only gems at a gap can fall
+    along = TiltParams(slide_rate=0.0)                     # gems move only along the lowered wall
+    for finger in range(len(GEOM.fingers[edge])):
+        p = fall_probabilities(edge, finger, 2.0, still)
+        assert set(np.flatnonzero(p > 0)) == GAP_CELLS[edge], (edge, finger, p)
+        p = fall_probabilities(edge, finger, 2.0, along)
+        assert set(np.flatnonzero(p > 0)) == EDGE_CELLS[edge], (edge, finger, p)
+        moving = fall_probabilities(edge, finger, 2.0)
+        assert set(np.flatnonzero(moving > 0)) >= GAP_CELLS[edge]
+        near = max(moving[list(GAP_CELLS[edge])])
+        assert near > max(moving[c] for c in FAR_CELLS[edge])   # the far row falls least
+
+
+@pytest.mark.parametrize("edge", EDGES)
+def test_a_single_gem_falls_only_through_the_lowered_edges_gaps(edge):
+    still = TiltParams(slide_rate=0.0, wall_spread=0.0)
+    for cell in range(9):
+        state = np.zeros((9, 4), dtype=np.int64)
+        state[cell, 0] = 1
+        res = tilting.tilt(state, edge, 0, 3.0, n=300, rng=cell, params=still)
+        assert (res.fallen.sum() > 0) == (cell in GAP_CELLS[edge]), (edge, cell)
+        if cell not in GAP_CELLS[edge]:
+            assert (res.states[:, cell, 0] == 1).all()          # nothing moves without sliding or spreading

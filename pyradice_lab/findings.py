@@ -1,0 +1,414 @@
+"""Findings are data: what an experiment concludes, with the numbers it rests on, rendered into sentences.
+
+An experiment (``<game>/analysis.py``) returns its table and a list of :class:`Finding` objects computed
+from that table: the quantity, its estimate and interval, the value meaning "no difference" (``null``),
+the interval or test used, the sample size, the players it was measured with and, once the designer tools
+assess it, whether it is robust to the reconstructed components.  The report never writes a conclusion by
+hand: :func:`render` turns each finding into a sentence, and the rules of evidence live here, in one place:
+
+- a difference or an advantage is claimed only when its interval excludes the null value *and* the sample
+  holds at least :data:`MIN_CLAIM_N` units (games), or when both numbers are exact;
+- otherwise the sentence says that no difference was detected at this sample size, gives the interval and
+  the sample size, and how many games would resolve a difference of the size observed;
+- below the minimum sample size a finding shows its numbers and makes no claim;
+- no NaN, inf or None can reach the text: a :class:`Finding` with such numbers cannot be built.
+
+:func:`rank` orders findings for the report's summary page: claims first, by size (relative to a scale)
+and then certainty; :func:`component_findings` picks the claims that suggest changing a component.
+
+Examples
+--------
+>>> from pyradice_lab.findings import Finding, render
+>>> f = Finding("difference", "start-player win share, 2 players", 0.537, 0.512, 0.561, n=1500, null=0.5,
+...             null_label="a fair share", test="Wilson interval", player="greedy", unit="%")
+>>> render(f)
+'Start-player win share, 2 players (greedy): 53.7%, above a fair share of 50.0% by 3.7 percentage points (95% CI 51.2%..56.1%, Wilson interval, n = 1,500 games).'
+>>> g = Finding("difference", "start-player win share, 3 players", 0.35, 0.31, 0.39, n=500, null=1 / 3,
+...             null_label="a fair share", unit="%")
+>>> render(g)  # doctest: +ELLIPSIS
+'Start-player win share, 3 players: no difference from a fair share of 33.3% detected at this sample size (35%, 95% CI 31%..39%, n = 500 games); about 2,900 games would resolve a difference of this size.'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from .stats import Z95, Estimate
+
+__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "render", "render_all", "rank", "component_findings",
+           "format_value", "format_interval", "from_estimate", "difference_of", "findings_table"]
+
+#: the kinds of finding: a comparison with a null value, a plain estimate, an exact number
+KINDS = ("difference", "estimate", "exact")
+
+#: the smallest sample (games, or whatever ``sample_unit`` says) on which the report makes a claim
+MIN_CLAIM_N = 100
+
+_MAX_RESOLVE = 10_000_000  # beyond this "about N games would resolve it" is not a useful statement
+
+
+def _finite(name: str, v) -> float:
+    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(float(v)):
+        raise ValueError(f"{name} must be a finite number, got {v!r}")
+    return float(v)
+
+
+def _text(name: str, v, *, required: bool = False) -> str:
+    if v is None:
+        v = ""
+    if not isinstance(v, str):
+        raise TypeError(f"{name} must be a string, got {type(v).__name__}")
+    v = " ".join(v.split())
+    if required and not v:
+        raise ValueError(f"{name} must be a non-empty string")
+    for bad in ("nan", "inf", "None"):
+        if bad in v.replace(",", " ").replace("(", " ").replace(")", " ").split():
+            raise ValueError(f"{name} must not contain {bad!r}, got {v!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One conclusion of an experiment, with the numbers it rests on.
+
+    Parameters
+    ----------
+    kind : {"difference", "estimate", "exact"}
+        ``difference``: the estimate is compared with ``null`` (a fair share, 0 points, the baseline);
+        a difference is claimed only when the interval excludes ``null`` and ``n >= min_n``.
+        ``estimate``: a value with its interval, no comparison.  ``exact``: an exact number (``n`` may
+        be 0; the interval equals the estimate); compared with ``null`` when one is given.
+    quantity : str
+        What is measured, in words ("start-player win share, 2 players").
+    estimate, ci_low, ci_high : float
+        The estimate and its confidence interval (finite; ``ci_low <= estimate <= ci_high``).
+    n : int
+        The sample size the interval rests on (games per compared group), ``>= 0``.
+    null : float, optional
+        The value that means "no difference" (required for ``difference``).
+    null_label : str
+        How to name the null value in the sentence ("a fair share", "the baseline"); default "".
+    test : str
+        The interval or test used ("Wilson interval", "paired t interval", "bootstrap").
+    player : str
+        The player strength / policy the games were played with ("greedy", "expectimax vs greedy").
+    unit : str
+        Unit of the estimate ("points", "turns"); ``"%"`` shows fractions as percentages.
+    sample_unit : str
+        What ``n`` counts (default "games").
+    component : str
+        The component a designer would change if this finding holds ("tile 12 values"); empty if none.
+    robust : bool, optional
+        Whether the finding holds on sampled plausible component sets (None: not assessed).
+    robustness : str
+        How robustness was assessed ("holds on 18 of 20 sampled tile sets").
+    scale : float, optional
+        A reference magnitude used to compare sizes across findings (default: ``|null|`` when not 0,
+        else 1).
+    confidence : float
+        Confidence level of the interval (default 0.95).
+    min_n : int
+        Minimum sample size for a claim (default :data:`MIN_CLAIM_N`).
+    """
+
+    kind: str
+    quantity: str
+    estimate: float
+    ci_low: float
+    ci_high: float
+    n: int
+    null: float | None = None
+    null_label: str = ""
+    test: str = ""
+    player: str = ""
+    unit: str = ""
+    sample_unit: str = "games"
+    component: str = ""
+    robust: bool | None = None
+    robustness: str = ""
+    scale: float | None = None
+    confidence: float = 0.95
+    min_n: int = MIN_CLAIM_N
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        set_ = object.__setattr__
+        set_(self, "quantity", _text("quantity", self.quantity, required=True))
+        for name in ("null_label", "test", "player", "unit", "component", "robustness"):
+            set_(self, name, _text(name, getattr(self, name)))
+        set_(self, "sample_unit", _text("sample_unit", self.sample_unit, required=True))
+        for name in ("estimate", "ci_low", "ci_high"):
+            set_(self, name, _finite(name, getattr(self, name)))
+        tol = 1e-9 * max(1.0, abs(self.estimate))
+        if not self.ci_low - tol <= self.estimate <= self.ci_high + tol:
+            raise ValueError(f"ci_low <= estimate <= ci_high must hold, got {self.ci_low!r} <= {self.estimate!r} "
+                             f"<= {self.ci_high!r}")
+        if isinstance(self.n, bool) or not isinstance(self.n, numbers.Integral) or self.n < 0:
+            raise ValueError(f"n must be a non-negative integer sample size, got {self.n!r}")
+        set_(self, "n", int(self.n))
+        if self.null is not None:
+            set_(self, "null", _finite("null", self.null))
+        if self.kind == "difference":
+            if self.null is None:
+                raise ValueError("null must be given for a 'difference' finding (the value meaning no difference)")
+            if self.n == 0:
+                raise ValueError("n must be positive for a 'difference' finding (use kind='exact' for exact numbers)")
+        if self.kind == "exact" and self.ci_low != self.ci_high:
+            raise ValueError("ci_low and ci_high must equal the estimate for an 'exact' finding")
+        if self.scale is not None and not _finite("scale", self.scale) > 0:
+            raise ValueError(f"scale must be positive, got {self.scale!r}")
+        if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
+            raise ValueError(f"confidence must be in (0, 1), got {self.confidence!r}")
+        if isinstance(self.min_n, bool) or not isinstance(self.min_n, numbers.Integral) or self.min_n < 1:
+            raise ValueError(f"min_n must be a positive integer, got {self.min_n!r}")
+        if self.robust is not None and not isinstance(self.robust, bool):
+            raise TypeError(f"robust must be True, False or None, got {self.robust!r}")
+        set_(self, "notes", tuple(_text("notes", t, required=True) for t in self.notes))
+
+    # ------------------------------------------------------------------------------ evidence
+    @property
+    def effect(self) -> float:
+        """``estimate - null`` (0 when there is no null value)."""
+        return 0.0 if self.null is None else self.estimate - self.null
+
+    @property
+    def halfwidth(self) -> float:
+        return (self.ci_high - self.ci_low) / 2
+
+    @property
+    def enough_data(self) -> bool:
+        """Exact, or a sample of at least ``min_n``."""
+        return self.kind == "exact" or self.n >= self.min_n
+
+    @property
+    def excludes_null(self) -> bool:
+        """Whether the interval excludes the null value (False without a null value)."""
+        if self.null is None:
+            return False
+        if self.kind == "exact":
+            return self.estimate != self.null
+        return self.ci_low > self.null or self.ci_high < self.null
+
+    @property
+    def is_claim(self) -> bool:
+        """Whether the finding claims a difference: the interval excludes the null value on enough data."""
+        return self.null is not None and self.kind in ("difference", "exact") and self.excludes_null \
+            and self.enough_data
+
+    @property
+    def size(self) -> float:
+        """Size of the effect relative to ``scale`` (used for ranking findings of different units)."""
+        if self.null is None:
+            return 0.0
+        scale = self.scale if self.scale is not None else (abs(self.null) if self.null != 0 else 1.0)
+        return abs(self.effect) / scale
+
+    @property
+    def certainty(self) -> float:
+        """``|effect| / standard error`` (infinite for exact findings with an effect, 0 without a null)."""
+        if self.null is None or self.effect == 0:
+            return 0.0
+        if self.kind == "exact" or self.halfwidth == 0:
+            return math.inf
+        return abs(self.effect) / (self.halfwidth / _z(self.confidence))
+
+    def games_to_resolve(self) -> int | None:
+        """About how many units would make the interval exclude the null if the effect stayed as observed.
+
+        Scales the sample size by ``(halfwidth / |effect|)^2`` (intervals shrink like ``1/sqrt(n)``),
+        rounded up to two significant digits; None when there is no effect to resolve or the number is
+        beyond any useful run.
+        """
+        if self.kind != "difference" or self.effect == 0 or self.halfwidth == 0:
+            return None
+        need = self.n * (self.halfwidth / abs(self.effect)) ** 2
+        if need > _MAX_RESOLVE:
+            return None
+        need = max(need, self.min_n, self.n + 1)
+        digits = max(0, int(math.floor(math.log10(need))) - 1)
+        return int(math.ceil(need / 10 ** digits) * 10 ** digits)
+
+    def with_context(self, **changes) -> Finding:
+        """A validated copy with some fields changed (e.g. ``player=`` or ``robust=`` added later)."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """Flat dict (one row of a findings table), including the rendered sentence and the claim flag."""
+        return {"kind": self.kind, "quantity": self.quantity, "estimate": self.estimate, "ci_low": self.ci_low,
+                "ci_high": self.ci_high, "n": self.n, "null": self.null, "test": self.test, "player": self.player,
+                "unit": self.unit, "component": self.component, "robust": self.robust, "claim": self.is_claim,
+                "sentence": render(self)}
+
+
+def _z(confidence: float) -> float:
+    if confidence == 0.95:
+        return Z95
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+# ----------------------------------------------------------------------------------------- numbers
+def _decimals(spread: float) -> int:
+    """Decimals that show a number to the precision its uncertainty supports: the first significant
+    digit of ``spread`` (the half-width), or the first two when that digit is 1 or 2."""
+    exp = math.floor(math.log10(spread))
+    lead = int(spread / 10 ** exp)
+    return int(min(4, max(0, -exp + (1 if lead < 3 else 0))))
+
+
+def format_value(x: float, *, unit: str = "", spread: float = 0.0, delta: bool = False) -> str:
+    """A number for a sentence: digits suited to ``spread`` (e.g. the half-width), thousands separators,
+    ``%`` units shown as percentages (``delta``: percentage points).  Never "nan", "inf" or "-0"."""
+    x = _finite("x", x)
+    pct = unit == "%"
+    if pct:
+        x, spread = 100 * x, 100 * spread
+    if spread == 0 and x != 0:  # exact or zero-width: three significant digits
+        dec = int(min(4, max(0, 2 - math.floor(math.log10(abs(x))))))
+    elif spread == 0:
+        dec = 0
+    else:
+        dec = _decimals(spread)
+    s = f"{x:,.{dec}f}"
+    if s.lstrip("-").strip("0.,") == "":
+        s = s.lstrip("-")
+    if pct:
+        return s + (" percentage points" if delta else "%")
+    return s + (f" {unit}" if unit else "")
+
+
+def format_interval(low: float, high: float, *, unit: str = "", confidence: float = 0.95) -> str:
+    """``95% CI a..b`` with the digits the interval supports."""
+    spread = (high - low) / 2
+    lo = format_value(low, unit="%" if unit == "%" else "", spread=spread)
+    hi = format_value(high, unit="%" if unit == "%" else "", spread=spread)
+    tail = f" {unit}" if unit and unit != "%" else ""
+    return f"{100 * confidence:g}% CI {lo}..{hi}{tail}"
+
+
+# ----------------------------------------------------------------------------------------- sentences
+def _subject(f: Finding) -> str:
+    q = f.quantity[0].upper() + f.quantity[1:]
+    return f"{q} ({f.player})" if f.player else q
+
+
+def _evidence(f: Finding, *, with_estimate: bool = False) -> str:
+    parts = []
+    if with_estimate:
+        parts.append(format_value(f.estimate, unit=f.unit, spread=f.halfwidth))
+    parts.append(format_interval(f.ci_low, f.ci_high, unit=f.unit, confidence=f.confidence))
+    if f.test:
+        parts.append(f.test)
+    parts.append(f"n = {f.n:,} {f.sample_unit}")
+    return ", ".join(parts)
+
+
+def _null(f: Finding) -> str:
+    val = format_value(f.null, unit=f.unit)
+    return f"{f.null_label} of {val}" if f.null_label else val
+
+
+def render(f: Finding) -> str:
+    """The finding as one or two sentences (see the module docstring for the rules of evidence)."""
+    if not isinstance(f, Finding):
+        raise TypeError(f"f must be a Finding, got {type(f).__name__}")
+    subj = _subject(f)
+    est = format_value(f.estimate, unit=f.unit, spread=f.halfwidth)
+    notes = "".join(" " + (n if n.endswith(".") else n + ".") for n in f.notes)
+    if f.kind == "exact":
+        text = f"{subj}: {est} (exact"
+        if f.null is not None:
+            if f.effect == 0:
+                text += f", equal to {_null(f)}"
+            else:
+                word = "above" if f.effect > 0 else "below"
+                text += (f", {word} {_null(f)} by "
+                         f"{format_value(abs(f.effect), unit=f.unit, delta=True)}")
+        return text + ")." + notes
+    if not f.enough_data:
+        return (f"{subj}: {est} ({_evidence(f)}): the sample is below the minimum of {f.min_n:,} "
+                f"{f.sample_unit} for a claim, so no conclusion is drawn." + notes)
+    if f.kind == "estimate":
+        return f"{subj}: {est} ({_evidence(f)})." + notes
+    if f.is_claim:
+        word = "above" if f.effect > 0 else "below"
+        size = format_value(abs(f.effect), unit=f.unit, spread=f.halfwidth, delta=True)
+        return f"{subj}: {est}, {word} {_null(f)} by {size} ({_evidence(f)})." + notes
+    text = (f"{subj}: no difference from {_null(f)} detected at this sample size "
+            f"({_evidence(f, with_estimate=True)})")
+    need = f.games_to_resolve()
+    if need is not None:
+        text += f"; about {need:,} {f.sample_unit} would resolve a difference of this size"
+    else:
+        text += (f"; differences larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)} are "
+                 "unlikely at this sample size")
+    return text + "." + notes
+
+
+def render_all(findings: Iterable[Finding]) -> list[str]:
+    """:func:`render` of each finding, in order."""
+    return [render(f) for f in findings]
+
+
+def rank(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings ordered for a summary: claims first, then by size (relative to scale), then by certainty."""
+    items = list(findings)
+    for f in items:
+        if not isinstance(f, Finding):
+            raise TypeError(f"findings must be Finding objects, got {type(f).__name__}")
+    return sorted(items, key=lambda f: (not f.is_claim, -f.size, -min(f.certainty, 1e12)))
+
+
+def component_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """The claims that suggest changing a component (``component`` set), ranked."""
+    return [f for f in rank(findings) if f.is_claim and f.component]
+
+
+# ----------------------------------------------------------------------------------------- constructors
+def from_estimate(kind: str, quantity: str, est: Estimate, **kwargs) -> Finding:
+    """A :class:`Finding` from a :class:`~pyradice_lab.stats.Estimate` (value, interval, n, confidence).
+
+    Examples
+    --------
+    >>> from pyradice_lab.stats import proportion_estimate
+    >>> f = from_estimate("difference", "start-player win share", proportion_estimate(58, 100), null=0.5,
+    ...                   unit="%", test="Wilson interval")
+    >>> f.is_claim, f.games_to_resolve()
+    (False, 150)
+    """
+    if not isinstance(est, Estimate):
+        raise TypeError(f"est must be an Estimate, got {type(est).__name__}")
+    return Finding(kind, quantity, est.value, est.ci_low, est.ci_high, n=est.n, confidence=est.confidence,
+                   **kwargs)
+
+
+def difference_of(quantity: str, a: Estimate, b: Estimate, **kwargs) -> Finding:
+    """The difference ``a - b`` of two independent estimates as a ``difference`` finding with null 0.
+
+    Normal interval with ``se = sqrt(se_a^2 + se_b^2)``; ``n`` is the smaller sample.  Paired
+    comparisons (common random numbers) have a narrower interval: build their Finding from the paired
+    estimate instead.
+    """
+    for name, e in (("a", a), ("b", b)):
+        if not isinstance(e, Estimate):
+            raise TypeError(f"{name} must be an Estimate, got {type(e).__name__}")
+    d = a.value - b.value
+    se = math.hypot(a.se, b.se)
+    z = _z(a.confidence)
+    kwargs.setdefault("test", "normal interval of a difference")
+    kwargs.setdefault("null", 0.0)
+    return Finding("difference", quantity, d, d - z * se, d + z * se, n=min(a.n, b.n), confidence=a.confidence,
+                   **kwargs)
+
+
+def findings_table(findings: Sequence[Finding]):
+    """A tidy DataFrame of findings (one row each, with the sentence)."""
+    import pandas as pd
+
+    return pd.DataFrame([f.to_dict() for f in findings])

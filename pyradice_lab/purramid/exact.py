@@ -1,0 +1,597 @@
+"""The exact turn solver of :mod:`.advisor`, compiled (numba): the same expectimax on plain arrays.
+
+Same model and same numbers as :class:`~.advisor.TurnSolver` (the readable reference; tests require equal
+values to 1e-9 on the brute-force cases and equal decisions): bit-mask states ``(covered, placed,
+dice_left, turn_dice, yarn, need)``, integer-weighted sorted rolls (:mod:`.chance` count masks), completion
+pruning in dice (a placement is explored only if some valid group containing it can still be paid with
+the dice left), bonus turns (``exact`` / ``approx`` / ``none`` / ``auto``) and yarn rerolls; ties go to the
+lower burst chance, then to the first option in the reference's order.
+
+numba cannot cache recursive functions, so the recursion runs on an explicit stack of frames:
+
+- ``ROLL`` frame (value of rolling the unplaced dice): lists its options -- every (space, dice used) that
+  keeps the segment completable -- on a scratch stack, collects every option's after-placement value
+  (and, with a token, the reroll value), pushing a frame for each unknown one, then sums the best choice
+  over the sorted rolls (:func:`_roll_sum`: one pass over the options by value, as bit sets of rolls);
+- ``AFTER`` frame (stop or continue after a placement): needs the value of the bonus turn (a fresh
+  ``ROLL`` frame on the new board, or on the old one for ``approx``) and of continuing;
+- ``STOP`` (the stop value alone) and ``MODES`` (which bonus modes ``auto`` uses below a board) frames
+  answer queries.
+
+A finished frame hands its value to the frame below it, so a value is looked up in the memo (:mod:`.memo`)
+once.  Several objectives share a memo through a ``spec`` number (one row of the spec arrays: objective
+kind, bonus mode, token value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .memo import (  # noqa: I001
+    B_LEN,
+    B_MODES,
+    B_START,
+    INF,
+    M_COUNT,
+    M_NBOARDS,
+    MAX_SPACES,
+    P_COST,
+    P_F,
+    P_ROWS3,
+    P_SUMN,
+    board_arrays,
+    board_of,
+    build_board,
+    closure,
+    connected,
+    ctz,
+    grow_rows,
+    grow_table,
+    memo_size,
+    new_memory,
+    put,
+    reset_memory,
+    risk_tables,
+    rows3,
+    slot,
+    small_key,
+    sum_row,
+)
+
+__all__ = ["board_arrays", "risk_tables", "better", "AUTO_EXACT_MAX_VALID", "new_memory", "static_context",
+           "solve", "decide_roll", "decision_table", "board_of", "memo_size", "reset_memory", "MODE_CODES",
+           "F_AFTER", "F_ROLL", "F_STOP", "F_MODES", "AUTO_BITS", "MAX_SPACES", "TOL", "MAX_YARN"]
+
+TOL = 1e-12
+#: "auto" values bonus turns exactly on boards with at most this many valid dice groups (see advisor):
+#: measured, a cold compiled exact solve of a fresh 5-dice turn takes at most 0.65 s CPU on every board of
+#: both default sides (the empty boards, 72 and 76 groups, are the largest), and grows fast beyond
+AUTO_EXACT_MAX_VALID = 80
+MAX_YARN = 12
+K_MAX = 127
+F_AFTER, F_ROLL, F_STOP, F_MODES = 0, 1, 2, 3          # frame kinds (AFTER / ROLL are also table tags)
+MODE_EXACT, MODE_APPROX, MODE_NONE, MODE_AUTO = 0, 1, 2, 3
+MODE_CODES = {"exact": MODE_EXACT, "approx": MODE_APPROX, "none": MODE_NONE, "auto": MODE_AUTO}
+AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
+# frame columns; frf[frame] = (child value, child burst, own a, own b)
+(R_TAG, R_COV, R_P, R_D, R_DD, R_Y, R_K, R_SPEC, R_PHASE, R_CUR, R_BASE, R_CNT, R_ACC, R_BOARD, R_GOT) = range(15)
+
+
+# ------------------------------------------------------------------------------------------ set up
+def better(v: float, b: float, v0: float, b0: float) -> bool:
+    """Whether (value ``v``, burst ``b``) beats (``v0``, ``b0``): a higher value, or a tie (within ``TOL``) and
+    a lower burst chance (by more than ``TOL``).  The rule every engine breaks ties with."""
+    return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
+
+
+def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | None = None):
+    """The read-only arrays: board, chance tables and one row per objective ``spec``.
+
+    ``specs``: list of ``(objective kind 0 tiles / 1 at_least, bonus mode code, yarn value)``.
+    """
+    n = layout.n_spaces
+    if n > MAX_SPACES:
+        raise ValueError(f"layout has {n} spaces; the compiled solver handles at most {MAX_SPACES}")
+    brd, full, _ = board_arrays(layout)
+    eight = np.array([1 if (v == 8 and yarn_tokens) else 0 for v in layout.numbers], dtype=np.int64)
+    cm, w, nrows = risk_tables()
+    kind = np.array([s[0] for s in specs], dtype=np.int64)
+    mode = np.array([s[1] for s in specs], dtype=np.int64)
+    yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
+    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max], dtype=np.int64)
+    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _avail_bits(cm, nrows))
+
+
+def _avail_bits(cm, nrows) -> np.ndarray:
+    """``av[d, n, c, word]``: bit set of the sorted rolls of ``d`` dice in which ``c`` dice sum to ``n``."""
+    av = np.zeros((6, 31, 6, 4), dtype=np.uint64)
+    for d in range(1, 6):
+        for r in range(int(nrows[d])):
+            word, bit = divmod(r, 64)
+            for num in range(31):
+                m = int(cm[d, r, num])
+                for c in range(1, 6):
+                    if m >> c & 1:
+                        av[d, num, c, word] |= np.uint64(1) << np.uint64(bit)
+    return av.view(np.int64)
+
+
+# ------------------------------------------------------------------------------------------ options
+@njit(cache=True, nogil=True)
+def _better(v, b, v0, b0):
+    return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
+
+
+@njit(cache=True, nogil=True)
+def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
+    """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
+    ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
+    for s in range(n):
+        need[s] = INF
+    st = boards[b, B_START]
+    for r in range(st, st + boards[b, B_LEN]):
+        F = pool[r, P_F]
+        if F & P != P:
+            continue
+        c = pool[r, P_COST]
+        x = F & ~P
+        while x != 0:
+            low = x & -x
+            x ^= low
+            s = ctz(low)
+            if c < need[s]:
+                need[s] = c
+    cP = sum_row(P, brd, 5)
+    cnt = 0
+    for s in range(n):
+        if need[s] == INF:
+            continue
+        lo = brd[5, s]
+        hi_ = min(d - (need[s] - cP - lo), brd[2, s])
+        for c in range(lo, hi_ + 1):
+            scr[base + cnt, 0] = s
+            scr[base + cnt, 1] = c
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def _options(brd, scr, scv, base, cnt, wk, wf):
+    """Best option per (number, dice) from the entries and their values: views (number, dice, value, burst,
+    space) in first-seen order, the order by value (descending) and their count (work rows ``wk``/``wf``)."""
+    kn = wk[0]
+    kc = wk[1]
+    ks = wk[2]
+    order = wk[3]
+    idx = wk[4]          # (number, dice) -> option column; -1 everywhere between calls
+    kv = wf[0]
+    kb = wf[1]
+    nk = 0
+    for e in range(cnt):
+        s = scr[base + e, 0]
+        c = scr[base + e, 1]
+        v = scv[base + e, 0]
+        bp = scv[base + e, 1]
+        num = brd[2, s]
+        j = idx[num * 8 + c]
+        if j < 0:
+            idx[num * 8 + c] = nk
+            kn[nk] = num
+            kc[nk] = c
+            kv[nk] = v
+            kb[nk] = bp
+            ks[nk] = s
+            nk += 1
+        elif _better(v, bp, kv[j], kb[j]):
+            kv[j] = v
+            kb[j] = bp
+            ks[j] = s
+    for j in range(nk):
+        idx[kn[j] * 8 + kc[j]] = -1
+    for i in range(nk):  # insertion sort by value, descending
+        j = i
+        while j > 0 and kv[order[j - 1]] < kv[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return kn, kc, kv, kb, ks, order, nk
+
+
+@njit(cache=True, nogil=True)
+def _pick(cmrow, kn, kc, kv, kb, order, nk):
+    """The reference's choice for one roll: (best value, its burst chance, option column or -1)."""
+    first = -1
+    pos = 0
+    for q in range(nk):
+        j = order[q]
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0:
+            first = j
+            pos = q
+            break
+    if first < 0:
+        return 0.0, 1.0, -1
+    vstar = kv[first]
+    low = 2.0
+    for q in range(pos, nk):
+        j = order[q]
+        if kv[j] < vstar - TOL:
+            break
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kb[j] < low:
+            low = kb[j]
+    for j in range(nk):
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kv[j] >= vstar - TOL and kb[j] <= low + TOL:
+            return vstar, kb[j], j
+    return vstar, low, first  # not reached
+
+
+@njit(cache=True, nogil=True)
+def _roll_sum(d, can_reroll, rrv, rrb, kn, kc, kv, kb, order, nk, cm, w, nrows, avb, free):
+    """Expected (value, burst) of a roll of ``d`` dice when every roll takes its best option (or the
+    reroll).  Options are visited by value: the rolls in which an option is the first available one take
+    it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
+    best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does."""
+    nw = (nrows[d] + 63) // 64
+    for i in range(4):
+        free[i] = 0
+    for i in range(nw):
+        free[i] = -1
+    rem = nrows[d] - 64 * (nw - 1)
+    if rem < 64:
+        free[nw - 1] = (1 << rem) - 1
+    av = 0.0
+    ab = 0.0
+    for q in range(nk + 1):
+        if q < nk:
+            j = order[q]
+            tie = q + 1 < nk and kv[order[q + 1]] >= kv[j] - TOL
+            v = kv[j]
+            bp = kb[j]
+        else:  # the rolls no option can use
+            j = -1
+            tie = False
+            v = 0.0
+            bp = 1.0
+        if can_reroll and not tie and (rrv > v + TOL or (abs(rrv - v) <= TOL and rrb < bp - TOL)):
+            v = rrv
+            bp = rrb
+        ws = 0
+        for i in range(nw):
+            new = free[i] if j < 0 else avb[d, kn[j], kc[j], i] & free[i]
+            free[i] &= ~new
+            while new != 0:
+                low = new & -new
+                new ^= low
+                r = 64 * i + ctz(low)
+                if tie:
+                    bv, bb, col = _pick(cm[d, r], kn, kc, kv, kb, order, nk)
+                    if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
+                        bv = rrv
+                        bb = rrb
+                    av += w[d, r] * bv
+                    ab += w[d, r] * bb
+                else:
+                    ws += w[d, r]
+        av += ws * v
+        ab += ws * bp
+    total = 6.0 ** d
+    return av / total, ab / total
+
+
+@njit(cache=True, nogil=True)
+def _resolve_mode(mode, b, boards, auto_max):
+    if mode != MODE_AUTO:
+        return mode
+    return MODE_EXACT if boards[b, B_LEN] <= auto_max else MODE_APPROX
+
+
+@njit(cache=True, nogil=True)
+def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
+    fr[i, R_TAG] = tag
+    fr[i, R_COV] = cov
+    fr[i, R_P] = P
+    fr[i, R_D] = d
+    fr[i, R_DD] = DD
+    fr[i, R_Y] = y
+    fr[i, R_K] = k
+    fr[i, R_SPEC] = spec
+    fr[i, R_PHASE] = 0
+    fr[i, R_GOT] = 0
+    fr[i, R_ACC] = 0
+
+
+# ------------------------------------------------------------------------------------------ solver
+@njit(cache=True, nogil=True)
+def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
+    """Value ``(v, burst)`` of a state: ``tag`` F_ROLL (rolling the ``d`` unplaced dice), F_AFTER (stop or
+    continue after a placement), F_STOP (stopping now) or F_MODES (``v`` = bit set of the modes ``auto``
+    uses below the board).  Returns ``(v, burst, mem)`` with ``mem`` possibly grown."""
+    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
+    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    free4 = wk[5, :4]
+    need = wk[5, 4:]
+    TF = T.view(np.float64)
+    full = ip[0]
+    n = ip[1]
+    auto_max = ip[2]
+    out_v = 0.0
+    out_b = 1.0
+    _set_frame(fr, 0, tag, cov, P, d, DD, min(y, MAX_YARN), min(k, K_MAX), spec)
+    sp = 1
+    scr_top = 0
+    while sp > 0:
+        # room for this step's insertions (at most one value, one board, one frame)
+        if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
+            T = grow_table(T)
+            TF = T.view(np.float64)
+        if meta[M_NBOARDS] + 2 > boards.shape[0]:
+            boards = grow_rows(boards)
+        if sp + 2 > fr.shape[0]:
+            fr = grow_rows(fr)
+            frf = grow_rows(frf)
+        if scr_top + 6 * n + 8 > scr.shape[0]:
+            scr = grow_rows(scr)
+            scv = grow_rows(scv)
+        f = sp - 1
+        ftag = fr[f, R_TAG]
+        fc = fr[f, R_COV]
+        fP = fr[f, R_P]
+        fd = fr[f, R_D]
+        fD = fr[f, R_DD]
+        fy = fr[f, R_Y]
+        fk = fr[f, R_K]
+        fs = fr[f, R_SPEC]
+        phase = fr[f, R_PHASE]
+        done = False
+        push = False
+        rv = 0.0
+        rb = 1.0
+        ct = 0
+        cc = 0
+        cP = 0
+        cd = 0
+        cD = 0
+        cy = 0
+        ck = 0
+        if phase == 0:
+            if f == 0 and (ftag == F_ROLL or ftag == F_AFTER):  # only the root can already be known
+                i = slot(T, fc, fP, small_key(ftag, fd, fD, fy, fk, fs))
+                if T[i, 2] != -1:
+                    rv = TF[i, 4]
+                    rb = TF[i, 5]
+                    done = True
+            if not done:
+                b = board_of(T, fc, fD)
+                if b < 0:
+                    st = build_board(fc, fD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue)
+                    if st == -1:
+                        pool = grow_rows(pool)
+                    elif st == -2:
+                        seenk = np.zeros(seenk.shape[0] * 2, dtype=np.int64)
+                        seeng = np.zeros(seeng.shape[0] * 2, dtype=np.int64)
+                        queue = np.zeros(queue.shape[0] * 2, dtype=np.int64)
+                    continue
+                fr[f, R_BOARD] = b
+                if ftag == F_ROLL:
+                    fr[f, R_BASE] = scr_top
+                    fr[f, R_CNT] = _entries(fP, fd, b, brd, n, boards, pool, scr, scr_top, need)
+                    scr_top += fr[f, R_CNT]
+                    fr[f, R_CUR] = 0
+                phase = 1
+                fr[f, R_PHASE] = 1
+        b = fr[f, R_BOARD]
+        kind = sp_kind[fs]
+        if done:
+            pass
+        elif ftag == F_ROLL:
+            base = fr[f, R_BASE]
+            cnt = fr[f, R_CNT]
+            if phase == 1:
+                cur = fr[f, R_CUR]
+                if fr[f, R_GOT] == 1:
+                    scv[base + cur, 0] = frf[f, 0]
+                    scv[base + cur, 1] = frf[f, 1]
+                    cur += 1
+                    fr[f, R_GOT] = 0
+                while cur < cnt:
+                    s = scr[base + cur, 0]
+                    c = scr[base + cur, 1]
+                    i = slot(T, fc, fP | (1 << s), small_key(F_AFTER, fd - c, fD, fy, fk, fs))
+                    if T[i, 2] == -1:
+                        push = True
+                        ct, cc, cP, cd, cD, cy, ck = F_AFTER, fc, fP | (1 << s), fd - c, fD, fy, fk
+                        break
+                    scv[base + cur, 0] = TF[i, 4]
+                    scv[base + cur, 1] = TF[i, 5]
+                    cur += 1
+                fr[f, R_CUR] = cur
+                if not push:
+                    phase = 3
+                    if fy > 0:
+                        i = slot(T, fc, fP, small_key(F_ROLL, fd, fD, fy - 1, fk, fs))
+                        if T[i, 2] == -1:
+                            push = True
+                            ct, cc, cP, cd, cD, cy, ck = F_ROLL, fc, fP, fd, fD, fy - 1, fk
+                            phase = 2
+                        else:
+                            frf[f, 2] = TF[i, 4]
+                            frf[f, 3] = TF[i, 5]
+                    fr[f, R_PHASE] = phase
+            elif phase == 2:  # the reroll value has just been computed
+                frf[f, 2] = frf[f, 0]
+                frf[f, 3] = frf[f, 1]
+                fr[f, R_GOT] = 0
+                phase = 3
+            if phase == 3:
+                kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, base, cnt, wk, wf)
+                rv, rb = _roll_sum(fd, fy > 0, frf[f, 2] - sp_yv[fs], frf[f, 3], kn, kc, kv, kb, order, nk, cm,
+                                   w, nrows, avb, free4)
+                put(T, TF, meta, fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs), rv, rb)
+                done = True
+        elif ftag == F_AFTER or ftag == F_STOP:
+            if phase == 1:  # the stop value, and the bonus turn it needs
+                sv = 0.0
+                sb = 1.0
+                if fP != 0 and closure(fP, fc, brd) == fP and connected(fP, brd):
+                    t = sum_row(fP, brd, 3)
+                    e = 0
+                    x = fP
+                    while x != 0:
+                        low = x & -x
+                        x ^= low
+                        e += eight[ctz(low)]
+                    bon = fD > 1 and (fd == 0 or rows3(fP, brd) == 1)
+                    sb = 0.0
+                    if kind == 0:
+                        sv = t + sp_yv[fs] * e
+                    elif t >= fk:
+                        sv = 1.0
+                        bon = False
+                    if bon:
+                        mode = _resolve_mode(sp_mode[fs], b, boards, auto_max)
+                        if mode != MODE_NONE:
+                            c2 = fc | fP if mode == MODE_EXACT else fc
+                            y2 = min(fy + e, MAX_YARN)
+                            k2 = fk - t if kind == 1 else 0
+                            i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
+                            if T[i, 2] == -1:
+                                push = True
+                                ct, cc, cP, cd, cD, cy, ck = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2
+                            else:
+                                sv += TF[i, 4]
+                frf[f, 2] = sv
+                frf[f, 3] = sb
+                phase = 2 if push else 3
+                fr[f, R_PHASE] = phase
+            elif phase == 2:  # the bonus turn's value has just been computed
+                frf[f, 2] += frf[f, 0]
+                fr[f, R_GOT] = 0
+                phase = 3
+                fr[f, R_PHASE] = 3
+            if phase == 3 and not push:
+                if ftag == F_STOP or fd == 0:
+                    rv = frf[f, 2]
+                    rb = frf[f, 3]
+                    done = True
+                else:
+                    i = slot(T, fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs))
+                    if T[i, 2] == -1:
+                        push = True
+                        ct, cc, cP, cd, cD, cy, ck = F_ROLL, fc, fP, fd, fD, fy, fk
+                        fr[f, R_PHASE] = 4
+                    else:
+                        frf[f, 0] = TF[i, 4]
+                        frf[f, 1] = TF[i, 5]
+                        phase = 4
+            if phase == 4 and not push:  # continuing's value is known (frf[f, 0:2])
+                rv = frf[f, 2]
+                rb = frf[f, 3]
+                if _better(frf[f, 0], frf[f, 1], rv, rb):
+                    rv = frf[f, 0]
+                    rb = frf[f, 1]
+                fr[f, R_GOT] = 0
+                done = True
+            if done and ftag == F_AFTER:
+                put(T, TF, meta, fc, fP, small_key(F_AFTER, fd, fD, fy, fk, fs), rv, rb)
+        else:  # F_MODES: which modes "auto" uses for bonus turns below this board
+            if boards[b, B_MODES] >= 0 or fD <= 1:
+                if boards[b, B_MODES] < 0:
+                    boards[b, B_MODES] = 0
+                rv = float(boards[b, B_MODES])
+                done = True
+            else:
+                mode = _resolve_mode(MODE_AUTO, b, boards, auto_max)
+                acc = 0
+                if mode == MODE_APPROX:
+                    acc = 1 << MODE_APPROX
+                    if fD - 1 > 1:
+                        b2 = board_of(T, fc, fD - 1)
+                        if b2 < 0 or boards[b2, B_MODES] < 0:
+                            push = True
+                            ct, cc, cD = F_MODES, fc, fD - 1
+                        else:
+                            acc |= boards[b2, B_MODES]
+                else:
+                    if phase == 1:
+                        fr[f, R_CUR] = boards[b, B_START]
+                        fr[f, R_ACC] = 1 << MODE_EXACT
+                        fr[f, R_PHASE] = 2
+                    cur = fr[f, R_CUR]
+                    end = boards[b, B_START] + boards[b, B_LEN]
+                    while cur < end:
+                        if fD - 1 > 1 and (pool[cur, P_ROWS3] == 1 or pool[cur, P_SUMN] >= fD):
+                            b2 = board_of(T, fc | pool[cur, P_F], fD - 1)
+                            if b2 < 0 or boards[b2, B_MODES] < 0:
+                                push = True
+                                ct, cc, cD = F_MODES, fc | pool[cur, P_F], fD - 1
+                                break
+                            fr[f, R_ACC] |= boards[b2, B_MODES]
+                        cur += 1
+                    fr[f, R_CUR] = cur
+                    acc = fr[f, R_ACC]
+                if not push:
+                    boards[b, B_MODES] = acc
+                    rv = float(acc)
+                    done = True
+        if push:
+            _set_frame(fr, sp, ct, cc, cP, cd, cD, cy, ck, fs)
+            sp += 1
+            continue
+        if done:
+            if ftag == F_ROLL and phase >= 1:
+                scr_top = fr[f, R_BASE]
+            sp -= 1
+            if sp == 0:
+                out_v = rv
+                out_b = rb
+            else:
+                frf[sp - 1, 0] = rv
+                frf[sp - 1, 1] = rb
+                fr[sp - 1, R_GOT] = 1
+    mem = (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+    return out_v, out_b, mem
+
+
+# ------------------------------------------------------------------------------------------ decisions
+@njit(cache=True, nogil=True)
+def decide_roll(cov, P, d, DD, y, k, spec, cmrow, sc, mem):
+    """The optimal choice for one roll (its count masks ``cmrow``, see :func:`.kernel.roll_masks`), once
+    ``solve(F_ROLL, ...)`` has run for this state: ``(kind, space, dice)``; kind 0 burst, 1 place, 2 reroll
+    (with the best placement reported too, as the reference does)."""
+    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
+    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    TF = T.view(np.float64)
+    k = min(k, K_MAX)
+    y = min(y, MAX_YARN)
+    b = board_of(T, cov, DD)
+    cnt = _entries(P, d, b, brd, ip[1], boards, pool, scr, 0, wk[5, 4:])
+    for e in range(cnt):
+        i = slot(T, cov, P | (1 << scr[e, 0]), small_key(F_AFTER, d - scr[e, 1], DD, y, k, spec))
+        scv[e, 0] = TF[i, 4]
+        scv[e, 1] = TF[i, 5]
+    kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, 0, cnt, wk, wf)
+    bv, bb, col = _pick(cmrow, kn, kc, kv, kb, order, nk)
+    s = -1 if col < 0 else ks[col]
+    c = 0 if col < 0 else kc[col]
+    if y > 0:
+        i = slot(T, cov, P, small_key(F_ROLL, d, DD, y - 1, k, spec))
+        rrv = TF[i, 4] - sp_yv[spec]
+        rrb = TF[i, 5]
+        if rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL):
+            return 2, s, c
+    if col < 0:
+        return 0, -1, 0
+    return 1, s, c
+
+
+@njit(cache=True, nogil=True)
+def decision_table(cov, P, d, DD, y, k, spec, sc, mem):
+    """:func:`decide_roll` for every sorted roll of ``d`` dice: ``(kind, space, count)`` arrays."""
+    cm = sc[2]
+    nr = sc[4][d]
+    kind = np.zeros(nr, dtype=np.int64)
+    space = np.full(nr, -1, dtype=np.int64)
+    count = np.zeros(nr, dtype=np.int64)
+    for r in range(nr):
+        kind[r], space[r], count[r] = decide_roll(cov, P, d, DD, y, k, spec, cm[d, r], sc, mem)
+    return kind, space, count

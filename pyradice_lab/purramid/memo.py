@@ -1,0 +1,333 @@
+"""Compiled building blocks of the exact solver (:mod:`.exact`): board arrays, bit sets, the memo table and
+the valid dice groups of every board met.
+
+- Board arrays (:func:`board_arrays`, shared with the game kernel): ``brd[0..5, space]`` = below mask,
+  adjacency mask, number, tiles, row and fewest dice (``ceil(number / 6)``).
+- The memo is one open-addressing hash table ``T`` of int64 rows ``(covered, placed, small, payload, value,
+  burst)`` -- value and burst stored as float64 bit patterns (``T.view(np.float64)``), so one probe touches
+  one row.  ``small`` packs the small numbers of a state and a tag (:func:`small_key`).
+- A *board* is ``(covered, turn dice)``: its valid dice groups (connected, supported, uncovered, paid by at
+  most ``turn dice`` dice) are enumerated once (:func:`build_board`) into a pool; the table maps the board
+  to its row of ``boards``.
+
+All arrays travel in one tuple (:func:`new_memory`); functions that may need more room return a status and
+the solver grows the arrays, so a caller keeps a memo warm across calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .chance import count_masks, multisets
+
+__all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "small_key", "slot", "put",
+           "board_of", "build_board", "MAX_SPACES"]
+
+MAX_SPACES = 62
+INF = 1 << 30
+H_BOARD = 2                     # table tag of a board entry (0 and 1: AFTER and ROLL values, see exact.py)
+# meta slots: table entries, boards, pool rows, seen-set generation
+M_COUNT, M_NBOARDS, M_NPOOL, M_GEN = 0, 1, 2, 3
+# board rows: covered, turn dice, first pool row, valid groups, union of the groups, auto modes (-1 unknown)
+B_COV, B_DD, B_START, B_LEN, B_UNION, B_MODES = 0, 1, 2, 3, 4, 5
+# pool rows (one valid group): mask, fewest dice, sum of its numbers, spans 3+ rows
+P_F, P_COST, P_SUMN, P_ROWS3 = 0, 1, 2, 3
+N_FRAME = 16
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+
+
+def _debruijn_table() -> np.ndarray:
+    t = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        t[(((1 << i) * int(_DEBRUIJN)) & ((1 << 64) - 1)) >> 58] = i
+    assert len(set(t.tolist())) == 64
+    return t
+
+
+_CTZ = _debruijn_table()
+_H1, _H2, _H3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
+
+
+# ------------------------------------------------------------------------------------------ set up
+def board_arrays(layout) -> tuple:
+    """``(brd, full, n)`` for the kernels: ``brd`` is a (6, n) int64 array of the below masks, adjacency
+    masks, numbers, tiles, rows and fewest dice (``ceil(number / 6)``) of the spaces; ``full`` the mask of
+    all spaces."""
+    n = layout.n_spaces
+    if n > 63:
+        raise ValueError(f"layout has {n} spaces; the compiled simulators handle at most 63")
+    brd = np.array([layout.below_mask, layout.adj_mask, layout.numbers, layout.tile_counts, layout.row_of,
+                    [-(-v // 6) for v in layout.numbers]], dtype=np.int64).reshape(6, n)
+    return brd, np.int64(layout.all_mask), n
+
+
+def risk_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count masks and weights of every sorted roll of 1..5 dice, padded: ``(cm[d, row, n], w[d, row], rows[d])``."""
+    cm = np.zeros((6, 252, 31), dtype=np.int64)
+    w = np.zeros((6, 252), dtype=np.int64)
+    nrows = np.zeros(6, dtype=np.int64)
+    for d in range(1, 6):
+        m = count_masks(d)
+        _, wt = multisets(d)
+        cm[d, :m.shape[0], :m.shape[1]] = m
+        w[d, :len(wt)] = wt
+        nrows[d] = len(wt)
+    return cm, w, nrows
+
+
+def new_memory(n_spaces: int, hash_bits: int = 18):
+    """Empty memo arrays (grown by the solver as needed): ``(T, boards, pool, meta, seenk, seeng, queue, fr,
+    frf, scr, scv, wk, wf)`` (``wk``/``wf``: work rows for one roll's options, reused)."""
+    T = np.full((1 << hash_bits, 6), -1, dtype=np.int64)
+    boards = np.zeros((1024, 6), dtype=np.int64)
+    pool = np.zeros((1 << 14, 4), dtype=np.int64)
+    meta = np.zeros(8, dtype=np.int64)
+    seenk = np.zeros(1 << 14, dtype=np.int64)
+    seeng = np.zeros(1 << 14, dtype=np.int64)
+    queue = np.zeros(1 << 14, dtype=np.int64)
+    fr = np.zeros((512, N_FRAME), dtype=np.int64)
+    frf = np.zeros((512, 4), dtype=np.float64)
+    rows = 512 * (5 * max(n_spaces, 1) + 8)
+    scr = np.zeros((rows, 2), dtype=np.int64)
+    scv = np.zeros((rows, 2), dtype=np.float64)
+    width = max(5 * n_spaces + 8, 256)
+    wk = np.full((6, width), -1, dtype=np.int64)
+    wf = np.zeros((2, width), dtype=np.float64)
+    return (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+
+
+@njit(cache=True, nogil=True)
+def reset_memory(mem):
+    """Forget every memoised value and board in place (capacity kept)."""
+    T = mem[0]
+    meta = mem[3]
+    for i in range(T.shape[0]):
+        T[i, 2] = -1
+    meta[M_COUNT] = 0
+    meta[M_NBOARDS] = 0
+    meta[M_NPOOL] = 0
+
+
+def memo_size(mem) -> int:
+    """Memoised entries (values and boards)."""
+    return int(mem[3][M_COUNT])
+
+
+# ------------------------------------------------------------------------------------------ bits
+@njit(cache=True, nogil=True)
+def ctz(low):
+    """Index of the single set bit of ``low``."""
+    return _CTZ[np.int64((np.uint64(low) * _DEBRUIJN) >> np.uint64(58))]
+
+
+@njit(cache=True, nogil=True)
+def popcount(x):
+    c = 0
+    while x != 0:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, nogil=True)
+def closure(placed, cov, brd):
+    """``placed`` plus every uncovered space below it, recursively (a work list over the set bits)."""
+    result = placed
+    todo = placed
+    while todo != 0:
+        low = todo & -todo
+        todo ^= low
+        new = brd[0, ctz(low)] & ~cov & ~result
+        result |= new
+        todo |= new
+    return result
+
+
+@njit(cache=True, nogil=True)
+def sum_row(x, brd, row):
+    """Sum of ``brd[row]`` over the spaces of ``x``."""
+    s = 0
+    while x != 0:
+        low = x & -x
+        x ^= low
+        s += brd[row, ctz(low)]
+    return s
+
+
+@njit(cache=True, nogil=True)
+def neighbours(x, brd):
+    nb = 0
+    while x != 0:
+        low = x & -x
+        x ^= low
+        nb |= brd[1, ctz(low)]
+    return nb
+
+
+@njit(cache=True, nogil=True)
+def connected(x, brd):
+    if x == 0:
+        return True
+    seen = x & -x
+    frontier = seen
+    while frontier != 0:
+        low = frontier & -frontier
+        frontier ^= low
+        new = brd[1, ctz(low)] & x & ~seen
+        seen |= new
+        frontier |= new
+    return seen == x
+
+
+@njit(cache=True, nogil=True)
+def rows3(x, brd):
+    """1 if the spaces of ``x`` span three or more rows."""
+    m = 0
+    while x != 0:
+        low = x & -x
+        x ^= low
+        m |= 1 << brd[4, ctz(low)]
+    return 1 if popcount(m) >= 3 else 0
+
+
+# ------------------------------------------------------------------------------------------ table
+@njit(cache=True, nogil=True)
+def small_key(tag, d, DD, y, k, spec):
+    """Pack dice left (3 bits), turn dice (3), yarn (4), tiles needed (7), tag (2) and objective row."""
+    return d | (DD << 3) | (y << 6) | (k << 10) | (tag << 17) | (spec << 19)
+
+
+@njit(cache=True, nogil=True)
+def slot(T, a, b, c):
+    """Row of key ``(a, b, c)`` in ``T``, or of the empty row where it would go (``T[i, 2] == -1``)."""
+    mask = T.shape[0] - 1
+    h = (np.uint64(a) * _H1) ^ (np.uint64(b) * _H2) ^ (np.uint64(c) * _H3)
+    h ^= h >> np.uint64(29)
+    i = np.int64(h & np.uint64(mask))
+    while True:
+        if T[i, 2] == -1 or (T[i, 2] == c and T[i, 1] == b and T[i, 0] == a):
+            return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def put(T, TF, meta, a, b, c, v, bp):
+    i = slot(T, a, b, c)
+    if T[i, 2] == -1:
+        meta[M_COUNT] += 1
+    T[i, 0] = a
+    T[i, 1] = b
+    T[i, 2] = c
+    TF[i, 4] = v
+    TF[i, 5] = bp
+    return i
+
+
+@njit(cache=True, nogil=True)
+def grow_table(T):
+    """A table twice the size holding the same entries."""
+    N = np.full((T.shape[0] * 2, 6), -1, dtype=np.int64)
+    for i in range(T.shape[0]):
+        if T[i, 2] != -1:
+            j = slot(N, T[i, 0], T[i, 1], T[i, 2])
+            for col in range(6):
+                N[j, col] = T[i, col]
+    return N
+
+
+@njit(cache=True, nogil=True)
+def grow_rows(a):
+    out = np.zeros((a.shape[0] * 2, a.shape[1]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+# ------------------------------------------------------------------------------------------ boards
+@njit(cache=True, nogil=True)
+def board_of(T, cov, DD):
+    """Row of board ``(cov, DD)`` in ``boards``, or -1 if it has not been built."""
+    i = slot(T, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0))
+    return T[i, 3] if T[i, 2] != -1 else -1
+
+
+@njit(cache=True, nogil=True)
+def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue):
+    """Enumerate the valid groups paid by at most ``DD`` dice into the pool and register the board.
+
+    Grows connected sets one neighbour at a time (each seen once), pruning a set whose downward closure
+    already costs more than ``DD`` dice; a set equal to its closure is valid.  Returns the board row, -1
+    if the pool is too small, -2 if the seen-set is too small (nothing registered then)."""
+    free = full & ~cov
+    cap = seenk.shape[0]
+    smask = cap - 1
+    meta[M_GEN] += 1
+    gen = meta[M_GEN]
+    qn = 0
+    x = free
+    while x != 0:
+        low = x & -x
+        x ^= low
+        if sum_row(closure(low, cov, brd), brd, 5) <= DD:
+            queue[qn] = low
+            qn += 1
+            j = np.int64((np.uint64(low) * _H1) >> np.uint64(32)) & smask
+            while seeng[j] == gen:
+                j = (j + 1) & smask
+            seeng[j] = gen
+            seenk[j] = low
+    seen = qn
+    head = 0
+    start = meta[M_NPOOL]
+    count = 0
+    union = 0
+    while head < qn:
+        x = queue[head]
+        head += 1
+        if closure(x, cov, brd) == x:
+            if start + count >= pool.shape[0]:
+                return -1
+            r = start + count
+            pool[r, P_F] = x
+            pool[r, P_COST] = sum_row(x, brd, 5)
+            pool[r, P_SUMN] = sum_row(x, brd, 2)
+            pool[r, P_ROWS3] = rows3(x, brd)
+            count += 1
+            union |= x
+        if popcount(x) >= DD:
+            continue
+        nb = neighbours(x, brd) & free & ~x
+        while nb != 0:
+            low = nb & -nb
+            nb ^= low
+            y = x | low
+            j = np.int64((np.uint64(y) * _H1) >> np.uint64(32)) & smask
+            found = False
+            while seeng[j] == gen:
+                if seenk[j] == y:
+                    found = True
+                    break
+                j = (j + 1) & smask
+            if found:
+                continue
+            if 2 * (seen + 1) > cap or qn >= queue.shape[0]:
+                return -2
+            seeng[j] = gen
+            seenk[j] = y
+            seen += 1
+            if sum_row(closure(y, cov, brd), brd, 5) <= DD:
+                queue[qn] = y
+                qn += 1
+    b = meta[M_NBOARDS]
+    meta[M_NBOARDS] += 1
+    meta[M_NPOOL] += count
+    boards[b, B_COV] = cov
+    boards[b, B_DD] = DD
+    boards[b, B_START] = start
+    boards[b, B_LEN] = count
+    boards[b, B_UNION] = union
+    boards[b, B_MODES] = -1
+    i = put(T, TF, meta, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0), 0.0, 0.0)
+    T[i, 3] = b
+    return b

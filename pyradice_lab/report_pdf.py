@@ -1,0 +1,491 @@
+"""The PDF layout of the report, on ReportLab's platypus.
+
+:func:`render_pdf` turns sections (:mod:`pyradice_lab.report_items`) into an A4 document: a title page
+(version, date, seeds, the sample size of every experiment), the summary of findings on page 2, a table
+of contents, then one part per section.  Paragraphs wrap; tables split across pages with their header
+repeated, headers wrap at ``_`` and spaces, columns are sized from their content and never drawn below
+:data:`MIN_TABLE_FONT` points (too wide for a portrait page: a landscape page; too wide for that: column
+groups); figures are embedded as vector drawings.  Every section and every experiment is a PDF bookmark;
+every page has a running header (section, version) and a page number, and a quick report carries the
+banner :data:`QUICK_BANNER` on every page.
+"""
+
+from __future__ import annotations
+
+import io
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.utils import ImageReader
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table as RLTable,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from . import __version__
+from .figures import PAGE_HEIGHT_IN
+from .findings import MIN_CLAIM_N, component_findings, rank, render
+from .report_items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
+from .report_style import (
+    BOLD,
+    CAPTION,
+    CELL,
+    FINDING,
+    FONT,
+    GRID,
+    H1,
+    H2,
+    H3,
+    HEAD_BG,
+    LANDSCAPE,
+    MARGIN_BOTTOM,
+    MARGIN_TOP,
+    MARGIN_X,
+    MIN_TABLE_FONT,
+    NOTE,
+    PORTRAIT,
+    QUESTION,
+    QUICK_BANNER,
+    SMALL,
+    SUBTITLE,
+    TABLE_TITLE2,
+    TITLE,
+    TOC_STYLES,
+    ZEBRA,
+    Heading,
+    frame_width,
+    markup,
+    paragraphs,
+)
+from .report_tables import _wrap_cell, table_flowables
+
+__all__ = ["render_pdf", "QUICK_BANNER", "MIN_TABLE_FONT"]
+
+
+# ----------------------------------------------------------------------------------------- figures
+#: a figure may shrink this much to fit the rest of a page instead of leaving it blank
+_SHRINK_TO_FIT = 0.935  # MIN_FONT 7.5 pt printed at 93.5%: still 7 pt
+
+
+class _Figure(Flowable):
+    """A rendered figure, scaled down (never up) to the frame.
+
+    ReportLab cannot import a PDF page, so a vector figure reserves its place and records it (page,
+    position, scale) in ``_Doc.placements``; :func:`embed_figures` puts the figure's PDF there as a form
+    XObject once the document is written.  A PNG-only figure is drawn as an image."""
+
+    def __init__(self, fig: RasterFigure, max_height: float):
+        super().__init__()
+        self.fig = fig
+        self.w, self.h = fig.size
+        self.max_height = max_height
+        self.scale = 1.0
+
+    def wrap(self, aw, ah):
+        s = min(1.0, aw / self.w, self.max_height / self.h)
+        if self.h * s > ah >= self.h * s * _SHRINK_TO_FIT:
+            s = ah / self.h
+        self.scale = s
+        return self.w * s, self.h * s
+
+    def draw(self):
+        s = self.scale
+        if self.fig.pdf:
+            doc = getattr(self.canv, "_doctemplate", None)
+            if doc is not None:
+                m = self.canv._currentMatrix
+                doc.placements.append((self.canv.getPageNumber() - 1, m[4], m[5], s, self.fig.pdf))
+        else:
+            self.canv.drawImage(ImageReader(io.BytesIO(self.fig.png)), 0, 0, self.w * s, self.h * s)
+
+
+def _content_bytes(page) -> bytes:
+    """The decoded content stream(s) of a page, concatenated (no parsing of the operators)."""
+    from pypdf.generic import ArrayObject
+
+    contents = page.raw_get("/Contents").get_object()
+    streams = list(contents) if isinstance(contents, ArrayObject) else [contents]
+    return b"\n".join(s.get_object().get_data() for s in streams)
+
+
+def embed_figures(path: str, placements: list) -> None:
+    """Put each figure's one-page PDF on its page as a form XObject at (x, y), scaled; rewrite ``path``.
+
+    The figure's content stream is used as it is (no parsing, no resource renaming): the form carries
+    its own resources, and the page calls it with ``q s 0 0 s x y cm /Name Do Q``."""
+    if not placements:
+        return
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+
+    with open(path, "rb") as fh:  # read it all first: the file is rewritten below
+        writer = PdfWriter(clone_from=PdfReader(io.BytesIO(fh.read())))
+    for k, (page_no, x, y, scale, pdf) in enumerate(placements):
+        src = PdfReader(io.BytesIO(pdf)).pages[0]
+        box = src.mediabox
+        form = DecodedStreamObject()
+        form.set_data(_content_bytes(src))
+        form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                     NameObject("/BBox"): ArrayObject([FloatObject(v) for v in
+                                                       (box.left, box.bottom, box.right, box.top)]),
+                     NameObject("/Resources"): src["/Resources"].clone(writer)})
+        ref = writer._add_object(form.flate_encode())
+        page = writer.pages[page_no]
+        res = page["/Resources"].get_object()
+        if "/XObject" not in res:
+            res[NameObject("/XObject")] = type(res)()
+        name = f"/PyrFig{k}"
+        res["/XObject"].get_object()[NameObject(name)] = ref
+        tx, ty = x - scale * float(box.left), y - scale * float(box.bottom)
+        call = DecodedStreamObject()
+        call.set_data(f"q {scale:.6f} 0 0 {scale:.6f} {tx:.4f} {ty:.4f} cm {name} Do Q\n".encode())
+        contents = page.raw_get("/Contents")  # the reference: a stream must stay an indirect object
+        parts = list(contents.get_object()) if isinstance(contents.get_object(), ArrayObject) else [contents]
+        page[NameObject("/Contents")] = ArrayObject(parts + [writer._add_object(call)])
+    with open(path, "wb") as fh:
+        writer.write(fh)
+
+
+# ----------------------------------------------------------------------------------------- document
+class _Doc(BaseDocTemplate):
+    """A4 pages in two orientations; bookmarks and contents entries from headings; running headers."""
+
+    def __init__(self, filename: str, *, header: str, quick: bool, **meta):
+        super().__init__(filename, pagesize=PORTRAIT, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
+                         bottomMargin=MARGIN_BOTTOM, **meta)
+        self.header, self.quick, self.section = header, quick, ""
+        self.placements: list = []
+        templates = []
+        for name, size in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
+            frame = Frame(MARGIN_X, MARGIN_BOTTOM, size[0] - 2 * MARGIN_X, size[1] - MARGIN_TOP - MARGIN_BOTTOM,
+                          id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+            templates.append(PageTemplate(id=name, frames=[frame], pagesize=size, onPageEnd=self._decorate))
+        self.addPageTemplates(templates)
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, Heading):
+            if flowable.section is not None:
+                self.section = flowable.section
+            if flowable.outline is not None:
+                text, level, key = flowable.outline
+                self.canv.bookmarkPage(key)
+                self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+                self.notify("TOCEntry", (level, text, self.page, key))
+
+    def build_all(self, story: list, toc: TableOfContents, entries: list) -> int:
+        """Lay out ``story`` until the contents are stable; the figure placements of the kept pass remain.
+
+        ``entries``: the contents entries the story will produce, with placeholder page numbers, so the
+        first pass already reserves the contents' final length (usually two passes in all).  Returns the
+        number of passes."""
+        self._indexingFlowables = [toc]
+        self._doSave = 0
+        edits: list = []
+        self._multiBuildEdits = edits.append
+        toc._entries = list(entries)
+        for passes in range(1, 8):
+            self.placements = []
+            toc.beforeBuild()
+            self.build(story[:])
+            toc.afterBuild()
+            if self._allSatisfied():
+                self.canv.save()
+                del self._multiBuildEdits
+                return passes
+            while edits:
+                e = edits.pop(0)
+                e[0](*e[1:])
+        raise RuntimeError("the table of contents did not settle after 7 passes")
+
+    def _decorate(self, canv, doc):
+        w, h = canv._pagesize
+        canv.saveState()
+        grey = colors.HexColor("#555555")
+        canv.setFont(FONT, 7.5)
+        canv.setFillColor(grey)
+        if self.page > 1:
+            canv.drawString(MARGIN_X, h - 26, self.section[:90])
+            canv.drawRightString(w - MARGIN_X, h - 26, self.header)
+            canv.setStrokeColor(colors.HexColor("#c0c7d0"))
+            canv.setLineWidth(0.4)
+            canv.line(MARGIN_X, h - 30, w - MARGIN_X, h - 30)
+        canv.drawCentredString(w / 2, 22, f"{self.page}")
+        if self.quick:
+            canv.setFillColor(colors.HexColor("#fde7c8"))
+            canv.setStrokeColor(colors.HexColor("#e0a040"))
+            canv.rect(MARGIN_X, h - 51, w - 2 * MARGIN_X, 14, fill=1, stroke=1)
+            canv.setFillColor(colors.HexColor("#7a4b00"))
+            canv.setFont(BOLD, 8)
+            canv.drawCentredString(w / 2, h - 47, QUICK_BANNER)
+        canv.restoreState()
+
+
+class _Story:
+    """Builds the flowables, switching page orientation only where a block needs it."""
+
+    def __init__(self):
+        self.items: list[Flowable] = []
+        self.orientation = "portrait"
+        self.keys = 0
+        self.toc_entries: list[tuple] = []
+
+    def key(self) -> str:
+        self.keys += 1
+        return f"k{self.keys}"
+
+    def heading(self, text: str, style, level: int | None, section: str | None = None) -> Heading:
+        """A heading; with a ``level`` also a bookmark and a contents entry."""
+        key = self.key()
+        h = Heading(text, style, level=level, key=key, section=section)
+        if level is not None:
+            self.toc_entries.append((level, h.outline[0], 0, key))
+        return h
+
+    def new_page(self, orientation: str = "portrait") -> None:
+        self.items += [NextPageTemplate(orientation), PageBreak()]
+        self.orientation = orientation
+
+    def ensure(self, orientation: str) -> None:
+        if orientation != self.orientation:
+            self.new_page(orientation)
+
+    def add(self, flowables, orientation: str = "portrait") -> None:
+        self.ensure(orientation)
+        self.items += list(flowables)
+
+
+def _figure(fig, story: _Story, title: str | None = None, caption: str = "") -> None:
+    rendered = render_figure(fig)
+    flow: list[Flowable] = []
+    if title:
+        flow.append(Heading(title, H3, level=None, key=""))
+    flow.append(_Figure(rendered, PAGE_HEIGHT_IN * 72))
+    if caption:
+        flow += paragraphs(caption, CAPTION)
+    story.add(flow)
+
+
+def _fmt_n(n, unit: str = "games") -> str:
+    if n is None:
+        return "not stated"
+    return f"{n:,}" + (f" {unit}" if unit != "games" else "")
+
+
+def _experiment(exp: ExperimentResult, story: _Story) -> None:
+    flow: list[Flowable] = [story.heading(exp.title, H2, 1)]
+    if exp.question:
+        flow += paragraphs("Question: " + exp.question, QUESTION)
+    for f in exp.findings:
+        flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    n = exp.resolved_sample_size()
+    if exp.claims_allowed():
+        if exp.reading.strip():
+            flow += paragraphs(exp.reading)
+    else:
+        least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
+        flow.append(Paragraph(markup(
+            f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the numbers "
+            "are shown, the reading is withheld. Run the full report for conclusions."), NOTE))
+    size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
+    flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
+    story.add(flow)
+    if exp.figure is not None:
+        _figure(exp.figure, story)
+    tab, orient = table_flowables(Table(exp.table, title=f"{exp.title}: data"), max_rows=exp.max_rows,
+                                  note=f"All rows: {exp.name}/{exp.name}.csv.")
+    story.add(tab, orient)
+
+
+def _section(sec: Section, story: _Story) -> None:
+    story.new_page("portrait")
+    story.items.append(story.heading(sec.title, H1, 0, section=sec.title))
+    for idx, item in enumerate(sec.items):
+        if isinstance(item, str):
+            item = Text(item)
+        if isinstance(item, Text):
+            flow = []
+            if item.heading and not (idx == 0 and item.heading.strip() == sec.title.strip()):
+                flow.append(story.heading(item.heading, H2, 1))
+            flow += paragraphs(item.text) if item.text.strip() else []
+            story.add(flow)
+        elif isinstance(item, ExperimentResult):
+            _experiment(item, story)
+        elif isinstance(item, (FigureItem, RasterFigure)) or _is_mpl_figure(item):
+            fi = item if isinstance(item, FigureItem) else FigureItem(item)
+            _figure(fi.figure, story, fi.title, fi.caption)
+        elif isinstance(item, Table) or _is_frame(item):
+            t = item if isinstance(item, Table) else Table(item)
+            flow, orient = table_flowables(t)
+            if t.title:  # a titled table is a contents entry and a bookmark
+                flow[1] = story.heading(t.title, TABLE_TITLE2, 1)
+            story.add(flow, orient)
+        else:
+            raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
+                            f"ExperimentResult, got {type(item).__name__}")
+
+
+def _is_mpl_figure(x) -> bool:
+    from matplotlib.figure import Figure
+
+    return isinstance(x, Figure)
+
+
+def _is_frame(x) -> bool:
+    import pandas as pd
+
+    return isinstance(x, pd.DataFrame)
+
+
+# ----------------------------------------------------------------------------------------- front matter
+def _trials(trials) -> str:
+    if trials is None:
+        return "–"
+    if isinstance(trials, bool):
+        return str(trials)
+    if isinstance(trials, int) or (hasattr(trials, "dtype") and getattr(trials, "ndim", 1) == 0):
+        return f"{int(trials):,}"
+    if isinstance(trials, dict):
+        return ", ".join(f"{k} {_trials(v)}" for k, v in trials.items())
+    return str(trials)
+
+
+def _experiments(sections) -> list[tuple[Section, ExperimentResult]]:
+    return [(s, it) for s in sections for it in s.items if isinstance(it, ExperimentResult)]
+
+
+def _title_page(sections, meta: dict, story: _Story) -> None:
+    """Version, date, mode, seeds and run times; then every section (seed, trials, run time) with every one
+    of its experiments (sample size, kind of conclusions), in one compact table that fits page 1."""
+    import datetime as dt
+
+    flow: list[Flowable] = [Paragraph(escape(meta.get("title", "pyradice_lab report")), TITLE),
+                            Paragraph("Exact probability and Monte Carlo for Purramid, Pyradice, Rocking Raft and "
+                                      "Meerkat Kingdom", SUBTITLE)]
+    wall = f"{meta['wall_seconds']:.1f} s wall; " if "wall_seconds" in meta else ""
+    info = [("version", f"pyradice_lab {__version__}", "mode", str(meta.get("mode", ""))),
+            ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M")), "root seed",
+             str(meta.get("seed", ""))),
+            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections", "jobs",
+             str(meta.get("n_jobs", "")))]
+    grey = colors.HexColor("#555555")
+    flow.append(RLTable([list(r) for r in info], colWidths=[55, 200, 55, 110], hAlign="CENTER",
+                        style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),
+                                          ("TEXTCOLOR", (0, 0), (0, -1), grey), ("TEXTCOLOR", (2, 0), (2, -1), grey),
+                                          ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                                          ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])))
+    flow.append(Spacer(1, 6))
+    if meta.get("mode") == "quick":
+        flow.append(Paragraph(markup(
+            "Quick run: indicative only, small samples. Experiments below the minimum sample size of "
+            f"{MIN_CLAIM_N} make no claim; build the full report for conclusions."), NOTE))
+    flow.append(Paragraph(markup(
+        "Every Monte Carlo number carries its standard error and a 95% confidence interval; the same seed "
+        "reproduces every number. A difference is claimed only when its interval excludes 'no difference' on "
+        f"at least {MIN_CLAIM_N} games. Sample size: games (or trials) per compared group, the smallest group "
+        "when they differ. Conclusions: k of m findings computed from the data claim a difference; numbers only "
+        "(below the minimum sample: no claim); by hand (a reading not yet derived from findings); exact."), SMALL))
+    story.add(flow)
+    story.add([_sections_table(sections)])
+
+
+def _sections_table(sections) -> RLTable:
+    size, lead = 7.0, 8.6
+    width = frame_width("portrait")
+    cols = [width - 150, 70, 80]
+    cells = [["section / experiment", "sample size", "conclusions"]]
+    style = [("FONT", (0, 0), (-1, 0), BOLD, size, lead), ("FONT", (0, 1), (-1, -1), FONT, size, lead),
+             ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("LINEBELOW", (0, 0), (-1, -1), 0.25, GRID),
+             ("BOX", (0, 0), (-1, -1), 0.4, GRID), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+             ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+             ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]
+    for sec in sections:
+        row = len(cells)
+        seconds = f"{sec.seconds:.1f} s" if sec.seconds is not None else "–"
+        cells.append([_wrap_cell(f"{sec.title}  ·  seed {sec.seed if sec.seed is not None else '–'}  ·  trials "
+                                 f"{_trials(sec.trials)}  ·  run time {seconds}", width - 6, BOLD, size), "", ""])
+        style += [("SPAN", (0, row), (-1, row)), ("FONT", (0, row), (-1, row), BOLD, size, lead),
+                  ("BACKGROUND", (0, row), (-1, row), ZEBRA)]
+        for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
+            n = exp.resolved_sample_size()
+            if exp.exact:
+                n_text, status = "exact", "exact"
+            else:
+                n_text = _fmt_n(n, exp.sample_unit)
+                status = ("numbers only" if not exp.claims_allowed() else
+                          f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
+                          if exp.findings else "by hand")
+            title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
+            cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
+    return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
+
+
+def _summary(sections, story: _Story) -> None:
+    story.new_page("portrait")
+    story.items.append(story.heading("Summary of findings", H1, 0, section="Summary of findings"))
+    found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
+    where = {id(f): f"{sec.title}: {exp.title}" for sec, exp, f in found}
+    allf = [f for _, _, f in found]
+    n_exp = len(_experiments(sections))
+    n_with = sum(1 for _, e in _experiments(sections) if e.findings)
+    story.add(paragraphs(
+        f"{n_with} of {n_exp} experiments state structured findings, computed from their data; the others "
+        "have a reading written by hand, which is not ranked here. A finding claims a difference only when its "
+        f"95% interval excludes 'no difference' on at least {MIN_CLAIM_N} games; sizes are relative to each "
+        "finding's scale (its fair share, baseline or stated reference)."))
+
+    def block(title: str, items) -> None:
+        story.add([story.heading(title, H2, 1)])
+        if not items:
+            story.add(paragraphs("None at this sample size." if allf else "None yet."))
+            return
+        head = [Paragraph("<b>#</b>", CELL), Paragraph("<b>finding</b>", CELL), Paragraph("<b>where</b>", CELL),
+                Paragraph("<b>robust to the reconstructed components</b>", CELL)]
+        rows = [head]
+        for i, f in enumerate(items, 1):
+            robust = ("not assessed" if f.robust is None else ("yes" if f.robust else "no")) + \
+                (f": {f.robustness}" if f.robustness else "")
+            rows.append([Paragraph(str(i), CELL), Paragraph(markup(render(f)), CELL),
+                         Paragraph(markup(where[id(f)]), CELL), Paragraph(markup(robust), CELL)])
+        width = PORTRAIT[0] - 2 * MARGIN_X
+        story.add([RLTable(rows, colWidths=[18, width - 18 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
+                           style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
+                                             ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
+                                             ("BOX", (0, 0), (-1, -1), 0.4, GRID),
+                                             ("VALIGN", (0, 0), (-1, -1), "TOP")]))])
+
+    block("Findings that may change a component", component_findings(allf))
+    block("All findings, ranked by size and certainty", rank(allf))
+
+
+def _contents(story: _Story) -> None:
+    story.new_page("portrait")
+    story.items.append(story.heading("Contents", H1, 0, section="Contents"))
+    story.toc = TableOfContents(levelStyles=TOC_STYLES, dotsMinLevel=0)
+    story.items.append(story.toc)
+
+
+def render_pdf(path, sections, meta: dict) -> None:
+    """Lay out the title page, summary, contents and ``sections`` into the PDF at ``path``."""
+    sections = list(sections)
+    quick = meta.get("mode") == "quick"
+    doc = _Doc(str(path), header=f"pyradice_lab {__version__}", quick=quick,
+               title=meta.get("title", "pyradice_lab report"), author="pyradice_lab",
+               subject="Strategy and balance analysis of Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
+               creator=f"pyradice_lab {__version__}")
+    story = _Story()
+    _title_page(sections, meta, story)
+    _summary(sections, story)
+    _contents(story)
+    for sec in sections:
+        _section(sec, story)
+    doc.build_all(story.items, story.toc, story.toc_entries)
+    embed_figures(str(path), doc.placements)

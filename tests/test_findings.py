@@ -1,0 +1,131 @@
+"""Findings: the rules of evidence (claims only when the interval excludes the null on enough data),
+sentences without NaN/inf/None, ranking, and validation at the boundary."""
+
+import math
+import re
+
+import pytest
+from hypothesis import given, strategies as st
+
+from pyradice_lab.findings import (
+    MIN_CLAIM_N,
+    Finding,
+    component_findings,
+    difference_of,
+    format_value,
+    from_estimate,
+    rank,
+    render,
+)
+from pyradice_lab.stats import mean_estimate, proportion_estimate
+
+
+def diff(est, lo, hi, n=1000, null=0.5, **kw):
+    return Finding("difference", "start-player win share", est, lo, hi, n=n, null=null, **kw)
+
+
+def test_a_difference_is_claimed_only_when_the_interval_excludes_the_null():
+    above = diff(0.537, 0.512, 0.561, unit="%")
+    assert above.is_claim and "above 50.0% by 3.7 percentage points" in render(above)
+    below = diff(0.46, 0.43, 0.49, unit="%")
+    assert below.is_claim and "below" in render(below)
+    inside = diff(0.462, 0.418, 0.507, n=500, unit="%")
+    text = render(inside)
+    assert not inside.is_claim
+    assert "no difference from 50.0% detected at this sample size" in text and "n = 500 games" in text
+    assert "above" not in text and "below" not in text
+
+
+def test_the_sample_size_that_would_resolve_a_difference():
+    f = diff(0.52, 0.49, 0.55, n=1000)  # half-width 0.03, effect 0.02: (0.03/0.02)^2 = 2.25 times the games
+    need = f.games_to_resolve()
+    assert 2250 <= need <= 2300 and "about 2,300 games would resolve" in render(f)
+    # with that many games the interval (shrinking like 1/sqrt(n)) would just exclude the null
+    assert f.halfwidth * math.sqrt(f.n / need) <= abs(f.effect)
+    zero = diff(0.5, 0.47, 0.53)
+    assert zero.games_to_resolve() is None and "differences larger than" in render(zero)
+
+
+def test_below_the_minimum_sample_size_numbers_are_shown_and_nothing_is_claimed():
+    f = diff(0.9, 0.6, 0.98, n=10)  # the interval excludes 0.5 but 10 games are too few
+    assert f.excludes_null and not f.is_claim
+    text = render(f)
+    assert f"below the minimum of {MIN_CLAIM_N} games" in text and "no conclusion" in text and "90%" not in text
+    assert "0.90" in text
+
+
+def test_exact_and_estimate_findings():
+    ex = Finding("exact", "P(burst) with 5 dice on a lone 1", 0.3141, 0.3141, 0.3141, n=0, unit="%", null=0.25)
+    assert ex.is_claim and render(ex) == ("P(burst) with 5 dice on a lone 1: 31.4% (exact, above 25.0% by 6.41 "
+                                          "percentage points).")
+    est = Finding("estimate", "game length, 3 players", 14.23, 13.9, 14.6, n=1000, unit="turns", test="t interval")
+    assert not est.is_claim
+    assert render(est) == "Game length, 3 players: 14.2 turns (95% CI 13.9..14.6 turns, t interval, n = 1,000 games)."
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("estimate", float("nan"), "estimate must be a finite"),
+    ("ci_high", float("inf"), "ci_high must be a finite"),
+    ("ci_low", None, "ci_low must be a finite"),
+    ("n", -1, "n must be a non-negative"),
+    ("n", 2.5, "n must be a non-negative"),
+    ("kind", "claim", "kind must be one of"),
+    ("null", None, "null must be given"),
+    ("quantity", "", "quantity must be a non-empty"),
+    ("player", "None", "player must not contain"),
+    ("ci_low", 0.6, "ci_low <= estimate"),
+    ("scale", 0.0, "scale must be positive"),
+    ("min_n", 0, "min_n must be a positive"),
+])
+def test_bad_findings_name_the_parameter(field, value, match):
+    kwargs = dict(kind="difference", quantity="q", estimate=0.5, ci_low=0.4, ci_high=0.55, n=100, null=0.5)
+    kwargs[field] = value
+    with pytest.raises((ValueError, TypeError), match=match):
+        Finding(**kwargs)
+
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+
+
+@given(est=finite, a=st.floats(0, 1e4), b=st.floats(0, 1e4), null=finite, n=st.integers(1, 10**7),
+       unit=st.sampled_from(["", "%", "points"]))
+def test_sentences_never_hold_nan_inf_or_none_and_claims_follow_the_numbers(est, a, b, null, n, unit):
+    f = Finding("difference", "score edge", est, est - a, est + b, n=n, null=null, unit=unit)
+    text = render(f)
+    words = set(text.replace(",", " ").replace("(", " ").replace(")", " ").split())
+    assert not words & {"nan", "inf", "None", "-0", "-0.0"}
+    claims = re.search(r", (above|below) .+ by ", text) is not None
+    assert claims == f.is_claim == ((est - a > null or est + b < null) and n >= MIN_CLAIM_N)
+
+
+def test_ranking_puts_claims_first_by_size_and_component_findings_are_the_claims_with_a_component():
+    small = diff(0.52, 0.51, 0.53)
+    big = diff(0.60, 0.58, 0.62)
+    none = diff(0.50, 0.40, 0.60)
+    comp = Finding("difference", "tile 12 points per piece", 1.9, 1.7, 2.1, n=1000, null=1.0,
+                   component="tile 12 values")
+    comp_no_claim = Finding("difference", "tile 3 points per piece", 1.05, 0.9, 1.2, n=1000, null=1.0,
+                            component="tile 3 values")
+    assert rank([none, small, comp, big]) == [comp, big, small, none]
+    assert component_findings([none, comp_no_claim, small, comp]) == [comp]
+    with pytest.raises(TypeError, match="findings"):
+        rank(["text"])
+
+
+def test_constructors_from_estimates():
+    f = from_estimate("difference", "start-player win share", proportion_estimate(3, 3), null=0.5, unit="%")
+    assert f.n == 3 and f.ci_low > 0.4 and f.ci_high == 1.0 and not f.is_claim
+    a, b = mean_estimate([10.0, 12.0, 11.0, 13.0] * 50), mean_estimate([9.0, 10.0, 11.0, 10.0] * 50)
+    d = difference_of("score, variant minus base", a, b, unit="points")
+    assert d.null == 0 and d.estimate == pytest.approx(1.5) and d.is_claim and d.n == 200
+    with pytest.raises(TypeError, match="est must be an Estimate"):
+        from_estimate("estimate", "x", 0.5)
+
+
+def test_format_value_uses_the_digits_the_interval_supports():
+    assert format_value(0.537, unit="%", spread=0.024) == "53.7%"
+    assert format_value(14.23, unit="turns", spread=0.35) == "14.2 turns"
+    assert format_value(1234.5, spread=40) == "1,234"  # half-width 40: no decimals
+    assert format_value(-0.0001, spread=0.5) == "0.0"
+    with pytest.raises(ValueError, match="x must be a finite"):
+        format_value(float("nan"))

@@ -1,0 +1,233 @@
+"""The document engine's layout, read back from the PDF: margins, font sizes, wrapped headers, landscape
+pages, bookmarks, the summary page, the quick-run banner; and the layout checker itself can fail."""
+
+import sys
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from pyradice_lab.findings import Finding
+from pyradice_lab.report import ExperimentResult, FigureItem, Section, Table, Text, write_pdf
+from pyradice_lab.report_style import QUICK_BANNER
+
+sys.path.insert(0, str(Path(__file__).parent))
+from pdf_layout import font_size, layout_problems, outline, page_texts, section_pages  # noqa: E402
+
+
+def hard_tables():
+    rng = np.random.default_rng(0)
+    long_names = pd.DataFrame({f"{q}_win_share_ci_{side}": rng.random(8) for q in ("start_player", "second_seat",
+                                                                                  "third_seat", "automa_player")
+                               for side in ("low", "high")})
+    long_names.insert(0, "setup", ["2 players + automa (rules), greedy vs greedy"] * 8)
+    very_wide = pd.DataFrame({f"metric_number_{i}_ci_high": rng.random(4) * 10 ** (i % 5) for i in range(40)})
+    very_wide.insert(0, "label", ["a long label that must wrap"] * 4)
+    long = pd.DataFrame({"row": range(150), "text": ["some words " * (1 + i % 9) for i in range(150)],
+                         "value": rng.normal(size=150), "missing": [None, np.nan, np.inf, 1.5, "x"] * 30})
+    return long_names, very_wide, long
+
+
+def build(tmp_path, *, mode="full", findings=(), n=1000):
+    long_names, very_wide, long = hard_tables()
+    fig, ax = plt.subplots(figsize=(11, 3))  # wider than the page: resized, not shrunk
+    ax.plot([1, 2], [0.4, 0.6], label="two points")
+    ax.set_xlabel("players (count)")
+    ax.set_ylabel("win share (%)")
+    ax.legend(fontsize=5)
+    exp = ExperimentResult("demo_seats", "Demo: seat advantage", "How the games were played.",
+                           pd.DataFrame({"seat": [1, 2], "win_share": [0.537, 0.463], "games": [n, n]}), fig,
+                           findings=list(findings), question="Does the start player win more often?")
+    exact = ExperimentResult("demo_exact", "Demo: exact odds", "Exact.", pd.DataFrame({"p": [0.25]}), None,
+                             meta={"exact": True})
+    sec = Section("Demo game", [Text("Intro text.\n\n- a list item\n- another", heading="Demo game"), exp,
+                                Table(long_names, title="Long column names"), Table(very_wide, title="Forty columns"),
+                                Table(long, title="A long table"), exact], seed="0/1", trials=n)
+    fig2, ax2 = plt.subplots()
+    ax2.bar(["a", "b"], [1, 2])
+    ax2.set_ylabel("count")
+    other = Section("Second part", [FigureItem(fig2, caption="A caption.", title="A figure"), "Plain text."])
+    return write_pdf(tmp_path / "r.pdf", [sec, other], meta={"mode": mode, "seed": 0})
+
+
+F_COMPONENT = Finding("difference", "tile 12 points per piece", 1.9, 1.7, 2.1, n=1000, null=1.0,
+                      null_label="the mean tile", component="tile 12 values", player="greedy")
+F_SEAT = Finding("difference", "start-player win share", 0.537, 0.512, 0.561, n=1500, null=0.5, unit="%",
+                 null_label="a fair share", player="greedy")
+F_NONE = Finding("difference", "second-seat win share", 0.49, 0.46, 0.52, n=1500, null=0.5, unit="%",
+                 null_label="a fair share")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("layout"), findings=[F_NONE, F_SEAT, F_COMPONENT])
+
+
+def test_hard_tables_and_figures_pass_every_layout_check(report):
+    assert layout_problems(report) == []
+
+
+def test_nothing_is_smaller_than_7pt_and_tables_use_at_most_8pt(report):
+    import pdfplumber
+
+    with pdfplumber.open(str(report)) as pdf:
+        sizes = [font_size(c) for page in pdf.pages for c in page.chars]
+    assert min(sizes) >= 7 - 0.01
+
+
+def test_wide_tables_go_on_landscape_pages_and_very_wide_ones_split_into_column_groups(report):
+    reader = PdfReader(str(report))
+    texts = page_texts(report)
+    landscape = [i for i, p in enumerate(reader.pages) if float(p.mediabox.width) > float(p.mediabox.height)]
+    assert landscape, "no landscape page for the 40-column table"
+    groups = [t for t in texts if "Columns " in t and " of 41 (group " in t]
+    assert groups and all("label" in t for t in groups)  # the label column repeats in every group
+    assert any("39_ci_" in t for t in texts)  # the last column made it
+
+
+def test_long_header_names_wrap_at_underscores_instead_of_overlapping(report):
+    texts = "\n".join(page_texts(report))
+    # a wrapped header keeps its pieces in order (start_player_win_share_ci_low becomes several lines)
+    assert "start_" in texts and "start_player_win_share_ci_low" not in texts.replace("\n", " ")
+
+
+def test_missing_values_never_print_as_nan_none_or_inf(report):
+    words = set("\n".join(page_texts(report)).split())
+    assert not words & {"nan", "NaN", "None", "inf"}
+
+
+def test_bookmarks_cover_every_section_and_experiment(report):
+    marks = outline(report)
+    titles = [(lvl, t) for lvl, t, _ in marks]
+    assert (0, "Summary of findings") in titles and (0, "Contents") in titles
+    assert (0, "Demo game") in titles and (0, "Second part") in titles
+    parts = section_pages(report)
+    assert {"Demo: seat advantage", "Demo: exact odds", "Long column names"} <= set(parts["Demo game"][2])
+    assert "Contents" in page_texts(report)[2]
+
+
+def test_summary_on_page_2_lists_component_findings_first_and_claims_before_non_claims(report):
+    p2 = page_texts(report)[1]
+    assert p2.index("Findings that may change a component") < p2.index("All findings, ranked")
+    comp = p2.index("Tile 12 points per piece")
+    assert comp < p2.index("All findings, ranked")
+    ranked = p2[p2.index("All findings, ranked"):]
+    assert ranked.index("Tile 12") < ranked.index("Start-player") < ranked.index("Second-seat")
+    assert "no difference from a fair share" in ranked and "not assessed" in ranked
+
+
+def test_title_page_lists_every_experiment_with_its_sample_size(report):
+    p1 = page_texts(report)[0]
+    assert "Demo: seat advantage" in p1 and "1,000" in p1
+    assert "Demo: exact odds" in p1 and "exact" in p1
+
+
+def test_quick_banner_on_every_page_only_in_quick_mode(tmp_path, report):
+    quick = build(tmp_path, mode="quick", n=3)
+    texts = page_texts(quick)
+    assert all(QUICK_BANNER in t for t in texts)
+    assert not any(QUICK_BANNER in t for t in page_texts(report))
+    # below the minimum sample size: the numbers, no reading; the title page says so
+    assert "How the games were played." not in "\n".join(texts)
+    assert "below the minimum of 100" in "\n".join(texts)
+    assert "numbers only" in texts[0]
+
+
+def test_figures_are_vector_with_their_text_kept_as_text(report):
+    import pdfplumber
+
+    with pdfplumber.open(str(report)) as pdf:
+        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+    assert "players (count)" in text and "1.0 1.2 1.4" in text  # axis label and ticks of the embedded figure
+
+
+def make_bad_pdf(path):
+    """A PDF that breaks every rule: tiny text, text off the page, overlapping words, an empty page."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 5)
+    c.drawString(100, 400, "tiny text")
+    c.setFont("Helvetica", 10)
+    c.drawString(560, 300, "runs off the page")
+    c.drawString(100, 200, "column_one")
+    c.drawString(120, 200, "column_two")
+    c.showPage()
+    c.setFont("Helvetica", 8)
+    c.drawString(100, 820, "header only")
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_layout_checker_finds_each_kind_of_problem(tmp_path):
+    problems = "\n".join(layout_problems(make_bad_pdf(tmp_path / "bad.pdf")))
+    assert "smaller than 7 pt" in problems
+    assert "outside the page box" in problems
+    assert "characters overlap" in problems
+    assert "page 2: empty" in problems
+
+
+def test_bad_findings_are_rejected_by_the_experiment():
+    with pytest.raises(TypeError, match="findings"):
+        ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), findings=["a sentence"])
+    with pytest.raises(ValueError, match="sample_size"):
+        ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), sample_size=-1)
+
+
+def test_prerendered_png_figures_and_bare_items_still_work(tmp_path):
+    import io
+
+    from pyradice_lab.report import RasterFigure
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1, 2], [0, 1, 0])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    sec = Section("Old style", [RasterFigure(buf.getvalue()), pd.DataFrame({"a": [1, 2]}), "text"])
+    path = write_pdf(tmp_path / "old.pdf", [sec])
+    assert layout_problems(path) == [] and any("Old style" in t for t in page_texts(path))
+    reader = PdfReader(str(path))
+    assert len(reader.pages) == 4 and len(reader.pages[3].images) == 1  # title, summary, contents, section
+
+
+def test_claims_are_allowed_by_each_findings_own_minimum_or_else_by_the_sample_size():
+    df = pd.DataFrame({"a": [1], "games": [3]})
+    assert not ExperimentResult("x", "X", "r", df).claims_allowed()  # 3 games, hand-written reading
+    assert ExperimentResult("x", "X", "r", df, meta={"exact": True}).claims_allowed()
+    cells = Finding("difference", "coverage", 0.9, 0.7, 0.97, n=20, null=0.95, sample_unit="cells", min_n=10)
+    exp = ExperimentResult("x", "X", "r", df, findings=[cells])
+    assert exp.claims_allowed() and exp.resolved_sample_size() == 20 and exp.sample_unit == "cells"
+    few = Finding("difference", "win share", 0.9, 0.6, 0.98, n=30, null=0.5)
+    assert not ExperimentResult("x", "X", "r", df, findings=[cells, few]).claims_allowed()
+    assert ExperimentResult("x", "X", "r", df, sample_size=500).claims_allowed()
+
+
+def test_a_figure_whose_text_reaches_out_is_narrowed_to_print_at_full_size():
+    from pyradice_lab.figures import PAGE_WIDTH_IN
+    from pyradice_lab.report import render_figure
+
+    fig, ax = plt.subplots(figsize=(6.5, 3))
+    ax.plot([0, 1, 2], [0, 1, 0])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    fig.text(1.02, 0.5, "a note placed right of the figure")
+    r = render_figure(fig)
+    assert r.size[0] <= PAGE_WIDTH_IN * 72 * 1.005 and r.pdf.startswith(b"%PDF")
+
+
+def test_the_title_page_holds_45_experiments_and_the_summary_stays_on_page_2(tmp_path):
+    df = pd.DataFrame({"a": [1], "games": [500]})
+    secs = [Section(f"Game {g}", [ExperimentResult(f"g{g}_e{i}", f"Game {g}: a fairly long experiment title number {i}",
+                                                   "r", df) for i in range(9)], seed=f"0/{g}", trials="1,000 games")
+            for g in range(5)]
+    path = write_pdf(tmp_path / "many.pdf", secs, meta={"mode": "quick"})
+    texts = page_texts(path)
+    assert "number 8" in texts[0] and texts[0].count("500") == 45
+    assert texts[1].split("\n")[2].startswith("Summary of findings") or "Summary of findings" in texts[1][:200]
