@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
+from ..report import ExperimentResult, Finding, Section, Table, Text, save_experiment  # noqa: E402
 from ..rng import spawn_seeds  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
@@ -315,7 +315,33 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
             "fair_share", "beats_fair", "side", "holds", "games"]
     return ExperimentResult("meerkat_strong_play", "Meerkat Kingdom: strong players and the findings under strong play",
                             reading, table[cols].round(5), fig,
-                            meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search})
+                            meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search},
+                            findings=_strong_findings(vs, df),
+                            question="How strong are the search players, and do the balance findings hold under "
+                                     "strong play?")
+
+
+def _strong_findings(vs: pd.DataFrame, df: pd.DataFrame) -> list[Finding]:
+    """Findings of the strong-play experiment: each head-to-head share against the fair share, and each restated
+    finding (start-player edge, restricted players) for both players against its reference."""
+    out = []
+    for r in vs.itertuples():
+        out.append(Finding("difference", f"win share of {r.policy} against {r.opponent} players, {r.setup}",
+                           r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high, n=int(r.games), null=r.fair_share,
+                           null_label="a fair share", test="t interval, seat rotated", player=f"{r.policy} vs "
+                           f"{r.opponent}", unit="%"))
+    for r in df[~df.finding.str.startswith("points per piece")].itertuples():
+        if not np.isfinite([r.value, r.ci_low, r.ci_high]).all():
+            continue
+        edge = r.finding.startswith("start-player edge")
+        out.append(Finding("difference", r.finding, r.value, min(r.ci_low, r.value), max(r.ci_high, r.value),
+                           n=int(r.games), null=r.reference, null_label="no edge" if edge else "a fair share",
+                           test="paired t interval" if edge else "t interval", player=r.player, unit="%",
+                           notes=() if r.player == "heuristic" else (
+                               "Holds under strong play (the interval lies on the same side of the reference as "
+                               "with heuristic players)" if r.holds else "Does not hold under strong play (the "
+                               "heuristic players' interval lies on another side of the reference)",)))
+    return out
 
 
 # ----------------------------------------------------------------------------------------- section
