@@ -23,7 +23,7 @@ __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage",
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 600), "versus": (6, 80, 300)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 80, 200)}
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
 #: for (quick, full report, experiment script).  The search player costs seconds per game, so the report restates
 #: the findings with the expectimax player and the script with the search player; the quick report, which never
