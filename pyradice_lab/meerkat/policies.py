@@ -1,4 +1,4 @@
-"""Named Meerkat Kingdom policies, weakest first: ``random_legal``, ``heuristic``, ``greedy``, ``expectimax``,
+"""Named Meerkat Kingdom policies, weakest first: ``random_legal``, ``greedy``, ``heuristic``, ``expectimax``,
 ``mcts`` (the search player of :mod:`.search`).
 
 A policy is an id plus a row of parameters (so the numba-compiled game can read it).  Every decision of a
@@ -25,8 +25,9 @@ activate an oasis token, which burrow action, and where to move guardians during
   ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..5), ``future`` and
-``meerkats_per_turn`` (8, 9), the search's ``budget``, ``candidates``, ``margin_weight``, ``search_reroll``
-(10..13) and, from column :data:`ROLL0`, the row of the rollout policy.
+``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
+``search_reroll``, ``halving``, ``own_rest`` (10..15) and, from column :data:`ROLL0`, the row of the rollout
+policy (column 6 is free).
 
 Examples
 --------
@@ -90,8 +91,8 @@ __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
-#: Columns of a parameter row beyond the heuristic's weights (columns 6 and 7 are free).
-P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST = 8, 9, 10, 11, 12, 13, 14, 15
+#: Columns of a parameter row beyond the heuristic's weights (column 6 is free).
+P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P_SWITCHZ = 8, 9, 10, 11, 12, 13, 14, 15, 7
 ROLL0 = 16
 N_PRM = 32
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
@@ -104,10 +105,16 @@ EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn":
 #: decision over the ``candidates`` best options of ``own`` (common random numbers: every candidate meets the same
 #: sampled dice and bag draws), rollouts played by ``rollout`` for every player; a rollout's value is the
 #: win (1, shared wins split) plus ``margin_weight`` x the points margin over the best other seat / 20 (clipped to
-#: +-1); ``search_reroll`` 1 = the reroll is searched too (0 = ``own`` decides it).
+#: +-1); ``search_reroll`` 1 = the reroll is searched too (0 = ``own`` decides it); ``halving`` 1 = successive
+#: halving over the candidates; ``own_rest`` 1 = the rest of the searched turn is played by ``own`` in the rollouts
+#: too (0: by ``rollout``, twice as fast); ``switch_z``: the search departs from ``own``'s choice only when the
+#: best candidate beats it with a paired t statistic above this.
 SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
-                   "own_rest": 0, "own": "expectimax", "rollout": "heuristic"}
-POLICIES = ("random_legal", "heuristic", "greedy", "expectimax", "mcts")
+                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic"}
+#: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
+#: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
+#: against two (it is level with it only in 2 players without the automa, an extension).
+POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts")
 NEG = -1e18
 
 
@@ -140,8 +147,9 @@ def _search_row(params) -> np.ndarray:
     for k, (lo, hi) in checks.items():
         if p[k] != int(p[k]) or not lo <= p[k] <= hi:
             raise ValueError(f"policies: mcts parameter {k} must be an integer in {lo}..{hi}, got {p[k]!r}")
-    if not 0 <= p["margin_weight"] <= 100:
-        raise ValueError(f"policies: mcts parameter margin_weight must be in 0..100, got {p['margin_weight']!r}")
+    for k in ("margin_weight", "switch_z"):
+        if not 0 <= p[k] <= 100:
+            raise ValueError(f"policies: mcts parameter {k} must be in 0..100, got {p[k]!r}")
     rows = {}
     for k in ("own", "rollout"):
         pid, r = policy_row(p[k])
@@ -152,7 +160,7 @@ def _search_row(params) -> np.ndarray:
     row = rows["own"].copy()
     row[P_BUDGET], row[P_CANDS] = p["budget"], p["candidates"]
     row[P_MARGIN], row[P_SREROLL], row[P_HALVING] = p["margin_weight"], p["search_reroll"], p["halving"]
-    row[P_OWNREST] = p["own_rest"]
+    row[P_OWNREST], row[P_SWITCHZ] = p["own_rest"], p["switch_z"]
     row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
     return row
 

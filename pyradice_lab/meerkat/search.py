@@ -13,7 +13,8 @@ or a guardian) -- the player:
    the ``rollout`` policy for every player (the automa by its rules), and scores the end: a win 1 (a shared win
    split), plus ``margin_weight`` x (its points - the best other seat's points) / 20 clipped to +-1;
 4. takes the candidate with the best total (common random numbers: every candidate meets the same sampled
-   dice and bags, so the comparison is paired; ties go to the better-ranked option).
+   dice and bags, so the comparison is paired; ties go to the better-ranked option) if it beats the choice of
+   ``own`` with a paired t statistic above ``switch_z``, else the choice of ``own``.
 
 A flat (one-level) Monte Carlo search over a strong rollout policy is the classic "rollout algorithm", a step
 of policy improvement over the rollout policy.  With ``halving`` (the default) the budget is spent in rounds of
@@ -37,6 +38,7 @@ from .policies import (
     P_OWNREST,
     P_REROLL,
     P_SREROLL,
+    P_SWITCHZ,
     PARAM,
     ROLL0,
     choose_action,
@@ -206,11 +208,13 @@ def play_candidate(g, s: int, kind: int, c: int, seed: int, gc, d0: int, d1: int
 
 @njit(**INTERNAL)
 def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
-    """Index (into ``cands[:k]``, best-ranked first) of the candidate with the best rollout total.
+    """Index (into ``cands[:k]``, best-ranked first) of the candidate to play.
 
     ``budget`` rollouts in all; with ``halving`` (successive halving) in ceil(log2 k) rounds of equal budget,
-    after each of which the better half of the candidates still in play goes on; every candidate in play meets
-    the same determinizations (common random numbers), and ties go to the better-ranked candidate."""
+    after each of which the better half of the candidates still in play goes on (``own``'s choice, candidate 0,
+    always does); every candidate in play meets the same determinizations (common random numbers).  The best
+    total wins only if it beats ``own``'s choice with a paired t statistic above ``switch_z`` (a small budget
+    then keeps ``own``'s choice instead of following noise); ties go to the better-ranked candidate."""
     prm = g[2]
     budget = int(prm[s, P_BUDGET])
     rounds = 1
@@ -221,32 +225,46 @@ def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gv
     gc = (np.empty((LOG0, W_WIDTH), np.int64), np.empty((2, RTAPE), np.uint32), np.empty((4, N_PRM)))
     alive = np.ones(k, np.bool_)
     tot = np.zeros(k)
+    res = np.zeros((k, budget + rounds))  # result of every candidate in play in every determinization
     left = k
     j = 0
     for r in range(rounds):
         reps = max(1, budget // (rounds * left))
         for _ in range(reps):
             seed = sample_seed(seed0, j)
-            j += 1
             for i in range(k):
                 if alive[i]:
-                    tot[i] += play_candidate(g, s, kind, cands[i], seed, gc, d0, d1, d2, tab, gval)
+                    v = play_candidate(g, s, kind, cands[i], seed, gc, d0, d1, d2, tab, gval)
+                    res[i, j] = v
+                    tot[i] += v
+            j += 1
         if r < rounds - 1:
             keep = (left + 1) // 2
             ranked = np.zeros(k, np.bool_)
-            for _ in range(keep):
+            ranked[0] = True  # own's choice stays in play
+            for _ in range(keep - 1):
                 bi = -1
-                for i in range(k):
+                for i in range(1, k):
                     if alive[i] and not ranked[i] and (bi < 0 or tot[i] > tot[bi] + 1e-9):
                         bi = i
                 ranked[bi] = True
             alive = ranked
             left = keep
-    best = -1
-    for i in range(k):
-        if alive[i] and (best < 0 or tot[i] > tot[best] + 1e-9):
+    best = 0
+    for i in range(1, k):
+        if alive[i] and tot[i] > tot[best] + 1e-9:
             best = i
-    return best
+    if best == 0 or j < 2:
+        return best
+    mean, sq = 0.0, 0.0  # the paired difference best - own's choice over the j shared determinizations
+    for q in range(j):
+        mean += res[best, q] - res[0, q]
+    mean /= j
+    for q in range(j):
+        dev = res[best, q] - res[0, q] - mean
+        sq += dev * dev
+    sd = np.sqrt(sq / (j - 1))
+    return best if mean * np.sqrt(j) > prm[s, P_SWITCHZ] * sd else 0
 
 
 @njit(**INTERNAL)
