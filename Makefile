@@ -6,9 +6,10 @@ QUICK  ?=
 REPORT_OUT ?= reports/pyradice_lab_report.pdf
 REPORT_ARGS ?=
 PYTEST_ARGS ?=
+MUTATE_ARGS ?=
 JOBS ?= 2
 
-.PHONY: report test bench lint venv clean
+.PHONY: report test bench lint venv clean mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,3 +40,8 @@ lint: $(VENV)/.installed-dev
 
 clean:
 	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache
+
+# realistic bugs introduced one at a time into a temporary copy must each make the relevant tests fail
+# (tests/mutate.py; tens of minutes, not part of `make test`): MUTATE_ARGS="--only sweep-seeding" for one
+mutate: $(VENV)/.installed-dev
+	$(BIN)/python tests/mutate.py $(MUTATE_ARGS)

@@ -1,28 +1,57 @@
 """Throughput benchmarks: each kernel against its reference path, as ratios measured within one run.
 
 A :class:`BenchCase` times a fast kernel and (optionally) a reference path doing the same kind of work —
-the pure-Python one-at-a-time version of the same rules, or raw RNG speed for the same dice — and states
-its targets: a minimum ratio, a minimum rate (work per second) and/or a maximum time per call.  Rates on
-these shared machines are noisy, so each side is timed repeatedly and its best rate kept; the ratio of
-two best rates taken in the same run is the robust number.
+the pure-Python one-at-a-time version of the same rules, the readable engine a user would otherwise run, or
+the raw draw of the same random numbers — and states its targets: a minimum ratio, a minimum rate (work per
+second), a maximum time per call and/or a maximum peak memory.  Rates on these shared machines are noisy, so
+each side is timed repeatedly and its best rate kept; the ratio of two best rates taken in the same run is
+the robust number.
 
-``pyradice-lab bench`` prints the table (kernel, work per second, reference path, ratio, target, ok) and
-writes it to ``reports/bench.csv``.
+Costs a user pays once per process or per machine are measured in a fresh interpreter (a subprocess), so
+nothing this process has already imported or compiled hides them:
+
+- :func:`cold_start` -- the first call of any ``module:function(**kwargs)`` after ``import pyradice_lab``
+  with an empty ``NUMBA_CACHE_DIR``, in CPU seconds (importing the game's modules and numba, compiling,
+  running);
+- :func:`peak_rss` -- the peak resident memory of a process that imports the library and makes one call;
+- :func:`cli_cpu` -- CPU seconds of one ``pyradice-lab ...`` command, interpreter start included;
+- :func:`import_cpu` -- CPU seconds of importing the library above ``import numpy, pandas``.
+
+``pyradice-lab bench`` prints the table (kernel, work per second, reference path, ratio, peak memory,
+target, ok) and writes it to ``reports/bench.csv``.
 """
 
 from __future__ import annotations
 
 import gc
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["BenchCase", "run_bench", "format_bench", "dice_cases", "measure", "jit_disabled", "all_cases",
-           "write_bench"]
+__all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
+           "jit_disabled", "cold_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process", "sweep_efficiency",
+           "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "all_cases", "write_bench"]
+
+
+class Measured(NamedTuple):
+    """What a benchmark callable may return instead of a plain unit count: the units of work, the seconds
+    they took as measured by the callee (wall or CPU, as the case says) and the peak resident memory."""
+
+    units: int
+    seconds: float
+    peak_mb: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -33,26 +62,36 @@ class BenchCase:
     tables...), or a tuple ``(units, seconds)`` when they measure their own time (see
     :func:`jit_disabled`).  ``setup()`` runs untimed before every timed call (e.g. to clear a cache for a cold
     timing).  Targets: ``min_ratio`` on fast rate / reference rate, ``min_rate`` on the fast rate (units
-    per second), ``max_seconds`` on the best time of one ``fast()`` call.
+    per second), ``max_seconds`` on the best time of one ``fast()`` call (CPU seconds when ``cpu``: the
+    callable then returns a :class:`Measured` with CPU time), ``max_peak_mb`` on the peak memory a
+    :class:`Measured` reports.
     """
 
     kernel: str
     unit: str
-    fast: Callable[[], int]
-    reference: Callable[[], int] | None = None
+    fast: Callable[[], int | tuple]
+    reference: Callable[[], int | tuple] | None = None
     reference_name: str = ""
     setup: Callable[[], None] | None = None
     min_ratio: float | None = None
     min_rate: float | None = None
     max_seconds: float | None = None
+    max_peak_mb: float | None = None
+    cpu: bool = False
     game: str = "core"
     repeat: int = 3
 
 
-def measure(fn: Callable[[], int], *, setup: Callable[[], None] | None = None, repeat: int = 3,
+def measure(fn: Callable[[], int | tuple], *, setup: Callable[[], None] | None = None, repeat: int = 3,
             min_time: float = 0.2) -> tuple[float, float]:
     """Best (rate, seconds per call) of ``fn`` over ``repeat`` rounds of at least ``min_time`` seconds."""
-    best_rate, best_call = 0.0, float("inf")
+    rate, call, _ = _measure(fn, setup=setup, repeat=repeat, min_time=min_time)
+    return rate, call
+
+
+def _measure(fn, *, setup=None, repeat: int = 3, min_time: float = 0.2) -> tuple[float, float, float]:
+    """``measure`` plus the largest peak memory any call reported (NaN if none did)."""
+    best_rate, best_call, peak = 0.0, float("inf"), math.nan
     for _ in range(max(1, repeat)):
         units = 0
         elapsed = 0.0
@@ -65,16 +104,19 @@ def measure(fn: Callable[[], int], *, setup: Callable[[], None] | None = None, r
             t0 = time.perf_counter()
             out = fn()
             dt = time.perf_counter() - t0
-            if isinstance(out, tuple):  # (units, seconds) measured by the callee
-                out, dt = out
-            units += int(out)
             if gc_was:
                 gc.enable()
+            if isinstance(out, tuple):  # (units, seconds[, peak_mb]) measured by the callee
+                m = Measured(*out)
+                out, dt = m.units, m.seconds
+                if not math.isnan(m.peak_mb):
+                    peak = m.peak_mb if math.isnan(peak) else max(peak, m.peak_mb)
+            units += int(out)
             elapsed += dt
             calls += 1
             best_call = min(best_call, dt)
         best_rate = max(best_rate, units / elapsed if elapsed > 0 else float("inf"))
-    return best_rate, best_call
+    return best_rate, best_call, peak
 
 
 def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
@@ -108,6 +150,135 @@ def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
     return run
 
 
+_CHILD = r"""
+import importlib, json, resource, sys, time
+
+
+def peak_mb():
+    # VmHWM: this process's own high-water mark.  ru_maxrss is not used where VmHWM exists: Linux carries the
+    # parent's peak into a child started by fork/vfork + exec, so a large parent would inflate it.
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+import pyradice_lab  # noqa: E402,F401 - the library's own import is not part of the measured call
+spec = json.loads(sys.argv[1])
+module, _, func = spec["target"].partition(":")
+base = peak_mb()
+c0, w0 = time.process_time(), time.perf_counter()
+f = getattr(importlib.import_module(module), func)   # importing the target's modules is part of the call
+out = f(**spec["kwargs"])
+c1, w1 = time.process_time(), time.perf_counter()
+peak = peak_mb()
+units = int(out) if isinstance(out, int) and not isinstance(out, bool) else None
+try:
+    value = json.loads(json.dumps(out))
+except (TypeError, ValueError):
+    value = None
+print(json.dumps({"cpu": c1 - c0, "wall": w1 - w0, "base_mb": base, "peak_mb": peak, "units": units,
+                  "value": value}))
+"""
+
+
+def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache: bool = False,
+                  env: dict | None = None, timeout: float | None = None) -> dict:
+    """Call ``module:function(**kwargs)`` once in a new interpreter (after ``import pyradice_lab``).
+
+    Returns ``cpu`` and ``wall`` seconds of the call (importing the target's module included),
+    ``base_mb`` (peak resident memory before the call), ``peak_mb`` (peak resident memory of the process: its
+    own high-water mark ``VmHWM`` on Linux, not ``ru_maxrss``, which a child inherits from a big parent),
+    ``units`` (the call's return value if it is an int) and ``value`` (the return value if it is JSON).
+    With ``empty_numba_cache`` the child gets a new, empty ``NUMBA_CACHE_DIR``: every compiled function it
+    needs is compiled.  ``kwargs`` must be JSON-serialisable.
+    """
+    if not isinstance(target, str) or ":" not in target:
+        raise ValueError(f"target must be 'module:function', got {target!r}")
+    child_env = dict(os.environ, **(env or {}))
+    spec = json.dumps({"target": target, "kwargs": dict(kwargs or {})})
+    with tempfile.TemporaryDirectory(prefix="pyradice_bench_") as tmp:
+        if empty_numba_cache:
+            child_env["NUMBA_CACHE_DIR"] = tmp
+        out = subprocess.run([sys.executable, "-c", _CHILD, spec], env=child_env, capture_output=True, text=True,
+                             timeout=timeout)
+    if out.returncode != 0:
+        tail = " ".join(out.stderr.strip().splitlines()[-1:])
+        raise RuntimeError(f"{target} failed in a fresh process: {tail}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cold_start(target: str, *, units: int = 1, **kwargs) -> Callable[[], Measured]:
+    """A bench callable: CPU seconds of the first ``target(**kwargs)`` call in a fresh process with an empty
+    numba cache (the library imported first, as a notebook user would; the call imports the game's modules
+    and numba, compiles what it needs and runs).  Any game can use it for its cold-start row::
+
+        BenchCase("purramid first simulate_games(100), cold numba cache", "calls",
+                  cold_start("pyradice_lab.purramid:simulate_games", n_games=100, rng=0),
+                  max_seconds=3.0, cpu=True, repeat=1)
+    """
+    def run() -> Measured:
+        r = fresh_process(target, kwargs, empty_numba_cache=True)
+        return Measured(units, r["cpu"], r["peak_mb"])
+
+    return run
+
+
+def peak_rss(target: str, *, units: int = 1, **kwargs) -> Callable[[], Measured]:
+    """A bench callable: peak resident memory (MB) of a fresh process that imports the library and calls
+    ``target(**kwargs)`` once (numba's normal cache: a warm cache loads, a cold one compiles); the seconds
+    are the call's wall time."""
+    def run() -> Measured:
+        r = fresh_process(target, kwargs)
+        return Measured(units, r["wall"], r["peak_mb"])
+
+    return run
+
+
+def _entry_code() -> str:
+    return "import sys\nfrom pyradice_lab.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+
+
+def cli_cpu(*args: str) -> Callable[[], Measured]:
+    """A bench callable: CPU seconds (user + system) of ``pyradice-lab ARGS`` in a fresh interpreter,
+    interpreter start-up included -- what a user's shell pays."""
+    def run() -> Measured:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", _entry_code(), *args], check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return Measured(1, cpu)
+
+    return run
+
+
+_IMPORT_CHILD = r"""
+import json, sys, time
+t0 = time.process_time()
+import numpy, pandas  # noqa: E401,F401
+t1 = time.process_time()
+for name in sys.argv[1:]:
+    __import__(name)
+t2 = time.process_time()
+print(json.dumps({"base": t1 - t0, "extra": t2 - t1}))
+"""
+
+
+def import_cpu(*modules: str) -> Callable[[], Measured]:
+    """A bench callable: CPU seconds of importing ``modules`` in a fresh interpreter, above what
+    ``import numpy, pandas`` costs there (measured first, in the same process)."""
+    def run() -> Measured:
+        out = subprocess.run([sys.executable, "-c", _IMPORT_CHILD, *modules], check=True, capture_output=True,
+                             text=True)
+        return Measured(1, json.loads(out.stdout.strip().splitlines()[-1])["extra"])
+
+    return run
+
+
 def _target_text(case: BenchCase) -> str:
     parts = []
     if case.min_ratio is not None:
@@ -115,7 +286,11 @@ def _target_text(case: BenchCase) -> str:
     if case.min_rate is not None:
         parts.append(f">= {case.min_rate:.3g} {case.unit}/s")
     if case.max_seconds is not None:
-        parts.append(f"<= {case.max_seconds * 1000:g} ms" if case.max_seconds < 1 else f"<= {case.max_seconds:g} s")
+        clock = " CPU" if case.cpu else ""
+        parts.append(f"<= {case.max_seconds * 1000:g} ms{clock}" if case.max_seconds < 1 else
+                     f"<= {case.max_seconds:g} s{clock}")
+    if case.max_peak_mb is not None:
+        parts.append(f"peak RSS <= {case.max_peak_mb:g} MB")
     return "; ".join(parts) or "-"
 
 
@@ -127,10 +302,10 @@ def run_bench(cases: Sequence[BenchCase], *, quick: bool = False, progress: bool
     rows = []
     for case in tqdm(cases, desc="bench", unit="case", disable=not progress, leave=False):
         repeat = 1 if quick else case.repeat
-        rate, call = measure(case.fast, setup=case.setup, repeat=repeat, min_time=min_time)
+        rate, call, peak = _measure(case.fast, setup=case.setup, repeat=repeat, min_time=min_time)
         ref_rate = ratio = np.nan
         if case.reference is not None:
-            ref_rate, _ = measure(case.reference, repeat=repeat, min_time=min_time)
+            ref_rate, _, _ = _measure(case.reference, repeat=repeat, min_time=min_time)
             ratio = rate / ref_rate if ref_rate > 0 else np.nan
         ok = True
         if case.min_ratio is not None:
@@ -139,9 +314,12 @@ def run_bench(cases: Sequence[BenchCase], *, quick: bool = False, progress: bool
             ok &= bool(rate >= case.min_rate)
         if case.max_seconds is not None:
             ok &= bool(call <= case.max_seconds)
+        if case.max_peak_mb is not None:
+            ok &= bool(peak <= case.max_peak_mb)
         rows.append({"game": case.game, "kernel": case.kernel, "unit": case.unit, "work_per_s": rate,
-                     "seconds_per_call": call, "reference": case.reference_name or "-",
-                     "reference_per_s": ref_rate, "ratio": ratio, "target": _target_text(case), "ok": ok})
+                     "seconds_per_call": call, "clock": "cpu" if case.cpu else "wall",
+                     "reference": case.reference_name or "-", "reference_per_s": ref_rate, "ratio": ratio,
+                     "peak_rss_mb": peak, "target": _target_text(case), "ok": ok})
     return pd.DataFrame(rows)
 
 
@@ -155,12 +333,19 @@ def format_bench(df: pd.DataFrame) -> str:
                 return f"{v / scale:.3g}{suffix} {unit}/s"
         return f"{v:.3g} {unit}/s"
 
+    def call(s, clock):
+        text = f"{s * 1000:.3g} ms" if s < 1 else f"{s:.3g} s"
+        return text + (" CPU" if clock == "cpu" else "")
+
+    clocks = df["clock"] if "clock" in df else ["wall"] * len(df)
+    peaks = df["peak_rss_mb"] if "peak_rss_mb" in df else [np.nan] * len(df)
     shown = pd.DataFrame({
         "kernel": df["kernel"],
         "work per second": [rate(v, u) for v, u in zip(df["work_per_s"], df["unit"])],
-        "time/call": [f"{s * 1000:.3g} ms" for s in df["seconds_per_call"]],
+        "time/call": [call(s, c) for s, c in zip(df["seconds_per_call"], clocks)],
         "reference path": df["reference"],
         "ratio": ["-" if not np.isfinite(r) else f"{r:.3g}" for r in df["ratio"]],
+        "peak RSS": ["-" if not np.isfinite(p) else f"{p:.0f} MB" for p in peaks],
         "target": df["target"],
         "ok": ["yes" if o else "NO" for o in df["ok"]],
     })
@@ -199,13 +384,148 @@ def dice_cases(quick: bool = False) -> list[BenchCase]:
     return cases
 
 
-def all_cases(quick: bool = False, games: Sequence[str] | None = None) -> list[BenchCase]:
-    """Core cases plus every registered game's cases (optionally only some games)."""
+# ------------------------------------------------------------------------------ start-up, memory, sweeps
+def sweep_memory_run(trials: int = 10 ** 8, dice: int = 5, target: int = 12) -> int:
+    """One ``core.subset-sum`` sweep cell of ``trials`` trials (the bench's peak-memory row); returns trials."""
+    from .overview import subset_sum_cell
+    from .sweep import run_sweep
+
+    run_sweep(subset_sum_cell, {"dice": [dice], "target": [target]}, trials=trials, seed=0, progress=False)
+    return trials
+
+
+#: The sweep of :func:`sweep_efficiency`: eight CPU-bound cells of the core subset-sum target.
+EFFICIENCY_GRID = {"dice": [5, 6], "target": [6, 8, 12, 20]}
+
+
+def sweep_efficiency(trials: int, n_jobs: int = 2, *, fresh_pool: bool = False) -> tuple[float, float, float]:
+    """Seconds of the same sweep (:data:`EFFICIENCY_GRID`, ``trials`` per cell) run serially and on
+    ``n_jobs`` workers, in this process: ``(serial, parallel, efficiency)`` with
+    ``efficiency = serial / (n_jobs * parallel)``.
+
+    Sweeps reuse joblib's worker pool (loky keeps it for later calls), so unless ``fresh_pool`` a first
+    parallel sweep starts the pool untimed; with ``fresh_pool`` the timed parallel sweep is the first of
+    this process (run it in a fresh process) and includes starting its workers.
+    """
+    from .overview import subset_sum_cell
+    from .sweep import run_sweep
+
+    def once(jobs: int, seed: int) -> float:
+        t0 = time.perf_counter()
+        run_sweep(subset_sum_cell, EFFICIENCY_GRID, trials=trials, seed=seed, n_jobs=jobs, progress=False)
+        return time.perf_counter() - t0
+
+    if not fresh_pool:
+        once(n_jobs, 0)  # start (or reuse) the pool and load the cell's modules in the workers, untimed
+    parallel = once(n_jobs, 1)
+    serial = once(1, 1)
+    return serial, parallel, serial / (n_jobs * parallel)
+
+
+def fresh_pool_sweep(trials: int) -> list[float]:
+    """``[serial, parallel]`` seconds of :func:`sweep_efficiency` with a fresh pool (run it in a fresh
+    process: :func:`fresh_process`)."""
+    serial, parallel, _ = sweep_efficiency(trials, 2, fresh_pool=True)
+    return [serial, parallel]
+
+
+def core_cases(quick: bool = False) -> list[BenchCase]:
+    """Start-up costs (import, CLI), the peak memory of a long sweep cell and the parallel efficiency of
+    sweeps (worker pool reused across cells and sweeps, and a fresh pool)."""
+    cases = [
+        BenchCase("import pyradice_lab (CPU above import numpy, pandas)", "imports", import_cpu("pyradice_lab"),
+                  max_seconds=0.15, cpu=True),
+        BenchCase("import pyradice_lab + 4 game packages (CPU above numpy, pandas)", "imports",
+                  import_cpu("pyradice_lab", "pyradice_lab.purramid", "pyradice_lab.pyradice", "pyradice_lab.raft",
+                             "pyradice_lab.meerkat"), max_seconds=0.15, cpu=True),
+        BenchCase("pyradice-lab --help (new process)", "runs", cli_cpu("--help"), max_seconds=0.3, cpu=True),
+        BenchCase("pyradice-lab games (new process)", "runs", cli_cpu("games"), max_seconds=0.3, cpu=True),
+    ]
+    trials = 10 ** 7 if quick else 10 ** 8
+    cases.append(BenchCase(f"sweep cell core.subset-sum, {trials:.0e} trials: peak memory", "trials",
+                           peak_rss("pyradice_lab.bench:sweep_memory_run", trials=trials, units=trials),
+                           max_peak_mb=200, repeat=1))
+    per_cell = 1_000_000 if quick else 4_000_000
+    cells = len(EFFICIENCY_GRID["dice"]) * len(EFFICIENCY_GRID["target"])
+    serial_times: list[float] = []  # each parallel timing brings the serial timing taken right after it
+
+    def parallel() -> Measured:
+        serial, par, _ = sweep_efficiency(per_cell, 2)
+        serial_times.append(serial)
+        return Measured(cells, par)
+
+    def serial() -> Measured:
+        if not serial_times:
+            serial_times.append(sweep_efficiency(per_cell, 2)[0])
+        return Measured(cells, serial_times.pop())
+
+    cases.append(BenchCase("sweep of 8 CPU-bound cells, 2 jobs, pool reused (ratio/2 = parallel efficiency)",
+                           "cells", parallel, serial, "the same sweep, 1 job", min_ratio=1.6, repeat=2))
+    fresh_times: list[float] = []
+
+    def fresh() -> Measured:
+        serial, par = fresh_process("pyradice_lab.bench:fresh_pool_sweep", {"trials": per_cell})["value"]
+        fresh_times.append(serial)
+        return Measured(cells, par)
+
+    def fresh_serial() -> Measured:
+        if not fresh_times:
+            fresh()
+        return Measured(cells, fresh_times.pop())
+
+    cases.append(BenchCase("sweep of 8 CPU-bound cells, 2 jobs, first of a new process (workers started)",
+                           "cells", fresh, fresh_serial, "the same sweep, 1 job", repeat=1))
+    return cases
+
+
+#: Per game: arguments of the uniform rows -- first ``simulate_games`` call with a cold numba cache (None: the
+#: game's own bench has that row), and
+#: peak memory of many games (the cheapest policy: memory is the result's, not the policy's) -- and
+#: the peak-memory bounds (MB) for 10**5 and 10**6 games.
+GAME_ROWS = {
+    "purramid": {"cold": {"players": 4}, "memory": {"players": 4, "policies": "greedy"},
+                 "bound": {10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000}},
+    # pyradice's and meerkat's own benches have their cold first-call rows (pyradice.bench.first_call,
+    # meerkat.bench.first_call_cold: the same call, CPU of the whole fresh process)
+    "pyradice": {"cold": None, "memory": {"players": 2, "policies": "random_legal"},
+                 "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
+    "raft": {"cold": {"players": 3}, "memory": {"players": 3, "policies": "greedy"},
+             "bound": {10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000}},
+    "meerkat": {"cold": None, "memory": {"players": 2, "automa": True, "policies": "random_legal"},
+                "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
+}
+
+
+def game_cases(game: str, quick: bool = False, long: bool = False) -> list[BenchCase]:
+    """The rows every game gets: its first ``simulate_games(100 games)`` in a fresh process with an empty
+    numba cache (CPU seconds, target 3 s), and the peak memory of a process that simulates 10**5 games
+    (10**4 with ``quick``; also 10**6 with ``long``: tens of minutes)."""
+    rows = GAME_ROWS.get(game)
+    if rows is None:
+        return []
+    target = f"pyradice_lab.{game}:simulate_games"
+    cases = []
+    if rows["cold"] is not None:
+        cases.append(BenchCase(f"{game} first simulate_games(100 games), empty numba cache", "calls",
+                               cold_start(target, n_games=100, rng=0, **rows["cold"]), max_seconds=3.0, cpu=True,
+                               game=game, repeat=1))
+    counts = [10 ** 4] if quick else [10 ** 5] + ([10 ** 6] if long else [])
+    for n in counts:
+        desc = ", ".join(f"{k}={v}" for k, v in rows["memory"].items())
+        cases.append(BenchCase(f"{game} simulate_games({n:.0e} games; {desc}): peak memory", "games",
+                               peak_rss(target, n_games=n, rng=0, units=n, **rows["memory"]),
+                               max_peak_mb=rows["bound"][n], game=game, repeat=1))
+    return cases
+
+
+def all_cases(quick: bool = False, games: Sequence[str] | None = None, long: bool = False) -> list[BenchCase]:
+    """Core cases plus every registered game's cases (optionally only some games); ``long`` adds the
+    10**6-game memory rows."""
     from . import registry
 
     known = registry.games()
     names = list(known) if games is None else list(games)
-    cases = list(dice_cases(quick)) if games is None or "core" in names else []
+    cases = list(dice_cases(quick)) + core_cases(quick) if games is None or "core" in names else []
     for g in names:
         if g == "core":
             continue
@@ -213,6 +533,7 @@ def all_cases(quick: bool = False, games: Sequence[str] | None = None) -> list[B
             raise ValueError(f"game must be 'core' or one of {sorted(known)}, got {g!r}")
         if known[g].bench_cases is not None:
             cases.extend(known[g].bench_cases(quick))
+        cases.extend(game_cases(g, quick, long))
     return cases
 
 

@@ -2,20 +2,32 @@
 
 Subcommands: ``games``, ``report``, ``sweep``, ``bench`` and one per registered game
 (``pyradice-lab <game> --help``).  Errors print one line to stderr and exit with status 2; an
-interrupted run exits with 130 after the work already finished has been kept.
+interrupted run (Ctrl-C, or SIGTERM/SIGHUP) stops its worker processes, exits with 130 (143, 129) and keeps
+the work already finished.
+
+Every path a subcommand writes is checked when the command line is parsed, before any work, by one helper
+(:func:`output_file` / :func:`output_dir` as argparse types, built on :func:`check_output_path`): a file
+where a folder is needed, a missing folder (only ``reports/``, the default output folder, is created), an
+existing folder given as a file, a wrong suffix, a read-only place or an over-long name is refused in one
+line.  Tables are written atomically (:func:`write_csv`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "build_parser", "game_subcommands", "CliError", "show_progress", "positive_int", "nonneg_int", "int_list", "float_list", "parse_grid_value"]
+__all__ = ["main", "build_parser", "game_subcommands", "CliError", "show_progress", "positive_int", "nonneg_int",
+           "int_list", "float_list", "parse_grid_value", "check_output_path", "output_file", "output_dir",
+           "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR"]
 
 PROG = "pyradice-lab"
 
@@ -75,6 +87,127 @@ def float_list(text: str) -> list[float]:
         return [float(x) for x in text.replace(" ", "").split(",") if x != ""]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+def comma_names(text: str) -> str:
+    """argparse type for ``NAME`` or ``NAME1,NAME2,...`` (policies): no empty item; returns the text."""
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or not all(items):
+        raise argparse.ArgumentTypeError(f"expected a name or comma-separated names, none empty, got {text!r}")
+    return text
+
+
+# ----------------------------------------------------------------------------------------- output paths
+#: The default output folder; the only missing folder an output path may name (it is created on write).
+DEFAULT_OUTPUT_DIR = Path("reports")
+
+
+def _name_limits(path: Path) -> tuple[int, int]:
+    """(longest file name, longest path) in bytes on the file system holding ``path``."""
+    probe = path
+    while not os.path.exists(probe) and probe != probe.parent:
+        probe = probe.parent
+    where = probe if os.path.exists(probe) else "."
+    name_max, path_max = 255, 4096
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        name_max = os.pathconf(where, "PC_NAME_MAX")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        path_max = os.pathconf(where, "PC_PATH_MAX")
+    return name_max, path_max
+
+
+def check_output_path(path: str | os.PathLike, *, kind: str = "file", suffixes: Sequence[str] = (),
+                      option: str = "--out") -> Path:
+    """Check before any work that ``path`` can be written; return it as a Path, or raise :class:`CliError`.
+
+    ``kind="file"``: the path is not a folder, has one of ``suffixes`` (if given), and its folder exists
+    (or is :data:`DEFAULT_OUTPUT_DIR`) and is writable.  ``kind="dir"``: the path is a folder or can be
+    created as one.  Both: no part of the path is an existing file used as a folder, no name is longer than
+    the file system allows.
+    """
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text.strip():
+        raise CliError(f"{option} must be a path, got {text!r}")
+    if "\0" in text:
+        raise CliError(f"{option} must not contain a NUL character")
+    p = Path(text)
+    name_max, path_max = _name_limits(p)
+    size = len(os.fsencode(os.path.abspath(text)))
+    if size >= path_max:
+        raise CliError(f"{option}: the path is too long ({size} bytes; at most {path_max - 1})")
+    for part in p.parts:
+        if len(os.fsencode(part)) > name_max:
+            raise CliError(f"{option}: the name {part[:24] + '...'!r} is too long ({len(os.fsencode(part))} bytes; "
+                           f"at most {name_max})")
+    # an existing file used as a folder anywhere on the way
+    for anc in reversed((p, *p.parents) if kind == "dir" else p.parents):
+        if os.path.exists(anc) and not os.path.isdir(anc):
+            if anc == p:
+                raise CliError(f"{option} {text!r} exists and is a file, not a folder")
+            raise CliError(f"{option} {text!r}: {str(anc)!r} is a file, not a folder")
+    if kind == "file":
+        if os.path.isdir(p):
+            raise CliError(f"{option} {text!r} is an existing folder; give a file name")
+        if suffixes and p.suffix.lower() not in suffixes:
+            raise CliError(f"{option} must end in {' or '.join(suffixes)}, got {text!r}")
+        folder = p.parent
+        if not os.path.exists(folder) and folder != DEFAULT_OUTPUT_DIR:
+            raise CliError(f"{option} {text!r}: the folder {str(folder)!r} does not exist (create it first)")
+        if os.path.exists(p) and not os.access(p, os.W_OK):
+            raise CliError(f"{option} {text!r} exists and is not writable")
+    else:
+        folder = p
+    probe = folder
+    while not os.path.exists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise CliError(f"{option} {text!r}: cannot write in {str(probe)!r} ({exc.strerror or exc})") from None
+    return p
+
+
+def _path_type(kind: str, suffixes: Sequence[str], option: str) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        try:
+            check_output_path(text, kind=kind, suffixes=suffixes, option=option)
+        except CliError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(option).lstrip(": ")) from None
+        return text
+
+    check.__name__ = f"output {kind}"
+    check.output_path = True  # tests find every writing option by this mark
+    return check
+
+
+def output_file(*suffixes: str, option: str = "--out") -> Callable[[str], str]:
+    """argparse ``type=`` for a file the command writes (checked when parsed, see :func:`check_output_path`)."""
+    return _path_type("file", tuple(s.lower() for s in suffixes), option)
+
+
+def output_dir(option: str = "--cache-dir") -> Callable[[str], str]:
+    """argparse ``type=`` for a folder the command writes into (created if missing)."""
+    return _path_type("dir", (), option)
+
+
+def write_csv(df, path: str | os.PathLike) -> Path:
+    """Write ``df`` to ``path`` atomically (a temporary file renamed into place); creates ``reports/``."""
+    from .sweep import replace_with_default_mode, temporary_prefix
+
+    path = Path(path)
+    if path.parent == DEFAULT_OUTPUT_DIR:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            df.to_csv(fh, index=False)
+        replace_with_default_mode(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
 
 
 def parse_grid_value(text: str):
@@ -160,9 +293,7 @@ def _cmd_sweep(args) -> int:
     df = run_sweep(target.fn, grid, trials=args.trials, seed=args.seed, n_jobs=args.jobs, backend=args.backend,
                    cache_dir=args.cache_dir, progress=show_progress(args), scheduler=args.scheduler)
     if args.out:
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(out, index=False)
+        out = write_csv(df, args.out)
         print(f"wrote {out} ({len(df)} cells)")
     import pandas as pd
 
@@ -175,21 +306,100 @@ def _cmd_bench(args) -> int:
     from .bench import all_cases, format_bench, run_bench, write_bench
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    df = run_bench(all_cases(args.quick, games), quick=args.quick, progress=show_progress(args))
+    df = run_bench(all_cases(args.quick, games, long=args.long), quick=args.quick, progress=show_progress(args))
     print(format_bench(df))
     path = write_bench(df, args.out)
     print(f"\nwrote {path}; {int(df['ok'].sum())}/{len(df)} targets met")
     return 0
 
 
+def _print_table(df, out: str | None, what: str) -> None:
+    import pandas as pd
+
+    if out:
+        path = Path(out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False)
+        print(f"wrote {path} ({len(df)} {what})")
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 60):
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+def _cmd_ladder(args) -> int:
+    from .strength import ladder
+
+    pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
+    table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed, n_jobs=args.jobs,
+                   progress=show_progress(args), anchor=args.anchor)
+    a = table.attrs
+    print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
+          f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
+          f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
+    _print_table(table.drop(columns=["wins", "players"]), args.out, "policies")
+    print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
+    print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+def _cmd_restricted(args) -> int:
+    from .strength import restricted_play
+
+    rs = None if args.restrictions is None else [r.strip() for r in args.restrictions.split(",") if r.strip()]
+    table = restricted_play(args.game_name, args.policy, rs, players=args.players, games=args.games, rng=args.seed,
+                            n_jobs=args.jobs, progress=show_progress(args))
+    a = table.attrs
+    print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
+          f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
+          f"{1 / a['players']:.3f}, 'dominant' below {a['dominant_below']:.3f}")
+    _print_table(table.drop(columns=["opponent", "players", "fair_share"]), args.out, "restrictions")
+    return 0
+
+
+def _strength_subcommands(sub, name: str) -> None:
+    """``<game> ladder`` and ``<game> restricted``, the same for every game (:mod:`pyradice_lab.strength`)."""
+    from . import registry
+
+    spec = registry.get_game(name)
+    common = {"--games": dict(type=positive_int, default=1000, help="games per lineup / restriction (default: "
+                                                                    "%(default)s)"),
+              "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
+              "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
+              "--jobs": dict(type=jobs_int, default=1, help="parallel worker processes (default: 1)"),
+              "--out": dict(default=None, help="CSV path for the table"),
+              "--no-progress": dict(action="store_true", help="no progress bar")}
+    p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",
+                       description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
+                                   f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
+                                   f"{', '.join(spec.policies) or '-'}.")
+    p.add_argument("--policies", default=None, help="comma-separated policies (default: the registered ones)")
+    p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_ladder, game_name=name)
+    p = sub.add_parser("restricted", help="restricted play: what each option is worth to a player",
+                       description="The win rate of a player forbidden one option against unrestricted copies of "
+                                   "itself, per restriction. Registered restrictions: " +
+                                   ("; ".join(f"{k}: {v}" for k, v in spec.restrictions.items()) or "-") + ".")
+    p.add_argument("--policy", default=None, help="the player (default: the strongest registered policy)")
+    p.add_argument("--restrictions", default=None, help="comma-separated restrictions (default: all)")
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_restricted, game_name=name)
+
+
 def game_subcommands(subparsers, name: str, description: str):
-    """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set."""
+    """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set.
+
+    Every game gets the shared ``ladder`` and ``restricted`` subcommands (:mod:`pyradice_lab.strength`) here.
+    """
     from . import registry
 
     spec = registry.get_game(name)
     p = subparsers.add_parser(name, help=f"{spec.title}: {spec.summary}", description=description)
     sub = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
     sub.required = True
+    if spec.policies:
+        _strength_subcommands(sub, name)
     return sub
 
 
@@ -212,7 +422,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="build the PDF report", description="Build the PDF report.")
     p.add_argument("--quick", action="store_true", help="small trial counts (well under a minute)")
-    p.add_argument("--out", default="reports/pyradice_lab_report.pdf", help="PDF path (default: %(default)s)")
+    p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
+                   help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
     p.add_argument("--jobs", type=jobs_int, default=1, help="parallel workers for sweeps (default: 1)")
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
@@ -231,16 +442,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=jobs_int, default=1, help="parallel workers (default: 1)")
     p.add_argument("--backend", choices=["loky", "dask", "threading"], default="loky")
     p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://10.0.0.5:8786")
-    p.add_argument("--cache-dir", default=None, help="per-cell cache directory (resume after interruption)")
-    p.add_argument("--out", default=None, help="CSV path for the table")
+    p.add_argument("--cache-dir", type=output_dir(), default=None,
+                   help="per-cell cache directory (resume after interruption); created if missing")
+    p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("bench", help="benchmark the kernels", description="Print the benchmark table and write "
                                                                           "reports/bench.csv.")
     p.add_argument("--quick", action="store_true", help="shorter timings")
+    p.add_argument("--long", action="store_true", help="add the peak memory of 10**6 games per game (tens of minutes)")
     p.add_argument("--games", default=None, help="comma-separated: core and/or game names (default: all)")
-    p.add_argument("--out", default="reports/bench.csv", help="CSV path (default: %(default)s)")
+    p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
 
@@ -259,26 +472,71 @@ def _command(argv: Sequence[str]) -> str:
     return next((a for a in argv if not a.startswith("-")), "")
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised like Ctrl-C so every clean-up on the way out runs."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated(signum)
+
+
+@contextlib.contextmanager
+def _signals_interrupt():
+    """SIGTERM and SIGHUP interrupt like Ctrl-C while a command runs (main thread only)."""
+    previous = {}
+    try:
+        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if sig is not None:
+                with contextlib.suppress(ValueError, OSError):  # not the main thread
+                    previous[sig] = signal.signal(sig, _raise_terminated)
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, MemoryError):
+        return "out of memory: ask for less work at once (fewer games, trials or cells)"
+    if isinstance(exc, RecursionError):
+        return f"input nested too deeply ({exc})"
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    """Entry point; returns the exit status (0 ok, 2 bad input, 130 interrupted, 143 terminated)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
-    except (CliError, ValueError, TypeError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        msg = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        with _signals_interrupt():
+            return int(args.func(args) or 0)
+    except (CliError, ValueError, TypeError, OSError, MemoryError, RecursionError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            # output piped into e.g. `head`, which stopped reading: stop quietly like other Unix tools
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141
+        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except _Terminated as exc:
+        print(f"{PROG}: terminated (finished work was kept)", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted (finished work was kept)", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # output piped into e.g. `head`, which stopped reading: stop quietly like other Unix tools
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m pyradice_lab.cli` runs this file as __main__: use the package's own module, so that the
+    # CliError the game subcommands import is the one main() catches
+    from pyradice_lab.cli import main as _main
+
+    sys.exit(_main())

@@ -25,10 +25,13 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-__all__ = ["MAX_DICE", "FACES", "multisets", "subset_sum_masks", "classify", "roll", "check_dice_count"]
+__all__ = ["MAX_DICE", "FACES", "ROLL_BLOCK", "multisets", "subset_sum_masks", "classify", "roll", "check_dice_count"]
 
 MAX_DICE = 8
 FACES = 6
+#: Rolls drawn at a time by samplers that work in blocks (a fixed constant: results never depend on it
+#: varying, and a count up to one block draws exactly what one call of :func:`roll` draws).
+ROLL_BLOCK = 1 << 20
 
 
 def check_dice_count(k, name: str = "k", *, low: int = 0, high: int = MAX_DICE) -> int:
@@ -156,12 +159,19 @@ def classify(rolls) -> np.ndarray:
 
 
 def roll(n: int, k: int, *, rng=None) -> np.ndarray:
-    """Sample ``n`` ordered rolls of ``k`` fair d6 as an int8 array of shape (n, k)."""
+    """Sample ``n`` ordered rolls of ``k`` fair d6 as an int8 array of shape (n, k).
+
+    The array is the result, so its size is limited (:mod:`pyradice_lab.limits`: ``n * k`` bytes, 4 GiB by
+    default); to sample more rolls than fit, draw blocks of at most :data:`ROLL_BLOCK` rolls in turn from
+    the same generator, as :func:`pyradice_lab.overview.subset_sum_cell` does.
+    """
+    from .limits import check_result_size
     from .rng import as_generator
 
     k = check_dice_count(k)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    check_result_size(int(n), max(k, 1), name="n", item="roll")
     return as_generator(rng).integers(1, FACES + 1, size=(int(n), k), dtype=np.int8)
 
 

@@ -9,13 +9,17 @@ should fall inside the interval in about 95% of cells.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import dice
 from .findings import from_estimate
-from .report import ExperimentResult, ReportContext, Section, Text, save_experiment
+from .rng import block_ranges
 from .stats import mean_estimate, proportion_estimate
+
+if TYPE_CHECKING:  # the report engine (matplotlib) loads only when the section is built, not in sweep workers
+    from .report import ReportContext, Section
 
 __all__ = ["subset_sum_probability", "subset_sum_cell", "report_section"]
 
@@ -41,19 +45,25 @@ def subset_sum_probability(k: int, target: int) -> Fraction:
 def subset_sum_cell(params: dict, trials: int, rng: np.random.Generator) -> dict:
     """Sweep target: Monte Carlo estimate of :func:`subset_sum_probability` beside the exact value.
 
-    ``params``: ``dice`` (0..8) and ``target`` (1..48).
+    ``params``: ``dice`` (0..8) and ``target`` (1..48).  The rolls are drawn from ``rng`` in blocks of
+    :data:`~pyradice_lab.dice.ROLL_BLOCK` and only the hits are counted, so memory stays bounded (tens of MB)
+    for any ``trials``; up to one block, the draws are those of a single ``dice.roll(trials, ...)``.
     """
     k, target = params["dice"], params["target"]
     exact = subset_sum_probability(k, target)
-    rolls = dice.roll(trials, k, rng=rng)
-    masks = dice.subset_sum_masks(rolls)
-    hits = int(((masks >> np.uint64(target)) & np.uint64(1)).sum())
-    est = proportion_estimate(hits, trials)
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    hits = 0
+    for start, stop in block_ranges(int(trials), dice.ROLL_BLOCK):
+        masks = dice.subset_sum_masks(dice.roll(stop - start, k, rng=rng))
+        hits += int(np.count_nonzero((masks >> np.uint64(target)) & np.uint64(1)))
+    est = proportion_estimate(hits, int(trials))
     return {"p": est, "exact": float(exact), "exact_in_ci": est.contains(float(exact))}
 
 
 def report_section(ctx: ReportContext) -> Section:
     from . import registry
+    from .report import ExperimentResult, Section, Text, save_experiment
     from .sweep import run_sweep
 
     trials = 20_000 if ctx.quick else 200_000

@@ -10,7 +10,16 @@ named sweep functions, a small seeded run, its exact probability tables and a li
 - the same seed gives identical results (the small seeded run twice, compared cell by cell);
 - every exact probability table sums to 1 (exactly for Fractions, to 1e-12 for floats) with no
   negative entry;
-- every bad call raises ``ValueError`` whose message names the offending parameter.
+- every bad call raises ``ValueError`` whose message names the offending parameter;
+- every registered policy plays (two games against the strongest registered policy, through
+  ``lineup_outcomes``), every registered restriction parses and plays (the strongest policy restricted
+  against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.outcomes`); a
+  policy registered as ``unrestrictable`` rejects restrictions with ValueError.
+
+Strength fields: ``policies`` (registered player names, weakest first), ``restrictions`` (name -> one line;
+a restricted player is spelled ``"<policy>/<restriction>"`` and parsed by the game's own policy parser),
+``outcomes`` (the game's frame -> the common long frame) and ``lineup_outcomes`` (play one lineup of
+policies, seat by seat; the outcomes frame) feed :mod:`pyradice_lab.strength`.
 
 Examples
 --------
@@ -31,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - numpy and pandas load when a check runs,
     import pandas as pd
 
 __all__ = ["GameSpec", "SweepTarget", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
-           "BUILTIN_GAMES", "lazy"]
+           "BUILTIN_GAMES", "lazy", "strongest_policy"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
 BUILTIN_GAMES = ("purramid", "pyradice", "raft", "meerkat")
@@ -118,6 +127,19 @@ class GameSpec:
     report_section : callable ``(ReportContext) -> Section`` or None
     bench_cases : callable ``(quick: bool) -> list[BenchCase]`` or None
     sweeps : dict of name -> SweepTarget
+    policies : tuple of str
+        Registered player names in strength order, weakest first (the default ladder).
+    restrictions : dict of name -> one-line description
+        Options a player can be forbidden (restricted play): ``"<policy>/<name>"`` is that player.
+    outcomes : callable ``(DataFrame) -> DataFrame`` or None
+        The game's ``simulate_games`` frame as the common outcomes frame (:mod:`pyradice_lab.outcomes`).
+    lineup_outcomes : callable ``(policies, n_games, *, rng, progress, **kwargs) -> DataFrame`` or None
+        Play ``n_games`` games with ``policies[s]`` in seat ``s``; the outcomes frame with the policies named
+        as given.
+    lineup_ok : callable ``(policies) -> bool`` or None
+        Whether a lineup can be played at all (e.g. Meerkat Kingdom seats at most one automa); None: any.
+    unrestrictable : tuple of str
+        Registered policies that take no restriction (e.g. Purramid's exact ``optimal``).
     """
 
     name: str
@@ -131,6 +153,12 @@ class GameSpec:
     report_section: Callable[[Any], Any] | None = None
     bench_cases: Callable[[bool], list] | None = None
     sweeps: Mapping[str, SweepTarget] = field(default_factory=dict)
+    policies: tuple[str, ...] = ()
+    restrictions: Mapping[str, str] = field(default_factory=dict)
+    outcomes: Callable[[Any], Any] | None = None
+    lineup_outcomes: Callable[..., Any] | None = None
+    lineup_ok: Callable[[Sequence[str]], bool] | None = None
+    unrestrictable: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -146,13 +174,24 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def register_game(package: str, *, name: str, title: str, summary: str, smoke_run, exact_tables, bad_calls,
-                  sweeps: Mapping[str, SweepTarget] = ()) -> GameSpec:
+                  sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
+                  restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
+                  unrestrictable: Sequence[str] = ()) -> GameSpec:
     """Register a game package that has the shared shape (DESIGN.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
     ``bench:bench_cases``; a sweep target whose ``fn`` is a string names a function of the package's ``sweeps``
-    module.  All of them load on first use.
+    module; ``outcomes`` and ``lineup_outcomes`` are the package's ``sim:outcomes`` and
+    ``sim:lineup_outcomes``, and ``lineup_ok``, if given, names a function of its ``sim`` module.  All of
+    them load on first use.
     """
+    policies = tuple(policies)
+    if not all(isinstance(p, str) and p and "/" not in p for p in policies) or len(set(policies)) != len(policies):
+        raise ValueError(f"policies must be distinct non-empty names without '/', got {policies!r}")
+    restrictions = dict(restrictions)
+    for r, d in restrictions.items():
+        if not isinstance(r, str) or not r or "/" in r or not isinstance(d, str) or not d:
+            raise ValueError(f"restrictions must map names without '/' to one-line descriptions, got {r!r}: {d!r}")
     targets = {k: t if callable(t.fn) else SweepTarget(lazy(f"{package}.sweeps:{t.fn}"), t.description, t.params,
                                                        t.defaults)
                for k, t in dict(sweeps).items()}
@@ -160,7 +199,10 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
         name=name, title=title, summary=summary, smoke_run=smoke_run, exact_tables=exact_tables,
         bad_calls=bad_calls, add_cli=lazy(f"{package}.cli:add_cli"),
         report_section=lazy(f"{package}.report:report_section"), bench_cases=lazy(f"{package}.bench:bench_cases"),
-        sweeps=targets))
+        sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
+        lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
+        lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),
+        unrestrictable=tuple(unrestrictable)))
 
 
 def _load_builtin() -> None:
@@ -216,6 +258,54 @@ def _table_total(table) -> tuple[Any, bool]:
     return float(arr.sum()), bool(np.all(arr >= 0))
 
 
+def strongest_policy(spec: GameSpec) -> str:
+    """The strongest registered policy that takes restrictions and can sit twice in one game (restricted
+    play's default player)."""
+    for p in reversed(spec.policies):
+        if p not in spec.unrestrictable and (spec.lineup_ok is None or spec.lineup_ok([p, p])):
+            return p
+    raise ValueError(f"policies: {spec.name} registers no restrictable policy that can play against itself")
+
+
+def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
+    """Every registered policy plays and every registered restriction parses and plays (2 games each)."""
+    from .outcomes import check_outcomes
+
+    if spec.lineup_outcomes is None and not spec.policies:
+        return []  # a game without players (nothing to check)
+    if spec.lineup_outcomes is None or not spec.policies:
+        return [("policies registered", False, "policies and lineup_outcomes must both be registered")]
+    rows = []
+    try:
+        strong = strongest_policy(spec)
+    except ValueError as exc:
+        return [("policies registered", False, str(exc))]
+    lineups = [(f"policy {p!r} plays", [p, strong]) for p in spec.policies]
+    lineups += [(f"restriction {r!r} parses and plays", [f"{strong}/{r}", strong]) for r in spec.restrictions]
+    for label, lineup in lineups:
+        if spec.lineup_ok is not None and not spec.lineup_ok(lineup):
+            lineup = [lineup[0], next(q for q in spec.policies if spec.lineup_ok([lineup[0], q]))]
+        try:
+            out = spec.lineup_outcomes(lineup, 2, rng=seed)
+            check_outcomes(out)
+            ok = sorted(set(out["policy"])) == sorted(set(lineup)) and len(out) == 2 * len(lineup)
+            rows.append((label, ok, f"{lineup}: {len(out)} seat rows" if ok else f"{lineup}: policies "
+                         f"{sorted(set(out['policy']))}, {len(out)} rows"))
+        except Exception as exc:  # noqa: BLE001 - any exception fails the check
+            rows.append((label, False, f"{lineup}: {type(exc).__name__}: {exc}"))
+    for p in spec.unrestrictable if spec.restrictions else ():
+        bad = f"{p}/{next(iter(spec.restrictions))}"
+        try:
+            spec.lineup_outcomes([bad, strong], 1, rng=seed)
+        except ValueError:
+            rows.append((f"{bad!r} is rejected (unrestrictable)", True, "ValueError"))
+        except Exception as exc:  # noqa: BLE001
+            rows.append((f"{bad!r} is rejected (unrestrictable)", False, f"raised {type(exc).__name__}: {exc}"))
+        else:
+            rows.append((f"{bad!r} is rejected (unrestrictable)", False, "played without error"))
+    return rows
+
+
 def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataFrame:
     """Run the conformance checks on one registered game.
 
@@ -260,6 +350,8 @@ def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataF
             rows.append((f"bad {pname} -> ValueError", False, f"raised {type(exc).__name__}: {exc}"))
         else:
             rows.append((f"bad {pname} -> ValueError", False, "no exception raised"))
+
+    rows.extend(_player_checks(spec, seed))
 
     result = pd.DataFrame(rows, columns=["check", "passed", "detail"])
     if strict and not result["passed"].all():

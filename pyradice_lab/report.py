@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -50,7 +51,14 @@ from .report_items import (
     rasterise,
     render_figure,
 )
-from .sweep import replace_with_default_mode
+from .sweep import (
+    loky_config,
+    remove_stale_temporaries,
+    replace_with_default_mode,
+    stop_worker_processes,
+    temporary_prefix,
+    watch_parent,
+)
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
@@ -62,24 +70,53 @@ DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
 def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
     """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths.
 
-    With findings, ``<name>_findings.csv`` lists them (one row each, with the rendered sentence).
+    With findings, ``<name>_findings.csv`` lists them (one row each, with the rendered sentence).  The folder
+    is written under a temporary name and swapped in whole: it never mixes the files of two runs, and an
+    interrupted write leaves the previous folder as it was.
     """
-    folder = Path(root) / result.name
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = {"csv": folder / f"{result.name}.csv"}
-    result.table.to_csv(paths["csv"], index=False)
-    if result.findings:
-        from .findings import findings_table
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(root)
+    folder = root / result.name
+    stage = Path(tempfile.mkdtemp(prefix=temporary_prefix(), dir=root))
+    names = {"csv": f"{result.name}.csv"}
+    try:
+        result.table.to_csv(stage / names["csv"], index=False)
+        if result.findings:
+            from .findings import findings_table
 
-        paths["findings"] = folder / f"{result.name}_findings.csv"
-        findings_table(result.findings).to_csv(paths["findings"], index=False)
-    if result.figure is not None:
-        paths["png"] = folder / f"{result.name}.png"
-        paths["png"].write_bytes(figure_png(result.figure))
-    return paths
+            names["findings"] = f"{result.name}_findings.csv"
+            findings_table(result.findings).to_csv(stage / names["findings"], index=False)
+        if result.figure is not None:
+            names["png"] = f"{result.name}.png"
+            (stage / names["png"]).write_bytes(figure_png(result.figure))
+        _swap_in(stage, folder)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return {k: folder / v for k, v in names.items()}
 
 
-def _build_section(name: str, builder, ctx: ReportContext) -> Section:
+def _swap_in(new: Path, target: Path) -> None:
+    """Put file or folder ``new`` at ``target`` (same file system), replacing what is there."""
+    if new.is_dir():
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(new, 0o777 & ~umask)  # mkdtemp folders are owner-only
+    if not new.is_dir() or not (target.exists() or target.is_symlink()):
+        os.replace(new, target)
+        return
+    if not target.is_dir() or target.is_symlink():
+        raise ValueError(f"cannot write the experiment folder {target}: something else has that name")
+    old = target.with_name(f"{temporary_prefix()}old-{os.urandom(4).hex()}")
+    os.rename(target, old)
+    os.rename(new, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | None = None) -> Section:
+    if parent_pid is not None:
+        watch_parent(parent_pid)  # a worker process: exit if the report is killed
     t0 = time.perf_counter()
     sec = builder(ctx)
     rasterise(sec)
@@ -105,7 +142,7 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
         if not isinstance(s, Section):
             raise TypeError(f"sections must be Section objects, got {type(s).__name__}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pdf")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".pdf")
     os.close(fd)
     try:
         render_pdf(tmp, sections, meta)
@@ -145,6 +182,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     out = Path(out)
     if out.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(out)!r}")
+    if out.is_dir():
+        raise ValueError(f"out {str(out)!r} is a directory, not a .pdf file path")
     known = registry.games()
     names = list(known) if games is None else list(games)
     for g in names:
@@ -155,28 +194,49 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     # the overview is a section like the games' ones: named by its target, imported when built
     builders = [("overview", registry.lazy("pyradice_lab.overview:report_section"))] + [
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
+    # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
+    # the experiment folders replace the previous ones only once everything is built (a killed run leaves
+    # the previous report and its files as they were; its run folder is removed by the next run)
+    root = out.parent
+    root.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(root)
+    stage = Path(tempfile.mkdtemp(prefix=temporary_prefix() + "run-", dir=root))
+    ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
     bar = tqdm(total=len(builders), desc="report", unit="section", disable=not progress, leave=False)
-    if n_jobs == 1:
-        ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=out.parent)
-        sections = []
-        for name, builder in builders:
-            sections.append(_build_section(name, builder, ctx))
-            bar.update(1)
-    else:
-        # sections are independent (each seeds itself from the root seed and its name): build them in
-        # parallel worker processes, one section per worker, with no nested parallelism inside
-        from joblib import Parallel, delayed
+    try:
+        if n_jobs == 1:
+            sections = []
+            for name, builder in builders:
+                sections.append(_build_section(name, builder, ctx))
+                bar.update(1)
+        else:
+            # sections are independent (each seeds itself from the root seed and its name): build them in
+            # parallel worker processes, one section per worker, with no nested parallelism inside
+            from joblib import Parallel, delayed
 
-        ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=out.parent)
-        done: dict[int, Section] = {}
-        tasks = (delayed(lambda i, n, b: (i, _build_section(n, b, ctx)))(i, n, b) for i, (n, b) in enumerate(builders))
-        for i, sec in Parallel(n_jobs=min(n_jobs, len(builders)), backend="loky",
-                               return_as="generator_unordered")(tasks):
-            done[i] = sec
-            bar.update(1)
-        sections = [done[i] for i in range(len(builders))]
-    bar.close()
-    meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
-            "wall_seconds": time.perf_counter() - started,
-            "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
-    return write_pdf(out, sections, meta=meta)
+            parent = os.getpid()
+            done: dict[int, Section] = {}
+            tasks = (delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, n, b)
+                     for i, (n, b) in enumerate(builders))
+            try:
+                with loky_config(min(n_jobs, len(builders))):
+                    for i, sec in Parallel(return_as="generator_unordered")(tasks):
+                        done[i] = sec
+                        bar.update(1)
+            except BaseException:
+                stop_worker_processes()  # now, not after the sections under way have finished
+                raise
+            sections = [done[i] for i in range(len(builders))]
+        bar.close()
+        meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
+                "wall_seconds": time.perf_counter() - started,
+                "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
+        staged_pdf = write_pdf(stage / out.name, sections, meta=meta)
+        for item in sorted(stage.iterdir()):
+            if item != staged_pdf:
+                _swap_in(item, root / item.name)
+        os.replace(staged_pdf, out)
+    finally:
+        bar.close()
+        shutil.rmtree(stage, ignore_errors=True)
+    return out

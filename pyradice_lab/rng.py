@@ -18,10 +18,11 @@ True
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["as_generator", "spawn", "spawn_seeds", "seed_sequence", "describe_seed"]
+__all__ = ["as_generator", "spawn", "spawn_seeds", "spawn_blocks", "block_ranges", "seed_sequence", "describe_seed"]
 
 RngLike = None | int | np.random.SeedSequence | np.random.Generator | np.random.BitGenerator
 
@@ -75,6 +76,42 @@ def spawn_seeds(rng_or_seed: RngLike, n: int) -> list[np.random.SeedSequence]:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
     return seed_sequence(rng_or_seed, name="rng_or_seed").spawn(int(n))
+
+
+def block_ranges(n: int, block: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of consecutive blocks of at most ``block`` items covering ``range(n)``.
+
+    Examples
+    --------
+    >>> list(block_ranges(5, 2))
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    for name, v, low in (("n", n, 0), ("block", block, 1)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    n, block = int(n), int(block)
+    return ((start, min(start + block, n)) for start in range(0, n, block))
+
+
+def spawn_blocks(rng_or_seed: RngLike, n: int, block: int) -> Iterator[list[np.random.SeedSequence]]:
+    """The ``n`` children of :func:`spawn_seeds`, spawned lazily ``block`` at a time.
+
+    ``SeedSequence.spawn`` numbers its children consecutively, so the blocks concatenated are exactly
+    ``spawn_seeds(rng_or_seed, n)``, while memory holds one block of seeds at a time (a SeedSequence
+    costs a few hundred bytes: a billion of them do not fit).  The root is resolved once, before the
+    first block, so a ``None`` seed draws its entropy once.
+
+    Examples
+    --------
+    >>> blocks = [b for b in spawn_blocks(3, 5, 2)]
+    >>> [len(b) for b in blocks]
+    [2, 2, 1]
+    >>> [s.spawn_key for b in blocks for s in b] == [s.spawn_key for s in spawn_seeds(3, 5)]
+    True
+    """
+    root = seed_sequence(rng_or_seed, name="rng_or_seed")
+    ranges = block_ranges(n, block)  # validated here, before the first block is asked for
+    return (root.spawn(stop - start) for start, stop in ranges)
 
 
 def spawn(rng_or_seed: RngLike, n: int) -> list[np.random.Generator]:

@@ -29,8 +29,8 @@ import numpy as np
 
 from .rng import as_generator
 
-__all__ = ["Estimate", "RunResult", "mean_estimate", "proportion_estimate", "nonnegative_estimate", "count_estimate",
-           "run_until", "Z95"]
+__all__ = ["Estimate", "RunResult", "MeanAccumulator", "ProportionAccumulator", "mean_estimate", "proportion_estimate",
+           "nonnegative_estimate", "count_estimate", "run_until", "Z95"]
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -134,10 +134,137 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
         return proportion_estimate(int(x.sum()), n, confidence=confidence)
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n))
+    return _t_estimate(mean, se, n, confidence)
+
+
+def _t_estimate(mean: float, se: float, n: int, confidence: float) -> Estimate:
     from scipy.special import stdtrit  # scipy loads on the first t interval, not at import
 
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
+
+
+class MeanAccumulator:
+    """Mean and variance of samples that arrive in blocks, in constant memory.
+
+    Each block's mean and sum of squared deviations are computed in two passes and merged into the running
+    totals with the pairwise update of Chan, Golub and LeVeque (Welford's update for a block of one), so
+    any number of samples is summarised without holding them.  :meth:`estimate` equals
+    :func:`mean_estimate` of all the samples at once (up to floating-point rounding), including its rule
+    for samples that are all 0 or 1 (a proportion, with the Wilson interval; the ones are counted exactly).
+
+    Examples
+    --------
+    >>> acc = MeanAccumulator()
+    >>> for block in ([1.0, 2.0], [3.0], [4.0]):
+    ...     _ = acc.add(block)
+    >>> est = acc.estimate()
+    >>> est.value, round(est.se, 4), est.n
+    (2.5, 0.6455, 4)
+    """
+
+    __slots__ = ("n", "mean", "m2", "ones")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.ones: int | None = 0  # number of ones while every sample is 0 or 1, else None
+
+    def add(self, samples) -> MeanAccumulator:
+        """Add a block of samples (array_like of finite reals); returns ``self``."""
+        x = np.asarray(samples, dtype=float).ravel()
+        if x.size == 0:
+            return self
+        if not np.all(np.isfinite(x)):
+            raise ValueError("samples must be finite (found NaN or inf)")
+        if self.ones is not None:
+            self.ones = int(np.count_nonzero(x)) + self.ones if np.all((x == 0) | (x == 1)) else None
+        mean = float(x.mean())
+        d = x - mean
+        return self._merge(x.size, mean, float(d @ d))
+
+    def merge(self, other: MeanAccumulator) -> MeanAccumulator:
+        """Fold another accumulator's samples into this one; returns ``self``."""
+        if not isinstance(other, MeanAccumulator):
+            raise TypeError(f"other must be a MeanAccumulator, got {type(other).__name__}")
+        self.ones = None if self.ones is None or other.ones is None else self.ones + other.ones
+        return self._merge(other.n, other.mean, other.m2)
+
+    def _merge(self, n: int, mean: float, m2: float) -> MeanAccumulator:
+        if n == 0:
+            return self
+        total = self.n + n
+        delta = mean - self.mean
+        self.mean += delta * n / total
+        self.m2 += m2 + delta * delta * self.n * n / total
+        self.n = total
+        return self
+
+    @property
+    def variance(self) -> float:
+        """Sample variance (``ddof=1``); NaN with fewer than 2 samples."""
+        return self.m2 / (self.n - 1) if self.n > 1 else math.nan
+
+    def estimate(self, *, confidence: float = 0.95) -> Estimate:
+        """The mean with its standard error and Student-t interval (needs at least 2 samples)."""
+        confidence = _check_confidence(confidence)
+        if self.n < 2:
+            raise ValueError(f"samples must hold at least 2 values, got {self.n}")
+        if self.ones is not None:  # all 0/1: a proportion, as mean_estimate does
+            return proportion_estimate(self.ones, self.n, confidence=confidence)
+        return _t_estimate(self.mean, math.sqrt(max(self.variance, 0.0) / self.n), self.n, confidence)
+
+    def __repr__(self) -> str:
+        return f"MeanAccumulator(n={self.n}, mean={self.mean!r}, m2={self.m2!r})"
+
+
+class ProportionAccumulator:
+    """Successes and trials counted over blocks (exact integers); :meth:`estimate` is the Wilson interval.
+
+    Examples
+    --------
+    >>> acc = ProportionAccumulator().add([True, False]).add([True, True])
+    >>> acc.successes, acc.n, acc.estimate().value
+    (3, 4, 0.75)
+    """
+
+    __slots__ = ("successes", "n")
+
+    def __init__(self) -> None:
+        self.successes = 0
+        self.n = 0
+
+    def add(self, hits, n: int | None = None) -> ProportionAccumulator:
+        """Add a block: an array of booleans, or a count of successes ``hits`` out of ``n`` trials."""
+        if n is None:
+            x = np.asarray(hits)
+            if x.dtype != bool:
+                raise TypeError(f"hits must be an array of bool (or a count with n), got dtype {x.dtype}")
+            self.successes += int(np.count_nonzero(x))
+            self.n += int(x.size)
+            return self
+        for name, v in (("hits", hits), ("n", n)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+        if hits > n:
+            raise ValueError(f"hits must be in 0..n={n}, got {hits}")
+        self.successes += int(hits)
+        self.n += int(n)
+        return self
+
+    def merge(self, other: ProportionAccumulator) -> ProportionAccumulator:
+        if not isinstance(other, ProportionAccumulator):
+            raise TypeError(f"other must be a ProportionAccumulator, got {type(other).__name__}")
+        self.successes += other.successes
+        self.n += other.n
+        return self
+
+    def estimate(self, *, confidence: float = 0.95) -> Estimate:
+        return proportion_estimate(self.successes, self.n, confidence=confidence)
+
+    def __repr__(self) -> str:
+        return f"ProportionAccumulator(successes={self.successes}, n={self.n})"
 
 
 def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
@@ -302,7 +429,8 @@ def run_until(
     rng : seed or Generator
         Batches are drawn from this one generator in order, so a seed fixes the result.
     batch : int
-        Samples per batch (the last batch is cut to respect ``max_trials``).
+        Samples per batch (the last batch is cut to respect ``max_trials``).  Batches are summarised as they
+        arrive (exact counts, or a running mean and variance), so memory does not grow with ``max_trials``.
     min_trials : int
         Samples to draw before the target may stop the run.
 
@@ -320,21 +448,22 @@ def run_until(
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v <= 0:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
     gen = as_generator(rng)
-    chunks: list[np.ndarray] = []
+    acc: MeanAccumulator | ProportionAccumulator | None = None
     total = 0
-    boolean = None
     est = None
     while total < max_trials:
         m = min(batch, max_trials - total)
         x = np.asarray(sample_fn(m, gen)).ravel()
         if x.size != m:
             raise ValueError(f"sample_fn returned {x.size} samples, expected {m}")
-        boolean = x.dtype == bool if boolean is None else boolean
-        chunks.append(x)
+        if acc is None:  # the first batch decides: booleans are successes, numbers a mean
+            acc = ProportionAccumulator() if x.dtype == bool else MeanAccumulator()
+        if isinstance(acc, ProportionAccumulator):
+            acc.add(x.astype(bool, copy=False))
+        else:
+            acc.add(x)
         total += m
-        allx = np.concatenate(chunks)
-        est = proportion_estimate(int(allx.sum()), total, confidence=confidence) if boolean else \
-            mean_estimate(allx, confidence=confidence)
+        est = acc.estimate(confidence=confidence)
         goal = tol if kind == "abs" else tol * abs(est.value)
         if total >= min(min_trials, max_trials) and est.halfwidth <= goal:
             return RunResult(est, True, "target", total, goal)

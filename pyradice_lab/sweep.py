@@ -6,10 +6,27 @@ parameters: never on the number of jobs, the backend, or which cells were cached
 DataFrame carries the root entropy and spawn key of every cell, and :func:`rerun_cell` recomputes one
 cell alone.
 
+The cache
+---------
 With ``cache_dir`` every finished cell is written atomically (temporary file + rename) as it arrives; a
 sweep that is interrupted (Ctrl-C, SIGKILL, a lost worker) and started again computes only the missing
-cells.  A cache file that is corrupt, truncated or belongs to another cell is reported with a warning
-and recomputed, never used.
+cells.  A cached cell is used only if it was computed by the same code on the same inputs: its file is
+named after the cell (function, parameters, trials, root seed, spawn key) and records the cell's
+*provenance* -- the package version, a hash of the function's source, the
+:func:`~pyradice_lab._sources.fingerprint` of the sources its module imports (for the registered game
+targets: the game's engine, rules and default components) and the content hash of every parameter that
+names a file (a components file).  A cached cell whose provenance differs from the running code, or a
+file that cannot be read or parsed (truncated, not JSON, nested too deep, a directory in its place, written
+for another cell), is reported with a :class:`CacheWarning` and recomputed, never used and never a crash.
+
+Entries are signed with HMAC-SHA256 under a random key kept in the cache directory (``.sweep-key``), so an
+edited value -- even with a recomputed checksum -- is rejected unless the editor also read the key.  This
+guards against accidents and casual edits, not against someone who can read the directory: **a cache
+directory is trusted input**; do not point ``cache_dir`` at files you did not write.
+
+Interrupting a parallel sweep (Ctrl-C, or SIGTERM under the CLI) stops its worker processes at once; a
+worker whose parent process dies (SIGKILL) exits within a second.  Temporary files carry the writer's
+process id; those of processes that no longer run are removed when a sweep next uses the directory.
 
 Examples
 --------
@@ -26,13 +43,21 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
+import hmac
+import inspect
 import itertools
 import json
+import marshal
 import numbers
 import os
+import re
+import secrets
 import sys
 import tempfile
+import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -42,16 +67,24 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from . import __version__
+from ._sources import fingerprint
 from .stats import Estimate
 
-__all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS", "CacheWarning"]
+__all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS", "CacheWarning",
+           "DASK_CONNECT_TIMEOUT", "watch_parent", "loky_config", "stop_worker_processes", "remove_stale_temporaries", "replace_with_default_mode",
+           "temporary_prefix"]
 
 BACKENDS = ("loky", "dask", "threading")
-_CACHE_FORMAT = "pyradice_lab.sweep/1"
+_CACHE_FORMAT = "pyradice_lab.sweep/2"
+_KEY_FILE = ".sweep-key"
+_MAX_CACHE_FILE = 1 << 20  # bytes: a cell's outputs are a few hundred bytes; anything larger is not ours
+#: Seconds to wait for a dask scheduler given by address before giving up with a clear error.
+DASK_CONNECT_TIMEOUT = 5.0
 
 
 class CacheWarning(UserWarning):
-    """A cache file could not be used and its cell is recomputed."""
+    """A cache file could not be used (or written) and its cell is recomputed."""
 
 
 # --------------------------------------------------------------------------------------------- grid
@@ -128,8 +161,12 @@ def rerun_cell(fn: Callable, row: Mapping | pd.Series, params: Sequence[str] | N
 def _flatten(out) -> dict:
     if not isinstance(out, Mapping):
         raise TypeError(f"the sweep function must return a dict of outputs, got {type(out).__name__}")
+    if not out:
+        raise ValueError("the sweep function must return at least one output, got an empty dict (outputs={})")
     flat = {}
     for name, v in out.items():
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"output names must be non-empty str, got {name!r}")
         if isinstance(v, Estimate):
             flat.update(v.to_dict(prefix=name))
         elif isinstance(v, (bool, np.bool_)):
@@ -145,18 +182,138 @@ def _flatten(out) -> dict:
     return flat
 
 
+# --------------------------------------------------------------------------------------------- provenance
 def _fn_id(fn) -> str:
     return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
 
 
-def _cache_key(fn_id: str, params: dict, trials: int, entropy, spawn_key) -> str:
-    blob = json.dumps({"fn": fn_id, "params": params, "trials": trials, "entropy": entropy,
-                       "spawn_key": list(spawn_key)}, sort_keys=True, default=repr)
-    return hashlib.sha256(blob.encode()).hexdigest()
+def _resolve(fn):
+    """The function behind a :class:`~pyradice_lab.registry.lazy` target or a functools.partial."""
+    resolve = getattr(fn, "resolve", None)
+    if callable(resolve):
+        fn = resolve()
+    return getattr(fn, "func", fn)
 
 
-def _checksum(outputs: dict) -> str:
-    return hashlib.sha256(json.dumps(outputs, sort_keys=True).encode()).hexdigest()
+def _sha(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def _source_hash(fn) -> str | None:
+    """Hash of the cell function's source (its bytecode if the source cannot be read)."""
+    f = _resolve(fn)
+    try:
+        return _sha(inspect.getsource(f))
+    except (OSError, TypeError):
+        code = getattr(f, "__code__", None)
+        return _sha(marshal.dumps(code)) if code is not None else None
+
+
+def _code_fingerprint(fn) -> str | None:
+    """:func:`~pyradice_lab._sources.fingerprint` of the file defining ``fn`` (None if it has no file)."""
+    f = _resolve(fn)
+    try:
+        path = inspect.getsourcefile(f)
+    except TypeError:
+        return None
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        return fingerprint(path)
+    except OSError:
+        return None
+
+
+def _canonical(obj):
+    """A JSON-able, content-based description of a parameter value (equal contents, equal descriptions)."""
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, numbers.Real):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return {"ndarray": str(obj.dtype), "shape": list(obj.shape), "sha256": _sha(np.ascontiguousarray(obj).tobytes())}
+    if isinstance(obj, np.generic):
+        return _canonical(obj.item())
+    if isinstance(obj, Mapping):
+        return {"mapping": sorted(([_canonical(k), _canonical(v)] for k, v in obj.items()), key=json.dumps)}
+    if isinstance(obj, (list, tuple)):
+        return [_canonical(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return {"set": sorted((_canonical(v) for v in obj), key=json.dumps)}
+    if isinstance(obj, os.PathLike):
+        return {"path": os.fspath(obj)}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {"dataclass": f"{type(obj).__module__}.{type(obj).__qualname__}",
+                "fields": {f.name: _canonical(getattr(obj, f.name)) for f in dataclasses.fields(obj)}}
+    return {"repr": f"{type(obj).__module__}.{type(obj).__qualname__}", "value": repr(obj)}
+
+
+def _file_params(params: Mapping) -> dict[str, str]:
+    """Content hash of every parameter naming an existing file (a components file can change under its name)."""
+    out = {}
+    for k, v in params.items():
+        if isinstance(v, (str, os.PathLike)):
+            p = os.fspath(v)
+            try:
+                if isinstance(p, str) and 0 < len(p) < 4096 and "\0" not in p and os.path.isfile(p):
+                    with open(p, "rb") as fh:
+                        out[k] = _sha(fh.read())
+            except OSError:
+                continue
+    return out
+
+
+def _cell_name(fn_id: str, params: dict, trials: int, entropy, spawn_key) -> str:
+    """The cache file name of a cell: what the cell *is* (not which code computed it)."""
+    blob = json.dumps({"format": _CACHE_FORMAT, "fn": fn_id, "params": _canonical(params), "trials": trials,
+                       "entropy": entropy, "spawn_key": list(spawn_key)}, sort_keys=True)
+    return _sha(blob)
+
+
+# --------------------------------------------------------------------------------------------- files
+def temporary_prefix() -> str:
+    """Prefix of this process's temporary files: ``.tmp-<pid>-`` (see :func:`remove_stale_temporaries`)."""
+    return f".tmp-{os.getpid()}-"
+
+
+_TMP = re.compile(r"^\.tmp-(\d+)-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
+
+
+def remove_stale_temporaries(folder: str | os.PathLike) -> int:
+    """Remove ``.tmp-<pid>-*`` files and folders in ``folder`` left by processes that no longer run (killed
+    while writing); returns how many were removed.  Temporaries of running processes are left alone."""
+    import shutil
+
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        m = _TMP.match(entry.name)
+        if not m or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def replace_with_default_mode(tmp: str | os.PathLike, path: str | os.PathLike) -> None:
@@ -168,49 +325,255 @@ def replace_with_default_mode(tmp: str | os.PathLike, path: str | os.PathLike) -
     os.replace(tmp, path)
 
 
-def _write_cache(path: Path, key: str, outputs: dict) -> None:
-    payload = json.dumps({"format": _CACHE_FORMAT, "key": key, "outputs": outputs,
-                          "checksum": _checksum(outputs)})
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+def _atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=path.suffix or ".tmp")
     try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(payload)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        replace_with_default_mode(tmp, path)
+        if mode is None:
+            replace_with_default_mode(tmp, path)
+        else:
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
 
 
-def _read_cache(path: Path, key: str) -> dict | None:
-    if not path.exists():
-        return None
+def _check_cache_dir(cache_dir) -> Path:
+    if isinstance(cache_dir, bytes) or not isinstance(cache_dir, (str, os.PathLike)):
+        raise ValueError(f"cache_dir must be a directory path (str or Path), got {type(cache_dir).__name__}")
+    text = os.fspath(cache_dir)
+    if not text.strip():
+        raise ValueError("cache_dir must be a directory path, got an empty string")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"cache_dir {text!r} exists and is not a directory")
     try:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:
-            raise ValueError("not a pyradice_lab sweep cache file")
-        if data.get("key") != key:
-            raise ValueError("written for another cell (foreign key)")
-        outputs = data["outputs"]
-        if not isinstance(outputs, dict) or data.get("checksum") != _checksum(outputs):
-            raise ValueError("checksum mismatch")
-        return outputs
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError) as exc:
-        warnings.warn(f"ignoring unusable sweep cache file {path}: {exc}; recomputing this cell",
-                      CacheWarning, stacklevel=3)
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cache_dir {text!r} cannot be used: {exc.strerror or exc}") from None
+    return path
+
+
+class _Cache:
+    """One sweep's view of a cache directory: signed reads and writes, warnings gathered by reason."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.problems: dict[str, list[str]] = {}
+        self.writable = True
+        remove_stale_temporaries(folder)
+        self.key = self._load_key()
+
+    def _load_key(self) -> bytes | None:
+        """The directory's signing key, created (atomically, once) if missing."""
+        path = self.folder / _KEY_FILE
+        for _ in range(3):
+            try:
+                text = path.read_text().strip()
+            except FileNotFoundError:
+                text = None
+            except (OSError, UnicodeDecodeError) as exc:
+                return self._no_key(f"its signing key {path} cannot be read ({exc})")
+            if text is not None and re.fullmatch(r"[0-9a-f]{64}", text):
+                return bytes.fromhex(text)
+            fresh = (secrets.token_hex(32) + "\n").encode()
+            try:
+                if text is not None:  # damaged: replace it (every entry it signed is recomputed)
+                    warnings.warn(f"the sweep cache signing key {path} was damaged and is replaced; every cached "
+                                  "cell is recomputed", CacheWarning, stacklevel=4)
+                    _atomic_write(path, fresh, mode=0o600)
+                    continue
+                fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=temporary_prefix(), suffix=".key")
+                try:
+                    with os.fdopen(fd, "wb") as fh:
+                        fh.write(fresh)
+                    os.chmod(tmp, 0o600)
+                    os.link(tmp, path)  # create-if-absent, atomically: a concurrent sweep may win the race
+                except FileExistsError:
+                    pass
+                finally:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
+            except OSError as exc:
+                return self._no_key(f"no signing key can be written to {path} ({exc})")
+        return self._no_key(f"its signing key {path} keeps changing")
+
+    def _no_key(self, why: str) -> None:
+        self.writable = False
+        warnings.warn(f"the sweep cache {self.folder} is not used: {why}", CacheWarning, stacklevel=4)
         return None
 
+    def note(self, reason: str, path: str) -> None:
+        self.problems.setdefault(reason, []).append(path)
 
-# --------------------------------------------------------------------------------------------- execution
-def _run_cell(fn, params, trials, entropy, spawn_key):
+    def warn(self) -> None:
+        for reason, paths in self.problems.items():
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            warnings.warn(f"{len(paths)} sweep cache file(s) {reason}; recomputing: {shown}", CacheWarning,
+                          stacklevel=3)
+        self.problems.clear()
+
+    def _mac(self, cell: str, provenance: dict, outputs: dict) -> str:
+        msg = json.dumps([_CACHE_FORMAT, cell, provenance, outputs], sort_keys=True).encode()
+        return hmac.new(self.key, msg, hashlib.sha256).hexdigest()
+
+    def read(self, cell: str, provenance: dict) -> dict | None:
+        if self.key is None:
+            return None
+        path = self.folder / f"{cell}.json"
+        try:
+            if not os.path.lexists(path):
+                return None
+            if path.is_dir():
+                raise IsADirectoryError(f"{path} is a directory")
+            with open(path, "rb") as fh:
+                raw = fh.read(_MAX_CACHE_FILE + 1)
+            if len(raw) > _MAX_CACHE_FILE:
+                raise ValueError("file too large")
+            data = json.loads(raw)
+            if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:
+                raise ValueError("not a pyradice_lab sweep cache file")
+            outputs, stored = data.get("outputs"), data.get("provenance")
+            if not isinstance(outputs, dict) or not isinstance(stored, dict):
+                raise ValueError("missing outputs or provenance")
+            mac = data.get("mac")
+            if not isinstance(mac, str) or not hmac.compare_digest(mac, self._mac(data.get("cell"), stored, outputs)):
+                self.note("have a signature that does not match their contents (edited, or signed with another "
+                          "key)", str(path))
+                return None
+            if data.get("cell") != cell:
+                self.note("were written for another cell", str(path))
+                return None
+            if stored != provenance:
+                self.note(f"were computed by other code or inputs ({_differences(stored, provenance)})", str(path))
+                return None
+            if not outputs or not all(isinstance(k, str) and isinstance(v, (bool, int, float, str))
+                                      for k, v in outputs.items()):
+                raise ValueError("outputs are not a dict of numbers and strings")
+            return outputs
+        except Exception as exc:  # noqa: BLE001 - any unreadable file is recomputed (RecursionError included)
+            self.note(f"could not be read ({type(exc).__name__})", str(path))
+            return None
+
+    def write(self, cell: str, provenance: dict, outputs: dict) -> None:
+        if not self.writable or self.key is None:
+            return
+        payload = json.dumps({"format": _CACHE_FORMAT, "cell": cell, "provenance": provenance, "outputs": outputs,
+                              "mac": self._mac(cell, provenance, outputs)})
+        path = self.folder / f"{cell}.json"
+        try:
+            _atomic_write(path, payload.encode())
+        except IsADirectoryError:
+            warnings.warn(f"could not write the sweep cache file {path}: it is a directory", CacheWarning, stacklevel=3)
+        except OSError as exc:
+            self.writable = False
+            warnings.warn(f"cannot write to the sweep cache {self.folder} ({exc}); the rest of this sweep is not "
+                          "cached", CacheWarning, stacklevel=3)
+
+
+def _differences(stored: dict, current: dict) -> str:
+    names = {"version": "package version", "source": "the function's source", "code": "the sources it imports",
+             "files": "a parameter file's contents"}
+    keys = sorted(set(stored) | set(current))
+    return ", ".join(f"{names.get(k, k)} changed" for k in keys if stored.get(k) != current.get(k)) or "changed"
+
+
+# --------------------------------------------------------------------------------------------- workers
+_WATCHDOG: threading.Thread | None = None
+
+
+def watch_parent(parent_pid: int, interval: float = 0.5, *, child: bool = False) -> None:
+    """In a worker process started by ``parent_pid``: exit as soon as that parent is gone.
+
+    Run when loky workers start (``child=True``: this process is known to be a child of ``parent_pid``, so
+    a different parent means it has already died) and at the start of every task sent to worker processes,
+    so a sweep or report killed with SIGKILL leaves no worker computing for nobody.  Without ``child`` it
+    does nothing in the parent itself or in processes that are not its direct children (dask workers belong
+    to their own cluster)."""
+    global _WATCHDOG
+    if _WATCHDOG is not None or os.getpid() == parent_pid:
+        return
+    if os.getppid() != parent_pid:
+        if child:
+            os._exit(1)
+        return
+
+    def run() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    _WATCHDOG = threading.Thread(target=run, name="pyradice-lab-parent-watchdog", daemon=True)
+    _WATCHDOG.start()
+
+
+def _watch_parent_from_start(parent_pid: int) -> None:
+    watch_parent(parent_pid, child=True)
+
+
+def loky_config(n_jobs: int):
+    """``joblib.parallel_config`` for loky worker processes that watch this process (:func:`watch_parent`)
+    from the moment they start."""
+    from joblib import parallel_config
+
+    return parallel_config(backend="loky", n_jobs=n_jobs, initializer=_watch_parent_from_start,
+                           initargs=(os.getpid(),))
+
+
+def stop_worker_processes() -> None:
+    """Kill joblib's loky worker processes now (after an interruption; they would finish their tasks)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib always ships loky
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
+    if parent_pid is not None:
+        watch_parent(parent_pid)
     rng = cell_generator(entropy, spawn_key)
     return _flatten(fn(dict(params), trials, rng))
 
 
+def _check_reachable(address) -> None:
+    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not isinstance(address, str):
+        raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
+                         f"{type(address).__name__}")
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return  # other transports (tls, inproc, ucx): let distributed connect
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
+    try:
+        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ValueError(f"scheduler {address!r} could not be reached ({exc.strerror or type(exc).__name__})") from None
+
+
 @contextlib.contextmanager
 def _dask_client(scheduler, n_jobs: int):
+    if scheduler is not None and not hasattr(scheduler, "submit"):
+        _check_reachable(scheduler)  # before importing distributed (seconds)
     try:
         from distributed import Client, LocalCluster, get_client
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -219,7 +582,12 @@ def _dask_client(scheduler, n_jobs: int):
         if isinstance(scheduler, Client):
             yield scheduler
             return
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"scheduler {scheduler!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
+                             f"({type(exc).__name__})") from None
+        with client:
             yield client
         return
     try:
@@ -239,16 +607,24 @@ def _iter_results(fn, todo, trials, entropy, n_jobs, backend, scheduler) -> Iter
         return
     from joblib import Parallel, delayed, parallel_config
 
+    parent = os.getpid()
+
     def tagged(i, params, key):
-        return i, _run_cell(fn, params, trials, entropy, key)
+        return i, _run_cell(fn, params, trials, entropy, key, parent)
 
     tasks = (delayed(tagged)(i, params, key) for i, params, key in todo)
     if backend == "dask":
         with _dask_client(scheduler, n_jobs), parallel_config(backend="dask"):
             yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
-    else:
-        with parallel_config(backend=backend, n_jobs=n_jobs):
+        return
+    config = loky_config(n_jobs) if backend == "loky" else parallel_config(backend=backend, n_jobs=n_jobs)
+    try:
+        with config:
             yield from Parallel(return_as="generator_unordered")(tasks)
+    except BaseException:
+        if backend == "loky":
+            stop_worker_processes()
+        raise
 
 
 def run_sweep(
@@ -268,21 +644,25 @@ def run_sweep(
     Parameters
     ----------
     fn : callable ``(params: dict, trials: int, rng: Generator) -> dict[str, float | Estimate]``
-        Must be picklable for ``n_jobs > 1`` (a module-level function).
+        Must be picklable for ``n_jobs > 1`` (a module-level function) and return at least one output.
     grid : dict of lists or list of dicts
         Cells; a dict of lists is expanded as a Cartesian product in order.
     trials : int
         Passed to ``fn`` for every cell (> 0).
     seed : int, SeedSequence or None
-        Root seed; ``None`` draws fresh entropy, which is recorded in the table.
+        Root seed; ``None`` draws fresh entropy, which is recorded in the table.  Cell ``i`` draws from
+        ``SeedSequence(entropy, spawn_key=root.spawn_key + (i,))``.
     n_jobs : int
-        Number of parallel workers (1 = in this process).
+        Number of parallel workers (1 = in this process, -1 = all cores).
     backend : {"loky", "dask", "threading"}
         ``"dask"`` runs on a ``distributed`` cluster: ``scheduler`` (an address such as
-        ``"tcp://10.0.0.5:8786"`` or a ``Client``), else the current client, else a LocalCluster with
-        ``n_jobs`` single-threaded workers started for this sweep.
+        ``"tcp://10.0.0.5:8786"``, reached within :data:`DASK_CONNECT_TIMEOUT` seconds, or a ``Client``),
+        else the current client, else a LocalCluster with ``n_jobs`` single-threaded workers started for
+        this sweep.
     cache_dir : path, optional
-        Directory for per-cell cache files (created if missing); enables resuming.
+        Directory for per-cell cache files (created if missing); enables resuming.  Cells computed by other
+        code or inputs are recomputed with a :class:`CacheWarning` (see the module docstring).  The
+        directory is trusted input.
     progress : bool
         tqdm progress bar on stderr.
 
@@ -303,6 +683,8 @@ def run_sweep(
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is only used with backend='dask'")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise ValueError(f"progress must be True or False, got {progress!r}")
     cells = expand_grid(grid)
     trials = int(trials)
     n_jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
@@ -310,24 +692,26 @@ def run_sweep(
     entropy = root.entropy
     base_key = tuple(root.spawn_key)
     keys = [base_key + (i,) for i in range(len(cells))]
-    fn_id = _fn_id(fn)
 
-    cache = Path(cache_dir) if cache_dir is not None else None
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-
+    cache = _Cache(_check_cache_dir(cache_dir)) if cache_dir is not None else None
     results: dict[int, dict] = {}
-    cache_keys: dict[int, str] = {}
+    names: dict[int, str] = {}
+    provenances: dict[int, dict] = {}
     todo = []
+    if cache is not None:
+        fn_id = _fn_id(fn)
+        code = {"version": __version__, "source": _source_hash(fn), "code": _code_fingerprint(fn)}
     for i, (params, key) in enumerate(zip(cells, keys)):
         if cache is not None:
-            ck = _cache_key(fn_id, params, trials, entropy, key)
-            cache_keys[i] = ck
-            got = _read_cache(cache / f"{ck}.json", ck)
+            names[i] = _cell_name(fn_id, params, trials, entropy, key)
+            provenances[i] = {**code, "files": _file_params(params)}
+            got = cache.read(names[i], provenances[i])
             if got is not None:
                 results[i] = got
                 continue
         todo.append((i, params, key))
+    if cache is not None:
+        cache.warn()
 
     bar = tqdm(total=len(cells), initial=len(results), disable=not progress, file=sys.stderr,
                desc=getattr(fn, "__name__", "sweep"), unit="cell", leave=False)
@@ -335,7 +719,7 @@ def run_sweep(
         for i, out in _iter_results(fn, todo, trials, entropy, n_jobs, backend, scheduler):
             results[i] = out
             if cache is not None:
-                _write_cache(cache / f"{cache_keys[i]}.json", cache_keys[i], out)
+                cache.write(names[i], provenances[i], out)
             bar.update(1)
     finally:
         bar.close()

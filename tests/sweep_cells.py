@@ -28,3 +28,7 @@ def slow_cell(params, trials, rng):
 
 def bad_output_cell(params, trials, rng):
     return {"oops": np.zeros(3)}
+
+
+def empty_cell(params, trials, rng):
+    return {}

@@ -69,7 +69,7 @@ def test_unknown_game_is_a_clear_error():
 
 def test_bench_table_shape_without_timing_assertions():
     df = run_bench(dice_cases(quick=True)[:1], quick=True)
-    assert list(df.columns) == ["game", "kernel", "unit", "work_per_s", "seconds_per_call", "reference",
-                                "reference_per_s", "ratio", "target", "ok"]
+    assert list(df.columns) == ["game", "kernel", "unit", "work_per_s", "seconds_per_call", "clock", "reference",
+                                "reference_per_s", "ratio", "peak_rss_mb", "target", "ok"]
     assert df["work_per_s"].iloc[0] > 0 and df["ratio"].iloc[0] > 0
     assert "dice.classify" in format_bench(df)

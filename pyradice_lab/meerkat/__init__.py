@@ -105,6 +105,20 @@ register_game(
     name="meerkat", title="Meerkat Kingdom",
     summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured in 2 seats: docs/guide/strength.md, docs/guide/meerkat.md);
+    # automa:L/M/H = the automa die fixed on that face (the automa always takes the last seat); expectimax and
+    # mcts (search, 100 rollouts per decision, ~0.5 s per game and seat) are the strong players of issue 12
+    policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy", "expectimax",
+              "mcts"),
+    restrictions={
+        "no_queen": "never places the queen (she is forfeited at the end)",
+        "no_reroll": "never uses the optional reroll",
+        "no_guardians": "never takes a guardian (by placement or blue oasis token)",
+        "no_burrows": "never takes a burrow action",
+        "no_oasis": "ignores the oases: never activates an oasis token nor moves one by burrow action",
+    },
+    lineup_ok="lineup_ok",
+    unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
     sweeps={
         "games": SweepTarget(
             "games_cell",

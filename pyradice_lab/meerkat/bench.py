@@ -122,8 +122,19 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("meerkat.placement_table (exact, 40 cells)", "cells", odds, max_seconds=2.0, game="meerkat"),
         BenchCase("meerkat first simulate_games(100), cold cache (CPU s)", "calls",
                   lambda: (1, first_call_cold()["cpu"]), max_seconds=3.0, game="meerkat", repeat=1),
+        BenchCase("meerkat simulate_games (3 players, greedy) vs readable engine", "games",
+                  lambda: _simulate(n_fast, "numba"), lambda: _simulate(3, "python"),
+                  "the readable pure-Python engine (engine='python'), one game at a time", setup=warm,
+                  min_ratio=10, game="meerkat"),
     ]
     if not quick:
         cases.append(BenchCase("meerkat numba cold compile of the game kernel (CPU s)", "compiles",
                                lambda: (1, compile_seconds()), game="meerkat", repeat=1))
     return cases
+
+
+def _simulate(n_games: int, engine: str) -> int:
+    from .sim import simulate_games
+
+    simulate_games(n_games, players=3, policies="greedy", rng=1, engine=engine)
+    return n_games

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import CliError, game_subcommands, int_list, nonneg_int, positive_int, show_progress
+from ..cli import (
+    CliError,
+    comma_names,
+    game_subcommands,
+    int_list,
+    nonneg_int,
+    output_file,
+    positive_int,
+    show_progress,
+    write_csv,
+)
 
 __all__ = ["add_cli", "summarise"]
 
@@ -52,7 +62,13 @@ def _cmd_score(args) -> int:
     if args.queens is not None:
         if len(args.queens) != len(args.counts):
             raise CliError(f"--queens must give one 0/1 per player ({len(args.counts)}), got {len(args.queens)}")
+        if any(q not in (0, 1) for q in args.queens):
+            raise CliError(f"--queens must be 0 or 1 per player (queen on the tile or not), got {args.queens}")
         queens = [bool(q) for q in args.queens]
+    if args.values is not None and (len(args.values) not in (2, 3) or min(args.values) < 0
+                                    or list(args.values) != sorted(args.values, reverse=True)):
+        raise CliError(f"--values must be high,low or high,mid,low (2 or 3 non-negative values, highest first), "
+                       f"got {','.join(map(str, args.values)) or 'none'}")
     values = tuple(args.values) if args.values else default_components().tile(args.tile).values
     pts = score_tile(args.counts, queens, values, reverse=args.reverse, bonus=args.bonus,
                      reverse_reading=args.reverse_reading)
@@ -145,7 +161,7 @@ def _cmd_simulate(args) -> int:
     print(summary[["seat", "policy", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "mean_score",
                    "mean_score_se"]].to_string(**fmt))
     if args.out:
-        df.to_csv(args.out, index=False)
+        write_csv(df, args.out)
         print(f"wrote {args.out}")
     return 0
 
@@ -206,11 +222,11 @@ def add_cli(subparsers) -> None:
                         "--no-automa with 2 players and 1 player + automa are extensions, not in the rules)")
     _reading_args(q)
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
-    q.add_argument("--policy", default="greedy",
-                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per decision); "
-                        "one for all or comma-separated per player")
+    q.add_argument("--policy", type=comma_names, default="greedy",
+                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per decision), "
+                        "optionally /restriction (e.g. heuristic/no_queen); one for all or comma-separated per player")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: 0)")
-    q.add_argument("--out", default=None, help="CSV path for the per-game table")
+    q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_simulate)
 
@@ -221,7 +237,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="add the automa (default: the rules' setup, on for 2 players)")
     _reading_args(q)
-    q.add_argument("--policy", default="greedy",
+    q.add_argument("--policy", type=comma_names, default="greedy",
                    help="random_legal, heuristic, greedy, expectimax or mcts[:N] (comma-separated per player; the "
                         "transcript is replayed by the pure-Python engine: keep N small, e.g. mcts:8)")
     q.add_argument("--seed", type=nonneg_int, default=0)

@@ -26,8 +26,8 @@ compute the same bits.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .rules import (
     AUTO,
     G_NS,

@@ -8,8 +8,8 @@ state layout.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .automa import automa_turn
 from .evaluation import store_model
 from .oasis import end_turn_refill, unlock_timers

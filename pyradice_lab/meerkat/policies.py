@@ -14,7 +14,8 @@ activate an oasis token, which burrow action, and where to move guardians during
   ``guardian_value`` / ``pup_value`` (future value credited to a guardian / pup), ``burrow_cost`` (value of a
   meerkat spent on a burrow space), ``queen_bonus`` (credited to placing the queen: she protects her tile
   and is forfeited if never placed), ``reroll``
-  (1 = use the optional reroll).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1).
+  (1 = use the optional reroll), ``oasis`` (1 = may activate oasis tokens and take the move-an-oasis-token
+  burrow action).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1, 1).
 - ``expectimax``: the reroll and the placement by expectimax over the dice (every reroll outcome enumerated,
   the best placement for each) with the expected end-of-game points margin of the majority standings as the
   evaluation (:mod:`.evaluation`) instead of the points "if scored now"; the same evaluation drives its other
@@ -24,16 +25,25 @@ activate an oasis token, which burrow action, and where to move guardians during
   (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
   ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.
 
-Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..5), ``future`` and
+Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
 ``search_reroll``, ``halving``, ``own_rest`` (10..15) and, from column :data:`ROLL0`, the row of the rollout
-policy (column 6 is free).
+policy.
+
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
+each is a parameter setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
+:data:`FORBIDDEN` (chosen only if it is the only legal move).  A search player gets the restriction on its own
+decisions (candidate ranking, the rest of its turn; a forbidden option is never searched) while its rollouts
+play unrestricted.
 
 Examples
 --------
 >>> from pyradice_lab.meerkat.policies import policy_row
->>> policy_row("greedy")[1][:6].tolist()
-[1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+>>> policy_row("greedy")[1][:7].tolist()
+[1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+>>> policy_row("greedy/no_reroll")[1][:7].tolist()
+[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 >>> pid, row = policy_row("mcts:64")
 >>> pid == SEARCH, int(row[P_BUDGET])
 (True, 64)
@@ -44,8 +54,8 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .evaluation import expected_tile_values
 from .oasis import token_move_options
 from .rules import (
@@ -86,18 +96,29 @@ from .rules import (
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
-           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM"]
+           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
-PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll")
-P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL = range(6)
-#: Columns of a parameter row beyond the heuristic's weights (column 6 is free).
+PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
+P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL, P_OASIS = range(7)
+#: Columns of a parameter row beyond the heuristic's weights.
 P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P_SWITCHZ = 8, 9, 10, 11, 12, 13, 14, 15, 7
 ROLL0 = 16
 N_PRM = 32
-GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
-                      "queen_bonus": 2.0, "reroll": 1.0}
+                      "queen_bonus": 2.0, "reroll": 1.0, "oasis": 1.0}
+#: Value (in points, negated) a restricted player gives a forbidden option.
+FORBIDDEN = 1e9
+#: Restrictions of restricted play: name -> (one-line description, parameter settings).
+RESTRICTIONS = {
+    "no_queen": ("never places the queen (she is forfeited at the end)", {"queen_bonus": -FORBIDDEN}),
+    "no_reroll": ("never uses the optional reroll", {"reroll": 0.0}),
+    "no_guardians": ("never takes a guardian (by placement or blue oasis token)", {"guardian_value": -FORBIDDEN}),
+    "no_burrows": ("never takes a burrow action", {"burrow_cost": FORBIDDEN}),
+    "no_oasis": ("ignores the oases: never activates an oasis token nor moves one by burrow action",
+                 {"oasis": 0.0}),
+}
 #: The expectimax player: the heuristic's weights, the expected end-of-game evaluation (``future`` 0.5 measured
 #: best of 0.25 / 0.5 / 0.75 / 1 against the heuristic, 2 players + automa and 3 players).
 EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn": 2.2}
@@ -172,6 +193,18 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
     Raises ValueError naming ``policies`` for unknown names or parameters.
     """
     params = None
+    if isinstance(policy, str) and "/" in policy:
+        base, *restrictions = policy.split("/")
+        pid, row = policy_row(base)
+        if pid == RANDOM:
+            raise ValueError(f"policies: restrictions apply to greedy, heuristic, expectimax and mcts players, "
+                             f"got {policy!r}")
+        for r in restrictions:
+            if r.strip() not in RESTRICTIONS:
+                raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
+            for k, v in RESTRICTIONS[r.strip()][1].items():
+                row[PARAM_NAMES.index(k)] = v
+        return pid, row
     if isinstance(policy, tuple) and len(policy) == 2 and policy[0] in ("heuristic", "expectimax", "mcts"):
         if not isinstance(policy[1], dict):
             raise ValueError(f"policies: parameters of {policy[0]} must be a dict, got {policy[1]!r}")
@@ -493,6 +526,8 @@ def choose_oasis(g, s: int, kind: int) -> int:
         return -1
     if S[s, POL] == RANDOM:
         return -1 if rand_below(g, np.int64(2)) == 0 else opts[rand_below(g, m)]
+    if prm[s, P_OASIS] <= 0:
+        return -1
     if kind == B_GUARD:
         v = S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
         return 0 if v > 1e-12 else -1
@@ -544,7 +579,7 @@ def choose_burrow(g, s: int):
     best, bk, bc = 1e-12, -1, 0
     base = next_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
     for k in range(5):
-        if S[s, BUR + k] == 1:
+        if S[s, BUR + k] == 1 or (k == BA_OASIS and prm[s, P_OASIS] <= 0):
             continue
         m = burrow_opts(g, s, k, opts)
         if m == 0:

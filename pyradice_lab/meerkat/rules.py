@@ -34,7 +34,8 @@ Interpretations of ambiguous rules are documented where they are coded (search f
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._jit import njit
 
 # ----------------------------------------------------------------------------------------- layout of arrays
 SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9

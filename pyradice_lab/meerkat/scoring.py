@@ -18,8 +18,8 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from .._jit import njit
 from .components import TILES, Components, default_components
 
 __all__ = ["score_tile", "score_game"]

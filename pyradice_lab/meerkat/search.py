@@ -27,8 +27,8 @@ per decision), so a game stays a function of its seed and the pure-Python twin p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .policies import (
     N_PRM,
     P_BUDGET,

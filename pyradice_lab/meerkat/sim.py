@@ -22,15 +22,19 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
+from ..limits import check_result_size
 from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, SEARCH, policy_name, policy_row
 
 __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
-           "python_twins", "fresh_state"]
+           "python_twins", "fresh_state", "outcomes", "lineup_outcomes", "AUTOMA_LEVELS"]
 
 TAPE = 2048
 CHUNK = 512
+#: Peak memory per game of the result (output arrays + DataFrame row: 1.5 kB measured at 10**6 games, rounded
+#: up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 2000
 _BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
 #: Readings of ambiguous rules: keyword -> (the literal reading = the default, the other documented option).
 #: ``reverse_reading``: with the reverse scoring token, "literal" = the fewest (not zero) takes the highest value
@@ -212,7 +216,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
-    n_games = _check_int(n_games, "n_games", 1)
+    n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
     setup = _default_setup() if components is None else Setup(components)
@@ -366,6 +370,81 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
 
 
 POLICY_NAMES = POLICIES
+
+#: Automa "players" for the strength ladder: ``automa`` rolls the automa die of the components; ``automa:L``,
+#: ``automa:M`` and ``automa:H`` always read that face (the lowest, middle or highest die as the count die).
+AUTOMA_LEVELS = ("automa", "automa:L", "automa:M", "automa:H")
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Human seats take turns from ``first_seat`` (the roll-off winner); the automa, when present, is the last
+    seat and plays last (position ``players``), with policy ``"automa"``.  Seats rank by points, then by who
+    ran out of meerkats first (the rules' tie-break); seats equal on both share the rank (and the win).
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(3, players=1, automa=True, policies=["greedy"], rng=1))
+    >>> out[out.game == 0][["seat", "policy"]].values.tolist()
+    [[0, 'greedy'], [1, 'automa']]
+    """
+    from ..outcomes import outcome_frame
+
+    players, automa = (pd.unique(df[c]) for c in ("players", "automa"))
+    if len(players) != 1 or len(automa) != 1:
+        raise ValueError("df must hold games of one player count, all with or all without the automa")
+    players, automa = int(players[0]), bool(automa[0])
+    n = players + automa
+    seats = np.arange(n)
+    scores = df[[f"score_{s}" for s in seats]].to_numpy()
+    out = df[[f"out_order_{s}" for s in seats]].to_numpy()
+    ran_out = np.where(out > 0, 999 - out, 0)  # winner_of's tie-break: the first seat to run out
+    pos = np.empty((len(df), n), dtype=np.int64)
+    pos[:, :players] = (seats[None, :players] - df["first_seat"].to_numpy()[:, None]) % players
+    if automa:
+        pos[:, players] = players
+    pols = df[[f"policy_{s}" for s in seats]].to_numpy(dtype=object)
+    return outcome_frame(df["game"].to_numpy(), pols, pos, scores, keys=[scores, ran_out])
+
+
+def _automa_level(spec) -> str | None:
+    """The automa die face forced by an automa spec ("" for the components' die), None if not the automa."""
+    if not isinstance(spec, str) or spec.partition(":")[0] != "automa":
+        return None
+    if spec not in AUTOMA_LEVELS:
+        raise ValueError(f"policies: the automa is one of {list(AUTOMA_LEVELS)}, got {spec!r}")
+    return spec.partition(":")[2]
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, components=None,
+                    **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
+    as given.  One entry may be an automa (:data:`AUTOMA_LEVELS`): it takes the last seat, as the rules
+    require (it always plays last), the others keep their order.  ``kwargs`` go to :func:`simulate_games`.
+    Used by :mod:`pyradice_lab.strength`."""
+    import dataclasses
+
+    from ..outcomes import relabel_policies
+
+    pols = list(policies)
+    levels = [_automa_level(p) for p in pols]
+    autos = [i for i, lv in enumerate(levels) if lv is not None]
+    if len(autos) > 1:
+        raise ValueError(f"policies: at most one automa per game, got {[pols[i] for i in autos]}")
+    humans = [p for i, p in enumerate(pols) if i not in autos]
+    labels = [p if isinstance(p, str) else "heuristic*" for p in humans] + [pols[i] for i in autos]
+    if autos and levels[autos[0]]:
+        comp = components if components is not None else default_components()
+        components = dataclasses.replace(comp, automa_faces=(levels[autos[0]],) * 6)
+    df = simulate_games(n_games, players=len(humans), automa=bool(autos), policies=humans, rng=rng,
+                        progress=progress, components=components, **kwargs)
+    return relabel_policies(outcomes(df), labels)
+
+
+def lineup_ok(policies) -> bool:
+    """Whether the lineup can be played: at most one automa (it has one colour and the last seat)."""
+    return sum(_automa_level(p) is not None for p in policies) <= 1
 
 
 # ----------------------------------------------------- compiled kernel or its pure-Python twin

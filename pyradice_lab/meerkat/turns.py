@@ -10,8 +10,8 @@ a state can be played on to the end (:func:`rollout_turns`, :func:`final_scoring
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .automa import automa_turn
 from .oasis import do_token_move, end_turn_refill, unlock_timers
 from .policies import (

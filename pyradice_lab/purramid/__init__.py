@@ -101,6 +101,13 @@ register_game(
     name="purramid", title="Purramid",
     summary="press-your-luck dice pyramid: exact burst odds, exact turn advisor, fast turn and game simulation",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured: docs/guide/strength.md)
+    policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7", "optimal"),
+    unrestrictable=("optimal",),  # the exact policy: restrictions apply to the human-style policies
+    restrictions={
+        "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
+        "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",
+    },
     sweeps={
         "games": SweepTarget(
             "games_cell",

@@ -1,12 +1,16 @@
 """Purramid benchmark rows for ``pyradice-lab bench --games purramid``.
 
-- the full 4095 x 5 burst table, warm (target <= 50 ms);
+- the full 4095 x 5 burst table, warm (target <= 50 ms), split into its arithmetic (:func:`.odds.burst_counts`)
+  and the pandas table construction; with icepool installed, the arithmetic against icepool computing the
+  same counts (one ``evaluate`` per dice count; the row is left out when icepool is not installed);
 - the exact value of a fresh 5-dice turn on the empty side A, cold (memo cleared; target <= 2 s);
 - a later ``advise`` call in the same turn (target <= 100 ms);
-- the random core: roll 5 dice + "can anything be placed" on the empty side A (targets >= 30 M rolls/s
-  and >= 0.2 of raw ``Generator.integers`` speed for the same 5 dice);
-- four-player games with the greedy policy, compiled vs the same code with ``NUMBA_DISABLE_JIT=1``
-  (target ratio >= 30);
+- the random core: roll 5 dice + "can anything be placed" on the empty side A, against the raw draw of the
+  same random numbers (one uniform roll code in 0..7775 per roll; targets >= 30 M rolls/s and >= 0.25 of
+  the raw draw);
+- four-player games with the greedy policy, compiled, against the same code with ``NUMBA_DISABLE_JIT=1``
+  (target ratio >= 30) and against the readable rules engine (:func:`.rules.play_game`, the engine a user
+  would otherwise run; target ratio >= 10);
 - batched Monte Carlo of optimal turns (no target; for scale);
 - the compiled exact solver (issue 11): a fresh 5-dice turn on the empty side A with ``bonus="exact"``
   (cold memo, compiled code loaded; target <= 3 s) against the readable Python solver doing the same solve
@@ -14,6 +18,9 @@
   a fresh turn on a typical mid-game board with ``bonus="auto"`` (cold memo; target <= 20 ms);
 - four-player games with optimal seats: all four, and one against three ``risk:0.35`` seats, on 2
   threads (goal >= 10 all-optimal games/s on 2 cores).
+
+The first call with an empty numba cache and the peak memory of many games are rows every game gets
+(:func:`pyradice_lab.bench.game_cases`).
 """
 
 from __future__ import annotations
@@ -22,12 +29,58 @@ import numpy as np
 
 from ..bench import BenchCase, jit_disabled
 
-__all__ = ["bench_cases"]
+__all__ = ["bench_cases", "icepool_burst_counts", "readable_games"]
+
+
+def icepool_burst_counts(max_dice: int = 5) -> np.ndarray:
+    """:func:`.odds.burst_counts` for the numbers 1..12 computed with icepool (a peer library; not a
+    dependency): icepool evaluates the distribution of the reachable sums of a pool of ``n`` d6 (one
+    ``evaluate`` per dice count, a fresh evaluator each call so nothing is cached between calls), and the
+    same zeta transform turns it into burst counts per target set."""
+    import icepool
+
+    class Reach(icepool.MultisetEvaluator):
+        """Bit ``s`` set iff some sub-multiset of the dice sums to ``s`` (sums 1..12 kept)."""
+
+        def next_state(self, state, order, outcome, count):
+            s = 0 if state is None else state
+            for _ in range(count):
+                s = (s | (s << outcome) | (1 << outcome)) & 0x1FFE
+            return s
+
+        def final_outcome(self, state, *args):
+            return 0 if state is None else state
+
+    m = 12
+    full = (1 << m) - 1
+    subsets = np.arange(1, 1 << m)
+    out = np.empty((len(subsets), max_dice), dtype=np.int64)
+    for n in range(1, max_dice + 1):
+        f = np.zeros(1 << m, dtype=np.int64)
+        for mask, q in Reach().evaluate(icepool.d6.pool(n)).items():
+            f[mask >> 1] += q  # bit s of the sums -> bit s - 1 of the numbers 1..12
+        for j in range(m):
+            f = f.reshape(-1, 2, 1 << j)
+            f[:, 1, :] += f[:, 0, :]
+            f = f.reshape(-1)
+        out[:, n - 1] = f[full ^ subsets]
+    return out
+
+
+def readable_games(n_games: int = 2, players: int = 4, seed: int = 1) -> int:
+    """Bench reference: ``n_games`` greedy games played one at a time by the readable rules engine
+    (:func:`.rules.play_game`, no transcript); returns the games played."""
+    from ..rng import spawn
+    from .rules import play_game
+
+    for gen in spawn(seed, n_games):
+        play_game(players, "A", policies="greedy", rng=gen, trace=False)
+    return n_games
 
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
     from . import advisor
-    from .odds import burst_table
+    from .odds import _burst_frame, burst_counts, burst_table
     from .sim import games_bench_run
     from .turns import placeable_rolls, placeable_table, simulate_turns
 
@@ -40,6 +93,34 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
     burst_table()
     cases.append(BenchCase("purramid burst_table 4095 x 5 (warm)", "tables", table, max_seconds=0.05,
                            game="purramid"))
+
+    def counts():
+        burst_counts()
+        return 1
+
+    counted = burst_counts()
+    nums = list(range(1, 13))
+
+    def frame():
+        _burst_frame(counted, nums)
+        return 1
+
+    cases.append(BenchCase("purramid burst_table: the arithmetic (burst_counts)", "tables", counts,
+                           game="purramid"))
+    cases.append(BenchCase("purramid burst_table: the pandas table from the counts", "tables", frame,
+                           game="purramid"))
+    try:
+        import icepool  # noqa: F401 - a peer for comparison only, never a dependency
+    except ImportError:
+        pass
+    else:
+        def peer():
+            icepool_burst_counts()
+            return 1
+
+        cases.append(BenchCase("purramid burst_counts 4095 x 5 vs icepool", "tables", counts, peer,
+                               f"icepool {icepool.__version__}: same counts, one evaluate per dice count",
+                               game="purramid"))
 
     def clear():
         advisor.clear_cache()
@@ -69,12 +150,13 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         placeable_rolls(n, tab, rng=gen)
         return n
 
-    def raw():
-        raw_gen.integers(1, 7, size=(n, 5), dtype=np.int8)
+    def raw():  # exactly the draw placeable_rolls makes: one roll code per roll
+        raw_gen.integers(0, len(tab), size=n, dtype=np.int16)
         return n
 
     cases.append(BenchCase("purramid roll + placeable? (5 dice, side A)", "rolls", core, raw,
-                           "Generator.integers, 5 dice", min_ratio=0.2, min_rate=30e6, game="purramid"))
+                           "the same draw alone: one code in 0..7775 per roll", min_ratio=0.25, min_rate=30e6,
+                           game="purramid"))
 
     n_games = 100 if quick else 400
     games_bench_run(2)  # compile (or load the cache) outside the timing
@@ -86,6 +168,9 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                            jit_disabled("pyradice_lab.purramid.sim:games_bench_run", n_games=1, players=4, seed=1),
                            "same code, NUMBA_DISABLE_JIT=1, one game", min_ratio=30, game="purramid",
                            repeat=2))
+    cases.append(BenchCase("purramid 4-player games, greedy (numba) vs readable engine", "games", games,
+                           lambda: readable_games(2, 4, 1), "readable rules engine (rules.play_game), one game "
+                           "at a time", min_ratio=10, game="purramid", repeat=2))
 
     m = 2_000 if quick else 5_000
     simulate_turns(200, "A", policy="optimal", rng=0)

@@ -26,8 +26,8 @@ kind, bonus mode, token value).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .memo import (  # noqa: I001
     B_LEN,
     B_MODES,

@@ -16,17 +16,20 @@ row, fewest dice that can pay the space; ``full`` (mask of all spaces) and ``n``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from . import exact as E
 from .exact import board_arrays, risk_tables
 
 __all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "forced_dice", "candidates",
            "is_supported", "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF",
-           "END_NAMES", "N_STATE", "KIND_GREEDY", "KIND_OPTIMAL", "optimal_turn", "KIND_STOP_AFTER", "KIND_RISK", "DICE_PER_TURN_MAX"]
+           "END_NAMES", "N_STATE", "KIND_GREEDY", "KIND_OPTIMAL", "optimal_turn", "KIND_STOP_AFTER", "KIND_RISK", "NO_YARN",
+           "DICE_PER_TURN_MAX"]
 
 INF = 1 << 20
 KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK, KIND_OPTIMAL = 0, 1, 2, 3
+#: Added to a human-style seat's policy kind in ``run_games``: the seat never spends yarn tokens (restricted play).
+NO_YARN = 8
 #: an optimal seat's memo is reset at a turn boundary once it holds this many entries (bounds memory)
 MEMO_RESET = 1_000_000
 END_NONE, END_BOARD_FULL, END_SECOND_OUT, END_GOLD_OUT, END_TURN_LIMIT = 0, 1, 2, 3, 4
@@ -367,7 +370,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
             spent = 0
             D = ndice
             while D >= 1:
-                P = 0
+                P = np.int64(0)  # typed, not Literal[int](0): one compiled version of choose()
                 d = D
                 nplace = 0
                 ok = False
@@ -379,7 +382,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
                             vals[k] = buf[g, pos + k]
                         pos += d
                         s, c = choose(cov, P, d, vals, brd, full, n, cm)
-                        if s >= 0 or y == 0:
+                        if s >= 0 or y == 0 or pol_kind[p] >= NO_YARN:
                             break
                         y -= 1
                         spent += 1
@@ -390,7 +393,7 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
                     d -= c
                     nplace += 1
                     if closure(P, cov, brd, n) == P:
-                        if d == 0 or policy_stops(pol_kind[p], pol_param[p], nplace, cov, P, d, brd, full, n,
+                        if d == 0 or policy_stops(pol_kind[p] % NO_YARN, pol_param[p], nplace, cov, P, d, brd, full, n,
                                                    rcm, rw, rrows, work):
                             ok = True
                             break
@@ -400,8 +403,8 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
                 st[g, S_TOKENS] &= ~P
                 y += won
                 st[g, S_YWON] += won
-                t = 0
-                rowmask = 0
+                t = np.int64(0)  # typed zeros: no extra Literal[int](0) compilations
+                rowmask = np.int64(0)
                 for i in range(n):
                     if (P >> i) & 1 != 0:
                         t += brd[3, i]

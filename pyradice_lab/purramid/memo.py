@@ -17,8 +17,8 @@ the solver grows the arrays, so a caller keeps a memo warm across calls.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from .chance import count_masks, multisets
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "small_key", "slot", "put",

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .. import dice
 
-__all__ = ["burst_probability", "burst_weights", "burst_table", "reach_distribution"]
+__all__ = ["burst_probability", "burst_weights", "burst_table", "burst_counts", "reach_distribution"]
 
 _MAX_TARGET = 6 * dice.MAX_DICE
 
@@ -127,6 +127,39 @@ def reach_distribution(n_dice: int, numbers_) -> pd.Series:
     return pd.Series(vals, index=pd.Index(idx, tupleize_cols=False, name="reachable"), name="probability")
 
 
+def burst_counts(max_dice: int = 5, numbers=range(1, 13)) -> np.ndarray:
+    """The arithmetic of :func:`burst_table` without the table: burst rolls per target set and dice count.
+
+    Returns
+    -------
+    ndarray of int64, shape (2**len(numbers) - 1, max_dice)
+        Row ``s - 1`` is the target set with bit mask ``s`` over ``numbers``; column ``n - 1`` counts the
+        ordered rolls of ``n`` dice (out of ``6**n``) from which no subset sums to any number of the set.
+
+    Examples
+    --------
+    >>> burst_counts(2, [2, 12])[-1].tolist()   # target set (2, 12): no 2 on one die; no 2, 1+1, 6+6 on two
+    [5, 23]
+    """
+    return _burst_counts(dice.check_dice_count(max_dice, "max_dice", low=1), _check_numbers(numbers))
+
+
+def _burst_counts(k: int, nums: list[int]) -> np.ndarray:
+    m = len(nums)
+    full = (1 << m) - 1
+    subsets = np.arange(1, 1 << m)
+    out = np.empty((len(subsets), k), dtype=np.int64)
+    for n in range(1, k + 1):
+        f = _reach_counts(n, nums).copy()
+        # zeta transform: f[S] <- sum of counts over reach-masks contained in S
+        for j in range(m):
+            f = f.reshape(-1, 2, 1 << j)
+            f[:, 1, :] += f[:, 0, :]
+            f = f.reshape(-1)
+        out[:, n - 1] = f[full ^ subsets]  # rolls whose reach avoids every number of the target set
+    return out
+
+
 def burst_table(max_dice: int = 5, numbers=range(1, 13), *, exact: bool = False) -> pd.DataFrame:
     """P(burst) for every non-empty subset of ``numbers`` and every dice count ``1..max_dice``.
 
@@ -159,19 +192,16 @@ def burst_table(max_dice: int = 5, numbers=range(1, 13), *, exact: bool = False)
     """
     k = dice.check_dice_count(max_dice, "max_dice", low=1)
     nums = _check_numbers(numbers)
+    return _burst_frame(_burst_counts(k, nums), nums, exact)
+
+
+def _burst_frame(counts: np.ndarray, nums: list[int], exact: bool = False) -> pd.DataFrame:
+    """The table of :func:`burst_table` from the counts of :func:`burst_counts` (the pandas part)."""
     m = len(nums)
-    full = (1 << m) - 1
     subsets = np.arange(1, 1 << m)
     cols = {}
-    for n in range(1, k + 1):
-        f = _reach_counts(n, nums)
-        # zeta transform: f[S] <- sum of counts over reach-masks contained in S
-        f = f.copy()
-        for j in range(m):
-            f = f.reshape(-1, 2, 1 << j)
-            f[:, 1, :] += f[:, 0, :]
-            f = f.reshape(-1)
-        burst = f[full ^ subsets]  # rolls whose reach avoids every number of the target set
+    for n in range(1, counts.shape[1] + 1):
+        burst = counts[:, n - 1]
         den = 6 ** n
         cols[n] = [Fraction(int(b), den) for b in burst] if exact else burst / den
     index = pd.Index([tuple(nums[j] for j in range(m) if s >> j & 1) for s in subsets.tolist()],

@@ -26,6 +26,10 @@ reached, the rest of the turn only needs a valid group), or an :func:`optimal` o
 Every policy answers the readable engine through :meth:`decide` (after a roll: place, reroll or burst)
 and :meth:`stop` (after a placement).
 
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"risk:0.3/no_yarn"``; :data:`RESTRICTIONS` lists them (human-style
+policies only).
+
 Examples
 --------
 >>> parse_policy("stop_after:2").name
@@ -49,7 +53,8 @@ from . import kernel as K
 from .chance import multisets
 
 __all__ = ["Policy", "OptimalPolicy", "greedy", "stop_after", "stop_if_burst_risk_above", "optimal",
-           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES", "POLICY_NAMES", "PLACE", "REROLL", "BURST"]
+           "parse_policy", "seat_policies", "HUMAN_POLICY_NAMES", "POLICY_NAMES", "PLACE", "REROLL", "BURST",
+           "RESTRICTIONS", "restrict"]
 
 HUMAN_POLICY_NAMES = ("greedy", "stop_after:K", "risk:P")
 POLICY_NAMES = HUMAN_POLICY_NAMES + ("optimal", "optimal:at_least:K")
@@ -73,6 +78,7 @@ class Policy:
     name: str
     kind: int
     param: float
+    yarn: bool = True  # spends yarn tokens to reroll a roll with no completable placement (restricted play)
 
     # ----------------------------------------------------------------- single decisions
     def choose(self, layout, cov: int, placed: int, roll) -> tuple[int, int] | None:
@@ -105,7 +111,7 @@ class Policy:
         ch = self.choose(layout, cov, placed, roll)
         if ch is not None:
             return PLACE, ch[0], ch[1]
-        return (REROLL if yarn > 0 else BURST), -1, 0
+        return (REROLL if yarn > 0 and self.yarn else BURST), -1, 0
 
     def stop(self, layout, cov: int, placed: int, dice_left: int, placements: int, *, turn_dice: int,
              yarn: int, need: int = 0, yarn_tokens: bool = True) -> bool:
@@ -127,7 +133,7 @@ class Policy:
         for r in range(rows):
             ch = self.choose(layout, cov, placed, faces[r])
             if ch is None:
-                kind[r] = 2 if y > 0 else 0
+                kind[r] = 2 if y > 0 and self.yarn else 0
             else:
                 kind[r], space[r], count[r] = 1, ch[0], ch[1]
         return kind, space, count
@@ -257,11 +263,41 @@ def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "au
     return OptimalPolicy(obj if obj.kind == "at_least" else "tiles", yv, bonus, engine)
 
 
+#: Restrictions of restricted play: name -> one-line description (see :func:`restrict`).
+RESTRICTIONS = {
+    "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
+    "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",
+}
+
+
+def restrict(policy: Policy, restriction: str) -> Policy:
+    """``policy`` forbidden one option (a name of :data:`RESTRICTIONS`); named ``"<policy>/<restriction>"``.
+
+    >>> restrict(stop_after(2), "no_stop").kind == greedy().kind
+    True
+    """
+    if not isinstance(policy, Policy):
+        raise ValueError(f"policy: restrictions apply to the human-style policies, got {getattr(policy, 'name', policy)!r}")
+    if restriction not in RESTRICTIONS:
+        raise ValueError(f"policy: restriction must be one of {sorted(RESTRICTIONS)}, got {restriction!r}")
+    name = f"{policy.name}/{restriction}"
+    if restriction == "no_yarn":
+        return Policy(name, policy.kind, policy.param, yarn=False)
+    return Policy(name, K.KIND_GREEDY, 0.0, yarn=policy.yarn)
+
+
 def parse_policy(spec, *, allow_optimal: bool = True):
     """A policy from a Policy or OptimalPolicy, or a name: ``greedy``, ``stop_after:K``, ``risk:P``,
-    ``optimal`` or ``optimal:at_least:K``."""
+    ``optimal`` or ``optimal:at_least:K``; a human-style one optionally restricted: ``"risk:0.3/no_yarn"``
+    (see :data:`RESTRICTIONS`)."""
     if isinstance(spec, Policy) or (allow_optimal and isinstance(spec, OptimalPolicy)):
         return spec
+    if isinstance(spec, str) and "/" in spec:
+        base, *restrictions = spec.split("/")
+        pol = parse_policy(base, allow_optimal=allow_optimal)
+        for r in restrictions:
+            pol = restrict(pol, r.strip())
+        return pol
     if isinstance(spec, str):
         name, _, arg = spec.strip().partition(":")
         try:

@@ -26,13 +26,21 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator
+from ..limits import check_result_size
+from ..rng import as_generator, block_ranges
 from ..stats import Estimate, mean_estimate, proportion_estimate
 from .board import is_valid, rows_spanned
 from .chance import code_rows, count_masks
 from .components import load_game_config, load_layout
 
-__all__ = ["simulate_turns", "turn_value", "summarize_turns", "placeable_table", "placeable_rolls"]
+__all__ = ["simulate_turns", "turn_value", "summarize_turns", "placeable_table", "placeable_rolls", "TURN_BLOCK",
+           "ROW_BYTES"]
+
+#: Turns simulated at a time (a fixed constant, so the numbers never depend on it; up to one block the
+#: turns are those of a single batch).
+TURN_BLOCK = 1 << 18
+#: Memory of one row of the result, counting the copy made when blocks are joined.
+ROW_BYTES = 150
 
 
 def _resolve_policy(policy, objective, yarn_value, bonus, engine):
@@ -60,6 +68,9 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     objective, yarn_value, bonus, engine, yarn_tokens : as in :func:`~.advisor.advise` (used by the
         optimal policy and for the ``value`` column; ``yarn_tokens=False``: no tokens on the 8s).
     rng : seed or Generator
+        Turns are simulated in blocks of :data:`TURN_BLOCK` (bounded working memory), each drawing from
+        this one generator in turn; the result (one row per turn) is limited by
+        :mod:`pyradice_lab.limits` (``n`` times :data:`ROW_BYTES`).
 
     Returns
     -------
@@ -73,6 +84,7 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
 
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"n must be a positive integer number of turns, got {n!r}")
+    n = check_result_size(int(n), ROW_BYTES, name="n", item="turn")
     L = load_layout(layout)
     if L.n_spaces > 64:
         raise ValueError(f"layout has {L.n_spaces} spaces; the turn simulator handles at most 64")
@@ -89,8 +101,16 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
         raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {yarn}")
     yv = load_game_config().yarn_value if yarn_value is None else float(yarn_value)
     gen = as_generator(rng)
-    n = int(n)
+    tables: dict = {}
+    stops: dict = {}
+    frames = [_simulate_block(stop - start, L, cov0, D0, y0, obj, pol, yv, yarn_tokens, gen, tables, stops)
+              for start, stop in block_ranges(n, TURN_BLOCK)]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
+
+def _simulate_block(n, L, cov0, D0, y0, obj, pol, yv, yarn_tokens, gen, tables, stops) -> pd.DataFrame:
+    """``n`` turns in lockstep (batch axis first), drawing from ``gen``; ``tables``/``stops`` cache the
+    policy's choices by state across blocks."""
     cov = np.full(n, cov0, dtype=np.uint64)
     P = np.zeros(n, dtype=np.uint64)
     d = np.full(n, D0, dtype=np.int64)
@@ -106,8 +126,6 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     first_burst = np.zeros(n, dtype=bool)
     placements = np.zeros(n, dtype=np.int64)
     tokens0 = L.eights_mask() if yarn_tokens else 0
-    tables: dict = {}
-    stops: dict = {}
 
     def need_of(t):
         return max(obj.k - int(t), 0) if obj.kind == "at_least" else 0

@@ -9,6 +9,8 @@ Public API
   (:data:`SKILL_KINDS`, :data:`GOAL_KINDS`, :data:`CARD_KINDS`, ``register_*_kind``);
 - :func:`legal_places`, :func:`score_pyramid`, :class:`GameState` — the readable rules;
 - :func:`simulate_games` — many games (compiled), one row per game; :func:`play_game` — one game with a transcript;
+  :func:`warmup` — compile the kernels once per machine (numba caches them); ``Setup.dead_goals()`` — goal tokens
+  that can never be met on their level (none in the default catalogue);
 - policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`);
 - exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
 
@@ -38,7 +40,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "skills": ["SKILL_KINDS", "register_skill_kind"],
     "rules": ["legal_places", "GameState", "deal"],
     "scoring": ["Table", "score_pyramid"],
-    "sim": ["simulate_games", "play_game", "GameRecord"],
+    "sim": ["simulate_games", "play_game", "GameRecord", "warmup"],
     "policies": ["POLICIES", "random_legal", "greedy", "lookahead"],
     "odds": ["available_exact", "blind_goal_probability"],
 }, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring"])
@@ -63,7 +65,12 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
     from .quarry import Quarry as Quarry, availability as availability, visible_faces as visible_faces
     from .rules import GameState as GameState, deal as deal, legal_places as legal_places
     from .scoring import Table as Table, score_pyramid as score_pyramid
-    from .sim import GameRecord as GameRecord, play_game as play_game, simulate_games as simulate_games
+    from .sim import (
+        GameRecord as GameRecord,
+        play_game as play_game,
+        simulate_games as simulate_games,
+        warmup as warmup,
+    )
     from .skills import SKILL_KINDS as SKILL_KINDS, register_skill_kind as register_skill_kind
 
 
@@ -118,6 +125,14 @@ register_game(
     name="pyradice", title="Pyradice",
     summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured: docs/guide/strength.md)
+    policies=("random_legal", "greedy", "lookahead"),
+    restrictions={
+        "no_skills": "never uses a skill token",
+        **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},
+        "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
+        "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
+    },
     sweeps={
         "games": SweepTarget(
             "games_cell",

@@ -6,7 +6,8 @@
 - :func:`skill_values` — what each level's skill is worth: the change in mean score and goals when its token is
   removed from every board (same seeds, so the comparison is paired);
 - :func:`card_balance` — points per objective card (mean, spread, chance of scoring nothing);
-- :func:`first_player_advantage` — win share by turn position (first, second, ...) against the fair share.
+- :func:`first_player_advantage` — win share by turn position (first, second, ...) against the fair share
+  (:func:`by_position` does the same for games already simulated; every start-player number is by position).
 
 Examples
 --------
@@ -32,8 +33,8 @@ from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
 from .policies import POLICIES
 from .sim import check_setup, simulate_games
 
-__all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance", "first_player_advantage",
-           "CARD_GROUPS", "reconstructed_components"]
+__all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance",
+           "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components"]
 
 
 def _check_games(n_games) -> int:
@@ -121,7 +122,8 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
 
     Seats of one game share a quarry, so the per-game share of seats meeting the goal is the sample (SE and
     Student-t CI over games).  ``blind_exact`` is the exact chance for a level filled blind
-    (:func:`.odds.blind_goal_probability`).
+    (:func:`.odds.blind_goal_probability`); ``attainable`` is False for a token no level of that size can ever
+    meet (:meth:`.Setup.dead_goals`: exact; such a row's ``p_met`` is 0 by construction, not by play).
     """
     n_games = _check_games(n_games)
     players = check_players(players)
@@ -130,6 +132,7 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     rows, runs = [], {}
     blind = [float(blind_goal_probability(code, lvl, players=players, components=setup.catalogue))
              for lvl, code in zip(GOAL_LEVELS, setup.goals)]
+    dead = {lvl for lvl, _ in setup.dead_goals(players)}
     for i, pol in enumerate(policies):
         _check_policy(pol)
         df, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
@@ -140,11 +143,12 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
             tok = setup.catalogue.goals[code]
             rows.append({"policy": pol, "level": lvl, "goal": code, "goal_name": tok.name,
                          **_est_cols("p_met", mean_estimate(share), 0.0, 1.0),
-                         "blind_exact": blind[k],
+                         "blind_exact": blind[k], "attainable": lvl not in dead,
                          "n_games": n_games})
         total = arrays["totals"].mean(axis=1)
         rows.append({"policy": pol, "level": 0, "goal": "score", "goal_name": "mean score per seat",
-                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "n_games": n_games})
+                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "attainable": True,
+                     "n_games": n_games})
     out = pd.DataFrame(rows)
     return (out, runs) if return_runs else out
 
@@ -220,37 +224,54 @@ def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=
     return pd.DataFrame(rows).sort_values("mean_points", ascending=False, ignore_index=True)
 
 
+def win_shares(arrays: dict) -> np.ndarray:
+    """(games, seats) share of each game's win: most VP, then most goal tokens; a shared win counts 1/k to each of
+    the k winners, so every row sums to 1 (``arrays`` from ``simulate_games(..., return_arrays=True)``)."""
+    totals = arrays["totals"]
+    goals = arrays["met"].sum(axis=2)
+    share = np.zeros_like(totals, dtype=float)
+    for g in range(len(totals)):
+        tied = totals[g] == totals[g].max()
+        win = tied & (goals[g] == goals[g][tied].max())
+        share[g, win] = 1.0 / win.sum()
+    return share
+
+
+def by_position(arrays: dict, policy: str = "") -> pd.DataFrame:
+    """Win share and mean score by turn position (1 = the start player of each game), with SE and 95% CI.
+
+    The start player is drawn by roll-off, so seat 0 is the start player in only about 1/players of the games:
+    start-player advantage is measured by position, never by seat.
+    """
+    first = np.asarray(arrays["first"])
+    players = arrays["totals"].shape[1]
+    share = win_shares(arrays)
+    idx = np.arange(len(first))
+    rows = []
+    for pos in range(players):
+        seat = (first + pos) % players
+        rows.append({"players": players, "position": pos + 1, "policy": policy,
+                     **_est_cols("win_share", mean_estimate(share[idx, seat]), 0.0, 1.0),
+                     **_est_cols("score", mean_estimate(arrays["totals"][idx, seat].astype(float))),
+                     "fair_share": 1.0 / players, "n_games": len(first)})
+    return pd.DataFrame(rows)
+
+
 def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4), policy: str = "greedy", *,
                            rng=None, setup: Setup | None = None) -> pd.DataFrame:
     """Win share and mean score by turn position (1 = first player), with CIs, against the fair share.
 
-    A shared win counts 1/k to each of the k winners, so the shares of a game sum to 1.
+    A shared win counts 1/k to each of the k winners, so the shares of a game sum to 1 (:func:`by_position`).
     """
     n_games = _check_games(n_games)
     _check_policy(policy)
     root = seed_sequence(rng)
-    rows = []
+    parts = []
     for i, players in enumerate(players_list):
         players = check_players(players)
-        df, arr = simulate_games(n_games, players, setup, policy, rng=_child(root, i), return_arrays=True)
-        first = arr["first"]
-        totals = arr["totals"]
-        goals = arr["met"].sum(axis=2)
-        share = np.zeros_like(totals, dtype=float)
-        for g in range(len(first)):
-            top = totals[g].max()
-            tied = totals[g] == top
-            best_goals = goals[g][tied].max()
-            win = tied & (goals[g] == best_goals)
-            share[g, win] = 1.0 / win.sum()
-        for pos in range(players):
-            seat = (first + pos) % players
-            idx = np.arange(len(first))
-            rows.append({"players": players, "position": pos + 1, "policy": policy,
-                         **_est_cols("win_share", mean_estimate(share[idx, seat]), 0.0, 1.0),
-                         **_est_cols("score", mean_estimate(totals[idx, seat].astype(float))),
-                         "fair_share": 1.0 / players, "n_games": n_games})
-    return pd.DataFrame(rows)
+        _, arr = simulate_games(n_games, players, setup, policy, rng=_child(root, i), return_arrays=True)
+        parts.append(by_position(arr, policy))
+    return pd.concat(parts, ignore_index=True)
 
 
 def reconstructed_components() -> pd.DataFrame:

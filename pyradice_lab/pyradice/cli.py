@@ -1,4 +1,4 @@
-"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds."""
+"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds, warmup."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ def _setup(args):
 
 
 def _cmd_simulate(args) -> int:
-    import numpy as np
     import pandas as pd
 
     from ..cli import show_progress
@@ -48,43 +47,46 @@ def _cmd_simulate(args) -> int:
     print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "
           f"({dt:.2f} s, {args.games / dt:,.0f} games/s)")
     print(f"Setup: {setup.describe()}\n")
+    from .analysis import by_position, win_shares
+
+    share = win_shares(arr)
     rows = []
-    first = arr["first"]
     for s in range(args.players):
-        share = np.where(df["winner"] == s, 1.0, 0.0)
         rows.append({"seat": s, "policy": pols[s], "score": format(mean_estimate(df[f"score_s{s}"]), ".3g"),
                      "goal tokens met": f"{df[f'goals_s{s}'].mean():.2f}",
-                     "outright win rate": format(mean_estimate(share), ".3g"),
+                     "win share": format(mean_estimate(share[:, s]), ".3g"),
                      "skills used": f"{df[f'skills_used_s{s}'].mean():.2f}"})
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
+        print("By seat (seat s plays policy s; shared wins split; the start seat is drawn by roll-off):")
         print(pd.DataFrame(rows).to_string(index=False))
+        pos = by_position(arr)
+        print("\nStart-player advantage, by turn position (1 = the start player of each game; shared wins split):")
+        est = "{:.3g} ± {:.3g} (95% CI {:.3g}..{:.3g})".format
+        print(pd.DataFrame({"position": pos["position"],
+                            "win share": [est(*r) for r in pos[["win_share", "win_share_se", "win_share_ci_low",
+                                                                 "win_share_ci_high"]].to_numpy()],
+                            "fair share": [f"{f:.3g}" for f in pos.fair_share],
+                            "score": [est(*r) for r in pos[["score", "score_se", "score_ci_low",
+                                                             "score_ci_high"]].to_numpy()]}).to_string(index=False))
         print("\nP(goal token met) by level (all seats):")
         lv = []
         for k, code in enumerate(setup.goals):
-            share = arr["met"][:, :, k].mean(axis=1)
+            share_met = arr["met"][:, :, k].mean(axis=1)
             lv.append({"level": k + 1, "goal": code, "name": setup.catalogue.goals[code].name,
-                       "P(met)": format(mean_estimate(share), ".3g")})
+                       "P(met)": format(mean_estimate(share_met), ".3g")})
         print(pd.DataFrame(lv).to_string(index=False))
         print("\nObjective card points per seat:")
         cards = [{"card": c, "mean points": format(mean_estimate(arr["cards"][:, :, j].mean(axis=1)), ".3g")}
                  for j, c in enumerate(setup.cards)]
         print(pd.DataFrame(cards).to_string(index=False))
-    pos = np.zeros(args.players)
-    for g in range(len(first)):
-        if df["winner"].iloc[g] >= 0:
-            pos[(df["winner"].iloc[g] - first[g]) % args.players] += 1
-    print("\nOutright wins by turn position (1 = first player): "
-          + ", ".join(f"{i + 1}: {int(p)}" for i, p in enumerate(pos))
-          + f"; shared: {int((df['winner'] == -1).sum())}; decided by goal tokens: "
-          + f"{int((df['decided_by'] == 'goal tokens').sum())}")
+    print(f"\nShared wins: {int((df['winner'] == -1).sum())}; decided by goal tokens: "
+          f"{int((df['decided_by'] == 'goal tokens').sum())}")
     print(f"Available dice per turn: mean {arr['choices'].mean():.2f}, min {arr['choices'].min()}, "
           f"max {arr['choices'].max()}")
     if args.out:
-        from pathlib import Path
+        from ..cli import write_csv
 
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(out, index=False)
+        out = write_csv(df, args.out)
         print(f"wrote {out} ({len(df)} games)")
     return 0
 
@@ -108,8 +110,15 @@ def _cmd_odds(args) -> int:
     return 0
 
 
+def _cmd_warmup(args) -> int:
+    from .sim import warmup
+
+    print(f"pyradice kernels ready ({warmup():.1f} s CPU; numba caches them for later processes)")
+    return 0
+
+
 def add_cli(subparsers) -> None:
-    from ..cli import game_subcommands, nonneg_int, positive_int
+    from ..cli import comma_names, game_subcommands, nonneg_int, output_file, positive_int
 
     sub = game_subcommands(subparsers, "pyradice", "Pyradice: dice drafting from a 3-layer quarry into a 21-die "
                                                    "pyramid.")
@@ -128,11 +137,11 @@ def add_cli(subparsers) -> None:
     players_arg(q)
     q.add_argument("--games", type=positive_int, default=1000, help="number of games (default: %(default)s)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    q.add_argument("--policies", default="greedy",
+    q.add_argument("--policies", type=comma_names, default="greedy",
                    help="random_legal, greedy or lookahead; one, or one per seat comma-separated (default: greedy)")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed instead of the default")
-    q.add_argument("--out", default=None, help="CSV path for the per-game table")
+    q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_simulate)
 
@@ -140,10 +149,15 @@ def add_cli(subparsers) -> None:
                        description="Play one seeded game in the readable engine and print the transcript.")
     players_arg(q)
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: %(default)s)")
-    q.add_argument("--policies", default="greedy", help="one policy or one per seat, comma-separated")
+    q.add_argument("--policies", type=comma_names, default="greedy", help="one policy or one per seat, comma-separated")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed")
     q.set_defaults(func=_cmd_play)
+
+    q = sub.add_parser("warmup", help="compile the game kernels once (numba caches them on disk)",
+                       description="Compile the compiled game engine now, so the first simulation of a new process "
+                                   "starts at once (run once per machine, e.g. after installing).")
+    q.set_defaults(func=_cmd_warmup)
 
     q = sub.add_parser("odds", help="exact distribution of available dice in the first turns",
                        description="Exact distribution of the number of available dice per turn (random takes).")

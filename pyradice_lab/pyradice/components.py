@@ -318,7 +318,8 @@ class Setup:
     @classmethod
     def random(cls, *, rng=None, components: Components | None = None) -> Setup:
         """A random setup as the rules allow: random skill sides, 5 of the 7 goal tokens in random order on random
-        sides, 4 random cards (discs drawn every game).
+        sides, 4 random cards (discs drawn every game).  With a designer's catalogue a token may land on a level
+        where it can never be met: :meth:`dead_goals` lists them (the default catalogue has none).
 
         Examples
         --------
@@ -339,10 +340,32 @@ class Setup:
         cards = tuple(names[i] for i in gen.permutation(len(names))[:4])
         return cls(skills, tuple(goals), cards, None, comps)
 
+    def dead_goals(self, players: int = 2) -> tuple[tuple[int, str], ...]:
+        """(level, code) of every goal token that no level of its size can ever meet (exact enumeration,
+        :func:`.goals.goal_witness`): such a token is 5 VP nobody can score.
+
+        A level may show any values but at most as many dice of a colour as the box holds (one copy of the game
+        for 2 players, two for 3-4).  The default catalogue has none (tested); a designer's may.
+
+        Examples
+        --------
+        >>> Setup.default().dead_goals()
+        ()
+        """
+        from .geometry import check_players
+        from .goals import goal_attainable
+
+        copies = 1 if check_players(players) == 2 else 2
+        caps = tuple(c * copies for c in self.catalogue.palette.counts)
+        return tuple((lvl, code) for lvl, code in zip(GOAL_LEVELS, self.goals)
+                     if goal_attainable(self.catalogue.goals[code], 7 - lvl, caps) is False)
+
     def describe(self) -> str:
         comps = self.catalogue
         sk = ", ".join(f"L{lvl} {c} {comps.skills[c].name}" if c else f"L{lvl} (none)"
                        for lvl, c in zip(SKILL_LEVELS, self.skills))
-        go = ", ".join(f"L{lvl} {c} {comps.goals[c].name}" for lvl, c in zip(GOAL_LEVELS, self.goals))
+        dead = {lvl for lvl, _ in self.dead_goals()}
+        go = ", ".join(f"L{lvl} {c} {comps.goals[c].name}" + (" [can never be met here]" if lvl in dead else "")
+                       for lvl, c in zip(GOAL_LEVELS, self.goals))
         discs = "random discs" if self.discs is None else "discs " + ", ".join(self.discs)
         return f"skills: {sk}; goals: {go}; cards: {', '.join(self.cards)} ({discs})"

@@ -20,10 +20,13 @@ False
 
 from __future__ import annotations
 
+import itertools
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["GoalKind", "GOAL_KINDS", "register_goal_kind", "get_goal_kind", "goal_met", "goal_consistent"]
+__all__ = ["GoalKind", "GOAL_KINDS", "register_goal_kind", "get_goal_kind", "goal_met", "goal_consistent",
+           "goal_witness", "goal_attainable", "WITNESS_LIMIT"]
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,15 @@ def _neighbours_differ_ok(values, colours, params, n_colours) -> bool:
     return all(not (a and b) or a != b for a, b in zip(values, values[1:]))
 
 
+def colour_neighbours_differ(values, colours, params) -> bool:
+    """No two side-by-side dice of the level share a colour."""
+    return all(a != b for a, b in zip(colours, colours[1:]))
+
+
+def _colour_neighbours_differ_ok(values, colours, params, n_colours) -> bool:
+    return all(not (a and b) or c != d for a, b, c, d in zip(values, values[1:], colours, colours[1:]))
+
+
 register_goal_kind("values_in", values_in, _values_in_ok, _values_param, kid=0, uses="values")
 register_goal_kind("all_different", all_different, _all_different_ok, kid=1, uses="values")
 register_goal_kind("all_same", all_same, _all_same_ok, kid=2, uses="values")
@@ -154,6 +166,8 @@ register_goal_kind("mirror", mirror, _mirror_ok, kid=4, uses="values")
 register_goal_kind("all_colours_different", all_colours_different, _all_colours_different_ok, kid=5, uses="colours")
 register_goal_kind("all_colours_same", all_colours_same, _all_colours_same_ok, kid=6, uses="colours")
 register_goal_kind("neighbours_differ", neighbours_differ, _neighbours_differ_ok, kid=7, uses="values")
+register_goal_kind("colour_neighbours_differ", colour_neighbours_differ, _colour_neighbours_differ_ok, kid=8,
+                   uses="colours")
 
 
 def goal_met(token, values, colours) -> bool:
@@ -164,3 +178,67 @@ def goal_met(token, values, colours) -> bool:
 def goal_consistent(token, values, colours, n_colours: int) -> bool:
     """Whether a partly filled level can still meet goal ``token`` (empty spaces: value 0, colour -1)."""
     return bool(get_goal_kind(token.kind).consistent(tuple(values), tuple(colours), token.params, n_colours))
+
+
+#: Most (value, colour) combinations :func:`goal_witness` enumerates for a kind reading both values and colours.
+WITNESS_LIMIT = 2_000_000
+
+
+def _colour_sequences(n: int, caps: tuple[int, ...]):
+    """Every sequence of n colour indices using colour c at most caps[c] times, in lexicographic order."""
+    for seq in itertools.product(range(len(caps)), repeat=n):
+        if all(seq.count(c) <= cap for c, cap in enumerate(caps) if c in seq):
+            yield seq
+
+
+def goal_witness(token, n_dice: int, colour_caps) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A level of ``n_dice`` dice meeting goal ``token``, or None when no such level exists.
+
+    A level may show any values (quarry values are random and skills turn dice) but at most ``colour_caps[c]``
+    dice of colour ``c`` (the box holds no more).  The search enumerates every value sequence (and every
+    colour sequence within the caps) in lexicographic order, so None is exact; for a kind reading both values
+    and colours (``uses="both"``) more than :data:`WITNESS_LIMIT` combinations raise ValueError.
+
+    Returns ``(values, colours)``: the first meeting level found.
+
+    Examples
+    --------
+    >>> from .components import default_components
+    >>> goals = default_components().goals
+    >>> goal_witness(goals["C6"], 6, (12,) * 5)
+    ((3, 3, 3, 3, 3, 3), (0, 0, 0, 0, 0, 0))
+    >>> from .components import GoalToken
+    >>> rainbow = GoalToken("D6", "all_colours_different", "Rainbow", "", "reconstruction", 0.7)
+    >>> goal_witness(rainbow, 6, (12,) * 5) is None        # 6 dice, 5 colours: never met
+    True
+    """
+    if isinstance(n_dice, bool) or not isinstance(n_dice, numbers.Integral) or not 1 <= n_dice <= 6:
+        raise ValueError(f"n_dice must be an integer in 1..6, got {n_dice!r}")
+    caps = tuple(colour_caps)
+    if not caps or not all(isinstance(c, numbers.Integral) and not isinstance(c, bool) and c >= 0 for c in caps):
+        raise ValueError(f"colour_caps must be a non-empty sequence of non-negative integers, got {colour_caps!r}")
+    n = int(n_dice)
+    kind = get_goal_kind(token.kind)
+    if sum(min(c, n) for c in caps) < n:
+        return None
+    value_seqs = lambda: itertools.product(range(1, 7), repeat=n)  # noqa: E731
+    if kind.uses == "values":
+        cols = next(_colour_sequences(n, caps))
+        return next(((v, cols) for v in value_seqs() if goal_met(token, v, cols)), None)
+    if kind.uses == "colours":
+        return next((((1,) * n, c) for c in _colour_sequences(n, caps) if goal_met(token, (1,) * n, c)), None)
+    if 6 ** n * len(caps) ** n > WITNESS_LIMIT:
+        raise ValueError(f"n_dice={n} with {len(caps)} colours is too many combinations to enumerate for goal "
+                         f"{token.code} (kind {token.kind!r} reads values and colours); at most {WITNESS_LIMIT}")
+    return next(((v, c) for c in _colour_sequences(n, caps) for v in value_seqs() if goal_met(token, v, c)), None)
+
+
+def goal_attainable(token, n_dice: int, colour_caps) -> bool | None:
+    """Whether some level of ``n_dice`` dice can meet goal ``token`` (:func:`goal_witness`); None when the
+    enumeration would be too large to decide."""
+    try:
+        return goal_witness(token, n_dice, colour_caps) is not None
+    except ValueError as err:
+        if "too many combinations" in str(err):
+            return None
+        raise

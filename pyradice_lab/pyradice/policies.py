@@ -16,6 +16,10 @@ indexes the canonical skill option list (-1: no skill).
 The compiled simulator implements the same three policies (codes in :data:`POLICY_CODES`); the test suite
 checks that both engines pick the same moves.
 
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"lookahead/no_goals"`` (:data:`RESTRICTIONS`): a forbidden skill is never
+used (no options offered), an ignored goal or card scoring term is left out of the policy's valuation.
+
 Examples
 --------
 >>> from .components import Setup
@@ -29,27 +33,80 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 
+from .components import SKILL_LEVELS
+from .geometry import PYRAMID
 from .rules import GameState, legal_places
-from .scoring import evaluate
+from .scoring import evaluate, score_pyramid
 from .skills import apply_action
 
-__all__ = ["random_legal", "greedy", "lookahead", "POLICIES", "POLICY_CODES", "get_policy", "search"]
+__all__ = ["random_legal", "greedy", "lookahead", "POLICIES", "POLICY_CODES", "get_policy", "search", "RESTRICTIONS",
+           "Restriction", "parse_policy"]
+
+#: Restrictions of restricted play: name -> one-line description.
+RESTRICTIONS = {
+    "no_skills": "never uses a skill token",
+    **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in SKILL_LEVELS},
+    "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
+    "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
+}
 
 
-def random_legal(state: GameState, u) -> tuple[int, int, int]:
+@dataclass(frozen=True)
+class Restriction:
+    """What a restricted player may not do: skill levels it never uses; goal / card terms it ignores."""
+
+    skill_levels: frozenset = frozenset()
+    no_goals: bool = False
+    no_cards: bool = False
+
+    @classmethod
+    def parse(cls, names) -> Restriction:
+        levels, goals, cards = set(), False, False
+        for r in names:
+            r = r.strip()
+            if r not in RESTRICTIONS:
+                raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
+            if r == "no_skills":
+                levels |= set(SKILL_LEVELS)
+            elif r.startswith("no_skill_L"):
+                levels.add(int(r[len("no_skill_L"):]))
+            goals |= r == "no_goals"
+            cards |= r == "no_cards"
+        return cls(frozenset(levels), goals, cards)
+
+    def skill_allowed(self, place: int) -> bool:
+        return int(PYRAMID.level_of[place]) not in self.skill_levels
+
+    def value(self, values, colours, table, mode: str) -> int:
+        """:func:`.scoring.evaluate` without the ignored terms (milli-VP, the kernels' integers)."""
+        if self.no_goals:
+            return 0 if self.no_cards else 1000 * sum(score_pyramid(values, colours, table).cards)
+        total = evaluate(values, colours, table, mode)
+        if self.no_cards:
+            total -= 1000 * sum(score_pyramid(values, colours, table).cards)
+        return total
+
+
+NO_RESTRICTION = Restriction()
+
+
+def random_legal(state: GameState, u, restriction: Restriction = NO_RESTRICTION) -> tuple[int, int, int]:
     """Uniformly random legal choices (die, then space, then skill option or none)."""
     takes = state.legal_takes()
     take = takes[int(u[0] * len(takes))]
     places = legal_places(state.pyramids[state.seat][0])
     place = places[int(u[1] * len(places))]
     v, c = state.after_place(state.seat, take, place)
-    n_opts = len(state.skill_options(v, c, place))
+    n_opts = len(state.skill_options(v, c, place)) if restriction.skill_allowed(place) else 0
     return take, place, int(u[2] * (n_opts + 1)) - 1
 
 
-def search(state: GameState, u, mode: str) -> tuple[int, int, int]:
-    """The shared search of ``greedy`` and ``lookahead``: best (die, space, skill) by :func:`evaluate`."""
+def search(state: GameState, u, mode: str, restriction: Restriction = NO_RESTRICTION) -> tuple[int, int, int]:
+    """The shared search of ``greedy`` and ``lookahead``: best (die, space, skill) by :func:`evaluate`
+    (without the terms and skills ``restriction`` forbids)."""
     seat = state.seat
     table = state.table
     takes = state.legal_takes()
@@ -60,9 +117,10 @@ def search(state: GameState, u, mode: str) -> tuple[int, int, int]:
         key = (int(state.quarry.values[take]), int(state.quarry.colours[take]), place)
         if key not in cache:
             v, c = state.after_place(seat, take, place)
-            best, arg = evaluate(v, c, table, mode), -1
-            for i, act in enumerate(state.skill_options(v, c, place)):
-                val = evaluate(*apply_action(v, c, act), table, mode)
+            best, arg = restriction.value(v, c, table, mode), -1
+            options = state.skill_options(v, c, place) if restriction.skill_allowed(place) else []
+            for i, act in enumerate(options):
+                val = restriction.value(*apply_action(v, c, act), table, mode)
                 if val > best:
                     best, arg = val, i
             cache[key] = (best, arg)
@@ -89,10 +147,27 @@ POLICIES: dict[str, Callable] = {"random_legal": random_legal, "greedy": greedy,
 POLICY_CODES = {"random_legal": 0, "greedy": 1, "lookahead": 2}
 
 
+def parse_policy(name: str) -> tuple[str, Restriction]:
+    """``(base policy name, restriction)`` of ``"greedy"`` or ``"greedy/no_goals"`` (see :data:`RESTRICTIONS`).
+
+    >>> parse_policy("lookahead/no_skill_L3/no_cards")
+    ('lookahead', Restriction(skill_levels=frozenset({3}), no_goals=False, no_cards=True))
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"policies must name one of {sorted(POLICIES)}, got {name!r}")
+    base, *restrictions = name.split("/")
+    if base not in POLICIES:
+        raise ValueError(f"policies must name one of {sorted(POLICIES)} (optionally '/<restriction>'), got {name!r}")
+    return base, Restriction.parse(restrictions)
+
+
 def get_policy(name) -> Callable:
-    """The policy called ``name`` (a callable passes through)."""
+    """The policy called ``name``, possibly restricted (``"greedy/no_cards"``); a callable passes through."""
     if callable(name):
         return name
-    if name not in POLICIES:
-        raise ValueError(f"policies must name one of {sorted(POLICIES)}, got {name!r}")
-    return POLICIES[name]
+    base, restriction = parse_policy(name)
+    if restriction == NO_RESTRICTION:
+        return POLICIES[base]
+    if base == "random_legal":
+        return partial(random_legal, restriction=restriction)
+    return partial(search, mode=base, restriction=restriction)

@@ -37,6 +37,16 @@ def _size(ctx: ReportContext, key: str) -> int:
     return SIZES[key][0 if ctx.quick else 1]
 
 
+def _dead_text(levels: pd.DataFrame) -> str:
+    """The reading's sentence on goal tokens that can never be met (exact check, Setup.dead_goals)."""
+    dead = levels[~levels.attainable].drop_duplicates("level")
+    if dead.empty:
+        return ("Every token of this setup can be met on its level (checked exactly: some values and colours the "
+                "box allows meet it), and every token of the catalogue on every level 1-5 (tested).")
+    return ("Dead tokens: " + ", ".join(f"{r.goal} {r.goal_name} on level {r.level}" for r in dead.itertuples())
+            + " can never be met (no level of that size meets it with the dice in the box): 5 VP nobody can score.")
+
+
 def experiment_goals(n_games: int, seed) -> tuple[ExperimentResult, dict]:
     """P(goal met) per level and policy, with the blind exact baseline."""
     df, runs = goal_rates(n_games, 2, _POL, rng=seed, return_runs=True)
@@ -68,9 +78,9 @@ def experiment_goals(n_games: int, seed) -> tuple[ExperimentResult, dict]:
         f"(±{1.96 * sc.loc['greedy', 'p_met_se']:.1f}), lookahead {sc.loc['lookahead', 'p_met']:.1f} "
         f"(±{1.96 * sc.loc['lookahead', 'p_met_se']:.1f}). A designer reading this: easy tokens (Zigzag, Distinct) "
         f"are near-certain for any deliberate player and barely separate players; value-set tokens on big levels "
-        f"reward planning.")
+        f"reward planning. " + _dead_text(lv))
     shown = df[["policy", "level", "goal", "goal_name", "p_met", "p_met_se", "p_met_ci_low", "p_met_ci_high",
-                "blind_exact"]].rename(columns={"p_met": "p_met (level 0: mean score)"})
+                "blind_exact", "attainable"]].rename(columns={"p_met": "p_met (level 0: mean score)"})
     return ExperimentResult("pyradice_goal_rates", "Pyradice: P(goal token met) by level and policy", reading, shown,
                             fig, {"n_games": n_games}), runs
 
@@ -248,7 +258,11 @@ def report_section(ctx: ReportContext) -> Section:
         "with five goal values.\n"
         "- Availability is the face count of the rules, applied literally: a die with 3 free sides may be taken "
         "even if a die rests on it (the rules give no stability rule).\n"
-        "- First player: roll-off, ties re-roll among the tied (12 rounds dealt in advance).\n"
+        "- Goal tokens may go on any level 1-5 (rules); every reconstructed token can be met on every level (checked "
+        "exactly): D6 is 'no two side-by-side dice share a colour', because 'all colours different' could never be "
+        "met on level 1 (6 dice, 5 colours).\n"
+        "- First player: roll-off, ties re-roll among the tied (12 rounds dealt in advance); start-player numbers "
+        "are by turn position (position 1 = each game's start player), never by seat.\n"
         "- Not modelled: players choosing token sides or cards together (a setup is given or drawn at random); "
         "physical dexterity (dice falling) and table talk.",
         heading="Pyradice: interpretations and what is not modelled"))

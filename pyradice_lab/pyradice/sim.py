@@ -25,18 +25,29 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, seed_sequence, spawn  # noqa: F401 - spawn: docstring example
+from ..limits import check_result_size
+from ..rng import as_generator, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
 from .components import GOAL_LEVELS, Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
-from .policies import POLICY_CODES, get_policy
+from .policies import POLICY_CODES, Restriction, get_policy, parse_policy
 from .quarry import colour_letters
-from .rules import Deal, GameState, deal, turns_of, winners
+from .rules import Deal, GameState, deal, first_player, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable"]
+           "check_setup", "fast_capable", "warmup", "outcomes", "lineup_outcomes", "restricted_tab", "row_bytes"]
 
 _CHUNK = 128
+
+
+def row_bytes(players: int, return_arrays: bool = False) -> int:
+    """Peak memory per game of :func:`simulate_games`: the DataFrame row (~300 + 80 bytes per seat) plus twice
+    the int64 arrays kept (the chunks and their concatenation): 11 per seat + one per turn + 1 for the table,
+    53 per seat + 4 per turn + 1 with ``return_arrays``.  (1.46 kB measured for 2 players, 10**6 games.)
+    The limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`)."""
+    t = turns_of(players)
+    kept = 53 * players + 4 * t + 1 if return_arrays else 11 * players + t + 1
+    return 300 + 80 * players + 2 * 8 * kept
 
 
 def check_setup(setup) -> Setup:
@@ -65,18 +76,18 @@ def fast_capable(setup: Setup, policies: Sequence) -> bool:
     """Whether the compiled kernels know every kind of ``setup`` and every policy."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
+    from .kernel import CARD_FORMS, GOAL_FORMS, SKILL_FORMS
     from .skills import get_skill_kind
 
     comps = setup.catalogue
-    kinds = [get_skill_kind(comps.skills[c].kind).kid for c in setup.skills if c is not None]
-    kinds += [get_goal_kind(comps.goals[c].kind).kid for c in setup.goals]
-    kinds += [get_card_kind(comps.cards[c].kind).kid for c in setup.cards]
-    return all(k is not None for k in kinds) and all(isinstance(p, str) for p in policies) and \
-        len(comps.palette.names) <= 60
+    known = [get_skill_kind(comps.skills[c].kind).kid in SKILL_FORMS for c in setup.skills if c is not None]
+    known += [get_goal_kind(comps.goals[c].kind).kid in GOAL_FORMS for c in setup.goals]
+    known += [get_card_kind(comps.cards[c].kind).kid in CARD_FORMS for c in setup.cards]
+    return all(known) and all(isinstance(p, str) for p in policies)
 
 
 def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
-    """The setup as the kernels' packed arrays: ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
+    """The setup as the kernels' packed table ``tab`` (skills, goals, lookahead bonus, cards) and ``n_colours``."""
     from .cards import get_card_kind
     from .goals import get_goal_kind
     from .kernel import pack_setup
@@ -84,22 +95,30 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
 
     comps = setup.catalogue
     table = Table.build(setup, (0, 0, 0, 0))
-    skill_kind = np.full(7, -1, dtype=np.int64)
-    for lvl, tok in table.skills.items():
-        skill_kind[lvl] = get_skill_kind(tok.kind).kid
-    goal_kind = np.full(7, -1, dtype=np.int64)
-    goal_mask = np.zeros(7, dtype=np.int64)
-    goal_bonus = np.zeros((7, 7), dtype=np.int64)
-    for lvl, tok in table.goals.items():
-        goal_kind[lvl] = get_goal_kind(tok.kind).kid
-        goal_mask[lvl] = sum(1 << v for v in tok.params.get("values", ()))
-        goal_bonus[lvl] = lookahead_bonus(tok.fit)
-    cards = table.cards
-    tab = pack_setup(skill_kind, goal_kind, goal_mask, goal_bonus, [get_card_kind(c.kind).kid for c in cards],
-                     [tuple(c.params.get("table", (0,))) for c in cards],
-                     [sum(1 << v for v in c.params.get("values", ())) for c in cards],
-                     [c.params.get("size", 0) for c in cards], [c.params.get("points", 0) for c in cards])
-    return {"tab": tab, "n_colours": len(comps.palette.names)}
+    n_colours = len(comps.palette.names)
+    tab = pack_setup({lvl: (get_skill_kind(tok.kind).kid, tok.params) for lvl, tok in table.skills.items()},
+                     {lvl: (get_goal_kind(tok.kind).kid, tok.params, lookahead_bonus(tok.fit))
+                      for lvl, tok in table.goals.items()},
+                     [(get_card_kind(c.kind).kid, c.params) for c in table.cards], n_colours)
+    return {"tab": tab, "n_colours": n_colours}
+
+
+def restricted_tab(tab: np.ndarray, restriction: Restriction) -> np.ndarray:
+    """The kernels' ``tab`` as a restricted player sees it: forbidden skill levels have no skill (family -1),
+    ignored goals no goal (pair set -1: no VP, no lookahead bonus), ignored cards score nothing (a weight sum
+    with zero weights).  The rules (final scores, skill effects) keep using ``tab``."""
+    from .kernel import R_CARD, R_GPAIR, R_SKF
+
+    out = tab.copy()
+    for lvl in restriction.skill_levels:
+        out[R_SKF, lvl] = -1
+    if restriction.no_goals:
+        out[R_GPAIR, :] = -1
+    if restriction.no_cards:
+        out[R_CARD:R_CARD + 4, :] = 0
+        out[R_CARD:R_CARD + 4, 0] = 1      # statistic: sum of (zero) weights
+        out[R_CARD:R_CARD + 4, 1] = 1      # table length 1
+    return out
 
 
 def quarry_table(players: int) -> np.ndarray:
@@ -110,23 +129,27 @@ def quarry_table(players: int) -> np.ndarray:
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
-    from .kernel import GEO, play_batch
+    from .kernel import GEO, compile_options, play_batch, workspace
 
     players = deals[0].players
     b = len(deals)
     t = turns_of(players)
     out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
-               cards=np.zeros((b, players, 4), np.int64), first=np.zeros(b, np.int64),
+               cards=np.zeros((b, players, 4), np.int64),
+               first=np.array([first_player(d.rolls) for d in deals], dtype=np.int64),
                choices=np.zeros((b, t), np.int64), moves=np.zeros((b, t, 3), np.int64),
-               final_v=np.zeros((b, players, 21), np.int64), final_c=np.zeros((b, players, 21), np.int64),
+               final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
-    pol = np.array([POLICY_CODES[p] for p in policies], dtype=np.int64)
-    play_batch(np.stack([d.values for d in deals]), np.stack([d.colours for d in deals]),
-               np.stack([d.discs for d in deals]), np.stack([d.rolls for d in deals]),
-               np.stack([d.uniforms for d in deals]), pol, quarry_table(players), tabs["tab"], tabs["n_colours"],
-               GEO, out["totals"], out["met"], out["cards"], out["first"], out["choices"], out["moves"],
-               out["final_v"], out["final_c"], out["skills_used"])
+    parsed = [parse_policy(p) for p in policies]
+    pol = np.array([POLICY_CODES[base] for base, _ in parsed], dtype=np.int64)
+    ptab = np.stack([restricted_tab(tabs["tab"], r) for _, r in parsed])
+    values = np.stack([d.values for d in deals])
+    with compile_options():
+        play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
+                   np.stack([d.uniforms for d in deals]), pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
+                   out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
 
 
@@ -156,7 +179,10 @@ def _python_arrays(states: Sequence[GameState]) -> dict[str, np.ndarray]:
     return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
 
 
-def _frame(arrays: dict, deals: Sequence[Deal], setup: Setup, policies: Sequence, per_turn: bool) -> pd.DataFrame:
+_FRAME_ARRAYS = ("totals", "met", "cards", "first", "choices", "skills_used")
+
+
+def _frame(arrays: dict, discs: np.ndarray, setup: Setup, policies: Sequence, per_turn: bool) -> pd.DataFrame:
     b, players = arrays["totals"].shape
     names = setup.catalogue.palette.names
     cols: dict[str, object] = {"game": np.arange(b), "players": players, "turns": turns_of(players),
@@ -173,7 +199,7 @@ def _frame(arrays: dict, deals: Sequence[Deal], setup: Setup, policies: Sequence
     cols.update(winner=win_seat, n_winners=n_win, decided_by=decided)
     for j, card in enumerate(setup.cards):
         cols[f"card{j + 1}"] = card
-        cols[f"card{j + 1}_colour"] = [names[d.discs[j]] for d in deals]
+        cols[f"card{j + 1}_colour"] = [names[c] for c in discs[:, j]]
     for s in range(players):
         pname = policies[s] if isinstance(policies[s], str) else getattr(policies[s], "__name__", "custom")
         cols[f"policy_s{s}"] = pname
@@ -242,6 +268,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
 
     n_games = _check_n(n_games)
     players = check_players(players)
+    check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup)
     pols = resolve_policies(policies, players)
     if engine not in ("auto", "fast", "python"):
@@ -250,22 +277,77 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if engine == "fast" and not fast:
         raise ValueError("engine='fast' needs built-in component kinds and named policies")
     use_fast = fast and engine != "python"
-    seeds = seed_sequence(rng, name="rng").spawn(n_games)
     parts: list[dict] = []
-    all_deals: list[Deal] = []
     bar = tqdm(total=n_games, desc="pyradice games", unit="game", disable=not progress, leave=False)
-    for lo in range(0, n_games, _CHUNK):
-        deals = [deal(players, setup, rng=np.random.default_rng(s)) for s in seeds[lo:lo + _CHUNK]]
+    # seeds spawned per chunk (the same children as one spawn(n_games)); of each chunk only the arrays the
+    # result needs are kept (not its deals), so memory grows by the result's size only
+    for seeds in spawn_blocks(rng, n_games, _CHUNK):
+        deals = [deal(players, setup, rng=np.random.default_rng(s)) for s in seeds]
         if use_fast:
-            parts.append(play_deals(deals, setup, pols))
+            part = play_deals(deals, setup, pols)
         else:
-            parts.append(_python_arrays([_play_python(d, setup, pols) for d in deals]))
-        all_deals.extend(deals)
+            part = _python_arrays([_play_python(d, setup, pols) for d in deals])
+        if not return_arrays:
+            part = {k: v for k, v in part.items() if k in _FRAME_ARRAYS}
+        part["discs"] = np.stack([d.discs for d in deals])
+        parts.append(part)
         bar.update(len(deals))
     bar.close()
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    df = _frame(arrays, all_deals, setup, pols, per_turn)
+    df = _frame(arrays, arrays.pop("discs"), setup, pols, per_turn)
     return (df, arrays) if return_arrays else df
+
+
+def warmup() -> float:
+    """Compile the game kernels now (or load them from numba's cache); returns the CPU seconds it took.
+
+    The first :func:`simulate_games` of a machine compiles the kernels (a few seconds, see the bench row
+    "pyradice first simulate_games(100)"); numba caches the result on disk (``__pycache__`` beside the sources,
+    or ``NUMBA_CACHE_DIR``), so later processes start in a fraction of a second.  ``pyradice-lab pyradice
+    warmup`` runs this once per machine, e.g. after installing.
+
+    Examples
+    --------
+    >>> warmup() >= 0
+    True
+    """
+    import time
+
+    t0 = time.process_time()
+    simulate_games(2, 2, None, ["random_legal", "greedy"], rng=0, engine="fast")
+    return time.process_time() - t0
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Turns rotate from ``first_player`` (the roll-off winner).  Seats rank by score, then by goal tokens met
+    (the rules' tie-break); seats equal on both share the rank (and the win).
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(3, players=2, policies=["greedy", "random_legal"], rng=1))
+    >>> out.groupby("game")["start"].sum().tolist(), out.groupby("game")["win"].sum().tolist()
+    ([1, 1, 1], [1.0, 1.0, 1.0])
+    """
+    from ..outcomes import outcome_frame
+
+    players = pd.unique(df["players"])
+    if len(players) != 1:
+        raise ValueError(f"df must hold games of one player count, got {sorted(players)}")
+    seats = np.arange(int(players[0]))
+    scores = df[[f"score_s{s}" for s in seats]].to_numpy()
+    goals = df[[f"goals_s{s}" for s in seats]].to_numpy()
+    pols = df[[f"policy_s{s}" for s in seats]].to_numpy(dtype=object)
+    pos = (seats[None, :] - df["first_player"].to_numpy()[:, None]) % len(seats)
+    return outcome_frame(df["game"].to_numpy(), pols, pos, scores, keys=[scores, goals])
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame.  ``kwargs`` go to
+    :func:`simulate_games` (e.g. ``setup=...``).  Used by :mod:`pyradice_lab.strength`."""
+    pols = list(policies)
+    return outcomes(simulate_games(n_games, len(pols), policies=pols, rng=rng, progress=progress, **kwargs))
 
 
 @dataclass

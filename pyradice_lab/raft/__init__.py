@@ -114,6 +114,13 @@ register_game(
     name="raft", title="Rocking Raft",
     summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
+    # strength order, weakest first (measured: docs/guide/strength.md)
+    policies=("fixed:1.0", "random", "aim", "greedy"),
+    restrictions={
+        "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
+        "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
+        "ignore_gifts": "chooses tilts without weighing the gems passed on to opponents (gift weights 0)",
+    },
     sweeps={
         "games": SweepTarget(
             "games_cell",

@@ -23,7 +23,7 @@ def _float_arg(text: str) -> float:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import game_subcommands, nonneg_int, positive_int
+    from ..cli import comma_names, game_subcommands, nonneg_int, output_file, positive_int
 
     sub = game_subcommands(subparsers, "raft", "Rocking Raft: the stochastic tilt model, simulated games, "
                                                "transcripts and calibration of the tilt model from measured tilts.")
@@ -50,7 +50,7 @@ def add_cli(subparsers) -> None:
     s.add_argument("--players", type=positive_int, default=3)
     s.add_argument("--games", type=positive_int, default=1000, help="games (default: %(default)s)")
     s.add_argument("--variant", choices=["standard", "sinking"], default="standard")
-    s.add_argument("--policies", default="greedy",
+    s.add_argument("--policies", type=comma_names, default="greedy",
                    help="one policy or a comma-separated list per seat: greedy, aim, random, fixed:<seconds>")
     s.add_argument("--skills", default=None, help="timing noise per seat, comma-separated (default: the model's)")
     s.add_argument("--flag-depth", type=nonneg_int, default=None,
@@ -61,7 +61,7 @@ def add_cli(subparsers) -> None:
                    help="reading: a sunk lifeboat is not replaced (default: replaced like a completed one)")
     s.add_argument("--seed", type=nonneg_int, default=0)
     s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
-    s.add_argument("--out", default=None, help="CSV path for the per-game table")
+    s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
 
@@ -69,7 +69,7 @@ def add_cli(subparsers) -> None:
                        description="Play one seeded game by the readable rules and print the transcript.")
     g.add_argument("--players", type=positive_int, default=3)
     g.add_argument("--variant", choices=["standard", "sinking"], default="standard")
-    g.add_argument("--policies", default="greedy", help="as for simulate")
+    g.add_argument("--policies", type=comma_names, default="greedy", help="as for simulate")
     g.add_argument("--seed", type=nonneg_int, default=0)
     g.set_defaults(func=_cmd_play)
 
@@ -184,11 +184,9 @@ def _cmd_simulate(args) -> int:
     print(f"shared wins: {tie:.3f}; deck ran out in {int(df['deck_exhausted'].sum())} games; "
           f"stopped by the turn cap: {int(df['truncated'].sum())}")
     if args.out:
-        from pathlib import Path
+        from ..cli import write_csv
 
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(out, index=False)
+        out = write_csv(df, args.out)
         print(f"wrote {out}")
     return 0
 

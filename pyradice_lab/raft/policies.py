@@ -15,6 +15,10 @@ Poisson approximation of the gems of each colour that will fall:
   them, plus ``progress_weight`` x the aim score's expected gems placed.
 - ``random``: a uniformly random option (a baseline).
 
+Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+``"<policy>/<restriction>"``, e.g. ``"greedy/centre_finger"``; :data:`RESTRICTIONS` lists them.  They only
+narrow the options a policy may choose or drop a term of its score, so both engines play them unchanged.
+
 The scoring (:func:`score_options`, vectorised over games and options) is called by both game engines
 (the readable one in :mod:`.rules` with one game, the batch engine :mod:`.kernel` with many), so they
 choose identically.  A custom policy is
@@ -34,7 +38,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -42,7 +46,7 @@ from .components import EDGES, RaftGeometry
 from .physics import FALLEN, TiltParams, check_duration, check_edge, fate_table
 
 __all__ = ["Policy", "fixed", "aim", "greedy", "random_policy", "get_policy", "POLICY_NAMES", "OptionTable",
-           "choose_options", "score_options", "DEFAULT_DURATIONS", "KIND_CODES"]
+           "choose_options", "score_options", "DEFAULT_DURATIONS", "KIND_CODES", "RESTRICTIONS", "restrict"]
 
 DEFAULT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
 KIND_CODES = {"aim": 0, "greedy": 1, "random": 2}
@@ -62,6 +66,7 @@ class Policy:
     gift_cost: float = 1.0
     progress_weight: float = 0.25
     extra: dict = field(default_factory=dict, compare=False)
+    fingers: tuple[str, ...] | None = None  # finger space names allowed on any edge (None: all)
 
     def pars(self) -> np.ndarray:
         return np.array([self.gift_weight, self.gift_cost, self.progress_weight], dtype=np.float64)
@@ -107,11 +112,42 @@ def random_policy(durations=DEFAULT_DURATIONS) -> Policy:
     return Policy("random", "random", _check_durations(durations))
 
 
+#: Restrictions of restricted play: name -> one-line description (see :func:`restrict`).
+RESTRICTIONS = {
+    "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
+    "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
+    "ignore_gifts": "chooses tilts without weighing the gems passed on to opponents (gift weights 0)",
+}
+
+
+def restrict(policy: Policy, restriction: str) -> Policy:
+    """``policy`` forbidden one option (a name of :data:`RESTRICTIONS`); named ``"<policy>/<restriction>"``.
+
+    >>> restrict(greedy(), "fixed_duration").durations
+    (1.0,)
+    """
+    if restriction not in RESTRICTIONS:
+        raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {restriction!r}")
+    name = f"{policy.name}/{restriction}"
+    if restriction == "centre_finger":
+        return replace(policy, name=name, fingers=("centre",))
+    if restriction == "fixed_duration":
+        return replace(policy, name=name, durations=policy.durations if len(policy.durations) == 1 else (1.0,))
+    return replace(policy, name=name, gift_weight=0.0, gift_cost=0.0)
+
+
 def get_policy(spec) -> Policy | Callable:
-    """A policy from a name (``"fixed"``, ``"fixed:1.5"``, ``"aim"``, ``"greedy"``, ``"random"``), a
-    :class:`Policy`, or a callable ``view -> (edge, finger, duration)`` (returned as is)."""
+    """A policy from a name (``"fixed"``, ``"fixed:1.5"``, ``"aim"``, ``"greedy"``, ``"random"``, any of them
+    restricted: ``"greedy/centre_finger"``, see :data:`RESTRICTIONS`), a :class:`Policy`, or a callable
+    ``view -> (edge, finger, duration)`` (returned as is)."""
     if isinstance(spec, Policy) or (callable(spec) and not isinstance(spec, str)):
         return spec
+    if isinstance(spec, str) and "/" in spec:
+        base, _, restriction = spec.partition("/")
+        pol = get_policy(base)
+        for r in restriction.split("/"):
+            pol = restrict(pol, r.strip())
+        return pol
     if isinstance(spec, str):
         name, _, arg = spec.partition(":")
         name = name.strip().lower()
@@ -149,7 +185,8 @@ class OptionTable:
         mask = np.zeros(len(self.options), dtype=np.bool_)
         fi = None if policy.finger is None else self.geometry.finger_index(policy.edge, policy.finger)
         for i, (e, f, d) in enumerate(self.options):
-            if d in policy.durations and (policy.edge is None or e == policy.edge) and (fi is None or f == fi):
+            if d in policy.durations and (policy.edge is None or e == policy.edge) and (fi is None or f == fi) and \
+                    (policy.fingers is None or self.geometry.fingers[e][f] in policy.fingers):
                 mask[i] = True
         if not mask.any():
             raise ValueError(f"policies: {policy.name} allows no option")

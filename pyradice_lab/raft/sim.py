@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..rng import seed_sequence
+from ..limits import check_result_size
+from ..rng import seed_sequence, spawn_blocks
 from ..stats import mean_estimate, proportion_estimate
 from .components import Components, default_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
@@ -30,9 +31,13 @@ from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
 from .rules import MAX_TURNS, Game, check_flag, check_variant, resolve_policies, resolve_skills
 
-__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position"]
+__all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start_player_table", "by_position",
+           "outcomes", "lineup_outcomes"]
 
 CHUNK = 256
+#: Memory of one row of the result (measured, rounded up): the limit on ``n_games`` follows from it
+#: (:mod:`pyradice_lab.limits`).
+ROW_BYTES = 400
 ENGINES = ("auto", "batch", "rules")
 
 
@@ -122,7 +127,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
              chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
-    n_games = _check_int(n_games, "n_games", 1)
+    n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
@@ -132,22 +137,22 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
     root = seed_sequence(rng, name="rng")
-    seeds = root.spawn(n_games)
-    chunks = [seeds[i:i + chunk] for i in range(0, n_games, chunk)]
+    chunks = spawn_blocks(root, n_games, chunk)  # seeds spawned per chunk: same children as root.spawn(n_games)
+    n_chunks = -(-n_games // chunk)
     tables = setup.tables() if compiled else None
 
-    def work(i):
-        return _run_batch(setup, chunks[i], tables) if compiled else _run_rules(setup, chunks[i])
+    def work(seeds):
+        return _run_batch(setup, seeds, tables) if compiled else _run_rules(setup, seeds)
 
-    if n_jobs != 1 and len(chunks) > 1:
+    if n_jobs != 1 and n_chunks > 1:
         from joblib import Parallel, delayed
 
-        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(i) for i in range(len(chunks)))
+        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(seeds) for seeds in chunks)
     else:
         from tqdm.auto import tqdm
 
-        parts = [work(i) for i in tqdm(range(len(chunks)), desc="raft games", unit="chunk", disable=not progress,
-                                       leave=False)]
+        parts = [work(seeds) for seeds in tqdm(chunks, total=n_chunks, desc="raft games", unit="chunk",
+                                               disable=not progress, leave=False)]
     games = np.concatenate([p[0] for p in parts])
     scores = np.concatenate([p[1] for p in parts])
     boats = np.concatenate([p[2] for p in parts])
@@ -300,3 +305,42 @@ def _estimate(x: np.ndarray):
     from ..stats import Estimate
 
     return Estimate(float(x[0]), float("nan"), 1, float("nan"), float("nan"))
+
+
+
+def outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+
+    Turns run clockwise from ``first_player``.  Seats rank by points, then by lifeboats completed (the rules'
+    tie-break); seats equal on both share the rank (and the win).  Policy names come from
+    ``df.attrs["policies"]`` (``"custom"`` if absent).
+
+    Examples
+    --------
+    >>> out = outcomes(simulate_games(4, players=2, policies=["greedy", "random"], rng=1))
+    >>> out.groupby("game")["win"].sum().tolist(), sorted(set(out["policy"]))
+    ([1.0, 1.0, 1.0, 1.0], ['greedy', 'random'])
+    """
+    from ..outcomes import outcome_frame
+
+    players = pd.unique(df["players"])
+    if len(players) != 1:
+        raise ValueError(f"df must hold games of one player count, got {sorted(players)}")
+    seats = np.arange(int(players[0]))
+    scores = df[[f"score_{s}" for s in seats]].to_numpy()
+    boats = df[[f"boats_{s}" for s in seats]].to_numpy()
+    names = list(df.attrs.get("policies", ["custom"] * len(seats)))
+    pos = (seats[None, :] - df["first_player"].to_numpy()[:, None]) % len(seats)
+    return outcome_frame(df["game"].to_numpy(), names, pos, scores, keys=[scores, boats])
+
+
+def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
+    """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
+    as given (``"fixed:1.0"``, not ``"fixed(1s)"``).  ``kwargs`` go to :func:`simulate_games` (e.g.
+    ``variant="sinking"``).  Used by :mod:`pyradice_lab.strength`."""
+    from ..outcomes import relabel_policies
+
+    pols = list(policies)
+    names = [p if isinstance(p, str) else getattr(p, "name", "custom") for p in pols]
+    df = simulate_games(n_games, players=len(pols), policies=pols, rng=rng, progress=progress, **kwargs)
+    return relabel_policies(outcomes(df), names)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..stats import Estimate, mean_estimate, proportion_estimate
+from ..stats import Estimate, MeanAccumulator, mean_estimate, proportion_estimate
 from .components import default_components
 from .sim import simulate_games, start_player_table
 
@@ -34,11 +34,13 @@ def tilt_cell(params: dict, trials: int, rng) -> dict:
     """Sweep target ``raft.tilt``: Monte Carlo mean gems fallen vs the exact model value."""
     from .layouts import reference_state
     from .odds import expected_fallen
-    from .tilting import tilt
+    from .tilting import tilt_blocks
 
     state = reference_state(int(params.get("players", 4)))
     edge, finger, d = params.get("edge", "north"), params.get("finger", "centre"), float(params.get("duration", 1.0))
-    res = tilt(state, edge, finger, d, n=max(trials, 2), rng=rng)
-    est = mean_estimate(res.fallen.sum(axis=1))
+    acc = MeanAccumulator()  # tilts in blocks: memory does not grow with trials
+    for res in tilt_blocks(state, edge, finger, d, n=max(trials, 2), rng=rng):
+        acc.add(res.fallen.sum(axis=1))
+    est = acc.estimate()
     exact = float(expected_fallen(state, edge, finger, d).sum())
     return {"fallen": est, "exact": exact, "exact_in_ci": est.contains(exact)}

@@ -25,13 +25,15 @@ True
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
-from ..rng import as_generator
+from .._jit import njit
+from ..limits import check_result_size
+from ..rng import as_generator, block_ranges
 from ..stats import proportion_estimate
 from .components import RaftGeometry, default_components
 from .layouts import RandomSetup, reference_state
@@ -39,8 +41,12 @@ from .odds import check_state, fallen_joint_pmf
 from .physics import check_duration, check_edge, coerce_params, fate_table
 from .sampling import cumulative_tables, sample_batch
 
-__all__ = ["tilt", "tilt_distribution", "TiltResult", "reference_state", "RandomSetup", "tilt_kernel",
-           "cumulative_tables", "reference_tilts", "sample_batch"]
+__all__ = ["tilt", "tilt_blocks", "tilt_distribution", "TiltResult", "TILT_BLOCK", "reference_state", "RandomSetup",
+           "tilt_kernel", "cumulative_tables", "reference_tilts", "sample_batch"]
+
+#: Tilts per block of :func:`tilt_blocks` (about 21 MB of outcomes with four colours; a fixed constant, so
+#: results never depend on it varying).
+TILT_BLOCK = 1 << 18
 
 
 class TiltResult(NamedTuple):
@@ -98,7 +104,9 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     duration : float
         Intended tilt time in seconds (0..``params.max_duration``); the executed time is noisy.
     n : int
-        Number of tilts (batch size).
+        Number of tilts (batch size).  The result holds 20 bytes per tilt and colour (more with a
+        RandomSetup), so ``n`` is limited (:mod:`pyradice_lab.limits`, 4 GiB by default); :func:`tilt_blocks`
+        gives any number of tilts a block at a time.
     rng : seed or Generator
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
@@ -121,16 +129,51 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
         state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
-    n = _check_n(n)
+    n = check_result_size(_check_n(n), _tilt_bytes(state), name="n", item="tilt")
     gen = as_generator(rng)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     cumw, cumf = cumulative_tables(w, fates)
+    return _tilts(n, state, setup, gen, cumw, cumf, params)
+
+
+def _tilt_bytes(state) -> int:
+    """Memory per tilt of :func:`tilt`: the outcomes (20 bytes per colour), plus each tilt's setup with a
+    RandomSetup."""
+    if isinstance(state, RandomSetup):
+        ncol = len(state.in_play)
+        return 20 * ncol + 9 * ncol * 8 + 16 * int(np.sum(state.in_play))
+    return 20 * state.shape[1]
+
+
+def _tilts(n, state, setup, gen, cumw, cumf, params) -> TiltResult:
     counts = setup.sample(n, gen, params.spill) if setup is not None else np.broadcast_to(state, (n,) + state.shape)
     ncol = counts.shape[2]
     fallen = np.zeros((n, ncol), dtype=np.int16)
     after = np.zeros((n, 9, ncol), dtype=np.int16)
     tilt_kernel(gen, counts, cumw, cumf, fallen, after)
     return TiltResult(fallen, after)
+
+
+def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geometry: RaftGeometry | None = None,
+                block: int = TILT_BLOCK) -> Iterator[TiltResult]:
+    """:func:`tilt` for any ``n``, as consecutive blocks of at most ``block`` tilts (bounded memory).
+
+    For a fixed raft the kernel draws its uniforms one at a time from the one generator, so the blocks
+    concatenated are exactly ``tilt(..., n=n, rng=rng)`` whatever ``block`` is.  With a RandomSetup each
+    block draws its setups, then its tilts (up to one block, the draws of one :func:`tilt` call).  Inputs
+    are validated before the first block.
+    """
+    params = coerce_params(params)
+    setup = state if isinstance(state, RandomSetup) else None
+    if setup is None:
+        state = check_state(state)
+    edge = check_edge(edge)
+    duration = check_duration(duration, params)
+    ranges = block_ranges(_check_n(n), _check_n(block, "block"))
+    gen = as_generator(rng)
+    w, fates = fate_table(edge, finger, duration, params, geometry)
+    cumw, cumf = cumulative_tables(w, fates)
+    return (_tilts(stop - start, state, setup, gen, cumw, cumf, params) for start, stop in ranges)
 
 
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
@@ -140,6 +183,9 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
     ``p_se``, ``p_ci_low``, ``p_ci_high`` (Wilson) and, with ``model=True``, ``p_model``: the exact
     probability under the tilt model (:func:`~pyradice_lab.raft.odds.fallen_joint_pmf`).
+
+    The tilts run in blocks of :data:`TILT_BLOCK` (:func:`tilt_blocks`; for a fixed raft the same draws as one
+    :func:`tilt` call) and only the counts per outcome are kept, so memory does not grow with ``trials``.
 
     ``state`` is one fixed raft (e.g. :func:`reference_state`, or :func:`~pyradice_lab.raft.setup_state`
     for one random setup) or :class:`~pyradice_lab.raft.layouts.RandomSetup` ``(players)``, which draws a
@@ -158,13 +204,19 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     0.62
     """
     trials = _check_n(trials, "trials")
-    res = tilt(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry)
     colours = list(default_components().gems.colours)
-    uniq, counts = np.unique(res.fallen, axis=0, return_counts=True)
+    tally: dict[tuple[int, ...], int] = {}
+    for res in tilt_blocks(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry,
+                           block=TILT_BLOCK):
+        for u, k in zip(*np.unique(res.fallen, axis=0, return_counts=True)):
+            key = tuple(int(v) for v in u)
+            tally[key] = tally.get(key, 0) + int(k)
+    uniq = sorted(tally)  # lexicographic, as np.unique(axis=0)
+    counts = [tally[u] for u in uniq]
     rows = []
     for u, k in zip(uniq, counts):
         est = proportion_estimate(int(k), trials)
-        rows.append([*map(int, u), int(u.sum()), int(k), est.value, est.se, est.ci_low, est.ci_high])
+        rows.append([*u, sum(u), int(k), est.value, est.se, est.ci_low, est.ci_high])
     df = pd.DataFrame(rows, columns=colours + ["total", "count", "p", "p_se", "p_ci_low", "p_ci_high"])
     if model:
         exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry)

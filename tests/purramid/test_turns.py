@@ -6,7 +6,7 @@ import pytest
 
 from pyradice_lab.purramid import advisor, turns
 from pyradice_lab.purramid.chance import code_rows, multisets
-from pyradice_lab.purramid.components import Layout
+from pyradice_lab.purramid.components import Layout, load_layout
 from pyradice_lab.purramid.odds import burst_probability
 
 L2 = Layout.from_rows([[2, 10, 6], [8, 3, 4], [12, 5]], name="L2")
@@ -56,11 +56,22 @@ def test_placeable_table_matches_burst_odds():
         tab = turns.placeable_table(L, cov, 0, d)
         free_numbers = [L.numbers[i] for i in range(L.n_spaces) if not cov >> i & 1]
         assert 1 - tab.mean() == pytest.approx(burst_probability(d, free_numbers), abs=1e-15)
-    tab = turns.placeable_table("A", 0, 0, 5)
+    # side A with every space numbered 1..6 covered: 5 dice can be placed iff some of them sum to a free number
+    side_a = load_layout("A")
+    cov = sum(1 << i for i in range(side_a.n_spaces) if side_a.numbers[i] <= 6)
+    free = sorted({side_a.numbers[i] for i in range(side_a.n_spaces) if not cov >> i & 1})
+    assert free and min(free) >= 7
+    tab = turns.placeable_table(side_a, cov, 0, 5)
+    p = 1 - burst_probability(5, free)
+    assert tab.mean() == pytest.approx(p, abs=1e-15)
+    assert 0.5 < p < 1
+    assert turns.placeable_table(side_a, 0, 0, 5).all()  # the empty side has every number 1..6
+    # and Monte Carlo through the same table agrees with the exact value (fixed seed, 4 SE)
     hits = turns.placeable_rolls(200_000, tab, rng=4)
-    p = 1 - burst_probability(5, set(L.numbers) | set(range(1, 13)))
-    assert abs(hits / 200_000 - tab.mean()) < 4 * np.sqrt(tab.mean() * (1 - tab.mean()) / 200_000) + 1e-9
-    assert p >= 0
+    assert abs(hits / 200_000 - p) < 4 * np.sqrt(p * (1 - p) / 200_000)
+    # a board without a "2" or "3" and with only large numbers bursts more often
+    hard = Layout.from_rows([[11, 9, 8], [7, 11]], name="hard")
+    assert turns.placeable_table(hard, 0, 0, 5).mean() < p
 
 
 def test_bad_input():

@@ -47,6 +47,14 @@ def test_cli_simulate_and_odds(capsys, tmp_path):
                  "--out", str(csv)]) == 0
     out = capsys.readouterr().out
     assert "P(goal token met) by level" in out and csv.exists()
+    # start-player advantage is printed by turn position (the start seat varies by roll-off), from the same games
+    from pyradice_lab.pyradice.analysis import by_position
+
+    _, arr = simulate_games(30, 2, None, "greedy", rng=1, return_arrays=True)
+    pos = by_position(arr)
+    lines = out.split("by turn position")[1].splitlines()
+    assert lines[2].split()[:2] == ["1", f"{pos.win_share[0]:.3g}"]
+    assert lines[3].split()[:2] == ["2", f"{pos.win_share[1]:.3g}"]
     assert main(["pyradice", "odds", "--turns", "3"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
     assert rows == [["1", "4", "1", "1.0"], ["2", "5", "1", "1.0"], ["3", "5", "1/5", "0.2"], ["3", "6", "4/5", "0.8"]]

@@ -1,0 +1,206 @@
+"""Mutation check (``make mutate``): realistic bugs, introduced one at a time into a temporary copy of the
+project, must each make the relevant tests fail.
+
+Each :class:`Mutation` replaces one exact piece of source text.  For every mutation the project (package,
+tests, experiments, build files; numba's compiled caches included, which stay valid in the copy because
+they are keyed on source contents) is copied to a temporary folder, the text is replaced, and the listed
+tests run there with ``pytest -x``.  The mutation is *caught* when they fail; it *survives* when they pass
+(a gap in the tests: this run fails).  Before that, the same tests must pass on the unmutated copy (the
+baseline), or the result would mean nothing.  A mutation whose text is no longer in the sources (as often
+as listed) is
+reported as *stale*: update the list when you change the code it names (``tests/test_mutations.py``
+checks that every mutation still applies).
+
+Usage::
+
+    python tests/mutate.py            # every mutation (tens of minutes on 2 cores)
+    python tests/mutate.py --list
+    python tests/mutate.py --only sweep-seeding --only jit-cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COPIED = ("pyradice_lab", "tests", "experiments", "pyproject.toml", "Makefile", "README.md", "docs")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """Replace ``old`` by ``new`` in ``path`` (``old`` must occur exactly ``count`` times); ``tests`` must then
+    fail."""
+
+    name: str
+    what: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]  # pytest arguments: test paths, optionally -k expressions
+    count: int = 1
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("sweep-seeding", "every sweep cell draws from the root seed, without its spawn key",
+             "pyradice_lab/sweep.py",
+             "return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key)))",
+             "return np.random.default_rng(np.random.SeedSequence(entropy))",
+             ("tests/test_sweep.py",)),
+    Mutation("sweep-cache-source", "the sweep cache ignores the cell function's source and imports",
+             "pyradice_lab/sweep.py",
+             'code = {"version": __version__, "source": _source_hash(fn), "code": _code_fingerprint(fn)}',
+             'code = {"version": __version__}',
+             ("tests/test_sweep.py",)),
+    Mutation("sweep-cache-signature", "the sweep cache trusts entries whose signature does not match",
+             "pyradice_lab/sweep.py",
+             "if not isinstance(mac, str) or not hmac.compare_digest(mac, self._mac(data.get(\"cell\"), stored, "
+             "outputs)):",
+             "if False:",
+             ("tests/test_sweep.py",)),
+    Mutation("jit-cache", "numba's cache is keyed on the defining file only (as numba alone does)",
+             "pyradice_lab/_jit.py",
+             "_INSTALLED = _install()",
+             "_INSTALLED = False",
+             ("tests/test_jit.py",)),
+    Mutation("cli-path-check", "output paths are no longer checked before the work",
+             "pyradice_lab/cli.py",
+             "            check_output_path(text, kind=kind, suffixes=suffixes, option=option)\n",
+             "            pass\n",
+             ("tests/test_cli.py",)),
+    Mutation("wilson-interval", "the Wilson half-width loses its z^2 / (4 n^2) term",
+             "pyradice_lab/stats.py",
+             "half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))",
+             "half = z / denom * math.sqrt(p * (1 - p) / n)",
+             ("tests/test_rng_stats.py",)),
+    Mutation("report-drops-raft", "the Rocking Raft section is left out of the report",
+             "pyradice_lab/report.py",
+             "(g, known[g].report_section) for g in names if known[g].report_section is not None]",
+             "(g, known[g].report_section) for g in names if known[g].report_section is not None and g != \"raft\"]",
+             ("tests/test_report.py",)),
+    # snapshot tests (golden transcripts, hard-coded docstring outputs) are left out where issue 18 asks for
+    # direct tests of the rule
+    Mutation("meerkat-queen-2", "the compiled Meerkat engine counts the queen as 2 instead of 2.5",
+             "pyradice_lab/meerkat/rules.py",
+             "(5 if W[4 + s, QUEEN] == t else 0)",
+             "(4 if W[4 + s, QUEEN] == t else 0)",
+             ("tests/meerkat", "-k", "not golden"), count=2),
+    Mutation("meerkat-score-tile-queen-2", "score_tile counts the queen as 2 instead of 2.5",
+             "pyradice_lab/meerkat/scoring.py",
+             "st[i] = 2 * counts[r, i] + (5 if has_q and queens[r, i] else 0)",
+             "st[i] = 2 * counts[r, i] + (4 if has_q and queens[r, i] else 0)",
+             ("tests/meerkat/test_scoring.py",)),
+    Mutation("raft-east-west", "east and west are swapped in the raft tilt model",
+             "pyradice_lab/raft/physics.py",
+             '            elif edge == "east":\n',
+             '            elif edge == "west":\n',
+             ("tests/raft", "-k", "not golden and not doctest")),
+    Mutation("purramid-supported", "the compiled Purramid engine ignores the 'supported' condition at stop",
+             "pyradice_lab/purramid/kernel.py",
+             "if closure(P, cov, brd, n) == P:",
+             "if True:",
+             ("tests/purramid/test_supported_games.py",)),
+)
+
+
+def apply(mutation: Mutation, root: Path) -> None:
+    path = root / mutation.path
+    text = path.read_text()
+    if text.count(mutation.old) != mutation.count:
+        raise LookupError(f"{mutation.path}: the text to mutate occurs {text.count(mutation.old)} times, "
+                          f"not {mutation.count}")
+    path.write_text(text.replace(mutation.old, mutation.new))
+
+
+def copy_project(dst: Path) -> Path:
+    """The project files needed by the tests, numba caches included; the virtualenv is linked, not copied."""
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dst / name, ignore=shutil.ignore_patterns(".hypothesis", ".pytest_cache"))
+        elif src.exists():
+            shutil.copy2(src, dst / name)  # keeps mtimes: make sees the venv as up to date
+    (dst / "reports").mkdir(exist_ok=True)
+    if (ROOT / ".venv").exists():
+        (dst / ".venv").symlink_to(ROOT / ".venv")
+    return dst
+
+
+def run_tests(root: Path, tests: tuple[str, ...], timeout: float) -> tuple[int, str, float]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PYTEST_"))}
+    env["PYTHONPATH"] = str(root)  # before the editable install: the copy is what runs, in subprocesses too
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    t0 = time.perf_counter()
+    try:
+        res = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return -1, "timed out", time.perf_counter() - t0
+    lines = [ln for ln in res.stdout.splitlines() if ln.strip()]
+    failed = [ln.split(" - ")[0] for ln in lines if ln.startswith(("FAILED ", "ERROR "))]
+    tail = (lines[-1:] or [res.stderr[-200:]])[0]
+    return res.returncode, "; ".join([tail, *failed]), time.perf_counter() - t0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", default=None, metavar="NAME", help="run only these mutations")
+    parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    parser.add_argument("--timeout", type=float, default=1200.0, help="seconds per pytest run (default 1200)")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MUTATIONS if args.only is None or m.name in args.only]
+    if args.only and len(chosen) != len(set(args.only)):
+        parser.error(f"--only must name mutations among {[m.name for m in MUTATIONS]}")
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:28} {m.what}  [{m.path}; {' '.join(m.tests)}]")
+        return 0
+
+    results = []
+    baselines: dict[tuple[str, ...], tuple[int, str]] = {}
+    with tempfile.TemporaryDirectory(prefix="pyradice-mutate-") as tmp:
+        pristine = copy_project(Path(tmp) / "pristine")
+        for m in chosen:
+            print(f"[{m.name}] {m.what}", flush=True)
+            try:
+                text = (pristine / m.path).read_text()
+                if text.count(m.old) != m.count:
+                    raise LookupError(f"the text to mutate occurs {text.count(m.old)} times in {m.path}, "
+                                      f"not {m.count}")
+            except (OSError, LookupError) as exc:
+                results.append((m, "STALE", str(exc), 0.0))
+                continue
+            if m.tests not in baselines:
+                code, tail, secs = run_tests(pristine, m.tests, args.timeout)
+                baselines[m.tests] = (code, tail)
+                print(f"    baseline {' '.join(m.tests)}: {tail} ({secs:.0f} s)", flush=True)
+            if baselines[m.tests][0] != 0:
+                results.append((m, "NO BASELINE", baselines[m.tests][1], 0.0))
+                continue
+            work = Path(tmp) / m.name
+            shutil.copytree(pristine, work, symlinks=True)
+            apply(m, work)
+            code, tail, secs = run_tests(work, m.tests, args.timeout)
+            verdict = {0: "SURVIVED", 1: "caught", 2: "caught (collection error)"}.get(code, f"ERROR ({code})")
+            results.append((m, verdict, tail, secs))
+            print(f"    {verdict}: {tail} ({secs:.0f} s)", flush=True)
+            shutil.rmtree(work, ignore_errors=True)
+
+    print("\nmutation                     result        seconds  tests")
+    for m, verdict, _tail, secs in results:
+        print(f"{m.name:28} {verdict:13} {secs:7.0f}  {' '.join(m.tests)}")
+    bad = [r for r in results if not r[1].startswith("caught")]
+    print(f"\n{len(results) - len(bad)}/{len(results)} mutations caught")
+    for m, verdict, tail, _ in bad:
+        print(f"  {m.name}: {verdict}: {tail}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""The mutation list of ``make mutate`` stays applicable, and the harness catches a mutation end to end."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import mutate  # noqa: E402
+
+
+@pytest.mark.parametrize("m", mutate.MUTATIONS, ids=lambda m: m.name)
+def test_every_mutation_still_applies_to_the_sources(m):
+    """If this fails, the code a mutation names has changed: update tests/mutate.py to the new code."""
+    text = (mutate.ROOT / m.path).read_text()
+    assert text.count(m.old) == m.count, f"{m.path}: the text of mutation {m.name!r} occurs {text.count(m.old)} times"
+    assert m.old != m.new
+    for t in m.tests:
+        assert t.startswith("-") or (mutate.ROOT / t).exists() or " " in t, t
+
+
+def test_mutations_cover_the_gaps_named_in_issue_18():
+    names = {m.name for m in mutate.MUTATIONS}
+    assert {"sweep-seeding", "report-drops-raft", "meerkat-queen-2", "raft-east-west", "purramid-supported"} <= names
+
+
+@pytest.mark.slow
+def test_the_harness_catches_a_mutation_in_a_copy(tmp_path, capsys):
+    assert mutate.main(["--only", "wilson-interval"]) == 0
+    out = capsys.readouterr().out
+    assert "1/1 mutations caught" in out
+    # the working tree itself was never touched
+    assert mutate.MUTATIONS[[m.name for m in mutate.MUTATIONS].index("wilson-interval")].old in (
+        mutate.ROOT / "pyradice_lab" / "stats.py").read_text()
