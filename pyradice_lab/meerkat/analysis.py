@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..rng import spawn_seeds
-from ..stats import mean_estimate, proportion_estimate
+from ..stats import mean_estimate, nonnegative_estimate, proportion_estimate
 from .components import TILES, Components, Tile, default_components
 from .odds import placement_odds
 from .sim import READINGS, setup_label, simulate_games
@@ -59,9 +59,13 @@ def shares_by_position(df: pd.DataFrame, players: int, automa: bool) -> np.ndarr
 
 def start_edge(df: pd.DataFrame, players: int, automa: bool):
     """The start player's win share minus the mean share of the other human players, paired per game (an
-    :class:`~pyradice_lab.stats.Estimate`): the start-player advantage whatever the automa's share."""
+    :class:`~pyradice_lab.stats.Estimate`): the start-player advantage whatever the automa's share.  A difference
+    of two shares lies in -1..1, so the t interval is clipped to that range (it matters only for tiny samples)."""
+    from dataclasses import replace as _replace
+
     by_pos = shares_by_position(df, players, automa)
-    return mean_estimate(by_pos[:, 0] - by_pos[:, 1:players].mean(axis=1))
+    e = mean_estimate(by_pos[:, 0] - by_pos[:, 1:players].mean(axis=1))
+    return _replace(e, ci_low=max(-1.0, e.ci_low), ci_high=min(1.0, e.ci_high))
 
 
 def _prop(flags, prefix):
@@ -78,11 +82,25 @@ def _est(x, prefix):
     return d
 
 
+def _nonneg(x, prefix):
+    """Mean of a non-negative quantity (a count per game) with an interval that never goes below 0
+    (:func:`~pyradice_lab.stats.nonnegative_estimate`: log-transformed, exact Poisson for constant counts)."""
+    return nonnegative_estimate(np.asarray(x, dtype=float)).to_dict(prefix)
+
+
+def _ratio_ci(ratio: float, se: float) -> tuple[float, float]:
+    """95% interval of a positive ratio on the log scale (never below 0); a zero ratio or SE: zero width."""
+    if not ratio > 0 or not se > 0:
+        return ratio, ratio
+    f = float(np.exp(1.96 * se / ratio))
+    return ratio / f, ratio * f
+
+
 # ----------------------------------------------------------------------------------------- tile fairness
 def tile_pay(df: pd.DataFrame, comp: Components | None = None) -> pd.DataFrame:
     """Per tile, from simulated games: exact placement odds, pieces committed when scored, points paid, the
     share of games in which its high value was taken, and points per piece (a ratio of means, with its
-    delta-method SE and 95% CI)."""
+    delta-method SE and a 95% CI on the log scale, which never goes below 0)."""
     comp = comp or default_components()
     n = int(df["players"].iloc[0]) + bool(df["automa"].iloc[0])
     rows = []
@@ -93,11 +111,12 @@ def tile_pay(df: pd.DataFrame, comp: Components | None = None) -> pd.DataFrame:
             won += df[f"won_{s}"].str.split(",").apply(lambda x, t=t: str(t) in x).to_numpy()
         ratio = paid.mean() / max(present.mean(), 1e-9)
         resid = paid - ratio * present
-        se = resid.std(ddof=1) / np.sqrt(len(df)) / max(present.mean(), 1e-9) if len(df) > 1 else np.nan
+        se = resid.std(ddof=1) / np.sqrt(len(df)) / max(present.mean(), 1e-9) if len(df) > 1 else 0.0
+        lo, hi = _ratio_ci(ratio, se)
         rows.append({"tile": t, "values": "/".join(map(str, comp.tile(t).values)),
                      "p_place_1": placement_odds(t, 1), **_est(present, "pieces"), **_est(paid, "paid"),
                      "p_high_taken": won.mean(), "points_per_piece": ratio, "points_per_piece_se": se,
-                     "points_per_piece_ci_low": ratio - 1.96 * se, "points_per_piece_ci_high": ratio + 1.96 * se})
+                     "points_per_piece_ci_low": lo, "points_per_piece_ci_high": hi})
     return pd.DataFrame(rows)
 
 
@@ -181,7 +200,8 @@ def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine:
 # ----------------------------------------------------------------------------------------- automa
 def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "heuristic"), (2, "random_legal")),
                     rng=None, engine: str = "auto") -> pd.DataFrame:
-    """The automa against human policies: its win rate and mean score vs the players' mean score."""
+    """The automa against human policies: its win rate and mean score vs the players' mean score, and
+    ``automa_margin``: the automa's score minus the players' mean score, paired per game (SE, 95% CI)."""
     rows = []
     for (players, pol), seq in zip(setups, spawn_seeds(rng, len(setups))):
         df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq, engine=engine)
@@ -190,7 +210,8 @@ def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "
         rows.append({"players": players, "setup": setup_label(players, True), "policy": pol,
                      **_est(share[:, players], "automa_win_rate"),
                      "fair_share": 1 / (players + 1), **_est(df[f"score_{players}"], "automa_score"),
-                     **_est(human, "player_score"), "games": n_games})
+                     **_est(human, "player_score"), **_est(df[f"score_{players}"] - human, "automa_margin"),
+                     "games": n_games})
     return pd.DataFrame(rows)
 
 
@@ -240,7 +261,8 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
 def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None, engine: str = "auto"
                   ) -> pd.DataFrame:
     """Hazards fired and meerkats lost with 1, 2 (default) and 3 copies of each blue token: the blue bag
-    decides when the brown bag (hazards, tan tokens, reverse scoring) comes into play."""
+    decides when the brown bag (hazards, tan tokens, reverse scoring) comes into play.  Hazards per game and
+    meerkats lost per seat are counts: their intervals never go below 0 (:func:`_nonneg`)."""
     comp = default_components()
     rows = []
     variants = [(k, replace(comp, blue=tuple((e, k) for e, _ in comp.blue))) for k in (1, 2, 3)]
@@ -254,8 +276,8 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
         ok = len(hit) > 1 and len(spared) > 1
         diff = hit.mean() - spared.mean() if ok else np.nan
         se = np.sqrt(hit.var(ddof=1) / len(hit) + spared.var(ddof=1) / len(spared)) if ok else np.nan
-        rows.append({"blue_copies_each": k, "default": c.blue == comp.blue, **_est(fired, "hazards_per_game"),
-                     "p_any_hazard": float((fired > 0).mean()), **_est(lost, "lost_per_seat"),
+        rows.append({"blue_copies_each": k, "default": c.blue == comp.blue, **_nonneg(fired, "hazards_per_game"),
+                     "p_any_hazard": float((fired > 0).mean()), **_nonneg(lost, "lost_per_seat"),
                      "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se, "games": n_games})
     return pd.DataFrame(rows)
 

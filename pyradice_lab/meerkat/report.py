@@ -1,4 +1,10 @@
-"""The Meerkat Kingdom report section: exact odds, then one experiment per designer question."""
+"""The Meerkat Kingdom report section: exact odds, then one experiment per designer question.
+
+Every conclusion is a :class:`~pyradice_lab.findings.Finding` computed from the experiment's own table by a
+``*_findings`` function here (tested against the table); the ``reading`` of an experiment only says how it was run
+and how to read it.  Below :data:`~pyradice_lab.findings.MIN_CLAIM_N` games (the quick report) the findings show
+their numbers and claim nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +15,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..report import ExperimentResult, Finding, Section, Table, Text, save_experiment  # noqa: E402
+from ..findings import MIN_CLAIM_N, Finding, difference_of, format_interval, format_value, from_estimate  # noqa: E402
+from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
 from ..rng import spawn_seeds  # noqa: E402
+from ..stats import Estimate  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
 from .odds import automa_placement_table, placement_table  # noqa: E402
 
 __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
-           "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG"]
+           "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG",
+           "odds_findings", "fairness_findings", "seat_findings", "automa_findings", "feature_findings",
+           "hazard_findings", "reading_findings", "strong_findings"]
 
 # games per experiment: (quick, full report, experiment scripts).  The quick report runs the pure-Python twin
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
@@ -35,11 +45,32 @@ def _n(name: str, quick: bool) -> int:
     return SIZES[name][0 if quick else 1]
 
 
-def _ci(v, lo, hi):
-    return f"{v:.3f} (95% CI {lo:.3f}..{hi:.3f})"
+# ----------------------------------------------------------------------------------------- findings helpers
+def _estimate(row, prefix: str, n) -> Estimate:
+    """The :class:`~pyradice_lab.stats.Estimate` of the ``prefix`` columns of a table row."""
+    return Estimate(float(row[prefix]), float(row[f"{prefix}_se"]), int(n), float(row[f"{prefix}_ci_low"]),
+                    float(row[f"{prefix}_ci_high"]))
+
+
+def _finite(*values) -> bool:
+    return bool(np.isfinite(np.asarray(values, dtype=float)).all())
+
+
+def _interval(est: float, lo: float, hi: float, unit: str = "") -> str:
+    """``value (95% CI a..b)`` with the digits the interval supports (the findings' own formatting)."""
+    half = (hi - lo) / 2
+    return f"{format_value(est, unit=unit, spread=half)} ({format_interval(lo, hi, unit=unit)})"
 
 
 # ----------------------------------------------------------------------------------------- experiments
+def odds_findings(tab: pd.DataFrame, no: pd.DataFrame) -> list[Finding]:
+    """Exact findings of the placement odds: the chance to place on tiles 3, 7 and 12, with the reroll
+    against without it."""
+    return [Finding("exact", f"chance to place at least one meerkat on tile {t} in a turn, reroll used",
+                    float(tab.loc[t, 1]), float(tab.loc[t, 1]), float(tab.loc[t, 1]), n=0, null=float(no.loc[t, 1]),
+                    null_label="the chance without the reroll", unit="%") for t in (3, 7, 12)]
+
+
 def odds_experiment() -> ExperimentResult:
     tab = placement_table(reroll=True)
     no = placement_table(reroll=False)
@@ -54,24 +85,36 @@ def odds_experiment() -> ExperimentResult:
     ax.set_xticks(range(3, 13))
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    gain = (tab[1] - no[1])
-    reading = (f"Exact odds (no simulation). With the optional reroll used to maximise the chance, a player can put "
-               f"at least one meerkat on tile 7 in {tab.loc[7, 1]:.1%} of turns and on tile 12 in {tab.loc[12, 1]:.1%}; "
-               f"without the reroll {no.loc[7, 1]:.1%} and {no.loc[12, 1]:.1%}. The reroll adds "
-               f"{gain.min():.0%}..{gain.max():.0%} points to every target. Three meerkats and the queen need the "
-               f"same 5-6 count die, so their odds are equal (solid: with reroll, dotted: without). Snake eyes (1+1 "
-               "as the tile pair) reach any tile, which lifts the extreme tiles 3 and 12.")
-    return ExperimentResult("meerkat_placement_odds", "Meerkat Kingdom: exact placement odds", reading, df, fig)
+    reading = ("Exact odds (216 rolls x 8 keep-sets, no simulation), the optional reroll used to maximise the chance "
+               "(solid: with the reroll, dotted: without). Three meerkats and the queen need the same 5-6 count die, "
+               "so they share a curve; snake eyes (1+1 as the tile pair) reach any tile.")
+    return ExperimentResult("meerkat_placement_odds", "Meerkat Kingdom: exact placement odds", reading, df, fig,
+                            meta={"exact": True}, findings=odds_findings(tab, no),
+                            question="How likely is a placement on each tile, and how much does the reroll add?")
+
+
+def fairness_findings(df: pd.DataFrame, n: int, player: str = "greedy") -> list[Finding]:
+    """The tiles paying the most and the fewest points per piece committed, each against the board mean (taken
+    as fixed): findings that may change a tile's values."""
+    mean = float(df["paid"].sum() / df["pieces"].sum())
+    out = []
+    for r in (df.loc[df.points_per_piece.idxmax()], df.loc[df.points_per_piece.idxmin()]):
+        if not _finite(r.points_per_piece, r.points_per_piece_ci_low, r.points_per_piece_ci_high, mean):
+            continue
+        out.append(Finding("difference", f"points paid per piece committed, tile {int(r.tile)} ({r['values']})",
+                           r.points_per_piece, r.points_per_piece_ci_low, r.points_per_piece_ci_high, n=n,
+                           null=mean, null_label="the board mean", test="log-scale delta-method interval",
+                           player=player, unit="points", component=f"tile {int(r.tile)} values"))
+    return out
 
 
 def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1.0, 1.5)) -> ExperimentResult:
     sweep = A.value_sweep(n, exponents, rng=seed, engine=engine)
     cvs = [f.points_per_piece.std() / f.points_per_piece.mean() for _, _, f in sweep]
-    best = int(np.argmin(cvs))
     k1 = [b for b, _, _ in sweep].index(1.0) if 1.0 in exponents else 0
     base = sweep[k1][2]
     df = base[["tile", "values", "p_place_1", "pieces", "pieces_se", "paid", "paid_se", "p_high_taken",
-               "points_per_piece"]].copy()
+               "points_per_piece", "points_per_piece_ci_low", "points_per_piece_ci_high"]].copy()
     for b, comp, fair in sweep:
         if b != exponents[k1]:
             df[f"values_b{b:g}"] = ["/".join(map(str, comp.tile(t).values)) for t in df["tile"]]
@@ -82,25 +125,32 @@ def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1
     for k, (b, _, fair) in enumerate(sweep):
         ax.bar(x - 0.4 + width * (k + 0.5), fair["points_per_piece"], width,
                label=f"exponent {b:g}{' (packaged values)' if k == k1 else ''}: CV {cvs[k]:.2f}")
-    ax.set_xticks(x, [f"{t}\n{'/'.join(map(str, sweep[best][1].tile(t).values))}" for t in df.tile], fontsize=7)
+    ax.set_xticks(x, [f"{t}\n{base.loc[base.tile == t, 'values'].iloc[0]}" for t in df.tile], fontsize=7)
+    ax.set_xlabel("desert tile and its packaged values")
     ax.set_ylabel("points paid per piece committed")
-    ax.set_title(f"tile / values of the most even set (exponent {sweep[best][0]:g})", fontsize=8)
     ax.legend(fontsize=7)
-    hi = df.loc[df.points_per_piece.idxmax()]
-    lo = df.loc[df.points_per_piece.idxmin()]
-    reading = (f"{n} three-player greedy games per value set. A tile's 'price' is the pieces committed to it by the "
-               f"time it is scored, its 'pay' the points it hands out. With the packaged values tile {int(hi.tile)} "
-               f"pays {hi.points_per_piece:.2f} points per piece and tile {int(lo.tile)} only "
-               f"{lo.points_per_piece:.2f} (pieces committed carry an SE of about {df.pieces_se.mean():.2f}). The sweep "
-               "varies how steeply values rise with difficulty (high value = 6 (p(6)/p(t))^b, b = 0: all tiles like "
-               "tile 6; b = 1: the packaged reconstruction) and re-simulates each set, because players chase the "
-               "values. Spread of points per piece (coefficient of variation) by exponent: "
-               + ", ".join(f"b={b:g}: {c:.2f}" for (b, _, _), c in zip(sweep, cvs))
-               + f". The most even set is b = {sweep[best][0]:g}: "
-               + ", ".join(f"{t}: {'/'.join(map(str, sweep[best][1].tile(t).values))}" for t in (3, 7, 12))
-               + ". Three-place tiles (9..12) also pay second and third places, so some spread is structural.")
+    reading = (f"Three-player greedy games, {n} per value set. A tile's 'price' is the pieces committed to it by the "
+               "time it is scored, its 'pay' the points it hands out. The sweep varies how steeply values rise with "
+               "difficulty (high value = 6 (p(6)/p(t))^b; b = 0: every tile like tile 6; b = 1: the packaged "
+               "reconstruction) and re-simulates each set, because players chase the values; the legend gives each "
+               "set's spread of points per piece (coefficient of variation, CV, without an interval: compare sets "
+               "only at the full size). Three-place tiles (9..12) also pay second and third places, so some spread "
+               "is structural.")
     return ExperimentResult("meerkat_tile_fairness", "Meerkat Kingdom: tile value fairness", reading, df, fig,
-                            meta={"games": n, "exponents": list(exponents)})
+                            meta={"games": n, "exponents": list(exponents)}, findings=fairness_findings(base, n),
+                            question="Does every tile pay about the same points for the pieces players commit to it?")
+
+
+def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Per setup: the start player's win share minus the other players' mean, paired per game (null: 0)."""
+    out = []
+    for setup, grp in df.groupby("setup", sort=False):
+        r = grp.iloc[0]
+        if _finite(r.start_edge, r.start_edge_ci_low, r.start_edge_ci_high):
+            out.append(from_estimate("difference", f"start player's win share minus the other players' mean, "
+                                     f"{setup}", _estimate(r, "start_edge", r.games), null=0.0,
+                                     null_label="no edge", test="paired t interval", player=player, unit="%"))
+    return out
 
 
 def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -118,20 +168,30 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.set_ylabel("win share (ties split)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    lines = []
-    for name, grp in df.groupby("setup", sort=False):
-        first = grp.iloc[0]
-        lines.append(f"{name}: start player {_ci(first.win_rate, first.win_rate_ci_low, first.win_rate_ci_high)} "
-                     f"vs a fair {first.fair_share:.3f}, "
-                     f"{first.start_edge:+.3f} (95% CI {first.start_edge_ci_low:+.3f}..{first.start_edge_ci_high:+.3f}) "
-                     "over the other players' mean")
     reading = (f"{n} games per setup, every player greedy; the rules' 2-player game is 2 players + the automa "
-               "(bonus tokens 9 and 6). " + "; ".join(lines) + ". A position whose CI excludes the dotted fair "
-               "share has a real advantage or handicap at this sample size; the edge over the other players is paired per "
-               "game, so with the (weak) automa it shows the advantage among the humans. Positions are turn positions: the "
-               "start roll decides who starts, so a seat number says nothing about order.")
+               "(bonus tokens 9 and 6). Positions are turn positions: the start roll decides who starts. The edge is "
+               "the start player's win share minus the mean of the other human players, paired per game, so it does "
+               "not depend on how often the automa wins; dotted lines: the fair share.")
     return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
-                            df, fig, meta={"games": n})
+                            df, fig, meta={"games": n}, findings=seat_findings(df),
+                            question="Does the start player win more often than the others?")
+
+
+def automa_findings(df: pd.DataFrame) -> list[Finding]:
+    """Per row: the automa's win share against the fair share, and its score minus the players' mean (paired)."""
+    out = []
+    for r in df.to_dict("records"):
+        who = f"{r['players']} {r['policy']} player{'s' if r['players'] > 1 else ''}"
+        ext = " (extension)" if "extension" in r["setup"] else ""
+        out.append(from_estimate("difference", f"automa win share against {who}{ext}",
+                                 _estimate(r, "automa_win_rate", r["games"]), null=r["fair_share"],
+                                 null_label="a fair share", test="t interval (Wilson for 0/1 shares)",
+                                 player=r["policy"], unit="%"))
+        if _finite(r["automa_margin"], r["automa_margin_ci_low"], r["automa_margin_ci_high"]):
+            out.append(from_estimate("difference", f"automa score minus the players' mean score against {who}{ext}",
+                                     _estimate(r, "automa_margin", r["games"]), null=0.0, null_label="no margin",
+                                     test="paired t interval", player=r["policy"], unit="points", scale=10.0))
+    return out
 
 
 def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -143,63 +203,101 @@ def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.errorbar(range(len(df)), df.automa_win_rate, yerr=yerr, fmt="o", capsize=4, label="automa win share")
     ax.scatter(range(len(df)), df.fair_share, marker="_", s=300, color="0.3", label="fair share")
     ax.set_xticks(range(len(df)), labels)
+    ax.set_xlabel("human players x their policy")
     ax.set_ylabel("automa win share")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    parts = [f"against {p} {pol} player{'s' if p > 1 else ''} it wins "
-             f"{_ci(r.automa_win_rate, r.automa_win_rate_ci_low, r.automa_win_rate_ci_high)} and scores "
-             f"{r.automa_score:.1f} ± {r.automa_score_se:.1f} vs the players' {r.player_score:.1f} ± {r.player_score_se:.1f}"
-             for p, pol, r in zip(df.players, df.policy, df.itertuples())]
     reading = (f"{n} games per row. The automa places by its die and never uses guardians, burrow actions, the "
-               f"wandering male or oases; " + "; ".join(parts) + " (1 player against the automa is an extension, not "
-               "in the rules). The automa is a fair opponent only for weak "
-               "(random) play: a designer wanting a challenging solo/2p automa should give it more points (e.g. a "
-               "bonus per tile won) or one of the burrow actions.")
+               "wandering male or oases; 1 player against the automa is an extension, not in the rules.")
     return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, df, fig,
-                            meta={"games": n})
+                            meta={"games": n}, findings=automa_findings(df),
+                            question="How strong is the automa against players of each strength?")
+
+
+def feature_findings(df: pd.DataFrame, player: str = "heuristic") -> list[Finding]:
+    """Per variant: its score edge minus the baseline's (independent games; null 0): the value of the feature."""
+    base = df.iloc[0]
+    b = _estimate(base, "score_edge", base.games)
+    return [difference_of(f"score edge of a player who {r['variant']}, minus the baseline's",
+                          _estimate(r, "score_edge", r["games"]), b, player=player, unit="points", scale=10.0,
+                          null_label="no change")
+            for r in df.iloc[1:].to_dict("records")]
 
 
 def run_features(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.feature_value(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    ax.errorbar(df.score_edge, range(len(df)), xerr=1.96 * df.score_edge_se, fmt="o", capsize=4)
+    ax.errorbar(df.score_edge, range(len(df)), xerr=[df.score_edge - df.score_edge_ci_low,
+                                                     df.score_edge_ci_high - df.score_edge], fmt="o", capsize=4)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(df)), df.variant)
     ax.set_xlabel("seat 0 score minus the mean of the two baseline heuristics (points)")
     ax.grid(alpha=0.3)
-    base = df.iloc[0]
-    parts = [f"{r.variant}: edge {r.score_edge - base.score_edge:+.1f} points vs baseline (±{1.96 * r.score_edge_se:.1f}),"
-             f" win share {r.win_rate:.3f}" for r in df.iloc[1:].itertuples()]
     reading = (f"{n} three-player games per variant; seat 0 plays the variant, seats 1-2 the baseline heuristic. "
-               + "; ".join(parts) + ". The difference to the baseline row is the value of the feature to a player "
-               "(95% half-widths in brackets); where it is inside the noise the feature is not decisive for this "
-               "heuristic.")
+               "The difference of a variant's score edge to the baseline row is the value of the feature to this "
+               "player.")
     return ExperimentResult("meerkat_feature_value", "Meerkat Kingdom: value of the reroll, the queen, guardians+pups",
-                            reading, df, fig, meta={"games": n})
+                            reading, df, fig, meta={"games": n}, findings=feature_findings(df),
+                            question="What is the reroll, the queen, or a guardian worth to a player?")
+
+
+def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Hazards per game with the default bags; the change in hazards and meerkats lost with 1 or 3 of each blue
+    token; the score of players hit by a hazard minus those spared."""
+    d = df[df["default"]].iloc[0]
+    n = int(d.games)
+    out = [from_estimate("estimate", f"hazards per game, {d.blue_copies_each} of each blue token (default bags)",
+                         _estimate(d, "hazards_per_game", n), player=player, test="log-scale t interval")]
+    for r in df[~df["default"]].to_dict("records"):
+        for col, what in (("hazards_per_game", "hazards per game"), ("lost_per_seat", "meerkats lost per player")):
+            out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token, minus the default "
+                                     f"{d.blue_copies_each}", _estimate(r, col, r["games"]), _estimate(d, col, n),
+                                     player=player, null_label="no change", component="blue bag contents"))
+    if _finite(d.score_hit_minus_spared, d.score_hit_minus_spared_se) and d.score_hit_minus_spared_se > 0:
+        half = 1.96 * d.score_hit_minus_spared_se
+        out.append(Finding("difference", "score of players hit by a hazard minus those spared (default bags)",
+                           d.score_hit_minus_spared, d.score_hit_minus_spared - half, d.score_hit_minus_spared + half,
+                           n=n, null=0.0, null_label="no difference", test="normal interval (Welch SE)",
+                           player=player, unit="points", scale=10.0,
+                           notes=("Hazards hit crowded tiles, so this mixes cause and effect",)))
+    return out
 
 
 def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.hazard_impact(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.2))
     x = np.arange(len(df))
-    ax.bar(x - 0.2, df.hazards_per_game, 0.4, yerr=1.96 * df.hazards_per_game_se, capsize=4,
-           label="hazards per game")
-    ax.bar(x + 0.2, df.lost_per_seat, 0.4, yerr=1.96 * df.lost_per_seat_se, capsize=4,
-           label="meerkats lost per player")
+    for off, col, label in ((-0.2, "hazards_per_game", "hazards per game"),
+                            (0.2, "lost_per_seat", "meerkats lost per player")):
+        ax.bar(x + off, df[col], 0.4, yerr=[df[col] - df[f"{col}_ci_low"], df[f"{col}_ci_high"] - df[col]],
+               capsize=4, label=label)
     ax.set_xticks(x, [f"{k} of each blue{' (default)' if d else ''}" for k, d in zip(df.blue_copies_each,
                                                                                     df["default"])])
+    ax.set_xlabel("blue bag contents")
     ax.legend(fontsize=7)
-    ax.set_ylabel("per game")
-    parts = [f"{r.blue_copies_each} of each blue token: {r.hazards_per_game:.2f} ± {r.hazards_per_game_se:.2f} "
-             f"hazards per game (P(any) {r.p_any_hazard:.2f}), {r.lost_per_seat:.2f} ± {r.lost_per_seat_se:.2f} "
-             f"meerkats lost per player" for r in df.itertuples()]
-    d = df[df["default"]].iloc[0]
+    ax.set_ylabel("count per game (95% CI)")
     reading = (f"{n} three-player greedy games per row. Hazards (and every brown token: tan effects, reverse "
                "scoring) only come out once the blue bag is empty, so the number of blue tokens sets the hazard "
-               "pressure: " + "; ".join(parts) + ". With the default bags, players hit by a hazard score "
-               f"{d.score_hit_minus_spared:+.1f} ± {d.score_hit_minus_spared_se:.1f} points vs those spared (hazards "
-               "hit crowded tiles, so this mixes cause and effect). The bag contents are reconstructed.")
-    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n})
+               "pressure. The bag contents are reconstructed; counts have intervals on the log scale (never below 0).")
+    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n},
+                            findings=hazard_findings(df),
+                            question="How much do hazards bite, and how does the blue bag set their pressure?")
+
+
+def reading_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Per setup and reading: the share of games whose winner changes (Wilson); the paired change of the start
+    player's win share (null 0) where it varies at all."""
+    out = []
+    for r in df.to_dict("records"):
+        what = f"{r['reading'].replace('_', ' ')} = {r['option']}, {r['setup']}"
+        out.append(from_estimate("estimate", f"share of games with another winner, {what}",
+                                 _estimate(r, "winner_changed_rate", r["games"]), test="Wilson interval",
+                                 player=player, unit="%"))
+        if r["start_change_se"] > 0 and _finite(r["start_change_ci_low"], r["start_change_ci_high"]):
+            out.append(from_estimate("difference", f"change of the start player's win share, {what}",
+                                     _estimate(r, "start_change", r["games"]), null=0.0, null_label="no change",
+                                     test="paired t interval", player=player, unit="%"))
+    return out
 
 
 def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -213,39 +311,23 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.bar(x, df.winner_changed_rate, 0.4, alpha=0.35, label="share of games with another winner")
     ax.axhline(0, color="0.4", lw=0.8)
     ax.set_xticks(x, labels, fontsize=6)
+    ax.set_ylabel("share of games / change of share")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    parts = []
-    for r in df.itertuples():
-        if r.winner_changed_rate == 0:  # nothing changed: the t interval of the start change is degenerate
-            effect = f"no game changed its winner (95% upper bound {r.winner_changed_rate_ci_high:.2%})"
-        elif r.start_change_se == 0:
-            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
-                      f"{r.winner_changed_rate_ci_high:.2%}), never the start player (no change of their win share)")
-        else:
-            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
-                      f"{r.winner_changed_rate_ci_high:.2%}), start player's win share {r.start_change:+.4f} "
-                      f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
-        parts.append(f"{r.setup}, {r.reading} = {r.option}: the readings differ in {r.applies_rate:.2%} of games "
-                     f"(95% CI {r.applies_rate_ci_low:.2%}..{r.applies_rate_ci_high:.2%}); {effect}")
-    matters = df[(df.start_change_se > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
-    verdict = ("No reading moves the start player's win share measurably at this sample size"
-               if matters.empty else "The start player's win share moves measurably in: "
-               + ", ".join(f"{r.setup} ({r.reading})" for r in matters.itertuples()))
     reading = (f"{n} greedy games per setup, each played twice from the same seeds: under the literal reading of "
                "the rules text (the default) and under the other reading. Reverse scoring token on tiles 9-12: "
                "literal = the fewest takes the highest value, the second fewest the lowest; extended = the "
                "second fewest the middle value, the third the lowest. Jackal: literal = a player whose "
                "highest-numbered affected tile is protected by their queen loses nothing; next_tile = they lose a "
-               "meerkat from the next affected tile down. " + "; ".join(parts) + f". {verdict}. Both readings need "
-               "the brown bag (opened in a minority of games with the reconstructed bags), and the reverse token "
-               "reaches a three-value tile only by the burrow action that moves oasis tokens (the oasis pictures "
-               "are on tiles 3, 4, 6 and 8); where a reading applies it can still decide the game.")
+               "meerkat from the next affected tile down. Both readings need the brown bag, and the reverse token "
+               "reaches a three-value tile only by the burrow action that moves oasis tokens. The table gives how "
+               "often the readings differ at all (applies_rate).")
     shown = df[["setup", "reading", "option", "applies_rate", "applies_rate_ci_low", "applies_rate_ci_high",
                 "winner_changed_rate", "winner_changed_rate_ci_low", "winner_changed_rate_ci_high", "start_change",
                 "start_change_se", "start_change_ci_low", "start_change_ci_high", "games"]]  # all: reading_impact
     return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
-                            reading, shown.round(5), fig, meta={"games": n})
+                            reading, shown.round(5), fig, meta={"games": n}, findings=reading_findings(df),
+                            question="Do the two readings of the ambiguous rules change who wins?")
 
 
 def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: str = "expectimax",
@@ -281,32 +363,14 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
     ax.legend(fontsize=6)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    targets = "; ".join(f"{r.policy} vs {r.opponent} ({r.setup}): {_ci(r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high)}"
-                        f" vs a fair {r.fair_share:.3f}{'' if r.beats_fair else ' (CI not above it)'}"
-                        for r in vs.itertuples())
-    base_name = "heuristic"
-    parts = []
-    for f, grp in df.groupby("finding", sort=False):
-        if f.startswith("points per piece"):
-            continue
-        b, st = grp[grp.player == base_name].iloc[0], grp[grp.player != base_name].iloc[0]
-        parts.append(f"{f}: heuristic {_ci(b.value, b.ci_low, b.ci_high)}, {st.player} "
-                     f"{_ci(st.value, st.ci_low, st.ci_high)} -> {'holds' if st.holds else 'changes'}")
-    ppp = df[df.finding.str.startswith("points per piece")]
-    tiles = []
-    for player, grp in ppp.groupby("player", sort=False):
-        hi, lo = grp.loc[grp.value.idxmax()], grp.loc[grp.value.idxmin()]
-        tiles.append(f"{player}: most per piece {hi.finding.split(', ')[1]} {hi.value:.2f} ± {hi.se:.2f}, least "
-                     f"{lo.finding.split(', ')[1]} {lo.value:.2f} ± {lo.se:.2f}")
-    moved = ppp.groupby("finding").filter(lambda g: not g.holds.all()).finding.unique()
-    reading = (f"Strong players (issue 12). Head-to-head, {n_versus} games per row, the strong player's seat rotated, "
-               f"the others all greedy or all heuristic: {targets}. Balance findings with every seat played by "
-               f"heuristic players and again by {strong} players ({n} games per setup and per restriction; start-player "
-               f"edge by turn position, paired per game): " + "; ".join(parts) + ". Tile fairness (3 players, points "
-               "per piece committed): " + "; ".join(tiles) + (f"; tiles paying on another side of the board mean "
-               f"under strong play: {', '.join(moved)}" if len(moved) else "; every tile stays on the same side of "
-               "the board mean") + ". 'Holds' = the strong players' 95% CI lies on the same side of the reference "
-               "(0, the fair share or the board mean) as the heuristic players'.")
+    reading = (f"Head to head: {n_versus} games per row, the strong player's seat rotated, the others all greedy or "
+               f"all heuristic (2 players: the rules' 2 players + automa). Restated findings: every seat played by "
+               f"heuristic players and again by {strong} players, {n} games per setup and per restricted player "
+               "(3 players); the start-player edge by turn position, paired per game; tile pay against the board "
+               "mean for the tiles paying the most and the fewest points per piece with heuristic players. Each "
+               f"finding under {strong} play says whether it holds (its interval on the same side of the reference "
+               "as with heuristic players); the change from heuristic to strong play is a difference of independent "
+               "estimates.")
     table = pd.concat([vs.assign(finding="head-to-head").rename(columns={"win_rate": "value", "win_rate_se": "se",
                                                                          "win_rate_ci_low": "ci_low",
                                                                          "win_rate_ci_high": "ci_high"}), df],
@@ -316,31 +380,61 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
     return ExperimentResult("meerkat_strong_play", "Meerkat Kingdom: strong players and the findings under strong play",
                             reading, table[cols].round(5), fig,
                             meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search},
-                            findings=_strong_findings(vs, df),
+                            findings=strong_findings(vs, df, base="heuristic"),
                             question="How strong are the search players, and do the balance findings hold under "
                                      "strong play?")
 
 
-def _strong_findings(vs: pd.DataFrame, df: pd.DataFrame) -> list[Finding]:
-    """Findings of the strong-play experiment: each head-to-head share against the fair share, and each restated
-    finding (start-player edge, restricted players) for both players against its reference."""
+def _holds(base_side: str, strong_side: str, strong: str, base: str) -> str:
+    """Whether a finding holds under strong play, from the sides of the reference the two intervals lie on."""
+    where = {"above": "above the reference", "below": "below the reference", "contains": "containing the reference"}
+    if base_side == strong_side == "contains":
+        return f"no difference from the reference is detected with either player ({base} or {strong})"
+    if base_side == strong_side:
+        return f"holds under strong play (both intervals {where[base_side]})"
+    return (f"changes under strong play (the {base} players' interval {where[base_side]}, the {strong} players' "
+            f"{where[strong_side]})")
+
+
+def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic") -> list[Finding]:
+    """Findings of the strong-play experiment: each head-to-head share against the fair share; each restated
+    finding (start-player edge, restricted players, the heuristic's best- and worst-paying tiles) under the strong
+    player against its reference, with the heuristic players' numbers and whether it holds, then the change from
+    heuristic to strong play (difference of independent estimates, null 0)."""
     out = []
     for r in vs.itertuples():
         out.append(Finding("difference", f"win share of {r.policy} against {r.opponent} players, {r.setup}",
                            r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high, n=int(r.games), null=r.fair_share,
                            null_label="a fair share", test="t interval, seat rotated", player=f"{r.policy} vs "
                            f"{r.opponent}", unit="%"))
-    for r in df[~df.finding.str.startswith("points per piece")].itertuples():
-        if not np.isfinite([r.value, r.ci_low, r.ci_high]).all():
+    ppp = df[df.finding.str.startswith("points per piece") & (df.player == base)]
+    tiles = set(ppp.loc[[ppp.value.idxmax(), ppp.value.idxmin()], "finding"]) if len(ppp) else set()
+    keep = df[~df.finding.str.startswith("points per piece") | df.finding.isin(tiles)]
+    for finding, grp in keep.groupby("finding", sort=False):
+        b, st = grp[grp.player == base], grp[grp.player != base]
+        if b.empty or st.empty:
             continue
-        edge = r.finding.startswith("start-player edge")
-        out.append(Finding("difference", r.finding, r.value, min(r.ci_low, r.value), max(r.ci_high, r.value),
-                           n=int(r.games), null=r.reference, null_label="no edge" if edge else "a fair share",
-                           test="paired t interval" if edge else "t interval", player=r.player, unit="%",
-                           notes=() if r.player == "heuristic" else (
-                               "Holds under strong play (the interval lies on the same side of the reference as "
-                               "with heuristic players)" if r.holds else "Does not hold under strong play (the "
-                               "heuristic players' interval lies on another side of the reference)",)))
+        b, st = b.iloc[0], st.iloc[0]
+        if not _finite(b.value, b.ci_low, b.ci_high, st.value, st.ci_low, st.ci_high, st.reference):
+            continue
+        tile = finding.startswith("points per piece")
+        edge = finding.startswith("start-player edge")
+        unit = "points" if tile else "%"
+        ref_label = "the board mean" if tile else ("no edge" if edge else "a fair share")
+        note = f"With {base} players: {_interval(b.value, b.ci_low, b.ci_high, unit)}"
+        if min(st.games, b.games) >= MIN_CLAIM_N:
+            note += "; " + _holds(b.side, st.side, st.player, base)
+        out.append(Finding("difference", finding, st.value, min(st.ci_low, st.value), max(st.ci_high, st.value),
+                           n=int(st.games), null=st.reference, null_label=ref_label,
+                           test="paired t interval" if edge else ("log-scale delta-method interval" if tile
+                                                                  else "t interval"),
+                           player=st.player, unit=unit, notes=(note,),
+                           component=finding.split("(")[0].replace("points per piece, ", "").strip() + " values"
+                           if tile else ""))
+        out.append(difference_of(f"{finding}: {st.player} minus {base} players",
+                                 Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
+                                 Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
+                                 player=f"{st.player} vs {base}", unit=unit, null_label="no change"))
     return out
 
 
