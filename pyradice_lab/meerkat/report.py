@@ -33,7 +33,7 @@ __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage",
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 80, 200)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200)}
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
 #: for (quick, full report, experiment script).  The search player costs seconds per game, so the report restates
 #: the findings with the expectimax player and the script with the search player; the quick report, which never
@@ -149,7 +149,8 @@ def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
         if _finite(r.start_edge, r.start_edge_ci_low, r.start_edge_ci_high):
             out.append(from_estimate("difference", f"start player's win share minus the other players' mean, "
                                      f"{setup}", _estimate(r, "start_edge", r.games), null=0.0,
-                                     null_label="no edge", test="paired t interval", player=player, unit="%"))
+                                     null_label="an even start", test="paired t interval", player=player,
+                                     unit="%"))
     return out
 
 
@@ -219,8 +220,7 @@ def feature_findings(df: pd.DataFrame, player: str = "heuristic") -> list[Findin
     base = df.iloc[0]
     b = _estimate(base, "score_edge", base.games)
     return [difference_of(f"score edge of a player who {r['variant']}, minus the baseline's",
-                          _estimate(r, "score_edge", r["games"]), b, player=player, unit="points", scale=10.0,
-                          null_label="no change")
+                          _estimate(r, "score_edge", r["games"]), b, player=player, unit="points", scale=10.0)
             for r in df.iloc[1:].to_dict("records")]
 
 
@@ -252,7 +252,7 @@ def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
         for col, what in (("hazards_per_game", "hazards per game"), ("lost_per_seat", "meerkats lost per player")):
             out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token, minus the default "
                                      f"{d.blue_copies_each}", _estimate(r, col, r["games"]), _estimate(d, col, n),
-                                     player=player, null_label="no change", component="blue bag contents"))
+                                     player=player, component="blue bag contents"))
     if _finite(d.score_hit_minus_spared, d.score_hit_minus_spared_se) and d.score_hit_minus_spared_se > 0:
         half = 1.96 * d.score_hit_minus_spared_se
         out.append(Finding("difference", "score of players hit by a hazard minus those spared (default bags)",
@@ -295,8 +295,8 @@ def reading_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
                                  player=player, unit="%"))
         if r["start_change_se"] > 0 and _finite(r["start_change_ci_low"], r["start_change_ci_high"]):
             out.append(from_estimate("difference", f"change of the start player's win share, {what}",
-                                     _estimate(r, "start_change", r["games"]), null=0.0, null_label="no change",
-                                     test="paired t interval", player=player, unit="%"))
+                                     _estimate(r, "start_change", r["games"]), null=0.0, test="paired t interval",
+                                     player=player, unit="%"))
     return out
 
 
@@ -335,8 +335,10 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
     """Issue 12 for Meerkat: the strong players against greedy and heuristic (targets), then the balance findings
     restated with ``strong`` players next to heuristic players."""
     seeds = spawn_seeds(seed, 2)
-    players = [p for p in dict.fromkeys(("expectimax", search)) if p is not None]
-    pairs = [(p, o, pl) for p in players for o in ("greedy", "heuristic") for pl in (2, 3)]
+    # expectimax against both heuristics; the search player (seconds per game) against the stronger heuristic only
+    pairs = [("expectimax", o, pl) for o in ("greedy", "heuristic") for pl in (2, 3)]
+    if search is not None and search != "expectimax":
+        pairs += [(search, "heuristic", pl) for pl in (2, 3)]
     vs = pd.concat([A.head_to_head(p, o, n_versus, players=pl, rng=ss, engine=engine)
                     for (p, o, pl), ss in zip(pairs, spawn_seeds(seeds[0], len(pairs)))], ignore_index=True)
     df = A.strong_play(n, strong=strong, base="heuristic", rng=seeds[1], engine=engine)
@@ -364,7 +366,7 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
     ax.grid(alpha=0.3)
     fig.tight_layout()
     reading = (f"Head to head: {n_versus} games per row, the strong player's seat rotated, the others all greedy or "
-               f"all heuristic (2 players: the rules' 2 players + automa). Restated findings: every seat played by "
+               f"all heuristic (the search player against heuristic players only) (2 players: the rules' 2 players + automa). Restated findings: every seat played by "
                f"heuristic players and again by {strong} players, {n} games per setup and per restricted player "
                "(3 players); the start-player edge by turn position, paired per game; tile pay against the board "
                "mean for the tiles paying the most and the fewest points per piece with heuristic players. Each "
@@ -420,7 +422,7 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
         tile = finding.startswith("points per piece")
         edge = finding.startswith("start-player edge")
         unit = "points" if tile else "%"
-        ref_label = "the board mean" if tile else ("no edge" if edge else "a fair share")
+        ref_label = "the board mean" if tile else ("an even start" if edge else "a fair share")
         note = f"With {base} players: {_interval(b.value, b.ci_low, b.ci_high, unit)}"
         if min(st.games, b.games) >= MIN_CLAIM_N:
             note += "; " + _holds(b.side, st.side, st.player, base)
@@ -434,7 +436,7 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
         out.append(difference_of(f"{finding}: {st.player} minus {base} players",
                                  Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
                                  Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
-                                 player=f"{st.player} vs {base}", unit=unit, null_label="no change"))
+                                 player=f"{st.player} vs {base}", unit=unit))
     return out
 
 
@@ -481,5 +483,5 @@ def report_section(ctx) -> Section:
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
                                            ("features", 5), ("hazards", 3), ("readings", 9), ("strong", 10),
-                                           ("versus", 4 if q else 8)))
+                                           ("versus", 4 if q else 6)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")
