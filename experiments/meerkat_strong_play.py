@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 
+from pyradice_lab.findings import render
 from pyradice_lab.meerkat.report import SIZES, STRONG, run_strong_play
 from pyradice_lab.report import save_experiment
 
@@ -24,5 +25,7 @@ GAMES, VERSUS = SIZES["strong"][k], SIZES["versus"][k]
 result = run_strong_play(GAMES, VERSUS, SEED, "auto" if QUICK else "numba", *STRONG[k])
 paths = save_experiment(result, "reports")
 print(result.reading)
+for f in result.findings:
+    print("-", render(f))
 print(result.table.to_string(index=False))
 print({k: str(v) for k, v in paths.items()})
