@@ -288,7 +288,9 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
         se = np.sqrt(hit.var(ddof=1) / len(hit) + spared.var(ddof=1) / len(spared)) if ok else np.nan
         rows.append({"blue_copies_each": k, "default": c.blue == comp.blue, **_nonneg(fired, "hazards_per_game"),
                      "p_any_hazard": float((fired > 0).mean()), **_nonneg(lost, "lost_per_seat"),
-                     "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se, "games": n_games})
+                     "score_hit_minus_spared": diff, "score_hit_minus_spared_se": se,
+                     "score_hit_minus_spared_ci_low": diff - 1.96 * se, "score_hit_minus_spared_ci_high": diff + 1.96 * se,
+                     "games": n_games})
     return pd.DataFrame(rows)
 
 

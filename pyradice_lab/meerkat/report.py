@@ -18,10 +18,10 @@ import pandas as pd  # noqa: E402
 from ..findings import MIN_CLAIM_N, Finding, difference_of, format_interval, format_value, from_estimate  # noqa: E402
 from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
 from ..rng import spawn_seeds  # noqa: E402
-from ..stats import Estimate  # noqa: E402
+from ..stats import Z95, Estimate  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
-from .odds import automa_placement_table, placement_table  # noqa: E402
+from .odds import placement_table  # noqa: E402
 
 __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
            "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG",
@@ -47,9 +47,17 @@ def _n(name: str, quick: bool) -> int:
 
 # ----------------------------------------------------------------------------------------- findings helpers
 def _estimate(row, prefix: str, n) -> Estimate:
-    """The :class:`~pyradice_lab.stats.Estimate` of the ``prefix`` columns of a table row."""
-    return Estimate(float(row[prefix]), float(row[f"{prefix}_se"]), int(n), float(row[f"{prefix}_ci_low"]),
-                    float(row[f"{prefix}_ci_high"]))
+    """The :class:`~pyradice_lab.stats.Estimate` of the ``prefix`` columns of a table row (a table without the
+    standard error, as shown in the report: the SE of a normal 95% interval of the same width)."""
+    lo, hi = float(row[f"{prefix}_ci_low"]), float(row[f"{prefix}_ci_high"])
+    se = float(row[f"{prefix}_se"]) if f"{prefix}_se" in row else (hi - lo) / (2 * Z95)
+    return Estimate(float(row[prefix]), se, int(n), lo, hi)
+
+
+def _compact(df: pd.DataFrame) -> pd.DataFrame:
+    """The table shown and saved: standard-error columns dropped (every estimate keeps its 95% interval; the
+    findings are computed from the full table before this), numbers rounded to 5 decimals."""
+    return df[[c for c in df.columns if not c.endswith("_se") and c != "se"]].round(5)
 
 
 def _finite(*values) -> bool:
@@ -174,12 +182,12 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
                "the start player's win share minus the mean of the other human players, paired per game, so it does "
                "not depend on how often the automa wins; dotted lines: the fair share.")
     return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
-                            df, fig, meta={"games": n}, findings=seat_findings(df),
+                            _compact(df), fig, meta={"games": n}, findings=seat_findings(df),
                             question="Does the start player win more often than the others?")
 
 
 def automa_findings(df: pd.DataFrame) -> list[Finding]:
-    """Per row: the automa's win share against the fair share, and its score minus the players' mean (paired)."""
+    """Per row: the automa's win share against the fair share (its score margin is in the table)."""
     out = []
     for r in df.to_dict("records"):
         who = f"{r['players']} {r['policy']} player{'s' if r['players'] > 1 else ''}"
@@ -188,10 +196,6 @@ def automa_findings(df: pd.DataFrame) -> list[Finding]:
                                  _estimate(r, "automa_win_rate", r["games"]), null=r["fair_share"],
                                  null_label="a fair share", test="t interval (Wilson for 0/1 shares)",
                                  player=r["policy"], unit="%"))
-        if _finite(r["automa_margin"], r["automa_margin_ci_low"], r["automa_margin_ci_high"]):
-            out.append(from_estimate("difference", f"automa score minus the players' mean score against {who}{ext}",
-                                     _estimate(r, "automa_margin", r["games"]), null=0.0, null_label="no margin",
-                                     test="paired t interval", player=r["policy"], unit="points", scale=10.0))
     return out
 
 
@@ -210,8 +214,8 @@ def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.grid(alpha=0.3)
     reading = (f"{n} games per row. The automa places by its die and never uses guardians, burrow actions, the "
                "wandering male or oases; 1 player against the automa is an extension, not in the rules.")
-    return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, df, fig,
-                            meta={"games": n}, findings=automa_findings(df),
+    return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, _compact(df),
+                            fig, meta={"games": n}, findings=automa_findings(df),
                             question="How strong is the automa against players of each strength?")
 
 
@@ -237,29 +241,27 @@ def run_features(n: int, seed, engine: str = "auto") -> ExperimentResult:
                "The difference of a variant's score edge to the baseline row is the value of the feature to this "
                "player.")
     return ExperimentResult("meerkat_feature_value", "Meerkat Kingdom: value of the reroll, the queen, guardians+pups",
-                            reading, df, fig, meta={"games": n}, findings=feature_findings(df),
+                            reading, _compact(df), fig, meta={"games": n}, findings=feature_findings(df),
                             question="What is the reroll, the queen, or a guardian worth to a player?")
 
 
 def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
-    """Hazards per game with the default bags; the change in hazards and meerkats lost with 1 or 3 of each blue
-    token; the score of players hit by a hazard minus those spared."""
+    """Hazards per game with the default bags; the change in hazards with 1 or 3 of each blue token (meerkats
+    lost are in the table); the score of players hit by a hazard minus those spared."""
     d = df[df["default"]].iloc[0]
     n = int(d.games)
     out = [from_estimate("estimate", f"hazards per game, {d.blue_copies_each} of each blue token (default bags)",
                          _estimate(d, "hazards_per_game", n), player=player, test="log-scale t interval")]
     for r in df[~df["default"]].to_dict("records"):
-        for col, what in (("hazards_per_game", "hazards per game"), ("lost_per_seat", "meerkats lost per player")):
+        for col, what in (("hazards_per_game", "hazards per game"),):
             out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token, minus the default "
                                      f"{d.blue_copies_each}", _estimate(r, col, r["games"]), _estimate(d, col, n),
                                      player=player, component="blue bag contents"))
-    if _finite(d.score_hit_minus_spared, d.score_hit_minus_spared_se) and d.score_hit_minus_spared_se > 0:
-        half = 1.96 * d.score_hit_minus_spared_se
-        out.append(Finding("difference", "score of players hit by a hazard minus those spared (default bags)",
-                           d.score_hit_minus_spared, d.score_hit_minus_spared - half, d.score_hit_minus_spared + half,
-                           n=n, null=0.0, null_label="no difference", test="normal interval (Welch SE)",
-                           player=player, unit="points", scale=10.0,
-                           notes=("Hazards hit crowded tiles, so this mixes cause and effect",)))
+    hit = _estimate(d, "score_hit_minus_spared", n) if _finite(d.score_hit_minus_spared) else None
+    if hit is not None and hit.ci_high > hit.ci_low:
+        out.append(from_estimate("difference", "score of players hit by a hazard minus those spared (default bags)",
+                                 hit, null=0.0, test="normal interval (Welch SE)", player=player, unit="points",
+                                 scale=10.0, notes=("Hazards hit crowded tiles, so this mixes cause and effect",)))
     return out
 
 
@@ -279,24 +281,20 @@ def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     reading = (f"{n} three-player greedy games per row. Hazards (and every brown token: tan effects, reverse "
                "scoring) only come out once the blue bag is empty, so the number of blue tokens sets the hazard "
                "pressure. The bag contents are reconstructed; counts have intervals on the log scale (never below 0).")
-    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n},
-                            findings=hazard_findings(df),
+    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, _compact(df), fig,
+                            meta={"games": n}, findings=hazard_findings(df),
                             question="How much do hazards bite, and how does the blue bag set their pressure?")
 
 
 def reading_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
     """Per setup and reading: the share of games whose winner changes (Wilson); the paired change of the start
-    player's win share (null 0) where it varies at all."""
+    player's win share is in the table and the figure."""
     out = []
     for r in df.to_dict("records"):
         what = f"{r['reading'].replace('_', ' ')} = {r['option']}, {r['setup']}"
         out.append(from_estimate("estimate", f"share of games with another winner, {what}",
                                  _estimate(r, "winner_changed_rate", r["games"]), test="Wilson interval",
                                  player=player, unit="%"))
-        if r["start_change_se"] > 0 and _finite(r["start_change_ci_low"], r["start_change_ci_high"]):
-            out.append(from_estimate("difference", f"change of the start player's win share, {what}",
-                                     _estimate(r, "start_change", r["games"]), null=0.0, test="paired t interval",
-                                     player=player, unit="%"))
     return out
 
 
@@ -326,7 +324,7 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
                 "winner_changed_rate", "winner_changed_rate_ci_low", "winner_changed_rate_ci_high", "start_change",
                 "start_change_se", "start_change_ci_low", "start_change_ci_high", "games"]]  # all: reading_impact
     return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
-                            reading, shown.round(5), fig, meta={"games": n}, findings=reading_findings(df),
+                            reading, _compact(shown), fig, meta={"games": n}, findings=reading_findings(df),
                             question="Do the two readings of the ambiguous rules change who wins?")
 
 
@@ -380,7 +378,7 @@ def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: s
     cols = ["finding", "policy", "opponent", "setup", "player", "value", "se", "ci_low", "ci_high", "reference",
             "fair_share", "beats_fair", "side", "holds", "games"]
     return ExperimentResult("meerkat_strong_play", "Meerkat Kingdom: strong players and the findings under strong play",
-                            reading, table[cols].round(5), fig,
+                            reading, _compact(table[cols]), fig,
                             meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search},
                             findings=strong_findings(vs, df, base="heuristic"),
                             question="How strong are the search players, and do the balance findings hold under "
@@ -433,10 +431,14 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
                            player=st.player, unit=unit, notes=(note,),
                            component=finding.split("(")[0].replace("points per piece, ", "").strip() + " values"
                            if tile else ""))
-        out.append(difference_of(f"{finding}: {st.player} minus {base} players",
-                                 Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
-                                 Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
-                                 player=f"{st.player} vs {base}", unit=unit))
+        moved = difference_of(f"{finding}: {st.player} minus {base} players",
+                              Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
+                              Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
+                              player=f"{st.player} vs {base}", unit=unit)
+        if unit == "%":  # shares change by at most 1, edges (differences of shares) by 2: the normal interval can
+            bound = 2.0 if edge else 1.0  # pass these bounds on tiny samples
+            moved = moved.with_context(ci_low=max(-bound, moved.ci_low), ci_high=min(bound, moved.ci_high))
+        out.append(moved)
     return out
 
 
@@ -455,8 +457,8 @@ def report_section(ctx) -> Section:
         "with the reroll chosen by exact expectation; heuristic = the same with weights for guardians, pups, the "
         "queen and burrow actions; expectimax = the heuristic's weights with the expected end-of-game majority "
         "standings as its evaluation (exact expectation over the reroll); mcts:N = determinized Monte Carlo search, "
-        "N rollouts per decision played by the compiled engine. Reconstructed components are listed at the end of "
-        "this section.",
+        "N rollouts per decision played by the compiled engine. The automa's exact placement distribution is "
+        "meerkat.placement_table(automa=True). Reconstructed components are listed at the end of this section.",
         heading="Meerkat Kingdom")]
     from .sim import compiled_engine_ready
 
@@ -473,10 +475,6 @@ def report_section(ctx) -> Section:
     for res in results:
         save_experiment(res, ctx.out_dir)
         items.append(res)
-    at = automa_placement_table()
-    any_face = at[at.face == "any"].pivot_table(index="tile", columns="count", values="probability", fill_value=0)
-    items.append(Table(any_face.reset_index(), title="Automa placement distribution (exact, faces mixed)",
-                       caption="P(tile, meerkats) of one automa placement; a 1+1 tile pair is rerolled."))
     src = comp.source_table()
     items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45,
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
