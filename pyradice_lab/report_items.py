@@ -200,6 +200,7 @@ class Section:
     seed: Any = None
     trials: Any = None
     seconds: float | None = None
+    cpu_seconds: float | None = None  # CPU time of the process that built it (the machine may be shared)
 
 
 @dataclass(frozen=True)

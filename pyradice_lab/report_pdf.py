@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 from xml.sax.saxutils import escape
 
+import pandas as pd
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import (
@@ -66,9 +67,9 @@ from .report_style import (
     markup,
     paragraphs,
 )
-from .report_tables import _wrap_cell, table_flowables
+from .report_tables import _wrap_cell, portrait_columns, table_flowables
 
-__all__ = ["render_pdf", "QUICK_BANNER", "MIN_TABLE_FONT"]
+__all__ = ["render_pdf", "findings_frame", "QUICK_BANNER", "MIN_TABLE_FONT", "SUMMARY_ROWS"]
 
 
 # ----------------------------------------------------------------------------------------- figures
@@ -300,8 +301,17 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
     story.add(flow)
     if exp.figure is not None:
         _figure(exp.figure, story)
-    tab, orient = table_flowables(Table(exp.table, title=f"{exp.title}: data"), max_rows=exp.max_rows,
-                                  note=f"All rows: {exp.name}/{exp.name}.csv.")
+    frame = exp.table
+    note = f"All rows: {exp.name}/{exp.name}.csv."
+    if isinstance(frame, pd.DataFrame) and len(frame.columns):
+        # a compact table on the experiment's own page: columns that would need a landscape page are left
+        # to the CSV (standard errors first; the intervals stay)
+        keep = portrait_columns(frame, max_rows=exp.max_rows)
+        if len(keep) < len(frame.columns):
+            left = [str(c) for c in frame.columns if str(c) not in keep]
+            frame = frame[[c for c in frame.columns if str(c) in keep]]
+            note = (f"Not shown here: {', '.join(left)}. All rows and columns: {exp.name}/{exp.name}.csv.")
+    tab, orient = table_flowables(Table(frame, title=f"{exp.title}: data"), max_rows=exp.max_rows, note=note)
     story.add(tab, orient)
 
 
@@ -345,6 +355,26 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
+#: rows of the summary's ranked list of all findings (the rest are with their experiments and in the CSV)
+SUMMARY_ROWS = 30
+
+
+def findings_frame(sections) -> pd.DataFrame:
+    """Every finding of ``sections``, ranked as on the summary page, with where it is (section, experiment)."""
+    from .findings import findings_table
+
+    found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
+    where = {id(f): (sec.title, exp.title, exp.name) for sec, exp, f in found}
+    ranked = rank([f for _, _, f in found])
+    if not ranked:
+        return pd.DataFrame()
+    table = findings_table(ranked)
+    table.insert(0, "experiment", [where[id(f)][2] for f in ranked])
+    table.insert(0, "section", [where[id(f)][0] for f in ranked])
+    table.insert(0, "rank", range(1, len(ranked) + 1))
+    return table
+
+
 # ----------------------------------------------------------------------------------------- front matter
 def _trials(trials) -> str:
     if trials is None:
@@ -374,10 +404,12 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
     info = [("version", f"pyradice_lab {__version__}", "mode", str(meta.get("mode", ""))),
             ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M")), "root seed",
              str(meta.get("seed", ""))),
-            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections", "jobs",
+            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections"
+             + (f" ({sum(getattr(s, 'cpu_seconds', None) or 0 for s in sections):.1f} s CPU)"
+                if any(getattr(s, "cpu_seconds", None) is not None for s in sections) else ""), "jobs",
              str(meta.get("n_jobs", "")))]
     grey = colors.HexColor("#555555")
-    flow.append(RLTable([list(r) for r in info], colWidths=[55, 200, 55, 110], hAlign="CENTER",
+    flow.append(RLTable([list(r) for r in info], colWidths=[55, 260, 55, 70], hAlign="CENTER",
                         style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),
                                           ("TEXTCOLOR", (0, 0), (0, -1), grey), ("TEXTCOLOR", (2, 0), (2, -1), grey),
                                           ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
@@ -410,6 +442,8 @@ def _sections_table(sections) -> RLTable:
     for sec in sections:
         row = len(cells)
         seconds = f"{sec.seconds:.1f} s" if sec.seconds is not None else "–"
+        if getattr(sec, "cpu_seconds", None) is not None:
+            seconds += f" ({sec.cpu_seconds:.1f} s CPU)"
         cells.append([_wrap_cell(f"{sec.title}  ·  seed {sec.seed if sec.seed is not None else '–'}  ·  trials "
                                  f"{_trials(sec.trials)}  ·  run time {seconds}", width - 6, BOLD, size), "", ""])
         style += [("SPAN", (0, row), (-1, row)), ("FONT", (0, row), (-1, row), BOLD, size, lead),
@@ -463,7 +497,14 @@ def _summary(sections, story: _Story) -> None:
                                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))])
 
     block("Findings that may change a component", component_findings(allf))
-    block("All findings, ranked by size and certainty", rank(allf))
+    ranked = rank(allf)
+    block("All findings, ranked by size and certainty", ranked[:SUMMARY_ROWS])
+    if len(ranked) > SUMMARY_ROWS:
+        rest = ranked[SUMMARY_ROWS:]
+        story.add(paragraphs(
+            f"The other {len(rest)} findings ({sum(f.is_claim for f in rest)} of them claims) are stated with "
+            "their experiments; all findings, ranked, are in the findings CSV beside this PDF "
+            "(<report>_findings.csv).", SMALL))
 
 
 def _contents(story: _Story) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..report import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
+from ..report import ExperimentResult, ReportContext, Section, Text, save_experiment
 from ..rng import seed_sequence
 from . import analysis as A
 from .components import Layout, load_game_config, load_layout
@@ -436,9 +436,7 @@ def report_section(ctx: ReportContext) -> Section:
     from .strongplay import strong_play_experiments
 
     results += strong_play_experiments("quick" if quick else "report", s_strong)
-    for r in results:
+    for r in results:  # each experiment names its CSV (and PNG) beside the report
         save_experiment(r, ctx.out_dir)
         items.append(r)
-    items.append(Table(pd.DataFrame([{"experiment": r.name, "title": r.title, "rows": len(r.table)}
-                                     for r in results]), title="Purramid experiments (CSV + PNG in reports/)"))
     return Section("Purramid", items, seed=ctx.seed_label("purramid"), trials=f"{n_played:,} games + turns")
