@@ -5,7 +5,14 @@ import pytest
 
 from pyradice_lab.findings import MIN_CLAIM_N
 from pyradice_lab.report import ReportContext
-from pyradice_lab.strength_report import PLANS, SIZES, StrengthPlan, ladder_experiment, report_section, restricted_experiment
+from pyradice_lab.strength_report import (
+    PLANS,
+    SIZES,
+    StrengthPlan,
+    ladder_experiment,
+    report_section,
+    restricted_experiment,
+)
 
 
 def _h2h_score(h2h: pd.DataFrame, a: str, b: str) -> float:
