@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 import pandas as pd
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -356,7 +357,9 @@ def _is_frame(x) -> bool:
 
 
 #: rows of the summary's ranked list of all findings (the rest are with their experiments and in the CSV)
-SUMMARY_ROWS = 30
+SUMMARY_ROWS = 20
+#: the summary's cells: a little smaller than the tables' so twenty findings fit about a page
+SUMMARY_CELL = ParagraphStyle("summary_cell", parent=CELL, fontSize=7.5, leading=9)
 
 
 def findings_frame(sections) -> pd.DataFrame:
@@ -481,19 +484,22 @@ def _summary(sections, story: _Story) -> None:
         if not items:
             story.add(paragraphs("None at this sample size." if allf else "None yet."))
             return
-        head = [Paragraph("<b>#</b>", CELL), Paragraph("<b>finding</b>", CELL), Paragraph("<b>where</b>", CELL),
-                Paragraph("<b>robust to the reconstructed components</b>", CELL)]
+        head = [Paragraph("<b>#</b>", SUMMARY_CELL), Paragraph("<b>finding</b>", SUMMARY_CELL),
+                Paragraph("<b>where</b>", SUMMARY_CELL), Paragraph("<b>robust to the reconstructed components</b>",
+                                                                   SUMMARY_CELL)]
         rows = [head]
         for i, f in enumerate(items, 1):
             robust = ("not assessed" if f.robust is None else ("yes" if f.robust else "no")) + \
                 (f": {f.robustness}" if f.robustness else "")
-            rows.append([Paragraph(str(i), CELL), Paragraph(markup(render(f)), CELL),
-                         Paragraph(markup(where[id(f)]), CELL), Paragraph(markup(robust), CELL)])
+            rows.append([Paragraph(str(i), SUMMARY_CELL), Paragraph(markup(render(f)), SUMMARY_CELL),
+                         Paragraph(markup(where[id(f)]), SUMMARY_CELL), Paragraph(markup(robust), SUMMARY_CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[18, width - 18 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[16, width - 16 - 112 - 64, 112, 64], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),
+                                             ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                                             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))])
 
     block("Findings that may change a component", component_findings(allf))

@@ -72,7 +72,7 @@ def _pct(x: float) -> str:
 def _fig(rows: int):
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(6.6, 0.9 + 0.26 * rows))
+    return plt.subplots(figsize=(6.6, 0.75 + 0.22 * rows))
 
 
 def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataFrame:
@@ -115,7 +115,7 @@ def _h2h_finding(h2h, a: str, b: str, players: int, min_n: int | None = None) ->
     what = "head-to-head score" if players == 2 else f"share of {players}-seat games finishing above the other"
     kw = {} if min_n is None else {"min_n": min_n}
     return Finding("difference", what, s, min(lo, s), max(hi, s), n=n, null=0.5, null_label="an even match",
-                   unit="%", test="Wilson interval" + ("" if players == 2 else ", pairs within a game"),
+                   unit="%", test="Wilson interval" + ("" if players == 2 else ", pairs within a game"), scale=1.0,
                    player=f"{a} against {b}", sample_unit="games" if players == 2 else "comparisons", **kw)
 
 
@@ -175,15 +175,11 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
     if plan.optimal:
         opt_note = (f" The exact player `{plan.optimal[-1]}` played {optimal_games:,} games against "
                     f"`{plan.optimal[0]}` only, fitted with the rest in one model." if optimal_games else
-                    f" The exact player `{plan.optimal[-1]}` (a few games per second) is left out of the quick "
-                    "report; see the strength guide for its ladder.")
+                    f" The exact player `{plan.optimal[-1]}` is left out.")
     reading = (
-        f"{spec.title}, {plan.setup}: {games:,} games per lineup of players, every player in every seat "
-        f"equally often.{opt_note} Ratings average 0 and carry quasi-standard errors (worst relative error "
-        f"{100 * worst:.0f}%): two players whose intervals do not overlap differ. The win rate is over all of a "
-        f"player's games against the field (fair share {_pct(fair)}); it depends on the field, the rating does "
-        f"not. Strongest: `{order[0]}`; weakest: `{order[-1]}`. Head-to-head scores of every pair: the CSV "
-        f"{game}_strength_ladder_pairs.csv.")
+        f"{spec.title}, {plan.setup}: {games:,} games per lineup of players.{opt_note} Fair share "
+        f"{_pct(fair)}; quasi-standard errors (worst relative error {100 * worst:.0f}%). Every pair's "
+        f"head-to-head score: {game}_strength_ladder_pairs.csv.")
     shown = table[["policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate", "win_rate_ci_low",
                    "win_rate_ci_high", "games"]]
     fig = _ladder_figure(table, f"{spec.title}: players by strength")
@@ -208,11 +204,12 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
     fair = 1 / plan.players
     # the findings: the costliest restriction, the cheapest, and any without a measurable value or harmful
     # (the table has every restriction with its interval and flag)
-    picked = {0, len(table) - 1} | {i for i, f in enumerate(table["flag"]) if f in ("no measurable value", "harmful")}
+    others = [i for i, f in enumerate(table["flag"]) if f in ("no measurable value", "harmful")][::-1]
+    picked = {0, len(table) - 1} | set(others[:2])  # at most four sentences; the table has every row
     findings = [Finding("difference", f"win share of a player that {r.description.rstrip('.')}",
                         float(r.win_rate), min(float(r.win_rate_ci_low), float(r.win_rate)),
                         max(float(r.win_rate_ci_high), float(r.win_rate)), n=int(r.games), null=fair,
-                        null_label="a fair share", unit="%", test="Wilson interval",
+                        null_label="a fair share", unit="%", test="Wilson interval", scale=1.0,
                         player=f"{r.player} against {policy}")
                 for i, r in enumerate(table.itertuples()) if i in picked]
     fig, ax = _fig(len(table))
@@ -232,12 +229,9 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
     parts = [f"{flag}: {flags[flag]}" for flag in ("dominant", "valuable", "no measurable value", "harmful")
              if flag in flags]
     reading = (
-        f"{spec.title}, {plan.setup}: one seat plays `{policy}` forbidden one option, the others unrestricted "
-        f"`{policy}`; {int(table['games'].iloc[0]):,} games per restriction, the restricted seat in every seat "
-        f"equally often. Fair share {_pct(fair)}. Flags (95% Wilson interval against the fair share; dominant: "
-        f"below {_pct(float(table.attrs['dominant_below']))}): " + "; ".join(parts) + ". An option with no "
-        "measurable value is a candidate for removal only for this player: a player who uses it better may "
-        "value it.")
+        f"{spec.title}, {plan.setup}: one seat `{policy}` forbidden one option, the others `{policy}`; "
+        f"{int(table['games'].iloc[0]):,} games per restriction. Fair share {_pct(fair)}; dominant: below "
+        f"{_pct(float(table.attrs['dominant_below']))}. " + "; ".join(parts) + ".")
     shown = table[["restriction", "description", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "effect", "flag",
                    "games"]]
     return ExperimentResult(
@@ -258,12 +252,18 @@ def report_section(ctx: ReportContext, games=None) -> Section:
     games = [g for g in (known if games is None else games)
              if known[g].policies and known[g].lineup_outcomes is not None]
     items: list = [Text(
-        "Balance found with weak players is not balance. For each game: its players rated against each other "
-        "(a Bradley-Terry ladder, Elo scale, with 95% intervals; the findings are the head-to-head scores of "
-        "neighbours on the ladder) and restricted play (after Jaffe et al. 2012): the strongest player "
-        "forbidden one option against unrestricted copies of itself, so what each option is worth to a good "
-        "player. Ratings of different games are not comparable. The strength guide (docs/guide/strength.md) "
-        "has the larger runs and the method.", heading="Strength and restricted play")]
+        "Balance found with weak players is not balance. For each game, two experiments. The ladder: its "
+        "players against each other, every player in every seat equally often, rated by a Bradley-Terry model "
+        "(Elo scale: 400 points = 10:1 odds, 100 points = 64%) with 95% intervals; ratings average 0 and carry "
+        "quasi-standard errors, so two players whose intervals do not overlap differ; ratings of different games "
+        "are not comparable. Its findings: the strongest player's head-to-head score against the next one and "
+        "against greedy. Restricted play (after Jaffe et al. 2012): the strongest player forbidden one option "
+        "against unrestricted copies of itself; the flags compare the win share's 95% Wilson interval with the "
+        "fair share: no measurable value (it contains the fair share: the option is worth nothing measurable "
+        "to this player), valuable (below), dominant (below a fifth of it: without the option the player "
+        "almost never wins), harmful (above). An option without measurable value is dead weight only for this "
+        "player: one who uses it better may value it. The method and larger runs: docs/guide/strength.md.",
+        heading="Strength and restricted play")]
     total = 0
     for g, seed in zip(games, root.spawn(len(games))):
         plan = PLANS.get(g, StrengthPlan())

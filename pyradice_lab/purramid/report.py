@@ -18,6 +18,9 @@ __all__ = ["burst_odds_experiment", "press_your_luck_experiment", "game_experime
            "policy_regret_experiment", "bonus_mode_experiment", "report_section", "components_text",
            "POLICIES"]
 
+#: rows of each experiment's table printed in the report (the CSV beside it has all)
+TABLE_ROWS = 18
+
 POLICIES = ["greedy", "stop_after:1", "stop_after:2", "stop_after:3", "risk:0.2", "risk:0.35", "risk:0.5"]
 
 
@@ -37,7 +40,7 @@ def burst_odds_experiment() -> ExperimentResult:
 
     df = A.burst_heatmap()
     grid = df.pivot(index="dice", columns="number", values="p_burst")
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(8, 3.0))
     im = ax.imshow(grid.to_numpy(), cmap="RdYlGn_r", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(grid.shape[1]), grid.columns)
     ax.set_yticks(range(grid.shape[0]), grid.index)
@@ -74,7 +77,7 @@ def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
         keep = df["situation"].unique()[[0, -1]]
         df = df[df["situation"].isin(keep)].reset_index(drop=True)
     sits = list(df["situation"].unique())
-    fig, axes = plt.subplots(1, len(sits), figsize=(3.0 * len(sits), 3.4), sharey=False, squeeze=False)
+    fig, axes = plt.subplots(1, len(sits), figsize=(3.0 * len(sits), 3.0), sharey=False, squeeze=False)
     for ax, sit in zip(axes[0], sits):
         d = df[df["situation"] == sit]
         ax.plot(d["dice_left"], d["stop_value"], "o-", label="stop")
@@ -111,7 +114,7 @@ def game_experiments(n_games: int, seed) -> tuple[list[ExperimentResult], int]:
     seats = A.seat_table(games)
     sides = A.side_table(games)
 
-    fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), sharey=True)
     for ax, players in zip(axes, (2, 3, 4)):
         for k, side in enumerate(("A", "B")):
             d = seats[(seats["players"] == players) & (seats["side"] == side)]
@@ -147,7 +150,7 @@ def game_experiments(n_games: int, seed) -> tuple[list[ExperimentResult], int]:
     res_seats = ExperimentResult("purramid_seat_advantage", "Seat advantage by player count and side", reading,
                                  seats, fig)
 
-    fig, ax = _fig(6.5, 3.6)
+    fig, ax = _fig(6.5, 2.9)
     for k, side in enumerate(("A", "B")):
         d = sides[sides["side"] == side]
         ax.errorbar(d["players"] + (k - 0.5) * 0.1, d["turns"],
@@ -184,7 +187,7 @@ def game_experiments(n_games: int, seed) -> tuple[list[ExperimentResult], int]:
                           "fresh_turn_burst": s.fresh(cov, 5, 0)[1], "bonus_mode": s.bonus_mode(cov, 5)})
     exact = pd.DataFrame(side_rows)
     comp = sides.merge(exact[exact["board"] == "empty"][["side", "fresh_turn_value"]], on="side")
-    fig, axes = plt.subplots(1, 3, figsize=(10, 3.2))
+    fig, axes = plt.subplots(1, 3, figsize=(10, 2.9))
     for ax, col, lab in zip(axes, ("bursts_per_turn", "bonus_per_turn", "winner_gold"),
                             ("bursts per turn", "bonus turns per turn", "winner's gold tiles")):
         for k, side in enumerate(("A", "B")):
@@ -245,7 +248,7 @@ def yarn_value_experiment(quick: bool = False, seed=0) -> ExperimentResult:
         pos = A.sample_positions(side, 4, n_pos, seed=sq)
         boards += [(f"4p game {side} #{i}", side, c) for i, c in enumerate(pos) if c]  # c = 0: the empty board
     df = A.yarn_values(boards)
-    fig, ax = _fig(6.5, 3.8)
+    fig, ax = _fig(6.5, 3.0)
     for mode, mk in (("exact", "o"), ("approx", "^")):
         d = df[df["bonus_mode"] == mode]
         ax.scatter(d["free_spaces"], d["gain_first_token"], marker=mk, label=f"first token ({mode} bonus)")
@@ -299,7 +302,7 @@ def policy_regret_experiment(quick: bool = False, seed=0) -> ExperimentResult:
     s1, s2 = seed_sequence(seed).spawn(2)
     boards = _exact_boards(quick, s1)
     df = A.policy_regret(boards, POLICIES, n_turns=400 if quick else 3000, seed=s2)
-    fig, ax = _fig(8, 3.8)
+    fig, ax = _fig(8, 3.0)
     labels = POLICIES
     for k, (board, d) in enumerate(df.groupby("board", sort=False)):
         x = np.arange(len(labels)) + (k - (df["board"].nunique() - 1) / 2) * 0.22
@@ -349,7 +352,7 @@ def bonus_mode_experiment(quick: bool = False, seed=0) -> ExperimentResult:
             if c:
                 cases.append((f"side B game board #{i}", "B", c, 5))
     df = A.bonus_mode_errors(cases)
-    fig, ax = _fig(7.5, 3.8)
+    fig, ax = _fig(7.5, 3.3)
     x = np.arange(len(df))
     ax.bar(x - 0.2, df["approx_error"], width=0.4, label="approx - exact")
     ax.bar(x + 0.2, df["none_error"], width=0.4, label="none - exact")
@@ -437,6 +440,7 @@ def report_section(ctx: ReportContext) -> Section:
 
     results += strong_play_experiments("quick" if quick else "report", s_strong)
     for r in results:  # each experiment names its CSV (and PNG) beside the report
+        r.max_rows = TABLE_ROWS  # the seat table whole (18 rows: 2-4 players, sides A and B)
         save_experiment(r, ctx.out_dir)
         items.append(r)
     return Section("Purramid", items, seed=ctx.seed_label("purramid"), trials=f"{n_played:,} games + turns")

@@ -54,7 +54,7 @@ def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1,
                                               progress=progress))
 
     # ---------------------------------------------------------------- strong play vs heuristic play
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.0))
     for ax, q, pct in ((axes[0], "P(start player wins)", True), (axes[1], "turns per game", False)):
         d = cmp[cmp["quantity"] == q].reset_index(drop=True)
         labels = [f"{r.players}p {r.side}" for r in d.itertuples()]
@@ -104,7 +104,7 @@ def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1,
                                reading, cmp, fig, meta={"size": size})
 
     # ---------------------------------------------------------------- skill gap
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    fig, ax = plt.subplots(figsize=(6.5, 2.8))
     labels = [f"{r.players}p {r.side}" for r in gap.itertuples()]
     ax.errorbar(range(len(gap)), gap["p_win"], yerr=[gap["p_win"] - gap["p_win_ci_low"],
                                                     gap["p_win_ci_high"] - gap["p_win"]], fmt="o", capsize=3,
