@@ -25,8 +25,8 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "build_parser", "game_subcommands", "CliError", "show_progress", "positive_int", "nonneg_int",
-           "int_list", "float_list", "parse_grid_value", "check_output_path", "output_file", "output_dir",
+__all__ = ["main", "build_parser", "game_subcommands", "components_arg", "CliError", "show_progress", "positive_int",
+           "nonneg_int", "int_list", "float_list", "parse_grid_value", "check_output_path", "output_file", "output_dir",
            "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR"]
 
 PROG = "pyradice-lab"
@@ -313,6 +313,50 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def components_arg(parser) -> None:
+    """Add ``--components PATH`` (a designer's components file) to a game subcommand."""
+    parser.add_argument("--components", metavar="PATH", default=None,
+                        help="a components TOML file ('components --dump FILE' writes one to edit); a partial "
+                             "file merges over the packaged components")
+
+
+def _cmd_components(args) -> int:
+    import importlib
+
+    fmt = importlib.import_module(f"pyradice_lab.{args.game}.components").FORMAT
+    if args.dump is not None:
+        out = Path(args.dump)
+        if str(args.dump) == "" or out.is_dir():
+            raise CliError(f"--dump must be a file path, got {str(args.dump)!r}")
+        if not out.parent.is_dir():
+            raise CliError(f"--dump: the folder {str(out.parent)!r} does not exist")
+        if out.exists() and not args.force:
+            raise CliError(f"--dump: {str(out)!r} exists (add --force to overwrite it)")
+    comp = fmt.load(args.components)
+    if args.dump is not None:
+        tmp = out.with_name(f".tmp-{os.getpid()}-{out.name}")
+        try:
+            tmp.write_text(comp.to_toml(), encoding="utf-8")
+            os.replace(tmp, out)
+        finally:
+            tmp.unlink(missing_ok=True)
+        print(f"wrote {out}: the {'components of ' + str(args.components) if args.components else 'packaged components'}"
+              f" of {args.game}, one commented TOML file; edit it and pass --components {out} to the {args.game} "
+              f"subcommands (a partial file is fine: it merges over the packaged components)")
+        return 0
+    rows = fmt.rows(comp._document)
+    what = str(args.components) if args.components else "packaged"
+    print(f"{args.game} components ({what}; {len(rows)} values, content hash {comp.content_hash()[:12]})")
+    wk = max(len(r[0]) for r in rows)
+    wv = min(max(len(r[1]) for r in rows), 40)
+    ws = max(len(r[2]) for r in rows)
+    print(f"{'key':<{wk}}  {'value':<{wv}}  {'source':<{ws}}  meaning")
+    for key, value, source, meaning in rows:
+        value = value if len(value) <= wv else value[:wv - 3] + "..."
+        print(f"{key:<{wk}}  {value:<{wv}}  {source:<{ws}}  {meaning}")
+    return 0
+
+
 def _print_table(df, out: str | None, what: str) -> None:
     import pandas as pd
 
@@ -365,7 +409,7 @@ def _strength_subcommands(sub, name: str) -> None:
               "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
               "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
               "--jobs": dict(type=jobs_int, default=1, help="parallel worker processes (default: 1)"),
-              "--out": dict(default=None, help="CSV path for the table"),
+              "--out": dict(type=output_file(".csv"), default=None, help="CSV path for the table"),
               "--no-progress": dict(action="store_true", help="no progress bar")}
     p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
@@ -390,7 +434,9 @@ def _strength_subcommands(sub, name: str) -> None:
 def game_subcommands(subparsers, name: str, description: str):
     """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set.
 
-    Every game gets the shared ``ladder`` and ``restricted`` subcommands (:mod:`pyradice_lab.strength`) here.
+    Every game gets ``<name> components`` here: the components with their sources, or ``--dump PATH`` to write
+    them as one commented TOML file to start from; and the shared ``ladder`` and ``restricted`` subcommands
+    (:mod:`pyradice_lab.strength`).
     """
     from . import registry
 
@@ -398,6 +444,14 @@ def game_subcommands(subparsers, name: str, description: str):
     p = subparsers.add_parser(name, help=f"{spec.title}: {spec.summary}", description=description)
     sub = p.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
     sub.required = True
+    c = sub.add_parser("components", help="the components and their sources; --dump writes them to a TOML file",
+                       description=f"Show the {spec.title} components (every value, its source and meaning) or write "
+                                   f"them as one commented TOML file to edit. Example: {PROG} {name} components "
+                                   f"--dump mine.toml, then {PROG} {name} simulate --components mine.toml")
+    c.add_argument("--dump", metavar="PATH", default=None, help="write the components as commented TOML to PATH")
+    c.add_argument("--force", action="store_true", help="with --dump: overwrite PATH if it exists")
+    components_arg(c)
+    c.set_defaults(func=_cmd_components, game=name)
     if spec.policies:
         _strength_subcommands(sub, name)
     return sub

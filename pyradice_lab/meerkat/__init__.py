@@ -125,7 +125,8 @@ register_game(
                     "automa": "rules (default: the automa joins 2 players), 0 or 1",
                     "policy": "random_legal | greedy | heuristic (every player)",
                     "reverse_reading": "literal (default) | extended",
-                    "jackal_reading": "literal (default) | next_tile"},
+                    "jackal_reading": "literal (default) | next_tile",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"players": [2, 3, 4], "automa": ["rules"], "policy": ["greedy"]}),
     },
 )

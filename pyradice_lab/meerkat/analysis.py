@@ -6,14 +6,12 @@ functions.  Every Monte Carlo number carries its standard error and 95% CI; seed
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pandas as pd
 
 from ..rng import spawn_seeds
 from ..stats import mean_estimate, proportion_estimate
-from .components import TILES, Components, Tile, default_components
+from .components import TILES, Components, coerce_components
 from .odds import placement_odds
 from .sim import READINGS, setup_label, simulate_games
 
@@ -80,10 +78,12 @@ def _est(x, prefix):
 
 # ----------------------------------------------------------------------------------------- tile fairness
 def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None,
-                  components: Components | None = None, engine: str = "auto") -> pd.DataFrame:
-    """Per tile: exact placement odds, pieces committed when scored, points paid, points per piece."""
-    comp = components or default_components()
-    df = simulate_games(n_games, players=players, policies=policies, rng=rng, components=components, engine=engine)
+                  components=None, engine: str = "auto") -> pd.DataFrame:
+    """Per tile: exact placement odds, pieces committed when scored, points paid, points per piece.
+
+    ``components``: a path or loaded components (default: the packaged ones)."""
+    comp = coerce_components(components)
+    df = simulate_games(n_games, players=players, policies=policies, rng=rng, components=comp, engine=engine)
     rows = []
     for t in TILES:
         present, paid = df[f"present_t{t}"].to_numpy(float), df[f"paid_t{t}"].to_numpy(float)
@@ -91,7 +91,7 @@ def tile_fairness(n_games: int, *, players: int = 3, policies="greedy", rng=None
         for s in range(players + bool(df["automa"].iloc[0])):
             won += df[f"won_{s}"].str.split(",").apply(lambda x, t=t: str(t) in x).to_numpy()
         rows.append({"tile": t, "values": "/".join(map(str, comp.tile(t).values)),
-                     "p_place_1": placement_odds(t, 1), **_est(present, "pieces"), **_est(paid, "paid"),
+                     "p_place_1": placement_odds(t, 1, components=comp), **_est(present, "pieces"), **_est(paid, "paid"),
                      "p_high_taken": won.mean(), "points_per_piece": paid.mean() / max(present.mean(), 1e-9)})
     return pd.DataFrame(rows)
 
@@ -102,16 +102,16 @@ def suggest_values(fair: pd.DataFrame, comp: Components | None = None, damping: 
     The factor is (board average / tile's points per piece) ** ``damping`` (0.5 = half-way in log terms), so
     that repeated rounds (players re-target the new values) settle instead of overshooting.
     """
-    comp = comp or default_components()
+    comp = coerce_components(comp, "comp")
     target = fair["paid"].sum() / fair["pieces"].sum()
-    tiles = []
+    changes = {}
     for t, ppp in zip(fair["tile"], fair["points_per_piece"]):
         old = comp.tile(int(t)).values
         f = (target / ppp) ** damping if ppp > 0 else 1.0
         new = tuple(max(1, int(round(v * f))) for v in old)
-        new = tuple(sorted(new, reverse=True))
-        tiles.append(Tile(int(t), new, "reconstruction"))
-    return replace(comp, tiles=tuple(tiles))
+        changes[f"tile.{int(t)}"] = {"number": int(t), "values": sorted(new, reverse=True),
+                                     "source": "reconstruction"}
+    return comp.replace(changes)
 
 
 def values_for_exponent(b: float, comp: Components | None = None) -> Components:
@@ -121,38 +121,43 @@ def values_for_exponent(b: float, comp: Components | None = None) -> Components:
     ``b = 1`` is the packaged reconstruction, ``b = 0`` makes every tile worth what tile 6 is (6/3; 6/3/2),
     and tile 6 stays 6/3 (the rules' value) for every ``b``.
     """
-    comp = comp or default_components()
-    p6 = placement_odds(6, 1)
-    tiles = []
+    comp = coerce_components(comp, "comp")
+    p6 = placement_odds(6, 1, components=comp)
+    changes = {}
     for t in TILES:
-        high = int(6 * (p6 / placement_odds(t, 1)) ** b + 0.5)  # round half up
+        high = int(6 * (p6 / placement_odds(t, 1, components=comp)) ** b + 0.5)  # round half up
         vals = (high, high // 2) if t <= 8 else (high, int(high / 2 + 0.5), max(2, int(high / 4 + 0.5)))
-        tiles.append(Tile(t, tuple(sorted(vals, reverse=True)), "reconstruction"))
-    return replace(comp, tiles=tuple(tiles))
+        changes[f"tile.{t}"] = {"number": t, "values": sorted(vals, reverse=True), "source": "reconstruction"}
+    return comp.replace(changes)
 
 
-def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engine: str = "auto"
-                ) -> list[tuple[float, Components, pd.DataFrame]]:
+def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engine: str = "auto",
+                components=None) -> list[tuple[float, Components, pd.DataFrame]]:
     """Sweep the value rule's exponent (:func:`values_for_exponent`), re-simulating each value set (players
-    chase the values); returns (exponent, components, fairness table) per grid point."""
+    chase the values); returns (exponent, components, fairness table) per grid point.  ``components`` (a path
+    or loaded components) is the base whose tile values the rule replaces."""
+    base = coerce_components(components)
     out = []
     for b, seq in zip(exponents, spawn_seeds(rng, len(exponents))):
-        comp = values_for_exponent(b)
+        comp = values_for_exponent(b, base)
         out.append((b, comp, tile_fairness(n_games, rng=seq, components=comp, engine=engine)))
     return out
 
 
 # ----------------------------------------------------------------------------------------- seat advantage
-def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine: str = "auto") -> pd.DataFrame:
+def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine: str = "auto",
+                   components=None) -> pd.DataFrame:
     """Win share by turn-order position (1 = the start player, who is decided by the start roll; the automa
     always plays last) for each ``(players, automa)`` setup (``automa=None``: the rules' setup), with SE and CI.
     The ``setup`` column is :func:`.sim.setup_label` (extensions say "not in the rules").  On the start
     player's row, ``start_edge`` is the paired per-game difference between the start player's win share and
     the mean share of the other human players (with SE and CI): the start-player advantage that does not
-    depend on how often the automa wins."""
+    depend on how often the automa wins.  ``components``: a path or loaded components (default packaged)."""
+    comp = coerce_components(components)
     rows = []
     for (players, automa), seq in zip(setups, spawn_seeds(rng, len(setups))):
-        df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
+        df = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine,
+                            components=comp)
         automa = bool(df["automa"].iloc[0])
         n = players + automa
         by_pos = shares_by_position(df, players, automa)
@@ -167,11 +172,13 @@ def seat_advantage(setups, n_games: int, *, policies="greedy", rng=None, engine:
 
 # ----------------------------------------------------------------------------------------- automa
 def automa_strength(n_games: int, *, setups=((1, "greedy"), (2, "greedy"), (2, "heuristic"), (2, "random_legal")),
-                    rng=None, engine: str = "auto") -> pd.DataFrame:
+                    rng=None, engine: str = "auto", components=None) -> pd.DataFrame:
     """The automa against human policies: its win rate and mean score vs the players' mean score."""
+    comp = coerce_components(components)
     rows = []
     for (players, pol), seq in zip(setups, spawn_seeds(rng, len(setups))):
-        df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq, engine=engine)
+        df = simulate_games(n_games, players=players, automa=True, policies=pol, rng=seq, engine=engine,
+                            components=comp)
         share = win_shares(df, players + 1)
         human = df[[f"score_{s}" for s in range(players)]].mean(axis=1)
         rows.append({"players": players, "setup": setup_label(players, True), "policy": pol,
@@ -191,14 +198,15 @@ FEATURE_VARIANTS = {
 }
 
 
-def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, engine: str = "auto"
-                  ) -> pd.DataFrame:
+def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, engine: str = "auto",
+                  components=None) -> pd.DataFrame:
     """Seat 0 plays a heuristic variant against baseline heuristics: its win share and score edge."""
+    comp = coerce_components(components)
     variants = FEATURE_VARIANTS if variants is None else variants
     rows = []
     for (name, params), seq in zip(variants.items(), spawn_seeds(rng, len(variants))):
         pols = [("heuristic", params)] + ["heuristic"] * (players - 1)
-        df = simulate_games(n_games, players=players, policies=pols, rng=seq, engine=engine)
+        df = simulate_games(n_games, players=players, policies=pols, rng=seq, engine=engine, components=comp)
         n = players + bool(df["automa"].iloc[0])   # (the automa joins a 2-player game)
         share = win_shares(df, n)[:, 0]
         edge = df["score_0"] - df[[f"score_{s}" for s in range(1, n)]].mean(axis=1)
@@ -208,13 +216,13 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
 
 
 # ----------------------------------------------------------------------------------------- hazards
-def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None, engine: str = "auto"
-                  ) -> pd.DataFrame:
+def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None, engine: str = "auto",
+                  components=None) -> pd.DataFrame:
     """Hazards fired and meerkats lost with 1, 2 (default) and 3 copies of each blue token: the blue bag
     decides when the brown bag (hazards, tan tokens, reverse scoring) comes into play."""
-    comp = default_components()
+    comp = coerce_components(components)
     rows = []
-    variants = [(k, replace(comp, blue=tuple((e, k) for e, _ in comp.blue))) for k in (1, 2, 3)]
+    variants = [(k, comp.replace({f"blue.{e}.copies": k for e, _ in comp.blue})) for k in (1, 2, 3)]
     for (k, c), seq in zip(variants, spawn_seeds(rng, len(variants))):
         df = simulate_games(n_games, players=players, policies=policies, rng=seq, components=c, engine=engine)
         fired = df["hawk"] + df["fire"] + df["jackal"]
@@ -235,8 +243,8 @@ def hazard_impact(n_games: int, *, players: int = 3, policies="greedy", rng=None
 READING_OPTIONS = {"reverse_reading": "extended", "jackal_reading": "next_tile"}
 
 
-def reading_impact(n_games: int, *, setups=RULES_SETUPS, policies="greedy", rng=None, engine: str = "auto"
-                   ) -> pd.DataFrame:
+def reading_impact(n_games: int, *, setups=RULES_SETUPS, policies="greedy", rng=None, engine: str = "auto",
+                   components=None) -> pd.DataFrame:
     """Does the reading of an ambiguous rule matter?  For each setup and each reading option, the same games
     (the same seeds: common random numbers) are played under the literal reading (the default) and under the
     option; paired differences give tight intervals.
@@ -246,16 +254,19 @@ def reading_impact(n_games: int, *, setups=RULES_SETUPS, policies="greedy", rng=
     tile paying differently, a jackal hitting a player differently); ``winner_changed_rate``; the start
     player's win share under the literal reading (``start_literal``) and the paired change under the option
     (``start_change`` with SE and CI); the mean total score change of the seats (``score_change``).
+    ``components``: a path or loaded components (default packaged).
     """
+    comp = coerce_components(components)
     rows = []
     seqs = spawn_seeds(rng, len(setups))
     for (players, automa), seq in zip(setups, seqs):
-        base = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine)
+        base = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq, engine=engine,
+                              components=comp)
         automa = bool(base["automa"].iloc[0])
         n = players + automa
         for reading, option in READING_OPTIONS.items():
             alt = simulate_games(n_games, players=players, automa=automa, policies=policies, rng=seq,
-                                 engine=engine, **{reading: option})
+                                 engine=engine, components=comp, **{reading: option})
             counter = "reverse_readings_differ" if reading == "reverse_reading" else "jackal_readings_differ"
             applies = base[counter].to_numpy() > 0
             d_start = alt["start_player_won"].to_numpy() - base["start_player_won"].to_numpy()

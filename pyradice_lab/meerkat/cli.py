@@ -7,6 +7,7 @@ import argparse
 from ..cli import (
     CliError,
     comma_names,
+    components_arg,
     game_subcommands,
     int_list,
     nonneg_int,
@@ -36,7 +37,7 @@ def _cmd_odds(args) -> int:
     from .odds import automa_placement_table, placement_odds_exact, placement_table
 
     if args.automa:
-        df = automa_placement_table()
+        df = automa_placement_table(components=args.components)
         wide = df.pivot_table(index=["face", "tile"], columns="count", values="probability", fill_value=0.0)
         print("automa placement distribution P(tile, count | automa die face); 1+1 tile pairs are rerolled")
         print(wide.round(4).to_string())
@@ -44,16 +45,16 @@ def _cmd_odds(args) -> int:
     reroll = not args.no_reroll
     if args.tile is None:
         print(f"P(can place at least N meerkats on the tile) {'with' if reroll else 'without'} the optional reroll")
-        print(placement_table(reroll=reroll).round(4).to_string())
+        print(placement_table(reroll=reroll, components=args.components).round(4).to_string())
         return 0
-    p = placement_odds_exact(args.tile, args.count, reroll=reroll)
+    p = placement_odds_exact(args.tile, args.count, reroll=reroll, components=args.components)
     what = "the queen" if args.count == "queen" else f"at least {args.count} meerkat{'s' if args.count != 1 else ''}"
     print(f"P(place {what} on tile {args.tile}, {'with' if reroll else 'no'} reroll) = {p} = {float(p):.6f}")
     return 0
 
 
 def _cmd_score(args) -> int:
-    from .components import default_components
+    from .components import load_components
     from .scoring import score_tile
 
     if not args.counts:
@@ -69,7 +70,7 @@ def _cmd_score(args) -> int:
                                     or list(args.values) != sorted(args.values, reverse=True)):
         raise CliError(f"--values must be high,low or high,mid,low (2 or 3 non-negative values, highest first), "
                        f"got {','.join(map(str, args.values)) or 'none'}")
-    values = tuple(args.values) if args.values else default_components().tile(args.tile).values
+    values = tuple(args.values) if args.values else load_components(args.components).tile(args.tile).values
     pts = score_tile(args.counts, queens, values, reverse=args.reverse, bonus=args.bonus,
                      reverse_reading=args.reverse_reading)
     rev = f" reverse ({args.reverse_reading} reading)" if args.reverse else ""
@@ -135,7 +136,7 @@ def _cmd_simulate(args) -> int:
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
     df = simulate_games(args.games, players=args.players, automa=args.automa, policies=policies, rng=args.seed,
-                        progress=show_progress(args), **_readings(args))
+                        progress=show_progress(args), components=args.components, **_readings(args))
     automa = bool(df["automa"].iloc[0])
     n = args.players + automa
     readings = "".join(f", {k} {v}" for k, v in _readings(args).items() if v != "literal")
@@ -172,7 +173,7 @@ def _cmd_play(args) -> int:
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
     text, _ = play_game(players=args.players, automa=args.automa, policies=policies, rng=args.seed,
-                        **_readings(args))
+                        components=args.components, **_readings(args))
     print(text)
     return 0
 
@@ -197,6 +198,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--count", type=_count, default=1, help="1, 2, 3 or queen (default: 1)")
     q.add_argument("--no-reroll", action="store_true", help="without the optional reroll")
     q.add_argument("--automa", action="store_true", help="the automa's placement distribution instead")
+    components_arg(q)
     q.set_defaults(func=_cmd_odds)
 
     q = sub.add_parser("score", help="score one tile",
@@ -211,6 +213,7 @@ def add_cli(subparsers) -> None:
                    help="literal (default, the rules text): fewest takes the highest value, second fewest the "
                         "lowest; extended: the k-th fewest takes the k-th value")
     q.add_argument("--bonus", type=nonneg_int, default=0, help="add to every value (the +3 token)")
+    components_arg(q)
     q.set_defaults(func=_cmd_score)
 
     q = sub.add_parser("simulate", help="simulate whole games",
@@ -227,6 +230,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: 0)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
+    components_arg(q)
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="print the transcript of one game",
@@ -239,4 +243,5 @@ def add_cli(subparsers) -> None:
     q.add_argument("--policy", type=comma_names, default="greedy",
                    help="random_legal, greedy or heuristic (comma-separated per player)")
     q.add_argument("--seed", type=nonneg_int, default=0)
+    components_arg(q)
     q.set_defaults(func=_cmd_play)

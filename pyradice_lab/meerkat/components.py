@@ -16,14 +16,28 @@ Examples
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Tile", "Components", "load_components", "default_components", "TILES", "BLUE_EFFECTS",
+from ..schema import (
+    Array,
+    Bool,
+    ComponentFormat,
+    Const,
+    Field,
+    Int,
+    Records,
+    SchemaComponents,
+    SchemaError,
+    Source,
+    Str,
+    Table,
+    Value,
+)
+
+__all__ = ["Tile", "Components", "load_components", "default_components", "coerce_components", "FORMAT", "TILES", "BLUE_EFFECTS",
            "TAN_EFFECTS", "HAZARDS", "AUTOMA_ACTIONS", "DATA_FILE"]
 
 DATA_FILE = Path(__file__).with_name("data") / "components.toml"
@@ -32,7 +46,6 @@ BLUE_EFFECTS = ("move", "recall", "guardian", "swap")
 TAN_EFFECTS = ("move", "swap", "two_guardians", "plus3", "reverse")
 HAZARDS = ("hawk", "fire", "jackal")
 AUTOMA_ACTIONS = ("reroll", "move_high", "swap_low", "swap_high", "queen_low", "queen_high")
-_SOURCES = ("rules", "reconstruction")
 
 
 @dataclass(frozen=True)
@@ -44,9 +57,13 @@ class Tile:
     source: str
 
 
-@dataclass(frozen=True)
-class Components:
-    """All game components (frozen, validated).  ``sources`` maps each component name to its source."""
+@dataclass(frozen=True, eq=False)
+class Components(SchemaComponents):
+    """All game components (frozen, validated).  ``sources`` maps each component name to its source.
+
+    Build with :func:`load_components`; derive variants with :meth:`replace` (``comp.replace({"tile.7.values":
+    (8, 4)})``); equal when their validated documents are equal (:meth:`content_hash`).
+    """
 
     tiles: tuple[Tile, ...]
     meerkats: int
@@ -116,67 +133,82 @@ class Components:
         return str(value)
 
 
-def _val(section: dict, key: str, where: str, sources: list):
-    if key not in section:
-        raise ValueError(f"{where}.{key} is missing from the components file")
-    entry = section[key]
-    if not isinstance(entry, dict) or "value" not in entry or entry.get("source") not in _SOURCES:
-        raise ValueError(f"{where}.{key} must be a table {{ value = ..., source = 'rules'|'reconstruction' }}")
-    sources.append((key, entry["source"]))
-    return entry["value"]
+# ----------------------------------------------------------------------------------------- schema
+def _v(node, doc: str) -> Field:
+    return Field(Value(node, doc), doc)
 
 
-def _check_int(v, name: str, low: int, high: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {v!r}")
-    return v
+_ENGINE = "the engines model it as documented; change the rules engine, not this value"
+SPEC = Table({
+    "pieces": Field(Table({
+        "meerkats": _v(Int(1, 60), "meerkats per player colour"),
+        "queens": _v(Const(1, _ENGINE), "queen meerkats per player colour"),
+        "max_guardians": _v(Int(0, 20), "most guardians a player may have in play"),
+        "max_pups": _v(Int(0, 20), "most pups a player may have in play"),
+        "queen_strength": _v(Const(2.5, _ENGINE), "a queen counts as this many meerkats in a majority"),
+        "male_start_tile": _v(Int(3, 12), "desert tile the male meerkat starts on"),
+        "burrow_actions": _v(Const(["move", "queen", "swap", "oasis", "male"], _ENGINE),
+                             "the burrow actions, in the rules' order"),
+    }, doc="Pieces per player colour"), "pieces per player colour"),
+    "dice": Field(Table({
+        "count_by_face": _v(Array(Int(1, 3), 6, 6), "meerkats placed for count-die faces 1..6"),
+        "queen_faces": _v(Array(Int(1, 6), 1, 6, unique=True), "count-die faces that may place the queen instead"),
+    }, doc="The count die"), "the count die"),
+    "tile": Field(Records(Table({
+        "number": Field(Int(3, 12), "the tile's number (the dice sum that reaches it)"),
+        "values": Field(Array(Int(0, 99), 2, 3), "end-game points, highest first: 2 values on tiles 3..8, 3 on 9..12"),
+        "source": Field(Source(), "where the values come from"),
+    }), key="number", min_len=10, max_len=10), "the ten desert tiles 3..12"),
+    "layout": Field(Table({
+        "rows": _v(Array(Int(1, 10), 1, 10), "tile positions per row (10 positions in all)"),
+        "edges": _v(Array(Array(Int(0, 9), 2, 2), 1, 45, unique=True),
+                    "adjacent position pairs (positions numbered row by row from 0)"),
+        "shuffle_tiles": _v(Bool(), "tiles are shuffled onto the positions at setup (false: tile t on position t - 3)"),
+        "oasis_tiles": _v(Array(Int(3, 12), 0, 10, unique=True), "desert tiles that show an oasis picture"),
+    }, doc="The ten tile positions"), "the ten tile positions"),
+    "blue": Field(Records(Table({
+        "effect": Field(Str(BLUE_EFFECTS), "the blue oasis token's effect"),
+        "copies": Field(Int(0, 20), "copies of this token in the blue bag"),
+        "source": Field(Source(), "where the count comes from"),
+    }), key="effect", min_len=0, max_len=len(BLUE_EFFECTS)), "the blue oasis bag"),
+    "brown": Field(Records(Table({
+        "front": Field(Str(TAN_EFFECTS + HAZARDS), "the brown token's front: a tan effect or a hazard"),
+        "back": Field(Str(TAN_EFFECTS), "its tan back side (a tan token's back equals its front)"),
+        "copies": Field(Int(0, 20), "copies of this token in the brown bag"),
+        "source": Field(Source(), "where the count comes from"),
+    }), key="front", min_len=0, max_len=len(TAN_EFFECTS + HAZARDS)), "the brown oasis bag"),
+    "automa": Field(Table({
+        "die_faces": _v(Array(Str(("L", "M", "H")), 6, 6), "automa die faces 1..6: lowest, middle or highest die"),
+        "pair_actions": _v(Array(Str(AUTOMA_ACTIONS), 6, 6), "automa action for the pairs 1+1 .. 6+6"),
+    }, doc="The automa"), "the automa"),
+    "bonus": Field(Table({
+        "values": _v(Array(Int(0, 99), 3, 10), "bonus token values, in the order they are taken"),
+    }, doc="Bonus tokens (one fewer than seats in a game)"), "bonus tokens"),
+})
+
+#: the most tokens a bag may hold (the compiled kernel's bag arrays)
+MAX_BAG = 60
 
 
-def _parse(doc: dict) -> Components:
-    src: list[tuple[str, str]] = []
-    pieces, dice, layout = doc.get("pieces", {}), doc.get("dice", {}), doc.get("layout", {})
-    automa, bonus = doc.get("automa", {}), doc.get("bonus", {})
-    meerkats = _check_int(_val(pieces, "meerkats", "pieces", src), "pieces.meerkats", 1, 60)
-    max_g = _check_int(_val(pieces, "max_guardians", "pieces", src), "pieces.max_guardians", 0, 20)
-    max_p = _check_int(_val(pieces, "max_pups", "pieces", src), "pieces.max_pups", 0, 20)
-    male = _check_int(_val(pieces, "male_start_tile", "pieces", src), "pieces.male_start_tile", 3, 12)
-    constants = []
-    for key in ("queens", "queen_strength", "burrow_actions"):  # documented constants of the engine
-        v = _val(pieces, key, "pieces", src)
-        constants.append((key, ", ".join(map(str, v)) if isinstance(v, list) else str(v)))
-    cbf = tuple(_val(dice, "count_by_face", "dice", src))
-    if len(cbf) != 6 or any(_check_int(c, "dice.count_by_face", 1, 3) != c for c in cbf):
-        raise ValueError(f"dice.count_by_face must list 6 counts in 1..3, got {cbf!r}")
-    qf = tuple(_check_int(f, "dice.queen_faces", 1, 6) for f in _val(dice, "queen_faces", "dice", src))
-
-    tiles = []
-    for entry in doc.get("tile", []):
-        num = _check_int(entry.get("number"), "tile.number", 3, 12)
-        vals = tuple(entry.get("values", ()))
+def _check(doc: dict) -> None:
+    for t in doc["tile"]:
+        num, vals = t["number"], t["values"]
         want = 2 if num <= 8 else 3
-        if len(vals) != want or any(_check_int(v, f"tile {num} values", 0, 99) != v for v in vals):
-            raise ValueError(f"tile {num} values must be {want} integers (high..low), got {vals!r}")
+        if len(vals) != want:
+            raise SchemaError(f"has {len(vals)} values", ("tile", str(num), "values"),
+                              allowed=f"{want} values on tile {num} (2 on tiles 3..8, 3 on 9..12)")
         if list(vals) != sorted(vals, reverse=True):
-            raise ValueError(f"tile {num} values must be non-increasing (high..low), got {vals!r}")
-        if entry.get("source") not in _SOURCES:
-            raise ValueError(f"tile {num} source must be 'rules' or 'reconstruction'")
-        tiles.append(Tile(num, vals, entry["source"]))
-        src.append((f"tile {num}", entry["source"]))
-    if sorted(t.number for t in tiles) != list(TILES):
-        raise ValueError(f"tile entries must be exactly the tiles 3..12, got {sorted(t.number for t in tiles)}")
-    tiles.sort(key=lambda t: t.number)
-
-    rows = tuple(_val(layout, "rows", "layout", src))
-    n_pos = sum(rows)
-    if n_pos != 10:
-        raise ValueError(f"layout.rows must hold 10 positions in total, got {n_pos}")
-    edges = tuple(tuple(e) for e in _val(layout, "edges", "layout", src))
-    for e in edges:
-        if len(e) != 2 or e[0] == e[1] or not all(0 <= x < 10 for x in e):
-            raise ValueError(f"layout.edges must be pairs of distinct positions 0..9, got {e!r}")
-    shuffle = bool(_val(layout, "shuffle_tiles", "layout", src))
-    oasis = tuple(_check_int(t, "layout.oasis_tiles", 3, 12) for t in _val(layout, "oasis_tiles", "layout", src))
-    # connectivity
+            raise SchemaError(f"{vals} is not highest first", ("tile", str(num), "values"),
+                              allowed="non-increasing values (high..low)")
+    layout = doc["layout"]
+    rows = layout["rows"]["value"]
+    if sum(rows) != 10:
+        raise SchemaError(f"holds {sum(rows)} positions", ("layout", "rows", "value"), allowed="10 positions in all")
+    edges = layout["edges"]["value"]
+    for i, (a, b) in enumerate(edges):
+        if a == b:
+            raise SchemaError(f"[{a}, {b}] joins a position to itself", ("layout", "edges", "value", i),
+                              allowed="pairs of different positions 0..9")
     seen, todo = {0}, [0]
     while todo:
         a = todo.pop()
@@ -186,55 +218,78 @@ def _parse(doc: dict) -> Components:
                     seen.add(v)
                     todo.append(v)
     if len(seen) != 10:
-        raise ValueError("layout.edges must connect all 10 positions")
+        raise SchemaError(f"leave positions {sorted(set(range(10)) - seen)} unconnected", ("layout", "edges", "value"),
+                          allowed="edges that connect all 10 positions")
+    for b in doc["brown"]:
+        if b["front"] in TAN_EFFECTS and b["back"] != b["front"]:
+            raise SchemaError(f"{b['back']!r} differs from its front", ("brown", b["front"], "back"),
+                              allowed=f"{b['front']!r} (a tan token shows the same effect on both sides)")
+    for bag in ("blue", "brown"):
+        n = sum(e["copies"] for e in doc[bag])
+        if n > MAX_BAG:
+            raise SchemaError(f"holds {n} tokens", (bag,), allowed=f"at most {MAX_BAG} tokens per bag")
 
-    blue = []
-    for entry in doc.get("blue", []):
-        if entry.get("effect") not in BLUE_EFFECTS or entry.get("source") not in _SOURCES:
-            raise ValueError(f"blue entries need effect in {BLUE_EFFECTS} and a source, got {entry!r}")
-        blue.append((entry["effect"], _check_int(entry.get("copies"), "blue.copies", 0, 20)))
-        src.append((f"blue {entry['effect']}", entry["source"]))
-    brown = []
-    for entry in doc.get("brown", []):
-        front, back = entry.get("front"), entry.get("back")
-        if front not in TAN_EFFECTS + HAZARDS or back not in TAN_EFFECTS or entry.get("source") not in _SOURCES:
-            raise ValueError(f"brown entries need front in {TAN_EFFECTS + HAZARDS}, back in {TAN_EFFECTS}, "
-                             f"and a source, got {entry!r}")
-        if front in TAN_EFFECTS and back != front:
-            raise ValueError(f"a tan brown token's back must equal its front, got {entry!r}")
-        brown.append((front, back, _check_int(entry.get("copies"), "brown.copies", 0, 20)))
-        src.append((f"brown {front}", entry["source"]))
-    if sum(c for _, c in blue) + sum(c for *_, c in brown) > 60:
-        raise ValueError("blue + brown bags may hold at most 60 tokens")
 
-    faces = tuple(_val(automa, "die_faces", "automa", src))
-    if len(faces) != 6 or any(f not in ("L", "M", "H") for f in faces):
-        raise ValueError(f"automa.die_faces must be 6 faces from L, M, H, got {faces!r}")
-    pairs = tuple(_val(automa, "pair_actions", "automa", src))
-    if len(pairs) != 6 or any(p not in AUTOMA_ACTIONS for p in pairs):
-        raise ValueError(f"automa.pair_actions must be 6 actions from {AUTOMA_ACTIONS}, got {pairs!r}")
-    bvals = tuple(_check_int(v, "bonus.values", 0, 99) for v in _val(bonus, "values", "bonus", src))
-    if len(bvals) < 3:
-        raise ValueError("bonus.values must hold at least 3 tokens (games of up to 4 seats)")
-    return Components(tuple(tiles), meerkats, max_g, max_p, male, cbf, qf, rows, edges, shuffle, oasis,
-                      tuple(blue), tuple(brown), faces, pairs, bvals, tuple(src), tuple(constants))
+def _build(doc: dict) -> Components:
+    src: list[tuple[str, str]] = []
+
+    def val(section: str, key: str):
+        entry = doc[section][key]
+        src.append((key, entry["source"]))
+        v = entry["value"]
+        return tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+
+    meerkats, max_g, max_p = val("pieces", "meerkats"), val("pieces", "max_guardians"), val("pieces", "max_pups")
+    male = val("pieces", "male_start_tile")
+    constants = []
+    for key in ("queens", "queen_strength", "burrow_actions"):
+        v = val("pieces", key)
+        constants.append((key, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v)))
+    cbf, qf = val("dice", "count_by_face"), val("dice", "queen_faces")
+    tiles = sorted((Tile(t["number"], tuple(t["values"]), t["source"]) for t in doc["tile"]), key=lambda t: t.number)
+    src += [(f"tile {t.number}", t.source) for t in tiles]
+    rows, edges = val("layout", "rows"), val("layout", "edges")
+    shuffle, oasis = val("layout", "shuffle_tiles"), val("layout", "oasis_tiles")
+    blue = tuple((e["effect"], e["copies"]) for e in doc["blue"])
+    src += [(f"blue {e['effect']}", e["source"]) for e in doc["blue"]]
+    brown = tuple((e["front"], e["back"], e["copies"]) for e in doc["brown"])
+    src += [(f"brown {e['front']}", e["source"]) for e in doc["brown"]]
+    faces, pairs = val("automa", "die_faces"), val("automa", "pair_actions")
+    bvals = val("bonus", "values")
+    return Components(tuple(tiles), meerkats, max_g, max_p, male, cbf, qf, rows, edges, shuffle, oasis, blue, brown,
+                      faces, pairs, bvals, tuple(src), tuple(constants))
+
+
+FORMAT = ComponentFormat(
+    game="meerkat", spec=SPEC, data_dir=DATA_FILE.parent, packaged=(DATA_FILE.name,), check=_check, build=_build,
+    cls=Components, header="""Meerkat Kingdom components (pyradice-lab meerkat components --dump).
+
+Load with: pyradice-lab meerkat simulate --components THIS_FILE, or meerkat.simulate_games(..., components=PATH).
+A file may be partial: tables merge key by key over the packaged components, [[tile]], [[blue]] and [[brown]]
+entries merge by their number / effect / front, and a value you give without a source is marked
+source = "designer".  Sources: "rules" (stated in the rules text), "reconstruction" (our documented choice),
+"designer" (yours).  Every value below has its meaning and source in the comment line above it.""")
 
 
 def load_components(path: str | Path | None = None) -> Components:
-    """Load and validate a components TOML file (default: the packaged ``data/components.toml``).
+    """Load and validate a components file, merged over the packaged components (default: the packaged ones).
+
+    A designer file may be partial (only the values it changes); every error names the file, the key and what
+    is allowed (:class:`~pyradice_lab.schema.SchemaError`, a ``ValueError``).
 
     Examples
     --------
     >>> load_components().tile(12).values
     (11, 6, 3)
     """
-    path = DATA_FILE if path is None else Path(path)
-    with open(path, "rb") as fh:
-        doc = tomllib.load(fh)
-    return _parse(doc)
+    return FORMAT.load(path)
 
 
-@cache
+def coerce_components(components, name: str = "components") -> Components:
+    """``None`` (packaged), a loaded :class:`Components` or a path to a components file -> :class:`Components`."""
+    return FORMAT.coerce(components, name)
+
+
 def default_components() -> Components:
     """The packaged default components (cached)."""
-    return load_components()
+    return FORMAT.default()

@@ -44,19 +44,29 @@ def _tile(tile) -> int:
     return int(tile)
 
 
-def _k():
-    from .sim import _default_setup
+def _k(components=None) -> np.ndarray:
+    """The constants row of the components' count die and queen faces (packaged components by default)."""
+    from .components import coerce_components, default_components
+    from .sim import Setup, _default_setup
 
-    return _default_setup().K
+    comp = coerce_components(components)
+    return _default_setup().K if comp is default_components() else Setup(comp).K
+
+
+def success_table(tile: int, need: int, components=None) -> np.ndarray:
+    """Boolean (6, 6, 6): ordered roll (a, b, c) (index = face - 1) allows placing ``need`` on ``tile``.
+
+    ``components`` (a path or loaded components; default packaged) gives the count die and the queen faces.
+    """
+    return _success(tile, need, _k(components).tobytes())
 
 
 @cache
-def success_table(tile: int, need: int) -> np.ndarray:
-    """Boolean (6, 6, 6): ordered roll (a, b, c) (index = face - 1) allows placing ``need`` on ``tile``."""
+def _success(tile: int, need: int, kbytes: bytes) -> np.ndarray:
     from .rules import roll_allows
 
     allows = roll_allows.py_func  # plain Python: no compilation for 216 look-ups
-    K = _k()
+    K = np.frombuffer(kbytes, dtype=np.int64)
     out = np.zeros((6, 6, 6), dtype=bool)
     for a, b, c in product(range(1, 7), repeat=3):
         out[a - 1, b - 1, c - 1] = allows(a, b, c, tile, need, K)
@@ -80,18 +90,18 @@ def _best_after_reroll(ok: np.ndarray) -> np.ndarray:
     return best
 
 
-def placement_odds_exact(tile: int, count=1, reroll: bool = True) -> Fraction:
+def placement_odds_exact(tile: int, count=1, reroll: bool = True, *, components=None) -> Fraction:
     """Exact probability (Fraction) behind :func:`placement_odds`."""
     tile, need = _tile(tile), _need(count)
     if not isinstance(reroll, (bool, np.bool_)):
         raise ValueError(f"reroll must be True or False, got {reroll!r}")
-    ok = success_table(tile, need)
+    ok = success_table(tile, need, components)
     if not reroll:
         return Fraction(int(ok.sum()), 216)
     return Fraction(int(_best_after_reroll(ok).sum()), 216 * 216)
 
 
-def placement_odds(tile: int, count=1, reroll: bool = True) -> float:
+def placement_odds(tile: int, count=1, reroll: bool = True, *, components=None) -> float:
     """Probability that a turn's dice allow placing at least ``count`` meerkats on desert tile ``tile``.
 
     Parameters
@@ -103,6 +113,8 @@ def placement_odds(tile: int, count=1, reroll: bool = True) -> float:
     reroll : bool
         Use the optional single reroll of any subset of the dice, chosen to maximise this same
         probability (``False``: the first roll only).
+    components : path or Components, optional
+        The count die and queen faces (default: the packaged components).
 
     Returns
     -------
@@ -116,10 +128,10 @@ def placement_odds(tile: int, count=1, reroll: bool = True) -> float:
     >>> placement_odds(12, "queen") < placement_odds(7, "queen")
     True
     """
-    return float(placement_odds_exact(tile, count, reroll))
+    return float(placement_odds_exact(tile, count, reroll, components=components))
 
 
-def placement_table(reroll: bool = True, automa: bool = False) -> pd.DataFrame:
+def placement_table(reroll: bool = True, automa: bool = False, *, components=None) -> pd.DataFrame:
     """Placement odds of every tile (rows 3..12) and count (columns 1, 2, 3, queen).
 
     With ``automa=True`` return the automa's exact placement distribution instead
@@ -131,19 +143,19 @@ def placement_table(reroll: bool = True, automa: bool = False) -> pd.DataFrame:
     np.float64(0.4769)
     """
     if automa:
-        return automa_placement_table()
-    rows = {t: [placement_odds(t, c, reroll) for c in COUNTS] for t in TILES}
+        return automa_placement_table(components=components)
+    rows = {t: [placement_odds(t, c, reroll, components=components) for c in COUNTS] for t in TILES}
     df = pd.DataFrame.from_dict(rows, orient="index", columns=list(COUNTS))
     df.index.name = "tile"
     return df
 
 
 @cache
-def _automa_exact() -> dict:
+def _automa_exact(kbytes: bytes) -> dict:
     from .rules import automa_split
 
     split = automa_split.py_func
-    K = _k()
+    K = np.frombuffer(kbytes, dtype=np.int64)
     dist = {}
     for face in range(3):
         weights: dict[tuple[int, int], int] = {}
@@ -159,12 +171,13 @@ def _automa_exact() -> dict:
     return dist
 
 
-def automa_placement_table(exact: bool = False) -> pd.DataFrame:
+def automa_placement_table(exact: bool = False, *, components=None) -> pd.DataFrame:
     """The automa's placement distribution: one row per (face, tile, count) with its probability.
 
     Faces L, M, H choose the lowest, middle or highest die as the count die; a 1+1 tile pair is rerolled,
     so each face's distribution is conditional on a valid pair.  Rows with face ``"any"`` mix the faces by
-    the automa die's faces (components).  ``exact=True`` gives Fractions.
+    the automa die's faces (``components``: a path or loaded components, default packaged).  ``exact=True`` gives
+    Fractions.
 
     Examples
     --------
@@ -172,10 +185,11 @@ def automa_placement_table(exact: bool = False) -> pd.DataFrame:
     >>> sum(t.loc[t.face == "H", "probability"])
     Fraction(1, 1)
     """
-    from .components import default_components
+    from .components import coerce_components
 
-    dist = _automa_exact()
-    faces = default_components().automa_faces
+    comp = coerce_components(components)
+    dist = _automa_exact(_k(comp).tobytes())
+    faces = comp.automa_faces
     share = {f: Fraction(faces.count(f), len(faces)) for f in "LMH"}
     rows = []
     mixed: dict[tuple[int, int], Fraction] = {}

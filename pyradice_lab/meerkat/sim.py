@@ -83,6 +83,14 @@ def _default_setup() -> Setup:
     return Setup(default_components())
 
 
+def _components_setup(components) -> Setup:
+    """The kernel arrays of ``components`` (None, a path or loaded components; validated first)."""
+    from .components import coerce_components
+
+    comp = coerce_components(components)
+    return _default_setup() if comp is default_components() else Setup(comp)
+
+
 def _check_int(v, name: str, low: int, high: int | None = None) -> int:
     if isinstance(v, bool) or not isinstance(v, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(v).__name__}")
@@ -161,7 +169,7 @@ def _tapes(gen, m):
 
 
 def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, policies=None, rng=None, *,
-                   components: Components | None = None, progress: bool = False, engine: str = "auto",
+                   components=None, progress: bool = False, engine: str = "auto",
                    reverse_reading: str = "literal", jackal_reading: str = "literal") -> pd.DataFrame:
     """Simulate ``n_games`` whole games; one row per game.
 
@@ -181,8 +189,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
         ``"heuristic"``, ``("heuristic", {params})`` or a heuristic params dict (see :mod:`.policies`).
     rng : seed or Generator
         Same seed -> the same games.
-    components : Components, optional
-        Replacement components (default: the packaged TOML).
+    components : path or Components, optional
+        A designer's components file (partial files merge over the packaged components) or loaded components
+        (:func:`~.components.load_components`, ``comp.replace(...)``); default: the packaged TOML.
     progress : bool
         tqdm progress bar on stderr.
     engine : {"auto", "numba", "python"}
@@ -217,9 +226,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
+    setup = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
-    setup = _default_setup() if components is None else Setup(components)
     K = _readings_k(setup.K, reverse_reading, jackal_reading)
     run_games = _engine(engine, n_games, pols, n)[0]
     gen = as_generator(rng)
@@ -307,13 +316,14 @@ def _frame(seat_out, game_out, players, automa, names, tile_out) -> pd.DataFrame
 
 
 def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=None, *, trace: bool = True,
-              components: Components | None = None, engine: str = "auto", reverse_reading: str = "literal",
+              components=None, engine: str = "auto", reverse_reading: str = "literal",
               jackal_reading: str = "literal"):
     """Play one game; with ``trace=True`` return ``(transcript text, result row)``, else the result row.
 
     The transcript lists the layout, every roll, reroll, placement, activation, token draw, hazard and the
     end scoring, in order.  The game is exactly the first game :func:`simulate_games` plays with the same
-    arguments and seed (``automa=None``: the rules' setup, so 2 players play with the automa).
+    arguments and seed (``automa=None``: the rules' setup, so 2 players play with the automa).  ``components``:
+    a path or loaded components, as for :func:`simulate_games`.
 
     Examples
     --------
@@ -323,9 +333,9 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
+    st = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
-    st = _default_setup() if components is None else Setup(components)
     K = _readings_k(st.K, reverse_reading, jackal_reading)
     run_games = _engine(engine, 1, pols, n)[0]
     gen = as_generator(rng)

@@ -25,14 +25,15 @@ def parse_automa(value) -> bool | None:
 def games_cell(params, trials, rng) -> dict:
     """Sweep target ``meerkat.games``: the start player's win share (turn position 1, ties split), their edge
     over the other players' mean share (paired per game), their mean score, the fair share 1 / seats, mean
-    turns, and the setup's label (extensions say so)."""
+    turns, and the setup's label (extensions say so).  ``components``: a path to a components file (default:
+    the packaged ones)."""
     from .sim import READINGS, setup_label, simulate_games
 
     players = int(params.get("players", 3))
     automa = parse_automa(params.get("automa", "rules"))
     readings = {k: params[k] for k in READINGS if k in params}
     df = simulate_games(trials, players=players, automa=automa, policies=params.get("policy", "greedy"), rng=rng,
-                        **readings)
+                        components=params.get("components"), **readings)
     automa = bool(df["automa"].iloc[0])
     n = players + automa
     start = turn_positions(df, players, automa) == 0

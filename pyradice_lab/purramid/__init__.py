@@ -4,6 +4,8 @@ Monte Carlo of turns and of whole 2-4 player games.
 Public API
 ----------
 Boards          :class:`Layout` (``from_rows``, ``from_toml``), :func:`load_layout` ("A", "B" or a path)
+Components      :func:`load_components` / :func:`default_components`: the game constants and the sides as
+                data (a designer's file merges over the packaged ones; ``components=`` everywhere)
 Burst odds      :func:`burst_probability`, :func:`burst_table`
 Advisor         :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy)
 Turns (MC)      :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING
 from .._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
-    "components": ["Layout", "load_layout"],
+    "components": ["Layout", "load_layout", "Components", "load_components", "default_components"],
     "odds": ["burst_probability", "burst_table"],
     "advisor": ["advise", "turn_policy"],
     "turns": ["simulate_turns"],
@@ -39,7 +41,13 @@ __getattr__, __dir__, __all__ = attach(globals(), {
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from .advisor import advise as advise, turn_policy as turn_policy
-    from .components import Layout as Layout, load_layout as load_layout
+    from .components import (
+        Components as Components,
+        Layout as Layout,
+        default_components as default_components,
+        load_components as load_components,
+        load_layout as load_layout,
+    )
     from .odds import burst_probability as burst_probability, burst_table as burst_table
     from .policies import (
         greedy as greedy,
@@ -112,14 +120,16 @@ register_game(
         "games": SweepTarget(
             "games_cell",
             "whole games: turns, seat-0 win rate, winner's gold, bursts",
-            params={"players": "2, 3 or 4", "layout": "A or B",
-                    "policy": "greedy, stop_after:K, risk:P or optimal (every seat)"},
+            params={"players": "2, 3 or 4", "layout": "A or B (or a side of the components)",
+                    "policy": "greedy, stop_after:K, risk:P or optimal (every seat)",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"players": [2, 3, 4], "layout": ["A", "B"], "policy": ["risk:0.3"]}),
         "turns": SweepTarget(
             "turns_cell",
             "one fresh turn on an empty side: value and burst rate of a policy",
             params={"layout": "A or B", "policy": "optimal, greedy, stop_after:K or risk:P",
-                    "dice": "turn dice 1..5"},
+                    "dice": "turn dice 1..5",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"layout": ["A"], "policy": ["greedy", "stop_after:2", "risk:0.3"], "dice": [5]}),
     },
 )

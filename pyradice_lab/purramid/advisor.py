@@ -64,7 +64,7 @@ import pandas as pd
 
 from .board import bits, completion_costs, dice_cost, min_dice, popcount, valid_sets
 from .chance import multisets, option_table, sub_multisets
-from .components import Layout, load_game_config, load_layout
+from .components import Layout, coerce_components, load_game_config, load_layout
 from .exact import AUTO_EXACT_MAX_VALID, TOL, better as _better
 
 __all__ = ["advise", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
@@ -473,7 +473,7 @@ def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
 
 def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
            objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto", engine: str = "compiled",
-           yarn_tokens: bool = True) -> pd.DataFrame:
+           yarn_tokens: bool = True, components=None) -> pd.DataFrame:
     """Rank the player's options in a Purramid turn, exactly.
 
     Parameters
@@ -502,6 +502,8 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         The compiled solver (default) or the readable reference (same values, much slower).
     yarn_tokens : bool
         ``False`` plays without yarn tokens: none on the 8s, none to spend (for analysis).
+    components : path or Components, optional
+        The sides ``layout`` names and the default ``yarn_value`` (default: the packaged components).
 
     Returns
     -------
@@ -518,7 +520,9 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     >>> advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()
     ['continue', 'stop']
     """
-    L = load_layout(layout)
+    comp = coerce_components(components)
+    L = load_layout(layout, comp)
+    yarn_value = comp.config.yarn_value if yarn_value is None else yarn_value
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
     if not yarn_tokens and y:
         raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {y}")
@@ -594,8 +598,9 @@ class TurnPolicy:
 
 def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, objective="tiles",
                 yarn_value: float | None = None, bonus: str = "auto", engine: str = "compiled",
-                yarn_tokens: bool = True) -> TurnPolicy:
+                yarn_tokens: bool = True, components=None) -> TurnPolicy:
     """The optimal turn policy from a board, solved exactly (memoised), for simulations to follow.
+    ``components``: a path or loaded components (the sides ``layout`` names and the default ``yarn_value``).
 
     Examples
     --------
@@ -604,7 +609,9 @@ def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, ob
     >>> v > 1 and 0 <= burst <= 1
     True
     """
-    L = load_layout(layout)
+    comp = coerce_components(components)
+    L = load_layout(layout, comp)
+    yarn_value = comp.config.yarn_value if yarn_value is None else yarn_value
     cov, _, _, D, y = _check_state(L, covered, (), turn_dice, turn_dice, yarn)
     solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     return TurnPolicy(solver, cov, D, y)

@@ -15,7 +15,7 @@ from ..rng import as_generator, spawn_seeds
 from ..stats import mean_estimate, proportion_estimate
 from . import advisor
 from .board import dice_cost, popcount
-from .components import load_layout
+from .components import coerce_components, load_layout
 from .odds import burst_table
 
 __all__ = ["GAME_POLICY", "burst_heatmap", "situations", "press_your_luck", "game_cells", "seat_table",
@@ -45,9 +45,11 @@ def burst_heatmap(max_dice: int = 5, numbers=range(1, 13)) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------------ advisor
-def situations(side: str = "A") -> list[dict]:
-    """Named board situations for the press-your-luck chart (valid dice groups, so stopping scores)."""
-    L = load_layout(side)
+def situations(side: str = "A", *, components=None) -> list[dict]:
+    """Named board situations for the press-your-luck chart (valid dice groups, so stopping scores).
+
+    ``components`` (every experiment here): a path or loaded components whose sides ``side`` names."""
+    L = load_layout(side, coerce_components(components))
     sp = L.spaces
     top = L.all_mask & ~L.bottom_rows_mask(7)
     late = [s for s in sp if not top >> L.index(s) & 1]
@@ -62,14 +64,16 @@ def situations(side: str = "A") -> list[dict]:
     ]
 
 
-def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
+def press_your_luck(side: str = "A", objective="tiles", *, components=None) -> pd.DataFrame:
     """Exact value of stopping vs continuing, by situation and dice left (bonus turns per ``auto``)."""
     rows = []
-    L = load_layout(side)
-    for sit in situations(side):
+    comp = coerce_components(components)
+    L = load_layout(side, comp)
+    for sit in situations(side, components=comp):
         used = dice_cost(L, L.mask_of(sit["placed"]))   # a space showing n holds at least ceil(n/6) dice
         for d in range(1, 5 - used + 1):
-            df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective)
+            df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective,
+                                components=comp)
             v = df.set_index("action")
             rows.append({"situation": sit["situation"], "dice_left": d,
                          "stop_value": float(v.loc["stop", "value"]),
@@ -81,11 +85,12 @@ def press_your_luck(side: str = "A", objective="tiles") -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------------------ games
 def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
-               seed=0, *, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
     """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
     ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated)."""
     from .sim import simulate_games
 
+    comp = coerce_components(components)
     cells = [(p, s) for p in players_list for s in sides]
     seqs = spawn_seeds(seed, len(cells))
     frames = []
@@ -93,17 +98,18 @@ def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: s
         n = n_games[p] if isinstance(n_games, dict) else n_games
         if n:
             frames.append(simulate_games(n, players=p, layout=s, policies=policy, rng=q, n_jobs=n_jobs,
-                                         progress=progress))
+                                         progress=progress, components=comp))
     return pd.concat(frames, ignore_index=True)
 
 
 def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuristic: str = GAME_POLICY,
-                    seed=0, *, n_jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
     """One ``"optimal"`` seat against ``heuristic`` seats: ``n_games`` per (players, side) (an int or
     ``{players: n}``), the optimal seat rotating through the seats in equal blocks so seat effects cancel;
     ``simulate_games`` rows plus ``optimal_seat``."""
     from .sim import simulate_games
 
+    comp = coerce_components(components)
     cells = [(p, s) for p in players_list for s in sides]
     seqs = spawn_seeds(seed, len(cells))
     frames = []
@@ -114,7 +120,7 @@ def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuri
             pols = [heuristic] * p
             pols[seat] = "optimal"
             df = simulate_games(per_seat, players=p, layout=s, policies=pols, rng=qq, n_jobs=n_jobs,
-                                progress=progress)
+                                progress=progress, components=comp)
             df["optimal_seat"] = seat
             frames.append(df)
     return pd.concat(frames, ignore_index=True)
@@ -225,16 +231,17 @@ def side_table(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, policy: str = GAME_POLICY,
-                     seed=0) -> list[int]:
+                     seed=0, *, components=None) -> list[int]:
     """Boards (covered masks) met at the start of turns of simulated games, spread over the game."""
     from .policies import seat_policies
     from .rules import DiceStream, new_game, play_turn
 
     gen = as_generator(seed)
-    L = load_layout(side)
+    comp = coerce_components(components)
+    L = load_layout(side, comp)
     boards: list[int] = []
     while len(boards) < 4 * n_positions:
-        g = new_game(players, L)
+        g = new_game(players, L, components=comp)
         pols = seat_policies(policy, players)
         dice = DiceStream(gen)
         while not g.over and g.turns < 400:
@@ -247,15 +254,17 @@ def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, po
     return [boards[i] for i in pick]
 
 
-def yarn_values(boards: list[tuple[str, str, int]], *, yarn_value_inside: float = 0.0) -> pd.DataFrame:
+def yarn_values(boards: list[tuple[str, str, int]], *, yarn_value_inside: float = 0.0,
+                components=None) -> pd.DataFrame:
     """Exact gain in expected tiles of holding one yarn token at the start of a 5-dice turn.
 
     ``boards``: (label, side, covered mask).  Tokens are free to spend inside the turn
     (``yarn_value_inside``), so the gain is what one reroll is worth when it is used well.
     """
     rows = []
+    comp = coerce_components(components)
     for label, side, cov in boards:
-        L = load_layout(side)
+        L = load_layout(side, comp)
         s = advisor.solver_for(L, "tiles", yarn_value_inside, "auto")
         v0 = s.fresh(cov, 5, 0)[0]
         v1 = s.fresh(cov, 5, 1)[0]
@@ -266,7 +275,8 @@ def yarn_values(boards: list[tuple[str, str, int]], *, yarn_value_inside: float 
     return pd.DataFrame(rows)
 
 
-def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2000, seed=0) -> pd.DataFrame:
+def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2000, seed=0, *,
+                  components=None) -> pd.DataFrame:
     """Expected tiles of human-style policies vs the exact optimum (Monte Carlo with CIs; regret = gap).
 
     Use boards where the ``auto`` bonus mode is exact, so the optimum is exact.
@@ -276,14 +286,15 @@ def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2
     rows = []
     seqs = spawn_seeds(seed, len(boards) * len(policies))
     k = 0
+    comp = coerce_components(components)
     for label, side, cov in boards:
-        L = load_layout(side)
-        s = advisor.solver_for(L, "tiles", None, "auto")
+        L = load_layout(side, comp)
+        s = advisor.solver_for(L, "tiles", comp.config.yarn_value, "auto")
         opt, opt_burst = s.fresh(cov, 5, 0)
         mode = s.bonus_mode(cov, 5)
         cov_list = L.spaces_of(cov)
         for pol in policies:
-            df = simulate_turns(n_turns, L, cov_list, policy=pol, rng=seqs[k])
+            df = simulate_turns(n_turns, L, cov_list, policy=pol, rng=seqs[k], components=comp)
             k += 1
             est = mean_estimate(df["value"])
             burst = proportion_estimate(int(df["burst"].sum()), len(df))
@@ -294,15 +305,16 @@ def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2
     return pd.DataFrame(rows)
 
 
-def bonus_mode_errors(cases: list[tuple[str, object, int, int]]) -> pd.DataFrame:
+def bonus_mode_errors(cases: list[tuple[str, object, int, int]], *, components=None) -> pd.DataFrame:
     """Value of a fresh turn with each bonus mode vs ``exact`` (compiled solver, tokens worth 0, cold memo):
     ``cases`` = (label, layout, covered, dice).  ``valid_groups``: the groups ``auto`` counts."""
     from .solver import CompiledSolver
 
     rows = []
     obj = advisor.parse_objective("tiles")
+    comp = coerce_components(components)
     for label, layout, cov, D in cases:
-        L = load_layout(layout)
+        L = load_layout(layout, comp)
         vals = {}
         secs = {}
         for mode in ("exact", "approx", "none"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..cli import (
     CliError,
     comma_names,
+    components_arg,
     game_subcommands,
     int_list,
     nonneg_int,
@@ -62,9 +63,10 @@ def _cmd_advise(args) -> int:
     import pandas as pd
 
     from .advisor import advise
-    from .components import load_layout
+    from .components import load_components, load_layout
 
-    L = load_layout(args.layout)
+    comp = load_components(args.components)
+    L = load_layout(args.layout, comp)
     covered = parse_spaces(args.covered, "--covered")
     placed = parse_spaces(args.placed, "--placed")
     if placed and args.dice_left is None:
@@ -73,7 +75,7 @@ def _cmd_advise(args) -> int:
     dice_left = args.turn_dice if args.dice_left is None else args.dice_left
     df = advise(L, covered, placed, dice_left=dice_left, roll=args.roll, yarn=args.yarn, turn_dice=args.turn_dice,
                 objective=_objective(args.objective), yarn_value=args.yarn_value, bonus=args.bonus,
-                yarn_tokens=not args.no_yarn)
+                yarn_tokens=not args.no_yarn, components=comp)
     cov_m = L.mask_of(covered, "covered")
     pl_m = L.mask_of(placed, "placed")
     print(f"Board {L.name} (## covered, <..> dice this turn), top row first:")
@@ -134,7 +136,8 @@ def _cmd_simulate(args) -> int:
         pols = [p for p in args.policies.split(",") if p]
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
-                        progress=show_progress(args), n_jobs=args.jobs, yarn_tokens=not args.no_yarn)
+                        progress=show_progress(args), n_jobs=args.jobs, yarn_tokens=not args.no_yarn,
+                        components=args.components)
     dt = time.perf_counter() - t0
     print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
           f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
@@ -154,7 +157,7 @@ def _cmd_play(args) -> int:
     if args.policies:
         pols = [p for p in args.policies.split(",") if p]
     rec = play_game(args.players, args.layout, policies=pols, rng=args.seed, trace=True,
-                    yarn_tokens=not args.no_yarn)
+                    yarn_tokens=not args.no_yarn, components=args.components)
     print(rec.transcript)
     return 0
 
@@ -162,7 +165,7 @@ def _cmd_play(args) -> int:
 def _cmd_layout(args) -> int:
     from .components import default_layout_facts, load_layout
 
-    L = load_layout(args.layout)
+    L = load_layout(args.layout, args.components)
     print(f"Side {L.name}: {L.n_rows} rows, {L.n_spaces} spaces, capacity {L.capacity} tiles ({L.source})")
     if L.notes:
         print(L.notes)
@@ -188,7 +191,7 @@ def add_cli(subparsers) -> None:
                        description="Rank stop/continue (without --roll) or every placement (with --roll). "
                                    "Example: pyradice-lab purramid advise --layout A --covered \"0,0 0,1\" "
                                    "--placed \"1,0\" --dice-left 2 --roll 3,4")
-    q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
+    q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
     q.add_argument("--covered", default="", help="covered spaces as \"row,col row,col ...\"")
     q.add_argument("--placed", default="", help="spaces holding this turn's dice, \"row,col ...\"")
     q.add_argument("--dice-left", type=nonneg_int, default=None,
@@ -202,6 +205,7 @@ def add_cli(subparsers) -> None:
                    help="how bonus turns are valued (default: auto)")
     q.add_argument("--top", type=positive_int, default=15, help="options to show (default: 15)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
+    components_arg(q)
     q.set_defaults(func=_cmd_advise)
 
     q = sub.add_parser("simulate", help="simulate whole games and print a summary with CIs",
@@ -211,7 +215,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
     q.add_argument("--games", type=positive_int, default=10_000)
     q.add_argument("--seed", type=nonneg_int, default=0)
-    q.add_argument("--layout", default="A", help="A, B or a layout .toml (default: A)")
+    q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
     q.add_argument("--policy", default="greedy",
                    help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
     q.add_argument("--policies", type=comma_names, default=None,
@@ -220,6 +224,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
+    components_arg(q)
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",
@@ -230,9 +235,11 @@ def add_cli(subparsers) -> None:
     q.add_argument("--policy", default="greedy", help="as for simulate (optimal too)")
     q.add_argument("--policies", type=comma_names, default=None)
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
+    components_arg(q)
     q.set_defaults(func=_cmd_play)
 
     q = sub.add_parser("layout", help="show a board side and check the rules' facts",
                        description="Print a board side (top row first) and the facts a default side respects.")
     q.add_argument("--layout", default="A")
+    components_arg(q)
     q.set_defaults(func=_cmd_layout)

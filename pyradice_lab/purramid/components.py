@@ -25,22 +25,35 @@ Examples
 
 from __future__ import annotations
 
-import math
 import numbers
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 
-__all__ = ["Layout", "GameConfig", "load_layout", "load_game_config", "default_layout_facts", "DATA_DIR",
+from ..schema import (
+    Array,
+    ComponentFormat,
+    Field,
+    Float,
+    Int,
+    MapOf,
+    SchemaComponents,
+    SchemaError,
+    Str,
+    Table,
+    Value,
+    read_toml,
+    validate,
+)
+
+__all__ = ["Layout", "GameConfig", "Components", "load_components", "default_components", "coerce_components",
+           "FORMAT", "MAX_SPACES", "load_layout", "load_game_config", "default_layout_facts", "DATA_DIR",
            "LayoutError", "tiles_for_number", "width_for_number", "MAX_NUMBER", "SIDES"]
 
 DATA_DIR = Path(__file__).with_name("data")
 MAX_NUMBER = 30
 SIDES = ("A", "B")
-_SOURCES = ("rules", "reconstruction")
 
 
 class LayoutError(ValueError):
@@ -165,26 +178,19 @@ class Layout:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Layout:
-        """Load a layout file: ``name`` and ``[rows]`` with ``value`` (rows bottom to top) and ``source``.
+        """Load a layout file: ``name``, ``notes`` and ``[rows]`` with ``value`` (rows bottom to top) and
+        ``source``, validated at load (errors name the file and the key).
 
         Examples
         --------
         >>> Layout.from_toml(DATA_DIR / "side_b.toml").name
         'B'
         """
-        path = Path(path)
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        rows_entry = data.get("rows")
-        if isinstance(rows_entry, dict):
-            src = rows_entry.get("source", "user")
-            _check_source(src, f"{path.name}: rows.source")
-            rows = rows_entry.get("value")
-        else:
-            rows, src = rows_entry, "user"
-        if rows is None:
-            raise LayoutError(f"{path.name}: rows missing (a [rows] table with value = [[...], ...])")
-        return cls.from_rows(rows, name=data.get("name", path.stem), source=src, notes=data.get("notes", ""))
+        doc = validate(SIDE, read_toml(path, what="layout"), file=path)
+        try:
+            return _side(doc, Path(path).stem)
+        except LayoutError as exc:
+            raise SchemaError(str(exc), ("rows", "value"), file=path) from None
 
     # ------------------------------------------------------------------ queries
     @property
@@ -301,18 +307,9 @@ class Layout:
         return "\n".join(lines)
 
 
-def _check_source(src, where: str) -> None:
-    if src not in _SOURCES:
-        raise ValueError(f"{where} must be one of {_SOURCES}, got {src!r}")
-
-
-@cache
-def _load_side(name: str) -> Layout:
-    return Layout.from_toml(DATA_DIR / f"side_{name.lower()}.toml")
-
-
-def load_layout(name_or_path: str | Path | Layout = "A") -> Layout:
-    """A default side (``"A"`` or ``"B"``), a TOML path, or a Layout (returned unchanged).
+def load_layout(name_or_path: str | Path | Layout = "A", components=None) -> Layout:
+    """A side of the components (``"A"``, ``"B"`` or a designer's side name), a layout TOML path, or a Layout
+    (returned unchanged).  ``components``: a path or loaded components (default: the packaged ones).
 
     Examples
     --------
@@ -321,15 +318,19 @@ def load_layout(name_or_path: str | Path | Layout = "A") -> Layout:
     """
     if isinstance(name_or_path, Layout):
         return name_or_path
-    if isinstance(name_or_path, str) and name_or_path.upper() in SIDES:
-        return _load_side(name_or_path.upper())
+    comp = coerce_components(components)
+    if isinstance(name_or_path, str) and not name_or_path.lower().endswith(".toml"):
+        for key in (name_or_path, name_or_path.upper()):
+            if key in comp.sides:
+                return comp.sides[key]
     if isinstance(name_or_path, (str, Path)):
         p = Path(name_or_path)
         if p.suffix.lower() == ".toml":
             if not p.exists():
                 raise ValueError(f"layout file {str(p)!r} does not exist")
             return Layout.from_toml(p)
-    raise ValueError(f"layout must be 'A', 'B', a .toml path or a Layout, got {name_or_path!r}")
+    raise ValueError(f"layout must be a side of the components ({', '.join(map(repr, comp.sides))}), a .toml path or "
+                     f"a Layout, got {name_or_path!r}")
 
 
 def default_layout_facts(layout: Layout) -> dict[str, bool]:
@@ -373,41 +374,143 @@ class GameConfig:
         return self.deal[players]
 
 
-def _value(data: dict, key: str, where: str):
-    entry = data.get(key)
-    if not isinstance(entry, dict) or "value" not in entry:
-        raise ValueError(f"{where}: [{key}] must be a table with value and source")
-    _check_source(entry.get("source"), f"{where}: {key}.source")
-    return entry["value"], entry["source"]
+@dataclass(frozen=True, eq=False)
+class Components(SchemaComponents):
+    """Purramid's components: the game constants (:class:`GameConfig`) and the board sides (:class:`Layout`).
+
+    Build with :func:`load_components`; derive variants with :meth:`replace`
+    (``comp.replace({"sides.A.rows": rows, "yarn_value": 0.5})``); equal when their validated documents are
+    equal (:meth:`content_hash`).
+    """
+
+    config: GameConfig
+    sides: dict
+
+    def layout(self, side: str = "A") -> Layout:
+        """The board side named ``side``."""
+        return load_layout(side, self)
 
 
-@cache
-def load_game_config(path: str | None = None) -> GameConfig:
-    """The game constants from ``data/game.toml`` (or another file of the same shape)."""
-    p = Path(path) if path else DATA_DIR / "game.toml"
-    with open(p, "rb") as fh:
-        data = tomllib.load(fh)
-    where = p.name
-    vals, srcs = {}, {}
-    for key in ("regular_tiles", "gold_tiles", "yarn_tokens", "dice", "two_player_covered_rows",
-                "yarn_value", "turn_limit"):
-        vals[key], srcs[key] = _value(data, key, where)
-    deal = {}
-    for players in (2, 3, 4):
-        v, s = _value(data, f"deal_{players}p", where)
-        deal[players] = tuple(int(x) for x in v)
-        srcs[f"deal_{players}p"] = s
-        if len(deal[players]) != players:
-            raise ValueError(f"{where}: deal_{players}p must list {players} seats, got {v!r}")
-    cfg = GameConfig(regular_tiles=int(vals["regular_tiles"]), gold_tiles=int(vals["gold_tiles"]),
-                     yarn_tokens=int(vals["yarn_tokens"]), dice=int(vals["dice"]), deal=deal,
-                     two_player_covered_rows=int(vals["two_player_covered_rows"]),
-                     yarn_value=float(vals["yarn_value"]), turn_limit=int(vals["turn_limit"]), sources=srcs)
-    for players, d in deal.items():
-        covered = 21 if players == 2 else 0
-        if sum(d) + covered != cfg.regular_tiles:
-            raise ValueError(f"{where}: deal_{players}p deals {sum(d)} tiles (+{covered} covering the board) but "
-                             f"there are {cfg.regular_tiles} regular tiles")
-    if not math.isfinite(cfg.yarn_value) or cfg.yarn_value < 0:
-        raise ValueError(f"{where}: yarn_value must be a finite number >= 0, got {cfg.yarn_value}")
-    return cfg
+# ---------------------------------------------------------------------------------------------- schema
+#: the compiled engines hold a set of spaces in one 64-bit mask
+MAX_SPACES = 63
+
+
+def _v(node, doc: str) -> Field:
+    return Field(Value(node, doc), doc)
+
+
+SIDE = Table({
+    "name": Field(Str(max_len=40), "the side's name in tables and transcripts", default=None),
+    "notes": Field(Str(max_len=2000), "what the side is for", default=""),
+    "rows": _v(Array(Array(Int(1, MAX_NUMBER), 1, 40), 1, 40),
+               'space numbers per row, bottom row first ("10" spaces are 2 units wide, "12" take 3 tiles)'),
+}, doc="One board side")
+
+SPEC = Table({
+    "regular_tiles": _v(Int(1, 500), "regular cat tiles in the game"),
+    "gold_tiles": _v(Int(0, 100), "gold cat tiles (placing the last one ends the game)"),
+    "yarn_tokens": _v(Int(0, MAX_SPACES), 'yarn tokens, one per "8" space at setup'),
+    "dice": _v(Int(1, 5), "dice rolled at the start of a turn (the exact tables and solvers cover 1..5)"),
+    "deal_4p": _v(Array(Int(0, 500), 4, 4), "tiles dealt per seat in 4-player games, seat 0 = start player"),
+    "deal_3p": _v(Array(Int(0, 500), 3, 3), "tiles dealt per seat in 3-player games"),
+    "deal_2p": _v(Array(Int(0, 500), 2, 2), "tiles dealt per seat in 2-player games (the rest cover the board)"),
+    "two_player_covered_rows": _v(Int(0, 40), "bottom rows covered by single tiles in 2-player games"),
+    "yarn_value": _v(Float(0.0, 100.0), "tiles one yarn token is worth to the advisor's 'tiles' objective"),
+    "turn_limit": _v(Int(1, 100_000), "simulation safety stop: turns before a game ends as 'turn_limit'"),
+    "sides": Field(MapOf(Str(max_len=20, pattern=r"[A-Za-z0-9_-]+", pattern_doc="a short name (letters, digits)"),
+                         SIDE, 1, 20), "the board sides, by name (layout='A' picks sides.A)"),
+})
+
+
+def _side(doc: dict, key: str) -> Layout:
+    rows = doc["rows"]
+    return Layout.from_rows(rows["value"], name=doc.get("name") or key, source=rows["source"],
+                            notes=doc.get("notes", ""))
+
+
+def _check(doc: dict) -> None:
+    vals = {k: doc[k]["value"] for k in SPEC.fields if k != "sides"}
+    for key, side in doc["sides"].items():
+        where = ("sides", key, "rows", "value")
+        try:
+            L = _side(side, key)
+        except LayoutError as exc:
+            raise SchemaError(str(exc), where, allowed="rows bottom to top, each 1 unit narrower than the one "
+                                                       "below") from None
+        if L.n_spaces > MAX_SPACES:
+            raise SchemaError(f"hold {L.n_spaces} spaces", where,
+                              allowed=f"at most {MAX_SPACES} spaces (the engines hold a board in a 64-bit mask)")
+        eights = bin(L.eights_mask()).count("1")
+        if eights > vals["yarn_tokens"]:
+            raise SchemaError(f'hold {eights} "8" spaces but there are {vals["yarn_tokens"]} yarn tokens', where,
+                              allowed='at most yarn_tokens "8" spaces (one token on each at setup)')
+        covered = L.tiles_of(L.bottom_rows_mask(vals["two_player_covered_rows"]))
+        left = vals["regular_tiles"] - sum(vals["deal_2p"])
+        if covered != left:
+            raise SchemaError(f"the bottom {vals['two_player_covered_rows']} rows take {covered} tiles but the "
+                              f"2-player deal leaves {left}", where,
+                              allowed="regular_tiles - sum(deal_2p) tiles in the rows covered at the 2-player setup")
+    for players in (3, 4):
+        dealt = sum(vals[f"deal_{players}p"])
+        if dealt != vals["regular_tiles"]:
+            raise SchemaError(f"deals {dealt} tiles", (f"deal_{players}p", "value"),
+                              allowed=f"regular_tiles = {vals['regular_tiles']} tiles in all")
+
+
+def _build(doc: dict) -> Components:
+    v = {k: doc[k]["value"] for k in SPEC.fields if k != "sides"}
+    sources = {k: doc[k]["source"] for k in SPEC.fields if k != "sides"}
+    cfg = GameConfig(regular_tiles=v["regular_tiles"], gold_tiles=v["gold_tiles"], yarn_tokens=v["yarn_tokens"],
+                     dice=v["dice"], deal={p: tuple(v[f"deal_{p}p"]) for p in (2, 3, 4)},
+                     two_player_covered_rows=v["two_player_covered_rows"], yarn_value=v["yarn_value"],
+                     turn_limit=v["turn_limit"], sources=sources)
+    return Components(cfg, {key: _side(side, key) for key, side in doc["sides"].items()})
+
+
+def _assemble() -> dict:
+    doc = read_toml(DATA_DIR / "game.toml")
+    doc["sides"] = {s: read_toml(DATA_DIR / f"side_{s.lower()}.toml") for s in SIDES}
+    return doc
+
+
+FORMAT = ComponentFormat(
+    game="purramid", spec=SPEC, data_dir=DATA_DIR, packaged=("game.toml", "side_a.toml", "side_b.toml"),
+    check=_check, build=_build, cls=Components, assemble=_assemble, header="""Purramid components (pyradice-lab purramid components --dump): the game constants and the board sides.
+
+Load with: pyradice-lab purramid simulate --components THIS_FILE --layout A, or
+purramid.simulate_games(..., layout="A", components=PATH).  A file may be partial: tables merge key by key
+over the packaged components (game.toml, side_a.toml, side_b.toml); add a side as [sides.C] with a
+[sides.C.rows] value; a value you give without a source is marked source = "designer".
+Sources: "rules" (stated in the rules text), "reconstruction" (our documented choice), "designer" (yours).
+Geometry: rows bottom to top; every space is 1 unit wide except "10" spaces (2 units, 2 tiles); each row is
+exactly 1 unit narrower than the row below; "12" spaces take 3 stacked tiles and are not in the bottom two rows.""")
+
+
+def load_components(path=None) -> Components:
+    """Load and validate a components file, merged over the packaged components (default: the packaged ones).
+
+    Examples
+    --------
+    >>> load_components().layout("A").capacity
+    78
+    """
+    return FORMAT.load(path)
+
+
+def default_components() -> Components:
+    """The packaged components (cached)."""
+    return FORMAT.default()
+
+
+def coerce_components(components, name: str = "components") -> Components:
+    """``None`` (packaged), loaded :class:`Components` or a path to a components file -> :class:`Components`."""
+    return FORMAT.coerce(components, name)
+
+
+def load_game_config(path: str | Path | None = None, components=None) -> GameConfig:
+    """The game constants: of ``components`` (a path or loaded components), or of a ``game.toml``-shaped file
+    merged over the packaged constants, or the packaged ones."""
+    if path is not None:
+        return load_components(path).config
+    return coerce_components(components).config

@@ -199,6 +199,18 @@ class OptimalPolicy:
 
         return parse_objective(self.objective).k
 
+    def with_config(self, config) -> OptimalPolicy:
+        """This policy with the components' yarn value when it has none of its own."""
+        import dataclasses
+
+        if self.yarn_value is not None or config is None:
+            return self
+        from .components import default_components
+
+        if config.yarn_value == default_components().config.yarn_value:
+            return self
+        return dataclasses.replace(self, yarn_value=config.yarn_value)
+
     def solver(self, layout, yarn_tokens: bool = True):
         from .advisor import solver_for
 

@@ -41,7 +41,7 @@ import numpy as np
 from ..rng import as_generator
 from .board import bits, completable, is_valid, rows_spanned
 from .chance import sub_multisets
-from .components import GameConfig, Layout, load_game_config, load_layout
+from .components import GameConfig, Layout, coerce_components, load_layout
 
 __all__ = ["DiceStream", "GameState", "new_game", "legal_placements", "play_turn", "place_tiles", "BLOCK", "PLAYERS", "check_players"]
 
@@ -123,10 +123,12 @@ class GameState:
 
 
 def new_game(players: int = 4, layout="A", config: GameConfig | None = None, *, trace: bool = False,
-             yarn_tokens: bool = True) -> GameState:
-    """The set-up table for ``players`` (2, 3 or 4) on ``layout`` (``yarn_tokens=False``: no tokens on the 8s)."""
-    L = load_layout(layout)
-    cfg = config or load_game_config()
+             yarn_tokens: bool = True, components=None) -> GameState:
+    """The set-up table for ``players`` (2, 3 or 4) on ``layout`` (``yarn_tokens=False``: no tokens on the 8s);
+    ``components`` (a path or loaded components) gives the sides and, unless ``config`` is given, the constants."""
+    comp = coerce_components(components)
+    L = load_layout(layout, comp)
+    cfg = config or comp.config
     deal = list(cfg.deal_for(players))
     covered = L.bottom_rows_mask(cfg.two_player_covered_rows) if players == 2 else 0
     on_board = L.tiles_of(covered)
@@ -338,7 +340,7 @@ def summary_row(g: GameState, policies) -> dict:
 
 
 def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool = True, *,
-              yarn_tokens: bool = True) -> GameRecord:
+              yarn_tokens: bool = True, components=None) -> GameRecord:
     """Play one game with the readable rules engine and return its transcript and final scores.
 
     Parameters
@@ -355,6 +357,8 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
         Keep the transcript (every roll, placement, stop/burst, bonus, token, tile count).
     yarn_tokens : bool
         ``False`` plays without yarn tokens (none on the 8s): a switch for analysis, not a rule.
+    components : path or Components, optional
+        A designer's components file or loaded components (as for :func:`~.sim.simulate_games`).
 
     Returns
     -------
@@ -372,11 +376,12 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     """
     from .policies import seat_policies
 
+    comp = coerce_components(components)
     players = check_players(players)
-    pols = seat_policies(policies, players)
+    pols = [p.with_config(comp.config) if hasattr(p, "with_config") else p for p in seat_policies(policies, players)]
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
-    g = new_game(players, layout, trace=trace, yarn_tokens=yarn_tokens)
+    g = new_game(players, layout, trace=trace, yarn_tokens=yarn_tokens, components=comp)
     dice = DiceStream(rng)
     totals = [g.total_tiles()]
     g.say("policies: " + ", ".join(f"seat {p} {pol.name}" for p, pol in enumerate(pols)))

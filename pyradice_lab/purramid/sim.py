@@ -28,7 +28,7 @@ import pandas as pd
 from ..limits import check_result_size
 from ..rng import spawn_blocks
 from . import exact as E, kernel as K
-from .components import load_game_config, load_layout
+from .components import coerce_components, load_layout
 from .policies import OptimalPolicy, seat_policies
 from .rules import BLOCK, check_players
 
@@ -48,14 +48,14 @@ def _check_n(n, name: str) -> int:
     return int(n)
 
 
-def _seat_arrays(pols, L, yarn_tokens: bool):
+def _seat_arrays(pols, L, yarn_tokens: bool, cfg=None):
     """Kernel arrays for the seats: kinds, parameters, optimal objective rows and targets, solver context."""
     from .advisor import parse_objective
     from .components import load_game_config
 
     specs: list = []
     kinds, params, spec_of, k_of = [], [], [], []
-    yv_default = load_game_config().yarn_value
+    yv_default = (cfg or load_game_config()).yarn_value
     for pol in pols:
         if isinstance(pol, OptimalPolicy):
             obj = parse_objective(pol.objective)
@@ -133,7 +133,8 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
 
 
 def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rng=None, *,
-                   progress: bool = False, n_jobs: int = 1, yarn_tokens: bool = True) -> pd.DataFrame:
+                   progress: bool = False, n_jobs: int = 1, yarn_tokens: bool = True,
+                   components=None) -> pd.DataFrame:
     """Simulate ``n_games`` complete games with the compiled rules; one row per game.
 
     Parameters
@@ -141,7 +142,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     n_games : int
         Number of games (>= 1).
     players : {2, 3, 4}
-    layout : "A", "B", path or Layout
+    layout : "A", "B", a side of ``components``, a layout file path or a Layout
     policies : None, one policy for every seat, or a list with one per seat
         ``"greedy"`` (default), ``"stop_after:K"``, ``"risk:P"``, ``"optimal"`` (expected tiles, a token
         worth the documented ``yarn_value``), ``"optimal:at_least:K"``, or policy objects
@@ -154,6 +155,9 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
         Threads running chunks of games (-1: all cores); results do not depend on it.
     yarn_tokens : bool
         ``False`` plays without yarn tokens (none on the 8s): a switch for analysis, not a rule.
+    components : path or Components, optional
+        A designer's components file (partial files merge over the packaged ones: game constants and sides)
+        or loaded components (:func:`~.components.load_components`, ``comp.replace(...)``).
 
     Returns
     -------
@@ -183,12 +187,13 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
-    L = load_layout(layout)
-    cfg = load_game_config()
+    comp = coerce_components(components)
+    L = load_layout(layout, comp)
+    cfg = comp.config
     pols = seat_policies(policies, players)
     arrays = _arrays(L)
     risk = _risk()
-    seats = _seat_arrays(pols, L, yarn_tokens)
+    seats = _seat_arrays(pols, L, yarn_tokens, cfg)
     chunk = CHUNK_OPTIMAL if seats[-1] else CHUNK
     blocks = spawn_blocks(rng, n_games, chunk)  # seeds spawned per chunk: the children of one spawn(n_games)
 

@@ -31,7 +31,7 @@ from ..rng import as_generator, block_ranges
 from ..stats import Estimate, mean_estimate, proportion_estimate
 from .board import is_valid, rows_spanned
 from .chance import code_rows, count_masks
-from .components import load_game_config, load_layout
+from .components import coerce_components, default_components, load_layout
 
 __all__ = ["simulate_turns", "turn_value", "summarize_turns", "placeable_table", "placeable_rolls", "TURN_BLOCK",
            "ROW_BYTES"]
@@ -55,7 +55,7 @@ def _resolve_policy(policy, objective, yarn_value, bonus, engine):
 
 def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dice: int = 5, yarn: int = 0,
                    objective="tiles", yarn_value: float | None = None, bonus: str = "auto",
-                   rng=None, engine: str = "compiled", yarn_tokens: bool = True) -> pd.DataFrame:
+                   rng=None, engine: str = "compiled", yarn_tokens: bool = True, components=None) -> pd.DataFrame:
     """Simulate ``n`` independent turns from the same board; one row per turn.
 
     Parameters
@@ -71,6 +71,8 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
         Turns are simulated in blocks of :data:`TURN_BLOCK` (bounded working memory), each drawing from
         this one generator in turn; the result (one row per turn) is limited by
         :mod:`pyradice_lab.limits` (``n`` times :data:`ROW_BYTES`).
+    components : path or Components, optional
+        The sides ``layout`` names and the default ``yarn_value`` (default: the packaged components).
 
     Returns
     -------
@@ -85,7 +87,10 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
         raise ValueError(f"n must be a positive integer number of turns, got {n!r}")
     n = check_result_size(int(n), ROW_BYTES, name="n", item="turn")
-    L = load_layout(layout)
+    comp = coerce_components(components)
+    if yarn_value is None and comp.config.yarn_value != default_components().config.yarn_value:
+        yarn_value = comp.config.yarn_value
+    L = load_layout(layout, comp)
     if L.n_spaces > 64:
         raise ValueError(f"layout has {L.n_spaces} spaces; the turn simulator handles at most 64")
     D0 = _check_int(turn_dice, "turn_dice", 1, MAX_TURN_DICE)
@@ -99,7 +104,7 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     if not yarn_tokens and yarn:
         raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {yarn}")
-    yv = load_game_config().yarn_value if yarn_value is None else float(yarn_value)
+    yv = comp.config.yarn_value if yarn_value is None else float(yarn_value)
     gen = as_generator(rng)
     tables: dict = {}
     stops: dict = {}

@@ -137,7 +137,8 @@ register_game(
         "games": SweepTarget(
             "games_cell",
             "whole games: mean score, goals met and first-player win share",
-            params={"players": "2..4", "policy": "random_legal | greedy | lookahead"},
+            params={"players": "2..4", "policy": "random_legal | greedy | lookahead",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"players": [2, 3], "policy": ["greedy", "lookahead"]}),
     },
 )

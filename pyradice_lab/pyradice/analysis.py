@@ -27,7 +27,7 @@ from scipy import stats as _sps
 
 from ..rng import seed_sequence
 from ..stats import mean_estimate, proportion_estimate
-from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, default_components
+from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, coerce_components
 from .geometry import check_players
 from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
 from .policies import POLICIES
@@ -61,14 +61,16 @@ def _child(seq, i: int) -> np.random.SeedSequence:
 
 
 def available_by_turn(n_games: int, players: int = 2, policies: Sequence[str] = ("random_legal", "greedy"), *,
-                      rng=None, setup: Setup | None = None, runs: dict | None = None) -> pd.DataFrame:
+                      rng=None, setup: Setup | None = None, runs: dict | None = None, components=None) -> pd.DataFrame:
     """Mean number of available dice on each turn, per policy (all seats play it), with SE/CI.
 
     ``runs`` may hold already simulated ``{policy: (frame, arrays)}`` to reuse.  The column ``exact_mean`` gives
     the exact expectation for ``random_legal`` on the first :data:`.odds.MAX_EXACT_TURNS` turns.
+    ``components`` (every experiment here): a path or loaded components, the catalogue of ``setup``.
     """
     n_games = _check_games(n_games)
     players = check_players(players)
+    setup = check_setup(setup, components)
     root = seed_sequence(rng)
     exact = available_exact(MAX_EXACT_TURNS, players)
     exact_mean = exact.assign(m=exact.n_available * exact.p).groupby("turn")["m"].sum()
@@ -117,7 +119,7 @@ def available_distribution(choices: np.ndarray, policy: str = "") -> pd.DataFram
 
 
 def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("random_legal", "greedy", "lookahead"), *,
-               rng=None, setup: Setup | None = None, return_runs: bool = False):
+               rng=None, setup: Setup | None = None, return_runs: bool = False, components=None):
     """P(the goal token of each level is met at the end) per policy (all seats play it).
 
     Seats of one game share a quarry, so the per-game share of seats meeting the goal is the sample (SE and
@@ -127,7 +129,7 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     """
     n_games = _check_games(n_games)
     players = check_players(players)
-    setup = check_setup(setup)
+    setup = check_setup(setup, components)
     root = seed_sequence(rng)
     rows, runs = [], {}
     blind = [float(blind_goal_probability(code, lvl, players=players, components=setup.catalogue))
@@ -154,7 +156,7 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
 
 
 def skill_values(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
-                 setup: Setup | None = None) -> pd.DataFrame:
+                 setup: Setup | None = None, components=None) -> pd.DataFrame:
     """Score and goals lost when one level's skill token is removed from every board.
 
     Every variant replays the same seeds as the full setup, so ``score_drop`` (mean score per seat with the skill
@@ -162,7 +164,7 @@ def skill_values(n_games: int, players: int = 2, policy: str = "greedy", *, rng=
     """
     n_games = _check_games(n_games)
     players = check_players(players)
-    setup = check_setup(setup)
+    setup = check_setup(setup, components)
     _check_policy(policy)
     seq = seed_sequence(rng)
     seed = np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key)
@@ -195,14 +197,15 @@ CARD_GROUPS = (("Many", "Height", "Pairs", "Big"), ("Small", "Loners", "Cluster"
 
 
 def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
-                 groups: Sequence[Sequence[str]] = CARD_GROUPS, setup: Setup | None = None) -> pd.DataFrame:
+                 groups: Sequence[Sequence[str]] = CARD_GROUPS, setup: Setup | None = None,
+                 components=None) -> pd.DataFrame:
     """Points each objective card gives a seat (mean, SD, P(0)), pooling every line-up it appears in.
 
     Discs are random per game; goals and skills come from ``setup`` (default setup).
     """
     n_games = _check_games(n_games)
     players = check_players(players)
-    base = check_setup(setup)
+    base = check_setup(setup, components)
     _check_policy(policy)
     root = seed_sequence(rng)
     pts: dict[str, list] = {}
@@ -258,13 +261,14 @@ def by_position(arrays: dict, policy: str = "") -> pd.DataFrame:
 
 
 def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4), policy: str = "greedy", *,
-                           rng=None, setup: Setup | None = None) -> pd.DataFrame:
+                           rng=None, setup: Setup | None = None, components=None) -> pd.DataFrame:
     """Win share and mean score by turn position (1 = first player), with CIs, against the fair share.
 
     A shared win counts 1/k to each of the k winners, so the shares of a game sum to 1 (:func:`by_position`).
     """
     n_games = _check_games(n_games)
     _check_policy(policy)
+    setup = check_setup(setup, components)
     root = seed_sequence(rng)
     parts = []
     for i, players in enumerate(players_list):
@@ -274,6 +278,7 @@ def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4)
     return pd.concat(parts, ignore_index=True)
 
 
-def reconstructed_components() -> pd.DataFrame:
-    """Every reconstructed component of the default catalogue (component, name, what it does)."""
-    return pd.DataFrame(default_components().reconstructed(), columns=["component", "name", "definition"])
+def reconstructed_components(components=None) -> pd.DataFrame:
+    """Every reconstructed component of the catalogue (component, name, what it does); ``components``: a path or
+    loaded components (default: the packaged ones)."""
+    return pd.DataFrame(coerce_components(components).reconstructed(), columns=["component", "name", "definition"])

@@ -12,9 +12,13 @@ def _policies(text: str) -> list[str]:
 
 
 def _cmd_quarry(args) -> int:
+    from .components import load_components
+    from .geometry import check_players
     from .quarry import Quarry
 
-    q = Quarry.random(args.players, rng=args.seed)
+    pal = load_components(args.components).palette
+    copies = 1 if check_players(args.players) == 2 else 2
+    q = Quarry.random(args.players, rng=args.seed, colours=dict(zip(pal.names, [c * copies for c in pal.counts])))
     print(f"Pyradice quarry, {args.players} players, seed {args.seed}: {q.remaining} dice, "
           f"{len(q.available())} available ([value colour] = available)")
     from .quarry import colour_letters
@@ -26,9 +30,11 @@ def _cmd_quarry(args) -> int:
 
 
 def _setup(args):
-    from .components import Setup
+    from .components import Setup, load_components
 
-    return Setup.random(rng=args.random_setup) if args.random_setup is not None else Setup.default()
+    comp = load_components(args.components)
+    return Setup.random(rng=args.random_setup, components=comp) if args.random_setup is not None else \
+        Setup.default(comp)
 
 
 def _cmd_simulate(args) -> int:
@@ -118,7 +124,7 @@ def _cmd_warmup(args) -> int:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import comma_names, game_subcommands, nonneg_int, output_file, positive_int
+    from ..cli import comma_names, components_arg, game_subcommands, nonneg_int, output_file, positive_int
 
     sub = game_subcommands(subparsers, "pyradice", "Pyradice: dice drafting from a 3-layer quarry into a 21-die "
                                                    "pyramid.")
@@ -130,6 +136,7 @@ def add_cli(subparsers) -> None:
                        description="Print a freshly set-up quarry; [v c] marks an available die.")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: %(default)s)")
     players_arg(q)
+    components_arg(q)
     q.set_defaults(func=_cmd_quarry)
 
     q = sub.add_parser("simulate", help="simulate many games and summarise them",
@@ -143,6 +150,7 @@ def add_cli(subparsers) -> None:
                    help="use a random token/card setup drawn with this seed instead of the default")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
+    components_arg(q)
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",
@@ -152,6 +160,7 @@ def add_cli(subparsers) -> None:
     q.add_argument("--policies", type=comma_names, default="greedy", help="one policy or one per seat, comma-separated")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="use a random token/card setup drawn with this seed")
+    components_arg(q)
     q.set_defaults(func=_cmd_play)
 
     q = sub.add_parser("warmup", help="compile the game kernels once (numba caches them on disk)",

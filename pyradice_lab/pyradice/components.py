@@ -21,10 +21,9 @@ Examples
 
 from __future__ import annotations
 
-import tomllib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -32,30 +31,30 @@ from typing import Any
 import numpy as np
 
 from ..rng import as_generator
+from ..schema import (
+    Array,
+    ComponentFormat,
+    Const,
+    Field,
+    Float,
+    Int,
+    Records,
+    SchemaComponents,
+    SchemaError,
+    Source,
+    Str,
+    Table,
+    merge,
+    read_toml,
+    suggest,
+)
 
 __all__ = ["Palette", "SkillToken", "GoalToken", "ObjectiveCard", "Components", "Setup", "load_components",
-           "default_components", "palette", "DATA_DIR", "SKILL_LEVELS", "GOAL_LEVELS"]
+           "default_components", "coerce_components", "FORMAT", "palette", "DATA_DIR", "SKILL_LEVELS", "GOAL_LEVELS"]
 
 DATA_DIR = Path(__file__).with_name("data")
 SKILL_LEVELS = (2, 3, 4, 5, 6)
 GOAL_LEVELS = (1, 2, 3, 4, 5)
-_SOURCES = ("rules", "reconstruction")
-
-
-def _params(entry: Mapping, skip: Sequence[str]) -> Mapping[str, Any]:
-    out = {}
-    for k, v in entry.items():
-        if k in skip:
-            continue
-        out[k] = tuple(v) if isinstance(v, list) else v
-    return MappingProxyType(out)
-
-
-def _source(entry: Mapping, where: str) -> str:
-    src = entry.get("source")
-    if src not in _SOURCES:
-        raise ValueError(f"{where}: source must be one of {_SOURCES}, got {src!r}")
-    return src
 
 
 @dataclass(frozen=True)
@@ -118,9 +117,14 @@ class ObjectiveCard:
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
 
-@dataclass(frozen=True)
-class Components:
-    """The catalogue of one game edition (defaults: :func:`default_components`)."""
+@dataclass(frozen=True, eq=False)
+class Components(SchemaComponents):
+    """The catalogue of one game edition (defaults: :func:`default_components`).
+
+    Build with :func:`load_components`; derive variants with :meth:`replace`
+    (``comp.replace({"card.Many.table": [0, 1, 2, 4, 6, 9]})``); equal when their validated documents are
+    equal (:meth:`content_hash`).
+    """
 
     palette: Palette
     skills: Mapping[str, SkillToken]
@@ -147,16 +151,229 @@ def _table_note(card: ObjectiveCard) -> str:
     return f" Table: {list(card.params['table'])}." if "table" in card.params else ""
 
 
-def _load_toml(folder: Path, name: str) -> dict:
-    path = folder / name
-    if not path.exists():
-        path = DATA_DIR / name
-    with open(path, "rb") as fh:
-        return tomllib.load(fh)
+# ----------------------------------------------------------------------------------------- schema
+#: parameters of the built-in kinds (a designer's registered kind takes any parameters its validate accepts)
+_VALUES = Array(Int(1, 6), 1, 6, unique=True)
+_TABLE = Array(Int(0, 999), 1, 64)
+_PARAM_NODES = {"values": _VALUES, "table": _TABLE, "size": Int(1, 21), "points": Int(0, 999)}
+_PARAM_DOCS = {"values": "die values it reads", "table": "points indexed by the count it reads (past the end: the "
+               "last entry)", "size": "dice per group", "points": "points per group / die"}
+_KIND_PARAMS = {
+    "skill": {},
+    "goal": {"values_in": ("values",)},
+    "card": {"count_table": ("table",), "level_table": ("table",), "isolated_groups": ("size", "points"),
+             "values_in": ("values", "points"), "largest_group": ("table",), "distinct_values": ("table",),
+             "levels_spanned": ("table",)},
+}
 
 
-def load_components(folder: str | Path | None = None) -> Components:
-    """Load and validate the component files of ``folder`` (missing files fall back to the defaults).
+def _registry(what: str) -> dict:
+    from . import cards, goals, skills
+
+    return {"skill": skills.SKILL_KINDS, "goal": goals.GOAL_KINDS, "card": cards.CARD_KINDS}[what]
+
+
+class _Kind(Str):
+    """The name of a registered kind of skill, goal or card (checked against the registry at load)."""
+
+    def __init__(self, what: str):
+        super().__init__()
+        self.what = what
+
+    def allowed(self) -> str:
+        return ", ".join(sorted(_registry(self.what)))
+
+    def check(self, value, path):
+        if not isinstance(value, str) or value not in _registry(self.what):
+            self.fail(f"{value!r} is not a registered {self.what} kind{suggest(value, _registry(self.what))}", path)
+        return value
+
+
+def _params_hook(what: str):
+    """Extra keys of a skill/goal/card entry are its kind's parameters: known names, checked values, and the
+    kind's own ``validate``."""
+    def extra(entry, path):
+        kind = entry.get("kind")
+        fixed = _ENTRY_FIELDS[what]
+        params = {k: v for k, v in entry.items() if k not in fixed}
+        builtin = getattr(_registry(what)[kind], "kid", None) is not None   # a compiled kind: its parameters are known
+        known = _KIND_PARAMS[what].get(kind, () if builtin else None)
+        out = {}
+        for k, v in params.items():
+            if known is not None and k not in known:
+                names = list(fixed) + list(known)
+                raise SchemaError(f"unknown key{suggest(k, names)}", path + (k,),
+                                  allowed=", ".join(names) + f" (kind {kind!r} takes "
+                                  + (", ".join(known) or "no parameters") + ")")
+            node = _PARAM_NODES.get(k)
+            out[k] = node.check(v, path + (k,)) if node is not None and known is not None else v
+        validate_fn = getattr(_registry(what)[kind], "validate", None)
+        if validate_fn is not None:
+            try:
+                validate_fn({k: tuple(v) if isinstance(v, list) else v for k, v in out.items()}, "")
+            except ValueError as exc:
+                raise SchemaError(str(exc).lstrip(": "), path, allowed=f"the parameters of kind {kind!r}") from None
+        return out
+    return extra
+
+
+def _names_hook(what: str):
+    return lambda entry: list(_KIND_PARAMS[what].get(entry.get("kind"), ()))
+
+
+_ENTRY_FIELDS = {
+    "skill": {
+        "code": Field(Str(max_len=2, pattern=r"[AB][2-6]", pattern_doc="A2..A6 or B2..B6"), "token side code"),
+        "level": Field(Int(2, 6), "pyramid level whose placement triggers it (the code's digit)"),
+        "kind": Field(_Kind("skill"), "registered effect (pyradice_lab/pyradice/skills.py)"),
+        "name": Field(Str(max_len=60), "display name", default=""),
+        "description": Field(Str(max_len=500), "what it does", default=""),
+        "source": Field(Source(), "where the token comes from"),
+    },
+    "goal": {
+        "code": Field(Str(max_len=2, pattern=r"[CD][1-7]", pattern_doc="C1..C7 or D1..D7"), "token side code"),
+        "kind": Field(_Kind("goal"), "registered requirement (pyradice_lab/pyradice/goals.py)"),
+        "name": Field(Str(max_len=60), "display name", default=""),
+        "description": Field(Str(max_len=500), "what it asks", default=""),
+        "source": Field(Source(), "where the token comes from"),
+        "fit": Field(Float(0.0, 1.0), "lookahead policy's chance that one more empty space can still fit the goal "
+                                      "(not a rule)", default=0.7),
+    },
+    "card": {
+        "name": Field(Str(max_len=40, pattern=r"\S.*", pattern_doc="a non-empty name"), "card name"),
+        "kind": Field(_Kind("card"), "registered scoring (pyradice_lab/pyradice/cards.py)"),
+        "description": Field(Str(max_len=500), "what it scores", default=""),
+        "source": Field(Source(), "where the card comes from"),
+    },
+}
+
+
+def _entry(what: str) -> Table:
+    return Table(dict(_ENTRY_FIELDS[what]), extra=_params_hook(what), extra_names=_names_hook(what),
+                 extra_doc=lambda key: f"kind parameter: {_PARAM_DOCS.get(key, key)}")
+
+
+SPEC = Table({
+    "dice": Field(Table({
+        "source": Field(Source(), "where the dice set comes from"),
+        "faces": Field(Table({
+            "values": Field(Const([1, 2, 3, 4, 5, 6], "the engines roll fair six-sided dice"), "die faces"),
+            "source": Field(Source(), "where the faces come from"),
+        }), "the dice's faces"),
+        "colour": Field(Records(Table({
+            "name": Field(Str(max_len=20, pattern=r"[a-z][a-z0-9_]*", pattern_doc="a lower-case name"),
+                          "colour name"),
+            "letter": Field(Str(max_len=1, pattern=r"[a-z0-9]", pattern_doc="one lower-case letter or digit"),
+                            "one-letter code in drawings (default: the name's first letter)", default=None),
+            "count": Field(Int(0, 200), "dice of this colour in one copy of the game"),
+            "source": Field(Source(), "where the count comes from"),
+        }), key="name", min_len=4, max_len=26), "dice colours (one copy; 3-4 players use two copies)"),
+        "discs": Field(Table({
+            "per_colour": Field(Const(1, "one disc per colour, 4 drawn without replacement"), "discs per colour"),
+            "source": Field(Source(), "where the discs come from"),
+        }), "the coloured discs put on the objective cards"),
+    }, doc="Dice and discs"), "dice and discs"),
+    "skill": Field(Records(_entry("skill"), key="code", min_len=5, max_len=10),
+                   "skill token sides (one token per level 2..6, sides A and B)"),
+    "goal": Field(Records(_entry("goal"), key="code", min_len=5, max_len=14),
+                  "goal token sides (tokens 1..7, sides C and D)"),
+    "card": Field(Records(_entry("card"), key="name", min_len=4, max_len=100), "objective cards"),
+    "setup": Field(Table({
+        "skills": Field(Array(Str(max_len=2), 5, 5), "skill token per level 2..6"),
+        "goals": Field(Array(Str(max_len=2), 5, 5, unique=True), "goal token per level 1..5"),
+        "cards": Field(Array(Str(max_len=40), 4, 4, unique=True), "the four objective cards"),
+        "discs": Field(Array(Str(max_len=20), 4, 4, unique=True), "fixed disc colours, one per card "
+                       "(default: drawn every game)", default=None),
+        "source": Field(Source(), "where the setup comes from"),
+    }, doc="The default setup (Setup.default)"), "the default setup"),
+})
+
+
+def _check(doc: dict) -> None:
+    colours = doc["dice"]["colour"]
+    letters = [c.get("letter") or c["name"][0] for c in colours]
+    for c, letter in zip(colours, letters):
+        if letters.count(letter) > 1:
+            raise SchemaError(f"{letter!r} is also another colour's letter", ("dice", "colour", c["name"], "letter"),
+                              allowed="distinct one-letter codes (set `letter` per colour)")
+    total = sum(c["count"] for c in colours)
+    if total < 47:
+        raise SchemaError(f"one copy holds {total} dice", ("dice", "colour"),
+                          allowed="at least 47 dice per copy (the 2-player quarry; 3-4 players use two copies, 92)")
+    if total > 1000:
+        raise SchemaError(f"one copy holds {total} dice", ("dice", "colour"), allowed="at most 1000 dice per copy")
+    for s in doc["skill"]:
+        if int(s["code"][1]) != s["level"]:
+            raise SchemaError(f"{s['level']} differs from the code's digit", ("skill", s["code"], "level"),
+                              allowed=s["code"][1])
+    skills = {s["code"] for s in doc["skill"]}
+    goals = {g["code"] for g in doc["goal"]}
+    cards = {c["name"] for c in doc["card"]}
+    setup = doc["setup"]
+    for i, (lvl, code) in enumerate(zip(SKILL_LEVELS, setup["skills"])):
+        if code not in (f"A{lvl}", f"B{lvl}") or code not in skills:
+            raise SchemaError(f"{code!r} is not a level-{lvl} skill of the catalogue", ("setup", "skills", i),
+                              allowed=", ".join(c for c in (f"A{lvl}", f"B{lvl}") if c in skills))
+    for i, code in enumerate(setup["goals"]):
+        if code not in goals:
+            raise SchemaError(f"{code!r} is not in the goal catalogue{suggest(code, goals)}", ("setup", "goals", i),
+                              allowed=", ".join(sorted(goals)))
+    numbers = [c[1] for c in setup["goals"]]
+    if len(set(numbers)) != 5:
+        raise SchemaError(f"{setup['goals']} use a token twice (C{{n}} and D{{n}} are one token)", ("setup", "goals"),
+                          allowed="5 different token numbers")
+    for i, name in enumerate(setup["cards"]):
+        if name not in cards:
+            raise SchemaError(f"{name!r} is not in the card catalogue{suggest(name, cards)}", ("setup", "cards", i),
+                              allowed=", ".join(sorted(cards)))
+    names = [c["name"] for c in colours]
+    for i, col in enumerate(setup.get("discs") or ()):
+        if col not in names:
+            raise SchemaError(f"{col!r} is not a dice colour{suggest(col, names)}", ("setup", "discs", i),
+                              allowed=", ".join(names))
+
+
+def _params(entry: Mapping, what: str) -> Mapping[str, Any]:
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()
+                             if k not in _ENTRY_FIELDS[what]})
+
+
+def _build(doc: dict) -> Components:
+    d = doc["dice"]
+    pal = Palette(tuple(c["name"] for c in d["colour"]), tuple(c["count"] for c in d["colour"]), d["source"],
+                  tuple(c.get("letter") or c["name"][0] for c in d["colour"]))
+    skills = {e["code"]: SkillToken(e["code"], e["level"], e["kind"], e["name"] or e["code"], e["description"],
+                                    e["source"], _params(e, "skill")) for e in doc["skill"]}
+    goals = {e["code"]: GoalToken(e["code"], e["kind"], e["name"] or e["code"], e["description"], e["source"],
+                                  e["fit"], _params(e, "goal")) for e in doc["goal"]}
+    cards = {e["name"]: ObjectiveCard(e["name"], e["kind"], e["description"], e["source"], _params(e, "card"))
+             for e in doc["card"]}
+    setup = {k: v for k, v in doc["setup"].items() if k != "source"}
+    return Components(pal, MappingProxyType(skills), MappingProxyType(goals), MappingProxyType(cards),
+                      MappingProxyType(setup), "")
+
+
+FORMAT = ComponentFormat(
+    game="pyradice", spec=SPEC, data_dir=DATA_DIR,
+    packaged=("dice.toml", "skills.toml", "goals.toml", "cards.toml", "setup.toml"), check=_check, build=_build,
+    cls=Components, header="""Pyradice components (pyradice-lab pyradice components --dump): dice, skill and goal tokens, objective cards
+and the default setup.
+
+Load with: pyradice-lab pyradice simulate --components THIS_FILE, or pyradice.simulate_games(..., components=PATH).
+A file may be partial: tables merge key by key over the packaged components (dice.toml, skills.toml, goals.toml,
+cards.toml, setup.toml); [[skill]], [[goal]] and [[card]] entries merge by code / name (a new name adds a card);
+a value you give without a source is marked source = "designer".  Each entry's `kind` names a registered
+function; its parameters (values, table, size, points) follow it.  Sources: "rules" (stated in the rules
+text), "reconstruction" (our documented choice), "designer" (yours).
+Every value has its meaning and source in the comment line above it (in [[...]] arrays, where a key first appears).""")
+
+
+def load_components(path: str | Path | None = None) -> Components:
+    """Load and validate components: a designer's file (or a folder of files named like the packaged ones),
+    merged over the packaged components; default: the packaged ones.
+
+    Errors name the file, the key and what is allowed (:class:`~pyradice_lab.schema.SchemaError`, a
+    ``ValueError``); a partial file changes only what it gives.
 
     Examples
     --------
@@ -164,69 +381,26 @@ def load_components(folder: str | Path | None = None) -> Components:
     >>> sorted(comps.cards)[:3], len(comps.goals), len(comps.skills)
     (['Big', 'Cluster', 'Height'], 14, 10)
     """
-    from . import cards as _cards, goals as _goals, skills as _skills
-
-    folder = DATA_DIR if folder is None else Path(folder)
-    if not folder.is_dir():
-        raise ValueError(f"folder must be an existing directory, got {str(folder)!r}")
-    d = _load_toml(folder, "dice.toml")
-    names, counts, letters = [], [], []
-    for i, c in enumerate(d.get("colour", [])):
-        _source(c, f"dice.toml colour {i}")
-        if not isinstance(c.get("count"), int) or c["count"] < 0:
-            raise ValueError(f"dice.toml colour {c.get('name')!r}: count must be a non-negative integer")
-        names.append(str(c["name"]))
-        counts.append(int(c["count"]))
-        letters.append(str(c.get("letter", c["name"][0])))
-    if len(set(names)) != len(names) or len(names) < 1:
-        raise ValueError("dice.toml: colour names must be distinct and at least one")
-    if len(set(letters)) != len(letters):
-        raise ValueError(f"dice.toml: colour letters must be distinct, got {letters} (set `letter` per colour)")
-    pal = Palette(tuple(names), tuple(counts), _source(d, "dice.toml"), tuple(letters))
-
-    skills = {}
-    for e in _load_toml(folder, "skills.toml").get("skill", []):
-        code = str(e.get("code", ""))
-        lvl = e.get("level")
-        if len(code) != 2 or code[0] not in "AB" or not code[1].isdigit() or int(code[1]) != lvl or lvl not in SKILL_LEVELS:
-            raise ValueError(f"skills.toml: code must be A2..B6 matching its level 2..6, got {code!r} level {lvl!r}")
-        _skills.get_skill_kind(e.get("kind"))
-        skills[code] = SkillToken(code, int(lvl), e["kind"], e.get("name", code), e.get("description", ""),
-                                  _source(e, f"skill {code}"),
-                                  _params(e, ("code", "level", "kind", "name", "description", "source")))
-    goals = {}
-    for e in _load_toml(folder, "goals.toml").get("goal", []):
-        code = str(e.get("code", ""))
-        if len(code) != 2 or code[0] not in "CD" or not "1" <= code[1] <= "7":
-            raise ValueError(f"goals.toml: code must be C1..D7, got {code!r}")
-        fit = e.get("fit", 0.7)
-        if not isinstance(fit, (int, float)) or not 0 <= fit <= 1:
-            raise ValueError(f"goals.toml {code}: fit must be in [0, 1], got {fit!r}")
-        _goals.get_goal_kind(e.get("kind"))
-        goals[code] = GoalToken(code, e["kind"], e.get("name", code), e.get("description", ""),
-                                _source(e, f"goal {code}"), float(fit),
-                                _params(e, ("code", "kind", "name", "description", "source", "fit")))
-    cards = {}
-    for e in _load_toml(folder, "cards.toml").get("card", []):
-        name = str(e.get("name", ""))
-        if not name:
-            raise ValueError("cards.toml: every card needs a name")
-        _cards.get_card_kind(e.get("kind"))
-        cards[name] = ObjectiveCard(name, e["kind"], e.get("description", ""), _source(e, f"card {name}"),
-                                    _params(e, ("name", "kind", "description", "source")))
-    for tok in list(goals.values()):
-        _goals.get_goal_kind(tok.kind).validate(tok.params, f"goal {tok.code}")
-    for c in cards.values():
-        _cards.get_card_kind(c.kind).validate(c.params, f"card {c.name}")
-    setup = _load_toml(folder, "setup.toml")
-    return Components(pal, MappingProxyType(skills), MappingProxyType(goals), MappingProxyType(cards),
-                      MappingProxyType(dict(setup)), str(folder))
+    if path is not None and isinstance(path, (str, os.PathLike)) and Path(path).is_dir():
+        folder = Path(path)
+        files = [folder / n for n in FORMAT.packaged if (folder / n).is_file()]
+        if not files:
+            raise SchemaError(f"holds none of {', '.join(FORMAT.packaged)}", file=folder)
+        doc = FORMAT.packaged_document()
+        for f in files:
+            doc = merge(doc, read_toml(f), SPEC)
+        return FORMAT.from_document(doc, file=folder)
+    return FORMAT.load(path)
 
 
-@cache
 def default_components() -> Components:
     """The default components (cached)."""
-    return load_components()
+    return FORMAT.default()
+
+
+def coerce_components(components, name: str = "components") -> Components:
+    """``None`` (packaged), loaded :class:`Components` or a path to a components file -> :class:`Components`."""
+    return FORMAT.coerce(components, name)
 
 
 def palette() -> Palette:
@@ -251,7 +425,8 @@ class Setup:
     goals : 5 goal codes for levels 1..5 (distinct token numbers, e.g. ``("C6", "D7", "C2", "C3", "D1")``)
     cards : 4 distinct objective card names
     discs : 4 colour names (one per card) or None to draw them at random every game
-    components : the catalogue the codes refer to (default: :func:`default_components`)
+    components : the catalogue the codes refer to: loaded components or a path to a components file (default:
+        :func:`default_components`)
 
     Examples
     --------
@@ -270,6 +445,8 @@ class Setup:
     components: Components | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
+        if self.components is not None:
+            object.__setattr__(self, "components", coerce_components(self.components))
         comps = self.catalogue
         skills = _codes(self.skills, 5, "skills", allow_none=True)
         for i, (lvl, code) in enumerate(zip(SKILL_LEVELS, skills)):
@@ -308,15 +485,16 @@ class Setup:
         return self.components if self.components is not None else default_components()
 
     @classmethod
-    def default(cls, components: Components | None = None) -> Setup:
-        """The setup of ``setup.toml`` (rules' example cards, A skills, C6 on level 1)."""
-        comps = components or default_components()
+    def default(cls, components=None) -> Setup:
+        """The setup of the components' ``[setup]`` (packaged: rules' example cards, A skills, C6 on level 1);
+        ``components``: loaded components or a path."""
+        comps = coerce_components(components)
         d = comps.default_setup
         return cls(tuple(d["skills"]), tuple(d["goals"]), tuple(d["cards"]),
                    tuple(d["discs"]) if d.get("discs") else None, comps)
 
     @classmethod
-    def random(cls, *, rng=None, components: Components | None = None) -> Setup:
+    def random(cls, *, rng=None, components=None) -> Setup:
         """A random setup as the rules allow: random skill sides, 5 of the 7 goal tokens in random order on random
         sides, 4 random cards (discs drawn every game).  With a designer's catalogue a token may land on a level
         where it can never be met: :meth:`dead_goals` lists them (the default catalogue has none).
@@ -327,7 +505,7 @@ class Setup:
         True
         """
         gen = as_generator(rng)
-        comps = components or default_components()
+        comps = coerce_components(components)
         skills = tuple(f"{'AB'[int(gen.integers(2))]}{lvl}" for lvl in SKILL_LEVELS)
         skills = tuple(c if c in comps.skills else f"A{c[1]}" for c in skills)
         numbers = gen.permutation(np.arange(1, 8))[:5]

@@ -29,7 +29,7 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from .components import Components, default_components
+from .components import coerce_components
 from .geometry import check_players, quarry_geometry
 from .goals import get_goal_kind, goal_met
 from .quarry import availability, colour_pool
@@ -112,19 +112,20 @@ def _colour_weights(n: int, counts: tuple[int, ...]):
 
 
 def blind_goal_probability(code: str, level: int, *, players: int = 2,
-                           components: Components | None = None) -> Fraction:
+                           components=None) -> Fraction:
     """Exact chance that level ``level`` filled with dice drawn blind meets goal token ``code``.
 
     Values are fair d6; colours are drawn without replacement from the box (the quarry is itself a random draw
     from it, and a blind level is a random subset of the quarry).  Goals reading both values and colours are
-    enumerated jointly (only feasible up to 3 dice).
+    enumerated jointly (only feasible up to 3 dice).  ``components``: a path or loaded components (default
+    packaged).
 
     Examples
     --------
     >>> blind_goal_probability("C3", 4)      # 3 different values on level 4: 6*5*4 / 6**3
     Fraction(5, 9)
     """
-    comps = components or default_components()
+    comps = coerce_components(components)
     if code not in comps.goals:
         raise ValueError(f"code must be one of {sorted(comps.goals)}, got {code!r}")
     if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or not 1 <= level <= 6:
@@ -150,9 +151,9 @@ def blind_goal_probability(code: str, level: int, *, players: int = 2,
     return total
 
 
-def blind_goal_table(components: Components | None = None, players: int = 2) -> pd.DataFrame:
+def blind_goal_table(components=None, players: int = 2) -> pd.DataFrame:
     """Exact blind probability of every goal token on every level 1..5 (tidy: goal, level, probability, p)."""
-    comps = components or default_components()
+    comps = coerce_components(components)
     rows = []
     for code, tok in comps.goals.items():
         for level in range(1, 6):

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ..limits import check_result_size
-from ..rng import as_generator, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
-from .components import GOAL_LEVELS, Setup
+from ..rng import as_generator, seed_sequence, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
+from .components import GOAL_LEVELS, Setup, coerce_components
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, Restriction, get_policy, parse_policy
 from .quarry import colour_letters
@@ -50,11 +50,16 @@ def row_bytes(players: int, return_arrays: bool = False) -> int:
     return 300 + 80 * players + 2 * 8 * kept
 
 
-def check_setup(setup) -> Setup:
+def check_setup(setup, components=None) -> Setup:
+    """``setup`` (default: the components' default setup) on the catalogue of ``components`` (a path or loaded
+    components; default: the setup's own catalogue, else the packaged one)."""
+    comp = None if components is None else coerce_components(components)
     if setup is None:
-        return Setup.default()
+        return Setup.default(comp)
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a pyradice.Setup or None, got {type(setup).__name__}")
+    if comp is not None and setup.catalogue != comp:
+        return Setup(setup.skills, setup.goals, setup.cards, setup.discs, comp)
     return setup
 
 
@@ -227,7 +232,7 @@ def _check_n(n_games) -> int:
 
 def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
                    engine: str = "auto", per_turn: bool = False, progress: bool = False,
-                   return_arrays: bool = False):
+                   return_arrays: bool = False, components=None):
     """Play ``n_games`` full games and return one row per game.
 
     Parameters
@@ -250,6 +255,10 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
         tqdm progress bar on stderr.
     return_arrays : bool
         Also return the raw arrays (moves, final pyramids, ...) as a second value.
+    components : path or Components, optional
+        A designer's components file (partial files merge over the packaged ones) or loaded components: the
+        catalogue the setup's codes refer to (default: the setup's own, else the packaged one; without a
+        ``setup``, the components' default setup).
 
     Returns
     -------
@@ -269,7 +278,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     n_games = _check_n(n_games)
     players = check_players(players)
     check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
-    setup = check_setup(setup)
+    setup = check_setup(setup, components)
     pols = resolve_policies(policies, players)
     if engine not in ("auto", "fast", "python"):
         raise ValueError(f"engine must be 'auto', 'fast' or 'python', got {engine!r}")
@@ -382,8 +391,9 @@ def _pyramid_text(values, colours, names) -> list[str]:
 
 
 def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
-              trace: bool = True) -> GameRecord:
+              trace: bool = True, components=None) -> GameRecord:
     """Play one game in the readable engine; with ``trace`` the record holds a readable transcript.
+    ``components``: a path or loaded components, as for :func:`simulate_games`.
 
     The same ``rng`` as the ``i``-th child of :func:`simulate_games`' seed replays that game exactly.
 
@@ -396,7 +406,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
     (2, True)
     """
     players = check_players(players)
-    setup = check_setup(setup)
+    setup = check_setup(setup, components)
     pols = resolve_policies(policies, players)
     gen = as_generator(rng)
     d = deal(players, setup, rng=gen)

@@ -13,11 +13,13 @@ __all__ = ["games_cell"]
 
 
 def games_cell(params: dict, trials: int, rng) -> dict:
-    """Sweep target ``pyradice.games``: ``trials`` games at ``players`` / ``policy``; estimates per seat-game."""
+    """Sweep target ``pyradice.games``: ``trials`` games at ``players`` / ``policy``; estimates per seat-game
+    (``components``: a path to a components file, default packaged)."""
     players = check_players(params.get("players", 2))
     policy = _check_policy(params.get("policy", "greedy"))
     n = _check_games(trials)
-    _, arr = simulate_games(n, players, None, policy, rng=rng, return_arrays=True)
+    _, arr = simulate_games(n, players, None, policy, rng=rng, return_arrays=True,
+                            components=params.get("components"))
     totals, goals, first = arr["totals"], arr["met"].sum(axis=2), arr["first"]
     share = np.zeros(len(first))
     for g in range(len(first)):

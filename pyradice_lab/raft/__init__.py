@@ -90,8 +90,9 @@ def _bad_calls() -> list:
     from .tilting import tilt
 
     state = reference_state(4)
-    card = {"deck": {"count": 1, "count_source": "rules", "cards_source": "reconstruction"},
-            "card": [{"id": 1, "slots": {"red": 2}, "points": -3, "source": "reconstruction"}]}
+    card = {"deck": {"count": 39, "count_source": "rules", "cards_source": "reconstruction"},
+            "card": [{"id": i, "slots": {"red": 2}, "points": -3 if i == 1 else 2, "source": "reconstruction"}
+                     for i in range(1, 40)]}
     return [
         ("edge", lambda: tilt(state, "up", "centre", 1.0, n=1, rng=0)),
         ("duration", lambda: tilt(state, "north", "centre", -1.0, n=1, rng=0)),
@@ -129,13 +130,15 @@ register_game(
                     "flag_depth": "cards above the flag (-1: the rules' depth)",
                     "black": "black gems in play (-1: the default 3)",
                     "discards_roll": "0|1 (reading: discarded gems may roll)",
-                    "replace_sunk": "1|0 (reading: sunk lifeboats replaced)"},
+                    "replace_sunk": "1|0 (reading: sunk lifeboats replaced)",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"players": [2, 3, 4], "variant": ["standard", "sinking"]}),
         "tilt": SweepTarget(
             "tilt_cell",
             "Monte Carlo vs exact mean gems fallen from the reference layout",
             params={"edge": "north|east|south|west", "finger": "finger space name",
-                    "duration": "seconds", "players": "2..4 (layout size)"},
+                    "duration": "seconds", "players": "2..4 (layout size)",
+                    "components": "path to a components file (default: the packaged components)"},
             defaults={"edge": ["north", "west"], "finger": ["left"], "duration": [0.5, 1.0, 2.0]}),
     },
 )

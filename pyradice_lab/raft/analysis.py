@@ -14,7 +14,7 @@ import pandas as pd
 from ..report import ExperimentResult
 from ..rng import seed_sequence
 from ..stats import Z95, Estimate, mean_estimate, proportion_estimate
-from .components import default_components
+from .components import coerce_components
 from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table
 
@@ -55,22 +55,23 @@ def _err(ax, x, df, col, label, **kw):
 
 
 # ----------------------------------------------------------------------------------------- tilt model
-def tilt_model(players: int = 4, durations=None, layout: str = "setup") -> ExperimentResult:
+def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, components=None) -> ExperimentResult:
     """Exact expected gems fallen vs intended duration, every edge and finger space: averaged over random
-    rules setups (``layout="setup"``, the first tilt of a game) or from the fixed reference layout."""
+    rules setups (``layout="setup"``, the first tilt of a game) or from the fixed reference layout.
+    ``components``: a path or loaded components (default packaged), as for every experiment here."""
     from .layouts import RandomSetup, reference_state
     from .odds import fallen_total_pmf
 
     if layout not in ("setup", "reference"):
         raise ValueError(f"layout must be 'setup' or 'reference', got {layout!r}")
-    comp = default_components()
-    state = RandomSetup(players) if layout == "setup" else reference_state(players)
+    comp = coerce_components(components)
+    state = RandomSetup(players, comp) if layout == "setup" else reference_state(players, comp)
     gems = int(comp.gems.in_play(players).sum())
     durations = np.round(np.arange(0.25, 4.01, 0.25), 2) if durations is None else durations
     rows = []
     for edge, fi in comp.raft.options():
         for d in durations:
-            pmf = fallen_total_pmf(state, edge, fi, float(d))
+            pmf = fallen_total_pmf(state, edge, fi, float(d), components=comp)
             k = np.arange(len(pmf))
             mean = float(pmf @ k)
             rows.append({"edge": edge, "finger": comp.raft.fingers[edge][fi], "duration": float(d),
@@ -160,11 +161,11 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
 
 
 # ----------------------------------------------------------------------------------------- card fairness
-def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
+def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
     """Each lifeboat's points vs how long it takes to complete; over- and under-valued cards."""
-    batch = simulate(n_games, players, rng=seed, n_jobs=n_jobs)
+    comp = coerce_components(components)
+    batch = simulate(n_games, players, rng=seed, n_jobs=n_jobs, components=comp)
     c = batch.cards.copy()
-    comp = default_components()
     c["rule_points"] = [comp.deck[i].points for i in range(len(c))]
     rows = []
     for _, r in c.iterrows():
@@ -251,9 +252,9 @@ def _summary(df: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
+def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
     """How the number of black (wild) gems changes the game."""
-    comp = default_components()
+    comp = coerce_components(components)
     base = comp.gems.in_play(players)
     rows = []
     for b, s in zip(blacks, _children(seed, len(blacks))):
@@ -286,11 +287,13 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> Ex
                             {"players": players})
 
 
-def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
+def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
+               ) -> ExperimentResult:
     """Pirate-flag depth vs game length."""
+    comp = coerce_components(components)
     rows = []
     for d, s in zip(depths, _children(seed, len(depths))):
-        df = simulate_games(n_games, players, rng=s, flag_depth=int(d), n_jobs=n_jobs)
+        df = simulate_games(n_games, players, rng=s, flag_depth=int(d), n_jobs=n_jobs, components=comp)
         rows.append({"flag_depth": int(d), **_summary(df, players)})
     t = pd.DataFrame(rows)
     fig, ax = _fig(2, 9, 3.4)
@@ -298,7 +301,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1) ->
     ax[0].set_ylabel("rounds per game")
     _err(ax[1], t["flag_depth"], t, "deck_exhausted", "deck ran out")
     ax[1].set_ylabel("share of games where the deck ran out")
-    rule = default_components().rules.flag_depth[players]
+    rule = comp.rules.flag_depth[players]
     for a in ax:
         a.axvline(rule, color="0.6", ls=":")
         a.set_xlabel("cards above the pirate flag")
@@ -316,14 +319,17 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1) ->
                             {"players": players})
 
 
-def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
+def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
+                ) -> ExperimentResult:
     """Seat 0 always tilts for a fixed time (best edge for its boats); the others play greedy."""
+    comp = coerce_components(components)
     rows = []
     kids = _children(seed, len(durations) + 1)
     configs = [(f"fixed {d:g} s", float(d), fixed(float(d))) for d in durations] + [("greedy (adaptive)", np.nan,
                                                                                      "greedy")]
     for (label, d, pol), s in zip(configs, kids):
-        df = simulate_games(n_games, players, policies=[pol] + ["greedy"] * (players - 1), rng=s, n_jobs=n_jobs)
+        df = simulate_games(n_games, players, policies=[pol] + ["greedy"] * (players - 1), rng=s, n_jobs=n_jobs,
+                            components=comp)
         others = df[[f"score_{p}" for p in range(1, players)]].to_numpy().mean(axis=1)
         row = {"seat0_policy": label, "duration": d, "games": len(df)}
         row.update(_cols("seat0_score", mean_estimate(df["score_0"])))
@@ -363,14 +369,16 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
                             _long(t, ["seat0_policy", "duration"]), fig, {"players": players})
 
 
-def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> ExperimentResult:
+def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
     """Seat 0's timing noise (dexterity) vs its win rate, everyone playing greedy."""
     from .physics import default_params
 
     base = default_params().timing_noise
+    comp = coerce_components(components)
     rows = []
     for sd, s in zip(noises, _children(seed, len(noises))):
-        df = simulate_games(n_games, players, rng=s, skills=[float(sd)] + [base] * (players - 1), n_jobs=n_jobs)
+        df = simulate_games(n_games, players, rng=s, skills=[float(sd)] + [base] * (players - 1), n_jobs=n_jobs,
+                            components=comp)
         others = df[[f"score_{p}" for p in range(1, players)]].to_numpy().mean(axis=1)
         row = {"seat0_timing_noise": float(sd), "games": len(df)}
         row.update(_cols("seat0_win", proportion_estimate(int((df["winner"] == 0).sum()), len(df))))
@@ -402,14 +410,15 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1) -> 
                             {"players": players})
 
 
-def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1) -> ExperimentResult:
+def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, components=None) -> ExperimentResult:
     """Standard vs sinking-lifeboats variant, per player count."""
+    comp = coerce_components(components)
     rows = []
     kids = _children(seed, 2 * len(players))
     i = 0
     for p in players:
         for variant in ("standard", "sinking"):
-            df = simulate_games(n_games, p, variant, rng=kids[i], n_jobs=n_jobs)
+            df = simulate_games(n_games, p, variant, rng=kids[i], n_jobs=n_jobs, components=comp)
             i += 1
             row = {"players": p, "variant": variant, **_summary(df, p)}
             row.update(_cols("sunk", mean_estimate(df["sunk"])))

@@ -39,7 +39,7 @@ from scipy import optimize
 from scipy.special import gammaln, ndtri
 
 from ..rng import as_generator, spawn
-from .components import RaftGeometry, default_components
+from .components import RaftGeometry, coerce_components, default_components
 from .physics import FALLEN, FITTED, TiltParams, _fate_table_cached, check_duration, check_edge, coerce_params
 
 __all__ = ["calibrate", "Calibration", "simulate_observations", "default_design", "standard_start", "loglik"]
@@ -49,10 +49,19 @@ _LOGIT = ("finger_skew", "recentre")
 _EPS = 1e-6
 
 
+def _whole(v, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.integer, float, np.floating)) or \
+            not float(v).is_integer():
+        raise ValueError(f"{name} must hold whole gem counts, got {v!r}")
+    return int(v)
+
+
 def standard_start(gems: int = 27) -> tuple[int, ...]:
     """A measurable layout: one gem on each outer space, the rest in the centre."""
-    if isinstance(gems, bool) or not isinstance(gems, numbers.Integral) or not 8 <= gems <= 60:
-        raise ValueError(f"gems must be an integer in 8..60, got {gems!r}")
+    from .components import MAX_GEMS
+
+    if isinstance(gems, bool) or not isinstance(gems, numbers.Integral) or not 8 <= gems <= MAX_GEMS:
+        raise ValueError(f"gems must be an integer in 8..{MAX_GEMS}, got {gems!r}")
     return (1, 1, 1, 1, int(gems) - 8, 1, 1, 1, 1)
 
 
@@ -86,7 +95,8 @@ class Calibration:
 
 
 # ----------------------------------------------------------------------------------------- data
-def _prepare(observations, geometry: RaftGeometry) -> pd.DataFrame:
+def _prepare(observations, geometry: RaftGeometry, comp=None) -> pd.DataFrame:
+    comp = comp if comp is not None else default_components()
     if isinstance(observations, pd.DataFrame):
         df = observations.copy()
     else:
@@ -99,7 +109,7 @@ def _prepare(observations, geometry: RaftGeometry) -> pd.DataFrame:
     for col in ("edge", "duration"):
         if col not in df:
             raise ValueError(f"observations must have a column {col!r}")
-    colours = [c for c in default_components().gems.colours if c in df]
+    colours = [c for c in comp.gems.colours if c in df]
     if "fallen" not in df and colours:
         df["fallen"] = df[colours].sum(axis=1)
     if "fallen" not in df and "mean_fallen" not in df:
@@ -112,8 +122,8 @@ def _prepare(observations, geometry: RaftGeometry) -> pd.DataFrame:
     lim = TiltParams(max_duration=600.0)
     df["duration"] = [check_duration(d, lim, "observations.duration") for d in df["duration"]]
     if "start" not in df:
-        gems = df["gems"] if "gems" in df else pd.Series(27, index=df.index)
-        df["start"] = [standard_start(int(g)) for g in gems]
+        gems = df["gems"] if "gems" in df else pd.Series(comp.gems.total, index=df.index)
+        df["start"] = [standard_start(_whole(g, "observations.gems")) for g in gems]
     starts = []
     for s in df["start"]:
         arr = np.asarray(s)
@@ -122,6 +132,9 @@ def _prepare(observations, geometry: RaftGeometry) -> pd.DataFrame:
         starts.append(tuple(int(x) for x in arr))
     df["start"] = starts
     total = np.array([sum(s) for s in starts])
+    if (total > comp.gems.total).any():
+        raise ValueError(f"observations.start (or gems) holds {int(total.max())} gems, more than the {comp.gems.total} of "
+                         f"the components' gem set (gems.total; pass components= for a larger set)")
     if "fallen" in df:
         per = df["fallen"].notna()
         f = df.loc[per, "fallen"].to_numpy()
@@ -291,7 +304,7 @@ def _fit(groups, names, base, geometry, x0):
 
 # ----------------------------------------------------------------------------------------- public
 def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start=None, bootstrap: int = 0,
-              geometry: RaftGeometry | None = None) -> Calibration:
+              geometry: RaftGeometry | None = None, components=None) -> Calibration:
     """Fit the tilt model's parameters to measured tilts.
 
     Parameters
@@ -312,6 +325,9 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
         Starting values (default: the packaged defaults).
     bootstrap : int
         Number of parametric-bootstrap refits (0: observed information only).
+    geometry, components : optional
+        The raft measured: its geometry, and the components (a path or loaded components) whose gem set bounds
+        the gems on the raft (default: the packaged components, 27 gems).
 
     Returns
     -------
@@ -324,9 +340,10 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
     >>> 0 < res.params.drop_rate < 50
     True
     """
-    geometry = geometry if geometry is not None else default_components().raft
+    comp = coerce_components(components)
+    geometry = geometry if geometry is not None else comp.raft
     base = coerce_params(start)
-    df = _prepare(observations, geometry)
+    df = _prepare(observations, geometry, comp)
     names = list(fit) if fit is not None else _identifiable(df, geometry)
     unknown = set(names) - set(FITTED)
     if unknown or not names or len(set(names)) != len(names):
@@ -348,7 +365,7 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
     rows = []
     boot = None
     if bootstrap:
-        boot = _bootstrap(df, names, fitted, geometry, theta, bootstrap, rng)
+        boot = _bootstrap(df, names, fitted, geometry, theta, bootstrap, rng, comp)
     for i, n in enumerate(names):
         se_t = float(np.sqrt(cov[i, i])) if np.isfinite(cov[i, i]) else np.nan
         v = getattr(fitted, n)
@@ -372,13 +389,14 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
                        bool(res.success), str(res.message), cov)
 
 
-def loglik(observations, params=None, *, geometry: RaftGeometry | None = None) -> float:
+def loglik(observations, params=None, *, geometry: RaftGeometry | None = None, components=None) -> float:
     """The log-likelihood of measured tilts under the tilt model with ``params`` (the function
     :func:`calibrate` maximises), e.g. to test given parameters against a fit: twice the difference to
     ``Calibration.loglik`` is a likelihood-ratio statistic (chi-square with as many degrees of freedom as
     parameters fitted, for large samples)."""
-    geometry = geometry if geometry is not None else default_components().raft
-    return -_negloglik(coerce_params(params), _groups(_prepare(observations, geometry)), geometry)
+    comp = coerce_components(components)
+    geometry = geometry if geometry is not None else comp.raft
+    return -_negloglik(coerce_params(params), _groups(_prepare(observations, geometry, comp)), geometry)
 
 
 def _goodness(groups, params: TiltParams, geometry: RaftGeometry) -> pd.DataFrame:
@@ -399,12 +417,12 @@ def _goodness(groups, params: TiltParams, geometry: RaftGeometry) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-def _bootstrap(df, names, fitted, geometry, theta, b, rng) -> np.ndarray:
+def _bootstrap(df, names, fitted, geometry, theta, b, rng, comp=None) -> np.ndarray:
     gens = spawn(as_generator(rng), b)
     out = np.empty((b, len(names)))
     design = df.drop(columns=[c for c in ("fallen", "centre_after", "mean_fallen") if c in df])
     for i, g in enumerate(gens):
-        synth = _simulate_rows(design, df, fitted, geometry, g)
+        synth = _simulate_rows(design, df, fitted, geometry, g, comp)
         groups = _groups(synth)
         res, _ = _fit(groups, names, fitted, geometry, theta)
         p = _to_params(res.x, names, fitted)
@@ -412,10 +430,10 @@ def _bootstrap(df, names, fitted, geometry, theta, b, rng) -> np.ndarray:
     return out
 
 
-def _state(start) -> np.ndarray:
+def _state(start, comp=None) -> np.ndarray:
     """A (9, colours) raft with ``start[s]`` gems on space ``s``; colours (irrelevant to the physics) are
     filled in order within the component counts."""
-    caps = np.array(default_components().gems.counts, dtype=np.int64)
+    caps = np.array((comp if comp is not None else default_components()).gems.counts, dtype=np.int64)
     if sum(start) > caps.sum():
         raise ValueError(f"start holds {sum(start)} gems, more than the {caps.sum()} of the gem set")
     state = np.zeros((9, len(caps)), dtype=np.int64)
@@ -429,16 +447,17 @@ def _state(start) -> np.ndarray:
     return state
 
 
-def _simulate_rows(design, original, params, geometry, gen) -> pd.DataFrame:
+def _simulate_rows(design, original, params, geometry, gen, comp=None) -> pd.DataFrame:
     from .tilting import tilt
 
     rows = []
     for idx, r in design.iterrows():
-        state = _state(r["start"])
+        state = _state(r["start"], comp)
         finger = int(r["finger"]) if not isinstance(r["finger"], str) else r["finger"]
         agg = "mean_fallen" in original and pd.notna(original.loc[idx, "mean_fallen"])
         n = int(original.loc[idx, "tilts"]) if agg else 1
-        res = tilt(state, r["edge"], finger, float(r["duration"]), n=n, rng=gen, params=params, geometry=geometry)
+        res = tilt(state, r["edge"], finger, float(r["duration"]), n=n, rng=gen, params=params, geometry=geometry,
+                   components=comp)
         row = {k: r[k] for k in ("edge", "finger", "duration", "start")}
         if agg:
             row.update({"mean_fallen": float(res.fallen.sum(axis=1).mean()), "tilts": n})

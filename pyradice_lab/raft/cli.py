@@ -23,7 +23,7 @@ def _float_arg(text: str) -> float:
 
 
 def add_cli(subparsers) -> None:
-    from ..cli import comma_names, game_subcommands, nonneg_int, output_file, positive_int
+    from ..cli import comma_names, components_arg, game_subcommands, nonneg_int, output_file, positive_int
 
     sub = game_subcommands(subparsers, "raft", "Rocking Raft: the stochastic tilt model, simulated games, "
                                                "transcripts and calibration of the tilt model from measured tilts.")
@@ -42,6 +42,7 @@ def add_cli(subparsers) -> None:
                         "per outer space, the rest in the centre) used for measuring real tilts")
     t.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
     t.add_argument("--top", type=positive_int, default=15, help="outcomes to list (default: %(default)s)")
+    components_arg(t)
     t.set_defaults(func=_cmd_tilt)
 
     s = sub.add_parser("simulate", help="simulate many games and summarise them",
@@ -63,6 +64,7 @@ def add_cli(subparsers) -> None:
     s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
     s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    components_arg(s)
     s.set_defaults(func=_cmd_simulate)
 
     g = sub.add_parser("play", help="play one game and print its transcript",
@@ -71,6 +73,7 @@ def add_cli(subparsers) -> None:
     g.add_argument("--variant", choices=["standard", "sinking"], default="standard")
     g.add_argument("--policies", type=comma_names, default="greedy", help="as for simulate")
     g.add_argument("--seed", type=nonneg_int, default=0)
+    components_arg(g)
     g.set_defaults(func=_cmd_play)
 
     c = sub.add_parser("calibrate", help="fit the tilt model to measured tilts (CSV)",
@@ -81,6 +84,7 @@ def add_cli(subparsers) -> None:
     c.add_argument("--fit", default=None, help="comma-separated parameters to fit (default: what the data identify)")
     c.add_argument("--bootstrap", type=nonneg_int, default=0, help="parametric bootstrap refits (default 0)")
     c.add_argument("--seed", type=nonneg_int, default=0, help="seed for the bootstrap")
+    components_arg(c)
     c.set_defaults(func=_cmd_calibrate)
 
 
@@ -96,34 +100,35 @@ def _cmd_tilt(args) -> int:
     import pandas as pd
 
     from ..rng import spawn
-    from .components import default_components
+    from .components import load_components
     from .layouts import RandomSetup, reference_state, setup_state
     from .odds import expected_fallen, setup_mean_state
     from .physics import check_edge, default_params
     from .tilting import tilt_distribution
 
-    comp = default_components()
+    comp = load_components(args.components)
     edge = check_edge(args.edge)
     fingers = comp.raft.fingers[edge]
     finger = args.finger if args.finger is not None else ("centre" if "centre" in fingers else fingers[0])
     layout_rng, tilt_rng = spawn(args.seed, 2)
     if args.layout == "setup":
-        state = RandomSetup(args.players)
+        state = RandomSetup(args.players, comp)
         shown = setup_mean_state(state, default_params().spill)
         where = "mean raft over random setups"
     else:
-        state = reference_state(args.players) if args.layout == "reference" else setup_state(args.players, layout_rng)
+        state = reference_state(args.players, comp) if args.layout == "reference" else \
+            setup_state(args.players, layout_rng, components=comp)
         shown = state
         where = "raft before"
     label = {"setup": "random rules setups", "one-setup": "one rules setup", "reference": "the reference layout"}
-    df = tilt_distribution(state, edge, finger, args.duration, trials=args.trials, rng=tilt_rng)
+    df = tilt_distribution(state, edge, finger, args.duration, trials=args.trials, rng=tilt_rng, components=comp)
     print(f"Rocking Raft tilt: {edge} edge, {finger} finger, {args.duration:g} s, {args.trials:,} tilts from "
           f"{label[args.layout]} ({args.players} players' gems), seed {args.seed}")
     print(f"{where} (gems per space, rows north to south): " +
           " / ".join(" ".join(f"{x:.3g}" for x in shown.sum(axis=1)[r * 3:r * 3 + 3]) for r in range(3)))
     totals = np.repeat(df["total"].to_numpy(), df["count"].to_numpy())
     mean, se = totals.mean(), totals.std(ddof=1) / np.sqrt(len(totals))
-    exact = expected_fallen(state, edge, finger, args.duration).sum()
+    exact = expected_fallen(state, edge, finger, args.duration, components=comp).sum()
     print(f"gems fallen: mean {mean:.3f} +/- {se:.3f} (95% CI {mean - 1.96 * se:.3f}..{mean + 1.96 * se:.3f}); "
           f"exact model mean {exact:.3f}")
     shown = df.head(args.top).copy()
@@ -145,7 +150,7 @@ def _cmd_simulate(args) -> int:
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
                         skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
                         progress=show_progress(args), flag_depth=args.flag_depth, discards_roll=args.discards_roll,
-                        replace_sunk=not args.sunk_not_replaced)
+                        replace_sunk=not args.sunk_not_replaced, components=args.components)
     readings = [r for r, on in (("discarded gems may roll", args.discards_roll),
                                 ("sunk lifeboats not replaced", args.sunk_not_replaced)) if on]
     print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
@@ -194,7 +199,8 @@ def _cmd_simulate(args) -> int:
 def _cmd_play(args) -> int:
     from .rules import play_game
 
-    print(play_game(args.players, args.variant, _policies(args.policies), rng=args.seed).text)
+    print(play_game(args.players, args.variant, _policies(args.policies), rng=args.seed,
+                    components=args.components).text)
     return 0
 
 
@@ -207,7 +213,7 @@ def _cmd_calibrate(args) -> int:
     if "start" in obs:
         obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(",")) for s in obs["start"]]
     fit = None if args.fit is None else [x.strip() for x in args.fit.split(",") if x.strip()]
-    res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed)
+    res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed, components=args.components)
     print(f"Rocking Raft tilt model fitted to {res.n_obs} rows (log-likelihood {res.loglik:.2f}, "
           f"{'converged' if res.converged else 'NOT converged: ' + res.message})")
     with pd.option_context("display.width", 160):

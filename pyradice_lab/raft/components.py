@@ -22,34 +22,43 @@ Examples
 from __future__ import annotations
 
 import numbers
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from ..schema import (
+    Array,
+    ComponentFormat,
+    Const,
+    Field,
+    Float,
+    Int,
+    MapOf,
+    Records,
+    SchemaComponents,
+    SchemaError,
+    Source,
+    Str,
+    Table,
+    merge,
+    read_toml,
+    suggest,
+)
+
 __all__ = ["GemSet", "Lifeboat", "RaftGeometry", "GameRules", "Components", "default_components",
-           "load_components", "parse_lifeboats", "parse_gems", "parse_raft", "rule_points", "EDGES",
+           "load_components", "coerce_components", "FORMAT", "MAX_GEMS", "MAX_BOATS", "parse_lifeboats", "parse_gems", "parse_raft", "rule_points", "EDGES",
            "CENTRE", "N_CELLS", "DATA_DIR", "deck_summary"]
 
 DATA_DIR = Path(__file__).with_name("data")
 EDGES = ("north", "east", "south", "west")
 N_CELLS = 9
 CENTRE = 4
-_SOURCES = ("rules", "reconstruction")
 
 
 def _is_int(v) -> bool:
     return isinstance(v, numbers.Integral) and not isinstance(v, bool)
-
-
-def _check_source(table: Mapping, name: str, key: str = "source") -> str:
-    src = table.get(key)
-    if src not in _SOURCES:
-        raise ValueError(f"{name}.{key} must be one of {_SOURCES}, got {src!r}")
-    return src
 
 
 def _nonneg_int(v, name: str) -> int:
@@ -109,51 +118,6 @@ class GemSet:
         return GemSet(self.colours, whole, sum(whole), per, self.wild)
 
 
-def parse_gems(data: Mapping) -> GemSet:
-    """Validate the ``gems.toml`` tables and build a :class:`GemSet`."""
-    if "gems" not in data or not isinstance(data["gems"], Mapping):
-        raise ValueError("gems: missing [gems] table")
-    g = data["gems"]
-    _check_source(g, "gems")
-    colours = g.get("colours")
-    if not isinstance(colours, list) or len(colours) < 2 or not all(isinstance(c, str) for c in colours) \
-            or len(set(colours)) != len(colours):
-        raise ValueError(f"gems.colours must be a list of at least 2 distinct names, got {colours!r}")
-    wild = g.get("wild")
-    if wild != colours[-1]:
-        raise ValueError(f"gems.wild must name the last colour ({colours[-1]!r}), got {wild!r}")
-    total = _nonneg_int(g.get("total"), "gems.total")
-    cnt = g.get("counts")
-    if not isinstance(cnt, Mapping):
-        raise ValueError("gems.counts: missing [gems.counts] table")
-    _check_source(cnt, "gems.counts")
-    unknown = set(cnt) - set(colours) - {"source"}
-    if unknown:
-        raise ValueError(f"gems.counts has unknown colours {sorted(unknown)}; colours are {colours}")
-    counts = tuple(_nonneg_int(cnt.get(c), f"gems.counts.{c}") for c in colours)
-    if sum(counts) != total:
-        raise ValueError(f"gems.counts must sum to gems.total = {total}, got {sum(counts)}")
-    per: dict[int, tuple[int, ...]] = {}
-    for key, table in (data.get("players") or {}).items():
-        try:
-            p = int(key)
-        except ValueError:
-            raise ValueError(f"players.{key}: table name must be a player count") from None
-        name = f"players.{key}"
-        _check_source(table, name)
-        unknown = set(table) - set(colours) - {"source"}
-        if unknown:
-            raise ValueError(f"{name} has unknown colours {sorted(unknown)}")
-        used = tuple(_nonneg_int(table.get(c), f"{name}.{c}") for c in colours)
-        for c, u, have in zip(colours, used, counts):
-            if u > have:
-                raise ValueError(f"{name}.{c} = {u} exceeds the {have} {c} gems of the set (gems.counts.{c})")
-        per[p] = used
-    if not per:
-        raise ValueError("players: no [players.N] table gives the gems used per player count")
-    return GemSet(tuple(colours), counts, total, per, wild)
-
-
 # --------------------------------------------------------------------------------------------- deck
 @dataclass(frozen=True)
 class Lifeboat:
@@ -176,53 +140,6 @@ def rule_points(slots) -> int:
     (3, 2, 6)
     """
     return (int(sum(slots)) - 1) + (int(max(slots)) - 1)
-
-
-def parse_lifeboats(data: Mapping, slot_colours=("red", "yellow", "blue")) -> tuple[Lifeboat, ...]:
-    """Validate the ``lifeboats.toml`` tables and build the deck (in file order)."""
-    deck = data.get("deck")
-    if not isinstance(deck, Mapping):
-        raise ValueError("lifeboats: missing [deck] table")
-    _check_source(deck, "deck", "count_source")
-    _check_source(deck, "deck", "cards_source")
-    count = deck.get("count")
-    if not _is_int(count) or count < 1:
-        raise ValueError(f"deck.count must be a positive integer, got {count!r}")
-    cards = data.get("card")
-    if not isinstance(cards, list) or not cards:
-        raise ValueError("card: no [[card]] entries in the lifeboat file")
-    if len(cards) != count:
-        raise ValueError(f"deck.count = {count} but the file has {len(cards)} [[card]] entries")
-    out = []
-    seen = set()
-    for i, c in enumerate(cards):
-        where = f"card[{i}]"
-        if not isinstance(c, Mapping):
-            raise ValueError(f"{where} must be a table")
-        cid = c.get("id")
-        if not _is_int(cid):
-            raise ValueError(f"{where}.id must be an integer, got {cid!r}")
-        if cid in seen:
-            raise ValueError(f"{where}.id = {cid} is a duplicate card id")
-        seen.add(cid)
-        _check_source(c, where)
-        slots = c.get("slots")
-        if not isinstance(slots, Mapping) or not slots:
-            raise ValueError(f"{where}.slots must be a table colour -> count, got {slots!r}")
-        unknown = set(slots) - set(slot_colours)
-        if unknown:
-            raise ValueError(f"{where}.slots has unknown colours {sorted(unknown)}; slots take {list(slot_colours)}")
-        vec = tuple(_nonneg_int(slots.get(col, 0), f"{where}.slots.{col}") for col in slot_colours)
-        if sum(vec) < 1:
-            raise ValueError(f"{where}.slots must hold at least one slot")
-        pts = c.get("points")
-        if not _is_int(pts) or pts < 1:
-            raise ValueError(f"{where}.points must be a positive integer, got {pts!r}")
-        name = c.get("name", "")
-        if not isinstance(name, str):
-            raise ValueError(f"{where}.name must be a string, got {name!r}")
-        out.append(Lifeboat(int(cid), vec, int(pts), name))
-    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------- raft
@@ -258,64 +175,6 @@ class RaftGeometry:
         return [(e, i) for e in EDGES for i in range(len(self.fingers[e]))]
 
 
-def parse_raft(data: Mapping) -> tuple[RaftGeometry, GameRules]:
-    """Validate ``raft.toml`` and build the geometry and the game constants."""
-    grid = data.get("grid")
-    if not isinstance(grid, Mapping) or grid.get("rows") != 3 or grid.get("cols") != 3:
-        raise ValueError("grid must be the 3x3 raft of the rules (rows = 3, cols = 3)")
-    _check_source(grid, "grid")
-    edges = data.get("edges")
-    if not isinstance(edges, Mapping) or set(edges) != set(EDGES):
-        raise ValueError(f"edges must define exactly {list(EDGES)}, got {sorted(edges or {})}")
-    openings, fingers, offsets = {}, {}, {}
-    for e in EDGES:
-        t = edges[e]
-        _check_source(t, f"edges.{e}")
-        op = t.get("openings")
-        if not isinstance(op, list) or len(op) != 3 or not all(
-                isinstance(w, numbers.Real) and not isinstance(w, bool) and 0 <= w <= 1 for w in op):
-            raise ValueError(f"edges.{e}.openings must be 3 gap widths in [0, 1], got {op!r}")
-        names = t.get("fingers")
-        offs = t.get("finger_offsets")
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names) \
-                or len(set(names)) != len(names):
-            raise ValueError(f"edges.{e}.fingers must be a non-empty list of distinct names, got {names!r}")
-        if not isinstance(offs, list) or len(offs) != len(names) or not all(
-                isinstance(x, numbers.Real) and not isinstance(x, bool) and -1 <= x <= 1 for x in offs):
-            raise ValueError(f"edges.{e}.finger_offsets must be {len(names)} numbers in [-1, 1], got {offs!r}")
-        openings[e] = tuple(float(w) for w in op)
-        fingers[e] = tuple(n.lower() for n in names)
-        offsets[e] = tuple(float(x) for x in offs)
-    geometry = RaftGeometry(openings, fingers, offsets)
-
-    pl = data.get("players") or {}
-    _check_source(pl, "players")
-    pmin, pmax = _nonneg_int(pl.get("min"), "players.min"), _nonneg_int(pl.get("max"), "players.max")
-    if not 1 <= pmin <= pmax <= 8:
-        raise ValueError(f"players.min/max must satisfy 1 <= min <= max <= 8, got {pmin}, {pmax}")
-    boats = _nonneg_int(pl.get("boats"), "players.boats")
-    if boats < 1:
-        raise ValueError("players.boats must be at least 1")
-    flag = data.get("flag") or {}
-    _check_source(flag, "flag")
-    depth_t = flag.get("depth")
-    if not isinstance(depth_t, Mapping):
-        raise ValueError("flag.depth must be a table player count -> cards")
-    depth = {}
-    for k, v in depth_t.items():
-        depth[int(k)] = _nonneg_int(v, f"flag.depth.{k}")
-    for p in range(pmin, pmax + 1):
-        if p not in depth:
-            raise ValueError(f"flag.depth has no entry for {p} players")
-    water = data.get("water") or {}
-    _check_source(water, "water")
-    rules = GameRules(pmin, pmax, boats, depth, _nonneg_int(water.get("tokens"), "water.tokens"),
-                      _nonneg_int(water.get("sink_at"), "water.sink_at"))
-    if rules.sink_at < 1:
-        raise ValueError("water.sink_at must be at least 1")
-    return geometry, rules
-
-
 @dataclass(frozen=True)
 class GameRules:
     """Player counts, lifeboats per player, pirate-flag depth and the sinking variant's tokens."""
@@ -329,9 +188,14 @@ class GameRules:
 
 
 # --------------------------------------------------------------------------------------------- all
-@dataclass(frozen=True)
-class Components:
-    """Everything on the table: gems, the lifeboat deck, the raft and the game constants."""
+@dataclass(frozen=True, eq=False)
+class Components(SchemaComponents):
+    """Everything on the table: gems, the lifeboat deck, the raft and the game constants.
+
+    Build with :func:`load_components`; derive variants with :meth:`replace`
+    (``comp.replace({"card.7.points": 3})``) or :meth:`with_gems`; equal when their validated documents are
+    equal (:meth:`content_hash`).
+    """
 
     gems: GemSet
     deck: tuple[Lifeboat, ...]
@@ -352,50 +216,262 @@ class Components:
         return int(players)
 
     def with_gems(self, players: int, counts) -> Components:
-        """A copy using ``counts`` gems per colour at ``players`` players (for gem-mix sweeps)."""
-        return Components(self.gems.with_counts(players, counts), self.deck, self.raft, self.rules, self.sources)
+        """A copy using ``counts`` gems per colour at ``players`` players (for gem-mix sweeps); the whole set
+        grows where ``counts`` needs more gems of a colour than it holds."""
+        new = self.gems.with_counts(players, counts)
+        changes = {f"gems.in_play.{int(players)}.{c}": n for c, n in zip(new.colours, new.per_players[players])}
+        changes.update({f"gems.counts.{c}": n for c, n in zip(new.colours, new.counts)})
+        changes["gems.total"] = new.total
+        return self.replace(changes)
 
     def card_label(self, index: int) -> str:
         c = self.deck[index]
         return f"#{c.id} {c.name or '?'} ({c.points})"
 
 
-def _read(path: Path, what: str) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"{what}: no such file {str(path)!r}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{what}: {path} is not valid TOML ({exc})") from None
+# --------------------------------------------------------------------------------------------- schema
+#: most gems a set may hold (every gem is sampled on every tilt: bounded work per tilt)
+MAX_GEMS = 120
+#: most lifeboats per player (the optimal loading enumerates subsets of a player's lifeboats)
+MAX_BOATS = 10
+_NAME = dict(max_len=30, pattern=r"[a-z][a-z0-9_]*", pattern_doc="a lower-case name (letters, digits, _)")
 
 
-def load_components(gems=None, lifeboats=None, raft=None) -> Components:
-    """Load and validate components; each argument is a path (default: the packaged file).
+def _colour_counts(what: str, hi: int = MAX_GEMS):
+    """Table hook: every key but ``source`` is a colour -> count (colours are checked against gems.colours)."""
+    node = Int(0, hi)
 
-    Raises ``ValueError`` naming the malformed value (e.g. ``card[3].points``).
-    """
-    gpath = Path(gems) if gems is not None else DATA_DIR / "gems.toml"
-    lpath = Path(lifeboats) if lifeboats is not None else DATA_DIR / "lifeboats.toml"
-    rpath = Path(raft) if raft is not None else DATA_DIR / "raft.toml"
-    gemset = parse_gems(_read(gpath, "gems"))
-    deck = parse_lifeboats(_read(lpath, "lifeboats"), gemset.slot_colours)
-    geometry, rules = parse_raft(_read(rpath, "raft"))
-    for p in range(rules.min_players, rules.max_players + 1):
-        if p not in gemset.per_players:
-            raise ValueError(f"players.{p}: the gem file gives no gem counts for {p} players")
-        left = len(deck) - rules.boats * p
+    def extra(table, path):
+        return {str(k): node.check(v, path + (str(k),)) for k, v in table.items() if k != "source"}
+    return extra
+
+
+def _counts_table(doc: str) -> Table:
+    return Table({"source": Field(Source(), "where the counts come from")}, doc=doc,
+                 extra=_colour_counts("gems"), extra_names=lambda t: [k for k in t if k != "source"],
+                 extra_doc="{key} gems")
+
+
+_EDGE = Table({
+    "openings": Field(Array(Float(0.0, 1.0), 3, 3), "gap width (0 solid .. 1 wide) of the edge's 3 wall segments, "
+                                                     "left to right as seen by the player lowering it"),
+    "fingers": Field(Array(Str(**_NAME), 1, 5, unique=True), "names of the edge's finger spaces"),
+    "finger_offsets": Field(Array(Float(-1.0, 1.0), 1, 5), "positions of the finger spaces (-1 left .. +1 right)"),
+    "source": Field(Source(), "where the edge comes from"),
+})
+
+SPEC = Table({
+    "gems": Field(Table({
+        "total": Field(Int(1, MAX_GEMS), "gems in the box"),
+        "colours": Field(Array(Str(**_NAME), 2, 8, unique=True), "gem colours; the last one is the wild colour"),
+        "wild": Field(Str(**_NAME), "the wild colour (fills any slot, never passed on): the last colour"),
+        "source": Field(Source(), "where the gem set comes from"),
+        "counts": Field(_counts_table("gems per colour in the box (they sum to gems.total)"),
+                        "gems per colour in the box"),
+        "in_play": Field(MapOf(Int(1, 8), _counts_table("gems used per player count"), 1, 8),
+                         "gems per colour used by N players (gems.in_play.N)"),
+    }, doc="The gem set"), "the gem set"),
+    "deck": Field(Table({
+        "count": Field(Int(1, 200), "lifeboat cards in the deck (the [[card]] entries)"),
+        "count_source": Field(Source(), "where the card count comes from"),
+        "cards_source": Field(Source(), "where the card list comes from"),
+    }, doc="The lifeboat deck"), "the lifeboat deck"),
+    "card": Field(Records(Table({
+        "id": Field(Int(1, 100_000), "unique card number"),
+        "name": Field(Str(max_len=60), "label in transcripts", default=""),
+        "slots": Field(MapOf(Str(**_NAME), Int(0, 20), 1, 8), "gem slots per ordinary colour"),
+        "points": Field(Int(1, 99), "points (rope knots) for completing the lifeboat"),
+        "source": Field(Source(), "where the card comes from"),
+    }), key="id", min_len=1, max_len=200, merge="replace"), "the lifeboat cards (a designer's list replaces the "
+                                                            "packaged one whole)"),
+    "grid": Field(Table({
+        "rows": Field(Const(3, "the raft is a 3x3 grid"), "rows of spaces"),
+        "cols": Field(Const(3, "the raft is a 3x3 grid"), "columns of spaces"),
+        "source": Field(Source(), "where the grid comes from"),
+    }, doc="The raft's spaces"), "the raft's spaces"),
+    "edges": Field(Table({e: Field(_EDGE, f"the {e} edge") for e in EDGES}, doc="The raft's four edges"),
+                   "the raft's four edges"),
+    "flag": Field(Table({
+        "depth": Field(MapOf(Int(1, 8), Int(0, 200), 1, 8),
+                       "cards above the pirate flag, per player count (from the top of the deck left after dealing)"),
+        "source": Field(Source(), "where the depths come from"),
+    }, doc="The pirate flag"), "the pirate flag"),
+    "players": Field(Table({
+        "min": Field(Int(1, 8), "fewest players"),
+        "max": Field(Int(1, 8), "most players"),
+        "boats": Field(Int(1, MAX_BOATS), "lifeboats each player keeps in front of them"),
+        "source": Field(Source(), "where the counts come from"),
+    }, doc="Players"), "players"),
+    "water": Field(Table({
+        "tokens": Field(Int(0, 1000), "water tokens in the sinking variant"),
+        "sink_at": Field(Int(1, 20), "an incomplete lifeboat holding this many water tokens sinks"),
+        "source": Field(Source(), "where the counts come from"),
+    }, doc="The sinking variant"), "the sinking variant"),
+})
+
+
+def _colour_keys(table: Mapping, colours, path: tuple, *, all_needed: bool) -> None:
+    for k in table:
+        if k != "source" and k not in colours:
+            raise SchemaError(f"unknown colour{suggest(k, colours)}", path + (k,), allowed=", ".join(colours))
+    if all_needed:
+        for c in colours:
+            if c not in table:
+                raise SchemaError("missing", path + (c,), allowed=f"a count for every colour: {', '.join(colours)}")
+
+
+def _check(doc: dict) -> None:
+    g = doc["gems"]
+    colours = g["colours"]
+    if g["wild"] != colours[-1]:
+        raise SchemaError(f"{g['wild']!r} is not the last colour", ("gems", "wild"),
+                          allowed=f"{colours[-1]!r}, the last of gems.colours")
+    _colour_keys(g["counts"], colours, ("gems", "counts"), all_needed=True)
+    total = sum(g["counts"][c] for c in colours)
+    if total != g["total"]:
+        raise SchemaError(f"sum to {total}", ("gems", "counts"), allowed=f"counts that sum to gems.total = {g['total']}")
+    pl = doc["players"]
+    if pl["min"] > pl["max"]:
+        raise SchemaError(f"{pl['min']} is above players.max = {pl['max']}", ("players", "min"),
+                          allowed=f"1..{pl['max']}")
+    for p in range(pl["min"], pl["max"] + 1):
+        if str(p) not in g["in_play"]:
+            raise SchemaError(f"no gem counts for {p} players", ("gems", "in_play"),
+                              allowed=f"a [gems.in_play.N] table for every N in players.min..max = {pl['min']}..{pl['max']}")
+    for key, used in g["in_play"].items():
+        where = ("gems", "in_play", key)
+        if not pl["min"] <= int(key) <= pl["max"]:
+            raise SchemaError(f"{key} players is outside players.min..max", where,
+                              allowed=f"player counts {pl['min']}..{pl['max']}")
+        _colour_keys(used, colours, where, all_needed=True)
+        for c in colours:
+            if used[c] > g["counts"][c]:
+                raise SchemaError(f"{used[c]} exceeds the {g['counts'][c]} {c} gems of the set", where + (c,),
+                                  allowed=f"0..{g['counts'][c]} (gems.counts.{c})")
+    slot_colours = colours[:-1]
+    cards = doc["card"]
+    if len(cards) != doc["deck"]["count"]:
+        raise SchemaError(f"is {doc['deck']['count']} but there are {len(cards)} [[card]] entries", ("deck", "count"),
+                          allowed=f"{len(cards)} (the number of cards)")
+    for c in cards:
+        where = ("card", str(c["id"]), "slots")
+        for col in c["slots"]:
+            if col not in slot_colours:
+                raise SchemaError(f"unknown slot colour{suggest(col, slot_colours)}", where + (col,),
+                                  allowed=", ".join(slot_colours) + f" (the wild {colours[-1]} fills any slot)")
+        if sum(c["slots"].values()) < 1:
+            raise SchemaError("holds no slot", where, allowed="at least one slot")
+    for e in EDGES:
+        t = doc["edges"][e]
+        if len(t["finger_offsets"]) != len(t["fingers"]):
+            raise SchemaError(f"has {len(t['finger_offsets'])} positions for {len(t['fingers'])} finger spaces",
+                              ("edges", e, "finger_offsets"), allowed=f"{len(t['fingers'])} numbers in [-1, 1]")
+    depth = doc["flag"]["depth"]
+    for p in range(pl["min"], pl["max"] + 1):
+        if str(p) not in depth:
+            raise SchemaError(f"no entry for {p} players", ("flag", "depth"),
+                              allowed=f"an entry for every player count {pl['min']}..{pl['max']}")
+        left = len(cards) - pl["boats"] * p
         if left < 0:
-            raise ValueError(f"deck of {len(deck)} cards cannot deal {rules.boats} lifeboats to {p} players")
-        if rules.flag_depth[p] > left:
-            raise ValueError(f"flag.depth.{p} = {rules.flag_depth[p]} is deeper than the {left} cards left after dealing")
-    return Components(gemset, deck, geometry, rules, {"gems": str(gpath), "lifeboats": str(lpath), "raft": str(rpath)})
+            raise SchemaError(f"{len(cards)} cards cannot deal {pl['boats']} lifeboats to {p} players",
+                              ("deck", "count"), allowed=f"at least {pl['boats'] * p} cards")
+        if depth[str(p)] > left:
+            raise SchemaError(f"{depth[str(p)]} is deeper than the {left} cards left after dealing",
+                              ("flag", "depth", str(p)), allowed=f"0..{left}")
+    w = doc["water"]
+    need = pl["max"] * pl["boats"] * w["sink_at"]
+    if w["tokens"] < need:
+        raise SchemaError(f"{w['tokens']} tokens can run out", ("water", "tokens"),
+                          allowed=f"at least players.max x players.boats x water.sink_at = {need}: the rules' supply "
+                                  f"never runs out, and the engines do not model a shortage")
 
 
-@cache
+def _build(doc: dict) -> Components:
+    g = doc["gems"]
+    colours = tuple(g["colours"])
+    counts = tuple(g["counts"][c] for c in colours)
+    per = {int(k): tuple(v[c] for c in colours) for k, v in sorted(g["in_play"].items(), key=lambda kv: int(kv[0]))}
+    gemset = GemSet(colours, counts, g["total"], per, g["wild"])
+    slot_colours = colours[:-1]
+    deck = tuple(Lifeboat(c["id"], tuple(c["slots"].get(col, 0) for col in slot_colours), c["points"], c["name"])
+                 for c in doc["card"])
+    edges = doc["edges"]
+    geometry = RaftGeometry({e: tuple(edges[e]["openings"]) for e in EDGES},
+                            {e: tuple(edges[e]["fingers"]) for e in EDGES},
+                            {e: tuple(edges[e]["finger_offsets"]) for e in EDGES})
+    pl, w = doc["players"], doc["water"]
+    rules = GameRules(pl["min"], pl["max"], pl["boats"], {int(k): v for k, v in doc["flag"]["depth"].items()},
+                      w["tokens"], w["sink_at"])
+    return Components(gemset, deck, geometry, rules, {})
+
+
+FORMAT = ComponentFormat(
+    game="raft", spec=SPEC, data_dir=DATA_DIR, packaged=("gems.toml", "lifeboats.toml", "raft.toml"),
+    check=_check, build=_build, cls=Components, header="""Rocking Raft components (pyradice-lab raft components --dump).
+
+Load with: pyradice-lab raft simulate --components THIS_FILE, or raft.simulate_games(..., components=PATH).
+A file may be partial: tables merge key by key over the packaged components (gems.toml, lifeboats.toml,
+raft.toml); a [[card]] list replaces the packaged deck whole (then set deck.count to its length); a value you
+give without a source is marked source = "designer".  Sources: "rules" (stated in the rules text),
+"reconstruction" (our documented choice), "designer" (yours).  The tilt model's parameters are not components:
+see data/tilt.toml, raft.TiltParams and raft.calibrate.
+Every value has its meaning and source in the comment line above it (for [[card]], where a key first appears).""")
+
+
+def load_components(path=None, *, gems=None, lifeboats=None, raft=None) -> Components:
+    """Load and validate components: a designer's file merged over the packaged ones (default: packaged).
+
+    ``path`` is one file with any of the sections (``[gems]``, ``[deck]`` + ``[[card]]``, ``[edges.*]``,
+    ``[flag]``, ``[players]``, ``[water]``, ...); ``gems``, ``lifeboats`` and ``raft`` are files shaped like the
+    packaged ``gems.toml``, ``lifeboats.toml`` and ``raft.toml`` (merged in that order, then ``path``).
+    Raises :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key (e.g.
+    ``card.3.points``) and what is allowed.
+
+    Examples
+    --------
+    >>> load_components().gems.in_play(2).tolist()
+    [6, 6, 6, 3]
+    """
+    given = [(n, p) for n, p in (("gems", gems), ("lifeboats", lifeboats), ("raft", raft), ("path", path))
+             if p is not None]
+    if not given:
+        return FORMAT.default()
+    doc = FORMAT.packaged_document()
+    for name, p in given:
+        doc = merge(doc, read_toml(p, what=name), SPEC)
+    return FORMAT.from_document(doc, file=", ".join(str(p) for _, p in given))
+
+
+def coerce_components(components, name: str = "components") -> Components:
+    """``None`` (packaged), loaded :class:`Components` or a path to a components file -> :class:`Components`."""
+    return FORMAT.coerce(components, name)
+
+
 def default_components() -> Components:
     """The packaged components (cached)."""
-    return load_components()
+    return FORMAT.default()
+
+
+def _section(data, what: str) -> dict:
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{what} must be a mapping (a parsed TOML file), got {type(data).__name__}")
+    return merge(FORMAT.packaged_document(), dict(data), SPEC)
+
+
+def parse_gems(data: Mapping) -> GemSet:
+    """The gem set of a ``gems.toml``-shaped mapping, validated with the packaged components around it."""
+    return FORMAT.from_document(_section(data, "data")).gems
+
+
+def parse_lifeboats(data: Mapping) -> tuple[Lifeboat, ...]:
+    """The deck of a ``lifeboats.toml``-shaped mapping (``[deck]`` and ``[[card]]``), validated."""
+    return FORMAT.from_document(_section(data, "data")).deck
+
+
+def parse_raft(data: Mapping) -> tuple[RaftGeometry, GameRules]:
+    """The geometry and game constants of a ``raft.toml``-shaped mapping, validated."""
+    comp = FORMAT.from_document(_section(data, "data"))
+    return comp.raft, comp.rules
 
 
 def deck_summary(comp: Components) -> list[dict]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..rng import as_generator
-from .components import CENTRE, Components, default_components
+from .components import CENTRE, Components, coerce_components, default_components
 from .physics import coerce_params
 
 __all__ = ["setup_state", "setup_raft", "setup_batch", "setup_block_size", "RandomSetup", "reference_state",
@@ -52,8 +52,8 @@ class RandomSetup:
     def __post_init__(self):
         if isinstance(self.players, bool) or not isinstance(self.players, numbers.Integral):
             raise ValueError(f"players must be an integer, got {self.players!r}")
-        if self.components is not None and not isinstance(self.components, Components):
-            raise TypeError(f"components must be a Components, got {type(self.components).__name__}")
+        if self.components is not None:
+            object.__setattr__(self, "components", coerce_components(self.components))
         object.__setattr__(self, "players", self.comp.check_players(self.players))
 
     @property
@@ -156,7 +156,8 @@ def setup_state(players: int = 4, rng=None, *, components: Components | None = N
     players : int
         2..4 (how many gems are in play).
     rng : seed or Generator
-    components : Components, optional
+    components : path or Components, optional
+        A components file or loaded components (default: the packaged ones).
     params : TiltParams or dict, optional
         Only ``spill`` is used.
 
@@ -171,7 +172,7 @@ def setup_state(players: int = 4, rng=None, *, components: Components | None = N
     >>> state.shape, int(state.sum()), bool((state[[0, 1, 2, 3, 5, 6, 7, 8]].sum(axis=1) >= 1).all())
     ((9, 4), 21, True)
     """
-    comp = components if components is not None else default_components()
+    comp = coerce_components(components)
     players = comp.check_players(players)
     params = coerce_params(params)
     in_play = comp.gems.in_play(players)
@@ -193,7 +194,7 @@ def reference_state(players: int = 4, components=None) -> np.ndarray:
     >>> reference_state(4).sum(axis=1).tolist()
     [1, 1, 1, 1, 19, 1, 1, 1, 1]
     """
-    comp = components if components is not None else default_components()
+    comp = coerce_components(components)
     players = comp.check_players(players)
     gems = comp.gems.in_play(players).copy()
     state = np.zeros((9, comp.gems.n_colours), dtype=np.int64)

@@ -36,7 +36,7 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from .components import Components, default_components
+from .components import coerce_components, default_components
 from .layouts import OUTER_CELLS, SPILL_CELLS, RandomSetup
 from .physics import FALLEN, coerce_params, fate_table
 
@@ -45,10 +45,23 @@ __all__ = ["fallen_total_pmf", "fallen_joint_pmf", "expected_fallen", "chance_at
            "setup_mean_state"]
 
 
-def check_state(state, components: Components | None = None, name: str = "state") -> np.ndarray:
+def resolve(state, components=None, geometry=None):
+    """``(components, state, geometry)`` of a tilt question: the components are ``components`` (a path or loaded
+    components) or, for a :class:`RandomSetup` state, its own (default: packaged); the geometry is ``geometry``
+    or the components' raft; a fixed raft is checked against the components' gems (:func:`check_state`)."""
+    own = state.comp if isinstance(state, RandomSetup) else None
+    comp = coerce_components(components) if components is not None else (own or default_components())
+    if own is not None and components is not None and own != comp:
+        raise ValueError("components differ from the components of the RandomSetup state; give them once")
+    if not isinstance(state, RandomSetup):
+        state = check_state(state, comp)
+    return comp, state, geometry if geometry is not None else comp.raft
+
+
+def check_state(state, components=None, name: str = "state") -> np.ndarray:
     """Validate a raft state: non-negative integer gem counts, shape (9, colours) or (3, 3, colours),
     at most the component total of gems.  Returns an int64 (9, colours) array."""
-    comp = components if components is not None else default_components()
+    comp = coerce_components(components)
     ncol = comp.gems.n_colours
     try:
         arr = np.asarray(state)
@@ -90,9 +103,9 @@ def poisson_binomial(p_rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return dp
 
 
-def count_pmfs_by_node(state, edge, finger, duration, params=None, geometry=None):
+def count_pmfs_by_node(state, edge, finger, duration, params=None, geometry=None, *, components=None):
     """Node weights and, per colour, the pmf of gems of that colour falling given each node."""
-    state = check_state(state)
+    comp, state, geometry = resolve(check_state(state, components), components, geometry)
     w, fates = fate_table(edge, finger, duration, params, geometry)
     pf = fates[:, :, FALLEN]  # (J, 9)
     return w, [poisson_binomial(pf, state[:, c]) for c in range(state.shape[1])]
@@ -159,22 +172,24 @@ def setup_mean_state(setup: RandomSetup, spill: float) -> np.ndarray:
     return mean
 
 
-def _tables(state, edge, finger, duration, params, geometry):
+def _tables(state, edge, finger, duration, params, geometry, components=None):
     params = coerce_params(params)
+    comp, state, geometry = resolve(state, components, geometry)
     w, fates = fate_table(edge, finger, duration, params, geometry)
-    if isinstance(state, RandomSetup):
-        return state, w, fates[:, :, FALLEN], params.spill
-    return check_state(state), w, fates[:, :, FALLEN], params.spill
+    return state, w, fates[:, :, FALLEN], params.spill
 
 
-def fallen_joint_pmf(state, edge, finger, duration, params=None, geometry=None) -> pd.DataFrame:
+def fallen_joint_pmf(state, edge, finger, duration, params=None, geometry=None, *, components=None
+                     ) -> pd.DataFrame:
     """Exact (under the model) joint pmf of the gems falling per colour.
 
-    ``state`` is a raft (9, colours) or a :class:`RandomSetup` (exact average over the rules' setups).
-    Returns one row per outcome: a column per colour, ``total`` and ``p``; the ``p`` column sums to 1.
+    ``state`` is a raft (9, colours) or a :class:`RandomSetup` (exact average over the rules' setups);
+    ``components`` (a path or loaded components; default: the state's or the packaged ones) give the gems and
+    the raft's geometry.  Returns one row per outcome: a column per colour, ``total`` and ``p``; the ``p``
+    column sums to 1.
     """
-    comp = default_components()
-    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    comp = resolve(state, components, geometry)[0]
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry, comp)
     if isinstance(state, RandomSetup):
         joint = np.tensordot(w, _setup_joint(state, pf, spill), axes=1)
     else:
@@ -190,12 +205,12 @@ def fallen_joint_pmf(state, edge, finger, duration, params=None, geometry=None) 
     return df
 
 
-def fallen_total_pmf(state, edge, finger, duration, params=None, geometry=None) -> np.ndarray:
+def fallen_total_pmf(state, edge, finger, duration, params=None, geometry=None, *, components=None) -> np.ndarray:
     """Exact (under the model) pmf of the total number of gems falling: array of length gems + 1.
 
     ``state`` is a raft or a :class:`RandomSetup` (each outer space holds one gem whatever its colour, the
     others were dropped into the centre, so the total needs no colour bookkeeping)."""
-    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry, components)
     if isinstance(state, RandomSetup):
         g = int(state.in_play.sum())
         k = min(8, g)
@@ -204,14 +219,15 @@ def fallen_total_pmf(state, edge, finger, duration, params=None, geometry=None) 
     return w @ poisson_binomial(pf, state.sum(axis=1))
 
 
-def expected_fallen(state, edge, finger, duration, params=None, geometry=None) -> np.ndarray:
+def expected_fallen(state, edge, finger, duration, params=None, geometry=None, *, components=None) -> np.ndarray:
     """Exact expected number of gems falling, per colour (``state``: a raft or a :class:`RandomSetup`)."""
-    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry)
+    state, w, pf, spill = _tables(state, edge, finger, duration, params, geometry, components)
     mean = setup_mean_state(state, spill) if isinstance(state, RandomSetup) else state
     return (w @ pf) @ mean
 
 
-def chance_at_least(state, edge, finger, duration, params=None, geometry=None, **at_least) -> float:
+def chance_at_least(state, edge, finger, duration, params=None, geometry=None, *, components=None,
+                    **at_least) -> float:
     """Exact probability that a tilt drops at least the given numbers of gems of each colour named,
     e.g. ``chance_at_least(RandomSetup(2), "east", "left", 1.5, red=1)``; ``total=k`` asks for at least
     ``k`` gems in all.  ``state`` is a raft or a :class:`RandomSetup`.
@@ -220,7 +236,8 @@ def chance_at_least(state, edge, finger, duration, params=None, geometry=None, *
     >>> round(chance_at_least(reference_state(2), "east", "left", 1.5, red=1), 3)   # one fixed layout
     0.525
     """
-    colours = list(default_components().gems.colours)
+    comp = resolve(state, components, geometry)[0]
+    colours = list(comp.gems.colours)
     if not at_least:
         raise ValueError(f"chance_at_least needs at least one of {colours + ['total']} as a keyword, e.g. red=1")
     for name, k in at_least.items():
@@ -228,20 +245,20 @@ def chance_at_least(state, edge, finger, duration, params=None, geometry=None, *
             raise ValueError(f"chance_at_least: unknown colour {name!r}; colours are {colours} (or total)")
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
             raise ValueError(f"chance_at_least: {name} must be a non-negative integer, got {k!r}")
-    df = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
+    df = fallen_joint_pmf(state, edge, finger, duration, params, geometry, components=comp)
     keep = np.ones(len(df), dtype=bool)
     for name, k in at_least.items():
         keep &= df[name].to_numpy() >= k
     return float(df.loc[keep, "p"].sum())
 
 
-def setup_ring_black_pmf(players: int, components: Components | None = None) -> list[Fraction]:
+def setup_ring_black_pmf(players: int, components=None) -> list[Fraction]:
     """Exact pmf of the number of black gems on the 8 outer spaces at setup (hypergeometric).
 
     At setup one random gem goes on each of the 8 outer spaces, so the count of wild gems there is
-    hypergeometric: ``C(K, k) C(G - K, 8 - k) / C(G, 8)``.
+    hypergeometric: ``C(K, k) C(G - K, 8 - k) / C(G, 8)``.  ``components``: a path or loaded components.
     """
-    comp = components if components is not None else default_components()
+    comp = coerce_components(components)
     players = comp.check_players(players)
     g = comp.gems.in_play(players)
     total, black = int(g.sum()), int(g[-1])
@@ -249,9 +266,9 @@ def setup_ring_black_pmf(players: int, components: Components | None = None) -> 
     return [Fraction(comb(black, k) * comb(total - black, 8 - k), denom) for k in range(black + 1)]
 
 
-def deck_points_pmf(components: Components | None = None) -> dict[int, Fraction]:
-    """Exact pmf of the points of a random lifeboat card of the deck."""
-    comp = components if components is not None else default_components()
+def deck_points_pmf(components=None) -> dict[int, Fraction]:
+    """Exact pmf of the points of a random lifeboat card of the deck (``components``: a path or loaded ones)."""
+    comp = coerce_components(components)
     n = len(comp.deck)
     out: dict[int, Fraction] = {}
     for c in comp.deck:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -109,17 +108,35 @@ class TiltParams:
         return tuple(dataclasses.astuple(self))
 
 
+def _tilt_spec():
+    from ..schema import Field, Float, Int, Source, Table
+
+    tilt = {name: Field(Float(lo, hi), unit) for name, (lo, hi, unit) in _BOUNDS.items()}
+    tilt["source"] = Field(Source(), "where the values come from")
+    return Table({
+        "tilt": Field(Table(tilt), "the tilt model's physical parameters"),
+        "model": Field(Table({
+            "noise_nodes": Field(Int(1, 64), "Gauss-Hermite nodes discretising the timing noise"),
+            "max_duration": Field(Float(0.0, 600.0, lo_open=True), "longest tilt accepted (seconds)"),
+            "source": Field(Source(), "where the values come from"),
+        }), "numerical settings"),
+    })
+
+
+def load_params(path) -> TiltParams:
+    """Tilt model parameters from a ``tilt.toml``-shaped file, validated at load (errors name file and key)."""
+    from ..schema import read_toml, validate
+
+    doc = validate(_tilt_spec(), read_toml(path, what="path"), file=path)
+    t, m = doc["tilt"], doc["model"]
+    return TiltParams(**{k: v for k, v in t.items() if k != "source"},
+                      noise_nodes=m["noise_nodes"], max_duration=m["max_duration"])
+
+
 @lru_cache(maxsize=1)
 def default_params() -> TiltParams:
     """The packaged defaults from ``data/tilt.toml``."""
-    with open(DATA_DIR / "tilt.toml", "rb") as fh:
-        data = tomllib.load(fh)
-    t, m = data["tilt"], data["model"]
-    for table, name in ((t, "tilt"), (m, "model")):
-        if table.get("source") not in ("rules", "reconstruction"):
-            raise ValueError(f"{name}.source must be 'rules' or 'reconstruction'")
-    return TiltParams(**{k: v for k, v in t.items() if k != "source"},
-                      noise_nodes=m["noise_nodes"], max_duration=m["max_duration"])
+    return load_params(DATA_DIR / "tilt.toml")
 
 
 def coerce_params(params) -> TiltParams:

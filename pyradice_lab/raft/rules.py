@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rng import as_generator
-from .components import Components, default_components
+from .components import coerce_components
 from .layouts import OUTER_CELLS, SPILL_CELLS, drop_cell, setup_block_size, setup_raft, setup_state, shuffle
 from .loading import load_scalar
 from .physics import TiltParams, check_duration, check_edge, coerce_params, fate_table
@@ -165,7 +165,8 @@ class Game:
     policies : policy, name or list of them (one per seat), optional
         Default: ``"greedy"`` for everyone.
     rng : seed or Generator
-    components : Components, optional
+    components : path or Components, optional
+        A components file (partial files merge over the packaged components) or loaded components.
     params : TiltParams or dict, optional
     skills : float or list of float, optional
         Per-seat timing noise (overrides ``params.timing_noise``).
@@ -185,10 +186,10 @@ class Game:
     """
 
     def __init__(self, players: int = 3, variant: str = "standard", policies=None, *, rng=None,
-                 components: Components | None = None, params=None, skills=None, flag_depth: int | None = None,
+                 components=None, params=None, skills=None, flag_depth: int | None = None,
                  max_turns: int = MAX_TURNS, trace: bool = False, check: bool = True, discards_roll: bool = False,
                  replace_sunk: bool = True):
-        self.comp = components if components is not None else default_components()
+        self.comp = coerce_components(components)
         self.discards_roll = check_flag(discards_roll, "discards_roll")
         self.replace_sunk = check_flag(replace_sunk, "replace_sunk")
         self.players = self.comp.check_players(players)
@@ -507,9 +508,12 @@ class Game:
 
 
 def play_game(players: int = 3, variant: str = "standard", policies=None, rng=None, *, trace: bool = True,
-              components: Components | None = None, params=None, skills=None, flag_depth: int | None = None,
+              components=None, params=None, skills=None, flag_depth: int | None = None,
               max_turns: int = MAX_TURNS, discards_roll: bool = False, replace_sunk: bool = True) -> GameRecord:
     """Play one game by the readable rules and return its summary and (``trace=True``) transcript.
+
+    ``components`` is a components file (partial files merge over the packaged ones) or loaded components; the
+    other arguments are those of :class:`Game`.
 
     Examples
     --------

@@ -25,7 +25,7 @@ import pandas as pd
 from ..limits import check_result_size
 from ..rng import seed_sequence, spawn_blocks
 from ..stats import mean_estimate, proportion_estimate
-from .components import Components, default_components
+from .components import coerce_components
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
 from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
@@ -61,7 +61,7 @@ class _Setup:
 
     def __init__(self, players, variant, policies, params, components, skills, flag_depth, max_turns,
                  discards_roll=False, replace_sunk=True):
-        self.comp = components if components is not None else default_components()
+        self.comp = coerce_components(components)
         self.discards_roll = check_flag(discards_roll, "discards_roll")
         self.replace_sunk = check_flag(replace_sunk, "replace_sunk")
         self.players = self.comp.check_players(players)
@@ -123,7 +123,7 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
 
 
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
-             params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+             params=None, components=None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
              chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
@@ -192,7 +192,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
 
 
 def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
-                   params=None, components: Components | None = None, skills=None, flag_depth: int | None = None,
+                   params=None, components=None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
                    progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
                    replace_sunk: bool = True) -> pd.DataFrame:
@@ -209,8 +209,9 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     rng : seed, SeedSequence or Generator
     params : TiltParams or dict, optional
         Tilt model parameters.
-    components : Components, optional
-        E.g. ``default_components().with_gems(3, [7, 7, 7, 5])`` for a gem-mix sweep.
+    components : path or Components, optional
+        A designer's components file (partial files merge over the packaged ones) or loaded components, e.g.
+        ``default_components().with_gems(3, [7, 7, 7, 5])`` for a gem-mix sweep or ``comp.replace({...})``.
     skills : float or list of float, optional
         Timing noise per seat (dexterity); default the model's ``timing_noise``.
     flag_depth : int, optional

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from ..stats import Estimate, MeanAccumulator, mean_estimate, proportion_estimate
-from .components import default_components
+from .components import coerce_components
 from .sim import simulate_games, start_player_table
 
 __all__ = ["games_cell", "tilt_cell"]
 
 
 def games_cell(params: dict, trials: int, rng) -> dict:
-    """Sweep target ``raft.games``: Monte Carlo game statistics for one parameter cell."""
+    """Sweep target ``raft.games``: Monte Carlo game statistics for one parameter cell (``components``: a path to a
+    components file, default packaged)."""
     players = int(params.get("players", 3))
-    comp = default_components()
+    comp = coerce_components(params.get("components"))
     black = int(params.get("black", -1))
     if black >= 0:
         comp = comp.with_gems(players, list(comp.gems.in_play(players)[:-1]) + [black])
@@ -36,11 +37,12 @@ def tilt_cell(params: dict, trials: int, rng) -> dict:
     from .odds import expected_fallen
     from .tilting import tilt_blocks
 
-    state = reference_state(int(params.get("players", 4)))
+    comp = coerce_components(params.get("components"))
+    state = reference_state(int(params.get("players", 4)), comp)
     edge, finger, d = params.get("edge", "north"), params.get("finger", "centre"), float(params.get("duration", 1.0))
     acc = MeanAccumulator()  # tilts in blocks: memory does not grow with trials
-    for res in tilt_blocks(state, edge, finger, d, n=max(trials, 2), rng=rng):
+    for res in tilt_blocks(state, edge, finger, d, n=max(trials, 2), rng=rng, components=comp):
         acc.add(res.fallen.sum(axis=1))
     est = acc.estimate()
-    exact = float(expected_fallen(state, edge, finger, d).sum())
+    exact = float(expected_fallen(state, edge, finger, d, components=comp).sum())
     return {"fallen": est, "exact": exact, "exact_in_ci": est.contains(exact)}

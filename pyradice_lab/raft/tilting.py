@@ -35,9 +35,9 @@ from .._jit import njit
 from ..limits import check_result_size
 from ..rng import as_generator, block_ranges
 from ..stats import proportion_estimate
-from .components import RaftGeometry, default_components
+from .components import RaftGeometry
 from .layouts import RandomSetup, reference_state
-from .odds import check_state, fallen_joint_pmf
+from .odds import fallen_joint_pmf, resolve
 from .physics import check_duration, check_edge, coerce_params, fate_table
 from .sampling import cumulative_tables, sample_batch
 
@@ -88,7 +88,7 @@ def _check_n(n, name="n") -> int:
 
 
 def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
-         geometry: RaftGeometry | None = None) -> TiltResult:
+         geometry: RaftGeometry | None = None, components=None) -> TiltResult:
     """Simulate ``n`` independent tilts of the raft ``state``.
 
     Parameters
@@ -110,6 +110,9 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     rng : seed or Generator
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
+    geometry, components : optional
+        The raft's geometry, and the components (a path or loaded components) whose gems and raft the state
+        uses; default: a RandomSetup's own components, else the packaged ones.
 
     Returns
     -------
@@ -124,9 +127,8 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
     [4, 5, 5, 5, 12]
     """
     params = coerce_params(params)
+    _, state, geometry = resolve(state, components, geometry)
     setup = state if isinstance(state, RandomSetup) else None
-    if setup is None:
-        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
     n = check_result_size(_check_n(n), _tilt_bytes(state), name="n", item="tilt")
@@ -155,18 +157,17 @@ def _tilts(n, state, setup, gen, cumw, cumf, params) -> TiltResult:
 
 
 def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geometry: RaftGeometry | None = None,
-                block: int = TILT_BLOCK) -> Iterator[TiltResult]:
+                block: int = TILT_BLOCK, components=None) -> Iterator[TiltResult]:
     """:func:`tilt` for any ``n``, as consecutive blocks of at most ``block`` tilts (bounded memory).
 
     For a fixed raft the kernel draws its uniforms one at a time from the one generator, so the blocks
     concatenated are exactly ``tilt(..., n=n, rng=rng)`` whatever ``block`` is.  With a RandomSetup each
     block draws its setups, then its tilts (up to one block, the draws of one :func:`tilt` call).  Inputs
-    are validated before the first block.
+    are validated before the first block; ``components`` as for :func:`tilt`.
     """
     params = coerce_params(params)
+    _, state, geometry = resolve(state, components, geometry)
     setup = state if isinstance(state, RandomSetup) else None
-    if setup is None:
-        state = check_state(state)
     edge = check_edge(edge)
     duration = check_duration(duration, params)
     ranges = block_ranges(_check_n(n), _check_n(block, "block"))
@@ -177,7 +178,7 @@ def tilt_blocks(state, edge, finger, duration, *, n: int, rng, params=None, geom
 
 
 def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int = 100_000, rng=None,
-                      geometry: RaftGeometry | None = None, model: bool = True) -> pd.DataFrame:
+                      geometry: RaftGeometry | None = None, model: bool = True, components=None) -> pd.DataFrame:
     """Monte Carlo distribution of the fallen gems (counts per colour), with 95% CIs.
 
     One row per outcome seen, most likely first: a column per colour, ``total``, ``count``, ``p`` with
@@ -204,10 +205,11 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     0.62
     """
     trials = _check_n(trials, "trials")
-    colours = list(default_components().gems.colours)
+    comp = resolve(state, components, geometry)[0]
+    colours = list(comp.gems.colours)
     tally: dict[tuple[int, ...], int] = {}
     for res in tilt_blocks(state, edge, finger, duration, n=trials, rng=rng, params=params, geometry=geometry,
-                           block=TILT_BLOCK):
+                           block=TILT_BLOCK, components=comp):
         for u, k in zip(*np.unique(res.fallen, axis=0, return_counts=True)):
             key = tuple(int(v) for v in u)
             tally[key] = tally.get(key, 0) + int(k)
@@ -219,7 +221,7 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
         rows.append([*u, sum(u), int(k), est.value, est.se, est.ci_low, est.ci_high])
     df = pd.DataFrame(rows, columns=colours + ["total", "count", "p", "p_se", "p_ci_low", "p_ci_high"])
     if model:
-        exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry)
+        exact = fallen_joint_pmf(state, edge, finger, duration, params, geometry, components=comp)
         df = df.merge(exact.drop(columns="total").rename(columns={"p": "p_model"}), on=colours, how="left")
     df = df.sort_values(["count", "total"], ascending=[False, True], kind="stable").reset_index(drop=True)
     df.attrs["trials"] = trials

@@ -60,10 +60,10 @@ def test_bad_components_file(tmp_path):
     text = DATA_FILE.read_text().replace("values = [6, 3]", "values = [3, 6]")
     bad = tmp_path / "bad.toml"
     bad.write_text(text)
-    with pytest.raises(ValueError, match="tile 6 values"):
+    with pytest.raises(ValueError, match=r"bad\.toml: tile\.6\.values: \[3, 6\] is not highest first"):
         load_components(bad)
     bad.write_text(DATA_FILE.read_text().replace('source = "rules" }\nqueens', 'source = "guess" }\nqueens'))
-    with pytest.raises(ValueError, match="meerkats"):
+    with pytest.raises(ValueError, match=r"pieces\.meerkats\.source: 'guess' is not allowed"):
         load_components(bad)
     with pytest.raises(ValueError, match="seats"):
         default_components().bonus_tokens(5)

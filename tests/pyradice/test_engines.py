@@ -1,14 +1,12 @@
 """The compiled kernels against the readable spec: same options, same values, same games."""
 
-from dataclasses import replace
-from types import MappingProxyType
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from pyradice_lab.pyradice import PYRAMID, Setup, kernel as K, legal_places
-from pyradice_lab.pyradice.components import GOAL_LEVELS, GoalToken, default_components
+from pyradice_lab.pyradice.components import GOAL_LEVELS, default_components
 from pyradice_lab.pyradice.goals import GOAL_KINDS, goal_consistent
 from pyradice_lab.pyradice.scoring import Table, evaluate, score_pyramid
 from pyradice_lab.pyradice.sim import kernel_tables, simulate_games
@@ -109,9 +107,8 @@ def test_every_built_in_kind_is_exercised_by_the_engine_cases():
 def test_kernel_goal_forms_equal_the_readable_goals(seed, kind, level, mode):
     """Every built-in goal kind, whether or not the default catalogue uses it, on every goal level."""
     comps = default_components()
-    token = GoalToken("C1", kind, kind, "", "reconstruction", 0.7,
-                      MappingProxyType({"values": (3, 5)} if kind == "values_in" else {}))
-    comps = replace(comps, goals=MappingProxyType({**comps.goals, "C1": token}))
+    comps = comps.replace({"goal.C1": {"code": "C1", "kind": kind, "name": kind, "source": "reconstruction",
+                                       "fit": 0.7, **({"values": [3, 5]} if kind == "values_in" else {})}})
     others = iter(["C2", "C3", "C4", "C5"])
     setup = Setup(goals=tuple("C1" if lvl == level else next(others) for lvl in GOAL_LEVELS), components=comps)
     rng = np.random.default_rng(seed)
@@ -133,8 +130,9 @@ def test_kernel_goal_forms_equal_the_readable_goals(seed, kind, level, mode):
 def test_kernel_knows_a_colour_distinct_level_bigger_than_the_palette_is_lost():
     """Rainbow on level 1 (6 dice, 5 colours): even a partial level of distinct colours has no future."""
     comps = default_components()
-    rainbow = GoalToken("C1", "all_colours_different", "Rainbow", "", "reconstruction", 0.7)
-    comps = replace(comps, goals=MappingProxyType({**comps.goals, "C1": rainbow}))
+    comps = comps.replace({"goal.C1": {"code": "C1", "kind": "all_colours_different", "name": "Rainbow",
+                                       "source": "reconstruction", "fit": 0.7}})
+    rainbow = comps.goals["C1"]
     for level in (1, 2):
         others = iter(["C2", "C3", "C4", "C5"])
         setup = Setup(goals=tuple("C1" if lvl == level else next(others) for lvl in GOAL_LEVELS), components=comps)

@@ -1,16 +1,14 @@
 """Exact odds: availability programme vs brute force and Monte Carlo; blind goal chances vs closed forms."""
 
 import itertools
-from dataclasses import replace
 from fractions import Fraction
 from math import comb, perm
-from types import MappingProxyType
 
 import numpy as np
 import pytest
 
 from pyradice_lab.pyradice import Quarry, available_exact, blind_goal_probability, simulate_games
-from pyradice_lab.pyradice.components import GoalToken, default_components
+from pyradice_lab.pyradice.components import default_components
 from pyradice_lab.pyradice.odds import available_exact_table
 
 
@@ -69,8 +67,8 @@ def test_blind_goal_probabilities_match_closed_forms():
     # D6 no equal side-by-side colours: the 2nd die avoids the 1st's colour (48 of 59 left), the 3rd the 2nd's
     assert blind_goal_probability("D6", 5) == Fraction(48, 59)
     assert blind_goal_probability("D6", 4) == Fraction(48, 59) * Fraction(47, 58)
-    rainbow = GoalToken("D6", "all_colours_different", "Rainbow", "", "reconstruction", 0.75)
-    comps = replace(default_components(), goals=MappingProxyType({**default_components().goals, "D6": rainbow}))
+    comps = default_components().replace({"goal.D6": {"code": "D6", "kind": "all_colours_different", "name": "Rainbow",
+                                                      "source": "reconstruction", "fit": 0.75}})
     assert blind_goal_probability("D6", 1, components=comps) == 0            # 6 dice, 5 colours
     assert blind_goal_probability("D6", 5, components=comps) == Fraction(48, 59)
     mono4 = Fraction(5 * comb(12, 3), comb(60, 3))

@@ -12,7 +12,6 @@ from pyradice_lab.raft.components import (
     default_components,
     load_components,
     parse_gems,
-    parse_lifeboats,
     rule_points,
 )
 
@@ -79,34 +78,34 @@ def _write(tmp_path, text):
     return p
 
 
-GOOD_CARD = '[deck]\ncount = 1\ncount_source = "rules"\ncards_source = "reconstruction"\n' \
-            '[[card]]\nid = 1\nslots = { red = 2 }\npoints = 2\nsource = "reconstruction"\n'
+LIFEBOATS = (DATA_DIR / "lifeboats.toml").read_text()
+CARD1 = 'id = 1\nname = "RR"\nslots = { red = 2 }\npoints = 2\nsource = "reconstruction"'
 
 
 @pytest.mark.parametrize(("change", "needle"), [
-    (("points = 2", "points = 0"), "card[0].points"),
-    (("points = 2\n", ""), "card[0].points"),
-    (("red = 2", "red = -1"), "card[0].slots.red"),
-    (("red = 2", "green = 2"), "card[0].slots has unknown colours"),
-    (("count = 1", "count = 2"), "deck.count"),
-    (('points = 2\nsource = "reconstruction"', 'points = 2\nsource = "guess"'), "card[0].source"),
-    (("id = 1", 'id = "one"'), "card[0].id"),
-    (("slots = { red = 2 }", "slots = { red = 0 }"), "card[0].slots"),
+    (("points = 2", "points = 0"), "card.1.points: 0 is out of range (allowed: an integer in 1..99)"),
+    (("points = 2\n", ""), "card.1.points: missing"),
+    (("red = 2", "red = -1"), "card.1.slots.red: -1 is out of range"),
+    (("red = 2", "green = 2"), "card.1.slots.green: unknown slot colour"),
+    (('points = 2\nsource = "reconstruction"', 'points = 2\nsource = "guess"'), "card.1.source: 'guess' is not allowed"),
+    (("id = 1", 'id = "one"'), "card[0].id: expected an integer"),
+    (("slots = { red = 2 }", "slots = { red = 0 }"), "card.1.slots: holds no slot"),
 ])
 def test_malformed_card_toml_names_the_bad_value(tmp_path, change, needle):
-    parse_lifeboats(tomllib.loads(GOOD_CARD))  # the unmodified file is fine
-    bad = GOOD_CARD.replace(*change, 1)
-    assert bad != GOOD_CARD
-    with pytest.raises(ValueError, match=re.escape(needle)):
-        load_components(lifeboats=_write(tmp_path, bad))
+    assert CARD1 in LIFEBOATS
+    good = CARD1.replace(*change, 1)
+    assert good != CARD1
+    path = _write(tmp_path, LIFEBOATS.replace(CARD1, good, 1))
+    with pytest.raises(ValueError, match=re.escape(f"{path}: {needle}")):
+        load_components(lifeboats=path)
 
 
-def test_duplicate_card_ids_and_invalid_toml(tmp_path):
-    two = GOOD_CARD.replace("count = 1", "count = 2") + \
-        '[[card]]\nid = 1\nslots = { blue = 1 }\npoints = 1\nsource = "reconstruction"\n'
-    with pytest.raises(ValueError, match=r"card\[1\]\.id = 1 is a duplicate"):
-        parse_lifeboats(tomllib.loads(two))
-    with pytest.raises(ValueError, match="not valid TOML"):
+def test_deck_count_duplicate_card_ids_and_invalid_toml(tmp_path):
+    with pytest.raises(ValueError, match=re.escape("deck.count: is 40 but there are 39 [[card]] entries")):
+        load_components(lifeboats=_write(tmp_path, LIFEBOATS.replace("count = 39", "count = 40")))
+    with pytest.raises(ValueError, match=r"card\[1\]\.id: 1 appears twice"):
+        load_components(lifeboats=_write(tmp_path, LIFEBOATS.replace("id = 2\n", "id = 1\n", 1)))
+    with pytest.raises(ValueError, match=r"boats\.toml: line 1, column 7: not valid TOML"):
         load_components(lifeboats=_write(tmp_path, "[[card]\nid ="))
 
 
@@ -115,17 +114,19 @@ def test_gem_counts_not_summing_to_the_total_are_rejected():
         data = tomllib.load(fh)
     parse_gems(data)
     data["gems"]["counts"]["black"] = 4
-    with pytest.raises(ValueError, match=r"gems\.counts must sum to gems\.total = 27"):
+    with pytest.raises(ValueError, match=r"gems\.counts: sum to 28 \(allowed: counts that sum to gems\.total = 27\)"):
         parse_gems(data)
     data["gems"]["counts"]["black"] = 3
-    data["players"]["2"]["red"] = 9
-    with pytest.raises(ValueError, match=r"players\.2\.red = 9 exceeds"):
+    data["gems"]["in_play"]["2"]["red"] = 9
+    with pytest.raises(ValueError, match=r"gems\.in_play\.2\.red: 9 exceeds the 8 red gems"):
         parse_gems(data)
 
 
 def test_bad_raft_file(tmp_path):
     text = (DATA_DIR / "raft.toml").read_text()
-    with pytest.raises(ValueError, match=r"edges\.north\.openings"):
+    with pytest.raises(ValueError, match=r"edges\.north\.openings: has 2 items"):
         load_components(raft=_write(tmp_path, text.replace("openings = [0.0, 1.0, 0.0]", "openings = [0.0, 2.0]")))
-    with pytest.raises(ValueError, match=r"flag\.depth\.4 = 40 is deeper"):
+    with pytest.raises(ValueError, match=r"edges\.north\.openings\[1\]: 2\.0 is out of range"):
+        load_components(raft=_write(tmp_path, text.replace("openings = [0.0, 1.0, 0.0]", "openings = [0.0, 2.0, 0]")))
+    with pytest.raises(ValueError, match=r"flag\.depth\.4: 40 is deeper than the 31 cards left"):
         load_components(raft=_write(tmp_path, text.replace("4 = 20", "4 = 40")))
