@@ -72,7 +72,7 @@ def _pct(x: float) -> str:
 def _fig(rows: int):
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(6.6, 0.75 + 0.22 * rows))
+    return plt.subplots(figsize=(6.6, max(1.8, 0.8 + 0.24 * rows)))
 
 
 def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataFrame:
