@@ -21,6 +21,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     NextPageTemplate,
@@ -64,6 +65,7 @@ from .report_style import (
     TOC_STYLES,
     ZEBRA,
     Heading,
+    frame_height,
     frame_width,
     markup,
     paragraphs,
@@ -316,8 +318,16 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
     story.add(tab, orient)
 
 
-def _section(sec: Section, story: _Story) -> None:
-    story.new_page("portrait")
+#: a section starts on the page where the previous one ends when at least this share of the page is left
+SECTION_ROOM = 0.45
+
+
+def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
+    if new_page or story.orientation != "portrait":
+        story.new_page("portrait")
+    else:  # no half-empty page at the end of every section
+        story.items.append(CondPageBreak(SECTION_ROOM * frame_height("portrait")))
+        story.items.append(Spacer(1, 10))
     story.items.append(story.heading(sec.title, H1, 0, section=sec.title))
     for idx, item in enumerate(sec.items):
         if isinstance(item, str):
@@ -360,6 +370,7 @@ def _is_frame(x) -> bool:
 SUMMARY_ROWS = 20
 #: the summary's cells: a little smaller than the tables' so twenty findings fit about a page
 SUMMARY_CELL = ParagraphStyle("summary_cell", parent=CELL, fontSize=7.5, leading=9)
+H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
 
 
 def findings_frame(sections) -> pd.DataFrame:
@@ -480,7 +491,8 @@ def _summary(sections, story: _Story) -> None:
         "finding's scale (its fair share, baseline or stated reference)."))
 
     def block(title: str, items) -> None:
-        story.add([story.heading(title, H2, 1)])
+        # the heading stays with the table's first rows, not with the whole table (which may take a page)
+        story.add([CondPageBreak(90), story.heading(title, H2_LOOSE, 1)])
         if not items:
             story.add(paragraphs("None at this sample size." if allf else "None yet."))
             return
@@ -494,7 +506,7 @@ def _summary(sections, story: _Story) -> None:
             rows.append([Paragraph(str(i), SUMMARY_CELL), Paragraph(markup(render(f)), SUMMARY_CELL),
                          Paragraph(markup(where[id(f)]), SUMMARY_CELL), Paragraph(markup(robust), SUMMARY_CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[16, width - 16 - 112 - 64, 112, 64], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 104 - 74, 104, 74], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),
@@ -532,7 +544,7 @@ def render_pdf(path, sections, meta: dict) -> None:
     _title_page(sections, meta, story)
     _summary(sections, story)
     _contents(story)
-    for sec in sections:
-        _section(sec, story)
+    for i, sec in enumerate(sections):
+        _section(sec, story, new_page=i == 0)
     doc.build_all(story.items, story.toc, story.toc_entries)
     embed_figures(str(path), doc.placements)
