@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 MUTATE_ARGS ?=
 JOBS ?= 2
 
-.PHONY: report test bench lint venv clean mutate
+.PHONY: report test bench bench-first-use lint venv clean mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	$(BIN)/pyradice-lab bench
+
+# issue 16's first-use targets only (import, CLI, sweep pool, each game's first call with an empty numba cache)
+bench-first-use: $(VENV)/.installed
+	$(BIN)/pyradice-lab bench --first-use
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -23,13 +23,17 @@ from .stats import Estimate, mean_estimate, proportion_estimate, run_until  # no
 # heavier modules and the games load on first use, so `import pyradice_lab` stays fast
 __all__ = ["__version__", "dice", "rng", "stats", "as_generator", "spawn", "Estimate", "mean_estimate",
            "proportion_estimate", "run_until"]
-__getattr__, __dir__, __all__ = attach(globals(), {"sweep": ["run_sweep"]}, submodules=[
-    "sweep", "report", "registry", "bench", "cli", "overview", "purramid", "pyradice", "raft", "meerkat"])
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "sweep": ["run_sweep"], "designer": ["compare", "Comparison"], "plausible": ["robustness"],
+    "balancing": ["balance"]}, submodules=[
+    "sweep", "designer", "plausible", "balancing", "report", "registry", "bench", "cli", "overview", "purramid",
+    "pyradice", "raft", "meerkat"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
     from . import (
         bench as bench,
         cli as cli,
+        designer as designer,
         meerkat as meerkat,
         overview as overview,
         purramid as purramid,
@@ -39,4 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         report as report,
         sweep as sweep,
     )
+    from .balancing import balance as balance
+    from .designer import Comparison as Comparison, compare as compare
+    from .plausible import robustness as robustness
     from .sweep import run_sweep as run_sweep

@@ -42,7 +42,8 @@ import pandas as pd
 
 __all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
            "jit_disabled", "cold_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process", "sweep_efficiency",
-           "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "all_cases", "write_bench"]
+           "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "FIRST_USE_EXTRA", "first_use_cases",
+           "all_cases", "write_bench"]
 
 
 class Measured(NamedTuple):
@@ -167,7 +168,7 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-import pyradice_lab  # noqa: E402,F401 - the library's own import is not part of the measured call
+importlib.import_module("pyradice_lab")  # the library's own import is not part of the measured call
 spec = json.loads(sys.argv[1])
 module, _, func = spec["target"].partition(":")
 base = peak_mb()
@@ -479,20 +480,29 @@ def core_cases(quick: bool = False) -> list[BenchCase]:
 
 
 #: Per game: arguments of the uniform rows -- first ``simulate_games`` call with a cold numba cache (None: the
-#: game's own bench has that row), and
+#: game's own bench has that row in the full bench), the same call in :func:`first_use_cases` (every game, one
+#: definition), and
 #: peak memory of many games (the cheapest policy: memory is the result's, not the policy's) -- and
 #: the peak-memory bounds (MB) for 10**5 and 10**6 games.
 GAME_ROWS = {
-    "purramid": {"cold": {"players": 4}, "memory": {"players": 4, "policies": "greedy"},
+    "purramid": {"cold": {"players": 4}, "first_call": {"players": 4},
+                 "memory": {"players": 4, "policies": "greedy"},
                  "bound": {10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000}},
     # pyradice's and meerkat's own benches have their cold first-call rows (pyradice.bench.first_call,
     # meerkat.bench.first_call_cold: the same call, CPU of the whole fresh process)
-    "pyradice": {"cold": None, "memory": {"players": 2, "policies": "random_legal"},
+    "pyradice": {"cold": None, "first_call": {}, "memory": {"players": 2, "policies": "random_legal"},
                  "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
-    "raft": {"cold": {"players": 3}, "memory": {"players": 3, "policies": "greedy"},
+    "raft": {"cold": {"players": 3}, "first_call": {"players": 3}, "memory": {"players": 3, "policies": "greedy"},
              "bound": {10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000}},
-    "meerkat": {"cold": None, "memory": {"players": 2, "automa": True, "policies": "random_legal"},
+    "meerkat": {"cold": None, "first_call": {}, "memory": {"players": 2, "automa": True, "policies": "random_legal"},
                 "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
+}
+
+#: Informational first calls of :func:`first_use_cases` (no target in issue 16): paths a user meets soon after the
+#: first simulation, each in a fresh process with an empty numba cache.
+FIRST_USE_EXTRA = {
+    "purramid": [("purramid first simulate_games(2 games, one optimal seat): compiles the exact solver",
+                  {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0})],
 }
 
 
@@ -515,6 +525,37 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
         cases.append(BenchCase(f"{game} simulate_games({n:.0e} games; {desc}): peak memory", "games",
                                peak_rss(target, n_games=n, rng=0, units=n, **rows["memory"]),
                                max_peak_mb=rows["bound"][n], game=game, repeat=1))
+    return cases
+
+
+def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
+                    extra: bool = True) -> list[BenchCase]:
+    """The rows of issue 16's targets only, cheap enough to run in one go (``pyradice-lab bench --first-use``):
+    import and CLI start-up costs, the sweep parallel-efficiency rows (pool reused; first sweep of a new
+    process) and, for every game, its first ``simulate_games(100 games)`` measured one way for all games
+    (:func:`cold_start`: CPU seconds from after ``import pyradice_lab`` to the end of the call, in a fresh
+    process with an empty ``NUMBA_CACHE_DIR``; target 3 s).  ``games``: ``core`` and/or game names (default:
+    all); ``extra`` adds the informational first calls of :data:`FIRST_USE_EXTRA` (no target)."""
+    from . import registry
+
+    known = registry.games()
+    names = ["core", *known] if games is None else list(games)
+    for g in names:
+        if g != "core" and g not in known:
+            raise ValueError(f"game must be 'core' or one of {sorted(known)}, got {g!r}")
+    cases: list[BenchCase] = []
+    if "core" in names:
+        cases += [c for c in core_cases(quick) if "peak memory" not in c.kernel]
+    for g in names:
+        if g == "core" or g not in GAME_ROWS:
+            continue
+        target = f"pyradice_lab.{g}:simulate_games"
+        cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache", "calls",
+                               cold_start(target, n_games=100, rng=0, **GAME_ROWS[g]["first_call"]),
+                               max_seconds=3.0, cpu=True, game=g, repeat=1))
+        if extra and not quick:
+            for kernel, kwargs in FIRST_USE_EXTRA.get(g, []):
+                cases.append(BenchCase(kernel, "calls", cold_start(target, **kwargs), cpu=True, game=g, repeat=1))
     return cases
 
 

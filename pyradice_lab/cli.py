@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -303,10 +304,13 @@ def _cmd_sweep(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from .bench import all_cases, format_bench, run_bench, write_bench
+    from .bench import all_cases, first_use_cases, format_bench, run_bench, write_bench
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    df = run_bench(all_cases(args.quick, games, long=args.long), quick=args.quick, progress=show_progress(args))
+    if args.first_use and args.long:
+        raise ValueError("--first-use and --long cannot be combined (--long adds memory rows)")
+    cases = first_use_cases(args.quick, games) if args.first_use else all_cases(args.quick, games, long=args.long)
+    df = run_bench(cases, quick=args.quick, progress=show_progress(args))
     print(format_bench(df))
     path = write_bench(df, args.out)
     print(f"\nwrote {path}; {int(df['ok'].sum())}/{len(df)} targets met")
@@ -318,6 +322,69 @@ def components_arg(parser) -> None:
     parser.add_argument("--components", metavar="PATH", default=None,
                         help="a components TOML file ('components --dump FILE' writes one to edit); a partial "
                              "file merges over the packaged components")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return v
+
+
+def _cmd_compare(args) -> int:
+    from .designer import compare, metrics
+
+    if args.list_metrics:
+        print(metrics(args.game).to_string(index=False))
+        return 0
+    if args.variant is None:
+        raise CliError("--variant PATH is required: the components to compare with --components (default: the "
+                       "packaged ones); 'components --dump FILE' writes a file to edit")
+    if args.max_games is not None and args.until is None:
+        raise CliError("--max-games caps an --until run; without --until the run plays exactly --games games")
+    pols = args.policies
+    if pols is not None and "," in pols:
+        pols = [p.strip() for p in pols.split(",")]
+    res = compare(args.game, args.components, args.variant, args.metric, games=args.games, players=args.players,
+                  policies=pols, rng=args.seed, until=args.until, max_games=args.max_games,
+                  progress=show_progress(args))
+    print(res)
+    if args.out:
+        path = write_csv(res.to_frame(), args.out)
+        print(f"wrote {path}")
+    return 0
+
+
+def _compare_subcommand(sub, name: str) -> None:
+    """``<game> compare``: a paired comparison of two component sets (:func:`pyradice_lab.designer.compare`)."""
+    c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
+                       description="Play the same games (common random numbers) with the --components set (default: "
+                                   "the packaged one) and the --variant set and estimate the difference of a "
+                                   "metric, variant minus base, with its 95%% CI and the variance reduction against "
+                                   f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
+                                   f"start_player_win --until 0.01. --list-metrics shows the metrics.")
+    components_arg(c)
+    c.add_argument("--variant", metavar="PATH", default=None, help="the variant components TOML (a partial file "
+                                                                      "merges over the packaged components)")
+    c.add_argument("--metric", default="start_player_win", help="the metric (default: %(default)s; see "
+                                                                 "--list-metrics); NAME:ARG for seat_win:1 etc.")
+    c.add_argument("--list-metrics", action="store_true", help="list the metrics of this game and exit")
+    c.add_argument("--games", type=positive_int, default=2000,
+                   help="games per component set; with --until the minimum (default: %(default)s)")
+    c.add_argument("--until", type=_positive_float, default=None, metavar="HALFWIDTH",
+                   help="add games in blocks until the 95%% CI of the difference is at most this half-width")
+    c.add_argument("--max-games", type=positive_int, default=None,
+                   help="with --until: at most this many games per set (default: 100 x --games)")
+    c.add_argument("--players", type=positive_int, default=None, help="players (default: the game's default)")
+    c.add_argument("--policies", type=comma_names, default=None,
+                   help="one policy for every seat or one per seat, comma-separated (default: the game's)")
+    c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    c.set_defaults(func=_cmd_compare, game=name)
 
 
 def _cmd_components(args) -> int:
@@ -431,11 +498,96 @@ def _strength_subcommands(sub, name: str) -> None:
     p.set_defaults(func=_cmd_restricted, game_name=name)
 
 
+def _param_arg(text: str):
+    """``PATH=LOW..HIGH`` (integers) or ``PATH=JSON list of choices`` for ``balance --param``."""
+    import json
+
+    path, sep, spec = text.partition("=")
+    if not sep or not path.strip():
+        raise argparse.ArgumentTypeError(f"must be PATH=LOW..HIGH or PATH=[choices, ...], got {text!r}")
+    m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", spec)
+    if m:
+        return path.strip(), (int(m.group(1)), int(m.group(2)))
+    try:
+        choices = json.loads(spec)
+    except ValueError:
+        choices = None
+    if not isinstance(choices, list) or not choices:
+        raise argparse.ArgumentTypeError(f"must be PATH=LOW..HIGH or PATH=[choices, ...] (JSON), got {text!r}")
+    return path.strip(), choices
+
+
+def _designer_subcommands(sub, name: str) -> None:
+    """``<game> robustness`` and ``<game> balance``, the same for every game (the designer's loop)."""
+    common = {"--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
+              "--players": dict(type=positive_int, default=None, help="seats per game (default: the game's)"),
+              "--policies": dict(default=None, help="one policy for every seat (default: the game's)"),
+              "--no-progress": dict(action="store_true", help="no progress bar")}
+    p = sub.add_parser("robustness", help="does a finding hold on plausible reconstructions of the components?",
+                       description=f"Evaluate a finding 'metric op threshold' on the packaged components and on "
+                                   f"plausible component sets (the free choices of the reconstruction redrawn). "
+                                   f"Example: {PROG} {name} robustness 'start_player_win > 0.5' --reconstructions "
+                                   f"20 --games 2000")
+    p.add_argument("finding", help="'metric op threshold'; metrics: start_player_win, seat_win:K, mean_score, "
+                                   "score_spread, game_length")
+    p.add_argument("--reconstructions", type=positive_int, default=20, help="component sets (default: %(default)s)")
+    p.add_argument("--games", type=positive_int, default=2000, help="games per set (default: %(default)s)")
+    p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-set table")
+    components_arg(p)
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_robustness, game_name=name)
+    p = sub.add_parser("balance", help="search component values that bring a metric to a target",
+                       description=f"Successive halving with common random numbers over the candidate values, then "
+                                   f"a verification on fresh seeds. Example: {PROG} {name} balance --param "
+                                   f"'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
+                                   f"--players 2 --out proposal.toml")
+    p.add_argument("--param", action="append", type=_param_arg, required=True, metavar="PATH=RANGE",
+                   help="a component path and its values: PATH=LOW..HIGH or PATH=[choices] (repeatable)")
+    p.add_argument("--objective", required=True, help="'metric = target', e.g. 'start_player_win = 0.5'")
+    p.add_argument("--budget", type=positive_int, default=20000, help="games the search may play (default: "
+                                                                        "%(default)s)")
+    p.add_argument("--verify-games", type=positive_int, default=4000, help="games of each verification run "
+                                                                              "(default: %(default)s)")
+    p.add_argument("--out", type=output_file(".toml"), default=None, help="write the proposed components here")
+    components_arg(p)
+    for flag, kw in common.items():
+        p.add_argument(flag, **kw)
+    p.set_defaults(func=_cmd_balance, game_name=name)
+
+
+def _cmd_robustness(args) -> int:
+    from .plausible import robustness
+
+    r = robustness(args.game_name, args.finding, reconstructions=args.reconstructions, games=args.games,
+                   players=args.players, policies=args.policies, rng=args.seed, base=args.components,
+                   progress=show_progress(args))
+    print(r.summary())
+    _print_table(r.table, args.out, "component sets")
+    print("\nwhich free choice the metric follows (Spearman over the sampled sets):")
+    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format}))
+    return 0
+
+
+def _cmd_balance(args) -> int:
+    from .balancing import balance
+
+    r = balance(args.game_name, dict(args.param), args.objective, budget=args.budget, players=args.players,
+                policies=args.policies, rng=args.seed, components=args.components, verify_games=args.verify_games,
+                progress=show_progress(args))
+    print(r.summary())
+    print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    if args.out is not None:
+        print(f"proposed components written to {r.to_toml(args.out)}")
+    return 0
+
+
 def game_subcommands(subparsers, name: str, description: str):
     """Add ``pyradice-lab <name>`` (help line from the game's registry summary); returns its subcommand set.
 
     Every game gets ``<name> components`` here: the components with their sources, or ``--dump PATH`` to write
-    them as one commented TOML file to start from; and the shared ``ladder`` and ``restricted`` subcommands
+    them as one commented TOML file to start from; ``<name> compare`` (a paired comparison of two component
+    sets, :mod:`pyradice_lab.designer`); and the shared ``ladder`` and ``restricted`` subcommands
     (:mod:`pyradice_lab.strength`).
     """
     from . import registry
@@ -452,8 +604,10 @@ def game_subcommands(subparsers, name: str, description: str):
     c.add_argument("--force", action="store_true", help="with --dump: overwrite PATH if it exists")
     components_arg(c)
     c.set_defaults(func=_cmd_components, game=name)
+    _compare_subcommand(sub, name)
     if spec.policies:
         _strength_subcommands(sub, name)
+    _designer_subcommands(sub, name)
     return sub
 
 
@@ -506,6 +660,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                                                           "reports/bench.csv.")
     p.add_argument("--quick", action="store_true", help="shorter timings")
     p.add_argument("--long", action="store_true", help="add the peak memory of 10**6 games per game (tens of minutes)")
+    p.add_argument("--first-use", action="store_true",
+                   help="only the first-use targets: import, CLI start-up, sweep efficiency, each game's first "
+                        "simulate_games with an empty numba cache (minutes, not tens of minutes)")
     p.add_argument("--games", default=None, help="comma-separated: core and/or game names (default: all)")
     p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

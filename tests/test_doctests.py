@@ -8,7 +8,8 @@ import pytest
 MODULES = ["pyradice_lab", "pyradice_lab.dice", "pyradice_lab.rng", "pyradice_lab.stats", "pyradice_lab.sweep",
            "pyradice_lab.report", "pyradice_lab.registry", "pyradice_lab.overview", "pyradice_lab.findings",
            "pyradice_lab.figures", "pyradice_lab._lazy", "pyradice_lab._sources", "pyradice_lab._jit",
-           "pyradice_lab.outcomes", "pyradice_lab.strength", "pyradice_lab.limits"]
+           "pyradice_lab.outcomes", "pyradice_lab.strength", "pyradice_lab.limits", "pyradice_lab.designer",
+           "pyradice_lab.plausible", "pyradice_lab.balancing"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -293,3 +293,76 @@ def coerce_components(components, name: str = "components") -> Components:
 def default_components() -> Components:
     """The packaged default components (cached)."""
     return FORMAT.default()
+
+
+# ------------------------------------------------------------------------------------ plausible sets
+def _reach_odds(tile: int) -> float:
+    """P(a turn can place at least one meerkat on ``tile``), with the best optional reroll: ``placement_odds(tile)``.
+
+    Two of the three dice must sum to the tile (1+1 reaches any tile) and the count die always gives at least
+    one meerkat, so the count die's faces do not matter; computed here (216 rolls x 8 keep-sets) because
+    :mod:`.odds` imports this module.  tests/test_plausible.py checks it equals ``placement_odds(tile)``.
+    """
+    from itertools import product
+
+    ok = np.zeros((6, 6, 6))
+    for a, b, c in product(range(1, 7), repeat=3):
+        ok[a - 1, b - 1, c - 1] = any(x + y == tile or x == y == 1 for x, y in ((b, c), (a, c), (a, b)))
+    best = np.zeros((6, 6, 6))
+    for keep in range(8):  # bit i set = keep die i; the rerolled dice average out
+        m = ok
+        for axis in range(3):
+            if not keep >> axis & 1:
+                m = m.mean(axis=axis, keepdims=True)
+        best = np.maximum(best, np.broadcast_to(m, (6, 6, 6)))
+    return float(best.mean())
+
+
+def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
+    """A plausible set of tile values: the documented reconstruction rule with its free parameters drawn.
+
+    The rules fix tile 6 (high 6, low 3, Example 1) and say nothing else about values; the packaged
+    reconstruction makes harder-to-roll tiles worth more: high(t) = round(6 * (p(6) / p(t)) ** alpha) with
+    alpha = 1, two-place low = high / 2, three-place mid = high / 2 and low = high / 4.  A plausible set draws
+    ``alpha`` in [0.5, 1.5] (how steeply difficulty pays), the low ratio of two-place tiles in [0.35, 0.65],
+    the mid and low ratios of three-place tiles in [0.4, 0.6] and [0.15, 0.35], and adds a jitter of -1, 0 or
+    +1 to each reconstructed tile's high value (a designer rounds by feel).  Values stay highest first and
+    at least 1; tile 6 keeps its rules values.
+
+    Parameters
+    ----------
+    rng : seed, SeedSequence or Generator, optional
+    base : path or Components, optional
+        The set to start from (default: the packaged components); everything but tile values is kept.
+    return_choices : bool
+        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+
+    Examples
+    --------
+    >>> s = sample_plausible(1, return_choices=True)
+    >>> s.components.tile(6).values, 0.5 <= s.choices["alpha"] <= 1.5
+    ((6, 3), True)
+    """
+    from ..plausible import finish_sample
+    from ..rng import as_generator
+
+    rng = as_generator(rng)
+    comp = coerce_components(base, "base")
+    p = {t: _reach_odds(t) for t in TILES}
+    alpha = rng.uniform(0.5, 1.5)
+    low2, mid3, low3 = rng.uniform(0.35, 0.65), rng.uniform(0.4, 0.6), rng.uniform(0.15, 0.35)
+    choices = {"alpha": alpha, "low_ratio_2": low2, "mid_ratio_3": mid3, "low_ratio_3": low3}
+    changes = {}
+    for t in TILES:
+        jitter = int(rng.integers(-1, 2))
+        if comp.get(f"tile.{t}.source") == "rules":
+            continue
+        high = max(2, round(6 * (p[6] / p[t]) ** alpha) + jitter)
+        choices[f"tile_{t}_jitter"] = jitter
+        if t <= 8:
+            vals = [high, max(1, min(high, round(high * low2)))]
+        else:
+            mid = max(2, min(high, round(high * mid3)))
+            vals = [high, mid, max(1, min(mid, round(high * low3)))]
+        changes[f"tile.{t}.values"] = vals
+    return finish_sample(comp, changes, choices, return_choices)

@@ -424,9 +424,8 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
     as given.  One entry may be an automa (:data:`AUTOMA_LEVELS`): it takes the last seat, as the rules
     require (it always plays last), the others keep their order.  ``kwargs`` go to :func:`simulate_games`.
     Used by :mod:`pyradice_lab.strength`."""
-    import dataclasses
-
     from ..outcomes import relabel_policies
+    from .components import coerce_components
 
     pols = list(policies)
     levels = [_automa_level(p) for p in pols]
@@ -436,8 +435,8 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
     humans = [p for i, p in enumerate(pols) if i not in autos]
     labels = [p if isinstance(p, str) else "heuristic*" for p in humans] + [pols[i] for i in autos]
     if autos and levels[autos[0]]:
-        comp = components if components is not None else default_components()
-        components = dataclasses.replace(comp, automa_faces=(levels[autos[0]],) * 6)
+        comp = coerce_components(components)
+        components = comp.replace({"automa.die_faces": [levels[autos[0]]] * 6})
     df = simulate_games(n_games, players=len(humans), automa=bool(autos), policies=humans, rng=rng,
                         progress=progress, components=components, **kwargs)
     return relabel_policies(outcomes(df), labels)

@@ -514,3 +514,62 @@ def load_game_config(path: str | Path | None = None, components=None) -> GameCon
     if path is not None:
         return load_components(path).config
     return coerce_components(components).config
+
+
+# ------------------------------------------------------------------------------------ plausible sets
+def sample_plausible(rng=None, *, base=None, return_choices: bool = False, max_tries: int = 1000):
+    """A plausible pair of board sides: rows of the reconstructed sides shuffled, every rules fact kept.
+
+    The rules fix the board's shape (eleven rows of widths 11..1 units, the bottom two rows taking the 21
+    tiles the 2-player setup covers), the numbers shown in the examples and "a 2 directly below an 8"; the
+    numbers' placement is our reconstruction, whose reasoning is by row (easy numbers low, 10s and 12s
+    high).  A plausible set keeps that vertical reasoning and redraws the horizontal one: it draws a
+    shuffle probability ``q`` in [0, 1] and shuffles each row of each reconstructed side with probability
+    ``q``, keeping a draw only when every fact of :func:`default_layout_facts` holds (rejection sampling).
+    Recorded choices: ``q`` and, per side, how many "8" spaces rest on a single-die number (1..6), which
+    decides how often an 8's support is easy.
+
+    Parameters
+    ----------
+    rng : seed, SeedSequence or Generator, optional
+    base : path or Components, optional
+        The set to start from (default: the packaged components).
+    return_choices : bool
+        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+    max_tries : int
+        Draws per side before giving up (ValueError).
+
+    Examples
+    --------
+    >>> s = sample_plausible(5, return_choices=True)
+    >>> all(default_layout_facts(s.components.layout("A")).values())
+    True
+    """
+    from ..plausible import finish_sample
+    from ..rng import as_generator
+
+    rng = as_generator(rng)
+    comp = coerce_components(base, "base")
+    if isinstance(max_tries, bool) or not isinstance(max_tries, numbers.Integral) or max_tries < 1:
+        raise ValueError(f"max_tries must be a positive integer, got {max_tries!r}")
+    q = rng.uniform(0.0, 1.0)
+    changes: dict = {}
+    choices = {"q": q}
+    for key, side in comp.document["sides"].items():
+        rows = side["rows"]["value"]
+        layout = comp.layout(key)
+        if side["rows"]["source"] != "rules":
+            for _ in range(max_tries):
+                new = [list(rng.permutation(r)) if rng.random() < q else list(r) for r in rows]
+                new = [[int(v) for v in r] for r in new]
+                cand = Layout.from_rows(new, name=key)
+                if all(default_layout_facts(cand).values()):
+                    changes[f"sides.{key}.rows"] = {"value": new, "source": "designer"}
+                    layout = cand
+                    break
+            else:
+                raise ValueError(f"no shuffle of side {key} kept the rules' facts in max_tries={max_tries} draws")
+        choices[f"side_{key}_eights_on_single_die"] = sum(
+            1 for i in range(layout.n_spaces) if layout.numbers[i] == 8
+            and any(layout.numbers[j] <= 6 for j in range(layout.n_spaces) if layout.below_mask[i] >> j & 1))
+    return finish_sample(comp, changes, choices, return_choices)

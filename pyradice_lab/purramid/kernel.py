@@ -22,7 +22,7 @@ from . import exact as E
 from .exact import board_arrays, risk_tables
 
 __all__ = ["board_arrays", "risk_tables", "closure", "popcount", "forced_spaces", "forced_dice", "candidates",
-           "is_supported", "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "INF",
+           "is_supported", "roll_masks", "choose", "burst_risk", "policy_stops", "place_tiles", "run_games", "run_games_optimal", "human_turn", "end_turn", "INF",
            "END_NAMES", "N_STATE", "KIND_GREEDY", "KIND_OPTIMAL", "optimal_turn", "KIND_STOP_AFTER", "KIND_RISK", "NO_YARN",
            "DICE_PER_TURN_MAX"]
 
@@ -330,16 +330,118 @@ def optimal_turn(g, p, spec, K, ndice, buf, pos, st, hands, yarn, tv, brd, full,
 
 
 @njit(cache=True, nogil=True)
-def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, brd, full, n, rcm, rw, rrows, buf,
-              st, hands, yarn, tv, sc, mem):
-    """Play every unfinished game until it ends or its dice buffer runs low at a turn boundary.
+def human_turn(g, p, kind, param, ndice, buf, pos, st, hands, yarn, brd, full, n, rcm, rw, rrows, cm, vals, work):
+    """Seat ``p`` of game ``g`` plays a whole turn with the human-style policy ``kind`` (plus :data:`NO_YARN`:
+    never spend yarn tokens) and parameter ``param``, from die ``pos`` of its buffer; updates the game's state
+    (tokens, tiles, bursts, yarn) but not the turn count or seat.  Returns the next die position."""
+    y = yarn[g, p]
+    cov = st[g, S_COV]
+    bursts = 0
+    spent = 0
+    D = ndice
+    while D >= 1:
+        P = np.int64(0)  # typed, not Literal[int](0): one compiled version of choose()
+        d = D
+        nplace = 0
+        ok = False
+        while True:
+            s = -1
+            c = 0
+            while True:  # roll, then reroll with a yarn token while nothing can be completed
+                for k in range(d):
+                    vals[k] = buf[g, pos + k]
+                pos += d
+                s, c = choose(cov, P, d, vals, brd, full, n, cm)
+                if s >= 0 or y == 0 or kind >= NO_YARN:
+                    break
+                y -= 1
+                spent += 1
+            if s < 0:
+                bursts += 1
+                break
+            P |= 1 << s
+            d -= c
+            nplace += 1
+            if closure(P, cov, brd, n) == P:
+                if d == 0 or policy_stops(kind % NO_YARN, param, nplace, cov, P, d, brd, full, n,
+                                           rcm, rw, rrows, work):
+                    ok = True
+                    break
+        if not ok:
+            break
+        won = popcount(P & st[g, S_TOKENS])
+        st[g, S_TOKENS] &= ~P
+        y += won
+        st[g, S_YWON] += won
+        t = np.int64(0)  # typed zeros: no extra Literal[int](0) compilations
+        rowmask = np.int64(0)
+        for i in range(n):
+            if (P >> i) & 1 != 0:
+                t += brd[3, i]
+                rowmask |= 1 << brd[4, i]
+        cov |= P
+        st[g, S_COV] = cov
+        place_tiles(st, hands, g, p, t)
+        if st[g, S_END] != END_NONE:
+            break
+        if cov == full:
+            st[g, S_END] = END_BOARD_FULL
+            break
+        if not (d == 0 or popcount(rowmask) >= 3) or D == 1:
+            break
+        D -= 1
+        st[g, S_BONUS] += 1
+    yarn[g, p] = y
+    st[g, S_BURSTS] += bursts
+    st[g, S_YSPENT] += spent
+    return pos
 
-    All state lives in the arrays (one row per game: ``st[g, S_*]``, ``hands[g, seat]``, ``yarn[g, seat]``,
-    ``tv[g, seat]`` the optimal seats' exact and realised turn values), so a suspended game resumes exactly
-    where it stopped once Python has appended dice to its buffer ``buf[g]`` (``st[g, S_POS]`` next die,
-    ``st[g, S_BLEN]`` dice in the buffer).  Optimal seats (``pol_kind`` KIND_OPTIMAL) play
+
+@njit(cache=True, nogil=True)
+def end_turn(g, p, players, turn_limit, st):
+    """Count the turn of seat ``p`` in game ``g`` and pass the dice on (or end the game at the turn limit)."""
+    st[g, S_TURNS] += 1
+    if st[g, S_END] == END_NONE:
+        st[g, S_SEAT] = (p + 1) % players
+        if st[g, S_TURNS] >= turn_limit:
+            st[g, S_END] = END_TURN_LIMIT
+
+
+@njit(cache=True, nogil=True)
+def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm, rw, rrows, buf, st, hands, yarn):
+    """Play every unfinished game of human-style seats until it ends or its dice buffer runs low at a turn
+    boundary.
+
+    All state lives in the arrays (one row per game: ``st[g, S_*]``, ``hands[g, seat]``, ``yarn[g, seat]``),
+    so a suspended game resumes exactly where it stopped once Python has appended dice to its buffer
+    ``buf[g]`` (``st[g, S_POS]`` next die, ``st[g, S_BLEN]`` dice in the buffer).  Games with optimal seats
+    run :func:`run_games_optimal` instead: this loop never calls the exact solver, so compiling it does not
+    compile the solver.  Returns the number of suspended games.
+    """
+    cm = np.zeros(31, dtype=np.int64)
+    vals = np.zeros(8, dtype=np.int64)
+    work = np.zeros(2 * n, dtype=np.int64)
+    suspended = 0
+    for g in range(st.shape[0]):
+        while st[g, S_END] == END_NONE:
+            pos = st[g, S_POS]
+            if st[g, S_BLEN] - pos < DICE_PER_TURN_MAX:
+                suspended += 1
+                break
+            p = st[g, S_SEAT]
+            st[g, S_POS] = human_turn(g, p, pol_kind[p], pol_param[p], ndice, buf, pos, st, hands, yarn, brd, full, n,
+                                      rcm, rw, rrows, cm, vals, work)
+            end_turn(g, p, players, turn_limit, st)
+    return suspended
+
+
+@njit(cache=True, nogil=True)
+def run_games_optimal(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, brd, full, n, rcm, rw, rrows,
+                      buf, st, hands, yarn, tv, sc, mem):
+    """:func:`run_games` for games with optimal seats (``pol_kind`` KIND_OPTIMAL): those play
     :func:`optimal_turn` with the solver memo ``mem`` (reset at a turn boundary when it grows past
-    :data:`MEMO_RESET` entries: values never depend on the memo).  Returns ``(suspended games, mem)``.
+    :data:`MEMO_RESET` entries: values never depend on the memo), ``tv[g, seat]`` collects their exact and
+    realised turn values.  Returns ``(suspended games, mem)``.
     """
     cm = np.zeros(31, dtype=np.int64)
     vals = np.zeros(8, dtype=np.int64)
@@ -357,77 +459,9 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, 
                     E.reset_memory(mem)
                 pos, mem = optimal_turn(g, p, pol_spec[p], pol_k[p], ndice, buf, pos, st, hands, yarn, tv, brd, full,
                                         n, cm, vals, sc, mem)
-                st[g, S_POS] = pos
-                st[g, S_TURNS] += 1
-                if st[g, S_END] == END_NONE:
-                    st[g, S_SEAT] = (p + 1) % players
-                    if st[g, S_TURNS] >= turn_limit:
-                        st[g, S_END] = END_TURN_LIMIT
-                continue
-            y = yarn[g, p]
-            cov = st[g, S_COV]
-            bursts = 0
-            spent = 0
-            D = ndice
-            while D >= 1:
-                P = np.int64(0)  # typed, not Literal[int](0): one compiled version of choose()
-                d = D
-                nplace = 0
-                ok = False
-                while True:
-                    s = -1
-                    c = 0
-                    while True:  # roll, then reroll with a yarn token while nothing can be completed
-                        for k in range(d):
-                            vals[k] = buf[g, pos + k]
-                        pos += d
-                        s, c = choose(cov, P, d, vals, brd, full, n, cm)
-                        if s >= 0 or y == 0 or pol_kind[p] >= NO_YARN:
-                            break
-                        y -= 1
-                        spent += 1
-                    if s < 0:
-                        bursts += 1
-                        break
-                    P |= 1 << s
-                    d -= c
-                    nplace += 1
-                    if closure(P, cov, brd, n) == P:
-                        if d == 0 or policy_stops(pol_kind[p] % NO_YARN, pol_param[p], nplace, cov, P, d, brd, full, n,
-                                                   rcm, rw, rrows, work):
-                            ok = True
-                            break
-                if not ok:
-                    break
-                won = popcount(P & st[g, S_TOKENS])
-                st[g, S_TOKENS] &= ~P
-                y += won
-                st[g, S_YWON] += won
-                t = np.int64(0)  # typed zeros: no extra Literal[int](0) compilations
-                rowmask = np.int64(0)
-                for i in range(n):
-                    if (P >> i) & 1 != 0:
-                        t += brd[3, i]
-                        rowmask |= 1 << brd[4, i]
-                cov |= P
-                st[g, S_COV] = cov
-                place_tiles(st, hands, g, p, t)
-                if st[g, S_END] != END_NONE:
-                    break
-                if cov == full:
-                    st[g, S_END] = END_BOARD_FULL
-                    break
-                if not (d == 0 or popcount(rowmask) >= 3) or D == 1:
-                    break
-                D -= 1
-                st[g, S_BONUS] += 1
+            else:
+                pos = human_turn(g, p, pol_kind[p], pol_param[p], ndice, buf, pos, st, hands, yarn, brd, full, n,
+                                 rcm, rw, rrows, cm, vals, work)
             st[g, S_POS] = pos
-            yarn[g, p] = y
-            st[g, S_BURSTS] += bursts
-            st[g, S_YSPENT] += spent
-            st[g, S_TURNS] += 1
-            if st[g, S_END] == END_NONE:
-                st[g, S_SEAT] = (p + 1) % players
-                if st[g, S_TURNS] >= turn_limit:
-                    st[g, S_END] = END_TURN_LIMIT
+            end_turn(g, p, players, turn_limit, st)
     return suspended, mem

@@ -7,8 +7,10 @@ the seed and its index -- never on chunking -- and :func:`~.rules.play_game` rep
 low at a turn boundary is suspended, its buffer topped up, and resumed.
 
 Optimal seats (``"optimal"``, ``"optimal:at_least:K"`` or :func:`~.policies.optimal` objects) play inside
-the same compiled loop (:func:`~.kernel.optimal_turn`): every turn is solved exactly on its board by the
-compiled solver (:mod:`.exact`), each chunk of games with its own memo.  Chunks can run on ``n_jobs``
+a compiled loop of their own (:func:`~.kernel.run_games_optimal`, :func:`~.kernel.optimal_turn`): every turn
+is solved exactly on its board by the compiled solver (:mod:`.exact`), each chunk of games with its own memo.
+Games of human-style seats only run :func:`~.kernel.run_games`, which never calls the solver: a first
+greedy simulation does not compile it.  Chunks can run on ``n_jobs``
 threads (the kernels release the GIL); a game's result never depends on the chunk size or ``n_jobs``.
 
 Examples
@@ -72,7 +74,8 @@ def _seat_arrays(pols, L, yarn_tokens: bool, cfg=None):
             params.append(pol.param)
             spec_of.append(0)
             k_of.append(0)
-    sc = E.static_context(L, specs or [(0, E.MODE_AUTO, yv_default)], yarn_tokens=yarn_tokens)
+    # the solver's tables only for optimal seats (without them the compiled loop never reads them)
+    sc = E.static_context(L, specs, yarn_tokens=yarn_tokens) if specs else None
     return (np.array(kinds, dtype=np.int64), np.array(params, dtype=np.float64),
             np.array(spec_of, dtype=np.int64), np.array(k_of, dtype=np.int64), sc, bool(specs))
 
@@ -81,7 +84,7 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
     brd, full, n = arrays
     rcm, rw, rrows = risk
     kinds, params, spec_of, k_of, sc, any_opt = seats
-    mem = E.new_memory(n, hash_bits=18 if any_opt else 4)
+    mem = E.new_memory(n) if any_opt else None
     m = len(seqs)
     gens = [np.random.default_rng(s) for s in seqs]
     buf = np.zeros((m, 2 * BLOCK), dtype=np.int8)
@@ -100,8 +103,12 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
     yarn = np.zeros((m, players), dtype=np.int64)
     tv = np.zeros((m, players, 2), dtype=np.float64)
     while True:
-        suspended, mem = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, spec_of, k_of, brd, full, n,
-                                     rcm, rw, rrows, buf, st, hands, yarn, tv, sc, mem)
+        if any_opt:  # the compiled exact solver is compiled (or loaded) only for games with optimal seats
+            suspended, mem = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params, spec_of, k_of, brd,
+                                                 full, n, rcm, rw, rrows, buf, st, hands, yarn, tv, sc, mem)
+        else:
+            suspended = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n, rcm, rw, rrows,
+                                    buf, st, hands, yarn)
         if not suspended:
             break
         for i in np.flatnonzero(st[:, K.S_END] == K.END_NONE):

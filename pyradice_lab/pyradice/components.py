@@ -547,3 +547,53 @@ class Setup:
                        for lvl, c in zip(GOAL_LEVELS, self.goals))
         discs = "random discs" if self.discs is None else "discs " + ", ".join(self.discs)
         return f"skills: {sk}; goals: {go}; cards: {', '.join(self.cards)} ({discs})"
+
+
+# ------------------------------------------------------------------------------------ plausible sets
+def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
+    """A plausible set of objective cards: the reconstructed tables and points drawn around the packaged ones.
+
+    The rules name Many, Height, Pairs and Big with an example score each and fix Pairs (4 VP per isolated
+    pair) and Big (1 VP per matching die showing 4-6); the other tables and cards are reconstructions.  A
+    plausible set draws: the curvature ``g_many`` in [0.8, 1.5] of Many's table, ``round(7 * ((k - 1) / 4) **
+    g_many)`` for k matching dice, which keeps the rules' example (5 dice -> 7 VP); the curvature ``g_tables``
+    in [0.8, 1.25] of every other reconstructed count table (Cluster, Variety, Spread: each entry ``round(top *
+    (entry / top) ** g_tables)``, the top entry kept); and a scale ``points_scale`` in [0.5, 1.5] for the
+    reconstructed per-die cards (Small, Loners: ``max(1, round(points * scale))``).  Height's table is fixed
+    by the rules' example (9 VP) and stays; goal tokens stay.
+
+    Parameters
+    ----------
+    rng : seed, SeedSequence or Generator, optional
+    base : path or Components, optional
+        The set to start from (default: the packaged components).
+    return_choices : bool
+        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+
+    Examples
+    --------
+    >>> s = sample_plausible(2, return_choices=True)
+    >>> s.components.get("card.Many.table")[5], s.components.get("card.Pairs.points")
+    (7, 4)
+    """
+    from ..plausible import finish_sample
+
+    rng = as_generator(rng)
+    comp = coerce_components(base, "base")
+    g_many, g_tables, scale = rng.uniform(0.8, 1.5), rng.uniform(0.8, 1.25), rng.uniform(0.5, 1.5)
+    changes: dict = {}
+    for card in comp.document["card"]:
+        name = card["name"]
+        if card.get("source") == "rules" or name == "Height":
+            continue
+        if name == "Many" and "table" in card:
+            n = len(card["table"])
+            changes[f"card.{name}.table"] = [0] + [round(7 * ((k - 1) / 4) ** g_many) for k in range(1, n)]
+        elif "table" in card:
+            top = card["table"][-1]
+            if top > 0:
+                changes[f"card.{name}.table"] = [round(top * (v / top) ** g_tables) for v in card["table"]]
+        elif "points" in card:
+            changes[f"card.{name}.points"] = max(1, round(card["points"] * scale))
+    choices = {"g_many": g_many, "g_tables": g_tables, "points_scale": scale}
+    return finish_sample(comp, changes, choices, return_choices)

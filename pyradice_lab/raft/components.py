@@ -482,3 +482,58 @@ def deck_summary(comp: Components) -> list[dict]:
         row.update({f"slots_{col}": n for col, n in zip(comp.gems.slot_colours, c.slots)})
         rows.append(row)
     return rows
+
+
+# ------------------------------------------------------------------------------------ plausible sets
+def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
+    """A plausible deck and gem set: the documented points rule with its weights drawn, and the wild-gem count.
+
+    The rules fix 39 lifeboat cards, 27 gems in red, yellow, blue and black, black wild; the card list and
+    the split of gems are reconstructions.  The packaged deck scores a card ``(slots - 1) + (largest
+    same-colour group - 1)`` (:func:`rule_points`).  A plausible set draws the weight of "gems needed" ``a``
+    and of "colour concentration" ``b`` in [0.5, 1.5] and an offset ``c`` in [-0.5, 0.5], and scores every
+    card ``max(1, round(a * (slots - 1) + b * (largest - 1) + c))``; and it draws 3 or 6 black gems (27 minus
+    the black gems must split evenly over the three symmetric colours), with one gem of each ordinary colour
+    fewer per player fewer, as packaged.
+
+    Parameters
+    ----------
+    rng : seed, SeedSequence or Generator, optional
+    base : path or Components, optional
+        The set to start from (default: the packaged components); card colours, geometry and rules are kept.
+    return_choices : bool
+        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+
+    Examples
+    --------
+    >>> s = sample_plausible(3, return_choices=True)
+    >>> len(s.components.lifeboats), s.choices["black_gems"] in (3.0, 6.0)
+    (39, True)
+    """
+    from ..plausible import finish_sample
+    from ..rng import as_generator
+
+    rng = as_generator(rng)
+    comp = coerce_components(base, "base")
+    doc = comp.document
+    a, b, c = rng.uniform(0.5, 1.5), rng.uniform(0.5, 1.5), rng.uniform(-0.5, 0.5)
+    black = int(rng.choice([3, 6]))
+    changes: dict = {}
+    for card in doc["card"]:
+        if card.get("source") == "rules":
+            continue
+        counts = list(card["slots"].values())
+        changes[f"card.{card['id']}.points"] = max(1, round(a * (sum(counts) - 1) + b * (max(counts) - 1) + c))
+    gems = doc["gems"]
+    colours, wild = gems["colours"], gems["wild"]
+    ordinary = [col for col in colours if col != wild]
+    if gems["counts"].get("source") != "rules" and (gems["total"] - black) % len(ordinary) == 0:
+        each = (gems["total"] - black) // len(ordinary)
+        changes["gems.counts"] = {**{col: each for col in ordinary}, wild: black, "source": "designer"}
+        top = max(int(k) for k in gems["in_play"])
+        for key in gems["in_play"]:
+            fewer = top - int(key)
+            changes[f"gems.in_play.{key}"] = {**{col: each - fewer for col in ordinary}, wild: black,
+                                             "source": "designer"}
+    choices = {"points_per_gem": a, "points_per_concentration": b, "points_offset": c, "black_gems": black}
+    return finish_sample(comp, changes, choices, return_choices)

@@ -1,0 +1,246 @@
+"""Automatic balancing: search component values that meet a balance objective under simulation noise.
+
+:func:`balance` takes component paths with their allowed values (``{"deal_2p.value": [[27, 24], [26, 25],
+[25, 26]]}`` or integer bounds ``{"card.7.points": (1, 6)}``) and an objective (``"start_player_win = 0.5"``:
+bring a metric of :data:`pyradice_lab.plausible.METRICS` to a target), and searches the candidate values by
+**successive halving with common random numbers**: every candidate plays the same games (same per-game seeds),
+the better half by estimated distance to the target survives, the survivors play twice as many new games,
+until one candidate is left or the game budget is spent (Jamieson & Talwalkar 2016; with common random
+numbers the comparison between candidates is paired, so its noise is far below that of independent runs).
+The winner and the starting components are then played again on **fresh seeds** (never used by the search,
+so the reported improvement is not the search's optimism), and the result carries both objectives with
+confidence intervals and a components file ready for ``--components``.
+
+No optimiser dependency: the parameter spaces a designer balances are small and discrete (a few integers or
+alternatives per component), where racing over the full grid is exact about what it tried and needs no
+surrogate model; a continuous parameter is given as a grid of choices.
+
+Examples
+--------
+>>> parse_objective("start_player_win = 0.5")
+('start_player_win', 0.5)
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import numbers
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["balance", "BalanceResult", "parse_objective", "candidate_grid"]
+
+_OBJECTIVE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\d+)?)\s*=\s*([-+0-9.eE]+)\s*$")
+#: most candidates a search takes (the grid is sampled down to this many, reproducibly)
+MAX_CANDIDATES = 64
+
+
+def parse_objective(objective) -> tuple[str, float]:
+    """``(metric, target)`` from ``"metric = target"`` or a ``(metric, target)`` tuple."""
+    from .plausible import _check_metric
+
+    if isinstance(objective, str):
+        m = _OBJECTIVE.match(objective)
+        if not m:
+            raise ValueError(f"objective must read 'metric = target' (e.g. 'start_player_win = 0.5'); "
+                             f"got {objective!r}")
+        objective = (m.group(1), float(m.group(2)))
+    if not isinstance(objective, tuple) or len(objective) != 2:
+        raise TypeError(f"objective must be 'metric = target' or a (metric, target) tuple; got {objective!r}")
+    metric, target = objective
+    if isinstance(target, bool) or not isinstance(target, numbers.Real) or not np.isfinite(target):
+        raise ValueError(f"objective's target must be a finite number; got {target!r}")
+    return _check_metric(metric), float(target)
+
+
+def candidate_grid(parameters: Mapping) -> list[dict]:
+    """Every combination of the parameters' values: bounds ``(low, high)`` of ints, or a list of choices.
+
+    >>> candidate_grid({"a": (1, 3), "b": ["x", "y"]})[:3]
+    [{'a': 1, 'b': 'x'}, {'a': 1, 'b': 'y'}, {'a': 2, 'b': 'x'}]
+    """
+    if not isinstance(parameters, Mapping) or not parameters:
+        raise ValueError("parameters must be a non-empty dict {component path: (low, high) or [choices]}")
+    axes = []
+    for path, spec in parameters.items():
+        if not isinstance(path, str) or not path:
+            raise TypeError(f"parameters' keys must be component paths (str), got {path!r}")
+        if isinstance(spec, tuple) and len(spec) == 2 and all(isinstance(v, numbers.Integral)
+                                                              and not isinstance(v, bool) for v in spec):
+            low, high = int(spec[0]), int(spec[1])
+            if low > high:
+                raise ValueError(f"parameters[{path!r}]: bounds {spec} have low > high")
+            values = list(range(low, high + 1))
+        elif isinstance(spec, list) and spec:
+            values = list(spec)
+        else:
+            raise ValueError(f"parameters[{path!r}] must be integer bounds (low, high) or a non-empty list of "
+                             f"choices; got {spec!r}")
+        axes.append([(path, v) for v in values])
+    return [dict(c) for c in itertools.product(*axes)]
+
+
+@dataclass
+class BalanceResult:
+    """What :func:`balance` proposes.
+
+    Attributes
+    ----------
+    values : dict
+        The proposed component values, by path.
+    components : the game's Components
+        The starting components with ``values`` applied (validated).
+    before, after : Estimate
+        The objective's metric on the starting and the proposed components, on fresh seeds (never used by the
+        search), each with its confidence interval.
+    target : float
+    history : DataFrame
+        Every candidate at every round of the search: values, games played, estimate and distance.
+    """
+
+    metric: str
+    target: float
+    values: dict
+    components: object
+    before: object
+    after: object
+    history: pd.DataFrame
+    games_used: int
+
+    def to_toml(self, path) -> Path:
+        """Write the proposed components as a TOML file ready for ``--components``."""
+        return self.components.dump(path)
+
+    def summary(self) -> str:
+        b, a = self.before, self.after
+        return (f"{self.metric} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
+                f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
+                f"(fresh seeds, {a.n} games each; search used {self.games_used} games)")
+
+    def __repr__(self) -> str:
+        return f"BalanceResult({self.summary()})"
+
+
+def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
+            policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
+            progress: bool = False, game_kwargs: Mapping | None = None) -> BalanceResult:
+    """Search component values that bring a metric to a target; verify the proposal on fresh seeds.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    parameters : dict
+        Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices.
+    objective : str or tuple
+        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (metrics of :data:`pyradice_lab.plausible.METRICS`).
+    budget : int
+        Games the search may play in all (verification not counted).
+    players, policies
+        Passed to the game's ``simulate_games``.
+    rng : seed, SeedSequence or Generator, optional
+        One seed gives the same search and the same proposal.
+    components : path or Components, optional
+        The components to start from (default: the packaged ones).
+    first_games : int
+        Games per candidate in the first round (doubled each round).
+    verify_games : int
+        Games for each of the before/after verification runs, on seeds the search never used.
+    progress : bool
+        Progress bar over the rounds.
+    game_kwargs : dict, optional
+        Further keyword arguments of ``simulate_games``.
+
+    Returns
+    -------
+    BalanceResult
+    """
+    from tqdm.auto import tqdm
+
+    from .plausible import _simulate, game_metric
+    from .rng import spawn_seeds
+    from .stats import mean_estimate
+
+    metric, target = parse_objective(objective)
+    simulate = _simulate(game)
+    base = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(components)
+    for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, got {progress!r}")
+    kwargs = dict(game_kwargs or {})
+    for key in ("components", "rng", "n_games"):
+        if key in kwargs:
+            raise ValueError(f"game_kwargs must not set {key!r} (balance sets it)")
+    if players is not None:
+        kwargs["players"] = players
+    if policies is not None:
+        kwargs["policies"] = policies
+    search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
+    grid = candidate_grid(parameters)
+    if len(grid) > MAX_CANDIDATES:
+        pick = np.random.default_rng(pick_seed).choice(len(grid), MAX_CANDIDATES, replace=False)
+        grid = [grid[i] for i in sorted(pick)]
+    cands = []
+    for values in grid:
+        try:
+            comp = base.replace(dict(values))
+        except ValueError as exc:  # a combination the game's checks refuse is not a candidate
+            cands.append((values, None, str(exc)))
+            continue
+        cands.append((values, comp, ""))
+    alive = [i for i, c in enumerate(cands) if c[1] is not None]
+    if not alive:
+        raise ValueError(f"parameters: no candidate passes the game's component checks (first error: {cands[0][2]})")
+    sums = {i: 0.0 for i in alive}
+    sqs = {i: 0.0 for i in alive}
+    counts = {i: 0 for i in alive}
+    rows, used, games, rnd = [], 0, int(first_games), 0
+    round_seeds = search_seed.spawn(64)
+    bar = tqdm(desc=f"{game} balance", unit="round", disable=not progress, leave=False)
+    while True:
+        if used + games * len(alive) > budget and rnd > 0:
+            break
+        seed = round_seeds[rnd]
+        for i in alive:
+            ss = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)  # the same games for all
+            df = simulate(games, rng=np.random.default_rng(ss), components=cands[i][1], **kwargs)
+            x = game_metric(game, df, metric)
+            sums[i] += x.sum()
+            sqs[i] += (x ** 2).sum()
+            counts[i] += len(x)
+            used += len(x)
+        est = {i: sums[i] / counts[i] for i in alive}
+        for i in alive:
+            var = max(sqs[i] / counts[i] - est[i] ** 2, 0.0)
+            rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": counts[i],
+                         "estimate": est[i], "se": (var / max(counts[i] - 1, 1)) ** 0.5,
+                         "distance": abs(est[i] - target)})
+        bar.update(1)
+        if len(alive) == 1:
+            break
+        alive = sorted(alive, key=lambda i: (abs(est[i] - target), i))[:max(1, (len(alive) + 1) // 2)]
+        if len(alive) == 1:
+            break
+        rnd += 1
+        games *= 2
+        if rnd >= len(round_seeds):
+            break
+    bar.close()
+    best = sorted(alive, key=lambda i: (abs(sums[i] / counts[i] - target), i))[0]
+    values, comp, _ = cands[best]
+
+    def verify(c):
+        ss = np.random.SeedSequence(verify_seed.entropy, spawn_key=verify_seed.spawn_key)
+        df = simulate(int(verify_games), rng=np.random.default_rng(ss), components=c, **kwargs)
+        return mean_estimate(game_metric(game, df, metric))
+
+    return BalanceResult(metric, target, dict(values), comp, verify(base), verify(comp), pd.DataFrame(rows), used)
+

@@ -1,0 +1,356 @@
+"""Plausible component sets: what the rules fix, what a reconstruction is free to choose, and draws from it.
+
+Every finding of this library rests on components the rules do not publish (Purramid's board numbers,
+Meerkat Kingdom's tile values, Rocking Raft's card points and gem counts, Pyradice's card tables).  Each game
+describes the choices its documented reconstruction makes freely, and ``<game>.components.sample_plausible``
+draws one plausible component set: the rules' values stay as they are, each free choice is drawn from a stated
+range around the packaged one, and the result goes through the game's one validation path like any other
+components.  :func:`pyradice_lab.robustness` evaluates a finding on many such draws.
+
+The free choices of each game (each sampler's docstring gives the ranges and the reasoning):
+
+=============== ===========================================================================================
+game            free choices drawn
+=============== ===========================================================================================
+meerkat         tile values: the exponent of "harder to roll pays more", the low/mid value ratios and a
+                +-1 jitter per reconstructed tile (tile 6 = 6/3 is from the rules and stays)
+raft            card points: weights of "gems needed" and "largest same-colour group" in the documented
+                points rule, an offset, and the number of black (wild) gems (3 or 6 of 27)
+pyradice        card tables: the curvature of Many and of the reconstructed table cards, the point scale
+                of the reconstructed per-die cards (Pairs and Big are from the rules and stay)
+purramid        board numbers: each row of both sides shuffled, kept only when every fact the rules fix
+                (:func:`pyradice_lab.purramid.components.default_layout_facts`) still holds
+=============== ===========================================================================================
+
+Robustness
+----------
+:func:`robustness` evaluates one finding (a metric compared with a threshold, e.g. ``"start_player_win >
+0.5"``) on the packaged components and on ``reconstructions`` component sets drawn by the game's
+``components.sample_plausible`` (:mod:`pyradice_lab.plausible` lists each game's free choices).  Every set
+plays the same games (common random numbers: the same per-game seeds), so differences between sets are
+differences of components, not of luck.  On each set the finding *holds* when the metric's confidence
+interval lies entirely on the claimed side of the threshold, is *reversed* when it lies entirely on the
+other side, and is *undecided* otherwise.  A finding is called robust only when it holds on every sampled set.
+
+Metrics (per game, averaged over games; :func:`game_metric`):
+
+==================== =====================================================================================
+``start_player_win`` the start player's win share (ties share the win)
+``seat_win:K``       the win share of the K-th player in turn order (0 = start player)
+``mean_score``       the mean final score over the seats
+``score_spread``     the winner's score minus the last seat's score
+``game_length``      the game's turns
+==================== =====================================================================================
+
+Examples
+--------
+>>> parse_finding("start_player_win > 0.5")
+Claim(metric='start_player_win', op='>', threshold=0.5)
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "parse_finding",
+           "game_metric", "METRICS"]
+
+
+@dataclass(frozen=True)
+class PlausibleSample:
+    """One plausible component set and the free choices drawn for it.
+
+    Attributes
+    ----------
+    components : the game's Components
+        Validated like any other component set (``source = "designer"`` on the changed tables).
+    choices : dict of str -> float
+        The free choices drawn, by name (numbers, so that robustness can rank which choice a finding
+        depends on most).
+    """
+
+    components: Any
+    choices: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v:.3g}" for k, v in list(self.choices.items())[:6])
+        more = "" if len(self.choices) <= 6 else f", ... ({len(self.choices)} choices)"
+        return f"PlausibleSample({type(self.components).__module__.split('.')[1]}: {shown}{more})"
+
+
+def finish_sample(base, changes: Mapping, choices: Mapping, return_choices: bool):
+    """Apply ``changes`` to ``base`` through its validation path; return components or a PlausibleSample."""
+    comp = base.replace(dict(changes))
+    if not isinstance(return_choices, bool):
+        raise TypeError(f"return_choices must be True or False, got {return_choices!r}")
+    return PlausibleSample(comp, {k: float(v) for k, v in choices.items()}) if return_choices else comp
+
+
+# ------------------------------------------------------------------------------------ robustness
+METRICS = ("start_player_win", "seat_win:K", "mean_score", "score_spread", "game_length")
+_OPS = (">=", "<=", ">", "<")
+_FINDING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\d+)?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A finding as a metric, a direction and a threshold: ``metric op threshold``."""
+
+    metric: str
+    op: str
+    threshold: float
+
+    def __str__(self) -> str:
+        return f"{self.metric} {self.op} {self.threshold:g}"
+
+    def verdict(self, ci_low: float, ci_high: float) -> str:
+        """``"holds"``, ``"reversed"`` or ``"undecided"`` for an interval of the metric."""
+        above = self.op in (">", ">=")
+        strict = self.op in (">", "<")
+        lo_ok = ci_low > self.threshold if strict else ci_low >= self.threshold
+        hi_ok = ci_high < self.threshold if strict else ci_high <= self.threshold
+        if above:
+            return "holds" if lo_ok else ("reversed" if ci_high < self.threshold else "undecided")
+        return "holds" if hi_ok else ("reversed" if ci_low > self.threshold else "undecided")
+
+
+def _check_metric(metric) -> str:
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a str, one of {', '.join(METRICS)}; got {metric!r}")
+    name = metric.split(":")[0]
+    if name == "seat_win":
+        if not re.fullmatch(r"seat_win:\d+", metric):
+            raise ValueError(f"metric 'seat_win' needs a turn position, e.g. 'seat_win:1'; got {metric!r}")
+    elif metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(METRICS)}; got {metric!r}")
+    return metric
+
+
+def parse_finding(finding) -> Claim:
+    """A :class:`Claim` from ``"metric op threshold"``, a ``(metric, op, threshold)`` tuple or a Claim."""
+    if isinstance(finding, Claim):
+        return Claim(_check_metric(finding.metric), finding.op, float(finding.threshold))
+    if isinstance(finding, str):
+        m = _FINDING.match(finding)
+        if not m:
+            raise ValueError(f"finding must read 'metric op threshold' with op one of {', '.join(_OPS)} "
+                             f"(e.g. 'start_player_win > 0.5'); got {finding!r}")
+        metric, op, thr = m.groups()
+        try:
+            value = float(thr)
+        except ValueError:
+            raise ValueError(f"finding's threshold must be a number; got {thr!r}") from None
+        finding = (metric, op, value)
+    if not isinstance(finding, tuple) or len(finding) != 3:
+        raise TypeError(f"finding must be 'metric op threshold', a (metric, op, threshold) tuple or a Claim; "
+                        f"got {finding!r}")
+    metric, op, thr = finding
+    if op not in _OPS:
+        raise ValueError(f"finding's op must be one of {', '.join(_OPS)}; got {op!r}")
+    if isinstance(thr, bool) or not isinstance(thr, numbers.Real) or not np.isfinite(thr):
+        raise ValueError(f"finding's threshold must be a finite number; got {thr!r}")
+    return Claim(_check_metric(metric), op, float(thr))
+
+
+def game_metric(game: str, df: pd.DataFrame, metric: str) -> np.ndarray:
+    """Per-game values of ``metric`` (one per game of ``df``, a ``simulate_games`` frame of ``game``)."""
+    from .registry import get_game
+
+    metric = _check_metric(metric)
+    if metric == "game_length":
+        return df["turns"].to_numpy(dtype=float)
+    out = get_game(game).outcomes(df)
+    out = out.sort_values(["game", "position"])
+    if metric == "start_player_win":
+        return out.loc[out["start"].to_numpy(bool), "win"].to_numpy(dtype=float)
+    if metric.startswith("seat_win:"):
+        k = int(metric.split(":")[1])
+        sel = out[out["position"] == k]
+        if sel.empty:
+            raise ValueError(f"metric {metric!r}: there is no turn position {k} in these games "
+                             f"(positions 0..{int(out['position'].max())})")
+        return sel["win"].to_numpy(dtype=float)
+    score = out.groupby("game")["score"]
+    if metric == "mean_score":
+        return score.mean().to_numpy(dtype=float)
+    return (score.max() - score.min()).to_numpy(dtype=float)
+
+
+def _simulate(game: str) -> Callable:
+    from .registry import get_game
+
+    get_game(game)  # validates the name
+    return importlib.import_module(f"pyradice_lab.{game}.sim").simulate_games
+
+
+def _sampler(game: str) -> Callable:
+    return importlib.import_module(f"pyradice_lab.{game}.components").sample_plausible
+
+
+@dataclass
+class RobustnessResult:
+    """What :func:`robustness` found.
+
+    Attributes
+    ----------
+    claim : Claim
+    table : DataFrame
+        One row per component set (``set`` = "packaged" or ``"plausible-i"``): the metric's estimate, SE and CI,
+        the verdict and the free choices drawn.
+    holds_share : Estimate
+        Share of the sampled sets on which the finding holds (Wilson interval).
+    sensitivity : DataFrame
+        Per free choice, Spearman's rank correlation with the metric over the sampled sets and its p-value,
+        strongest first (with few sets and many choices one will look strong by chance: read the p-value).
+    robust : bool
+        True only when the finding holds on every sampled set.
+    """
+
+    claim: Claim
+    table: pd.DataFrame
+    holds_share: object
+    sensitivity: pd.DataFrame
+    robust: bool
+
+    @property
+    def size_quantiles(self) -> pd.Series:
+        """5%, 50% and 95% quantiles of the metric over the sampled sets."""
+        vals = self.table.loc[self.table["set"] != "packaged", "value"]
+        return vals.quantile([0.05, 0.5, 0.95])
+
+    def summary(self) -> str:
+        """One paragraph a designer can read."""
+        n = int((self.table["set"] != "packaged").sum())
+        k = int(((self.table["set"] != "packaged") & (self.table["verdict"] == "holds")).sum())
+        q = self.size_quantiles
+        base = self.table.iloc[0]
+        s = (f"'{self.claim}' holds on {k} of {n} plausible component sets "
+             f"({self.holds_share.value:.0%}, 95% CI {self.holds_share.ci_low:.0%}..{self.holds_share.ci_high:.0%}); "
+             f"packaged components: {base['value']:.3f} [{base['ci_low']:.3f}, {base['ci_high']:.3f}] "
+             f"({base['verdict']}); over the sampled sets the metric ranges {q.iloc[0]:.3f}..{q.iloc[2]:.3f} "
+             f"(5%..95%, median {q.iloc[1]:.3f}).")
+        if len(self.sensitivity) and np.isfinite(self.sensitivity["spearman"].iloc[0]):
+            top = self.sensitivity.iloc[0]
+            if top["p_value"] < 0.05:
+                s += (f" It follows {top['choice']} most (Spearman {top['spearman']:+.2f}, p = {top['p_value']:.2g}; "
+                      f"{len(self.sensitivity)} choices tested, so check before acting on one).")
+            else:
+                s += (f" No free choice stands out (strongest: {top['choice']}, Spearman {top['spearman']:+.2f}, "
+                      f"p = {top['p_value']:.2g}).")
+        s += " Robust." if self.robust else " Not robust: it depends on the guess of the components."
+        return s
+
+    def __repr__(self) -> str:
+        return f"RobustnessResult({self.summary()})"
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Spearman's rank correlation and its two-sided p-value (t approximation, n - 2 degrees of freedom)."""
+    n = len(x)
+    if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan"), float("nan")
+    rx, ry = pd.Series(x).rank().to_numpy(), pd.Series(y).rank().to_numpy()
+    r = float(np.corrcoef(rx, ry)[0, 1])
+    if abs(r) >= 1:
+        return r, 0.0
+    from scipy.stats import t as student_t
+
+    stat = r * np.sqrt((n - 2) / (1 - r * r))
+    return r, float(2 * student_t.sf(abs(stat), n - 2))
+
+
+def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 2000, players: int | None = None,
+               policies=None, rng=None, base=None, progress: bool = False, confidence: float = 0.95,
+               game_kwargs: Mapping | None = None) -> RobustnessResult:
+    """Evaluate a finding on the packaged components and on plausible reconstructions of the unknown ones.
+
+    Parameters
+    ----------
+    game : str
+        A registered game (``"purramid"``, ``"pyradice"``, ``"raft"``, ``"meerkat"``).
+    finding : str, tuple or Claim
+        ``"metric op threshold"`` (e.g. ``"start_player_win > 0.5"``); metrics in :data:`METRICS`.
+    reconstructions : int
+        Plausible component sets to draw (>= 2).
+    games : int
+        Games per component set (>= 10); every set plays the same per-game seeds.
+    players, policies
+        Passed to the game's ``simulate_games`` (default: the game's own defaults).
+    rng : seed, SeedSequence or Generator, optional
+        One seed gives the same sets, the same games and the same numbers.
+    base : path or Components, optional
+        The components to start from and to report as "packaged" (default: the packaged ones).
+    progress : bool
+        Show a progress bar over the component sets.
+    confidence : float
+        Level of each set's interval (0 < confidence < 1).
+    game_kwargs : dict, optional
+        Further keyword arguments of ``simulate_games``.
+
+    Returns
+    -------
+    RobustnessResult
+
+    Examples
+    --------
+    >>> r = robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1)  # doctest: +SKIP
+    """
+    from tqdm.auto import tqdm
+
+    from .rng import spawn_seeds
+    from .stats import mean_estimate, proportion_estimate
+
+    claim = parse_finding(finding)
+    simulate, sampler = _simulate(game), _sampler(game)
+    for name, v, low in (("reconstructions", reconstructions, 2), ("games", games, 10)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, got {progress!r}")
+    kwargs = dict(game_kwargs or {})
+    for key in ("components", "rng", "n_games"):
+        if key in kwargs:
+            raise ValueError(f"game_kwargs must not set {key!r} (robustness sets it)")
+    if players is not None:
+        kwargs["players"] = players
+    if policies is not None:
+        kwargs["policies"] = policies
+    comp_seeds_root, games_seed = spawn_seeds(rng, 2)
+    comp_seeds = comp_seeds_root.spawn(int(reconstructions))
+    packaged = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(base, "base")
+    sets = [("packaged", packaged, {})]
+    for i, s in enumerate(comp_seeds):
+        sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
+        sets.append((f"plausible-{i}", sample.components, sample.choices))
+    rows = []
+    for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
+                                     leave=False):
+        seed = np.random.SeedSequence(games_seed.entropy, spawn_key=games_seed.spawn_key)  # same games for all
+        df = simulate(int(games), rng=np.random.default_rng(seed), components=comp, **kwargs)
+        est = mean_estimate(game_metric(game, df, claim.metric), confidence=confidence)
+        rows.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high,
+                     "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
+                     "components_hash": comp.content_hash()[:12], **choices})
+    table = pd.DataFrame(rows)
+    sampled = table[table["set"] != "packaged"]
+    k = int((sampled["verdict"] == "holds").sum())
+    share = proportion_estimate(k, len(sampled))
+    choice_cols = [c for c in table.columns if c not in ("set", "value", "se", "ci_low", "ci_high", "n",
+                                                         "verdict", "components_hash")]
+    sens = pd.DataFrame([dict(zip(("choice", "spearman", "p_value"),
+                                  (c, *_spearman(sampled[c].to_numpy(float), sampled["value"].to_numpy()))))
+                         for c in choice_cols], columns=["choice", "spearman", "p_value"])
+    if len(sens):
+        sens = (sens.assign(strength=sens["spearman"].abs()).sort_values("strength", ascending=False, na_position="last")
+                .drop(columns="strength").reset_index(drop=True))
+    return RobustnessResult(claim, table, share, sens, robust=k == len(sampled))

@@ -1,0 +1,167 @@
+"""Plausible component sets, robustness over them, and automatic balancing (issue 14 §3-4)."""
+
+import pytest
+
+from pyradice_lab import balancing, plausible
+from pyradice_lab.balancing import balance, candidate_grid, parse_objective
+from pyradice_lab.plausible import Claim, parse_finding, robustness
+
+GAMES = ["meerkat", "raft", "pyradice", "purramid"]
+
+
+def _sampler(game):
+    import importlib
+
+    return importlib.import_module(f"pyradice_lab.{game}.components")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sample_plausible_is_valid_reproducible_and_varies(game):
+    mod = _sampler(game)
+    a = mod.sample_plausible(7, return_choices=True)
+    b = mod.sample_plausible(7, return_choices=True)
+    assert a.components.content_hash() == b.components.content_hash() and a.choices == b.choices
+    hashes = {mod.sample_plausible(s).content_hash() for s in range(6)}
+    assert len(hashes) >= 4, "different seeds draw different component sets"
+    assert mod.default_components().content_hash() not in hashes or len(hashes) > 1
+    # the result loads back through the game's one validation path
+    again = mod.FORMAT.from_document(a.components.document)
+    assert again.content_hash() == a.components.content_hash()
+
+
+def test_rules_values_stay():
+    from pyradice_lab.meerkat.components import sample_plausible as meerkat
+    from pyradice_lab.purramid.components import default_layout_facts, sample_plausible as purramid
+    from pyradice_lab.pyradice.components import sample_plausible as pyradice
+    from pyradice_lab.raft.components import sample_plausible as raft
+
+    for seed in range(5):
+        m = meerkat(seed)
+        assert m.tile(6).values == (6, 3)                     # Example 1 of the rules
+        assert all(list(m.tile(t).values) == sorted(m.tile(t).values, reverse=True) for t in range(3, 13))
+        r = raft(seed).document
+        assert len(r["card"]) == 39 and r["gems"]["total"] == 27
+        assert sum(r["gems"]["counts"][c] for c in r["gems"]["colours"]) == 27
+        p = pyradice(seed)
+        assert p.get("card.Many.table")[5] == 7 and p.get("card.Pairs.points") == 4 and p.get("card.Big.points") == 1
+        assert p.get("card.Height.table") == [0, 0, 1, 2, 3, 4, 5]
+        q = purramid(seed)
+        for side in ("A", "B"):
+            assert all(default_layout_facts(q.layout(side)).values())
+            # a shuffle within rows keeps every row's numbers
+            assert [sorted(r) for r in q.get(f"sides.{side}.rows.value")] == \
+                [sorted(r) for r in _sampler("purramid").default_components().get(f"sides.{side}.rows.value")]
+
+
+def test_meerkat_reach_odds_match_placement_odds():
+    from pyradice_lab.meerkat.components import TILES, _reach_odds
+    from pyradice_lab.meerkat.odds import placement_odds
+
+    for t in TILES:
+        assert _reach_odds(t) == pytest.approx(placement_odds(t), abs=1e-12)
+
+
+def test_claims_parse_and_judge_intervals():
+    c = parse_finding("start_player_win > 0.5")
+    assert c == Claim("start_player_win", ">", 0.5)
+    assert c.verdict(0.51, 0.6) == "holds" and c.verdict(0.4, 0.49) == "reversed" and c.verdict(0.45, 0.55) == "undecided"
+    d = parse_finding(("game_length", "<=", 30))
+    assert d.verdict(20, 30) == "holds" and d.verdict(31, 40) == "reversed" and d.verdict(25, 35) == "undecided"
+    assert parse_finding("seat_win:1 < 0.3").metric == "seat_win:1"
+    for bad, word in [("start_player_win = 0.5", "metric op threshold"), ("foo > 1", "metric must be one of"),
+                      (("mean_score", "!=", 1), "op"), (("mean_score", ">", float("nan")), "threshold"),
+                      ("seat_win > 0.2", "turn position"), (5, "finding")]:
+        with pytest.raises((ValueError, TypeError), match=word):
+            parse_finding(bad)
+
+
+def test_robustness_plays_common_games_and_reports(monkeypatch):
+    base = _sampler("raft").default_components()
+    # a sampler that returns the packaged components: with common random numbers every row is identical
+    monkeypatch.setattr(plausible, "_sampler", lambda game: lambda rng, base=None, return_choices=True:
+                        plausible.PlausibleSample(base, {"x": float(rng.random())}))
+    r = robustness("raft", "game_length > 1", reconstructions=3, games=30, rng=3, base=base)
+    assert len(r.table) == 4 and r.table["value"].nunique() == 1
+    assert r.robust and r.holds_share.value == 1.0
+    assert "holds on 3 of 3" in r.summary()
+
+
+def test_robustness_real_sets_reproducible_and_sensitivity():
+    r1 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
+    r2 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
+    assert r1.table.equals(r2.table)
+    assert set(r1.sensitivity["choice"]) == {"points_per_gem", "points_per_concentration", "points_offset",
+                                             "black_gems"}
+    assert r1.table["components_hash"].nunique() == 4
+
+
+@pytest.mark.parametrize("kwargs, word", [({"reconstructions": 1}, "reconstructions"), ({"games": 5}, "games"),
+                                          ({"confidence": 1.5}, "confidence"), ({"game_kwargs": {"rng": 1}}, "rng")])
+def test_robustness_bad_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        robustness("raft", "mean_score > 0", **kwargs)
+    with pytest.raises(ValueError, match="game must be one of"):
+        robustness("chess", "mean_score > 0")
+
+
+def test_candidate_grid_and_objective():
+    assert candidate_grid({"a": (1, 2), "b": [[1], [2]]}) == [{"a": 1, "b": [1]}, {"a": 1, "b": [2]},
+                                                             {"a": 2, "b": [1]}, {"a": 2, "b": [2]}]
+    assert parse_objective("mean_score = 12.5") == ("mean_score", 12.5)
+    for bad in [{}, {"a": (3, 1)}, {"a": []}, {"a": "x"}, {1: (1, 2)}]:
+        with pytest.raises((ValueError, TypeError), match="parameters"):
+            candidate_grid(bad)
+    with pytest.raises(ValueError, match="objective"):
+        parse_objective("mean_score > 1")
+
+
+def test_balance_finds_the_target_and_verifies_on_fresh_seeds():
+    # raft card 1 (RR, 2 points): the mean score rises with its points; ask for a mean between two candidates'
+    grid = {"card.1.points": (1, 6)}
+    r = balance("raft", grid, "mean_score = 0", budget=400, first_games=20, verify_games=40, rng=5)
+    assert r.values == {"card.1.points": 1}          # fewest points = lowest mean score: closest to 0
+    assert r.after.n == 40 and r.before.n == 40
+    assert r.after.value <= r.before.value
+    assert r.components.get("card.1.points") == 1
+    again = balance("raft", grid, "mean_score = 0", budget=400, first_games=20, verify_games=40, rng=5)
+    assert again.history.equals(r.history)
+    assert r.games_used <= 400 + 20 * 6
+
+
+def test_balance_skips_refused_candidates_and_writes_toml(tmp_path):
+    # a 2-player deal that does not sum to the tiles left is refused by Purramid's checks, never played
+    grid = {"deal_2p.value": [[30, 30], [26, 25]]}
+    r = balance("purramid", grid, "start_player_win = 0.5", players=2, budget=40, first_games=10, verify_games=10,
+                rng=1)
+    assert r.values == {"deal_2p.value": [26, 25]}
+    out = r.to_toml(tmp_path / "proposal.toml")
+    from pyradice_lab.purramid.components import load_components
+
+    assert load_components(out).get("deal_2p.value") == [26, 25]
+    with pytest.raises(ValueError, match="no candidate passes"):
+        balance("purramid", {"deal_2p.value": [[30, 30]]}, "start_player_win = 0.5", players=2, budget=40,
+                first_games=10, verify_games=10)
+
+
+def test_balancing_module_is_public():
+    import pyradice_lab as pl
+
+    assert pl.balance is balancing.balance and pl.robustness is plausible.robustness
+    assert "balance" in dir(pl) and "robustness" in dir(pl)
+
+
+def test_cli_robustness_and_balance(capsys):
+    from pyradice_lab.cli import main
+
+    assert main(["raft", "robustness", "mean_score > 0", "--reconstructions", "2", "--games", "20",
+                 "--no-progress"]) == 0
+    assert "plausible component sets" in capsys.readouterr().out
+    for argv in (["raft", "balance", "--param", "card.1.points=x", "--objective", "mean_score = 1"],
+                 ["raft", "robustness", "nonsense"]):
+        try:
+            code = main(argv)
+        except SystemExit as e:
+            code = e.code
+        assert code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "error" in err[0]
