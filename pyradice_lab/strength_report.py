@@ -60,9 +60,8 @@ PLANS = {
                              optimal=("risk:0.7", "optimal"), full_scale=4.0, setup="2 players, side A"),
     "pyradice": StrengthPlan(setup="2 players, default setup"),
     "raft": StrengthPlan(setup="2 players, standard variant"),
-    # (the fixed automa levels automa:L/M/H fail on main since the components schema landed: TypeError
-    # "components was built without its document"; the automa with its die plays here)
-    "meerkat": StrengthPlan(policies=("random_legal", "automa", "heuristic", "greedy"), players=3, full_scale=0.3,
+    "meerkat": StrengthPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "greedy"), players=3,
+                            full_scale=0.3,
                             setup="3 seats: three players, or two players and the automa (the rules' setups)"),
 }
 
