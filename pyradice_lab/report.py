@@ -128,12 +128,6 @@ def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | Non
     return sec
 
 
-def _strength_section(ctx: ReportContext, games: tuple[str, ...]) -> Section:
-    from .strength_report import report_section
-
-    return report_section(ctx, games=games)
-
-
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
     """Write the title page, summary, contents and every section to ``path`` (atomically); return the path.
 
@@ -215,7 +209,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
     rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
     if rated:  # the players of every game, rated and restricted: one part after the games
-        builders.append(("strength", functools.partial(_strength_section, games=rated)))
+        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:report_section"),
+                                                       games=rated)))
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
     # the experiment folders replace the previous ones only once everything is built (a killed run leaves
     # the previous report and its files as they were; its run folder is removed by the next run)
