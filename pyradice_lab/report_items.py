@@ -33,7 +33,7 @@ __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "Report
            "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N"]
 
 #: rows of an experiment's table shown in the PDF; the CSV beside the report holds all of them
-EXPERIMENT_TABLE_ROWS = 25
+EXPERIMENT_TABLE_ROWS = 15
 
 
 @dataclass
@@ -212,6 +212,7 @@ class Section:
     seed: Any = None
     trials: Any = None
     seconds: float | None = None
+    cpu_seconds: float | None = None  # CPU time of the process that built it (the machine may be shared)
 
 
 @dataclass(frozen=True)
