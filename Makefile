@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 MUTATE_ARGS ?=
 JOBS ?= 2
 
-.PHONY: report test bench bench-first-use lint venv clean mutate
+.PHONY: report test bench bench-first-use lint venv clean mutate docs docs-test
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,11 +39,19 @@ bench: $(VENV)/.installed
 bench-first-use: $(VENV)/.installed
 	$(BIN)/pyradice-lab bench --first-use
 
+# the documentation site: docs/_build/html/index.html (the cheap gallery examples run; the rest show their code)
+docs: $(VENV)/.installed-dev
+	PYRADICE_DOCS_GALLERY=run $(BIN)/python -m sphinx -b html -W --keep-going -j 1 docs docs/_build/html
+
+# the same build with warnings as errors and no example executed (what CI checks; about a minute)
+docs-test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -m docs -p no:xdist $(PYTEST_ARGS) tests/test_docs_build.py
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache
+	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache docs/_build docs/api/generated docs/gallery docs/gallery_src docs/notebooks/pages
 
 # realistic bugs introduced one at a time into a temporary copy must each make the relevant tests fail
 # (tests/mutate.py; tens of minutes, not part of `make test`): MUTATE_ARGS="--only sweep-seeding" for one

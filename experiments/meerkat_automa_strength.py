@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+from pyradice_lab.findings import render
 from pyradice_lab.meerkat.report import SIZES, run_automa
 from pyradice_lab.report import save_experiment
 
@@ -19,5 +20,7 @@ GAMES = SIZES["automa"][2] if "--quick" not in sys.argv else SIZES["automa"][0]
 result = run_automa(GAMES, SEED)
 paths = save_experiment(result, "reports")
 print(result.reading)
+for f in result.findings:
+    print("-", render(f))
 print(result.table.to_string(index=False))
 print({k: str(v) for k, v in paths.items()})

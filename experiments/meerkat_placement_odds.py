@@ -6,6 +6,7 @@
 # Run alone: `.venv/bin/python experiments/meerkat_placement_odds.py`.
 
 # %%
+from pyradice_lab.findings import render
 from pyradice_lab.meerkat import automa_placement_table, placement_table
 from pyradice_lab.meerkat.report import odds_experiment
 from pyradice_lab.report import save_experiment
@@ -14,6 +15,8 @@ from pyradice_lab.report import save_experiment
 result = odds_experiment()
 save_experiment(result, "reports")
 print(result.reading)
+for f in result.findings:
+    print("-", render(f))
 print(placement_table().round(4).to_string())
 
 # %%

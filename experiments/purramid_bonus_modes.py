@@ -11,14 +11,15 @@ import time
 
 import numpy as np
 
+from pyradice_lab.findings import render
 from pyradice_lab.purramid import advisor, simulate_turns
 from pyradice_lab.purramid.report import bonus_mode_experiment
 from pyradice_lab.purramid.turns import turn_value
 from pyradice_lab.report import save_experiment
 
 res = bonus_mode_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(5))
-print(res.reading)
-print(res.table.to_string(index=False))
+print("\n".join(render(f) for f in res.findings))
+print(res.display.to_string(index=False))
 print(save_experiment(res, "reports"))
 
 # %%

@@ -4,13 +4,14 @@
 # enumeration of sorted rolls; no sampling error). Writes reports/purramid_burst_odds/*.csv + .png.
 
 # %%
+from pyradice_lab.findings import render
 from pyradice_lab.purramid import burst_table
 from pyradice_lab.purramid.report import burst_odds_experiment
 from pyradice_lab.report import save_experiment
 
 res = burst_odds_experiment()
-print(res.reading)
-print(res.table.to_string(index=False))
+print("\n".join(render(f) for f in res.findings))
+print(res.display.to_string(index=False))
 print(save_experiment(res, "reports"))
 
 # %% [markdown]

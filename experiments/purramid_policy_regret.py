@@ -8,10 +8,11 @@ import sys
 
 import numpy as np
 
+from pyradice_lab.findings import render
 from pyradice_lab.purramid.report import policy_regret_experiment
 from pyradice_lab.report import save_experiment
 
 res = policy_regret_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(11))
-print(res.reading)
-print(res.table.to_string(index=False))
+print("\n".join(render(f) for f in res.findings))
+print(res.display.to_string(index=False))
 print(save_experiment(res, "reports"))

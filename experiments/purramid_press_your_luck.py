@@ -6,13 +6,14 @@
 # %%
 import sys
 
+from pyradice_lab.findings import render
 from pyradice_lab.purramid import advise
 from pyradice_lab.purramid.report import press_your_luck_experiment
 from pyradice_lab.report import save_experiment
 
 res = press_your_luck_experiment(quick="--quick" in sys.argv)
-print(res.reading)
-print(res.table.to_string(index=False))
+print("\n".join(render(f) for f in res.findings))
+print(res.display.to_string(index=False))
 print(save_experiment(res, "reports"))
 
 # %% [markdown]

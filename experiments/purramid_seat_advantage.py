@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+from pyradice_lab.findings import render
 from pyradice_lab.purramid.report import game_experiments
 from pyradice_lab.report import save_experiment
 
@@ -16,6 +17,6 @@ quick = "--quick" in sys.argv
 results, n = game_experiments(200 if quick else 2000, np.random.SeedSequence(2024))
 for res in results[:2]:
     print(res.title)
-    print(res.reading)
-    print(res.table.to_string(index=False))
+    print("\n".join(render(f) for f in res.findings))
+    print(res.display.to_string(index=False))
     print(save_experiment(res, "reports"))

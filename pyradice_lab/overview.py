@@ -106,7 +106,7 @@ def report_section(ctx: ReportContext) -> Section:
     )
     exp = ExperimentResult("overview_self_check", "Engine self-check", check, shown, None, findings=findings,
                            question="Do the exact engine and the Monte Carlo sampler agree?",
-                           meta={"rolls_per_cell": trials})
+                           meta={"rolls_per_cell": trials}, max_rows=10)  # all cells: the CSV
     save_experiment(exp, ctx.out_dir)
     return Section("Overview", [Text(text, heading="Overview"), exp],
                    seed=f"{ctx.seed_label('overview')}", trials=trials * len(df))

@@ -27,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
 import shutil
 import tempfile
@@ -117,10 +118,11 @@ def _swap_in(new: Path, target: Path) -> None:
 def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | None = None) -> Section:
     if parent_pid is not None:
         watch_parent(parent_pid)  # a worker process: exit if the report is killed
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     sec = builder(ctx)
     rasterise(sec)
     sec.seconds = time.perf_counter() - t0
+    sec.cpu_seconds = time.process_time() - c0
     if sec.seed is None:
         sec.seed = ctx.seed_label(name)
     return sec
@@ -132,7 +134,7 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     ``meta``: ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page), ``seed``,
     ``n_jobs``, ``wall_seconds``; shown on the title page.
     """
-    from .report_pdf import render_pdf
+    from .report_pdf import findings_frame, render_pdf
 
     meta = dict(meta or {})
     path = Path(path)
@@ -146,6 +148,17 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     os.close(fd)
     try:
         render_pdf(tmp, sections, meta)
+        found = findings_frame(sections)
+        if len(found):  # every finding, ranked (the summary page shows the first SUMMARY_ROWS)
+            csv = path.with_name(f"{path.stem}_findings.csv")
+            fd, tmp_csv = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".csv")
+            os.close(fd)
+            try:
+                found.to_csv(tmp_csv, index=False)
+                replace_with_default_mode(tmp_csv, csv)
+            finally:
+                if os.path.exists(tmp_csv):
+                    os.unlink(tmp_csv)
         replace_with_default_mode(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -194,6 +207,10 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     # the overview is a section like the games' ones: named by its target, imported when built
     builders = [("overview", registry.lazy("pyradice_lab.overview:report_section"))] + [
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
+    rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
+    if rated:  # the players of every game, rated and restricted: one part after the games
+        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:report_section"),
+                                                       games=rated)))
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
     # the experiment folders replace the previous ones only once everything is built (a killed run leaves
     # the previous report and its files as they were; its run folder is removed by the next run)

@@ -33,7 +33,7 @@ __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "Report
            "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N"]
 
 #: rows of an experiment's table shown in the PDF; the CSV beside the report holds all of them
-EXPERIMENT_TABLE_ROWS = 25
+EXPERIMENT_TABLE_ROWS = 15
 
 
 @dataclass
@@ -103,6 +103,12 @@ class ExperimentResult:
         Games (units) per compared group; otherwise taken from the findings, ``meta`` or the table.
     max_rows : int
         Rows of ``table`` shown in the PDF (default :data:`EXPERIMENT_TABLE_ROWS`).
+    method : str
+        How the numbers were measured (players, sizes, the interval used), without conclusions: shown
+        under the question whatever the sample size, unlike ``reading``.
+    display : DataFrame, optional
+        A compact table shown in the PDF instead of ``table`` (e.g. estimates with their intervals, one
+        row per compared group); the CSV beside the report always holds ``table``, every row.
     """
 
     name: str
@@ -115,8 +121,14 @@ class ExperimentResult:
     question: str = ""
     sample_size: int | None = None
     max_rows: int = EXPERIMENT_TABLE_ROWS
+    display: Any = None
+    method: str = ""
 
     def __post_init__(self):
+        if not isinstance(self.method, str):
+            raise TypeError(f"method must be a string, got {type(self.method).__name__}")
+        if self.display is not None and not isinstance(self.display, pd.DataFrame):
+            raise TypeError(f"display must be a DataFrame or None, got {type(self.display).__name__}")
         self.findings = tuple(self.findings)
         for f in self.findings:
             if not isinstance(f, Finding):
@@ -200,6 +212,7 @@ class Section:
     seed: Any = None
     trials: Any = None
     seconds: float | None = None
+    cpu_seconds: float | None = None  # CPU time of the process that built it (the machine may be shared)
 
 
 @dataclass(frozen=True)

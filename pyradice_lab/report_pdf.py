@@ -15,10 +15,13 @@ from __future__ import annotations
 import io
 from xml.sax.saxutils import escape
 
+import pandas as pd
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     NextPageTemplate,
@@ -62,13 +65,14 @@ from .report_style import (
     TOC_STYLES,
     ZEBRA,
     Heading,
+    frame_height,
     frame_width,
     markup,
     paragraphs,
 )
-from .report_tables import _wrap_cell, table_flowables
+from .report_tables import _wrap_cell, portrait_columns, table_flowables
 
-__all__ = ["render_pdf", "QUICK_BANNER", "MIN_TABLE_FONT"]
+__all__ = ["render_pdf", "findings_frame", "QUICK_BANNER", "MIN_TABLE_FONT", "SUMMARY_ROWS"]
 
 
 # ----------------------------------------------------------------------------------------- figures
@@ -286,27 +290,51 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
         flow += paragraphs("Question: " + exp.question, QUESTION)
     for f in exp.findings:
         flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    if exp.method.strip():
+        flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
     if exp.claims_allowed():
         if exp.reading.strip():
             flow += paragraphs(exp.reading)
     else:
         least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
-        flow.append(Paragraph(markup(
-            f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the numbers "
-            "are shown, the reading is withheld. Run the full report for conclusions."), NOTE))
+        what = "the reading is withheld" if exp.reading.strip() else "no conclusion is drawn from them"
+        if any(f.enough_data for f in exp.findings):  # some findings may claim, the others say they do not
+            text = (f"Findings on fewer than {least:,} {exp.sample_unit} show their numbers and make no claim"
+                    + ("; the reading is withheld" if exp.reading.strip() else "") + ".")
+        else:
+            text = (f"Sample size {_fmt_n(n, exp.sample_unit)} is below the minimum of {least:,} for a claim: the "
+                    f"numbers are shown, {what}. Run the full report for conclusions.")
+        flow.append(Paragraph(markup(text), NOTE))
     size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
     flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
     story.add(flow)
     if exp.figure is not None:
         _figure(exp.figure, story)
-    tab, orient = table_flowables(Table(exp.table, title=f"{exp.title}: data"), max_rows=exp.max_rows,
-                                  note=f"All rows: {exp.name}/{exp.name}.csv.")
+    frame = exp.table if exp.display is None else exp.display
+    note = f"All rows: {exp.name}/{exp.name}.csv." if exp.display is None else f"All data: {exp.name}/{exp.name}.csv."
+    if isinstance(frame, pd.DataFrame) and len(frame.columns):
+        # a compact table on the experiment's own page: columns that would need a landscape page are left
+        # to the CSV (standard errors first; the intervals stay)
+        keep = portrait_columns(frame, max_rows=exp.max_rows)
+        if len(keep) < len(frame.columns):
+            left = [str(c) for c in frame.columns if str(c) not in keep]
+            frame = frame[[c for c in frame.columns if str(c) in keep]]
+            note = (f"Not shown here: {', '.join(left)}. All rows and columns: {exp.name}/{exp.name}.csv.")
+    tab, orient = table_flowables(Table(frame, title=f"{exp.title}: data"), max_rows=exp.max_rows, note=note)
     story.add(tab, orient)
 
 
-def _section(sec: Section, story: _Story) -> None:
-    story.new_page("portrait")
+#: a section starts on the page where the previous one ends when at least this share of the page is left
+SECTION_ROOM = 0.45
+
+
+def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
+    if new_page or story.orientation != "portrait":
+        story.new_page("portrait")
+    else:  # no half-empty page at the end of every section
+        story.items.append(CondPageBreak(SECTION_ROOM * frame_height("portrait")))
+        story.items.append(Spacer(1, 10))
     story.items.append(story.heading(sec.title, H1, 0, section=sec.title))
     for idx, item in enumerate(sec.items):
         if isinstance(item, str):
@@ -345,6 +373,29 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
+#: rows of the summary's ranked list of all findings (the rest are with their experiments and in the CSV)
+SUMMARY_ROWS = 20
+#: the summary's cells: a little smaller than the tables' so twenty findings fit about a page
+SUMMARY_CELL = ParagraphStyle("summary_cell", parent=CELL, fontSize=7.5, leading=9)
+H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
+
+
+def findings_frame(sections) -> pd.DataFrame:
+    """Every finding of ``sections``, ranked as on the summary page, with where it is (section, experiment)."""
+    from .findings import findings_table
+
+    found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
+    where = {id(f): (sec.title, exp.title, exp.name) for sec, exp, f in found}
+    ranked = rank([f for _, _, f in found])
+    if not ranked:
+        return pd.DataFrame()
+    table = findings_table(ranked)
+    table.insert(0, "experiment", [where[id(f)][2] for f in ranked])
+    table.insert(0, "section", [where[id(f)][0] for f in ranked])
+    table.insert(0, "rank", range(1, len(ranked) + 1))
+    return table
+
+
 # ----------------------------------------------------------------------------------------- front matter
 def _trials(trials) -> str:
     if trials is None:
@@ -374,10 +425,12 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
     info = [("version", f"pyradice_lab {__version__}", "mode", str(meta.get("mode", ""))),
             ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M")), "root seed",
              str(meta.get("seed", ""))),
-            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections", "jobs",
+            ("run time", wall + f"{sum(s.seconds or 0 for s in sections):.1f} s in sections"
+             + (f" ({sum(getattr(s, 'cpu_seconds', None) or 0 for s in sections):.1f} s CPU)"
+                if any(getattr(s, "cpu_seconds", None) is not None for s in sections) else ""), "jobs",
              str(meta.get("n_jobs", "")))]
     grey = colors.HexColor("#555555")
-    flow.append(RLTable([list(r) for r in info], colWidths=[55, 200, 55, 110], hAlign="CENTER",
+    flow.append(RLTable([list(r) for r in info], colWidths=[55, 260, 55, 70], hAlign="CENTER",
                         style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),
                                           ("TEXTCOLOR", (0, 0), (0, -1), grey), ("TEXTCOLOR", (2, 0), (2, -1), grey),
                                           ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("ALIGN", (2, 0), (2, -1), "RIGHT"),
@@ -410,19 +463,21 @@ def _sections_table(sections) -> RLTable:
     for sec in sections:
         row = len(cells)
         seconds = f"{sec.seconds:.1f} s" if sec.seconds is not None else "–"
+        if getattr(sec, "cpu_seconds", None) is not None:
+            seconds += f" ({sec.cpu_seconds:.1f} s CPU)"
         cells.append([_wrap_cell(f"{sec.title}  ·  seed {sec.seed if sec.seed is not None else '–'}  ·  trials "
                                  f"{_trials(sec.trials)}  ·  run time {seconds}", width - 6, BOLD, size), "", ""])
         style += [("SPAN", (0, row), (-1, row)), ("FONT", (0, row), (-1, row), BOLD, size, lead),
                   ("BACKGROUND", (0, row), (-1, row), ZEBRA)]
         for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
             n = exp.resolved_sample_size()
-            if exp.exact:
-                n_text, status = "exact", "exact"
+            n_text = "exact" if exp.exact else _fmt_n(n, exp.sample_unit)
+            if exp.findings and any(f.enough_data for f in exp.findings):  # each finding decides for itself
+                status = f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
+            elif exp.exact:
+                status = "exact"
             else:
-                n_text = _fmt_n(n, exp.sample_unit)
-                status = ("numbers only" if not exp.claims_allowed() else
-                          f"{sum(f.is_claim for f in exp.findings)} of {len(exp.findings)} claim"
-                          if exp.findings else "by hand")
+                status = "numbers only" if exp.findings or not exp.claims_allowed() else "by hand"
             title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
             cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
     return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
@@ -443,27 +498,38 @@ def _summary(sections, story: _Story) -> None:
         "finding's scale (its fair share, baseline or stated reference)."))
 
     def block(title: str, items) -> None:
-        story.add([story.heading(title, H2, 1)])
+        # the heading stays with the table's first rows, not with the whole table (which may take a page)
+        story.add([CondPageBreak(90), story.heading(title, H2_LOOSE, 1)])
         if not items:
             story.add(paragraphs("None at this sample size." if allf else "None yet."))
             return
-        head = [Paragraph("<b>#</b>", CELL), Paragraph("<b>finding</b>", CELL), Paragraph("<b>where</b>", CELL),
-                Paragraph("<b>robust to the reconstructed components</b>", CELL)]
+        head = [Paragraph("<b>#</b>", SUMMARY_CELL), Paragraph("<b>finding</b>", SUMMARY_CELL),
+                Paragraph("<b>where</b>", SUMMARY_CELL), Paragraph("<b>robust to the reconstructed components</b>",
+                                                                   SUMMARY_CELL)]
         rows = [head]
         for i, f in enumerate(items, 1):
             robust = ("not assessed" if f.robust is None else ("yes" if f.robust else "no")) + \
                 (f": {f.robustness}" if f.robustness else "")
-            rows.append([Paragraph(str(i), CELL), Paragraph(markup(render(f)), CELL),
-                         Paragraph(markup(where[id(f)]), CELL), Paragraph(markup(robust), CELL)])
+            rows.append([Paragraph(str(i), SUMMARY_CELL), Paragraph(markup(render(f)), SUMMARY_CELL),
+                         Paragraph(markup(where[id(f)]), SUMMARY_CELL), Paragraph(markup(robust), SUMMARY_CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[18, width - 18 - 120 - 82, 120, 82], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 104 - 74, 104, 74], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),
+                                             ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                                             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))])
 
     block("Findings that may change a component", component_findings(allf))
-    block("All findings, ranked by size and certainty", rank(allf))
+    ranked = rank(allf)
+    block("All findings, ranked by size and certainty", ranked[:SUMMARY_ROWS])
+    if len(ranked) > SUMMARY_ROWS:
+        rest = ranked[SUMMARY_ROWS:]
+        story.add(paragraphs(
+            f"The other {len(rest)} findings ({sum(f.is_claim for f in rest)} of them claims) are stated with "
+            "their experiments; all findings, ranked, are in the findings CSV beside this PDF "
+            "(<report>_findings.csv).", SMALL))
 
 
 def _contents(story: _Story) -> None:
@@ -485,7 +551,7 @@ def render_pdf(path, sections, meta: dict) -> None:
     _title_page(sections, meta, story)
     _summary(sections, story)
     _contents(story)
-    for sec in sections:
-        _section(sec, story)
+    for i, sec in enumerate(sections):
+        _section(sec, story, new_page=i == 0)
     doc.build_all(story.items, story.toc, story.toc_entries)
     embed_figures(str(path), doc.placements)

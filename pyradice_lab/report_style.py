@@ -66,8 +66,9 @@ CELL = ParagraphStyle("cell", fontName=FONT, fontSize=8, leading=10)
 TITLE = ParagraphStyle("title", fontName=BOLD, fontSize=24, leading=29, alignment=1, spaceAfter=4)
 SUBTITLE = ParagraphStyle("subtitle", fontName=FONT, fontSize=10.5, leading=13, alignment=1,
                            textColor=colors.HexColor("#404040"), spaceAfter=14)
-TOC_STYLES = [ParagraphStyle("toc0", fontName=BOLD, fontSize=10, leading=13, leftIndent=0, spaceBefore=5),
-               ParagraphStyle("toc1", fontName=FONT, fontSize=8.5, leading=10.5, leftIndent=14)]
+# compact enough that the contents of the full report fit one page
+TOC_STYLES = [ParagraphStyle("toc0", fontName=BOLD, fontSize=9.5, leading=11.5, leftIndent=0, spaceBefore=3),
+               ParagraphStyle("toc1", fontName=FONT, fontSize=7.5, leading=8.8, leftIndent=14)]
 HEAD_BG, ZEBRA, GRID = colors.HexColor("#dde6f0"), colors.HexColor("#f5f7fa"), colors.HexColor("#9aa5b1")
 
 

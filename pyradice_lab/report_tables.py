@@ -36,7 +36,7 @@ from .report_style import (
     markup,
 )
 
-__all__ = ["table_flowables", "plan_columns"]
+__all__ = ["table_flowables", "plan_columns", "portrait_columns"]
 
 _KEEP_WITH_ROWS = 110.0  # points: a table's title, caption, header and first rows start on the same page
 
@@ -202,6 +202,34 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
     if note:
         out.append(Paragraph(markup(note), CAPTION))
     return out, "landscape"
+
+
+def portrait_columns(frame: pd.DataFrame, *, max_rows: int | None = None, digits: int = 4) -> list[str]:
+    """The columns of ``frame`` to show so that it fits a portrait page at the smallest table font.
+
+    All of them when they fit; otherwise columns are left out, standard errors first (the interval
+    stays), then from the right, never the first column.  (An experiment's table shows these; its CSV
+    has all.)"""
+    source = frame if max_rows is None else frame.iloc[:max_rows]
+    shown = format_table(source, digits)
+    cols = [str(c) for c in shown.columns]
+    numeric = {str(c): pd_numeric(source[c]) for c in source.columns}
+    avail = PORTRAIT[0] - 2 * MARGIN_X
+
+    def fits(keep: list[str]) -> bool:
+        return plan_columns(keep, shown[keep].to_numpy().tolist(), [numeric[c] for c in keep], avail,
+                            MIN_TABLE_FONT) is not None
+
+    keep = list(cols)
+    if fits(keep):
+        return keep
+    ses = [c for c in cols[1:] if re.search(r"(^|_)se(_|$)", c)]
+    order = ses[::-1] + [c for c in cols[1:][::-1] if c not in ses]
+    for c in order:
+        keep.remove(c)
+        if fits(keep):
+            break
+    return keep
 
 
 def pd_numeric(col) -> bool:

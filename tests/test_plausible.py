@@ -177,3 +177,16 @@ def test_cli_robustness_and_balance(capsys):
         assert code == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "error" in err[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sample_plausible_docstring_examples(game):
+    import doctest
+
+    fn = _sampler(game).sample_plausible
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    tests = finder.find(fn, globs=vars(_sampler(game)))
+    for t in tests:
+        runner.run(t)
+    assert runner.tries > 0 and runner.failures == 0

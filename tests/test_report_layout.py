@@ -231,3 +231,39 @@ def test_the_title_page_holds_45_experiments_and_the_summary_stays_on_page_2(tmp
     texts = page_texts(path)
     assert "number 8" in texts[0] and texts[0].count("500") == 45
     assert texts[1].split("\n")[2].startswith("Summary of findings") or "Summary of findings" in texts[1][:200]
+
+
+def test_an_experiment_table_too_wide_for_portrait_leaves_columns_to_its_csv(tmp_path):
+    from pyradice_lab.report_tables import portrait_columns
+
+    rng = np.random.default_rng(1)
+    wide = pd.DataFrame({"setup": ["2 players"] * 4, **{f"metric_{i}_value": rng.random(4) for i in range(14)},
+                         **{f"metric_{i}_se": rng.random(4) for i in range(6)}})
+    keep = portrait_columns(wide)
+    assert keep[0] == "setup" and len(keep) < len(wide.columns)
+    assert not any(c.endswith("_se") for c in keep), "standard errors go first (the intervals stay)"
+    exp = ExperimentResult("demo_wide", "Demo: a wide table", "r", wide)
+    path = write_pdf(tmp_path / "w.pdf", [Section("Demo", [exp])])
+    assert all(page.mediabox.width < page.mediabox.height for page in PdfReader(str(path)).pages), "no landscape page"
+    text = "\n".join(page_texts(path))
+    assert "Not shown here:" in text and "demo_wide/demo_wide.csv" in text
+    assert layout_problems(path) == []
+    # a table that fits is shown whole
+    assert portrait_columns(wide.iloc[:, :4]) == list(wide.columns[:4])
+
+
+def test_the_summary_lists_the_first_findings_and_the_csv_beside_the_pdf_has_all(tmp_path):
+    from pyradice_lab.report_pdf import SUMMARY_ROWS
+
+    fs = [Finding("difference", f"quantity number {i}", 0.5 + i / 1000, 0.49 + i / 1000, 0.51 + i / 1000, n=1000,
+                  null=0.5, unit="%") for i in range(SUMMARY_ROWS + 7)]
+    exp = ExperimentResult("demo_many", "Demo: many findings", "r", pd.DataFrame({"games": [1000]}), findings=fs)
+    path = write_pdf(tmp_path / "s.pdf", [Section("Demo", [exp])])
+    csv = pd.read_csv(tmp_path / "s_findings.csv")
+    assert len(csv) == SUMMARY_ROWS + 7 and list(csv["rank"]) == list(range(1, SUMMARY_ROWS + 8))
+    assert csv["claim"].iloc[0] and (csv["experiment"] == "demo_many").all()
+    parts = section_pages(path)
+    first, last, _ = parts["Summary of findings"]
+    summary = "\n".join(page_texts(path)[first - 1:last])
+    assert "The other 7 findings" in summary and "_findings.csv" in summary
+    assert summary.count("Quantity number") == SUMMARY_ROWS

@@ -31,7 +31,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "scoring": ["score_tile", "score_game"],
     "sim": ["simulate_games", "play_game", "setup_label", "READINGS"],
     "policies": ["POLICIES", "HEURISTIC_DEFAULTS"],
-}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript"])
+}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript", "evaluation", "turns", "search"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from .components import (
@@ -143,9 +143,11 @@ register_game(
     name="meerkat", title="Meerkat Kingdom",
     summary="dice area majority: exact placement odds, majority kernel, full game with automa and oases",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
-    # strength order, weakest first (measured: docs/guide/strength.md); automa:L/M/H = the automa die fixed on
-    # that face (the automa always takes the last seat)
-    policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy"),
+    # strength order, weakest first (measured in 2 seats: docs/guide/strength.md, docs/guide/meerkat.md);
+    # automa:L/M/H = the automa die fixed on that face (the automa always takes the last seat); expectimax and
+    # mcts (search, 100 rollouts per decision, ~0.5 s per game and seat) are the strong players of issue 12
+    policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy", "expectimax",
+              "mcts"),
     restrictions={
         "no_queen": "never places the queen (she is forfeited at the end)",
         "no_reroll": "never uses the optional reroll",

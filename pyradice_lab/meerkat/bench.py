@@ -8,12 +8,16 @@ from ..bench import BenchCase, jit_disabled
 from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
 from .sim import _default_setup, _seat_config, _tapes
 
-__all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold"]
+__all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold", "STRONGEST"]
+
+#: The strongest registered player, at its default budget (:mod:`.search`).
+STRONGEST = "mcts"
 
 
-def games_kernel(n_games: int = 200, players: int = 3, policy: str = "greedy", automa: bool = False,
+def games_kernel(n_games: int = 200, players: int = 3, policy="greedy", automa: bool = False,
                  seed: int = 0) -> int:
     """Play ``n_games`` seeded games through the game kernel (no DataFrame); returns the games played.
+    ``policy``: one policy for every player or a list (one per player).
 
     Under ``NUMBA_DISABLE_JIT=1`` this is the pure-Python one-game-at-a-time reference path.
     """
@@ -104,6 +108,17 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                                policy="random_legal", automa=True),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
+        BenchCase("meerkat games (2 players + automa, expectimax)", "games",
+                  lambda: games_kernel(n_fast // 6, 2, "expectimax", True),
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=2, players=2, policy="expectimax",
+                               automa=True),
+                  "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
+                  min_ratio=20, game="meerkat"),
+        BenchCase(f"meerkat games (2 players + automa, {STRONGEST} vs heuristic)", "games",
+                  lambda: games_kernel(2 if quick else 6, 2, [STRONGEST, "heuristic"], True), setup=warm,
+                  game="meerkat", repeat=1),
+        BenchCase(f"meerkat games (3 players, {STRONGEST} in every seat)", "games",
+                  lambda: games_kernel(1 if quick else 3, 3, STRONGEST), setup=warm, game="meerkat", repeat=1),
         BenchCase("meerkat.placement_table (exact, 40 cells)", "cells", odds, max_seconds=2.0, game="meerkat"),
         BenchCase("meerkat first simulate_games(100), cold cache (CPU s)", "calls",
                   lambda: (1, first_call_cold()["cpu"]), max_seconds=3.0, game="meerkat", repeat=1),

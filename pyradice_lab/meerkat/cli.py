@@ -226,7 +226,8 @@ def add_cli(subparsers) -> None:
     _reading_args(q)
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
     q.add_argument("--policy", type=comma_names, default="greedy",
-                   help="random_legal, greedy or heuristic; one for all or comma-separated per player")
+                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per decision), "
+                        "optionally /restriction (e.g. heuristic/no_queen); one for all or comma-separated per player")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: 0)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -241,7 +242,8 @@ def add_cli(subparsers) -> None:
                    help="add the automa (default: the rules' setup, on for 2 players)")
     _reading_args(q)
     q.add_argument("--policy", type=comma_names, default="greedy",
-                   help="random_legal, greedy or heuristic (comma-separated per player)")
+                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (comma-separated per player; the "
+                        "transcript is replayed by the pure-Python engine: keep N small, e.g. mcts:8)")
     q.add_argument("--seed", type=nonneg_int, default=0)
     components_arg(q)
     q.set_defaults(func=_cmd_play)

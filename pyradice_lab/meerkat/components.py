@@ -113,7 +113,8 @@ class Components(SchemaComponents):
         """DataFrame (component, value, source) listing every component and where it comes from."""
         import pandas as pd
 
-        return pd.DataFrame(list(self.sources), columns=["component", "source"]).assign(
+        label = {"die_faces": "automa die faces", "pair_actions": "automa pair actions", "values": "bonus token values"}
+        return pd.DataFrame([(label.get(n, n), s) for n, s in self.sources], columns=["component", "source"]).assign(
             value=[self._describe(name) for name, _ in self.sources])[["component", "value", "source"]]
 
     def _describe(self, name: str) -> str:
@@ -127,10 +128,19 @@ class Components(SchemaComponents):
                     return f"{c} copies, back {b}"
         if name in dict(self.constants):
             return dict(self.constants)[name]
-        value = getattr(self, name, None)
+        # file keys whose field has another name (the table must never print "None")
+        value = getattr(self, _FIELD_OF_KEY.get(name, name), None)
+        if value is None:
+            return "see components.toml"
         if isinstance(value, tuple) and len(value) > 12:
             return f"{len(value)} entries"
+        if isinstance(value, tuple):
+            return ", ".join("-".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in value)
         return str(value)
+
+
+#: Components-file keys (as listed in ``sources``) whose :class:`Components` field has another name.
+_FIELD_OF_KEY = {"die_faces": "automa_faces", "values": "bonus_values"}
 
 
 # ----------------------------------------------------------------------------------------- schema

@@ -11,40 +11,13 @@ import numpy as np
 
 from .._jit import njit
 from .automa import automa_turn
-from .oasis import do_token_move, end_turn_refill, unlock_timers
-from .policies import (
-    RANDOM,
-    choose_action,
-    choose_burrow,
-    choose_guardian,
-    choose_keep,
-    choose_male,
-    choose_oasis,
-    placement_table,
-)
+from .evaluation import store_model
+from .oasis import end_turn_refill, unlock_timers
+from .policies import SEARCH
 from .rules import (
     AUTO,
-    B_GUARD,
-    B_MOVE,
-    B_RECALL,
-    B_SWAP,
-    BA_MOVE,
-    BA_OASIS,
-    BA_QUEEN,
-    BA_SWAP,
     BONUS,
-    BUR,
-    EV_BURROW,
-    EV_DRIVE,
-    EV_FINAL,
-    EV_GMOVE,
-    EV_GUARD,
     EV_LAYOUT,
-    EV_OASIS,
-    EV_PASS,
-    EV_REROLL,
-    EV_ROLL,
-    EV_SCORE,
     EV_START,
     G_CAP,
     G_END,
@@ -69,7 +42,6 @@ from .rules import (
     LOCK,
     LOG0,
     MALEACT,
-    MAX_TURNS,
     MOVED,
     OUT,
     PAID,
@@ -81,32 +53,20 @@ from .rules import (
     QUEEN,
     RES,
     SUP,
-    T_MOVE,
-    T_REVERSE,
-    T_SWAP,
-    T_TWO,
     TILEPTS,
-    TOK,
     TOTAL,
     TRACE,
     USED,
     W_WIDTH,
     WONMASK,
-    check_out,
     conservation_ok,
-    do_move,
-    do_recall,
-    do_swap,
-    male_rest,
     note,
-    place,
     rand_below,
-    reverse_readings_differ,
     roll_die,
     roll_tile,
-    tile_points,
-    tile_winner,
 )
+from .search import search_turn
+from .turns import base_turn, final_scoring, next_seat, winner_of
 
 OUT_SEAT_FIELDS = (TOTAL, TILEPTS, PUPPTS, BONUS, PUP, RES, MOVED, WONMASK, OUT, HAZLOST, MALEACT, QUEEN)
 SEAT_COLUMNS = ("score", "tile_points", "pup_points", "bonus", "pups", "guardians", "guardians_moved",
@@ -219,156 +179,12 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
         if first >= 0:
             break
     G[G_FIRST] = first
+    store_model(g)
     if TRACE:
         note(g, first, np.int64(EV_START), best, np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 
 
 # ----------------------------------------------------------------------------------------- a turn
-@njit(**INTERNAL)
-def human_turn(g, s: int) -> None:
-    """Roll 3 (optional reroll), place or take a guardian, male / oasis activations, one burrow action."""
-    S = g[0][4:8]
-    T = g[0][8:21]
-    G = g[0][21]
-    if S[s, SUP] == 0:
-        if TRACE:
-            note(g, s, np.int64(EV_PASS), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-        return
-    d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
-    if TRACE:
-        note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))
-    tab = np.zeros((13, 4))
-    gval = placement_table(g, s, tab) if S[s, POL] != RANDOM else 0.0
-    keep = choose_keep(g, s, d0, d1, d2, tab, gval)
-    if keep != 7:
-        if not keep & 1:
-            d0 = roll_die(g)
-        if not keep & 2:
-            d1 = roll_die(g)
-        if not keep & 4:
-            d2 = roll_die(g)
-        if TRACE:
-            note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
-    code = choose_action(g, s, d0, d1, d2, tab, gval)
-    if code == 0:
-        S[s, SUP] -= 1
-        S[s, RES] += 1
-        if TRACE:
-            note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-        check_out(g, s)
-    else:
-        t, k = code // 8, code % 8
-        place(g, s, t, k, k == 4)
-        if t == G[G_MALE]:
-            m = choose_male(g, s)
-            if m != -2:
-                if m >= 0:
-                    if TRACE:
-                        note(g, s, np.int64(EV_DRIVE), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-                    do_move(g, s, m)
-                male_rest(g, s)
-        kind = T[t, TOK]
-        if kind != 0:
-            o = choose_oasis(g, s, kind)
-            if o != -1:
-                if TRACE:
-                    note(g, s, np.int64(EV_OASIS), t, kind, np.int64(0), np.int64(0), np.int64(0))
-                if kind == B_MOVE or kind == T_MOVE:
-                    do_move(g, s, o)
-                elif kind == B_SWAP or kind == T_SWAP:
-                    do_swap(g, s, o, np.int64(1))
-                elif kind == B_RECALL:
-                    do_recall(g, s, o, np.int64(1))
-                elif kind == B_GUARD:  # a meerkat from the big burrow becomes a guardian
-                    S[s, SUP] -= 1
-                    S[s, RES] += 1
-                    if TRACE:
-                        note(g, s, np.int64(EV_GUARD), S[s, RES], np.int64(0), np.int64(0), np.int64(0),
-                             np.int64(0))
-                if kind == B_MOVE or kind == B_RECALL or kind == B_GUARD or kind == B_SWAP:
-                    T[t, TOK] = 0
-                    T[t, USED] = 1
-                if kind == B_GUARD:
-                    check_out(g, s)
-    if S[s, SUP] > 0:
-        k, code = choose_burrow(g, s)
-        if k >= 0:
-            S[s, SUP] -= 1
-            S[s, BUR + k] = 1
-            if TRACE:
-                note(g, s, np.int64(EV_BURROW), k, code, np.int64(0), np.int64(0), np.int64(0))
-            check_out(g, s)
-            if k == BA_MOVE:
-                do_move(g, s, code)
-            elif k == BA_SWAP:
-                do_swap(g, s, code, np.int64(1))
-            elif k == BA_QUEEN:
-                S[s, QUEEN] = code
-            elif k == BA_OASIS:
-                do_token_move(g, s, code, np.int64(1))
-            else:  # the wandering male: optional drive-away move, then steps 2 and 3
-                if code >= 0:
-                    do_move(g, s, code)
-                male_rest(g, s)
-    end_turn_refill(g, s)
-
-
-# ----------------------------------------------------------------------------------------- scoring
-@njit(**INTERNAL)
-def final_scoring(g) -> None:
-    """Score tiles 3..12 in order; the high-value taker may move a reserve guardian (2 with the tan
-    two-guardians token, interpretation: instead of 1, not in addition) to an adjacent unscored tile; then
-    pups x guardians left in the reserve and the bonus tokens."""
-    C = g[0][0:4]
-    S = g[0][4:8]
-    T = g[0][8:21]
-    G = g[0][21]
-    n = G[G_NS]
-    pts = np.zeros(4, np.int64)
-    for t in range(3, 13):
-        tile_points(g, t, pts)
-        winner = tile_winner(g, t)
-        if T[t, TOK] == T_REVERSE and reverse_readings_differ(g, t):
-            G[G_REVDIFF] += 1
-        for s in range(n):
-            S[s, TILEPTS] += pts[s]
-            T[t, PAID] += pts[s]
-            T[t, PRESENT] += C[s, t] + (1 if S[s, QUEEN] == t else 0)
-        if TRACE:
-            note(g, np.int64(-1), np.int64(EV_SCORE), t, pts[0], pts[1], pts[2], pts[3])
-        if winner >= 0:
-            S[winner, WONMASK] |= 1 << t
-            for _ in range(2 if T[t, TOK] == T_TWO else 1):
-                if S[winner, RES] == 0:
-                    break
-                u = choose_guardian(g, winner, t)
-                if u <= 0:
-                    break
-                C[winner, u] += 1
-                S[winner, RES] -= 1
-                S[winner, MOVED] += 1
-                if TRACE:
-                    note(g, winner, np.int64(EV_GMOVE), t, u, np.int64(0), np.int64(0), np.int64(0))
-    for s in range(n):
-        S[s, PUPPTS] = S[s, PUP] * S[s, RES]
-        S[s, TOTAL] = S[s, TILEPTS] + S[s, PUPPTS] + S[s, BONUS]
-
-
-@njit(cache=True)
-def winner_of(g) -> int:
-    """Most points; tie: the seat that ran out first; still tied: -1 (shared)."""
-    S = g[0][4:8]
-    G = g[0][21]
-    best, who, tied = -1, -1, False
-    for s in range(G[G_NS]):
-        key = S[s, TOTAL] * 1000 + (999 - S[s, OUT] if S[s, OUT] > 0 else 0)
-        if key > best:
-            best, who, tied = key, s, False
-        elif key == best:
-            tied = True
-    return -1 if tied else who
-
-
 @njit(cache=True)
 def play(g) -> bool:
     """Play the game to the end and score it; returns whether meerkats were conserved after every turn."""
@@ -379,40 +195,24 @@ def play(g) -> bool:
 
 
 @njit(**INTERNAL)
+def human_turn(g, s: int) -> None:
+    """A human seat's turn: search players (:mod:`.search`) search, every other policy decides directly."""
+    if g[0][4 + s, POL] == SEARCH:
+        search_turn(g, s)
+    else:
+        base_turn(g, s)
+
+
+@njit(**INTERNAL)
 def play_turns(g) -> bool:
     """Play every turn up to end scoring (the end trigger and the final turn included)."""
     S = g[0][4:8]
     G = g[0][21]
-    n = G[G_NS]
-    humans = n - 1 if S[n - 1, AUTO] == 1 else n
-    order = np.empty(n, np.int64)
-    for k in range(humans):
-        order[k] = (G[G_FIRST] + k) % humans
-    if humans < n:
-        order[n - 1] = n - 1  # the automa plays last
     ok = True
-    pos = 0
-    final = False
     while True:
-        if G[G_TOKENS] >= G[G_NTOK]:  # the last bonus token is gone: the remaining seat takes one last turn
-            if final:
-                break
-            final = True
-            s = -1
-            for k in range(n):
-                if S[order[(pos + k) % n], OUT] == 0:
-                    s = order[(pos + k) % n]
-                    break
-            if s < 0:
-                break
-            if TRACE:
-                note(g, s, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-        else:
-            if G[G_TURN] >= MAX_TURNS:
-                G[G_CAP] = 1
-                break
-            s = order[pos]
-            pos = (pos + 1) % n
+        s = next_seat(g)
+        if s < 0:
+            break
         unlock_timers(g, s)
         if S[s, AUTO] == 1:
             automa_turn(g, s)

@@ -1,4 +1,5 @@
-"""Named Meerkat Kingdom policies: ``random_legal``, ``greedy`` and the parametrised ``heuristic``.
+"""Named Meerkat Kingdom policies, weakest first: ``random_legal``, ``greedy``, ``heuristic``, ``expectimax``,
+``mcts`` (the search player of :mod:`.search`).
 
 A policy is an id plus a row of parameters (so the numba-compiled game can read it).  Every decision of a
 turn is a function here: which dice to keep for the reroll, place or guardian, activate the wandering male,
@@ -15,28 +16,48 @@ activate an oasis token, which burrow action, and where to move guardians during
   and is forfeited if never placed), ``reroll``
   (1 = use the optional reroll), ``oasis`` (1 = may activate oasis tokens and take the move-an-oasis-token
   burrow action).  ``greedy`` is ``heuristic`` with weights (1, 0, 0, 0, 0, 1, 1).
+- ``expectimax``: the reroll and the placement by expectimax over the dice (every reroll outcome enumerated,
+  the best placement for each) with the expected end-of-game points margin of the majority standings as the
+  evaluation (:mod:`.evaluation`) instead of the points "if scored now"; the same evaluation drives its other
+  decisions.  Parameters: the heuristic's plus ``future`` (0..1: how much of the remaining placements the
+  evaluation expects; 0 = greedy's evaluation) and ``meerkats_per_turn`` (:data:`EXPECTIMAX_DEFAULTS`).
+- ``mcts`` / ``"mcts:N"``: determinized Monte Carlo search (:mod:`.search`) with N rollouts per decision
+  (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
+  ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.
+
+Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
+``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
+``search_reroll``, ``halving``, ``own_rest`` (10..15) and, from column :data:`ROLL0`, the row of the rollout
+policy.
 
 Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
-``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` (:data:`RESTRICTIONS`); each is a parameter
-setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
-:data:`FORBIDDEN` (chosen only if it is the only legal move).
+``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
+each is a parameter setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
+:data:`FORBIDDEN` (chosen only if it is the only legal move).  A search player gets the restriction on its own
+decisions (candidate ranking, the rest of its turn; a forbidden option is never searched) while its rollouts
+play unrestricted.
 
 Examples
 --------
 >>> from pyradice_lab.meerkat.policies import policy_row
->>> policy_row("greedy")[1].tolist()
+>>> policy_row("greedy")[1][:7].tolist()
 [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
->>> policy_row("greedy/no_reroll")[1].tolist()
+>>> policy_row("greedy/no_reroll")[1][:7].tolist()
 [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+>>> pid, row = policy_row("mcts:64")
+>>> pid == SEARCH, int(row[P_BUDGET])
+(True, 64)
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 
 import numpy as np
 
 from .._jit import njit
+from .evaluation import expected_tile_values
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -72,16 +93,19 @@ from .rules import (
     recall_options,
     swap_options,
     tile_points,
-    tile_value,
     tile_values,
 )
 
-__all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "policy_row", "RANDOM", "PARAM", "RESTRICTIONS",
-           "FORBIDDEN"]
+__all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
+           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN"]
 
-RANDOM, PARAM = 0, 1
+RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL, P_OASIS = range(7)
+#: Columns of a parameter row beyond the heuristic's weights.
+P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P_SWITCHZ = 8, 9, 10, 11, 12, 13, 14, 15, 7
+ROLL0 = 16
+N_PRM = 32
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
                       "queen_bonus": 2.0, "reroll": 1.0, "oasis": 1.0}
@@ -96,12 +120,76 @@ RESTRICTIONS = {
     "no_oasis": ("ignores the oases: never activates an oasis token nor moves one by burrow action",
                  {"oasis": 0.0}),
 }
-POLICIES = ("random_legal", "greedy", "heuristic")
+#: The expectimax player: the heuristic's weights, the expected end-of-game evaluation (``future`` 0.5 measured
+#: best of 0.25 / 0.5 / 0.75 / 1 against the heuristic, 2 players + automa and 3 players).
+EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn": 2.2}
+#: The search player: its own decisions and candidate ranking by ``own`` (a policy name), ``budget`` rollouts per
+#: decision over the ``candidates`` best options of ``own`` (common random numbers: every candidate meets the same
+#: sampled dice and bag draws), rollouts played by ``rollout`` for every player; a rollout's value is the
+#: win (1, shared wins split) plus ``margin_weight`` x the points margin over the best other seat / 20 (clipped to
+#: +-1); ``search_reroll`` 1 = the reroll is searched too (0 = ``own`` decides it); ``halving`` 1 = successive
+#: halving over the candidates; ``own_rest`` 1 = the rest of the searched turn is played by ``own`` in the rollouts
+#: too (0: by ``rollout``, twice as fast); ``switch_z``: the search departs from ``own``'s choice only when the
+#: best candidate beats it with a paired t statistic above this.
+SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
+                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic"}
+#: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
+#: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
+#: against two (it is level with it only in 2 players without the automa, an extension).
+POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts")
 NEG = -1e18
 
 
+def _merge(kind: str, defaults: dict, params) -> dict:
+    merged = dict(defaults)
+    for k, v in (params or {}).items():
+        if k not in merged:
+            raise ValueError(f"policies: unknown {kind} parameter {k!r}; allowed {list(defaults)}")
+        if isinstance(defaults[k], str):
+            merged[k] = v
+            continue
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise ValueError(f"policies: {kind} parameter {k} must be a finite number, got {v!r}")
+        merged[k] = float(v)
+    return merged
+
+
+def _row(params: dict) -> np.ndarray:
+    row = np.zeros(N_PRM)
+    row[:len(PARAM_NAMES)] = [params[k] for k in PARAM_NAMES]
+    row[P_FUTURE] = params.get("future", 0.0)
+    row[P_MPT] = params.get("meerkats_per_turn", 0.0)
+    return row
+
+
+def _search_row(params) -> np.ndarray:
+    p = _merge("mcts", SEARCH_DEFAULTS, params)
+    checks = {"budget": (1, 100_000), "candidates": (1, 32), "search_reroll": (0, 1), "halving": (0, 1),
+              "own_rest": (0, 1)}
+    for k, (lo, hi) in checks.items():
+        if p[k] != int(p[k]) or not lo <= p[k] <= hi:
+            raise ValueError(f"policies: mcts parameter {k} must be an integer in {lo}..{hi}, got {p[k]!r}")
+    for k in ("margin_weight", "switch_z"):
+        if not 0 <= p[k] <= 100:
+            raise ValueError(f"policies: mcts parameter {k} must be in 0..100, got {p[k]!r}")
+    rows = {}
+    for k in ("own", "rollout"):
+        pid, r = policy_row(p[k])
+        if pid != PARAM:
+            raise ValueError(f"policies: mcts parameter {k} must be greedy, heuristic or expectimax (or their "
+                             f"parameters), got {p[k]!r}")
+        rows[k] = r
+    row = rows["own"].copy()
+    row[P_BUDGET], row[P_CANDS] = p["budget"], p["candidates"]
+    row[P_MARGIN], row[P_SREROLL], row[P_HALVING] = p["margin_weight"], p["search_reroll"], p["halving"]
+    row[P_OWNREST], row[P_SWITCHZ] = p["own_rest"], p["switch_z"]
+    row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
+    return row
+
+
 def policy_row(policy) -> tuple[int, np.ndarray]:
-    """(policy id, parameter row) for a policy name, ``("heuristic", {params})`` or a params dict.
+    """(policy id, parameter row of :data:`N_PRM` numbers) for a policy name (:data:`POLICIES`, ``"mcts:N"``),
+    ``("heuristic" | "expectimax" | "mcts", {params})`` or a heuristic params dict.
 
     Raises ValueError naming ``policies`` for unknown names or parameters.
     """
@@ -110,37 +198,73 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         base, *restrictions = policy.split("/")
         pid, row = policy_row(base)
         if pid == RANDOM:
-            raise ValueError(f"policies: restrictions apply to greedy and heuristic players, got {policy!r}")
+            raise ValueError(f"policies: restrictions apply to greedy, heuristic, expectimax and mcts players, "
+                             f"got {policy!r}")
         for r in restrictions:
             if r.strip() not in RESTRICTIONS:
                 raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
             for k, v in RESTRICTIONS[r.strip()][1].items():
                 row[PARAM_NAMES.index(k)] = v
         return pid, row
-    if isinstance(policy, tuple) and len(policy) == 2 and policy[0] == "heuristic":
+    if isinstance(policy, tuple) and len(policy) == 2 and policy[0] in ("heuristic", "expectimax", "mcts"):
         if not isinstance(policy[1], Mapping):
-            raise ValueError(f"policies: ('heuristic', params) needs a dict of parameters {list(PARAM_NAMES)}, "
-                             f"got {policy[1]!r}")
-        policy, params = "heuristic", dict(policy[1])
+            raise ValueError(f"policies: parameters of {policy[0]} must be a dict, got {policy[1]!r}")
+        policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
+    if isinstance(policy, str) and policy.startswith("mcts:"):
+        budget = policy[5:]
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {"budget": int(budget)}
     if not isinstance(policy, str):
-        raise ValueError(f"policies must name one of {list(POLICIES)} (or give heuristic parameters), "
+        raise ValueError(f"policies must name one of {list(POLICIES)} or 'mcts:N' (or give parameters), "
                          f"got {policy!r}")
     if policy == "random_legal":
-        return RANDOM, np.zeros(len(PARAM_NAMES))
+        return RANDOM, np.zeros(N_PRM)
     if policy == "greedy":
-        return PARAM, np.array(GREEDY_PARAMS, dtype=float)
+        return PARAM, _row(dict(zip(PARAM_NAMES, GREEDY_PARAMS)))
     if policy == "heuristic":
-        merged = dict(HEURISTIC_DEFAULTS)
-        for k, v in (params or {}).items():
-            if k not in merged:
-                raise ValueError(f"policies: unknown heuristic parameter {k!r}; allowed {list(PARAM_NAMES)}")
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
-                raise ValueError(f"policies: heuristic parameter {k} must be a finite number, got {v!r}")
-            merged[k] = float(v)
-        return PARAM, np.array([merged[k] for k in PARAM_NAMES], dtype=float)
-    raise ValueError(f"policies must name one of {list(POLICIES)} (or give heuristic parameters), got {policy!r}")
+        return PARAM, _row(_merge("heuristic", HEURISTIC_DEFAULTS, params))
+    if policy == "expectimax":
+        p = _merge("expectimax", EXPECTIMAX_DEFAULTS, params)
+        if not 0 <= p["future"] <= 1 or not 0.5 <= p["meerkats_per_turn"] <= 3:
+            raise ValueError("policies: expectimax parameters future must be in 0..1 and meerkats_per_turn in "
+                             f"0.5..3, got {p['future']!r}, {p['meerkats_per_turn']!r}")
+        return PARAM, _row(p)
+    if policy == "mcts":
+        return SEARCH, _search_row(params)
+    raise ValueError(f"policies must name one of {list(POLICIES)} or 'mcts:N' (or give parameters), got {policy!r}")
+
+
+def policy_name(policy) -> str:
+    """The name a policy carries in result tables: its name, ``"mcts:N"``, or ``"<kind>*"`` for parameters."""
+    if isinstance(policy, str):
+        return policy
+    if isinstance(policy, tuple) and len(policy) == 2 and isinstance(policy[0], str):
+        return f"{policy[0]}*"
+    return "heuristic*"
+
+
+# ----------------------------------------------------------------------------------------- tile values
+@njit(**INTERNAL)
+def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
+    """Seat ``s``'s value of tile ``t`` for ``m`` variants of its strength there (:func:`.rules.tile_values`):
+    scored now, or (parameter ``future`` > 0, the expectimax player) expected at the end of the game
+    (:func:`.evaluation.expected_tile_values`)."""
+    prm = g[2]
+    if prm[s, P_FUTURE] > 0:
+        expected_tile_values(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], adds, m, out)
+    else:
+        tile_values(g, s, t, w, adds, m, out)
+
+
+@njit(**INTERNAL)
+def value_of(g, s: int, t: int, w: float) -> float:
+    """:func:`values_of` of tile ``t`` as it stands."""
+    out = np.zeros(1)
+    values_of(g, s, t, w, np.zeros(1, np.int64), np.int64(1), out)
+    return out[0]
 
 
 # ----------------------------------------------------------------------------------------- placement
@@ -161,7 +285,7 @@ def placement_table(g, s: int, tab) -> float:
     queen = S[s, QUEEN] == 0 and S[s, SUP] > 0
     vals = np.zeros(5)
     for t in range(3, 13):
-        tile_values(g, s, t, w, adds, np.int64(5 if queen else 4), vals)
+        values_of(g, s, t, w, adds, np.int64(5 if queen else 4), vals)
         before = vals[0]
         for k in range(3):
             tab[t, k] = vals[1 + k] - before + nb[k]
@@ -206,17 +330,10 @@ def die_table(tab, K, best_die) -> None:
 
 
 @njit(**INTERNAL)
-def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
-    """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll).
-
-    ``tab``/``gval``: this turn's :func:`placement_table` (the reroll does not change the board)."""
-    S = g[0][4:8]
+def keep_values(g, d0: int, d1: int, d2: int, tab, gval: float, vals) -> None:
+    """``vals[mask]``: the exact expected best option value after keeping the dice of ``mask`` (bit i = keep die
+    i) and rerolling the others, every reroll outcome enumerated; ``vals[7]``: the value of this roll."""
     K = g[0][64]
-    prm = g[2]
-    if S[s, POL] == RANDOM:
-        return rand_below(g, np.int64(8))
-    if prm[s, P_REROLL] <= 0:
-        return 7
     best_die = np.full((7, 13), NEG)
     die_table(tab, K, best_die)
     rv = np.empty((7, 7, 7))
@@ -230,8 +347,8 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
                 rv[b, c, a] = v
                 rv[c, a, b] = v
                 rv[c, b, a] = v
-    best, best_mask = rv[d0, d1, d2], 7
-    for mask in range(6, -1, -1):  # kept dice stay, the others run over 1..6 (in increasing order)
+    vals[7] = rv[d0, d1, d2]
+    for mask in range(7):  # kept dice stay, the others run over 1..6 (in increasing order)
         tot, cnt = 0.0, 0
         a0, a1 = (d0, d0 + 1) if mask & 1 else (1, 7)
         b0, b1 = (d1, d1 + 1) if mask & 2 else (1, 7)
@@ -241,8 +358,27 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
                 for c in range(c0, c1):
                     tot += rv[a, b, c]
                     cnt += 1
-        if tot / cnt > best + 1e-12:
-            best, best_mask = tot / cnt, mask
+        vals[mask] = tot / cnt
+
+
+@njit(**INTERNAL)
+def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
+    """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll): the best of
+    :func:`keep_values` (an expectimax over the reroll outcomes; no reroll on a tie).
+
+    ``tab``/``gval``: this turn's :func:`placement_table` (the reroll does not change the board)."""
+    S = g[0][4:8]
+    prm = g[2]
+    if S[s, POL] == RANDOM:
+        return rand_below(g, np.int64(8))
+    if prm[s, P_REROLL] <= 0:
+        return 7
+    vals = np.empty(8)
+    keep_values(g, d0, d1, d2, tab, gval, vals)
+    best, best_mask = vals[7], 7
+    for mask in range(6, -1, -1):
+        if vals[mask] > best + 1e-12:
+            best, best_mask = vals[mask], mask
     return best_mask
 
 
@@ -281,7 +417,7 @@ def memo_value(g, s: int, o: int, t: int, d: int, w: float, memo) -> float:
         C[s, t] += d
         if o != s:
             C[o, t] -= d
-        v = tile_value(g, s, t, w)
+        v = value_of(g, s, t, w)
         C[s, t] -= d
         if o != s:
             C[o, t] += d
@@ -323,9 +459,9 @@ def best_of(g, s: int, kind: int, opts, m: int):
             before = 0.0 + memo_value(g, s, s, q, np.int64(0), w, memo) + memo_value(g, s, s, c, np.int64(0), w, memo)
             if extra[0, q] != extra[0, q]:
                 S[s, QUEEN] = 0
-                extra[0, q] = tile_value(g, s, q, w)
+                extra[0, q] = value_of(g, s, q, w)
             S[s, QUEEN] = c
-            v = (0.0 + extra[0, q] + tile_value(g, s, c, w)) - before
+            v = (0.0 + extra[0, q] + value_of(g, s, c, w)) - before
             S[s, QUEEN] = q
         else:  # an oasis token f -> t; only the +3 and reverse tokens change what a tile pays
             f, t = c // 16, c % 16
@@ -337,9 +473,9 @@ def best_of(g, s: int, kind: int, opts, m: int):
                 r = 1 if k == T_PLUS3 else 2
                 T[t, TOK], T[f, TOK] = k, 0
                 if extra[0, f] != extra[0, f]:
-                    extra[0, f] = tile_value(g, s, f, w)
+                    extra[0, f] = value_of(g, s, f, w)
                 if extra[r, t] != extra[r, t]:
-                    extra[r, t] = tile_value(g, s, t, w)
+                    extra[r, t] = value_of(g, s, t, w)
                 T[f, TOK], T[t, TOK] = k, 0
                 v = (0.0 + extra[0, f] + extra[r, t]) - before
         if v > best + 1e-12:

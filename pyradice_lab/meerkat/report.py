@@ -1,4 +1,10 @@
-"""The Meerkat Kingdom report section: exact odds, then one experiment per designer question."""
+"""The Meerkat Kingdom report section: exact odds, then one experiment per designer question.
+
+Every conclusion is a :class:`~pyradice_lab.findings.Finding` computed from the experiment's own table by a
+``*_findings`` function here (tested against the table); the ``reading`` of an experiment only says how it was run
+and how to read it.  Below :data:`~pyradice_lab.findings.MIN_CLAIM_N` games (the quick report) the findings show
+their numbers and claim nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,32 +15,70 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from ..findings import MIN_CLAIM_N, Finding, difference_of, format_interval, format_value, from_estimate  # noqa: E402
 from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
 from ..rng import spawn_seeds  # noqa: E402
+from ..stats import Z95, Estimate  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
-from .odds import automa_placement_table, placement_table  # noqa: E402
+from .odds import placement_table  # noqa: E402
 
 __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
-           "run_features", "run_hazards", "run_readings", "odds_experiment"]
+           "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG",
+           "odds_findings", "fairness_findings", "seat_findings", "automa_findings", "feature_findings",
+           "hazard_findings", "reading_findings", "strong_findings"]
 
 # games per experiment: (quick, full report, experiment scripts).  The quick report runs the pure-Python twin
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200)}
+#: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
+#: for (quick, full report, experiment script).  The search player costs seconds per game, so the report restates
+#: the findings with the expectimax player and the script with the search player; the quick report, which never
+#: compiles, leaves the search player out.
+STRONG = {0: ("expectimax", None), 1: ("expectimax", "mcts:32"), 2: ("mcts:32", "mcts")}
 
 
 def _n(name: str, quick: bool) -> int:
     return SIZES[name][0 if quick else 1]
 
 
-def _ci(v, lo, hi):
-    return f"{v:.3f} (95% CI {lo:.3f}..{hi:.3f})"
+# ----------------------------------------------------------------------------------------- findings helpers
+def _estimate(row, prefix: str, n) -> Estimate:
+    """The :class:`~pyradice_lab.stats.Estimate` of the ``prefix`` columns of a table row (a table without the
+    standard error, as shown in the report: the SE of a normal 95% interval of the same width)."""
+    lo, hi = float(row[f"{prefix}_ci_low"]), float(row[f"{prefix}_ci_high"])
+    se = float(row[f"{prefix}_se"]) if f"{prefix}_se" in row else (hi - lo) / (2 * Z95)
+    return Estimate(float(row[prefix]), se, int(n), lo, hi)
+
+
+def _compact(df: pd.DataFrame) -> pd.DataFrame:
+    """The table shown and saved: standard-error columns dropped (every estimate keeps its 95% interval; the
+    findings are computed from the full table before this), numbers rounded to 5 decimals."""
+    return df[[c for c in df.columns if not c.endswith("_se") and c != "se"]].round(5)
+
+
+def _finite(*values) -> bool:
+    return bool(np.isfinite(np.asarray(values, dtype=float)).all())
+
+
+def _interval(est: float, lo: float, hi: float, unit: str = "") -> str:
+    """``value (95% CI a..b)`` with the digits the interval supports (the findings' own formatting)."""
+    half = (hi - lo) / 2
+    return f"{format_value(est, unit=unit, spread=half)} ({format_interval(lo, hi, unit=unit)})"
 
 
 # ----------------------------------------------------------------------------------------- experiments
+def odds_findings(tab: pd.DataFrame, no: pd.DataFrame) -> list[Finding]:
+    """Exact findings of the placement odds: the chance to place on tiles 3, 7 and 12, with the reroll
+    against without it."""
+    return [Finding("exact", f"chance to place at least one meerkat on tile {t} in a turn, reroll used",
+                    float(tab.loc[t, 1]), float(tab.loc[t, 1]), float(tab.loc[t, 1]), n=0, null=float(no.loc[t, 1]),
+                    null_label="the chance without the reroll", unit="%") for t in (3, 7, 12)]
+
+
 def odds_experiment() -> ExperimentResult:
     tab = placement_table(reroll=True)
     no = placement_table(reroll=False)
@@ -49,24 +93,36 @@ def odds_experiment() -> ExperimentResult:
     ax.set_xticks(range(3, 13))
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    gain = (tab[1] - no[1])
-    reading = (f"Exact odds (no simulation). With the optional reroll used to maximise the chance, a player can put "
-               f"at least one meerkat on tile 7 in {tab.loc[7, 1]:.1%} of turns and on tile 12 in {tab.loc[12, 1]:.1%}; "
-               f"without the reroll {no.loc[7, 1]:.1%} and {no.loc[12, 1]:.1%}. The reroll adds "
-               f"{gain.min():.0%}..{gain.max():.0%} points to every target. Three meerkats and the queen need the "
-               f"same 5-6 count die, so their odds are equal (solid: with reroll, dotted: without). Snake eyes (1+1 "
-               "as the tile pair) reach any tile, which lifts the extreme tiles 3 and 12.")
-    return ExperimentResult("meerkat_placement_odds", "Meerkat Kingdom: exact placement odds", reading, df, fig)
+    reading = ("Exact odds (216 rolls x 8 keep-sets, no simulation), the optional reroll used to maximise the chance "
+               "(solid: with the reroll, dotted: without). Three meerkats and the queen need the same 5-6 count die, "
+               "so they share a curve; snake eyes (1+1 as the tile pair) reach any tile.")
+    return ExperimentResult("meerkat_placement_odds", "Meerkat Kingdom: exact placement odds", reading, df, fig,
+                            meta={"exact": True}, findings=odds_findings(tab, no),
+                            question="How likely is a placement on each tile, and how much does the reroll add?")
+
+
+def fairness_findings(df: pd.DataFrame, n: int, player: str = "greedy") -> list[Finding]:
+    """The tiles paying the most and the fewest points per piece committed, each against the board mean (taken
+    as fixed): findings that may change a tile's values."""
+    mean = float(df["paid"].sum() / df["pieces"].sum())
+    out = []
+    for r in (df.loc[df.points_per_piece.idxmax()], df.loc[df.points_per_piece.idxmin()]):
+        if not _finite(r.points_per_piece, r.points_per_piece_ci_low, r.points_per_piece_ci_high, mean):
+            continue
+        out.append(Finding("difference", f"points paid per piece committed, tile {int(r.tile)} ({r['values']})",
+                           r.points_per_piece, r.points_per_piece_ci_low, r.points_per_piece_ci_high, n=n,
+                           null=mean, null_label="the board mean", test="log-scale delta-method interval",
+                           player=player, unit="points", component=f"tile {int(r.tile)} values"))
+    return out
 
 
 def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1.0, 1.5)) -> ExperimentResult:
     sweep = A.value_sweep(n, exponents, rng=seed, engine=engine)
     cvs = [f.points_per_piece.std() / f.points_per_piece.mean() for _, _, f in sweep]
-    best = int(np.argmin(cvs))
     k1 = [b for b, _, _ in sweep].index(1.0) if 1.0 in exponents else 0
     base = sweep[k1][2]
     df = base[["tile", "values", "p_place_1", "pieces", "pieces_se", "paid", "paid_se", "p_high_taken",
-               "points_per_piece"]].copy()
+               "points_per_piece", "points_per_piece_ci_low", "points_per_piece_ci_high"]].copy()
     for b, comp, fair in sweep:
         if b != exponents[k1]:
             df[f"values_b{b:g}"] = ["/".join(map(str, comp.tile(t).values)) for t in df["tile"]]
@@ -77,25 +133,33 @@ def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1
     for k, (b, _, fair) in enumerate(sweep):
         ax.bar(x - 0.4 + width * (k + 0.5), fair["points_per_piece"], width,
                label=f"exponent {b:g}{' (packaged values)' if k == k1 else ''}: CV {cvs[k]:.2f}")
-    ax.set_xticks(x, [f"{t}\n{'/'.join(map(str, sweep[best][1].tile(t).values))}" for t in df.tile], fontsize=7)
+    ax.set_xticks(x, [f"{t}\n{base.loc[base.tile == t, 'values'].iloc[0]}" for t in df.tile], fontsize=7)
+    ax.set_xlabel("desert tile and its packaged values")
     ax.set_ylabel("points paid per piece committed")
-    ax.set_title(f"tile / values of the most even set (exponent {sweep[best][0]:g})", fontsize=8)
     ax.legend(fontsize=7)
-    hi = df.loc[df.points_per_piece.idxmax()]
-    lo = df.loc[df.points_per_piece.idxmin()]
-    reading = (f"{n} three-player greedy games per value set. A tile's 'price' is the pieces committed to it by the "
-               f"time it is scored, its 'pay' the points it hands out. With the packaged values tile {int(hi.tile)} "
-               f"pays {hi.points_per_piece:.2f} points per piece and tile {int(lo.tile)} only "
-               f"{lo.points_per_piece:.2f} (pieces committed carry an SE of about {df.pieces_se.mean():.2f}). The sweep "
-               "varies how steeply values rise with difficulty (high value = 6 (p(6)/p(t))^b, b = 0: all tiles like "
-               "tile 6; b = 1: the packaged reconstruction) and re-simulates each set, because players chase the "
-               "values. Spread of points per piece (coefficient of variation) by exponent: "
-               + ", ".join(f"b={b:g}: {c:.2f}" for (b, _, _), c in zip(sweep, cvs))
-               + f". The most even set is b = {sweep[best][0]:g}: "
-               + ", ".join(f"{t}: {'/'.join(map(str, sweep[best][1].tile(t).values))}" for t in (3, 7, 12))
-               + ". Three-place tiles (9..12) also pay second and third places, so some spread is structural.")
+    reading = (f"Three-player greedy games, {n} per value set. A tile's 'price' is the pieces committed to it by the "
+               "time it is scored, its 'pay' the points it hands out. The sweep varies how steeply values rise with "
+               "difficulty (high value = 6 (p(6)/p(t))^b; b = 0: every tile like tile 6; b = 1: the packaged "
+               "reconstruction) and re-simulates each set, because players chase the values; the legend gives each "
+               "set's spread of points per piece (coefficient of variation, CV, without an interval: compare sets "
+               "only at the full size). Three-place tiles (9..12) also pay second and third places, so some spread "
+               "is structural.")
     return ExperimentResult("meerkat_tile_fairness", "Meerkat Kingdom: tile value fairness", reading, df, fig,
-                            meta={"games": n, "exponents": list(exponents)})
+                            meta={"games": n, "exponents": list(exponents)}, findings=fairness_findings(base, n),
+                            question="Does every tile pay about the same points for the pieces players commit to it?")
+
+
+def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Per setup: the start player's win share minus the other players' mean, paired per game (null: 0)."""
+    out = []
+    for setup, grp in df.groupby("setup", sort=False):
+        r = grp.iloc[0]
+        if _finite(r.start_edge, r.start_edge_ci_low, r.start_edge_ci_high):
+            out.append(from_estimate("difference", f"start player's win share minus the other players' mean, "
+                                     f"{setup}", _estimate(r, "start_edge", r.games), null=0.0,
+                                     null_label="an even start", test="paired t interval", player=player,
+                                     unit="%"))
+    return out
 
 
 def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -113,20 +177,26 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.set_ylabel("win share (ties split)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    lines = []
-    for name, grp in df.groupby("setup", sort=False):
-        first = grp.iloc[0]
-        lines.append(f"{name}: start player {_ci(first.win_rate, first.win_rate_ci_low, first.win_rate_ci_high)} "
-                     f"vs a fair {first.fair_share:.3f}, "
-                     f"{first.start_edge:+.3f} (95% CI {first.start_edge_ci_low:+.3f}..{first.start_edge_ci_high:+.3f}) "
-                     "over the other players' mean")
     reading = (f"{n} games per setup, every player greedy; the rules' 2-player game is 2 players + the automa "
-               "(bonus tokens 9 and 6). " + "; ".join(lines) + ". A position whose CI excludes the dotted fair "
-               "share has a real advantage or handicap at this sample size; the edge over the other players is paired per "
-               "game, so with the (weak) automa it shows the advantage among the humans. Positions are turn positions: the "
-               "start roll decides who starts, so a seat number says nothing about order.")
+               "(bonus tokens 9 and 6). Positions are turn positions: the start roll decides who starts. The edge is "
+               "the start player's win share minus the mean of the other human players, paired per game, so it does "
+               "not depend on how often the automa wins; dotted lines: the fair share.")
     return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
-                            df, fig, meta={"games": n})
+                            _compact(df), fig, meta={"games": n}, findings=seat_findings(df),
+                            question="Does the start player win more often than the others?")
+
+
+def automa_findings(df: pd.DataFrame) -> list[Finding]:
+    """Per row: the automa's win share against the fair share (its score margin is in the table)."""
+    out = []
+    for r in df.to_dict("records"):
+        who = f"{r['players']} {r['policy']} player{'s' if r['players'] > 1 else ''}"
+        ext = " (extension)" if "extension" in r["setup"] else ""
+        out.append(from_estimate("difference", f"automa win share against {who}{ext}",
+                                 _estimate(r, "automa_win_rate", r["games"]), null=r["fair_share"],
+                                 null_label="a fair share", test="t interval (Wilson for 0/1 shares)",
+                                 player=r["policy"], unit="%"))
+    return out
 
 
 def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -138,63 +208,94 @@ def run_automa(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.errorbar(range(len(df)), df.automa_win_rate, yerr=yerr, fmt="o", capsize=4, label="automa win share")
     ax.scatter(range(len(df)), df.fair_share, marker="_", s=300, color="0.3", label="fair share")
     ax.set_xticks(range(len(df)), labels)
+    ax.set_xlabel("human players x their policy")
     ax.set_ylabel("automa win share")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    parts = [f"against {p} {pol} player{'s' if p > 1 else ''} it wins "
-             f"{_ci(r.automa_win_rate, r.automa_win_rate_ci_low, r.automa_win_rate_ci_high)} and scores "
-             f"{r.automa_score:.1f} ± {r.automa_score_se:.1f} vs the players' {r.player_score:.1f} ± {r.player_score_se:.1f}"
-             for p, pol, r in zip(df.players, df.policy, df.itertuples())]
     reading = (f"{n} games per row. The automa places by its die and never uses guardians, burrow actions, the "
-               f"wandering male or oases; " + "; ".join(parts) + " (1 player against the automa is an extension, not "
-               "in the rules). The automa is a fair opponent only for weak "
-               "(random) play: a designer wanting a challenging solo/2p automa should give it more points (e.g. a "
-               "bonus per tile won) or one of the burrow actions.")
-    return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, df, fig,
-                            meta={"games": n})
+               "wandering male or oases; 1 player against the automa is an extension, not in the rules.")
+    return ExperimentResult("meerkat_automa_strength", "Meerkat Kingdom: automa strength", reading, _compact(df),
+                            fig, meta={"games": n}, findings=automa_findings(df),
+                            question="How strong is the automa against players of each strength?")
+
+
+def feature_findings(df: pd.DataFrame, player: str = "heuristic") -> list[Finding]:
+    """Per variant: its score edge minus the baseline's (independent games; null 0): the value of the feature."""
+    base = df.iloc[0]
+    b = _estimate(base, "score_edge", base.games)
+    return [difference_of(f"score edge of a player who {r['variant']}, minus the baseline's",
+                          _estimate(r, "score_edge", r["games"]), b, player=player, unit="points", scale=10.0)
+            for r in df.iloc[1:].to_dict("records")]
 
 
 def run_features(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.feature_value(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    ax.errorbar(df.score_edge, range(len(df)), xerr=1.96 * df.score_edge_se, fmt="o", capsize=4)
+    ax.errorbar(df.score_edge, range(len(df)), xerr=[df.score_edge - df.score_edge_ci_low,
+                                                     df.score_edge_ci_high - df.score_edge], fmt="o", capsize=4)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(df)), df.variant)
     ax.set_xlabel("seat 0 score minus the mean of the two baseline heuristics (points)")
     ax.grid(alpha=0.3)
-    base = df.iloc[0]
-    parts = [f"{r.variant}: edge {r.score_edge - base.score_edge:+.1f} points vs baseline (±{1.96 * r.score_edge_se:.1f}),"
-             f" win share {r.win_rate:.3f}" for r in df.iloc[1:].itertuples()]
     reading = (f"{n} three-player games per variant; seat 0 plays the variant, seats 1-2 the baseline heuristic. "
-               + "; ".join(parts) + ". The difference to the baseline row is the value of the feature to a player "
-               "(95% half-widths in brackets); where it is inside the noise the feature is not decisive for this "
-               "heuristic.")
+               "The difference of a variant's score edge to the baseline row is the value of the feature to this "
+               "player.")
     return ExperimentResult("meerkat_feature_value", "Meerkat Kingdom: value of the reroll, the queen, guardians+pups",
-                            reading, df, fig, meta={"games": n})
+                            reading, _compact(df), fig, meta={"games": n}, findings=feature_findings(df),
+                            question="What is the reroll, the queen, or a guardian worth to a player?")
+
+
+def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Hazards per game with the default bags; the change in hazards with 1 or 3 of each blue token (meerkats
+    lost are in the table); the score of players hit by a hazard minus those spared."""
+    d = df[df["default"]].iloc[0]
+    n = int(d.games)
+    out = [from_estimate("estimate", f"hazards per game, {d.blue_copies_each} of each blue token (default bags)",
+                         _estimate(d, "hazards_per_game", n), player=player, test="log-scale t interval")]
+    for r in df[~df["default"]].to_dict("records"):
+        for col, what in (("hazards_per_game", "hazards per game"),):
+            out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token, minus the default "
+                                     f"{d.blue_copies_each}", _estimate(r, col, r["games"]), _estimate(d, col, n),
+                                     player=player, component="blue bag contents"))
+    hit = _estimate(d, "score_hit_minus_spared", n) if _finite(d.score_hit_minus_spared) else None
+    if hit is not None and hit.ci_high > hit.ci_low:
+        out.append(from_estimate("difference", "score of players hit by a hazard minus those spared (default bags)",
+                                 hit, null=0.0, test="normal interval (Welch SE)", player=player, unit="points",
+                                 scale=10.0, notes=("Hazards hit crowded tiles, so this mixes cause and effect",)))
+    return out
 
 
 def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     df = A.hazard_impact(n, rng=seed, engine=engine)
     fig, ax = plt.subplots(figsize=(7, 3.2))
     x = np.arange(len(df))
-    ax.bar(x - 0.2, df.hazards_per_game, 0.4, yerr=1.96 * df.hazards_per_game_se, capsize=4,
-           label="hazards per game")
-    ax.bar(x + 0.2, df.lost_per_seat, 0.4, yerr=1.96 * df.lost_per_seat_se, capsize=4,
-           label="meerkats lost per player")
+    for off, col, label in ((-0.2, "hazards_per_game", "hazards per game"),
+                            (0.2, "lost_per_seat", "meerkats lost per player")):
+        ax.bar(x + off, df[col], 0.4, yerr=[df[col] - df[f"{col}_ci_low"], df[f"{col}_ci_high"] - df[col]],
+               capsize=4, label=label)
     ax.set_xticks(x, [f"{k} of each blue{' (default)' if d else ''}" for k, d in zip(df.blue_copies_each,
                                                                                     df["default"])])
+    ax.set_xlabel("blue bag contents")
     ax.legend(fontsize=7)
-    ax.set_ylabel("per game")
-    parts = [f"{r.blue_copies_each} of each blue token: {r.hazards_per_game:.2f} ± {r.hazards_per_game_se:.2f} "
-             f"hazards per game (P(any) {r.p_any_hazard:.2f}), {r.lost_per_seat:.2f} ± {r.lost_per_seat_se:.2f} "
-             f"meerkats lost per player" for r in df.itertuples()]
-    d = df[df["default"]].iloc[0]
+    ax.set_ylabel("count per game (95% CI)")
     reading = (f"{n} three-player greedy games per row. Hazards (and every brown token: tan effects, reverse "
                "scoring) only come out once the blue bag is empty, so the number of blue tokens sets the hazard "
-               "pressure: " + "; ".join(parts) + ". With the default bags, players hit by a hazard score "
-               f"{d.score_hit_minus_spared:+.1f} ± {d.score_hit_minus_spared_se:.1f} points vs those spared (hazards "
-               "hit crowded tiles, so this mixes cause and effect). The bag contents are reconstructed.")
-    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, df, fig, meta={"games": n})
+               "pressure. The bag contents are reconstructed; counts have intervals on the log scale (never below 0).")
+    return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, _compact(df), fig,
+                            meta={"games": n}, findings=hazard_findings(df),
+                            question="How much do hazards bite, and how does the blue bag set their pressure?")
+
+
+def reading_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
+    """Per setup and reading: the share of games whose winner changes (Wilson); the paired change of the start
+    player's win share is in the table and the figure."""
+    out = []
+    for r in df.to_dict("records"):
+        what = f"{r['reading'].replace('_', ' ')} = {r['option']}, {r['setup']}"
+        out.append(from_estimate("estimate", f"share of games with another winner, {what}",
+                                 _estimate(r, "winner_changed_rate", r["games"]), test="Wilson interval",
+                                 player=player, unit="%"))
+    return out
 
 
 def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
@@ -208,45 +309,143 @@ def run_readings(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.bar(x, df.winner_changed_rate, 0.4, alpha=0.35, label="share of games with another winner")
     ax.axhline(0, color="0.4", lw=0.8)
     ax.set_xticks(x, labels, fontsize=6)
+    ax.set_ylabel("share of games / change of share")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    parts = []
-    for r in df.itertuples():
-        if r.winner_changed_rate == 0:  # nothing changed: the t interval of the start change is degenerate
-            effect = f"no game changed its winner (95% upper bound {r.winner_changed_rate_ci_high:.2%})"
-        elif r.start_change_se == 0:
-            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
-                      f"{r.winner_changed_rate_ci_high:.2%}), never the start player (no change of their win share)")
-        else:
-            effect = (f"another winner in {r.winner_changed_rate:.2%} ({r.winner_changed_rate_ci_low:.2%}.."
-                      f"{r.winner_changed_rate_ci_high:.2%}), start player's win share {r.start_change:+.4f} "
-                      f"({r.start_change_ci_low:+.4f}..{r.start_change_ci_high:+.4f})")
-        parts.append(f"{r.setup}, {r.reading} = {r.option}: the readings differ in {r.applies_rate:.2%} of games "
-                     f"(95% CI {r.applies_rate_ci_low:.2%}..{r.applies_rate_ci_high:.2%}); {effect}")
-    matters = df[(df.start_change_se > 0) & ((df.start_change_ci_low > 0) | (df.start_change_ci_high < 0))]
-    verdict = ("No reading moves the start player's win share measurably at this sample size"
-               if matters.empty else "The start player's win share moves measurably in: "
-               + ", ".join(f"{r.setup} ({r.reading})" for r in matters.itertuples()))
     reading = (f"{n} greedy games per setup, each played twice from the same seeds: under the literal reading of "
                "the rules text (the default) and under the other reading. Reverse scoring token on tiles 9-12: "
                "literal = the fewest takes the highest value, the second fewest the lowest; extended = the "
                "second fewest the middle value, the third the lowest. Jackal: literal = a player whose "
                "highest-numbered affected tile is protected by their queen loses nothing; next_tile = they lose a "
-               "meerkat from the next affected tile down. " + "; ".join(parts) + f". {verdict}. Both readings need "
-               "the brown bag (opened in a minority of games with the reconstructed bags), and the reverse token "
-               "reaches a three-value tile only by the burrow action that moves oasis tokens (the oasis pictures "
-               "are on tiles 3, 4, 6 and 8); where a reading applies it can still decide the game.")
+               "meerkat from the next affected tile down. Both readings need the brown bag, and the reverse token "
+               "reaches a three-value tile only by the burrow action that moves oasis tokens. The table gives how "
+               "often the readings differ at all (applies_rate).")
     shown = df[["setup", "reading", "option", "applies_rate", "applies_rate_ci_low", "applies_rate_ci_high",
                 "winner_changed_rate", "winner_changed_rate_ci_low", "winner_changed_rate_ci_high", "start_change",
                 "start_change_se", "start_change_ci_low", "start_change_ci_high", "games"]]  # all: reading_impact
     return ExperimentResult("meerkat_rule_readings", "Meerkat Kingdom: do the readings of ambiguous rules matter?",
-                            reading, shown.round(5), fig, meta={"games": n})
+                            reading, _compact(shown), fig, meta={"games": n}, findings=reading_findings(df),
+                            question="Do the two readings of the ambiguous rules change who wins?")
+
+
+def run_strong_play(n: int, n_versus: int, seed, engine: str = "auto", strong: str = "expectimax",
+                    search: str | None = "mcts") -> ExperimentResult:
+    """Issue 12 for Meerkat: the strong players against greedy and heuristic (targets), then the balance findings
+    restated with ``strong`` players next to heuristic players."""
+    seeds = spawn_seeds(seed, 2)
+    # expectimax against both heuristics; the search player (seconds per game) against the stronger heuristic only
+    pairs = [("expectimax", o, pl) for o in ("greedy", "heuristic") for pl in (2, 3)]
+    if search is not None and search != "expectimax":
+        pairs += [(search, "heuristic", pl) for pl in (2, 3)]
+    vs = pd.concat([A.head_to_head(p, o, n_versus, players=pl, rng=ss, engine=engine)
+                    for (p, o, pl), ss in zip(pairs, spawn_seeds(seeds[0], len(pairs)))], ignore_index=True)
+    df = A.strong_play(n, strong=strong, base="heuristic", rng=seeds[1], engine=engine)
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.8), gridspec_kw={"width_ratios": [1, 1.4]})
+    ax = axes[0]
+    labels = [f"{r.policy} vs {r.opponent}\n{r.setup}" for r in vs.itertuples()]
+    ax.errorbar(vs.win_rate, range(len(vs)), xerr=[vs.win_rate - vs.win_rate_ci_low, vs.win_rate_ci_high - vs.win_rate],
+                fmt="o", capsize=3)
+    ax.scatter(vs.fair_share, range(len(vs)), marker="|", s=200, color="0.3", label="fair share")
+    ax.set_yticks(range(len(vs)), labels, fontsize=6)
+    ax.set_xlabel("win share (seat rotated)")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3)
+    ax = axes[1]
+    shown = df[~df.finding.str.startswith("points per piece")]
+    names = list(dict.fromkeys(shown.finding))
+    for k, (player, grp) in enumerate(shown.groupby("player", sort=False)):
+        y = np.array([names.index(f) for f in grp.finding]) + (k - 0.5) * 0.3
+        ax.errorbar(grp.value - grp.reference, y, xerr=[grp.value - grp.ci_low, grp.ci_high - grp.value], fmt="o",
+                    capsize=3, label=player)
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(range(len(names)), [f.replace("win share of a player who ", "") for f in names], fontsize=6)
+    ax.set_xlabel("estimate minus its reference (0 or the fair share)")
+    ax.legend(fontsize=6)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    reading = (f"Head to head: {n_versus} games per row, the strong player's seat rotated, the others all greedy or "
+               f"all heuristic (the search player against heuristic players only) (2 players: the rules' 2 players + automa). Restated findings: every seat played by "
+               f"heuristic players and again by {strong} players, {n} games per setup and per restricted player "
+               "(3 players); the start-player edge by turn position, paired per game; tile pay against the board "
+               "mean for the tiles paying the most and the fewest points per piece with heuristic players. Each "
+               f"finding under {strong} play says whether it holds (its interval on the same side of the reference "
+               "as with heuristic players); the change from heuristic to strong play is a difference of independent "
+               "estimates.")
+    table = pd.concat([vs.assign(finding="head-to-head").rename(columns={"win_rate": "value", "win_rate_se": "se",
+                                                                         "win_rate_ci_low": "ci_low",
+                                                                         "win_rate_ci_high": "ci_high"}), df],
+                      ignore_index=True)
+    cols = ["finding", "policy", "opponent", "setup", "player", "value", "se", "ci_low", "ci_high", "reference",
+            "fair_share", "beats_fair", "side", "holds", "games"]
+    return ExperimentResult("meerkat_strong_play", "Meerkat Kingdom: strong players and the findings under strong play",
+                            reading, _compact(table[cols]), fig,
+                            meta={"games": n, "versus_games": n_versus, "strong": strong, "search": search},
+                            findings=strong_findings(vs, df, base="heuristic"),
+                            question="How strong are the search players, and do the balance findings hold under "
+                                     "strong play?")
+
+
+def _holds(base_side: str, strong_side: str, strong: str, base: str) -> str:
+    """Whether a finding holds under strong play, from the sides of the reference the two intervals lie on."""
+    where = {"above": "above the reference", "below": "below the reference", "contains": "containing the reference"}
+    if base_side == strong_side == "contains":
+        return f"no difference from the reference is detected with either player ({base} or {strong})"
+    if base_side == strong_side:
+        return f"holds under strong play (both intervals {where[base_side]})"
+    return (f"changes under strong play (the {base} players' interval {where[base_side]}, the {strong} players' "
+            f"{where[strong_side]})")
+
+
+def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic") -> list[Finding]:
+    """Findings of the strong-play experiment: each head-to-head share against the fair share; each restated
+    finding (start-player edge, restricted players, the heuristic's best- and worst-paying tiles) under the strong
+    player against its reference, with the heuristic players' numbers and whether it holds, then the change from
+    heuristic to strong play (difference of independent estimates, null 0)."""
+    out = []
+    for r in vs.itertuples():
+        out.append(Finding("difference", f"win share of {r.policy} against {r.opponent} players, {r.setup}",
+                           r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high, n=int(r.games), null=r.fair_share,
+                           null_label="a fair share", test="t interval, seat rotated", player=f"{r.policy} vs "
+                           f"{r.opponent}", unit="%"))
+    ppp = df[df.finding.str.startswith("points per piece") & (df.player == base)]
+    tiles = set(ppp.loc[[ppp.value.idxmax(), ppp.value.idxmin()], "finding"]) if len(ppp) else set()
+    keep = df[~df.finding.str.startswith("points per piece") | df.finding.isin(tiles)]
+    for finding, grp in keep.groupby("finding", sort=False):
+        b, st = grp[grp.player == base], grp[grp.player != base]
+        if b.empty or st.empty:
+            continue
+        b, st = b.iloc[0], st.iloc[0]
+        if not _finite(b.value, b.ci_low, b.ci_high, st.value, st.ci_low, st.ci_high, st.reference):
+            continue
+        tile = finding.startswith("points per piece")
+        edge = finding.startswith("start-player edge")
+        unit = "points" if tile else "%"
+        ref_label = "the board mean" if tile else ("an even start" if edge else "a fair share")
+        note = f"With {base} players: {_interval(b.value, b.ci_low, b.ci_high, unit)}"
+        if min(st.games, b.games) >= MIN_CLAIM_N:
+            note += "; " + _holds(b.side, st.side, st.player, base)
+        out.append(Finding("difference", finding, st.value, min(st.ci_low, st.value), max(st.ci_high, st.value),
+                           n=int(st.games), null=st.reference, null_label=ref_label,
+                           test="paired t interval" if edge else ("log-scale delta-method interval" if tile
+                                                                  else "t interval"),
+                           player=st.player, unit=unit, notes=(note,),
+                           component=finding.split("(")[0].replace("points per piece, ", "").strip() + " values"
+                           if tile else ""))
+        moved = difference_of(f"{finding}: {st.player} minus {base} players",
+                              Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
+                              Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
+                              player=f"{st.player} vs {base}", unit=unit)
+        if unit == "%":  # shares change by at most 1, edges (differences of shares) by 2: the normal interval can
+            bound = 2.0 if edge else 1.0  # pass these bounds on tiny samples
+            moved = moved.with_context(ci_low=max(-bound, moved.ci_low), ci_high=min(bound, moved.ci_high))
+        out.append(moved)
+    return out
 
 
 # ----------------------------------------------------------------------------------------- section
 def report_section(ctx) -> Section:
     root = ctx.seed_for("meerkat")
-    seeds = spawn_seeds(root, 6)
+    seeds = spawn_seeds(root, 7)
     q = ctx.quick
     comp = default_components()
     items: list = [Text(
@@ -256,7 +455,10 @@ def report_section(ctx) -> Section:
         "keep-sets); whole games are simulated with a numba-compiled engine whose pure-Python twin is the reference. "
         "Policies: greedy = best immediate change of (own projected points - mean opponent projected points), "
         "with the reroll chosen by exact expectation; heuristic = the same with weights for guardians, pups, the "
-        "queen and burrow actions. Reconstructed components are listed at the end of this section.",
+        "queen and burrow actions; expectimax = the heuristic's weights with the expected end-of-game majority "
+        "standings as its evaluation (exact expectation over the reroll); mcts:N = determinized Monte Carlo search, "
+        "N rollouts per decision played by the compiled engine. The automa's exact placement distribution is "
+        "meerkat.placement_table(automa=True). Reconstructed components are listed at the end of this section.",
         heading="Meerkat Kingdom")]
     from .sim import compiled_engine_ready
 
@@ -268,18 +470,16 @@ def report_section(ctx) -> Section:
                run_automa(_n("automa", q), seeds[2], eng),
                run_features(_n("features", q), seeds[3], eng),
                run_hazards(_n("hazards", q), seeds[4], eng),
-               run_readings(_n("readings", q), seeds[5], eng)]
+               run_readings(_n("readings", q), seeds[5], eng),
+               run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng, *STRONG[0 if q else 1])]
     for res in results:
         save_experiment(res, ctx.out_dir)
         items.append(res)
-    at = automa_placement_table()
-    any_face = at[at.face == "any"].pivot_table(index="tile", columns="count", values="probability", fill_value=0)
-    items.append(Table(any_face.reset_index(), title="Automa placement distribution (exact, faces mixed)",
-                       caption="P(tile, meerkats) of one automa placement; a 1+1 tile pair is rerolled."))
     src = comp.source_table()
     items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45,
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
-                                           ("features", 5), ("hazards", 3), ("readings", 9)))
+                                           ("features", 5), ("hazards", 3), ("readings", 9), ("strong", 10),
+                                           ("versus", 4 if q else 6)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")

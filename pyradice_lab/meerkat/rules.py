@@ -16,7 +16,9 @@ pure-Python twins of :mod:`.sim`, or everything under ``NUMBA_DISABLE_JIT=1``), 
     ``TOK`` (oasis token kind on the tile), ``LOCK`` (seat holding the reverse-scoring timer, -1 none),
     ``USED`` (a blue token was used here this turn: refill at the end of the turn), ``PIC`` (oasis picture).
 ``G[field]``
-    game counters: seats, wandering male, tape pointers, turn, bags, bonus tokens taken, hazards fired, log.
+    game counters: seats, wandering male, tape pointers, turn, turn order (``G_POS`` = the next position to
+    play, ``G_FINAL`` = the last turn after the last bonus token has begun), bags, bonus tokens taken, hazards
+    fired, log.
 ``bags``, ``V`` (tile values), ``A`` / ``D`` (tile adjacency / distance after the setup shuffle), ``K``
 (dice, automa, bonus constants), ``dt`` / ``ct`` (the game's dice tape and choice tape), ``prm`` (policy
 parameters per seat) and the trace log.  All integer arrays are row blocks of one int64 array ``W`` and
@@ -40,7 +42,8 @@ SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 
 TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 18, 19, 20, 21
 TOK, LOCK, USED, PIC, PAID, PRESENT, NTF = 0, 1, 2, 3, 4, 5, 6
 (G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
- G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, NG) = range(24)
+ G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, G_POS, G_FINAL,
+ NG) = range(26)
 # token kinds
 NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP = 0, 1, 2, 3, 4
 T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE = 5, 6, 7, 8, 9

@@ -25,7 +25,7 @@ import pandas as pd
 from ..limits import check_result_size
 from ..rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
-from .policies import POLICIES, policy_row
+from .policies import POLICIES, SEARCH, policy_name, policy_row
 
 __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
            "python_twins", "fresh_state", "outcomes", "lineup_outcomes", "AUTOMA_LEVELS"]
@@ -112,7 +112,7 @@ def _seat_config(players, automa, policies):
     if policies is None:
         policies = ["greedy"] * players
     elif isinstance(policies, (str, dict)) or (isinstance(policies, tuple) and len(policies) == 2
-                                                and policies[0] == "heuristic"):
+                                                and policies[0] in ("heuristic", "expectimax", "mcts")):
         policies = [policies] * players
     policies = list(policies)
     if len(policies) != players:
@@ -124,7 +124,7 @@ def _seat_config(players, automa, policies):
         pols[s], prm[s] = pid, row
     if automa:
         pols[players] = -1
-    names = [p if isinstance(p, str) else "heuristic*" for p in policies] + (["automa"] if automa else [])
+    names = [policy_name(p) for p in policies] + (["automa"] if automa else [])
     return n, pols, prm, names
 
 
@@ -233,7 +233,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
     K = _readings_k(setup.K, reverse_reading, jackal_reading)
-    run_games = _engine(engine, n_games, pols, n)[0]
+    run_games = _engine(engine, n_games, pols, n, prm)[0]
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
@@ -266,15 +266,24 @@ def compiled_engine_ready() -> bool:
         return False
 
 
-def _engine(engine: str, n_games: int, pols, n: int):
+def _engine(engine: str, n_games: int, pols, n: int, prm=None):
     """Pick the kernel: ``auto`` runs the pure-Python twin when compiling would cost more than it saves."""
+    from .policies import P_FUTURE
 
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine == "auto":
         # pure-Python CPU seconds per game and seat (measured on the 2-core machine under load: 3 greedy players
-        # 27 ms a game, random_legal seats 1.5 ms) against a cold compile of about 20 CPU seconds
-        per_game = n * (0.009 if (pols[:n] > 0).any() else 0.0015)
+        # 27 ms a game, random_legal seats 1.5 ms, expectimax seats about 0.2 s) against a cold compile of about
+        # 20 CPU seconds; every search decision plays hundreds of rollouts: always compile for a search player
+        per_game = 0.0
+        for s in range(n):
+            if pols[s] == SEARCH:
+                per_game = np.inf
+            elif pols[s] > 0:
+                per_game += 0.2 if prm is not None and prm[s, P_FUTURE] > 0 else 0.009
+            else:
+                per_game += 0.0015
         compiled = compiled_engine_ready() or n_games * per_game > TWIN_BUDGET
     else:
         compiled = engine == "numba"
@@ -340,7 +349,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
     K = _readings_k(st.K, reverse_reading, jackal_reading)
-    run_games = _engine(engine, 1, pols, n)[0]
+    run_games = _engine(engine, 1, pols, n, prm)[0]
     gen = as_generator(rng)
     tapes = _tapes(gen, 1)
     seat_out = np.zeros((1, 4, len(SEAT_COLUMNS)), np.int64)
@@ -456,9 +465,9 @@ def python_twins() -> dict:
     """name -> pure-Python twin of every numba function of the game engine modules."""
     from numba.core.registry import CPUDispatcher
 
-    from . import automa, kernel, oasis, policies, rules
+    from . import automa, evaluation, kernel, oasis, policies, rules, search, turns
 
-    modules = (rules, oasis, automa, policies, kernel)
+    modules = (rules, oasis, automa, evaluation, policies, turns, search, kernel)
     spaces = {m.__name__: dict(vars(m)) for m in modules}
     for space in spaces.values():
         space["TRACE"] = True  # the twins record trace events (compiled code prunes them)
@@ -526,4 +535,5 @@ def fresh_state(players: int = 3, automa: bool | None = None, dice=(), policies=
         for i in range(3, 13):
             for j in range(3, 13):
                 D[i, j] = min(D[i, j], D[i, k] + D[k, j])
+    python_twins()["store_model"](g)
     return g

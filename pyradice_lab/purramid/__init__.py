@@ -1,17 +1,17 @@
 """Purramid (Reiner Knizia): boards as data, exact burst odds, an exact press-your-luck advisor, fast
 Monte Carlo of turns and of whole 2-4 player games.
 
-Public API
-----------
-Boards          :class:`Layout` (``from_rows``, ``from_toml``), :func:`load_layout` ("A", "B" or a path)
-Components      :func:`load_components` / :func:`default_components`: the game constants and the sides as
-                data (a designer's file merges over the packaged ones; ``components=`` everywhere)
-Burst odds      :func:`burst_probability`, :func:`burst_table`
-Advisor         :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy)
-Turns (MC)      :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
-                :func:`stop_if_burst_risk_above`, :func:`optimal`
-Games           :func:`simulate_games` (compiled, one row per game), :func:`play_game` (transcript)
-Report          :func:`report_section`
+Public API:
+
+- boards: :class:`Layout` (``from_rows``, ``from_toml``), :func:`load_layout` ("A", "B" or a path);
+- components: :func:`load_components` / :func:`default_components`: the game constants and the sides as
+  data (a designer's file merges over the packaged ones; ``components=`` everywhere);
+- burst odds: :func:`burst_probability`, :func:`burst_table`;
+- advisor: :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy);
+- turns (Monte Carlo): :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
+  :func:`stop_if_burst_risk_above`, :func:`optimal`;
+- games: :func:`simulate_games` (compiled, one row per game), :func:`play_game` (transcript);
+- report: :func:`report_section`.
 
 Examples
 --------

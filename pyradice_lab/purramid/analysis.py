@@ -1,331 +1,503 @@
-"""The computations behind the Purramid experiments (tidy DataFrames; no plotting here).
+"""Purramid experiments: one function per designer question, each returning an :class:`Answer`.
 
-Each function is used by both the report section (:mod:`.report`) and the scripts in ``experiments/``.
-Monte Carlo columns carry ``_se``, ``_ci_low`` and ``_ci_high``; exact columns are plain floats.
+An answer holds the data (every row: the CSV beside the report), the findings computed from those data
+(:class:`pyradice_lab.findings.Finding`: the quantity, its estimate and 95% interval, the test, the sample
+size and the players it was measured with) and the tables a figure needs.  Nothing here writes a
+conclusion: the sentences are rendered from the findings by :func:`pyradice_lab.findings.render`, which
+claims a difference only when its interval excludes "no difference" on enough games (or when both numbers
+are exact).  Burst odds, stop-or-continue values, yarn token values and the bonus-mode errors are exact;
+the game experiments simulate whole games with confidence intervals.
+
+The measurements (tidy tables) live in :mod:`.measures` and are re-exported here; :mod:`.report` and
+:mod:`.strongplay` draw the figures and lay the answers out.
+
+Examples
+--------
+>>> from pyradice_lab.purramid import analysis as A
+>>> ans = A.burst_odds()
+>>> ans.exact, [f.kind for f in ans.findings]
+(True, ['exact', 'exact', 'exact'])
+>>> games = A.game_cells((2,), ("A",), n_games=40, seed=1)
+>>> f = A.seat_advantage(games).findings[0]
+>>> f.quantity, f.n, f.null
+("start player's win share, 2 players, side A", 40, 0.5)
 """
 
 from __future__ import annotations
 
-import time
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, spawn_seeds
-from ..stats import mean_estimate, proportion_estimate
+from ..findings import Finding, difference_of, from_estimate
+from ..rng import seed_sequence
+from ..stats import Z95, mean_estimate, nonnegative_estimate, proportion_estimate
 from . import advisor
-from .board import dice_cost, popcount
-from .components import coerce_components, load_layout
-from .odds import burst_table
+from .components import Layout, load_game_config, load_layout
+from .measures import (  # noqa: F401  (re-exported: the measurements behind the answers)
+    GAME_POLICY,
+    SMALL_LAYOUTS,
+    bonus_mode_errors,
+    burst_heatmap,
+    compare_play,
+    difference,
+    game_cells,
+    policy_regret,
+    press_your_luck,
+    sample_positions,
+    seat_table,
+    side_difference,
+    side_table,
+    situations,
+    skill_gap_games,
+    skill_gap_table,
+    yarn_values,
+)
 
-__all__ = ["GAME_POLICY", "burst_heatmap", "situations", "press_your_luck", "game_cells", "seat_table",
-           "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors", "SMALL_LAYOUTS",
+__all__ = ["Answer", "SIZES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
+           "stop_or_continue", "play_games", "seat_advantage", "game_length", "side_a_vs_b", "yarn_value",
+           "rule_of_thumb_regret", "bonus_mode_accuracy", "strong_play_games", "strong_play", "skill_gap",
+           "yarn_answer", "regret_answer", "bonus_answer",
+           # the measurements, re-exported from .measures
+           "GAME_POLICY", "SMALL_LAYOUTS", "burst_heatmap", "situations", "press_your_luck", "game_cells",
+           "seat_table", "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors",
            "skill_gap_games", "skill_gap_table", "compare_play", "side_difference", "difference"]
 
-#: the seat-symmetric "sensible human" used in the game experiments
-GAME_POLICY = "risk:0.35"
+#: the per-game columns the game answers read (enough to store games and recompute every finding)
+GAME_COLUMNS = ("players", "layout", "policies", "winner", "turns", "bursts", "bonus_turns", "winner_gold", "end",
+                "score_0", "score_1", "score_2", "score_3", "optimal_seat")
+#: the component a start-player advantage would change (the deal compensates the start player)
+START_COMPONENT = "start-player compensation (tiles dealt per seat)"
+#: the component the yarn-token value is stored in
+YARN_COMPONENT = "yarn_value in data/game.toml"
+#: the human-style rules of thumb compared with the exact optimum
+REGRET_POLICIES = ("greedy", "stop_after:1", "stop_after:2", "stop_after:3", "risk:0.2", "risk:0.35", "risk:0.5")
 
-SMALL_LAYOUTS = {
-    "tiny-3row": [[1, 2, 3], [4, 5], [6]],
-    "small-10-12": [[2, 10, 6], [8, 3, 4], [12, 5]],
-    "small-8-low": [[3, 8, 2, 5], [6, 1, 4], [7, 9]],
-    "small-4row": [[4, 6, 1, 3, 2], [8, 5, 10], [9, 7, 11], [12, 6]],
+#: sizes of the report's experiments: ``quick`` (indicative, seconds) and ``full``
+SIZES = {
+    "quick": {"games": 60, "situations": "first and last", "yarn_sides": ("A",), "yarn_positions": 3,
+              "yarn_empty": False, "regret_boards": 1, "regret_turns": 400, "bonus_dice": (4,),
+              "bonus_game_boards": False, "strong": "quick"},
+    "full": {"games": 2000, "situations": "all", "yarn_sides": ("A", "B"), "yarn_positions": 7,
+             "yarn_empty": True, "regret_boards": 3, "regret_turns": 3000, "bonus_dice": (4, 5),
+             "bonus_game_boards": True, "strong": "report"},
+}
+
+#: games per cell of the strong-play experiments: heuristic baseline, all seats optimal and one optimal seat
+#: (by players; 0 = not played)
+STRONG_SIZES = {
+    "quick": {"heuristic": 100, "optimal": {2: 12, 3: 0, 4: 0}, "gap": {2: 12, 3: 0, 4: 0}},
+    "report": {"heuristic": 2000, "optimal": {2: 120, 3: 0, 4: 8}, "gap": {2: 60, 3: 0, 4: 16}},
+    "full": {"heuristic": 2000, "optimal": {2: 600, 3: 60, 4: 60}, "gap": {2: 200, 3: 120, 4: 120}},
 }
 
 
-# ------------------------------------------------------------------------------------------ exact odds
-def burst_heatmap(max_dice: int = 5, numbers=range(1, 13)) -> pd.DataFrame:
-    """P(burst) when the only empty space shows ``number``, for 1..max_dice dice (long format, exact)."""
-    t = burst_table(max_dice, numbers)
-    rows = []
-    for n in numbers:
-        for d in range(1, max_dice + 1):
-            rows.append({"dice": d, "number": n, "p_burst": float(t.loc[[(n,)], d].iloc[0])})
-    return pd.DataFrame(rows)
+@dataclass
+class Answer:
+    """One experiment's answer: the data, the findings computed from them, and the sizes used.
+
+    Attributes
+    ----------
+    question : str
+        The designer's question in one line.
+    data : DataFrame
+        Every row the findings rest on (the CSV beside the report).
+    findings : list of Finding
+        The conclusions, computed from ``data`` (and ``frames``).
+    sample_size : int, optional
+        Games (or turns, boards) per compared group; None for exact answers.
+    exact : bool
+        No sampling error in the numbers (exact enumeration or recursion).
+    frames : dict of DataFrame
+        Further tables (per-game rows, differences) the figure or the findings use.
+    info : dict
+        Sizes and settings used (for the method text).
+    """
+
+    question: str
+    data: pd.DataFrame
+    findings: list = field(default_factory=list)
+    sample_size: int | None = None
+    exact: bool = False
+    frames: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.findings = list(self.findings)
+        for f in self.findings:
+            if not isinstance(f, Finding):
+                raise TypeError(f"findings must be Finding objects, got {type(f).__name__}")
 
 
-# ------------------------------------------------------------------------------------------ advisor
-def situations(side: str = "A", *, components=None) -> list[dict]:
-    """Named board situations for the press-your-luck chart (valid dice groups, so stopping scores).
+def _size(quick: bool) -> dict:
+    if not isinstance(quick, (bool, np.bool_)):
+        raise TypeError(f"quick must be True or False, got {quick!r}")
+    return SIZES["quick" if quick else "full"]
 
-    ``components`` (every experiment here): a path or loaded components whose sides ``side`` names."""
-    L = load_layout(side, coerce_components(components))
-    sp = L.spaces
-    top = L.all_mask & ~L.bottom_rows_mask(7)
-    late = [s for s in sp if not top >> L.index(s) & 1]
-    return [
-        {"situation": "empty board, dice on one bottom space", "covered": [], "placed": [(0, 3)], "max_used": 4},
-        {"situation": "empty board, dice on two bottom spaces", "covered": [], "placed": [(0, 3), (0, 4)],
-         "max_used": 3},
-        {"situation": "2-player start, dice on one row-2 space", "covered": sp[:L.bottom_rows_mask(2).bit_count()],
-         "placed": [(2, 2)], "max_used": 4},
-        {"situation": "late game (rows 0-6 covered), dice on (7,1)", "covered": late, "placed": [(7, 1)],
-         "max_used": 4},
+
+def _exact(quantity: str, value: float, **kwargs) -> Finding:
+    return Finding("exact", quantity, float(value), float(value), float(value), n=0, **kwargs)
+
+
+def _normal(quantity: str, value: float, se: float, n: int, **kwargs) -> Finding:
+    """A ``difference`` finding with the normal 95% interval ``value ± 1.96 se``."""
+    return Finding("difference", quantity, float(value), float(value - Z95 * se), float(value + Z95 * se), n=int(n),
+                   **kwargs)
+
+
+def _sides_label(games: pd.DataFrame) -> str:
+    sides = sorted(games["layout"].unique())
+    return f"side {sides[0]}" if len(sides) == 1 else "both sides" if sides == ["A", "B"] else \
+        "sides " + " and ".join(sides)
+
+
+# ------------------------------------------------------------------------------------------ exact turns
+def burst_odds(max_dice: int = 5) -> Answer:
+    """Exact P(burst) when the only empty space shows a number 1..12, for 1..max_dice dice."""
+    df = burst_heatmap(max_dice)
+    grid = df.pivot(index="dice", columns="number", values="p_burst")
+    top = grid.index.max()
+    hard_top = int(grid.loc[top].idxmax())
+    mid = grid.loc[top, 5:12]
+    hard_two = int(grid.loc[2].idxmax()) if 2 in grid.index else None
+    words = {1: "one die", 2: "two dice", 3: "three dice", 4: "four dice", 5: "five dice"}
+    findings = [
+        _exact(f"burst chance of {words.get(top, f'{top} dice')} when the only empty space is a '{hard_top}' "
+               f"(the hardest number for {words.get(top, f'{top} dice')})", grid.loc[top, hard_top], unit="%"),
+        _exact(f"highest burst chance of {words.get(top, f'{top} dice')} on a lone number from 5 to 12 "
+               f"(a '{int(mid.idxmax())}')", mid.max(), unit="%"),
     ]
+    if hard_two is not None:
+        findings.append(_exact(f"burst chance of two dice on a lone '{hard_two}' (the hardest number for two dice)",
+                               grid.loc[2, hard_two], unit="%"))
+    return Answer("Which numbers are hard to hit, with how many dice left?", df, findings, exact=True,
+                  frames={"grid": grid})
 
 
-def press_your_luck(side: str = "A", objective="tiles", *, components=None) -> pd.DataFrame:
-    """Exact value of stopping vs continuing, by situation and dice left (bonus turns per ``auto``)."""
-    rows = []
-    comp = coerce_components(components)
-    L = load_layout(side, comp)
-    for sit in situations(side, components=comp):
-        used = dice_cost(L, L.mask_of(sit["placed"]))   # a space showing n holds at least ceil(n/6) dice
-        for d in range(1, 5 - used + 1):
-            df = advisor.advise(side, sit["covered"], sit["placed"], dice_left=d, objective=objective,
-                                components=comp)
-            v = df.set_index("action")
-            rows.append({"situation": sit["situation"], "dice_left": d,
-                         "stop_value": float(v.loc["stop", "value"]),
-                         "continue_value": float(v.loc["continue", "value"]),
-                         "continue_burst": float(v.loc["continue", "burst_probability"]),
-                         "best": df["action"].iloc[0], "bonus_mode": df["bonus"].iloc[0]})
-    return pd.DataFrame(rows)
+def stop_or_continue(quick: bool = False, side: str = "A") -> Answer:
+    """Exact value of stopping and of continuing, by board situation and dice left (bonus turns included)."""
+    size = _size(quick)
+    df = press_your_luck(side)
+    sits = list(df["situation"].unique())
+    if size["situations"] != "all":
+        df = df[df["situation"].isin([sits[0], sits[-1]])].reset_index(drop=True)
+        sits = [sits[0], sits[-1]]
+    many = df[df["dice_left"] >= 3]
+    k = int((many["best"] == "continue").sum())
+    findings = [_exact(f"share of the situations with three or more dice left in which continuing beats "
+                       f"stopping ({k} of {len(many)})", k / len(many), unit="%")] if len(many) else []
+    for sit in (sits[0], sits[-1]):
+        one = df[(df["situation"] == sit) & (df["dice_left"] == 1)]
+        if len(one):
+            r = one.iloc[0]
+            findings.append(_exact(f"expected tiles this turn if continuing with one die left, {sit}",
+                                   r["continue_value"], null=float(r["stop_value"]), null_label="stopping",
+                                   unit="tiles", player="exact optimum"))
+    return Answer("With dice on the board, should I stop or roll again?", df, findings, exact=True,
+                  info={"side": side, "yarn_value": load_game_config().yarn_value})
 
 
 # ------------------------------------------------------------------------------------------ games
-def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
-               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
-    """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
-    ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated)."""
-    from .sim import simulate_games
-
-    comp = coerce_components(components)
-    cells = [(p, s) for p in players_list for s in sides]
-    seqs = spawn_seeds(seed, len(cells))
-    frames = []
-    for (p, s), q in zip(cells, seqs):
-        n = n_games[p] if isinstance(n_games, dict) else n_games
-        if n:
-            frames.append(simulate_games(n, players=p, layout=s, policies=policy, rng=q, n_jobs=n_jobs,
-                                         progress=progress, components=comp))
-    return pd.concat(frames, ignore_index=True)
+def play_games(n_games: int, seed=0, *, policy: str = GAME_POLICY, n_jobs: int = 1) -> pd.DataFrame:
+    """The report's game sample: ``n_games`` per (2-4 players, side A/B), every seat playing ``policy``."""
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
+        raise ValueError(f"n_games must be an integer >= 2, got {n_games!r}")
+    return game_cells(n_games=int(n_games), policy=policy, seed=seed, n_jobs=n_jobs)
 
 
-def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuristic: str = GAME_POLICY,
-                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
-    """One ``"optimal"`` seat against ``heuristic`` seats: ``n_games`` per (players, side) (an int or
-    ``{players: n}``), the optimal seat rotating through the seats in equal blocks so seat effects cancel;
-    ``simulate_games`` rows plus ``optimal_seat``."""
-    from .sim import simulate_games
-
-    comp = coerce_components(components)
-    cells = [(p, s) for p in players_list for s in sides]
-    seqs = spawn_seeds(seed, len(cells))
-    frames = []
-    for (p, s), q in zip(cells, seqs):
-        n = n_games[p] if isinstance(n_games, dict) else n_games
-        per_seat = -(-n // p)
-        for seat, qq in enumerate(q.spawn(p)):
-            pols = [heuristic] * p
-            pols[seat] = "optimal"
-            df = simulate_games(per_seat, players=p, layout=s, policies=pols, rng=qq, n_jobs=n_jobs,
-                                progress=progress, components=comp)
-            df["optimal_seat"] = seat
-            frames.append(df)
-    return pd.concat(frames, ignore_index=True)
+def _policy_label(games: pd.DataFrame) -> str:
+    """``"risk:0.35, every seat"`` when every seat of every game played one policy, else "mixed seats"."""
+    names = {name for pols in set(games["policies"]) for name in pols.split(",")}
+    if len(names) == 1:
+        name = names.pop()
+        short = {f"stop_if_burst_risk_above({GAME_POLICY.split(':')[1]})": GAME_POLICY}.get(name, name)
+        return f"{short}, every seat"
+    return "mixed seats"
 
 
-def skill_gap_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per players x side: the optimal seat's win rate (vs the fair share 1/players) and its score minus the
-    mean score of the heuristic seats in the same game, with 95% CIs."""
-    rows = []
-    for (players, side), g in games.groupby(["players", "layout"], sort=True):
-        seat = g["optimal_seat"].to_numpy()
-        scores = g[[f"score_{p}" for p in range(players)]].to_numpy(dtype=float)
-        own = scores[np.arange(len(g)), seat]
-        others = (scores.sum(axis=1) - own) / (players - 1)
-        win = proportion_estimate(int((g["winner"].to_numpy() == seat).sum()), len(g))
-        rows.append({"players": players, "side": side, "games": len(g), **win.to_dict("p_win"),
-                     "fair_share": 1 / players, **mean_estimate(own - others).to_dict("score_gap"),
-                     **mean_estimate(own).to_dict("score_optimal"), **mean_estimate(others).to_dict("score_others")})
-    return pd.DataFrame(rows)
+def seat_advantage(games: pd.DataFrame) -> Answer:
+    """Win share by seat; findings: the start player's win share per player count (sides pooled) against a
+    fair share, Wilson intervals."""
+    seats = seat_table(games)
+    player = _policy_label(games)
+    findings = []
+    for p, g in games.groupby("players", sort=True):
+        est = proportion_estimate(int((g["winner"] == 0).sum()), len(g))
+        findings.append(from_estimate(
+            "difference", f"start player's win share, {p} players, {_sides_label(g)}", est, null=1 / p,
+            null_label="a fair share", unit="%", test="Wilson interval", player=player, component=START_COMPONENT))
+    return Answer("Does the start player, or any seat, win more often than a fair share?", seats, findings,
+                  info={"games_per_cell": int(games.groupby(["players", "layout"]).size().min()), "player": player})
 
 
-def difference(a: dict, b: dict, name: str) -> dict:
-    """``b - a`` for two independent estimates given as ``{name, name_se}`` (normal 95% interval) and
-    whether the interval excludes 0."""
-    d = b[name] - a[name]
-    se = float(np.hypot(a[f"{name}_se"], b[f"{name}_se"]))
-    return {"diff": d, "diff_se": se, "diff_ci_low": d - 1.96 * se, "diff_ci_high": d + 1.96 * se,
-            "differs": bool(abs(d) > 1.96 * se)}
+def game_length(games: pd.DataFrame) -> Answer:
+    """Turns per game by players and side; findings: turns per game per player count (sides pooled)."""
+    sides = side_table(games)
+    player = _policy_label(games)
+    findings = []
+    for p, g in games.groupby("players", sort=True):
+        est = nonnegative_estimate(g["turns"].to_numpy())
+        findings.append(from_estimate("estimate", f"turns per game, {p} players, {_sides_label(g)}", est,
+                                      unit="turns", test="t interval on the log scale", player=player))
+    ends = games["end"].value_counts()
+    data = sides.copy()
+    data["turns_per_player"] = data["turns"] / data["players"]
+    return Answer("How many turns does a game last, by player count and side?", data, findings,
+                  frames={"ends": (ends / ends.sum()).rename("share").reset_index()}, info={"player": player})
 
 
-def compare_play(heuristic_games: pd.DataFrame, optimal_games: pd.DataFrame) -> pd.DataFrame:
-    """Heuristic play vs optimal play, per players x side and quantity (start player's win rate, turns per
-    game, bursts per turn, bonus turns per turn, winner's gold): both estimates with 95% CIs and their
-    difference (optimal - heuristic) with its interval and ``differs``."""
-    out = []
-    for games, label in ((heuristic_games, "heuristic"), (optimal_games, "optimal")):
-        seats = seat_table(games)
-        s0 = seats[seats["seat"] == 0].set_index(["players", "side"])
-        sides = side_table(games).set_index(["players", "side"])
-        for key in sides.index:
-            for q, src, col in (("P(start player wins)", s0, "p_win"), ("turns per game", sides, "turns"),
-                                ("bursts per turn", sides, "bursts_per_turn"),
-                                ("bonus turns per turn", sides, "bonus_per_turn"),
-                                ("winner's gold", sides, "winner_gold")):
-                r = src.loc[key]
-                out.append({"players": key[0], "side": key[1], "quantity": q, "play": label, "value": r[col],
-                            "se": r[f"{col}_se"], "ci_low": r[f"{col}_ci_low"], "ci_high": r[f"{col}_ci_high"],
-                            "games": int(r["games"])})
-    long = pd.DataFrame(out)
-    rows = []
-    for (players, side, q), g in long.groupby(["players", "side", "quantity"], sort=False):
-        if set(g["play"]) != {"heuristic", "optimal"}:
-            continue
-        h = g[g["play"] == "heuristic"].iloc[0]
-        o = g[g["play"] == "optimal"].iloc[0]
-        row = {"players": players, "side": side, "quantity": q}
-        for lab, r in (("heuristic", h), ("optimal", o)):
-            row.update({lab: r["value"], f"{lab}_ci_low": r["ci_low"], f"{lab}_ci_high": r["ci_high"],
-                        f"{lab}_games": r["games"]})
-        row.update(difference({"v": h["value"], "v_se": h["se"]}, {"v": o["value"], "v_se": o["se"]}, "v"))
-        rows.append(row)
-    return pd.DataFrame(rows)
+_SIDE_QUANTITIES = (("turns per game", "turns", "turns", ""), ("bursts per turn", "bursts_per_turn", "", ""),
+                    ("bonus turns per turn", "bonus_per_turn", "", ""), ("winner's gold tiles", "winner_gold", "tiles", ""),
+                    ("start player's win share", "p_win", "%", START_COMPONENT))
 
 
-def side_difference(games: pd.DataFrame) -> pd.DataFrame:
-    """Side B minus side A per player count (turns, bursts per turn, start player's win rate), with 95% CIs."""
+def side_a_vs_b(games: pd.DataFrame) -> Answer:
+    """Side B against side A: exact fresh-turn values, and simulated length, bursts, bonus turns, winner's
+    gold and the start player's win share per player count, with B - A and its 95% interval.  Findings:
+    the exact empty-board values and the differences averaged over player counts."""
     seats = seat_table(games)
     s0 = seats[seats["seat"] == 0].set_index(["players", "side"])
     sides = side_table(games).set_index(["players", "side"])
-    rows = []
+    player = _policy_label(games)
+    diffs = []
     for players in sorted({k[0] for k in sides.index}):
         if (players, "A") not in sides.index or (players, "B") not in sides.index:
             continue
-        for q, src, col in (("turns per game", sides, "turns"), ("bursts per turn", sides, "bursts_per_turn"),
-                            ("P(start player wins)", s0, "p_win")):
-            a = {"v": src.loc[(players, "A"), col], "v_se": src.loc[(players, "A"), f"{col}_se"]}
-            b = {"v": src.loc[(players, "B"), col], "v_se": src.loc[(players, "B"), f"{col}_se"]}
-            rows.append({"players": players, "quantity": q, "A": a["v"], "B": b["v"], **difference(a, b, "v")})
-    return pd.DataFrame(rows)
+        for q, col, _unit, _comp in _SIDE_QUANTITIES:
+            src = s0 if col == "p_win" else sides
+            a, b = src.loc[(players, "A")], src.loc[(players, "B")]
+            sa = max(a[f"{col}_se"], (a[f"{col}_ci_high"] - a[f"{col}_ci_low"]) / (2 * Z95))
+            sb = max(b[f"{col}_se"], (b[f"{col}_ci_high"] - b[f"{col}_ci_low"]) / (2 * Z95))
+            d = difference({"v": a[col], "v_se": sa}, {"v": b[col], "v_se": sb}, "v")
+            diffs.append({"players": players, "quantity": q, "A": a[col], "A_ci_low": a[f"{col}_ci_low"],
+                          "A_ci_high": a[f"{col}_ci_high"], "B": b[col], "B_ci_low": b[f"{col}_ci_low"],
+                          "B_ci_high": b[f"{col}_ci_high"], "games_per_side": int(a["games"]), **d})
+    diffs = pd.DataFrame(diffs)
+    exact = []
+    for side in ("A", "B"):
+        L = load_layout(side)
+        s = advisor.solver_for(L)
+        for board, cov in (("empty", 0), ("2-player start", L.bottom_rows_mask(2))):
+            v, burst = s.fresh(cov, 5, 0)
+            exact.append({"side": side, "board": board, "fresh_turn_value": v, "fresh_turn_burst": burst,
+                          "bonus_mode": s.bonus_mode(cov, 5)})
+    exact = pd.DataFrame(exact)
+    ev = exact.set_index(["side", "board"])["fresh_turn_value"]
+    findings = [_exact("expected tiles of a fresh five-dice turn on the empty side B", ev[("B", "empty")],
+                       null=float(ev[("A", "empty")]), null_label="side A", unit="tiles", player="exact optimum")]
+    if len(diffs):
+        n_side = int(games[games["layout"] == "A"].shape[0])
+        k = diffs["players"].nunique()
+        span = f"{diffs['players'].min()}-{diffs['players'].max()} players" if k > 1 else f"{diffs['players'].iloc[0]} players"
+        for q, _col, unit, comp in _SIDE_QUANTITIES:
+            if q in ("bonus turns per turn", "winner's gold tiles"):
+                continue  # in the table; the findings keep to the three a designer asks first
+            d = diffs[diffs["quantity"] == q]
+            findings.append(_normal(f"{q}, side B minus side A, mean over {span}", d["diff"].mean(),
+                                    math.sqrt((d["diff_se"] ** 2).sum()) / len(d), n_side, null=0.0, unit=unit,
+                                    test="normal interval of a difference", player=player, sample_unit="games per side",
+                                    component=comp, scale=float(d[["A", "B"]].to_numpy().mean()) or 1.0))
+    long_rows = []
+    for (players, side), r in sides.iterrows():
+        for q, col, _u, _c in _SIDE_QUANTITIES:
+            src = s0.loc[(players, side)] if col == "p_win" else r
+            long_rows.append({"players": players, "side": side, "quantity": q, "value": src[col],
+                              "se": src[f"{col}_se"], "ci_low": src[f"{col}_ci_low"], "ci_high": src[f"{col}_ci_high"],
+                              "games": int(r["games"])})
+    data = pd.concat([pd.DataFrame(long_rows), diffs.assign(side="B - A", value=diffs["diff"], se=diffs["diff_se"],
+                                                             ci_low=diffs["diff_ci_low"], ci_high=diffs["diff_ci_high"],
+                                                             games=diffs["games_per_side"])[
+        ["players", "side", "quantity", "value", "se", "ci_low", "ci_high", "games"]]], ignore_index=True)
+    return Answer("Does side B play differently from side A?", data, findings,
+                  frames={"diffs": diffs, "exact": exact}, info={"player": player})
 
 
-def seat_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Win probability and mean score by seat, with 95% CIs (one row per players x side x seat)."""
-    rows = []
-    for (players, side), g in games.groupby(["players", "layout"], sort=True):
-        n = len(g)
-        for seat in range(players):
-            win = proportion_estimate(int((g["winner"] == seat).sum()), n)
-            score = mean_estimate(g[f"score_{seat}"])
-            rows.append({"players": players, "side": side, "seat": seat, **win.to_dict("p_win"),
-                         **score.to_dict("score"), "fair_share": 1 / players, "games": n})
-    return pd.DataFrame(rows)
+# ------------------------------------------------------------------------------------------ yarn
+def yarn_value(quick: bool = False, seed=0) -> Answer:
+    """Exact gain in expected tiles of holding one (two) yarn tokens at the start of a 5-dice turn, on the
+    2-player start boards, boards met in simulated 4-player games and (full) the empty boards.  Findings:
+    the gain on the 2-player start board of side A (exact) and the mean gain over the boards from games
+    against the data default ``yarn_value``."""
+    size = _size(quick)
+    boards = []
+    for side in size["yarn_sides"]:
+        L = load_layout(side)
+        if size["yarn_empty"]:  # the open board needs the costliest solves (about 1 s)
+            boards.append((f"empty {side}", side, 0))
+        boards.append((f"2p start {side}", side, L.bottom_rows_mask(2)))
+    for side, sq in zip(size["yarn_sides"], seed_sequence(seed).spawn(len(size["yarn_sides"]))):
+        pos = sample_positions(side, 4, size["yarn_positions"], seed=sq)
+        boards += [(f"4p game {side} #{i}", side, c) for i, c in enumerate(pos) if c]  # c = 0: the empty board
+    return yarn_answer(yarn_values(boards), load_game_config().yarn_value)
 
 
-def side_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Game length, bursts, bonus turns and the winner's gold by players x side, with 95% CIs."""
-    rows = []
-    for (players, side), g in games.groupby(["players", "layout"], sort=True):
-        turns = g["turns"].to_numpy()
-        row = {"players": players, "side": side, "games": len(g)}
-        row.update(mean_estimate(turns).to_dict("turns"))
-        row.update(mean_estimate(g["bursts"] / np.maximum(turns, 1)).to_dict("bursts_per_turn"))
-        row.update(mean_estimate(g["bonus_turns"] / np.maximum(turns, 1)).to_dict("bonus_per_turn"))
-        row.update(mean_estimate(g["winner_gold"]).to_dict("winner_gold"))
-        row.update(proportion_estimate(int((g["end"] == "gold_placed").sum()), len(g)).to_dict("p_all_gold"))
-        rows.append(row)
-    return pd.DataFrame(rows)
+def yarn_answer(df: pd.DataFrame, yv: float) -> Answer:
+    """The yarn-token findings from a :func:`yarn_values` table (boards labelled "2p start <side>" and
+    "4p game ..."), against the data default ``yv``."""
+    start = df[df["board"].str.startswith("2p start")].iloc[0]
+    findings = [_exact(f"gain in expected tiles from one yarn token, 2-player start board, side {start['side']}",
+                       start["gain_first_token"], unit="tiles", player="exact optimum")]
+    game = df[df["board"].str.startswith("4p game")]
+    if len(game) >= 2:
+        findings.append(from_estimate(
+            "difference", "gain in expected tiles from one yarn token, mean over boards from 4-player games",
+            nonnegative_estimate(game["gain_first_token"].to_numpy()), null=yv, null_label="the data default", unit="tiles",
+            test="t interval over boards, log scale", player="exact optimum", sample_unit="boards", min_n=10,
+            component=YARN_COMPONENT))
+        findings.append(from_estimate(
+            "estimate", "further gain from a second yarn token, mean over boards from 4-player games",
+            nonnegative_estimate(game["gain_second_token"].to_numpy()), unit="tiles",
+            test="t interval over boards, log scale",
+            player="exact optimum", sample_unit="boards", min_n=10))
+    return Answer("What is a yarn token worth, and is the data default right?", df, findings, exact=True,
+                  info={"yarn_value": yv, "boards": len(df)})
 
 
-def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, policy: str = GAME_POLICY,
-                     seed=0, *, components=None) -> list[int]:
-    """Boards (covered masks) met at the start of turns of simulated games, spread over the game."""
-    from .policies import seat_policies
-    from .rules import DiceStream, new_game, play_turn
-
-    gen = as_generator(seed)
-    comp = coerce_components(components)
-    L = load_layout(side, comp)
-    boards: list[int] = []
-    while len(boards) < 4 * n_positions:
-        g = new_game(players, L, components=comp)
-        pols = seat_policies(policy, players)
-        dice = DiceStream(gen)
-        while not g.over and g.turns < 400:
-            boards.append(g.covered)
-            play_turn(g, pols[g.seat], dice)
-            g.turns += 1
-            g.seat = (g.seat + 1) % players
-    boards = sorted(set(boards), key=lambda c: popcount(c))
-    pick = np.linspace(0, len(boards) - 1, n_positions).round().astype(int)
-    return [boards[i] for i in pick]
+# ------------------------------------------------------------------------------------------ regret
+def _exact_boards(n_boards: int, seed) -> list[tuple[str, str, int]]:
+    """Mid- to late-game boards of side A from simulated games where the advisor is exact."""
+    L = load_layout("A")
+    s = advisor.solver_for(L)
+    out = [(f"A, {L.tiles_of(c)} tiles down", "A", c) for c in sample_positions("A", 4, 8, seed=seed)
+           if c and s.bonus_mode(c, 5) == "exact"]
+    if n_boards == 1 or not out:
+        return out[:1]
+    return [out[i] for i in sorted({0, len(out) // 2, len(out) - 1})][:n_boards]
 
 
-def yarn_values(boards: list[tuple[str, str, int]], *, yarn_value_inside: float = 0.0,
-                components=None) -> pd.DataFrame:
-    """Exact gain in expected tiles of holding one yarn token at the start of a 5-dice turn.
-
-    ``boards``: (label, side, covered mask).  Tokens are free to spend inside the turn
-    (``yarn_value_inside``), so the gain is what one reroll is worth when it is used well.
-    """
-    rows = []
-    comp = coerce_components(components)
-    for label, side, cov in boards:
-        L = load_layout(side, comp)
-        s = advisor.solver_for(L, "tiles", yarn_value_inside, "auto")
-        v0 = s.fresh(cov, 5, 0)[0]
-        v1 = s.fresh(cov, 5, 1)[0]
-        v2 = s.fresh(cov, 5, 2)[0]
-        rows.append({"board": label, "side": side, "free_spaces": popcount(L.all_mask & ~cov),
-                     "value_0_tokens": v0, "value_1_token": v1, "value_2_tokens": v2,
-                     "gain_first_token": v1 - v0, "gain_second_token": v2 - v1, "bonus_mode": s.bonus_mode(cov, 5)})
-    return pd.DataFrame(rows)
+def rule_of_thumb_regret(quick: bool = False, seed=0, policies=REGRET_POLICIES) -> Answer:
+    """Expected tiles per turn of human-style rules of thumb (Monte Carlo) against the exact optimum on
+    boards from simulated games.  Findings: the report's game policy, the best rule here and ``greedy``,
+    each averaged over the boards against the exact optimum."""
+    size = _size(quick)
+    s1, s2 = seed_sequence(seed).spawn(2)
+    boards = _exact_boards(size["regret_boards"], s1)
+    return regret_answer(policy_regret(boards, list(policies), n_turns=size["regret_turns"], seed=s2))
 
 
-def policy_regret(boards: list[tuple[str, str, int]], policies, n_turns: int = 2000, seed=0, *,
-                  components=None) -> pd.DataFrame:
-    """Expected tiles of human-style policies vs the exact optimum (Monte Carlo with CIs; regret = gap).
-
-    Use boards where the ``auto`` bonus mode is exact, so the optimum is exact.
-    """
-    from .turns import simulate_turns
-
-    rows = []
-    seqs = spawn_seeds(seed, len(boards) * len(policies))
-    k = 0
-    comp = coerce_components(components)
-    for label, side, cov in boards:
-        L = load_layout(side, comp)
-        s = advisor.solver_for(L, "tiles", comp.config.yarn_value, "auto")
-        opt, opt_burst = s.fresh(cov, 5, 0)
-        mode = s.bonus_mode(cov, 5)
-        cov_list = L.spaces_of(cov)
-        for pol in policies:
-            df = simulate_turns(n_turns, L, cov_list, policy=pol, rng=seqs[k], components=comp)
-            k += 1
-            est = mean_estimate(df["value"])
-            burst = proportion_estimate(int(df["burst"].sum()), len(df))
-            rows.append({"board": label, "policy": pol, "optimal_value": opt, "bonus_mode": mode,
-                         **est.to_dict("value"), "regret": opt - est.value,
-                         "regret_ci_low": opt - est.ci_high, "regret_ci_high": opt - est.ci_low,
-                         **burst.to_dict("burst"), "optimal_burst": opt_burst, "turns": n_turns})
-    return pd.DataFrame(rows)
+def regret_answer(df: pd.DataFrame) -> Answer:
+    """The rule-of-thumb findings from a :func:`policy_regret` table."""
+    policies = list(dict.fromkeys(df["policy"]))
+    per = df.groupby("policy", sort=False).agg(value=("value", "mean"), optimal=("optimal_value", "mean"),
+                                               regret=("regret", "mean"), turns=("turns", "sum"))
+    per["se"] = df.groupby("policy", sort=False)["value_se"].apply(lambda s: math.sqrt((s ** 2).sum()) / len(s))
+    best = per["regret"].idxmin()
+    pick = [p for p in dict.fromkeys([GAME_POLICY, best, "greedy"]) if p in per.index]
+    n_b = df["board"].nunique()
+    findings = []
+    for p in pick:
+        r = per.loc[p]
+        tag = " (the smallest regret of the rules here)" if p == best else ""
+        findings.append(_normal(f"expected tiles per turn{tag}, mean over {n_b} board{'s' if n_b > 1 else ''}",
+                                r["value"], r["se"], int(r["turns"]), null=float(r["optimal"]),
+                                null_label="the exact optimum", unit="tiles", player=p,
+                                test="normal interval, Monte Carlo turns", sample_unit="turns"))
+    return Answer("How many tiles per turn do rules of thumb lose against the exact optimum?", df, findings,
+                  info={"turns": int(df["turns"].iloc[0]), "boards": n_b, "policies": policies},
+                  frames={"per_policy": per.reset_index()})
 
 
-def bonus_mode_errors(cases: list[tuple[str, object, int, int]], *, components=None) -> pd.DataFrame:
-    """Value of a fresh turn with each bonus mode vs ``exact`` (compiled solver, tokens worth 0, cold memo):
-    ``cases`` = (label, layout, covered, dice).  ``valid_groups``: the groups ``auto`` counts."""
-    from .solver import CompiledSolver
+# ------------------------------------------------------------------------------------------ bonus modes
+def bonus_mode_accuracy(quick: bool = False, seed=0) -> Answer:
+    """Value of a fresh turn with bonus turns valued approximately ('approx') or ignored ('none') against
+    the exact recursion, on small boards and (full) the default sides' boards.  Findings (exact): the mean
+    value with each mode against the exact mean, and the largest relative error of 'approx'."""
+    size = _size(quick)
+    cases = [(name, Layout.from_rows(rows, name=name), 0, D) for name, rows in SMALL_LAYOUTS.items()
+             for D in size["bonus_dice"]]
+    if size["bonus_game_boards"]:
+        for side in ("A", "B"):
+            cases.append((f"side {side}, empty", side, 0, 5))
+        L = load_layout("A")
+        for k in (7, 5, 4, 1):
+            cases.append((f"side A, rows 0-{k - 1} covered", "A", L.bottom_rows_mask(k), 5))
+        for i, c in enumerate(sample_positions("B", 4, 6, seed=seed)):
+            if c:
+                cases.append((f"side B game board #{i}", "B", c, 5))
+    return bonus_answer(bonus_mode_errors(cases))
 
-    rows = []
-    obj = advisor.parse_objective("tiles")
-    comp = coerce_components(components)
-    for label, layout, cov, D in cases:
-        L = load_layout(layout, comp)
-        vals = {}
-        secs = {}
-        for mode in ("exact", "approx", "none"):
-            s = CompiledSolver(L, obj, 0.0, mode)
-            t0 = time.process_time()
-            vals[mode] = s.fresh(cov, D, 0)[0]
-            secs[mode] = time.process_time() - t0
-        rows.append({"board": label, "dice": D, "free_spaces": popcount(L.all_mask & ~cov),
-                     "valid_groups": s.valid_groups(cov, D), "exact": vals["exact"],
-                     "approx": vals["approx"], "none": vals["none"],
-                     "approx_error": vals["approx"] - vals["exact"], "none_error": vals["none"] - vals["exact"],
-                     "approx_rel_error": vals["approx"] / vals["exact"] - 1, "exact_cpu_seconds": secs["exact"],
-                     "approx_cpu_seconds": secs["approx"]})
-    return pd.DataFrame(rows)
+
+def bonus_answer(df: pd.DataFrame) -> Answer:
+    """The bonus-mode findings from a :func:`bonus_mode_errors` table."""
+    n = len(df)
+    exact_mean = float(df["exact"].mean())
+    worst = df.loc[df["approx_rel_error"].abs().idxmax()]
+    findings = [
+        _exact(f"expected tiles of a fresh turn with bonus turns valued 'approx', mean over {n} boards",
+               df["approx"].mean(), null=exact_mean, null_label="the exact recursion", unit="tiles"),
+        _exact(f"expected tiles of a fresh turn with bonus turns ignored ('none'), mean over {n} boards",
+               df["none"].mean(), null=exact_mean, null_label="the exact recursion", unit="tiles"),
+        _exact(f"largest relative error of 'approx' ({worst['board']}, {int(worst['dice'])} dice)",
+               abs(worst["approx_rel_error"]), unit="%"),
+    ]
+    return Answer("How wrong is a turn's value when bonus turns are valued approximately or ignored?", df, findings,
+                  exact=True, info={"boards": n})
+
+
+# ------------------------------------------------------------------------------------------ strong play
+def strong_play_games(size: str = "report", seed=0, *, n_jobs: int = 1, progress: bool = False) -> dict:
+    """The games of the strong-play experiments (:data:`STRONG_SIZES`): ``heuristic`` (every seat
+    GAME_POLICY), ``optimal`` (every seat the exact policy) and ``gap`` (one optimal seat, rotating)."""
+    if size not in STRONG_SIZES:
+        raise ValueError(f"size must be one of {sorted(STRONG_SIZES)}, got {size!r}")
+    sz = STRONG_SIZES[size]
+    s_heur, s_opt, s_gap = seed_sequence(seed).spawn(3)
+    players_opt = tuple(p for p in (2, 3, 4) if sz["optimal"][p])
+    players_gap = tuple(p for p in (2, 3, 4) if sz["gap"][p])
+    return {"heuristic": game_cells(players_opt, n_games=sz["heuristic"], seed=s_heur),
+            "optimal": game_cells(players_opt, n_games=sz["optimal"], policy="optimal", seed=s_opt, n_jobs=n_jobs,
+                                  progress=progress),
+            "gap": skill_gap_games(players_gap, n_games=sz["gap"], seed=s_gap, n_jobs=n_jobs, progress=progress)}
+
+
+def strong_play(heuristic: pd.DataFrame, optimal: pd.DataFrame) -> Answer:
+    """Every seat optimal against every seat GAME_POLICY: start player's win share, turns, bursts, bonus
+    turns and winner's gold per players x side with both intervals and their difference.  Findings per
+    player count (sides pooled): the start player's win share under optimal play against a fair share,
+    and the change in turns per game from heuristic to optimal play."""
+    cmp = compare_play(heuristic, optimal)
+    findings = []
+    for p, o in optimal.groupby("players", sort=True):
+        h = heuristic[heuristic["players"] == p]
+        findings.append(from_estimate(
+            "difference", f"start player's win share, {p} players, {_sides_label(o)}",
+            proportion_estimate(int((o["winner"] == 0).sum()), len(o)), null=1 / p, null_label="a fair share",
+            unit="%", test="Wilson interval", player="optimal, every seat", component=START_COMPONENT))
+        if len(h) >= 2 and len(o) >= 2:
+            findings.append(difference_of(f"turns per game, {p} players, optimal minus {GAME_POLICY} play",
+                                          nonnegative_estimate(o["turns"].to_numpy()),
+                                          nonnegative_estimate(h["turns"].to_numpy()), unit="turns",
+                                          player=f"optimal vs {GAME_POLICY}, every seat",
+                                          scale=float(h["turns"].mean())))
+    return Answer("Do the start-player edge and game length change when every seat plays the exact policy?", cmp,
+                  findings, frames={"sides_optimal": side_difference(optimal), "sides_heuristic":
+                                    side_difference(heuristic)},
+                  info={"optimal_games": optimal.groupby(["players", "layout"]).size().to_dict(),
+                        "heuristic_games": int(heuristic.groupby(["players", "layout"]).size().min())})
+
+
+def skill_gap(games: pd.DataFrame) -> Answer:
+    """One optimal seat among GAME_POLICY seats (rotating through the seats).  Findings per player count
+    (sides pooled): the optimal seat's win share against a fair share, and its score minus the mean score
+    of the heuristic seats."""
+    table = skill_gap_table(games)
+    findings = []
+    for p, g in games.groupby("players", sort=True):
+        seat = g["optimal_seat"].to_numpy()
+        scores = g[[f"score_{k}" for k in range(p)]].to_numpy(dtype=float)
+        own = scores[np.arange(len(g)), seat]
+        others = (scores.sum(axis=1) - own) / (p - 1)
+        who = f"one optimal seat vs {GAME_POLICY}"
+        findings.append(from_estimate(
+            "difference", f"optimal seat's win share, {p} players, {_sides_label(g)}",
+            proportion_estimate(int((g["winner"].to_numpy() == seat).sum()), len(g)), null=1 / p,
+            null_label="a fair share", unit="%", test="Wilson interval", player=who))
+        if len(g) >= 2:
+            findings.append(from_estimate(
+                "difference", f"optimal seat's score minus the heuristic seats' mean, {p} players",
+                mean_estimate(own - others), null=0.0, unit="points", test="t interval", player=who,
+                scale=float(np.mean(np.abs(others))) or 1.0))
+    return Answer("How much does one exact player gain against rule-of-thumb players?", table, findings,
+                  info={"games": games.groupby(["players", "layout"]).size().to_dict()})

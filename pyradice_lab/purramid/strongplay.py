@@ -1,133 +1,107 @@
 """Purramid answers under strong play (issue 11 section 4), as report items.
 
 Every seat playing the exact policy (``"optimal"``: each turn solved exactly on its board) against every
-seat playing the human-style ``risk:0.35``; one optimal seat among heuristic seats (the skill gap); side A
-vs side B and game length under optimal play.  Each finding states whether it differs from the heuristic
-finding, with both intervals.  Computation lives in :mod:`.analysis`; this module renders.
+seat playing the human-style ``risk:0.35``; one optimal seat among heuristic seats (the skill gap).  The
+games and the findings come from :mod:`.analysis` (:func:`~.analysis.strong_play_games`,
+:func:`~.analysis.strong_play`, :func:`~.analysis.skill_gap`); this module draws and lays out.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from ..figures import axis_label, place_legend
 from ..report import ExperimentResult
-from ..rng import seed_sequence
 from . import analysis as A
+from .pages import ci_cells, figure, interval_text, result_of
 
-__all__ = ["STRONG_SIZES", "strong_play_experiments"]
+__all__ = ["STRONG_SIZES", "strong_play_experiments", "strong_play_result", "skill_gap_result"]
 
-#: games per cell: heuristic baseline, all seats optimal (by players), one optimal seat (by players)
-STRONG_SIZES = {
-    "quick": {"heuristic": 100, "optimal": {2: 12, 3: 0, 4: 0}, "gap": {2: 12, 3: 0, 4: 0}},
-    "report": {"heuristic": 2000, "optimal": {2: 120, 3: 0, 4: 8}, "gap": {2: 60, 3: 0, 4: 16}},
-    "full": {"heuristic": 2000, "optimal": {2: 600, 3: 60, 4: 60}, "gap": {2: 200, 3: 120, 4: 120}},
-}
+STRONG_SIZES = A.STRONG_SIZES
 
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _ci(lo: float, hi: float, pct: bool = True) -> str:
-    return f"{_pct(lo)}-{_pct(hi)}" if pct else f"{lo:.2f}..{hi:.2f}"
+_SHOWN = ("P(start player wins)", "turns per game")
 
 
 def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1,
                             progress: bool = False) -> list[ExperimentResult]:
     """Seat advantage, game length and side A vs B with every seat optimal (vs heuristic play), and the skill
     gap of one optimal seat.  ``size``: ``"quick"``, ``"report"`` or ``"full"`` (:data:`STRONG_SIZES`)."""
-    import matplotlib.pyplot as plt
+    games = A.strong_play_games(size, seed, n_jobs=n_jobs, progress=progress)
+    return [strong_play_result(A.strong_play(games["heuristic"], games["optimal"]), size),
+            skill_gap_result(A.skill_gap(games["gap"]), size)]
 
-    if size not in STRONG_SIZES:
-        raise ValueError(f"size must be one of {sorted(STRONG_SIZES)}, got {size!r}")
-    sz = STRONG_SIZES[size]
-    s_heur, s_opt, s_gap = seed_sequence(seed).spawn(3)
-    players_opt = [p for p in (2, 3, 4) if sz["optimal"][p]]
-    heur = A.game_cells(tuple(players_opt), n_games=sz["heuristic"], seed=s_heur)
-    opt = A.game_cells(tuple(players_opt), n_games=sz["optimal"], policy="optimal", seed=s_opt, n_jobs=n_jobs,
-                       progress=progress)
-    cmp = A.compare_play(heur, opt)
-    sides_opt = A.side_difference(opt)
-    sides_heur = A.side_difference(heur)
-    players_gap = tuple(p for p in (2, 3, 4) if sz["gap"][p])
-    gap = A.skill_gap_table(A.skill_gap_games(players_gap, n_games=sz["gap"], seed=s_gap, n_jobs=n_jobs,
-                                              progress=progress))
 
-    # ---------------------------------------------------------------- strong play vs heuristic play
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for ax, q, pct in ((axes[0], "P(start player wins)", True), (axes[1], "turns per game", False)):
+def _cell_labels(df: pd.DataFrame) -> list[str]:
+    return [f"{p}p {s}" for p, s in zip(df["players"], df["side"])]
+
+
+def strong_play_result(ans: A.Answer, size: str) -> ExperimentResult:
+    """The report page of :func:`~.analysis.strong_play`: figure, compact table and method."""
+    cmp = ans.data
+    fig, axes = figure(6.7, 2.6, ncols=2)
+    for ax, q, k, ylab in ((axes[0], "P(start player wins)", 100.0, axis_label("start player's win share", "%")),
+                           (axes[1], "turns per game", 1.0, axis_label("turns per game", "turns"))):
         d = cmp[cmp["quantity"] == q].reset_index(drop=True)
-        labels = [f"{r.players}p {r.side}" for r in d.itertuples()]
-        for k, (lab, col) in enumerate((("risk:0.35 every seat", "heuristic"), ("optimal every seat", "optimal"))):
-            x = [i + (k - 0.5) * 0.3 for i in range(len(d))]
-            ax.errorbar(x, d[col], yerr=[d[col] - d[f"{col}_ci_low"], d[f"{col}_ci_high"] - d[col]], fmt="o",
-                        capsize=3, label=lab)
-        if pct:
-            for i, r in enumerate(d.itertuples()):
-                ax.hlines(1 / r.players, i - 0.4, i + 0.4, color="0.6", ls="--", lw=1)
-        ax.set_xticks(range(len(d)), labels)
-        ax.set_title(q, fontsize=9)
-    axes[0].legend(fontsize=7)
-    fig.suptitle("Heuristic play vs exact play (95% CIs; dashed: fair share)", fontsize=10)
+        for j, (lab, col) in enumerate(((f"{A.GAME_POLICY}, every seat", "heuristic"),
+                                        ("optimal, every seat", "optimal"))):
+            x = [i + (j - 0.5) * 0.3 for i in range(len(d))]
+            ax.errorbar(x, k * d[col], yerr=[k * (d[col] - d[f"{col}_ci_low"]), k * (d[f"{col}_ci_high"] - d[col])],
+                        fmt="os"[j], capsize=3, label=lab)
+        if k == 100.0:
+            for i, p in enumerate(d["players"]):
+                ax.hlines(100 / p, i - 0.4, i + 0.4, color="0.5", ls="--", lw=1)
+        ax.set_xticks(range(len(d)), _cell_labels(d))
+        ax.set_xlabel("players, side")
+        ax.set_ylabel(ylab)
+    place_legend(axes[1])
     fig.tight_layout()
+    d = cmp[cmp["quantity"].isin(_SHOWN)].reset_index(drop=True)
+    pct = d["quantity"] == "P(start player wins)"
+    shown = pd.DataFrame({
+        "players": d["players"], "side": d["side"],
+        "quantity": d["quantity"].where(~pct, "start player's win share, %"),
+        f"{A.GAME_POLICY} (95% CI)": [interval_text(r.heuristic, r.heuristic_ci_low, r.heuristic_ci_high, pct=p)
+                                      for r, p in zip(d.itertuples(), pct)],
+        "optimal (95% CI)": [interval_text(r.optimal, r.optimal_ci_low, r.optimal_ci_high, pct=p)
+                             for r, p in zip(d.itertuples(), pct)],
+        "optimal - heuristic (95% CI)": [interval_text(r.diff, r.diff_ci_low, r.diff_ci_high, pct=p)
+                                         for r, p in zip(d.itertuples(), pct)],
+        "games (heuristic / optimal)": [f"{r.heuristic_games:,} / {r.optimal_games:,}" for r in d.itertuples()]})
+    method = ("Every seat plays the exact policy ('optimal': each turn solved exactly on its board, a token "
+              f"worth the documented yarn_value), compared with every seat playing {A.GAME_POLICY} (simulated "
+              "again with its own seed). An exact solve per turn makes optimal games costly, so their cells hold "
+              "far fewer games and wider intervals. Bursts and bonus turns per turn and the winner's gold under both "
+              "kinds of play are in the CSV file.")
+    res = result_of("purramid_strong_play", "Seat advantage and game length under exact play", ans, method, fig,
+                    shown, size=size)
+    sides = pd.concat([ans.frames["sides_optimal"].assign(play="optimal"),
+                       ans.frames["sides_heuristic"].assign(play="heuristic")], ignore_index=True)
+    res.meta["side_difference"] = sides
+    return res
 
-    def line(r, pct=True):
-        verdict = "differs" if r.differs else "no difference shown"
-        f = _pct if pct else (lambda v: f"{v:.1f}")
-        return (f"{r.players}p side {r.side}: {f(r.optimal)} ({_ci(r.optimal_ci_low, r.optimal_ci_high, pct)}, "
-                f"{r.optimal_games} games) vs {f(r.heuristic)} ({_ci(r.heuristic_ci_low, r.heuristic_ci_high, pct)},"
-                f" {r.heuristic_games} games): {verdict}")
 
-    s0 = cmp[cmp["quantity"] == "P(start player wins)"]
-    tl = cmp[cmp["quantity"] == "turns per game"]
-    bt = cmp[cmp["quantity"] == "bursts per turn"]
-    side_lines = []
-    for r in sides_opt.itertuples():
-        h = sides_heur[(sides_heur.players == r.players) & (sides_heur.quantity == r.quantity)]
-        hv = h.iloc[0] if len(h) else None
-        side_lines.append(
-            f"{r.players}p {r.quantity}: B - A = {r.diff:+.3f} (CI {r.diff_ci_low:+.3f}..{r.diff_ci_high:+.3f})"
-            + (f" under optimal play vs {hv['diff']:+.3f} ({hv['diff_ci_low']:+.3f}..{hv['diff_ci_high']:+.3f})"
-               f" under heuristic play" if hv is not None else ""))
-    reading = (
-        "Every seat plays the exact policy ('optimal': each turn solved exactly on its board, tokens worth the "
-        "documented yarn_value), compared with every seat playing risk:0.35 (re-simulated here with its own "
-        "seed). Start player's win rate, optimal vs "
-        "heuristic: " + "; ".join(line(r) for r in s0.itertuples()) + ". Game length (turns per game): "
-        + "; ".join(line(r, pct=False) for r in tl.itertuples()) + ". Bursts per turn: "
-        + "; ".join(f"{r.players}p {r.side} {r.optimal:.3f} vs {r.heuristic:.3f} ({'differs' if r.differs else 'no difference shown'})"
-                    for r in bt.itertuples())
-        + ". Side A vs side B: " + "; ".join(side_lines) + ". 'Differs' means the 95% interval of the "
-        "difference excludes 0; strong-play cells have far fewer games (an exact solve per turn), so their "
-        "intervals are wider.")
-    res_cmp = ExperimentResult("purramid_strong_play", "Seat advantage, game length and sides under exact play",
-                               reading, cmp, fig, meta={"size": size})
-
-    # ---------------------------------------------------------------- skill gap
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    labels = [f"{r.players}p {r.side}" for r in gap.itertuples()]
-    ax.errorbar(range(len(gap)), gap["p_win"], yerr=[gap["p_win"] - gap["p_win_ci_low"],
-                                                    gap["p_win_ci_high"] - gap["p_win"]], fmt="o", capsize=3,
-                label="one optimal seat")
-    ax.plot(range(len(gap)), gap["fair_share"], "_", ms=20, color="0.5", label="fair share")
-    ax.set_xticks(range(len(gap)), labels)
-    ax.set_ylabel("P(the optimal seat wins), 95% CI")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
-    ax.set_title(f"Skill gap: one exact player against {A.GAME_POLICY} players", fontsize=10)
+def skill_gap_result(ans: A.Answer, size: str) -> ExperimentResult:
+    """The report page of :func:`~.analysis.skill_gap`: figure, compact table and method."""
+    gap = ans.data
+    fig, ax = figure(4.6, 2.5)
+    x = range(len(gap))
+    ax.errorbar(x, 100 * gap["p_win"], yerr=[100 * (gap["p_win"] - gap["p_win_ci_low"]),
+                                             100 * (gap["p_win_ci_high"] - gap["p_win"])],
+                fmt="o", capsize=3, label="one optimal seat")
+    ax.plot(x, 100 * gap["fair_share"], "_", ms=18, color="0.4", label="fair share")
+    ax.set_xticks(list(x), _cell_labels(gap))
+    ax.set_xlim(-0.6, len(gap) - 0.4)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("players, side")
+    ax.set_ylabel(axis_label("optimal seat's win share", "%"))
+    place_legend(ax)
     fig.tight_layout()
-    reading = (
-        f"One seat plays the exact policy, the others {A.GAME_POLICY}; the optimal seat rotates through the "
-        "seats in equal blocks, so the start-player effect averages out. "
-        + "; ".join(f"{r.players}p side {r.side}: the optimal seat wins {_pct(r.p_win)} (CI "
-                    f"{_ci(r.p_win_ci_low, r.p_win_ci_high)}, fair share {_pct(r.fair_share)}, {r.games} games) and "
-                    f"out-scores the average heuristic seat by {r.score_gap:+.1f} points (CI {r.score_gap_ci_low:+.1f}"
-                    f"..{r.score_gap_ci_high:+.1f})" for r in gap.itertuples())
-        + ". This is the skill gap of the game: how much a perfect turn-by-turn player gains over a sensible "
-        "rule of thumb; the exact player only optimises the current turn (expected tiles), not the race.")
-    res_gap = ExperimentResult("purramid_skill_gap", "Skill gap: one exact player among heuristic players", reading,
-                               gap, fig, meta={"size": size})
-    res_sides = pd.concat([sides_opt.assign(play="optimal"), sides_heur.assign(play="heuristic")],
-                          ignore_index=True)
-    res_cmp.meta["side_difference"] = res_sides
-    return [res_cmp, res_gap]
+    shown = pd.DataFrame({"players": gap["players"], "side": gap["side"], "games": gap["games"],
+                          "win share, % (95% CI)": ci_cells(gap, "p_win", pct=True),
+                          "fair share, %": (100 * gap["fair_share"]).round(1),
+                          "score minus heuristic seats (95% CI)": ci_cells(gap, "score_gap")})
+    method = (f"One seat plays the exact policy, the others {A.GAME_POLICY}; the optimal seat rotates through the "
+              "seats in equal blocks, so the start-player effect averages out. The exact player maximises each "
+              "turn's expected tiles, not the race.")
+    return result_of("purramid_skill_gap", "Skill gap: one exact player among heuristic players", ans, method, fig,
+                     shown, size=size)

@@ -11,7 +11,9 @@ Public API
 - :func:`simulate_games` — many games (compiled), one row per game; :func:`play_game` — one game with a transcript;
   :func:`warmup` — compile the kernels once per machine (numba caches them); ``Setup.dead_goals()`` — goal tokens
   that can never be met on their level (none in the default catalogue);
-- policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`);
+- policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`) and the search player ``"flat_mc"``
+  (:class:`FlatMC`, :func:`flat_mc`: flat Monte Carlo over sampled hidden quarries, rollouts in the compiled
+  engine; ``"flat_mc:N"`` sets the rollouts per decision);
 - exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
 
 Examples
@@ -43,7 +45,8 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "sim": ["simulate_games", "play_game", "GameRecord", "warmup"],
     "policies": ["POLICIES", "random_legal", "greedy", "lookahead"],
     "odds": ["available_exact", "blind_goal_probability"],
-}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring"])
+    "search": ["FlatMC", "flat_mc"],
+}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring", "search"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from .cards import CARD_KINDS as CARD_KINDS, register_card_kind as register_card_kind
@@ -65,6 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
     from .quarry import Quarry as Quarry, availability as availability, visible_faces as visible_faces
     from .rules import GameState as GameState, deal as deal, legal_places as legal_places
     from .scoring import Table as Table, score_pyramid as score_pyramid
+    from .search import FlatMC as FlatMC, flat_mc as flat_mc
     from .sim import (
         GameRecord as GameRecord,
         play_game as play_game,
@@ -163,7 +167,8 @@ register_game(
     summary="dice drafting from a 3-layer quarry into a 21-die pyramid: availability, goals, skills, cards",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
-    policies=("random_legal", "greedy", "lookahead"),
+    policies=("random_legal", "greedy", "lookahead", "flat_mc"),
+    unrestrictable=("flat_mc",),  # the search player: restrictions apply to the compiled heuristics
     restrictions={
         "no_skills": "never uses a skill token",
         **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},

@@ -25,8 +25,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
+from ..findings import Finding
 from ..rng import seed_sequence
-from ..stats import mean_estimate, proportion_estimate
+from ..stats import Z95, mean_estimate, proportion_estimate
 from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, coerce_components
 from .geometry import check_players
 from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
@@ -34,7 +35,9 @@ from .policies import POLICIES
 from .sim import check_setup, simulate_games
 
 __all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance",
-           "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components"]
+           "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components",
+           "START_COMPONENT", "available_findings", "goal_findings", "skill_findings", "card_findings",
+           "first_player_findings"]
 
 
 def _check_games(n_games) -> int:
@@ -198,10 +201,12 @@ CARD_GROUPS = (("Many", "Height", "Pairs", "Big"), ("Small", "Loners", "Cluster"
 
 def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
                  groups: Sequence[Sequence[str]] = CARD_GROUPS, setup: Setup | None = None,
-                 components=None) -> pd.DataFrame:
+                 components=None, return_points: bool = False):
     """Points each objective card gives a seat (mean, SD, P(0)), pooling every line-up it appears in.
 
-    Discs are random per game; goals and skills come from ``setup`` (default setup).
+    Discs are random per game; goals and skills come from ``setup`` (default setup).  With
+    ``return_points`` also ``{card: {line-up index: points per game (seats averaged)}}``, which pairs two
+    cards of one line-up game by game (:func:`card_findings`).
     """
     n_games = _check_games(n_games)
     players = check_players(players)
@@ -209,11 +214,13 @@ def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=
     _check_policy(policy)
     root = seed_sequence(rng)
     pts: dict[str, list] = {}
+    by_group: dict[str, dict[int, np.ndarray]] = {}
     for i, cards in enumerate(groups):
         s = Setup(base.skills, base.goals, tuple(cards), None, base.components)
         _, arr = simulate_games(n_games, players, s, policy, rng=_child(root, i), return_arrays=True)
         for j, name in enumerate(cards):
             pts.setdefault(name, []).append(arr["cards"][:, :, j].mean(axis=1))   # per game, seats averaged
+            by_group.setdefault(name, {})[i] = pts[name][-1]
             pts.setdefault(name + "#seat", []).append(arr["cards"][:, :, j].ravel())
     comps = base.catalogue
     rows = []
@@ -224,7 +231,8 @@ def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=
         rows.append({"card": name, "source": card.source, **_est_cols("mean_points", mean_estimate(per_game)),
                      "sd_points": float(per_seat.std(ddof=1)), "p_zero": float((per_seat == 0).mean()),
                      "max_points": int(per_seat.max()), "policy": policy, "n_games": len(per_game)})
-    return pd.DataFrame(rows).sort_values("mean_points", ascending=False, ignore_index=True)
+    out = pd.DataFrame(rows).sort_values("mean_points", ascending=False, ignore_index=True)
+    return (out, by_group) if return_points else out
 
 
 def win_shares(arrays: dict) -> np.ndarray:
@@ -282,3 +290,128 @@ def reconstructed_components(components=None) -> pd.DataFrame:
     """Every reconstructed component of the catalogue (component, name, what it does); ``components``: a path or
     loaded components (default: the packaged ones)."""
     return pd.DataFrame(coerce_components(components).reconstructed(), columns=["component", "name", "definition"])
+
+
+# ----------------------------------------------------------------------------------------- findings
+# Each experiment's conclusions, computed from its own table (pyradice_lab.findings renders the sentences and
+# claims a difference only when its 95% interval excludes "no difference" on at least 100 games).
+
+#: the component a start-player advantage would change
+START_COMPONENT = "start-player compensation (e.g. a bonus for later seats)"
+
+
+def _finding_from(row, col: str, quantity: str, **kwargs) -> Finding:
+    """A finding from the ``col``, ``col_ci_low`` and ``col_ci_high`` columns of a table row."""
+    return Finding(kwargs.pop("kind", "difference"), quantity, float(row[col]), float(row[f"{col}_ci_low"]),
+                   float(row[f"{col}_ci_high"]), n=int(row["n_games"]), **kwargs)
+
+
+def available_findings(df: pd.DataFrame, players: int = 2) -> list[Finding]:
+    """From :func:`available_by_turn`: the exact number of choices on the first turn, and under greedy play
+    (else the first policy) the most and the fewest dice available on a turn (means with 95% CIs)."""
+    out = []
+    ex = df[(df.turn == 1) & df.exact_mean.notna()]
+    if len(ex):
+        out.append(Finding("exact", f"dice the first player can choose from on turn 1, {players} players",
+                           float(ex.exact_mean.iloc[0]), float(ex.exact_mean.iloc[0]), float(ex.exact_mean.iloc[0]),
+                           n=0, unit="dice"))
+    pol = "greedy" if "greedy" in set(df.policy) else df.policy.iloc[0]
+    d = df[df.policy == pol]
+    for word, r in (("most", d.loc[d.available.idxmax()]), ("last", d[d.turn == d.turn.max()].iloc[0])):
+        what = f"turn {int(r.turn)}, the turn with the most choices" if word == "most" else f"the last turn ({int(r.turn)})"
+        out.append(_finding_from(r, "available", f"dice available on {what}", kind="estimate", unit="dice",
+                                 test="t interval", player=pol))
+    return out
+
+
+def goal_findings(df: pd.DataFrame, policy: str = "lookahead") -> list[Finding]:
+    """From :func:`goal_rates`: under ``policy``, the hardest and the easiest attainable goal token against
+    the exact chance of a level filled blind; the mean score of ``policy`` minus greedy's; and every goal
+    token that can never be met (exact)."""
+    lv = df[(df.level > 0) & (df.policy == policy) & df.attainable]
+    out = []
+    for word, r in (("hardest", lv.loc[lv.p_met.idxmin()]), ("easiest", lv.loc[lv.p_met.idxmax()])):
+        out.append(_finding_from(r, "p_met", f"share of seats meeting the level-{int(r.level)} goal {r.goal} "
+                                 f"{r.goal_name} ({word} token)", null=float(r.blind_exact),
+                                 null_label="a level filled blind", unit="%", test="t interval over games",
+                                 player=policy, scale=1.0))
+    sc = df[df.level == 0].set_index("policy")
+    if policy != "greedy" and {policy, "greedy"} <= set(sc.index):
+        a, b = sc.loc[policy], sc.loc["greedy"]
+        d = float(a.p_met - b.p_met)
+        se = float(np.hypot(a.p_met_se, b.p_met_se))
+        out.append(Finding("difference", f"mean score per seat, {policy} minus greedy", d, d - Z95 * se,
+                           d + Z95 * se, n=int(min(a.n_games, b.n_games)), null=0.0, unit="VP",
+                           test="normal interval of a difference", player=f"{policy} vs greedy, every seat",
+                           scale=float(b.p_met)))
+    for r in df[(df.level > 0) & ~df.attainable].drop_duplicates("level").itertuples():
+        out.append(Finding("exact", f"chance of ever meeting the level-{r.level} goal {r.goal} {r.goal_name}", 0.0,
+                           0.0, 0.0, n=0, unit="%", component=f"goal token {r.goal} on level {r.level}"))
+    return out
+
+
+def skill_findings(df: pd.DataFrame) -> list[Finding]:
+    """From :func:`skill_values`: each skill token's worth (VP per seat lost without it, paired by seed); the
+    most and the least valuable are marked as components a designer would rebalance."""
+    hi, lo = df.score_drop.idxmax(), df.score_drop.idxmin()
+    out = []
+    for i, r in df.iterrows():
+        out.append(_finding_from(r, "score_drop", f"points per seat lost without the level-{int(r.level)} skill "
+                                 f"{r.skill} {r.skill_name}", null=0.0, unit="VP", player=r.policy,
+                                 test="paired t interval (same seeds)", scale=float(df.score_with.iloc[0]) or 1.0,
+                                 component=f"skill token {r.skill} {r.skill_name}" if i in (hi, lo) else ""))
+    return out
+
+
+def card_findings(df: pd.DataFrame, points: dict | None = None) -> list[Finding]:
+    """From :func:`card_balance`: the strongest and the weakest card (points per seat) and their difference.
+
+    With ``points`` (``card_balance(..., return_points=True)``) the difference accounts for games the two
+    cards share (same line-up: paired); without it the two means are treated as independent.
+    """
+    strong, weak = df.iloc[0], df.iloc[-1]
+    out = [_finding_from(r, "mean_points", f"points per seat from the {word} card, {r.card}", kind="estimate",
+                         unit="VP", test="t interval over games", player=r.policy)
+           for word, r in (("strongest", strong), ("weakest", weak))]
+    d = float(strong.mean_points - weak.mean_points)
+    var = float(strong.mean_points_se ** 2 + weak.mean_points_se ** 2)
+    if points is not None:  # covariance of the two pooled means through the games both cards scored in
+        a, b = points[strong.card], points[weak.card]
+        for g in set(a) & set(b):
+            if len(a[g]) > 1:
+                var -= 2 * float(np.cov(a[g], b[g], ddof=1)[0, 1]) * len(a[g]) / (strong.n_games * weak.n_games)
+    se = float(np.sqrt(max(var, 0.0)))
+    out.append(Finding("difference", f"points per seat, strongest card ({strong.card}) minus weakest ({weak.card})",
+                       d, d - Z95 * se, d + Z95 * se, n=int(min(strong.n_games, weak.n_games)), null=0.0, unit="VP",
+                       test="normal interval of a difference" + (", paired within line-ups" if points else ""),
+                       player=strong.policy, scale=float(df.mean_points.mean()) or 1.0,
+                       component=f"objective cards {strong.card} and {weak.card} (scoring tables)"))
+    return out
+
+
+def first_player_findings(df: pd.DataFrame) -> list[Finding]:
+    """From :func:`first_player_advantage` (one or more policies): the start player's (position 1) win share
+    per policy and player count against the fair share, ties split; with greedy and a stronger policy in the
+    table, also the change of that share from greedy to the other policy (normal interval of a difference of
+    independent estimates: conservative when both played the same deals)."""
+    out = []
+    first = df[df.position == 1]
+    for r in first.itertuples():
+        out.append(Finding("difference", f"start player's win share, {r.players} players (ties split)",
+                           float(r.win_share), float(r.win_share_ci_low), float(r.win_share_ci_high), n=int(r.n_games),
+                           null=float(r.fair_share), null_label="a fair share", unit="%",
+                           test="t interval of per-game shares", player=r.policy, component=START_COMPONENT))
+    if "greedy" in set(first.policy):
+        base = first[first.policy == "greedy"].set_index("players")
+        for r in first[first.policy != "greedy"].itertuples():
+            if r.players not in base.index:
+                continue
+            b = base.loc[r.players]
+            d = float(r.win_share - b.win_share)
+            se = float(np.hypot(r.win_share_se, b.win_share_se))
+            out.append(Finding("difference", f"change of the start player's win share from greedy to {r.policy} play, "
+                               f"{r.players} players", d, d - Z95 * se, d + Z95 * se,
+                               n=int(min(r.n_games, b.n_games)), null=0.0, unit="%",
+                               test="normal interval of a difference", player=f"{r.policy} vs greedy, every seat",
+                               scale=float(b.fair_share)))
+    return out

@@ -345,17 +345,23 @@ def workspace(n: int, n_colours: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True)
-def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, tab, n_colours, geo,
-               pv, pc, totals, met, cards, choices, moves, skills_used,
+def play_batch(values, colours, discs, first, start, stop, qocc, uniforms, policies, ptab, qgeo, tab, n_colours,
+               geo, pv, pc, totals, met, cards, choices, moves, skills_used,
                occ, vis, cover, avail, places, work, opt, saved, terms, tmp, cand, stamp, cval, carg):
-    """Play ``len(values)`` games from their deals; results go into the output arrays (see sim.play_deals).
+    """Play turns ``start[g]`` .. ``stop - 1`` of ``len(values)`` games; results go into the output arrays (see
+    sim.play_deals).
+
+    A whole game is ``start = 0``, ``stop = turns``, a full quarry ``qocc`` and empty pyramids; a game in
+    progress (the search players' rollouts, :mod:`.search`) starts from its quarry occupancy ``qocc[g]`` (1 = a
+    die is there) and its pyramids ``pv``/``pc`` (games, players, 21; 0 / -1 when empty), which end as the
+    pyramids after turn ``stop - 1``.  A turn whose ``moves[g, t, 0]`` is >= 0 on entry plays that move
+    (take, place, option) instead of asking the seat's policy (forced moves); otherwise ``moves`` receives the
+    move played.  ``totals``, ``met`` and ``cards`` are written only when ``stop`` is the last turn.
 
     ``ptab[seat]`` is the table seat ``seat`` chooses with (values pyramids, is offered skills): ``tab``
     itself, or for a restricted player (restricted play) ``tab`` without the skills, goals or cards it may
-    not use; the final scores always use ``tab``.
-    ``qgeo`` is the quarry geometry (n, 12): side neighbours, dice above, dice below (padding index n);
-    ``pv``/``pc`` (games, players, 21) start empty (0 / -1) and end as the final pyramids; the last 14
-    arguments are the scratch arrays of :func:`workspace`.
+    not use; the final scores always use ``tab``.  ``qgeo`` is the quarry geometry (n, 12): side neighbours,
+    dice above, dice below (padding index n); the last 14 arguments are the scratch arrays of :func:`workspace`.
     """
     n_games = values.shape[0]
     n = values.shape[1]
@@ -363,20 +369,27 @@ def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, ta
     turns = uniforms.shape[1]
     stamp_now = 0                                  # stamp: zeros from workspace()
     for g in range(n_games):
+        for i in range(n):
+            occ[i] = qocc[g, i]
         for i in range(n):                         # quarry: visible faces and dice resting on each die
-            occ[i] = 1
             vis[i] = 0
             cover[i] = 0
             for a in range(4):
-                if qgeo[i, a] >= n:
+                q = qgeo[i, a]
+                if q >= n or occ[q] == 0:
                     vis[i] += 1
-                if qgeo[i, 4 + a] < n:
+                q = qgeo[i, 4 + a]
+                if q < n and occ[q] == 1:
                     cover[i] += 1
             if cover[i] == 0:
                 vis[i] += 1
         d = discs[g]
         seat = first[g] - 1
-        for t in range(turns):
+        for _t in range(start[g]):                  # the seat to move at turn start[g]
+            seat += 1
+            if seat == players:
+                seat = 0
+        for t in range(start[g], stop):
             seat += 1                                # turns rotate from the first player (no division:
             if seat == players:                      # each // or % adds a ZeroDivisionError path to compile)
                 seat = 0
@@ -396,7 +409,12 @@ def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, ta
             mode = policies[seat]
             ptb = ptab[seat]
             option = -1
-            if mode == 0:                            # random_legal
+            forced = moves[g, t, 0] >= 0
+            if forced:                               # a move chosen outside (a search player)
+                take = moves[g, t, 0]
+                place = moves[g, t, 1]
+                option = moves[g, t, 2]
+            elif mode == 0:                          # random_legal
                 take = avail[int(uniforms[g, t, 0] * n_av)]
                 place = places[int(uniforms[g, t, 1] * n_pl)]
             else:                                    # greedy / lookahead search, uniform tie-break
@@ -463,9 +481,9 @@ def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, ta
                 option = carg[cand[3 * c]]
             vals[place] = values[g, take]
             cols[place] = colours[g, take]
-            if mode == 0 or option >= 0:
+            if option >= 0 or (mode == 0 and not forced):
                 n_opt = skill_options(geo[place, 0], vals, cols, place, ptb, geo, opt)
-                if mode == 0:
+                if mode == 0 and not forced:
                     option = int(uniforms[g, t, 2] * (n_opt + 1)) - 1
                 if option >= 0:
                     for a in range(opt[option, 0]):
@@ -486,8 +504,11 @@ def play_batch(values, colours, discs, first, uniforms, policies, ptab, qgeo, ta
             moves[g, t, 1] = place
             moves[g, t, 2] = option
         for s in range(players):                     # final scores (scoring.score_pyramid)
+            if stop < turns:
+                break
             # np.int64: a literal argument would compile a second specialisation of evaluate
             evaluate(pv[g, s], pc[g, s], np.int64(1), np.int64(-1), tab, d, geo, work, terms, terms)
+            totals[g, s] = 0
             for k in range(5):
                 met[g, s, k] = terms[k + 1] == GOAL_MVP
                 totals[g, s] += 5 * met[g, s, k]

@@ -162,7 +162,8 @@ def parse_policy(name: str) -> tuple[str, Restriction]:
 
 
 def get_policy(name) -> Callable:
-    """The policy called ``name``, possibly restricted (``"greedy/no_cards"``); a callable passes through."""
+    """The policy called ``name``, possibly restricted (``"greedy/no_cards"``); a callable passes through.
+    (The search player ``"flat_mc"`` needs the setup's tables: :func:`.sim.policy_function` binds it.)"""
     if callable(name):
         return name
     base, restriction = parse_policy(name)

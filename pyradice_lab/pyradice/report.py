@@ -1,222 +1,240 @@
-"""The Pyradice section of the PDF report: experiments -> tables, figures and readings."""
+"""The Pyradice section of the PDF report: each experiment's question, its findings (computed from its table in
+:mod:`.analysis`), how it was measured, a figure and a compact table (the CSV beside the report holds every
+row).  Nothing here computes a conclusion."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..figures import STYLE, axis_label, place_legend, plot_series, reference_line
+from ..findings import format_value
 from ..report import ExperimentResult, ReportContext, Section, Text, save_experiment
+from ..stats import Z95
 from .analysis import (
     available_by_turn,
     available_distribution,
+    available_findings,
     card_balance,
+    card_findings,
     first_player_advantage,
+    first_player_findings,
+    goal_findings,
     goal_rates,
     reconstructed_components,
+    skill_findings,
     skill_values,
 )
 from .components import Setup
 
-__all__ = ["report_section", "SIZES", "experiment_available", "experiment_goals", "experiment_skills",
+__all__ = ["report_section", "SIZES", "START_POLICIES", "experiment_available", "experiment_goals", "experiment_skills",
            "experiment_cards", "experiment_first_player"]
 
 #: Games per experiment: (quick, full).
-SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 1000), "first3": (10, 250),
+SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 2000), "first3": (10, 250),
          "first4": (8, 150)}
 _POL = ("random_legal", "greedy", "lookahead")
 _COLOURS = {"random_legal": "0.6", "greedy": "tab:blue", "lookahead": "tab:orange"}
 
 
-def _fig(w=6.5, h=3.8):
+def _fig(w=6.7, h=2.8, ncols=1, **kw):
+    import matplotlib
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(w, h))
+    with matplotlib.rc_context(STYLE):
+        return plt.subplots(1, ncols, figsize=(w, h), **kw)
 
 
 def _size(ctx: ReportContext, key: str) -> int:
     return SIZES[key][0 if ctx.quick else 1]
 
 
+def _cell(v: float, lo: float, hi: float, pct: bool = False) -> str:
+    """A table cell ``"52.1 (48.0..56.2)"`` with the digits its 95% interval supports (``pct``: x 100)."""
+    k = 100.0 if pct else 1.0
+    spread = k * (hi - lo) / 2
+    f = [format_value(k * x, spread=spread) for x in (v, lo, hi)]
+    return f[0] if lo == hi else f"{f[0]} ({f[1]}..{f[2]})"
+
+
+def _cells(df: pd.DataFrame, col: str, pct: bool = False) -> list[str]:
+    return [_cell(r[col], r[f"{col}_ci_low"], r[f"{col}_ci_high"], pct) for _, r in df.iterrows()]
+
+
+def _result(name, title, question, method, table, fig, findings, display, n_games, **meta) -> ExperimentResult:
+    return ExperimentResult(name, title, "", table, fig, {"n_games": n_games, **meta}, findings=findings,
+                            question=question, display=display, method=method)
+
+
 def _dead_text(levels: pd.DataFrame) -> str:
-    """The reading's sentence on goal tokens that can never be met (exact check, Setup.dead_goals)."""
+    """The method's sentence on goal tokens that can never be met (exact check, Setup.dead_goals)."""
     dead = levels[~levels.attainable].drop_duplicates("level")
     if dead.empty:
-        return ("Every token of this setup can be met on its level (checked exactly: some values and colours the "
-                "box allows meet it), and every token of the catalogue on every level 1-5 (tested).")
-    return ("Dead tokens: " + ", ".join(f"{r.goal} {r.goal_name} on level {r.level}" for r in dead.itertuples())
-            + " can never be met (no level of that size meets it with the dice in the box): 5 VP nobody can score.")
+        return ("Every token of this setup can be met on its level (checked exactly), and every token of the "
+                "catalogue on every level 1-5 (tested).")
+    return ("Dead tokens (never met by any dice in the box): "
+            + ", ".join(f"{r.goal} {r.goal_name} on level {r.level}" for r in dead.itertuples()) + ".")
 
 
 def experiment_goals(n_games: int, seed) -> tuple[ExperimentResult, dict]:
     """P(goal met) per level and policy, with the blind exact baseline."""
     df, runs = goal_rates(n_games, 2, _POL, rng=seed, return_runs=True)
     lv = df[df.level > 0]
-    fig, ax = _fig()
+    fig, ax = _fig(6.7, 2.9)
     width = 0.26
     for i, pol in enumerate(_POL):
         d = lv[lv.policy == pol]
         x = d.level.to_numpy() + (i - 1) * width
-        ax.bar(x, d.p_met, width, color=_COLOURS[pol], label=pol,
-               yerr=[d.p_met - d.p_met_ci_low, d.p_met_ci_high - d.p_met], capsize=2)
+        ax.bar(x, 100 * d.p_met, width, color=_COLOURS[pol], label=pol,
+               yerr=[100 * (d.p_met - d.p_met_ci_low), 100 * (d.p_met_ci_high - d.p_met)], capsize=2)
     d = lv[lv.policy == _POL[0]]
-    ax.scatter(d.level, d.blind_exact, marker="_", s=400, color="k", zorder=5, label="blind, exact")
-    ax.set_xticks(d.level, [f"L{lv_}\n{g} {n}" for lv_, g, n in zip(d.level, d.goal, d.goal_name)], fontsize=8)
-    ax.set_ylabel("P(goal token met at the end)")
-    ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=8, loc="upper left")
-    ax.set_title("Goal tokens met per level (2 players, default setup)")
-    sc = df[df.level == 0].set_index("policy")
-    g, la = lv[lv.policy == "greedy"].set_index("level"), lv[lv.policy == "lookahead"].set_index("level")
-    reading = (
-        f"Each bar is the share of seats meeting the level's goal token at the end ({n_games} games per policy, "
-        f"95% CI as whiskers); the black dash is the exact chance for a level filled blind (random dice, no skill). "
-        f"Random play stays near the blind rate; deliberate choice of dice and skills lifts every goal far above it. The level-1 token C6 (all six "
-        f"dice show 3 or 5) is the hard one: greedy, which only counts points already scored, meets it in "
-        f"{g.loc[1, 'p_met']:.0%} of seats, while the lookahead, which values keeping goals reachable, meets it in "
-        f"{la.loc[1, 'p_met']:.0%} (CI {la.loc[1, 'p_met_ci_low']:.0%}-{la.loc[1, 'p_met_ci_high']:.0%}). Mean score "
-        f"per seat: random {sc.loc['random_legal', 'p_met']:.1f}, greedy {sc.loc['greedy', 'p_met']:.1f} "
-        f"(±{1.96 * sc.loc['greedy', 'p_met_se']:.1f}), lookahead {sc.loc['lookahead', 'p_met']:.1f} "
-        f"(±{1.96 * sc.loc['lookahead', 'p_met_se']:.1f}). A designer reading this: easy tokens (Zigzag, Distinct) "
-        f"are near-certain for any deliberate player and barely separate players; value-set tokens on big levels "
-        f"reward planning. " + _dead_text(lv))
-    shown = df[["policy", "level", "goal", "goal_name", "p_met", "p_met_se", "p_met_ci_low", "p_met_ci_high",
-                "blind_exact", "attainable"]].rename(columns={"p_met": "p_met (level 0: mean score)"})
-    return ExperimentResult("pyradice_goal_rates", "Pyradice: P(goal token met) by level and policy", reading, shown,
-                            fig, {"n_games": n_games}), runs
+    ax.scatter(d.level, 100 * d.blind_exact, marker="_", s=400, color="k", zorder=5, label="filled blind (exact)")
+    ax.set_xticks(d.level, [f"L{lv_} {g}\n{n}" for lv_, g, n in zip(d.level, d.goal, d.goal_name)])
+    ax.set_xlabel("level and its goal token")
+    ax.set_ylabel(axis_label("seats meeting the goal", "%"))
+    ax.set_ylim(0, 105)
+    place_legend(ax)
+    fig.tight_layout()
+    wide = pd.DataFrame({"level": d.level.to_numpy(), "goal": [f"{g} {n}" for g, n in zip(d.goal, d.goal_name)],
+                         "filled blind, % (exact)": (100 * d.blind_exact).round(2).to_numpy()})
+    for pol in _POL:
+        wide[f"{pol}, % (95% CI)"] = _cells(lv[lv.policy == pol], "p_met", pct=True)
+    sc = df[df.level == 0]
+    wide = pd.concat([wide, pd.DataFrame([{"level": "all", "goal": "mean score per seat (VP)",
+                                           "filled blind, % (exact)": "",
+                                           **{f"{pol}, % (95% CI)": _cells(sc[sc.policy == pol], "p_met")[0]
+                                              for pol in _POL}}])], ignore_index=True)
+    method = (f"Share of seats meeting each level's goal token at the end, {n_games} games per policy (2 players, "
+              "default setup; both seats of a game share a quarry, so the per-game share of seats is the sample: "
+              "t interval over games), beside the exact chance for a level filled blind (random dice, no choice, "
+              "no skill). " + _dead_text(lv))
+    return _result("pyradice_goal_rates", "P(goal token met) by level and policy",
+                   "How often is each goal token met, and how much does deliberate play lift it?", method, df, fig,
+                   goal_findings(df), wide, n_games), runs
 
 
 def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
-    import matplotlib.pyplot as plt
-
     df = available_by_turn(n_games, 2, _POL, rng=seed, runs=runs)
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.5, 3.9), gridspec_kw={"width_ratios": [1.2, 1]})
+    fig, (ax, ax2) = _fig(6.7, 2.8, ncols=2, gridspec_kw={"width_ratios": [1.2, 1]})
     for pol in _POL:
         d = df[df.policy == pol]
         ax.plot(d.turn, d.available, color=_COLOURS[pol], label=pol)
         ax.fill_between(d.turn, d.available_ci_low, d.available_ci_high, color=_COLOURS[pol], alpha=0.25)
     d = df[(df.policy == "random_legal") & df.exact_mean.notna()]
     ax.scatter(d.turn, d.exact_mean, color="k", s=12, zorder=5, label="exact (random takes)")
-    ax.set_xlabel("turn (both players, 42 turns)")
-    ax.set_ylabel("dice available to take (mean, 95% CI)")
-    ax.legend(fontsize=7)
-    ax.set_title("Choices per turn (2 players)", fontsize=10)
+    ax.set_xlabel(axis_label("turn (both players)"))
+    ax.set_ylabel(axis_label("dice available", "dice"))
+    place_legend(ax)
     dist = available_distribution(runs["greedy"][1]["choices"], "greedy")
     grid = dist.pivot(index="n_available", columns="turn", values="p").fillna(0.0)
-    im = ax2.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="Blues",
+    im = ax2.imshow(100 * grid.to_numpy(), origin="lower", aspect="auto", cmap="Blues",
                     extent=(0.5, grid.shape[1] + 0.5, grid.index.min() - 0.5, grid.index.max() + 0.5))
-    fig.colorbar(im, ax=ax2, label="probability")
-    ax2.set_xlabel("turn")
-    ax2.set_ylabel("dice available")
-    ax2.set_title("Distribution under greedy play", fontsize=10)
+    fig.colorbar(im, ax=ax2, label=axis_label("share of games", "%"))
+    ax2.set_xlabel(axis_label("turn, greedy play"))
+    ax2.set_ylabel(axis_label("dice available", "dice"))
+    ax2.grid(False)
     fig.tight_layout()
-    g = df[df.policy == "greedy"]
-    peak = g.loc[g.available.idxmax()]
-    inside = int(((d.exact_mean >= d.available_ci_low - 1e-12) & (d.exact_mean <= d.available_ci_high + 1e-12)).sum())
-    reading = (
-        f"The opening player always has exactly 4 choices (the top-layer corners) and the second exactly 5; the "
-        f"black dots are exact expectations for uniformly random takes (dynamic programme over quarry occupancies); "
-        f"the random-policy Monte Carlo line ({n_games} games) covers {inside} of the {len(d)} exact values with "
-        f"its 95% band. Under greedy "
-        f"play the choice peaks at {peak.available:.1f} dice around turn {int(peak.turn)} and shrinks towards the "
-        f"end as the quarry empties (47 dice, 42 taken); the right panel shows the whole distribution per turn. The "
-        f"quarry never deadlocks: the top-left remaining die of the highest non-empty layer always shows 3 faces. "
-        f"Few choices early means the first picks are nearly forced, which matters for the first-player result.")
-    wide = df.pivot(index="turn", columns="policy", values="available")[list(_POL)]
-    half = df.assign(h=(df.available_ci_high - df.available_ci_low) / 2).pivot(index="turn", columns="policy",
-                                                                               values="h")[list(_POL)]
-    table = pd.concat([wide.add_prefix("mean_"), half.add_prefix("ci95_halfwidth_")], axis=1).reset_index()
-    table["exact_mean_random_takes"] = df[df.policy == "random_legal"].set_index("turn").exact_mean.to_numpy()
-    return ExperimentResult("pyradice_available_dice", "Pyradice: available dice per turn", reading, table, fig,
-                            {"n_games": n_games})
+    turns = [t for t in sorted(df.turn.unique()) if t <= 6 or t % 4 == 2 or t == df.turn.max()]
+    shown = pd.DataFrame({"turn": turns, "exact, random takes": [
+        df[(df.policy == "random_legal") & (df.turn == t)].exact_mean.iloc[0] for t in turns]})
+    shown["exact, random takes"] = [f"{v:.3f}" if np.isfinite(v) else "" for v in shown["exact, random takes"]]
+    for pol in _POL:
+        d = df[(df.policy == pol) & df.turn.isin(turns)]
+        shown[f"{pol} (95% CI)"] = _cells(d, "available")
+    method = (f"Mean number of dice a player may take on each turn (at least 3 faces visible), {n_games} games per "
+              "policy, 2 players (47 dice, 42 taken), with 95% CIs; black dots: exact expectations for uniformly "
+              "random takes (dynamic programme over quarry occupancies); right: the whole distribution per turn "
+              "under greedy play. Table: the first six turns, then every fourth.")
+    return _result("pyradice_available_dice", "Available dice per turn",
+                   "How many dice can a player choose from, turn by turn?", method, df, fig,
+                   available_findings(df), shown, n_games)
 
 
 def experiment_skills(n_games: int, seed) -> ExperimentResult:
     df = skill_values(n_games, 2, "greedy", rng=seed)
-    fig, ax = _fig()
+    fig, ax = _fig(6.0, 2.7)
     ax.bar(df.skill + "\n" + df.skill_name, df.score_drop, color="tab:green",
            yerr=[df.score_drop - df.score_drop_ci_low, df.score_drop_ci_high - df.score_drop], capsize=3)
     ax.axhline(0, color="k", lw=0.8)
-    ax.set_ylabel("VP lost per seat without the skill")
-    ax.set_title("Value of each skill token (greedy, 2 players, paired seeds)")
-    top = df.loc[df.score_drop.idxmax()]
-    low = df.loc[df.score_drop.idxmin()]
-    reading = (
-        f"Each bar is the mean score per seat with the default board minus the same games replayed (same seeds) "
-        f"with that level's skill token removed from every board, greedy play, {n_games} games, 95% CI whiskers. "
-        f"The most valuable token is {top.skill} {top.skill_name} ({top.score_drop:.2f} VP, CI "
-        f"{top.score_drop_ci_low:.2f}..{top.score_drop_ci_high:.2f}); the least is {low.skill} {low.skill_name} "
-        f"({low.score_drop:.2f} VP, CI {low.score_drop_ci_low:.2f}..{low.score_drop_ci_high:.2f}"
-        f"{': not distinguishable from zero' if low.score_drop_ci_low <= 0 else ''}). A6 is used once, on the very last turn, yet it rearranges the whole finished "
-        f"pyramid for the cards; a skill used more often but on single dice is worth less. The rules' A3 (flip) "
-        f"mostly pays through goal tokens (goals lost: {df.set_index('skill').loc['A3', 'goals_drop']:.2f} per "
-        f"seat). All effects other than A3 are reconstructions, so read these as the balance of the reconstructed "
-        f"tokens.")
-    shown = df[["level", "skill", "skill_name", "score_drop", "score_drop_se", "score_drop_ci_low",
-                "score_drop_ci_high", "goals_drop", "goals_drop_se", "score_with", "score_without"]]
-    return ExperimentResult("pyradice_skill_values", "Pyradice: value of each skill token", reading, shown, fig,
-                            {"n_games": n_games})
+    ax.set_xlabel("skill token")
+    ax.set_ylabel(axis_label("points lost per seat without it", "VP"))
+    fig.tight_layout()
+    shown = pd.DataFrame({"level": df.level, "skill": df.skill + " " + df.skill_name,
+                          "VP lost without it (95% CI)": _cells(df, "score_drop"),
+                          "goals lost (95% CI)": [_cell(r.goals_drop, r.goals_drop - Z95 * r.goals_drop_se,
+                                                        r.goals_drop + Z95 * r.goals_drop_se)
+                                                  for r in df.itertuples()],
+                          "score with / without (VP)": [f"{a:.1f} / {b:.1f}" for a, b in
+                                                        zip(df.score_with, df.score_without)]})
+    method = (f"Mean score per seat with the default board minus the same games replayed (same seeds, so the "
+              f"comparison is paired) with that level's skill token removed from every board; greedy play, 2 "
+              f"players, {n_games} games. All skill effects other than A3 (flip) are reconstructions: these are the "
+              "values of the reconstructed tokens.")
+    return _result("pyradice_skill_values", "Value of each skill token", "What is each skill token worth?",
+                   method, df, fig, skill_findings(df), shown, n_games)
 
 
 def experiment_cards(n_games: int, seed) -> ExperimentResult:
-    df = card_balance(n_games, 2, "greedy", rng=seed)
-    fig, ax = _fig()
+    df, points = card_balance(n_games, 2, "greedy", rng=seed, return_points=True)
+    fig, ax = _fig(6.7, 2.8)
     colours = ["tab:red" if s == "rules" else "tab:purple" for s in df.source]
     ax.bar(df.card, df.mean_points, color=colours,
            yerr=[df.mean_points - df.mean_points_ci_low, df.mean_points_ci_high - df.mean_points], capsize=3)
     ax.errorbar(df.card, df.mean_points, yerr=df.sd_points, fmt="none", ecolor="0.5", lw=6, alpha=0.3)
-    ax.set_ylabel("points per seat (bar: mean with 95% CI; grey: ±1 SD)")
-    ax.set_title("Objective card balance (greedy, 2 players; red: rules text, purple: reconstructed)")
-    ax.tick_params(axis="x", labelsize=8)
-    hi, lo = df.iloc[0], df.iloc[-1]
-    reading = (
-        f"Points a seat earns from each objective card under greedy play, pooled over three card line-ups "
-        f"({n_games} games each; a card appearing in two line-ups has twice the games), discs random per game. "
-        f"The strongest card is {hi.card} ({hi.mean_points:.1f} VP per seat, SD {hi.sd_points:.1f}), the weakest "
-        f"{lo.card} ({lo.mean_points:.1f} VP, SD {lo.sd_points:.1f}). Big scores a point per die while Many and "
-        f"Cluster are all-or-nothing (P(0 points) {df.set_index('card').loc['Many', 'p_zero']:.0%} for Many): a "
-        f"designer could double Big's rate or flatten Many's table. The spreads (SD) say how much a card decides "
-        f"games: a high-SD card is a swing card. Many's and Height's tables and all purple cards are "
-        f"reconstructions consistent with the rules' example score (7, 9, 12 and 1 VP).")
-    shown = df[["card", "source", "mean_points", "mean_points_se", "mean_points_ci_low", "mean_points_ci_high",
-                "sd_points", "p_zero", "max_points", "n_games"]]
-    return ExperimentResult("pyradice_card_balance", "Pyradice: objective card balance", reading, shown, fig,
-                            {"n_games": n_games})
+    ax.set_xlabel("objective card (red: from the rules; purple: reconstructed)")
+    ax.set_ylabel(axis_label("points per seat", "VP"))
+    fig.tight_layout()
+    shown = pd.DataFrame({"card": df.card, "source": df.source, "VP per seat (95% CI)": _cells(df, "mean_points"),
+                          "SD (VP)": df.sd_points.round(2), "P(0 VP), %": (100 * df.p_zero).round(1),
+                          "max (VP)": df.max_points, "games": df.n_games})
+    method = (f"Points a seat earns from each objective card under greedy play, 2 players, pooled over three card "
+              f"line-ups ({n_games} games each; a card in two line-ups has twice the games), discs random per game. "
+              "Bars: mean with 95% CI; grey: +-1 SD (a high-SD card swings games). Many's and Height's tables and "
+              "all purple cards are reconstructions consistent with the rules' example score.")
+    return _result("pyradice_card_balance", "Objective card balance", "Are the objective cards balanced?",
+                   method, df, fig, card_findings(df, points), shown, n_games)
 
 
-def experiment_first_player(sizes: dict, seed) -> ExperimentResult:
+#: the players the start-player advantage is measured with: the greedy heuristic and the strongest compiled one
+START_POLICIES = ("greedy", "lookahead")
+
+
+def experiment_first_player(sizes: dict, seed, policies=START_POLICIES) -> ExperimentResult:
     seq = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key) if isinstance(seed, np.random.SeedSequence) \
         else np.random.SeedSequence(seed)
     parts = []
     for i, players in enumerate((2, 3, 4)):
         child = np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (i,))
-        parts.append(first_player_advantage(sizes[players], (players,), "greedy", rng=child))
+        for pol in policies:   # the same deals for every policy (common random numbers)
+            parts.append(first_player_advantage(sizes[players], (players,), pol, rng=child))
     df = pd.concat(parts, ignore_index=True)
-    fig, ax = _fig()
-    for players, marker in ((2, "o"), (3, "s"), (4, "^")):
-        d = df[df.players == players]
-        ax.errorbar(d.position + (players - 3) * 0.08, d.win_share, yerr=[d.win_share - d.win_share_ci_low,
-                    d.win_share_ci_high - d.win_share], fmt=marker + "-", capsize=3, label=f"{players} players")
-        ax.hlines(1 / players, 0.7, players + 0.3, colors="0.5", linestyles=":")
-    ax.set_xlabel("turn position (1 = first player)")
-    ax.set_ylabel("win share (ties split)")
-    ax.set_xticks([1, 2, 3, 4])
-    ax.legend(fontsize=8)
-    ax.set_title("First-player advantage (greedy; dotted: fair share)")
-    two = df[(df.players == 2) & (df.position == 1)].iloc[0]
-    reading = (
-        f"Win share by turn position (a shared win counts 1/k to each winner), greedy play, "
-        f"{sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 players, 95% CIs. With 2 players the first "
-        f"player wins {two.win_share:.1%} (CI {two.win_share_ci_low:.1%}-{two.win_share_ci_high:.1%}) against a "
-        f"fair 50%, and scores {two.score:.1f} VP on average; the interval "
-        f"{'excludes' if two.win_share_ci_low > 0.5 or two.win_share_ci_high < 0.5 else 'includes'} the fair share. "
-        f"Going first means the first pick of every round from a quarry that opens slowly (4, then 5 choices) and "
-        f"the first shot at each freshly exposed die, while the last seat picks from the leftovers of every round. "
-        f"If the advantage is confirmed, a designer might compensate later seats (e.g. a bonus VP for the last "
-        f"seat, or the last seat winning ties).")
-    shown = df[["players", "position", "win_share", "win_share_se", "win_share_ci_low", "win_share_ci_high",
-                "fair_share", "score", "score_se", "n_games"]]
-    return ExperimentResult("pyradice_first_player", "Pyradice: first-player advantage", reading, shown, fig,
-                            {"games": dict(sizes)})
+    fig, axes = _fig(6.7, 2.8, ncols=len(policies), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, pol in zip(axes, policies):
+        for players, marker in ((2, "o"), (3, "s"), (4, "^")):
+            d = df[(df.players == players) & (df.policy == pol)]
+            plot_series(ax, d.position + (players - 3) * 0.08, 100 * d.win_share,
+                        yerr=[100 * (d.win_share - d.win_share_ci_low), 100 * (d.win_share_ci_high - d.win_share)],
+                        marker=marker, label=f"{players} players")
+            reference_line(ax, [0.7, players + 0.3], [100 / players] * 2, ls=":")
+        ax.set_title(f"{pol} play")
+        ax.set_xlabel("turn position (1 = start player)")
+        ax.set_xticks([1, 2, 3, 4])
+    axes[0].set_ylabel(axis_label("win share, ties split", "%"))
+    place_legend(axes[-1])
+    fig.tight_layout()
+    shown = df[df.position == 1]
+    shown = pd.DataFrame({"players": shown.players, "policy": shown.policy,
+                          "start player's win share, % (95% CI)": _cells(shown, "win_share", pct=True),
+                          "fair share, %": (100 * shown.fair_share).round(1),
+                          "start player's score, VP (95% CI)": _cells(shown, "score"), "games": shown.n_games})
+    method = (f"Win share by turn position (position 1 = each game's start player, drawn by roll-off; a shared win "
+              f"counts 1/k to each winner), every seat playing {' or '.join(policies)} (the same deals for both), "
+              f"{sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 players, 95% CIs; dotted: the fair share. "
+              "Table: the start player (every position in the CSV).")
+    return _result("pyradice_first_player", "Start-player advantage by turn position",
+                   "Does the start player (or any turn position) win more often than a fair share?", method, df, fig,
+                   first_player_findings(df), shown, min(sizes.values()), games=dict(sizes))
 
 
 def report_section(ctx: ReportContext) -> Section:
@@ -235,7 +253,7 @@ def report_section(ctx: ReportContext) -> Section:
         "Policies: random_legal (uniform legal choices), greedy (the die, space and skill use that maximise the "
         "score the pyramid would have if the game ended now, random tie-break) and lookahead (greedy plus "
         "5 x fit^empty VP for every unfinished level whose goal the placed dice still allow).",
-        heading="Pyradice: what is modelled"))
+        heading="What is modelled"))
     goals, runs = experiment_goals(_size(ctx, "goals"), seeds[0])
     avail = experiment_available(_size(ctx, "goals"), seeds[1], runs)
     skills = experiment_skills(_size(ctx, "skills"), seeds[2])
@@ -252,7 +270,7 @@ def report_section(ctx: ReportContext) -> Section:
         "showing 4-6). Everything below is a documented reconstruction in pyradice_lab/pyradice/data/*.toml, "
         "replaceable by a designer's file (load_components(folder)); each token or card names a small registered "
         "function.\n\n" + "\n".join(f"- {c} {n}: {d}" for c, n, d in comp.itertuples(index=False)),
-        heading="Pyradice: reconstructed components"))
+        heading="Reconstructed components"))
     items.append(Text(
         "- Goal recesses sit beside levels 1-5 (the single top die has none), matching the rules' example score "
         "with five goal values.\n"
@@ -265,6 +283,6 @@ def report_section(ctx: ReportContext) -> Section:
         "are by turn position (position 1 = each game's start player), never by seat.\n"
         "- Not modelled: players choosing token sides or cards together (a setup is given or drawn at random); "
         "physical dexterity (dice falling) and table talk.",
-        heading="Pyradice: interpretations and what is not modelled"))
+        heading="Interpretations and what is not modelled"))
     trials = {k: _size(ctx, k) for k in SIZES}
     return Section("Pyradice", items, seed=ctx.seed_label("pyradice"), trials=trials)

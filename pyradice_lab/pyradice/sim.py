@@ -35,7 +35,7 @@ from .rules import Deal, GameState, deal, first_player, turns_of, winners
 from .scoring import Table, lookahead_bonus
 
 __all__ = ["simulate_games", "play_game", "GameRecord", "kernel_tables", "play_deals", "resolve_policies",
-           "check_setup", "fast_capable", "warmup", "outcomes", "lineup_outcomes", "restricted_tab", "row_bytes"]
+           "check_setup", "fast_capable", "warmup", "policy_function", "outcomes", "lineup_outcomes", "restricted_tab", "row_bytes"]
 
 _CHUNK = 128
 
@@ -73,8 +73,34 @@ def resolve_policies(policies, players: int) -> list:
         raise ValueError(f"policies must be a policy name or a list of {players} names (one per seat), "
                          f"got {policies!r}")
     for p in policies:
-        get_policy(p)
+        _check_policy_name(p)
     return list(policies)
+
+
+def _check_policy_name(name) -> None:
+    from .search import FlatMC
+
+    if FlatMC.parse(name) is None:        # parse raises ValueError for a malformed search player name
+        get_policy(name)
+
+
+def policy_function(name, setup: Setup):
+    """The readable engine's policy for ``name`` under ``setup``: :func:`.policies.get_policy`, or for the search
+    player (``"flat_mc[:N[:rollout]]"``) :func:`.search.flat_mc` bound to the setup's kernel tables."""
+
+    from .search import FlatMC, flat_mc
+
+    spec = FlatMC.parse(name)
+    if spec is None:
+        return get_policy(name)
+    tabs = kernel_tables(setup)
+    qgeo = {p: quarry_table(p) for p in (2, 3, 4)}
+
+    def policy(state, u):
+        return flat_mc(state, u, spec, tab=tabs["tab"], n_colours=tabs["n_colours"], qgeo=qgeo[state.players])
+
+    policy.__name__ = spec.name
+    return policy
 
 
 def fast_capable(setup: Setup, policies: Sequence) -> bool:
@@ -135,6 +161,7 @@ def quarry_table(players: int) -> np.ndarray:
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
     from .kernel import GEO, compile_options, play_batch, workspace
+    from .search import is_search_policy, play_search_deals
 
     players = deals[0].players
     b = len(deals)
@@ -142,17 +169,22 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
     out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
                cards=np.zeros((b, players, 4), np.int64),
                first=np.array([first_player(d.rolls) for d in deals], dtype=np.int64),
-               choices=np.zeros((b, t), np.int64), moves=np.zeros((b, t, 3), np.int64),
+               choices=np.zeros((b, t), np.int64), moves=np.full((b, t, 3), -1, np.int64),
                final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
                skills_used=np.zeros((b, players), np.int64))
     tabs = kernel_tables(setup)
-    parsed = [parse_policy(p) for p in policies]
+    # a search seat chooses its own moves (forced in the kernel); its rollouts play the compiled greedy
+    parsed = [("greedy", Restriction()) if is_search_policy(p) else parse_policy(p) for p in policies]
     pol = np.array([POLICY_CODES[base] for base, _ in parsed], dtype=np.int64)
     ptab = np.stack([restricted_tab(tabs["tab"], r) for _, r in parsed])
+    if any(is_search_policy(p) for p in policies):
+        return play_search_deals(deals, setup, policies, tab=tabs["tab"], n_colours=tabs["n_colours"], ptab=ptab,
+                                 codes=pol, qgeo=quarry_table(players))
     values = np.stack([d.values for d in deals])
     with compile_options():
         play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
-                   np.stack([d.uniforms for d in deals]), pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
+                   np.zeros(b, np.int64), t, np.ones(values.shape, np.int64), np.stack([d.uniforms for d in deals]),
+                   pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
                    GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],
                    out["moves"], out["skills_used"], *workspace(values.shape[1], tabs["n_colours"]))
     return out
@@ -160,7 +192,7 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
 
 def _play_python(d: Deal, setup: Setup, policies: Sequence) -> GameState:
     g = GameState.start(d, setup)
-    fns = [get_policy(p) for p in policies]
+    fns = [policy_function(p, setup) for p in policies]
     while not g.done:
         take, place, option = fns[g.seat](g, d.uniforms[g.turn])
         g.play(take, place, option)
@@ -422,7 +454,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
                                               for s, p in enumerate(pols)))
         lines.append("Quarry at setup ([..] = available):")
         lines.extend("  " + row for row in g.quarry.render().splitlines())
-    fns = [get_policy(p) for p in pols]
+    fns = [policy_function(p, setup) for p in pols]
     while not g.done:
         seat, turn = g.seat, g.turn
         take, place, option = fns[seat](g, d.uniforms[turn])

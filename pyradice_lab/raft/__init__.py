@@ -14,8 +14,10 @@ Public API (imported lazily, so ``import pyradice_lab.raft`` stays cheap):
 - :func:`simulate_games` ``(n_games, players=3, variant="standard", policies=None, rng=None)`` -> one
   row per game (``first_player`` records the start player); :func:`play_game` ``(..., trace=True)`` -> a
   readable transcript; :func:`start_player_table` (win rate and points by turn position, with CIs);
-- :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random``),
-  :func:`default_components` / :func:`load_components` (the TOML components).
+- :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random`` and the strongest,
+  ``exact``: the expected-points player of :mod:`~pyradice_lab.raft.expectimax`),
+  :func:`default_components` / :func:`load_components` (the TOML components);
+- :mod:`~pyradice_lab.raft.strong_play`: the exact player's strength and the balance findings under strong play.
 
 Examples
 --------
@@ -45,7 +47,8 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "loading": ["load"],
     "sim": ["simulate_games", "start_player_table"],
     "rules": ["play_game"],
-}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings", "layouts"])
+}, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings", "layouts",
+               "expectimax", "expectation", "strong_play"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from . import policies as policies
@@ -148,7 +151,7 @@ register_game(
     summary="tilt a raft, load gems on lifeboats: calibratable tilt model, optimal loading, full game",
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
-    policies=("fixed:1.0", "random", "aim", "greedy"),
+    policies=("fixed:1.0", "random", "aim", "greedy", "exact"),
     restrictions={
         "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
         "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
@@ -158,7 +161,7 @@ register_game(
         "games": SweepTarget(
             "games_cell",
             "Monte Carlo games: mean winning score, game length, gifts, sunk boats",
-            params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy",
+            params={"players": "2..4", "variant": "standard|sinking", "policy": "fixed:<s>|aim|greedy|exact",
                     "flag_depth": "cards above the flag (-1: the rules' depth)",
                     "black": "black gems in play (-1: the default 3)",
                     "discards_roll": "0|1 (reading: discarded gems may roll)",

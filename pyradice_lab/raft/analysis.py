@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..findings import Finding, difference_of, from_estimate
 from ..report import ExperimentResult
 from ..rng import seed_sequence
 from ..stats import Z95, Estimate, mean_estimate, proportion_estimate
@@ -19,7 +20,7 @@ from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table
 
 __all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity",
-           "sinking"]
+           "sinking", "points_per_turn_by_size"]
 
 
 def _children(seed, k):
@@ -38,6 +39,62 @@ def _long(t: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         for m in metrics:
             rows.append({**{k: r[k] for k in keys}, "metric": m, "value": r[m], "se": r[f"{m}_se"],
                          "ci_low": r[f"{m}_ci_low"], "ci_high": r[f"{m}_ci_high"], "n": int(r["games"])})
+    return pd.DataFrame(rows)
+
+
+def _est(row, metric: str, n: str = "games") -> Estimate:
+    """The :class:`Estimate` of ``metric`` in a wide table row (``metric``, ``_se``, ``_ci_low``, ``_ci_high``)."""
+    se = float(row[f"{metric}_se"])
+    return Estimate(float(row[metric]), 0.0 if not np.isfinite(se) else se, int(row[n]), float(row[f"{metric}_ci_low"]),
+                    float(row[f"{metric}_ci_high"]))
+
+
+def _finite(*values) -> bool:
+    return all(np.isfinite(float(v)) for v in values)
+
+
+def _blocks(n_games: int, blocks: int) -> list[int]:
+    """``n_games`` split into at most ``blocks`` nearly equal positive block sizes."""
+    base, extra = divmod(n_games, blocks)
+    return [base + (b < extra) for b in range(blocks) if base + (b < extra)]
+
+
+def card_rate_blocks(cards: list[pd.DataFrame]) -> pd.DataFrame:
+    """Points per own turn held by card size, minus the deck's rate, from independent blocks of games.
+
+    ``cards``: the per-card totals of :func:`.sim.simulate`, one frame per block.  One row per size: the
+    pooled ``rate`` (:func:`points_per_turn_by_size` of the summed blocks, with ``rate_ci_low``/``rate_ci_high``
+    from the spread over blocks), the pooled deck ``deck_rate``,
+    their difference ``excess`` with a Student-t 95% interval from the spread over blocks
+    (``excess_ci_low``/``excess_ci_high``), and ``blocks``.  Also the largest minus the smallest size
+    (row ``size = -1``) the same way.
+    """
+    keys = ["id", "name", "size", "points"]
+    total = sum(c.drop(columns=keys) for c in cards)
+    pooled = pd.concat([cards[0][keys], total], axis=1)
+
+    def rates(c):
+        by = points_per_turn_by_size(c)
+        tpc = c["turns_held"] / c["completed"].clip(lower=1)
+        return by, float(c["points"].sum() / tpc.sum())
+
+    by, k = rates(pooled)
+    per = [rates(c) for c in cards]
+    rows = []
+    sizes = list(by.index)
+    for s in sizes + [-1]:
+        if s == -1:
+            v = float(by.iloc[-1] - by.iloc[0])
+            d = np.array([b.iloc[-1] - b.iloc[0] for b, _ in per])
+        else:
+            v = float(by[s] - k)
+            d = np.array([b[s] - kb for b, kb in per])
+        rb = d if s == -1 else np.array([b[s] for b, _ in per])
+        rate = float(by.iloc[-1] - by.iloc[0]) if s == -1 else float(by[s])
+        half, rhalf = (mean_estimate(x).halfwidth if len(x) > 1 and np.all(np.isfinite(x)) else np.nan for x in (d, rb))
+        rows.append({"size": int(s), "rate": rate, "rate_ci_low": rate - rhalf, "rate_ci_high": rate + rhalf,
+                     "deck_rate": k, "excess": v, "excess_ci_low": v - half, "excess_ci_high": v + half,
+                     "blocks": len(cards)})
     return pd.DataFrame(rows)
 
 
@@ -78,7 +135,7 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
                          "expected_fallen": mean, "sd_fallen": float(np.sqrt(max(pmf @ k**2 - mean**2, 0))),
                          "p_none": float(pmf[0]), "p_6_or_more": float(pmf[6:].sum())})
     df = pd.DataFrame(rows)
-    fig, ax = _fig(1, 7.0, 3.8)
+    fig, ax = _fig(1, 7.0, 3.2)
     ax = ax[0]
     styles = {"left": "--", "centre": "-", "right": ":"}
     for (edge, f), sub in df.groupby(["edge", "finger"], sort=False):
@@ -89,20 +146,26 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
     ax.set_ylabel("expected gems fallen")
     ax.legend(fontsize=6.5, ncol=2)
     fig.tight_layout()
-    at1 = df[df.duration == 1.0].set_index(["edge", "finger"])["expected_fallen"]
+    d1 = float(df["duration"].iloc[int(np.argmin(np.abs(df["duration"].to_numpy() - 1.0)))])
+    at1 = df[df.duration == d1].set_index(["edge", "finger"])["expected_fallen"]
     best, worst = at1.idxmax(), at1.idxmin()
     where = (f"averaged over random {players}-player rules setups (one random gem on each outer space, the other "
              f"{gems - 8} dropped into the centre, some rolled into its side neighbours)" if layout == "setup" else
              f"from the reference {players}-player layout (one ordinary gem on each outer space, {gems - 8} in the centre)")
-    reading = (f"Under the default (reconstructed) tilt model, {where}, a one-second tilt drops on average "
-               f"{at1.max():.1f} gems when lowering {best[0]} with the {best[1]} finger and only {at1.min():.1f} "
-               f"lowering {worst[0]} with the {worst[1]} finger; three seconds drop "
-               f"{df[df.duration == 3.0]['expected_fallen'].max():.1f} at most. These are exact model values (no "
-               f"sampling error). The edges differ because their wall gaps differ (widths in the legend, left "
-               f"to right as seen by the tilting player; line style = finger space): rotating the raft and choosing the finger space is a real "
-               f"decision, and a designer can change the gaps in raft.toml and rerun this page.")
+    who = f"{players} players, {layout} layout"
+    findings = [
+        Finding("exact", f"expected gems fallen in a {d1:g} s tilt, the best edge and finger space ({best[0]}/"
+                f"{best[1]}, {at1.max():.2f} gems) minus the worst ({worst[0]}/{worst[1]})", float(at1.max() - at1.min()), float(at1.max() - at1.min()),
+                float(at1.max() - at1.min()), n=0, null=0.0, null_label="no difference", unit="gems", player=who,
+                component="wall gaps", scale=max(float(at1.mean()), 1e-9)),
+    ]
+    reading = (f"Exact expected gems fallen under the default (reconstructed) tilt model, {where}, for every edge "
+               "(wall gap widths in the legend, left to right as seen by the tilting player), finger space (line "
+               "style) and intended tilt time: dynamic programming over the model, no sampling error. A designer can "
+               "change the gaps in raft.toml and rerun this page.")
     return ExperimentResult("raft_tilt_model", "Tilt model: expected gems fallen vs tilt time", reading, df, fig,
-                            {"players": players, "layout": layout})
+                            {"players": players, "layout": layout, "exact": True}, findings=findings, max_rows=8,
+                            question="How many gems does a tilt drop, by edge, finger space and time?")
 
 
 def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
@@ -139,33 +202,51 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
     ax.set_xticks(x, t["parameter"], fontsize=8)
     ax.set_ylabel("fitted / true (95% CI)")
     fig.tight_layout()
-    n_in = int(t["true_in_ci"].sum())
+    findings = [Finding("difference", f"fitted minus true {r.parameter} (synthetic tilts)", float(r.value - r.true),
+                        float(r.ci_low - r.true), float(r.ci_high - r.true), n=len(obs), null=0.0,
+                        null_label="the true value", test="Wald interval, observed information", sample_unit="tilts",
+                        scale=abs(float(r.true)) or 1.0)
+                for r in t.itertuples() if _finite(r.value, r.ci_low, r.ci_high)]
     reading = (f"{len(obs)} synthetic tilts ({tilts} per condition, {len(design)} conditions: edges "
                f"{', '.join(sorted(design.edge.unique()))}, {'the centre finger' if quick else 'every finger space'}, "
-               f"tilts of "
-               f"{', '.join(f'{d:g}' for d in sorted(design.duration.unique()))} s, counting the gems that fell"
-               f"{'' if quick else ' and the gems left in the centre'}) were drawn from known parameters and fitted back by maximum likelihood. "
-               f"{n_in} of {len(t)} fitted parameters have the true value inside their 95% interval (observed "
-               f"information; about 95% is what honest intervals give, and the largest deviation is "
-               f"{t['z'].abs().max():.1f} standard errors). Jointly the true parameters lie "
-               f"{'inside' if p_joint >= 0.05 else 'outside'} the 95% confidence region (likelihood ratio "
-               f"{lr:.1f} on {k} degrees of freedom, p = {p_joint:.2f}); the estimates are correlated (the slide and "
-               f"drop rates trade off against each other), so marginal intervals tend to miss together. The widest "
-               f"relative interval is "
-               f"{((t['ci_high'] - t['ci_low']) / t['true']).max():.0%} of "
-               f"the true value{' (quick mode fits only the two rates)' if quick else ''}. A designer measuring about this many real tilts can pin the model down this well; "
-               f"the goodness-of-fit table of calibrate() shows where real tilts depart from the model "
-               f"(e.g. gems jamming at a gap).")
+               f"tilts of {', '.join(f'{d:g}' for d in sorted(design.duration.unique()))} s, counting the gems that "
+               f"fell{'' if quick else ' and the gems left in the centre'}) were drawn from known parameters and fitted "
+               f"back by maximum likelihood{' (quick mode fits only the two rates)' if quick else ''}. A finding above "
+               "claims a difference only if the fit misses the true value beyond its interval: honest intervals do so "
+               "for about one parameter in twenty. Joint check: likelihood ratio of the fit against the truth "
+               f"{lr:.1f} on {k} degrees of freedom, p = {p_joint:.2f} (p below 0.05 would put the truth outside the "
+               "joint 95% region; the slide and drop rates trade off, so marginal intervals tend to miss together). "
+               "The goodness-of-fit table of calibrate() shows where real tilts depart from the model.")
     return ExperimentResult("raft_calibration", "Calibrating the tilt model from measured tilts", reading, t, fig,
-                            {"observations": len(obs), "loglik": res.loglik, "lr_truth": lr, "p_joint": p_joint})
+                            {"observations": len(obs), "loglik": res.loglik, "lr_truth": lr, "p_joint": p_joint},
+                            findings=findings, sample_size=len(obs),
+                            question="Does calibrate() recover known tilt parameters from this many tilts?")
 
 
 # ----------------------------------------------------------------------------------------- card fairness
-def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
-    """Each lifeboat's points vs how long it takes to complete; over- and under-valued cards."""
+def points_per_turn_by_size(cards: pd.DataFrame) -> pd.Series:
+    """Points per own turn a card is held, by card size: sum of points / sum of turns held per completion
+    over the cards of each size (``cards``: the per-card totals of :func:`.sim.simulate`)."""
+    tpc = cards["turns_held"] / cards["completed"].clip(lower=1)
+    return cards.assign(tpc=tpc).groupby("size").apply(lambda g: g["points"].sum() / g["tpc"].sum(),
+                                                        include_groups=False)
+
+
+def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policies=None,
+                  blocks: int = 8, *, components=None) -> ExperimentResult:
+    """Each lifeboat's points vs how long it takes to complete; over- and under-valued cards (``policies``:
+    one for every seat or one per seat, default greedy).  The games are played in ``blocks`` independent
+    blocks (seeds spawned from ``seed``): the by-size findings take their intervals from the spread over
+    blocks."""
+    if isinstance(blocks, bool) or not isinstance(blocks, int) or blocks < 2:
+        raise ValueError(f"blocks must be an integer >= 2, got {blocks!r}")
     comp = coerce_components(components)
-    batch = simulate(n_games, players, rng=seed, n_jobs=n_jobs, components=comp)
-    c = batch.cards.copy()
+    parts = [simulate(n, players, policies=policies, rng=s, n_jobs=n_jobs, components=comp)
+             for n, s in zip(_blocks(n_games, blocks), _children(seed, blocks))]
+    who = "greedy" if policies is None else ", ".join(dict.fromkeys(parts[0].games.attrs["policies"]))
+    rates = card_rate_blocks([b.cards for b in parts])
+    keys = ["id", "name", "size", "points"]
+    c = pd.concat([parts[0].cards[keys], sum(b.cards.drop(columns=keys) for b in parts)], axis=1)
     c["rule_points"] = [comp.deck[i].points for i in range(len(c))]
     rows = []
     for _, r in c.iterrows():
@@ -189,7 +270,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, *, comp
     shown = table.drop(columns=["size", "drawn", "fair_points"]).rename(columns={
         "turns_per_completion": "turns_per_compl", "turns_per_completion_se": "se", "fair_ci_low": "fair_low",
         "fair_ci_high": "fair_high", "proposed_points": "proposed"})
-    fig, ax = _fig(1, 7.0, 4.2)
+    fig, ax = _fig(1, 7.0, 3.4)
     ax = ax[0]
     for size, sub in table.groupby("size"):
         ax.errorbar(sub["turns_per_completion"], sub["points"] + (size - 3) * 0.06,
@@ -203,39 +284,33 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, *, comp
     ax.set_ylabel("points (rope knots)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    over = table[table.verdict == "over-valued"]
-    under = table[table.verdict == "under-valued"]
-    by_size = table.groupby("size").apply(lambda g: (g["points"].sum() / g["turns_per_completion"].sum()),
-                                          include_groups=False)
-    def names(d):
-        groups = d.groupby(["name", "points", "proposed_points"], sort=False).size()
-        shown = [f"{n}{' x' + str(k) if k > 1 else ''} ({p} -> {q})" for (n, p, q), k in groups.items() if p != q]
-        same = int(sum(k for (_, p, q), k in groups.items() if p == q))
-        text = ", ".join(shown) or "none"
-        return text + (f" (and {same} more whose rounded fair value equals their points)" if same else "")
-
-    reading = (f"{n_games:,} simulated {players}-player games (greedy policies; {int(table.completed.sum()):,} "
-               f"completions). A card is fair if its points are proportional to the own turns it occupies one of the "
-               f"player's two lifeboat places per completion (counting the turns of cards never completed); the deck's "
-               f"total points fix the rate at {k:.2f} points per turn held. Points per turn held by card size: "
-               + ", ".join(f"{s} slots {v:.2f}" for s, v in by_size.items())
-               + f". Over-valued (points above the 95% interval of the fair value): {names(over)}. Under-valued: "
-               f"{names(under)}. The proposed values keep the deck total; they depend on the policies and player "
-               f"count simulated, so a designer should confirm them with real play.")
-    reading += (" Table: turns_per_compl = own turns held per completion (se its standard error); fair_low..fair_high "
-                "= the 95% interval of the fair value.")
+    findings = []
+    for r in rates[rates["size"] > 0].itertuples():
+        if not _finite(r.excess, r.excess_ci_low, r.excess_ci_high):
+            continue
+        what = f"{r.size}-slot lifeboats minus the deck's {r.deck_rate:.2f}"
+        findings.append(Finding("difference", f"points per own turn held, {what}, {players} players", r.excess,
+                                r.excess_ci_low, r.excess_ci_high, n=n_games, null=0.0,
+                                test=f"t interval over {r.blocks} blocks of games", player=who, unit="points",
+                                scale=r.deck_rate, component="lifeboat points"))
+    n_off = int((table.verdict != "fair").sum())
+    reading = (f"{n_games:,} simulated {players}-player games ({who} policies; {int(table.completed.sum()):,} "
+               f"completions) in {len(parts)} independent blocks. A card is fair if its points are proportional to "
+               "the own turns it occupies one of the player's two lifeboat places per completion (counting the turns "
+               f"of cards never completed); the deck's total points fix the rate at {k:.2f} points per turn held. "
+               "The findings compare each card size's rate with the deck's. Per card, the table's verdict says "
+               "over- or under-valued when its points lie outside the 95% interval of its fair value: "
+               f"{n_off} of {len(table)} cards, one test per card without correction for the {len(table)} tests, "
+               f"so about {0.05 * len(table):.0f} would be flagged by chance alone. The proposed values keep the deck total; they depend "
+               "on the policies and player count simulated. Table: turns_per_compl = own turns held per completion "
+               "(se its standard error); fair_low..fair_high = the 95% interval of the fair value.")
     return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, fig,
-                            {"games": n_games, "players": players, "rate": k})
+                            {"games": n_games, "players": players, "rate": k, "policies": who}, findings=findings,
+                            sample_size=n_games, max_rows=8,
+                            question="Are the lifeboat cards' points fair for how long they take to complete?")
 
 
 # ----------------------------------------------------------------------------------------- sweeps
-def _trend(diff: float, se: float, up: str, down: str, flat: str) -> str:
-    """A sentence for the sign of ``diff`` when its 95% interval excludes 0 (``flat`` otherwise)."""
-    if abs(diff) <= Z95 * se:
-        return flat
-    return down if diff > 0 else up
-
-
 def _summary(df: pd.DataFrame, players: int) -> dict:
     seat = df[[f"score_{p}" for p in range(players)]].to_numpy().mean(axis=1)
     out = {"games": len(df)}
@@ -262,7 +337,7 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
         df = simulate_games(n_games, players, rng=s, components=comp.with_gems(players, counts), n_jobs=n_jobs)
         rows.append({"black_gems": int(b), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["black_gems"], t, "rounds", "rounds")
     ax[0].set_ylabel("rounds per game")
     _err(ax[1], t["black_gems"], t, "winning_score", "winner")
@@ -274,17 +349,16 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     lo_b, hi_b = int(lo["black_gems"]), int(hi["black_gems"])
-    reading = (f"{n_games:,} games per gem mix ({players} players, {int(base[0])} gems of each ordinary colour, greedy "
-               f"policies). With {lo_b} black gems a game lasts {lo.rounds:.2f} rounds (95% CI "
-               f"{lo.rounds_ci_low:.2f}..{lo.rounds_ci_high:.2f}) and the winner scores {lo.winning_score:.1f}; with "
-               f"{hi_b} it lasts {hi.rounds:.2f} ({hi.rounds_ci_low:.2f}..{hi.rounds_ci_high:.2f}) and the "
-               f"winner scores {hi.winning_score:.1f}. "
-               + _trend(hi.rounds - lo.rounds, np.hypot(hi.rounds_se, lo.rounds_se),
-                        "More wild gems shorten the game (lifeboats fill faster, so the flag comes sooner)",
-                        "More wild gems lengthen the game", "The number of wild gems has no clear effect on game length")
-               + "; the default of 3 black gems is a reconstruction this curve lets a designer revisit.")
+    findings = [difference_of(f"{m.replace('_', ' ')} with {hi_b} minus {lo_b} black gems, {players} players",
+                              _est(hi, m), _est(lo, m), player="greedy", unit=u, component="black gems in play",
+                              scale=float(lo[m]) or 1.0)
+                for m, u in (("rounds", "rounds"),)]
+    reading = (f"{n_games:,} games per gem mix ({players} players, {int(base[0])} gems of each ordinary colour, "
+               "greedy policies), independent seeds per mix; the default of 3 black gems is a reconstruction this "
+               "curve lets a designer revisit.")
     return ExperimentResult("raft_gem_mix", "Gem mix: number of black (wild) gems", reading, _long(t, ["black_gems"]), fig,
-                            {"players": players})
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="How does the number of black (wild) gems change the game?")
 
 
 def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
@@ -296,7 +370,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
         df = simulate_games(n_games, players, rng=s, flag_depth=int(d), n_jobs=n_jobs, components=comp)
         rows.append({"flag_depth": int(d), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["flag_depth"], t, "rounds", "rounds")
     ax[0].set_ylabel("rounds per game")
     _err(ax[1], t["flag_depth"], t, "deck_exhausted", "deck ran out")
@@ -306,17 +380,19 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
         a.axvline(rule, color="0.6", ls=":")
         a.set_xlabel("cards above the pirate flag")
     fig.tight_layout()
-    slope = np.polyfit(t["flag_depth"], t["rounds"], 1)[0]
-    at = t.set_index("flag_depth")
-    reading = (f"{n_games:,} games per depth ({players} players, greedy policies). The rules put the flag under "
-               f"{rule} cards; each extra card above the flag adds about {slope:.2f} rounds. "
-               + (f"At the rules' depth a game lasts {at.loc[rule, 'rounds']:.2f} rounds (95% CI "
-                  f"{at.loc[rule, 'rounds_ci_low']:.2f}..{at.loc[rule, 'rounds_ci_high']:.2f}). " if rule in at.index else "")
-               + f"The deck runs out before the end in {t['deck_exhausted'].iloc[-1]:.1%} of games (95% CI "
-               f"{t['deck_exhausted_ci_low'].iloc[-1]:.1%}..{t['deck_exhausted_ci_high'].iloc[-1]:.1%}) at the deepest "
-               f"setting tried ({t['flag_depth'].max()} cards); then some players finish with fewer than two lifeboats.")
+    lo, hi = t.iloc[0], t.iloc[-1]
+    findings = [difference_of(f"rounds with the flag under {int(hi.flag_depth)} minus {int(lo.flag_depth)} cards, "
+                              f"{players} players", _est(hi, "rounds"), _est(lo, "rounds"), player="greedy",
+                              unit="rounds", scale=float(lo.rounds) or 1.0, component="pirate flag depth"),
+                from_estimate("estimate", f"share of games where the deck runs out, flag under {int(hi.flag_depth)} "
+                              f"cards, {players} players", _est(hi, "deck_exhausted"), player="greedy", unit="%",
+                              test="Wilson interval")]
+    reading = (f"{n_games:,} games per depth ({players} players, greedy policies); the rules put the flag under "
+               f"{rule} cards (dotted line). When the deck runs out before the end, some players finish with fewer "
+               "than two lifeboats.")
     return ExperimentResult("raft_flag_depth", "Pirate-flag depth vs game length", reading, _long(t, ["flag_depth"]), fig,
-                            {"players": players})
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="How does the depth of the pirate flag set the length of the game?")
 
 
 def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
@@ -340,7 +416,7 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
     t = pd.DataFrame(rows)
     f = t[t["duration"].notna()]
     base = t[t["duration"].isna()].iloc[0]
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], f["duration"], f, "seat0_score", "seat 0 (fixed tilt)")
     _err(ax[0], f["duration"], f, "opponent_score", "each opponent (greedy)")
     _err(ax[0], f["duration"], f, "points_gifted", "points seat 0's leftovers complete for others")
@@ -355,18 +431,19 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
         a.set_xlabel("seat 0's intended tilt (s)")
     fig.tight_layout()
     best = f.loc[f["seat0_score"].idxmax()]
+    findings = [difference_of(f"seat 0's points, best fixed tilt ({best['duration']:g} s, the best of {len(f)} tried) "
+                              f"minus playing greedy, {players} players", _est(best, "seat0_score"),
+                              _est(base, "seat0_score"), player="fixed tilt vs greedy", unit="points",
+                              scale=float(base["seat0_score"]) or 1.0),
+                difference_of(f"points seat 0's leftovers complete for others, {f['duration'].iloc[-1]:g} s minus "
+                              f"{f['duration'].iloc[0]:g} s tilts, {players} players", _est(f.iloc[-1], "points_gifted"),
+                              _est(f.iloc[0], "points_gifted"), player="fixed tilt vs greedy", unit="points")]
     reading = (f"{n_games:,} games per duration ({players} players). Seat 0 always tilts for the same time (on the edge "
-               f"and finger space best for its lifeboats); the others play greedy. Seat 0 scores most with "
-               f"{best['duration']:g} s tilts: {best['seat0_score']:.1f} points (95% CI {best['seat0_score_ci_low']:.1f}.."
-               f"{best['seat0_score_ci_high']:.1f}), against {base['seat0_score']:.1f} when it plays greedy itself "
-               f"(win rate {best['seat0_win']:.1%} vs {base['seat0_win']:.1%}). Seat 0's leftovers complete "
-               f"{f['points_gifted'].iloc[0]:.1f} points for opponents per game at {f['duration'].iloc[0]:g} s and "
-               f"{f['points_gifted'].iloc[-1]:.1f} at {f['duration'].iloc[-1]:g} s"
-               + (f"; beyond {best['duration']:g} s the extra gifts and wasted gems outweigh the extra gems kept"
-                  if best['duration'] < f['duration'].max() else "; the best duration may lie beyond the range tried")
-               + ". This is the greed curve of the reconstructed tilt model; a calibrated model moves it.")
+               "and finger space best for its lifeboats); the others play greedy. The greed curve belongs to the "
+               "reconstructed tilt model: a calibrated model moves it.")
     return ExperimentResult("raft_greed_curve", "Greed curve: tilt duration vs points, including gifts", reading,
-                            _long(t, ["seat0_policy", "duration"]), fig, {"players": players})
+                            _long(t, ["seat0_policy", "duration"]), fig, {"players": players}, findings=findings,
+                            sample_size=n_games, max_rows=8, question="How long should one tilt, counting the gems passed on?")
 
 
 def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
@@ -385,7 +462,7 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
         row.update(_cols("score_margin", mean_estimate(df["score_0"] - others)))
         rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 0")
     ax[0].axhline(1 / players, color="0.5", ls=":", label="fair share")
     ax[0].set_ylabel("win rate")
@@ -398,16 +475,17 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
         a.axvline(base, color="0.7", ls="--")
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
+    findings = [difference_of(f"seat 0's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
+                              f"{lo.seat0_timing_noise:g} minus {hi.seat0_timing_noise:g}, {players} players",
+                              _est(lo, m), _est(hi, m), player="greedy", unit=u, scale=sc)
+                for m, u, sc in (("seat0_win", "%", 1 / players), ("score_margin", "points", 5.0))]
     reading = (f"{n_games:,} games per skill level ({players} players, greedy policies; opponents' timing noise "
-               f"{base:g}). A perfectly steady seat 0 (noise {lo.seat0_timing_noise:g}) wins {lo.seat0_win:.1%} "
-               f"(95% CI {lo.seat0_win_ci_low:.1%}..{lo.seat0_win_ci_high:.1%}) and a shaky one (noise "
-               f"{hi.seat0_timing_noise:g}: the executed tilt is off by a factor e^{hi.seat0_timing_noise:g} one time in "
-               f"three) wins {hi.seat0_win:.1%} ({hi.seat0_win_ci_low:.1%}..{hi.seat0_win_ci_high:.1%}); a fair share "
-               f"is {1 / players:.1%}. The score margin moves from {lo.score_margin:+.2f} to {hi.score_margin:+.2f} "
-               f"points. In this model dexterity is timing only (the finger space is always hit); how much it matters "
-               f"depends on the calibrated noise.")
+               f"{base:g}, dashed line). Timing noise {hi.seat0_timing_noise:g} means the executed tilt is off by a "
+               f"factor e^{hi.seat0_timing_noise:g} one time in three. In this model dexterity is timing only (the "
+               "finger space is always hit); how much it matters depends on the calibrated noise.")
     return ExperimentResult("raft_dexterity", "How much dexterity matters", reading, _long(t, ["seat0_timing_noise"]), fig,
-                            {"players": players})
+                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="How much does a steady hand win?")
 
 
 def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, components=None) -> ExperimentResult:
@@ -424,7 +502,7 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, component
             row.update(_cols("sunk", mean_estimate(df["sunk"])))
             rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 3.4)
+    fig, ax = _fig(2, 9, 2.8)
     for v, off in (("standard", -0.1), ("sinking", 0.1)):
         sub = t[t.variant == v]
         _err(ax[0], sub["players"] + off, sub, "mean_score", v)
@@ -436,22 +514,16 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, component
         a.set_xticks(list(players))
         a.legend(fontsize=8)
     fig.tight_layout()
-    parts = []
+    findings = []
     for p in players:
-        s, k = t[(t.players == p) & (t.variant == "standard")].iloc[0], t[(t.players == p) & (t.variant == "sinking")].iloc[0]
-        diff = k["mean_score"] - s["mean_score"]
-        se = np.hypot(k["mean_score_se"], s["mean_score_se"])
-        parts.append(f"{p} players {diff:+.2f} points per player (95% CI {diff - Z95 * se:+.2f}..{diff + Z95 * se:+.2f}), "
-                     f"{k['sunk']:.2f} lifeboats sunk per game")
-    longer, share = [], []
-    for p in players:
-        s_, k_ = t[(t.players == p) & (t.variant == "standard")].iloc[0], t[(t.players == p) & (t.variant == "sinking")].iloc[0]
-        longer.append(f"{p}p {s_['rounds']:.2f} -> {k_['rounds']:.2f}")
-        share.append(f"{p}p {k_['sunk'] / max(k_['sunk'] + k_['boats_completed'], 1e-9):.1%}")
-    reading = (f"{n_games:,} games per cell (greedy policies). The sinking variant changes each player's score by: "
-               + "; ".join(parts) + ". Rounds per game, standard -> sinking: " + ", ".join(longer) + ". Share of the "
-               "lifeboats leaving play that sank rather than being completed: " + ", ".join(share) + ". The variant "
-               "bites only as far as lifeboats fail to fill within two of their owner's turns, which depends on the "
-               "tilt model's speed: recalibrate it before trusting this page.")
+        st, sk = t[(t.players == p) & (t.variant == "standard")].iloc[0], t[(t.players == p) & (t.variant == "sinking")].iloc[0]
+        findings.append(difference_of(f"points per player, sinking minus standard, {p} players", _est(sk, "mean_score"),
+                                      _est(st, "mean_score"), player="greedy", unit="points",
+                                      scale=float(st.mean_score) or 1.0))
+    reading = (f"{n_games:,} games per cell (greedy policies), independent seeds per variant. The variant bites only "
+               "as far as lifeboats fail to fill within two of their owner's turns, which depends on the tilt "
+               "model's speed: recalibrate it before trusting this page. The table also gives rounds and lifeboats "
+               "sunk per game.")
     return ExperimentResult("raft_sinking", "How much harder is the sinking variant?", reading,
-                            _long(t, ["players", "variant"]), fig, {})
+                            _long(t, ["players", "variant"]), fig, {}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="How many points does the sinking variant cost?")

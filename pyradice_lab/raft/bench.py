@@ -5,6 +5,8 @@
   per call (the pure-Python one-tilt-at-a-time path).
 - ``raft.simulate_games``: games per second of the numpy batch engine against the readable rules
   engine playing the same games one at a time.
+- ``raft.simulate_games (exact)``: games per second of the strongest player (``exact``, the expected-points
+  player of :mod:`.expectimax`, in every seat) in the batch engine against the readable engine.
 - ``raft.tilt cold compile``: seconds to compile the tilt kernel in a fresh interpreter with an empty
   numba cache (the only compiled code of the package).
 """
@@ -60,6 +62,18 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         simulate_games(8, 3, rng=2, engine="rules")
         return 8, time.perf_counter() - t
 
+    exact_games = 32 if quick else 128
+    simulate_games(2, 3, policies="exact", rng=0)
+
+    def fast_exact():
+        simulate_games(exact_games, 3, policies="exact", rng=2)
+        return exact_games
+
+    def slow_exact():
+        t = time.perf_counter()
+        simulate_games(4, 3, policies="exact", rng=2, engine="rules")
+        return 4, time.perf_counter() - t
+
     def cold():
         secs = cold_compile_seconds()
         return 1, secs
@@ -70,6 +84,8 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                   "same kernel, NUMBA_DISABLE_JIT=1, one tilt per call", min_rate=1e6, min_ratio=20, game="raft"),
         BenchCase("raft.simulate_games (3 players, greedy)", "games", fast_games, slow_games,
                   "readable rules engine, one game at a time", min_ratio=2, game="raft", repeat=1 if quick else 2),
+        BenchCase("raft.simulate_games (3 players, exact: the strongest player)", "games", fast_exact, slow_exact,
+                  "readable rules engine, one game at a time", min_ratio=1, game="raft", repeat=1),
         BenchCase("raft.tilt cold compile (empty numba cache)", "compiles", cold, None, "", max_seconds=5.0,
                   game="raft", repeat=1),
     ]

@@ -52,7 +52,8 @@ def add_cli(subparsers) -> None:
     s.add_argument("--games", type=positive_int, default=1000, help="games (default: %(default)s)")
     s.add_argument("--variant", choices=["standard", "sinking"], default="standard")
     s.add_argument("--policies", type=comma_names, default="greedy",
-                   help="one policy or a comma-separated list per seat: greedy, aim, random, fixed:<seconds>")
+                   help="one policy or a comma-separated list per seat: exact (the strongest), greedy, aim, random, "
+                        "fixed:<seconds>")
     s.add_argument("--skills", default=None, help="timing noise per seat, comma-separated (default: the model's)")
     s.add_argument("--flag-depth", type=nonneg_int, default=None,
                    help="cards above the pirate flag (default: the rules' 10/15/20 for 2/3/4 players)")

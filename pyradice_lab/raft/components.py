@@ -507,7 +507,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     Examples
     --------
     >>> s = sample_plausible(3, return_choices=True)
-    >>> len(s.components.lifeboats), s.choices["black_gems"] in (3.0, 6.0)
+    >>> len(s.components.document["card"]), s.choices["black_gems"] in (3.0, 6.0)
     (39, True)
     """
     from ..plausible import finish_sample

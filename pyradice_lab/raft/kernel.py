@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .expectimax import ExactContext
 from .layouts import drop_cells, setup_batch, setup_block_size, shuffle_rows
 from .loading import load_batch
 from .policies import choose_options
@@ -40,7 +41,7 @@ class _Batch:
         (self.players, self.sinking, self.in_play, self.set_counts, self.slots, self.points, self.flag_depth,
          self.boats, self.water_tokens, self.sink_at, self.spill, self.max_turns, self.discards_roll,
          self.replace_sunk) = spec
-        (self.kinds, self.pars, self.allowed, self.fall, self.cumw, self.cumf, self.seat_tab) = tables
+        (self.kinds, self.pars, self.allowed, self.fall, self.cumw, self.cumf, self.seat_tab, self.nodes) = tables
         self.gens = gens
         n = len(gens)
         self.ids = np.arange(n)
@@ -122,6 +123,22 @@ class _Batch:
         for arr in (self.bwater, self.bturns):
             arr[rows, q] = np.where(moved_gone, 0, arr[rows, q])
 
+    def exact_context(self, p: np.ndarray, tab: np.ndarray) -> ExactContext | None:
+        """What the exact player reads at the movers' turns (public information), per game."""
+        if self.nodes is None:
+            return None
+        rows, P = self.rows, self.players
+        doomed = np.zeros((len(rows), self.boats), dtype=bool)
+        if self.sinking:
+            doomed = (self.bcard[rows, p] >= 0) & (self.bwater[rows, p] >= self.sink_at)
+        flag_in = np.where(self.flag_turn > 0, -1, self.flag_depth - self.head)
+        pos = (p - self.first) % P
+        later = np.stack([(((p + s) % P - self.first) % P) > pos for s in range(1, P)], axis=1)
+        seats = (p[:, None] + np.arange(P)[None, :]) % P
+        standings = np.stack([self.pile_pts[rows[:, None], seats], self.pile_n[rows[:, None], seats]], axis=2)
+        return ExactContext(self.nodes[0], self.nodes[1], tab, doomed, flag_in, later, self.boats,
+                            self.slots.sum(axis=1), self.points, standings, p == self.last)
+
     # ----------------------------------------------------------------------------------- setup
     def setup(self) -> None:
         n, g, ncol, P, B = len(self.ids), self.g, self.ncol, self.players, self.boats
@@ -176,7 +193,7 @@ class _Batch:
         opp_pts = np.concatenate([o[1] for o in opp], axis=1)
         tab = self.seat_tab[p]
         o = choose_options(self.kinds[p], self.pars[p], self.allowed[p], self.u[:, 0], self.raft, self.fall[tab],
-                           my_empty, my_pts, opp_empty, opp_pts)
+                           my_empty, my_pts, opp_empty, opp_pts, exact=self.exact_context(p, tab))
         # tilt
         fallen, after = sample_batch(self.u[:, 1], self.u[:, 2:2 + self.g], self.raft, self.cumw[tab, o],
                                      self.cumf[tab, o])

@@ -42,7 +42,7 @@ from .physics import FALLEN, coerce_params, fate_table
 
 __all__ = ["fallen_total_pmf", "fallen_joint_pmf", "expected_fallen", "chance_at_least", "check_state",
            "setup_ring_black_pmf", "deck_points_pmf", "poisson_binomial", "count_pmfs_by_node", "RandomSetup",
-           "setup_mean_state"]
+           "setup_mean_state", "capped_count_pmfs"]
 
 
 def resolve(state, components=None, geometry=None):
@@ -109,6 +109,74 @@ def count_pmfs_by_node(state, edge, finger, duration, params=None, geometry=None
     w, fates = fate_table(edge, finger, duration, params, geometry)
     pf = fates[:, :, FALLEN]  # (J, 9)
     return w, [poisson_binomial(pf, state[:, c]) for c in range(state.shape[1])]
+
+
+def capped_count_pmfs(raft: np.ndarray, node_fall: np.ndarray, caps: np.ndarray) -> list[np.ndarray]:
+    """Batch twin of :func:`count_pmfs_by_node` for many rafts at once, with counts capped.
+
+    Parameters
+    ----------
+    raft : (n, 9, C) int
+        Gem counts per space and colour of ``n`` rafts.
+    node_fall : (n, ..., 9) float
+        Probability that a gem on each space falls, given any middle axes (e.g. option and timing node).
+    caps : (n, C) int
+        Per raft and colour, the count from which outcomes are lumped: entry ``caps`` of a pmf is
+        P(X >= caps) (a caller whose valuation is flat from there on loses nothing).
+
+    Returns
+    -------
+    list of C arrays (n, ..., max(caps[:, c]) + 1)
+        ``out[c][i, ..., x]`` = P(min(X_c, caps[i, c]) = x) for raft ``i``; entries above the cap are 0.
+
+    A dynamic programme over the gems of each raft (space by space, in a fixed order): every step is
+    elementwise, so a raft's pmf does not depend on the batch it is computed in (the readable game engine
+    calls this with n = 1, the batch engine with many).
+
+    >>> raft = np.zeros((1, 9, 2), dtype=int); raft[0, 4, 0] = 3
+    >>> pf = np.full((1, 9), 0.5)
+    >>> [a.round(3).tolist() for a in capped_count_pmfs(raft, pf, np.array([[2, 0]]))]
+    [[[0.125, 0.375, 0.5]], [[1.0]]]
+    """
+    raft = np.asarray(raft)
+    node_fall = np.asarray(node_fall, dtype=np.float64)
+    caps = np.asarray(caps)
+    n, _, ncol = raft.shape
+    mid = node_fall.shape[1:-1]
+    expand = (n,) + (1,) * len(mid)
+    rows = np.arange(n)
+    # space 9 is a padding step: fall probability 0 leaves the pmf exactly as it is.  The count axis goes
+    # first inside the loop (contiguous, in place), and is moved last in the result.
+    pad = np.moveaxis(np.concatenate([node_fall, np.zeros(node_fall.shape[:-1] + (1,))], axis=-1), -1, 1)
+    pad = np.ascontiguousarray(pad)                     # (n, 10, ...)
+    out = []
+    for c in range(ncol):
+        counts = raft[:, :, c]
+        cap = np.minimum(caps[:, c], counts.sum(axis=1))
+        size = int(cap.max(initial=0)) + 1
+        dp = np.zeros((size, n) + mid)
+        dp[0] = 1.0
+        if size > 1:
+            # each raft's gems of colour c as a list of spaces (ascending), padded with the space 9
+            m = counts.sum(axis=1)
+            cells = np.full((n, int(m.max(initial=0))), 9, dtype=np.int64)
+            for i in range(n):
+                cells[i, :m[i]] = np.repeat(np.arange(9), counts[i])
+            for t in range(cells.shape[1]):
+                p = pad[rows, cells[:, t]]                     # (n, ...)
+                moved = dp[:-1] * p                            # counts above size - 1 are dropped: the
+                dp *= 1.0 - p                                  # entries below stay exact
+                dp[1:] += moved
+        # lump the tail: entry cap = 1 - sum of the entries below it (summed in a fixed order), zero above
+        below = np.zeros((n,) + mid)
+        capx = cap.reshape(expand)
+        for x in range(size - 1):
+            below += np.where(x < capx, dp[x], 0.0)
+        tail = np.maximum(1.0 - below, 0.0)
+        for x in range(size):
+            dp[x] = np.where(x < capx, dp[x], np.where(x == capx, tail, 0.0))
+        out.append(np.moveaxis(dp, 0, -1))
+    return out
 
 
 def _dropped_fall(pf: np.ndarray, spill: float) -> np.ndarray:

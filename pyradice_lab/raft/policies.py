@@ -14,6 +14,9 @@ Poisson approximation of the gems of each colour that will fall:
   turn, minus ``gift_cost`` x expected points of opponents' lifeboats completed by the gems passed to
   them, plus ``progress_weight`` x the aim score's expected gems placed.
 - ``random``: a uniformly random option (a baseline).
+- ``exact(gift_cost, equity, decay)``: the expected-points player of :mod:`.expectimax`: the exact outcome
+  distribution of every option (no Poisson approximation), each outcome valued by optimal loading, the gifts
+  to opponents and a one-ply look at the pirate flag and at sinking lifeboats.  The strongest player.
 
 Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"greedy/centre_finger"``; :data:`RESTRICTIONS` lists them.  They only
@@ -45,12 +48,15 @@ import numpy as np
 from .components import EDGES, RaftGeometry
 from .physics import FALLEN, TiltParams, check_duration, check_edge, fate_table
 
-__all__ = ["Policy", "fixed", "aim", "greedy", "random_policy", "get_policy", "POLICY_NAMES", "OptionTable",
-           "choose_options", "score_options", "DEFAULT_DURATIONS", "KIND_CODES", "RESTRICTIONS", "restrict"]
+__all__ = ["Policy", "fixed", "aim", "greedy", "random_policy", "exact", "get_policy", "POLICY_NAMES", "OptionTable",
+           "choose_options", "score_options", "DEFAULT_DURATIONS", "EXACT_DURATIONS", "KIND_CODES", "RESTRICTIONS",
+           "restrict"]
 
 DEFAULT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0)
-KIND_CODES = {"aim": 0, "greedy": 1, "random": 2}
-POLICY_NAMES = ("fixed", "aim", "greedy", "random")
+#: the exact player's duration grid
+EXACT_DURATIONS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+KIND_CODES = {"aim": 0, "greedy": 1, "random": 2, "exact": 3}
+POLICY_NAMES = ("fixed", "aim", "greedy", "random", "exact")
 
 
 @dataclass(frozen=True)
@@ -66,10 +72,14 @@ class Policy:
     gift_cost: float = 1.0
     progress_weight: float = 0.25
     extra: dict = field(default_factory=dict, compare=False)
+    equity: float = 0.5   # exact: weight of an incomplete lifeboat's equity
+    decay: float = 0.5    # exact: equity factor per empty slot
+    win_value: float = 50.0  # exact: points a win is worth on a turn that ends the game
     fingers: tuple[str, ...] | None = None  # finger space names allowed on any edge (None: all)
 
     def pars(self) -> np.ndarray:
-        return np.array([self.gift_weight, self.gift_cost, self.progress_weight], dtype=np.float64)
+        return np.array([self.gift_weight, self.gift_cost, self.progress_weight, self.equity, self.decay,
+                         self.win_value], dtype=np.float64)
 
 
 def _check_weight(v, name):
@@ -110,6 +120,19 @@ def greedy(durations=DEFAULT_DURATIONS, gift_cost: float = 1.0, progress_weight:
 def random_policy(durations=DEFAULT_DURATIONS) -> Policy:
     """A uniformly random option each turn."""
     return Policy("random", "random", _check_durations(durations))
+
+
+def exact(durations=EXACT_DURATIONS, gift_cost: float = 1.0, equity: float = 0.5, decay: float = 0.5,
+          win_value: float = 50.0) -> Policy:
+    """The expected-points player (:mod:`.expectimax`): maximises the expected value of the exact tilt outcome,
+    valued by optimal loading; ``gift_cost`` weighs what the gems passed on bring the opponents, ``equity`` and
+    ``decay`` value an incomplete lifeboat at ``equity * points * decay ** empty_slots``; on a turn that ends the
+    game (the last player's, once the flag is drawn) winning is worth ``win_value`` points more."""
+    if isinstance(decay, bool) or not isinstance(decay, numbers.Real) or not 0 <= decay <= 1:
+        raise ValueError(f"decay must be a number in [0, 1], got {decay!r}")
+    return Policy("exact", "exact", _check_durations(durations), gift_cost=_check_weight(gift_cost, "gift_cost"),
+                  equity=_check_weight(equity, "equity"), decay=float(decay),
+                  win_value=_check_weight(win_value, "win_value"))
 
 
 #: Restrictions of restricted play: name -> one-line description (see :func:`restrict`).
@@ -168,6 +191,8 @@ def get_policy(spec) -> Policy | Callable:
             return greedy()
         if name == "random":
             return random_policy()
+        if name == "exact":
+            return exact()
     raise ValueError(f"policies must be names among {list(POLICY_NAMES)} (or fixed:<seconds>), Policy objects "
                      f"or callables, got {spec!r}")
 
@@ -331,10 +356,20 @@ def _greedy_values(pars, pmf, cdf, cw, need, placed, my_empty, my_pts, opp_empty
     return mine - pars[:, 1, None] * given + pars[:, 2, None] * placed
 
 
-def choose_options(kinds, pars, allowed, u, raft, pf, my_empty, my_pts, opp_empty, opp_pts) -> np.ndarray:
+def choose_options(kinds, pars, allowed, u, raft, pf, my_empty, my_pts, opp_empty, opp_pts, exact=None) -> np.ndarray:
     """Option index per game: the best allowed option (first on ties), or for the random policy
-    (code 2) the allowed option ``int(u * n_allowed)``."""
+    (code 2) the allowed option ``int(u * n_allowed)``.  Games whose mover plays ``exact`` (code 3) are
+    scored by :func:`.expectimax.exact_values`, which needs ``exact``, an
+    :class:`~pyradice_lab.raft.expectimax.ExactContext` of all ``n`` games."""
     value = score_options(kinds, pars, raft, pf, my_empty, my_pts, opp_empty, opp_pts)
+    ex = np.flatnonzero(kinds == KIND_CODES["exact"])
+    if len(ex):
+        from .expectimax import exact_values
+
+        if exact is None:
+            raise ValueError("choose_options: the exact player needs its context (exact=ExactContext)")
+        value[ex] = exact_values(pars[ex], raft[ex], my_empty[ex], my_pts[ex], opp_empty[ex], opp_pts[ex],
+                                 exact.take(ex), allowed[ex])
     value = np.where(allowed, value, -np.inf)
     best = np.argmax(value, axis=1)
     rand = kinds == 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..findings import Finding
 from ..report import ExperimentResult
 from ..stats import Z95, mean_estimate
 from .analysis import _children, _fig
@@ -27,14 +28,6 @@ READINGS = {
     "no spreading along the lowered wall": ("standard", {"params": {"wall_spread": 0.0}}),
     "sunk lifeboats not replaced": ("sinking", {"replace_sunk": False}),
 }
-
-
-def _verdict(est_low: float, est_high: float, fair: float) -> str:
-    if est_low > fair:
-        return "above"
-    if est_high < fair:
-        return "below"
-    return "no detectable difference from"
 
 
 def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "sinking"),
@@ -52,7 +45,10 @@ def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "s
             t.insert(0, "players", p)
             rows.append(t)
     t = pd.concat(rows, ignore_index=True)
-    fig, axes = _fig(len(players), 3.2 * len(players), 3.2)
+    # compact: outright win rates and the points' standard errors are in start_player_table
+    t = t[["players", "variant", "position", "games", "fair_share", "win_share", "win_share_ci_low",
+           "win_share_ci_high", "mean_score", "score_margin", "score_margin_ci_low", "score_margin_ci_high"]]
+    fig, axes = _fig(len(players), 3.2 * len(players), 2.8)
     for ax, p in zip(axes, players):
         for v, off, ls in zip(variants, (-0.06, 0.06), ("-", "--")):
             sub = t[(t.players == p) & (t.variant == v)]
@@ -66,25 +62,24 @@ def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "s
     axes[0].set_ylabel("share of wins (ties split)")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
-    parts = []
-    for p in players:
-        for v in variants:
-            r = t[(t.players == p) & (t.variant == v) & (t.position == 0)].iloc[0]
-            parts.append(f"{p} players {v}: {r.win_share:.1%} (95% CI {r.win_share_ci_low:.1%}..{r.win_share_ci_high:.1%}, "
-                         f"{_verdict(r.win_share_ci_low, r.win_share_ci_high, 1 / p)} the fair {1 / p:.1%}; "
-                         f"points margin {r.score_margin:+.2f}, CI {r.score_margin_ci_low:+.2f}..{r.score_margin_ci_high:+.2f})")
-    off = t[(t.win_share_ci_low > t.fair_share) | (t.win_share_ci_high < t.fair_share)]
-    others = "; ".join(f"{r.players} players {r.variant}, position {r.position}: {r.win_share:.1%} "
-                       f"({r.win_share_ci_low:.1%}..{r.win_share_ci_high:.1%})" for r in off.itertuples() if r.position)
-    reading = (f"{n_games:,} games per cell, greedy players, the first player drawn at random as the rules say; every game "
-               "is re-indexed by turn position (seat numbers average over positions and hide a start-player effect). "
-               "The start player's share of the wins (shared wins split): " + "; ".join(parts) + ". Other positions "
-               "whose share's interval excludes the fair share: " + (others or "none") + ". Every player has the "
-               "same number of turns (the game ends with the player right of the start player), so what remains is the "
-               "order within a round: who tilts the fresh raft first, and whose leftovers (passed to the left, the next "
-               "player in turn order) each player receives first. The table lists every position.")
+    findings = []
+    for r in t.itertuples():
+        if r.position != 0 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
+            continue  # the start player always; other positions only when off the fair share
+        who = "start player" if r.position == 0 else f"turn position {r.position}"
+        findings.append(Finding("difference", f"{who}'s win share, {r.players} players, {r.variant}", r.win_share,
+                                r.win_share_ci_low, r.win_share_ci_high, n=int(r.games), null=r.fair_share,
+                                null_label="a fair share", test="t interval, ties split", player="greedy", unit="%"))
+    reading = (f"{n_games:,} games per cell, greedy players, the first player drawn at random as the rules say; every "
+               "game is re-indexed by turn position (seat numbers average over positions and hide a start-player "
+               "effect). Findings: the start player in every cell, and any other position whose interval excludes "
+               "the fair share. Every player has the same number of turns (the game ends with the player right of "
+               "the start player), so what remains is the order within a round: who tilts the fresh raft first, and "
+               "whose leftovers (passed to the left, the next player in turn order) each player receives first. The "
+               "table lists every position.")
     return ExperimentResult("raft_start_player", "Start-player advantage by turn position", reading, t, fig,
-                            {"games_per_cell": n_games})
+                            {"games_per_cell": n_games}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="Does going first pay, at each player count and in each variant?")
 
 
 def _per_game(df: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -120,7 +115,7 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
                          "alternative": alt[metric].mean(), "difference": d.value, "se": d.se, "ci_low": d.ci_low,
                          "ci_high": d.ci_high, "n": n_games, "matters": bool(d.ci_low > 0 or d.ci_high < 0)})
     t = pd.DataFrame(rows)
-    fig, axes = _fig(2, 9, 3.0)
+    fig, axes = _fig(2, 9, 2.6)
     for ax, metric, unit in zip(axes, ("winning_score", "start_win_share"), ("points", "share of wins")):
         sub = t[t.metric == metric].reset_index(drop=True)
         y = np.arange(len(sub))
@@ -129,16 +124,19 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
         ax.set_yticks(y, sub["reading"] if ax is axes[0] else [""] * len(sub), fontsize=7)
         ax.set_xlabel(f"alternative minus default: {metric.replace('_', ' ')} ({unit})", fontsize=8)
     fig.tight_layout()
-    parts = []
-    for label in alternatives:
-        sub = t[t.reading == label].set_index("metric")
-        moved = [m for m in sub.index if sub.loc[m, "matters"]]
-        ws, sw = sub.loc["winning_score"], sub.loc["start_win_share"]
-        parts.append(f"{label} ({sub['variant'].iloc[0]}): winning score {ws.difference:+.2f} (95% CI {ws.ci_low:+.2f}.."
-                     f"{ws.ci_high:+.2f}), start player's share of wins {sw.difference:+.3f} ({sw.ci_low:+.3f}.."
-                     f"{sw.ci_high:+.3f}); intervals excluding 0: {', '.join(moved) if moved else 'none'}")
+    findings = []
+    names = {"winning_score": ("winning score", "points", 5.0), "start_win_share": ("start player's win share", "%",
+                                                                                  1 / players)}
+    for r in t[t.metric.isin(list(names))].itertuples():
+        what, unit, scale = names[r.metric]
+        findings.append(Finding("difference", f"{what}, '{r.reading}' minus the default reading ({r.variant}, "
+                                f"{players} players)", r.difference, r.ci_low, r.ci_high, n=int(r.n), null=0.0,
+                                null_label="no change", test="paired t interval (same seeds)", player="greedy",
+                                unit=unit, scale=scale))
     reading = (f"{n_games:,} {players}-player games per reading, greedy players, the default and the alternative played "
-               "on the same seeds (paired differences). " + "; ".join(parts) + ". A reading that moves no interval "
-               "away from 0 does not matter at this sample size; the guide lists the reasons for each default.")
+               "on the same seeds (paired differences); the table has every metric and says which intervals exclude "
+               "0. A reading whose intervals all contain 0 does not matter at this sample size; the guide lists the "
+               "reasons for each default.")
     return ExperimentResult("raft_readings", "Do the readings of the rules matter?", reading, t, fig,
-                            {"players": players, "games": n_games})
+                            {"players": players, "games": n_games}, findings=findings, sample_size=n_games, max_rows=8,
+                            question="Would another reading of the rules text change the numbers?")

@@ -1,7 +1,9 @@
-"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and eight experiments.
+"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and ten experiments.
 
-Sizes: quick mode plays a few hundred games in all (wide intervals, stated); the full report about
-twenty thousand.  Every experiment is also saved as CSV + PNG under ``reports/<name>/``.
+Every experiment states its conclusions as :class:`~pyradice_lab.findings.Finding` objects computed from its
+own table (its reading only says how it was run).  Sizes: quick mode plays about 1,700 games in all (most
+pages below the minimum sample for a claim: numbers only, stated); the full report about 23,000.  Every
+experiment is also saved as CSV + PNG (+ findings CSV) under ``reports/<name>/``.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..report import ReportContext, Section, Table, Text, save_experiment
-from . import analysis as ex, readings as rd
+from . import analysis as ex, readings as rd, strong_play as sp
 from .components import default_components
 from .physics import default_params
 
@@ -25,6 +27,9 @@ SIZES = {
     "sinking_players": ((2, 4), (2, 3, 4)), "sinking_games": (50, 300),
     "start_player_players": ((2, 4), (2, 3, 4)), "start_player_games": (60, 800),
     "readings_games": (60, 800),
+    # strong play (the exact player: about 30 / 15 / 6 games per second at 2 / 3 / 4 players on a busy machine)
+    "strength_players": ((2,), (2, 3)), "strength_games": (16, 300),
+    "strong_players": ((2,), (2, 3, 4)), "strong_games": (24, 400), "strong_mix_games": (12, 200),
 }
 
 
@@ -81,12 +86,18 @@ a sunk lifeboat is replaced at the end of the turn like a completed one; players
 place as many as they can (the text says "may"; placing never hurts the receiver); all players of a round
 finish it after the flag.  A tilt of 0 s changes nothing (only gems that moved roll back on release), and
 gems against the lowered wall spread along it, so a gem in a solid corner is not stuck for ever.  The page
-"Do the readings of the rules matter?" measures the alternatives."""
+"Do the readings of the rules matter?" measures the alternatives.
+
+Players: every experiment uses the greedy heuristic (expected points completed this turn under a Poisson
+approximation of the gems that fall) unless it says otherwise.  The last two pages measure the strongest
+player, "exact" (the exact outcome distribution of every tilt, each outcome valued by optimal loading and
+the gems passed on, with a look at the pirate flag and at sinking lifeboats), and restate the start-player,
+card-fairness and gem-mix findings with every seat played by it next to greedy."""
 
 
 def report_section(ctx: ReportContext) -> Section:
     quick = ctx.quick
-    seeds = ctx.seed_for("raft").spawn(10)   # children 0..7 as before (spawn keys are indices)
+    seeds = ctx.seed_for("raft").spawn(12)   # children 0..9 as before (spawn keys are indices)
     jobs = ctx.n_jobs if ctx.n_jobs else 1
     results = [
         ex.tilt_model(durations=(0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0) if quick else None),
@@ -100,6 +111,10 @@ def report_section(ctx: ReportContext) -> Section:
         rd.start_player(_size("start_player_games", quick), seeds[8], players=_size("start_player_players", quick),
                         n_jobs=jobs),
         rd.readings(_size("readings_games", quick), seeds[9], n_jobs=jobs),
+        sp.strength_duels(_size("strength_games", quick), seeds[10], players=_size("strength_players", quick),
+                          rivals=("greedy",) if quick else ("greedy", "aim"), n_jobs=jobs),
+        sp.strong_play(_size("strong_games", quick), seeds[11], players=_size("strong_players", quick),
+                       mix_games=_size("strong_mix_games", quick), card_players=2 if quick else 3, n_jobs=jobs),
     ]
     for r in results:
         save_experiment(r, ctx.out_dir)
@@ -109,7 +124,10 @@ def report_section(ctx: ReportContext) -> Section:
              + len(_size("dexterity", quick)) * _size("dexterity_games", quick)
              + 2 * len(_size("sinking_players", quick)) * _size("sinking_games", quick)
              + 2 * len(_size("start_player_players", quick)) * _size("start_player_games", quick)
-             + 2 * len(rd.READINGS) * _size("readings_games", quick))
+             + 2 * len(rd.READINGS) * _size("readings_games", quick)
+             + sum(_size("strength_players", quick)) * (1 if quick else 2) * _size("strength_games", quick)
+             + 2 * len(_size("strong_players", quick)) * _size("strong_games", quick)
+             + 4 * _size("strong_mix_games", quick))
     mode = ("Quick mode: small samples, so the intervals are wide; the full report plays about ten times more games."
             if quick else "Full mode.")
     items = [Text(INTRO + "\n\n" + mode, heading="Rocking Raft"),

@@ -54,6 +54,7 @@ import numpy as np
 
 from ..rng import as_generator
 from .components import coerce_components
+from .expectimax import ExactContext, node_tables
 from .layouts import OUTER_CELLS, SPILL_CELLS, drop_cell, setup_block_size, setup_raft, setup_state, shuffle
 from .loading import load_scalar
 from .physics import TiltParams, check_duration, check_edge, coerce_params, fate_table
@@ -219,6 +220,8 @@ class Game:
         self.allowed = [self.options.allowed(p) if isinstance(p, Policy) else None for p in self.policies]
         self.fall = [self.options.fall_table(sp) if isinstance(p, Policy) else None
                      for p, sp in zip(self.policies, self.seat_params)]
+        self.nodes = [node_tables(self.options, sp) if isinstance(p, Policy) and p.kind == "exact" else None
+                      for p, sp in zip(self.policies, self.seat_params)]
         self.log: list[str] = []
         self.stats = {"gems_passed": 0, "gifts_placed": 0, "gift_points": 0, "sunk": 0, "black_passed": 0}
         self.gifted = [0] * self.players
@@ -357,8 +360,26 @@ class Game:
         opp_empty, opp_pts = self.boat_arrays([(p + q) % self.players for q in range(1, self.players)])
         o = choose_options(np.array([KIND_CODES[pol.kind]]), pol.pars()[None], self.allowed[p][None],
                            np.array([self.turn_u[0]]), self.raft[None], self.fall[p][None], my_empty[None],
-                           my_pts[None], opp_empty[None], opp_pts[None])[0]
+                           my_pts[None], opp_empty[None], opp_pts[None], exact=self.exact_context(p))[0]
         return self.options.options[o]
+
+    def exact_context(self, p: int) -> ExactContext | None:
+        """What the exact player reads at seat ``p``'s turn (public information), for one game."""
+        if self.nodes[p] is None:
+            return None
+        nb = self.comp.rules.boats
+        doomed = np.zeros(nb, dtype=bool)
+        if self.variant == "sinking":
+            for j, b in enumerate(self.boats[p]):
+                doomed[j] = b.water >= self.comp.rules.sink_at
+        pos = (p - self.first) % self.players
+        later = [((p + s) % self.players - self.first) % self.players > pos for s in range(1, self.players)]
+        w, node_fall = self.nodes[p]
+        seats = [(p + s) % self.players for s in range(self.players)]
+        standings = [[sum(int(self.points[c]) for c in self.piles[q]), len(self.piles[q])] for q in seats]
+        return ExactContext(w[None], node_fall[None], np.zeros(1, dtype=np.int64), doomed[None],
+                            np.array([-1 if self.flag_drawn else self.deck.index(FLAG)]), np.array([later]), nb,
+                            self.slots.sum(axis=1), self.points, np.array([standings]), np.array([p == self.last]))
 
     def load_on(self, q: int, gems: np.ndarray) -> np.ndarray:
         """Seat ``q`` places what it can of ``gems`` (best placement); returns the gems placed."""

@@ -26,6 +26,7 @@ from ..limits import check_result_size
 from ..rng import seed_sequence, spawn_blocks
 from ..stats import mean_estimate, proportion_estimate
 from .components import coerce_components
+from .expectimax import node_tables
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
 from .physics import coerce_params
 from .policies import KIND_CODES, OptionTable, Policy
@@ -85,7 +86,8 @@ class _Setup:
 
     def tables(self) -> tuple:
         """Per-seat policy codes and weights, allowed options, and per distinct timing noise the fall
-        probabilities and cumulative sampling tables of every option."""
+        probabilities and cumulative sampling tables of every option (and, if a seat plays ``exact``, the
+        per-node fall probabilities)."""
         seat_params = [self.params.replace(timing_noise=s) for s in self.skills]
         durations = sorted({d for p in self.policies for d in p.durations})
         table = OptionTable(self.comp.raft, durations)
@@ -96,7 +98,12 @@ class _Setup:
         seat_tab = np.array([distinct.index(sp) for sp in seat_params], dtype=np.int64)
         fall = np.stack([table.fall_table(sp) for sp in distinct])
         samp = [table.sample_tables(sp) for sp in distinct]
-        return (kinds, pars, allowed, fall, np.stack([a for a, _ in samp]), np.stack([b for _, b in samp]), seat_tab)
+        nodes = None
+        if any(p.kind == "exact" for p in self.policies):
+            tabs = [node_tables(table, sp) for sp in distinct]
+            nodes = (np.stack([w for w, _ in tabs]), np.stack([f for _, f in tabs]))
+        return (kinds, pars, allowed, fall, np.stack([a for a, _ in samp]), np.stack([b for _, b in samp]), seat_tab,
+                nodes)
 
 
 def _run_batch(setup: _Setup, seeds: list, tables) -> tuple[np.ndarray, ...]:

@@ -21,6 +21,8 @@ def test_defaults_load_with_sources():
     assert sources["tile 6"] == "rules" and sources["tile 7"] == "reconstruction"
     table = comp.source_table()
     assert {"component", "value", "source"} <= set(table.columns) and len(table) == len(comp.sources)
+    assert not table["value"].str.contains("None").any()  # every file key finds its value (report defect)
+    assert table.set_index("component").loc["automa die faces", "value"] == ", ".join(comp.automa_faces)
 
 
 def test_every_toml_value_is_marked():

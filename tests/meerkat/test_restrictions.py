@@ -19,6 +19,17 @@ def test_restricted_rows():
         policy_row("greedy/no_sand")
 
 
+def test_strong_players_take_restrictions_on_their_own_evaluation():
+    from pyradice_lab.meerkat.policies import P_BUDGET, P_FUTURE, ROLL0, SEARCH
+
+    _, ex = policy_row("expectimax/no_reroll")
+    assert ex[PARAM_NAMES.index("reroll")] == 0.0 and ex[P_FUTURE] > 0   # still the expectimax evaluation
+    pid, row = policy_row("mcts:32/no_queen")
+    q = PARAM_NAMES.index("queen_bonus")
+    assert pid == SEARCH and row[P_BUDGET] == 32 and row[q] == -FORBIDDEN
+    assert row[ROLL0 + q] == policy_row("heuristic")[1][q]                # rollouts play unrestricted
+
+
 def test_forbidden_options_never_appear_in_play():
     seen = {"restricted": set(), "free": set()}
     marks = {"queen": "places the queen", "reroll": "rerolls", "guardian": "assigns a guardian",

@@ -76,14 +76,30 @@ def test_bad_input_raises_for_one_line_errors(capsys):
 
 @pytest.mark.slow
 def test_quick_report_section(tmp_path):
+    """Each experiment page: a question, findings rendered from data, a method, a tidy figure (every axis
+    labelled, no line through fewer than 3 points), a compact table; exact experiments are marked exact."""
+    import re
+
+    from pyradice_lab.figures import figure_problems, tidy_figure
+    from pyradice_lab.findings import render
     from pyradice_lab.purramid.report import report_section
     from pyradice_lab.report import ExperimentResult, ReportContext
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
     exps = [i for i in sec.items if isinstance(i, ExperimentResult)]
     assert len(exps) == 10 and sec.title == "Purramid"
+    bad = re.compile(r"\b(nan|NaN|inf|None)\b")
     for e in exps:
-        assert (tmp_path / e.name / f"{e.name}.csv").exists() and (tmp_path / e.name / f"{e.name}.png").exists()
-        assert len(e.reading) > 200 and not e.table.empty
+        for suffix in (".csv", ".png", "_findings.csv"):
+            assert (tmp_path / e.name / f"{e.name}{suffix}").exists()
+        assert e.question.endswith("?") and e.findings and len(e.method) > 80 and not e.reading
+        assert not e.table.empty and e.display is not None and len(e.display) <= 25
+        texts = [e.method, e.question, *map(render, e.findings), *e.display.astype(str).to_numpy().ravel()]
+        assert not any(bad.search(t) for t in texts), e.name
+        assert e.exact == (e.name in {"purramid_burst_odds", "purramid_press_your_luck", "purramid_yarn_value",
+                                      "purramid_bonus_modes"}), e.name
+        assert e.exact or e.resolved_sample_size() is not None
+        assert figure_problems(tidy_figure(e.figure)) == [], e.name
     seats = next(e for e in exps if e.name == "purramid_seat_advantage").table
     assert {"p_win_se", "p_win_ci_low", "p_win_ci_high"} <= set(seats.columns)
+    assert (seats["p_win_ci_high"] > seats["p_win_ci_low"]).all()

@@ -1,5 +1,7 @@
 """Experiments and the report section: tidy tables with uncertainty, readings, saved files."""
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -88,3 +90,78 @@ def test_tilt_model_page_defaults_to_random_setups():
     ref = ex.tilt_model(players=2, durations=(1.0,), layout="reference")
     assert setup.meta["layout"] == "setup" and "random 2-player rules setups" in setup.reading
     assert not np.allclose(setup.table["expected_fallen"], ref.table["expected_fallen"])
+
+
+def test_strong_play_pages_carry_both_policies_with_intervals(tmp_path):
+    from pyradice_lab.raft import strong_play as sp
+
+    duel = sp.strength_duels(6, 3, players=(2,), rivals=("greedy",))
+    t = duel.table
+    assert t[["players", "rival", "games"]].values.tolist() == [[2, "greedy", 12]]
+    assert (t["win_share_ci_low"] <= t["win_share"]).all() and (t["win_share"] <= t["win_share_ci_high"]).all()
+    again = sp.strength_duels(6, 3, players=(2,), rivals=("greedy",))
+    pd.testing.assert_frame_equal(t, again.table)          # same seed, same games
+    res = sp.strong_play(12, 4, players=(2,), blacks=(0, 6), mix_games=6, card_players=2, blocks=3)
+    _check_long(res)
+    assert set(res.table["policy"]) == {"greedy", "exact"}
+    assert set(res.table["finding"]) == {"start player", "card fairness", "gem mix"}
+    assert "greedy" in res.reading and "exact" in res.reading
+    assert save_experiment(res, tmp_path)["csv"].exists()
+
+
+def _render_clean(res):
+    from pyradice_lab.findings import render
+
+    assert res.findings, res.name
+    for f in res.findings:
+        text = render(f)
+        for bad in ("nan", "inf", "None"):
+            assert bad not in text.replace(",", " ").replace("(", " ").replace(")", " ").split(), text
+
+
+def test_findings_follow_from_each_experiments_own_table():
+    """Every experiment's findings are computed from its table: the numbers agree, nothing reads NaN."""
+    from pyradice_lab.raft import strong_play as sp
+    from pyradice_lab.raft.components import default_components
+
+    tilt = ex.tilt_model(durations=(0.5, 1.0))
+    _render_clean(tilt)
+    at1 = tilt.table[tilt.table.duration == 1.0]["expected_fallen"]
+    (f,) = tilt.findings
+    assert tilt.exact and f.kind == "exact" and abs(f.estimate - (at1.max() - at1.min())) < 1e-12 and f.is_claim
+
+    gem = ex.gem_mix((0, 6), 16, 1)
+    _render_clean(gem)
+    r = gem.table[gem.table.metric == "rounds"].set_index("black_gems")["value"]
+    assert abs(gem.findings[0].estimate - (r[6] - r[0])) < 1e-12
+    assert not gem.claims_allowed() and not any(f.is_claim for f in gem.findings)   # 16 games: numbers only
+
+    card = ex.card_fairness(40, 7, blocks=4)
+    _render_clean(card)
+    deck = default_components().deck
+    t = card.table.assign(size=[c.size for c in deck])  # rows in deck order
+    by = t.groupby("size").apply(lambda g: g["points"].sum() / g["turns_per_compl"].sum(), include_groups=False)
+    got = {int(f.quantity.split("-slot")[0].split()[-1]): f.estimate for f in card.findings}
+    assert got.keys() == set(by.index)
+    for size, v in got.items():
+        assert abs(v - (by[size] - card.meta["rate"])) < 1e-9
+
+    start = rd.start_player(30, 8, players=(2,), variants=("standard",))
+    _render_clean(start)
+    w0 = start.table[start.table.position == 0]["win_share"].iloc[0]
+    assert any(abs(f.estimate - w0) < 1e-12 and f.null == 0.5 for f in start.findings)
+
+    read = rd.readings(12, 9)
+    _render_clean(read)
+    diffs = read.table.set_index(["reading", "metric"])["difference"]
+    for f in read.findings:
+        label = re.search(r", '(.+)' minus", f.quantity).group(1)
+        metric = "winning_score" if f.quantity.startswith("winning score") else "start_win_share"
+        assert abs(f.estimate - diffs[(label, metric)]) < 1e-12
+
+    strong = sp.strong_play(12, 4, players=(2,), blacks=(0, 6), mix_games=6, card_players=2, blocks=3)
+    _render_clean(strong)
+    s0 = strong.table[(strong.table.finding == "start player") & (strong.table.metric == "win_share")
+                      & (strong.table.item == "position 0")].set_index("policy")["value"]
+    (moved,) = [f for f in strong.findings if "exact minus greedy" in f.quantity and "win share" in f.quantity]
+    assert abs(moved.estimate - (s0["exact"] - s0["greedy"])) < 1e-12 and moved.player == "exact vs greedy"

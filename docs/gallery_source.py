@@ -1,0 +1,126 @@
+"""Turn the experiments (jupytext percent-format scripts) into sphinx-gallery examples.
+
+sphinx-gallery needs a module docstring with an rST title and reads ``# %%`` comment cells as rST; the
+experiments open with a ``# %% [markdown]`` cell in markdown so that they read as notebooks.  This writes a copy
+of each experiment to ``docs/gallery_src/`` (git-ignored) with that first cell as the docstring and the
+markdown of every text cell turned into rST (headings, inline code, links).  The experiments themselves stay
+untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+HEADER = """Gallery of experiments
+======================
+
+One script per question, each a page with its output, figure and a download as script and notebook.  They are
+the files in ``experiments/`` (jupytext percent format: they open as notebooks in JupyterLab); run one with
+``.venv/bin/python experiments/<name>.py`` (add ``--quick`` where the script accepts it) to write its CSV and
+figure under ``reports/<name>/``.  The site executes only the cheapest ones; the others show their code.
+"""
+
+_GAMES = {"purramid": "Purramid", "pyradice": "Pyradice", "raft": "Rocking Raft", "meerkat": "Meerkat Kingdom"}
+
+
+def md_to_rst(text: str) -> str:
+    """The few markdown constructs the experiments use, as rST."""
+    out: list[str] = []
+    in_list = False
+    for line in text.splitlines():
+        item = re.match(r"^\s*(\d+\.|[-*+])\s", line)
+        if in_list and line.strip() and not item and not line.startswith(" "):
+            out.append("")  # markdown continues a list lazily; rST needs the blank line
+        in_list = bool(item) or (in_list and line.startswith(" "))
+        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if m:
+            title = m.group(2).strip()
+            title = _inline(title)
+            char = "=" if len(m.group(1)) == 1 else "-"
+            out += [title, char * max(len(title), 3), ""]
+            continue
+        out.append(_inline(line))
+    return "\n".join(out)
+
+
+def _inline(s: str) -> str:
+    s = re.sub(r"(?<=/)\*", r"\\*", s)  # glob stars (reports/x/*.csv) are not emphasis
+    s = re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", s)
+    s = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"`\1 <\2>`__", s)
+    return s
+
+
+def _comment_block(lines: list[str]) -> list[str]:
+    return [ln[2:] if ln.startswith("# ") else ln[1:] for ln in lines]
+
+
+def convert(src: str) -> str:
+    lines = src.splitlines()
+    if lines and lines[0] == "# ---":  # jupytext's YAML header (kernelspec): not part of the page
+        lines = lines[lines.index("# ---", 1) + 1:]
+        while lines and not lines[0].strip():
+            lines = lines[1:]
+    if not lines or not lines[0].startswith("# %% [markdown]"):
+        raise ValueError("an experiment must start with a '# %% [markdown]' cell holding its title")
+    i = 1
+    head = []
+    while i < len(lines) and lines[i].startswith("#") and not lines[i].startswith("# %%"):
+        head.append(lines[i])
+        i += 1
+    doc = md_to_rst("\n".join(_comment_block(head))).strip().replace('"""', "'''")
+    body = []
+    while i < len(lines):
+        ln = lines[i]
+        if ln.startswith("# %% [markdown]"):
+            body.append("# %%")
+            i += 1
+            block = []
+            while i < len(lines) and lines[i].startswith("#") and not lines[i].startswith("# %%"):
+                block.append(lines[i])
+                i += 1
+            body += ["# " + r if r else "#" for r in md_to_rst("\n".join(_comment_block(block))).splitlines()]
+            continue
+        body.append(ln)
+        i += 1
+    return f'r"""\n{doc}\n"""\n' + "\n".join(body) + "\n"
+
+
+def write_gallery_source(experiments: Path, out: Path) -> list[Path]:
+    """Write the converted experiments (one sub-gallery per game) and the gallery header; return the files."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "GALLERY_HEADER.rst").write_text(HEADER, encoding="utf-8")
+    written = []
+    for key, title in _GAMES.items():
+        sub = out / key
+        sub.mkdir(exist_ok=True)
+        (sub / "GALLERY_HEADER.rst").write_text(f"{title}\n{'-' * len(title)}\n", encoding="utf-8")
+        for path in sorted(experiments.glob(f"{key}_*.py")):
+            target = sub / path.name
+            text = convert(path.read_text(encoding="utf-8"))
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                target.write_text(text, encoding="utf-8")  # unchanged files keep their mtime (no re-run)
+            written.append(target)
+    return written
+
+
+NOTEBOOKS_HEADER = """Notebook pages
+==============
+
+The notebooks of ``docs/notebooks/`` (jupytext percent format), each with a download as script and as
+``.ipynb``.  How to open them in JupyterLab: :doc:`/notebooks/index`.
+"""
+
+
+def write_notebook_source(notebooks: Path, out: Path) -> list[Path]:
+    """Write the converted notebooks and their header to ``out``; return the files."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "GALLERY_HEADER.rst").write_text(NOTEBOOKS_HEADER, encoding="utf-8")
+    written = []
+    for path in sorted(notebooks.glob("*.py")):
+        target = out / path.name
+        text = convert(path.read_text(encoding="utf-8"))
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written

@@ -1,0 +1,210 @@
+"""Expected end-of-game value of the majority standings: the evaluation of the ``expectimax`` player.
+
+The greedy and heuristic players value a tile by its points "if the game were scored now".  The expectimax
+player values it by its expected points at the end of the game under a simple model of the placements still
+to come (the same majority rule, :func:`.rules.rank_points`, scores every outcome):
+
+- every seat that has not run out plays ``T`` more turns: its supply divided by the meerkats it places per
+  turn (parameter ``meerkats_per_turn``; the automa: its exact mean count), rounded up, minus the turn being
+  decided for the deciding seat, and at most one more than the turns left to the seat that will take the last
+  bonus token (the game ends then);
+- each of those turns lands on tile ``t`` with probability ``future x pi(t)``: ``pi(t)`` = 1/10 for players
+  (measured heuristic players spread their meerkats over the ten tiles almost evenly: 8-12% each) and the exact
+  landing distribution of the automa (its dice rules, enumerated from the components at setup), ``future``
+  (0..1, a parameter) discounts the future;
+- a landing adds 1, 2 or 3 meerkats (players: :data:`HUMAN_COUNTS`; the automa: its exact count distribution),
+  so a seat adds 0, 1, 2 or 3+ meerkats to the tile (:data:`NF` outcomes; the landing count is binomial);
+- seats are independent; the expected points of every seat follow by enumerating the joint additions (at most
+  4^4 outcomes per tile), and the value of a tile to seat ``s`` is its expected points minus ``w_opp`` x the
+  other seats' mean expected points, as for the greedy player.
+
+``future = 0`` gives exactly the greedy/heuristic value (the tile scored now).  Floats are only multiplied
+and added in a fixed order (no transcendental functions), so the pure-Python twin and the compiled kernel
+compute the same bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+from .rules import (
+    AUTO,
+    G_NS,
+    INTERNAL,
+    K_AF,
+    K_REVREAD,
+    OUT,
+    QUEEN,
+    SUP,
+    T_PLUS3,
+    T_REVERSE,
+    TOK,
+    automa_split,
+    rank_points,
+)
+
+__all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values"]
+
+#: Meerkats a player places per landing (1, 2, 3): the count die is chosen, so more often 2-3 than 1.
+HUMAN_COUNTS = (0.25, 0.35, 0.40)
+#: Probability that one of a player's turns lands on a given tile (before the ``future`` discount).
+HUMAN_LANDING = 0.1
+#: Outcomes of one seat's future additions to a tile: 0, 1, 2, 3 or more meerkats.
+NF = 4
+# The automa's model, stored at setup in unused columns of the tile-value rows of W (scaled integers):
+# W[25 + t, M_COL] = P(an automa turn lands on tile t); W[25 + 0, M_COL + c - 1] = P(it places c meerkats).
+M_COL = 8
+M_SCALE = 1 << 20
+
+
+@njit(cache=True)
+def store_model(g) -> None:
+    """Enumerate the automa's landing and count distributions from the components (its die faces and the count
+    per die face) and store them in the state (called by the game setup)."""
+    W = g[0]
+    K = W[64]
+    land = np.zeros(13)
+    cnt = np.zeros(4)
+    for f in range(6):  # each automa die face with probability 1/6
+        face = K[K_AF + f]
+        valid = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                for c in range(1, 7):
+                    cd, x, y = automa_split(a, b, c, face)
+                    if not (x == 1 and y == 1):  # 1+1 is rerolled
+                        valid += 1
+        for a in range(1, 7):
+            for b in range(1, 7):
+                for c in range(1, 7):
+                    cd, x, y = automa_split(a, b, c, face)
+                    if not (x == 1 and y == 1):
+                        land[x + y] += 1.0 / (6.0 * valid)
+                        cnt[min(3, K[cd])] += 1.0 / (6.0 * valid)
+    for t in range(3, 13):
+        W[25 + t, M_COL] = int(land[t] * M_SCALE + 0.5)
+    for c in range(1, 4):
+        W[25, M_COL + c - 1] = int(cnt[c] * M_SCALE + 0.5)
+
+
+@njit(**INTERNAL)
+def future_turns(g, s: int, mpt: float, turns) -> None:
+    """``turns[o]``: the turns seat ``o`` is expected to play after this one (see the module docstring)."""
+    W = g[0]
+    S = W[4:8]
+    n = W[21, G_NS]
+    apt = 0.0  # the automa's mean meerkats per turn
+    for c in range(1, 4):
+        apt += c * W[25, M_COL + c - 1] / M_SCALE
+    srt = np.zeros(4, np.int64)
+    for o in range(n):
+        k = 0
+        if S[o, OUT] == 0 and S[o, SUP] > 0:
+            per = apt if S[o, AUTO] == 1 else mpt
+            if per <= 0.0:
+                per = 2.0
+            k = int(np.ceil(S[o, SUP] / per))
+            if o == s:
+                k -= 1
+        turns[o] = max(k, 0)
+        srt[o] = turns[o]
+    for i in range(1, n):  # insertion sort: the (n-1)-th seat to run out ends the game
+        x = srt[i]
+        j = i - 1
+        while j >= 0 and srt[j] > x:
+            srt[j + 1] = srt[j]
+            j -= 1
+        srt[j + 1] = x
+    cap = srt[n - 2] + 1
+    for o in range(n):
+        if turns[o] > cap:
+            turns[o] = cap
+
+
+@njit(**INTERNAL)
+def future_dist(g, t: int, future: float, turns, f) -> None:
+    """``f[o, a]``: probability that seat ``o`` adds ``a`` (0, 1, 2, 3 = 3 or more) meerkats to tile ``t``."""
+    W = g[0]
+    S = W[4:8]
+    n = W[21, G_NS]
+    for o in range(n):
+        for a in range(NF):
+            f[o, a] = 0.0
+        T = turns[o]
+        if T <= 0 or future <= 0.0:
+            f[o, 0] = 1.0
+            continue
+        if S[o, AUTO] == 1:
+            p = future * W[25 + t, M_COL] / M_SCALE
+            c1, c2 = W[25, M_COL] / M_SCALE, W[25, M_COL + 1] / M_SCALE
+        else:
+            p = future * HUMAN_LANDING
+            c1, c2 = HUMAN_COUNTS[0], HUMAN_COUNTS[1]
+        p = min(p, 0.95)
+        q = 1.0 - p
+        if T == 1:
+            p0, p1, p2 = q, p, 0.0
+        else:
+            qp = 1.0
+            for _ in range(T - 2):
+                qp *= q
+            p0 = qp * q * q
+            p1 = T * p * qp * q
+            p2 = 0.5 * T * (T - 1) * p * p * qp
+        f[o, 0] = p0
+        f[o, 1] = p1 * c1
+        f[o, 2] = p1 * c2 + p2 * c1 * c1
+        f[o, 3] = max(0.0, 1.0 - f[o, 0] - f[o, 1] - f[o, 2])
+
+
+@njit(**INTERNAL)
+def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out) -> None:
+    """``out[k]`` (k < m): seat ``s``'s expected end-of-game points on tile ``t`` minus ``w_opp`` x the other
+    seats' mean expected points, with ``s``'s strength there raised by ``adds[k]`` half units now (2 per
+    meerkat, 5 for the queen).  ``future = 0``: the points if the game were scored now."""
+    W = g[0]
+    n = W[21, G_NS]
+    base = np.zeros(4, np.int64)
+    for o in range(n):
+        base[o] = 2 * W[o, t] + (5 if W[4 + o, QUEEN] == t else 0)
+    tok = W[8 + t, TOK]
+    mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
+    bonus = 3 if tok == T_PLUS3 else 0
+    vrow = W[25 + t]
+    turns = np.zeros(4, np.int64)
+    future_turns(g, s, mpt, turns)
+    f = np.zeros((4, NF))
+    future_dist(g, t, future, turns, f)
+    # the outcomes with a positive probability, per seat (mixed-radix enumeration of the joint outcome)
+    sup = np.zeros(4, np.int64)
+    vals = np.zeros((4, NF), np.int64)
+    total = 1
+    for o in range(n):
+        for a in range(NF):
+            if f[o, a] > 0.0:
+                vals[o, sup[o]] = a
+                sup[o] += 1
+        total *= sup[o]
+    for k in range(m):
+        out[k] = 0.0
+    st = np.zeros(4, np.int64)
+    pts = np.zeros(4, np.int64)
+    for idx in range(total):
+        x = idx
+        prob = 1.0
+        for o in range(n):
+            a = vals[o, x % sup[o]]
+            x //= sup[o]
+            prob *= f[o, a]
+            st[o] = base[o] + 2 * a
+        own = st[s]
+        for k in range(m):
+            st[s] = own + adds[k]
+            rank_points(st, n, vrow, mode, bonus, pts)
+            other = 0.0
+            for o in range(n):
+                if o != s:
+                    other += pts[o]
+            out[k] += prob * (pts[s] - w_opp * other / (n - 1))
+        st[s] = own

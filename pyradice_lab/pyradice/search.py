@@ -1,0 +1,497 @@
+"""A sampling-based Pyradice player: flat Monte Carlo search with rollouts from the compiled engine.
+
+``"flat_mc"`` (budget spelled ``"flat_mc:N"``, rollout policy ``"flat_mc:N:lookahead"``) chooses its move like
+this, on every turn:
+
+1. **What it sees** (:func:`observe`): the pyramids, the cards and discs, which quarry positions hold a die, the
+   value of every die whose top face is visible (no die rests on it) and the colour of every die showing at
+   least one face.  The rest of the quarry is hidden; the player never reads it.  (Every *available* die has
+   its top face visible: a die with a die resting on it has two side neighbours under that same die, so at
+   most two free sides.  The values of the dice it can take are therefore always known.)
+2. **Candidates** (:func:`move_values`, compiled): every legal (die, space, skill option) valued as the
+   ``lookahead`` policy values it; the ``candidates`` best are kept, at most ``per_pair`` skill options per
+   (die, space).
+3. **Sampling the hidden quarry** (:func:`determinize`): hidden values are fair d6 rolls and hidden colours a
+   draw without replacement from the dice of the box it has not seen (box minus the colours visible in the
+   quarry and in every pyramid).  This is the exact posterior: the quarry was set up that way and nothing
+   else has been revealed.  (The side faces of a covered die are not modelled, so its value is not narrowed by
+   them.)
+4. **Rollouts**: for each sampled quarry, every surviving candidate is played, then the game is played out to
+   the end by every seat with the ``rollout`` policy (``greedy`` by default) through :func:`.kernel.play_batch`
+   (forced first move).  All candidates share the same samples and tie-break numbers (common random numbers).
+   A rollout is worth ``win + margin * (own VP - best other VP)`` to the mover (``win``: 1, 1/k when k seats
+   share it, 0).  The budget of ``rollouts`` per decision is spread by **sequential halving** (Karnin et al.
+   2013): every round gives each survivor the same number of new samples and keeps the better half.
+
+The player's random numbers come from the turn's dealt uniforms (:class:`.rules.Deal`), so a game is still a
+pure function of its deal: the readable engine (:func:`flat_mc` as a policy of :func:`.sim.play_game`) and the
+batched driver (:func:`play_search_deals`, used by :func:`.sim.simulate_games`) play identical games.
+
+Examples
+--------
+>>> spec = FlatMC.parse("flat_mc:32")
+>>> spec.rollouts, spec.rollout, spec.name
+(32, 'greedy', 'flat_mc:32')
+>>> FlatMC.parse("greedy") is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._jit import njit
+from .geometry import PYRAMID, quarry_geometry
+from .kernel import GEO, K_OPTIONS, R_SKF, compile_options, evaluate, play_batch, skill_options, workspace
+
+__all__ = ["FlatMC", "SEARCH_POLICY", "observe", "determinize", "move_values", "candidates", "decide",
+           "play_search_deals", "flat_mc", "is_search_policy"]
+
+#: The policy name of the search player (``"flat_mc"``, ``"flat_mc:N"``, ``"flat_mc:N:greedy|lookahead"``).
+SEARCH_POLICY = "flat_mc"
+_ROLLOUT_CODES = {"greedy": 1, "lookahead": 2}
+
+
+@dataclass(frozen=True)
+class FlatMC:
+    """Parameters of the flat Monte Carlo player (see the module docstring).
+
+    Attributes
+    ----------
+    rollouts : int
+        Rollouts per decision (the budget, spread over the candidates by sequential halving).
+    rollout : {"greedy", "lookahead"}
+        The policy every seat plays in the rollouts.
+    candidates : int
+        Moves kept for the rollouts (the best by the lookahead valuation).
+    per_pair : int
+        At most this many skill options of one (die, space) among the candidates.
+    margin : float
+        Weight of the VP margin (own score minus the best other score) added to the win (0, 1/k or 1).
+    """
+
+    rollouts: int = 16
+    rollout: str = "greedy"
+    candidates: int = 8
+    per_pair: int = 2
+    margin: float = 0.02
+
+    def __post_init__(self):
+        for name in ("rollouts", "candidates", "per_pair"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        if self.rollout not in _ROLLOUT_CODES:
+            raise ValueError(f"rollout must be one of {sorted(_ROLLOUT_CODES)}, got {self.rollout!r}")
+        if not (isinstance(self.margin, (int, float)) and math.isfinite(self.margin) and self.margin >= 0):
+            raise ValueError(f"margin must be a finite number >= 0, got {self.margin!r}")
+
+    @property
+    def name(self) -> str:
+        """The policy name that parses back to these parameters (defaults left out)."""
+        out = SEARCH_POLICY
+        if self.rollouts != FlatMC.rollouts or self.rollout != FlatMC.rollout:
+            out += f":{self.rollouts}"
+        if self.rollout != FlatMC.rollout:
+            out += f":{self.rollout}"
+        return out
+
+    @classmethod
+    def parse(cls, name) -> FlatMC | None:
+        """The parameters of a search policy name, or None if ``name`` is not one (ValueError if malformed)."""
+        if not isinstance(name, str) or name.split(":")[0] != SEARCH_POLICY:
+            return None
+        parts = name.split(":")[1:]
+        if len(parts) > 2:
+            raise ValueError(f"policies: a search player is spelled 'flat_mc', 'flat_mc:N' or "
+                             f"'flat_mc:N:greedy|lookahead', got {name!r}")
+        kw = {}
+        if parts:
+            if not parts[0].isdigit() or int(parts[0]) < 1:
+                raise ValueError(f"policies: the budget of {name!r} must be a positive integer (rollouts per "
+                                 f"decision), got {parts[0]!r}")
+            kw["rollouts"] = int(parts[0])
+        if len(parts) == 2:
+            if parts[1] not in _ROLLOUT_CODES:
+                raise ValueError(f"policies: the rollout policy of {name!r} must be one of "
+                                 f"{sorted(_ROLLOUT_CODES)}, got {parts[1]!r}")
+            kw["rollout"] = parts[1]
+        return cls(**kw)
+
+
+def is_search_policy(name) -> bool:
+    """Whether ``name`` names the search player (any budget)."""
+    return isinstance(name, str) and name.split(":")[0] == SEARCH_POLICY
+
+
+# ----------------------------------------------------------------------------------------- what a seat sees
+def observe(values, colours, occupied, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The quarry as a player sees it: ``(values, colours)`` with 0 / -1 where hidden or empty.
+
+    A value is visible when no die rests on the die (its top face); a colour when the die shows any face (its
+    top, or a side without a die beside it).  Arrays are flat quarry positions (:func:`.geometry.quarry_geometry`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v, c = observe(np.full(47, 4), np.zeros(47, int), np.ones(47, bool), 2)
+    >>> int((v > 0).sum()), int((c >= 0).sum())        # the top layer's values; colours of every outer face
+    (8, 30)
+    """
+    geom = quarry_geometry(players)
+    occ = np.asarray(occupied, dtype=bool)
+    pad = np.concatenate([occ, [False]])
+    top_free = ~pad[geom.covers].any(axis=1)
+    side_free = ~pad[geom.sides].all(axis=1)
+    val_known = occ & top_free
+    col_known = occ & (top_free | side_free)
+    return (np.where(val_known, values, 0).astype(np.int64), np.where(col_known, colours, -1).astype(np.int64))
+
+
+def box_counts(setup, players: int) -> np.ndarray:
+    """Dice of each colour in the box for ``players`` (one copy for 2 players, two for 3-4)."""
+    return np.array(setup.catalogue.palette.counts, dtype=np.int64) * (1 if players == 2 else 2)
+
+
+def determinize(obs_values, obs_colours, occupied, seen_colours, box, n_samples: int, *, rng) -> tuple:
+    """``n_samples`` quarries consistent with an observation: arrays ``(values, colours)`` of shape (n_samples, n).
+
+    Hidden values are fair d6 rolls; hidden colours are drawn without replacement from ``box`` (dice per colour)
+    minus every colour seen (``obs_colours`` and ``seen_colours``, e.g. the dice in the pyramids).  Visible
+    entries are copied; empty positions get value 1 and colour 0 (never read).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> occ = np.ones(47, bool)
+    >>> v, c = determinize(np.zeros(47, int), np.full(47, -1), occ, [], np.array([12] * 5), 3, rng=0)
+    >>> v.shape, bool(((v >= 1) & (v <= 6)).all()), np.bincount(c[0], minlength=5).max() <= 12
+    ((3, 47), True, True)
+    """
+    gen = np.random.default_rng(rng)
+    obs_values = np.asarray(obs_values, dtype=np.int64)
+    obs_colours = np.asarray(obs_colours, dtype=np.int64)
+    occ = np.asarray(occupied, dtype=bool)
+    if obs_colours.shape != obs_values.shape or occ.shape != obs_values.shape:
+        raise ValueError(f"obs_values, obs_colours and occupied must have one shape, got {obs_values.shape}, "
+                         f"{obs_colours.shape} and {occ.shape}")
+    hv = occ & (obs_values == 0)
+    hc = occ & (obs_colours < 0)
+    left = np.asarray(box, dtype=np.int64).copy()
+    seen = np.concatenate([obs_colours[obs_colours >= 0], np.asarray(seen_colours, dtype=np.int64).ravel()])
+    seen = seen[seen >= 0]
+    left -= np.bincount(seen, minlength=len(left))[:len(left)]
+    if (left < 0).any() or left.sum() < hc.sum():
+        raise ValueError("obs_colours: more dice of a colour seen than the box holds")
+    values = np.where(occ, obs_values, 1)[None, :].repeat(n_samples, axis=0)
+    colours = np.where(occ, obs_colours, 0)[None, :].repeat(n_samples, axis=0)
+    values[:, hv] = gen.integers(1, 7, size=(n_samples, int(hv.sum())))
+    k = int(hc.sum())
+    if k:
+        pool = np.repeat(np.arange(len(left), dtype=np.int64), left)
+        colours[:, hc] = gen.permuted(np.broadcast_to(pool, (n_samples, len(pool))), axis=1)[:, :k]
+    return np.ascontiguousarray(values), np.ascontiguousarray(colours)
+
+
+# ----------------------------------------------------------------------------------------- candidates
+@njit(cache=True)
+def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, work, opt, saved, terms, tmp, out):
+    """Every (die, space, skill option) of one turn with its value (the search of :mod:`.policies` without the
+    choice): ``out[m] = (take, place, option, milli-VP)``; returns the number of moves.
+
+    ``vals``/``cols``: the mover's pyramid (restored on return); ``qvals``/``qcols``: the quarry (only the
+    ``avail`` entries are read); ``mode`` 1 greedy / 2 lookahead valuation.
+    """
+    m = 0
+    for ia in range(avail.shape[0]):
+        i = avail[ia]
+        for ip in range(places.shape[0]):
+            pl = places[ip]
+            vals[pl] = qvals[i]
+            cols[pl] = qcols[i]
+            n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
+            for o in range(-1, n_opt):
+                only = -1
+                dst = terms
+                if o >= 0:
+                    for a in range(opt[o, 0]):
+                        s = opt[o, 1 + 3 * a]
+                        saved[2 * a] = vals[s]
+                        saved[2 * a + 1] = cols[s]
+                        vals[s] = opt[o, 2 + 3 * a]
+                        cols[s] = opt[o, 3 + 3 * a]
+                    dst = tmp
+                    if tab[R_SKF, geo[pl, 0]] != 1:
+                        only = geo[opt[o, 1], 0]
+                val = evaluate(vals, cols, mode, only, tab, discs, geo, work, terms, dst)
+                if o >= 0:
+                    for a in range(opt[o, 0]):
+                        s = opt[o, 1 + 3 * a]
+                        vals[s] = saved[2 * a]
+                        cols[s] = saved[2 * a + 1]
+                out[m, 0] = i
+                out[m, 1] = pl
+                out[m, 2] = o
+                out[m, 3] = val
+                m += 1
+            vals[pl] = 0
+            cols[pl] = -1
+    return m
+
+
+def _places(vals) -> np.ndarray:
+    sup = PYRAMID.supports
+    ok = (vals == 0) & ((sup[:, 0] < 0) | ((vals[sup[:, 0]] != 0) & (vals[sup[:, 1]] != 0)))
+    return np.flatnonzero(ok).astype(np.int64)
+
+
+def _available(occ, geom) -> np.ndarray:
+    pad = np.concatenate([occ.astype(bool), [False]])
+    faces = (~pad[geom.sides]).sum(axis=1) + ~pad[geom.covers].any(axis=1)
+    return np.flatnonzero(occ.astype(bool) & (faces >= 3)).astype(np.int64)
+
+
+def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, players: int, *, k: int = 8,
+               per_pair: int = 2) -> np.ndarray:
+    """The ``k`` best moves of one turn by the lookahead valuation: rows ``(take, place, option, milli-VP)``.
+
+    At most ``per_pair`` skill options of one (die, space) are kept, so the candidates are different moves
+    rather than one move with many equivalent skill uses.  Ties keep the enumeration order (die, space, option).
+    """
+    geom = quarry_geometry(players)
+    occ = np.asarray(occupied, dtype=np.int64)
+    avail = _available(occ, geom)
+    if (obs_values[avail] == 0).any():          # cannot happen (module docstring): a guard, not a branch
+        raise AssertionError("an available die's value is hidden")
+    v = np.array(vals, dtype=np.int64)
+    c = np.array(cols, dtype=np.int64)
+    places = _places(v)
+    out = np.zeros((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)
+    ws = workspace(len(occ), 1)
+    with compile_options():
+        m = move_values(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
+                        np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
+                        np.ascontiguousarray(discs, dtype=np.int64), GEO, ws[5], ws[6], ws[7], ws[8], ws[9], out)
+    moves = out[:m]
+    order = np.argsort(-moves[:, 3], kind="stable")
+    kept: list[int] = []
+    per: dict[tuple[int, int], int] = {}
+    for r in order:
+        key = (int(moves[r, 0]), int(moves[r, 1]))
+        if per.get(key, 0) < per_pair:
+            per[key] = per.get(key, 0) + 1
+            kept.append(int(r))
+            if len(kept) == k:
+                break
+    return moves[kept]
+
+
+# ----------------------------------------------------------------------------------------- rollouts
+@dataclass
+class _Decision:
+    """One pending decision: what the mover sees, its candidates and the rollout results so far."""
+
+    seat: int
+    turn: int
+    first: int
+    occ: np.ndarray
+    obs_values: np.ndarray
+    obs_colours: np.ndarray
+    pv: np.ndarray              # (players, 21)
+    pc: np.ndarray
+    discs: np.ndarray
+    spec: FlatMC
+    rng: np.random.Generator
+    cands: np.ndarray           # (k, 4)
+    alive: np.ndarray = None    # indices into cands
+    total: np.ndarray = None    # summed rollout value per candidate
+    count: np.ndarray = None
+
+
+def _outcome_values(totals, goals, seat: int, margin: float) -> np.ndarray:
+    """Rollout value to ``seat``: win share (rules' tie-breaks) + margin x (own VP - best other VP)."""
+    top = totals.max(axis=1, keepdims=True)
+    tied = totals == top
+    g = np.where(tied, goals, -1)
+    win = tied & (g == g.max(axis=1, keepdims=True))
+    share = win[:, seat] / win.sum(axis=1)
+    others = np.delete(totals, seat, axis=1).max(axis=1)
+    return share + margin * (totals[:, seat] - others)
+
+
+def _run_rollouts(jobs, setup_tab, n_colours: int, players: int, turns: int, codes: np.ndarray, qgeo):
+    """Play every (decision, candidate, sample) rollout of one round in one kernel call; returns per-job values."""
+    sizes = [len(cand) * len(vals) for _, cand, vals, _, _ in jobs]
+    r = sum(sizes)
+    n = jobs[0][0].occ.shape[0]
+    values = np.empty((r, n), np.int64)
+    colours = np.empty((r, n), np.int64)
+    discs = np.empty((r, 4), np.int64)
+    first = np.empty(r, np.int64)
+    start = np.empty(r, np.int64)
+    qocc = np.empty((r, n), np.int64)
+    uniforms = np.empty((r, turns, 3))
+    pv = np.empty((r, players, 21), np.int64)
+    pc = np.empty((r, players, 21), np.int64)
+    moves = np.full((r, turns, 3), -1, np.int64)
+    lo = 0
+    for (dec, cand, vals, cols, unif), size in zip(jobs, sizes):
+        hi = lo + size
+        k, s = len(cand), len(vals)
+        values[lo:hi] = np.tile(vals, (k, 1))         # row = candidate * s + sample
+        colours[lo:hi] = np.tile(cols, (k, 1))
+        uniforms[lo:hi] = np.tile(unif, (k, 1, 1))
+        discs[lo:hi] = dec.discs
+        first[lo:hi] = dec.first
+        start[lo:hi] = dec.turn
+        qocc[lo:hi] = dec.occ
+        pv[lo:hi] = dec.pv
+        pc[lo:hi] = dec.pc
+        moves[lo:hi, dec.turn] = np.repeat(cand[:, :3], s, axis=0)
+        lo = hi
+    totals = np.zeros((r, players), np.int64)
+    met = np.zeros((r, players, 5), np.int64)
+    with compile_options():
+        play_batch(values, colours, discs, first, start, turns, qocc, uniforms, codes,
+                   np.stack([setup_tab] * players), qgeo, setup_tab, n_colours, GEO, pv, pc, totals, met, np.zeros((r, players, 4), np.int64), np.zeros((r, turns), np.int64),
+                   moves, np.zeros((r, players), np.int64), *workspace(n, n_colours))
+    goals = met.sum(axis=2)
+    out = []
+    lo = 0
+    for (dec, cand, vals, _, _), size in zip(jobs, sizes):
+        hi = lo + size
+        v = _outcome_values(totals[lo:hi], goals[lo:hi], dec.seat, dec.spec.margin)
+        out.append(v.reshape(len(cand), len(vals)))
+        lo = hi
+    return out
+
+
+def decide(decisions: Sequence[_Decision], setup_tab, n_colours: int, players: int, box,
+           qgeo) -> list[tuple[int, int, int]]:
+    """Sequential halving over the candidates of several decisions at once; the chosen (take, place, option).
+
+    ``qgeo``: the packed quarry geometry (:func:`.sim.quarry_table`)."""
+    turns = PYRAMID.n * players
+    pending = []
+    for dec in decisions:
+        dec.alive = np.arange(len(dec.cands))
+        dec.total = np.zeros(len(dec.cands))
+        dec.count = np.zeros(len(dec.cands), np.int64)
+        if len(dec.cands) > 1:
+            pending.append(dec)
+    by_rollout: dict[str, list] = {}
+    for dec in pending:
+        by_rollout.setdefault(dec.spec.rollout, []).append(dec)
+    for rollout, group in by_rollout.items():
+        codes = np.full(players, _ROLLOUT_CODES[rollout], np.int64)
+        rounds = {id(dec): max(1, math.ceil(math.log2(len(dec.cands)))) for dec in group}
+        active = list(group)
+        while active:
+            jobs = []
+            for dec in active:
+                per = max(1, dec.spec.rollouts // (rounds[id(dec)] * len(dec.alive)))
+                seen = np.concatenate([dec.pc.ravel()])
+                vals, cols = determinize(dec.obs_values, dec.obs_colours, dec.occ, seen, box, per, rng=dec.rng)
+                unif = dec.rng.random((per, turns, 3))
+                jobs.append((dec, dec.cands[dec.alive], vals, cols, unif))
+            results = _run_rollouts(jobs, setup_tab, n_colours, players, turns, codes, qgeo)
+            still = []
+            for (dec, _, _, _, _), res in zip(jobs, results):
+                dec.total[dec.alive] += res.sum(axis=1)
+                dec.count[dec.alive] += res.shape[1]
+                if len(dec.alive) > 1:
+                    mean = dec.total[dec.alive] / dec.count[dec.alive]
+                    keep = np.argsort(-mean, kind="stable")[:max(1, math.ceil(len(dec.alive) / 2))]
+                    dec.alive = dec.alive[np.sort(keep)]
+                if len(dec.alive) > 1:
+                    still.append(dec)
+            active = still
+    return [tuple(int(x) for x in dec.cands[dec.alive[0], :3]) for dec in decisions]
+
+
+def _turn_rng(u) -> np.random.Generator:
+    """The search's generator for one turn, from that turn's dealt uniforms (a game stays a function of its deal)."""
+    words = [int(x * (1 << 53)) for x in np.asarray(u, dtype=float)]
+    return np.random.default_rng(np.random.SeedSequence(words))
+
+
+def _decision(spec: FlatMC, seat: int, turn: int, first: int, occ, values, colours, pv, pc, discs, u, tab,
+              players: int) -> _Decision:
+    obs_v, obs_c = observe(values, colours, occ, players)
+    cands = candidates(pv[seat], pc[seat], obs_v, obs_c, occ, tab, discs, players, k=spec.candidates,
+                       per_pair=spec.per_pair)
+    return _Decision(seat, turn, first, np.asarray(occ, np.int64), obs_v, obs_c, np.array(pv, np.int64),
+                     np.array(pc, np.int64), np.asarray(discs, np.int64), spec, _turn_rng(u), cands)
+
+
+# ----------------------------------------------------------------------------------------- whole games
+def play_search_deals(deals, setup, policies: Sequence[str], *, tab, n_colours: int, ptab, codes,
+                      qgeo) -> dict[str, np.ndarray]:
+    """Play dealt games where some seats are search players; the arrays of :func:`.sim.play_deals`.
+
+    ``tab``/``n_colours``: the setup's kernel tables (:func:`.sim.kernel_tables`); ``ptab``/``codes``: per seat
+    the table it chooses with and its compiled policy code (a search seat: the plain table, greedy);
+    ``qgeo``: :func:`.sim.quarry_table`.  (:func:`.sim.play_deals` passes them all.)
+
+    All games advance turn by turn together: the search seats to move decide (their rollouts of every game in
+    one kernel call per halving round), then one :func:`.kernel.play_batch` call plays the turn of every game
+    (forced moves for the search seats, the compiled policies for the others).
+    """
+    from .rules import first_player, turns_of
+
+    players = deals[0].players
+    b = len(deals)
+    turns = turns_of(players)
+    specs = [FlatMC.parse(p) for p in policies]
+    box = box_counts(setup, players)
+    values = np.stack([d.values for d in deals])
+    colours = np.stack([d.colours for d in deals])
+    discs = np.stack([d.discs for d in deals])
+    uniforms = np.stack([d.uniforms for d in deals])
+    n = values.shape[1]
+    out = dict(totals=np.zeros((b, players), np.int64), met=np.zeros((b, players, 5), np.int64),
+               cards=np.zeros((b, players, 4), np.int64),
+               first=np.array([first_player(d.rolls) for d in deals], dtype=np.int64),
+               choices=np.zeros((b, turns), np.int64), moves=np.full((b, turns, 3), -1, np.int64),
+               final_v=np.zeros((b, players, 21), np.int64), final_c=np.full((b, players, 21), -1, np.int64),
+               skills_used=np.zeros((b, players), np.int64))
+    occ = np.ones((b, n), np.int64)
+    for t in range(turns):
+        seats = (out["first"] + t) % players
+        todo = [g for g in range(b) if specs[seats[g]] is not None]
+        if todo:
+            decs = [_decision(specs[seats[g]], int(seats[g]), t, int(out["first"][g]), occ[g], values[g], colours[g],
+                              out["final_v"][g], out["final_c"][g], discs[g], uniforms[g, t], tab, players)
+                    for g in todo]
+            for g, mv in zip(todo, decide(decs, tab, n_colours, players, box, qgeo)):
+                out["moves"][g, t] = mv
+        with compile_options():
+            play_batch(values, colours, discs, out["first"], np.full(b, t, np.int64), t + 1, occ, uniforms, codes,
+                       ptab, qgeo, tab, n_colours, GEO, out["final_v"], out["final_c"], out["totals"], out["met"],
+                       out["cards"], out["choices"], out["moves"], out["skills_used"],
+                       *workspace(n, n_colours))         # fresh: the search cache's stamps restart at 0
+        occ[np.arange(b), out["moves"][:, t, 0]] = 0
+    return out
+
+
+# ----------------------------------------------------------------------------------------- readable engine
+def flat_mc(state, u, spec: FlatMC | None = None, *, tab, n_colours: int, qgeo) -> tuple[int, int, int]:
+    """The search player as a policy of the readable engine: ``(take, place, option)`` for ``state``'s mover.
+
+    ``tab``, ``n_colours`` and ``qgeo`` are the setup's kernel tables and the packed quarry geometry
+    (:func:`.sim.policy_function` binds them).  It reads only what the mover sees (:func:`observe`) and plays the
+    same move as :func:`play_search_deals` from the same deal.
+    """
+    spec = spec or FlatMC()
+    setup = state.table.setup
+    players = state.players
+    pv = np.array([v for v, _ in state.pyramids], np.int64)
+    pc = np.array([c for _, c in state.pyramids], np.int64)
+    dec = _decision(spec, state.seat, state.turn, state.first, state.quarry.occupied.astype(np.int64),
+                    state.quarry.values, state.quarry.colours, pv, pc, np.array(state.table.discs, np.int64), u,
+                    tab, players)
+    return decide([dec], tab, n_colours, players, box_counts(setup, players), qgeo)[0]

@@ -1,0 +1,227 @@
+"""The sampling-based player: what it sees, how it samples, its candidates, and whole games in both engines."""
+
+import numpy as np
+import pytest
+
+from pyradice_lab.pyradice import PYRAMID, Setup, kernel as K
+from pyradice_lab.pyradice.geometry import quarry_geometry
+from pyradice_lab.pyradice.policies import get_policy
+from pyradice_lab.pyradice.rules import GameState, deal
+from pyradice_lab.pyradice.scoring import evaluate
+from pyradice_lab.pyradice.search import FlatMC, candidates, determinize, flat_mc, move_values, observe
+from pyradice_lab.pyradice.sim import kernel_tables, play_deals, play_game, policy_function, simulate_games
+from pyradice_lab.pyradice.skills import apply_action
+from pyradice_lab.rng import spawn
+
+
+def midgame(seed, players=2, turns=12, policy="greedy"):
+    """A readable game state after ``turns`` turns of ``policy``."""
+    setup = Setup.default()
+    d = deal(players, setup, rng=seed)
+    g = GameState.start(d, setup)
+    fn = get_policy(policy)
+    for _ in range(turns):
+        g.play(*fn(g, d.uniforms[g.turn]))
+    return g
+
+
+def search_move(g, u, spec):
+    """The search player's move in the readable engine (its tables bound as sim.policy_function binds them)."""
+    from pyradice_lab.pyradice.sim import quarry_table
+
+    tabs = kernel_tables(g.table.setup)
+    return flat_mc(g, u, spec, tab=tabs["tab"], n_colours=tabs["n_colours"], qgeo=quarry_table(g.players))
+
+
+# ----------------------------------------------------------------------------------------- names
+def test_policy_names_parse_and_reject():
+    assert FlatMC.parse("flat_mc") == FlatMC()
+    assert FlatMC.parse("flat_mc:16:lookahead") == FlatMC(rollouts=16, rollout="lookahead")
+    assert FlatMC.parse("flat_mc:16:lookahead").name == "flat_mc:16:lookahead"
+    assert FlatMC.parse("lookahead") is None
+    for bad, word in [("flat_mc:0", "budget"), ("flat_mc:x", "budget"), ("flat_mc:8:random_legal", "rollout"),
+                      ("flat_mc:8:greedy:3", "spelled")]:
+        with pytest.raises(ValueError, match=word):
+            FlatMC.parse(bad)
+    with pytest.raises(ValueError, match="rollouts"):
+        FlatMC(rollouts=0)
+    with pytest.raises(ValueError, match="margin"):
+        FlatMC(margin=-1.0)
+    with pytest.raises(ValueError, match="policies"):
+        simulate_games(1, policies=["flat_mc:0", "greedy"])
+
+
+# ----------------------------------------------------------------------------------------- observation
+def test_observe_shows_tops_and_faces_only():
+    players = 2
+    geom = quarry_geometry(players)
+    g = midgame(3, turns=10)
+    occ = g.quarry.occupied
+    v, c = observe(g.quarry.values, g.quarry.colours, occ, players)
+    pad = np.concatenate([occ, [False]])
+    for i in range(geom.n):
+        top = occ[i] and not pad[geom.covers[i]].any()
+        face = top or (occ[i] and not pad[geom.sides[i]].all())
+        assert v[i] == (g.quarry.values[i] if top else 0)
+        assert c[i] == (g.quarry.colours[i] if face else -1)
+    # every available die shows its top face (the reason the player always knows what it can take)
+    assert (v[g.quarry.available_mask()] > 0).all()
+
+
+def test_determinize_keeps_what_is_seen_and_samples_the_posterior():
+    g = midgame(5, turns=8)
+    occ = g.quarry.occupied
+    v, c = observe(g.quarry.values, g.quarry.colours, occ, 2)
+    seen = np.array([col for _, cols in g.pyramids for col in cols])
+    box = np.array([12] * 5)
+    n = 4000
+    vals, cols = determinize(v, c, occ, seen, box, n, rng=11)
+    known_v = occ & (v > 0)
+    known_c = occ & (c >= 0)
+    assert (vals[:, known_v] == v[known_v]).all() and (cols[:, known_c] == c[known_c]).all()
+    hv, hc = occ & (v == 0), occ & (c < 0)
+    assert hv.sum() > 10 and hc.sum() > 3
+    # values: fair d6 (each face 1/6 within 4 SE)
+    freq = np.bincount(vals[:, hv].ravel(), minlength=7)[1:] / (n * hv.sum())
+    se = np.sqrt((1 / 6) * (5 / 6) / (n * hv.sum()))
+    assert np.all(np.abs(freq - 1 / 6) < 4 * se)
+    # colours: the box minus every colour seen, without replacement (counts never exceed what is left)
+    left = box - np.bincount(np.concatenate([c[known_c], seen[seen >= 0]]), minlength=5)
+    drawn = np.stack([np.bincount(row, minlength=5) for row in cols[:, hc]])
+    assert (drawn <= left).all()
+    p = left / left.sum()
+    mean = drawn.mean(axis=0)
+    sd = np.sqrt(hc.sum() * p * (1 - p) * (left.sum() - hc.sum()) / (left.sum() - 1))   # hypergeometric
+    assert np.all(np.abs(mean - hc.sum() * p) < 4 * sd / np.sqrt(n) + 1e-12)
+
+
+def test_determinize_rejects_an_impossible_observation():
+    occ = np.ones(47, bool)
+    with pytest.raises(ValueError, match="obs_colours"):
+        determinize(np.zeros(47, int), np.zeros(47, int), occ, [], np.array([12] * 5), 1, rng=0)
+
+
+# ----------------------------------------------------------------------------------------- candidates
+@pytest.mark.parametrize("seed, mode, name", [(1, 2, "lookahead"), (2, 1, "greedy")])
+def test_move_values_equal_the_readable_valuation(seed, mode, name):
+    g = midgame(seed, turns=14 + seed)
+    seat = g.seat
+    tab = kernel_tables(Setup.default())["tab"]
+    takes = np.array(g.legal_takes(), np.int64)
+    vals, cols = (np.array(x, np.int64) for x in g.pyramids[seat])
+    places = np.array([s for s in range(21) if not vals[s] and (PYRAMID.supports[s, 0] < 0 or (
+        vals[PYRAMID.supports[s, 0]] and vals[PYRAMID.supports[s, 1]]))], np.int64)
+    ws = K.workspace(47, 5)
+    out = np.zeros((len(takes) * len(places) * (K.K_OPTIONS + 1), 4), np.int64)
+    m = move_values(vals, cols, g.quarry.values, g.quarry.colours, takes, places, mode, tab,
+                    np.array(g.table.discs, np.int64), K.GEO, ws[5], ws[6], ws[7], ws[8], ws[9], out)
+    expected = []
+    for t in takes:
+        for p in places:
+            v, c = g.after_place(seat, int(t), int(p))
+            expected.append((t, p, -1, evaluate(v, c, g.table, name)))
+            for o, act in enumerate(g.skill_options(v, c, int(p))):
+                expected.append((t, p, o, evaluate(*apply_action(v, c, act), g.table, name)))
+    assert m > 40
+    assert [tuple(int(x) for x in row) for row in out[:m]] == [tuple(int(x) for x in e) for e in expected]
+    assert (vals == np.array(g.pyramids[seat][0])).all()          # the pyramid is restored
+
+
+def test_candidates_are_the_best_and_diverse():
+    g = midgame(4, turns=16)
+    seat = g.seat
+    tab = kernel_tables(Setup.default())["tab"]
+    v, c = observe(g.quarry.values, g.quarry.colours, g.quarry.occupied, 2)
+    cand = candidates(*g.pyramids[seat], v, c, g.quarry.occupied, tab, g.table.discs, 2, k=6, per_pair=1)
+    assert len(cand) == 6
+    pairs = {(int(a), int(b)) for a, b in cand[:, :2]}
+    assert len(pairs) == 6                                            # one option per (die, space)
+    assert (np.diff(cand[:, 3]) <= 0).all()
+    # the first candidate is worth what the lookahead policy's move is worth
+    take, place, option = get_policy("lookahead")(g, g.deal.uniforms[g.turn])
+    vv, cc = g.after_place(seat, take, place)
+    if option >= 0:
+        vv, cc = apply_action(vv, cc, g.skill_options(vv, cc, place)[option])
+    assert cand[0, 3] == evaluate(vv, cc, g.table, "lookahead")
+
+
+# ----------------------------------------------------------------------------------------- the kernel's resumable games
+def test_a_game_resumed_mid_way_is_the_same_game():
+    setup = Setup.default()
+    deals = [deal(2, setup, rng=s) for s in spawn(21, 3)]
+    whole = play_deals(deals, setup, ["greedy", "lookahead"])
+    tabs = kernel_tables(setup)
+    from pyradice_lab.pyradice.sim import quarry_table
+
+    b, turns = 3, 42
+    first = whole["first"]
+    values = np.stack([d.values for d in deals])
+    colours = np.stack([d.colours for d in deals])
+    discs = np.stack([d.discs for d in deals])
+    uniforms = np.stack([d.uniforms for d in deals])
+    pv, pc = np.zeros((b, 2, 21), np.int64), np.full((b, 2, 21), -1, np.int64)
+    occ = np.ones((b, 47), np.int64)
+    moves = np.full((b, turns, 3), -1, np.int64)
+    out = [np.zeros((b, 2), np.int64), np.zeros((b, 2, 5), np.int64), np.zeros((b, 2, 4), np.int64),
+           np.zeros((b, turns), np.int64)]
+    skills = np.zeros((b, 2), np.int64)
+    pol = np.array([1, 2], np.int64)
+    for lo, hi in ((0, 5), (5, 6), (6, 30), (30, 42)):            # four pieces, the first turns forced
+        if lo == 0:
+            moves[:, :5] = whole["moves"][:, :5]
+        K.play_batch(values, colours, discs, first, np.full(b, lo, np.int64), hi, occ, uniforms, pol,
+                     np.stack([tabs["tab"]] * 2), quarry_table(2), tabs["tab"], tabs["n_colours"], K.GEO, pv, pc, *out, moves, skills,
+                     *K.workspace(47, tabs["n_colours"]))
+        for t in range(lo, hi):
+            occ[np.arange(b), moves[:, t, 0]] = 0
+    assert (moves == whole["moves"]).all() and (pv == whole["final_v"]).all()
+    assert (out[0] == whole["totals"]).all() and (skills == whole["skills_used"]).all()
+
+
+# ----------------------------------------------------------------------------------------- the player
+def test_the_player_never_peeks_at_hidden_dice():
+    g = midgame(6, turns=9)
+    u = g.deal.uniforms[g.turn]
+    spec = FlatMC(rollouts=8, candidates=4)
+    before = search_move(g, u, spec)
+    occ = g.quarry.occupied
+    v, c = observe(g.quarry.values, g.quarry.colours, occ, 2)
+    hidden_v = occ & (v == 0)
+    hidden_c = occ & (c < 0)
+    rng = np.random.default_rng(0)
+    g.quarry.values[hidden_v] = rng.integers(1, 7, hidden_v.sum())
+    g.quarry.colours[hidden_c] = rng.permutation(g.quarry.colours[hidden_c])
+    g.quarry.colours[hidden_c] = (g.quarry.colours[hidden_c] + 1) % 5    # even impossible colour counts
+    assert search_move(g, u, spec) == before
+
+
+@pytest.mark.slow
+def test_both_engines_play_the_same_search_games():
+    pols = ["flat_mc:6", "greedy"]
+    df, arrays = simulate_games(2, 2, None, pols, rng=31, return_arrays=True)
+    for i, seed in enumerate(spawn(31, 2)):
+        rec = play_game(2, None, pols, rng=seed, trace=False)
+        assert [[m.take, m.place, m.option] for m in rec.state.moves] == arrays["moves"][i].tolist()
+        assert rec.totals == df.loc[i, ["score_s0", "score_s1"]].tolist()
+    # game i depends on the seed and i only (the search's numbers come from the deal), not on the batch
+    one = simulate_games(1, 2, None, pols, rng=31)
+    assert one.loc[0, "score_s0"] == df.loc[0, "score_s0"]
+
+
+def test_three_players_and_search_against_search():
+    df = simulate_games(1, 3, None, ["flat_mc:3", "flat_mc:3:lookahead", "random_legal"], rng=4)
+    assert df.loc[0, "turns"] == 63 and df.loc[0, "policy_s1"] == "flat_mc:3:lookahead"
+    assert 0 <= df.loc[0, "score_s0"] < 120
+
+
+def test_registered_as_the_strongest_player_and_not_restrictable():
+    from pyradice_lab.registry import get_game, strongest_policy
+
+    spec = get_game("pyradice")
+    assert spec.policies[-1] == "flat_mc" and "flat_mc" in spec.unrestrictable
+    assert strongest_policy(spec) == "lookahead"          # restricted play keeps using the compiled heuristic
+    for bad in ("flat_mc/no_goals", "flat_mc:8/no_skills"):
+        with pytest.raises(ValueError, match="policies"):
+            simulate_games(1, policies=[bad, "greedy"])
+    assert policy_function("flat_mc:8", Setup.default()).__name__ == "flat_mc:8"
+    assert FlatMC.parse("flat_mc") == FlatMC(rollouts=16)

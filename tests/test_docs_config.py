@@ -1,0 +1,67 @@
+"""The documentation site's configuration, without building it (the build is ``make docs-test``)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "api"))
+sys.path.insert(0, str(DOCS))
+
+from _listing import PACKAGES, page, public  # noqa: E402
+from gallery_source import convert  # noqa: E402
+
+
+@pytest.mark.parametrize("package", list(PACKAGES))
+def test_every_public_name_is_in_the_api_reference(package):
+    rst = (DOCS / "api" / f"{package.split('.')[-1]}.rst").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^   (\w+)$", rst, flags=re.M))
+    names = {n for names in public(package).values() for n in names}
+    missing = sorted(names - listed)
+    assert not missing, f"{package}: {missing} missing from the API reference; run `python docs/api/_listing.py`"
+    assert rst == page(package), "docs/api listing is stale; run `python docs/api/_listing.py`"
+
+
+def test_api_index_lists_every_package_page():
+    index = (DOCS / "api" / "index.rst").read_text(encoding="utf-8")
+    for package in PACKAGES:
+        assert f"   {package.split('.')[-1]}\n" in index
+
+
+def test_every_guide_page_is_in_the_site_toctree():
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    for page_ in (DOCS / "guide").glob("*.md"):
+        assert f"guide/{page_.stem}\n" in index, f"{page_.name} is not in docs/index.md's toctree"
+
+
+def test_every_experiment_converts_to_a_gallery_example():
+    import ast
+
+    for path in sorted((ROOT / "experiments").glob("*.py")) + sorted((DOCS / "notebooks").glob("*.py")):
+        text = convert(path.read_text(encoding="utf-8"))
+        tree = ast.parse(text)
+        doc = ast.get_docstring(tree)
+        assert doc and re.match(r".+\n=+\n", doc.strip() + "\n"), f"{path.name}: no rST title in the docstring"
+
+
+def test_conf_uses_the_agreed_extensions_and_theme():
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    for ext in ("numpydoc", "myst_parser", "sphinx_gallery.gen_gallery", "sphinx.ext.autosummary"):
+        assert f'"{ext}"' in conf
+    assert 'html_theme = "pydata_sphinx_theme"' in conf
+
+
+def test_docs_dependencies_are_an_extra_and_importable():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extra = re.search(r"^docs = \[(.*?)\]", text, flags=re.S | re.M).group(1)
+    for dist, module in [("sphinx", "sphinx"), ("numpydoc", "numpydoc"), ("pydata-sphinx-theme", "pydata_sphinx_theme"),
+                         ("myst-parser", "myst_parser"), ("sphinx-gallery", "sphinx_gallery"),
+                         ("jupytext", "jupytext"), ("nbclient", "nbclient"), ("ipykernel", "ipykernel")]:
+        assert f'"{dist}' in extra, f"{dist} is not in the docs extra"
+        importlib.import_module(module)

@@ -1,0 +1,41 @@
+"""The notebooks in docs/notebooks/ run in a real Jupyter kernel and produce their tables and figures.
+
+Each percent-format source is converted with jupytext and executed by nbclient on an ipykernel kernel (the
+``python3`` kernel of this interpreter), in a temporary working directory, with a per-cell time limit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "docs" / "notebooks").glob("*.py"))
+CELL_TIMEOUT = 600  # seconds; a cold numba cache compiles the game kernels inside the first cells
+
+
+def test_there_are_notebooks_and_each_is_percent_format_with_a_title():
+    assert len(NOTEBOOKS) >= 2
+    jupytext = pytest.importorskip("jupytext")
+    for path in NOTEBOOKS:
+        nb = jupytext.read(path)
+        assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# "), path.name
+        assert sum(c.cell_type == "code" for c in nb.cells) >= 2, path.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_in_a_real_kernel(path, tmp_path):
+    jupytext = pytest.importorskip("jupytext")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = jupytext.read(path)
+    client = nbclient.NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # raises CellExecutionError naming the cell on any error
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("image/png" in o.get("data", {}) for o in outputs), f"{path.name}: no figure"
+    assert any("text/html" in o.get("data", {}) and "<table" in o["data"]["text/html"] for o in outputs), (
+        f"{path.name}: no table")

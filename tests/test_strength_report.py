@@ -1,0 +1,79 @@
+"""The report's "Strength and restricted play" part: its findings follow from its own tables."""
+
+import pandas as pd
+import pytest
+
+from pyradice_lab.findings import MIN_CLAIM_N
+from pyradice_lab.report import ReportContext
+from pyradice_lab.strength_report import (
+    PLANS,
+    SIZES,
+    StrengthPlan,
+    ladder_experiment,
+    report_section,
+    restricted_experiment,
+)
+
+
+def _h2h_score(h2h: pd.DataFrame, a: str, b: str) -> float:
+    row = h2h[(h2h["a"] == a) & (h2h["b"] == b)]
+    if len(row):
+        return float(row["score"].iloc[0])
+    return 1 - float(h2h[(h2h["a"] == b) & (h2h["b"] == a)]["score"].iloc[0])
+
+
+def test_ladder_findings_follow_from_the_head_to_head_table():
+    plan = StrengthPlan(policies=("fixed:1.0", "random", "greedy"), setup="2 players")
+    exp = ladder_experiment("raft", games=160, rng=5, plan=plan)
+    table, h2h = exp.table, exp.meta["head_to_head"]
+    assert list(table["policy"]) == sorted(table["policy"], key=lambda p: -table.set_index("policy").at[p, "rating"])
+    assert (table["rating_ci_low"] <= table["rating"]).all() and (table["rating"] <= table["rating_ci_high"]).all()
+    top = table["policy"].iloc[0]
+    assert exp.findings, "the ladder states who beats whom"
+    for f in exp.findings:
+        a, b = f.player.split(" against ")
+        assert a == top
+        assert f.estimate == pytest.approx(_h2h_score(h2h, a, b))
+        assert f.n == 160 and f.null == 0.5 and f.ci_low <= f.estimate <= f.ci_high
+        # a claim only when the interval excludes an even match (160 games is above the minimum sample)
+        assert f.is_claim == (f.ci_low > 0.5 or f.ci_high < 0.5)
+    assert exp.name == "raft_strength_ladder" and exp.figure is not None
+
+
+def test_restricted_findings_match_their_rows_and_flags():
+    exp = restricted_experiment("raft", games=120, rng=7, plan=PLANS["raft"])
+    t = exp.table
+    assert list(t["effect"]) == sorted(t["effect"])  # the costliest restriction first
+    by = t.set_index("description")
+    assert len(exp.findings) >= 2
+    for f in exp.findings:
+        row = by.loc[f.quantity.removeprefix("win share of a player that ")]
+        assert f.estimate == pytest.approx(row["win_rate"]) and f.n == row["games"] == 120
+        assert f.null == pytest.approx(0.5)  # 2 players: the fair share
+        # the table's flag and the finding agree: no measurable value <=> no claim
+        assert (row["flag"] == "no measurable value") == (not f.is_claim)
+    # the costliest and the cheapest restriction are always stated
+    said = {f.quantity for f in exp.findings}
+    for i in (0, -1):
+        assert "win share of a player that " + t["description"].iloc[i].rstrip(".") in said
+
+
+def test_quick_section_claims_nothing_and_saves_every_experiment(tmp_path):
+    sec = report_section(ReportContext(quick=True, seed=1, out_dir=tmp_path), games=["raft"])
+    assert sec.title == "Strength and restricted play"
+    exps = [it for it in sec.items if hasattr(it, "findings")]
+    assert [e.name for e in exps] == ["raft_strength_ladder", "raft_restricted_play"]
+    assert SIZES["quick"]["ladder"] < MIN_CLAIM_N
+    for e in exps:
+        assert not e.claims_allowed() and not any(f.is_claim for f in e.findings)
+        assert (tmp_path / e.name / f"{e.name}.csv").exists()
+    assert (tmp_path / "raft_strength_ladder" / "raft_strength_ladder_pairs.csv").exists()
+
+
+def test_purramid_exact_player_joins_the_ladder_on_one_scale():
+    plan = StrengthPlan(policies=("greedy", "risk:0.5"), optimal=("risk:0.5", "optimal"), setup="2 players")
+    exp = ladder_experiment("purramid", games=40, rng=3, plan=plan, optimal_games=4)
+    assert set(exp.table["policy"]) == {"greedy", "risk:0.5", "optimal"}
+    games = exp.table.set_index("policy")["games"]
+    assert games["optimal"] == 4 and games["greedy"] == 40 and games["risk:0.5"] == 44
+    assert exp.meta["games_per_lineup"] == {"": 40, "optimal": 4}
