@@ -424,6 +424,28 @@ def _cmd_components(args) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number in 0..65535, got {text!r}")
+    return v
+
+
+def _cmd_serve(args) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
+    from .purramid.web import serve
+
+    serve(args.layout, host=args.host, port=args.port)
+    return 0
+
+
 def _print_table(df, out: str | None, what: str) -> None:
     import pandas as pd
 
@@ -667,6 +689,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("serve", help="the Purramid advisor as a local web page",
+                       description="Serve the exact Purramid press-your-luck advisor as a web page on this machine "
+                                   "(needs the web extra: pip install 'pyradice-lab[web]'). Example: "
+                                   f"{PROG} serve --port 8000 --layout A, then open http://127.0.0.1:8000/")
+    p.add_argument("--port", type=_port, default=8000, help="TCP port (default: %(default)s)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
+    p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
+                                                 "(default: %(default)s)")
+    p.set_defaults(func=_cmd_serve)
 
     for name, spec in registry.games().items():
         if spec.add_cli is None:

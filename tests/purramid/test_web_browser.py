@@ -1,0 +1,143 @@
+"""The advisor page in a real browser: headless Chromium (Debian's ``chromium`` + ``chromium-driver``) driven
+by selenium.  Skipped, with the reason, when selenium or the browser is missing (``.ci/run`` installs them
+with apt-get where it can).  Set ``PYRADICE_LAB_SCREENSHOT=path.png`` to keep the screenshot (the README's
+picture is made this way); it is always saved under the test's temporary folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from pyradice_lab.purramid import load_layout  # noqa: E402
+from pyradice_lab.purramid.advisor import advise  # noqa: E402
+from pyradice_lab.purramid.web import advise_json, create_app  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+DRIVERS = ("chromedriver", "/usr/lib/chromium/chromedriver")
+
+# the state clicked: tiles on the bottom row's first four spaces, dice on the "8" resting on them, a roll of 3
+COVERED = [(0, 0), (0, 1), (0, 2), (0, 3)]
+PLACED = [(1, 2)]
+ROLL = [6, 2, 5]
+
+
+def _find(names):
+    for n in names:
+        p = shutil.which(n) or (n if os.path.isabs(n) and os.access(n, os.X_OK) else None)
+        if p:
+            return p
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    app = create_app("A")
+    L = load_layout("A")
+    assert L.number(PLACED[0]) == 8
+    # solve the board first (the first solve compiles; the page would show its spinner meanwhile)
+    advise_json({"covered": [list(s) for s in COVERED], "placed": [list(s) for s in PLACED], "dice_left": 3},
+                app.state.boards)
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start in 30 s"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    binary, driver_path = _find(BROWSERS), _find(DRIVERS)
+    if binary is None or driver_path is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver; .ci/run does "
+                    "this where apt-get is available)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1400,1000", "--no-first-run", "--disable-extensions"):
+        opts.add_argument(arg)
+    try:
+        driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path), options=opts)
+    except WebDriverException as exc:
+        pytest.skip(f"headless Chromium did not start: {' '.join(str(exc).split())[:300]}")
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def _space(driver, s):
+    return driver.find_element(By.CSS_SELECTOR, f'g.space[data-space="{s[0]},{s[1]}"]')
+
+
+def test_page_answers_like_advise(browser, server, tmp_path):
+    d = browser
+    d.get(server)
+    wait = WebDriverWait(d, 60)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'g.space[data-space="0,0"]'))
+    wait.until(lambda d: d.execute_script("return document.body.dataset.answered || ''"))
+    assert len(d.find_elements(By.CSS_SELECTOR, "g.space")) == load_layout("A").n_spaces
+    for s in COVERED:
+        _space(d, s).click()
+    d.find_element(By.ID, "mode-placed").click()
+    for s in PLACED:
+        _space(d, s).click()
+    assert d.find_element(By.ID, "dice-left").get_attribute("value") == "3"   # the 8 holds at least 2 dice
+    for v in ROLL:
+        d.find_element(By.ID, f"die-{v}").click()
+
+    def answered_roll(d):
+        sent = d.execute_script("return document.body.dataset.answered || ''")
+        return json.loads(sent) if sent and '"roll"' in sent else None
+
+    sent = wait.until(answered_roll)
+    assert sorted(map(tuple, sent["covered"])) == COVERED and sent["placed"] == [list(s) for s in PLACED]
+    assert sent["roll"] == ROLL and sent["dice_left"] == 3
+    assert not d.find_element(By.ID, "error").is_displayed()
+
+    expected = advise("A", COVERED, PLACED, dice_left=3, roll=ROLL)
+    top = expected.iloc[0]
+    rows = d.find_elements(By.CSS_SELECTOR, "#options tbody tr")
+    assert len(rows) == len(expected)
+    cells = [c.text for c in rows[0].find_elements(By.TAG_NAME, "td")]
+    assert cells[1] == top["action"]
+    assert float(cells[2]) == pytest.approx(top["value"], abs=5e-4)
+    if top["space"] is not None:
+        best = d.find_elements(By.CSS_SELECTOR, "g.space.best")
+        assert [b.get_attribute("data-space") for b in best] == [f"{top['space'][0]},{top['space'][1]}"]
+        verdict = d.find_element(By.ID, "verdict").text
+        assert ("stop" in verdict) == (top["then"] == "stop")
+    for s in COVERED:
+        assert "covered" in _space(d, s).get_attribute("class")
+    shot = tmp_path / "purramid_advisor.png"
+    assert d.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    keep = os.environ.get("PYRADICE_LAB_SCREENSHOT")
+    if keep:
+        shutil.copyfile(shot, keep)
