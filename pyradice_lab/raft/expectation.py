@@ -11,7 +11,8 @@ imports this module: the other policies never compile anything.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._jit import njit
 
 __all__ = ["option_expectations", "gem_cells"]
 
