@@ -19,6 +19,7 @@ pure-Python twins of :mod:`.sim`, or everything under ``NUMBA_DISABLE_JIT=1``), 
     game counters: seats, wandering male, tape pointers, turn, turn order (``G_POS`` = the next position to
     play, ``G_FINAL`` = the last turn after the last bonus token has begun), bags, bonus tokens taken, hazards
     fired, log.
+
 ``bags``, ``V`` (tile values), ``A`` / ``D`` (tile adjacency / distance after the setup shuffle), ``K``
 (dice, automa, bonus constants), ``dt`` / ``ct`` (the game's dice tape and choice tape), ``prm`` (policy
 parameters per seat) and the trace log.  All integer arrays are row blocks of one int64 array ``W`` and
