@@ -165,7 +165,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
 
     from .designer import check_metric, metric_estimate, metric_values
     from .plausible import _simulate
-    from .rng import spawn_seeds
+    from .rng import fresh_copy, spawn_seeds
 
     metric, target = parse_objective(objective)
     simulate = _simulate(game)
@@ -209,8 +209,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
             break
         seed = round_seeds[rnd]
         for i in alive:
-            ss = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)  # the same games for all
-            df = simulate(games, rng=np.random.default_rng(ss), components=cands[i][1], **kwargs)
+            df = simulate(games, rng=np.random.default_rng(fresh_copy(seed)), components=cands[i][1], **kwargs)  # the same games for all
             parts[i].append(metric_values(game, df, metric))
             used += len(df)
         ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
@@ -234,8 +233,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     values, comp, _ = cands[best]
 
     def verify(c):
-        ss = np.random.SeedSequence(verify_seed.entropy, spawn_key=verify_seed.spawn_key)
-        df = simulate(int(verify_games), rng=np.random.default_rng(ss), components=c, **kwargs)
+        df = simulate(int(verify_games), rng=np.random.default_rng(fresh_copy(verify_seed)), components=c, **kwargs)
         return metric_estimate(*metric_values(game, df, metric), metric)
 
     return BalanceResult(metric, target, dict(values), comp, verify(base), verify(comp), pd.DataFrame(rows), used)

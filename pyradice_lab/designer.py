@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .rng import seed_sequence
+from .rng import fresh_copy as _fresh, seed_sequence
 from .stats import Estimate
 
 __all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "check_metric", "BLOCK", "GAMES"]
@@ -373,11 +373,6 @@ def _label(x) -> str:
         return str(x)
     h = getattr(x, "content_hash", None)
     return f"components {h()[:12]}" if callable(h) else type(x).__name__
-
-
-def _fresh(seq: np.random.SeedSequence) -> np.random.SeedSequence:
-    """A copy of ``seq`` with its own spawn counter: each run spawns the same per-game children from it."""
-    return np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key, pool_size=seq.pool_size)
 
 
 def _linearised(num: np.ndarray, den: np.ndarray, metric: str) -> tuple[float, np.ndarray]:

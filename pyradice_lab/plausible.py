@@ -280,7 +280,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     from tqdm.auto import tqdm
 
     from .designer import check_metric
-    from .rng import spawn_seeds
+    from .rng import fresh_copy, spawn_seeds
     from .stats import proportion_estimate
 
     claim = parse_finding(finding)
@@ -311,8 +311,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     rows = []
     for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
                                      leave=False):
-        seed = np.random.SeedSequence(games_seed.entropy, spawn_key=games_seed.spawn_key)  # same games for all
-        df = simulate(int(games), rng=np.random.default_rng(seed), components=comp, **kwargs)
+        df = simulate(int(games), rng=np.random.default_rng(fresh_copy(games_seed)), components=comp, **kwargs)  # same games for all
         est = game_metric(game, df, claim.metric)
         rows.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high,
                      "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),

@@ -22,7 +22,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["as_generator", "spawn", "spawn_seeds", "spawn_blocks", "block_ranges", "seed_sequence", "describe_seed"]
+__all__ = ["as_generator", "spawn", "spawn_seeds", "spawn_blocks", "block_ranges", "seed_sequence", "describe_seed",
+           "fresh_copy"]
 
 RngLike = None | int | np.random.SeedSequence | np.random.Generator | np.random.BitGenerator
 
@@ -79,6 +80,19 @@ def spawn_seeds(rng_or_seed: RngLike, n: int) -> list[np.random.SeedSequence]:
 
     check_result_size(n, 600, name="n", item="seed")  # a SeedSequence (and its Generator) in memory
     return seed_sequence(rng_or_seed, name="rng_or_seed").spawn(int(n))
+
+
+def fresh_copy(seq: np.random.SeedSequence) -> np.random.SeedSequence:
+    """A copy of ``seq`` with its own spawn counter: every run handed a fresh copy spawns the same children.
+
+    Common random numbers: two simulations given ``fresh_copy(seq)`` play the same per-game streams, while
+    handing both the same object would not (``spawn`` advances its counter).
+
+    >>> s = np.random.SeedSequence(1)
+    >>> [c.spawn_key for c in fresh_copy(s).spawn(2)] == [c.spawn_key for c in fresh_copy(s).spawn(2)]
+    True
+    """
+    return np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key, pool_size=seq.pool_size)
 
 
 def block_ranges(n: int, block: int) -> Iterator[tuple[int, int]]:
