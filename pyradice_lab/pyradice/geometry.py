@@ -71,7 +71,9 @@ class QuarryGeometry:
     offsets: tuple
 
     def index(self, layer: int, row: int, col: int) -> int:
-        """Flat index of ``(layer, row, col)`` (ValueError if off the board)."""
+        """Flat index of ``(layer, row, col)`` (ValueError if not integers or off the board)."""
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in (layer, row, col)):
+            raise ValueError(f"pos must be a (layer, row, col) tuple of integers, got {(layer, row, col)!r}")
         if not (0 <= layer < 3):
             raise ValueError(f"pos layer must be in 0..2, got {layer}")
         rows, cols = self.shapes[layer]

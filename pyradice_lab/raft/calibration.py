@@ -79,6 +79,9 @@ class Calibration:
 
     ``params`` is the fitted :class:`TiltParams`; ``table`` one row per parameter (value, se, 95% CI,
     whether it was fitted, the method); ``goodness`` observed vs fitted mean count per condition.
+    ``converged`` is True only for a usable fit: the optimiser converged, the data have at least as many
+    distinct tilt conditions as fitted parameters, and every fitted parameter is identified (finite standard
+    error); ``message`` says which of these failed.
     """
 
     params: TiltParams
@@ -181,9 +184,9 @@ def _to_params(theta, names, base: TiltParams) -> TiltParams:
     vals = {}
     for n, t in zip(names, theta):
         if n in _LOG:
-            vals[n] = float(np.clip(np.exp(t), _EPS, 49.0 if n != "timing_noise" else 1.99))
+            vals[n] = float(np.clip(np.exp(min(max(t, -50.0), 50.0)), _EPS, 49.0 if n != "timing_noise" else 1.99))
         else:
-            vals[n] = float(np.clip(1.0 / (1.0 + np.exp(-t)), 0.0, 1.0))
+            vals[n] = float(np.clip(1.0 / (1.0 + np.exp(-min(max(t, -50.0), 50.0))), 0.0, 1.0))
     return base.replace(**vals)
 
 
@@ -396,8 +399,24 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
             rows.append({"parameter": n, "value": getattr(fitted, n), "se": np.nan, "ci_low": np.nan,
                          "ci_high": np.nan, "fitted": False, "method": "fixed"})
     table = pd.DataFrame(rows)
+    converged, message = _verdict(res, cov, names, len(groups))
     return Calibration(fitted, table, _goodness(groups, fitted, geometry), -float(res.fun), len(df),
-                       bool(res.success), str(res.message), cov)
+                       converged, message, cov)
+
+
+def _verdict(res, cov: np.ndarray, names, n_conditions: int) -> tuple[bool, str]:
+    """Whether a fit is usable, and why not: the optimiser must succeed, the data must have at least as many
+    distinct tilt conditions (start, edge, finger, duration) as fitted parameters, and the observed information
+    must be invertible (otherwise a parameter is not identified by these data and its value is arbitrary)."""
+    if not res.success:
+        return False, f"optimiser did not converge: {res.message}"
+    if n_conditions < len(names):
+        return False, (f"not identifiable: {len(names)} parameters ({', '.join(names)}) from {n_conditions} distinct "
+                       f"tilt condition(s); measure more durations/edges or fit fewer (fit=[...])")
+    if not np.all(np.isfinite(np.diag(cov))):
+        return False, ("not identifiable: the observed information is singular (a fitted parameter does not "
+                       "change the likelihood of these data); fit fewer parameters (fit=[...])")
+    return True, str(res.message)
 
 
 def loglik(observations, params=None, *, geometry: RaftGeometry | None = None, components=None) -> float:

@@ -80,3 +80,13 @@ def test_loglik_is_what_calibrate_maximises():
     res = calibrate(obs, fit=["slide_rate", "drop_rate"], start=TiltParams(noise_nodes=8))
     assert abs(loglik(obs, res.params) - res.loglik) < 1e-9
     assert loglik(obs, res.params.replace(drop_rate=res.params.drop_rate * 1.5)) < res.loglik
+
+
+def test_a_single_tilt_is_not_reported_as_a_converged_fit():
+    """One measured tilt cannot identify four parameters: the optimiser stops, but the fit is not usable."""
+    res = calibrate([{"edge": "north", "duration": 1.0, "fallen": 3}])
+    assert not res.converged
+    assert "not identifiable" in res.message and "1 distinct tilt condition" in res.message
+    four = [{"edge": "north", "duration": d, "fallen": f} for d, f in [(0.5, 2), (1.0, 5), (2.0, 9), (3.0, 13)]]
+    one = calibrate(four, fit=["drop_rate"])
+    assert one.converged and np.isfinite(one.table.loc[0, "se"])
