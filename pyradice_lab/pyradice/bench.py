@@ -123,6 +123,16 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("pyradice availability, batched numpy (47 dice)", "quarries", avail_fast, avail_ref,
                   "pure-Python face count, one quarry at a time", min_ratio=20, game="pyradice"),
     ]
+    def search(k: int):
+        def run() -> int:
+            counter["seed"] += 1
+            simulate_games(k, 2, None, ["flat_mc", "lookahead"], rng=counter["seed"], engine="fast")
+            return k
+        return run
+
+    # the search player (16 rollouts a candidate, every decision): seconds a game, so few games and one repeat
+    cases.append(BenchCase("pyradice full game, 2p flat_mc vs lookahead (numba, batched rollouts)", "games",
+                           search(2 if quick else 6), game="pyradice", repeat=1))
     if not quick:
         cases.append(BenchCase("pyradice first simulate_games(100): import + call, fresh process, empty numba cache "
                                "(CPU s)", "first calls", cold_compile, max_seconds=3.0, game="pyradice", repeat=1))
