@@ -33,7 +33,7 @@ __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "Report
            "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N"]
 
 #: rows of an experiment's table shown in the PDF; the CSV beside the report holds all of them
-EXPERIMENT_TABLE_ROWS = 15
+EXPERIMENT_TABLE_ROWS = 12
 
 
 @dataclass
@@ -63,7 +63,8 @@ class Table:
     Columns that do not fit wrap (headers at ``_`` and spaces, text at words); a table too wide for a
     portrait page goes on landscape pages, and one too wide for those is split into column groups that
     repeat the leading label columns.  ``rows_per_page`` is kept for compatibility (pages now break
-    where the page is full).
+    where the page is full).  ``fold``: a long, narrow table is printed as this many blocks of rows side
+    by side (each with the header), when they fit the page's width; otherwise as one block.
     """
 
     frame: pd.DataFrame
@@ -72,6 +73,11 @@ class Table:
     rows_per_page: int = 40
     digits: int = 4
     index: bool = False
+    fold: int = 1
+
+    def __post_init__(self):
+        if isinstance(self.fold, bool) or not isinstance(self.fold, numbers.Integral) or self.fold < 1:
+            raise ValueError(f"fold must be a positive integer, got {self.fold!r}")
 
 
 @dataclass
@@ -109,6 +115,9 @@ class ExperimentResult:
     display : DataFrame, optional
         A compact table shown in the PDF instead of ``table`` (e.g. estimates with their intervals, one
         row per compared group); the CSV beside the report always holds ``table``, every row.
+    pdf_figure : bool
+        Print the figure in the PDF (default).  False for a figure that only repeats a small table: it is
+        still saved as ``<name>.png`` beside the report, and the page names that file.
     """
 
     name: str
@@ -123,8 +132,11 @@ class ExperimentResult:
     max_rows: int = EXPERIMENT_TABLE_ROWS
     display: Any = None
     method: str = ""
+    pdf_figure: bool = True
 
     def __post_init__(self):
+        if not isinstance(self.pdf_figure, bool):
+            raise TypeError(f"pdf_figure must be True or False, got {type(self.pdf_figure).__name__}")
         if not isinstance(self.method, str):
             raise TypeError(f"method must be a string, got {type(self.method).__name__}")
         if self.display is not None and not isinstance(self.display, pd.DataFrame):

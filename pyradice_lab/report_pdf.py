@@ -24,6 +24,7 @@ from reportlab.platypus import (
     CondPageBreak,
     Flowable,
     Frame,
+    FrameBreak,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -167,23 +168,43 @@ class _Doc(BaseDocTemplate):
         super().__init__(filename, pagesize=PORTRAIT, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=MARGIN_TOP,
                          bottomMargin=MARGIN_BOTTOM, **meta)
         self.header, self.quick, self.section = header, quick, ""
+        self.page_section, self._fresh = "", True
         self.placements: list = []
         templates = []
         for name, size in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
             frame = Frame(MARGIN_X, MARGIN_BOTTOM, size[0] - 2 * MARGIN_X, size[1] - MARGIN_TOP - MARGIN_BOTTOM,
                           id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
             templates.append(PageTemplate(id=name, frames=[frame], pagesize=size, onPageEnd=self._decorate))
+        # the contents: the heading across the page, the entries in two columns
+        width, height = frame_width("portrait"), frame_height("portrait")
+        col = (width - CONTENTS_GAP) / 2
+        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        top = Frame(MARGIN_X, MARGIN_BOTTOM + height - CONTENTS_HEAD, width, CONTENTS_HEAD, id="contents_head", **pad)
+        cols = [Frame(MARGIN_X + i * (col + CONTENTS_GAP), MARGIN_BOTTOM, col, height - CONTENTS_HEAD,
+                      id=f"contents_{i}", **pad) for i in (0, 1)]
+        templates.append(PageTemplate(id="contents", frames=[top, *cols], pagesize=PORTRAIT,
+                                      onPageEnd=self._decorate))
         self.addPageTemplates(templates)
+
+    def handle_pageBegin(self):
+        # the running header names the section in effect at the top of the page (a section that starts
+        # lower on the page shows from the next page on)
+        super().handle_pageBegin()
+        self.page_section, self._fresh = self.section, True
 
     def afterFlowable(self, flowable):
         if isinstance(flowable, Heading):
             if flowable.section is not None:
                 self.section = flowable.section
+                if self._fresh:
+                    self.page_section = flowable.section
             if flowable.outline is not None:
                 text, level, key = flowable.outline
                 self.canv.bookmarkPage(key)
                 self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
                 self.notify("TOCEntry", (level, text, self.page, key))
+        if isinstance(flowable, (Paragraph, RLTable, _Figure)):
+            self._fresh = False
 
     def build_all(self, story: list, toc: TableOfContents, entries: list) -> int:
         """Lay out ``story`` until the contents are stable; the figure placements of the kept pass remain.
@@ -217,7 +238,7 @@ class _Doc(BaseDocTemplate):
         canv.setFont(FONT, 7.5)
         canv.setFillColor(grey)
         if self.page > 1:
-            canv.drawString(MARGIN_X, h - 26, self.section[:90])
+            canv.drawString(MARGIN_X, h - 26, getattr(self, "page_section", self.section)[:90])
             canv.drawRightString(w - MARGIN_X, h - 26, self.header)
             canv.setStrokeColor(colors.HexColor("#c0c7d0"))
             canv.setLineWidth(0.4)
@@ -288,8 +309,15 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
     flow: list[Flowable] = [story.heading(exp.title, H2, 1)]
     if exp.question:
         flow += paragraphs("Question: " + exp.question, QUESTION)
-    for f in exp.findings:
+    shown = rank(exp.findings)[:FINDINGS_SHOWN]  # the answer: claims first, then the largest and surest
+    for f in shown:
         flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    if len(exp.findings) > len(shown):
+        rest = [f for f in exp.findings if not any(f is g for g in shown)]
+        claims = sum(f.is_claim for f in rest)
+        flow.append(Paragraph(markup(
+            f"{len(rest)} more finding{'s' if len(rest) > 1 else ''} ({claims or 'none'} claiming a difference) "
+            f"in {exp.name}/{exp.name}_findings.csv beside this PDF."), SMALL))
     if exp.method.strip():
         flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
@@ -307,26 +335,35 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
                     f"numbers are shown, {what}. Run the full report for conclusions.")
         flow.append(Paragraph(markup(text), NOTE))
     size = "exact (no sampling)" if exp.exact else f"sample size {_fmt_n(n, exp.sample_unit)}"
-    flow.append(Paragraph(markup(f"{size}; full data: {exp.name}/{exp.name}.csv beside this PDF."), SMALL))
-    story.add(flow)
-    if exp.figure is not None:
-        _figure(exp.figure, story)
+    csv = f"{exp.name}/{exp.name}.csv beside this PDF"
     frame = exp.table if exp.display is None else exp.display
-    note = f"All rows: {exp.name}/{exp.name}.csv." if exp.display is None else f"All data: {exp.name}/{exp.name}.csv."
-    if isinstance(frame, pd.DataFrame) and len(frame.columns):
+    has_table = isinstance(frame, pd.DataFrame) and len(frame.columns) > 0
+    if not has_table:  # otherwise the line goes under the table
+        flow.append(Paragraph(markup(f"{size}; full data: {csv}."), SMALL))
+    story.add(flow)
+    if exp.figure is not None and exp.pdf_figure:
+        _figure(exp.figure, story)
+    size = size[:1].upper() + size[1:]
+    note = f"{size}; all rows: {csv}." if exp.display is None else f"{size}; all data: {csv}."
+    if exp.figure is not None and not exp.pdf_figure:  # a figure that repeats the table: only beside the PDF
+        note += f" Figure: {exp.name}/{exp.name}.png."
+    if has_table:
         # a compact table on the experiment's own page: columns that would need a landscape page are left
         # to the CSV (standard errors first; the intervals stay)
         keep = portrait_columns(frame, max_rows=exp.max_rows)
         if len(keep) < len(frame.columns):
             left = [str(c) for c in frame.columns if str(c) not in keep]
             frame = frame[[c for c in frame.columns if str(c) in keep]]
-            note = (f"Not shown here: {', '.join(left)}. All rows and columns: {exp.name}/{exp.name}.csv.")
+            note = f"{size}. Not shown here: {', '.join(left)}. All rows and columns: {csv}."
     tab, orient = table_flowables(Table(frame, title=f"{exp.title}: data"), max_rows=exp.max_rows, note=note)
     story.add(tab, orient)
 
 
+#: findings stated on an experiment's page (ranked: claims first); the others are in its findings CSV
+FINDINGS_SHOWN = 2
+
 #: a section starts on the page where the previous one ends when at least this share of the page is left
-SECTION_ROOM = 0.45
+SECTION_ROOM = 0.3
 
 
 def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
@@ -352,13 +389,46 @@ def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
             _figure(fi.figure, story, fi.title, fi.caption)
         elif isinstance(item, Table) or _is_frame(item):
             t = item if isinstance(item, Table) else Table(item)
-            flow, orient = table_flowables(t)
+            flow, orient = _folded(t) or table_flowables(t)
             if t.title:  # a titled table is a contents entry and a bookmark
                 flow[1] = story.heading(t.title, TABLE_TITLE2, 1)
             story.add(flow, orient)
         else:
             raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
                             f"ExperimentResult, got {type(item).__name__}")
+
+
+#: points between the blocks of a folded table
+FOLD_GAP = 12.0
+
+
+def _folded(t: Table) -> tuple[list[Flowable], str] | None:
+    """A long, narrow table as ``t.fold`` blocks of rows side by side (title and caption above), or None
+    when it is short or a block does not fit its share of the portrait width without column groups."""
+    frame = t.frame.reset_index() if t.index else t.frame
+    if t.fold < 2 or len(frame) <= t.fold * 4:
+        return None
+    width = (frame_width("portrait") - (t.fold - 1) * FOLD_GAP) / t.fold
+    per = -(-len(frame) // t.fold)
+    blocks = []
+    for k in range(t.fold):
+        chunk = frame.iloc[k * per:(k + 1) * per]
+        flow, orient = table_flowables(Table(chunk, digits=t.digits), width=width)
+        tables = [f for f in flow if isinstance(f, RLTable)]
+        if orient != "portrait" or len(tables) != 1:
+            return None
+        blocks.append(tables[0])
+    head, _ = table_flowables(Table(frame.iloc[:0], title=t.title, caption=t.caption, digits=t.digits))
+    head = [f for f in head if not isinstance(f, RLTable)]
+    outer = RLTable([blocks], colWidths=[width + (FOLD_GAP if k < t.fold - 1 else 0) for k in range(t.fold)],
+                    hAlign="LEFT", style=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                                     ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                                     ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    _, height = outer.wrap(frame_width("portrait"), frame_height("portrait"))
+    head[0] = CondPageBreak(height + 40)  # the blocks do not split: title, caption and blocks on one page
+    return head + [outer], "portrait"
 
 
 def _is_mpl_figure(x) -> bool:
@@ -411,6 +481,11 @@ def _trials(trials) -> str:
 
 def _experiments(sections) -> list[tuple[Section, ExperimentResult]]:
     return [(s, it) for s in sections for it in s.items if isinstance(it, ExperimentResult)]
+
+
+def _short_title(sec: Section, exp: ExperimentResult) -> str:
+    """The experiment's title without its section's name in front ("Meerkat Kingdom: hazards" -> "hazards")."""
+    return exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
 
 
 def _title_page(sections, meta: dict, story: _Story) -> None:
@@ -478,8 +553,9 @@ def _sections_table(sections) -> RLTable:
                 status = "exact"
             else:
                 status = "numbers only" if exp.findings or not exp.claims_allowed() else "by hand"
-            title = exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
-            cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), n_text, status])
+            title = _short_title(sec, exp)
+            cells.append(["   " + _wrap_cell(title, cols[0] - 12, FONT, size), _wrap_cell(n_text, cols[1] - 6, FONT, size),
+                          status])
     return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
 
 
@@ -487,7 +563,7 @@ def _summary(sections, story: _Story) -> None:
     story.new_page("portrait")
     story.items.append(story.heading("Summary of findings", H1, 0, section="Summary of findings"))
     found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
-    where = {id(f): f"{sec.title}: {exp.title}" for sec, exp, f in found}
+    where = {id(f): f"{sec.title}: {_short_title(sec, exp)}" for sec, exp, f in found}
     allf = [f for _, _, f in found]
     n_exp = len(_experiments(sections))
     n_with = sum(1 for _, e in _experiments(sections) if e.findings)
@@ -532,9 +608,14 @@ def _summary(sections, story: _Story) -> None:
             "(<report>_findings.csv).", SMALL))
 
 
+#: the contents page: height (pt) of the heading's frame, gap between the two columns of entries
+CONTENTS_HEAD, CONTENTS_GAP = 34.0, 18.0
+
+
 def _contents(story: _Story) -> None:
-    story.new_page("portrait")
+    story.new_page("contents")
     story.items.append(story.heading("Contents", H1, 0, section="Contents"))
+    story.items.append(FrameBreak())
     story.toc = TableOfContents(levelStyles=TOC_STYLES, dotsMinLevel=0)
     story.items.append(story.toc)
 

@@ -44,7 +44,7 @@ def _register_fonts() -> None:
 
 _register_fonts()
 
-BODY = ParagraphStyle("body", fontName=FONT, fontSize=9.5, leading=12.8, spaceAfter=5)
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11.6, spaceAfter=4)
 SMALL = ParagraphStyle("small", parent=BODY, fontSize=8, leading=10.2, textColor=colors.HexColor("#333333"))
 NOTE = ParagraphStyle("note", parent=BODY, fontSize=8.5, leading=11, textColor=colors.HexColor("#7a4b00"),
                        backColor=colors.HexColor("#fff4e0"), borderPadding=(4, 5, 4, 5), spaceBefore=3, spaceAfter=8)
@@ -53,7 +53,7 @@ FINDING = ParagraphStyle("finding", parent=BULLET, textColor=colors.HexColor("#0
 QUESTION = ParagraphStyle("question", parent=BODY, fontName=ITALIC, textColor=colors.HexColor("#333333"))
 H1 = ParagraphStyle("h1", fontName=BOLD, fontSize=17, leading=21, spaceAfter=10, keepWithNext=1,
                      textColor=colors.HexColor("#0b2545"))
-H2 = ParagraphStyle("h2", fontName=BOLD, fontSize=12.5, leading=15.5, spaceBefore=12, spaceAfter=5, keepWithNext=1,
+H2 = ParagraphStyle("h2", fontName=BOLD, fontSize=12, leading=14.5, spaceBefore=9, spaceAfter=4, keepWithNext=1,
                      textColor=colors.HexColor("#0b2545"))
 H3 = ParagraphStyle("h3", fontName=BOLD, fontSize=10.5, leading=13, spaceBefore=8, spaceAfter=4, keepWithNext=1)
 CAPTION = ParagraphStyle("caption", parent=SMALL, spaceBefore=2, spaceAfter=4, keepWithNext=1)

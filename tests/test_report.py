@@ -28,7 +28,9 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     reader, text = pdf_text(out)
-    assert len(reader.pages) >= 3
+    # issue 13 §4: the report a designer reads in ten minutes is at most 40 pages (the full one too: measured
+    # by hand, it is too slow for the suite)
+    assert 3 <= len(reader.pages) <= 40, f"the quick report has {len(reader.pages)} pages (at most 40)"
     assert "pyradice_lab report" in text
     assert __version__ in text
     assert "Engine self-check" in text

@@ -267,3 +267,46 @@ def test_the_summary_lists_the_first_findings_and_the_csv_beside_the_pdf_has_all
     summary = "\n".join(page_texts(path)[first - 1:last])
     assert "The other 7 findings" in summary and "_findings.csv" in summary
     assert summary.count("Quantity number") == SUMMARY_ROWS
+
+
+def test_an_experiment_page_states_its_first_findings_and_names_the_csv_of_the_others(tmp_path):
+    from pyradice_lab.report_pdf import FINDINGS_SHOWN
+
+    fs = [Finding("difference", f"quantity number {i}", 0.5 + i / 100, 0.49 + i / 100, 0.51 + i / 100, n=1000,
+                  null=0.5, unit="%") for i in range(FINDINGS_SHOWN + 3)]
+    exp = ExperimentResult("demo_many", "Demo: many findings", "r", pd.DataFrame({"games": [1000]}), findings=fs)
+    path = write_pdf(tmp_path / "f.pdf", [Section("Demo", [exp])])
+    first, last, _ = section_pages(path)["Demo"]
+    page = "\n".join(page_texts(path)[first - 1:last])
+    # ranked: the largest differences are stated, the 3 others are named in the experiment's findings CSV
+    assert f"Quantity number {FINDINGS_SHOWN + 2}" in page and "Quantity number 0:" not in page
+    rest = sum(f.is_claim for f in fs[:3])
+    assert rest == 1 and fs[3].is_claim  # number 1 is the one claim among the first three
+    assert "3 more findings (1 claiming a difference) in demo_many/demo_many_findings.csv" in page.replace("\n", " ")
+
+
+def test_a_folded_table_prints_its_rows_side_by_side_and_a_figure_can_stay_beside_the_pdf(tmp_path):
+    rows = pd.DataFrame({"component": [f"tile {i}" for i in range(40)], "value": [f"{i}/{i // 2}" for i in range(40)],
+                         "source": ["rules", "reconstruction"] * 20})
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2], [1, 0, 1])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    exp = ExperimentResult("demo_fig", "Demo: a figure only beside the PDF", "r", pd.DataFrame({"a": [1]}), fig,
+                           pdf_figure=False)
+    path = write_pdf(tmp_path / "t.pdf", [Section("Demo", [Table(rows, title="Components", fold=2), exp])])
+    assert layout_problems(path) == []
+    import pdfplumber
+
+    with pdfplumber.open(str(path)) as pdf:
+        demo = [p for p in pdf.pages if "Components" in (p.extract_text() or "")][-1]
+        words = demo.extract_words()
+        tiles = [w for w in words if w["text"] in ("tile", "component")]
+        assert len({round(w["x0"]) for w in tiles}) == 2, "two blocks of rows side by side"
+        assert sum(w["text"] == "component" for w in words) == 2  # each block has the header
+        assert not any(p.images or len(p.curves) > 3 for p in pdf.pages[3:])  # no figure printed
+    assert "demo_fig/demo_fig.png" in "\n".join(page_texts(path))
+    with pytest.raises(ValueError, match="fold"):
+        Table(rows, fold=0)
+    with pytest.raises(TypeError, match="pdf_figure"):
+        ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), pdf_figure="no")

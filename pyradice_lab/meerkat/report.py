@@ -474,9 +474,11 @@ def report_section(ctx) -> Section:
                run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng, *STRONG[0 if q else 1])]
     for res in results:
         save_experiment(res, ctx.out_dir)
+        # the automa's and the hazards' figures repeat their few-row tables: their PNGs are beside the PDF
+        res.pdf_figure = res.name not in ("meerkat_automa_strength", "meerkat_hazards")
         items.append(res)
     src = comp.source_table()
-    items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45,
+    items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45, fold=2,
                        caption="'reconstruction' = not stated in the rules text; defaults documented in "
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..figures import STYLE, axis_label, place_legend, plot_series, reference_line
 from ..findings import format_value
-from ..report import ExperimentResult, ReportContext, Section, Text, save_experiment
+from ..report import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
 from ..stats import Z95
 from .analysis import (
     available_by_turn,
@@ -264,13 +264,12 @@ def report_section(ctx: ReportContext) -> Section:
         save_experiment(res, ctx.out_dir)
         items.append(res)
     comp = reconstructed_components()
-    items.append(Text(
+    items.append(Table(comp, title="Reconstructed components", caption=(
         "The rules text describes only skill A3 (flip: v -> 7-v), goal C6 (every die shows 3 or 5), and the cards "
         "Many, Height, Pairs (4 VP per isolated pair of touching matching dice) and Big (1 VP per matching die "
         "showing 4-6). Everything below is a documented reconstruction in pyradice_lab/pyradice/data/*.toml, "
         "replaceable by a designer's file (load_components(folder)); each token or card names a small registered "
-        "function.\n\n" + "\n".join(f"- {c} {n}: {d}" for c, n, d in comp.itertuples(index=False)),
-        heading="Reconstructed components"))
+        "function.")))
     items.append(Text(
         "- Goal recesses sit beside levels 1-5 (the single top die has none), matching the rules' example score "
         "with five goal values.\n"

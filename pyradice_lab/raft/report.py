@@ -118,6 +118,8 @@ def report_section(ctx: ReportContext) -> Section:
     ]
     for r in results:
         save_experiment(r, ctx.out_dir)
+    # the calibration check's figure (fitted / true, two parameters) repeats its table: its PNG is beside the PDF
+    results[1].pdf_figure = False
     games = (_size("card_fairness", quick) + len(_size("gem_mix", quick)) * _size("gem_mix_games", quick)
              + len(_size("flag_depth", quick)) * _size("flag_depth_games", quick)
              + (len(_size("greed", quick)) + 1) * _size("greed_games", quick)
