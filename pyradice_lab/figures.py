@@ -45,7 +45,7 @@ __all__ = ["MIN_FONT", "PAGE_WIDTH_IN", "PAGE_HEIGHT_IN", "axis_label", "plot_se
 MIN_FONT = 7.5
 #: the width and height (inches) a figure may take on a portrait A4 page of the report
 PAGE_WIDTH_IN = 6.7
-PAGE_HEIGHT_IN = 2.45  # taller figures are laid out again at this height (their text keeps its size)
+PAGE_HEIGHT_IN = 2.3  # taller figures are laid out again at this height (their text keeps its size)
 
 #: rcParams for report figures (``with matplotlib.rc_context(STYLE): ...``)
 STYLE = {

@@ -33,7 +33,7 @@ __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "Report
            "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N"]
 
 #: rows of an experiment's table shown in the PDF; the CSV beside the report holds all of them
-EXPERIMENT_TABLE_ROWS = 12
+EXPERIMENT_TABLE_ROWS = 10
 
 
 @dataclass

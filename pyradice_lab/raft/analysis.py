@@ -144,7 +144,7 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
                 label=f"{edge} {list(comp.raft.openings[edge])} / {f}")
     ax.set_xlabel("intended tilt (s)")
     ax.set_ylabel("expected gems fallen")
-    ax.legend(fontsize=6.5, ncol=2)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # 12 lines: beside
     fig.tight_layout()
     d1 = float(df["duration"].iloc[int(np.argmin(np.abs(df["duration"].to_numpy() - 1.0)))])
     at1 = df[df.duration == d1].set_index(["edge", "finger"])["expected_fallen"]
