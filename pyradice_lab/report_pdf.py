@@ -200,7 +200,10 @@ class _Doc(BaseDocTemplate):
                     self.page_section = flowable.section
             if flowable.outline is not None:
                 text, level, key = flowable.outline
-                self.canv.bookmarkPage(key)
+                # the bookmark shows the heading at the top of the window (not its whole page): a part that
+                # starts halfway down a page opens at its heading
+                top = getattr(self.frame, "_y", None)
+                self.canv.bookmarkPage(key, fit="FitH", top=None if top is None else round(top + flowable.height + 4, 1))
                 self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
                 self.notify("TOCEntry", (level, text, self.page, key))
         if isinstance(flowable, (Paragraph, RLTable, _Figure)):

@@ -133,18 +133,47 @@ def outline(path) -> list[tuple[int, str, int]]:
     return rows
 
 
-def section_pages(path) -> dict[str, tuple[int, int, list[str]]]:
-    """For every top-level bookmark: (first page, last page, titles of its child bookmarks)."""
-    rows = outline(path)
+def _bookmark_tops(path) -> list[float | None]:
+    """The height (points from the page's bottom) each bookmark opens at, in the order of :func:`outline`;
+    None for a bookmark to a whole page."""
     from pypdf import PdfReader
 
-    n_pages = len(PdfReader(str(path)).pages)
+    reader = PdfReader(str(path))
+    out: list[float | None] = []
+
+    def walk(items):
+        for it in items:
+            if isinstance(it, list):
+                walk(it)
+            else:
+                top = getattr(it, "top", None)
+                out.append(None if top is None else float(top))
+
+    walk(reader.outline)
+    return out
+
+
+def section_pages(path) -> dict[str, tuple[int, int, list[str]]]:
+    """For every top-level bookmark: (first page, last page, titles of its child bookmarks).
+
+    A part ends on the page before the next part's first page, or on that page when the next part starts
+    halfway down it (its bookmark opens below the top of the text frame)."""
+    rows = outline(path)
+    heights = _bookmark_tops(path)
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    n_pages = len(reader.pages)
     tops = [(i, r) for i, r in enumerate(rows) if r[0] == 0]
     out = {}
     for k, (i, (_, title, page)) in enumerate(tops):
         nxt = tops[k + 1] if k + 1 < len(tops) else None
         end_idx = nxt[0] if nxt else len(rows)
         last = (nxt[1][2] if nxt else n_pages + 1) - 1
+        if nxt is not None and heights[nxt[0]] is not None:
+            page_top = float(reader.pages[nxt[1][2] - 1].mediabox.top)
+            if heights[nxt[0]] < page_top - 64 - 40:  # below the top of the text frame: a shared page
+                last += 1
         out[title] = (page, max(page, last), [r[1] for r in rows[i + 1:end_idx] if r[0] == 1])
     return out
 
