@@ -18,3 +18,34 @@ def test_docstring_examples(name):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0, f"{name} has no docstring example (or doctest found none)"
     assert result.failed == 0
+
+
+def _public_functions():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "api"))
+    from _listing import PACKAGES, public
+
+    return [(package, name) for package in PACKAGES for name in public(package).get("Functions", [])]
+
+
+@pytest.mark.parametrize("package", ["pyradice_lab", "pyradice_lab.purramid", "pyradice_lab.pyradice",
+                                     "pyradice_lab.raft", "pyradice_lab.meerkat"])
+def test_every_public_functions_examples_run(package):
+    """The Examples of every public function (the API reference's), run in its defining module's namespace,
+    whether or not that module is in a doctest list above (Purramid's and Meerkat's modules are not)."""
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    mod = importlib.import_module(package)
+    names = [name for pkg, name in _public_functions() if pkg == package]
+    assert names
+    for name in names:
+        fn = getattr(mod, name)
+        home = importlib.import_module(fn.__module__)
+        tests = finder.find(fn, f"{package}.{name}", module=home, globs=dict(vars(home)))
+        assert any(t.examples for t in tests), f"{package}.{name} has no docstring example"
+        for t in tests:
+            runner.run(t)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed (doctest report above)"

@@ -347,6 +347,11 @@ def warmup() -> float:
     or ``NUMBA_CACHE_DIR``), so later processes start in a fraction of a second.  ``pyradice-lab pyradice
     warmup`` runs this once per machine, e.g. after installing.
 
+    Returns
+    -------
+    float
+        CPU seconds spent compiling (or loading the compiled kernels from the cache).
+
     Examples
     --------
     >>> warmup() >= 0
@@ -425,9 +430,38 @@ def _pyramid_text(values, colours, names) -> list[str]:
 def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
               trace: bool = True, components=None) -> GameRecord:
     """Play one game in the readable engine; with ``trace`` the record holds a readable transcript.
-    ``components``: a path or loaded components, as for :func:`simulate_games`.
 
     The same ``rng`` as the ``i``-th child of :func:`simulate_games`' seed replays that game exactly.
+
+    Parameters
+    ----------
+    players : int
+        2..4.
+    setup : Setup, optional
+        Tokens and cards (default: the components' default setup).
+    policies : str, callable or list, optional
+        ``"random_legal"``, ``"greedy"`` (default), ``"lookahead"``, ``"flat_mc[:N[:rollout]]"`` or a policy
+        function (:mod:`.policies`), one for all seats or one per seat.
+    rng : seed, SeedSequence or Generator, optional
+        The deal's randomness.
+    trace : bool
+        Record a readable transcript in ``lines``.
+    components : path or Components, optional
+        A designer's components file or loaded components, as for :func:`simulate_games`.
+
+    Returns
+    -------
+    GameRecord
+        ``players``, ``first_player``, ``totals``, ``goals_met``, ``cards``, ``winners`` (tied seats all
+        win), ``lines`` (the transcript; ``.transcript`` joins them) and the final ``state``.
+
+    Raises
+    ------
+    ValueError
+        If ``players`` is not in 2..4, a policy name is unknown or the number of policies is not 1 or
+        ``players``, or the components are invalid.
+    TypeError
+        If ``players`` is not an integer or ``setup`` is not a Setup.
 
     Examples
     --------
