@@ -517,6 +517,14 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         ``bonus`` (how bonus turns were valued: ``exact``, ``approx``, ``none``, or ``mixed`` when ``auto``
         used both below this board).
 
+    Raises
+    ------
+    ValueError
+        If ``layout`` is unknown, ``covered``/``placed`` name spaces not on the board (or overlap),
+        ``dice_left``, ``turn_dice`` or ``yarn`` is out of range (``yarn`` must be 0 with
+        ``yarn_tokens=False``), ``roll`` is not ``dice_left`` values in 1..6 (or is given with no dice left),
+        or ``objective``, ``bonus``, ``engine`` or ``yarn_value`` is not allowed.
+
     Examples
     --------
     >>> advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()

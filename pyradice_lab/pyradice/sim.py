@@ -294,10 +294,21 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
 
     Returns
     -------
-    DataFrame, one row per game: ``first_player``, ``winner`` (-1 when shared), ``n_winners``, ``decided_by``,
-    the cards and their disc colours, and per seat ``s``: ``policy_s``, ``score_s``, ``goal_vp_s``, ``goals_s``,
-    ``goal_L1_s`` .. ``goal_L5_s`` (met?), ``card1_s`` .. ``card4_s`` (points), ``skills_used_s``; plus
-    ``choices_mean/min/max`` (available dice per turn).
+    pandas.DataFrame
+        One row per game: ``first_player``, ``winner`` (-1 when shared), ``n_winners``, ``decided_by``,
+        the cards and their disc colours, and per seat ``s``: ``policy_s``, ``score_s``, ``goal_vp_s``,
+        ``goals_s``, ``goal_L1_s`` .. ``goal_L5_s`` (met?), ``card1_s`` .. ``card4_s`` (points),
+        ``skills_used_s``; plus ``choices_mean/min/max`` (available dice per turn).  With
+        ``return_arrays=True``, ``(df, arrays)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_games`` is not a positive integer, ``players`` is not 2..4, a policy is unknown or the number of
+        policies is not 1 or ``players``, ``engine`` is not ``"auto"``, ``"fast"`` or ``"python"``
+        (``"fast"`` needs built-in component kinds and named policies), or the components are invalid.
+    TypeError
+        If ``players`` is not an integer or ``setup`` is not a Setup.
 
     Examples
     --------

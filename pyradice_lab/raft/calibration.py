@@ -347,6 +347,12 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
     -------
     Calibration
 
+    Raises
+    ------
+    ValueError
+        If ``observations`` lacks the needed columns or holds an unknown edge/finger or an impossible count,
+        ``fit`` is not distinct names of fitted parameters, or ``bootstrap`` is not a non-negative integer.
+
     Examples
     --------
     >>> obs = [{"edge": "north", "duration": d, "fallen": f} for d, f in [(0.5, 2), (1.0, 5), (2.0, 9), (3.0, 13)]]
