@@ -26,9 +26,9 @@ Examples
 >>> from pyradice_lab import compare
 >>> from pyradice_lab.meerkat import default_components
 >>> base = default_components()
->>> res = compare("meerkat", base, base, "start_player_win", games=200, players=3, rng=1)
+>>> res = compare("meerkat", base, base, "start_player_win", games=50, players=3, rng=1)
 >>> res.difference.value, res.n_games
-(0.0, 200)
+(0.0, 50)
 """
 
 from __future__ import annotations
