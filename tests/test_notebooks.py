@@ -36,6 +36,12 @@ def test_every_game_has_its_own_notebook():
     assert all(own.values()), f"games without a notebook in docs/notebooks: {[g for g, v in own.items() if not v]}"
 
 
+def test_notebook_names_differ_from_the_experiments():
+    """The site's gallery holds both folders: sphinx-gallery refuses two examples with one file name."""
+    clash = {p.name for p in NOTEBOOKS} & {p.name for p in (ROOT / "experiments").glob("*.py")}
+    assert not clash, f"rename these notebooks (an experiment has the name): {sorted(clash)}"
+
+
 def test_the_notebooks_page_lists_every_notebook():
     index = (ROOT / "docs" / "notebooks" / "index.md").read_text(encoding="utf-8")
     missing = [p.name for p in NOTEBOOKS if f"]({p.name})" not in index]
