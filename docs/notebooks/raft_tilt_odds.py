@@ -94,8 +94,8 @@ plt.show()
 # %%
 top, low = at.iloc[0], at.iloc[-1]
 print(f"At 1.5 s the {top.edge} edge ({top.finger} finger) brings out {top.exact_mean:.2f} gems on average "
-      f"(nothing: {top.p_none:.3f}, 4 or more: {top.p_4_or_more:.3f}); the gentlest is the {low.edge} edge "
-      f"({low.finger} finger): {low.exact_mean:.2f} gems (nothing: {low.p_none:.3f}).")
+      f"(nothing: {top.p_none:.3f}, 4 or more: {top.p_4_or_more:.3f}); the gentlest choice is the {low.edge} edge "
+      f"with the {low.finger} finger: {low.exact_mean:.2f} gems (nothing: {low.p_none:.3f}).")
 for edge, finger in best.itertuples(index=False):
     sub = cells_df[(cells_df.edge == edge) & (cells_df.finger == finger)]
     slope = np.polyfit(sub.duration_s, sub.exact_mean, 1)[0]
