@@ -38,9 +38,9 @@ __all__ = ["Check", "CHECKS", "RECONSTRUCTIONS", "GAMES", "QUICK_TEXT", "checks_
            "assess_sections"]
 
 #: plausible component sets drawn per check in the full report
-RECONSTRUCTIONS = 10
+RECONSTRUCTIONS = 8
 #: games per component set, by game (sized so that the checks fit the full report's 5-minute budget)
-GAMES = {"purramid": 1500, "pyradice": 400, "raft": 600, "meerkat": 1500}
+GAMES = {"purramid": 1500, "pyradice": 300, "raft": 400, "meerkat": 1500}
 #: what the robustness column says in a quick report
 QUICK_TEXT = "not assessed in quick mode (samples below the minimum for a claim)"
 
