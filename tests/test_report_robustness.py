@@ -93,3 +93,28 @@ def test_quick_mode_says_not_assessed_and_the_summary_prints_assessed_values(tmp
     assert "yes: holds on 4 of 4 sampled card decks" in text and "not assessed" not in text
     found = pd.read_csv(tmp_path / "r_findings.csv")
     assert found["robust"].tolist() == [True]
+
+
+def _start_findings():
+    """Each game's start-player findings as its report builds them (tiny samples): (experiment, finding)."""
+    from pyradice_lab.meerkat import analysis as MA, report as MR
+    from pyradice_lab.purramid import analysis as PA
+    from pyradice_lab.pyradice import analysis as YA
+    from pyradice_lab.raft import readings
+
+    out = [("purramid_seat_advantage", f) for f in PA.seat_advantage(PA.play_games(3, seed=1)).findings]
+    out += [("pyradice_first_player", f) for f in YA.first_player_findings(YA.first_player_advantage(6, rng=1))]
+    out += [("raft_start_player", f) for f in readings.start_player(4, 1, players=(2, 3, 4)).findings]
+    setups = [*MA.RULES_SETUPS, (2, False)]
+    out += [("meerkat_seat_advantage", f) for f in MR.seat_findings(MA.seat_advantage(setups, 4, rng=1))]
+    return out
+
+
+def test_every_start_player_finding_of_every_game_has_a_check():
+    found = _start_findings()
+    checks = checks_for(["purramid", "pyradice", "raft", "meerkat"])
+    starts = [(e, f) for e, f in found if f.quantity.startswith("start player's")]
+    assert len(starts) >= 3 + 3 + 6 + 4
+    for exp, f in starts:
+        assert [c for c in checks if c.matches(exp, f)], f"{exp}: {f.quantity!r} has no robustness check"
+        assert any(c.player == f.player for c in checks if c.matches(exp, f)), (exp, f.player)
