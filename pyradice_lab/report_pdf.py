@@ -515,7 +515,7 @@ def _summary(sections, story: _Story) -> None:
             rows.append([Paragraph(str(i), SUMMARY_CELL), Paragraph(markup(render(f)), SUMMARY_CELL),
                          Paragraph(markup(where[id(f)]), SUMMARY_CELL), Paragraph(markup(robust), SUMMARY_CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[22, width - 22 - 104 - 74, 104, 74], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 92 - 96, 92, 96], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),

@@ -14,8 +14,8 @@ The verdict is derived from the result, never written by hand (:func:`verdict`):
   (the metric's interval on the claimed side of the null), **not robust** (``False``) when it is reversed on
   at least one, and **undecided** (``None``, with the counts) when some sets' intervals straddle the null;
 - a finding that claims nothing gets no verdict, only the counts ("no claim to test; ...");
-- a finding measured with another player than the check's (e.g. optimal play) gets no verdict either: the
-  text names the player the check used.
+- a finding measured with other players than the check's (e.g. optimal play, too slow to replay on every
+  set) gets no verdict either: the text gives the counts with the check's players.
 
 The checks depend only on the game, the player count and the root seed, not on the findings, so
 :func:`build_report <pyradice_lab.report.build_report>` runs them in the same worker pool as the sections;
@@ -139,14 +139,14 @@ def verdict(f: Finding, check: Check, result) -> Finding:
     n = len(sampled)
     what = _WHAT[check.game]
     games = int(sampled["n"].iloc[0])
-    how = f"{games:,} {check.policies} games each" + (f", {check.note}" if check.note else "")
+    how = f"{games:,} games each" + (f", {check.note}" if check.note else "")
     above = Claim(check.metric, ">", check.threshold)
     below = Claim(check.metric, "<", check.threshold)
     n_above = sum(above.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
     n_below = sum(below.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
     counts = f"{n_above} above, {n_below} below, {n - n_above - n_below} undecided"
     if f.player != check.player:
-        return f.with_context(robust=None, robustness=f"not assessed with {f.player} players; with {check.player} "
+        return f.with_context(robust=None, robustness=f"not assessed for these players; with {check.policies} "
                               f"players on {n} sampled {what}: {counts} ({how})")
     if not f.is_claim:
         return f.with_context(robust=None, robustness=f"no claim to test; on {n} sampled {what}: {counts} ({how})")

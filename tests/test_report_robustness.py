@@ -36,7 +36,7 @@ ABOVE, BELOW, STRADDLE = (0.36, 0.40), (0.25, 0.30), (0.30, 0.36)
 
 
 @pytest.mark.parametrize("intervals,robust,start", [
-    ([ABOVE] * 4, True, "holds on 4 of 4 sampled card decks (600 greedy games each)"),
+    ([ABOVE] * 4, True, "holds on 4 of 4 sampled card decks (600 games each)"),
     ([ABOVE, ABOVE, BELOW, STRADDLE], False, "holds on 2 of 4 sampled card decks, reversed on 1, undecided on 1"),
     ([ABOVE, STRADDLE, ABOVE, ABOVE], None, "undecided: holds on 3 of 4 sampled card decks, undecided on 1")])
 def test_a_claim_above_the_null_gets_the_verdict_of_its_robustness_result(intervals, robust, start):
@@ -58,7 +58,7 @@ def test_no_claim_and_another_player_get_counts_but_no_verdict():
     assert f.robust is None and f.robustness.startswith("no claim to test; on 3 sampled card decks: 1 above, "
                                                         "1 below, 1 undecided")
     g = verdict(_finding(0.40, 0.37, 0.43, player="exact"), CHECK, res)
-    assert g.robust is None and g.robustness.startswith("not assessed with exact players; with greedy players")
+    assert g.robust is None and g.robustness.startswith("not assessed for these players; with greedy players on 3 sampled")
 
 
 def test_a_real_check_agrees_with_its_result_and_repeats_with_its_seed():
