@@ -127,9 +127,75 @@ class BalanceResult:
         return f"BalanceResult({self.summary()})"
 
 
+class _Runs:
+    """The metric of one simulation run (``games`` games from ``seed`` on some components), through an optional
+    on-disk cache: the sweep cache's signed, atomic files, keyed on what the run *is* (game, metric, games, seed,
+    the components' content hash, the other simulate arguments) with the code that computes it as provenance."""
+
+    FORMAT = "pyradice_lab.balance/1"
+
+    def __init__(self, game: str, metric: str, simulate, kwargs: dict, cache_dir):
+        from . import __version__
+        from ._sources import fingerprint
+        from .sweep import _Cache, _canonical, _check_cache_dir, _code_fingerprint
+
+        self.game, self.metric, self.simulate, self.kwargs = game, metric, simulate, kwargs
+        self.cache = _Cache(_check_cache_dir(cache_dir)) if cache_dir is not None else None
+        self._canonical = _canonical
+        self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
+                           "metric": fingerprint(Path(__file__).with_name("designer.py"))}
+
+    def _name(self, games: int, seed: np.random.SeedSequence, comp) -> str:
+        import hashlib
+        import json
+
+        blob = json.dumps({"format": self.FORMAT, "game": self.game, "metric": self.metric, "games": int(games),
+                           "entropy": self._canonical(seed.entropy), "spawn_key": list(seed.spawn_key),
+                           "components": comp.content_hash(), "kwargs": self._canonical(self.kwargs)},
+                          sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[np.ndarray, np.ndarray, int]:
+        """``(numerator, denominator, rows)`` of the metric over ``games`` games played from ``seed``."""
+        from .designer import metric_values
+        from .rng import fresh_copy
+
+        name = self._name(games, seed, comp) if self.cache is not None else ""
+        if self.cache is not None:
+            hit = self.cache.read(name, self.provenance)
+            if hit is not None:
+                try:
+                    return _unpack(hit["num"]), _unpack(hit["den"]), int(hit["rows"])
+                except (KeyError, ValueError, TypeError):
+                    self.cache.note("could not be decoded", name)
+        df = self.simulate(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **self.kwargs)
+        num, den = (np.asarray(a, dtype=float) for a in metric_values(self.game, df, self.metric))
+        if self.cache is not None:
+            self.cache.write(name, self.provenance, {"num": _pack(num), "den": _pack(den), "rows": len(df)})
+        return num, den, len(df)
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.warn()
+
+
+def _pack(a: np.ndarray) -> str:
+    import base64
+    import zlib
+
+    return base64.b64encode(zlib.compress(np.ascontiguousarray(a, dtype="<f8").tobytes())).decode()
+
+
+def _unpack(text: str) -> np.ndarray:
+    import base64
+    import zlib
+
+    return np.frombuffer(zlib.decompress(base64.b64decode(text.encode(), validate=True)), dtype="<f8").copy()
+
+
 def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
-            progress: bool = False, game_kwargs: Mapping | None = None) -> BalanceResult:
+            progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None) -> BalanceResult:
     """Search component values that bring a metric to a target; verify the proposal on fresh seeds.
 
     Parameters
@@ -156,6 +222,12 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         Progress bar over the rounds.
     game_kwargs : dict, optional
         Further keyword arguments of ``simulate_games``.
+    cache_dir : path, optional
+        Keep every finished simulation (one candidate in one round, and the two verification runs) in this
+        directory, so that an interrupted search started again with the same arguments replays nothing it
+        finished and gives the same result.  The files are the sweep cache's (:mod:`pyradice_lab.sweep`):
+        written atomically, signed, and used only when the code and the components that produced them are
+        unchanged; anything else is recomputed with a :class:`~pyradice_lab.sweep.CacheWarning`.
 
     Returns
     -------
@@ -163,9 +235,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     """
     from tqdm.auto import tqdm
 
-    from .designer import check_metric, metric_estimate, metric_values
+    from .designer import check_metric, metric_estimate
     from .plausible import _simulate
-    from .rng import fresh_copy, spawn_seeds
+    from .rng import spawn_seeds
 
     metric, target = parse_objective(objective)
     simulate = _simulate(game)
@@ -184,6 +256,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         kwargs["players"] = players
     if policies is not None:
         kwargs["policies"] = policies
+    runs = _Runs(game, metric, simulate, kwargs, cache_dir)
     search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
     grid = candidate_grid(parameters)
     if len(grid) > MAX_CANDIDATES:
@@ -208,10 +281,10 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         if used + games * len(alive) > budget and rnd > 0:
             break
         seed = round_seeds[rnd]
-        for i in alive:
-            df = simulate(games, rng=np.random.default_rng(fresh_copy(seed)), components=cands[i][1], **kwargs)  # the same games for all
-            parts[i].append(metric_values(game, df, metric))
-            used += len(df)
+        for i in alive:  # the same games (seeds) for every candidate
+            num, den, rows_played = runs.run(games, seed, cands[i][1])
+            parts[i].append((num, den))
+            used += rows_played
         ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
                                    np.concatenate([p[1] for p in parts[i]]), metric) for i in alive}
         est = {i: e.value for i, e in ests.items()}
@@ -233,8 +306,10 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     values, comp, _ = cands[best]
 
     def verify(c):
-        df = simulate(int(verify_games), rng=np.random.default_rng(fresh_copy(verify_seed)), components=c, **kwargs)
-        return metric_estimate(*metric_values(game, df, metric), metric)
+        num, den, _ = runs.run(int(verify_games), verify_seed, c)
+        return metric_estimate(num, den, metric)
 
-    return BalanceResult(metric, target, dict(values), comp, verify(base), verify(comp), pd.DataFrame(rows), used)
+    before, after = verify(base), verify(comp)
+    runs.close()
+    return BalanceResult(metric, target, dict(values), comp, before, after, pd.DataFrame(rows), used)
 

@@ -572,6 +572,8 @@ def _designer_subcommands(sub, name: str) -> None:
     p.add_argument("--verify-games", type=positive_int, default=4000, help="games of each verification run "
                                                                               "(default: %(default)s)")
     p.add_argument("--out", type=output_file(".toml"), default=None, help="write the proposed components here")
+    p.add_argument("--cache-dir", type=output_dir(), default=None,
+                   help="keep finished runs here (resume after interruption); created if missing")
     components_arg(p)
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
@@ -596,7 +598,7 @@ def _cmd_balance(args) -> int:
 
     r = balance(args.game_name, dict(args.param), args.objective, budget=args.budget, players=args.players,
                 policies=args.policies, rng=args.seed, components=args.components, verify_games=args.verify_games,
-                progress=show_progress(args))
+                progress=show_progress(args), cache_dir=args.cache_dir)
     print(r.summary())
     print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     if args.out is not None:

@@ -140,6 +140,34 @@ def test_balance_finds_the_target_and_verifies_on_fresh_seeds():
     assert r.games_used <= 400 + 20 * 6
 
 
+def test_balance_resumes_from_its_cache_with_the_same_result(tmp_path, monkeypatch):
+    """An interrupted search started again replays nothing it finished: the second run plays no game and
+    returns the same proposal, history and verification; edited components are not served from the cache."""
+    import pyradice_lab.balancing as balancing
+
+    grid = {"card.1.points": (1, 4)}
+    kw = dict(budget=200, first_games=20, verify_games=40, rng=5, cache_dir=tmp_path / "cache")
+    plain = balance("raft", grid, "mean_score = 0", **{**kw, "cache_dir": None})
+    first = balance("raft", grid, "mean_score = 0", **kw)
+    assert first.history.equals(plain.history) and first.after == plain.after   # the cache changes no number
+    played = []
+    real = balancing._Runs.run
+
+    def counting(self, games, seed, comp):
+        hit = self.cache.read(self._name(games, seed, comp), self.provenance)
+        played.append(hit is None)
+        return real(self, games, seed, comp)
+
+    monkeypatch.setattr(balancing._Runs, "run", counting)
+    again = balance("raft", grid, "mean_score = 0", **kw)
+    assert played and not any(played)                                    # every run came from the cache
+    assert again.history.equals(first.history) and again.values == first.values
+    assert (again.before, again.after) == (first.before, first.after)
+    played.clear()
+    other = balance("raft", {"card.2.points": (1, 2)}, "mean_score = 0", **kw)
+    assert any(played) and other.values                                   # other components: played afresh
+
+
 def test_balance_skips_refused_candidates_and_writes_toml(tmp_path):
     # a 2-player deal that does not sum to the tiles left is refused by Purramid's checks, never played
     grid = {"deal_2p.value": [[30, 30], [26, 25]]}
