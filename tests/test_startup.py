@@ -46,7 +46,8 @@ def test_cli_help_and_games_never_import_numpy():
             "for argv in (['games'], ['--help']):\n"
             "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
             "        main(argv)\n"
-            "print(json.dumps(sorted({k.split('.')[0] for k in sys.modules} & {'numpy', *%r})))\n" % (HEAVY,))
+            f"heavy = {{'numpy', *{HEAVY!r}}}\n"
+            "print(json.dumps(sorted({k.split('.')[0] for k in sys.modules} & heavy)))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
