@@ -5,11 +5,16 @@ Fences and what the test does with them:
 - ``pycon``: ``>>>`` examples run with doctest (ELLIPSIS, NORMALIZE_WHITESPACE); the output shown must match.
 - ``python``: executed in order, one namespace per page (a notebook session); nothing is compared.
 - ``console``: every ``$ command`` line is run (``pyradice-lab`` is the installed CLI, ``python`` this
-  interpreter, the working directory the repository root); the lines below it up to the next ``$`` are the
-  expected output (doctest matching: ``...`` stands for anything).  A ``$`` line ending in ``#`` comment only
-  with no output below is run for its exit status.
-- ``sh`` (set-up commands such as ``make test``), ``toml`` (component files), ``text`` and unlabelled fences
-  are instructions, data or output and are not run.
+  interpreter; no shell: one command, its arguments and an optional ``# comment``); the lines below it up to
+  the next ``$`` are the expected output (doctest matching: ``...`` stands for anything, e.g. a timing or the
+  middle of a long table).  A ``$`` line with no output below is run for its exit status.  The console blocks
+  of one page run in order in one fresh working folder (so a block may use a file an earlier command wrote);
+  ``python SCRIPT`` finds a repository script (``experiments/...``) from there.
+- ``toml`` blocks whose first line is ``# NAME.toml ...`` are files the page asks the reader to write (a
+  designer's components file): the python and console tests write them into the page's working folder when
+  they reach them, so the commands and code below them run with exactly what the page shows.
+- ``sh`` (set-up commands such as ``make test``, a server, a cluster), other ``toml`` (component files),
+  ``text`` and unlabelled fences are instructions, data or output and are not run.
 
 A block is skipped only when the line right above its fence is ``<!-- docs-test: skip REASON -->`` with a
 reason (tested below: a skip without a reason fails).  Blocks are collected per page, so a new page or block
@@ -35,6 +40,7 @@ RUN = {"pycon", "python", "console"}
 NOT_RUN = {"sh", "text", "toml", ""}  # toml: designer files (tests/test_schema.py loads them)
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 SKIP = re.compile(r"<!--\s*docs-test:\s*skip\b(.*?)-->")
+FILE_BLOCK = re.compile(r"^#\s*([\w.-]+\.toml)\b")  # first line of a toml block the page asks you to write
 FENCE = re.compile(r"^(`{3,})\s*([\w-]*)\s*$")
 
 
@@ -49,6 +55,15 @@ class Block:
     @property
     def where(self) -> str:
         return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+    @property
+    def file_name(self) -> str | None:
+        """The file name of a ``toml`` block the page asks the reader to write, else None."""
+        m = FILE_BLOCK.match(self.code) if self.lang == "toml" else None
+        return m.group(1) if m else None
+
+    def write_file(self, folder: Path) -> None:
+        (folder / self.file_name).write_text(self.code, encoding="utf-8")
 
 
 def blocks(page: Path) -> list[Block]:
@@ -123,6 +138,8 @@ def test_python_blocks_run(page, tmp_path, monkeypatch):
     ns: dict = {"__name__": "__docs__"}
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     for b in blocks(page):
+        if b.skip is None and b.file_name:
+            b.write_file(tmp_path)
         if b.skip is not None or b.lang not in {"pycon", "python"}:
             continue
         if b.lang == "python":
@@ -136,39 +153,63 @@ def test_python_blocks_run(page, tmp_path, monkeypatch):
     plt.close("all")
 
 
-def _commands():
-    out = []
-    for b in ALL:
-        if b.lang != "console" or b.skip is not None:
-            continue
-        cmd, expected = None, []
-        for line in b.code.splitlines():
-            if line.startswith("$ "):
-                if cmd is not None:
-                    out.append((b, cmd, "\n".join(expected)))
-                cmd, expected = line[2:], []
-            elif cmd is not None:
-                expected.append(line)
-        if cmd is not None:
-            out.append((b, cmd, "\n".join(expected)))
+def _commands(b: Block) -> list[tuple[str, str]]:
+    """The block's ``$`` commands, each with the output shown below it."""
+    out, cmd, expected = [], None, []
+    for line in b.code.splitlines():
+        if line.startswith("$ "):
+            if cmd is not None:
+                out.append((cmd, "\n".join(expected)))
+            cmd, expected = line[2:], []
+        elif cmd is not None:
+            expected.append(line)
+    if cmd is not None:
+        out.append((cmd, "\n".join(expected)))
     return out
 
 
-COMMANDS = _commands()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("block,cmd,expected", COMMANDS, ids=[f"{_id(b)}:{c.split()[:3]}" for b, c, _ in COMMANDS])
-def test_console_commands_print_what_the_page_shows(block, cmd, expected):
+def _argv(cmd: str, cwd: Path) -> list[str]:
     argv = shlex.split(cmd, comments=True)
     bindir = Path(sys.executable).parent
     if argv[0] == "pyradice-lab":
         argv[0] = str(bindir / "pyradice-lab")
     elif argv[0] == "python":
         argv[0] = sys.executable
+        if len(argv) > 1 and not (cwd / argv[1]).exists() and (ROOT / argv[1]).is_file():
+            argv[1] = str(ROOT / argv[1])  # a repository script (experiments/...)
+    return argv
+
+
+def test_console_blocks_are_commands_and_file_blocks_are_named():
+    for b in ALL:
+        if b.lang == "console" and b.skip is None:
+            assert b.code.startswith("$ "), f"{b.where}: a console block starts with a `$ command` line"
+            for cmd, _ in _commands(b):
+                argv = shlex.split(cmd, comments=True)
+                assert argv and argv[0] in {"pyradice-lab", "python"}, (
+                    f"{b.where}: `{cmd}`: console blocks run pyradice-lab or python (no shell); use sh for the rest")
+                assert not {"|", ">", ">>", "<", "&&", ";"} & set(argv), f"{b.where}: `{cmd}`: no shell syntax"
+    names = [b.file_name for b in ALL if b.file_name]
+    assert names, "the guides show designer files (toml blocks starting `# NAME.toml`)"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", _page_ids({"console"}), ids=lambda p: p.stem)
+def test_console_commands_print_what_the_page_shows(page, tmp_path):
+    """The page's console blocks in order, in one fresh folder; every command's output must match the page."""
     env = {**os.environ, "COLUMNS": "110"}
-    p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert p.returncode == 0, f"{block.where}: `{cmd}` exited {p.returncode}: {p.stderr[-2000:]}"
-    if expected.strip():
-        ok = doctest.OutputChecker().check_output(expected.strip() + "\n", p.stdout.strip() + "\n", FLAGS)
-        assert ok, f"{block.where}: `{cmd}` printed\n{p.stdout}\ninstead of\n{expected}"
+    failures = []
+    for b in blocks(page):
+        if b.skip is None and b.file_name:
+            b.write_file(tmp_path)
+        if b.skip is not None or b.lang != "console":
+            continue
+        for cmd, expected in _commands(b):
+            p = subprocess.run(_argv(cmd, tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                               env=env)
+            if p.returncode != 0:
+                failures.append(f"{b.where}: `{cmd}` exited {p.returncode}: {p.stderr[-2000:]}")
+            elif expected.strip() and not doctest.OutputChecker().check_output(
+                    expected.strip() + "\n", p.stdout.strip() + "\n", FLAGS):
+                failures.append(f"{b.where}: `{cmd}` printed\n{p.stdout}\ninstead of\n{expected}")
+    assert not failures, "\n\n".join(failures)

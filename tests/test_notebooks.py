@@ -22,6 +22,30 @@ def test_there_are_notebooks_and_each_is_percent_format_with_a_title():
         nb = jupytext.read(path)
         assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# "), path.name
         assert sum(c.cell_type == "code" for c in nb.cells) >= 2, path.name
+        assert sum(c.cell_type == "markdown" for c in nb.cells) >= 2, f"{path.name}: explain the method and answer"
+        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+        assert "set_xlabel(" in code and "set_ylabel(" in code, f"{path.name}: label the figure's axes"
+
+
+def test_every_game_has_its_own_notebook():
+    """Besides the cross-game ones, each registered game has a notebook of its own (named after it)."""
+    from pyradice_lab.registry import BUILTIN_GAMES
+
+    own = {g: [p.name for p in NOTEBOOKS if p.stem.startswith(g + "_") or p.stem.endswith("_" + g)]
+           for g in BUILTIN_GAMES}
+    assert all(own.values()), f"games without a notebook in docs/notebooks: {[g for g, v in own.items() if not v]}"
+
+
+def test_notebook_names_differ_from_the_experiments():
+    """The site's gallery holds both folders: sphinx-gallery refuses two examples with one file name."""
+    clash = {p.name for p in NOTEBOOKS} & {p.name for p in (ROOT / "experiments").glob("*.py")}
+    assert not clash, f"rename these notebooks (an experiment has the name): {sorted(clash)}"
+
+
+def test_the_notebooks_page_lists_every_notebook():
+    index = (ROOT / "docs" / "notebooks" / "index.md").read_text(encoding="utf-8")
+    missing = [p.name for p in NOTEBOOKS if f"]({p.name})" not in index]
+    assert not missing, f"docs/notebooks/index.md does not list {missing}"
 
 
 @pytest.mark.slow
