@@ -232,6 +232,29 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     Returns
     -------
     BalanceResult
+        ``values`` (the proposal, by path), ``components`` (with the proposal applied), ``before`` and
+        ``after`` (the metric's :class:`~pyradice_lab.stats.Estimate` on fresh seeds), ``history`` (every
+        candidate of every round) and ``games_used``; ``.summary()`` is one line.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` or the metric is unknown, ``objective`` does not read ``"metric = target"`` with a finite
+        target, ``parameters`` is empty or has bad bounds/choices, no candidate passes the game's component
+        checks, ``budget``, ``first_games`` or ``verify_games`` is below 10, or ``game_kwargs`` sets an
+        argument ``balance`` sets itself.
+    TypeError
+        If ``objective`` is neither a string nor a ``(metric, target)`` tuple, a key of ``parameters`` is not
+        a string, or ``progress`` is not a bool.
+
+    Examples
+    --------
+    A tiny search (the README's example with a budget of 300 games; a real search wants thousands):
+
+    >>> b = balance("purramid", {"deal_2p.value": [[27, 24], [26, 25], [25, 26]]}, "start_player_win = 0.5",
+    ...             players=2, budget=300, first_games=100, verify_games=200, rng=1)
+    >>> b.values, b.games_used, b.after.n
+    ({'deal_2p.value': [26, 25]}, 300, 200)
     """
     from tqdm.auto import tqdm
 

@@ -26,9 +26,9 @@ Examples
 >>> from pyradice_lab import compare
 >>> from pyradice_lab.meerkat import default_components
 >>> base = default_components()
->>> res = compare("meerkat", base, base, "start_player_win", games=200, players=3, rng=1)
+>>> res = compare("meerkat", base, base, "start_player_win", games=50, players=3, rng=1)
 >>> res.difference.value, res.n_games
-(0.0, 200)
+(0.0, 50)
 """
 
 from __future__ import annotations
@@ -436,6 +436,27 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     Comparison
         ``difference`` (variant - base) with SE and 95% CI, ``base`` and ``variant`` estimates, ``n_games``,
         ``independent_se`` and ``variance_reduction``; ``.to_frame()``; printing it gives a short summary.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` or ``metric`` is unknown (or the metric is undefined in these games), a component set
+        fails validation, ``games``/``max_games`` is not a positive integer (``max_games`` without ``until``
+        or below ``games``), ``until`` is not positive, or ``options`` sets compare's own arguments or
+        arguments ``simulate_games`` does not take.
+    TypeError
+        If ``game`` or ``metric`` is not a string or ``options`` is not a dict.
+
+    Examples
+    --------
+    Rocking Raft's cards 1 and 2 worth 4 points: points per lifeboat go up (100 paired games; the README
+    shows 1000):
+
+    >>> from pyradice_lab import raft
+    >>> v = raft.default_components().replace({"card.1.points": 4, "card.2.points": 4})
+    >>> res = compare("raft", None, v, "points_per_boat", games=100, players=2, rng=1)
+    >>> round(res.difference.value, 3), res.difference.ci_low > 0
+    (0.109, True)
     """
     game = _check_game(game)
     name, m, arg = _parse_metric(game, metric)

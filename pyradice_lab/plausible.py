@@ -273,6 +273,14 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     -------
     RobustnessResult
 
+    Raises
+    ------
+    ValueError
+        If ``game`` or the finding's metric is unknown, ``finding`` does not parse, ``reconstructions`` < 2 or
+        ``games`` < 10, ``confidence`` is not 0.95, or ``game_kwargs`` sets an argument robustness sets itself.
+    TypeError
+        If ``progress`` is not a bool.
+
     Examples
     --------
     >>> r = robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1)  # doctest: +SKIP

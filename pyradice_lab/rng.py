@@ -48,6 +48,26 @@ def as_generator(rng: RngLike = None, *, name: str = "rng") -> np.random.Generat
         a Generator is returned unchanged (its state is shared, not copied).
     name : str
         Parameter name used in error messages.
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself if it is a Generator, else a new generator seeded from it.
+
+    Raises
+    ------
+    TypeError
+        If ``rng`` is none of the types above (e.g. a float or a bool).
+    ValueError
+        If ``rng`` is a negative integer.
+
+    Examples
+    --------
+    >>> as_generator(1).integers(100, size=3).tolist()
+    [47, 51, 75]
+    >>> g = as_generator(1)
+    >>> as_generator(g) is g
+    True
     """
     if isinstance(rng, np.random.Generator):
         return rng
@@ -136,6 +156,26 @@ def spawn(rng_or_seed: RngLike, n: int) -> list[np.random.Generator]:
 
     Spawning from the same int seed always gives the same children; spawning twice from the same
     Generator gives new, still independent, children each time.
+
+    Parameters
+    ----------
+    rng_or_seed : None, int, SeedSequence, BitGenerator or Generator
+        The parent: ``None`` draws fresh OS entropy; an int (>= 0) or SeedSequence is the root seed; a
+        Generator (or BitGenerator) spawns from its own seed sequence (advancing its spawn counter).
+    n : int
+        Number of children, >= 0 (bounded by :mod:`pyradice_lab.limits`).
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        ``n`` PCG64 generators on independent streams.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a non-negative integer (or too large for memory), or ``rng_or_seed`` is a negative int.
+    TypeError
+        If ``rng_or_seed`` is none of the types above.
 
     Examples
     --------

@@ -119,7 +119,19 @@ def mean_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     Parameters
     ----------
     samples : array_like of real, shape (n,)
-        At least 2 finite values.
+        At least 2 finite values (flattened).
+    confidence : float
+        Confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    Estimate
+        ``value`` (the mean), ``se``, ``n``, ``ci_low``, ``ci_high`` and ``confidence``.
+
+    Raises
+    ------
+    ValueError
+        If ``samples`` is not numeric, holds fewer than 2 values or a NaN/inf, or ``confidence`` is not in (0, 1).
 
     Examples
     --------
@@ -279,6 +291,19 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
         Number of successes, 0..n.
     n : int
         Number of trials, > 0.
+    confidence : float
+        Confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    Estimate
+        ``value`` = ``successes / n``, its binomial ``se``, ``n`` and the Wilson ``ci_low``, ``ci_high``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer, ``successes`` is not an integer in 0..n, or ``confidence`` is not
+        in (0, 1).
 
     Examples
     --------
@@ -436,6 +461,22 @@ def run_until(
         arrive (exact counts, or a running mean and variance), so memory does not grow with ``max_trials``.
     min_trials : int
         Samples to draw before the target may stop the run.
+    confidence : float
+        Confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    RunResult
+        ``estimate`` (an :class:`Estimate`), ``reached`` (the target was met), ``reason`` (``"target"`` or
+        ``"max_trials"``), ``trials`` drawn and ``target_halfwidth``.
+
+    Raises
+    ------
+    ValueError
+        If the target is not positive, ``max_trials`` or ``batch`` is not a positive integer, ``min_trials`` is
+        negative, or ``sample_fn`` returns the wrong number of samples.
+    TypeError
+        If ``sample_fn`` is not callable.
 
     Examples
     --------

@@ -665,6 +665,8 @@ def run_sweep(
         directory is trusted input.
     progress : bool
         tqdm progress bar on stderr.
+    scheduler : str or distributed.Client, optional
+        The dask scheduler (only with ``backend="dask"``).
 
     Returns
     -------
@@ -672,6 +674,27 @@ def run_sweep(
         Columns: the parameters; each output (an Estimate ``x`` expands to ``x``, ``x_se``,
         ``x_ci_low``, ``x_ci_high``); ``trials``; ``seed_entropy``; ``seed_spawn_key``.
         Identical for any ``n_jobs``/backend and whether cells came from the cache.
+
+    Raises
+    ------
+    ValueError
+        If ``fn`` is not callable, ``trials`` is not a positive integer, ``n_jobs`` is neither a positive
+        integer nor -1, ``backend`` is unknown, ``scheduler`` is given without ``backend="dask"``,
+        ``progress`` is not a bool, or ``grid`` is malformed.
+
+    Examples
+    --------
+    The chance of at least one six with 1 and 2 dice (exact: 1/6 and 11/36):
+
+    >>> from pyradice_lab.stats import proportion_estimate
+    >>> def six(params, trials, rng):
+    ...     hits = int((rng.integers(1, 7, size=(trials, params["dice"])) == 6).any(axis=1).sum())
+    ...     return {"p_six": proportion_estimate(hits, trials)}
+    >>> df = run_sweep(six, {"dice": [1, 2]}, trials=2000, seed=1, progress=False)
+    >>> df[["dice", "p_six", "p_six_se", "trials"]].round(3)
+       dice  p_six  p_six_se  trials
+    0     1  0.156     0.008    2000
+    1     2  0.308     0.010    2000
     """
     if not callable(fn):
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")

@@ -65,3 +65,34 @@ def test_docs_dependencies_are_an_extra_and_importable():
                          ("jupytext", "jupytext"), ("nbclient", "nbclient"), ("ipykernel", "ipykernel")]:
         assert f'"{dist}' in extra, f"{dist} is not in the docs extra"
         importlib.import_module(module)
+
+
+def test_every_public_function_documents_parameters_returns_and_examples():
+    """The API reference shows what the docstrings have: every public function (``__all__`` of pyradice_lab and
+    of each game) has numpydoc Parameters (when it takes an argument), Returns (when it returns a value) and
+    Examples sections (``python docs/api/_listing.py --sections`` lists what is missing, Raises included)."""
+    from _listing import missing_sections
+
+    missing = {s: names for s, names in missing_sections().items() if names}
+    assert not missing, f"docstring sections missing: {missing}; see `python docs/api/_listing.py --sections`"
+
+
+def test_section_check_knows_which_sections_a_function_needs():
+    from _listing import needs
+
+    def no_args() -> int:
+        return 1
+
+    def returns_nothing(x):
+        def inner():
+            return x  # a nested function's return is not the outer function's
+        if x:
+            return
+        raise ValueError("x")
+
+    def gen(x):
+        yield x
+
+    assert needs(no_args) == {"Parameters": False, "Returns": True, "Raises": False}
+    assert needs(returns_nothing) == {"Parameters": True, "Returns": False, "Raises": True}
+    assert needs(gen)["Returns"] and not needs(gen)["Raises"]

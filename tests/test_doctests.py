@@ -12,9 +12,60 @@ MODULES = ["pyradice_lab", "pyradice_lab.dice", "pyradice_lab.rng", "pyradice_la
            "pyradice_lab.plausible", "pyradice_lab.balancing"]
 
 
-@pytest.mark.parametrize("name", MODULES)
+# Purramid's and Meerkat's modules with examples (Pyradice's run in tests/pyradice/test_cli_components.py,
+# Rocking Raft's in tests/raft/test_doctests.py).
+GAME_MODULES = [f"pyradice_lab.purramid.{m}" for m in (
+    "advisor", "analysis", "board", "chance", "components", "odds", "policies", "report", "rules", "sim", "solver",
+    "turns")] + [f"pyradice_lab.meerkat.{m}" for m in (
+    "analysis", "components", "odds", "policies", "scoring", "sim")]
+
+
+@pytest.mark.parametrize("name", MODULES + GAME_MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0, f"{name} has no docstring example (or doctest found none)"
     assert result.failed == 0
+
+
+def _public_functions():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "api"))
+    from _listing import PACKAGES, public
+
+    return [(package, name) for package in PACKAGES for name in public(package).get("Functions", [])]
+
+
+def test_the_shared_public_functions_are_in_modules_doctested_above():
+    """So their examples run in test_docstring_examples (the games' are run below)."""
+    mod = importlib.import_module("pyradice_lab")
+    outside = [name for pkg, name in _public_functions() if pkg == "pyradice_lab"
+               and getattr(mod, name).__module__ not in MODULES]
+    assert not outside, f"add the modules of {outside} to MODULES"
+
+
+@pytest.mark.parametrize("package", ["pyradice_lab.purramid", "pyradice_lab.pyradice", "pyradice_lab.raft",
+                                     "pyradice_lab.meerkat"])
+def test_every_public_functions_examples_run(package):
+    """The Examples of every public function (the API reference's), run in its defining module's namespace:
+    a safety net for modules in no doctest list (those in MODULES and GAME_MODULES already ran above)."""
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    mod = importlib.import_module(package)
+    names = [name for pkg, name in _public_functions() if pkg == package]
+    assert names
+    for name in names:
+        fn = getattr(mod, name)
+        if fn.__module__ in MODULES + GAME_MODULES:
+            continue
+        home = importlib.import_module(fn.__module__)
+        tests = finder.find(fn, f"{package}.{name}", module=home, globs=dict(vars(home)))
+        assert any(t.examples for t in tests), f"{package}.{name} has no docstring example"
+        for t in tests:
+            runner.run(t)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed (doctest report above)"
+    if package in ("pyradice_lab.purramid", "pyradice_lab.meerkat"):
+        assert result.attempted == 0, "a public function's module is missing from GAME_MODULES"

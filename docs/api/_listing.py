@@ -2,16 +2,21 @@
 
 ``python docs/api/_listing.py`` rewrites docs/api/<package>.rst from them (run it after adding a public name;
 ``tests/test_docs_config.py`` fails until every public name is listed).  ``python docs/api/_listing.py
---sections`` lists the public functions whose docstring lacks a numpydoc Parameters, Returns or Examples
-section (the reference shows what the docstring has).
+--sections`` lists the public functions whose docstring lacks a numpydoc Parameters section (not needed
+when the function takes no argument), Returns (not needed when it returns nothing), Examples, or Raises
+(reported for functions whose own body raises ValueError, TypeError or SchemaError; a function that
+validates through helpers is not detected).  ``tests/test_docs_config.py`` fails when a public function
+lacks Parameters, Returns or Examples; Raises is reported only.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import re
 import sys
+import textwrap
 import types
 from pathlib import Path
 
@@ -61,21 +66,71 @@ def page(package: str) -> str:
     return "\n".join(lines)
 
 
+VALIDATION_ERRORS = {"ValueError", "TypeError", "SchemaError"}
+
+
+def _function_node(fn) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function's own AST node (None when its source is not available, e.g. a builtin)."""
+    try:
+        src = textwrap.dedent(inspect.getsource(inspect.unwrap(fn)))
+    except (OSError, TypeError):
+        return None
+    node = ast.parse(src).body[0]
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _own_nodes(fn_node):
+    """The nodes of ``fn_node``'s body, not descending into nested functions, lambdas or classes."""
+    todo = list(fn_node.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def needs(fn) -> dict[str, bool]:
+    """Which conditional sections ``fn``'s docstring needs: ``Parameters`` (it takes an argument), ``Returns``
+    (it returns or yields a value) and ``Raises`` (its own body raises ValueError, TypeError or SchemaError)."""
+    try:
+        sig = inspect.signature(fn)
+        params = bool(sig.parameters)
+        returns_none = sig.return_annotation in (None, "None")
+    except (TypeError, ValueError):
+        params, returns_none = True, False
+    node = _function_node(fn)
+    if node is None:
+        return {"Parameters": params, "Returns": not returns_none, "Raises": False}
+    own = list(_own_nodes(node))
+    returns = any(isinstance(n, ast.Return) and n.value is not None and not (
+        isinstance(n.value, ast.Constant) and n.value.value is None) for n in own)
+    returns |= any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own)
+    raised = {n.exc.func.id if isinstance(n.exc, ast.Call) and isinstance(n.exc.func, ast.Name) else
+              n.exc.id if isinstance(n.exc, ast.Name) else None for n in own if isinstance(n, ast.Raise) and n.exc}
+    return {"Parameters": params, "Returns": returns and not returns_none,
+            "Raises": bool(raised & VALIDATION_ERRORS)}
+
+
 def missing_sections(sections=("Parameters", "Returns", "Examples")) -> dict[str, list[str]]:
-    """``{section: [package.function, ...]}`` of public functions whose docstring lacks that section."""
+    """``{section: [package.function, ...]}`` of public functions whose docstring lacks that section (and needs
+    it: see :func:`needs`; Examples is always needed)."""
     out: dict[str, list[str]] = {s: [] for s in sections}
     for package in PACKAGES:
         mod = importlib.import_module(package)
         for name in public(package).get("Functions", []):
-            doc = inspect.getdoc(getattr(mod, name)) or ""
+            fn = getattr(mod, name)
+            doc = inspect.getdoc(fn) or ""
+            need = needs(fn)
             for s in sections:
-                if not re.search(rf"^{s}\n-{{3,}}$", doc, flags=re.M):
+                if need.get(s, True) and not re.search(rf"^{s}\n-{{3,}}$", doc, flags=re.M):
                     out[s].append(f"{package}.{name}")
     return out
 
 
 if __name__ == "__main__" and "--sections" in sys.argv:
-    for section, names in missing_sections().items():
+    print("(Raises: only functions whose own body raises ValueError/TypeError/SchemaError are checked)")
+    missing = missing_sections(("Parameters", "Returns", "Raises", "Examples"))
+    for section, names in missing.items():
         print(f"{section} missing ({len(names)}): {', '.join(names)}")
 elif __name__ == "__main__":
     here = Path(__file__).parent

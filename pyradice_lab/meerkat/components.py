@@ -284,8 +284,23 @@ source = "designer".  Sources: "rules" (stated in the rules text), "reconstructi
 def load_components(path: str | Path | None = None) -> Components:
     """Load and validate a components file, merged over the packaged components (default: the packaged ones).
 
-    A designer file may be partial (only the values it changes); every error names the file, the key and what
-    is allowed (:class:`~pyradice_lab.schema.SchemaError`, a ``ValueError``).
+    A designer file may be partial (only the values it changes).
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A components TOML file; ``None``: the packaged components.
+
+    Returns
+    -------
+    Components
+        The validated components (desert tiles, dice, tokens, automa, ...).
+
+    Raises
+    ------
+    ValueError
+        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        allowed, if the file is missing, not TOML or invalid.
 
     Examples
     --------
@@ -301,7 +316,20 @@ def coerce_components(components, name: str = "components") -> Components:
 
 
 def default_components() -> Components:
-    """The packaged default components (cached)."""
+    """The packaged default components (cached).
+
+    Returns
+    -------
+    Components
+        The components shipped in ``data/`` (the same object on every call; change it with
+        ``.replace({...})``, which returns a new one).
+
+    Examples
+    --------
+    >>> comp = default_components()
+    >>> comp.tile(7).values, comp is default_components()
+    ((6, 3), True)
+    """
     return FORMAT.default()
 
 

@@ -91,7 +91,36 @@ def _best_after_reroll(ok: np.ndarray) -> np.ndarray:
 
 
 def placement_odds_exact(tile: int, count=1, reroll: bool = True, *, components=None) -> Fraction:
-    """Exact probability (Fraction) behind :func:`placement_odds`."""
+    """Exact probability (Fraction) behind :func:`placement_odds`.
+
+    Parameters
+    ----------
+    tile : int
+        Desert tile 3..12.
+    count : 1, 2, 3 or "queen"
+        Meerkats to place (a count die of 1-2 gives 1, 3-4 gives 2, 5-6 gives 3) or the queen (5-6).
+    reroll : bool
+        Use the optional single reroll of any subset of the dice, chosen to maximise this probability
+        (``False``: the first roll only).
+    components : path or Components, optional
+        The count die and queen faces (default: the packaged components).
+
+    Returns
+    -------
+    fractions.Fraction
+        The probability, with denominator 216 (no reroll) or 216**2 (best reroll) before reduction.
+
+    Raises
+    ------
+    ValueError
+        If ``tile`` is not an integer in 3..12, ``count`` is not 1, 2, 3 or ``"queen"``, or ``reroll`` is not
+        a bool.
+
+    Examples
+    --------
+    >>> placement_odds_exact(7, 2, reroll=False), placement_odds_exact(7, 2)
+    (Fraction(1, 3), Fraction(2449, 3888))
+    """
     tile, need = _tile(tile), _need(count)
     if not isinstance(reroll, (bool, np.bool_)):
         raise ValueError(f"reroll must be True or False, got {reroll!r}")
@@ -137,6 +166,27 @@ def placement_table(reroll: bool = True, automa: bool = False, *, components=Non
     With ``automa=True`` return the automa's exact placement distribution instead
     (:func:`automa_placement_table`).
 
+    Parameters
+    ----------
+    reroll : bool
+        Use the best optional reroll (as :func:`placement_odds`); ``False``: the first roll only.
+    automa : bool
+        Return :func:`automa_placement_table` (float probabilities) instead.
+    components : path or Components, optional
+        The count die, queen and automa faces (default: the packaged components).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``tile`` (3..12), columns ``1``, ``2``, ``3``, ``"queen"``: the float probability of
+        :func:`placement_odds`; with ``automa=True`` the automa table's columns ``face``, ``tile``,
+        ``count``, ``probability``.
+
+    Raises
+    ------
+    ValueError
+        If ``reroll`` is not a bool or the components are invalid.
+
     Examples
     --------
     >>> placement_table(reroll=False).loc[7, 1].round(4)
@@ -176,8 +226,25 @@ def automa_placement_table(exact: bool = False, *, components=None) -> pd.DataFr
 
     Faces L, M, H choose the lowest, middle or highest die as the count die; a 1+1 tile pair is rerolled,
     so each face's distribution is conditional on a valid pair.  Rows with face ``"any"`` mix the faces by
-    the automa die's faces (``components``: a path or loaded components, default packaged).  ``exact=True`` gives
-    Fractions.
+    the automa die's faces.
+
+    Parameters
+    ----------
+    exact : bool
+        Probabilities as :class:`fractions.Fraction` (``True``) or float.
+    components : path or Components, optional
+        The count die and the automa die's faces (default: the packaged components).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``face`` (``"L"``, ``"M"``, ``"H"`` or ``"any"``), ``tile`` (the tile pair's sum),
+        ``count`` (meerkats placed) and ``probability``; each face's probabilities sum to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``components`` is not a valid components file or object.
 
     Examples
     --------

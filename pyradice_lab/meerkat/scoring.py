@@ -133,6 +133,12 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
     -------
     ndarray with the shape of ``counts`` (int64 for integer values and bonus, else float64).
 
+    Raises
+    ------
+    ValueError
+        If ``queens`` is not booleans of the shape of ``counts``, ``bonus`` is not a finite number in range,
+        or ``reverse`` is not a bool.
+
     Examples
     --------
     >>> score_tile([[2, 2, 1], [1, 2, 0]], values=(6, 3)).tolist()
@@ -239,6 +245,13 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
     DataFrame
         One row per player: ``tile_points``, ``guardians_moved``, ``pup_points``, ``bonus``, ``total``,
         ``won`` (tiles whose high value the player took), ``winner`` (bool; all False if shared).
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not of shape (players, 10), ``queens`` does not have its shape or places more than one
+        queen per player, a token is not a tan token kind on a tile 3..12, or ``guardian_policy`` is not
+        ``"best"`` or ``"none"``.
 
     Examples
     --------

@@ -149,6 +149,27 @@ def setup_label(players: int, automa: bool | None = None) -> str:
     """How a setup is named in tables and reports: ``"2p + automa"``, ``"3p"`` ...; setups the rules do not
     describe (2 players without the automa, 1 player + automa) say "extension (not in the rules)".
 
+    Parameters
+    ----------
+    players : int
+        Human seats, 1..4.
+    automa : bool or None
+        Whether the automa plays; ``None``: the rules' setup (with the automa for 1-2 players).
+
+    Returns
+    -------
+    str
+        The setup's label.
+
+    Raises
+    ------
+    ValueError
+        If ``players`` is not an integer in 1..4.
+    TypeError
+        If ``automa`` is not True, False (or 0/1) or None.
+
+    Examples
+    --------
     >>> setup_label(2), setup_label(2, False)
     ('2p + automa', '2p, no automa: extension (not in the rules)')
     """
@@ -334,8 +355,39 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
 
     The transcript lists the layout, every roll, reroll, placement, activation, token draw, hazard and the
     end scoring, in order.  The game is exactly the first game :func:`simulate_games` plays with the same
-    arguments and seed (``automa=None``: the rules' setup, so 2 players play with the automa).  ``components``:
-    a path or loaded components, as for :func:`simulate_games`.
+    arguments and seed (``automa=None``: the rules' setup, so 2 players play with the automa).
+
+    Parameters
+    ----------
+    players : int
+        Human seats, 2..4 (1..3 with the automa).
+    automa : bool or None
+        Add the automa as the last seat; ``None``: the rules' setup (see :func:`simulate_games`).
+    policies : str, dict or list, optional
+        One policy for every player or one per player, as for :func:`simulate_games`.
+    rng : seed or Generator, optional
+        Same seed -> the same game (the first game of :func:`simulate_games` with that seed).
+    trace : bool
+        Also return the transcript.
+    components : path or Components, optional
+        A designer's components file or loaded components, as for :func:`simulate_games`.
+    engine : {"auto", "numba", "python"}
+        The compiled kernel or its pure-Python twin (identical results).
+    reverse_reading, jackal_reading : str
+        Readings of two ambiguous rules (see :data:`READINGS`).
+
+    Returns
+    -------
+    tuple of (str, pandas.Series) or pandas.Series
+        With ``trace=True`` ``(transcript, row)``, else ``row``: the game's row of :func:`simulate_games`
+        (``winner``, ``turns``, ``score_0`` ...).
+
+    Raises
+    ------
+    ValueError
+        If ``players``, ``policies``, ``engine`` or a reading is not allowed, or the components are invalid.
+    TypeError
+        If ``automa`` is not a bool or None.
 
     Examples
     --------

@@ -517,6 +517,14 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         ``bonus`` (how bonus turns were valued: ``exact``, ``approx``, ``none``, or ``mixed`` when ``auto``
         used both below this board).
 
+    Raises
+    ------
+    ValueError
+        If ``layout`` is unknown, ``covered``/``placed`` name spaces not on the board (or overlap),
+        ``dice_left``, ``turn_dice`` or ``yarn`` is out of range (``yarn`` must be 0 with
+        ``yarn_tokens=False``), ``roll`` is not ``dice_left`` values in 1..6 (or is given with no dice left),
+        or ``objective``, ``bonus``, ``engine`` or ``yarn_value`` is not allowed.
+
     Examples
     --------
     >>> advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()
@@ -602,7 +610,41 @@ def turn_policy(layout="A", covered=(), *, turn_dice: int = 5, yarn: int = 0, ob
                 yarn_value: float | None = None, bonus: str = "auto", engine: str = "compiled",
                 yarn_tokens: bool = True, components=None) -> TurnPolicy:
     """The optimal turn policy from a board, solved exactly (memoised), for simulations to follow.
-    ``components``: a path or loaded components (the sides ``layout`` names and the default ``yarn_value``).
+
+    Parameters
+    ----------
+    layout : "A", "B", path or Layout
+        The board side (see :func:`~.components.load_layout`).
+    covered : list of (row, col)
+        Spaces holding cat tiles at the start of the turn.
+    turn_dice : int
+        Dice this turn starts with, 1..5 (5; fewer in bonus turns).
+    yarn : int
+        Yarn tokens held, 0..12.
+    objective : "tiles" or ("at_least", k)
+        Maximise expected tiles (tokens at ``yarn_value`` each) or the chance of at least ``k`` tiles.
+    yarn_value : float, optional
+        Tiles per yarn token (default: the components' value).
+    bonus : {"auto", "exact", "approx", "none"}
+        How bonus turns are valued (see :func:`advise`).
+    engine : {"compiled", "python"}
+        The compiled solver (default) or the readable reference (same values, much slower).
+    yarn_tokens : bool
+        ``False`` plays without yarn tokens (none on the 8s, none to spend).
+    components : path or Components, optional
+        The sides ``layout`` names and the default ``yarn_value`` (default: the packaged components).
+
+    Returns
+    -------
+    TurnPolicy
+        ``.value()`` is the exact ``(value, burst probability)`` of the fresh turn; ``.should_stop(...)`` and
+        ``.table(...)`` give the optimal decisions the simulators follow.
+
+    Raises
+    ------
+    ValueError
+        If ``layout`` is unknown, ``covered`` names spaces not on the board, ``turn_dice`` or ``yarn`` is out
+        of range, or ``objective``, ``bonus``, ``engine`` or ``yarn_value`` is not allowed.
 
     Examples
     --------

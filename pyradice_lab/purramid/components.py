@@ -313,8 +313,26 @@ class Layout:
 
 
 def load_layout(name_or_path: str | Path | Layout = "A", components=None) -> Layout:
-    """A side of the components (``"A"``, ``"B"`` or a designer's side name), a layout TOML path, or a Layout
-    (returned unchanged).  ``components``: a path or loaded components (default: the packaged ones).
+    """A board side as a :class:`Layout`.
+
+    Parameters
+    ----------
+    name_or_path : str, Path or Layout
+        A side of the components (``"A"``, ``"B"`` or a designer's side name; case-insensitive), a layout
+        TOML path, or a Layout (returned unchanged).
+    components : str, Path or Components, optional
+        The components whose sides are named (default: the packaged ones).
+
+    Returns
+    -------
+    Layout
+        The side's rows (bottom to top) and space numbers.
+
+    Raises
+    ------
+    ValueError
+        If ``name_or_path`` is not a side of the components, a ``.toml`` path that exists, or a Layout (or
+        the TOML file is not a valid layout).
 
     Examples
     --------
@@ -495,6 +513,24 @@ exactly 1 unit narrower than the row below; "12" spaces take 3 stacked tiles and
 def load_components(path=None) -> Components:
     """Load and validate a components file, merged over the packaged components (default: the packaged ones).
 
+    Parameters
+    ----------
+    path : str or Path, optional
+        A components TOML file; a designer's file may be partial (only the values it changes).  ``None``:
+        the packaged components.
+
+    Returns
+    -------
+    Components
+        The validated components: board sides (``.sides``, ``.layout(name)``), deals and game
+        configuration (``.config``).
+
+    Raises
+    ------
+    ValueError
+        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        allowed, if the file is missing, is not TOML or breaks a rule of the components.
+
     Examples
     --------
     >>> load_components().layout("A").capacity
@@ -504,7 +540,20 @@ def load_components(path=None) -> Components:
 
 
 def default_components() -> Components:
-    """The packaged components (cached)."""
+    """The packaged components (cached).
+
+    Returns
+    -------
+    Components
+        The components shipped in ``data/`` (the same object on every call; change it with
+        ``.replace({...})``, which returns a new one).
+
+    Examples
+    --------
+    >>> comp = default_components()
+    >>> sorted(comp.sides), comp is default_components()
+    (['A', 'B'], True)
+    """
     return FORMAT.default()
 
 

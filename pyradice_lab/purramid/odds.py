@@ -74,6 +74,19 @@ def burst_probability(n_dice: int, targets, exact: bool = False) -> float | Frac
     exact : bool
         Return a :class:`fractions.Fraction` instead of a float.
 
+    Returns
+    -------
+    float or fractions.Fraction
+        The burst probability (a Fraction with ``exact=True``).
+
+    Raises
+    ------
+    ValueError
+        If ``n_dice`` is not in 0..8 or a target is not in 1..48.
+    TypeError
+        If ``n_dice`` is not an integer, ``targets`` is not an iterable of integers or ``exact`` is not a
+        bool.
+
     Examples
     --------
     >>> burst_probability(3, [6, 8], exact=True)

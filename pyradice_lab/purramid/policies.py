@@ -148,19 +148,73 @@ class Policy:
 
 
 def greedy() -> Policy:
-    """Greedy placement; never stops while dice are left."""
+    """Greedy placement; never stops while dice are left.
+
+    Returns
+    -------
+    Policy
+        A seat or turn policy named ``"greedy"`` (for :func:`~.sim.simulate_games`, :func:`~.rules.play_game`,
+        :func:`~.turns.simulate_turns`).
+
+    Examples
+    --------
+    >>> greedy().name
+    'greedy'
+    """
     return Policy("greedy", K.KIND_GREEDY, 0.0)
 
 
 def stop_after(k: int) -> Policy:
-    """Greedy placement; stops once ``k`` placements form a valid group (k >= 1)."""
+    """Greedy placement; stops once ``k`` placements form a valid group.
+
+    Parameters
+    ----------
+    k : int
+        Placements before stopping, >= 1.
+
+    Returns
+    -------
+    Policy
+        A seat or turn policy named ``"stop_after(k)"`` (the string ``"stop_after:k"`` names it too).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer >= 1.
+
+    Examples
+    --------
+    >>> stop_after(2).name
+    'stop_after(2)'
+    """
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
         raise ValueError(f"k must be an integer >= 1 (placements before stopping), got {k!r}")
     return Policy(f"stop_after({int(k)})", K.KIND_STOP_AFTER, float(k))
 
 
 def stop_if_burst_risk_above(p: float) -> Policy:
-    """Greedy placement; stops when the next roll's chance of no completable placement exceeds ``p``."""
+    """Greedy placement; stops when the next roll's chance of no completable placement exceeds ``p``.
+
+    Parameters
+    ----------
+    p : float
+        Burst-risk threshold, a probability in [0, 1] (0: stop whenever a roll could burst; 1: never stop).
+
+    Returns
+    -------
+    Policy
+        A seat or turn policy named ``"stop_if_burst_risk_above(p)"`` (the string ``"risk:p"`` names it too).
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not a number in [0, 1].
+
+    Examples
+    --------
+    >>> stop_if_burst_risk_above(0.35).name
+    'stop_if_burst_risk_above(0.35)'
+    """
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (0 <= p <= 1) or math.isnan(p):
         raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
     return Policy(f"stop_if_burst_risk_above({float(p):g})", K.KIND_RISK, float(p))
@@ -258,6 +312,28 @@ def optimal(objective="tiles", yarn_value: float | None = None, bonus: str = "au
             engine: str = "compiled") -> OptimalPolicy:
     """The solved optimal turn policy (see :func:`pyradice_lab.purramid.turn_policy`); a seat policy in
     :func:`~.sim.simulate_games` and :func:`~.rules.play_game` too.
+
+    Parameters
+    ----------
+    objective : "tiles" or ("at_least", k)
+        Maximise expected tiles (yarn tokens at ``yarn_value`` each) or the chance of at least ``k`` >= 1
+        tiles this turn.
+    yarn_value : float, optional
+        Tiles per yarn token (default: the components' ``yarn_value``).
+    bonus : {"auto", "exact", "approx", "none"}
+        How bonus turns are valued (see :func:`~.advisor.advise`).
+    engine : {"compiled", "python"}
+        The compiled solver or the readable reference (same decisions, much slower).
+
+    Returns
+    -------
+    OptimalPolicy
+        A frozen policy object; it solves each board it meets (memoised) when a game or turn is played.
+
+    Raises
+    ------
+    ValueError
+        If ``objective``, ``bonus``, ``engine`` or ``yarn_value`` is not one of the allowed values.
 
     Examples
     --------

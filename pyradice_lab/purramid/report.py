@@ -284,7 +284,32 @@ def components_text() -> str:
 
 
 def report_section(ctx: ReportContext) -> Section:
-    """The Purramid section: exact odds and advisor, simulations with CIs, reconstructed components."""
+    """The Purramid section: exact odds and advisor, simulations with CIs, reconstructed components.
+
+    Parameters
+    ----------
+    ctx : pyradice_lab.report.ReportContext
+        The report's settings: ``quick`` (small sizes), the root ``seed`` (this section draws from
+        ``ctx.seed_for("purramid")``), ``n_jobs`` and ``out_dir`` (each experiment writes its CSV and figure
+        to ``out_dir/<experiment>/``).
+
+    Returns
+    -------
+    pyradice_lab.report.Section
+        Titled ``"Purramid"``: an introduction, the reconstructed components, then one
+        :class:`~pyradice_lab.report.ExperimentResult` per experiment (question, findings, method, figure,
+        table).
+
+    Examples
+    --------
+    >>> from pyradice_lab.report import ReportContext
+    >>> sec = report_section(ReportContext(quick=True, seed=3))  # doctest: +SKIP
+    >>> sec.title  # doctest: +SKIP
+    'Purramid'
+
+    (Skipped in the doctests: even the quick section plays thousands of games, about a minute;
+    ``tests/purramid/test_cli_report.py`` runs it.)
+    """
     root = ctx.seed_for("purramid")
     s_games, s_yarn, s_regret, s_bonus, s_strong = root.spawn(5)
     quick = ctx.quick

@@ -368,6 +368,14 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
         built-in policy).  With an optimal seat ``p``: ``expected_p`` (sum of the exact values of the
         turns it solved) and ``value_p`` (what those turns realised under its objective).
 
+    Raises
+    ------
+    ValueError
+        If ``players`` is not 2..4, ``layout`` is unknown, a policy is unknown or the number of policies is
+        not 1 or ``players``, or the components are invalid.
+    TypeError
+        If ``yarn_tokens`` is not a bool.
+
     Examples
     --------
     >>> rec = play_game(3, "A", rng=7)

@@ -183,6 +183,15 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
         seat ``p`` solved) and ``value_{p}`` (what those turns realised under its objective; NaN for
         other seats): their difference averages 0 (tested).
 
+    Raises
+    ------
+    ValueError
+        If ``n_games`` is not a positive integer, ``players`` is not 2..4, ``layout`` is unknown, a policy is
+        unknown or the number of policies is not 1 or ``players``, ``n_jobs`` is neither a positive integer
+        nor -1, or the components are invalid.
+    TypeError
+        If ``yarn_tokens`` is not a bool.
+
     Examples
     --------
     >>> df = simulate_games(2, players=4, policies=["optimal", "greedy", "greedy", "risk:0.35"], rng=3)

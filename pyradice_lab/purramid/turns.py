@@ -81,6 +81,22 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
         tokens spent), or 1/0 for reaching ``k`` tiles with the ``("at_least", k)`` objective),
         ``burst`` (the first turn segment burst), ``segments``, ``bonus_turns``, ``yarn_won``,
         ``yarn_spent``, ``placements``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a non-negative integer (or the table would be too large), ``layout`` is unknown or has
+        more than 64 spaces, ``covered`` names spaces not on the board, ``turn_dice`` is not in 1..5, ``yarn``
+        not in 0..12 (or not 0 with ``yarn_tokens=False``), or ``policy``/``objective``/``bonus``/``engine``
+        is not one of the allowed values.
+    TypeError
+        If ``yarn_tokens`` is not a bool, or ``rng`` is not a seed or Generator.
+
+    Examples
+    --------
+    >>> df = simulate_turns(200, policy="stop_after:2", rng=1)
+    >>> df.shape, round(float(df["tiles"].mean()), 2)
+    ((200, 8), 2.66)
     """
     from .advisor import MAX_TURN_DICE, MAX_YARN, _check_int, _spaces_mask, parse_objective
 

@@ -41,7 +41,41 @@ CARD_KINDS: dict[str, CardKind] = {}
 
 def register_card_kind(name: str, score: Callable, validate: Callable | None = None, *,
                        kid: int | None = None) -> CardKind:
-    """Register (or replace) an objective card kind ``score(values, colours, colour, params) -> int``."""
+    """Register (or replace) an objective card kind ``score(values, colours, colour, params) -> int``.
+
+    Parameters
+    ----------
+    name : str
+        The kind's name, as a card's ``kind`` in ``cards.toml`` (non-empty; an existing name is replaced).
+    score : callable ``(values, colours, colour, params) -> int``
+        Points of the dice of colour index ``colour`` in a pyramid (21 values / colour indices, 0 / -1 for
+        empty spaces); ``params`` is the card's table from ``cards.toml``.  Its docstring documents the kind.
+    validate : callable ``(params, where) -> None``, optional
+        Checks a card's parameters when components load; raises ``ValueError`` naming ``where``.
+    kid : int, optional
+        The compiled kernels' id of this kind; ``None``: only the readable engine scores it
+        (``simulate_games(engine="auto")`` then uses the readable engine).
+
+    Returns
+    -------
+    CardKind
+        The registered kind (also in :data:`CARD_KINDS`).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty string.
+
+    Examples
+    --------
+    >>> def sixes(values, colours, colour, params):
+    ...     "``points`` per die of the card's colour showing 6."
+    ...     return params["points"] * sum(v == 6 and c == colour for v, c in zip(values, colours))
+    >>> kind = register_card_kind("sixes_example", sixes)
+    >>> CARD_KINDS["sixes_example"].score([6, 6, 1] + [0] * 18, [0, 1, 0] + [-1] * 18, 0, {"points": 2})
+    2
+    >>> del CARD_KINDS["sixes_example"]   # keep the registry as packaged
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     kind = CardKind(name, score, validate or (lambda p, w: None), kid, (score.__doc__ or "").strip())

@@ -372,8 +372,24 @@ def load_components(path: str | Path | None = None) -> Components:
     """Load and validate components: a designer's file (or a folder of files named like the packaged ones),
     merged over the packaged components; default: the packaged ones.
 
-    Errors name the file, the key and what is allowed (:class:`~pyradice_lab.schema.SchemaError`, a
-    ``ValueError``); a partial file changes only what it gives.
+    A partial file changes only what it gives.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A components TOML file, or a folder holding files named like the packaged ones (``dice.toml``,
+        ``skills.toml``, ``goals.toml``, ``cards.toml``, ``setup.toml``).  ``None``: the packaged components.
+
+    Returns
+    -------
+    Components
+        The validated catalogue (palette, skills, goals, cards and the default setup).
+
+    Raises
+    ------
+    ValueError
+        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        allowed, if a file is missing or invalid, or a folder holds none of the packaged file names.
 
     Examples
     --------
@@ -394,7 +410,20 @@ def load_components(path: str | Path | None = None) -> Components:
 
 
 def default_components() -> Components:
-    """The default components (cached)."""
+    """The default components (cached).
+
+    Returns
+    -------
+    Components
+        The packaged catalogue (palette, skills, goals, cards and the default setup); the same object on every
+        call (change it with ``.replace({...})``, which returns a new one).
+
+    Examples
+    --------
+    >>> comps = default_components()
+    >>> len(comps.goals), comps is default_components()
+    (14, True)
+    """
     return FORMAT.default()
 
 

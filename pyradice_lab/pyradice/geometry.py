@@ -126,7 +126,32 @@ def _geometry(side: str) -> QuarryGeometry:
 
 
 def quarry_geometry(players: int = 2) -> QuarryGeometry:
-    """The quarry geometry for ``players`` (2: the 2-player side, 47 dice; 3-4: the 3/4-player side, 92 dice)."""
+    """The quarry geometry for ``players`` (2: the 2-player side, 47 dice; 3-4: the 3/4-player side, 92 dice).
+
+    Parameters
+    ----------
+    players : int
+        2..4.
+
+    Returns
+    -------
+    QuarryGeometry
+        Read-only index arrays: ``shapes`` (rows, cols) of the layers, ``n`` positions, ``coords``, ``sides``,
+        ``covers`` and ``supports`` of every position (cached: the same object per quarry side).
+
+    Raises
+    ------
+    ValueError
+        If ``players`` is not in 2..4.
+    TypeError
+        If ``players`` is not an integer.
+
+    Examples
+    --------
+    >>> g = quarry_geometry(2)
+    >>> g.n, g.shapes, g.coords.shape
+    (47, ((4, 6), (3, 5), (2, 4)), (47, 3))
+    """
     players = check_players(players)
     return _geometry("2p" if players == 2 else "3-4p")
 

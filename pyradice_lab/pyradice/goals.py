@@ -45,7 +45,45 @@ GOAL_KINDS: dict[str, GoalKind] = {}
 
 def register_goal_kind(name: str, check: Callable, consistent: Callable | None = None,
                        validate: Callable | None = None, *, kid: int | None = None, uses: str = "both") -> GoalKind:
-    """Register (or replace) a goal kind; without ``consistent`` a partial level is always judged achievable."""
+    """Register (or replace) a goal kind; without ``consistent`` a partial level is always judged achievable.
+
+    Parameters
+    ----------
+    name : str
+        The kind's name, as a goal token's ``kind`` in ``goals.toml`` (non-empty; an existing name is replaced).
+    check : callable ``(values, colours, params) -> bool``
+        Whether a full level (its dice's values and colour indices) meets the goal; ``params`` is the token's
+        table from ``goals.toml``.  Its docstring documents the kind.
+    consistent : callable ``(values, colours, params, n_colours) -> bool``, optional
+        Whether a partly filled level (0 / -1 for empty spaces) can still meet the goal (used by the
+        ``lookahead`` policy); default: always True.
+    validate : callable ``(params, where) -> None``, optional
+        Checks a token's parameters when components load; raises ``ValueError`` naming ``where``.
+    kid : int, optional
+        The compiled kernels' id of this kind; ``None``: only the readable engine knows it.
+    uses : {"both", "values", "colours"}
+        What ``check`` reads (exact odds enumerate only that).
+
+    Returns
+    -------
+    GoalKind
+        The registered kind (also in :data:`GOAL_KINDS`).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty string or ``uses`` is not one of the three values.
+
+    Examples
+    --------
+    >>> def no_ones(values, colours, params):
+    ...     "No die of the level shows 1."
+    ...     return 1 not in values
+    >>> kind = register_goal_kind("no_ones_example", no_ones, uses="values")
+    >>> GOAL_KINDS["no_ones_example"].check((2, 3, 6), (0, 1, 2), {}), kind.uses
+    (True, 'values')
+    >>> del GOAL_KINDS["no_ones_example"]   # keep the registry as packaged
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     if uses not in ("values", "colours", "both"):

@@ -78,7 +78,22 @@ def available_exact(turns: int = 8, players: int = 2) -> pd.DataFrame:
 
     Returns
     -------
-    DataFrame with columns ``turn``, ``n_available``, ``probability`` (Fraction) and ``p`` (float).
+    pandas.DataFrame
+        One row per (turn, number of available dice): columns ``turn``, ``n_available``, ``probability``
+        (Fraction) and ``p`` (float); each turn's probabilities sum to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``turns`` is not an integer in 1..MAX_EXACT_TURNS or ``players`` is not in 2..4.
+    TypeError
+        If ``players`` is not an integer.
+
+    Examples
+    --------
+    >>> df = available_exact(2)
+    >>> list(df.columns), df.groupby("turn")["probability"].sum().tolist()
+    (['turn', 'n_available', 'probability', 'p'], [Fraction(1, 1), Fraction(1, 1)])
     """
     if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or not 1 <= turns <= MAX_EXACT_TURNS:
         raise ValueError(f"turns must be an integer in 1..{MAX_EXACT_TURNS}, got {turns!r}")
@@ -117,8 +132,29 @@ def blind_goal_probability(code: str, level: int, *, players: int = 2,
 
     Values are fair d6; colours are drawn without replacement from the box (the quarry is itself a random draw
     from it, and a blind level is a random subset of the quarry).  Goals reading both values and colours are
-    enumerated jointly (only feasible up to 3 dice).  ``components``: a path or loaded components (default
-    packaged).
+    enumerated jointly (only feasible up to 3 dice).
+
+    Parameters
+    ----------
+    code : str
+        A goal token code of the components (e.g. ``"C3"``).
+    level : int
+        Pyramid level 1..6 (level ``k`` holds ``7 - k`` dice); for a goal reading values and colours, 4..6.
+    players : int
+        2..4: the box the colours are drawn from (one copy of the dice for 2 players, two for 3-4).
+    components : path or Components, optional
+        The goal tokens and dice (default: the packaged components).
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact probability.
+
+    Raises
+    ------
+    ValueError
+        If ``code`` is not a goal of the components, ``level`` is not an integer in 1..6 (or leaves more
+        than 3 dice for a goal reading values and colours), or ``players`` is not in 2..4.
 
     Examples
     --------

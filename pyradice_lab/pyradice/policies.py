@@ -94,7 +94,33 @@ NO_RESTRICTION = Restriction()
 
 
 def random_legal(state: GameState, u, restriction: Restriction = NO_RESTRICTION) -> tuple[int, int, int]:
-    """Uniformly random legal choices (die, then space, then skill option or none)."""
+    """Uniformly random legal choices (die, then space, then skill option or none).
+
+    Parameters
+    ----------
+    state : GameState
+        The game in progress; the policy chooses for ``state.seat`` (the mover).
+    u : sequence of 3 floats in [0, 1)
+        The turn's dealt uniform numbers (``state.deal.uniforms[turn]``), so a game is a pure function of its
+        deal.
+    restriction : Restriction
+        Skills the player may not use (restricted play; default: none).
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(take, place, option)``: the quarry position of the die taken, the pyramid space it goes to, and the
+        index of the skill option used in the canonical option list (-1: no skill).
+
+    Examples
+    --------
+    >>> from .components import Setup
+    >>> from .rules import GameState, deal
+    >>> g = GameState.start(deal(2, Setup.default(), rng=1), Setup.default())
+    >>> take, place, option = random_legal(g, g.deal.uniforms[0])
+    >>> take in g.legal_takes(), place in range(6), option >= -1
+    (True, True, True)
+    """
     takes = state.legal_takes()
     take = takes[int(u[0] * len(takes))]
     places = _legal_places(state.pyramids[state.seat][0])
@@ -133,12 +159,60 @@ def search(state: GameState, u, mode: str, restriction: Restriction = NO_RESTRIC
 
 
 def greedy(state: GameState, u) -> tuple[int, int, int]:
-    """Best immediate score (skills included), random tie-break."""
+    """Best immediate score (skills included), random tie-break.
+
+    Parameters
+    ----------
+    state : GameState
+        The game in progress; the policy chooses for ``state.seat`` (the mover).
+    u : sequence of 3 floats in [0, 1)
+        The turn's dealt uniform numbers (``state.deal.uniforms[turn]``), so a game is a pure function of its
+        deal.
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(take, place, option)``: the quarry position of the die taken, the pyramid space it goes to, and the
+        index of the skill option used in the canonical option list (-1: no skill).
+
+    Examples
+    --------
+    >>> from .components import Setup
+    >>> from .rules import GameState, deal
+    >>> g = GameState.start(deal(2, Setup.default(), rng=1), Setup.default())
+    >>> take, place, option = greedy(g, g.deal.uniforms[0])
+    >>> take in g.legal_takes(), place in range(6), option >= -1
+    (True, True, True)
+    """
     return search(state, u, "greedy")
 
 
 def lookahead(state: GameState, u) -> tuple[int, int, int]:
-    """Best score plus the value of goals still achievable on unfinished levels, random tie-break."""
+    """Best score plus the value of goals still achievable on unfinished levels, random tie-break.
+
+    Parameters
+    ----------
+    state : GameState
+        The game in progress; the policy chooses for ``state.seat`` (the mover).
+    u : sequence of 3 floats in [0, 1)
+        The turn's dealt uniform numbers (``state.deal.uniforms[turn]``), so a game is a pure function of its
+        deal.
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(take, place, option)``: the quarry position of the die taken, the pyramid space it goes to, and the
+        index of the skill option used in the canonical option list (-1: no skill).
+
+    Examples
+    --------
+    >>> from .components import Setup
+    >>> from .rules import GameState, deal
+    >>> g = GameState.start(deal(2, Setup.default(), rng=1), Setup.default())
+    >>> take, place, option = lookahead(g, g.deal.uniforms[0])
+    >>> take in g.legal_takes(), place in range(6), option >= -1
+    (True, True, True)
+    """
     return search(state, u, "lookahead")
 
 

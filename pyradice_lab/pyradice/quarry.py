@@ -91,6 +91,26 @@ def visible_faces(occupied, players: int = 2) -> np.ndarray:
 def availability(occupied, players: int = 2) -> np.ndarray:
     """Which dice can be taken (at least 3 visible faces), for one or many quarries (batch axis first).
 
+    Parameters
+    ----------
+    occupied : bool array, shape (B, n) or (n,)
+        Which positions hold a die (0/1 accepted), flat order of :func:`.geometry.quarry_geometry`.
+    players : int
+        2 (47 positions) or 3-4 (92 positions).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Same shape as ``occupied``: True where a die is present and shows at least 3 faces.
+
+    Raises
+    ------
+    ValueError
+        If ``occupied`` is not boolean (or 0/1) or its last axis is not the quarry size of ``players``, or
+        ``players`` is not in 2..4.
+    TypeError
+        If ``players`` is not an integer.
+
     Examples
     --------
     >>> import numpy as np

@@ -64,6 +64,32 @@ class Deal:
 def deal(players: int, setup: Setup, *, rng=None, colours=None) -> Deal:
     """Draw the chance outcomes of one game (quarry, discs, roll-off, policy random numbers).
 
+    Parameters
+    ----------
+    players : int
+        2..4.
+    setup : Setup
+        Tokens, cards and (optionally fixed) discs, e.g. :meth:`Setup.default`.
+    rng : seed, SeedSequence or Generator, optional
+        The draws' randomness (a seed fixes the deal).
+    colours : dict, optional
+        ``colour name -> number of dice`` in the box (default: the setup's palette, doubled for 3-4 players);
+        at least 4 colours when the discs are drawn.
+
+    Returns
+    -------
+    Deal
+        ``players``, the quarry's ``values`` and ``colours`` (one per position), ``discs`` (colour indices of
+        the 4 cards), the roll-off ``rolls``, ``uniforms`` (three per turn, for the policies) and the colour
+        ``names``.
+
+    Raises
+    ------
+    TypeError
+        If ``setup`` is not a Setup or ``players`` is not an integer.
+    ValueError
+        If ``players`` is not in 2..4 or ``colours`` offers fewer than 4 disc colours.
+
     Examples
     --------
     >>> d = deal(3, Setup.default(), rng=1)
@@ -104,8 +130,30 @@ def first_player(rolls: np.ndarray) -> int:
 def legal_places(values) -> list[int]:
     """Empty spaces where a die may go: level 1, or directly above two placed dice (rules).
 
-    ``values``: the 21 pyramid spaces, 0 for empty, else the die's value 1..6 (ValueError naming ``values``
-    otherwise).
+    Parameters
+    ----------
+    values : sequence of int, length 21
+        The pyramid spaces (level 1 first, :data:`.geometry.PYRAMID` order): 0 for empty, else the die's
+        value 1..6.
+
+    Returns
+    -------
+    list of int
+        The legal spaces, ascending.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` does not hold 21 integers in 0..6.
+    TypeError
+        If ``values`` is not a sequence.
+
+    Examples
+    --------
+    >>> legal_places([0] * 21)                      # an empty pyramid: the 6 spaces of level 1
+    [0, 1, 2, 3, 4, 5]
+    >>> legal_places([3, 4, 0, 0, 0, 0] + [0] * 15)   # spaces 0 and 1 hold dice: space 6 above them opens
+    [2, 3, 4, 5, 6]
     """
     try:
         items = list(values)

@@ -107,7 +107,35 @@ def _check_pyramid(values, colours, n_colours: int) -> tuple[list[int], list[int
 def score_pyramid(values, colours, table: Table) -> ScoreCard:
     """Score one pyramid (21 values / colour indices, 0 / -1 for empty spaces) under ``table``.
 
-    Raises ValueError/TypeError naming ``values``, ``colours`` or ``table`` for malformed input.
+    Parameters
+    ----------
+    values : sequence of int, length 21
+        Die values 1..6, 0 for an empty space (:data:`.geometry.PYRAMID` order, level 1 first).
+    colours : sequence of int, length 21
+        Colour indices of the palette, -1 exactly where ``values`` is 0.
+    table : Table
+        The game's goal tokens, skill tokens, cards and card discs (``Table.build(setup, discs)``).
+
+    Returns
+    -------
+    ScoreCard
+        ``goals_met`` (levels 1..5), ``goal_vp``, ``cards`` (points of each card) and ``total``.
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a Table.
+    ValueError
+        If ``values`` or ``colours`` does not hold 21 integers in range, or they disagree on which spaces are
+        empty.
+
+    Examples
+    --------
+    >>> from .components import Setup
+    >>> t = Table.build(Setup.default(), discs=(0, 1, 2, 3))
+    >>> sc = score_pyramid((3, 5, 5, 3, 3, 5) + (0,) * 15, (0, 0, 1, 1, 2, 3) + (-1,) * 15, t)
+    >>> sc.total == sc.goal_vp + sum(sc.cards), len(sc.goals_met)
+    (True, 5)
     """
     if not isinstance(table, Table):
         raise TypeError(f"table must be a Table (Table.build(setup, discs)), got {type(table).__name__}")

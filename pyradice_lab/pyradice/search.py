@@ -485,6 +485,40 @@ def flat_mc(state, u, spec: FlatMC | None = None, *, tab, n_colours: int, qgeo) 
     ``tab``, ``n_colours`` and ``qgeo`` are the setup's kernel tables and the packed quarry geometry
     (:func:`.sim.policy_function` binds them).  It reads only what the mover sees (:func:`observe`) and plays the
     same move as :func:`play_search_deals` from the same deal.
+
+    Parameters
+    ----------
+    state : GameState
+        The game in progress; the search chooses for ``state.seat``.
+    u : sequence of 3 floats in [0, 1)
+        The turn's dealt uniform numbers (they seed the rollouts and break ties).
+    spec : FlatMC, optional
+        The search's parameters (rollouts, rollout policy, candidates; default ``FlatMC()``).
+    tab : numpy.ndarray
+        The setup's kernel table (``kernel_tables(setup)["tab"]``, :func:`.sim.kernel_tables`).
+    n_colours : int
+        Number of dice colours of the setup (``kernel_tables(setup)["n_colours"]``).
+    qgeo : numpy.ndarray
+        The packed quarry geometry of ``state.players`` (:func:`.sim.quarry_table`).
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(take, place, option)`` as for the other policies (:mod:`.policies`): quarry position, pyramid space,
+        skill option index (-1: none).
+
+    Examples
+    --------
+    >>> from .components import Setup
+    >>> from .rules import GameState, deal
+    >>> from .sim import kernel_tables, quarry_table
+    >>> setup = Setup.default()
+    >>> g = GameState.start(deal(2, setup, rng=1), setup)
+    >>> tabs = kernel_tables(setup)
+    >>> take, place, option = flat_mc(g, g.deal.uniforms[0], FlatMC(rollouts=8), tab=tabs["tab"],
+    ...                               n_colours=tabs["n_colours"], qgeo=quarry_table(2))
+    >>> take in g.legal_takes(), place in range(6)
+    (True, True)
     """
     spec = spec or FlatMC()
     setup = state.table.setup

@@ -294,10 +294,21 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
 
     Returns
     -------
-    DataFrame, one row per game: ``first_player``, ``winner`` (-1 when shared), ``n_winners``, ``decided_by``,
-    the cards and their disc colours, and per seat ``s``: ``policy_s``, ``score_s``, ``goal_vp_s``, ``goals_s``,
-    ``goal_L1_s`` .. ``goal_L5_s`` (met?), ``card1_s`` .. ``card4_s`` (points), ``skills_used_s``; plus
-    ``choices_mean/min/max`` (available dice per turn).
+    pandas.DataFrame
+        One row per game: ``first_player``, ``winner`` (-1 when shared), ``n_winners``, ``decided_by``,
+        the cards and their disc colours, and per seat ``s``: ``policy_s``, ``score_s``, ``goal_vp_s``,
+        ``goals_s``, ``goal_L1_s`` .. ``goal_L5_s`` (met?), ``card1_s`` .. ``card4_s`` (points),
+        ``skills_used_s``; plus ``choices_mean/min/max`` (available dice per turn).  With
+        ``return_arrays=True``, ``(df, arrays)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_games`` is not a positive integer, ``players`` is not 2..4, a policy is unknown or the number of
+        policies is not 1 or ``players``, ``engine`` is not ``"auto"``, ``"fast"`` or ``"python"``
+        (``"fast"`` needs built-in component kinds and named policies), or the components are invalid.
+    TypeError
+        If ``players`` is not an integer or ``setup`` is not a Setup.
 
     Examples
     --------
@@ -346,6 +357,11 @@ def warmup() -> float:
     "pyradice first simulate_games(100)"); numba caches the result on disk (``__pycache__`` beside the sources,
     or ``NUMBA_CACHE_DIR``), so later processes start in a fraction of a second.  ``pyradice-lab pyradice
     warmup`` runs this once per machine, e.g. after installing.
+
+    Returns
+    -------
+    float
+        CPU seconds spent compiling (or loading the compiled kernels from the cache).
 
     Examples
     --------
@@ -425,9 +441,38 @@ def _pyramid_text(values, colours, names) -> list[str]:
 def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
               trace: bool = True, components=None) -> GameRecord:
     """Play one game in the readable engine; with ``trace`` the record holds a readable transcript.
-    ``components``: a path or loaded components, as for :func:`simulate_games`.
 
     The same ``rng`` as the ``i``-th child of :func:`simulate_games`' seed replays that game exactly.
+
+    Parameters
+    ----------
+    players : int
+        2..4.
+    setup : Setup, optional
+        Tokens and cards (default: the components' default setup).
+    policies : str, callable or list, optional
+        ``"random_legal"``, ``"greedy"`` (default), ``"lookahead"``, ``"flat_mc[:N[:rollout]]"`` or a policy
+        function (:mod:`.policies`), one for all seats or one per seat.
+    rng : seed, SeedSequence or Generator, optional
+        The deal's randomness.
+    trace : bool
+        Record a readable transcript in ``lines``.
+    components : path or Components, optional
+        A designer's components file or loaded components, as for :func:`simulate_games`.
+
+    Returns
+    -------
+    GameRecord
+        ``players``, ``first_player``, ``totals``, ``goals_met``, ``cards``, ``winners`` (tied seats all
+        win), ``lines`` (the transcript; ``.transcript`` joins them) and the final ``state``.
+
+    Raises
+    ------
+    ValueError
+        If ``players`` is not in 2..4, a policy name is unknown or the number of policies is not 1 or
+        ``players``, or the components are invalid.
+    TypeError
+        If ``players`` is not an integer or ``setup`` is not a Setup.
 
     Examples
     --------

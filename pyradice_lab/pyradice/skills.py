@@ -42,7 +42,42 @@ SKILL_KINDS: dict[str, SkillKind] = {}
 
 
 def register_skill_kind(name: str, options: Callable, *, kid: int | None = None) -> SkillKind:
-    """Register (or replace) a skill kind ``options(values, colours, placed, params) -> list[Action]``."""
+    """Register (or replace) a skill kind ``options(values, colours, placed, params) -> list[Action]``.
+
+    Parameters
+    ----------
+    name : str
+        The kind's name, as a skill token's ``kind`` in ``skills.toml`` (non-empty; an existing name is
+        replaced).
+    options : callable ``(values, colours, placed, params) -> list[Action]``
+        Every distinct use of the skill on the pyramid (21 values / colour indices, 0 / -1 for empty spaces)
+        without touching the die just placed on space ``placed``, in a fixed order, leaving out uses that
+        change nothing; an Action is a tuple of ``(space, new_value, new_colour)``.  Its docstring documents
+        the kind.
+    kid : int, optional
+        The compiled kernels' id of this kind; ``None``: only the readable engine knows it.
+
+    Returns
+    -------
+    SkillKind
+        The registered kind (also in :data:`SKILL_KINDS`).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty string.
+
+    Examples
+    --------
+    >>> def bump(values, colours, placed, params):
+    ...     "Add 1 to any other die showing less than 6."
+    ...     return [((s, values[s] + 1, colours[s]),) for s in range(21)
+    ...             if values[s] and s != placed and values[s] < 6]
+    >>> kind = register_skill_kind("bump_example", bump)
+    >>> SKILL_KINDS["bump_example"].options([2, 6, 3] + [0] * 18, [0, 1, 2] + [-1] * 18, 2, {})
+    [((0, 3, 0),)]
+    >>> del SKILL_KINDS["bump_example"]   # keep the registry as packaged
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     kind = SkillKind(name, options, kid, (options.__doc__ or "").strip())

@@ -347,6 +347,12 @@ def calibrate(observations, *, rng=None, fit: Sequence[str] | None = None, start
     -------
     Calibration
 
+    Raises
+    ------
+    ValueError
+        If ``observations`` lacks the needed columns or holds an unknown edge/finger or an impossible count,
+        ``fit`` is not distinct names of fitted parameters, or ``bootstrap`` is not a non-negative integer.
+
     Examples
     --------
     >>> obs = [{"edge": "north", "duration": d, "fallen": f} for d, f in [(0.5, 2), (1.0, 5), (2.0, 9), (3.0, 13)]]
@@ -501,10 +507,45 @@ def _simulate_rows(design, original, params, geometry, gen, comp=None) -> pd.Dat
 
 def simulate_observations(design, params=None, *, tilts: int = 30, rng=None, centre: bool = True,
                           geometry: RaftGeometry | None = None) -> pd.DataFrame:
-    """Synthetic measured tilts from the model: ``tilts`` tilts per row of ``design`` (edge, finger,
-    duration, start), one output row per tilt with ``fallen`` and (``centre=True``) ``centre_after``.
-    Used to test :func:`calibrate` and to plan how many real tilts a designer needs (numpy sampler,
-    no compilation)."""
+    """Synthetic measured tilts from the model: ``tilts`` tilts per row of ``design``.
+
+    Used to test :func:`calibrate` and to plan how many real tilts a designer needs (numpy sampler, no
+    compilation).
+
+    Parameters
+    ----------
+    design : DataFrame or list of dict
+        One row per tilt setting: ``edge``, ``finger``, ``duration`` (seconds) and optionally ``start`` (gems
+        per space, default :func:`standard_start`).
+    params : TiltParams or dict, optional
+        The model's parameters (default ``data/tilt.toml``).
+    tilts : int
+        Tilts per row of ``design``, >= 1.
+    rng : seed or Generator, optional
+        Row ``i`` draws from the ``i``-th spawned child.
+    centre : bool
+        Add ``centre_after`` (gems left in the centre space).
+    geometry : RaftGeometry, optional
+        The raft (default: the packaged one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per tilt: ``edge``, ``finger``, ``duration``, ``start``, ``fallen`` (gems that fell) and, with
+        ``centre=True``, ``centre_after``.
+
+    Raises
+    ------
+    ValueError
+        If ``tilts`` is not a positive integer, or ``design`` is empty, not a table, or lacks ``edge``,
+        ``finger`` or ``duration`` (or holds an unknown edge, finger or a duration out of range).
+
+    Examples
+    --------
+    >>> obs = simulate_observations([{"edge": "north", "finger": "centre", "duration": 1.0}], tilts=50, rng=1)
+    >>> obs.shape, list(obs.columns)
+    ((50, 6), ['edge', 'finger', 'duration', 'start', 'fallen', 'centre_after'])
+    """
     from .physics import fate_table
     from .sampling import cumulative_tables, sample_batch
 

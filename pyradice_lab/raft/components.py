@@ -421,11 +421,26 @@ Every value has its meaning and source in the comment line above it (for [[card]
 def load_components(path=None, *, gems=None, lifeboats=None, raft=None) -> Components:
     """Load and validate components: a designer's file merged over the packaged ones (default: packaged).
 
-    ``path`` is one file with any of the sections (``[gems]``, ``[deck]`` + ``[[card]]``, ``[edges.*]``,
-    ``[flag]``, ``[players]``, ``[water]``, ...); ``gems``, ``lifeboats`` and ``raft`` are files shaped like the
-    packaged ``gems.toml``, ``lifeboats.toml`` and ``raft.toml`` (merged in that order, then ``path``).
-    Raises :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key (e.g.
-    ``card.3.points``) and what is allowed.
+    Parameters
+    ----------
+    path : str or Path, optional
+        One file with any of the sections (``[gems]``, ``[deck]`` + ``[[card]]``, ``[edges.*]``, ``[flag]``,
+        ``[players]``, ``[water]``, ...); merged last.
+    gems, lifeboats, raft : str or Path, optional
+        Files shaped like the packaged ``gems.toml``, ``lifeboats.toml`` and ``raft.toml`` (merged in that
+        order, before ``path``).
+
+    Returns
+    -------
+    Components
+        The validated components (``gems``, the lifeboat deck, the raft geometry, ...); with no argument the
+        packaged (cached) ones.
+
+    Raises
+    ------
+    ValueError
+        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key (e.g.
+        ``card.3.points``) and what is allowed, if a file is missing, not TOML or invalid.
 
     Examples
     --------
@@ -448,7 +463,20 @@ def coerce_components(components, name: str = "components") -> Components:
 
 
 def default_components() -> Components:
-    """The packaged components (cached)."""
+    """The packaged components (cached).
+
+    Returns
+    -------
+    Components
+        The components shipped in ``data/`` (the same object on every call; change it with
+        ``.replace({...})``, which returns a new one).
+
+    Examples
+    --------
+    >>> comp = default_components()
+    >>> comp.gems.in_play(4).tolist(), comp is default_components()
+    ([8, 8, 8, 3], True)
+    """
     return FORMAT.default()
 
 

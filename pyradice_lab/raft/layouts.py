@@ -191,6 +191,25 @@ def reference_state(players: int = 4, components=None) -> np.ndarray:
     into its neighbours): draw one with :func:`~pyradice_lab.raft.setup_state`, or average over them
     by passing :class:`RandomSetup` as the state.
 
+    Parameters
+    ----------
+    players : int
+        2..4: which gems are used (:meth:`Gems.in_play`).
+    components : path or Components, optional
+        The gems and raft (default: the packaged components).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (9, colours)
+        Gems per space (row by row from the north-west corner, centre 4) per colour.
+
+    Raises
+    ------
+    ValueError
+        If ``players`` is not a player count of the components.
+
+    Examples
+    --------
     >>> reference_state(4).sum(axis=1).tolist()
     [1, 1, 1, 1, 19, 1, 1, 1, 1]
     """

@@ -540,8 +540,45 @@ def play_game(players: int = 3, variant: str = "standard", policies=None, rng=No
               max_turns: int = MAX_TURNS, discards_roll: bool = False, replace_sunk: bool = True) -> GameRecord:
     """Play one game by the readable rules and return its summary and (``trace=True``) transcript.
 
-    ``components`` is a components file (partial files merge over the packaged ones) or loaded components; the
-    other arguments are those of :class:`Game`.
+    Parameters
+    ----------
+    players : int
+        2..4.
+    variant : {"standard", "sinking"}
+        The rules variant.
+    policies : policy, name or list of them (one per seat), optional
+        Default: ``"greedy"`` for everyone (names: :mod:`.policies`).
+    rng : seed or Generator, optional
+        The game's randomness.
+    trace : bool
+        Keep a transcript.
+    components : path or Components, optional
+        A components file (partial files merge over the packaged ones) or loaded components.
+    params : TiltParams or dict, optional
+        Tilt model parameters (default ``data/tilt.toml``).
+    skills : float or list of float, optional
+        Per-seat timing noise (overrides ``params.timing_noise``).
+    flag_depth : int, optional
+        Cards before the pirate flag (default: the rules' depth for the player count).
+    max_turns : int
+        Safety cap (the game is marked ``truncated`` if it is reached).
+    discards_roll : bool
+        Whether unused black gems and leftovers nobody places may roll out of the centre space like dropped
+        gems (default False).
+    replace_sunk : bool
+        Whether a sunk lifeboat is replaced at the end of the turn like a completed one (default True).
+
+    Returns
+    -------
+    GameRecord
+        ``summary`` (the game's row as in :func:`~.sim.simulate_games`: scores, winner, turns, ``truncated``
+        ...) and ``transcript`` (lines; ``.text`` joins them).
+
+    Raises
+    ------
+    ValueError
+        If ``players``, ``variant``, a policy, ``skills``, ``flag_depth`` or ``max_turns`` is not allowed, or
+        the components or parameters are invalid (each error names the argument).
 
     Examples
     --------

@@ -280,6 +280,21 @@ def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
     (the position's points minus the average of the other players'), each with ``_se``, ``_ci_low``,
     ``_ci_high``, and ``games``.
 
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        A table from :func:`simulate_games` (one player count; needs ``first_player`` and ``players``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per turn position (the columns above).
+
+    Raises
+    ------
+    ValueError
+        If ``games`` is empty or not a table from :func:`simulate_games`.
+
     Examples
     --------
     >>> t = start_player_table(simulate_games(40, players=3, rng=2))

@@ -193,6 +193,41 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     new rules setup for every trial and gives the exact average over setups as ``p_model`` (about 1 s):
     the answer for the first tilt of a real game.  There is no default layout: the question decides.
 
+    Parameters
+    ----------
+    state : array_like of int, shape (9, colours) or (3, 3, colours); or RandomSetup
+        Gems per space (row by row from the north-west corner, centre 4) per colour, or a
+        :class:`~pyradice_lab.raft.layouts.RandomSetup`.
+    edge : {"north", "east", "south", "west"}
+        The raft edge lowered toward the player.
+    finger : str or int
+        A finger space of that edge (``"left"``, ``"centre"``, ``"right"``, as the edge has them) or its index.
+    duration : float
+        Intended tilt time in seconds (0..``params.max_duration``).
+    params : TiltParams or dict, optional
+        Tilt model parameters (default ``data/tilt.toml``).
+    trials : int
+        Number of tilts, >= 1.
+    rng : seed or Generator, optional
+        Fixes the tilts.
+    geometry : RaftGeometry, optional
+        The raft's geometry (default: the components').
+    model : bool
+        Add ``p_model``, the exact probability under the tilt model.
+    components : path or Components, optional
+        The gems and raft the state uses (default: a RandomSetup's own components, else the packaged ones).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per outcome seen, most likely first (columns above); ``df.attrs["trials"]`` is ``trials``.
+
+    Raises
+    ------
+    ValueError
+        If ``state`` is not a valid raft for the components, ``edge`` or ``finger`` is unknown, ``duration``
+        is out of range, ``trials`` is not a positive integer, or ``params`` is invalid.
+
     Examples
     --------
     >>> df = tilt_distribution(reference_state(4), "north", "centre", 1.0, trials=2000, rng=3)
