@@ -15,25 +15,24 @@ __version__ = "0.1.0"
 
 from typing import TYPE_CHECKING  # noqa: E402
 
-from . import dice, rng, stats  # noqa: E402
 from ._lazy import attach  # noqa: E402
-from .rng import as_generator, spawn  # noqa: E402
-from .stats import Estimate, mean_estimate, proportion_estimate, run_until  # noqa: E402
 
-# heavier modules and the games load on first use, so `import pyradice_lab` stays fast
-__all__ = ["__version__", "dice", "rng", "stats", "as_generator", "spawn", "Estimate", "mean_estimate",
-           "proportion_estimate", "run_until"]
+# everything loads on first use, numpy included: `import pyradice_lab` stays fast, and `pyradice-lab --help`
+# or `pyradice-lab games` (which import the package and the games' __init__ only) never import numpy
+__all__ = ["__version__"]
 __getattr__, __dir__, __all__ = attach(globals(), {
+    "rng": ["as_generator", "spawn"], "stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until"],
     "sweep": ["run_sweep"], "designer": ["compare", "Comparison"], "plausible": ["robustness"],
     "balancing": ["balance"]}, submodules=[
-    "sweep", "designer", "plausible", "balancing", "report", "registry", "bench", "cli", "overview", "purramid",
-    "pyradice", "raft", "meerkat"])
+    "dice", "rng", "stats", "sweep", "designer", "plausible", "balancing", "report", "registry", "bench", "cli",
+    "overview", "purramid", "pyradice", "raft", "meerkat"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
     from . import (
         bench as bench,
         cli as cli,
         designer as designer,
+        dice as dice,
         meerkat as meerkat,
         overview as overview,
         purramid as purramid,
@@ -41,9 +40,18 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         raft as raft,
         registry as registry,
         report as report,
+        rng as rng,
+        stats as stats,
         sweep as sweep,
     )
     from .balancing import balance as balance
     from .designer import Comparison as Comparison, compare as compare
     from .plausible import robustness as robustness
+    from .rng import as_generator as as_generator, spawn as spawn
+    from .stats import (
+        Estimate as Estimate,
+        mean_estimate as mean_estimate,
+        proportion_estimate as proportion_estimate,
+        run_until as run_until,
+    )
     from .sweep import run_sweep as run_sweep

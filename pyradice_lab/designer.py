@@ -80,6 +80,14 @@ def _start_player_win(df, out, arg):
     return _per_game(out, out["win"].where(out["start"], 0.0), "sum", len(df)), _ones(df)
 
 
+def _start_player_edge(df, out, arg):
+    h = _humans(out)
+    players = _per_game(h, np.ones(len(h)), "sum", len(df))
+    start = _per_game(h, h["win"].where(h["start"], 0.0), "sum", len(df))
+    others = _per_game(h, h["win"].where(~h["start"].astype(bool), 0.0), "sum", len(df))
+    return start - others / (players - 1), _ones(df)
+
+
 def _seat(arg: str, out) -> int:
     seats = int(out["seat"].max()) + 1
     try:
@@ -184,6 +192,8 @@ def _meerkat_points_per_meerkat(df, out, arg):
 
 _COMMON = {
     "start_player_win": _Metric("win share of the start player (ties shared)", _start_player_win),
+    "start_player_edge": _Metric("start player's win share minus the mean of the other players' (the automa "
+                                 "excluded; ties shared)", _start_player_edge),
     "seat_win": _Metric("win share of seat K (ties shared)", _seat_win, "K = seat", True),
     "position_win": _Metric("win share of the player taking turn position K (0 = start player)",
                             _position_win, "K = turn position", True),

@@ -226,7 +226,10 @@ class Finding:
         """
         if self.kind != "difference" or self.effect == 0 or self.halfwidth == 0:
             return None
-        need = self.n * (self.halfwidth / abs(self.effect)) ** 2
+        ratio = self.halfwidth / abs(self.effect)
+        if ratio > math.sqrt(_MAX_RESOLVE / self.n):  # also keeps a vanishing effect from overflowing the square
+            return None
+        need = self.n * ratio ** 2
         if need > _MAX_RESOLVE:
             return None
         need = max(need, self.min_n, self.n + 1)
@@ -241,7 +244,8 @@ class Finding:
         """Flat dict (one row of a findings table), including the rendered sentence and the claim flag."""
         return {"kind": self.kind, "quantity": self.quantity, "estimate": self.estimate, "ci_low": self.ci_low,
                 "ci_high": self.ci_high, "n": self.n, "null": self.null, "test": self.test, "player": self.player,
-                "unit": self.unit, "component": self.component, "robust": self.robust, "claim": self.is_claim,
+                "unit": self.unit, "component": self.component, "robust": self.robust,
+                "robustness": self.robustness, "claim": self.is_claim,
                 "sentence": render(self)}
 
 

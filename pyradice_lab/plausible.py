@@ -32,7 +32,7 @@ differences of components, not of luck.  On each set the finding *holds* when th
 interval lies entirely on the claimed side of the threshold, is *reversed* when it lies entirely on the
 other side, and is *undecided* otherwise.  A finding is called robust only when it holds on every sampled set.
 
-Metrics are those of :func:`pyradice_lab.designer.metrics` (``start_player_win``, ``seat_win:K``,
+Metrics are those of :func:`pyradice_lab.designer.metrics` (``start_player_win``, ``start_player_edge``, ``seat_win:K``,
 ``position_win:K``, ``mean_score``, ``score_spread``, ``game_length`` and each game's own, e.g. Meerkat's
 ``points_per_meerkat:T`` or Purramid's ``burst_rate``); ratio metrics carry delta-method standard errors.
 

@@ -52,6 +52,7 @@ from .report_items import (
     rasterise,
     render_figure,
 )
+from .report_robustness import assess_sections, checks_for, run_check
 from .sweep import (
     loky_config,
     remove_stale_temporaries,
@@ -126,6 +127,24 @@ def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | Non
     if sec.seed is None:
         sec.seed = ctx.seed_label(name)
     return sec
+
+
+def _run_check(check, seed: int, parent_pid: int | None = None):
+    if parent_pid is not None:
+        watch_parent(parent_pid)
+    return run_check(check, seed=seed)
+
+
+def _rewrite_findings(folder: Path, sections) -> None:
+    """Rewrite ``<folder>/<name>_findings.csv`` (if the experiment saved one) with the assessed findings."""
+    from .findings import findings_table
+
+    path = folder / f"{folder.name}_findings.csv"
+    exp = next((it for s in sections for it in s.items
+                if isinstance(it, ExperimentResult) and it.name == folder.name), None)
+    if exp is None or not path.exists() or not exp.findings:
+        return
+    findings_table(exp.findings).to_csv(path, index=False)
 
 
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
@@ -221,10 +240,18 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
     bar = tqdm(total=len(builders), desc="report", unit="section", disable=not progress, leave=False)
     try:
+        # the robustness checks of the start-player findings (full report only) depend on the root seed alone:
+        # they run beside the sections, in the same worker pool (pyradice_lab.report_robustness)
+        checks = [] if quick else checks_for(names)
+        checked: dict[str, object] = {}
+        bar.total += len(checks)
         if n_jobs == 1:
             sections = []
             for name, builder in builders:
                 sections.append(_build_section(name, builder, ctx))
+                bar.update(1)
+            for c in checks:
+                checked[c.key] = _run_check(c, int(seed))
                 bar.update(1)
         else:
             # sections are independent (each seeds itself from the root seed and its name): build them in
@@ -233,18 +260,24 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
 
             parent = os.getpid()
             done: dict[int, Section] = {}
-            tasks = (delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, n, b)
-                     for i, (n, b) in enumerate(builders))
+            tasks = [delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, n, b)
+                     for i, (n, b) in enumerate(builders)]
+            tasks += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent)))(c) for c in checks]
             try:
-                with loky_config(min(n_jobs, len(builders))):
-                    for i, sec in Parallel(return_as="generator_unordered")(tasks):
-                        done[i] = sec
+                with loky_config(min(n_jobs, len(tasks))):
+                    for i, res in Parallel(return_as="generator_unordered")(tasks):
+                        if isinstance(i, str):
+                            checked[i] = res
+                        else:
+                            done[i] = res
                         bar.update(1)
             except BaseException:
                 stop_worker_processes()  # now, not after the sections under way have finished
                 raise
             sections = [done[i] for i in range(len(builders))]
         bar.close()
+        for name in assess_sections(sections, checked, quick=quick):  # the findings CSVs get the verdicts too
+            _rewrite_findings(stage / name, sections)
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}

@@ -574,7 +574,10 @@ def _summary(sections, story: _Story) -> None:
         f"{n_with} of {n_exp} experiments state structured findings, computed from their data; the others "
         "have a reading written by hand, which is not ranked here. A finding claims a difference only when its "
         f"95% interval excludes 'no difference' on at least {MIN_CLAIM_N} games; sizes are relative to each "
-        "finding's scale (its fair share, baseline or stated reference)."))
+        "finding's scale (its fair share, baseline or stated reference). The last column re-checks the start-player "
+        "findings on plausible reconstructions of the components the rules do not publish: 'yes' when the finding "
+        "holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some sets' intervals "
+        "straddle the null (pyradice_lab.report_robustness)."))
 
     def block(title: str, items) -> None:
         # the heading stays with the table's first rows, not with the whole table (which may take a page)
@@ -587,12 +590,11 @@ def _summary(sections, story: _Story) -> None:
                                                                    SUMMARY_CELL)]
         rows = [head]
         for i, f in enumerate(items, 1):
-            robust = ("not assessed" if f.robust is None else ("yes" if f.robust else "no")) + \
-                (f": {f.robustness}" if f.robustness else "")
+            robust = robust_cell(f)
             rows.append([Paragraph(str(i), SUMMARY_CELL), Paragraph(markup(render(f)), SUMMARY_CELL),
                          Paragraph(markup(where[id(f)]), SUMMARY_CELL), Paragraph(markup(robust), SUMMARY_CELL)])
         width = PORTRAIT[0] - 2 * MARGIN_X
-        story.add([RLTable(rows, colWidths=[22, width - 22 - 104 - 74, 104, 74], repeatRows=1, hAlign="LEFT",
+        story.add([RLTable(rows, colWidths=[22, width - 22 - 92 - 96, 92, 96], repeatRows=1, hAlign="LEFT",
                            style=TableStyle([("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                              ("INNERGRID", (0, 0), (-1, -1), 0.25, GRID),
                                              ("BOX", (0, 0), (-1, -1), 0.4, GRID),
@@ -609,6 +611,15 @@ def _summary(sections, story: _Story) -> None:
             f"The other {len(rest)} findings ({sum(f.is_claim for f in rest)} of them claims) are stated with "
             "their experiments; all findings, ranked, are in the findings CSV beside this PDF "
             "(<report>_findings.csv).", SMALL))
+
+
+def robust_cell(f) -> str:
+    """The summary's robustness column for a finding: "yes: holds on 10 of 10 sampled tile sets (...)", "no:
+    ...", the assessment's own words when it gave no verdict ("undecided: ...", "no claim to test; ..."), or
+    "not assessed"."""
+    if f.robust is None:
+        return f.robustness or "not assessed"
+    return ("yes" if f.robust else "no") + (f": {f.robustness}" if f.robustness else "")
 
 
 #: the contents page: height (pt) of the heading's frame, gap between the two columns of entries

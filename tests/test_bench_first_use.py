@@ -32,7 +32,16 @@ def test_first_use_rows_filter_by_game_and_extra_rows():
     cases = bench.first_use_cases(quick=False, games=["purramid"])
     assert {c.game for c in cases} == {"purramid"}
     assert any("optimal seat" in c.kernel and c.max_seconds is None for c in cases)
-    assert len(bench.first_use_cases(quick=False, games=["purramid"], extra=False)) == 1
+    rows = bench.first_use_cases(quick=False, games=["purramid"], extra=False)
+    assert [c.max_seconds for c in rows] == [3.0, None]  # the cold row (target) and the warm-cache floor
+    assert "later process" in rows[1].kernel and rows[1].cpu
+
+
+def test_first_use_warm_rows_one_per_game_without_target():
+    warm = [c for c in bench.first_use_cases(quick=False, extra=False) if "later process" in c.kernel]
+    assert sorted(c.game for c in warm) == sorted(registry.games())
+    assert all(c.max_seconds is None and c.cpu for c in warm)
+    assert not any("later process" in c.kernel for c in bench.first_use_cases(quick=True))
 
 
 def test_first_use_rejects_unknown_game():

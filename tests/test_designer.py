@@ -10,6 +10,7 @@ import pytest
 
 import pyradice_lab as pl
 from pyradice_lab import designer
+from pyradice_lab.plausible import game_metric
 
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
 
@@ -125,7 +126,8 @@ def test_bad_inputs_raise_clear_errors(kwargs, exc, message):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_lists_the_common_and_its_own_metrics(game):
     names = set(designer.metrics(game)["metric"])
-    assert {"start_player_win", "seat_win", "position_win", "mean_score", "score_spread", "game_length"} <= names
+    assert {"start_player_win", "seat_win", "position_win", "mean_score", "score_spread", "game_length",
+            "start_player_edge"} <= names
     own = {"purramid": {"burst_rate", "tiles_per_turn"}, "pyradice": {"goal_rate", "card_points"},
            "raft": {"points_per_boat"}, "meerkat": {"points_per_meerkat"}}[game]
     assert own <= names
@@ -176,3 +178,26 @@ def test_cli_compare_bad_input_is_one_line_and_exit_2(argv, message, tmp_path, c
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and "Traceback" not in "\n".join(err)
+
+
+@pytest.mark.parametrize("players,automa", [(2, True), (3, False)])
+def test_start_player_edge_is_the_meerkat_reports_paired_edge(players, automa):
+    """start_player_edge = the start player's win share minus the other humans' mean, per game (the metric the
+    report's robustness column checks the Meerkat seat-advantage findings with)."""
+    from pyradice_lab import meerkat
+    from pyradice_lab.meerkat import analysis as A
+
+    df = meerkat.simulate_games(60, players=players, automa=automa, rng=5)
+    est = game_metric("meerkat", df, "start_player_edge")
+    ref = A.start_edge(df, players, automa)
+    assert est.value == pytest.approx(ref.value) and est.se == pytest.approx(ref.se)
+
+
+def test_start_player_edge_is_zero_sum_with_the_start_share():
+    """Without an automa the win shares of a game sum to 1, so the edge is (p * share - 1) / (p - 1)."""
+    from pyradice_lab import raft
+
+    df = raft.simulate_games(80, players=3, rng=6)
+    share = game_metric("raft", df, "start_player_win").value
+    edge = game_metric("raft", df, "start_player_edge").value
+    assert edge == pytest.approx((3 * share - 1) / 2)

@@ -38,6 +38,20 @@ def test_import_a_game_package_loads_no_heavy_dependency(game):
     assert _loaded_after("pyradice_lab", f"pyradice_lab.{game}") == []
 
 
+def test_cli_help_and_games_never_import_numpy():
+    """``pyradice-lab --help`` and ``games`` import the package and the games' ``__init__`` only (issue 16: CLI
+    start-up); numpy alone is a third of a 0.3 s budget."""
+    code = ("import json, sys, contextlib, io\n"
+            "from pyradice_lab.cli import main\n"
+            "for argv in (['games'], ['--help']):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "        main(argv)\n"
+            f"heavy = {{'numpy', *{HEAVY!r}}}\n"
+            "print(json.dumps(sorted({k.split('.')[0] for k in sys.modules} & heavy)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
 def test_the_check_can_fail():
     assert _loaded_after("pyradice_lab.report") != []  # the report engine does load matplotlib and pandas
 

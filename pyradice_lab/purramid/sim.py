@@ -42,6 +42,9 @@ CHUNK_OPTIMAL = 8   # games per chunk with optimal seats (a progress bar that mo
 #: Memory of one row of the result (230 MB peak for 10**5 games, 529 MB for 10**6: ~330 bytes a game,
 #: rounded up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
 ROW_BYTES = 400
+#: All-greedy lineups run the games loop without risk tables (a smaller compiled loop, the same games; tests
+#: switch it off to compare both loops).
+_PRUNE_GREEDY = True
 
 
 def _check_n(n, name: str) -> int:
@@ -107,8 +110,10 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
             suspended, mem = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params, spec_of, k_of, brd,
                                                  full, n, rcm, rw, rrows, buf, st, hands, yarn, tv, sc, mem)
         else:
-            suspended = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n, rcm, rw, rrows,
-                                    buf, st, hands, yarn)
+            # all seats greedy: no risk tables, a smaller compiled loop (the same games; see kernel.human_turn)
+            greedy = _PRUNE_GREEDY and bool(np.all(kinds % K.NO_YARN == K.KIND_GREEDY))
+            suspended = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n,
+                                    None if greedy else rcm, rw, rrows, buf, st, hands, yarn)
         if not suspended:
             break
         for i in np.flatnonzero(st[:, K.S_END] == K.END_NONE):
