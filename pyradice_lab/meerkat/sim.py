@@ -271,8 +271,11 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
 
 ENGINES = ("auto", "numba", "python")
 #: ``engine="auto"`` plays the pure-Python twin when the compiled kernel is not cached yet and the estimated
-#: twin time stays below this many CPU seconds (a cold compile costs about 20).
+#: twin time -- of this call plus every earlier twin call of the process -- stays below this many CPU seconds
+#: (a cold compile costs about 2-20): many small calls (a sweep, the report) compile once instead of each
+#: paying the twin.
 TWIN_BUDGET = 10.0
+_twin_spent = [0.0]  # estimated CPU seconds this process has played through the twin
 
 
 def compiled_engine_ready() -> bool:
@@ -305,7 +308,9 @@ def _engine(engine: str, n_games: int, pols, n: int, prm=None):
                 per_game += 0.2 if prm is not None and prm[s, P_FUTURE] > 0 else 0.009
             else:
                 per_game += 0.0015
-        compiled = compiled_engine_ready() or n_games * per_game > TWIN_BUDGET
+        compiled = compiled_engine_ready() or _twin_spent[0] + n_games * per_game > TWIN_BUDGET
+        if not compiled:
+            _twin_spent[0] += n_games * per_game
     else:
         compiled = engine == "numba"
     return engine_functions(compiled)

@@ -131,10 +131,25 @@ def test_auto_engine_plays_the_twin_for_a_first_small_batch(monkeypatch):
     """Without the compiled kernel in numba's cache, ``engine="auto"`` plays 100 default games with the
     pure-Python twin (no compile; issue 16) and compiles for large batches."""
     monkeypatch.setattr(sim, "compiled_engine_ready", lambda: False)
+    monkeypatch.setattr(sim, "_twin_spent", [0.0])
     n, pols, _, _ = sim._seat_config(3, None, None)
     assert sim._engine("auto", 100, pols, n) == sim.engine_functions(False)
     assert sim._engine("auto", 5000, pols, n) == sim.engine_functions(True)
     assert sim._engine("python", 5000, pols, n) == sim.engine_functions(False)
+
+
+def test_auto_engine_compiles_once_many_small_batches_add_up(monkeypatch):
+    """The twin's budget is per process: a sweep or the report of many small batches pays at most
+    ``TWIN_BUDGET`` seconds in the twin, then compiles, instead of every batch staying below the budget."""
+    monkeypatch.setattr(sim, "compiled_engine_ready", lambda: False)
+    monkeypatch.setattr(sim, "_twin_spent", [0.0])
+    n, pols, _, _ = sim._seat_config(3, None, None)
+    per_batch = 100 * 3 * 0.009                                  # the estimate for 100 greedy 3-player games
+    twins = 0
+    while sim._engine("auto", 100, pols, n) == sim.engine_functions(False):
+        twins += 1
+        assert twins < 100
+    assert twins == int(sim.TWIN_BUDGET // per_batch)
 
 
 @pytest.mark.slow

@@ -213,6 +213,7 @@ def test_auto_engine_compiles_for_search_and_large_expectimax_batches(monkeypatc
     from pyradice_lab.meerkat import sim
 
     monkeypatch.setattr(sim, "compiled_engine_ready", lambda: False)
+    monkeypatch.setattr(sim, "_twin_spent", [0.0])
     n, pols, prm, _ = sim._seat_config(2, None, "expectimax")
     assert sim._engine("auto", 10, pols, n, prm) == sim.engine_functions(False)
     assert sim._engine("auto", 100, pols, n, prm) == sim.engine_functions(True)
