@@ -227,9 +227,13 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     builders = [("overview", registry.lazy("pyradice_lab.overview:report_section"))] + [
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
     rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
-    if rated:  # the players of every game, rated and restricted: one part after the games
-        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:report_section"),
-                                                       games=rated)))
+    # the players of every game, rated and restricted: one part after the games, built as one task per game
+    # (so that the pool balances them with the games' sections) and joined by strength_report.combine
+    strength_parts = []
+    for g in rated:
+        strength_parts.append(len(builders))
+        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:game_part"),
+                                                       game=g, games=rated)))
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
     # the experiment folders replace the previous ones only once everything is built (a killed run leaves
     # the previous report and its files as they were; its run folder is removed by the next run)
@@ -276,6 +280,11 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 raise
             sections = [done[i] for i in range(len(builders))]
         bar.close()
+        if strength_parts:
+            from .strength_report import combine
+
+            joined = combine(ctx, [sections[i] for i in strength_parts])
+            sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
         for name in assess_sections(sections, checked, quick=quick):  # the findings CSVs get the verdicts too
             _rewrite_findings(stage / name, sections)
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",

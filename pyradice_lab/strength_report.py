@@ -32,7 +32,8 @@ from .findings import MIN_CLAIM_N, Finding
 if TYPE_CHECKING:
     from .report import ExperimentResult, ReportContext, Section
 
-__all__ = ["SIZES", "PLANS", "StrengthPlan", "ladder_experiment", "restricted_experiment", "report_section"]
+__all__ = ["SIZES", "PLANS", "StrengthPlan", "ladder_experiment", "restricted_experiment", "report_section",
+           "game_part", "combine"]
 
 #: games per pair of policies (ladder), per restriction (restricted play) and per pair for Purramid's exact
 #: player, by report mode
@@ -246,18 +247,18 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
         meta={"policy": policy, "players": plan.players, "setup": plan.setup})
 
 
-def report_section(ctx: ReportContext, games=None) -> Section:
-    """The "Strength and restricted play" part of the report: the ladder and restricted play of ``games``
-    (default: every registered game with players)."""
+def _rated(games=None) -> list[str]:
     from . import registry
-    from .report import Section, Text, save_experiment
 
-    size = SIZES["quick" if ctx.quick else "full"]
-    root = ctx.seed_for("strength")
     known = registry.games()
-    games = [g for g in (known if games is None else games)
-             if known[g].policies and known[g].lineup_outcomes is not None]
-    items: list = [Text(
+    return [g for g in (known if games is None else games)
+            if known[g].policies and known[g].lineup_outcomes is not None]
+
+
+def _intro():
+    from .report import Text
+
+    return Text(
         "Balance found with weak players is not balance. For each game, two experiments. The ladder: its "
         "players against each other, every player in every seat equally often, rated by a Bradley-Terry model "
         "(Elo scale: 400 points = 10:1 odds, 100 points = 64%) with 95% intervals; ratings average 0 and carry "
@@ -269,20 +270,54 @@ def report_section(ctx: ReportContext, games=None) -> Section:
         "to this player), valuable (below), dominant (below a fifth of it: without the option the player "
         "almost never wins), harmful (above). An option without measurable value is dead weight only for this "
         "player: one who uses it better may value it. The method and larger runs: docs/guide/strength.md.",
-        heading="Strength and restricted play")]
-    total = 0
-    for g, seed in zip(games, root.spawn(len(games))):
-        plan = PLANS.get(g, StrengthPlan())
-        s_lad, s_res = seed.spawn(2)
-        scale = 1.0 if ctx.quick else plan.full_scale
-        n_lad = max(2 * plan.players, int(round(size["ladder"] * scale)))
-        n_res = max(plan.players, int(round(size["restricted"] * scale)))
-        lad = ladder_experiment(g, games=n_lad, rng=s_lad, plan=plan, optimal_games=size["optimal"])
-        h2h = lad.meta.pop("head_to_head")
-        res = restricted_experiment(g, games=n_res, rng=s_res, plan=plan)
-        for exp in (lad, res):
-            save_experiment(exp, ctx.out_dir)
-            items.append(exp)
-        h2h.to_csv(ctx.out_dir / lad.name / f"{lad.name}_pairs.csv", index=False)
-        total += int(lad.table["games"].sum() // plan.players + res.table["games"].sum())
-    return Section("Strength and restricted play", items, seed=ctx.seed_label("strength"), trials=f"{total:,} games")
+        heading="Strength and restricted play")
+
+
+def game_part(ctx: ReportContext, game: str, games=None) -> Section:
+    """One game's share of the strength part (its ladder and restricted play): a partial :class:`Section`
+    that :func:`combine` joins with the others.  Its seed depends only on the root seed, the list of rated
+    ``games`` and the game's place in it, so the parts can be built in any order and in any process; the
+    report builds them as separate tasks of its worker pool."""
+    from .report import Section, save_experiment
+
+    rated = _rated(games)
+    if game not in rated:
+        raise ValueError(f"game must be one of the rated games {rated}, got {game!r}")
+    size = SIZES["quick" if ctx.quick else "full"]
+    seed = ctx.seed_for("strength").spawn(len(rated))[rated.index(game)]
+    plan = PLANS.get(game, StrengthPlan())
+    s_lad, s_res = seed.spawn(2)
+    scale = 1.0 if ctx.quick else plan.full_scale
+    n_lad = max(2 * plan.players, int(round(size["ladder"] * scale)))
+    n_res = max(plan.players, int(round(size["restricted"] * scale)))
+    lad = ladder_experiment(game, games=n_lad, rng=s_lad, plan=plan, optimal_games=size["optimal"])
+    h2h = lad.meta.pop("head_to_head")
+    res = restricted_experiment(game, games=n_res, rng=s_res, plan=plan)
+    for exp in (lad, res):
+        save_experiment(exp, ctx.out_dir)
+    h2h.to_csv(ctx.out_dir / lad.name / f"{lad.name}_pairs.csv", index=False)
+    total = int(lad.table["games"].sum() // plan.players + res.table["games"].sum())
+    return Section(f"Strength and restricted play: {game}", [lad, res], trials=total)
+
+
+def combine(ctx: ReportContext, parts) -> Section:
+    """The "Strength and restricted play" part from its per-game parts (in the order given): the introduction,
+    then every game's experiments; trials, seconds and CPU seconds are the parts' sums."""
+    from .report import Section
+
+    items: list = [_intro()]
+    for part in parts:
+        items.extend(part.items)
+    sec = Section("Strength and restricted play", items, seed=ctx.seed_label("strength"),
+                  trials=f"{sum(int(p.trials) for p in parts):,} games")
+    if parts and all(p.seconds is not None for p in parts):
+        sec.seconds = sum(p.seconds for p in parts)
+        sec.cpu_seconds = sum(p.cpu_seconds or 0.0 for p in parts)
+    return sec
+
+
+def report_section(ctx: ReportContext, games=None) -> Section:
+    """The "Strength and restricted play" part of the report: the ladder and restricted play of ``games``
+    (default: every registered game with players); the same as :func:`combine` of every :func:`game_part`."""
+    rated = _rated(games)
+    return combine(ctx, [game_part(ctx, g, rated) for g in rated])
