@@ -280,9 +280,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 raise
             sections = [done[i] for i in range(len(builders))]
         bar.close()
-        if strength_parts:
-            from .strength_report import combine
-
+        if strength_parts:  # by name, as its builders are (strength_report imports this module)
+            combine = registry.lazy("pyradice_lab.strength_report:combine")
             joined = combine(ctx, [sections[i] for i in strength_parts])
             sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
         for name in assess_sections(sections, checked, quick=quick):  # the findings CSVs get the verdicts too
