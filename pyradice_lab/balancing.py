@@ -135,25 +135,28 @@ class _Runs:
     FORMAT = "pyradice_lab.balance/1"
 
     def __init__(self, game: str, metric: str, simulate, kwargs: dict, cache_dir):
+        self.game, self.metric, self.simulate, self.kwargs = game, metric, simulate, kwargs
+        self.cache = None
+        if cache_dir is None:
+            return
         from . import __version__
         from ._sources import fingerprint
         from .sweep import _Cache, _canonical, _check_cache_dir, _code_fingerprint
 
-        self.game, self.metric, self.simulate, self.kwargs = game, metric, simulate, kwargs
-        self.cache = _Cache(_check_cache_dir(cache_dir)) if cache_dir is not None else None
-        self._canonical = _canonical
+        self.cache = _Cache(_check_cache_dir(cache_dir))
         self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
                            "metric": fingerprint(Path(__file__).with_name("designer.py"))}
+        # what every run of this search shares, in the sweep cache's content-based form
+        self.key = {"format": self.FORMAT, "game": game, "metric": metric, "kwargs": _canonical(kwargs)}
 
     def _name(self, games: int, seed: np.random.SeedSequence, comp) -> str:
-        import hashlib
         import json
 
-        blob = json.dumps({"format": self.FORMAT, "game": self.game, "metric": self.metric, "games": int(games),
-                           "entropy": self._canonical(seed.entropy), "spawn_key": list(seed.spawn_key),
-                           "components": comp.content_hash(), "kwargs": self._canonical(self.kwargs)},
-                          sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()
+        from .sweep import _canonical, _sha
+
+        return _sha(json.dumps({**self.key, "games": int(games), "entropy": _canonical(seed.entropy),
+                                "spawn_key": list(seed.spawn_key), "components": comp.content_hash()},
+                               sort_keys=True))
 
     def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[np.ndarray, np.ndarray, int]:
         """``(numerator, denominator, rows)`` of the metric over ``games`` games played from ``seed``."""
