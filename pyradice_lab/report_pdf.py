@@ -71,7 +71,7 @@ from .report_style import (
     markup,
     paragraphs,
 )
-from .report_tables import _wrap_cell, portrait_columns, table_flowables
+from .report_tables import TableWithNote, _wrap_cell, portrait_columns, table_flowables
 
 __all__ = ["render_pdf", "findings_frame", "QUICK_BANNER", "MIN_TABLE_FONT", "SUMMARY_ROWS"]
 
@@ -206,7 +206,7 @@ class _Doc(BaseDocTemplate):
                 self.canv.bookmarkPage(key, fit="FitH", top=None if top is None else round(top + flowable.height + 4, 1))
                 self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
                 self.notify("TOCEntry", (level, text, self.page, key))
-        if isinstance(flowable, (Paragraph, RLTable, _Figure)):
+        if isinstance(flowable, (Paragraph, RLTable, TableWithNote, _Figure)):
             self._fresh = False
 
     def build_all(self, story: list, toc: TableOfContents, entries: list) -> int:

@@ -5,7 +5,8 @@ Numbers never wrap; text wraps at words; column names wrap after ``_``, ``-``, `
 header never runs into its neighbour.  The font is the largest of 8, 7.5 and 7 pt that fits the page;
 a table that does not fit a portrait page at 7 pt goes on a landscape page, and one that does not fit
 that is split into column groups, each repeating the leading label columns.  Long tables split across
-pages with their header row repeated.
+pages with their header row repeated, and the line under a table (sample size, CSV name) stays on the page
+of its last rows (:class:`TableWithNote`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .report_style import (
     markup,
 )
 
-__all__ = ["table_flowables", "plan_columns", "portrait_columns"]
+__all__ = ["table_flowables", "plan_columns", "portrait_columns", "TableWithNote"]
 
 _KEEP_WITH_ROWS = 110.0  # points: a table's title, caption, header and first rows start on the same page
 
@@ -128,6 +129,53 @@ def _rl_table(header, body, numeric, widths, size, pad: tuple[float, float] = (1
     return RLTable(cells, colWidths=widths, repeatRows=1, style=TableStyle(style), hAlign="LEFT")
 
 
+class TableWithNote(Flowable):
+    """A table and the line under it, which never starts a page on its own.
+
+    The table splits across pages as usual; when the line does not fit under the table's last row, the
+    last rows go to the next page with it (a table that fits whole above the line is split so that it does).
+    A table that cannot split there (too few rows) moves whole to the next page, as a table does."""
+
+    def __init__(self, table: RLTable, note: Flowable):
+        super().__init__()
+        self.table, self.note = table, note
+        self.hAlign = getattr(table, "hAlign", "LEFT")
+
+    def _gap(self) -> float:
+        return max(self.table.getSpaceAfter(), self.note.getSpaceBefore())
+
+    def wrap(self, aw, ah):
+        canv = getattr(self, "canv", None)
+        _, th = self.table.wrapOn(canv, aw, ah) if canv is not None else self.table.wrap(aw, ah)
+        _, nh = self.note.wrapOn(canv, aw, ah) if canv is not None else self.note.wrap(aw, ah)
+        self._heights = th, nh
+        self.width, self.height = aw, th + self._gap() + nh
+        return self.width, self.height
+
+    def draw(self):
+        th, nh = self._heights
+        self.table.drawOn(self.canv, 0, nh + self._gap())
+        self.note.drawOn(self.canv, 0, 0)
+
+    def split(self, aw, ah):
+        self.wrap(aw, ah)
+        th, nh = self._heights
+        if self.height <= ah:
+            return [self]
+        # the table's first part fills this page; the rest, with the line, goes on (the table alone fits:
+        # it gives up room for the line, so its last rows move with it)
+        parts = self.table.split(aw, ah if th > ah else ah - self._gap() - nh)
+        if len(parts) < 2:
+            return []
+        return [parts[0], TableWithNote(parts[1], self.note)]
+
+    def getSpaceBefore(self):
+        return self.table.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.note.getSpaceAfter()
+
+
 def table_flowables(table: Table, *, max_rows: int | None = None, note: str = "",
                     sizes: tuple[float, ...] = TABLE_SIZES, compact: bool = False,
                     width: float | None = None) -> tuple[list[Flowable], str]:
@@ -164,9 +212,8 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
         for size in sizes:
             widths = plan_columns(header, body, numeric, avail, size)
             if widths is not None:
-                out.append(_rl_table(header, body, numeric, widths, size, pad))
-                if note:
-                    out.append(Paragraph(markup(note), CAPTION))
+                table = _rl_table(header, body, numeric, widths, size, pad)
+                out.append(TableWithNote(table, Paragraph(markup(note), CAPTION)) if note else table)
                 return out, orientation
     # too wide even for a landscape page: column groups repeating the leading label columns
     avail = LANDSCAPE[0] - 2 * MARGIN_X
@@ -197,10 +244,9 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
             sub_n = [False] * len(cols)
         out.append(Paragraph(f"Columns {group[0] + 1}–{group[-1] + 1} of {len(header)} (group {g} of "
                              f"{len(groups)}; the first {len(keys)} repeated)", CAPTION))
-        out.append(_rl_table(sub_h, sub_b, sub_n, widths, size))
+        table = _rl_table(sub_h, sub_b, sub_n, widths, size)
+        out.append(TableWithNote(table, Paragraph(markup(note), CAPTION)) if note and g == len(groups) else table)
         out.append(Spacer(1, 6))
-    if note:
-        out.append(Paragraph(markup(note), CAPTION))
     return out, "landscape"
 
 

@@ -310,3 +310,30 @@ def test_a_folded_table_prints_its_rows_side_by_side_and_a_figure_can_stay_besid
         Table(rows, fold=0)
     with pytest.raises(TypeError, match="pdf_figure"):
         ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), pdf_figure="no")
+
+
+def test_the_line_under_a_table_never_starts_a_page_on_its_own(tmp_path):
+    # a table sized to end at the bottom of a page: its closing line (sample size, CSV name) used to open the
+    # next page alone; it now takes the table's last row(s) with it (header repeated)
+    def build_rows(n):
+        frame = pd.DataFrame({"row": [f"r{i:03d}" for i in range(n)], "value": [i / 7 for i in range(n)]})
+        exp = ExperimentResult("orphan_demo", "Orphan demo", "A reading.", frame, None, max_rows=1000)
+        path = write_pdf(tmp_path / f"t{n}.pdf", [Section("Demo", [exp], seed="0/1", trials=10)], meta={"seed": 0})
+        return page_texts(path)
+
+    def rows_on(text):
+        return [int(w[1:]) for w in text.split() if w[:1] == "r" and w[1:].isdigit() and len(w) == 4]
+
+    probe = build_rows(150)
+    table_pages = [rows_on(t) for t in probe if rows_on(t)]
+    assert len(table_pages) >= 3
+    full = table_pages[1][-1] + 1  # rows up to the bottom of the table's second page (a full page of rows)
+    for n in (full - 1, full, full + 1, full + 2):
+        pages = build_rows(n)
+        closing = [i for i, t in enumerate(pages) if "orphan_demo/orphan_demo.csv beside this PDF" in t]
+        assert len(closing) == 1, n
+        rows = rows_on(pages[closing[0]])
+        assert rows and rows[-1] == n - 1, f"{n} rows: the closing line is on page {closing[0] + 1} without the last row"
+        assert "row" in pages[closing[0]].split() and "value" in pages[closing[0]].split()  # the header repeated
+        assert sorted(r for t in pages for r in rows_on(t)) == list(range(n))  # every row once
+    assert layout_problems(tmp_path / f"t{full}.pdf") == []
