@@ -384,31 +384,73 @@ def test_data_files_are_the_single_file_form():
         assert set(seen) == set(f.spec.fields), game
 
 
-GUIDE_FILES = {   # the designer files shown in docs/guide/<game>.md
-    "meerkat": ("[[tile]]\nnumber = 7\nvalues = [8, 4]\n\n[[blue]]\neffect = \"move\"\ncopies = 1\n",
-                lambda c: c.tile(7).values == (8, 4) and dict(c.blue)["move"] == 1),
-    "raft": ("[gems.counts]\nblack = 4\n[gems]\ntotal = 28\n[gems.in_play.3]\nblack = 4\n[flag.depth]\n3 = 18\n",
-             lambda c: c.gems.in_play(3).tolist() == [7, 7, 7, 4] and c.rules.flag_depth[3] == 18),
-    "pyradice": ('[[card]]\nname = "Many"\ntable = [0, 1, 2, 4, 6, 9, 12, 15]\n\n[[card]]\nname = "Ends"\n'
-                 'kind = "values_in"\nvalues = [1, 6]\npoints = 1\n\n[setup]\ncards = ["Many", "Height", "Pairs", '
-                 '"Ends"]\n', lambda c: c.cards["Ends"].params == {"values": (1, 6), "points": 1}
-                 and c.default_setup["cards"][3] == "Ends" and c.cards["Ends"].source == "designer"),
-    "purramid": ("yarn_value = 0.5\n[sides.C.rows]\nvalue = [[3, 5, 6, 2, 10, 4, 6, 1, 5, 3], "
-                 "[6, 2, 8, 4, 7, 3, 5, 2, 9, 4], [7, 8, 12, 9, 10, 8, 11, 7], [9, 6, 8, 10, 12, 7, 11], "
-                 "[8, 12, 9, 11, 8, 10], [10, 7, 12, 9, 8], [11, 8, 10, 9], [12, 9, 11, 8], [10, 7], [11, 9], "
-                 "[12]]\n", lambda c: c.layout("C").capacity == 78 and c.config.yarn_value == 0.5
-                 and c.layout("C").source == "designer"),
+def guide_files():
+    """The designer files the guides ask the reader to write: every ``toml`` block whose first line is
+    ``# NAME.toml`` (parsed by tests/test_docs_blocks.py), with the game it is for (the page's game, or on a
+    page about all games the one game whose title the block's first line names)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_docs_blocks import ALL
+
+    from pyradice_lab import registry
+
+    titles = {name: spec.title for name, spec in registry.games().items()}
+    out = []
+    for b in ALL:
+        if b.file_name is None or b.page.parent.name != "guide":
+            continue
+        game = b.page.stem if b.page.stem in titles else None
+        if game is None:
+            named = [g for g, t in titles.items() if t.lower() in b.code.splitlines()[0].lower()]
+            assert len(named) == 1, f"{b.where}: the first line of {b.file_name} must name its game, one of {titles}"
+            game = named[0]
+        out.append(pytest.param(game, b.code, id=f"{b.page.stem}:{b.line}:{b.file_name}"))
+    return out
+
+
+GUIDE_FILES = guide_files()
+
+#: what some guide files say they do, checked beyond "loads and is marked as the designer's" (keyed by the
+#: block's first line; a check whose block is gone fails test_every_game_has_a_guide_designer_file)
+GUIDE_FILE_CHECKS = {
+    "# mine.toml: tile 7 worth 8/4": lambda c: c.tile(7).values == (8, 4) and dict(c.blue)["move"] == 1,
+    "# mine.toml: 4 black gems at 3 players": lambda c: c.gems.in_play(3).tolist() == [7, 7, 7, 4]
+    and c.rules.flag_depth[3] == 18,
+    "# mine.toml: a richer Many, a new card": lambda c: c.cards["Ends"].params == {"values": (1, 6), "points": 1}
+    and c.default_setup["cards"][3] == "Ends" and c.cards["Ends"].source == "designer",
+    "# mine.toml: a third side \"C\"": lambda c: c.layout("C").capacity == 78 and c.config.yarn_value == 0.5
+    and c.layout("C").source == "designer",
 }
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_guides_partial_designer_files_load(game, tmp_path):
-    text, check = GUIDE_FILES[game]
-    path = tmp_path / "mine.toml"
+def check_guide_file(game, text, folder):
+    path = folder / "mine.toml"
     path.write_text(text)
-    comp = importlib.import_module(f"pyradice_lab.{game}").load_components(path)
-    assert check(comp)
+    comp = importlib.import_module(f"pyradice_lab.{game}").load_components(path)  # SchemaError when invalid
     changed = {k for k, v, src, _ in fmt(game).rows(comp.document) if src == "designer"}
-    assert changed                                       # what the designer gave is marked as theirs
+    assert changed, "nothing in the file is marked as the designer's"  # what the designer gave is marked
     assert all(src != "designer" for *_, src, _ in fmt(game).rows(fmt(game).default().document))
+    for head, check in GUIDE_FILE_CHECKS.items():
+        if text.startswith(head):
+            assert check(comp), head
+    return comp
+
+
+def test_every_game_has_a_guide_designer_file():
+    assert {p.values[0] for p in GUIDE_FILES} >= set(GAMES)
+    assert all(any(p.values[1].startswith(h) for p in GUIDE_FILES) for h in GUIDE_FILE_CHECKS), "a stale check"
+
+
+@pytest.mark.parametrize(("game", "text"), GUIDE_FILES)
+def test_the_guides_partial_designer_files_load(game, text, tmp_path):
+    check_guide_file(game, text, tmp_path)
+
+
+def test_an_invalid_guide_file_fails_the_check(tmp_path):
+    game, text = next(p.values for p in GUIDE_FILES if p.values[0] == "meerkat")
+    with pytest.raises(SchemaError, match="did you mean 'values'"):
+        check_guide_file(game, text.replace("values =", "valus ="), tmp_path)
+    with pytest.raises(SchemaError):
+        check_guide_file(game, text + "\n[[tile]]\nnumber = 99\nvalues = [1, 1]\n", tmp_path)
 
