@@ -268,6 +268,25 @@ def test_cli_ladder_and_restricted(capsys, tmp_path):
     assert "greedy/ignore_gifts" in capsys.readouterr().out
 
 
+def test_cli_restricted_defaults_to_the_reports_player(capsys):
+    # Meerkat's strongest player (mcts, ~0.24 s a game) would take 20 minutes at the default 1000 games per
+    # restriction: the CLI plays the report's restricted player, expectimax, unless --policy says otherwise
+    from pyradice_lab import cli, registry
+    from pyradice_lab.strength_report import PLANS
+
+    for game in registry.games():
+        plan = PLANS.get(game)
+        assert cli.RESTRICTED_POLICY.get(game) == (plan.restricted_policy if plan else None), game
+    assert cli.RESTRICTED_POLICY["meerkat"] != registry.strongest_policy(registry.get_game("meerkat"))
+    assert cli.main(["meerkat", "restricted", "--restrictions", "no_queen", "--games", "4", "--seed", "1",
+                     "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "meerkat restricted play: expectimax forbidden one option" in out and "expectimax/no_queen" in out
+    assert cli.main(["raft", "restricted", "--restrictions", "ignore_gifts", "--games", "2", "--no-progress"]) == 0
+    strongest = registry.strongest_policy(registry.get_game("raft"))
+    assert f"raft restricted play: {strongest} forbidden" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, needle", [
     (["raft", "ladder", "--policies", "random", "--games", "2", "--no-progress"], "at least two"),
     (["raft", "ladder", "--policies", "random,clever", "--games", "2", "--no-progress"], "policies"),
