@@ -51,7 +51,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache docs/_build docs/api/generated docs/gallery docs/gallery_src docs/notebooks/pages
+	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache docs/_build docs/api/generated docs/gallery docs/gallery_src docs/notebooks/pages docs/sg_execution_times.rst
 
 # realistic bugs introduced one at a time into a temporary copy must each make the relevant tests fail
 # (tests/mutate.py; tens of minutes, not part of `make test`): MUTATE_ARGS="--only sweep-seeding" for one

@@ -26,7 +26,7 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DOCS))
 
-from gallery_source import write_gallery_source, write_notebook_source  # noqa: E402
+from gallery_source import prune_generated, write_gallery_source, write_notebook_source  # noqa: E402
 
 import pyradice_lab  # noqa: E402
 
@@ -70,12 +70,17 @@ intersphinx_mapping = {}  # offline builds: no inventories fetched
 # sphinx-gallery needs; cheap experiments run (with --quick) only when PYRADICE_DOCS_GALLERY=run.
 GALLERY_RUN = r"(purramid_burst_odds|meerkat_placement_odds)\.py$"
 RUN_GALLERY = os.environ.get("PYRADICE_DOCS_GALLERY", "") == "run"
-write_gallery_source(ROOT / "experiments", DOCS / "gallery_src" / "experiments")
-write_notebook_source(DOCS / "notebooks", DOCS / "gallery_src" / "notebooks")
+GALLERIES = [(DOCS / "gallery_src" / "experiments", DOCS / "gallery"),
+             (DOCS / "gallery_src" / "notebooks", DOCS / "notebooks" / "pages")]
+write_gallery_source(ROOT / "experiments", GALLERIES[0][0])
+write_notebook_source(DOCS / "notebooks", GALLERIES[1][0])
+# a renamed or deleted experiment or notebook: its copy, pages and execution-time rows go (the rest is kept, so
+# nothing unchanged is rebuilt or re-run)
+prune_generated(DOCS, GALLERIES)
 
 sphinx_gallery_conf = {
-    "examples_dirs": [str(DOCS / "gallery_src" / "experiments"), str(DOCS / "gallery_src" / "notebooks")],
-    "gallery_dirs": ["gallery", "notebooks/pages"],
+    "examples_dirs": [str(src) for src, _ in GALLERIES],
+    "gallery_dirs": [out.relative_to(DOCS).as_posix() for _, out in GALLERIES],
     "filename_pattern": GALLERY_RUN if RUN_GALLERY else r"^$",  # which examples execute
     "plot_gallery": "True",
     "reset_argv": lambda gallery_conf, script_vars: ["--quick"],

@@ -5,6 +5,12 @@ experiments open with a ``# %% [markdown]`` cell in markdown so that they read a
 of each experiment to ``docs/gallery_src/`` (git-ignored) with that first cell as the docstring and the
 markdown of every text cell turned into rST (headings, inline code, links).  The experiments themselves stay
 untouched.
+
+A renamed or deleted experiment or notebook leaves nothing behind: its copy is removed from ``docs/gallery_src/``
+and :func:`prune_generated` removes the pages sphinx-gallery generated from it (``docs/gallery/``,
+``docs/notebooks/pages/``) and the execution-time tables that list it (sphinx-gallery rewrites those only when
+something ran, so a stale one would point at a page that is gone).  Everything else is kept, so unchanged
+examples are not rebuilt or re-run.
 """
 
 from __future__ import annotations
@@ -86,8 +92,67 @@ def convert(src: str) -> str:
     return f'r"""\n{doc}\n"""\n' + "\n".join(body) + "\n"
 
 
+def _remove_stale_sources(folder: Path, written: list[Path]) -> None:
+    """Delete the example copies in ``folder`` that were not written this time (renamed or deleted)."""
+    keep = set(written)
+    for path in folder.glob("*.py"):
+        if path not in keep:
+            path.unlink()
+
+
+#: what sphinx-gallery writes per example beside its page (``<stem>.rst``, ``.py``, ``.ipynb``, ``.zip``,
+#: ``.codeobj.json``, ``.py.md5``) and in ``images/`` (``sphx_glr_<stem>_001.png``, ``thumb/sphx_glr_<stem>_thumb.png``)
+_GENERATED = {".rst", ".py", ".ipynb", ".zip", ".json", ".md5", ".pickle"}
+_IMAGE = re.compile(r"^sphx_glr_(.+)_(\d+|thumb)\.\w+$")
+_TIMES = "sg_execution_times.rst"
+_TIMES_REF = re.compile(r":ref:`(sphx_glr_[^`]+)`")
+
+
+def prune_generated(docs: Path, galleries: list[tuple[Path, Path]]) -> list[Path]:
+    """Remove what sphinx-gallery generated for examples that no longer exist; return the removed files.
+
+    ``galleries``: (examples folder, gallery folder) pairs, as in ``sphinx_gallery_conf``; sub-galleries are
+    the examples folder's sub-folders.  Removed: an example's page and downloads, its images and thumbnail, and
+    every ``sg_execution_times.rst`` (in a gallery folder or in ``docs``) that does not list exactly the
+    examples there are (it is written again by the build)."""
+    removed: list[Path] = []
+    every: set[str] = set()
+    for src_root, out_root in galleries:
+        for src in [src_root, *sorted(p for p in src_root.rglob("*") if p.is_dir())]:
+            out = out_root / src.relative_to(src_root)
+            stems = {p.stem for p in src.glob("*.py")}
+            prefix = out.relative_to(docs).as_posix().replace("/", "_")
+            labels = {f"sphx_glr_{prefix}_{stem}.py" for stem in stems}
+            every |= labels
+            if not out.is_dir():
+                continue
+            for f in out.iterdir():
+                if f.is_file() and f.name not in ("index.rst", _TIMES) and f.suffix in _GENERATED \
+                        and f.name.split(".")[0] not in stems:
+                    removed.append(f)
+            for images in (out / "images", out / "images" / "thumb"):
+                for f in images.glob("sphx_glr_*") if images.is_dir() else []:
+                    m = _IMAGE.match(f.name)
+                    if m and f.is_file() and m.group(1) not in stems:
+                        removed.append(f)
+            removed += _stale_times(out / _TIMES, labels)
+    removed += _stale_times(docs / _TIMES, every)
+    for f in removed:
+        f.unlink()
+    return removed
+
+
+def _stale_times(path: Path, labels: set[str]) -> list[Path]:
+    if not path.is_file():
+        return []
+    listed = set(_TIMES_REF.findall(path.read_text(encoding="utf-8")))
+    return [] if listed == labels else [path]
+
+
 def write_gallery_source(experiments: Path, out: Path) -> list[Path]:
-    """Write the converted experiments (one sub-gallery per game) and the gallery header; return the files."""
+    """Write the converted experiments (one sub-gallery per game) and the gallery header; return the files.
+
+    Copies of experiments that no longer exist are removed."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "GALLERY_HEADER.rst").write_text(HEADER, encoding="utf-8")
     written = []
@@ -101,6 +166,7 @@ def write_gallery_source(experiments: Path, out: Path) -> list[Path]:
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 target.write_text(text, encoding="utf-8")  # unchanged files keep their mtime (no re-run)
             written.append(target)
+        _remove_stale_sources(sub, written)
     return written
 
 
@@ -113,7 +179,8 @@ The notebooks of ``docs/notebooks/`` (jupytext percent format), each with a down
 
 
 def write_notebook_source(notebooks: Path, out: Path) -> list[Path]:
-    """Write the converted notebooks and their header to ``out``; return the files."""
+    """Write the converted notebooks and their header to ``out``; return the files (copies of notebooks that no
+    longer exist are removed)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "GALLERY_HEADER.rst").write_text(NOTEBOOKS_HEADER, encoding="utf-8")
     written = []
@@ -123,4 +190,5 @@ def write_notebook_source(notebooks: Path, out: Path) -> list[Path]:
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         written.append(target)
+    _remove_stale_sources(out, written)
     return written

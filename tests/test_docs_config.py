@@ -50,6 +50,68 @@ def test_every_experiment_converts_to_a_gallery_example():
         assert doc and re.match(r".+\n=+\n", doc.strip() + "\n"), f"{path.name}: no rST title in the docstring"
 
 
+def test_a_renamed_example_leaves_no_generated_page_behind(tmp_path):
+    # the build keeps what sphinx-gallery generated (unchanged examples are not rebuilt or re-run), but a renamed
+    # or deleted experiment or notebook takes its copy, pages, images and execution-time rows with it; a stale
+    # sg_execution_times.rst (rewritten by sphinx-gallery only when something ran) broke the -W build
+    from gallery_source import prune_generated, write_gallery_source, write_notebook_source
+
+    example = "# %% [markdown]\n# # Title {n}\n#\n# Text.\n\n# %%\nprint({n})\n"
+    experiments, notebooks, docs = tmp_path / "experiments", tmp_path / "notebooks", tmp_path / "docs"
+    experiments.mkdir()
+    notebooks.mkdir()
+    for stem in ("purramid_a", "purramid_b"):
+        (experiments / f"{stem}.py").write_text(example.format(n=stem[-1]))
+    for stem in ("nb_keep", "nb_old"):
+        (notebooks / f"{stem}.py").write_text(example.format(n=1))
+    galleries = [(docs / "gallery_src" / "experiments", docs / "gallery"),
+                 (docs / "gallery_src" / "notebooks", docs / "notebooks" / "pages")]
+
+    def build():  # what conf.py does, then what sphinx-gallery would write
+        write_gallery_source(experiments, galleries[0][0])
+        write_notebook_source(notebooks, galleries[1][0])
+        prune_generated(docs, galleries)
+        for (src, out), sub in zip(galleries, ("purramid", "")):
+            stems = sorted(p.stem for p in (src / sub).glob("*.py"))
+            for stem in stems:
+                for suffix in (".rst", ".py", ".ipynb", ".zip", ".codeobj.json", ".py.md5"):
+                    (out / sub / (stem + suffix)).parent.mkdir(parents=True, exist_ok=True)
+                    (out / sub / (stem + suffix)).write_text("x")
+                (out / sub / "images" / "thumb").mkdir(parents=True, exist_ok=True)
+                (out / sub / "images" / f"sphx_glr_{stem}_001.png").write_text("x")
+                (out / sub / "images" / "thumb" / f"sphx_glr_{stem}_thumb.png").write_text("x")
+            prefix = (out / sub).relative_to(docs).as_posix().replace("/", "_")
+            for where in (out / sub, docs):
+                times = where / "sg_execution_times.rst"
+                if not times.exists():  # sphinx-gallery rewrites an existing one only when something ran
+                    times.write_text("".join(f":ref:`sphx_glr_{prefix}_{s}.py`\n" for s in stems))
+            (out / sub / "index.rst").write_text("x")
+
+    build()
+    (docs / "sg_execution_times.rst").unlink()  # one table over both galleries, as sphinx-gallery writes it
+    (docs / "sg_execution_times.rst").write_text(":ref:`sphx_glr_gallery_purramid_purramid_a.py`\n"
+                                                 ":ref:`sphx_glr_gallery_purramid_purramid_b.py`\n"
+                                                 ":ref:`sphx_glr_notebooks_pages_nb_keep.py`\n"
+                                                 ":ref:`sphx_glr_notebooks_pages_nb_old.py`\n")
+    before = {p for p in docs.rglob("*") if p.is_file()}
+    prune_generated(docs, galleries)
+    assert {p for p in docs.rglob("*") if p.is_file()} == before  # nothing renamed: nothing removed
+    (experiments / "purramid_b.py").rename(experiments / "purramid_c.py")
+    (notebooks / "nb_old.py").unlink()
+    write_gallery_source(experiments, galleries[0][0])
+    write_notebook_source(notebooks, galleries[1][0])
+    removed = prune_generated(docs, galleries)
+    left = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()}
+    assert not [p for p in left if "purramid_b" in p or "nb_old" in p], sorted(left)
+    assert {"gallery/purramid/purramid_a.rst", "gallery/purramid/images/thumb/sphx_glr_purramid_a_thumb.png",
+            "gallery/purramid/index.rst", "notebooks/pages/nb_keep.ipynb", "gallery_src/experiments/purramid/"
+            "purramid_c.py", "gallery_src/notebooks/nb_keep.py"} <= left
+    gone = {p.relative_to(docs).as_posix() for p in removed}
+    assert {"sg_execution_times.rst", "gallery/purramid/sg_execution_times.rst",
+            "notebooks/pages/sg_execution_times.rst"} <= gone  # each listed a removed example
+    assert "gallery/purramid/purramid_a.py.md5" not in gone and "gallery/purramid/purramid_b.py.md5" in gone
+
+
 def test_conf_uses_the_agreed_extensions_and_theme():
     conf = (DOCS / "conf.py").read_text(encoding="utf-8")
     for ext in ("numpydoc", "myst_parser", "sphinx_gallery.gen_gallery", "sphinx.ext.autosummary"):
