@@ -251,12 +251,21 @@ def _cmd_games(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .report import build_report
+    import warnings
+
+    from .report import ReportLengthWarning, build_report
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
-    path = build_report(args.out, quick=args.quick, seed=args.seed, n_jobs=args.jobs, games=games,
-                        progress=show_progress(args))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ReportLengthWarning)
+        path = build_report(args.out, quick=args.quick, seed=args.seed, n_jobs=args.jobs, games=games,
+                            progress=show_progress(args))
     print(f"wrote {path}")
+    for w in caught:  # the page count beyond MAX_PAGES: one line on stderr, the report is still written
+        if issubclass(w.category, ReportLengthWarning):
+            print(f"pyradice-lab: warning: {w.message}", file=sys.stderr)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return 0
 
 

@@ -64,9 +64,36 @@ from .sweep import (
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
-           "render_figure", "Finding", "MIN_CLAIM_N", "EXPERIMENT_TABLE_ROWS"]
+           "render_figure", "Finding", "MIN_CLAIM_N", "EXPERIMENT_TABLE_ROWS", "MAX_PAGES", "ReportLengthWarning",
+           "check_page_count"]
 
 DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
+
+#: the report a designer reads in ten minutes (issue 13 §4): :func:`build_report` warns beyond this many pages
+MAX_PAGES = 40
+
+
+class ReportLengthWarning(UserWarning):
+    """The built report has more than :data:`MAX_PAGES` pages."""
+
+
+def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
+    """The number of pages of the PDF at ``path``; warns (:class:`ReportLengthWarning`) when it exceeds ``limit``.
+
+    :func:`build_report` calls it on every report it writes, so the full report's length, too slow to build in
+    the test suite, is checked whenever it is built."""
+    from pypdf import PdfReader
+
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+    pages = len(PdfReader(str(path)).pages)
+    if pages > limit:
+        import warnings
+
+        warnings.warn(f"the report {str(path)!r} has {pages} pages, more than the {limit} a designer reads in ten "
+                      f"minutes: shorten a section (report_pdf: fewer rows shown, folded tables, smaller figures)",
+                      ReportLengthWarning, stacklevel=2)
+    return pages
 
 
 def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
@@ -297,4 +324,5 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     finally:
         bar.close()
         shutil.rmtree(stage, ignore_errors=True)
+    check_page_count(out)
     return out

@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +150,56 @@ def test_pdf_gets_normal_file_permissions(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+def test_check_page_count_warns_beyond_the_limit(tmp_path):
+    import warnings
+
+    from pyradice_lab.report import MAX_PAGES, ReportLengthWarning, check_page_count
+
+    assert MAX_PAGES == 40
+    path = write_pdf(tmp_path / "p.pdf", [Section("s", ["text"])])
+    pages = len(PdfReader(str(path)).pages)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_page_count(path, pages) == pages  # at the limit: no warning
+    with pytest.warns(ReportLengthWarning, match=f"has {pages} pages, more than the {pages - 1}"):
+        assert check_page_count(path, pages - 1) == pages
+    for bad in (0, 1.5, True):
+        with pytest.raises(ValueError, match="limit"):
+            check_page_count(path, bad)
+
+
+def test_cli_report_prints_the_length_warning_as_one_line(tmp_path, monkeypatch, capsys):
+    # build_report checks every report it writes (the full one is too slow for the suite: this is where its
+    # length is checked); the CLI turns the warning into one line on stderr and still exits 0
+    import pyradice_lab.report as report
+    from pyradice_lab import cli
+
+    def fake_build(out, **kw):
+        path = write_pdf(out, [Section("s", ["text"])])
+        report.check_page_count(path, len(PdfReader(str(path)).pages) - 1)  # one page too many
+        return path
+
+    monkeypatch.setattr(report, "build_report", fake_build)
+    out = tmp_path / "r.pdf"
+    assert cli.main(["report", "--out", str(out), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert f"wrote {out}" in captured.out
+    lines = [ln for ln in captured.err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("pyradice-lab: warning: the report") and "pages" in lines[0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("PYRADICE_FULL_REPORT_TEST"),
+                    reason="the full report takes 3+ minutes on idle cores; PYRADICE_FULL_REPORT_TEST=1 runs it")
+def test_the_full_report_has_at_most_40_pages(tmp_path):
+    import warnings
+
+    from pyradice_lab.report import MAX_PAGES, ReportLengthWarning, build_report
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReportLengthWarning)
+        out = build_report(tmp_path / "full.pdf", quick=False, seed=0, n_jobs=2, progress=False)
+    assert len(PdfReader(str(out)).pages) <= MAX_PAGES
+    assert layout_problems(out) == []
