@@ -166,7 +166,10 @@ class TableWithNote(Flowable):
         # it gives up room for the line, so its last rows move with it)
         parts = self.table.split(aw, ah if th > ah else ah - self._gap() - nh)
         if len(parts) < 2:
-            return []
+            frame = getattr(self, "_frame", None)
+            if th <= ah and getattr(frame, "_atTop", False):  # a whole page cannot hold both: the line goes on
+                return [self.table, self.note]
+            return []  # on to the next page, whole
         return [parts[0], TableWithNote(parts[1], self.note)]
 
     def getSpaceBefore(self):

@@ -337,3 +337,19 @@ def test_the_line_under_a_table_never_starts_a_page_on_its_own(tmp_path):
         assert "row" in pages[closing[0]].split() and "value" in pages[closing[0]].split()  # the header repeated
         assert sorted(r for t in pages for r in rows_on(t)) == list(range(n))  # every row once
     assert layout_problems(tmp_path / f"t{full}.pdf") == []
+
+
+def test_a_table_that_fills_a_page_alone_still_builds_with_its_line_on_the_next(tmp_path):
+    # a one-row table (it cannot split) that fits a page only without its line: the line goes on, as before
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table as RLTable
+
+    from pyradice_lab.report_style import CAPTION
+    from pyradice_lab.report_tables import TableWithNote
+
+    cells = [["a tall cell\n" * 30]]
+    _, th = RLTable(cells).wrap(400, 10_000)
+    doc = SimpleDocTemplate(str(tmp_path / "t.pdf"), pagesize=(500, th + 89), topMargin=36, bottomMargin=36,
+                            leftMargin=50, rightMargin=50)  # the frame (6 pt padding) is 5 pt taller than the table
+    doc.build([TableWithNote(RLTable(cells), Paragraph("the line under the table", CAPTION))])
+    pages = page_texts(tmp_path / "t.pdf")
+    assert len(pages) == 2 and "a tall cell" in pages[0] and "the line under the table" in pages[1]
