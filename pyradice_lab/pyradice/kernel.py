@@ -18,8 +18,10 @@ keep the first call of a process with an empty numba cache short (bench row "pyr
 simulate_games(100)"): numba's compile time grows with the amount of code and with every extra function (each
 is compiled alone and again inside its callers), so the rules are written once, generically, without
 allocations (scratch arrays come from :func:`workspace`), integer division (each ``//`` or ``%`` adds an
-exception path) or literal arguments (a literal compiles a second specialisation), and compiled at LLVM -O1
-(:func:`compile_options`).  With ``NUMBA_DISABLE_JIT=1`` this is plain Python: the reference path of the
+exception path) or literal arguments (a literal compiles a second specialisation); loop counters start from int64
+constants (:data:`ZERO`: a literal start costs type inference one more pass over the function), ``np.int64(x)``
+truncates floats (``int(x)`` is a separate numba compilation), and the kernels are compiled without reference
+counting or numba's rewrite passes (:data:`KERNEL_OPTIONS`) at LLVM -O1 (:func:`compile_options`).  With ``NUMBA_DISABLE_JIT=1`` this is plain Python: the reference path of the
 benchmark.  The test suite checks that these kernels and the readable engine play identical games from
 identical deals.
 
