@@ -176,9 +176,11 @@ def _kernel_options() -> dict:
 
     The games are bit-identical with and without these options (``tests/pyradice/test_kernel_frozen.py``).
     """
-    from numba.core.options import DefaultOptions
-
-    opts = {"cache": True}
+    opts: dict = {"cache": True}
+    try:
+        from numba.core.options import DefaultOptions
+    except ImportError:  # pragma: no cover - depends on the numba version: plain cached kernels
+        return opts
     for name, value in (("_nrt", False), ("no_rewrites", True)):
         if hasattr(DefaultOptions, name):
             opts[name] = value
