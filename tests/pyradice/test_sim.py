@@ -111,3 +111,15 @@ def test_custom_policy_runs_in_the_readable_engine():
     assert (df.policy_s0 == "first_available").all() and (df.skills_used_s0 == 0).all()
     with pytest.raises(ValueError, match="engine"):
         simulate_games(1, 2, None, [first_available, "greedy"], rng=4, engine="fast")
+
+
+def test_progress_bar_does_not_change_the_games_and_tqdm_loads_only_when_asked(capsys):
+    import subprocess
+    import sys
+
+    code = ("import sys; from pyradice_lab.pyradice import simulate_games; simulate_games(2, rng=0); "
+            "print('tqdm' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    with_bar = simulate_games(3, 2, None, "random_legal", rng=5, progress=True)
+    pd.testing.assert_frame_equal(with_bar, simulate_games(3, 2, None, "random_legal", rng=5))
