@@ -10,7 +10,16 @@ package module it imports (recursively) and its package's ``data/`` files.  An e
 stale and numba recompiles it (and overwrites it).  Functions of other libraries are left to numba.
 
 Every module of the package that compiles code imports ``njit`` from here (a test checks it), so the
-locator is in place before the first decorator runs.  Should a future numba drop the hook used here,
+locator is in place before the first decorator runs.
+
+A compiled function called from compiled code is compiled for the argument types of that call, and numba
+types a constant argument (``solve(F_ROLL, cov, 0, ...)``, ``sum_row(P, brd, 5)``; also a variable that
+starts as a constant, while type inference is still unifying it) as a literal: every literal value made a
+separate specialisation of the callee and of everything it calls (Purramid's exact solver was compiled twice,
+once for ``P = 0``).  :func:`njit` makes a call from compiled code resolve with the literals widened to their
+plain types (:func:`numba.core.types.unliteral`), so each function is compiled once per plain signature.  No
+kernel of the package dispatches on a literal value (``numba.literally``); a branch on an argument that is
+``None`` is still pruned (``None`` is a type, not a literal).  Should a future numba drop the hook used here,
 :func:`njit` compiles without the on-disk cache instead (slower, never stale).
 
 Examples
@@ -23,6 +32,8 @@ True
 from __future__ import annotations
 
 from numba import njit as _numba_njit
+from numba.core import types as _types
+from numba.core.dispatcher import Dispatcher as _Dispatcher
 
 from ._sources import fingerprint, in_package
 
@@ -88,8 +99,26 @@ def cache_is_keyed_on_sources() -> bool:
     return _INSTALLED and SourceTreeLocator in _Impl._locator_classes
 
 
+def _plain_call_template(dispatcher, args, kws):
+    """``Dispatcher.get_call_template`` with literal argument types widened (one specialisation per plain
+    signature instead of one per constant value)."""
+    args = tuple(_types.unliteral(a) for a in args)
+    kws = {k: _types.unliteral(v) for k, v in kws.items()}
+    return type(dispatcher).get_call_template(dispatcher, args, kws)
+
+
+def _plain(dispatcher):
+    if isinstance(dispatcher, _Dispatcher):
+        dispatcher.get_call_template = _plain_call_template.__get__(dispatcher)
+    return dispatcher
+
+
 def njit(*args, **kwargs):
-    """``numba.njit`` with the cache keyed on sources (see the module docstring); same arguments."""
+    """``numba.njit`` with the cache keyed on sources and calls from compiled code compiled for plain (not
+    literal) argument types (see the module docstring); same arguments."""
     if kwargs.get("cache") and not cache_is_keyed_on_sources():  # pragma: no cover - numba without the hook
         kwargs["cache"] = False
-    return _numba_njit(*args, **kwargs)
+    out = _numba_njit(*args, **kwargs)
+    if isinstance(out, _Dispatcher):
+        return _plain(out)
+    return lambda func: _plain(out(func))

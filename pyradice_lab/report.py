@@ -96,6 +96,17 @@ def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
     return pages
 
 
+#: The worker pool builds the report in two waves (the numbers never depend on the order: every task seeds
+#: itself).  The first wave holds the tasks that compile each game's kernels, longest first: the games'
+#: sections, and Meerkat Kingdom's strength part (its quick section plays the pure-Python twin unless the
+#: compiled kernel is already there).  The second wave holds the tasks that reuse those kernels (the other
+#: strength parts, the Meerkat section, the robustness checks): they load them from numba's cache, or find
+#: them in the worker's memory, instead of compiling them a second time in the other worker at the same
+#: moment (numba writes its cache only once a compile has finished).  Task names: a section's name, or
+#: ``strength:<game>``; a name not listed here goes to the second wave.
+FIRST_WAVE = ("strength:meerkat", "purramid", "raft", "pyradice", "overview")
+
+
 def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
     """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths.
 
@@ -261,6 +272,10 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         strength_parts.append(len(builders))
         builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:game_part"),
                                                        game=g, games=rated)))
+    task_names = [n if i not in strength_parts else f"strength:{b.keywords['game']}"
+                  for i, (n, b) in enumerate(builders)]
+    first = [task_names.index(n) for n in FIRST_WAVE if n in task_names]
+    waves = [first, [i for i in range(len(builders)) if i not in first]]
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
     # the experiment folders replace the previous ones only once everything is built (a killed run leaves
     # the previous report and its files as they were; its run folder is removed by the next run)
@@ -277,10 +292,11 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         checked: dict[str, object] = {}
         bar.total += len(checks)
         if n_jobs == 1:
-            sections = []
-            for name, builder in builders:
-                sections.append(_build_section(name, builder, ctx))
+            done: dict[int, Section] = {}
+            for i in waves[0] + waves[1]:  # the pool's order (see FIRST_WAVE): the same numbers either way
+                done[i] = _build_section(builders[i][0], builders[i][1], ctx)
                 bar.update(1)
+            sections = [done[i] for i in range(len(builders))]
             for c in checks:
                 checked[c.key] = _run_check(c, int(seed))
                 bar.update(1)
@@ -290,18 +306,19 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             from joblib import Parallel, delayed
 
             parent = os.getpid()
-            done: dict[int, Section] = {}
-            tasks = [delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, n, b)
-                     for i, (n, b) in enumerate(builders)]
-            tasks += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent)))(c) for c in checks]
-            try:
-                with loky_config(min(n_jobs, len(tasks))):
-                    for i, res in Parallel(return_as="generator_unordered")(tasks):
-                        if isinstance(i, str):
-                            checked[i] = res
-                        else:
-                            done[i] = res
-                        bar.update(1)
+            done = {}
+            tasks = [[delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, *builders[i]) for i in wave]
+                     for wave in waves]
+            tasks[1] += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent)))(c) for c in checks]
+            try:  # one pool (the same worker processes) for both waves
+                with loky_config(min(n_jobs, max(len(w) for w in tasks))):
+                    for wave in tasks:
+                        for i, res in Parallel(return_as="generator_unordered")(wave):
+                            if isinstance(i, str):
+                                checked[i] = res
+                            else:
+                                done[i] = res
+                            bar.update(1)
             except BaseException:
                 stop_worker_processes()  # now, not after the sections under way have finished
                 raise

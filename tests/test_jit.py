@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pyradice_lab
@@ -193,3 +194,32 @@ def test_import_scanner_reads_every_form_and_skips_type_checking(package_copy):
     deps = {p.relative_to(package_copy.resolve()).as_posix() for p in _sources.dependency_files(f)}
     assert {"stats.py", "dice.py", "rng.py", "purramid/chance.py"} <= deps
     assert not {"registry.py", "bench.py", "report.py"} & deps
+
+
+def test_a_constant_argument_from_compiled_code_does_not_make_a_literal_specialisation():
+    """A call from compiled code with constants (or a variable that starts as one) compiles the callee once,
+    for plain types: no ``Literal[int](0)`` copy of a kernel (Purramid's exact solver was compiled twice)."""
+    from pyradice_lab._jit import njit
+
+    @njit
+    def inner(a, b):
+        return a + b
+
+    @njit
+    def outer(x):
+        p = 0
+        for i in range(x):
+            p |= inner(i, 5)
+        return inner(x, 0) + inner(p, np.int64(1))
+
+    assert outer(3) == 3 + 7 + 1
+    assert len(inner.signatures) == 1
+    assert "Literal" not in str(inner.signatures[0])
+
+    @njit(cache=False)
+    def branch(a, flag=True):  # a branch on an argument that is None is still pruned at compile time
+        if flag is None:
+            return a
+        return inner(a, 1)
+
+    assert branch(1, None) == 1 and branch(1) == 2

@@ -265,7 +265,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
         m = min(CHUNK, n_games - start)
         run_games(_tapes(gen, m), n, automa, pols, prm, setup.V, K, setup.bags, setup.nblue,
                   setup.nbrown, setup.comp.male_start_tile, setup.pos_adj, setup.oasis, setup.comp.shuffle_tiles,
-                  seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m])
+                  seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m], search_arg(pols))
     return _frame(seat_out, game_out, players, automa, names, tile_out)
 
 
@@ -276,6 +276,12 @@ ENGINES = ("auto", "numba", "python")
 #: paying the twin.
 TWIN_BUDGET = 10.0
 _twin_spent = [0.0]  # estimated CPU seconds this process has played through the twin
+
+
+def search_arg(pols):
+    """The ``search`` argument of :func:`.kernel.run_games` for these seat policies: ``True`` if a seat is a
+    search player, else ``None`` (the kernel without the search: a much shorter cold compile, same games)."""
+    return True if bool(np.any(np.asarray(pols) == SEARCH)) else None
 
 
 def compiled_engine_ready() -> bool:
@@ -413,7 +419,8 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     game_out = np.zeros((1, len(GAME_COLUMNS)), np.int64)
     tile_out = np.zeros((1, 10, 2), np.int64)
     run_games(tapes, n, automa, pols, prm, st.V, K, st.bags, st.nblue, st.nbrown,
-              st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out, tile_out)
+              st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out, tile_out,
+              search_arg(pols))
     row = _frame(seat_out, game_out, players, automa, names, tile_out).iloc[0]
     if not trace:
         return row

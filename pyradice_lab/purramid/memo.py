@@ -240,7 +240,9 @@ def grow_table(T):
 @njit(cache=True, nogil=True)
 def grow_rows(a):
     out = np.zeros((a.shape[0] * 2, a.shape[1]), dtype=a.dtype)
-    out[:a.shape[0]] = a
+    for i in range(a.shape[0]):  # a loop, not ``out[:n] = a``: the slice assignment's shape checks cost
+        for j in range(a.shape[1]):  # about 3 s of a cold compile
+            out[i, j] = a[i, j]
     return out
 
 

@@ -165,6 +165,24 @@ def test_compiled_kernel_equals_pure_python_twin():
         pd.testing.assert_frame_equal(a, b)
 
 
+def test_the_kernel_without_the_search_is_chosen_only_without_search_seats():
+    from pyradice_lab.meerkat.policies import SEARCH, policy_row
+
+    assert sim.search_arg(np.array([policy_row("greedy")[0], policy_row("expectimax")[0], -1, 0])) is None
+    assert sim.search_arg(np.array([0, SEARCH, 0, 0])) is True
+    assert policy_row("mcts:8")[0] == SEARCH
+
+
+@pytest.mark.slow
+def test_kernel_with_and_without_the_search_play_the_same_games(monkeypatch):
+    """``run_games(..., search=None)`` (the search branch pruned at compile time) and the full kernel play the
+    same games when no seat searches (compiles both)."""
+    a = simulate_games(5, players=3, policies=["greedy", "expectimax", "heuristic"], rng=21, engine="numba")
+    monkeypatch.setattr(sim, "search_arg", lambda pols: True)
+    b = simulate_games(5, players=3, policies=["greedy", "expectimax", "heuristic"], rng=21, engine="numba")
+    pd.testing.assert_frame_equal(a, b)
+
+
 def test_reading_counters_flag_exactly_the_games_the_readings_change():
     """The same seeded games under both readings: a game differs exactly when the literal game's counters say
     the readings would differ (a reverse token on a three-value tile paying differently at the end, a jackal
