@@ -218,6 +218,85 @@ def _raft_points_per_boat(df, out, arg):
             df[[f"boats_{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1))
 
 
+def _raft_card_rates(df, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per-game (completions, turns held) of every card, and the deck's sizes and points, from a frame of
+    ``simulate_games(..., card_columns=True)``."""
+    sizes, points = df.attrs.get("card_sizes"), df.attrs.get("card_points")
+    if sizes is None or points is None or "completed_c0" not in df.columns:
+        raise ValueError(f"metric {name} needs the per-card columns of simulate_games(..., card_columns=True)")
+    m = len(sizes)
+    done = df[[f"completed_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    held = df[[f"turns_held_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    return np.hstack([done, held]), np.asarray(sizes), np.asarray(points, dtype=float), m
+
+
+def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
+    """A function of the points per own turn held by card size, as a smooth function of the per-card means.
+
+    As in :func:`pyradice_lab.raft.analysis.points_per_turn_by_size`: card ``c`` holds ``tpc_c = T_c /
+    max(C_c, 1)`` own turns per completion (``T_c``, ``C_c``: its turns held and completions summed over the
+    games); a size's rate is the sum of its cards' points over the sum of their ``tpc``; the deck's rate the
+    same over all cards.  ``pick(rates by size, deck rate)`` -> the metric, with ``rates`` a dict size -> rate.
+    """
+    cols, sizes, points, m = _raft_card_rates(df, name)
+    n = len(df)
+    groups = {int(k): sizes == k for k in sorted(set(sizes.tolist()))}
+
+    def tpc(means):
+        c, t = means[:m], means[m:]
+        # C_c = 0 (never completed): max(C_c, 1) = 1, i.e. tpc = T_c = n * mean
+        done = c > 0
+        return np.where(done, t / np.where(done, c, 1.0), n * t), done, c, t
+
+    def parts(means):
+        v, _, _, _ = tpc(means)
+        rates = {k: points[g].sum() / v[g].sum() for k, g in groups.items()}
+        return v, rates, points.sum() / v.sum()
+
+    def fn(means):
+        _, rates, deck = parts(means)
+        return pick(rates, deck)
+
+    def grad(means):
+        v, rates, deck = parts(means)
+        # d metric / d tpc_c: through each rate (d rate_k / d tpc_c = -rate_k / D_k for c of size k) and the deck's
+        d_tpc = np.zeros(m)
+        eps = 1.0
+        base = pick(rates, deck)
+        for k, g in groups.items():  # the metric is linear in the rates: read its coefficients
+            coef = pick({**rates, k: rates[k] + eps}, deck) - base
+            d_tpc[g] += coef * (-rates[k] / v[g].sum())
+        coef = pick(rates, deck + eps) - base
+        d_tpc += coef * (-deck / v.sum())
+        _, done, c, t = tpc(means)
+        d_c = np.where(done, -d_tpc * t / np.where(done, c, 1.0) ** 2, 0.0)
+        d_t = np.where(done, d_tpc / np.where(done, c, 1.0), d_tpc * n)
+        return np.concatenate([d_c, d_t])
+
+    return _Smooth(cols, fn, grad)
+
+
+def _raft_size(df, arg) -> int:
+    sizes = sorted(set(df.attrs.get("card_sizes") or []))
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: boat_pay_excess takes a lifeboat size (slots) {', '.join(map(str, sizes))}, "
+                         f"got {arg!r}") from None
+    if sizes and k not in sizes:
+        raise ValueError(f"metric: no {k}-slot lifeboats in this deck (sizes {', '.join(map(str, sizes))})")
+    return k
+
+
+def _raft_boat_pay_excess(df, out, arg):
+    k = _raft_size(df, arg)
+    return _raft_boat_rates(df, "boat_pay_excess", lambda rates, deck: rates[k] - deck)
+
+
+def _raft_boat_pay_spread(df, out, arg):
+    return _raft_boat_rates(df, "boat_pay_spread", lambda rates, deck: rates[max(rates)] - rates[min(rates)])
+
+
 def _meerkat_tiles(df, arg, name: str = "points_per_meerkat") -> list[int]:
     tiles = [int(c[len("present_t"):]) for c in df.columns if c.startswith("present_t")]
     if not arg:
@@ -279,6 +358,12 @@ _SPECIFIC = {
         "game_length": _Metric("turns in a game", _column("turns")),
         "points_per_boat": _Metric("points per completed lifeboat (over all games)", _raft_points_per_boat),
         "gift_points": _Metric("points completed by passed gems, per game", _column("gift_points")),
+        "boat_pay_excess": _Metric("points per own turn held of the K-slot lifeboats minus the deck's (a card's "
+                                   "points over the own turns it is held per completion; needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_excess,
+                                   "K = lifeboat size (slots)", True, "4"),
+        "boat_pay_spread": _Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_spread),
     },
     "meerkat": {
         "game_length": _Metric("turns in a game", _column("turns")),
