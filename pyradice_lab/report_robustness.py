@@ -13,6 +13,9 @@ players the finding was measured with and the same games on every set (common ra
 - Pyradice's objective cards (``pyradice_card_balance``: the strongest card's points per seat minus the
   weakest's, pooled over the three line-ups): ``card_points_difference:A-B`` against 0, on the same three
   line-ups.
+- Rocking Raft's lifeboat pay (``raft_card_fairness``: a size's points per own turn held minus the deck's;
+  ``raft_strong_play``: the largest lifeboats minus the smallest): ``boat_pay_excess:K`` / ``boat_pay_spread``
+  against 0, greedy and exact players (one run per player serves both experiments: the checks share a key).
 
 A check whose finding names a component the experiment picks from its data (the tile paying the most, the
 strongest card) measures every candidate on the same games (:func:`pyradice_lab.plausible.robustness_many`)
@@ -163,7 +166,8 @@ def _component_checks() -> tuple[Check, ...]:
     return tuple(dataclasses.replace(c, games=COMPONENT_GAMES[c.key]) for c in out)
 
 
-#: the checks the full report runs (one per game, player count and variant of a start-player finding)
+#: the checks the full report runs (start-player findings, then the component findings; checks sharing a key
+#: share one run)
 CHECKS: tuple[Check, ...] = ()
 
 
