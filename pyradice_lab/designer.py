@@ -19,7 +19,9 @@ run of ``k`` blocks.
 
 Metrics are per-game numbers, or ratios of per-game sums (``burst_rate`` = bursts / turns over all games),
 estimated by the ratio estimator with the delta-method standard error (per-game linearised values, paired
-the same way).
+the same way).  A few are smooth functions of several per-game sums, e.g. a difference of two ratios
+(Meerkat's ``tile_pay_excess:T`` = tile T's points per meerkat minus all tiles' points per meerkat): they are
+estimated by the same delta method, with the function's gradient at the column means.
 
 Examples
 --------
@@ -58,9 +60,31 @@ _Z = 1.959963984540054  # the 97.5% normal quantile: intervals are normal (hundr
 @dataclass(frozen=True)
 class _Metric:
     description: str
-    fn: Callable           # (df, outcomes, arg) -> (numerator, denominator) per game
+    fn: Callable           # (df, outcomes, arg) -> (numerator, denominator) per game, or a _Smooth
     arg: str = ""          # what ":ARG" means ("" = takes none)
     needs_arg: bool = False
+    example: str = "0"     # an argument for the error message of a metric that needs one
+
+
+@dataclass(frozen=True)
+class _Smooth:
+    """A metric that is a smooth function of the means of several per-game columns (delta method).
+
+    ``columns``: (games, k) per-game values; ``fn(means)`` the metric; ``grad(means)`` its gradient (k,).  The
+    per-game linearised value of game ``i`` is ``grad(means) . (columns[i] - means)``.  A metric function
+    returns one of these instead of ``(numerator, denominator)`` when a single ratio cannot express it.
+    """
+
+    columns: np.ndarray
+    fn: Callable
+    grad: Callable
+
+
+def _ratio_difference(a_num, a_den, b_num, b_den) -> _Smooth:
+    """``sum(a_num)/sum(a_den) - sum(b_num)/sum(b_den)`` as a smooth function of four per-game columns."""
+    cols = np.column_stack([np.asarray(x, dtype=float) for x in (a_num, a_den, b_num, b_den)])
+    return _Smooth(cols, lambda m: m[0] / m[1] - m[2] / m[3],
+                   lambda m: np.array([1 / m[1], -m[0] / m[1] ** 2, -1 / m[3], m[2] / m[3] ** 2]))
 
 
 def _humans(out: pd.DataFrame) -> pd.DataFrame:
@@ -153,15 +177,39 @@ def _pyradice_goal_rate(df, out, arg):
     return num, np.full(len(df), 5.0 * len(seats))
 
 
+def _pyradice_card(df, seats, card: str, name: str = "card_points") -> tuple[np.ndarray, np.ndarray]:
+    """Per game: points per seat from ``card`` (a slot 1..4 of the line-up, or a card's name), and whether the
+    game's line-up has it (a frame may join games of several line-ups)."""
+    if card in ("1", "2", "3", "4"):
+        return df[[f"card{card}_s{s}" for s in seats]].to_numpy(dtype=float).mean(axis=1), _ones(df)
+    names = sorted({str(x) for j in range(1, 5) for x in df[f"card{j}"].unique()})
+    if card not in names:
+        raise ValueError(f"metric: {name} takes a card slot 1..4 or the name of a card in these games' line-ups "
+                         f"({', '.join(names)}), got {card!r}")
+    x, has = np.zeros(len(df)), np.zeros(len(df))
+    for j in range(1, 5):
+        here = (df[f"card{j}"] == card).to_numpy()
+        x += np.where(here, df[[f"card{j}_s{s}" for s in seats]].to_numpy(dtype=float).mean(axis=1), 0.0)
+        has += here
+    return x, has
+
+
 def _pyradice_card_points(df, out, arg):
     seats = _seat_columns(df, "{s}")
-    cards = ("1", "2", "3", "4")
     if arg:
-        if arg not in cards:
-            raise ValueError(f"metric: card_points takes a card 1..4, got {arg!r}")
-        cards = (arg,)
-    cols = [f"card{c}_s{s}" for c in cards for s in seats]
+        return _pyradice_card(df, seats, arg)
+    cols = [f"card{c}_s{s}" for c in ("1", "2", "3", "4") for s in seats]
     return df[cols].to_numpy(dtype=float).sum(axis=1) / len(seats), _ones(df)
+
+
+def _pyradice_card_points_difference(df, out, arg):
+    parts = arg.split("-")
+    if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+        raise ValueError("metric: card_points_difference takes two different cards A-B (slots 1..4 or card "
+                         f"names, e.g. card_points_difference:Height-Small), got {arg!r}")
+    seats = _seat_columns(df, "{s}")
+    (xa, ha), (xb, hb) = (_pyradice_card(df, seats, c, "card_points_difference") for c in parts)
+    return _ratio_difference(xa, ha, xb, hb)
 
 
 def _raft_points_per_boat(df, out, arg):
@@ -170,14 +218,93 @@ def _raft_points_per_boat(df, out, arg):
             df[[f"boats_{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1))
 
 
-def _meerkat_tiles(df, arg) -> list[int]:
+def _raft_card_rates(df, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per-game (completions, turns held) of every card, and the deck's sizes and points, from a frame of
+    ``simulate_games(..., card_columns=True)``."""
+    sizes, points = df.attrs.get("card_sizes"), df.attrs.get("card_points")
+    if sizes is None or points is None or "completed_c0" not in df.columns:
+        raise ValueError(f"metric {name} needs the per-card columns of simulate_games(..., card_columns=True)")
+    m = len(sizes)
+    done = df[[f"completed_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    held = df[[f"turns_held_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    return np.hstack([done, held]), np.asarray(sizes), np.asarray(points, dtype=float), m
+
+
+def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
+    """A function of the points per own turn held by card size, as a smooth function of the per-card means.
+
+    As in :func:`pyradice_lab.raft.analysis.points_per_turn_by_size`: card ``c`` holds ``tpc_c = T_c /
+    max(C_c, 1)`` own turns per completion (``T_c``, ``C_c``: its turns held and completions summed over the
+    games); a size's rate is the sum of its cards' points over the sum of their ``tpc``; the deck's rate the
+    same over all cards.  ``pick(rates by size, deck rate)`` -> the metric, with ``rates`` a dict size -> rate.
+    """
+    cols, sizes, points, m = _raft_card_rates(df, name)
+    n = len(df)
+    groups = {int(k): sizes == k for k in sorted(set(sizes.tolist()))}
+
+    def tpc(means):
+        c, t = means[:m], means[m:]
+        # C_c = 0 (never completed): max(C_c, 1) = 1, i.e. tpc = T_c = n * mean
+        done = c > 0
+        return np.where(done, t / np.where(done, c, 1.0), n * t), done, c, t
+
+    def parts(means):
+        v, _, _, _ = tpc(means)
+        rates = {k: points[g].sum() / v[g].sum() for k, g in groups.items()}
+        return v, rates, points.sum() / v.sum()
+
+    def fn(means):
+        _, rates, deck = parts(means)
+        return pick(rates, deck)
+
+    def grad(means):
+        v, rates, deck = parts(means)
+        # d metric / d tpc_c: through each rate (d rate_k / d tpc_c = -rate_k / D_k for c of size k) and the deck's
+        d_tpc = np.zeros(m)
+        eps = 1.0
+        base = pick(rates, deck)
+        for k, g in groups.items():  # the metric is linear in the rates: read its coefficients
+            coef = pick({**rates, k: rates[k] + eps}, deck) - base
+            d_tpc[g] += coef * (-rates[k] / v[g].sum())
+        coef = pick(rates, deck + eps) - base
+        d_tpc += coef * (-deck / v.sum())
+        _, done, c, t = tpc(means)
+        d_c = np.where(done, -d_tpc * t / np.where(done, c, 1.0) ** 2, 0.0)
+        d_t = np.where(done, d_tpc / np.where(done, c, 1.0), d_tpc * n)
+        return np.concatenate([d_c, d_t])
+
+    return _Smooth(cols, fn, grad)
+
+
+def _raft_size(df, arg) -> int:
+    sizes = sorted(set(df.attrs.get("card_sizes") or []))
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: boat_pay_excess takes a lifeboat size (slots) {', '.join(map(str, sizes))}, "
+                         f"got {arg!r}") from None
+    if sizes and k not in sizes:
+        raise ValueError(f"metric: no {k}-slot lifeboats in this deck (sizes {', '.join(map(str, sizes))})")
+    return k
+
+
+def _raft_boat_pay_excess(df, out, arg):
+    k = _raft_size(df, arg)
+    return _raft_boat_rates(df, "boat_pay_excess", lambda rates, deck: rates[k] - deck)
+
+
+def _raft_boat_pay_spread(df, out, arg):
+    return _raft_boat_rates(df, "boat_pay_spread", lambda rates, deck: rates[max(rates)] - rates[min(rates)])
+
+
+def _meerkat_tiles(df, arg, name: str = "points_per_meerkat") -> list[int]:
     tiles = [int(c[len("present_t"):]) for c in df.columns if c.startswith("present_t")]
     if not arg:
         return tiles
     try:
         t = int(arg)
     except ValueError:
-        raise ValueError(f"metric: points_per_meerkat takes a tile number {min(tiles)}..{max(tiles)}, "
+        raise ValueError(f"metric: {name} takes a tile number {min(tiles)}..{max(tiles)}, "
                          f"got {arg!r}") from None
     if t not in tiles:
         raise ValueError(f"metric: tile {t} is not in the game (tiles {min(tiles)}..{max(tiles)})")
@@ -188,6 +315,14 @@ def _meerkat_points_per_meerkat(df, out, arg):
     tiles = _meerkat_tiles(df, arg)
     return (df[[f"paid_t{t}" for t in tiles]].to_numpy(dtype=float).sum(axis=1),
             df[[f"present_t{t}" for t in tiles]].to_numpy(dtype=float).sum(axis=1))
+
+
+def _meerkat_tile_pay_excess(df, out, arg):
+    (t,) = _meerkat_tiles(df, arg, "tile_pay_excess")
+    tiles = _meerkat_tiles(df, "")
+    return _ratio_difference(df[f"paid_t{t}"], df[f"present_t{t}"],
+                             df[[f"paid_t{u}" for u in tiles]].to_numpy(dtype=float).sum(axis=1),
+                             df[[f"present_t{u}" for u in tiles]].to_numpy(dtype=float).sum(axis=1))
 
 
 _COMMON = {
@@ -212,18 +347,31 @@ _SPECIFIC = {
         "game_length": _Metric("turns in a game", _column("turns")),
         "goal_rate": _Metric("share of goal tokens met per player (all levels, or level L1..L5)",
                              _pyradice_goal_rate, "level L1..L5, optional"),
-        "card_points": _Metric("card points per player (all cards, or card 1..4)", _pyradice_card_points,
-                               "card 1..4, optional"),
+        "card_points": _Metric("card points per player (all cards, or one card: its slot 1..4 in the line-up "
+                               "or its name, over the games whose line-up has it)", _pyradice_card_points,
+                               "card slot 1..4 or name, optional"),
+        "card_points_difference": _Metric("card A's points per player minus card B's (slots 1..4 or names; each "
+                                          "over the games whose line-up has it)",
+                                          _pyradice_card_points_difference, "A-B = two cards", True, "Height-Small"),
     },
     "raft": {
         "game_length": _Metric("turns in a game", _column("turns")),
         "points_per_boat": _Metric("points per completed lifeboat (over all games)", _raft_points_per_boat),
         "gift_points": _Metric("points completed by passed gems, per game", _column("gift_points")),
+        "boat_pay_excess": _Metric("points per own turn held of the K-slot lifeboats minus the deck's (a card's "
+                                   "points over the own turns it is held per completion; needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_excess,
+                                   "K = lifeboat size (slots)", True, "4"),
+        "boat_pay_spread": _Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_spread),
     },
     "meerkat": {
         "game_length": _Metric("turns in a game", _column("turns")),
         "points_per_meerkat": _Metric("points a tile pays per meerkat on it when scored (all tiles, or tile T;"
                                       " over all games)", _meerkat_points_per_meerkat, "tile T, optional"),
+        "tile_pay_excess": _Metric("tile T's points per meerkat minus all tiles' points per meerkat (over all "
+                                   "games; 0 = the tile pays the board mean)", _meerkat_tile_pay_excess,
+                                   "tile T", True, "12"),
     },
 }
 
@@ -260,12 +408,20 @@ def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray,
     """Per-game numerator and denominator of ``metric`` on a ``simulate_games`` frame of ``game``.
 
     The metric over many games is ``sum(numerator) / sum(denominator)`` (a plain mean when the denominator is 1
-    in every game); :func:`metric_estimate` turns them into an estimate with its interval.
+    in every game); :func:`metric_estimate` turns them into an estimate with its interval.  A metric that is not
+    one ratio (e.g. ``tile_pay_excess:T``, a difference of two ratios) gives its per-game linearised values
+    (the metric plus each game's delta-method influence) over a denominator of 1: their mean is the metric on
+    these games and their spread its delta-method standard error, but unlike a ratio's numerator they depend
+    on all the games of ``df`` (concatenate frames, not these values).
     """
     game = _check_game(game)
-    _, m, arg = _parse_metric(game, metric)
+    name, m, arg = _parse_metric(game, metric)
     sim = importlib.import_module(f"pyradice_lab.{game}.sim")
-    num, den = m.fn(df, sim.outcomes(df), arg)
+    res = m.fn(df, sim.outcomes(df), arg)
+    if isinstance(res, _Smooth):
+        value, z = _linear(res, name)
+        return value + z, np.ones(len(z))
+    num, den = res
     return np.asarray(num, dtype=float), np.asarray(den, dtype=float)
 
 
@@ -289,7 +445,7 @@ def _parse_metric(game: str, metric) -> tuple[str, _Metric, str]:
                          f"(seat_win:K and position_win:K take a seat / turn position)")
     m = table[name]
     if m.needs_arg and not arg:
-        raise ValueError(f"metric {name} needs {m.arg}, e.g. {name}:0")
+        raise ValueError(f"metric {name} needs {m.arg}, e.g. {name}:{m.example}")
     if arg and not m.arg:
         raise ValueError(f"metric {name} takes no argument, got {metric!r}")
     return name, m, arg
@@ -383,6 +539,30 @@ def _label(x) -> str:
         return str(x)
     h = getattr(x, "content_hash", None)
     return f"components {h()[:12]}" if callable(h) else type(x).__name__
+
+
+def _linear(res, metric: str) -> tuple[float, np.ndarray]:
+    """The estimate and per-game linearised values of a metric function's result ((num, den) or _Smooth)."""
+    if not isinstance(res, _Smooth):
+        num, den = res
+        return _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
+    x = res.columns
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"metric {metric} is not defined in some games (NaN)")
+    means = x.mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value, grad = float(res.fn(means)), np.asarray(res.grad(means), dtype=float)
+    if not (np.isfinite(value) and np.all(np.isfinite(grad))):
+        raise ValueError(f"metric {metric} is not defined on these games (a denominator is 0 in every game)")
+    return value, (x - means) @ grad
+
+
+def _concat(parts: list):
+    """The metric function results of consecutive blocks of games as one result."""
+    if isinstance(parts[0], _Smooth):
+        return _Smooth(np.concatenate([p.columns for p in parts]), parts[0].fn, parts[0].grad)
+    return (np.concatenate([np.asarray(p[0], float) for p in parts]),
+            np.concatenate([np.asarray(p[1], float) for p in parts]))
 
 
 def _linearised(num: np.ndarray, den: np.ndarray, metric: str) -> tuple[float, np.ndarray]:
@@ -521,8 +701,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
                 bar.refresh()
             for side in ("base", "variant"):
                 df = mod.simulate_games(size, rng=_fresh(seed), components=comps[side], **sim_kw)
-                num, den = m.fn(df, sim.outcomes(df), arg)
-                parts[side].append((np.asarray(num, float), np.asarray(den, float)))
+                parts[side].append(m.fn(df, sim.outcomes(df), arg))
                 bar.update(size // 2 if side == "base" else size - size // 2)
             n += size
             if n < games:
@@ -542,10 +721,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
 
 
 def _summarise(parts, name):
-    (nb, db), (nv, dv) = ((np.concatenate([p[0] for p in parts[s]]), np.concatenate([p[1] for p in parts[s]]))
-                          for s in ("base", "variant"))
-    rb, zb = _linearised(nb, db, name)
-    rv, zv = _linearised(nv, dv, name)
+    rb, zb = _linear(_concat(parts["base"]), name)
+    rv, zv = _linear(_concat(parts["variant"]), name)
     b, v = _estimate(rb, zb), _estimate(rv, zv)
     d = _estimate(rv - rb, zv - zb)
     ind_se = math.sqrt(b.se ** 2 + v.se ** 2)

@@ -54,8 +54,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "parse_finding",
-           "game_metric"]
+__all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "robustness_many",
+           "parse_finding", "game_metric"]
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def finish_sample(base, changes: Mapping, choices: Mapping, return_choices: bool
 
 # ------------------------------------------------------------------------------------ robustness
 _OPS = (">=", "<=", ">", "<")
-_FINDING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
+_FINDING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_-]+)?)\s*(>=|<=|>|<)\s*([-+0-9.eE]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def _check_metric(metric) -> str:
     """A metric's form (``name`` or ``name:ARG``); which metrics a game knows is checked against the game."""
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a metric name (str), got {metric!r}")
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?", metric.strip()):
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_-]+)?", metric.strip()):
         raise ValueError(f"metric must be a name or name:ARG (see pyradice_lab.designer.metrics(game)); got {metric!r}")
     return metric.strip()
 
@@ -285,15 +285,38 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     --------
     >>> r = robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1)  # doctest: +SKIP
     """
+    return robustness_many(game, [finding], reconstructions=reconstructions, games=games, players=players,
+                           policies=policies, rng=rng, base=base, progress=progress, confidence=confidence,
+                           game_kwargs=game_kwargs)[0]
+
+
+def robustness_many(game: str, findings, *, reconstructions: int = 20, games: int = 2000,
+                    players: int | None = None, policies=None, rng=None, base=None, progress: bool = False,
+                    confidence: float = 0.95, game_kwargs: Mapping | None = None,
+                    runs=None) -> list[RobustnessResult]:
+    """:func:`robustness` of several findings measured on the same games: one RobustnessResult per finding.
+
+    The component sets and games are those :func:`robustness` plays with the same arguments (its numbers for
+    any one of the findings are the same), but each set is simulated once for all the findings.
+
+    ``runs`` (optional): a sequence of dicts of further ``simulate_games`` keyword arguments (merged over
+    ``game_kwargs``); each component set then plays ``games`` games of every run (each run its own games, the
+    same on every set) and the findings are measured on the runs' frames joined (e.g. Pyradice's objective
+    cards pooled over several line-ups: ``runs=[{"setup": s} for s in setups]``).
+    """
     from tqdm.auto import tqdm
 
     from .designer import check_metric
     from .rng import fresh_copy, spawn_seeds
-    from .stats import proportion_estimate
 
-    claim = parse_finding(finding)
+    if isinstance(findings, (str, Claim)) or not hasattr(findings, "__iter__"):
+        raise TypeError(f"findings must be a list of findings ('metric op threshold' or Claims), got {findings!r}")
+    claims = [parse_finding(f) for f in findings]
+    if not claims:
+        raise ValueError("findings must not be empty")
     simulate, sampler = _simulate(game), _sampler(game)
-    check_metric(game, claim.metric)
+    for claim in claims:
+        check_metric(game, claim.metric)
     for name, v, low in (("reconstructions", reconstructions, 2), ("games", games, 10)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
@@ -309,22 +332,44 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         kwargs["players"] = players
     if policies is not None:
         kwargs["policies"] = policies
+    if runs is not None:
+        if isinstance(runs, Mapping) or not hasattr(runs, "__iter__"):
+            raise TypeError(f"runs must be a list of dicts of simulate_games keyword arguments, got {runs!r}")
+        runs = [dict(r) for r in runs]
+        if not runs:
+            raise ValueError("runs must not be empty (None: one run)")
+        for r in runs:
+            bad = {"components", "rng", "n_games"} & set(r)
+            if bad:
+                raise ValueError(f"runs must not set {', '.join(sorted(map(repr, bad)))} (robustness sets it)")
     comp_seeds_root, games_seed = spawn_seeds(rng, 2)
     comp_seeds = comp_seeds_root.spawn(int(reconstructions))
+    # one run: the games seed itself (the numbers of robustness); several: one spawned child per run
+    plan = [({}, games_seed)] if runs is None else list(zip(runs, fresh_copy(games_seed).spawn(len(runs))))
     packaged = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(base, "base")
     sets = [("packaged", packaged, {})]
     for i, s in enumerate(comp_seeds):
         sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
         sets.append((f"plausible-{i}", sample.components, sample.choices))
-    rows = []
+    rows: list[list[dict]] = [[] for _ in claims]
     for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
                                      leave=False):
-        df = simulate(int(games), rng=np.random.default_rng(fresh_copy(games_seed)), components=comp, **kwargs)  # same games for all
-        est = game_metric(game, df, claim.metric)
-        rows.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high,
-                     "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
-                     "components_hash": comp.content_hash()[:12], **choices})
-    table = pd.DataFrame(rows)
+        frames = [simulate(int(games), rng=np.random.default_rng(fresh_copy(seed)), components=comp,
+                           **{**kwargs, **extra})  # the same games for every set
+                  for extra, seed in plan]
+        df = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True).assign(
+            game=lambda d: np.arange(len(d)))
+        for claim, out in zip(claims, rows):
+            est = game_metric(game, df, claim.metric)
+            out.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low,
+                        "ci_high": est.ci_high, "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
+                        "components_hash": comp.content_hash()[:12], **choices})
+    return [_result(claim, pd.DataFrame(r)) for claim, r in zip(claims, rows)]
+
+
+def _result(claim: Claim, table: pd.DataFrame) -> RobustnessResult:
+    from .stats import proportion_estimate
+
     sampled = table[table["set"] != "packaged"]
     k = int((sampled["verdict"] == "holds").sum())
     share = proportion_estimate(k, len(sampled))

@@ -1,12 +1,26 @@
 """The report's robustness column: report findings re-checked on plausible reconstructions of the components.
 
 Every game rests on components the rules do not publish (:mod:`pyradice_lab.plausible`).  The report checks
-the findings a designer would act on -- the start-player findings of every game, which are also the findings
-that may change a component (a start-player compensation) -- with :func:`pyradice_lab.robustness`: each is
-expressed as a designer metric against its null value (``start_player_win`` against the fair share 1/p,
-Meerkat's ``start_player_edge`` against 0), and that metric is measured on the packaged components and on
+the findings a designer would act on with :func:`pyradice_lab.robustness`: each is expressed as a designer
+metric against its null value, and that metric is measured on the packaged components and on
 :data:`RECONSTRUCTIONS` component sets drawn by the game's ``components.sample_plausible``, with the same
-players the finding was measured with and the same games on every set (common random numbers).
+players the finding was measured with and the same games on every set (common random numbers).  Checked:
+
+- the start-player findings of every game (a start-player compensation): ``start_player_win`` against the
+  fair share 1/p, Meerkat's ``start_player_edge`` against 0;
+- Meerkat Kingdom's tile pay (``meerkat_tile_fairness``, ``meerkat_strong_play``: a tile's points per piece
+  committed against the board mean): ``tile_pay_excess:T`` against 0;
+- Pyradice's objective cards (``pyradice_card_balance``: the strongest card's points per seat minus the
+  weakest's, pooled over the three line-ups): ``card_points_difference:A-B`` against 0, on the same three
+  line-ups.
+- Rocking Raft's lifeboat pay (``raft_card_fairness``: a size's points per own turn held minus the deck's;
+  ``raft_strong_play``: the largest lifeboats minus the smallest): ``boat_pay_excess:K`` / ``boat_pay_spread``
+  against 0, greedy and exact players (one run per player serves both experiments: the checks share a key).
+
+A check whose finding names a component the experiment picks from its data (the tile paying the most, the
+strongest card) measures every candidate on the same games (:func:`pyradice_lab.plausible.robustness_many`)
+and the verdict reads the one the finding names: ``metric`` is then a template filled from the named groups
+of ``pattern``.
 
 The verdict is derived from the result, never written by hand (:func:`verdict`):
 
@@ -25,6 +39,7 @@ does not assess robustness (its samples are below the minimum for a claim): the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zlib
 from collections.abc import Mapping, Sequence
@@ -53,6 +68,10 @@ class Check:
 
     ``experiment`` and ``pattern`` (a regular expression that must match the whole ``quantity``) select the
     findings; ``player`` is the label those findings carry when they were measured with ``policies``.
+    ``metric`` may be a template (``"tile_pay_excess:{tile}"``) filled from the named groups of ``pattern``;
+    ``family`` then lists every metric the check measures (all candidates, on the same games).  ``runs``: the
+    simulations joined per component set (see :func:`pyradice_lab.plausible.robustness_many`); ``games``:
+    games per component set and run (default :data:`GAMES` of the game).
     """
 
     key: str
@@ -66,9 +85,19 @@ class Check:
     player: str
     game_kwargs: Mapping = field(default_factory=dict)
     note: str = ""
+    family: tuple[str, ...] = ()
+    runs: tuple[Mapping, ...] | None = None
+    games: int | None = None
 
     def matches(self, experiment: str, f: Finding) -> bool:
         return experiment == self.experiment and re.fullmatch(self.pattern, f.quantity) is not None
+
+    def metric_for(self, quantity: str) -> str:
+        """The metric that measures the finding with this ``quantity`` (the template filled in)."""
+        m = re.fullmatch(self.pattern, quantity)
+        if m is None:
+            raise ValueError(f"quantity {quantity!r} does not match check {self.key!r} ({self.pattern})")
+        return self.metric.format(**m.groupdict())
 
     def seed(self, root: int) -> np.random.SeedSequence:
         return np.random.SeedSequence(int(root), spawn_key=(zlib.crc32(b"robustness"), zlib.crc32(self.key.encode())))
@@ -96,10 +125,49 @@ def _checks() -> tuple[Check, ...]:
         out.append(Check(f"meerkat start {setup_label(p, automa)}", "meerkat", "meerkat_seat_advantage",
                          re.escape(f"start player's win share minus the other players' mean, {setup_label(p, automa)}"),
                          "start_player_edge", 0.0, p, "greedy", "greedy", {"automa": automa, "engine": "numba"}))
-    return tuple(out)
+    return tuple(out) + _component_checks()
 
 
-#: the checks the full report runs (one per game, player count and variant of a start-player finding)
+#: games per component set of the component checks (sized for the full report's budget; see the guide)
+COMPONENT_GAMES = {"meerkat tile pay greedy": 2000, "meerkat tile pay expectimax": 400, "pyradice card difference": 200,
+                   "raft boat pay greedy": 600, "raft boat pay exact": 150}
+
+
+def _component_checks() -> tuple[Check, ...]:
+    """Checks of the findings that may change a component, measured by one metric of one run per set."""
+    from .pyradice.analysis import CARD_GROUPS
+    from .pyradice.components import Setup
+
+    tiles = tuple(f"tile_pay_excess:{t}" for t in range(3, 13))
+    meerkat = {"automa": False, "engine": "numba"}
+    cards = list(dict.fromkeys(c for g in CARD_GROUPS for c in g))
+    out = [Check("meerkat tile pay greedy", "meerkat", "meerkat_tile_fairness",
+                 r"points paid per piece committed, tile (?P<tile>\d+) \([^)]*\)", "tile_pay_excess:{tile}", 0.0, 3,
+                 "greedy", "greedy", meerkat, "3 players", family=tiles),
+           Check("meerkat tile pay expectimax", "meerkat", "meerkat_strong_play",
+                 r"points per piece, tile (?P<tile>\d+) \([^)]*\)", "tile_pay_excess:{tile}", 0.0, 3,
+                 "expectimax", "expectimax", meerkat, "3 players", family=tiles),
+           Check("pyradice card difference", "pyradice", "pyradice_card_balance",
+                 r"points per seat, strongest card \((?P<a>\w+)\) minus weakest \((?P<b>\w+)\)",
+                 "card_points_difference:{a}-{b}", 0.0, 2, "greedy", "greedy",
+                 note=f"over the experiment's {len(CARD_GROUPS)} card line-ups",
+                 family=tuple(f"card_points_difference:{a}-{b}" for a in cards for b in cards if a != b),
+                 runs=tuple({"setup": Setup(cards=tuple(g))} for g in CARD_GROUPS))]
+    boats = ("boat_pay_excess:2", "boat_pay_excess:3", "boat_pay_excess:4", "boat_pay_spread")
+    raft = {"variant": "standard", "card_columns": True}
+    for pol in ("greedy", "exact"):  # one run per policy serves both experiments (same key)
+        if pol == "greedy":
+            out.append(Check("raft boat pay greedy", "raft", "raft_card_fairness",
+                             r"points per own turn held, (?P<size>\d+)-slot lifeboats minus the deck's [0-9.]+, "
+                             r"3 players", "boat_pay_excess:{size}", 0.0, 3, pol, pol, raft, family=boats))
+        out.append(Check(f"raft boat pay {pol}", "raft", "raft_strong_play",
+                         r"points per own turn held, largest minus smallest lifeboats, 3 players", "boat_pay_spread",
+                         0.0, 3, pol, pol, raft, family=boats))
+    return tuple(dataclasses.replace(c, games=COMPONENT_GAMES[c.key]) for c in out)
+
+
+#: the checks the full report runs (start-player findings, then the component findings; checks sharing a key
+#: share one run)
 CHECKS: tuple[Check, ...] = ()
 
 
@@ -120,28 +188,40 @@ def _all_checks() -> tuple[Check, ...]:
 
 
 def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCTIONS, games: int | None = None):
-    """Run ``check`` (:func:`pyradice_lab.robustness`, claim ``metric > threshold``); the RobustnessResult."""
-    from .plausible import robustness
+    """Run ``check`` (:func:`pyradice_lab.robustness`, claim ``metric > threshold``); the RobustnessResult, or
+    for a check with a ``family`` of metrics a dict metric -> RobustnessResult (all measured on the same games)."""
+    from .plausible import robustness, robustness_many
 
     if not isinstance(check, Check):
         raise TypeError(f"check must be a Check, got {type(check).__name__}")
-    games = GAMES[check.game] if games is None else games
-    return robustness(check.game, f"{check.metric} > {check.threshold!r}", reconstructions=reconstructions,
-                      games=games, players=check.players, policies=check.policies, rng=check.seed(seed),
-                      game_kwargs=dict(check.game_kwargs))
+    games = (check.games or GAMES[check.game]) if games is None else games
+    kw = dict(reconstructions=reconstructions, games=games, players=check.players, policies=check.policies,
+              rng=check.seed(seed), game_kwargs=dict(check.game_kwargs))
+    if not check.family and check.runs is None:
+        return robustness(check.game, f"{check.metric} > {check.threshold!r}", **kw)
+    family = check.family or (check.metric,)
+    results = robustness_many(check.game, [f"{m} > {check.threshold!r}" for m in family],
+                              runs=None if check.runs is None else [dict(r) for r in check.runs], **kw)
+    return dict(zip(family, results))
 
 
 def verdict(f: Finding, check: Check, result) -> Finding:
-    """``f`` with ``robust`` and ``robustness`` derived from ``result`` (see the module docstring)."""
+    """``f`` with ``robust`` and ``robustness`` derived from ``result`` (see the module docstring); for a check
+    with a ``family``, ``result`` is :func:`run_check`'s dict and the finding's own metric is read from it."""
     from .plausible import Claim
 
+    if isinstance(result, Mapping):
+        metric = check.metric_for(f.quantity)
+        if metric not in result:
+            return f.with_context(robust=None, robustness=f"not assessed: {metric} was not measured")
+        result = result[metric]
     sampled = result.table[result.table["set"] != "packaged"]
     n = len(sampled)
     what = _WHAT[check.game]
     games = int(sampled["n"].iloc[0])
     how = f"{games:,} games each" + (f", {check.note}" if check.note else "")
-    above = Claim(check.metric, ">", check.threshold)
-    below = Claim(check.metric, "<", check.threshold)
+    above = Claim(result.claim.metric, ">", check.threshold)
+    below = Claim(result.claim.metric, "<", check.threshold)
     n_above = sum(above.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
     n_below = sum(below.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
     counts = f"{n_above} above, {n_below} below, {n - n_above - n_below} undecided"
@@ -173,7 +253,8 @@ def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bo
         for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
             new = []
             for f in exp.findings:
-                check = next((c for c in checks if c.matches(exp.name, f)), None)
+                matching = [c for c in checks if c.matches(exp.name, f)]  # the check with the finding's players
+                check = next((c for c in matching if c.player == f.player), matching[0] if matching else None)
                 if check is not None and quick:
                     f = f.with_context(robust=None, robustness=QUICK_TEXT)
                 elif check is not None and results and check.key in results:

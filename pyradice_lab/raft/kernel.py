@@ -55,6 +55,8 @@ class _Batch:
         self.boats_done = np.zeros((n, self.players), dtype=np.int64)
         self.gifted = np.zeros((n, self.players), dtype=np.int64)
         self.cards = np.zeros((self.n_cards, len(CARD_FIELDS)), dtype=np.int64)
+        # per game and card: completions and own turns held (the per-card totals' "completed", "turns_held")
+        self.game_cards = np.zeros((n, self.n_cards, 2), dtype=np.int64)
 
     # ----------------------------------------------------------------------------------- helpers
     @property
@@ -239,6 +241,8 @@ class _Batch:
                 self.gave[rows, p] += np.where(gift, pts, 0)
                 c = card[f, b]
                 turns = self.bturns[rows, q, b][f]
+                np.add.at(self.game_cards, (self.ids[f], c, 0), 1)
+                np.add.at(self.game_cards, (self.ids[f], c, 1), turns)
                 np.add.at(self.cards[:, 1], c, 1)
                 np.add.at(self.cards[:, 2], c, turns)
                 np.add.at(self.cards[:, 3], c, turns * turns)
@@ -268,6 +272,7 @@ class _Batch:
                 self.stats[:, 4] += f
                 np.add.at(self.cards[:, 4], card[f, b], 1)
                 turns = self.bturns[fr, p[f], b]
+                np.add.at(self.game_cards, (self.ids[fr], card[f, b], 1), turns)
                 np.add.at(self.cards[:, 7], card[f, b], turns)
                 np.add.at(self.cards[:, 8], card[f, b], turns * turns)
                 self.bheld[fr, p[f], b] = 0
@@ -316,6 +321,7 @@ class _Batch:
         held = self.bcard[r][live]
         np.add.at(self.cards[:, 5], held, 1)
         turns = self.bturns[r][live]
+        np.add.at(self.game_cards, (np.broadcast_to(ids[:, None, None], live.shape)[live], held, 1), turns)
         np.add.at(self.cards[:, 7], held, turns)
         np.add.at(self.cards[:, 8], held, turns * turns)
         st = self.stats[r]
@@ -332,9 +338,10 @@ class _Batch:
 
 
 def play_batch(spec: tuple, gens: list, tables: tuple) -> tuple[np.ndarray, ...]:
-    """Play one game per generator in ``gens``; returns (games, scores, boats, gifted, cards) arrays."""
+    """Play one game per generator in ``gens``; returns (games, scores, boats, gifted, cards, game_cards) arrays
+    (``game_cards``: per game and card, completions and own turns held)."""
     batch = _Batch(spec, gens, tables)
     batch.setup()
     while len(batch.ids):
         batch.turn_step()
-    return batch.games, batch.scores, batch.boats_done, batch.gifted, batch.cards
+    return batch.games, batch.scores, batch.boats_done, batch.gifted, batch.cards, batch.game_cards

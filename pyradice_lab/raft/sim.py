@@ -132,8 +132,11 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
              params=None, components=None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
-             chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True) -> GameBatch:
+             chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True,
+             card_columns: bool = False) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
+    if not isinstance(card_columns, bool):
+        raise TypeError(f"card_columns must be True or False, got {card_columns!r}")
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or not (n_jobs >= 1 or n_jobs == -1):
@@ -145,6 +148,8 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     if engine == "batch" and not setup.batchable:
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
+    if card_columns and not compiled:
+        raise ValueError("card_columns=True needs the batch engine (engine='auto' or 'batch' with built-in policies)")
     root = seed_sequence(rng, name="rng")
     chunks = spawn_blocks(root, n_games, chunk)  # seeds spawned per chunk: same children as root.spawn(n_games)
     n_chunks = -(-n_games // chunk)
@@ -185,6 +190,11 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     df["winning_score"] = best
     for i, f in enumerate(GAME_FIELDS[3:], start=3):
         df[f] = games[:, i].astype(bool) if f in ("deck_exhausted", "truncated") else games[:, i]
+    if card_columns:  # per game and card: completions and own turns held (card i = deck position i)
+        per = np.concatenate([p[5] for p in parts])
+        df = pd.concat([df, pd.DataFrame({f"{k}_c{i}": per[:, i, j] for i in range(per.shape[1])
+                                          for j, k in enumerate(("completed", "turns_held"))})], axis=1)
+        df.attrs.update(card_sizes=[c.size for c in setup.comp.deck], card_points=[c.points for c in setup.comp.deck])
     df["seed_entropy"] = [root.entropy] * n_games
     df.attrs.update({"seed_entropy": root.entropy, "policies": [getattr(p, "name", "custom") for p in setup.policies],
                      "skills": setup.skills, "engine": "batch" if compiled else "rules"})
@@ -204,7 +214,7 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
                    params=None, components=None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
                    progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
-                   replace_sunk: bool = True) -> pd.DataFrame:
+                   replace_sunk: bool = True, card_columns: bool = False) -> pd.DataFrame:
     """Simulate ``n_games`` full games of Rocking Raft.
 
     Parameters
@@ -237,6 +247,11 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
         dropped gems (default False: the text puts them in the centre space).
     replace_sunk : bool
         Rules reading: a sunk lifeboat is replaced at the end of the turn (default True).
+    card_columns : bool
+        Add per-card columns ``completed_c<i>`` and ``turns_held_c<i>`` (card ``i`` = position ``i`` of the
+        components' deck: its completions and the own turns it was held in this game, completed or not) and
+        the deck's ``card_sizes`` / ``card_points`` in ``attrs`` (the designer metrics ``boat_pay_excess:K``
+        and ``boat_pay_spread`` need them); batch engine only.  Default False.
 
     Returns
     -------
@@ -255,7 +270,8 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     """
     return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
                     flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
-                    chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk).games
+                    chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk,
+                    card_columns=card_columns).games
 
 
 def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:
