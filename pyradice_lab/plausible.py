@@ -334,7 +334,8 @@ def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 2000, players: int | None = None,
                policies=None, rng=None, base=None, progress: bool = False, confidence: float = 0.95,
                game_kwargs: Mapping | None = None, variant=None, reference=None,
-               variant_options: Mapping | None = None, reference_options: Mapping | None = None) -> RobustnessResult:
+               variant_options: Mapping | None = None, reference_options: Mapping | None = None,
+               games_rng=None) -> RobustnessResult:
     """Evaluate a finding on the packaged components and on plausible reconstructions of the unknown ones.
 
     With ``variant`` / ``reference`` (or their ``*_options``) the finding is a *paired* one: a difference
@@ -360,6 +361,9 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         Passed to the game's ``simulate_games`` (default: the game's own defaults).
     rng : seed, SeedSequence or Generator, optional
         One seed gives the same sets, the same games and the same numbers.
+    games_rng : seed, SeedSequence or Generator, optional
+        Seed of the games alone (default: spawned from ``rng``): the same component sets (``rng``) on other,
+        independent games, e.g. one run per player count whose results are combined as independent.
     base : path or Components, optional
         The components to start from and to report as "packaged" (default: the packaged ones).
     progress : bool
@@ -412,7 +416,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     from tqdm.auto import tqdm
 
     from .designer import check_metric, metric_values, paired_estimates
-    from .rng import fresh_copy, spawn_seeds
+    from .rng import fresh_copy, seed_sequence, spawn_seeds
 
     claim = parse_finding(finding)
     simulate, sampler = _simulate(game), _sampler(game)
@@ -441,6 +445,8 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                  "reference": (_check_change(reference, "reference"),
                                _check_options(reference_options, "reference_options", allowed))}
     comp_seeds_root, games_seed = spawn_seeds(rng, 2)
+    if games_rng is not None:
+        games_seed = seed_sequence(games_rng, name="games_rng")
     comp_seeds = comp_seeds_root.spawn(int(reconstructions))
     packaged = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(base, "base")
     if paired:

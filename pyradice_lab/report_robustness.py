@@ -103,7 +103,7 @@ def _checks() -> tuple[Check, ...]:
 #: games per component set and run of the paired checks (each set plays them twice: variant and reference),
 #: sized so that these checks add about a minute of CPU to the full report (docs/guide/designer.md)
 PAIRED_GAMES = {"pyradice_skill": 150, "raft_gem_mix": 300, "raft_flag_depth": 250, "meerkat_hazards": 1000,
-                "purramid_sides": 1200}
+                "purramid_sides": 2000}
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,9 @@ class PairedCheck(Check):
     / ``reference=``): ``variant`` / ``reference`` are changes on top of the set (a dict of component paths or a
     function components -> components), ``*_options`` the ``simulate_games`` arguments of one run only.  The
     claim is ``difference > threshold`` (the finding's null, usually 0).  ``over_players``: the finding
-    averages the difference over these player counts; the check then runs once per count (the same component
-    sets) and averages the differences, with the SE the sum of the per-count SEs over their number (an upper
-    bound whatever the correlation between counts: conservative).
+    averages the difference over these player counts; the check then runs once per count, on the same
+    component sets but independent games (``games_rng`` of :func:`pyradice_lab.robustness`), and averages the
+    differences: SE = sqrt(sum of the per-count SE^2) / number of counts.
     """
 
     variant: object = None
@@ -241,19 +241,26 @@ def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: i
     from .stats import Z95
 
     games = check.games if games is None else games
+    root = check.seed(seed)
+
+    def games_rng(p):  # independent games per player count (never one of the children robustness spawns)
+        return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p))
+
     runs = [robustness(check.game, f"{check.metric} > {check.threshold!r}", reconstructions=reconstructions,
                        games=games, players=p, policies=check.policies, rng=check.seed(seed),
                        game_kwargs=dict(check.game_kwargs), variant=check.variant, reference=check.reference,
-                       variant_options=dict(check.variant_options), reference_options=dict(check.reference_options))
+                       variant_options=dict(check.variant_options), reference_options=dict(check.reference_options),
+                       games_rng=games_rng(p) if check.over_players else None)
             for p in (check.over_players or (check.players,))]
     if len(runs) == 1:
         return runs[0]
-    # the mean of the differences over the player counts (the same component sets: the same seed draws them)
+    # the mean of the differences over the player counts: the same component sets (one rng draws them),
+    # independent games
     first = runs[0]
     table = first.table.copy()
     for col in ("value", "variant_value", "reference_value"):
         table[col] = np.mean([r.table[col].to_numpy() for r in runs], axis=0)
-    table["se"] = np.mean([r.table["se"].to_numpy() for r in runs], axis=0)   # conservative (see PairedCheck)
+    table["se"] = np.sqrt(np.sum([r.table["se"].to_numpy() ** 2 for r in runs], axis=0)) / len(runs)
     table["ci_low"], table["ci_high"] = table["value"] - Z95 * table["se"], table["value"] + Z95 * table["se"]
     table["verdict"] = [first.claim.verdict(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"])]
     return RobustnessResult.from_table(first.claim, table, first.paired)

@@ -268,3 +268,12 @@ def test_paired_robustness_takes_a_change_that_depends_on_the_set():
 def test_paired_robustness_bad_arguments(kwargs, error, word):
     with pytest.raises(error, match=word):
         robustness("raft", "rounds > 0", reconstructions=2, games=10, **kwargs)
+
+
+def test_games_rng_keeps_the_component_sets_and_changes_the_games():
+    kw = dict(reconstructions=2, games=30, players=2, rng=4)
+    a = robustness("purramid", "start_player_win > 0.5", **kw)
+    b = robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw)
+    assert (a.table["components_hash"] == b.table["components_hash"]).all()
+    assert not a.table["value"].equals(b.table["value"])
+    pd.testing.assert_frame_equal(b.table, robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw).table)

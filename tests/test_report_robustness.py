@@ -1,7 +1,9 @@
 """The report's robustness column: verdicts derived from RobustnessResult, the summary shows them, quick mode."""
 
 import re
+import zlib
 
+import numpy as np
 import pandas as pd
 import pytest
 from pypdf import PdfReader
@@ -203,11 +205,15 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     check = PAIRED["purramid sides start"]
     res = run_check(check, seed=3, reconstructions=2, games=40)
     pd.testing.assert_frame_equal(res.table, run_check(check, seed=3, reconstructions=2, games=40).table)
+    root = check.seed(3)
     per = [robustness("purramid", "start_player_win > 0.0", reconstructions=2, games=40, players=p,
                       policies="risk:0.35", rng=check.seed(3), variant_options={"layout": "B"},
-                      reference_options={"layout": "A"}) for p in (2, 3, 4)]
+                      reference_options={"layout": "A"},
+                      games_rng=np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p)))
+           for p in (2, 3, 4)]
     assert res.table["value"].to_numpy() == pytest.approx(sum(r.table["value"].to_numpy() for r in per) / 3)
-    assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() for r in per) / 3)
+    assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() ** 2 for r in per) ** 0.5 / 3)
+    assert (per[0].table["components_hash"] == per[2].table["components_hash"]).all()  # the same sets
     f = Finding("difference", "start player's win share, side B minus side A, mean over 2-4 players", 0.05, 0.01, 0.09,
                 n=1000, null=0.0, player="risk:0.35, every seat")
     assert "40 games each per player count, paired" in verdict(f, check, res).robustness
