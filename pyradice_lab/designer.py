@@ -47,7 +47,8 @@ import pandas as pd
 from .rng import fresh_copy as _fresh, seed_sequence
 from .stats import Estimate
 
-__all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "check_metric", "BLOCK", "GAMES"]
+__all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
+           "BLOCK", "GAMES"]
 
 #: Games per seed block (a fixed constant: the numbers never depend on anything but the seed and the count).
 BLOCK = 500
@@ -311,6 +312,10 @@ def _meerkat_tiles(df, arg, name: str = "points_per_meerkat") -> list[int]:
     return [t]
 
 
+def _meerkat_hazards(df, out, arg):
+    return df[["hawk", "fire", "jackal"]].to_numpy(dtype=float).sum(axis=1), _ones(df)
+
+
 def _meerkat_points_per_meerkat(df, out, arg):
     tiles = _meerkat_tiles(df, arg)
     return (df[[f"paid_t{t}" for t in tiles]].to_numpy(dtype=float).sum(axis=1),
@@ -358,6 +363,7 @@ _SPECIFIC = {
         "game_length": _Metric("turns in a game", _column("turns")),
         "points_per_boat": _Metric("points per completed lifeboat (over all games)", _raft_points_per_boat),
         "gift_points": _Metric("points completed by passed gems, per game", _column("gift_points")),
+        "rounds": _Metric("rounds in a game (every player's turn once)", _column("rounds")),
         "boat_pay_excess": _Metric("points per own turn held of the K-slot lifeboats minus the deck's (a card's "
                                    "points over the own turns it is held per completion; needs "
                                    "simulate_games(..., card_columns=True))", _raft_boat_pay_excess,
@@ -372,6 +378,7 @@ _SPECIFIC = {
         "tile_pay_excess": _Metric("tile T's points per meerkat minus all tiles' points per meerkat (over all "
                                    "games; 0 = the tile pays the board mean)", _meerkat_tile_pay_excess,
                                    "tile T", True, "12"),
+        "hazards_per_game": _Metric("hazard tokens that fired in a game (hawk, fire, jackal)", _meerkat_hazards),
     },
 }
 
@@ -429,6 +436,21 @@ def metric_estimate(num, den, metric: str = "metric") -> Estimate:
     """The ratio estimate ``sum(num) / sum(den)`` with its delta-method SE and 95% normal interval."""
     value, z = _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
     return _estimate(value, z)
+
+
+def paired_estimates(base, variant, metric: str = "metric") -> tuple[Estimate, Estimate, Estimate, float]:
+    """Estimates of ``metric`` from two runs of the same games (common random numbers).
+
+    ``base`` and ``variant`` are ``(numerator, denominator)`` per game (:func:`metric_values`) of the same games
+    in the same order.  Returns the base and variant estimates, the difference variant - base (its SE from the
+    per-game paired differences of the linearised values) and the SE two independent runs would give.
+    """
+    rb, zb = _linear(base, metric)
+    rv, zv = _linear(variant, metric)
+    if len(zb) != len(zv):
+        raise ValueError(f"paired estimates need the same games in both runs, got {len(zb)} and {len(zv)} games")
+    b, v = _estimate(rb, zb), _estimate(rv, zv)
+    return b, v, _estimate(rv - rb, zv - zb), math.sqrt(b.se ** 2 + v.se ** 2)
 
 
 def _parse_metric(game: str, metric) -> tuple[str, _Metric, str]:
@@ -721,9 +743,4 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
 
 
 def _summarise(parts, name):
-    rb, zb = _linear(_concat(parts["base"]), name)
-    rv, zv = _linear(_concat(parts["variant"]), name)
-    b, v = _estimate(rb, zb), _estimate(rv, zv)
-    d = _estimate(rv - rb, zv - zb)
-    ind_se = math.sqrt(b.se ** 2 + v.se ** 2)
-    return b, v, d, ind_se
+    return paired_estimates(_concat(parts["base"]), _concat(parts["variant"]), name)

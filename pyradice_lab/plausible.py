@@ -185,6 +185,10 @@ class RobustnessResult:
         strongest first (with few sets and many choices one will look strong by chance: read the p-value).
     robust : bool
         True only when the finding holds on every sampled set.
+    paired : dict or None
+        For a paired robustness (``variant=`` / ``reference=``): what the two runs of each set were (``variant``,
+        ``reference``: short descriptions); the table's ``value`` is then variant minus reference, and the
+        columns ``variant_value`` and ``reference_value`` hold the two runs' estimates.  None otherwise.
     """
 
     claim: Claim
@@ -192,6 +196,26 @@ class RobustnessResult:
     holds_share: object
     sensitivity: pd.DataFrame
     robust: bool
+    paired: dict | None = None
+
+    @classmethod
+    def from_table(cls, claim: Claim, table: pd.DataFrame, paired: dict | None = None) -> RobustnessResult:
+        """The result of a per-set table (``set``, ``value``, ``verdict``, the free choices, ...): the share of the
+        sampled sets on which the claim holds, the sensitivity to each free choice and the verdict."""
+        from .stats import proportion_estimate
+
+        sampled = table[table["set"] != "packaged"]
+        k = int((sampled["verdict"] == "holds").sum())
+        share = proportion_estimate(k, len(sampled))
+        choice_cols = [c for c in table.columns if c not in _NOT_CHOICES]
+        sens = pd.DataFrame([dict(zip(("choice", "spearman", "p_value"),
+                                      (c, *_spearman(sampled[c].to_numpy(float), sampled["value"].to_numpy()))))
+                             for c in choice_cols], columns=["choice", "spearman", "p_value"])
+        if len(sens):
+            sens = (sens.assign(strength=sens["spearman"].abs())
+                    .sort_values("strength", ascending=False, na_position="last")
+                    .drop(columns="strength").reset_index(drop=True))
+        return cls(claim, table, share, sens, robust=k == len(sampled), paired=paired)
 
     @property
     def size_quantiles(self) -> pd.Series:
@@ -205,7 +229,10 @@ class RobustnessResult:
         k = int(((self.table["set"] != "packaged") & (self.table["verdict"] == "holds")).sum())
         q = self.size_quantiles
         base = self.table.iloc[0]
-        s = (f"'{self.claim}' holds on {k} of {n} plausible component sets "
+        what = f"'{self.claim}'"
+        if self.paired:
+            what += f" (difference {self.paired['variant']} minus {self.paired['reference']}, paired on the same games)"
+        s = (f"{what} holds on {k} of {n} plausible component sets "
              f"({self.holds_share.value:.0%}, 95% CI {self.holds_share.ci_low:.0%}..{self.holds_share.ci_high:.0%}); "
              f"packaged components: {base['value']:.3f} [{base['ci_low']:.3f}, {base['ci_high']:.3f}] "
              f"({base['verdict']}); over the sampled sets the metric ranges {q.iloc[0]:.3f}..{q.iloc[2]:.3f} "
@@ -225,6 +252,70 @@ class RobustnessResult:
         return f"RobustnessResult({self.summary()})"
 
 
+_NOT_CHOICES = ("set", "value", "se", "ci_low", "ci_high", "n", "verdict", "components_hash", "variant_value",
+                "reference_value")
+
+
+def _describe(change, options) -> str:
+    """A short description of one side of a paired robustness."""
+    parts = []
+    if callable(change):
+        parts.append(getattr(change, "__name__", None) or getattr(getattr(change, "func", None), "__name__", "")
+                     or type(change).__name__)
+    elif change:
+        parts.append(", ".join(f"{k} = {v!r}" for k, v in change.items()))
+    if options:
+        parts.append(", ".join(f"{k}={v!r}" if not hasattr(v, "__dataclass_fields__") else f"{k}=<{type(v).__name__}>"
+                               for k, v in options.items()))
+    return "; ".join(parts) if parts else "the set as drawn"
+
+
+def _check_change(change, name: str):
+    """``change``: None, a mapping of component paths to values or a callable (components -> components)."""
+    if change is None or callable(change):
+        return change
+    if not isinstance(change, Mapping):
+        raise TypeError(f"{name} must be a dict of component paths -> values (as for the game's "
+                        f"components.replace), a function components -> components, or None; got "
+                        f"{type(change).__name__}")
+    for k in change:
+        if not isinstance(k, str) or not k:
+            raise TypeError(f"{name}'s keys must be component paths (str, e.g. 'card.1.points'), got {k!r}")
+    return dict(change)
+
+
+def _check_options(options, name: str, allowed) -> dict:
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"{name} must be a dict of simulate_games keyword arguments, got {type(options).__name__}")
+    own = sorted(set(options) & {"components", "rng", "n_games", "players", "progress"})
+    if own:
+        raise ValueError(f"{name} must not set {', '.join(map(repr, own))} (robustness sets it, the same for both "
+                         "runs)")
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(f"{name}: simulate_games has no {', '.join(map(repr, unknown))} (allowed: "
+                         f"{', '.join(allowed)})")
+    return dict(options)
+
+
+def _apply_change(change, comp, name: str):
+    """``comp`` with ``change`` applied (through its validation path); errors name the change."""
+    if not change:  # None or {}: the set as drawn
+        return comp
+    if callable(change):
+        out = change(comp)
+        if type(out) is not type(comp):
+            raise TypeError(f"{name} must return the game's components ({type(comp).__name__}), got "
+                            f"{type(out).__name__}")
+        return out
+    try:
+        return comp.replace(change)
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"{name}: {e}") from e
+
+
 def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Spearman's rank correlation and its two-sided p-value (t approximation, n - 2 degrees of freedom)."""
     n = len(x)
@@ -242,8 +333,18 @@ def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 2000, players: int | None = None,
                policies=None, rng=None, base=None, progress: bool = False, confidence: float = 0.95,
-               game_kwargs: Mapping | None = None) -> RobustnessResult:
+               game_kwargs: Mapping | None = None, variant=None, reference=None,
+               variant_options: Mapping | None = None, reference_options: Mapping | None = None,
+               games_rng=None) -> RobustnessResult:
     """Evaluate a finding on the packaged components and on plausible reconstructions of the unknown ones.
+
+    With ``variant`` / ``reference`` (or their ``*_options``) the finding is a *paired* one: a difference
+    between two versions of the game ("hazards per game with 1 of each blue token, minus the default").  On
+    every component set ``S`` (the packaged one and each plausible one) the same games are then played twice,
+    once with ``S`` changed by ``variant`` and once with ``S`` changed by ``reference`` (common random numbers:
+    the same per-game seeds in both runs and on every set), and the claim is about the difference variant
+    minus reference of the metric, with its interval from the per-game paired differences
+    (:func:`pyradice_lab.designer.paired_estimates`).
 
     Parameters
     ----------
@@ -260,6 +361,9 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         Passed to the game's ``simulate_games`` (default: the game's own defaults).
     rng : seed, SeedSequence or Generator, optional
         One seed gives the same sets, the same games and the same numbers.
+    games_rng : seed, SeedSequence or Generator, optional
+        Seed of the games alone (default: spawned from ``rng``): the same component sets (``rng``) on other,
+        independent games, e.g. one run per player count whose results are combined as independent.
     base : path or Components, optional
         The components to start from and to report as "packaged" (default: the packaged ones).
     progress : bool
@@ -267,47 +371,76 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     confidence : float
         Level of each set's interval: 0.95 (the only level the metrics' delta-method intervals use).
     game_kwargs : dict, optional
-        Further keyword arguments of ``simulate_games``.
+        Further keyword arguments of ``simulate_games`` (both runs of a paired robustness).
+    variant, reference : dict, callable or None
+        The change applied on top of each component set for the variant run and for the reference run: a dict of
+        component paths -> values, applied with the components' ``replace`` (the format of
+        :func:`pyradice_lab.balance`'s parameters, e.g. ``{"blue.hawk.copies": 1}``), or a function
+        ``components -> components`` for a change that depends on the set (e.g. ``lambda c: c.with_gems(3,
+        [7, 7, 7, 6])`` in Rocking Raft); None = the set as drawn.  Both are first applied to the packaged
+        components, so an invalid change fails before any game is played.
+    variant_options, reference_options : dict, optional
+        ``simulate_games`` keyword arguments of one run only, over ``game_kwargs`` (e.g. ``{"layout": "B"}``
+        against ``{"layout": "A"}`` in Purramid, ``{"flag_depth": 30}`` in Rocking Raft, ``{"setup": ...}`` in
+        Pyradice).
 
     Returns
     -------
     RobustnessResult
+        For a paired robustness, ``value`` (and its SE, CI, verdict) is variant minus reference, beside
+        ``variant_value`` and ``reference_value``; ``paired`` describes the two runs.
 
     Raises
     ------
     ValueError
         If ``game`` or the finding's metric is unknown, ``finding`` does not parse, ``reconstructions`` < 2 or
-        ``games`` < 10, ``confidence`` is not 0.95, or ``game_kwargs`` sets an argument robustness sets itself.
+        ``games`` < 10, ``confidence`` is not 0.95, ``game_kwargs`` sets an argument robustness sets itself,
+        ``variant_options`` / ``reference_options`` set such an argument (or ``players``) or one
+        ``simulate_games`` does not take, or ``variant`` / ``reference`` fails on the packaged components.
     TypeError
-        If ``progress`` is not a bool.
+        If ``progress`` is not a bool, ``variant`` / ``reference`` is not a dict, a function or None (or the
+        function does not return components), or an ``*_options`` is not a dict.
 
     Examples
     --------
     >>> r = robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1)  # doctest: +SKIP
+
+    Paired: are Meerkat Kingdom's hazards per game higher with 3 of each blue token than with the default bags,
+    whatever the reconstructed tile values?
+
+    >>> r = robustness("meerkat", "hazards_per_game < 0", reconstructions=2, games=50, players=3, rng=1,
+    ...                variant={"blue.move.copies": 3})  # doctest: +SKIP
     """
     return robustness_many(game, [finding], reconstructions=reconstructions, games=games, players=players,
                            policies=policies, rng=rng, base=base, progress=progress, confidence=confidence,
-                           game_kwargs=game_kwargs)[0]
+                           game_kwargs=game_kwargs, variant=variant, reference=reference,
+                           variant_options=variant_options, reference_options=reference_options,
+                           games_rng=games_rng)[0]
 
 
 def robustness_many(game: str, findings, *, reconstructions: int = 20, games: int = 2000,
                     players: int | None = None, policies=None, rng=None, base=None, progress: bool = False,
                     confidence: float = 0.95, game_kwargs: Mapping | None = None,
-                    runs=None) -> list[RobustnessResult]:
+                    runs=None, variant=None, reference=None, variant_options: Mapping | None = None,
+                    reference_options: Mapping | None = None, games_rng=None) -> list[RobustnessResult]:
     """:func:`robustness` of several findings measured on the same games: one RobustnessResult per finding.
 
     The component sets and games are those :func:`robustness` plays with the same arguments (its numbers for
-    any one of the findings are the same), but each set is simulated once for all the findings.
+    any one of the findings are the same), but each set is simulated once for all the findings.  ``variant``,
+    ``reference``, their ``*_options`` and ``games_rng`` are those of :func:`robustness` (a paired robustness:
+    every finding is then about the difference variant minus reference).
 
     ``runs`` (optional): a sequence of dicts of further ``simulate_games`` keyword arguments (merged over
     ``game_kwargs``); each component set then plays ``games`` games of every run (each run its own games, the
     same on every set) and the findings are measured on the runs' frames joined (e.g. Pyradice's objective
     cards pooled over several line-ups: ``runs=[{"setup": s} for s in setups]``).
     """
+    import inspect
+
     from tqdm.auto import tqdm
 
-    from .designer import check_metric
-    from .rng import fresh_copy, spawn_seeds
+    from .designer import check_metric, metric_values, paired_estimates
+    from .rng import fresh_copy, seed_sequence, spawn_seeds
 
     if isinstance(findings, (str, Claim)) or not hasattr(findings, "__iter__"):
         raise TypeError(f"findings must be a list of findings ('metric op threshold' or Claims), got {findings!r}")
@@ -342,11 +475,26 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             bad = {"components", "rng", "n_games"} & set(r)
             if bad:
                 raise ValueError(f"runs must not set {', '.join(sorted(map(repr, bad)))} (robustness sets it)")
+    paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
+    if paired:
+        allowed = [k for k in inspect.signature(simulate).parameters
+                   if k not in ("n_games", "components", "rng", "players", "progress")]
+        sides = {"variant": (_check_change(variant, "variant"), _check_options(variant_options, "variant_options",
+                                                                                 allowed)),
+                 "reference": (_check_change(reference, "reference"),
+                               _check_options(reference_options, "reference_options", allowed))}
+    else:
+        sides = {"single": (None, {})}
     comp_seeds_root, games_seed = spawn_seeds(rng, 2)
+    if games_rng is not None:
+        games_seed = seed_sequence(games_rng, name="games_rng")
     comp_seeds = comp_seeds_root.spawn(int(reconstructions))
     # one run: the games seed itself (the numbers of robustness); several: one spawned child per run
     plan = [({}, games_seed)] if runs is None else list(zip(runs, fresh_copy(games_seed).spawn(len(runs))))
     packaged = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(base, "base")
+    if paired:
+        for side, (change, _) in sides.items():
+            _apply_change(change, packaged, side)  # an invalid change fails before any game is played
     sets = [("packaged", packaged, {})]
     for i, s in enumerate(comp_seeds):
         sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
@@ -354,31 +502,24 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     rows: list[list[dict]] = [[] for _ in claims]
     for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
                                      leave=False):
-        frames = [simulate(int(games), rng=np.random.default_rng(fresh_copy(seed)), components=comp,
-                           **{**kwargs, **extra})  # the same games for every set
-                  for extra, seed in plan]
-        df = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True).assign(
-            game=lambda d: np.arange(len(d)))
+        frames = {}
+        for side, (change, options) in sides.items():
+            changed = _apply_change(change, comp, f"{side} on {label}")
+            parts = [simulate(int(games), rng=np.random.default_rng(fresh_copy(seed)), components=changed,
+                              **{**kwargs, **extra, **options})  # the same games for every set and side
+                     for extra, seed in plan]
+            frames[side] = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True).assign(
+                game=lambda d: np.arange(len(d)))
         for claim, out in zip(claims, rows):
-            est = game_metric(game, df, claim.metric)
+            if not paired:
+                est, extra = game_metric(game, frames["single"], claim.metric), {}
+            else:
+                ref, var, est, _ = paired_estimates(metric_values(game, frames["reference"], claim.metric),
+                                                    metric_values(game, frames["variant"], claim.metric),
+                                                    claim.metric)
+                extra = {"variant_value": var.value, "reference_value": ref.value}
             out.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low,
                         "ci_high": est.ci_high, "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
-                        "components_hash": comp.content_hash()[:12], **choices})
-    return [_result(claim, pd.DataFrame(r)) for claim, r in zip(claims, rows)]
-
-
-def _result(claim: Claim, table: pd.DataFrame) -> RobustnessResult:
-    from .stats import proportion_estimate
-
-    sampled = table[table["set"] != "packaged"]
-    k = int((sampled["verdict"] == "holds").sum())
-    share = proportion_estimate(k, len(sampled))
-    choice_cols = [c for c in table.columns if c not in ("set", "value", "se", "ci_low", "ci_high", "n",
-                                                         "verdict", "components_hash")]
-    sens = pd.DataFrame([dict(zip(("choice", "spearman", "p_value"),
-                                  (c, *_spearman(sampled[c].to_numpy(float), sampled["value"].to_numpy()))))
-                         for c in choice_cols], columns=["choice", "spearman", "p_value"])
-    if len(sens):
-        sens = (sens.assign(strength=sens["spearman"].abs()).sort_values("strength", ascending=False, na_position="last")
-                .drop(columns="strength").reset_index(drop=True))
-    return RobustnessResult(claim, table, share, sens, robust=k == len(sampled))
+                        **extra, "components_hash": comp.content_hash()[:12], **choices})
+    described = ({side: _describe(*sides[side]) for side in ("variant", "reference")} if paired else None)
+    return [RobustnessResult.from_table(claim, pd.DataFrame(r), described) for claim, r in zip(claims, rows)]

@@ -49,8 +49,8 @@ import numpy as np
 
 from .findings import Finding
 
-__all__ = ["Check", "CHECKS", "RECONSTRUCTIONS", "GAMES", "QUICK_TEXT", "checks_for", "run_check", "verdict",
-           "assess_sections"]
+__all__ = ["Check", "PairedCheck", "NotChecked", "CHECKS", "RECONSTRUCTIONS", "GAMES", "PAIRED_GAMES", "QUICK_TEXT",
+           "checks_for", "run_check", "verdict", "assess_sections"]
 
 #: plausible component sets drawn per check in the full report
 RECONSTRUCTIONS = 8
@@ -166,16 +166,117 @@ def _component_checks() -> tuple[Check, ...]:
     return tuple(dataclasses.replace(c, games=COMPONENT_GAMES[c.key]) for c in out)
 
 
-#: the checks the full report runs (start-player findings, then the component findings; checks sharing a key
-#: share one run)
-CHECKS: tuple[Check, ...] = ()
+# ---------------------------------------------------------------------- paired (two-variant) component findings
+#: games per component set and run of the paired checks (each set plays them twice: variant and reference),
+#: sized so that these checks add about a minute of CPU to the full report (docs/guide/designer.md)
+PAIRED_GAMES = {"pyradice_skill": 150, "raft_gem_mix": 300, "raft_flag_depth": 250, "meerkat_hazards": 1000,
+                "purramid_sides": 2000}
+
+
+@dataclass(frozen=True)
+class PairedCheck(Check):
+    """A check of a finding that compares two versions of the game ("X with A minus X with B").
+
+    On every component set the same games are played twice (:func:`pyradice_lab.robustness` with ``variant=``
+    / ``reference=``): ``variant`` / ``reference`` are changes on top of the set (a dict of component paths or a
+    function components -> components), ``*_options`` the ``simulate_games`` arguments of one run only.  The
+    claim is ``difference > threshold`` (the finding's null, usually 0).  ``over_players``: the finding
+    averages the difference over these player counts; the check then runs once per count, on the same
+    component sets but independent games (``games_rng`` of :func:`pyradice_lab.robustness`), and averages the
+    differences: SE = sqrt(sum of the per-count SE^2) / number of counts.
+    """
+
+    variant: object = None
+    reference: object = None
+    variant_options: Mapping = field(default_factory=dict)
+    reference_options: Mapping = field(default_factory=dict)
+    over_players: tuple = ()
+
+
+@dataclass(frozen=True)
+class NotChecked:
+    """Findings that the robustness column cannot assess by simulation, with the reason it prints."""
+
+    key: str
+    game: str
+    experiment: str
+    pattern: str
+    reason: str
+
+    def matches(self, experiment: str, f: Finding) -> bool:
+        return experiment == self.experiment and re.fullmatch(self.pattern, f.quantity) is not None
+
+
+def _raft_black_gems(comp, *, players: int, black: int):
+    """Rocking Raft components with ``black`` black gems in play at ``players`` players, the ordinary gems as
+    in ``comp`` (as the gem-mix experiment changes them)."""
+    counts = list(comp.gems.in_play(players))
+    return comp.with_gems(players, counts[:-1] + [int(black)])
+
+
+def _paired_checks() -> tuple:
+    """The component findings that compare two versions of the game (see :class:`PairedCheck`)."""
+    import functools
+
+    from .meerkat.components import default_components as meerkat_components
+    from .pyradice.components import SKILL_LEVELS
+    from .pyradice.sim import Setup
+
+    out: list = []
+    setup = Setup.default()
+    for k, lvl in enumerate(SKILL_LEVELS):   # "points per seat lost without the skill": with it minus without
+        code = setup.skills[k]
+        if code is None:
+            continue
+        skills = tuple(None if i == k else c for i, c in enumerate(setup.skills))
+        without = Setup(skills, setup.goals, setup.cards, setup.discs, setup.components)
+        name = setup.catalogue.skills[code].name
+        out.append(PairedCheck(f"pyradice skill L{lvl}", "pyradice", "pyradice_skill_values",
+                               re.escape(f"points per seat lost without the level-{lvl} skill {code} {name}"),
+                               "mean_score", 0.0, 2, "greedy", "greedy",
+                               note=f"paired: every set with and without {code}", reference_options={"setup": without},
+                               games=PAIRED_GAMES["pyradice_skill"]))
+    gems = {b: functools.partial(_raft_black_gems, players=3, black=b) for b in (0, 6)}
+    for exp, pattern in (("raft_gem_mix", r"rounds with 6 minus 0 black gems, 3 players"),
+                         ("raft_strong_play", r"rounds with 6 black minus 0 black gems, 3 players")):
+        out.append(PairedCheck("raft gem mix 3p", "raft", exp, pattern, "rounds", 0.0, 3, "greedy", "greedy",
+                               note="paired: every set with 6 and with 0 black gems", variant=gems[6],
+                               reference=gems[0], games=PAIRED_GAMES["raft_gem_mix"]))
+    out.append(PairedCheck("raft flag depth 3p", "raft", "raft_flag_depth",
+                           r"rounds with the flag under 30 minus 5 cards, 3 players", "rounds", 0.0, 3, "greedy",
+                           "greedy", note="paired: every set with the flag under 30 and under 5 cards",
+                           variant_options={"flag_depth": 30}, reference_options={"flag_depth": 5},
+                           games=PAIRED_GAMES["raft_flag_depth"]))
+    blue = [e for e, _ in meerkat_components().blue]
+    for k in (1, 3):
+        out.append(PairedCheck(f"meerkat hazards blue {k}", "meerkat", "meerkat_hazards",
+                               rf"hazards per game with {k} of each blue token, minus the default \d+",
+                               "hazards_per_game", 0.0, 3, "greedy", "greedy", {"engine": "numba"},
+                               note=f"paired: every set with {k} of each blue token and with its own bags",
+                               variant={f"blue.{e}.copies": k for e in blue}, games=PAIRED_GAMES["meerkat_hazards"]))
+    out.append(PairedCheck("purramid sides start", "purramid", "purramid_side_a_vs_b",
+                           r"start player's win share, side B minus side A, mean over 2-4 players",
+                           "start_player_win", 0.0, 2, "risk:0.35", "risk:0.35, every seat",
+                           note="paired: every set on side B and on side A, 2-4 players",
+                           variant_options={"layout": "B"}, reference_options={"layout": "A"}, over_players=(2, 3, 4),
+                           games=PAIRED_GAMES["purramid_sides"]))
+    out.append(NotChecked("purramid yarn", "purramid", "purramid_yarn_value",
+                          r"gain in expected tiles from one yarn token, .*",
+                          "not assessed: an exact solve on given boards, not a simulated metric (robustness to the "
+                          "reconstructed board numbers would need the exact solver on each plausible layout)"))
+    return tuple(out)
+
+
+#: the checks the full report runs (start-player findings, the component findings measured by one metric, then
+#: the paired component findings; checks sharing a key share one run)
+CHECKS: tuple = ()
 
 
 def checks_for(games: Sequence[str]) -> list[Check]:
     """The checks to run for ``games``, one per key (two experiments may share one check's games)."""
     out: dict[str, Check] = {}
     for c in _all_checks():
-        if c.game in set(games):
+        if isinstance(c, Check) and c.game in set(games):
             out.setdefault(c.key, c)
     return list(out.values())
 
@@ -183,7 +284,7 @@ def checks_for(games: Sequence[str]) -> list[Check]:
 def _all_checks() -> tuple[Check, ...]:
     global CHECKS
     if not CHECKS:
-        CHECKS = _checks()
+        CHECKS = _checks() + _paired_checks()
     return CHECKS
 
 
@@ -194,6 +295,8 @@ def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCT
 
     if not isinstance(check, Check):
         raise TypeError(f"check must be a Check, got {type(check).__name__}")
+    if isinstance(check, PairedCheck):
+        return _run_paired(check, seed=seed, reconstructions=reconstructions, games=games)
     games = (check.games or GAMES[check.game]) if games is None else games
     kw = dict(reconstructions=reconstructions, games=games, players=check.players, policies=check.policies,
               rng=check.seed(seed), game_kwargs=dict(check.game_kwargs))
@@ -203,6 +306,36 @@ def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCT
     results = robustness_many(check.game, [f"{m} > {check.threshold!r}" for m in family],
                               runs=None if check.runs is None else [dict(r) for r in check.runs], **kw)
     return dict(zip(family, results))
+
+
+def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: int | None):
+    from .plausible import RobustnessResult, robustness
+    from .stats import Z95
+
+    games = check.games if games is None else games
+    root = check.seed(seed)
+
+    def games_rng(p):  # independent games per player count (never one of the children robustness spawns)
+        return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p))
+
+    runs = [robustness(check.game, f"{check.metric} > {check.threshold!r}", reconstructions=reconstructions,
+                       games=games, players=p, policies=check.policies, rng=check.seed(seed),
+                       game_kwargs=dict(check.game_kwargs), variant=check.variant, reference=check.reference,
+                       variant_options=dict(check.variant_options), reference_options=dict(check.reference_options),
+                       games_rng=games_rng(p) if check.over_players else None)
+            for p in (check.over_players or (check.players,))]
+    if len(runs) == 1:
+        return runs[0]
+    # the mean of the differences over the player counts: the same component sets (one rng draws them),
+    # independent games
+    first = runs[0]
+    table = first.table.copy()
+    for col in ("value", "variant_value", "reference_value"):
+        table[col] = np.mean([r.table[col].to_numpy() for r in runs], axis=0)
+    table["se"] = np.sqrt(np.sum([r.table["se"].to_numpy() ** 2 for r in runs], axis=0)) / len(runs)
+    table["ci_low"], table["ci_high"] = table["value"] - Z95 * table["se"], table["value"] + Z95 * table["se"]
+    table["verdict"] = [first.claim.verdict(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"])]
+    return RobustnessResult.from_table(first.claim, table, first.paired)
 
 
 def verdict(f: Finding, check: Check, result) -> Finding:
@@ -219,7 +352,8 @@ def verdict(f: Finding, check: Check, result) -> Finding:
     n = len(sampled)
     what = _WHAT[check.game]
     games = int(sampled["n"].iloc[0])
-    how = f"{games:,} games each" + (f", {check.note}" if check.note else "")
+    per = " per player count" if getattr(check, "over_players", ()) else ""
+    how = f"{games:,} games each{per}" + (f", {check.note}" if check.note else "")
     above = Claim(result.claim.metric, ">", check.threshold)
     below = Claim(result.claim.metric, "<", check.threshold)
     n_above = sum(above.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
@@ -254,8 +388,11 @@ def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bo
             new = []
             for f in exp.findings:
                 matching = [c for c in checks if c.matches(exp.name, f)]  # the check with the finding's players
-                check = next((c for c in matching if c.player == f.player), matching[0] if matching else None)
-                if check is not None and quick:
+                check = next((c for c in matching if getattr(c, "player", None) == f.player),
+                             matching[0] if matching else None)
+                if isinstance(check, NotChecked):
+                    f = f.with_context(robust=None, robustness=check.reason)
+                elif check is not None and quick:
                     f = f.with_context(robust=None, robustness=QUICK_TEXT)
                 elif check is not None and results and check.key in results:
                     f = verdict(f, check, results[check.key])

@@ -1,5 +1,6 @@
 """Plausible component sets, robustness over them, and automatic balancing (issue 14 §3-4)."""
 
+import pandas as pd
 import pytest
 
 from pyradice_lab import balancing, plausible
@@ -218,3 +219,61 @@ def test_sample_plausible_docstring_examples(game):
     for t in tests:
         runner.run(t)
     assert runner.tries > 0 and runner.failures == 0
+
+
+# ------------------------------------------------------------------------------- paired robustness
+def test_paired_robustness_of_an_identical_variant_is_exactly_zero_on_every_set():
+    for kw in ({"variant": {}}, {"variant_options": {"layout": "A"}, "reference_options": {"layout": "A"}}):
+        r = robustness("purramid", "start_player_win > 0", reconstructions=3, games=40, players=2, rng=5, **kw)
+        assert len(r.table) == 4 and r.paired is not None
+        assert (r.table["value"] == 0).all() and (r.table["se"] == 0).all()
+        assert (r.table["variant_value"] == r.table["reference_value"]).all()
+        assert (r.table["verdict"] == "undecided").all() and not r.robust
+        assert "paired on the same games" in r.summary()
+        assert "variant_value" not in set(r.sensitivity["choice"])
+
+
+def test_paired_robustness_is_the_difference_of_the_two_runs_and_repeats_with_its_seed():
+    kw = dict(reconstructions=2, games=40, players=3, rng=8, variant_options={"flag_depth": 30},
+              reference_options={"flag_depth": 5})
+    r = robustness("raft", "rounds > 0", **kw)
+    pd.testing.assert_frame_equal(r.table, robustness("raft", "rounds > 0", **kw).table)
+    assert r.table["value"].to_numpy() == pytest.approx((r.table["variant_value"] - r.table["reference_value"]).to_numpy())
+    # the variant run is the same games as an unpaired robustness of the variant (same seed, same sets)
+    one = robustness("raft", "rounds > 0", reconstructions=2, games=40, players=3, rng=8,
+                     game_kwargs={"flag_depth": 30})
+    assert one.table["value"].to_numpy() == pytest.approx(r.table["variant_value"].to_numpy())
+    # a known effect: a flag under 30 cards makes far longer games than one under 5, on every set
+    assert r.robust and (r.table["ci_low"] > 2).all()
+
+
+def test_paired_robustness_takes_a_change_that_depends_on_the_set():
+    def six_black(comp):
+        counts = list(comp.gems.in_play(3))
+        return comp.with_gems(3, counts[:-1] + [6])
+
+    r = robustness("raft", "rounds < 0", reconstructions=2, games=30, players=3, rng=2, variant=six_black)
+    assert "six_black" in r.paired["variant"] and r.paired["reference"] == "the set as drawn"
+    assert r.table["value"].abs().sum() > 0
+
+
+@pytest.mark.parametrize("kwargs, error, word", [
+    ({"variant": [1, 2]}, TypeError, "variant must be a dict"),
+    ({"reference": {3: 1}}, TypeError, "reference's keys must be component paths"),
+    ({"variant": {"no.such.path": 1}}, ValueError, "variant: "),
+    ({"variant": lambda c: 3}, TypeError, "variant must return the game's components"),
+    ({"variant_options": {"players": 4}}, ValueError, "variant_options must not set 'players'"),
+    ({"reference_options": {"colour": 1}}, ValueError, "reference_options: simulate_games has no 'colour'"),
+    ({"variant_options": 3}, TypeError, "variant_options must be a dict")])
+def test_paired_robustness_bad_arguments(kwargs, error, word):
+    with pytest.raises(error, match=word):
+        robustness("raft", "rounds > 0", reconstructions=2, games=10, **kwargs)
+
+
+def test_games_rng_keeps_the_component_sets_and_changes_the_games():
+    kw = dict(reconstructions=2, games=30, players=2, rng=4)
+    a = robustness("purramid", "start_player_win > 0.5", **kw)
+    b = robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw)
+    assert (a.table["components_hash"] == b.table["components_hash"]).all()
+    assert not a.table["value"].equals(b.table["value"])
+    pd.testing.assert_frame_equal(b.table, robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw).table)

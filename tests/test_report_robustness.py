@@ -1,14 +1,26 @@
 """The report's robustness column: verdicts derived from RobustnessResult, the summary shows them, quick mode."""
 
+import re
+import zlib
+
+import numpy as np
 import pandas as pd
 import pytest
 from pypdf import PdfReader
 
+from pyradice_lab import report_robustness
 from pyradice_lab.findings import Finding
 from pyradice_lab.plausible import Claim, RobustnessResult
 from pyradice_lab.report import ExperimentResult, Section, write_pdf
 from pyradice_lab.report_pdf import robust_cell
-from pyradice_lab.report_robustness import QUICK_TEXT, assess_sections, checks_for, run_check, verdict
+from pyradice_lab.report_robustness import (
+    QUICK_TEXT,
+    PairedCheck,
+    assess_sections,
+    checks_for,
+    run_check,
+    verdict,
+)
 from pyradice_lab.stats import proportion_estimate
 
 CHECK = next(c for c in checks_for(["raft"]) if c.key == "raft start 3p standard")
@@ -118,3 +130,106 @@ def test_every_start_player_finding_of_every_game_has_a_check():
     for exp, f in starts:
         assert [c for c in checks if c.matches(exp, f)], f"{exp}: {f.quantity!r} has no robustness check"
         assert any(c.player == f.player for c in checks if c.matches(exp, f)), (exp, f.player)
+
+
+# ----------------------------------------------------------------- paired (two-variant) component findings
+ALL_PAIRED = [c for c in report_robustness._all_checks() if isinstance(c, PairedCheck)]  # with shared keys
+PAIRED = {c.key: c for c in checks_for(["purramid", "pyradice", "raft", "meerkat"]) if isinstance(c, PairedCheck)}
+
+
+def _paired_findings():
+    """The two-variant component findings as the games' reports build them (tiny samples)."""
+    from pyradice_lab.meerkat import analysis as MA, report as MR
+    from pyradice_lab.purramid import analysis as PA
+    from pyradice_lab.pyradice import analysis as YA
+    from pyradice_lab.raft import analysis as RA
+
+    out = [("pyradice_skill_values", f) for f in YA.skill_findings(YA.skill_values(4, 2, "greedy", rng=1))]
+    out += [("raft_gem_mix", f) for f in RA.gem_mix((0, 6), 12, 1).findings]
+    out += [("raft_flag_depth", f) for f in RA.flag_depth((5, 30), 12, 1).findings]
+    out += [("meerkat_hazards", f) for f in MR.hazard_findings(MA.hazard_impact(12, rng=1))]
+    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1)).findings]
+    return out
+
+
+def test_every_two_variant_component_finding_has_a_paired_check_with_its_players():
+    found = _paired_findings()
+    wanted = [(e, f) for e, f in found if re.match(r"points per seat lost without|rounds with|hazards per game with|"
+                                                    r"start player's win share, side B", f.quantity)]
+    assert len(wanted) == 5 + 1 + 1 + 2 + 1
+    for exp, f in wanted:
+        checks = [c for c in ALL_PAIRED if c.matches(exp, f)]
+        assert len(checks) == 1, f"{exp}: {f.quantity!r} has no paired robustness check"
+        assert checks[0].player == f.player, (exp, f.quantity, f.player)
+
+
+@pytest.mark.slow
+def test_the_strong_play_gem_mix_finding_shares_the_gem_mix_check():
+    from pyradice_lab.raft import strong_play as sp
+
+    res = sp.strong_play(16, 1, players=(3,), mix_games=6, card_players=3, blocks=2)
+    mix = [f for f in res.findings if f.quantity.startswith("rounds with")]
+    assert {f.player for f in mix} == {"greedy", "exact"}
+    for f in mix:
+        assert [c.key for c in ALL_PAIRED if c.matches("raft_strong_play", f)] == ["raft gem mix 3p"]
+
+
+def _paired_result(intervals, claim="rounds > 0.0"):
+    rows = [{"set": "packaged", "value": 1.0, "se": 0.1, "ci_low": 0.8, "ci_high": 1.2, "n": 250,
+             "verdict": "holds"}]
+    c = Claim(*claim.split()[:2], float(claim.split()[2]))
+    rows += [{"set": f"plausible-{i}", "value": (lo + hi) / 2, "se": (hi - lo) / 4, "ci_low": lo, "ci_high": hi,
+              "n": 250, "verdict": c.verdict(lo, hi)} for i, (lo, hi) in enumerate(intervals)]
+    return RobustnessResult.from_table(c, pd.DataFrame(rows), {"variant": "a", "reference": "b"})
+
+
+def test_verdict_of_a_paired_check_follows_the_difference_per_set():
+    check = PAIRED["raft flag depth 3p"]
+    f = Finding("difference", "rounds with the flag under 30 minus 5 cards, 3 players", 4.5, 4.0, 5.0, n=300,
+                null=0.0, unit="rounds", player="greedy")
+    g = verdict(f, check, _paired_result([(3.0, 5.0)] * 3 + [(-0.5, 1.0)]))
+    assert g.robust is None and g.robustness.startswith("undecided: holds on 3 of 4 sampled card decks, undecided "
+                                                        "on 1 (250 games each, paired: every set with the flag")
+    assert verdict(f, check, _paired_result([(3.0, 5.0)] * 4)).robust is True
+    # a claim below 0 (fewer hazards with 3 of each blue token) counts the sets below 0 as holding
+    check = PAIRED["meerkat hazards blue 3"]
+    f = Finding("difference", "hazards per game with 3 of each blue token, minus the default 2", -0.1, -0.15, -0.05,
+                n=3000, null=0.0, player="greedy")
+    g = verdict(f, check, _paired_result([(-0.2, -0.1), (-0.2, -0.1), (0.05, 0.1)], "hazards_per_game > 0.0"))
+    assert g.robust is False and g.robustness.startswith("holds on 2 of 3 sampled tile sets, reversed on 1")
+
+
+def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
+    from pyradice_lab.plausible import robustness
+
+    check = PAIRED["purramid sides start"]
+    res = run_check(check, seed=3, reconstructions=2, games=40)
+    pd.testing.assert_frame_equal(res.table, run_check(check, seed=3, reconstructions=2, games=40).table)
+    root = check.seed(3)
+    per = [robustness("purramid", "start_player_win > 0.0", reconstructions=2, games=40, players=p,
+                      policies="risk:0.35", rng=check.seed(3), variant_options={"layout": "B"},
+                      reference_options={"layout": "A"},
+                      games_rng=np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p)))
+           for p in (2, 3, 4)]
+    assert res.table["value"].to_numpy() == pytest.approx(sum(r.table["value"].to_numpy() for r in per) / 3)
+    assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() ** 2 for r in per) ** 0.5 / 3)
+    assert (per[0].table["components_hash"] == per[2].table["components_hash"]).all()  # the same sets
+    f = Finding("difference", "start player's win share, side B minus side A, mean over 2-4 players", 0.05, 0.01, 0.09,
+                n=1000, null=0.0, player="risk:0.35, every seat")
+    assert "40 games each per player count, paired" in verdict(f, check, res).robustness
+
+
+def test_exact_yarn_findings_say_why_they_are_not_assessed():
+    from pyradice_lab.purramid.analysis import yarn_answer
+
+    df = pd.DataFrame({"board": ["2p start A", "4p game A #0", "4p game A #1"], "side": ["A"] * 3,
+                       "gain_first_token": [0.3, 0.2, 0.25], "gain_second_token": [0.1, 0.05, 0.07]})
+    findings = yarn_answer(df, 0.5).findings
+    for quick in (True, False):
+        exp = ExperimentResult("purramid_yarn_value", "Yarn", "A reading.", pd.DataFrame({"a": [1]}), None,
+                               findings=findings)
+        assert assess_sections([Section("Purramid", [exp])], {}, quick=quick) == ["purramid_yarn_value"]
+        yarn = [f for f in exp.findings if f.quantity.startswith("gain in expected tiles from one yarn token")]
+        assert len(yarn) == 2
+        assert all(f.robust is None and f.robustness.startswith("not assessed: an exact solve") for f in yarn)
+    assert "purramid yarn" not in {c.key for c in checks_for(["purramid"])}   # nothing to run
