@@ -15,7 +15,12 @@ players the finding was measured with and the same games on every set (common ra
   line-ups.
 - Rocking Raft's lifeboat pay (``raft_card_fairness``: a size's points per own turn held minus the deck's;
   ``raft_strong_play``: the largest lifeboats minus the smallest): ``boat_pay_excess:K`` / ``boat_pay_spread``
-  against 0, greedy and exact players (one run per player serves both experiments: the checks share a key).
+  against 0, greedy and exact players (one run per player serves both experiments: the checks share a key);
+- the findings that compare two versions of the game (:class:`PairedCheck`: Pyradice's skill values, Rocking
+  Raft's black gems and flag depth, Meerkat's blue bags, Purramid's side B minus side A): every set plays the
+  same games twice, changed by the variant and by the reference, and the metric is the paired difference;
+- Purramid's yarn-token findings are exact solves on given boards, not a simulated metric: their column says
+  so (:class:`NotChecked`).
 
 A check whose finding names a component the experiment picks from its data (the tile paying the most, the
 strongest card) measures every candidate on the same games (:func:`pyradice_lab.plausible.robustness_many`)
