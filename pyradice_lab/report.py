@@ -311,7 +311,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                      for wave in waves]
             tasks[1] += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent)))(c) for c in checks]
             try:  # one pool (the same worker processes) for both waves
-                with loky_config(min(n_jobs, max(len(w) for w in tasks))):
+                with loky_config(min(n_jobs, sum(len(w) for w in tasks))):
                     for wave in tasks:
                         for i, res in Parallel(return_as="generator_unordered")(wave):
                             if isinstance(i, str):
