@@ -19,7 +19,7 @@ uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not 
 pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -97,6 +97,19 @@ def _space(driver, s):
     return driver.find_element(By.CSS_SELECTOR, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
+def _click_space(driver, s, tries: int = 5):
+    """Click board space ``s``; the page redraws the board when an answer arrives, so an element found just
+    before a redraw is stale: find it again (a loaded machine made this a flake, not a failure of the page)."""
+    for attempt in range(tries):
+        try:
+            _space(driver, s).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
 def test_page_answers_like_advise(browser, server, tmp_path):
     d = browser
     d.get(server)
@@ -105,10 +118,10 @@ def test_page_answers_like_advise(browser, server, tmp_path):
     wait.until(lambda d: d.execute_script("return document.body.dataset.answered || ''"))
     assert len(d.find_elements(By.CSS_SELECTOR, "g.space")) == load_layout("A").n_spaces
     for s in COVERED:
-        _space(d, s).click()
+        _click_space(d, s)
     d.find_element(By.ID, "mode-placed").click()
     for s in PLACED:
-        _space(d, s).click()
+        _click_space(d, s)
     assert d.find_element(By.ID, "dice-left").get_attribute("value") == "3"   # the 8 holds at least 2 dice
     for v in ROLL:
         d.find_element(By.ID, f"die-{v}").click()
