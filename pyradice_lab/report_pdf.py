@@ -575,9 +575,9 @@ def _summary(sections, story: _Story) -> None:
         "have a reading written by hand, which is not ranked here. A finding claims a difference only when its "
         f"95% interval excludes 'no difference' on at least {MIN_CLAIM_N} games; sizes are relative to each "
         "finding's scale (its fair share, baseline or stated reference). The last column re-checks the start-player "
-        "findings on plausible reconstructions of the components the rules do not publish: 'yes' when the finding "
-        "holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some sets' intervals "
-        "straddle the null (pyradice_lab.report_robustness)."))
+        "and component findings on plausible reconstructions of the components the rules do not publish: 'yes' "
+        "when the finding holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some "
+        "sets' intervals straddle the null (pyradice_lab.report_robustness)."))
 
     def block(title: str, items) -> None:
         # the heading stays with the table's first rows, not with the whole table (which may take a page)
