@@ -2,7 +2,7 @@
 # # The designer's loop: robustness over plausible components and automatic balancing (issue 14 §3-4)
 # 1. Robustness: Purramid's 2-player start-player edge and Rocking Raft's 3-player start-player share,
 #    each on the packaged components and on plausible reconstructions of the unpublished ones
-#    (pyradice_lab.plausible: every set plays the same games).
+#    (pyradice_lab.design.robustness: every set plays the same games).
 # 2. Balancing, worked case (c): a start-player compensation for 2-player Purramid, searching the 2-player
 #    deal (the start player's tiles vs the second player's, 51 in all) that brings the start player's win
 #    rate to 50%, verified on fresh seeds.

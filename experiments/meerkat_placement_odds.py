@@ -6,10 +6,10 @@
 # Run alone: `.venv/bin/python experiments/meerkat_placement_odds.py`.
 
 # %%
-from pyradice_lab.findings import render
 from pyradice_lab.meerkat import automa_placement_table, placement_table
 from pyradice_lab.meerkat.report import odds_experiment
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 # %%
 result = odds_experiment()

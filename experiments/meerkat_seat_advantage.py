@@ -9,9 +9,9 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.meerkat.report import SIZES, run_seat_advantage
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 SEED = np.random.SeedSequence(2026)
 GAMES = SIZES["seats"][2] if "--quick" not in sys.argv else SIZES["seats"][0]

@@ -12,9 +12,9 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.meerkat.report import SIZES, STRONG, run_strong_play
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 SEED = np.random.SeedSequence(2026)
 QUICK = "--quick" in sys.argv

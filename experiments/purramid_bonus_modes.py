@@ -11,11 +11,11 @@ import time
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid import advisor, simulate_turns
 from pyradice_lab.purramid.report import bonus_mode_experiment
 from pyradice_lab.purramid.turns import turn_value
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 res = bonus_mode_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(5))
 print("\n".join(render(f) for f in res.findings))

@@ -4,10 +4,10 @@
 # enumeration of sorted rolls; no sampling error). Writes reports/purramid_burst_odds/*.csv + .png.
 
 # %%
-from pyradice_lab.findings import render
 from pyradice_lab.purramid import burst_table
 from pyradice_lab.purramid.report import burst_odds_experiment
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 res = burst_odds_experiment()
 print("\n".join(render(f) for f in res.findings))

@@ -8,9 +8,9 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid.report import policy_regret_experiment
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 res = policy_regret_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(11))
 print("\n".join(render(f) for f in res.findings))

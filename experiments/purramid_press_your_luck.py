@@ -6,10 +6,10 @@
 # %%
 import sys
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid import advise
 from pyradice_lab.purramid.report import press_your_luck_experiment
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 res = press_your_luck_experiment(quick="--quick" in sys.argv)
 print("\n".join(render(f) for f in res.findings))

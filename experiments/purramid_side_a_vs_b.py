@@ -8,10 +8,10 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid import load_layout
 from pyradice_lab.purramid.report import game_experiments
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 quick = "--quick" in sys.argv
 results, n = game_experiments(200 if quick else 2000, np.random.SeedSequence(2024))

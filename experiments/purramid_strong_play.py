@@ -15,10 +15,10 @@
 import sys
 from pathlib import Path
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid import analysis as A
 from pyradice_lab.purramid.strongplay import skill_gap_result, strong_play_result
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 size = "quick" if "--quick" in sys.argv else "report" if "--report" in sys.argv else "full"
 jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 2

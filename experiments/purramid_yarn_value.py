@@ -9,9 +9,9 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.findings import render
 from pyradice_lab.purramid.report import yarn_value_experiment
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report.findings import render
 
 res = yarn_value_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(7))
 print("\n".join(render(f) for f in res.findings))

@@ -7,7 +7,7 @@
 import numpy as np
 
 from pyradice_lab.pyradice.report import experiment_cards
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 N_GAMES = 300
 

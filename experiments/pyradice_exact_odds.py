@@ -12,7 +12,7 @@ import pandas as pd
 
 from pyradice_lab.pyradice import available_exact, simulate_games
 from pyradice_lab.pyradice.odds import blind_goal_table
-from pyradice_lab.report import ExperimentResult, save_experiment
+from pyradice_lab.report.build import ExperimentResult, save_experiment
 
 # %%
 rows = []

@@ -7,7 +7,7 @@
 import numpy as np
 
 from pyradice_lab.pyradice.report import experiment_first_player
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 GAMES = {2: 2000, 3: 400, 4: 250}
 

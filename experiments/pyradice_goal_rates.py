@@ -8,7 +8,7 @@
 import numpy as np
 
 from pyradice_lab.pyradice.report import experiment_available, experiment_goals
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 N_GAMES = 400
 seeds = np.random.SeedSequence(20261).spawn(2)

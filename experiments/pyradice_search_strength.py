@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pandas as pd
 
+from pyradice_lab.design.strength import wilson_interval
+from pyradice_lab.engine.stats import mean_estimate
 from pyradice_lab.pyradice.sim import simulate_games
-from pyradice_lab.stats import mean_estimate
-from pyradice_lab.strength import wilson_interval
 
 POLICY, BLOCKS, SIZE = "flat_mc", 40, 5
 if len(sys.argv) > 1:

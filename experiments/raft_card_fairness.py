@@ -13,7 +13,7 @@
 from pathlib import Path
 
 from pyradice_lab.raft import analysis as ex
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 SEED = 20240601
 OUT = Path("reports")

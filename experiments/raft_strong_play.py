@@ -14,7 +14,7 @@
 from pathlib import Path
 
 from pyradice_lab.raft import strong_play as sp
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 SEED = 20241101
 OUT = Path("reports")

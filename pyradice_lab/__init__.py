@@ -1,57 +1,55 @@
 """pyradice_lab: exact probability and honest Monte Carlo for four dice/dexterity board games.
 
-Games (each a subpackage with the same shape): ``purramid``, ``pyradice``, ``raft`` (Rocking Raft) and
-``meerkat`` (Meerkat Kingdom).  Shared machinery: :mod:`~pyradice_lab.dice` (exact d6 multisets),
-:mod:`~pyradice_lab.rng`, :mod:`~pyradice_lab.stats` (estimates with confidence intervals),
-:mod:`~pyradice_lab.sweep` (parallel, resumable parameter sweeps), :mod:`~pyradice_lab.report` (PDF),
-:mod:`~pyradice_lab.bench` and :mod:`~pyradice_lab.registry`.
+The tree is the architecture, in layers that import only downwards (``docs/architecture.md``):
+
+- :mod:`~pyradice_lab.engine`: shared machinery (exact dice, seeding, estimates with intervals, sweeps, the
+  registry, component files).
+- the games, each a subpackage with the same shape: ``purramid``, ``pyradice``, ``raft`` (Rocking Raft) and
+  ``meerkat`` (Meerkat Kingdom).
+- :mod:`~pyradice_lab.design`: the designer's tools (compare, robustness, balance, the strength ladder).
+- :mod:`~pyradice_lab.report`: the PDF report.
+- :mod:`~pyradice_lab.cli` and :mod:`~pyradice_lab.bench`: the front ends.
 
 >>> import pyradice_lab as pl
 >>> pl.proportion_estimate(50, 100).value
 0.5
 """
 
-__version__ = "0.1.0"
+from typing import TYPE_CHECKING
 
-from typing import TYPE_CHECKING  # noqa: E402
-
-from ._lazy import attach  # noqa: E402
+from .engine._lazy import attach
+from .engine._version import __version__
 
 # everything loads on first use, numpy included: `import pyradice_lab` stays fast, and `pyradice-lab --help`
 # or `pyradice-lab games` (which import the package and the games' __init__ only) never import numpy
 __all__ = ["__version__"]
 __getattr__, __dir__, __all__ = attach(globals(), {
-    "rng": ["as_generator", "spawn"], "stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until"],
-    "sweep": ["run_sweep"], "designer": ["compare", "Comparison"], "plausible": ["robustness"],
-    "balancing": ["balance"]}, submodules=[
-    "dice", "rng", "stats", "sweep", "designer", "plausible", "balancing", "report", "registry", "bench", "cli",
-    "overview", "purramid", "pyradice", "raft", "meerkat"])
+    "engine.rng": ["as_generator", "spawn"],
+    "engine.stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until"],
+    "engine.sweep": ["run_sweep"], "design.compare": ["compare", "Comparison"],
+    "design.robustness": ["robustness"], "design.balance": ["balance"]}, submodules=[
+    "engine", "design", "report", "bench", "cli", "purramid", "pyradice", "raft", "meerkat"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
     from . import (
         bench as bench,
         cli as cli,
-        designer as designer,
-        dice as dice,
+        design as design,
+        engine as engine,
         meerkat as meerkat,
-        overview as overview,
         purramid as purramid,
         pyradice as pyradice,
         raft as raft,
-        registry as registry,
         report as report,
-        rng as rng,
-        stats as stats,
-        sweep as sweep,
     )
-    from .balancing import balance as balance
-    from .designer import Comparison as Comparison, compare as compare
-    from .plausible import robustness as robustness
-    from .rng import as_generator as as_generator, spawn as spawn
-    from .stats import (
+    from .design.balance import balance as balance
+    from .design.compare import Comparison as Comparison, compare as compare
+    from .design.robustness import robustness as robustness
+    from .engine.rng import as_generator as as_generator, spawn as spawn
+    from .engine.stats import (
         Estimate as Estimate,
         mean_estimate as mean_estimate,
         proportion_estimate as proportion_estimate,
         run_until as run_until,
     )
-    from .sweep import run_sweep as run_sweep
+    from .engine.sweep import run_sweep as run_sweep

@@ -33,54 +33,17 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
+from .engine.benchcase import BenchCase, Measured, jit_disabled
 
 __all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
            "jit_disabled", "cold_start", "warm_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process",
            "sweep_efficiency", "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "FIRST_USE_EXTRA", "first_use_cases",
            "all_cases", "write_bench"]
-
-
-class Measured(NamedTuple):
-    """What a benchmark callable may return instead of a plain unit count: the units of work, the seconds
-    they took as measured by the callee (wall or CPU, as the case says) and the peak resident memory."""
-
-    units: int
-    seconds: float
-    peak_mb: float = math.nan
-
-
-@dataclass(frozen=True)
-class BenchCase:
-    """One benchmark row.
-
-    ``fast()`` and ``reference()`` each do some work and return how many units they did (rolls, games,
-    tables...), or a tuple ``(units, seconds)`` when they measure their own time (see
-    :func:`jit_disabled`).  ``setup()`` runs untimed before every timed call (e.g. to clear a cache for a cold
-    timing).  Targets: ``min_ratio`` on fast rate / reference rate, ``min_rate`` on the fast rate (units
-    per second), ``max_seconds`` on the best time of one ``fast()`` call (CPU seconds when ``cpu``: the
-    callable then returns a :class:`Measured` with CPU time), ``max_peak_mb`` on the peak memory a
-    :class:`Measured` reports.
-    """
-
-    kernel: str
-    unit: str
-    fast: Callable[[], int | tuple]
-    reference: Callable[[], int | tuple] | None = None
-    reference_name: str = ""
-    setup: Callable[[], None] | None = None
-    min_ratio: float | None = None
-    min_rate: float | None = None
-    max_seconds: float | None = None
-    max_peak_mb: float | None = None
-    cpu: bool = False
-    game: str = "core"
-    repeat: int = 3
 
 
 def measure(fn: Callable[[], int | tuple], *, setup: Callable[[], None] | None = None, repeat: int = 3,
@@ -118,37 +81,6 @@ def _measure(fn, *, setup=None, repeat: int = 3, min_time: float = 0.2) -> tuple
             best_call = min(best_call, dt)
         best_rate = max(best_rate, units / elapsed if elapsed > 0 else float("inf"))
     return best_rate, best_call, peak
-
-
-def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
-    """A reference path: ``module:function(**kwargs)`` run in a fresh interpreter with ``NUMBA_DISABLE_JIT=1``.
-
-    This is "the same code with the JIT disabled": every numba-compiled function the target calls runs
-    as plain Python.  The function returns its units of work; the time is measured inside the child
-    (import time excluded).  ``kwargs`` must be JSON-serialisable.
-    """
-    import json
-    import os
-    import subprocess
-    import sys
-
-    module, _, func = target.partition(":")
-    code = (
-        "import json, sys, time, importlib\n"
-        f"f = getattr(importlib.import_module({module!r}), {func!r})\n"
-        "kw = json.loads(sys.argv[1])\n"
-        "t0 = time.perf_counter(); units = f(**kw); dt = time.perf_counter() - t0\n"
-        "print(json.dumps([int(units), dt]))\n"
-    )
-
-    def run() -> tuple[int, float]:
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-        out = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], env=env, check=True,
-                             capture_output=True, text=True)
-        units, dt = json.loads(out.stdout.strip().splitlines()[-1])
-        return int(units), float(dt)
-
-    return run
 
 
 _CHILD = r"""
@@ -372,7 +304,7 @@ def format_bench(df: pd.DataFrame) -> str:
 # ----------------------------------------------------------------------------------------- core cases
 def dice_cases(quick: bool = False) -> list[BenchCase]:
     """The dice-kernel rows: ``dice.classify`` vs raw ``Generator.integers`` on the same number of dice."""
-    from . import dice
+    from .engine import dice
 
     n = 200_000 if quick else 1_000_000
     rng = np.random.default_rng(0)
@@ -404,8 +336,8 @@ def dice_cases(quick: bool = False) -> list[BenchCase]:
 # ------------------------------------------------------------------------------ start-up, memory, sweeps
 def sweep_memory_run(trials: int = 10 ** 8, dice: int = 5, target: int = 12) -> int:
     """One ``core.subset-sum`` sweep cell of ``trials`` trials (the bench's peak-memory row); returns trials."""
-    from .overview import subset_sum_cell
-    from .sweep import run_sweep
+    from .engine.sweep import run_sweep
+    from .report.overview import subset_sum_cell
 
     run_sweep(subset_sum_cell, {"dice": [dice], "target": [target]}, trials=trials, seed=0, progress=False)
     return trials
@@ -424,8 +356,8 @@ def sweep_efficiency(trials: int, n_jobs: int = 2, *, fresh_pool: bool = False) 
     parallel sweep starts the pool untimed; with ``fresh_pool`` the timed parallel sweep is the first of
     this process (run it in a fresh process) and includes starting its workers.
     """
-    from .overview import subset_sum_cell
-    from .sweep import run_sweep
+    from .engine.sweep import run_sweep
+    from .report.overview import subset_sum_cell
 
     def once(jobs: int, seed: int) -> float:
         t0 = time.perf_counter()
@@ -552,7 +484,7 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
     (:func:`cold_start`: CPU seconds from after ``import pyradice_lab`` to the end of the call, in a fresh
     process with an empty ``NUMBA_CACHE_DIR``; target 3 s).  ``games``: ``core`` and/or game names (default:
     all); ``extra`` adds the informational first calls of :data:`FIRST_USE_EXTRA` (no target)."""
-    from . import registry
+    from .engine import registry
 
     known = registry.games()
     names = ["core", *known] if games is None else list(games)
@@ -582,7 +514,7 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
 def all_cases(quick: bool = False, games: Sequence[str] | None = None, long: bool = False) -> list[BenchCase]:
     """Core cases plus every registered game's cases (optionally only some games); ``long`` adds the
     10**6-game memory rows."""
-    from . import registry
+    from .engine import registry
 
     known = registry.games()
     names = list(known) if games is None else list(games)

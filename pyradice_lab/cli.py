@@ -16,229 +16,36 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import re
 import signal
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from .engine._version import __version__
+from .engine.cliargs import (
+    PROG,
+    ArgumentParser,
+    CliError,
+    comma_names,
+    components_arg,
+    grid_arg,
+    jobs_int,
+    nonneg_int,
+    output_dir,
+    output_file,
+    positive_float,
+    positive_int,
+    show_progress,
+    write_csv,
+)
 
-__all__ = ["main", "build_parser", "game_subcommands", "components_arg", "CliError", "show_progress", "positive_int",
-           "nonneg_int", "int_list", "float_list", "parse_grid_value", "check_output_path", "output_file", "output_dir",
-           "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR"]
-
-PROG = "pyradice-lab"
-
-
-class CliError(Exception):
-    """An error to report on one line (exit status 2)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit status 2."""
-
-    def error(self, message):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-# ----------------------------------------------------------------------------------------- arg types
-def positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
-    return v
-
-
-def nonneg_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
-    return v
-
-
-def jobs_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1 (all cores), got {v}")
-    return v
-
-
-def int_list(text: str) -> list[int]:
-    """``"3,4,6"`` -> ``[3, 4, 6]``."""
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
-
-
-def float_list(text: str) -> list[float]:
-    try:
-        return [float(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
-
-
-def comma_names(text: str) -> str:
-    """argparse type for ``NAME`` or ``NAME1,NAME2,...`` (policies): no empty item; returns the text."""
-    items = [x.strip() for x in text.split(",")]
-    if not text.strip() or not all(items):
-        raise argparse.ArgumentTypeError(f"expected a name or comma-separated names, none empty, got {text!r}")
-    return text
-
-
-# ----------------------------------------------------------------------------------------- output paths
-#: The default output folder; the only missing folder an output path may name (it is created on write).
-DEFAULT_OUTPUT_DIR = Path("reports")
-
-
-def _name_limits(path: Path) -> tuple[int, int]:
-    """(longest file name, longest path) in bytes on the file system holding ``path``."""
-    probe = path
-    while not os.path.exists(probe) and probe != probe.parent:
-        probe = probe.parent
-    where = probe if os.path.exists(probe) else "."
-    name_max, path_max = 255, 4096
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        name_max = os.pathconf(where, "PC_NAME_MAX")
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        path_max = os.pathconf(where, "PC_PATH_MAX")
-    return name_max, path_max
-
-
-def check_output_path(path: str | os.PathLike, *, kind: str = "file", suffixes: Sequence[str] = (),
-                      option: str = "--out") -> Path:
-    """Check before any work that ``path`` can be written; return it as a Path, or raise :class:`CliError`.
-
-    ``kind="file"``: the path is not a folder, has one of ``suffixes`` (if given), and its folder exists
-    (or is :data:`DEFAULT_OUTPUT_DIR`) and is writable.  ``kind="dir"``: the path is a folder or can be
-    created as one.  Both: no part of the path is an existing file used as a folder, no name is longer than
-    the file system allows.
-    """
-    text = os.fspath(path)
-    if not isinstance(text, str) or not text.strip():
-        raise CliError(f"{option} must be a path, got {text!r}")
-    if "\0" in text:
-        raise CliError(f"{option} must not contain a NUL character")
-    p = Path(text)
-    name_max, path_max = _name_limits(p)
-    size = len(os.fsencode(os.path.abspath(text)))
-    if size >= path_max:
-        raise CliError(f"{option}: the path is too long ({size} bytes; at most {path_max - 1})")
-    for part in p.parts:
-        if len(os.fsencode(part)) > name_max:
-            raise CliError(f"{option}: the name {part[:24] + '...'!r} is too long ({len(os.fsencode(part))} bytes; "
-                           f"at most {name_max})")
-    # an existing file used as a folder anywhere on the way
-    for anc in reversed((p, *p.parents) if kind == "dir" else p.parents):
-        if os.path.exists(anc) and not os.path.isdir(anc):
-            if anc == p:
-                raise CliError(f"{option} {text!r} exists and is a file, not a folder")
-            raise CliError(f"{option} {text!r}: {str(anc)!r} is a file, not a folder")
-    if kind == "file":
-        if os.path.isdir(p):
-            raise CliError(f"{option} {text!r} is an existing folder; give a file name")
-        if suffixes and p.suffix.lower() not in suffixes:
-            raise CliError(f"{option} must end in {' or '.join(suffixes)}, got {text!r}")
-        folder = p.parent
-        if not os.path.exists(folder) and folder != DEFAULT_OUTPUT_DIR:
-            raise CliError(f"{option} {text!r}: the folder {str(folder)!r} does not exist (create it first)")
-        if os.path.exists(p) and not os.access(p, os.W_OK):
-            raise CliError(f"{option} {text!r} exists and is not writable")
-    else:
-        folder = p
-    probe = folder
-    while not os.path.exists(probe) and probe != probe.parent:
-        probe = probe.parent
-    try:
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as exc:
-        raise CliError(f"{option} {text!r}: cannot write in {str(probe)!r} ({exc.strerror or exc})") from None
-    return p
-
-
-def _path_type(kind: str, suffixes: Sequence[str], option: str) -> Callable[[str], str]:
-    def check(text: str) -> str:
-        try:
-            check_output_path(text, kind=kind, suffixes=suffixes, option=option)
-        except CliError as exc:
-            raise argparse.ArgumentTypeError(str(exc).removeprefix(option).lstrip(": ")) from None
-        return text
-
-    check.__name__ = f"output {kind}"
-    check.output_path = True  # tests find every writing option by this mark
-    return check
-
-
-def output_file(*suffixes: str, option: str = "--out") -> Callable[[str], str]:
-    """argparse ``type=`` for a file the command writes (checked when parsed, see :func:`check_output_path`)."""
-    return _path_type("file", tuple(s.lower() for s in suffixes), option)
-
-
-def output_dir(option: str = "--cache-dir") -> Callable[[str], str]:
-    """argparse ``type=`` for a folder the command writes into (created if missing)."""
-    return _path_type("dir", (), option)
-
-
-def write_csv(df, path: str | os.PathLike) -> Path:
-    """Write ``df`` to ``path`` atomically (a temporary file renamed into place); creates ``reports/``."""
-    from .sweep import replace_with_default_mode, temporary_prefix
-
-    path = Path(path)
-    if path.parent == DEFAULT_OUTPUT_DIR:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".csv")
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            df.to_csv(fh, index=False)
-        replace_with_default_mode(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def parse_grid_value(text: str):
-    """A grid value from the command line: int, then float, then the string itself."""
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _grid_arg(text: str) -> tuple[str, list]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected name=v1,v2,..., got {text!r}")
-    name, values = text.split("=", 1)
-    vals = [parse_grid_value(v) for v in values.split(",") if v != ""]
-    if not name or not vals:
-        raise argparse.ArgumentTypeError(f"expected name=v1,v2,..., got {text!r}")
-    return name.strip(), vals
-
-
-# ----------------------------------------------------------------------------------------- commands
-def show_progress(args) -> bool:
-    """Progress bars on an interactive terminal unless --no-progress."""
-    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
-
+__all__ = ["main", "build_parser", "game_subcommands"]
 
 def _cmd_games(args) -> int:
-    from . import registry
+    from .engine import registry
 
     games = registry.games()
     if not games:
@@ -253,7 +60,7 @@ def _cmd_games(args) -> int:
 def _cmd_report(args) -> int:
     import warnings
 
-    from .report import ReportLengthWarning, build_report
+    from .report.build import ReportLengthWarning, build_report
 
     games = None if args.games is None else [g for g in args.games.split(",") if g]
     with warnings.catch_warnings(record=True) as caught:
@@ -271,7 +78,8 @@ def _cmd_report(args) -> int:
 
 def sweep_targets() -> dict:
     """All sweep targets: ``core.subset-sum`` and ``<game>.<name>`` for every registered game."""
-    from . import overview, registry
+    from .engine import registry
+    from .report import overview
 
     targets = {"core.subset-sum": registry.SweepTarget(
         overview.subset_sum_cell, "Monte Carlo vs exact P(some subset of k dice sums to target)",
@@ -284,7 +92,7 @@ def sweep_targets() -> dict:
 
 
 def _cmd_sweep(args) -> int:
-    from .sweep import run_sweep
+    from .engine.sweep import run_sweep
 
     targets = sweep_targets()
     if args.list or args.target is None:
@@ -326,25 +134,8 @@ def _cmd_bench(args) -> int:
     return 0
 
 
-def components_arg(parser) -> None:
-    """Add ``--components PATH`` (a designer's components file) to a game subcommand."""
-    parser.add_argument("--components", metavar="PATH", default=None,
-                        help="a components TOML file ('components --dump FILE' writes one to edit); a partial "
-                             "file merges over the packaged components")
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not 0 < v < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
-    return v
-
-
 def _cmd_compare(args) -> int:
-    from .designer import compare, metrics
+    from .design.compare import compare, metrics
 
     if args.list_metrics:
         print(metrics(args.game).to_string(index=False))
@@ -368,7 +159,7 @@ def _cmd_compare(args) -> int:
 
 
 def _compare_subcommand(sub, name: str) -> None:
-    """``<game> compare``: a paired comparison of two component sets (:func:`pyradice_lab.designer.compare`)."""
+    """``<game> compare``: a paired comparison of two component sets (:func:`pyradice_lab.design.compare.compare`)."""
     c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
@@ -383,7 +174,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c.add_argument("--list-metrics", action="store_true", help="list the metrics of this game and exit")
     c.add_argument("--games", type=positive_int, default=2000,
                    help="games per component set; with --until the minimum (default: %(default)s)")
-    c.add_argument("--until", type=_positive_float, default=None, metavar="HALFWIDTH",
+    c.add_argument("--until", type=positive_float, default=None, metavar="HALFWIDTH",
                    help="add games in blocks until the 95%% CI of the difference is at most this half-width")
     c.add_argument("--max-games", type=positive_int, default=None,
                    help="with --until: at most this many games per set (default: 100 x --games)")
@@ -468,7 +259,7 @@ def _print_table(df, out: str | None, what: str) -> None:
 
 
 def _cmd_ladder(args) -> int:
-    from .strength import ladder
+    from .design.strength import ladder
 
     pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed, n_jobs=args.jobs,
@@ -492,7 +283,7 @@ RESTRICTED_POLICY = {"meerkat": "expectimax"}
 
 
 def _cmd_restricted(args) -> int:
-    from .strength import restricted_play
+    from .design.strength import restricted_play
 
     rs = None if args.restrictions is None else [r.strip() for r in args.restrictions.split(",") if r.strip()]
     policy = RESTRICTED_POLICY.get(args.game_name) if args.policy is None else args.policy
@@ -507,8 +298,8 @@ def _cmd_restricted(args) -> int:
 
 
 def _strength_subcommands(sub, name: str) -> None:
-    """``<game> ladder`` and ``<game> restricted``, the same for every game (:mod:`pyradice_lab.strength`)."""
-    from . import registry
+    """``<game> ladder`` and ``<game> restricted``, the same for every game (:mod:`pyradice_lab.design.strength`)."""
+    from .engine import registry
 
     spec = registry.get_game(name)
     common = {"--games": dict(type=positive_int, default=1000, help="games per lineup / restriction (default: "
@@ -603,7 +394,7 @@ def _designer_subcommands(sub, name: str) -> None:
 
 
 def _cmd_robustness(args) -> int:
-    from .plausible import robustness
+    from .design.robustness import robustness
 
     r = robustness(args.game_name, args.finding, reconstructions=args.reconstructions, games=args.games,
                    players=args.players, policies=args.policies, rng=args.seed, base=args.components,
@@ -616,7 +407,7 @@ def _cmd_robustness(args) -> int:
 
 
 def _cmd_balance(args) -> int:
-    from .balancing import balance
+    from .design.balance import balance
 
     r = balance(args.game_name, dict(args.param), args.objective, budget=args.budget, players=args.players,
                 policies=args.policies, rng=args.seed, components=args.components, verify_games=args.verify_games,
@@ -633,10 +424,10 @@ def game_subcommands(subparsers, name: str, description: str):
 
     Every game gets ``<name> components`` here: the components with their sources, or ``--dump PATH`` to write
     them as one commented TOML file to start from; ``<name> compare`` (a paired comparison of two component
-    sets, :mod:`pyradice_lab.designer`); and the shared ``ladder`` and ``restricted`` subcommands
-    (:mod:`pyradice_lab.strength`).
+    sets, :mod:`pyradice_lab.design.compare`); and the shared ``ladder`` and ``restricted`` subcommands
+    (:mod:`pyradice_lab.design.strength`).
     """
-    from . import registry
+    from .engine import registry
 
     spec = registry.get_game(name)
     p = subparsers.add_parser(name, help=f"{spec.title}: {spec.summary}", description=description)
@@ -663,9 +454,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ``main`` passes the command it was given, so ``pyradice-lab --help`` or ``pyradice-lab games`` import no
     game's CLI module, and ``pyradice-lab raft ...`` imports only Rocking Raft's.
     """
-    from . import registry
+    from .engine import registry
 
-    parser = _Parser(prog=PROG, description="Exact probability and honest Monte Carlo for Purramid, Pyradice, "
+    parser = ArgumentParser(prog=PROG, description="Exact probability and honest Monte Carlo for Purramid, Pyradice, "
                                             "Rocking Raft and Meerkat Kingdom.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -689,7 +480,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                    "--grid dice=1,2,3 --grid target=6,8 --trials 100000 --seed 1 --jobs 2")
     p.add_argument("target", nargs="?", help="sweep target (see --list)")
     p.add_argument("--list", action="store_true", help="list the sweep targets and their parameters")
-    p.add_argument("--grid", action="append", type=_grid_arg, metavar="NAME=V1,V2",
+    p.add_argument("--grid", action="append", type=grid_arg, metavar="NAME=V1,V2",
                    help="grid values for one parameter (repeatable); defaults to the target's grid")
     p.add_argument("--trials", type=positive_int, default=10_000, help="trials per cell (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
@@ -728,7 +519,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if spec.add_cli is None:
             continue
         if only is None or only == name:
-            spec.add_cli(sub)
+            module = getattr(spec.add_cli, "target", "").partition(":")[0]
+            description = getattr(importlib.import_module(module), "DESCRIPTION", None) if module else None
+            spec.add_cli(game_subcommands(sub, name, description or f"{spec.title}: {spec.summary}"))
         else:
             sub.add_parser(name, help=f"{spec.title}: {spec.summary}", add_help=False)
     return parser

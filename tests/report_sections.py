@@ -5,7 +5,7 @@ import time
 
 import pandas as pd
 
-from pyradice_lab.report import ExperimentResult, Section, save_experiment
+from pyradice_lab.report.build import ExperimentResult, Section, save_experiment
 
 
 def fake_section(ctx):
@@ -18,7 +18,7 @@ def fake_section(ctx):
 
 
 def register():
-    from pyradice_lab import registry
+    from pyradice_lab.engine import registry
 
     registry.games()
     registry.register(registry.GameSpec(

@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from pyradice_lab.stats import mean_estimate, proportion_estimate
+from pyradice_lab.engine.stats import mean_estimate, proportion_estimate
 
 
 def dice_cell(params, trials, rng):

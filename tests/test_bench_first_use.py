@@ -13,7 +13,8 @@ import types
 import pytest
 from numba.core.registry import CPUDispatcher
 
-from pyradice_lab import bench, cli, registry
+from pyradice_lab import bench, cli
+from pyradice_lab.engine import registry
 
 
 def test_first_use_rows_one_uniform_cold_row_per_game():

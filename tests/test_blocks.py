@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab import dice, limits
-from pyradice_lab.rng import block_ranges, spawn_blocks, spawn_seeds
-from pyradice_lab.stats import (
+from pyradice_lab.engine import dice, limits
+from pyradice_lab.engine.rng import block_ranges, spawn_blocks, spawn_seeds
+from pyradice_lab.engine.stats import (
     MeanAccumulator,
     ProportionAccumulator,
     mean_estimate,
@@ -113,7 +113,7 @@ def test_dice_roll_refuses_a_result_that_cannot_fit():
 
 # ----------------------------------------------------------------------------------------- sweep cells
 def test_subset_sum_cell_draws_in_bounded_blocks(monkeypatch):
-    from pyradice_lab import overview
+    from pyradice_lab.report import overview
 
     calls = []
     real = dice.roll
@@ -134,7 +134,7 @@ def test_subset_sum_cell_draws_in_bounded_blocks(monkeypatch):
 
 
 def test_subset_sum_cell_up_to_one_block_equals_one_draw_and_blocks_are_deterministic(monkeypatch):
-    from pyradice_lab import overview
+    from pyradice_lab.report import overview
 
     out = overview.subset_sum_cell({"dice": 4, "target": 9}, 5_000, np.random.default_rng(8))
     masks = dice.subset_sum_masks(dice.roll(5_000, 4, rng=np.random.default_rng(8)))

@@ -58,7 +58,7 @@ def test_bad_input_one_line_exit_2(args):
 
 
 def test_games_lists_registered_games():
-    from pyradice_lab import registry
+    from pyradice_lab.engine import registry
 
     res = run_cli("games")
     assert res.returncode == 0

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import pyradice_lab as pl
-from pyradice_lab import designer as D
+from pyradice_lab.design import compare as D
 from pyradice_lab.meerkat import simulate_games as meerkat_games
 from pyradice_lab.pyradice import simulate_games as pyradice_games
 from pyradice_lab.raft import simulate_games as raft_games
@@ -179,9 +179,9 @@ def test_card_points_by_name_and_difference_by_hand():
 
 
 def test_card_points_difference_is_the_card_balance_finding():
+    from pyradice_lab.engine.rng import seed_sequence
     from pyradice_lab.pyradice.analysis import CARD_GROUPS, _child, card_balance, card_findings
     from pyradice_lab.pyradice.components import Setup
-    from pyradice_lab.rng import seed_sequence
 
     table, points = card_balance(40, 2, "greedy", rng=9, return_points=True)
     diff = card_findings(table, points)[-1]
@@ -231,7 +231,7 @@ def test_boat_pay_needs_the_card_columns():
 
 
 def test_robustness_many_checks_its_arguments_and_agrees_with_robustness():
-    from pyradice_lab.plausible import robustness, robustness_many
+    from pyradice_lab.design.robustness import robustness, robustness_many
 
     with pytest.raises(TypeError, match="findings must be a list"):
         robustness_many("meerkat", "game_length > 1", reconstructions=2, games=10)

@@ -1,4 +1,4 @@
-"""Paired comparisons with common random numbers (pyradice_lab.designer.compare) and '<game> compare'."""
+"""Paired comparisons with common random numbers (pyradice_lab.design.compare.compare) and '<game> compare'."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import pyradice_lab as pl
-from pyradice_lab import designer
-from pyradice_lab.plausible import game_metric
+from pyradice_lab.design import compare as designer
+from pyradice_lab.design.robustness import game_metric
 
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
 
@@ -137,8 +137,8 @@ def test_compare_is_exported_lazily():
     import subprocess
     import sys
 
-    code = ("import sys, pyradice_lab as pl; assert 'pyradice_lab.designer' not in sys.modules; "
-            "pl.compare; assert 'pyradice_lab.designer' in sys.modules; print(pl.Comparison.__name__)")
+    code = ("import sys, pyradice_lab as pl; assert 'pyradice_lab.design.compare' not in sys.modules; "
+            "pl.compare; assert 'pyradice_lab.design.compare' in sys.modules; print(pl.Comparison.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Comparison"
 

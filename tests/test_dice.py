@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from pyradice_lab import dice
+from pyradice_lab.engine import dice
 
 
 @pytest.mark.parametrize("k", range(0, 9))

@@ -5,11 +5,11 @@ import importlib
 
 import pytest
 
-MODULES = ["pyradice_lab", "pyradice_lab.dice", "pyradice_lab.rng", "pyradice_lab.stats", "pyradice_lab.sweep",
-           "pyradice_lab.report", "pyradice_lab.registry", "pyradice_lab.overview", "pyradice_lab.findings",
-           "pyradice_lab.figures", "pyradice_lab._lazy", "pyradice_lab._sources", "pyradice_lab._jit",
-           "pyradice_lab.outcomes", "pyradice_lab.strength", "pyradice_lab.limits", "pyradice_lab.designer",
-           "pyradice_lab.plausible", "pyradice_lab.balancing"]
+MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng", "pyradice_lab.engine.stats", "pyradice_lab.engine.sweep",
+           "pyradice_lab.report", "pyradice_lab.engine.registry", "pyradice_lab.report.overview", "pyradice_lab.report.findings",
+           "pyradice_lab.report.figures", "pyradice_lab.engine._lazy", "pyradice_lab.engine._sources", "pyradice_lab.engine._jit",
+           "pyradice_lab.engine.outcomes", "pyradice_lab.design.strength", "pyradice_lab.engine.limits", "pyradice_lab.design.compare",
+           "pyradice_lab.design.robustness", "pyradice_lab.design.balance"]
 
 
 # Purramid's and Meerkat's modules with examples (Pyradice's run in tests/pyradice/test_cli_components.py,

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from pyradice_lab.figures import (
+from pyradice_lab.report.figures import (
     MIN_FONT,
     PAGE_WIDTH_IN,
     axis_label,

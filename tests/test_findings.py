@@ -7,7 +7,8 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from pyradice_lab.findings import (
+from pyradice_lab.engine.stats import mean_estimate, proportion_estimate
+from pyradice_lab.report.findings import (
     MIN_CLAIM_N,
     Finding,
     component_findings,
@@ -17,7 +18,6 @@ from pyradice_lab.findings import (
     rank,
     render,
 )
-from pyradice_lab.stats import mean_estimate, proportion_estimate
 
 
 def diff(est, lo, hi, n=1000, null=0.5, **kw):

@@ -34,7 +34,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import pyradice_lab as pl
-from pyradice_lab import cli, dice, meerkat, purramid, pyradice, raft
+from pyradice_lab import cli, meerkat, purramid, pyradice, raft
+from pyradice_lab.engine import dice
 
 #: ``PYRADICE_FUZZ_EXAMPLES=300 pytest tests/test_fuzz.py`` explores further (random, not derandomized).
 EXAMPLES = int(os.environ.get("PYRADICE_FUZZ_EXAMPLES", "0")) or None
@@ -245,7 +246,7 @@ def test_cli_fuzzed_option_exits_0_or_one_line_exit_2(case, value):
 
 # -------------------------------------------------------------------------------------- top-level bad calls
 def _top_bad_calls():
-    from pyradice_lab.overview import subset_sum_cell
+    from pyradice_lab.report.overview import subset_sum_cell
 
     def sweep(grid, **kw):
         return pl.run_sweep(subset_sum_cell, grid, trials=10, seed=0, progress=False, **kw)
@@ -277,7 +278,7 @@ def test_top_level_bad_calls_name_the_parameter(pname, call):
 @pytest.mark.parametrize("game", ["purramid", "pyradice", "raft", "meerkat"])
 def test_each_games_bad_calls_raise_an_error_naming_the_parameter(game):
     """The registry's ``bad_calls`` alone (the conformance check runs them too, after the games' smoke runs)."""
-    from pyradice_lab import registry
+    from pyradice_lab.engine import registry
 
     wrong = []
     for pname, call in registry.get_game(game).bad_calls():

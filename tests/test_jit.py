@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import pyradice_lab
-from pyradice_lab import _sources, registry
+from pyradice_lab.engine import _sources, registry
 
 PACKAGE = Path(pyradice_lab.__file__).parent
 NUMBA_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "stencil"}
@@ -28,10 +28,10 @@ def package_modules():
 
 
 def test_no_module_compiles_without_the_source_keyed_cache():
-    """Every module imports its decorators from pyradice_lab._jit, never from numba directly."""
+    """Every module imports its decorators from pyradice_lab.engine._jit, never from numba directly."""
     offenders = []
     for name, path in package_modules():
-        if name == "pyradice_lab._jit":
+        if name == "pyradice_lab.engine._jit":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
@@ -61,7 +61,7 @@ def cached_dispatchers():
 
 
 def test_every_cached_kernel_of_every_game_uses_the_source_keyed_locator():
-    from pyradice_lab._jit import SourceTreeLocator, cache_is_keyed_on_sources
+    from pyradice_lab.engine._jit import SourceTreeLocator, cache_is_keyed_on_sources
 
     assert cache_is_keyed_on_sources()
     found = cached_dispatchers()
@@ -169,7 +169,7 @@ def test_editing_a_rule_module_recompiles_the_engine_that_calls_it(tmp_path):
 
 
 def test_import_scanner_reads_every_form_and_skips_type_checking(package_copy):
-    f = package_copy / "probe2.py"
+    f = package_copy / "engine" / "probe2.py"
     f.write_text(textwrap.dedent('''
         """Docstring.
 
@@ -181,25 +181,25 @@ def test_import_scanner_reads_every_form_and_skips_type_checking(package_copy):
             Estimate,  # a comment
             mean_estimate,
         )
-        import pyradice_lab.dice as d, pyradice_lab.rng
+        import pyradice_lab.engine.dice as d, pyradice_lab.engine.rng
 
         if TYPE_CHECKING:
             from .registry import GameSpec
             from . import bench
 
         def f():
-            from .purramid.chance import multisets
+            from ..purramid.chance import multisets
             return multisets
         '''))
     deps = {p.relative_to(package_copy.resolve()).as_posix() for p in _sources.dependency_files(f)}
-    assert {"stats.py", "dice.py", "rng.py", "purramid/chance.py"} <= deps
-    assert not {"registry.py", "bench.py", "report.py"} & deps
+    assert {"engine/stats.py", "engine/dice.py", "engine/rng.py", "purramid/chance.py"} <= deps
+    assert not {"engine/registry.py", "bench.py", "engine/bench.py", "report/build.py"} & deps
 
 
 def test_a_constant_argument_from_compiled_code_does_not_make_a_literal_specialisation():
     """A call from compiled code with constants (or a variable that starts as one) compiles the callee once,
     for plain types: no ``Literal[int](0)`` copy of a kernel (Purramid's exact solver was compiled twice)."""
-    from pyradice_lab._jit import njit
+    from pyradice_lab.engine._jit import njit
 
     @njit
     def inner(a, b):

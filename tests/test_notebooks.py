@@ -29,7 +29,7 @@ def test_there_are_notebooks_and_each_is_percent_format_with_a_title():
 
 def test_every_game_has_its_own_notebook():
     """Besides the cross-game ones, each registered game has a notebook of its own (named after it)."""
-    from pyradice_lab.registry import BUILTIN_GAMES
+    from pyradice_lab.engine.registry import BUILTIN_GAMES
 
     own = {g: [p.name for p in NOTEBOOKS if p.stem.startswith(g + "_") or p.stem.endswith("_" + g)]
            for g in BUILTIN_GAMES}

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab import registry
-from pyradice_lab.outcomes import (
+from pyradice_lab.engine import registry
+from pyradice_lab.engine.outcomes import (
     OUTCOME_COLUMNS,
     check_outcomes,
     outcome_frame,

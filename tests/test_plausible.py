@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from pyradice_lab import balancing, plausible
-from pyradice_lab.balancing import balance, candidate_grid, parse_objective
-from pyradice_lab.plausible import Claim, parse_finding, robustness
+from pyradice_lab.design import balance as balancing, robustness as plausible
+from pyradice_lab.design.balance import balance, candidate_grid, parse_objective
+from pyradice_lab.design.robustness import Claim, parse_finding, robustness
 
 GAMES = ["meerkat", "raft", "pyradice", "purramid"]
 
@@ -75,7 +75,7 @@ def test_claims_parse_and_judge_intervals():
                       (5, "finding")]:
         with pytest.raises((ValueError, TypeError), match=word):
             parse_finding(bad)
-    # which metrics exist is the game's business (pyradice_lab.designer.metrics)
+    # which metrics exist is the game's business (pyradice_lab.design.compare.metrics)
     for bad, word in [("foo > 1", "not a raft metric"), ("seat_win > 0.2", "needs"), ("burst_rate > 0", "not a raft")]:
         with pytest.raises(ValueError, match=word):
             robustness("raft", bad, reconstructions=2, games=10)
@@ -144,7 +144,7 @@ def test_balance_finds_the_target_and_verifies_on_fresh_seeds():
 def test_balance_resumes_from_its_cache_with_the_same_result(tmp_path, monkeypatch):
     """An interrupted search started again replays nothing it finished: the second run plays no game and
     returns the same proposal, history and verification; edited components are not served from the cache."""
-    import pyradice_lab.balancing as balancing
+    import pyradice_lab.design.balance as balancing
 
     grid = {"card.1.points": (1, 4)}
     kw = dict(budget=200, first_games=20, verify_games=40, rng=5, cache_dir=tmp_path / "cache")

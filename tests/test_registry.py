@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab import registry
 from pyradice_lab.bench import dice_cases, format_bench, run_bench
+from pyradice_lab.engine import registry
 
 
 @pytest.mark.parametrize("name", list(registry.games()))

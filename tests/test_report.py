@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from pyradice_lab import __version__
-from pyradice_lab.report import ExperimentResult, Section, Text, save_experiment, write_pdf
+from pyradice_lab.engine._version import __version__
+from pyradice_lab.report.build import ExperimentResult, Section, Text, save_experiment, write_pdf
 
 sys.path.insert(0, str(Path(__file__).parent))
 from pdf_layout import layout_problems, outline, page_texts, section_pages  # noqa: E402
@@ -53,7 +53,7 @@ def check_every_section_is_in_the_report(out, pages, folder):
 
     The title page names every game, so a game's title anywhere in the text proves nothing (issue 18):
     a section dropped from build_report loses its bookmark, and the experiment files it would have written."""
-    from pyradice_lab import registry
+    from pyradice_lab.engine import registry
 
     parts = section_pages(out)
     csvs = sorted(p.parent.name for p in folder.glob("*/*.csv") if p.stem == p.parent.name)
@@ -130,7 +130,7 @@ def test_save_experiment_writes_csv_and_png(tmp_path):
 
 @pytest.mark.slow
 def test_report_numbers_do_not_depend_on_jobs(tmp_path):
-    from pyradice_lab.report import build_report
+    from pyradice_lab.report.build import build_report
 
     one = build_report(tmp_path / "one" / "r.pdf", quick=True, seed=3, n_jobs=1, games=["meerkat"], progress=False)
     two = build_report(tmp_path / "two" / "r.pdf", quick=True, seed=3, n_jobs=2, games=["meerkat"], progress=False)
@@ -155,7 +155,7 @@ def test_pdf_gets_normal_file_permissions(tmp_path):
 def test_check_page_count_warns_beyond_the_limit(tmp_path):
     import warnings
 
-    from pyradice_lab.report import MAX_PAGES, ReportLengthWarning, check_page_count
+    from pyradice_lab.report.build import MAX_PAGES, ReportLengthWarning, check_page_count
 
     assert MAX_PAGES == 40
     path = write_pdf(tmp_path / "p.pdf", [Section("s", ["text"])])
@@ -173,7 +173,7 @@ def test_check_page_count_warns_beyond_the_limit(tmp_path):
 def test_cli_report_prints_the_length_warning_as_one_line(tmp_path, monkeypatch, capsys):
     # build_report checks every report it writes (the full one is too slow for the suite: this is where its
     # length is checked); the CLI turns the warning into one line on stderr and still exits 0
-    import pyradice_lab.report as report
+    import pyradice_lab.report.build as report
     from pyradice_lab import cli
 
     def fake_build(out, **kw):
@@ -196,7 +196,7 @@ def test_cli_report_prints_the_length_warning_as_one_line(tmp_path, monkeypatch,
 def test_the_full_report_has_at_most_40_pages(tmp_path):
     import warnings
 
-    from pyradice_lab.report import MAX_PAGES, ReportLengthWarning, build_report
+    from pyradice_lab.report.build import MAX_PAGES, ReportLengthWarning, build_report
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", ReportLengthWarning)

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from pyradice_lab.findings import Finding
-from pyradice_lab.report import ExperimentResult, FigureItem, Section, Table, Text, write_pdf
-from pyradice_lab.report_style import QUICK_BANNER
+from pyradice_lab.report.build import ExperimentResult, FigureItem, Section, Table, Text, write_pdf
+from pyradice_lab.report.findings import Finding
+from pyradice_lab.report.style import QUICK_BANNER
 
 sys.path.insert(0, str(Path(__file__).parent))
 from pdf_layout import font_size, layout_problems, outline, page_texts, section_pages  # noqa: E402
@@ -182,7 +182,7 @@ def test_bad_findings_are_rejected_by_the_experiment():
 def test_prerendered_png_figures_and_bare_items_still_work(tmp_path):
     import io
 
-    from pyradice_lab.report import RasterFigure
+    from pyradice_lab.report.build import RasterFigure
 
     fig, ax = plt.subplots(figsize=(4, 3))
     ax.plot([0, 1, 2], [0, 1, 0])
@@ -210,8 +210,8 @@ def test_claims_are_allowed_by_each_findings_own_minimum_or_else_by_the_sample_s
 
 
 def test_a_figure_whose_text_reaches_out_is_narrowed_to_print_at_full_size():
-    from pyradice_lab.figures import PAGE_WIDTH_IN
-    from pyradice_lab.report import render_figure
+    from pyradice_lab.report.build import render_figure
+    from pyradice_lab.report.figures import PAGE_WIDTH_IN
 
     fig, ax = plt.subplots(figsize=(6.5, 3))
     ax.plot([0, 1, 2], [0, 1, 0])
@@ -234,7 +234,7 @@ def test_the_title_page_holds_45_experiments_and_the_summary_stays_on_page_2(tmp
 
 
 def test_an_experiment_table_too_wide_for_portrait_leaves_columns_to_its_csv(tmp_path):
-    from pyradice_lab.report_tables import portrait_columns
+    from pyradice_lab.report.tables import portrait_columns
 
     rng = np.random.default_rng(1)
     wide = pd.DataFrame({"setup": ["2 players"] * 4, **{f"metric_{i}_value": rng.random(4) for i in range(14)},
@@ -253,7 +253,7 @@ def test_an_experiment_table_too_wide_for_portrait_leaves_columns_to_its_csv(tmp
 
 
 def test_the_summary_lists_the_first_findings_and_the_csv_beside_the_pdf_has_all(tmp_path):
-    from pyradice_lab.report_pdf import SUMMARY_ROWS
+    from pyradice_lab.report.pdf import SUMMARY_ROWS
 
     fs = [Finding("difference", f"quantity number {i}", 0.5 + i / 1000, 0.49 + i / 1000, 0.51 + i / 1000, n=1000,
                   null=0.5, unit="%") for i in range(SUMMARY_ROWS + 7)]
@@ -270,7 +270,7 @@ def test_the_summary_lists_the_first_findings_and_the_csv_beside_the_pdf_has_all
 
 
 def test_an_experiment_page_states_its_first_findings_and_names_the_csv_of_the_others(tmp_path):
-    from pyradice_lab.report_pdf import FINDINGS_SHOWN
+    from pyradice_lab.report.pdf import FINDINGS_SHOWN
 
     fs = [Finding("difference", f"quantity number {i}", 0.5 + i / 100, 0.49 + i / 100, 0.51 + i / 100, n=1000,
                   null=0.5, unit="%") for i in range(FINDINGS_SHOWN + 3)]
@@ -343,8 +343,8 @@ def test_a_table_that_fills_a_page_alone_still_builds_with_its_line_on_the_next(
     # a one-row table (it cannot split) that fits a page only without its line: the line goes on, as before
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Table as RLTable
 
-    from pyradice_lab.report_style import CAPTION
-    from pyradice_lab.report_tables import TableWithNote
+    from pyradice_lab.report.style import CAPTION
+    from pyradice_lab.report.tables import TableWithNote
 
     cells = [["a tall cell\n" * 30]]
     _, th = RLTable(cells).wrap(400, 10_000)

@@ -8,12 +8,11 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from pyradice_lab import report_robustness
-from pyradice_lab.findings import Finding
-from pyradice_lab.plausible import Claim, RobustnessResult
-from pyradice_lab.report import ExperimentResult, Section, write_pdf
-from pyradice_lab.report_pdf import robust_cell
-from pyradice_lab.report_robustness import (
+from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine.stats import proportion_estimate
+from pyradice_lab.report import checks as report_robustness
+from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
+from pyradice_lab.report.checks import (
     QUICK_TEXT,
     PairedCheck,
     assess_sections,
@@ -21,7 +20,8 @@ from pyradice_lab.report_robustness import (
     run_check,
     verdict,
 )
-from pyradice_lab.stats import proportion_estimate
+from pyradice_lab.report.findings import Finding
+from pyradice_lab.report.pdf import robust_cell
 
 CHECK = next(c for c in checks_for(["raft"]) if c.key == "raft start 3p standard")
 
@@ -200,7 +200,7 @@ def test_verdict_of_a_paired_check_follows_the_difference_per_set():
 
 
 def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
-    from pyradice_lab.plausible import robustness
+    from pyradice_lab.design.robustness import robustness
 
     check = PAIRED["purramid sides start"]
     res = run_check(check, seed=3, reconstructions=2, games=40)

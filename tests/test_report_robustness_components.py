@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from pyradice_lab.findings import Finding
-from pyradice_lab.plausible import Claim, RobustnessResult
-from pyradice_lab.report import ExperimentResult, Section, write_pdf
-from pyradice_lab.report_robustness import (
+from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine.stats import proportion_estimate
+from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
+from pyradice_lab.report.checks import (
     COMPONENT_GAMES,
     _all_checks,
     assess_sections,
@@ -18,7 +18,7 @@ from pyradice_lab.report_robustness import (
     run_check,
     verdict,
 )
-from pyradice_lab.stats import proportion_estimate
+from pyradice_lab.report.findings import Finding
 
 CHECKS = {c.key: c for c in checks_for(["meerkat", "pyradice", "raft"])}
 

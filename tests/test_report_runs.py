@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pyradice_lab.report import ExperimentResult, save_experiment
+from pyradice_lab.report.build import ExperimentResult, save_experiment
 
 TESTS = Path(__file__).parent
 

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from pyradice_lab import rng as rngmod
-from pyradice_lab.stats import Estimate, mean_estimate, proportion_estimate, run_until
+from pyradice_lab.engine import rng as rngmod
+from pyradice_lab.engine.stats import Estimate, mean_estimate, proportion_estimate, run_until
 
 
 def test_as_generator_accepts_the_documented_types():
@@ -125,7 +125,7 @@ def test_run_until_bad_target(bad):
 
 
 def test_proportions_in_mean_estimate_use_wilson_and_never_have_zero_width():
-    from pyradice_lab.stats import proportion_estimate
+    from pyradice_lab.engine.stats import proportion_estimate
 
     for data in ([1, 1, 1], [True] * 5, [0.0, 0.0, 0.0, 0.0], [1, 0, 1, 1]):
         est = mean_estimate(data)
@@ -137,7 +137,7 @@ def test_proportions_in_mean_estimate_use_wilson_and_never_have_zero_width():
 
 
 def test_estimates_print_without_a_fake_zero_error():
-    from pyradice_lab.stats import Estimate, proportion_estimate
+    from pyradice_lab.engine.stats import Estimate, proportion_estimate
 
     assert "± 0" not in format(proportion_estimate(3, 3)) and "CI 0.4385..1" in format(proportion_estimate(3, 3))
     assert format(Estimate(0.25, 0.0, 0, 0.25, 0.25)) == "0.25 (exact)"
@@ -149,7 +149,7 @@ def test_estimates_print_without_a_fake_zero_error():
 def test_count_estimate_is_the_exact_poisson_interval():
     from scipy.stats import chi2
 
-    from pyradice_lab.stats import count_estimate
+    from pyradice_lab.engine.stats import count_estimate
 
     est = count_estimate(7, 50)
     assert est.value == 7 / 50
@@ -165,7 +165,7 @@ def test_count_estimate_is_the_exact_poisson_interval():
 
 @given(st.lists(st.integers(0, 6), min_size=2, max_size=60))
 def test_nonnegative_intervals_never_go_below_zero_and_contain_the_mean(xs):
-    from pyradice_lab.stats import nonnegative_estimate
+    from pyradice_lab.engine.stats import nonnegative_estimate
 
     est = nonnegative_estimate(xs)
     assert 0 <= est.ci_low <= est.value <= est.ci_high
@@ -174,7 +174,7 @@ def test_nonnegative_intervals_never_go_below_zero_and_contain_the_mean(xs):
 
 
 def test_nonnegative_estimate_rejects_negative_samples_and_covers_a_skewed_mean():
-    from pyradice_lab.stats import nonnegative_estimate
+    from pyradice_lab.engine.stats import nonnegative_estimate
 
     with pytest.raises(ValueError, match="non-negative"):
         nonnegative_estimate([1.0, -0.5])

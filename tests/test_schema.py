@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pyradice_lab import schema
 from pyradice_lab.cli import main
-from pyradice_lab.schema import (
+from pyradice_lab.engine import schema
+from pyradice_lab.engine.schema import (
     Array,
     Field,
     Int,
@@ -393,7 +393,7 @@ def guide_files():
     sys.path.insert(0, str(Path(__file__).parent))
     from test_docs_blocks import ALL
 
-    from pyradice_lab import registry
+    from pyradice_lab.engine import registry
 
     titles = {name: spec.title for name, spec in registry.games().items()}
     out = []

@@ -10,8 +10,8 @@ from types import ModuleType
 import pytest
 
 import pyradice_lab
-from pyradice_lab import registry
-from pyradice_lab._lazy import ROLE_MODULES
+from pyradice_lab.engine import registry
+from pyradice_lab.engine._lazy import ROLE_MODULES
 
 PACKAGE = Path(pyradice_lab.__file__).parent
 

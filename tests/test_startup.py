@@ -15,7 +15,8 @@ import sys
 import numpy as np
 import pytest
 
-from pyradice_lab import bench, registry
+from pyradice_lab import bench
+from pyradice_lab.engine import registry
 
 HEAVY = ("scipy", "numba", "pandas", "matplotlib")
 
@@ -53,28 +54,28 @@ def test_cli_help_and_games_never_import_numpy():
 
 
 def test_the_check_can_fail():
-    assert _loaded_after("pyradice_lab.report") != []  # the report engine does load matplotlib and pandas
+    assert _loaded_after("pyradice_lab.report.build") != []  # the report engine does load matplotlib and pandas
 
 
 def test_sweep_cell_of_the_core_target_loads_no_plotting():
     # loky workers unpickle the cell function by importing its module: it must not drag in matplotlib
-    assert "matplotlib" not in _loaded_after("pyradice_lab.overview")
+    assert "matplotlib" not in _loaded_after("pyradice_lab.report.overview")
 
 
 # ----------------------------------------------------------------------------------------- bench helpers
 def test_fresh_process_reports_cpu_wall_memory_and_the_return_value():
-    r = bench.fresh_process("pyradice_lab.dice:check_dice_count", {"k": 3})
+    r = bench.fresh_process("pyradice_lab.engine.dice:check_dice_count", {"k": 3})
     assert r["units"] == 3 and r["value"] == 3
     assert r["cpu"] >= 0 and r["wall"] >= 0 and r["peak_mb"] >= r["base_mb"] > 0
     with pytest.raises(RuntimeError, match="failed in a fresh process"):
-        bench.fresh_process("pyradice_lab.dice:check_dice_count", {"k": 99})
+        bench.fresh_process("pyradice_lab.engine.dice:check_dice_count", {"k": 99})
     with pytest.raises(ValueError, match="module:function"):
-        bench.fresh_process("pyradice_lab.dice.check_dice_count")
+        bench.fresh_process("pyradice_lab.engine.dice.check_dice_count")
 
 
 def test_peak_memory_is_the_childs_own_not_its_parents():
     ballast = np.ones(300 * 2 ** 20 // 8)  # this process holds 300 MB more than a fresh interpreter
-    r = bench.fresh_process("pyradice_lab.dice:check_dice_count", {"k": 3})
+    r = bench.fresh_process("pyradice_lab.engine.dice:check_dice_count", {"k": 3})
     assert ballast.sum() > 0 and r["peak_mb"] < 250
 
 

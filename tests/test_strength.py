@@ -8,10 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab import registry, strength
-from pyradice_lab.outcomes import outcome_frame
-from pyradice_lab.stats import proportion_estimate
-from pyradice_lab.strength import (
+from pyradice_lab.design import strength
+from pyradice_lab.design.strength import (
     ELO_PER_LOGIT,
     fit_bradley_terry,
     ladder,
@@ -19,6 +17,9 @@ from pyradice_lab.strength import (
     restricted_play,
     wilson_interval,
 )
+from pyradice_lab.engine import registry
+from pyradice_lab.engine.outcomes import outcome_frame
+from pyradice_lab.engine.stats import proportion_estimate
 
 # ----------------------------------------------------------------------------------------- a toy game
 TRUE = {"weak": -1.0, "mid": 0.0, "strong": 0.8, "mid/dead": 0.0, "mid/key": -8.0, "mid/bad": 0.7,
@@ -271,8 +272,9 @@ def test_cli_ladder_and_restricted(capsys, tmp_path):
 def test_cli_restricted_defaults_to_the_reports_player(capsys):
     # Meerkat's strongest player (mcts, ~0.24 s a game) would take 20 minutes at the default 1000 games per
     # restriction: the CLI plays the report's restricted player, expectimax, unless --policy says otherwise
-    from pyradice_lab import cli, registry
-    from pyradice_lab.strength_report import PLANS
+    from pyradice_lab import cli
+    from pyradice_lab.engine import registry
+    from pyradice_lab.report.strength import PLANS
 
     for game in registry.games():
         plan = PLANS.get(game)

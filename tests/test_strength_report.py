@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from pyradice_lab.findings import MIN_CLAIM_N
-from pyradice_lab.report import ReportContext
-from pyradice_lab.strength_report import (
+from pyradice_lab.report.build import ReportContext
+from pyradice_lab.report.findings import MIN_CLAIM_N
+from pyradice_lab.report.strength import (
     PLANS,
     SIZES,
     StrengthPlan,

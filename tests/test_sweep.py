@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab import sweep
-from pyradice_lab.sweep import CacheWarning, expand_grid, rerun_cell, run_sweep
+from pyradice_lab.engine import sweep
+from pyradice_lab.engine.sweep import CacheWarning, expand_grid, rerun_cell, run_sweep
 
 sys.path.insert(0, str(Path(__file__).parent))
 import sweep_cells  # noqa: E402
@@ -81,7 +81,7 @@ def test_cache_resume_after_sigkill(tmp_path):
         import sys
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         import sweep_cells
-        from pyradice_lab.sweep import run_sweep
+        from pyradice_lab.engine.sweep import run_sweep
         run_sweep(sweep_cells.slow_cell, {grid!r}, trials=100, seed=5, cache_dir={str(cache)!r}, progress=False)
     """)
     env = dict(os.environ, SWEEP_LOG=str(log), SWEEP_SLEEP="0.3")
@@ -150,7 +150,7 @@ def test_entries_are_signed_with_the_directory_key(tmp_path):
     key = cache / ".sweep-key"
     assert key.is_file() and oct(key.stat().st_mode & 0o777) == "0o600"
     entry = json.loads(cache_entries(cache)[0].read_text())
-    msg = json.dumps(["pyradice_lab.sweep/2", entry["cell"], entry["provenance"], entry["outputs"]],
+    msg = json.dumps(["pyradice_lab.engine.sweep/2", entry["cell"], entry["provenance"], entry["outputs"]],
                      sort_keys=True).encode()
     assert entry["mac"] == hmac.new(bytes.fromhex(key.read_text().strip()), msg, hashlib.sha256).hexdigest()
     key.unlink()  # a new key: every entry signed with the old one is recomputed
@@ -160,7 +160,7 @@ def test_entries_are_signed_with_the_directory_key(tmp_path):
 
 
 CELL_MODULE = """
-from pyradice_lab.stats import mean_estimate
+from pyradice_lab.engine.stats import mean_estimate
 
 
 def cell(params, trials, rng):
@@ -225,7 +225,7 @@ def test_a_parameter_file_is_keyed_on_its_contents(tmp_path):
 
 
 def test_registered_targets_are_keyed_on_their_engine_sources():
-    from pyradice_lab import _sources, registry
+    from pyradice_lab.engine import _sources, registry
 
     target = registry.get_game("purramid").sweeps["games"].fn
     assert sweep._code_fingerprint(target) == _sources.fingerprint(_sources.PACKAGE_DIR / "purramid" / "sweeps.py")
@@ -295,7 +295,7 @@ import os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started from a background job
 sys.path.insert(0, {tests!r})
 import sweep_cells
-from pyradice_lab.sweep import run_sweep
+from pyradice_lab.engine.sweep import run_sweep
 os.environ["SWEEP_SLEEP"] = "60"
 os.environ["SWEEP_LOG"] = {log!r}
 run_sweep(sweep_cells.slow_cell, {{"i": list(range(6))}}, trials=10, seed=1, n_jobs=2, cache_dir={cache!r},

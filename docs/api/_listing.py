@@ -21,7 +21,10 @@ import types
 from pathlib import Path
 
 PACKAGES = {
-    "pyradice_lab": "The shared engine (``pyradice_lab``)",
+    "pyradice_lab": "The public API (``pyradice_lab``)",
+    "pyradice_lab.engine": "The shared engine (``pyradice_lab.engine``)",
+    "pyradice_lab.design": "The designer's tools (``pyradice_lab.design``)",
+    "pyradice_lab.report": "The report (``pyradice_lab.report``)",
     "pyradice_lab.purramid": "Purramid (``pyradice_lab.purramid``)",
     "pyradice_lab.pyradice": "Pyradice (``pyradice_lab.pyradice``)",
     "pyradice_lab.raft": "Rocking Raft (``pyradice_lab.raft``)",
@@ -50,8 +53,8 @@ def public(package: str) -> dict[str, list[str]]:
             continue
         obj = getattr(mod, name)
         if package == "pyradice_lab" and isinstance(obj, types.ModuleType) and name in (
-                "purramid", "pyradice", "raft", "meerkat"):
-            continue  # the games have their own pages
+                "purramid", "pyradice", "raft", "meerkat", "engine", "design", "report"):
+            continue  # the games and the layers have their own pages
         out[kind(obj)].append(name)
     return {k: sorted(v, key=str.lower) for k, v in out.items() if v}
 

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from pyradice_lab import meerkat, purramid, pyradice, raft
+from pyradice_lab.engine.stats import mean_estimate
 from pyradice_lab.pyradice.analysis import by_position
-from pyradice_lab.stats import mean_estimate
 
 PLAYERS, SEED = 3, 2026
 

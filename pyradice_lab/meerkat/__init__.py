@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import ROLE_MODULES, attach
+from ..engine._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["Components", "default_components", "load_components"],
@@ -136,7 +136,7 @@ def _more_bad_calls() -> list:
     ]
 
 
-from ..registry import SweepTarget, register_game  # noqa: E402
+from ..engine.registry import SweepTarget, register_game  # noqa: E402
 
 register_game(
     __name__,

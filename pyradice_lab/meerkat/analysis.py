@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..rng import spawn_seeds
-from ..stats import mean_estimate, nonnegative_estimate, proportion_estimate
+from ..engine.rng import spawn_seeds
+from ..engine.stats import mean_estimate, nonnegative_estimate, proportion_estimate
 from .components import TILES, Components, coerce_components
 from .odds import placement_odds
 from .sim import READINGS, setup_label, simulate_games
@@ -57,7 +57,7 @@ def shares_by_position(df: pd.DataFrame, players: int, automa: bool) -> np.ndarr
 
 def start_edge(df: pd.DataFrame, players: int, automa: bool):
     """The start player's win share minus the mean share of the other human players, paired per game (an
-    :class:`~pyradice_lab.stats.Estimate`): the start-player advantage whatever the automa's share.  A difference
+    :class:`~pyradice_lab.engine.stats.Estimate`): the start-player advantage whatever the automa's share.  A difference
     of two shares lies in -1..1, so the t interval is clipped to that range (it matters only for tiny samples)."""
     from dataclasses import replace as _replace
 
@@ -82,7 +82,7 @@ def _est(x, prefix):
 
 def _nonneg(x, prefix):
     """Mean of a non-negative quantity (a count per game) with an interval that never goes below 0
-    (:func:`~pyradice_lab.stats.nonnegative_estimate`: log-transformed, exact Poisson for constant counts)."""
+    (:func:`~pyradice_lab.engine.stats.nonnegative_estimate`: log-transformed, exact Poisson for constant counts)."""
     return nonnegative_estimate(np.asarray(x, dtype=float)).to_dict(prefix)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bench import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled
 from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
 from .sim import _default_setup, _seat_config, _tapes
 

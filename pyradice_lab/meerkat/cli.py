@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli import (
+from ..engine.cliargs import (
     CliError,
     comma_names,
     components_arg,
-    game_subcommands,
     int_list,
     nonneg_int,
     output_file,
@@ -17,7 +16,11 @@ from ..cli import (
     write_csv,
 )
 
-__all__ = ["add_cli", "summarise"]
+__all__ = ["add_cli", "DESCRIPTION", "summarise"]
+
+#: the help text of ``pyradice-lab meerkat --help``
+DESCRIPTION = ("Meerkat Kingdom: exact placement odds, the majority scoring kernel and whole-game simulation (2 "
+               "players + automa, 3-4 players).")
 
 
 def _count(text: str):
@@ -86,7 +89,7 @@ def summarise(df, n_seats: int):
     """Per-seat win rates (ties split) and mean scores with SE and 95% CI, from a simulate_games frame."""
     import pandas as pd
 
-    from ..stats import mean_estimate
+    from ..engine.stats import mean_estimate
     from .analysis import win_shares
 
     share = win_shares(df, n_seats)
@@ -100,7 +103,7 @@ def summarise(df, n_seats: int):
 
 def _rate(x) -> dict:
     """A win rate with SE and the 95% t interval clipped to [0, 1]."""
-    from ..stats import mean_estimate
+    from ..engine.stats import mean_estimate
 
     d = mean_estimate(x).to_dict("win_rate")
     d["win_rate_ci_low"], d["win_rate_ci_high"] = max(0.0, d["win_rate_ci_low"]), min(1.0, d["win_rate_ci_high"])
@@ -111,7 +114,7 @@ def by_position(df, players: int, automa: bool):
     """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs."""
     import pandas as pd
 
-    from ..stats import mean_estimate
+    from ..engine.stats import mean_estimate
     from .analysis import turn_positions, win_shares
 
     n = players + automa
@@ -185,11 +188,8 @@ def _reading_args(q) -> None:
                    help="jackal vs a queen-protected tile: literal (default: lose nothing) or next_tile")
 
 
-def add_cli(subparsers) -> None:
-    """Add ``pyradice-lab meerkat`` with its sub-commands."""
-    sub = game_subcommands(subparsers, "meerkat", "Meerkat Kingdom: exact placement odds, the majority scoring "
-                                                  "kernel and whole-game simulation (2 players + automa, 3-4 "
-                                                  "players).")
+def add_cli(sub) -> None:
+    """Add the meerkat subcommands to ``sub``, the ``pyradice-lab meerkat`` subcommand set (the shared ones, such as ``components`` and ``compare``, are there already)."""
 
     q = sub.add_parser("odds", help="exact placement odds",
                        description="Exact probability that a turn's dice allow placing meerkats on a tile. "

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..schema import (
+from ..engine.schema import (
     Array,
     Bool,
     ComponentFormat,
@@ -299,7 +299,7 @@ def load_components(path: str | Path | None = None) -> Components:
     Raises
     ------
     ValueError
-        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        :class:`~pyradice_lab.engine.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
         allowed, if the file is missing, not TOML or invalid.
 
     Examples
@@ -373,7 +373,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     base : path or Components, optional
         The set to start from (default: the packaged components); everything but tile values is kept.
     return_choices : bool
-        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+        Return a :class:`pyradice_lab.design.robustness.PlausibleSample` (components and the choices drawn).
 
     Examples
     --------
@@ -381,8 +381,8 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     >>> s.components.tile(6).values, 0.5 <= s.choices["alpha"] <= 1.5
     ((6, 3), True)
     """
-    from ..plausible import finish_sample
-    from ..rng import as_generator
+    from ..engine.rng import as_generator
+    from ..engine.sampling import finish_sample
 
     rng = as_generator(rng)
     comp = coerce_components(base, "base")

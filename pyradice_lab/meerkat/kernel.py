@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .automa import automa_turn
 from .evaluation import store_model
 from .oasis import end_turn_refill, unlock_timers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .rules import (
     BOX,
     EV_DRAW,

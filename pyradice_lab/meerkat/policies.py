@@ -30,7 +30,7 @@ Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:
 ``search_reroll``, ``halving``, ``own_rest`` (10..15) and, from column :data:`ROLL0`, the row of the rollout
 policy.
 
-Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
 each is a parameter setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
 :data:`FORBIDDEN` (chosen only if it is the only legal move).  A search player gets the restriction on its own
@@ -56,7 +56,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .evaluation import expected_tile_values
 from .oasis import token_move_options
 from .rules import (

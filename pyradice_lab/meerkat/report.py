@@ -1,8 +1,8 @@
 """The Meerkat Kingdom report section: exact odds, then one experiment per designer question.
 
-Every conclusion is a :class:`~pyradice_lab.findings.Finding` computed from the experiment's own table by a
+Every conclusion is a :class:`~pyradice_lab.report.findings.Finding` computed from the experiment's own table by a
 ``*_findings`` function here (tested against the table); the ``reading`` of an experiment only says how it was run
-and how to read it.  Below :data:`~pyradice_lab.findings.MIN_CLAIM_N` games (the quick report) the findings show
+and how to read it.  Below :data:`~pyradice_lab.report.findings.MIN_CLAIM_N` games (the quick report) the findings show
 their numbers and claim nothing.
 """
 
@@ -15,10 +15,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..findings import MIN_CLAIM_N, Finding, difference_of, format_interval, format_value, from_estimate  # noqa: E402
-from ..report import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
-from ..rng import spawn_seeds  # noqa: E402
-from ..stats import Z95, Estimate  # noqa: E402
+from ..engine.rng import spawn_seeds  # noqa: E402
+from ..engine.stats import Z95, Estimate  # noqa: E402
+from ..report.findings import (  # noqa: E402
+    MIN_CLAIM_N,
+    Finding,
+    difference_of,
+    format_interval,
+    format_value,
+    from_estimate,
+)
+from ..report.items import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
 from .odds import placement_table  # noqa: E402
@@ -47,7 +54,7 @@ def _n(name: str, quick: bool) -> int:
 
 # ----------------------------------------------------------------------------------------- findings helpers
 def _estimate(row, prefix: str, n) -> Estimate:
-    """The :class:`~pyradice_lab.stats.Estimate` of the ``prefix`` columns of a table row (a table without the
+    """The :class:`~pyradice_lab.engine.stats.Estimate` of the ``prefix`` columns of a table row (a table without the
     standard error, as shown in the report: the SE of a normal 95% interval of the same width)."""
     lo, hi = float(row[f"{prefix}_ci_low"]), float(row[f"{prefix}_ci_high"])
     se = float(row[f"{prefix}_se"]) if f"{prefix}_se" in row else (hi - lo) / (2 * Z95)

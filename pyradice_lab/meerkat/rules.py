@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 
 # ----------------------------------------------------------------------------------------- layout of arrays
 SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9

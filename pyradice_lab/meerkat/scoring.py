@@ -19,7 +19,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._jit import njit
+from ..engine._jit import njit
 from .components import TILES, Components, coerce_components
 
 __all__ = ["score_tile", "score_game"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .policies import (
     N_PRM,
     P_BUDGET,

@@ -22,8 +22,8 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from ..limits import check_result_size
-from ..rng import as_generator
+from ..engine.limits import check_result_size
+from ..engine.rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, SEARCH, policy_name, policy_row
 
@@ -33,7 +33,7 @@ __all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_
 TAPE = 2048
 CHUNK = 512
 #: Peak memory per game of the result (output arrays + DataFrame row: 1.5 kB measured at 10**6 games, rounded
-#: up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+#: up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.engine.limits`).
 ROW_BYTES = 2000
 _BLUE = {"move": 1, "recall": 2, "guardian": 3, "swap": 4}
 #: Readings of ambiguous rules: keyword -> (the literal reading = the default, the other documented option).
@@ -454,7 +454,7 @@ AUTOMA_LEVELS = ("automa", "automa:L", "automa:M", "automa:H")
 
 
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:
-    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+    """The game's result as the common long frame of :mod:`pyradice_lab.engine.outcomes`, one row per (game, seat).
 
     Human seats take turns from ``first_seat`` (the roll-off winner); the automa, when present, is the last
     seat and plays last (position ``players``), with policy ``"automa"``.  Seats rank by points, then by who
@@ -466,7 +466,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     >>> out[out.game == 0][["seat", "policy"]].values.tolist()
     [[0, 'greedy'], [1, 'automa']]
     """
-    from ..outcomes import outcome_frame
+    from ..engine.outcomes import outcome_frame
 
     players, automa = (pd.unique(df[c]) for c in ("players", "automa"))
     if len(players) != 1 or len(automa) != 1:
@@ -499,8 +499,8 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
     """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
     as given.  One entry may be an automa (:data:`AUTOMA_LEVELS`): it takes the last seat, as the rules
     require (it always plays last), the others keep their order.  ``kwargs`` go to :func:`simulate_games`.
-    Used by :mod:`pyradice_lab.strength`."""
-    from ..outcomes import relabel_policies
+    Used by :mod:`pyradice_lab.design.strength`."""
+    from ..engine.outcomes import relabel_policies
     from .components import coerce_components
 
     pols = list(policies)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..stats import mean_estimate
+from ..engine.stats import mean_estimate
 from .analysis import start_edge, turn_positions, win_shares
 
 __all__ = ["games_cell", "parse_automa"]

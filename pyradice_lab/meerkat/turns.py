@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .automa import automa_turn
 from .oasis import do_token_move, end_turn_refill, unlock_timers
 from .policies import (

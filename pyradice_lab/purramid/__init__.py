@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import ROLE_MODULES, attach
+from ..engine._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["Layout", "load_layout", "Components", "load_components", "default_components"],
@@ -138,7 +138,7 @@ def _more_bad_calls():
     ]
 
 
-from ..registry import SweepTarget, register_game  # noqa: E402
+from ..engine.registry import SweepTarget, register_game  # noqa: E402
 
 register_game(
     __name__,

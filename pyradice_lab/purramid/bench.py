@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bench import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled
 
 __all__ = ["bench_cases", "icepool_burst_counts", "readable_games"]
 
@@ -70,7 +70,7 @@ def icepool_burst_counts(max_dice: int = 5) -> np.ndarray:
 def readable_games(n_games: int = 2, players: int = 4, seed: int = 1) -> int:
     """Bench reference: ``n_games`` greedy games played one at a time by the readable rules engine
     (:func:`.rules.play_game`, no transcript); returns the games played."""
-    from ..rng import spawn
+    from ..engine.rng import spawn
     from .rules import play_game
 
     for gen in spawn(seed, n_games):

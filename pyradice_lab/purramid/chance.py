@@ -1,12 +1,12 @@
 """The chance outcomes of Purramid, declared once: rolls of ``d`` fair d6 and what each roll can pay for.
 
 Both the exact engines (:mod:`.odds`, :mod:`.advisor`) and the samplers (:mod:`.turns`, :mod:`.sim`)
-read these tables, built from :func:`pyradice_lab.dice.multisets` (sorted rolls with integer weights):
+read these tables, built from :func:`pyradice_lab.engine.dice.multisets` (sorted rolls with integer weights):
 
 - ``count_masks(d)[row, n]``: bit ``c`` is set iff some ``c`` dice of multiset ``row`` sum to ``n``
   (only the number of dice used matters once they are placed: the rest are rerolled);
 - ``code_rows(d)``: the multiset row of every ordered roll, indexed by its code
-  ``sum_j (die_j - 1) * 6**j`` (built with :func:`pyradice_lab.dice.classify`), so a sampler that draws a
+  ``sum_j (die_j - 1) * 6**j`` (built with :func:`pyradice_lab.engine.dice.classify`), so a sampler that draws a
   uniform code in ``[0, 6**d)`` -- exactly one uniform ordered roll of ``d`` dice -- lands on the same rows
   the exact engine sums over.
 
@@ -26,7 +26,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .. import dice
+from ..engine import dice
 
 __all__ = ["MAX_SUM", "multisets", "count_masks", "option_table", "code_rows", "sub_multisets"]
 
@@ -34,7 +34,7 @@ MAX_SUM = 30  # five dice sum to at most 30; layout numbers are 1..30
 
 
 def multisets(d: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted rolls of ``d`` dice and their integer weights (``pyradice_lab.dice.multisets``)."""
+    """Sorted rolls of ``d`` dice and their integer weights (``pyradice_lab.engine.dice.multisets``)."""
     return dice.multisets(d)
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ..cli import (
+from ..engine.cliargs import (
     CliError,
     comma_names,
     components_arg,
-    game_subcommands,
     int_list,
     nonneg_int,
     output_file,
@@ -15,7 +14,11 @@ from ..cli import (
     write_csv,
 )
 
-__all__ = ["add_cli", "parse_spaces"]
+__all__ = ["add_cli", "DESCRIPTION", "parse_spaces"]
+
+#: the help text of ``pyradice-lab purramid --help``
+DESCRIPTION = ("Purramid (Knizia): exact burst odds, the exact press-your-luck advisor, and fast simulation of "
+               "turns and games.")
 
 
 def parse_spaces(text: str | None, option: str) -> list[tuple[int, int]]:
@@ -97,7 +100,7 @@ def _cmd_advise(args) -> int:
 def _summary_table(df):
     import pandas as pd
 
-    from ..stats import mean_estimate, proportion_estimate
+    from ..engine.stats import mean_estimate, proportion_estimate
 
     n = len(df)
     players = int(df["players"].iloc[0])
@@ -175,10 +178,8 @@ def _cmd_layout(args) -> int:
     return 0
 
 
-def add_cli(subparsers) -> None:
-    """Add ``purramid`` and its subcommands to the ``pyradice-lab`` parser."""
-    sub = game_subcommands(subparsers, "purramid", "Purramid (Knizia): exact burst odds, the exact press-your-luck "
-                                                   "advisor, and fast simulation of turns and games.")
+def add_cli(sub) -> None:
+    """Add the purramid subcommands to ``sub``, the ``pyradice-lab purramid`` subcommand set (the shared ones, such as ``components`` and ``compare``, are there already)."""
 
     q = sub.add_parser("odds", help="exact P(burst) for some dice and target numbers",
                        description="Exact chance that no subset of the dice sums to any target number. "

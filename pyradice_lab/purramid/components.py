@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from ..schema import (
+from ..engine.schema import (
     Array,
     ComponentFormat,
     Field,
@@ -528,7 +528,7 @@ def load_components(path=None) -> Components:
     Raises
     ------
     ValueError
-        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        :class:`~pyradice_lab.engine.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
         allowed, if the file is missing, is not TOML or breaks a rule of the components.
 
     Examples
@@ -589,7 +589,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False, max_t
     base : path or Components, optional
         The set to start from (default: the packaged components).
     return_choices : bool
-        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+        Return a :class:`pyradice_lab.design.robustness.PlausibleSample` (components and the choices drawn).
     max_tries : int
         Draws per side before giving up (ValueError).
 
@@ -599,8 +599,8 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False, max_t
     >>> all(default_layout_facts(s.components.layout("A")).values())
     True
     """
-    from ..plausible import finish_sample
-    from ..rng import as_generator
+    from ..engine.rng import as_generator
+    from ..engine.sampling import finish_sample
 
     rng = as_generator(rng)
     comp = coerce_components(base, "base")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .memo import (  # noqa: I001
     B_LEN,
     B_MODES,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from . import exact as E
 from .exact import board_arrays, risk_tables
 

@@ -13,8 +13,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..rng import as_generator, spawn_seeds
-from ..stats import Z95, mean_estimate, nonnegative_estimate, proportion_estimate
+from ..engine.rng import as_generator, spawn_seeds
+from ..engine.stats import Z95, mean_estimate, nonnegative_estimate, proportion_estimate
 from . import advisor
 from .board import dice_cost, popcount
 from .components import coerce_components, load_layout

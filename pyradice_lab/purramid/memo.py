@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .chance import count_masks, multisets
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "small_key", "slot", "put",

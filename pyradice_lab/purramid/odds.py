@@ -2,7 +2,7 @@
 
 A roll of ``n`` dice *bursts* against target numbers ``T`` when no non-empty subset of the dice sums to a
 number of ``T``.  Everything is computed from the integer-weighted sorted rolls of
-:func:`pyradice_lab.dice.multisets` and their subset-sum masks, so results are exact
+:func:`pyradice_lab.engine.dice.multisets` and their subset-sum masks, so results are exact
 (:class:`fractions.Fraction` on request).
 
 :func:`burst_table` answers every non-empty target set of up to 16 numbers at once: each sorted roll is
@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .. import dice
+from ..engine import dice
 
 __all__ = ["burst_probability", "burst_weights", "burst_table", "burst_counts", "reach_distribution"]
 

@@ -26,7 +26,7 @@ reached, the rest of the turn only needs a valid group), or an :func:`optimal` o
 Every policy answers the readable engine through :meth:`decide` (after a roll: place, reroll or burst)
 and :meth:`stop` (after a placement).
 
-Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"risk:0.3/no_yarn"``; :data:`RESTRICTIONS` lists them (human-style
 policies only).
 

@@ -1,7 +1,7 @@
 """The Purramid report section: each experiment of :mod:`.analysis` laid out as an ExperimentResult.
 
 Every page of an experiment shows the question, the findings (rendered from the data by
-:mod:`pyradice_lab.findings`), how the numbers were measured, a figure and a compact table; the CSV beside
+:mod:`pyradice_lab.report.findings`), how the numbers were measured, a figure and a compact table; the CSV beside
 the report holds every row.  Nothing here computes a conclusion.  Used by :func:`report_section` and by
 ``experiments/purramid_*.py``; sizes follow ``quick`` (:data:`.analysis.SIZES`), randomness comes from the
 SeedSequence passed in (the section spawns one child per experiment).
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..figures import axis_label, place_legend, plot_series, reference_line
-from ..report import ExperimentResult, ReportContext, Section, Text, save_experiment
+from ..report.figures import axis_label, place_legend, plot_series, reference_line
+from ..report.items import ExperimentResult, ReportContext, Section, Text, save_experiment
 from . import analysis as A
 from .components import load_game_config
 from .pages import ci_cells, figure, interval_text, result_of

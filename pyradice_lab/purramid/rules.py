@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rng import as_generator
+from ..engine.rng import as_generator
 from .board import bits, completable, is_valid, rows_spanned
 from .chance import sub_multisets
 from .components import GameConfig, Layout, coerce_components, load_layout
@@ -352,7 +352,7 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
         or policy objects (:func:`~.policies.optimal` with other settings); see :mod:`.policies`.
     rng : seed or Generator
         The game's dice stream.  ``simulate_games(n, rng=seed)`` plays its game ``i`` with
-        ``pyradice_lab.rng.spawn(seed, n)[i]``; passing that generator here replays the same game.
+        ``pyradice_lab.engine.rng.spawn(seed, n)[i]``; passing that generator here replays the same game.
     trace : bool
         Keep the transcript (every roll, placement, stop/burst, bonus, token, tile count).
     yarn_tokens : bool

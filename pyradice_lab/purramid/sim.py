@@ -3,7 +3,7 @@
 Each game gets its own dice stream (``SeedSequence.spawn`` children of ``rng``, drawn in blocks of
 :data:`~.rules.BLOCK` dice exactly like :class:`~.rules.DiceStream`), so a game's result depends only on
 the seed and its index -- never on chunking -- and :func:`~.rules.play_game` replays game ``i`` from
-``pyradice_lab.rng.spawn(seed, n)[i]``.  Games are processed in chunks; a game whose dice buffer runs
+``pyradice_lab.engine.rng.spawn(seed, n)[i]``.  Games are processed in chunks; a game whose dice buffer runs
 low at a turn boundary is suspended, its buffer topped up, and resumed.
 
 Optimal seats (``"optimal"``, ``"optimal:at_least:K"`` or :func:`~.policies.optimal` objects) play inside
@@ -27,8 +27,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..limits import check_result_size
-from ..rng import spawn_blocks
+from ..engine.limits import check_result_size
+from ..engine.rng import spawn_blocks
 from . import exact as E, kernel as K
 from .components import coerce_components, load_layout
 from .policies import OptimalPolicy, seat_policies
@@ -40,7 +40,7 @@ __all__ = ["simulate_games", "check_players", "games_bench_run", "optimal_bench_
 CHUNK = 2048
 CHUNK_OPTIMAL = 8   # games per chunk with optimal seats (a progress bar that moves, threads kept busy)
 #: Memory of one row of the result (230 MB peak for 10**5 games, 529 MB for 10**6: ~330 bytes a game,
-#: rounded up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`).
+#: rounded up): the limit on ``n_games`` follows from it (:mod:`pyradice_lab.engine.limits`).
 ROW_BYTES = 400
 #: All-greedy lineups run the games loop without risk tables (a smaller compiled loop, the same games; tests
 #: switch it off to compare both loops).
@@ -241,7 +241,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
 
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:
-    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+    """The game's result as the common long frame of :mod:`pyradice_lab.engine.outcomes`, one row per (game, seat).
 
     Seat 0 takes the first turn (the simulator's start player; a ``first_player`` column, if present, is
     used instead).  The winner is the first seat to place all its regular tiles (``winner``), whatever the
@@ -255,7 +255,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     >>> list(out.columns), out.groupby("game")["win"].sum().tolist()
     (['game', 'seat', 'policy', 'start', 'position', 'score', 'rank', 'win'], [1.0, 1.0, 1.0])
     """
-    from ..outcomes import outcome_frame
+    from ..engine.outcomes import outcome_frame
 
     players = _one_value(df, "players")
     seats = np.arange(players)
@@ -277,8 +277,8 @@ def _one_value(df: pd.DataFrame, col: str) -> int:
 def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
     """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
     as given (``"stop_after:2"``, not ``"stop_after(2)"``).  ``kwargs`` go to :func:`simulate_games`
-    (e.g. ``layout="B"``).  Used by :mod:`pyradice_lab.strength`."""
-    from ..outcomes import relabel_policies
+    (e.g. ``layout="B"``).  Used by :mod:`pyradice_lab.design.strength`."""
+    from ..engine.outcomes import relabel_policies
 
     names = [p if isinstance(p, str) else p.name for p in policies]
     df = simulate_games(n_games, players=len(names), policies=list(policies), rng=rng, progress=progress, **kwargs)

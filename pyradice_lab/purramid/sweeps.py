@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..stats import mean_estimate, proportion_estimate
+from ..engine.stats import mean_estimate, proportion_estimate
 
 __all__ = ["games_cell", "turns_cell"]
 

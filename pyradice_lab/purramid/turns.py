@@ -26,9 +26,9 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..limits import check_result_size
-from ..rng import as_generator, block_ranges
-from ..stats import Estimate, mean_estimate, proportion_estimate
+from ..engine.limits import check_result_size
+from ..engine.rng import as_generator, block_ranges
+from ..engine.stats import Estimate, mean_estimate, proportion_estimate
 from .board import is_valid, rows_spanned
 from .chance import code_rows, count_masks
 from .components import coerce_components, default_components, load_layout
@@ -70,7 +70,7 @@ def simulate_turns(n: int, layout="A", covered=(), *, policy="optimal", turn_dic
     rng : seed or Generator
         Turns are simulated in blocks of :data:`TURN_BLOCK` (bounded working memory), each drawing from
         this one generator in turn; the result (one row per turn) is limited by
-        :mod:`pyradice_lab.limits` (``n`` times :data:`ROW_BYTES`).
+        :mod:`pyradice_lab.engine.limits` (``n`` times :data:`ROW_BYTES`).
     components : path or Components, optional
         The sides ``layout`` names and the default ``yarn_value`` (default: the packaged components).
 

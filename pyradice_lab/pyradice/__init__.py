@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import ROLE_MODULES, attach
+from ..engine._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
     "quarry": ["Quarry", "availability", "visible_faces"],
@@ -159,7 +159,7 @@ def _more_bad_calls():
             ("turns", lambda: available_exact(nan))]
 
 
-from ..registry import SweepTarget, register_game  # noqa: E402
+from ..engine.registry import SweepTarget, register_game  # noqa: E402
 
 register_game(
     __name__,

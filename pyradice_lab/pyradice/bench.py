@@ -1,7 +1,7 @@
 """Benchmark rows of Pyradice (``pyradice-lab bench --games pyradice``).
 
 - full games, 2 players, greedy: the compiled kernels against the same code with the JIT disabled, one game at a
-  time (:func:`pyradice_lab.bench.jit_disabled`), target ratio >= 20, and against the readable rules engine a
+  time (:func:`pyradice_lab.engine.benchcase.jit_disabled`), target ratio >= 20, and against the readable rules engine a
   user would otherwise run (``engine="python"``), target ratio >= 10;
 - full games, 2 players, lookahead and random_legal: rates only;
 - batched availability (numpy index arrays) against a pure-Python face count one quarry at a time;
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bench import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled
 
 __all__ = ["bench_cases", "reference_games", "cold_compile", "first_call", "python_availability"]
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["add_cli"]
+from ..engine.cliargs import comma_names, components_arg, nonneg_int, output_file, positive_int
+
+__all__ = ["add_cli", "DESCRIPTION"]
+
+#: the help text of ``pyradice-lab pyradice --help``
+DESCRIPTION = ("Pyradice: dice drafting from a 3-layer quarry into a 21-die pyramid.")
 
 
 def _policies(text: str) -> list[str]:
@@ -40,8 +45,8 @@ def _setup(args):
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from ..cli import show_progress
-    from ..stats import mean_estimate
+    from ..engine.cliargs import show_progress
+    from ..engine.stats import mean_estimate
     from .sim import resolve_policies, simulate_games
 
     setup = _setup(args)
@@ -90,7 +95,7 @@ def _cmd_simulate(args) -> int:
     print(f"Available dice per turn: mean {arr['choices'].mean():.2f}, min {arr['choices'].min()}, "
           f"max {arr['choices'].max()}")
     if args.out:
-        from ..cli import write_csv
+        from ..engine.cliargs import write_csv
 
         out = write_csv(df, args.out)
         print(f"wrote {out} ({len(df)} games)")
@@ -123,11 +128,8 @@ def _cmd_warmup(args) -> int:
     return 0
 
 
-def add_cli(subparsers) -> None:
-    from ..cli import comma_names, components_arg, game_subcommands, nonneg_int, output_file, positive_int
-
-    sub = game_subcommands(subparsers, "pyradice", "Pyradice: dice drafting from a 3-layer quarry into a 21-die "
-                                                   "pyramid.")
+def add_cli(sub) -> None:
+    """Add the pyradice subcommands to ``sub``, the ``pyradice-lab pyradice`` subcommand set (the shared ones, such as ``components`` and ``compare``, are there already)."""
 
     def players_arg(q):
         q.add_argument("--players", type=positive_int, default=2, help="2, 3 or 4 (default: %(default)s)")

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ..rng import as_generator
-from ..schema import (
+from ..engine.rng import as_generator
+from ..engine.schema import (
     Array,
     ComponentFormat,
     Const,
@@ -388,7 +388,7 @@ def load_components(path: str | Path | None = None) -> Components:
     Raises
     ------
     ValueError
-        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
+        :class:`~pyradice_lab.engine.schema.SchemaError` (a ``ValueError``) naming the file, the key and what is
         allowed, if a file is missing or invalid, or a folder holds none of the packaged file names.
 
     Examples
@@ -597,7 +597,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     base : path or Components, optional
         The set to start from (default: the packaged components).
     return_choices : bool
-        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+        Return a :class:`pyradice_lab.design.robustness.PlausibleSample` (components and the choices drawn).
 
     Examples
     --------
@@ -605,7 +605,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     >>> s.components.get("card.Many.table")[5], s.components.get("card.Pairs.points")
     (7, 4)
     """
-    from ..plausible import finish_sample
+    from ..engine.sampling import finish_sample
 
     rng = as_generator(rng)
     comp = coerce_components(base, "base")

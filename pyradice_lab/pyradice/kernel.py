@@ -35,7 +35,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .geometry import PYRAMID
 
 __all__ = ["play_batch", "workspace", "compile_options", "K_OPTIONS", "GEO", "pack_setup", "evaluate", "skill_options",
@@ -165,7 +165,7 @@ def compile_options():
 def _kernel_options() -> dict:
     """numba options of the three kernels (issue 16: the first call of a process with an empty numba cache).
 
-    - ``cache``: compiled once per machine (:mod:`pyradice_lab._jit` keys the cache on the sources);
+    - ``cache``: compiled once per machine (:mod:`pyradice_lab.engine._jit` keys the cache on the sources);
     - ``_nrt=False`` (numba's private switch, used only where ``numba.core.options.DefaultOptions`` has it): no
       reference counting.  The kernels allocate nothing (scratch arrays come from :func:`workspace`) and
       return only integers, so the reference counts of their array arguments and views never need updating;

@@ -16,7 +16,7 @@ indexes the canonical skill option list (-1: no skill).
 The compiled simulator implements the same three policies (codes in :data:`POLICY_CODES`); the test suite
 checks that both engines pick the same moves.
 
-Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"lookahead/no_goals"`` (:data:`RESTRICTIONS`): a forbidden skill is never
 used (no options offered), an ignored goal or card scoring term is left out of the policy's valuation.
 

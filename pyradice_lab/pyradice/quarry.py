@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..rng import as_generator
+from ..engine.rng import as_generator
 from .components import palette
 from .geometry import QuarryGeometry, check_players, quarry_geometry
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..figures import STYLE, axis_label, place_legend, plot_series, reference_line
-from ..findings import format_value
-from ..report import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
-from ..stats import Z95
+from ..engine.stats import Z95
+from ..report.figures import STYLE, axis_label, place_legend, plot_series, reference_line
+from ..report.findings import format_value
+from ..report.items import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
 from .analysis import (
     available_by_turn,
     available_distribution,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rng import as_generator
+from ..engine.rng import as_generator
 from .components import Setup
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .quarry import Quarry, colour_pool, draw_quarry

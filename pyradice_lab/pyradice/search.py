@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import njit
+from ..engine._jit import njit
 from .geometry import PYRAMID, quarry_geometry
 from .kernel import GEO, K_OPTIONS, R_SKF, compile_options, evaluate, play_batch, skill_options, workspace
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..limits import check_result_size
-from ..rng import as_generator, seed_sequence, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
+from ..engine.limits import check_result_size
+from ..engine.rng import as_generator, seed_sequence, spawn, spawn_blocks  # noqa: F401 - spawn: docstring example
 from .components import GOAL_LEVELS, Setup, coerce_components
 from .geometry import PYRAMID, check_players, quarry_geometry
 from .policies import POLICY_CODES, Restriction, get_policy, parse_policy
@@ -44,7 +44,7 @@ def row_bytes(players: int, return_arrays: bool = False) -> int:
     """Peak memory per game of :func:`simulate_games`: the DataFrame row (~300 + 80 bytes per seat) plus twice
     the int64 arrays kept (the chunks and their concatenation): 11 per seat + one per turn + 1 for the table,
     53 per seat + 4 per turn + 1 with ``return_arrays``.  (1.46 kB measured for 2 players, 10**6 games.)
-    The limit on ``n_games`` follows from it (:mod:`pyradice_lab.limits`)."""
+    The limit on ``n_games`` follows from it (:mod:`pyradice_lab.engine.limits`)."""
     t = turns_of(players)
     kept = 53 * players + 4 * t + 1 if return_arrays else 11 * players + t + 1
     return 300 + 80 * players + 2 * 8 * kept
@@ -380,7 +380,7 @@ def warmup() -> float:
 
 
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:
-    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+    """The game's result as the common long frame of :mod:`pyradice_lab.engine.outcomes`, one row per (game, seat).
 
     Turns rotate from ``first_player`` (the roll-off winner).  Seats rank by score, then by goal tokens met
     (the rules' tie-break); seats equal on both share the rank (and the win).
@@ -391,7 +391,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     >>> out.groupby("game")["start"].sum().tolist(), out.groupby("game")["win"].sum().tolist()
     ([1, 1, 1], [1.0, 1.0, 1.0])
     """
-    from ..outcomes import outcome_frame
+    from ..engine.outcomes import outcome_frame
 
     players = pd.unique(df["players"])
     if len(players) != 1:
@@ -406,7 +406,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
 
 def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
     """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame.  ``kwargs`` go to
-    :func:`simulate_games` (e.g. ``setup=...``).  Used by :mod:`pyradice_lab.strength`."""
+    :func:`simulate_games` (e.g. ``setup=...``).  Used by :mod:`pyradice_lab.design.strength`."""
     pols = list(policies)
     return outcomes(simulate_games(n_games, len(pols), policies=pols, rng=rng, progress=progress, **kwargs))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats import mean_estimate
+from ..engine.stats import mean_estimate
 from .analysis import _check_games, _check_policy
 from .geometry import check_players
 from .sim import simulate_games

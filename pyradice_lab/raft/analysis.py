@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..findings import Finding, difference_of, from_estimate
-from ..report import ExperimentResult
-from ..rng import seed_sequence
-from ..stats import Z95, Estimate, mean_estimate, proportion_estimate
+from ..engine.rng import seed_sequence
+from ..engine.stats import Z95, Estimate, mean_estimate, proportion_estimate
+from ..report.findings import Finding, difference_of, from_estimate
+from ..report.items import ExperimentResult
 from .components import coerce_components
 from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table

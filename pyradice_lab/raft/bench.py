@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from ..bench import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled
 
 __all__ = ["bench_cases", "cold_compile_seconds"]
 

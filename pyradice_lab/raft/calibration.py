@@ -38,7 +38,7 @@ import pandas as pd
 from scipy import optimize
 from scipy.special import gammaln, ndtri
 
-from ..rng import as_generator, spawn
+from ..engine.rng import as_generator, spawn
 from .components import RaftGeometry, coerce_components, default_components
 from .physics import FALLEN, FITTED, TiltParams, _fate_table_cached, check_duration, check_edge, coerce_params
 

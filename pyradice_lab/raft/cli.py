@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_cli"]
+from ..engine.cliargs import comma_names, components_arg, nonneg_int, output_file, positive_int
+
+__all__ = ["add_cli", "DESCRIPTION"]
+
+#: the help text of ``pyradice-lab raft --help``
+DESCRIPTION = ("Rocking Raft: the stochastic tilt model, simulated games, transcripts and calibration of the "
+               "tilt model from measured tilts.")
 
 
 def _float_arg(text: str) -> float:
@@ -22,11 +28,8 @@ def _float_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
 
 
-def add_cli(subparsers) -> None:
-    from ..cli import comma_names, components_arg, game_subcommands, nonneg_int, output_file, positive_int
-
-    sub = game_subcommands(subparsers, "raft", "Rocking Raft: the stochastic tilt model, simulated games, "
-                                               "transcripts and calibration of the tilt model from measured tilts.")
+def add_cli(sub) -> None:
+    """Add the raft subcommands to ``sub``, the ``pyradice-lab raft`` subcommand set (the shared ones, such as ``components`` and ``compare``, are there already)."""
 
     t = sub.add_parser("tilt", help="distribution of the gems that fall in one tilt",
                        description="Monte Carlo distribution of the gems falling in one tilt, beside the exact model "
@@ -100,7 +103,7 @@ def _cmd_tilt(args) -> int:
     import numpy as np
     import pandas as pd
 
-    from ..rng import spawn
+    from ..engine.rng import spawn
     from .components import load_components
     from .layouts import RandomSetup, reference_state, setup_state
     from .odds import expected_fallen, setup_mean_state
@@ -143,8 +146,8 @@ def _cmd_tilt(args) -> int:
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from ..cli import show_progress
-    from ..stats import mean_estimate, proportion_estimate
+    from ..engine.cliargs import show_progress
+    from ..engine.stats import mean_estimate, proportion_estimate
     from .sim import simulate_games, start_player_table
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
@@ -190,7 +193,7 @@ def _cmd_simulate(args) -> int:
     print(f"shared wins: {tie:.3f}; deck ran out in {int(df['deck_exhausted'].sum())} games; "
           f"stopped by the turn cap: {int(df['truncated'].sum())}")
     if args.out:
-        from ..cli import write_csv
+        from ..engine.cliargs import write_csv
 
         out = write_csv(df, args.out)
         print(f"wrote {out}")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..schema import (
+from ..engine.schema import (
     Array,
     ComponentFormat,
     Const,
@@ -439,7 +439,7 @@ def load_components(path=None, *, gems=None, lifeboats=None, raft=None) -> Compo
     Raises
     ------
     ValueError
-        :class:`~pyradice_lab.schema.SchemaError` (a ``ValueError``) naming the file, the key (e.g.
+        :class:`~pyradice_lab.engine.schema.SchemaError` (a ``ValueError``) naming the file, the key (e.g.
         ``card.3.points``) and what is allowed, if a file is missing, not TOML or invalid.
 
     Examples
@@ -530,7 +530,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     base : path or Components, optional
         The set to start from (default: the packaged components); card colours, geometry and rules are kept.
     return_choices : bool
-        Return a :class:`pyradice_lab.plausible.PlausibleSample` (components and the choices drawn).
+        Return a :class:`pyradice_lab.design.robustness.PlausibleSample` (components and the choices drawn).
 
     Examples
     --------
@@ -538,8 +538,8 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     >>> len(s.components.document["card"]), s.choices["black_gems"] in (3.0, 6.0)
     (39, True)
     """
-    from ..plausible import finish_sample
-    from ..rng import as_generator
+    from ..engine.rng import as_generator
+    from ..engine.sampling import finish_sample
 
     rng = as_generator(rng)
     comp = coerce_components(base, "base")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rng import as_generator
+from ..engine.rng import as_generator
 from .components import CENTRE, Components, coerce_components, default_components
 from .physics import coerce_params
 

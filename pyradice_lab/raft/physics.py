@@ -109,7 +109,7 @@ class TiltParams:
 
 
 def _tilt_spec():
-    from ..schema import Field, Float, Int, Source, Table
+    from ..engine.schema import Field, Float, Int, Source, Table
 
     tilt = {name: Field(Float(lo, hi), unit) for name, (lo, hi, unit) in _BOUNDS.items()}
     tilt["source"] = Field(Source(), "where the values come from")
@@ -125,7 +125,7 @@ def _tilt_spec():
 
 def load_params(path) -> TiltParams:
     """Tilt model parameters from a ``tilt.toml``-shaped file, validated at load (errors name file and key)."""
-    from ..schema import read_toml, validate
+    from ..engine.schema import read_toml, validate
 
     doc = validate(_tilt_spec(), read_toml(path, what="path"), file=path)
     t, m = doc["tilt"], doc["model"]

@@ -18,7 +18,7 @@ Poisson approximation of the gems of each colour that will fall:
   distribution of every option (no Poisson approximation), each outcome valued by optimal loading, the gifts
   to opponents and a one-ply look at the pirate flag and at sinking lifeboats.  The strongest player.
 
-Restricted players (restricted play, :func:`pyradice_lab.strength.restricted_play`) are spelled
+Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"greedy/centre_finger"``; :data:`RESTRICTIONS` lists them.  They only
 narrow the options a policy may choose or drop a term of its score, so both engines play them unchanged.
 

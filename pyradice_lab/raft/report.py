@@ -1,6 +1,6 @@
 """The Rocking Raft section of the PDF report: components, the tilt model, calibration and ten experiments.
 
-Every experiment states its conclusions as :class:`~pyradice_lab.findings.Finding` objects computed from its
+Every experiment states its conclusions as :class:`~pyradice_lab.report.findings.Finding` objects computed from its
 own table (its reading only says how it was run).  Sizes: quick mode plays about 1,700 games in all (most
 pages below the minimum sample for a claim: numbers only, stated); the full report about 23,000.  Every
 experiment is also saved as CSV + PNG (+ findings CSV) under ``reports/<name>/``.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..report import ReportContext, Section, Table, Text, save_experiment
+from ..report.items import ReportContext, Section, Table, Text, save_experiment
 from . import analysis as ex, readings as rd, strong_play as sp
 from .components import default_components
 from .physics import default_params

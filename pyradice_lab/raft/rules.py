@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rng import as_generator
+from ..engine.rng import as_generator
 from .components import coerce_components
 from .expectimax import ExactContext, node_tables
 from .layouts import OUTER_CELLS, SPILL_CELLS, drop_cell, setup_block_size, setup_raft, setup_state, shuffle

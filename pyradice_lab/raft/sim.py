@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..limits import check_result_size
-from ..rng import seed_sequence, spawn_blocks
-from ..stats import mean_estimate, proportion_estimate
+from ..engine.limits import check_result_size
+from ..engine.rng import seed_sequence, spawn_blocks
+from ..engine.stats import mean_estimate, proportion_estimate
 from .components import coerce_components
 from .expectimax import node_tables
 from .kernel import CARD_FIELDS, GAME_FIELDS, play_batch
@@ -37,7 +37,7 @@ __all__ = ["simulate_games", "simulate", "GameBatch", "CHUNK", "ENGINES", "start
 
 CHUNK = 256
 #: Memory of one row of the result (measured, rounded up): the limit on ``n_games`` follows from it
-#: (:mod:`pyradice_lab.limits`).
+#: (:mod:`pyradice_lab.engine.limits`).
 ROW_BYTES = 400
 ENGINES = ("auto", "batch", "rules")
 
@@ -343,14 +343,14 @@ def _estimate(x: np.ndarray):
     """mean_estimate, also for a single game (no spread: se and CI are NaN)."""
     if len(x) > 1:
         return mean_estimate(x)
-    from ..stats import Estimate
+    from ..engine.stats import Estimate
 
     return Estimate(float(x[0]), float("nan"), 1, float("nan"), float("nan"))
 
 
 
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:
-    """The game's result as the common long frame of :mod:`pyradice_lab.outcomes`, one row per (game, seat).
+    """The game's result as the common long frame of :mod:`pyradice_lab.engine.outcomes`, one row per (game, seat).
 
     Turns run clockwise from ``first_player``.  Seats rank by points, then by lifeboats completed (the rules'
     tie-break); seats equal on both share the rank (and the win).  Policy names come from
@@ -362,7 +362,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     >>> out.groupby("game")["win"].sum().tolist(), sorted(set(out["policy"]))
     ([1.0, 1.0, 1.0, 1.0], ['greedy', 'random'])
     """
-    from ..outcomes import outcome_frame
+    from ..engine.outcomes import outcome_frame
 
     players = pd.unique(df["players"])
     if len(players) != 1:
@@ -378,8 +378,8 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
 def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False, **kwargs) -> pd.DataFrame:
     """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
     as given (``"fixed:1.0"``, not ``"fixed(1s)"``).  ``kwargs`` go to :func:`simulate_games` (e.g.
-    ``variant="sinking"``).  Used by :mod:`pyradice_lab.strength`."""
-    from ..outcomes import relabel_policies
+    ``variant="sinking"``).  Used by :mod:`pyradice_lab.design.strength`."""
+    from ..engine.outcomes import relabel_policies
 
     pols = list(policies)
     names = [p if isinstance(p, str) else getattr(p, "name", "custom") for p in pols]

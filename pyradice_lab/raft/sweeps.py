@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..stats import Estimate, MeanAccumulator, mean_estimate, proportion_estimate
+from ..engine.stats import Estimate, MeanAccumulator, mean_estimate, proportion_estimate
 from .components import coerce_components
 from .sim import simulate_games, start_player_table
 

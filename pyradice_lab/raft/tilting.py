@@ -31,10 +31,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._jit import njit
-from ..limits import check_result_size
-from ..rng import as_generator, block_ranges
-from ..stats import proportion_estimate
+from ..engine._jit import njit
+from ..engine.limits import check_result_size
+from ..engine.rng import as_generator, block_ranges
+from ..engine.stats import proportion_estimate
 from .components import RaftGeometry
 from .layouts import RandomSetup, reference_state
 from .odds import fallen_joint_pmf, resolve
@@ -105,7 +105,7 @@ def tilt(state, edge, finger, duration, *, n: int, rng, params=None,
         Intended tilt time in seconds (0..``params.max_duration``); the executed time is noisy.
     n : int
         Number of tilts (batch size).  The result holds 20 bytes per tilt and colour (more with a
-        RandomSetup), so ``n`` is limited (:mod:`pyradice_lab.limits`, 4 GiB by default); :func:`tilt_blocks`
+        RandomSetup), so ``n`` is limited (:mod:`pyradice_lab.engine.limits`, 4 GiB by default); :func:`tilt_blocks`
         gives any number of tilts a block at a time.
     rng : seed or Generator
     params : TiltParams or dict, optional

@@ -1,18 +1,15 @@
 """CLI subcommands (through the registered parser) and the report section (quick)."""
 
-import argparse
 
 import pytest
 
-from pyradice_lab.cli import CliError
-from pyradice_lab.purramid.cli import add_cli, parse_spaces
+from pyradice_lab.cli import build_parser
+from pyradice_lab.engine.cliargs import CliError
+from pyradice_lab.purramid.cli import parse_spaces
 
 
 def run(argv, capsys):
-    parser = argparse.ArgumentParser(prog="pyradice-lab")
-    sub = parser.add_subparsers(dest="command")
-    add_cli(sub)
-    args = parser.parse_args(argv)
+    args = build_parser(only="purramid").parse_args(argv)
     rc = args.func(args)
     return rc, capsys.readouterr().out
 
@@ -80,10 +77,10 @@ def test_quick_report_section(tmp_path):
     labelled, no line through fewer than 3 points), a compact table; exact experiments are marked exact."""
     import re
 
-    from pyradice_lab.figures import figure_problems, tidy_figure
-    from pyradice_lab.findings import render
     from pyradice_lab.purramid.report import report_section
-    from pyradice_lab.report import ExperimentResult, ReportContext
+    from pyradice_lab.report.build import ExperimentResult, ReportContext
+    from pyradice_lab.report.figures import figure_problems, tidy_figure
+    from pyradice_lab.report.findings import render
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
     exps = [i for i in sec.items if isinstance(i, ExperimentResult)]

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.purramid import kernel as K, rules, sim
-from pyradice_lab.rng import spawn
 
 
 def test_all_greedy_loop_plays_the_games_of_the_full_loop(monkeypatch):

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.purramid import rules, sim
 from pyradice_lab.purramid.policies import optimal
-from pyradice_lab.rng import spawn
 
 READABLE_ONLY = {"doomed_segments"}
 

@@ -3,8 +3,8 @@ holds in the games played."""
 
 import pytest
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.purramid import policies as P, rules, sim
-from pyradice_lab.rng import spawn
 
 
 def test_restricted_names_parse():

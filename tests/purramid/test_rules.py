@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.purramid import advisor, rules, sim
 from pyradice_lab.purramid.board import INF, is_valid, min_completion
 from pyradice_lab.purramid.components import Layout
 from pyradice_lab.purramid.policies import greedy
-from pyradice_lab.rng import spawn
 
 
 class ScriptedDice:

@@ -4,9 +4,9 @@ these games, so a compiled engine that ignored "supported" would place tiles whe
 
 import re
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.purramid import board, rules, sim
 from pyradice_lab.purramid.components import Layout
-from pyradice_lab.rng import spawn
 
 # the bottom row is hard to fill (only 11s), the rows above are easy: first placements often land on a space
 # that is not supported yet, and a policy that stops after one placement then has to keep going or burst

@@ -6,26 +6,19 @@ import shutil
 
 import pytest
 
-from pyradice_lab import registry
+from pyradice_lab.engine import registry
 from pyradice_lab.pyradice import Setup, load_components, simulate_games
-from pyradice_lab.pyradice.cli import add_cli
 from pyradice_lab.pyradice.components import DATA_DIR, default_components
 
 
 def main(argv):
     """``pyradice-lab`` restricted to this game's subcommands (other games' CLIs may be mid-development), with
     the entry point's error contract: one line on stderr and status 2 for bad input."""
-    import argparse
     import sys
 
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            self.exit(2, f"{self.prog}: error: {message}\n")
+    from pyradice_lab.cli import build_parser
 
-    parser = Parser(prog="pyradice-lab")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_cli(sub)
-    args = parser.parse_args(argv)
+    args = build_parser(only="pyradice").parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (ValueError, TypeError) as exc:

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.pyradice import PYRAMID, Setup, kernel as K
 from pyradice_lab.pyradice.geometry import quarry_geometry
 from pyradice_lab.pyradice.policies import get_policy
@@ -11,7 +12,6 @@ from pyradice_lab.pyradice.scoring import evaluate
 from pyradice_lab.pyradice.search import FlatMC, candidates, determinize, flat_mc, move_values, observe
 from pyradice_lab.pyradice.sim import kernel_tables, play_deals, play_game, policy_function, simulate_games
 from pyradice_lab.pyradice.skills import apply_action
-from pyradice_lab.rng import spawn
 
 
 def midgame(seed, players=2, turns=12, policy="greedy"):
@@ -215,7 +215,7 @@ def test_three_players_and_search_against_search():
 
 
 def test_registered_as_the_strongest_player_and_not_restrictable():
-    from pyradice_lab.registry import get_game, strongest_policy
+    from pyradice_lab.engine.registry import get_game, strongest_policy
 
     spec = get_game("pyradice")
     assert spec.policies[-1] == "flat_mc" and "flat_mc" in spec.unrestrictable

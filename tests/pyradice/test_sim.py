@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.rng import spawn
 from pyradice_lab.pyradice import Setup, play_game, simulate_games
-from pyradice_lab.rng import spawn
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pandas as pd
 
 from pyradice_lab.raft import analysis as ex, readings as rd, sweeps
 from pyradice_lab.raft.report import components_table
-from pyradice_lab.report import save_experiment
+from pyradice_lab.report.build import save_experiment
 
 
 def _check_long(res):
@@ -110,7 +110,7 @@ def test_strong_play_pages_carry_both_policies_with_intervals(tmp_path):
 
 
 def _render_clean(res):
-    from pyradice_lab.findings import render
+    from pyradice_lab.report.findings import render
 
     assert res.findings, res.name
     for f in res.findings:

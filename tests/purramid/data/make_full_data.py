@@ -10,7 +10,7 @@ strong-play experiments (one row per game, the columns the findings read).
 from pathlib import Path
 
 from pyradice_lab.purramid import analysis as A
-from pyradice_lab.report import ReportContext
+from pyradice_lab.report.build import ReportContext
 
 out = Path(__file__).parent
 s_games, s_yarn, s_regret, s_bonus, s_strong = ReportContext(seed=0).seed_for("purramid").spawn(5)

@@ -1,6 +1,6 @@
 """The report's "Strength and restricted play" part: per game the ladder and what each option is worth.
 
-For every registered game with players (:mod:`pyradice_lab.strength`), two experiments:
+For every registered game with players (:mod:`pyradice_lab.design.strength`), two experiments:
 
 - **the ladder**: the game's players against each other in seatings that rotate every player through every
   seat, Bradley-Terry ratings (Elo scale) with 95% intervals, win rates with Wilson intervals; its findings
@@ -8,7 +8,7 @@ For every registered game with players (:mod:`pyradice_lab.strength`), two exper
   against ``greedy``), each with its Wilson interval and sample size;
 - **restricted play** (Jaffe et al. 2012): the strongest restrictable player forbidden one option against
   unrestricted copies of itself; one finding per restriction (the restricted player's win share against
-  the fair share), the table sorted by effect with the flags of :func:`pyradice_lab.strength.restricted_play`.
+  the fair share), the table sorted by effect with the flags of :func:`pyradice_lab.design.strength.restricted_play`.
 
 Purramid's exact player (``optimal``, a few games per second) joins its ladder in the full report through a
 smaller second ladder against the best human-style player; both sets of games are fitted together (one
@@ -30,7 +30,7 @@ import pandas as pd
 from .findings import MIN_CLAIM_N, Finding
 
 if TYPE_CHECKING:
-    from .report import ExperimentResult, ReportContext, Section
+    from .build import ExperimentResult, ReportContext, Section
 
 __all__ = ["SIZES", "PLANS", "StrengthPlan", "ladder_experiment", "restricted_experiment", "report_section",
            "game_part", "combine"]
@@ -81,7 +81,7 @@ def _fig(rows: int):
 
 def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataFrame:
     """The ladder of ``strength.ladder`` from an outcomes frame (several ladders' games fitted together)."""
-    from .strength import fit_bradley_terry, head_to_head, pairwise_results, wilson_interval
+    from ..design.strength import fit_bradley_terry, head_to_head, pairwise_results, wilson_interval
 
     fit = fit_bradley_terry(pairwise_results(out), names)
     by = out.groupby("policy")["win"]
@@ -145,10 +145,10 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
 
     ``games``: games per lineup; ``optimal_games``: games per lineup of ``plan.optimal`` (Purramid's exact
     player against the best human-style one; 0 leaves it out)."""
-    from . import registry
-    from .report import ExperimentResult
-    from .rng import seed_sequence
-    from .strength import ladder
+    from ..design.strength import ladder
+    from ..engine import registry
+    from ..engine.rng import seed_sequence
+    from .build import ExperimentResult
 
     spec = registry.get_game(game)
     plan = plan or PLANS.get(game, StrengthPlan())
@@ -196,10 +196,10 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
 
 def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None = None) -> ExperimentResult:
     """Restricted play of ``game``'s strongest restrictable player as a report experiment."""
-    from . import registry
+    from ..design.strength import restricted_play
+    from ..engine import registry
+    from .build import ExperimentResult
     from .figures import axis_label
-    from .report import ExperimentResult
-    from .strength import restricted_play
 
     spec = registry.get_game(game)
     plan = plan or PLANS.get(game, StrengthPlan())
@@ -248,7 +248,7 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
 
 
 def _rated(games=None) -> list[str]:
-    from . import registry
+    from ..engine import registry
 
     known = registry.games()
     return [g for g in (known if games is None else games)
@@ -256,7 +256,7 @@ def _rated(games=None) -> list[str]:
 
 
 def _intro():
-    from .report import Text
+    from .build import Text
 
     return Text(
         "Balance found with weak players is not balance. For each game, two experiments. The ladder: its "
@@ -278,7 +278,7 @@ def game_part(ctx: ReportContext, game: str, games=None) -> Section:
     that :func:`combine` joins with the others.  Its seed depends only on the root seed, the list of rated
     ``games`` and the game's place in it, so the parts can be built in any order and in any process; the
     report builds them as separate tasks of its worker pool."""
-    from .report import Section, save_experiment
+    from .build import Section, save_experiment
 
     rated = _rated(games)
     if game not in rated:
@@ -303,7 +303,7 @@ def game_part(ctx: ReportContext, game: str, games=None) -> Section:
 def combine(ctx: ReportContext, parts) -> Section:
     """The "Strength and restricted play" part from its per-game parts (in the order given): the introduction,
     then every game's experiments; trials, seconds and CPU seconds are the parts' sums."""
-    from .report import Section
+    from .build import Section
 
     items: list = [_intro()]
     for part in parts:

@@ -19,7 +19,7 @@ Examples
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> import matplotlib.pyplot as plt
->>> from pyradice_lab.figures import axis_label, plot_series, figure_problems
+>>> from pyradice_lab.report.figures import axis_label, plot_series, figure_problems
 >>> fig, ax = plt.subplots()
 >>> _ = plot_series(ax, [1, 2], [0.4, 0.6], label="2 points: markers only")
 >>> ax.get_lines()[0].get_linestyle()

@@ -1,9 +1,9 @@
 """What a report is made of: sections of text, figures, tables and experiments (the data, not the layout).
 
 These classes are re-exported by :mod:`pyradice_lab.report`, which game report modules import; the PDF
-layout lives in :mod:`pyradice_lab.report_pdf`.  Figures are rendered here, once each: a one-page vector
+layout lives in :mod:`pyradice_lab.report.pdf`.  Figures are rendered here, once each: a one-page vector
 PDF for the report (matplotlib's own PDF backend, embedded in the report as a form XObject) and a PNG for
-the files beside the report, both after :func:`pyradice_lab.figures.tidy_figure`.
+the files beside the report, both after :func:`pyradice_lab.report.figures.tidy_figure`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ import dataclasses
 import io
 import math
 import numbers
+import os
+import shutil
+import tempfile
 import weakref
 import zlib
 from dataclasses import dataclass, field
@@ -26,11 +29,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from ..engine.sweep import remove_stale_temporaries, temporary_prefix  # noqa: E402
 from .figures import PAGE_HEIGHT_IN, PAGE_WIDTH_IN, relayout, tidy_figure  # noqa: E402
 from .findings import MIN_CLAIM_N, Finding  # noqa: E402
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "RasterFigure",
-           "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N"]
+           "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N", "save_experiment"]
 
 #: rows of an experiment's table shown in the PDF; the CSV beside the report holds all of them
 EXPERIMENT_TABLE_ROWS = 10
@@ -92,7 +96,7 @@ class ExperimentResult:
         Heading (and PDF bookmark) of the experiment.
     reading : str
         How the experiment was run and how to read it.  Claims belong in ``findings``: when the sample
-        is smaller than :data:`~pyradice_lab.findings.MIN_CLAIM_N` and there are no findings, the report
+        is smaller than :data:`~pyradice_lab.report.findings.MIN_CLAIM_N` and there are no findings, the report
         withholds the reading and shows the numbers only.
     table : DataFrame
         The data (the PDF shows at most ``max_rows`` rows; the CSV has all).
@@ -101,7 +105,7 @@ class ExperimentResult:
         Free-form; ``games``/``n_games``/``n``/``sample_size`` give the sample size, ``exact=True``
         marks an experiment without sampling.
     findings : sequence of Finding
-        Structured conclusions (see :mod:`pyradice_lab.findings`); rendered as sentences and collected
+        Structured conclusions (see :mod:`pyradice_lab.report.findings`); rendered as sentences and collected
         on the report's summary page.
     question : str
         The designer's question in one line.
@@ -319,7 +323,7 @@ def _png_size(png: bytes, dpi: float = _PNG_DPI) -> tuple[float, float]:
 
 
 def render_figure(figure, *, close: bool = True) -> RasterFigure:
-    """Render ``figure`` for the PDF: tidied (:func:`~pyradice_lab.figures.tidy_figure`), as a vector
+    """Render ``figure`` for the PDF: tidied (:func:`~pyradice_lab.report.figures.tidy_figure`), as a vector
     one-page PDF with embedded TrueType fonts, plus any PNG already made for the files beside the report.
     Closes the figure (pyplot keeps open figures alive) unless ``close=False``."""
     if isinstance(figure, RasterFigure):
@@ -378,3 +382,51 @@ def rasterise(section: Section) -> Section:
         items.append(item)
     section.items = items
     return section
+
+
+# ------------------------------------------------------------------------ saving an experiment's files
+def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
+    """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths.
+
+    With findings, ``<name>_findings.csv`` lists them (one row each, with the rendered sentence).  The folder
+    is written under a temporary name and swapped in whole: it never mixes the files of two runs, and an
+    interrupted write leaves the previous folder as it was.
+    """
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(root)
+    folder = root / result.name
+    stage = Path(tempfile.mkdtemp(prefix=temporary_prefix(), dir=root))
+    names = {"csv": f"{result.name}.csv"}
+    try:
+        result.table.to_csv(stage / names["csv"], index=False)
+        if result.findings:
+            from .findings import findings_table
+
+            names["findings"] = f"{result.name}_findings.csv"
+            findings_table(result.findings).to_csv(stage / names["findings"], index=False)
+        if result.figure is not None:
+            names["png"] = f"{result.name}.png"
+            (stage / names["png"]).write_bytes(figure_png(result.figure))
+        swap_in(stage, folder)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return {k: folder / v for k, v in names.items()}
+
+
+def swap_in(new: Path, target: Path) -> None:
+    """Put file or folder ``new`` at ``target`` (same file system), replacing what is there."""
+    if new.is_dir():
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(new, 0o777 & ~umask)  # mkdtemp folders are owner-only
+    if not new.is_dir() or not (target.exists() or target.is_symlink()):
+        os.replace(new, target)
+        return
+    if not target.is_dir() or target.is_symlink():
+        raise ValueError(f"cannot write the experiment folder {target}: something else has that name")
+    old = target.with_name(f"{temporary_prefix()}old-{os.urandom(4).hex()}")
+    os.rename(target, old)
+    os.rename(new, target)
+    shutil.rmtree(old, ignore_errors=True)

@@ -3,7 +3,7 @@
 Every game records its results in its own columns (Purramid ``winner`` and ``score_*``, Pyradice
 ``score_s*``/``goals_s*``, Rocking Raft ``score_*``/``boats_*``, Meerkat Kingdom ``score_*`` and the automa
 seat).  Each game's ``sim.outcomes(df)`` turns its own frame into the long frame built here, so cross-game
-tools (:mod:`pyradice_lab.strength`, start-player advantage) read one shape:
+tools (:mod:`pyradice_lab.design.strength`, start-player advantage) read one shape:
 
 ========== ====================================================================================
 game       the game's ``game`` index

@@ -4,9 +4,9 @@ A :class:`Section` holds items in order: plain text (``str`` or :class:`Text`), 
 (:class:`FigureItem` or a bare ``Figure``), tables (:class:`Table` or a bare ``DataFrame``) and
 :class:`ExperimentResult` (a named question: findings computed from the data, a reading, a figure and a
 table, also saved as CSV + PNG under ``reports/<name>/`` by :func:`save_experiment`).  :func:`write_pdf`
-lays them out with ReportLab (:mod:`pyradice_lab.report_pdf`): a title page listing the version, date,
+lays them out with ReportLab (:mod:`pyradice_lab.report.pdf`): a title page listing the version, date,
 seeds, trials and run time of every section and the sample size of every experiment; on page 2 the
-summary of all findings (:mod:`pyradice_lab.findings`), those that may change a component first; a table
+summary of all findings (:mod:`pyradice_lab.report.findings`), those that may change a component first; a table
 of contents; PDF bookmarks for every section and experiment; tables that wrap and split across pages; vector
 figures.  The file is written to a temporary name and renamed, so an interrupted build never leaves a half
 PDF behind.
@@ -37,8 +37,17 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.sweep import (
+    loky_config,
+    remove_stale_temporaries,
+    replace_with_default_mode,
+    stop_worker_processes,
+    temporary_prefix,
+    watch_parent,
+)
+from .checks import assess_sections, checks_for, run_check
 from .findings import MIN_CLAIM_N, Finding
-from .report_items import (
+from .items import (
     EXPERIMENT_TABLE_ROWS,
     ExperimentResult,
     FigureItem,
@@ -51,15 +60,8 @@ from .report_items import (
     format_table,
     rasterise,
     render_figure,
-)
-from .report_robustness import assess_sections, checks_for, run_check
-from .sweep import (
-    loky_config,
-    remove_stale_temporaries,
-    replace_with_default_mode,
-    stop_worker_processes,
-    temporary_prefix,
-    watch_parent,
+    save_experiment,
+    swap_in,
 )
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
@@ -107,53 +109,6 @@ def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
 FIRST_WAVE = ("strength:meerkat", "purramid", "raft", "pyradice", "overview")
 
 
-def save_experiment(result: ExperimentResult, root: str | os.PathLike = "reports") -> dict[str, Path]:
-    """Write ``<root>/<name>/<name>.csv`` (and ``.png`` if there is a figure); return the paths.
-
-    With findings, ``<name>_findings.csv`` lists them (one row each, with the rendered sentence).  The folder
-    is written under a temporary name and swapped in whole: it never mixes the files of two runs, and an
-    interrupted write leaves the previous folder as it was.
-    """
-    root = Path(root)
-    root.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(root)
-    folder = root / result.name
-    stage = Path(tempfile.mkdtemp(prefix=temporary_prefix(), dir=root))
-    names = {"csv": f"{result.name}.csv"}
-    try:
-        result.table.to_csv(stage / names["csv"], index=False)
-        if result.findings:
-            from .findings import findings_table
-
-            names["findings"] = f"{result.name}_findings.csv"
-            findings_table(result.findings).to_csv(stage / names["findings"], index=False)
-        if result.figure is not None:
-            names["png"] = f"{result.name}.png"
-            (stage / names["png"]).write_bytes(figure_png(result.figure))
-        _swap_in(stage, folder)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
-    return {k: folder / v for k, v in names.items()}
-
-
-def _swap_in(new: Path, target: Path) -> None:
-    """Put file or folder ``new`` at ``target`` (same file system), replacing what is there."""
-    if new.is_dir():
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(new, 0o777 & ~umask)  # mkdtemp folders are owner-only
-    if not new.is_dir() or not (target.exists() or target.is_symlink()):
-        os.replace(new, target)
-        return
-    if not target.is_dir() or target.is_symlink():
-        raise ValueError(f"cannot write the experiment folder {target}: something else has that name")
-    old = target.with_name(f"{temporary_prefix()}old-{os.urandom(4).hex()}")
-    os.rename(target, old)
-    os.rename(new, target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | None = None) -> Section:
     if parent_pid is not None:
         watch_parent(parent_pid)  # a worker process: exit if the report is killed
@@ -188,10 +143,35 @@ def _rewrite_findings(folder: Path, sections) -> None:
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
     """Write the title page, summary, contents and every section to ``path`` (atomically); return the path.
 
-    ``meta``: ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page), ``seed``,
-    ``n_jobs``, ``wall_seconds``; shown on the title page.
+    Parameters
+    ----------
+    path : path
+        The ``.pdf`` file to write; written under a temporary name and renamed, so an interrupted write
+        leaves no half PDF.
+    sections : sequence of Section
+        The report's sections, in order.
+    meta : dict, optional
+        ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page), ``seed``,
+        ``n_jobs``, ``wall_seconds``; shown on the title page.
+
+    Returns
+    -------
+    pathlib.Path
+        The PDF written.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a ``.pdf`` path.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pyradice_lab.report import Section, write_pdf
+    >>> write_pdf(os.path.join(tempfile.mkdtemp(), "demo.pdf"), [Section("Demo", ["Text."])]).name
+    'demo.pdf'
     """
-    from .report_pdf import findings_frame, render_pdf
+    from .pdf import findings_frame, render_pdf
 
     meta = dict(meta or {})
     path = Path(path)
@@ -240,10 +220,30 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         Worker processes: sections are built in parallel (the numbers do not depend on it).
     games : list of str, optional
         Only these games (default: all registered).
+    progress : bool
+        A progress bar on a terminal.
+
+    Returns
+    -------
+    pathlib.Path
+        The PDF written (its experiments' CSV and PNG files are in the same folder).
+
+    Raises
+    ------
+    ValueError
+        For a bad ``seed``, ``n_jobs``, ``out`` or an unknown game in ``games``, before any work.
+
+    Examples
+    --------
+    >>> from pyradice_lab.report import build_report
+    >>> build_report("report.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: out must be a .pdf path, got 'report.txt'
     """
     from tqdm.auto import tqdm
 
-    from . import registry
+    from ..engine import registry
 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
@@ -262,7 +262,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     n_jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
     started = time.perf_counter()
     # the overview is a section like the games' ones: named by its target, imported when built
-    builders = [("overview", registry.lazy("pyradice_lab.overview:report_section"))] + [
+    builders = [("overview", registry.lazy("pyradice_lab.report.overview:report_section"))] + [
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
     rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
     # the players of every game, rated and restricted: one part after the games, built as one task per game
@@ -270,7 +270,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     strength_parts = []
     for g in rated:
         strength_parts.append(len(builders))
-        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.strength_report:game_part"),
+        builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.report.strength:game_part"),
                                                        game=g, games=rated)))
     task_names = [n if i not in strength_parts else f"strength:{b.keywords['game']}"
                   for i, (n, b) in enumerate(builders)]
@@ -287,7 +287,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     bar = tqdm(total=len(builders), desc="report", unit="section", disable=not progress, leave=False)
     try:
         # the robustness checks of the start-player findings (full report only) depend on the root seed alone:
-        # they run beside the sections, in the same worker pool (pyradice_lab.report_robustness)
+        # they run beside the sections, in the same worker pool (pyradice_lab.report.checks)
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
         bar.total += len(checks)
@@ -325,7 +325,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             sections = [done[i] for i in range(len(builders))]
         bar.close()
         if strength_parts:  # by name, as its builders are (strength_report imports this module)
-            combine = registry.lazy("pyradice_lab.strength_report:combine")
+            combine = registry.lazy("pyradice_lab.report.strength:combine")
             joined = combine(ctx, [sections[i] for i in strength_parts])
             sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
         for name in assess_sections(sections, checked, quick=quick):  # the findings CSVs get the verdicts too
@@ -336,7 +336,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         staged_pdf = write_pdf(stage / out.name, sections, meta=meta)
         for item in sorted(stage.iterdir()):
             if item != staged_pdf:
-                _swap_in(item, root / item.name)
+                swap_in(item, root / item.name)
         os.replace(staged_pdf, out)
     finally:
         bar.close()

@@ -13,17 +13,17 @@ named sweep functions, a small seeded run, its exact probability tables and a li
 - every bad call raises ``ValueError`` whose message names the offending parameter;
 - every registered policy plays (two games against the strongest registered policy, through
   ``lineup_outcomes``), every registered restriction parses and plays (the strongest policy restricted
-  against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.outcomes`); a
+  against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.engine.outcomes`); a
   policy registered as ``unrestrictable`` rejects restrictions with ValueError.
 
 Strength fields: ``policies`` (registered player names, weakest first), ``restrictions`` (name -> one line;
 a restricted player is spelled ``"<policy>/<restriction>"`` and parsed by the game's own policy parser),
 ``outcomes`` (the game's frame -> the common long frame) and ``lineup_outcomes`` (play one lineup of
-policies, seat by seat; the outcomes frame) feed :mod:`pyradice_lab.strength`.
+policies, seat by seat; the outcomes frame) feed :mod:`pyradice_lab.design.strength`.
 
 Examples
 --------
->>> from pyradice_lab import registry
+>>> from pyradice_lab.engine import registry
 >>> isinstance(registry.games(), dict)
 True
 """
@@ -90,7 +90,7 @@ class lazy:  # noqa: N801 - used like a function: lazy("pkg.module:function")
 
 @dataclass(frozen=True)
 class SweepTarget:
-    """A function that ``pyradice-lab sweep`` and :func:`pyradice_lab.sweep.run_sweep` can run per grid cell.
+    """A function that ``pyradice-lab sweep`` and :func:`pyradice_lab.engine.sweep.run_sweep` can run per grid cell.
 
     ``fn(params, trials, rng) -> dict[str, float | Estimate]``; ``params`` documents the accepted
     parameters (name -> one-line description) and ``defaults`` gives a default grid for the CLI.
@@ -122,8 +122,10 @@ class GameSpec:
     bad_calls : callable ``() -> list[tuple[str, callable]]``
         ``(parameter_name, zero-argument callable)`` pairs; each call must raise ValueError (or TypeError, for
         an argument of the wrong type) whose message contains ``parameter_name``.
-    add_cli : callable ``(subparsers) -> None`` or None
-        Adds the ``<name>`` subcommand (with its own sub-subcommands) to the CLI.
+    add_cli : callable ``(sub) -> None`` or None
+        Adds the game's own subcommands to ``sub``, the ``pyradice-lab <name>`` subcommand set that the top
+        CLI made (with the shared ``components``, ``compare``, ``ladder``, ``robustness`` ... subcommands and
+        the help text ``DESCRIPTION`` of the game's ``cli`` module).
     report_section : callable ``(ReportContext) -> Section`` or None
     bench_cases : callable ``(quick: bool) -> list[BenchCase]`` or None
     sweeps : dict of name -> SweepTarget
@@ -132,7 +134,7 @@ class GameSpec:
     restrictions : dict of name -> one-line description
         Options a player can be forbidden (restricted play): ``"<policy>/<name>"`` is that player.
     outcomes : callable ``(DataFrame) -> DataFrame`` or None
-        The game's ``simulate_games`` frame as the common outcomes frame (:mod:`pyradice_lab.outcomes`).
+        The game's ``simulate_games`` frame as the common outcomes frame (:mod:`pyradice_lab.engine.outcomes`).
     lineup_outcomes : callable ``(policies, n_games, *, rng, progress, **kwargs) -> DataFrame`` or None
         Play ``n_games`` games with ``policies[s]`` in seat ``s``; the outcomes frame with the policies named
         as given.
@@ -211,7 +213,7 @@ def _load_builtin() -> None:
         return
     _LOADED = True
     for name in BUILTIN_GAMES:
-        modname = f"{__package__}.{name}"
+        modname = f"pyradice_lab.{name}"
         try:
             importlib.import_module(modname)
         except ModuleNotFoundError as exc:  # the game package has not landed yet

@@ -1,8 +1,8 @@
 """The report's overview section and the engine self-check shared by all games.
 
 The self-check answers a question with both engines at once: the probability that ``k`` fair d6 contain
-a non-empty subset summing to ``target``, exactly (:mod:`pyradice_lab.dice`, integer weights) and by Monte
-Carlo through :func:`pyradice_lab.sweep.run_sweep` (with its 95% confidence interval).  The exact value
+a non-empty subset summing to ``target``, exactly (:mod:`pyradice_lab.engine.dice`, integer weights) and by Monte
+Carlo through :func:`pyradice_lab.engine.sweep.run_sweep` (with its 95% confidence interval).  The exact value
 should fall inside the interval in about 95% of cells.
 """
 
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import dice
+from ..engine import dice
+from ..engine.rng import block_ranges
+from ..engine.stats import mean_estimate, proportion_estimate
 from .findings import from_estimate
-from .rng import block_ranges
-from .stats import mean_estimate, proportion_estimate
 
 if TYPE_CHECKING:  # the report engine (matplotlib) loads only when the section is built, not in sweep workers
-    from .report import ReportContext, Section
+    from .build import ReportContext, Section
 
 __all__ = ["subset_sum_probability", "subset_sum_cell", "report_section"]
 
@@ -46,7 +46,7 @@ def subset_sum_cell(params: dict, trials: int, rng: np.random.Generator) -> dict
     """Sweep target: Monte Carlo estimate of :func:`subset_sum_probability` beside the exact value.
 
     ``params``: ``dice`` (0..8) and ``target`` (1..48).  The rolls are drawn from ``rng`` in blocks of
-    :data:`~pyradice_lab.dice.ROLL_BLOCK` and only the hits are counted, so memory stays bounded (tens of MB)
+    :data:`~pyradice_lab.engine.dice.ROLL_BLOCK` and only the hits are counted, so memory stays bounded (tens of MB)
     for any ``trials``; up to one block, the draws are those of a single ``dice.roll(trials, ...)``.
     """
     missing = [key for key in ("dice", "target") if key not in params]
@@ -65,9 +65,9 @@ def subset_sum_cell(params: dict, trials: int, rng: np.random.Generator) -> dict
 
 
 def report_section(ctx: ReportContext) -> Section:
-    from . import registry
-    from .report import ExperimentResult, Section, Text, save_experiment
-    from .sweep import run_sweep
+    from ..engine import registry
+    from ..engine.sweep import run_sweep
+    from .build import ExperimentResult, Section, Text, save_experiment
 
     trials = 20_000 if ctx.quick else 200_000
     seed = ctx.seed_for("overview")

@@ -1,6 +1,6 @@
 """The report's robustness column: report findings re-checked on plausible reconstructions of the components.
 
-Every game rests on components the rules do not publish (:mod:`pyradice_lab.plausible`).  The report checks
+Every game rests on components the rules do not publish (:mod:`pyradice_lab.design.robustness`).  The report checks
 the findings a designer would act on with :func:`pyradice_lab.robustness`: each is expressed as a designer
 metric against its null value, and that metric is measured on the packaged components and on
 :data:`RECONSTRUCTIONS` component sets drawn by the game's ``components.sample_plausible``, with the same
@@ -23,7 +23,7 @@ players the finding was measured with and the same games on every set (common ra
   so (:class:`NotChecked`).
 
 A check whose finding names a component the experiment picks from its data (the tile paying the most, the
-strongest card) measures every candidate on the same games (:func:`pyradice_lab.plausible.robustness_many`)
+strongest card) measures every candidate on the same games (:func:`pyradice_lab.design.robustness.robustness_many`)
 and the verdict reads the one the finding names: ``metric`` is then a template filled from the named groups
 of ``pattern``.
 
@@ -37,7 +37,7 @@ The verdict is derived from the result, never written by hand (:func:`verdict`):
   set) gets no verdict either: the text gives the counts with the check's players.
 
 The checks depend only on the game, the player count and the root seed, not on the findings, so
-:func:`build_report <pyradice_lab.report.build_report>` runs them in the same worker pool as the sections;
+:func:`build_report <pyradice_lab.report.build.build_report>` runs them in the same worker pool as the sections;
 each check seeds itself from the root seed and its key (the same numbers whatever ``n_jobs``).  Quick mode
 does not assess robustness (its samples are below the minimum for a claim): the column says so.
 """
@@ -75,7 +75,7 @@ class Check:
     findings; ``player`` is the label those findings carry when they were measured with ``policies``.
     ``metric`` may be a template (``"tile_pay_excess:{tile}"``) filled from the named groups of ``pattern``;
     ``family`` then lists every metric the check measures (all candidates, on the same games).  ``runs``: the
-    simulations joined per component set (see :func:`pyradice_lab.plausible.robustness_many`); ``games``:
+    simulations joined per component set (see :func:`pyradice_lab.design.robustness.robustness_many`); ``games``:
     games per component set and run (default :data:`GAMES` of the game).
     """
 
@@ -125,7 +125,7 @@ def _checks() -> tuple[Check, ...]:
                              rf"start player's win share, {p} players, {variant}", "start_player_win", 1 / p, p,
                              "greedy", "greedy", {"variant": variant}))
     for p, automa in ((2, True), (3, False), (4, False), (2, False)):
-        from .meerkat.sim import setup_label
+        from ..meerkat.sim import setup_label
 
         out.append(Check(f"meerkat start {setup_label(p, automa)}", "meerkat", "meerkat_seat_advantage",
                          re.escape(f"start player's win share minus the other players' mean, {setup_label(p, automa)}"),
@@ -140,8 +140,8 @@ COMPONENT_GAMES = {"meerkat tile pay greedy": 2000, "meerkat tile pay expectimax
 
 def _component_checks() -> tuple[Check, ...]:
     """Checks of the findings that may change a component, measured by one metric of one run per set."""
-    from .pyradice.analysis import CARD_GROUPS
-    from .pyradice.components import Setup
+    from ..pyradice.analysis import CARD_GROUPS
+    from ..pyradice.components import Setup
 
     tiles = tuple(f"tile_pay_excess:{t}" for t in range(3, 13))
     meerkat = {"automa": False, "engine": "numba"}
@@ -223,9 +223,9 @@ def _paired_checks() -> tuple:
     """The component findings that compare two versions of the game (see :class:`PairedCheck`)."""
     import functools
 
-    from .meerkat.components import default_components as meerkat_components
-    from .pyradice.components import SKILL_LEVELS
-    from .pyradice.sim import Setup
+    from ..meerkat.components import default_components as meerkat_components
+    from ..pyradice.components import SKILL_LEVELS
+    from ..pyradice.sim import Setup
 
     out: list = []
     setup = Setup.default()
@@ -296,7 +296,7 @@ def _all_checks() -> tuple[Check, ...]:
 def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCTIONS, games: int | None = None):
     """Run ``check`` (:func:`pyradice_lab.robustness`, claim ``metric > threshold``); the RobustnessResult, or
     for a check with a ``family`` of metrics a dict metric -> RobustnessResult (all measured on the same games)."""
-    from .plausible import robustness, robustness_many
+    from ..design.robustness import robustness, robustness_many
 
     if not isinstance(check, Check):
         raise TypeError(f"check must be a Check, got {type(check).__name__}")
@@ -314,8 +314,8 @@ def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCT
 
 
 def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: int | None):
-    from .plausible import RobustnessResult, robustness
-    from .stats import Z95
+    from ..design.robustness import RobustnessResult, robustness
+    from ..engine.stats import Z95
 
     games = check.games if games is None else games
     root = check.seed(seed)
@@ -346,7 +346,7 @@ def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: i
 def verdict(f: Finding, check: Check, result) -> Finding:
     """``f`` with ``robust`` and ``robustness`` derived from ``result`` (see the module docstring); for a check
     with a ``family``, ``result`` is :func:`run_check`'s dict and the finding's own metric is read from it."""
-    from .plausible import Claim
+    from ..design.robustness import Claim
 
     if isinstance(result, Mapping):
         metric = check.metric_for(f.quantity)
@@ -384,7 +384,7 @@ def verdict(f: Finding, check: Check, result) -> Finding:
 def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bool = False) -> list[str]:
     """Fill in ``robust`` / ``robustness`` of every finding a check covers (in place); return the names of the
     experiments changed.  ``results``: check key -> RobustnessResult; quick mode writes :data:`QUICK_TEXT`."""
-    from .report_items import ExperimentResult
+    from .items import ExperimentResult
 
     changed = []
     checks = _all_checks()

@@ -26,13 +26,13 @@ Robustness
 ----------
 :func:`robustness` evaluates one finding (a metric compared with a threshold, e.g. ``"start_player_win >
 0.5"``) on the packaged components and on ``reconstructions`` component sets drawn by the game's
-``components.sample_plausible`` (:mod:`pyradice_lab.plausible` lists each game's free choices).  Every set
+``components.sample_plausible`` (:mod:`pyradice_lab.design.robustness` lists each game's free choices).  Every set
 plays the same games (common random numbers: the same per-game seeds), so differences between sets are
 differences of components, not of luck.  On each set the finding *holds* when the metric's confidence
 interval lies entirely on the claimed side of the threshold, is *reversed* when it lies entirely on the
 other side, and is *undecided* otherwise.  A finding is called robust only when it holds on every sampled set.
 
-Metrics are those of :func:`pyradice_lab.designer.metrics` (``start_player_win``, ``start_player_edge``, ``seat_win:K``,
+Metrics are those of :func:`pyradice_lab.design.compare.metrics` (``start_player_win``, ``start_player_edge``, ``seat_win:K``,
 ``position_win:K``, ``mean_score``, ``score_spread``, ``game_length`` and each game's own, e.g. Meerkat's
 ``points_per_meerkat:T`` or Purramid's ``burst_rate``); ratio metrics carry delta-method standard errors.
 
@@ -48,44 +48,15 @@ import importlib
 import numbers
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from ..engine.sampling import PlausibleSample, finish_sample
+
 __all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "robustness_many",
            "parse_finding", "game_metric"]
-
-
-@dataclass(frozen=True)
-class PlausibleSample:
-    """One plausible component set and the free choices drawn for it.
-
-    Attributes
-    ----------
-    components : the game's Components
-        Validated like any other component set (``source = "designer"`` on the changed tables).
-    choices : dict of str -> float
-        The free choices drawn, by name (numbers, so that robustness can rank which choice a finding
-        depends on most).
-    """
-
-    components: Any
-    choices: dict = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{k}={v:.3g}" for k, v in list(self.choices.items())[:6])
-        more = "" if len(self.choices) <= 6 else f", ... ({len(self.choices)} choices)"
-        return f"PlausibleSample({type(self.components).__module__.split('.')[1]}: {shown}{more})"
-
-
-def finish_sample(base, changes: Mapping, choices: Mapping, return_choices: bool):
-    """Apply ``changes`` to ``base`` through its validation path; return components or a PlausibleSample."""
-    comp = base.replace(dict(changes))
-    if not isinstance(return_choices, bool):
-        raise TypeError(f"return_choices must be True or False, got {return_choices!r}")
-    return PlausibleSample(comp, {k: float(v) for k, v in choices.items()}) if return_choices else comp
 
 
 # ------------------------------------------------------------------------------------ robustness
@@ -120,7 +91,7 @@ def _check_metric(metric) -> str:
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a metric name (str), got {metric!r}")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_-]+)?", metric.strip()):
-        raise ValueError(f"metric must be a name or name:ARG (see pyradice_lab.designer.metrics(game)); got {metric!r}")
+        raise ValueError(f"metric must be a name or name:ARG (see pyradice_lab.design.compare.metrics(game)); got {metric!r}")
     return metric.strip()
 
 
@@ -152,13 +123,13 @@ def parse_finding(finding) -> Claim:
 
 def game_metric(game: str, df: pd.DataFrame, metric: str):
     """``metric`` over the games of ``df`` (a ``simulate_games`` frame of ``game``): an Estimate with its 95% CI."""
-    from .designer import metric_estimate, metric_values
+    from .compare import metric_estimate, metric_values
 
     return metric_estimate(*metric_values(game, df, metric), metric)
 
 
 def _simulate(game: str) -> Callable:
-    from .registry import get_game
+    from ..engine.registry import get_game
 
     get_game(game)  # validates the name
     return importlib.import_module(f"pyradice_lab.{game}.sim").simulate_games
@@ -202,7 +173,7 @@ class RobustnessResult:
     def from_table(cls, claim: Claim, table: pd.DataFrame, paired: dict | None = None) -> RobustnessResult:
         """The result of a per-set table (``set``, ``value``, ``verdict``, the free choices, ...): the share of the
         sampled sets on which the claim holds, the sensitivity to each free choice and the verdict."""
-        from .stats import proportion_estimate
+        from ..engine.stats import proportion_estimate
 
         sampled = table[table["set"] != "packaged"]
         k = int((sampled["verdict"] == "holds").sum())
@@ -344,7 +315,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     once with ``S`` changed by ``variant`` and once with ``S`` changed by ``reference`` (common random numbers:
     the same per-game seeds in both runs and on every set), and the claim is about the difference variant
     minus reference of the metric, with its interval from the per-game paired differences
-    (:func:`pyradice_lab.designer.paired_estimates`).
+    (:func:`pyradice_lab.design.compare.paired_estimates`).
 
     Parameters
     ----------
@@ -352,7 +323,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         A registered game (``"purramid"``, ``"pyradice"``, ``"raft"``, ``"meerkat"``).
     finding : str, tuple or Claim
         ``"metric op threshold"`` (e.g. ``"start_player_win > 0.5"``); the game's metrics are listed by
-        :func:`pyradice_lab.designer.metrics`.
+        :func:`pyradice_lab.design.compare.metrics`.
     reconstructions : int
         Plausible component sets to draw (>= 2).
     games : int
@@ -439,8 +410,8 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
 
     from tqdm.auto import tqdm
 
-    from .designer import check_metric, metric_values, paired_estimates
-    from .rng import fresh_copy, seed_sequence, spawn_seeds
+    from ..engine.rng import fresh_copy, seed_sequence, spawn_seeds
+    from .compare import check_metric, metric_values, paired_estimates
 
     if isinstance(findings, (str, Claim)) or not hasattr(findings, "__iter__"):
         raise TypeError(f"findings must be a list of findings ('metric op threshold' or Claims), got {findings!r}")

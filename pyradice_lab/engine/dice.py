@@ -8,7 +8,7 @@ description of what can happen.
 
 Examples
 --------
->>> from pyradice_lab import dice
+>>> from pyradice_lab.engine import dice
 >>> faces, weights = dice.multisets(2)
 >>> faces.shape, int(weights.sum())
 ((21, 2), 36)
@@ -161,9 +161,9 @@ def classify(rolls) -> np.ndarray:
 def roll(n: int, k: int, *, rng=None) -> np.ndarray:
     """Sample ``n`` ordered rolls of ``k`` fair d6 as an int8 array of shape (n, k).
 
-    The array is the result, so its size is limited (:mod:`pyradice_lab.limits`: ``n * k`` bytes, 4 GiB by
+    The array is the result, so its size is limited (:mod:`pyradice_lab.engine.limits`: ``n * k`` bytes, 4 GiB by
     default); to sample more rolls than fit, draw blocks of at most :data:`ROLL_BLOCK` rolls in turn from
-    the same generator, as :func:`pyradice_lab.overview.subset_sum_cell` does.
+    the same generator, as :func:`pyradice_lab.report.overview.subset_sum_cell` does.
     """
     from .limits import check_result_size
     from .rng import as_generator

@@ -18,7 +18,7 @@ and then certainty; :func:`component_findings` picks the claims that suggest cha
 
 Examples
 --------
->>> from pyradice_lab.findings import Finding, render
+>>> from pyradice_lab.report.findings import Finding, render
 >>> f = Finding("difference", "start-player win share, 2 players", 0.537, 0.512, 0.561, n=1500, null=0.5,
 ...             null_label="a fair share", test="Wilson interval", player="greedy", unit="%")
 >>> render(f)
@@ -36,7 +36,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .stats import Z95, Estimate
+from ..engine.stats import Z95, Estimate
 
 __all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "render", "render_all", "rank", "component_findings",
            "format_value", "format_interval", "from_estimate", "difference_of", "findings_table"]
@@ -376,11 +376,11 @@ def component_findings(findings: Iterable[Finding]) -> list[Finding]:
 
 # ----------------------------------------------------------------------------------------- constructors
 def from_estimate(kind: str, quantity: str, est: Estimate, **kwargs) -> Finding:
-    """A :class:`Finding` from a :class:`~pyradice_lab.stats.Estimate` (value, interval, n, confidence).
+    """A :class:`Finding` from a :class:`~pyradice_lab.engine.stats.Estimate` (value, interval, n, confidence).
 
     Examples
     --------
-    >>> from pyradice_lab.stats import proportion_estimate
+    >>> from pyradice_lab.engine.stats import proportion_estimate
     >>> f = from_estimate("difference", "start-player win share", proportion_estimate(58, 100), null=0.5,
     ...                   unit="%", test="Wilson interval")
     >>> f.is_claim, f.games_to_resolve()

@@ -10,7 +10,7 @@ error that names the parameter, the estimated size and the largest count allowed
 
 Examples
 --------
->>> from pyradice_lab.limits import check_result_size
+>>> from pyradice_lab.engine.limits import check_result_size
 >>> check_result_size(1000, 200, name="n_games")
 1000
 >>> check_result_size(10**12, 200, name="n_games")

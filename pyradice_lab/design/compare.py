@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .rng import fresh_copy as _fresh, seed_sequence
-from .stats import Estimate
+from ..engine.rng import fresh_copy as _fresh, seed_sequence
+from ..engine.stats import Estimate
 
 __all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
            "BLOCK", "GAMES"]

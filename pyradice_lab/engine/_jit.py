@@ -5,7 +5,7 @@ numba's own cache (``cache=True``) checks only the file that defines a function:
 that other module and silently runs the old rules.  Importing this module puts :class:`SourceTreeLocator`
 first in numba's list of cache locators; for every function defined in this package it keeps numba's usual
 cache location (``__pycache__`` beside the source, ``NUMBA_CACHE_DIR``, or the user-wide cache) but stamps
-each cache entry with :func:`pyradice_lab._sources.fingerprint` of the defining file: its contents, every
+each cache entry with :func:`pyradice_lab.engine._sources.fingerprint` of the defining file: its contents, every
 package module it imports (recursively) and its package's ``data/`` files.  An entry whose stamp differs is
 stale and numba recompiles it (and overwrites it).  Functions of other libraries are left to numba.
 
@@ -24,7 +24,7 @@ kernel of the package dispatches on a literal value (``numba.literally``); a bra
 
 Examples
 --------
->>> from pyradice_lab._jit import njit, cache_is_keyed_on_sources
+>>> from pyradice_lab.engine._jit import njit, cache_is_keyed_on_sources
 >>> cache_is_keyed_on_sources()
 True
 """

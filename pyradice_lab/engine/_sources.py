@@ -15,11 +15,11 @@ anything in it.
 
 Examples
 --------
->>> from pyradice_lab import _sources
->>> deps = [p.name for p in _sources.dependency_files(_sources.PACKAGE_DIR / "sweep.py")]
+>>> from pyradice_lab.engine import _sources
+>>> deps = [p.name for p in _sources.dependency_files(_sources.PACKAGE_DIR / "engine" / "sweep.py")]
 >>> "stats.py" in deps, "report.py" in deps
 (True, False)
->>> len(_sources.fingerprint(_sources.PACKAGE_DIR / "sweep.py"))
+>>> len(_sources.fingerprint(_sources.PACKAGE_DIR / "engine" / "sweep.py"))
 64
 """
 
@@ -36,7 +36,7 @@ from pathlib import Path
 __all__ = ["PACKAGE_DIR", "in_package", "dependency_files", "fingerprint", "file_digest"]
 
 #: The directory of this package (the copy that is running).
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 _PACKAGE = PACKAGE_DIR.name
 _ROOT = PACKAGE_DIR.parent
 

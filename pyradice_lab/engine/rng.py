@@ -7,7 +7,7 @@ number of workers.
 
 Examples
 --------
->>> from pyradice_lab.rng import as_generator, spawn
+>>> from pyradice_lab.engine.rng import as_generator, spawn
 >>> a, b = spawn(7, 2)
 >>> bool(a.integers(1 << 30) != b.integers(1 << 30))
 True
@@ -163,7 +163,7 @@ def spawn(rng_or_seed: RngLike, n: int) -> list[np.random.Generator]:
         The parent: ``None`` draws fresh OS entropy; an int (>= 0) or SeedSequence is the root seed; a
         Generator (or BitGenerator) spawns from its own seed sequence (advancing its spawn counter).
     n : int
-        Number of children, >= 0 (bounded by :mod:`pyradice_lab.limits`).
+        Number of children, >= 0 (bounded by :mod:`pyradice_lab.engine.limits`).
 
     Returns
     -------

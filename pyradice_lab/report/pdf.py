@@ -1,6 +1,6 @@
 """The PDF layout of the report, on ReportLab's platypus.
 
-:func:`render_pdf` turns sections (:mod:`pyradice_lab.report_items`) into an A4 document: a title page
+:func:`render_pdf` turns sections (:mod:`pyradice_lab.report.items`) into an A4 document: a title page
 (version, date, seeds, the sample size of every experiment), the summary of findings on page 2, a table
 of contents, then one part per section.  Paragraphs wrap; tables split across pages with their header
 repeated, headers wrap at ``_`` and spaces, columns are sized from their content and never drawn below
@@ -35,11 +35,11 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from . import __version__
+from ..engine._version import __version__
 from .figures import PAGE_HEIGHT_IN
 from .findings import MIN_CLAIM_N, component_findings, rank, render
-from .report_items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
-from .report_style import (
+from .items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
+from .style import (
     BOLD,
     CAPTION,
     CELL,
@@ -71,7 +71,7 @@ from .report_style import (
     markup,
     paragraphs,
 )
-from .report_tables import TableWithNote, _wrap_cell, portrait_columns, table_flowables
+from .tables import TableWithNote, _wrap_cell, portrait_columns, table_flowables
 
 __all__ = ["render_pdf", "findings_frame", "QUICK_BANNER", "MIN_TABLE_FONT", "SUMMARY_ROWS"]
 
@@ -577,7 +577,7 @@ def _summary(sections, story: _Story) -> None:
         "finding's scale (its fair share, baseline or stated reference). The last column re-checks the start-player "
         "and component findings on plausible reconstructions of the components the rules do not publish: 'yes' "
         "when the finding holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some "
-        "sets' intervals straddle the null (pyradice_lab.report_robustness)."))
+        "sets' intervals straddle the null (pyradice_lab.report.checks)."))
 
     def block(title: str, items) -> None:
         # the heading stays with the table's first rows, not with the whole table (which may take a page)

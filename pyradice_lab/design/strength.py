@@ -48,8 +48,8 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 import pandas as pd
 
-from .rng import seed_sequence
-from .stats import Z95
+from ..engine.rng import seed_sequence
+from ..engine.stats import Z95
 
 __all__ = ["ladder", "restricted_play", "fit_bradley_terry", "pairwise_results", "head_to_head", "lineups",
            "wilson_interval", "quasi_variances", "ELO_PER_LOGIT", "DEFAULT_PRIOR_SD", "DOMINANT_FRACTION"]
@@ -65,7 +65,7 @@ DOMINANT_FRACTION = 0.2
 
 # ----------------------------------------------------------------------------------------- validation
 def _spec(game):
-    from . import registry
+    from ..engine import registry
 
     if isinstance(game, registry.GameSpec):
         return game
@@ -144,7 +144,7 @@ def pairwise_results(outcomes: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from pyradice_lab.outcomes import outcome_frame
+    >>> from pyradice_lab.engine.outcomes import outcome_frame
     >>> out = outcome_frame([0], ["x", "y", "x"], positions=[[0, 1, 2]], scores=[[3, 5, 3]])
     >>> pairwise_results(out).values.tolist()
     [[0, 'x', 'y', 0.0], [0, 'y', 'x', 1.0]]
@@ -426,7 +426,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         Extra keyword arguments of the game's ``simulate_games`` (e.g. ``{"layout": "B"}`` for Purramid,
         ``{"variant": "sinking"}`` for Rocking Raft, ``{"components": ...}`` for Meerkat Kingdom).
     return_outcomes : bool
-        Also return the outcomes frame of every game played (:mod:`pyradice_lab.outcomes`, plus ``block``).
+        Also return the outcomes frame of every game played (:mod:`pyradice_lab.engine.outcomes`, plus ``block``).
 
     Returns
     -------
@@ -520,7 +520,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     """
     spec = _spec(game)
     if policy is None:
-        from .registry import strongest_policy
+        from ..engine.registry import strongest_policy
 
         policy = strongest_policy(spec)
     if not isinstance(policy, str) or not policy:

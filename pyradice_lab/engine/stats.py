@@ -11,7 +11,7 @@ a trial cap is hit, and says which.
 
 Examples
 --------
->>> from pyradice_lab.stats import proportion_estimate
+>>> from pyradice_lab.engine.stats import proportion_estimate
 >>> est = proportion_estimate(30, 100)
 >>> round(est.value, 2), round(est.ci_low, 3), round(est.ci_high, 3)
 (0.3, 0.219, 0.396)

@@ -13,7 +13,7 @@ sweep that is interrupted (Ctrl-C, SIGKILL, a lost worker) and started again com
 cells.  A cached cell is used only if it was computed by the same code on the same inputs: its file is
 named after the cell (function, parameters, trials, root seed, spawn key) and records the cell's
 *provenance* -- the package version, a hash of the function's source, the
-:func:`~pyradice_lab._sources.fingerprint` of the sources its module imports (for the registered game
+:func:`~pyradice_lab.engine._sources.fingerprint` of the sources its module imports (for the registered game
 targets: the game's engine, rules and default components) and the content hash of every parameter that
 names a file (a components file).  A cached cell whose provenance differs from the running code, or a
 file that cannot be read or parsed (truncated, not JSON, nested too deep, a directory in its place, written
@@ -30,8 +30,8 @@ process id; those of processes that no longer run are removed when a sweep next 
 
 Examples
 --------
->>> from pyradice_lab.sweep import run_sweep
->>> from pyradice_lab.stats import proportion_estimate
+>>> from pyradice_lab.engine.sweep import run_sweep
+>>> from pyradice_lab.engine.stats import proportion_estimate
 >>> def six(params, trials, rng):
 ...     hits = int((rng.integers(1, 7, size=(trials, params["dice"])) == 6).any(axis=1).sum())
 ...     return {"p_six": proportion_estimate(hits, trials)}
@@ -67,8 +67,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from . import __version__
 from ._sources import fingerprint
+from ._version import __version__
 from .stats import Estimate
 
 __all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS", "CacheWarning",
@@ -76,7 +76,7 @@ __all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS
            "temporary_prefix"]
 
 BACKENDS = ("loky", "dask", "threading")
-_CACHE_FORMAT = "pyradice_lab.sweep/2"
+_CACHE_FORMAT = "pyradice_lab.engine.sweep/2"
 _KEY_FILE = ".sweep-key"
 _MAX_CACHE_FILE = 1 << 20  # bytes: a cell's outputs are a few hundred bytes; anything larger is not ours
 #: Seconds to wait for a dask scheduler given by address before giving up with a clear error.
@@ -188,7 +188,7 @@ def _fn_id(fn) -> str:
 
 
 def _resolve(fn):
-    """The function behind a :class:`~pyradice_lab.registry.lazy` target or a functools.partial."""
+    """The function behind a :class:`~pyradice_lab.engine.registry.lazy` target or a functools.partial."""
     resolve = getattr(fn, "resolve", None)
     if callable(resolve):
         fn = resolve()
@@ -210,7 +210,7 @@ def _source_hash(fn) -> str | None:
 
 
 def _code_fingerprint(fn) -> str | None:
-    """:func:`~pyradice_lab._sources.fingerprint` of the file defining ``fn`` (None if it has no file)."""
+    """:func:`~pyradice_lab.engine._sources.fingerprint` of the file defining ``fn`` (None if it has no file)."""
     f = _resolve(fn)
     try:
         path = inspect.getsourcefile(f)
@@ -686,7 +686,7 @@ def run_sweep(
     --------
     The chance of at least one six with 1 and 2 dice (exact: 1/6 and 11/36):
 
-    >>> from pyradice_lab.stats import proportion_estimate
+    >>> from pyradice_lab.engine.stats import proportion_estimate
     >>> def six(params, trials, rng):
     ...     hits = int((rng.integers(1, 7, size=(trials, params["dice"])) == 6).any(axis=1).sum())
     ...     return {"p_six": proportion_estimate(hits, trials)}

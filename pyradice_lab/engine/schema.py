@@ -30,7 +30,7 @@ Examples
 >>> validate(spec, {"cuont": 3, "source": "rules"}, file="x.toml")
 Traceback (most recent call last):
 ...
-pyradice_lab.schema.SchemaError: x.toml: cuont: unknown key (did you mean 'count'?) (allowed: count, source)
+pyradice_lab.engine.schema.SchemaError: x.toml: cuont: unknown key (did you mean 'count'?) (allowed: count, source)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 :func:`balance` takes component paths with their allowed values (``{"deal_2p.value": [[27, 24], [26, 25],
 [25, 26]]}`` or integer bounds ``{"card.7.points": (1, 6)}``) and an objective (``"start_player_win = 0.5"``:
-bring a metric of :func:`pyradice_lab.designer.metrics` to a target), and searches the candidate values by
+bring a metric of :func:`pyradice_lab.design.compare.metrics` to a target), and searches the candidate values by
 **successive halving with common random numbers**: every candidate plays the same games (same per-game seeds),
 the better half by estimated distance to the target survives, the survivors play twice as many new games,
 until one candidate is left or the game budget is spent (Jamieson & Talwalkar 2016; with common random
@@ -43,7 +43,7 @@ MAX_CANDIDATES = 64
 
 def parse_objective(objective) -> tuple[str, float]:
     """``(metric, target)`` from ``"metric = target"`` or a ``(metric, target)`` tuple."""
-    from .plausible import _check_metric
+    from .robustness import _check_metric
 
     if isinstance(objective, str):
         m = _OBJECTIVE.match(objective)
@@ -139,9 +139,9 @@ class _Runs:
         self.cache = None
         if cache_dir is None:
             return
-        from . import __version__
-        from ._sources import fingerprint
-        from .sweep import _Cache, _canonical, _check_cache_dir, _code_fingerprint
+        from ..engine._sources import fingerprint
+        from ..engine._version import __version__
+        from ..engine.sweep import _Cache, _canonical, _check_cache_dir, _code_fingerprint
 
         self.cache = _Cache(_check_cache_dir(cache_dir))
         self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
@@ -152,7 +152,7 @@ class _Runs:
     def _name(self, games: int, seed: np.random.SeedSequence, comp) -> str:
         import json
 
-        from .sweep import _canonical, _sha
+        from ..engine.sweep import _canonical, _sha
 
         return _sha(json.dumps({**self.key, "games": int(games), "entropy": _canonical(seed.entropy),
                                 "spawn_key": list(seed.spawn_key), "components": comp.content_hash()},
@@ -160,8 +160,8 @@ class _Runs:
 
     def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[np.ndarray, np.ndarray, int]:
         """``(numerator, denominator, rows)`` of the metric over ``games`` games played from ``seed``."""
-        from .designer import metric_values
-        from .rng import fresh_copy
+        from ..engine.rng import fresh_copy
+        from .compare import metric_values
 
         name = self._name(games, seed, comp) if self.cache is not None else ""
         if self.cache is not None:
@@ -208,7 +208,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     parameters : dict
         Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices.
     objective : str or tuple
-        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of :func:`pyradice_lab.designer.metrics`).
+        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of :func:`pyradice_lab.design.compare.metrics`).
     budget : int
         Games the search may play in all (verification not counted).
     players, policies
@@ -228,15 +228,15 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     cache_dir : path, optional
         Keep every finished simulation (one candidate in one round, and the two verification runs) in this
         directory, so that an interrupted search started again with the same arguments replays nothing it
-        finished and gives the same result.  The files are the sweep cache's (:mod:`pyradice_lab.sweep`):
+        finished and gives the same result.  The files are the sweep cache's (:mod:`pyradice_lab.engine.sweep`):
         written atomically, signed, and used only when the code and the components that produced them are
-        unchanged; anything else is recomputed with a :class:`~pyradice_lab.sweep.CacheWarning`.
+        unchanged; anything else is recomputed with a :class:`~pyradice_lab.engine.sweep.CacheWarning`.
 
     Returns
     -------
     BalanceResult
         ``values`` (the proposal, by path), ``components`` (with the proposal applied), ``before`` and
-        ``after`` (the metric's :class:`~pyradice_lab.stats.Estimate` on fresh seeds), ``history`` (every
+        ``after`` (the metric's :class:`~pyradice_lab.engine.stats.Estimate` on fresh seeds), ``history`` (every
         candidate of every round) and ``games_used``; ``.summary()`` is one line.
 
     Raises
@@ -261,9 +261,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     """
     from tqdm.auto import tqdm
 
-    from .designer import check_metric, metric_estimate
-    from .plausible import _simulate
-    from .rng import spawn_seeds
+    from ..engine.rng import spawn_seeds
+    from .compare import check_metric, metric_estimate
+    from .robustness import _simulate
 
     metric, target = parse_objective(objective)
     simulate = _simulate(game)

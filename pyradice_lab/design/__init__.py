@@ -1,0 +1,17 @@
+"""The designer's tools, above the games (which they reach through the registry) and below the report.
+
+- :mod:`~pyradice_lab.design.compare`: paired comparison of two component sets on the same games (common
+  random numbers), the designer metrics (``pl.compare``).
+- :mod:`~pyradice_lab.design.robustness`: does a finding hold on plausible component sets? (``pl.robustness``)
+- :mod:`~pyradice_lab.design.balance`: search component values for an objective, verified on fresh games
+  (``pl.balance``).
+- :mod:`~pyradice_lab.design.strength`: the strength ladder and restricted play.
+
+>>> import pyradice_lab.design as design
+>>> "compare" in dir(design)
+True
+"""
+
+from ..engine._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "robustness", "balance", "strength"])

@@ -1,0 +1,250 @@
+"""Argument types, output paths and progress for the command line: what the top CLI and every game's CLI share.
+
+It sits in the engine, below the games, so that a game's ``cli.py`` takes its argument types from here and
+never imports the top-level :mod:`pyradice_lab.cli` (which imports the games).  Every path a subcommand
+writes is checked when the command line is parsed, before any work, by one helper (:func:`output_file` /
+:func:`output_dir` as argparse types, built on :func:`check_output_path`): a file where a folder is needed, a
+missing folder (only ``reports/``, the default output folder, is created), an existing folder given as a
+file, a wrong suffix, a read-only place or an over-long name is refused in one line.  Tables are written
+atomically (:func:`write_csv`).
+
+>>> positive_int("3")
+3
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+__all__ = ["CliError", "ArgumentParser", "components_arg", "show_progress", "positive_int", "nonneg_int", "jobs_int",
+           "int_list", "float_list", "positive_float", "parse_grid_value", "grid_arg", "check_output_path",
+           "output_file", "output_dir", "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR", "PROG"]
+
+PROG = "pyradice-lab"
+
+
+class CliError(Exception):
+    """An error to report on one line (exit status 2)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit status 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+# ----------------------------------------------------------------------------------------- arg types
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
+    return v
+
+
+def nonneg_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {v}")
+    return v
+
+
+def jobs_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
+    if v == 0 or v < -1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or -1 (all cores), got {v}")
+    return v
+
+
+def int_list(text: str) -> list[int]:
+    """``"3,4,6"`` -> ``[3, 4, 6]``."""
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def float_list(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+def comma_names(text: str) -> str:
+    """argparse type for ``NAME`` or ``NAME1,NAME2,...`` (policies): no empty item; returns the text."""
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or not all(items):
+        raise argparse.ArgumentTypeError(f"expected a name or comma-separated names, none empty, got {text!r}")
+    return text
+
+
+# ----------------------------------------------------------------------------------------- output paths
+#: The default output folder; the only missing folder an output path may name (it is created on write).
+DEFAULT_OUTPUT_DIR = Path("reports")
+
+
+def _name_limits(path: Path) -> tuple[int, int]:
+    """(longest file name, longest path) in bytes on the file system holding ``path``."""
+    probe = path
+    while not os.path.exists(probe) and probe != probe.parent:
+        probe = probe.parent
+    where = probe if os.path.exists(probe) else "."
+    name_max, path_max = 255, 4096
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        name_max = os.pathconf(where, "PC_NAME_MAX")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        path_max = os.pathconf(where, "PC_PATH_MAX")
+    return name_max, path_max
+
+
+def check_output_path(path: str | os.PathLike, *, kind: str = "file", suffixes: Sequence[str] = (),
+                      option: str = "--out") -> Path:
+    """Check before any work that ``path`` can be written; return it as a Path, or raise :class:`CliError`.
+
+    ``kind="file"``: the path is not a folder, has one of ``suffixes`` (if given), and its folder exists
+    (or is :data:`DEFAULT_OUTPUT_DIR`) and is writable.  ``kind="dir"``: the path is a folder or can be
+    created as one.  Both: no part of the path is an existing file used as a folder, no name is longer than
+    the file system allows.
+    """
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text.strip():
+        raise CliError(f"{option} must be a path, got {text!r}")
+    if "\0" in text:
+        raise CliError(f"{option} must not contain a NUL character")
+    p = Path(text)
+    name_max, path_max = _name_limits(p)
+    size = len(os.fsencode(os.path.abspath(text)))
+    if size >= path_max:
+        raise CliError(f"{option}: the path is too long ({size} bytes; at most {path_max - 1})")
+    for part in p.parts:
+        if len(os.fsencode(part)) > name_max:
+            raise CliError(f"{option}: the name {part[:24] + '...'!r} is too long ({len(os.fsencode(part))} bytes; "
+                           f"at most {name_max})")
+    # an existing file used as a folder anywhere on the way
+    for anc in reversed((p, *p.parents) if kind == "dir" else p.parents):
+        if os.path.exists(anc) and not os.path.isdir(anc):
+            if anc == p:
+                raise CliError(f"{option} {text!r} exists and is a file, not a folder")
+            raise CliError(f"{option} {text!r}: {str(anc)!r} is a file, not a folder")
+    if kind == "file":
+        if os.path.isdir(p):
+            raise CliError(f"{option} {text!r} is an existing folder; give a file name")
+        if suffixes and p.suffix.lower() not in suffixes:
+            raise CliError(f"{option} must end in {' or '.join(suffixes)}, got {text!r}")
+        folder = p.parent
+        if not os.path.exists(folder) and folder != DEFAULT_OUTPUT_DIR:
+            raise CliError(f"{option} {text!r}: the folder {str(folder)!r} does not exist (create it first)")
+        if os.path.exists(p) and not os.access(p, os.W_OK):
+            raise CliError(f"{option} {text!r} exists and is not writable")
+    else:
+        folder = p
+    probe = folder
+    while not os.path.exists(probe) and probe != probe.parent:
+        probe = probe.parent
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise CliError(f"{option} {text!r}: cannot write in {str(probe)!r} ({exc.strerror or exc})") from None
+    return p
+
+
+def _path_type(kind: str, suffixes: Sequence[str], option: str) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        try:
+            check_output_path(text, kind=kind, suffixes=suffixes, option=option)
+        except CliError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(option).lstrip(": ")) from None
+        return text
+
+    check.__name__ = f"output {kind}"
+    check.output_path = True  # tests find every writing option by this mark
+    return check
+
+
+def output_file(*suffixes: str, option: str = "--out") -> Callable[[str], str]:
+    """argparse ``type=`` for a file the command writes (checked when parsed, see :func:`check_output_path`)."""
+    return _path_type("file", tuple(s.lower() for s in suffixes), option)
+
+
+def output_dir(option: str = "--cache-dir") -> Callable[[str], str]:
+    """argparse ``type=`` for a folder the command writes into (created if missing)."""
+    return _path_type("dir", (), option)
+
+
+def write_csv(df, path: str | os.PathLike) -> Path:
+    """Write ``df`` to ``path`` atomically (a temporary file renamed into place); creates ``reports/``."""
+    from .sweep import replace_with_default_mode, temporary_prefix
+
+    path = Path(path)
+    if path.parent == DEFAULT_OUTPUT_DIR:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            df.to_csv(fh, index=False)
+        replace_with_default_mode(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def parse_grid_value(text: str):
+    """A grid value from the command line: int, then float, then the string itself."""
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def grid_arg(text: str) -> tuple[str, list]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected name=v1,v2,..., got {text!r}")
+    name, values = text.split("=", 1)
+    vals = [parse_grid_value(v) for v in values.split(",") if v != ""]
+    if not name or not vals:
+        raise argparse.ArgumentTypeError(f"expected name=v1,v2,..., got {text!r}")
+    return name.strip(), vals
+
+
+# ----------------------------------------------------------------------------------------- commands
+def show_progress(args) -> bool:
+    """Progress bars on an interactive terminal unless --no-progress."""
+    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
+
+
+def components_arg(parser) -> None:
+    """Add ``--components PATH`` (a designer's components file) to a game subcommand."""
+    parser.add_argument("--components", metavar="PATH", default=None,
+                        help="a components TOML file ('components --dump FILE' writes one to edit); a partial "
+                             "file merges over the packaged components")
+
+
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return v

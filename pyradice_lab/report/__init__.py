@@ -1,0 +1,49 @@
+"""The document: above the designer's tools, below the CLI.
+
+- :mod:`~pyradice_lab.report.items` and :mod:`~pyradice_lab.report.findings`: the data types an experiment
+  returns (:class:`ExperimentResult`, :class:`Section`, :class:`Finding`): the only part of the report a game
+  imports, with :mod:`~pyradice_lab.report.figures` (the shared matplotlib style).
+- :mod:`~pyradice_lab.report.build`: :func:`build_report` (the sections in worker processes) and
+  :func:`write_pdf`; :mod:`~pyradice_lab.report.pdf`, :mod:`~pyradice_lab.report.tables` and
+  :mod:`~pyradice_lab.report.style`: the ReportLab layout.
+- :mod:`~pyradice_lab.report.checks`: the robustness column (findings re-checked on plausible components).
+- :mod:`~pyradice_lab.report.strength`: the strength part; :mod:`~pyradice_lab.report.overview`: the overview.
+
+The document builder's names load on first use (``from pyradice_lab.report import Section, write_pdf``), so a
+game importing :mod:`~pyradice_lab.report.items` never loads the PDF engine.
+
+>>> from pyradice_lab.report import Section
+>>> Section("Demo", ["Some text."]).title
+'Demo'
+"""
+
+from typing import TYPE_CHECKING
+
+from ..engine._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(globals(), {
+    "items": ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "RasterFigure",
+              "EXPERIMENT_TABLE_ROWS"],
+    "findings": ["Finding", "MIN_CLAIM_N"],
+    "build": ["write_pdf", "build_report", "DEFAULT_REPORT", "MAX_PAGES", "ReportLengthWarning"],
+}, submodules=["items", "findings", "figures", "build", "pdf", "tables", "style", "checks", "strength", "overview"])
+
+if TYPE_CHECKING:  # pragma: no cover - what static tools see
+    from .build import (
+        DEFAULT_REPORT as DEFAULT_REPORT,
+        MAX_PAGES as MAX_PAGES,
+        ReportLengthWarning as ReportLengthWarning,
+        build_report as build_report,
+        write_pdf as write_pdf,
+    )
+    from .findings import MIN_CLAIM_N as MIN_CLAIM_N, Finding as Finding
+    from .items import (
+        EXPERIMENT_TABLE_ROWS as EXPERIMENT_TABLE_ROWS,
+        ExperimentResult as ExperimentResult,
+        FigureItem as FigureItem,
+        RasterFigure as RasterFigure,
+        ReportContext as ReportContext,
+        Section as Section,
+        Table as Table,
+        Text as Text,
+    )
