@@ -7,19 +7,18 @@
 #    deal (the start player's tiles vs the second player's, 51 in all) that brings the start player's win
 #    rate to 50%, verified on fresh seeds.
 #
-#     python experiments/designer_loop.py [--quick]
+#     python experiments/designer_loop.py [--quick] [--seed N]
 
 # %%
-import sys
-
 from pyradice_lab import balance, robustness
+from pyradice_lab.report.runner import parse_experiment_args
 
-quick = "--quick" in sys.argv
+quick, seed, _ = parse_experiment_args(seed=2026)
 K, G = (4, 200) if quick else (12, 1500)
 
 for game, finding, kw in [("purramid", "start_player_win < 0.5", {"players": 2}),
                           ("raft", "start_player_win > 0.3333", {"players": 3})]:
-    r = robustness(game, finding, reconstructions=K, games=G, rng=2026, progress=True, **kw)
+    r = robustness(game, finding, reconstructions=K, games=G, rng=seed, progress=True, **kw)
     print(f"\n{game}: {r.summary()}")
     print(r.table[["set", "value", "ci_low", "ci_high", "verdict"]].to_string(index=False, float_format="%.3f"))
     print(r.sensitivity.to_string(index=False, float_format="%+.2f"))
@@ -28,6 +27,6 @@ for game, finding, kw in [("purramid", "start_player_win < 0.5", {"players": 2})
 deals = [[28, 23], [27, 24], [26, 25], [25, 26], [24, 27]]
 b = balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.5", players=2,
             budget=2000 if quick else 12000, first_games=100 if quick else 400,
-            verify_games=400 if quick else 4000, rng=2026, progress=True)
+            verify_games=400 if quick else 4000, rng=seed, progress=True)
 print("\n" + b.summary())
 print(b.history.to_string(index=False, float_format="%.4f"))

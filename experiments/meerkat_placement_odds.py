@@ -3,21 +3,15 @@
 #
 # Exact probability (216 rolls x 8 keep-sets) that a turn allows placing 1, 2, 3 meerkats or the queen on
 # each tile, with and without the optional reroll, and the automa's placement distribution per die face.
-# Run alone: `.venv/bin/python experiments/meerkat_placement_odds.py`.
+# Run alone: `.venv/bin/python experiments/meerkat_placement_odds.py` (`--out DIR`; no sampling, so
+# `--quick` and `--seed` change nothing).
 
 # %%
-from pyradice_lab.meerkat import automa_placement_table, placement_table
+from pyradice_lab.meerkat import automa_placement_table
 from pyradice_lab.meerkat.report import odds_experiment
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-# %%
-result = odds_experiment()
-save_experiment(result, "reports")
-print(result.reading)
-for f in result.findings:
-    print("-", render(f))
-print(placement_table().round(4).to_string())
+run_experiment(lambda quick, seed: odds_experiment())
 
 # %%
 automa = automa_placement_table()

@@ -2,25 +2,14 @@
 # # Meerkat Kingdom — Tile value fairness: points paid per piece committed on each tile, and values that would equalise them (re-simulated).
 #
 # Runs the same function as the report section (`pyradice_lab.meerkat.report.run_tile_fairness`) at full size and
-# writes `reports/meerkat_*/` (CSV + PNG).  Run alone: `.venv/bin/python experiments/meerkat_tile_fairness.py`.
+# writes `reports/meerkat_*/` (CSV + PNG).  Run alone: `.venv/bin/python experiments/meerkat_tile_fairness.py`
+# (`--quick`: the report's quick size; `--seed N`, `--out DIR`).
 
 # %%
-import sys
-
 import numpy as np
 
 from pyradice_lab.meerkat.report import SIZES, run_tile_fairness
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-SEED = np.random.SeedSequence(2026)
-GAMES = SIZES["fairness"][2] if "--quick" not in sys.argv else SIZES["fairness"][0]
-
-# %%
-result = run_tile_fairness(GAMES, SEED)
-paths = save_experiment(result, "reports")
-print(result.reading)
-for f in result.findings:
-    print("-", render(f))
-print(result.table.to_string(index=False))
-print({k: str(v) for k, v in paths.items()})
+run_experiment(lambda quick, seed: run_tile_fairness(SIZES["fairness"][0 if quick else 2],
+                                                     np.random.SeedSequence(seed)), seed=2026)

@@ -3,7 +3,7 @@
 # Fresh-turn values with bonus="approx" and "none" against "exact" on small boards and late-game boards.
 # With --full-board it also solves the empty side A exactly (compiled: under a second) and plays the approx-optimal
 # policy with real bonus turns (Monte Carlo) to measure what the approximation costs in decisions.
-# Writes reports/purramid_bonus_modes/.
+# Writes reports/purramid_bonus_modes/ (`--quick`, `--seed N`, `--out DIR`).
 
 # %%
 import sys
@@ -14,16 +14,16 @@ import numpy as np
 from pyradice_lab.purramid import advisor, simulate_turns
 from pyradice_lab.purramid.report import bonus_mode_experiment
 from pyradice_lab.purramid.turns import turn_value
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-res = bonus_mode_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(5))
-print("\n".join(render(f) for f in res.findings))
-print(res.display.to_string(index=False))
-print(save_experiment(res, "reports"))
+flags = {"--full-board", "--big-board"} & set(sys.argv[1:])  # this script's own flags (the cells below)
+run_experiment(lambda quick, seed: bonus_mode_experiment(quick=quick, seed=np.random.SeedSequence(seed)),
+               [a for a in sys.argv[1:] if a not in flags], seed=5,
+               description="Also: --full-board (the empty side A solved exactly, approx policy played), "
+                           "--big-board (a board above the auto threshold).")
 
 # %%
-if "--full-board" in sys.argv:
+if "--full-board" in flags:
     for mode in ("none", "approx", "exact"):
         t0 = time.perf_counter()
         v, b = advisor.solver_for("A", bonus=mode).fresh(0, 5, 0)
@@ -40,7 +40,7 @@ if "--full-board" in sys.argv:
 # approx error and the mode label.
 
 # %%
-if "--big-board" in sys.argv:
+if "--big-board" in flags:
     from pyradice_lab.purramid import load_layout
     from pyradice_lab.purramid.advisor import AUTO_EXACT_MAX_VALID, parse_objective
     from pyradice_lab.purramid.components import Layout

@@ -1,20 +1,15 @@
 # %% [markdown]
 # # Purramid: should I press my luck?
 # Exact value of stopping vs continuing by dice left, in four board situations on side A (the advisor's
-# expectimax; bonus turns per the default "auto" mode). Writes reports/purramid_press_your_luck/.
+# expectimax; bonus turns per the default "auto" mode). Writes reports/purramid_press_your_luck/
+# (`--quick`, `--out DIR`).
 
 # %%
-import sys
-
 from pyradice_lab.purramid import advise
 from pyradice_lab.purramid.report import press_your_luck_experiment
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-res = press_your_luck_experiment(quick="--quick" in sys.argv)
-print("\n".join(render(f) for f in res.findings))
-print(res.display.to_string(index=False))
-print(save_experiment(res, "reports"))
+run_experiment(lambda quick, seed: press_your_luck_experiment(quick=quick))
 
 # %% [markdown]
 # One concrete decision: dice on the bottom "6" (0,3), four dice rolled 2 3 5 6.

@@ -2,21 +2,13 @@
 # # Purramid: seat advantage and game length by player count and side
 # Simulated games (compiled rules), every seat playing the same human-style policy; win probability by
 # seat and turns per game with 95% confidence intervals. Writes reports/purramid_seat_advantage/ and
-# reports/purramid_game_length/.
+# reports/purramid_game_length/ (`--quick`, `--seed N`, `--out DIR`).
 
 # %%
-import sys
-
 import numpy as np
 
 from pyradice_lab.purramid.report import game_experiments
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-quick = "--quick" in sys.argv
-results, n = game_experiments(200 if quick else 2000, np.random.SeedSequence(2024))
-for res in results[:2]:
-    print(res.title)
-    print("\n".join(render(f) for f in res.findings))
-    print(res.display.to_string(index=False))
-    print(save_experiment(res, "reports"))
+run_experiment(lambda quick, seed: game_experiments(200 if quick else 2000,
+                                                    np.random.SeedSequence(seed))[0][:2], seed=2024)

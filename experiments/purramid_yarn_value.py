@@ -2,7 +2,8 @@
 # # Purramid: what is a yarn token worth?
 # Exact gain in expected tiles of a fresh 5-dice turn from holding one (and two) tokens, on the empty
 # sides, the 2-player start boards and boards from simulated 4-player games. This is how the default
-# yarn_value in pyradice_lab/purramid/data/game.toml was derived. Writes reports/purramid_yarn_value/.
+# yarn_value in pyradice_lab/purramid/data/game.toml was derived. Writes reports/purramid_yarn_value/
+# (`--quick`, `--seed N`, `--out DIR`).
 
 # %%
 import sys
@@ -10,19 +11,18 @@ import sys
 import numpy as np
 
 from pyradice_lab.purramid.report import yarn_value_experiment
-from pyradice_lab.report.build import save_experiment
-from pyradice_lab.report.findings import render
+from pyradice_lab.report import run_experiment
 
-res = yarn_value_experiment(quick="--quick" in sys.argv, seed=np.random.SeedSequence(7))
-print("\n".join(render(f) for f in res.findings))
-print(res.display.to_string(index=False))
-print(save_experiment(res, "reports"))
+derive = "--derive" in sys.argv[1:]  # this script's own flag (the cell below); the runner parses the rest
+run_experiment(lambda quick, seed: yarn_value_experiment(quick=quick, seed=np.random.SeedSequence(seed)),
+               [a for a in sys.argv[1:] if a != "--derive"], seed=7,
+               description="Also: --derive (the data default's derivation, about a minute).")
 
 # %% [markdown]
 # The derivation of the data default, over 2-, 3- and 4-player games on both sides (about a minute):
 
 # %%
-if "--derive" in sys.argv:
+if derive:
     import pandas as pd
 
     from pyradice_lab.purramid import analysis as A

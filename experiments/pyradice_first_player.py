@@ -1,18 +1,17 @@
 # %% [markdown]
 # # Pyradice: is there a first-player advantage?
 # Win share by turn position (ties split) with 95% CIs for 2, 3 and 4 players under greedy play, against the
-# fair share.  Writes reports/pyradice_first_player/.
+# fair share.  Writes reports/pyradice_first_player/
+# (`--quick`: the report's quick size; `--seed N`, `--out DIR`).
 
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import experiment_first_player
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.pyradice.report import SIZES, experiment_first_player
+from pyradice_lab.report import run_experiment
 
 GAMES = {2: 2000, 3: 400, 4: 250}
+QUICK = {p: SIZES[f"first{p}"][0] for p in GAMES}
 
-# %%
-res = experiment_first_player(GAMES, np.random.SeedSequence(20264))
-print(res.reading)
-print(res.table.round(3).to_string(index=False))
-print(save_experiment(res, "reports"))
+run_experiment(lambda quick, seed: experiment_first_player(QUICK if quick else GAMES,
+                                                           np.random.SeedSequence(seed)), seed=20264)

@@ -1,18 +1,14 @@
 # %% [markdown]
 # # Pyradice: what is each skill token worth?
 # Mean score per seat with the default board minus the same games (same seeds) with one level's skill token
-# removed from every board; greedy play, 2 players.  Writes reports/pyradice_skill_values/.
+# removed from every board; greedy play, 2 players.  Writes reports/pyradice_skill_values/
+# (`--quick`: the report's quick size; `--seed N`, `--out DIR`).
 
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import experiment_skills
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.pyradice.report import SIZES, experiment_skills
+from pyradice_lab.report import run_experiment
 
-N_GAMES = 300
-
-# %%
-res = experiment_skills(N_GAMES, np.random.SeedSequence(20262))
-print(res.reading)
-print(res.table.round(3).to_string(index=False))
-print(save_experiment(res, "reports"))
+run_experiment(lambda quick, seed: experiment_skills(SIZES["skills"][0] if quick else 300,
+                                                     np.random.SeedSequence(seed)), seed=20262)

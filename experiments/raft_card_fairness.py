@@ -7,21 +7,10 @@
 # and new values proposed.
 #
 # The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
-# CSV and PNG are written under `reports/raft_*/`.
+# CSV and PNG are written under `reports/raft_*/` (`--quick`: fewer games; `--seed N`, `--out DIR`).
 
 # %%
-from pathlib import Path
-
 from pyradice_lab.raft import analysis as ex
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report import run_experiment
 
-SEED = 20240601
-OUT = Path("reports")
-N_GAMES = 3000
-
-# %%
-res = ex.card_fairness(N_GAMES, SEED, players=3)
-paths = save_experiment(res, OUT)
-print(res.reading)
-print(res.table.to_string(index=False))
-print("wrote", ", ".join(str(p) for p in paths.values()))
+run_experiment(lambda quick, seed: ex.card_fairness(240 if quick else 3000, seed, players=3), seed=20240601)

@@ -7,23 +7,20 @@
 # default, so the differences are paired (common random numbers), with 95% intervals.
 #
 # The numbers come from `pyradice_lab.raft.readings` (the same functions as the PDF report section);
-# CSV and PNG are written under `reports/raft_*/`.
+# CSV and PNG are written under `reports/raft_*/` (`--quick`: fewer games; `--seed N`, `--out DIR`).
 
 # %%
-from pathlib import Path
-
 from pyradice_lab.raft import readings as rd
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report import run_experiment
 
-SEED = 20240601
-OUT = Path("reports")
-N_GAMES = 4000
 
-# %%
-for players in (3, 4):
-    res = rd.readings(N_GAMES, SEED, players=players)
-    res.name = f"raft_readings_{players}p"
-    paths = save_experiment(res, OUT)
-    print(res.reading)
-    print(res.table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    print("wrote", ", ".join(str(p) for p in paths.values()))
+def readings(quick: bool, seed: int):
+    results = []
+    for players in (3, 4):
+        res = rd.readings(60 if quick else 4000, seed, players=players)
+        res.name = f"raft_readings_{players}p"
+        results.append(res)
+    return results
+
+
+run_experiment(readings, seed=20240601)

@@ -4,21 +4,10 @@
 # Standard vs sinking-lifeboats variant for 2, 3 and 4 players: points per player, game length, boats sunk.
 #
 # The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
-# CSV and PNG are written under `reports/raft_*/`.
+# CSV and PNG are written under `reports/raft_*/` (`--quick`: fewer games; `--seed N`, `--out DIR`).
 
 # %%
-from pathlib import Path
-
 from pyradice_lab.raft import analysis as ex
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report import run_experiment
 
-SEED = 20240601
-OUT = Path("reports")
-N_GAMES = 400
-
-# %%
-res = ex.sinking(N_GAMES, SEED, players=(2, 3, 4))
-paths = save_experiment(res, OUT)
-print(res.reading)
-print(res.table.to_string(index=False))
-print("wrote", ", ".join(str(p) for p in paths.values()))
+run_experiment(lambda quick, seed: ex.sinking(50 if quick else 400, seed, players=(2, 3, 4)), seed=20240601)

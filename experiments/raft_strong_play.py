@@ -8,25 +8,19 @@
 #    played by `exact` instead of `greedy`?  Both with 95% intervals.
 #
 # The numbers come from `pyradice_lab.raft.strong_play` (the same functions as the PDF report section);
-# CSV and PNG are written under `reports/raft_*/`.  About 25 minutes on a busy 2-core machine.
+# CSV and PNG are written under `reports/raft_*/` (`--quick`: fewer games; `--seed N`, `--out DIR`).  About 25 minutes on a busy 2-core machine.
 
 # %%
-from pathlib import Path
-
 from pyradice_lab.raft import strong_play as sp
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report import run_experiment
 
-SEED = 20241101
-OUT = Path("reports")
 
-# %%
-duels = sp.strength_duels(1500, SEED, players=(2, 3), rivals=("greedy", "aim"))
-save_experiment(duels, OUT)
-print(duels.reading)
-print(duels.table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+def duels(quick: bool, seed: int):
+    return sp.strength_duels(16 if quick else 1500, seed, players=(2, 3), rivals=("greedy", "aim"))
 
-# %%
-res = sp.strong_play(3000, SEED + 1, players=(2, 3, 4), mix_games=1000)
-save_experiment(res, OUT)
-print(res.reading)
-print(res.table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+
+def balance_findings(quick: bool, seed: int):
+    return sp.strong_play(24 if quick else 3000, seed + 1, players=(2, 3, 4), mix_games=12 if quick else 1000)
+
+
+run_experiment(lambda quick, seed: [duels(quick, seed), balance_findings(quick, seed)], seed=20241101)

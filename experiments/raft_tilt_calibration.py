@@ -7,23 +7,12 @@
 # model to your raft.
 #
 # The numbers come from `pyradice_lab.raft.analysis` (the same functions as the PDF report section);
-# CSV and PNG are written under `reports/raft_*/`.
+# CSV and PNG are written under `reports/raft_*/` (`--quick`: fewer games; `--seed N`, `--out DIR`).
 
 # %%
-from pathlib import Path
-
 from pyradice_lab.raft import analysis as ex
-from pyradice_lab.report.build import save_experiment
+from pyradice_lab.report import run_experiment
 
-SEED = 20240601
-OUT = Path("reports")
-
-
-# %%
-res = ex.tilt_model()
-save_experiment(res, OUT)
-print(res.reading)
-cal = ex.calibration_demo(SEED)
-save_experiment(cal, OUT)
-print(cal.reading)
-print(cal.table.to_string(index=False))
+QUICK_DURATIONS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # the report's quick size
+run_experiment(lambda quick, seed: [ex.tilt_model(durations=QUICK_DURATIONS if quick else None),
+                                    ex.calibration_demo(seed, quick=quick)], seed=20240601)

@@ -275,7 +275,7 @@ def _cmd_ladder(args) -> int:
 
 
 #: ``<game> restricted``'s default player where the strongest registered one is too slow for a command line run:
-#: the report's restricted player (``strength_report.PLANS[game].restricted_policy``, tested to agree; kept here
+#: the report's restricted player (``report.strength.PLANS[game].restricted_policy``, tested to agree; kept here
 #: so that ``--help`` imports nothing heavy).  Meerkat Kingdom: ``mcts`` takes about 0.24 s of CPU a game
 #: (2 players), 20 minutes for the five restrictions at the default 1000 games; ``expectimax`` about 0.6 ms, a few
 #: seconds.  Other games: the strongest registered policy.

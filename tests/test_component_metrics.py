@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import pyradice_lab as pl
-from pyradice_lab.design import compare as D
+from pyradice_lab.design import metrics as D
 from pyradice_lab.meerkat import simulate_games as meerkat_games
 from pyradice_lab.pyradice import simulate_games as pyradice_games
 from pyradice_lab.raft import simulate_games as raft_games

@@ -31,4 +31,4 @@ def test_the_harness_catches_a_mutation_in_a_copy(tmp_path, capsys):
     assert "1/1 mutations caught" in out
     # the working tree itself was never touched
     assert mutate.MUTATIONS[[m.name for m in mutate.MUTATIONS].index("wilson-interval")].old in (
-        mutate.ROOT / "pyradice_lab" / "stats.py").read_text()
+        mutate.ROOT / "pyradice_lab" / "engine" / "stats.py").read_text()

@@ -1,7 +1,8 @@
 """The designer's tools, above the games (which they reach through the registry) and below the report.
 
 - :mod:`~pyradice_lab.design.compare`: paired comparison of two component sets on the same games (common
-  random numbers), the designer metrics (``pl.compare``).
+  random numbers) (``pl.compare``).
+- :mod:`~pyradice_lab.design.metrics`: the designer metrics (per-game numbers and ratios, delta-method SEs).
 - :mod:`~pyradice_lab.design.robustness`: does a finding hold on plausible component sets? (``pl.robustness``)
 - :mod:`~pyradice_lab.design.balance`: search component values for an objective, verified on fresh games
   (``pl.balance``).
@@ -14,4 +15,4 @@ True
 
 from ..engine._lazy import attach
 
-__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "robustness", "balance", "strength"])
+__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "balance", "strength"])

@@ -145,7 +145,7 @@ class _Runs:
 
         self.cache = _Cache(_check_cache_dir(cache_dir))
         self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
-                           "metric": fingerprint(Path(__file__).with_name("designer.py"))}
+                           "metric": fingerprint(Path(__file__).with_name("metrics.py"))}
         # what every run of this search shares, in the sweep cache's content-based form
         self.key = {"format": self.FORMAT, "game": game, "metric": metric, "kwargs": _canonical(kwargs)}
 

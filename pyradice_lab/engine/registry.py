@@ -179,7 +179,7 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
                   sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
                   restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
                   unrestrictable: Sequence[str] = ()) -> GameSpec:
-    """Register a game package that has the shared shape (DESIGN.md).
+    """Register a game package that has the shared shape (docs/architecture.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
     ``bench:bench_cases``; a sweep target whose ``fn`` is a string names a function of the package's ``sweeps``

@@ -5,7 +5,7 @@ both produce the same game.  Dice come from a :class:`DiceStream` -- a game's di
 independent fair d6, drawn from its generator in blocks of :data:`BLOCK` -- so a roll of ``d`` dice is
 always the next ``d`` values, whichever engine plays.
 
-Rules implemented (digest: shared/rules/purramid.md):
+Rules implemented (the rules as the Purramid guide, docs/guide/purramid.md, states them):
 
 - setup: 2 players cover the bottom two rows with 21 regular tiles; a yarn token on every uncovered "8";
   deal 4p 18 each then the last player passes 1 to the start player, 3p 24 each then the same, 2p 26/25;

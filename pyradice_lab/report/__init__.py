@@ -8,6 +8,7 @@
   :mod:`~pyradice_lab.report.style`: the ReportLab layout.
 - :mod:`~pyradice_lab.report.checks`: the robustness column (findings re-checked on plausible components).
 - :mod:`~pyradice_lab.report.strength`: the strength part; :mod:`~pyradice_lab.report.overview`: the overview.
+- :mod:`~pyradice_lab.report.runner`: :func:`run_experiment`, the one runner of the ``experiments/`` scripts.
 
 The document builder's names load on first use (``from pyradice_lab.report import Section, write_pdf``), so a
 game importing :mod:`~pyradice_lab.report.items` never loads the PDF engine.
@@ -26,6 +27,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
               "EXPERIMENT_TABLE_ROWS"],
     "findings": ["Finding", "MIN_CLAIM_N"],
     "build": ["write_pdf", "build_report", "DEFAULT_REPORT", "MAX_PAGES", "ReportLengthWarning"],
+    "runner": ["run_experiment"],
 }, submodules=["items", "findings", "figures", "build", "pdf", "tables", "style", "checks", "strength", "overview"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
@@ -47,3 +49,4 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         Table as Table,
         Text as Text,
     )
+    from .runner import run_experiment as run_experiment

@@ -93,7 +93,7 @@ def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
         import warnings
 
         warnings.warn(f"the report {str(path)!r} has {pages} pages, more than the {limit} a designer reads in ten "
-                      f"minutes: shorten a section (report_pdf: fewer rows shown, folded tables, smaller figures)",
+                      f"minutes: shorten a section (report.pdf: fewer rows shown, folded tables, smaller figures)",
                       ReportLengthWarning, stacklevel=2)
     return pages
 
@@ -266,7 +266,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         (g, known[g].report_section) for g in names if known[g].report_section is not None]
     rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
     # the players of every game, rated and restricted: one part after the games, built as one task per game
-    # (so that the pool balances them with the games' sections) and joined by strength_report.combine
+    # (so that the pool balances them with the games' sections) and joined by report.strength.combine
     strength_parts = []
     for g in rated:
         strength_parts.append(len(builders))
@@ -324,7 +324,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 raise
             sections = [done[i] for i in range(len(builders))]
         bar.close()
-        if strength_parts:  # by name, as its builders are (strength_report imports this module)
+        if strength_parts:  # by name, as its builders are (report.strength imports this module)
             combine = registry.lazy("pyradice_lab.report.strength:combine")
             joined = combine(ctx, [sections[i] for i in strength_parts])
             sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]

@@ -1,0 +1,492 @@
+"""The designer metrics: per-game numbers (and ratios and smooth functions of per-game sums) a comparison,
+a robustness check or a balancing objective is about.
+
+Metrics are per-game numbers, or ratios of per-game sums (``burst_rate`` = bursts / turns over all games),
+estimated by the ratio estimator with the delta-method standard error (per-game linearised values, paired
+the same way).  A few are smooth functions of several per-game sums, e.g. a difference of two ratios
+(Meerkat's ``tile_pay_excess:T`` = tile T's points per meerkat minus all tiles' points per meerkat): they are
+estimated by the same delta method, with the function's gradient at the column means.  :func:`metrics` lists
+a game's metrics; :func:`metric_values` computes one from a ``simulate_games`` frame.
+
+Examples
+--------
+>>> from pyradice_lab.design.metrics import metrics
+>>> "start_player_win" in set(metrics("raft").metric)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..engine.stats import Estimate
+
+__all__ = ["metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric", "GAMES"]
+
+#: The four games.
+GAMES = ("purramid", "pyradice", "raft", "meerkat")
+_Z = 1.959963984540054  # the 97.5% normal quantile: intervals are normal (hundreds of games at least)
+
+
+# ------------------------------------------------------------------------------------------------ metrics
+@dataclass(frozen=True)
+class _Metric:
+    description: str
+    fn: Callable           # (df, outcomes, arg) -> (numerator, denominator) per game, or a _Smooth
+    arg: str = ""          # what ":ARG" means ("" = takes none)
+    needs_arg: bool = False
+    example: str = "0"     # an argument for the error message of a metric that needs one
+
+
+@dataclass(frozen=True)
+class _Smooth:
+    """A metric that is a smooth function of the means of several per-game columns (delta method).
+
+    ``columns``: (games, k) per-game values; ``fn(means)`` the metric; ``grad(means)`` its gradient (k,).  The
+    per-game linearised value of game ``i`` is ``grad(means) . (columns[i] - means)``.  A metric function
+    returns one of these instead of ``(numerator, denominator)`` when a single ratio cannot express it.
+    """
+
+    columns: np.ndarray
+    fn: Callable
+    grad: Callable
+
+
+def _ratio_difference(a_num, a_den, b_num, b_den) -> _Smooth:
+    """``sum(a_num)/sum(a_den) - sum(b_num)/sum(b_den)`` as a smooth function of four per-game columns."""
+    cols = np.column_stack([np.asarray(x, dtype=float) for x in (a_num, a_den, b_num, b_den)])
+    return _Smooth(cols, lambda m: m[0] / m[1] - m[2] / m[3],
+                   lambda m: np.array([1 / m[1], -m[0] / m[1] ** 2, -1 / m[3], m[2] / m[3] ** 2]))
+
+
+def _humans(out: pd.DataFrame) -> pd.DataFrame:
+    return out[out["policy"] != "automa"]
+
+
+def _per_game(out: pd.DataFrame, values: pd.Series | np.ndarray, how: str, n: int) -> np.ndarray:
+    s = pd.Series(np.asarray(values, dtype=float), index=out.index).groupby(out["game"].to_numpy()).agg(how)
+    return s.reindex(range(n)).to_numpy(dtype=float)
+
+
+def _ones(df) -> np.ndarray:
+    return np.ones(len(df))
+
+
+def _start_player_win(df, out, arg):
+    return _per_game(out, out["win"].where(out["start"], 0.0), "sum", len(df)), _ones(df)
+
+
+def _start_player_edge(df, out, arg):
+    h = _humans(out)
+    players = _per_game(h, np.ones(len(h)), "sum", len(df))
+    start = _per_game(h, h["win"].where(h["start"], 0.0), "sum", len(df))
+    others = _per_game(h, h["win"].where(~h["start"].astype(bool), 0.0), "sum", len(df))
+    return start - others / (players - 1), _ones(df)
+
+
+def _seat(arg: str, out) -> int:
+    seats = int(out["seat"].max()) + 1
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: the seat must be an integer 0..{seats - 1}, got {arg!r}") from None
+    if not 0 <= k < seats:
+        raise ValueError(f"metric: seat {k} is not in this game (seats 0..{seats - 1})")
+    return k
+
+
+def _seat_win(df, out, arg):
+    k = _seat(arg, out)
+    return _per_game(out, out["win"].where(out["seat"] == k, 0.0), "sum", len(df)), _ones(df)
+
+
+def _position_win(df, out, arg):
+    seats = int(out["position"].max()) + 1
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: the turn position must be an integer 0..{seats - 1}, got {arg!r}") from None
+    if not 0 <= k < seats:
+        raise ValueError(f"metric: turn position {k} is not in this game (0..{seats - 1})")
+    return _per_game(out, out["win"].where(out["position"] == k, 0.0), "sum", len(df)), _ones(df)
+
+
+def _mean_score(df, out, arg):
+    h = _humans(out)
+    return _per_game(h, h["score"], "mean", len(df)), _ones(df)
+
+
+def _score_spread(df, out, arg):
+    h = _humans(out)
+    return _per_game(h, h["score"], "max", len(df)) - _per_game(h, h["score"], "min", len(df)), _ones(df)
+
+
+def _column(col: str):
+    def fn(df, out, arg):
+        return df[col].to_numpy(dtype=float), _ones(df)
+    return fn
+
+
+def _ratio(num: str, den: str):
+    def fn(df, out, arg):
+        return df[num].to_numpy(dtype=float), df[den].to_numpy(dtype=float)
+    return fn
+
+
+def _seat_columns(df, pattern: str) -> list[str]:
+    seats = int(df["players"].iloc[0])
+    return [pattern.format(s=s) for s in range(seats)]
+
+
+def _pyradice_goal_rate(df, out, arg):
+    seats = _seat_columns(df, "{s}")
+    if arg:
+        if arg not in {f"L{i}" for i in range(1, 6)}:
+            raise ValueError(f"metric: goal_rate takes a goal level L1..L5, got {arg!r}")
+        num = df[[f"goal_{arg}_s{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1)
+        return num, np.full(len(df), float(len(seats)))
+    num = df[[f"goals_s{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1)
+    return num, np.full(len(df), 5.0 * len(seats))
+
+
+def _pyradice_card(df, seats, card: str, name: str = "card_points") -> tuple[np.ndarray, np.ndarray]:
+    """Per game: points per seat from ``card`` (a slot 1..4 of the line-up, or a card's name), and whether the
+    game's line-up has it (a frame may join games of several line-ups)."""
+    if card in ("1", "2", "3", "4"):
+        return df[[f"card{card}_s{s}" for s in seats]].to_numpy(dtype=float).mean(axis=1), _ones(df)
+    names = sorted({str(x) for j in range(1, 5) for x in df[f"card{j}"].unique()})
+    if card not in names:
+        raise ValueError(f"metric: {name} takes a card slot 1..4 or the name of a card in these games' line-ups "
+                         f"({', '.join(names)}), got {card!r}")
+    x, has = np.zeros(len(df)), np.zeros(len(df))
+    for j in range(1, 5):
+        here = (df[f"card{j}"] == card).to_numpy()
+        x += np.where(here, df[[f"card{j}_s{s}" for s in seats]].to_numpy(dtype=float).mean(axis=1), 0.0)
+        has += here
+    return x, has
+
+
+def _pyradice_card_points(df, out, arg):
+    seats = _seat_columns(df, "{s}")
+    if arg:
+        return _pyradice_card(df, seats, arg)
+    cols = [f"card{c}_s{s}" for c in ("1", "2", "3", "4") for s in seats]
+    return df[cols].to_numpy(dtype=float).sum(axis=1) / len(seats), _ones(df)
+
+
+def _pyradice_card_points_difference(df, out, arg):
+    parts = arg.split("-")
+    if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+        raise ValueError("metric: card_points_difference takes two different cards A-B (slots 1..4 or card "
+                         f"names, e.g. card_points_difference:Height-Small), got {arg!r}")
+    seats = _seat_columns(df, "{s}")
+    (xa, ha), (xb, hb) = (_pyradice_card(df, seats, c, "card_points_difference") for c in parts)
+    return _ratio_difference(xa, ha, xb, hb)
+
+
+def _raft_points_per_boat(df, out, arg):
+    seats = _seat_columns(df, "{s}")
+    return (df[[f"score_{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1),
+            df[[f"boats_{s}" for s in seats]].to_numpy(dtype=float).sum(axis=1))
+
+
+def _raft_card_rates(df, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per-game (completions, turns held) of every card, and the deck's sizes and points, from a frame of
+    ``simulate_games(..., card_columns=True)``."""
+    sizes, points = df.attrs.get("card_sizes"), df.attrs.get("card_points")
+    if sizes is None or points is None or "completed_c0" not in df.columns:
+        raise ValueError(f"metric {name} needs the per-card columns of simulate_games(..., card_columns=True)")
+    m = len(sizes)
+    done = df[[f"completed_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    held = df[[f"turns_held_c{i}" for i in range(m)]].to_numpy(dtype=float)
+    return np.hstack([done, held]), np.asarray(sizes), np.asarray(points, dtype=float), m
+
+
+def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
+    """A function of the points per own turn held by card size, as a smooth function of the per-card means.
+
+    As in :func:`pyradice_lab.raft.analysis.points_per_turn_by_size`: card ``c`` holds ``tpc_c = T_c /
+    max(C_c, 1)`` own turns per completion (``T_c``, ``C_c``: its turns held and completions summed over the
+    games); a size's rate is the sum of its cards' points over the sum of their ``tpc``; the deck's rate the
+    same over all cards.  ``pick(rates by size, deck rate)`` -> the metric, with ``rates`` a dict size -> rate.
+    """
+    cols, sizes, points, m = _raft_card_rates(df, name)
+    n = len(df)
+    groups = {int(k): sizes == k for k in sorted(set(sizes.tolist()))}
+
+    def tpc(means):
+        c, t = means[:m], means[m:]
+        # C_c = 0 (never completed): max(C_c, 1) = 1, i.e. tpc = T_c = n * mean
+        done = c > 0
+        return np.where(done, t / np.where(done, c, 1.0), n * t), done, c, t
+
+    def parts(means):
+        v, _, _, _ = tpc(means)
+        rates = {k: points[g].sum() / v[g].sum() for k, g in groups.items()}
+        return v, rates, points.sum() / v.sum()
+
+    def fn(means):
+        _, rates, deck = parts(means)
+        return pick(rates, deck)
+
+    def grad(means):
+        v, rates, deck = parts(means)
+        # d metric / d tpc_c: through each rate (d rate_k / d tpc_c = -rate_k / D_k for c of size k) and the deck's
+        d_tpc = np.zeros(m)
+        eps = 1.0
+        base = pick(rates, deck)
+        for k, g in groups.items():  # the metric is linear in the rates: read its coefficients
+            coef = pick({**rates, k: rates[k] + eps}, deck) - base
+            d_tpc[g] += coef * (-rates[k] / v[g].sum())
+        coef = pick(rates, deck + eps) - base
+        d_tpc += coef * (-deck / v.sum())
+        _, done, c, t = tpc(means)
+        d_c = np.where(done, -d_tpc * t / np.where(done, c, 1.0) ** 2, 0.0)
+        d_t = np.where(done, d_tpc / np.where(done, c, 1.0), d_tpc * n)
+        return np.concatenate([d_c, d_t])
+
+    return _Smooth(cols, fn, grad)
+
+
+def _raft_size(df, arg) -> int:
+    sizes = sorted(set(df.attrs.get("card_sizes") or []))
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: boat_pay_excess takes a lifeboat size (slots) {', '.join(map(str, sizes))}, "
+                         f"got {arg!r}") from None
+    if sizes and k not in sizes:
+        raise ValueError(f"metric: no {k}-slot lifeboats in this deck (sizes {', '.join(map(str, sizes))})")
+    return k
+
+
+def _raft_boat_pay_excess(df, out, arg):
+    k = _raft_size(df, arg)
+    return _raft_boat_rates(df, "boat_pay_excess", lambda rates, deck: rates[k] - deck)
+
+
+def _raft_boat_pay_spread(df, out, arg):
+    return _raft_boat_rates(df, "boat_pay_spread", lambda rates, deck: rates[max(rates)] - rates[min(rates)])
+
+
+def _meerkat_tiles(df, arg, name: str = "points_per_meerkat") -> list[int]:
+    tiles = [int(c[len("present_t"):]) for c in df.columns if c.startswith("present_t")]
+    if not arg:
+        return tiles
+    try:
+        t = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: {name} takes a tile number {min(tiles)}..{max(tiles)}, "
+                         f"got {arg!r}") from None
+    if t not in tiles:
+        raise ValueError(f"metric: tile {t} is not in the game (tiles {min(tiles)}..{max(tiles)})")
+    return [t]
+
+
+def _meerkat_hazards(df, out, arg):
+    return df[["hawk", "fire", "jackal"]].to_numpy(dtype=float).sum(axis=1), _ones(df)
+
+
+def _meerkat_points_per_meerkat(df, out, arg):
+    tiles = _meerkat_tiles(df, arg)
+    return (df[[f"paid_t{t}" for t in tiles]].to_numpy(dtype=float).sum(axis=1),
+            df[[f"present_t{t}" for t in tiles]].to_numpy(dtype=float).sum(axis=1))
+
+
+def _meerkat_tile_pay_excess(df, out, arg):
+    (t,) = _meerkat_tiles(df, arg, "tile_pay_excess")
+    tiles = _meerkat_tiles(df, "")
+    return _ratio_difference(df[f"paid_t{t}"], df[f"present_t{t}"],
+                             df[[f"paid_t{u}" for u in tiles]].to_numpy(dtype=float).sum(axis=1),
+                             df[[f"present_t{u}" for u in tiles]].to_numpy(dtype=float).sum(axis=1))
+
+
+_COMMON = {
+    "start_player_win": _Metric("win share of the start player (ties shared)", _start_player_win),
+    "start_player_edge": _Metric("start player's win share minus the mean of the other players' (the automa "
+                                 "excluded; ties shared)", _start_player_edge),
+    "seat_win": _Metric("win share of seat K (ties shared)", _seat_win, "K = seat", True),
+    "position_win": _Metric("win share of the player taking turn position K (0 = start player)",
+                            _position_win, "K = turn position", True),
+    "mean_score": _Metric("mean final score of the players (the automa excluded)", _mean_score),
+    "score_spread": _Metric("best minus worst final score of the players in a game (the automa excluded)",
+                            _score_spread),
+}
+_SPECIFIC = {
+    "purramid": {
+        "game_length": _Metric("normal turns in a game", _column("turns")),
+        "burst_rate": _Metric("bursts per normal turn (over all games)", _ratio("bursts", "turns")),
+        "tiles_per_turn": _Metric("tiles on the board at the end per normal turn (over all games)",
+                                  _ratio("tiles_on_board", "turns")),
+    },
+    "pyradice": {
+        "game_length": _Metric("turns in a game", _column("turns")),
+        "goal_rate": _Metric("share of goal tokens met per player (all levels, or level L1..L5)",
+                             _pyradice_goal_rate, "level L1..L5, optional"),
+        "card_points": _Metric("card points per player (all cards, or one card: its slot 1..4 in the line-up "
+                               "or its name, over the games whose line-up has it)", _pyradice_card_points,
+                               "card slot 1..4 or name, optional"),
+        "card_points_difference": _Metric("card A's points per player minus card B's (slots 1..4 or names; each "
+                                          "over the games whose line-up has it)",
+                                          _pyradice_card_points_difference, "A-B = two cards", True, "Height-Small"),
+    },
+    "raft": {
+        "game_length": _Metric("turns in a game", _column("turns")),
+        "points_per_boat": _Metric("points per completed lifeboat (over all games)", _raft_points_per_boat),
+        "gift_points": _Metric("points completed by passed gems, per game", _column("gift_points")),
+        "rounds": _Metric("rounds in a game (every player's turn once)", _column("rounds")),
+        "boat_pay_excess": _Metric("points per own turn held of the K-slot lifeboats minus the deck's (a card's "
+                                   "points over the own turns it is held per completion; needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_excess,
+                                   "K = lifeboat size (slots)", True, "4"),
+        "boat_pay_spread": _Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_spread),
+    },
+    "meerkat": {
+        "game_length": _Metric("turns in a game", _column("turns")),
+        "points_per_meerkat": _Metric("points a tile pays per meerkat on it when scored (all tiles, or tile T;"
+                                      " over all games)", _meerkat_points_per_meerkat, "tile T, optional"),
+        "tile_pay_excess": _Metric("tile T's points per meerkat minus all tiles' points per meerkat (over all "
+                                   "games; 0 = the tile pays the board mean)", _meerkat_tile_pay_excess,
+                                   "tile T", True, "12"),
+        "hazards_per_game": _Metric("hazard tokens that fired in a game (hawk, fire, jackal)", _meerkat_hazards),
+    },
+}
+
+
+def _check_game(game) -> str:
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a game name (str), one of {', '.join(GAMES)}; got {type(game).__name__}")
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    return game
+
+
+def metrics(game: str) -> pd.DataFrame:
+    """The metrics :func:`compare` knows for ``game``: ``metric``, ``argument`` (``NAME:ARG``), ``meaning``.
+
+    Examples
+    --------
+    >>> "burst_rate" in set(metrics("purramid")["metric"])
+    True
+    """
+    game = _check_game(game)
+    table = {**_COMMON, **_SPECIFIC[game]}
+    return pd.DataFrame([(k, m.arg + (" (required)" if m.needs_arg else ""), m.description)
+                         for k, m in table.items()], columns=["metric", "argument", "meaning"])
+
+
+def check_metric(game: str, metric: str) -> str:
+    """``metric`` if ``game`` knows it (ValueError naming the allowed metrics otherwise)."""
+    _parse_metric(_check_game(game), metric)
+    return metric.strip()
+
+
+def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-game numerator and denominator of ``metric`` on a ``simulate_games`` frame of ``game``.
+
+    The metric over many games is ``sum(numerator) / sum(denominator)`` (a plain mean when the denominator is 1
+    in every game); :func:`metric_estimate` turns them into an estimate with its interval.  A metric that is not
+    one ratio (e.g. ``tile_pay_excess:T``, a difference of two ratios) gives its per-game linearised values
+    (the metric plus each game's delta-method influence) over a denominator of 1: their mean is the metric on
+    these games and their spread its delta-method standard error, but unlike a ratio's numerator they depend
+    on all the games of ``df`` (concatenate frames, not these values).
+    """
+    game = _check_game(game)
+    name, m, arg = _parse_metric(game, metric)
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    res = m.fn(df, sim.outcomes(df), arg)
+    if isinstance(res, _Smooth):
+        value, z = _linear(res, name)
+        return value + z, np.ones(len(z))
+    num, den = res
+    return np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+
+
+def metric_estimate(num, den, metric: str = "metric") -> Estimate:
+    """The ratio estimate ``sum(num) / sum(den)`` with its delta-method SE and 95% normal interval."""
+    value, z = _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
+    return _estimate(value, z)
+
+
+def paired_estimates(base, variant, metric: str = "metric") -> tuple[Estimate, Estimate, Estimate, float]:
+    """Estimates of ``metric`` from two runs of the same games (common random numbers).
+
+    ``base`` and ``variant`` are ``(numerator, denominator)`` per game (:func:`metric_values`) of the same games
+    in the same order.  Returns the base and variant estimates, the difference variant - base (its SE from the
+    per-game paired differences of the linearised values) and the SE two independent runs would give.
+    """
+    rb, zb = _linear(base, metric)
+    rv, zv = _linear(variant, metric)
+    if len(zb) != len(zv):
+        raise ValueError(f"paired estimates need the same games in both runs, got {len(zb)} and {len(zv)} games")
+    b, v = _estimate(rb, zb), _estimate(rv, zv)
+    return b, v, _estimate(rv - rb, zv - zb), math.sqrt(b.se ** 2 + v.se ** 2)
+
+
+def _parse_metric(game: str, metric) -> tuple[str, _Metric, str]:
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a metric name (str), got {type(metric).__name__}")
+    table = {**_COMMON, **_SPECIFIC[game]}
+    name, _, arg = metric.strip().partition(":")
+    if name not in table:
+        import difflib
+
+        close = difflib.get_close_matches(name, table, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"metric {metric!r} is not a {game} metric{hint}; allowed: {', '.join(table)} "
+                         f"(seat_win:K and position_win:K take a seat / turn position)")
+    m = table[name]
+    if m.needs_arg and not arg:
+        raise ValueError(f"metric {name} needs {m.arg}, e.g. {name}:{m.example}")
+    if arg and not m.arg:
+        raise ValueError(f"metric {name} takes no argument, got {metric!r}")
+    return name, m, arg
+
+
+# ------------------------------------------------------------------------------------------------ estimates
+def _linear(res, metric: str) -> tuple[float, np.ndarray]:
+    """The estimate and per-game linearised values of a metric function's result ((num, den) or _Smooth)."""
+    if not isinstance(res, _Smooth):
+        num, den = res
+        return _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
+    x = res.columns
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"metric {metric} is not defined in some games (NaN)")
+    means = x.mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value, grad = float(res.fn(means)), np.asarray(res.grad(means), dtype=float)
+    if not (np.isfinite(value) and np.all(np.isfinite(grad))):
+        raise ValueError(f"metric {metric} is not defined on these games (a denominator is 0 in every game)")
+    return value, (x - means) @ grad
+
+
+def _concat(parts: list):
+    """The metric function results of consecutive blocks of games as one result."""
+    if isinstance(parts[0], _Smooth):
+        return _Smooth(np.concatenate([p.columns for p in parts]), parts[0].fn, parts[0].grad)
+    return (np.concatenate([np.asarray(p[0], float) for p in parts]),
+            np.concatenate([np.asarray(p[1], float) for p in parts]))
+
+
+def _linearised(num: np.ndarray, den: np.ndarray, metric: str) -> tuple[float, np.ndarray]:
+    """The ratio estimate sum(num)/sum(den) and its per-game linearised values (delta method)."""
+    if not (np.all(np.isfinite(num)) and np.all(np.isfinite(den))):
+        raise ValueError(f"metric {metric} is not defined in some games (NaN)")
+    total = den.sum()
+    if total == 0:
+        raise ValueError(f"metric {metric} is not defined: its denominator is 0 in every game")
+    r = float(num.sum() / total)
+    return r, (num - r * den) / den.mean()
+
+
+def _estimate(value: float, z: np.ndarray) -> Estimate:
+    n = len(z)
+    se = float(np.std(z, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return Estimate(value, se, n, value - _Z * se, value + _Z * se, 0.95)
