@@ -62,6 +62,12 @@ def test_bad_execution_keywords_fail_with_one_clear_error(kwargs, match):
         check_execution(**kwargs)
 
 
+def test_the_cli_offers_the_backends_of_the_layer():
+    from pyradice_lab.engine import cliargs
+
+    assert cliargs.BACKENDS == ex.BACKENDS
+
+
 def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkeypatch):
     with pytest.raises(ValueError, match="could not be reached"):
         check_execution(2, "dask", "tcp://127.0.0.1:1")

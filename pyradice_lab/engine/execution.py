@@ -290,7 +290,8 @@ def _duration(seconds: float) -> str:
 
 class Progress:
     """Progress over blocks: a tqdm bar on a terminal, else a short line on stderr at most every ``every``
-    seconds (and when done), e.g. ``done 12/40 blocks, 3,000 games, ETA 1 min``; nothing when disabled.
+    seconds, e.g. ``done 12/40 blocks, 3,000 games, ETA 1 min`` (and a last one when done; a run shorter than
+    ``every`` prints nothing); nothing when disabled.
 
     Examples
     --------
@@ -304,11 +305,12 @@ class Progress:
     """
 
     def __init__(self, total: int, *, desc: str = "", enabled: bool = True, unit: str = "games", done: int = 0,
-                 file=None, tty: bool | None = None, every: float = 5.0):
-        self.total, self.desc, self.unit, self.enabled = int(total), desc, unit, bool(enabled)
+                 file=None, tty: bool | None = None, every: float = 5.0, what: str = "blocks"):
+        self.total, self.desc, self.unit, self.enabled, self.what = int(total), desc, unit, bool(enabled), what
         self.done, self.count, self.every = int(done), 0, float(every)
         self.file = file if file is not None else sys.stderr
         self.started = self.last = time.monotonic()
+        self.printed = False
         self.bar = None
         if not self.enabled:
             return
@@ -320,8 +322,8 @@ class Progress:
             except ImportError:  # pragma: no cover - tqdm is a dependency
                 tqdm = None
             if tqdm is not None:
-                self.bar = tqdm(total=self.total, initial=self.done, desc=desc, unit="block", leave=False,
-                                file=self.file)
+                self.bar = tqdm(total=self.total, initial=self.done, desc=desc, unit=what.rstrip("s"),
+                                leave=False, file=self.file)
 
     def update(self, blocks: int = 1, games: int = 0) -> None:
         """``blocks`` more blocks finished, holding ``games`` games (or other units)."""
@@ -333,13 +335,14 @@ class Progress:
             self.bar.update(blocks)
             return
         now = time.monotonic()
-        if now - self.last >= self.every or self.done >= self.total:
-            self.last = now
+        # the first line after ``every`` seconds (a short run prints nothing), the last one when done
+        if now - self.last >= self.every or (self.done >= self.total and self.printed):
+            self.last, self.printed = now, True
             self.file.write(self.line() + "\n")
             self.file.flush()
 
     def line(self) -> str:
-        text = f"{self.desc + ': ' if self.desc else ''}done {self.done}/{self.total} blocks"
+        text = f"{self.desc + ': ' if self.desc else ''}done {self.done}/{self.total} {self.what}"
         if self.count:
             text += f", {self.count:,} {self.unit}"
         if 0 < self.done < self.total:
