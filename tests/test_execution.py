@@ -264,6 +264,40 @@ def test_a_cluster_of_worker_processes_gives_the_same_numbers():
     _frames_equal(box["got"], want)
 
 
+REPORT = """
+import filecmp, glob, os, sys
+sys.path.insert(0, {tests!r})
+import report_sections
+report_sections.register()
+from distributed import Client, LocalCluster
+from pyradice_lab.report import build_report
+kw = dict(quick=True, seed=3, games=["infra_fake"], progress=False)
+build_report(os.path.join({out!r}, "one", "r.pdf"), **kw)
+with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+        Client(cluster) as client:
+    build_report(os.path.join({out!r}, "dask", "r.pdf"), n_jobs=2, backend="dask", scheduler=client, **kw)
+one = os.path.join({out!r}, "one")
+files = sorted(os.path.relpath(p, one) for p in glob.glob(os.path.join(one, "**", "*.csv"), recursive=True))
+assert files, "the report wrote no tables"
+for run in ("dask",):
+    for f in files:
+        assert filecmp.cmp(os.path.join(one, f), os.path.join({out!r}, run, f), shallow=False), (run, f)
+print("same", len(files))
+"""
+
+
+@pytest.mark.slow
+def test_the_report_has_the_same_numbers_on_one_job_and_on_dask(tmp_path):
+    """The report's tables (every number of the PDF) do not depend on where its sections were built (a fake game,
+    in a fresh process: registering it changes the registry)."""
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    res = subprocess.run([sys.executable, "-c", REPORT.format(tests=tests, out=str(tmp_path))], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.startswith("same")
+
+
 # ------------------------------------------------------------------------------------------ resume
 class _Stop(Exception):
     pass
