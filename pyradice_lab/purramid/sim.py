@@ -212,6 +212,10 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     L = load_layout(layout, comp)
     cfg = comp.config
     pols = seat_policies(policies, players)
+    for p in pols:
+        if hasattr(p, "for_turn"):
+            raise ValueError(f"policies: {p.name} chooses its objective each turn and plays in the readable engine "
+                             f"only (rules.play_game), not in simulate_games")
     arrays = _arrays(L)
     risk = _risk()
     seats = _seat_arrays(pols, L, yarn_tokens, cfg)
