@@ -246,7 +246,7 @@ def _cmd_serve(args) -> int:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
     from .purramid.web import serve
 
-    serve(args.layout, host=args.host, port=args.port)
+    serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0
 
 
@@ -517,6 +517,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
                                                  "(default: %(default)s)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="another Host name the page may be opened as (repeatable; localhost, 127.0.0.1 and --host "
+                        "are always allowed, any other Host is refused to defeat DNS rebinding)")
     p.set_defaults(func=_cmd_serve)
 
     for name, spec in registry.games().items():

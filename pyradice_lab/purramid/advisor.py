@@ -404,6 +404,16 @@ def clear_cache() -> None:
     _SOLVERS.clear()
 
 
+def _check_reachable(obj: Objective, layout: Layout, covered: int) -> None:
+    """``("at_least", k)`` asks for at most the tiles still on the board (a larger ``k`` is never reached: its
+    answer would be a certain 0 after a solve of every state)."""
+    if obj.kind == "at_least":
+        left = layout.tiles_of(layout.all_mask & ~covered)
+        if obj.k > left:
+            raise ValueError(f"objective ('at_least', k) needs k <= {left}, the tiles left on the board, "
+                             f"got k={obj.k}")
+
+
 def _check_yarn_value(yarn_value) -> float:
     if yarn_value is None:
         return load_game_config().yarn_value
@@ -536,6 +546,7 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
     if not yarn_tokens and y:
         raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {y}")
+    _check_reachable(parse_objective(objective), L, cov)
     solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     k = solver.objective.k
     rows = []
