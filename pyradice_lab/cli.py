@@ -29,6 +29,7 @@ from .engine.cliargs import (
     PROG,
     ArgumentParser,
     CliError,
+    check_output_path,
     comma_names,
     components_arg,
     grid_arg,
@@ -199,12 +200,15 @@ def _cmd_components(args) -> int:
             raise CliError(f"--dump: the folder {str(out.parent)!r} does not exist")
         if out.exists() and not args.force:
             raise CliError(f"--dump: {str(out)!r} exists (add --force to overwrite it)")
+        check_output_path(out, option="--dump")  # the folder is writable (before loading anything)
     comp = fmt.load(args.components)
     if args.dump is not None:
         tmp = out.with_name(f".tmp-{os.getpid()}-{out.name}")
         try:
             tmp.write_text(comp.to_toml(), encoding="utf-8")
             os.replace(tmp, out)
+        except OSError as exc:  # name the target, not the temporary file it is written through
+            raise CliError(f"--dump {str(out)!r}: cannot be written ({exc.strerror or exc})") from None
         finally:
             tmp.unlink(missing_ok=True)
         print(f"wrote {out}: the {'components of ' + str(args.components) if args.components else 'packaged components'}"

@@ -204,6 +204,9 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
     n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
     players = check_players(players)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:

@@ -139,6 +139,9 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
         raise TypeError(f"card_columns must be True or False, got {card_columns!r}")
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or not (n_jobs >= 1 or n_jobs == -1):
         raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
     if not isinstance(engine, str) or engine not in ENGINES:
