@@ -10,6 +10,10 @@ Every path a subcommand writes is checked when the command line is parsed, befor
 where a folder is needed, a missing folder (only ``reports/``, the default output folder, is created), an
 existing folder given as a file, a wrong suffix, a read-only place or an over-long name is refused in one
 line.  Tables are written atomically (:func:`write_csv`).
+
+The first compile of a game's kernels is announced once on stderr ("pyradice-lab: compiling the Meerkat engine
+once (about 25 s); later runs reuse it"): :func:`main` shows the INFO messages of the logger
+``pyradice_lab.compile`` (:mod:`pyradice_lab.engine._jit`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import os
 import re
 import signal
@@ -164,7 +169,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
-                                   "metric, variant minus base, with its 95%% CI and the variance reduction against "
+                                   "metric, variant minus base, with its 95% CI and the variance reduction against "
                                    f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
                                    f"start_player_win --until 0.01. --list-metrics shows the metrics.")
     components_arg(c)
@@ -534,6 +539,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: the logger of :mod:`.engine._jit` (named here: importing it would import numba into every CLI start)
+COMPILE_LOGGER = "pyradice_lab.compile"
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record is emitted (tests and callers may replace it)."""
+
+    def __init__(self):
+        super().__init__()
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def _show_compile_notices() -> None:
+    """The compile announcements of :mod:`.engine._jit` as one ``pyradice-lab: ...`` line each on stderr."""
+    log = logging.getLogger(COMPILE_LOGGER)
+    if not any(isinstance(h, _StderrHandler) for h in log.handlers):
+        handler = _StderrHandler()
+        handler.setLevel(logging.INFO)
+        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+        log.addHandler(handler)
+    if log.getEffectiveLevel() > logging.INFO:
+        log.setLevel(logging.INFO)
+
+
 def _command(argv: Sequence[str]) -> str:
     """The subcommand named in ``argv`` (its first non-option word), or "" if none."""
     return next((a for a in argv if not a.startswith("-")), "")
@@ -582,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
+    _show_compile_notices()
     try:
         with _signals_interrupt():
             return int(args.func(args) or 0)
