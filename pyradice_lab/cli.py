@@ -278,6 +278,8 @@ def _cmd_ladder(args) -> int:
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
     _print_table(table.drop(columns=["wins", "players"]), args.out, "policies")
+    if a.get("separation"):
+        print(f"note: {a['separation']}")
     print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
     print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
