@@ -6,6 +6,8 @@ from ..engine.cliargs import (
     CliError,
     comma_names,
     components_arg,
+    execution_args,
+    execution_kwargs,
     int_list,
     nonneg_int,
     output_file,
@@ -159,8 +161,8 @@ def _cmd_simulate(args) -> int:
         pols = [p for p in args.policies.split(",") if p]
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
-                        progress=show_progress(args), n_jobs=args.jobs, yarn_tokens=not args.no_yarn,
-                        components=args.components)
+                        progress=show_progress(args), yarn_tokens=not args.no_yarn,
+                        components=args.components, **execution_kwargs(args))
     dt = time.perf_counter() - t0
     print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
           f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
@@ -249,11 +251,11 @@ def add_cli(sub) -> None:
                    help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
     q.add_argument("--policies", type=comma_names, default=None,
                    help="one policy per seat, comma-separated (overrides --policy)")
-    q.add_argument("--jobs", type=int, default=1, help="threads running chunks of games (-1: all cores)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
     components_arg(q)
+    execution_args(q, backend="threading", what="blocks of games")
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",
