@@ -10,6 +10,10 @@ Every path a subcommand writes is checked when the command line is parsed, befor
 where a folder is needed, a missing folder (only ``reports/``, the default output folder, is created), an
 existing folder given as a file, a wrong suffix, a read-only place or an over-long name is refused in one
 line.  Tables are written atomically (:func:`write_csv`).
+
+The first compile of a game's kernels is announced once on stderr ("pyradice-lab: compiling the Meerkat engine
+once (about 25 s); later runs reuse it"): :func:`main` shows the INFO messages of the logger
+``pyradice_lab.compile`` (:mod:`pyradice_lab.engine._jit`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import os
 import re
 import signal
@@ -29,6 +34,7 @@ from .engine.cliargs import (
     PROG,
     ArgumentParser,
     CliError,
+    check_output_path,
     comma_names,
     components_arg,
     execution_args,
@@ -163,7 +169,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
-                                   "metric, variant minus base, with its 95%% CI and the variance reduction against "
+                                   "metric, variant minus base, with its 95% CI and the variance reduction against "
                                    f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
                                    f"start_player_win --until 0.01. --list-metrics shows the metrics.")
     components_arg(c)
@@ -200,12 +206,15 @@ def _cmd_components(args) -> int:
             raise CliError(f"--dump: the folder {str(out.parent)!r} does not exist")
         if out.exists() and not args.force:
             raise CliError(f"--dump: {str(out)!r} exists (add --force to overwrite it)")
+        check_output_path(out, option="--dump")  # the folder is writable (before loading anything)
     comp = fmt.load(args.components)
     if args.dump is not None:
         tmp = out.with_name(f".tmp-{os.getpid()}-{out.name}")
         try:
             tmp.write_text(comp.to_toml(), encoding="utf-8")
             os.replace(tmp, out)
+        except OSError as exc:  # name the target, not the temporary file it is written through
+            raise CliError(f"--dump {str(out)!r}: cannot be written ({exc.strerror or exc})") from None
         finally:
             tmp.unlink(missing_ok=True)
         print(f"wrote {out}: the {'components of ' + str(args.components) if args.components else 'packaged components'}"
@@ -243,7 +252,7 @@ def _cmd_serve(args) -> int:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
     from .purramid.web import serve
 
-    serve(args.layout, host=args.host, port=args.port)
+    serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0
 
 
@@ -270,6 +279,8 @@ def _cmd_ladder(args) -> int:
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
     _print_table(table.drop(columns=["wins", "players"]), args.out, "policies")
+    if a.get("separation"):
+        print(f"note: {a['separation']}")
     print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
     print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
@@ -511,6 +522,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
     p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
                                                  "(default: %(default)s)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="another Host name the page may be opened as (repeatable; localhost, 127.0.0.1 and --host "
+                        "are always allowed, any other Host is refused to defeat DNS rebinding)")
     p.set_defaults(func=_cmd_serve)
 
     for name, spec in registry.games().items():
@@ -523,6 +537,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         else:
             sub.add_parser(name, help=f"{spec.title}: {spec.summary}", add_help=False)
     return parser
+
+
+#: the logger of :mod:`.engine._jit` (named here: importing it would import numba into every CLI start)
+COMPILE_LOGGER = "pyradice_lab.compile"
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record is emitted (tests and callers may replace it)."""
+
+    def __init__(self):
+        super().__init__()
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def _show_compile_notices() -> None:
+    """The compile announcements of :mod:`.engine._jit` as one ``pyradice-lab: ...`` line each on stderr."""
+    log = logging.getLogger(COMPILE_LOGGER)
+    if not any(isinstance(h, _StderrHandler) for h in log.handlers):
+        handler = _StderrHandler()
+        handler.setLevel(logging.INFO)
+        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+        log.addHandler(handler)
+    if log.getEffectiveLevel() > logging.INFO:
+        log.setLevel(logging.INFO)
 
 
 def _command(argv: Sequence[str]) -> str:
@@ -573,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
+    _show_compile_notices()
     try:
         with _signals_interrupt():
             return int(args.func(args) or 0)

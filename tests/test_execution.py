@@ -50,7 +50,7 @@ def _frames_equal(a, b):
 @pytest.mark.parametrize("kwargs, match", [
     (dict(n_jobs=0), "n_jobs must be a positive integer"),
     (dict(n_jobs=-2), "n_jobs must be a positive integer"),
-    (dict(n_jobs=10**9), "at most 4096"),
+    (dict(n_jobs=10**9), f"up to {ex.MAX_JOBS}"),
     (dict(n_jobs=True), "n_jobs"),
     (dict(n_jobs=1.5), "n_jobs"),
     (dict(backend="spark"), "backend must be one of 'loky', 'dask', 'threading'"),
@@ -338,6 +338,23 @@ def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(en
     monkeypatch.setattr(ex, "after_block_hook", done.append)
     _frames_equal(frame(call(cache_dir=tmp_path)), want)
     assert done == []  # everything stored: nothing computed
+
+
+def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, monkeypatch):
+    from pyradice_lab.design.strength import ladder
+    from pyradice_lab.engine import sweep
+
+    want = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    real = sweep._code_fingerprint
+    game_code = real(__import__("pyradice_lab.raft.sim", fromlist=["x"]).lineup_outcomes)
+    # the game's simulation changed (a block's own function did not): its blocks are not used
+    monkeypatch.setattr(sweep, "_code_fingerprint", lambda f: "changed" if real(f) == game_code else real(f))
+    seen: list = []
+    monkeypatch.setattr(ex, "after_block_hook", seen.append)
+    with pytest.warns(sweep.CacheWarning, match="other code"):
+        got = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    _frames_equal(got, want)
+    assert len(seen) == 2  # both seatings played again
 
 
 # ------------------------------------------------------------------------------------------ clean stops

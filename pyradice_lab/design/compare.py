@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..engine.limits import check_count, count_limit
 from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
 from ..engine.stats import Estimate
 from .metrics import (
@@ -177,7 +178,9 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         A name from :func:`metrics` (``"start_player_win"``, ``"seat_win:1"``, ``"mean_score"``,
         ``"score_spread"``, ``"game_length"``, and per game e.g. ``"burst_rate"``, ``"points_per_meerkat:7"``).
     games : int
-        Games played with each component set (default 2000); with ``until``, the minimum.
+        Games played with each component set (default 2000); with ``until``, the minimum.  At most
+        ``limits.count_limit("compare_games")`` (10**8; ``PYRADICE_LAB_MAX_COMPARE_GAMES`` raises it), as is
+        ``max_games``.
     players, policies : as the game's ``simulate_games`` (default: its defaults).
     rng : int, SeedSequence, Generator or None
         Root seed: same seed -> the same games, the same result.
@@ -185,7 +188,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         Keep adding blocks of :data:`BLOCK` games until the 95% interval of the difference has at most this
         half-width (or ``max_games`` is reached; see :attr:`Comparison.reached`).
     max_games : int, optional
-        Cap on the games per component set with ``until`` (default: 100 x ``games``).
+        Cap on the games per component set with ``until`` (default: 100 x ``games``, within the limit).
     options : dict, optional
         Further keyword arguments of the game's ``simulate_games`` (e.g. ``{"layout": "B"}`` for Purramid,
         ``{"variant": "sinking"}`` for Rocking Raft), the same for both runs.
@@ -208,7 +211,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     ------
     ValueError
         If ``game`` or ``metric`` is unknown (or the metric is undefined in these games), a component set
-        fails validation, ``games``/``max_games`` is not a positive integer (``max_games`` without ``until``
+        fails validation, ``games``/``max_games`` is not a positive integer or is above its limit (stating the
+        time it would take; ``max_games`` without ``until``
         or below ``games``), ``until`` is not positive, or ``options`` sets compare's own arguments or
         arguments ``simulate_games`` does not take.
     TypeError
@@ -227,16 +231,21 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     """
     game = _check_game(game)
     name, m, arg = _parse_metric(game, metric)
-    games = _check_pos(games, "games")
+    games = check_count(_check_pos(games, "games"), "compare_games", name="games", factor=2)  # both sides
     if until is not None:
         if isinstance(until, bool) or not isinstance(until, numbers.Real) or not (0 < until < math.inf):
             raise ValueError(f"until must be a positive half-width of the difference's 95% interval, got {until!r}")
         until = float(until)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if max_games is not None and until is None:
         raise ValueError("max_games caps an until= run; without until the run plays exactly games= games")
     max_games = _check_pos(max_games, "max_games", allow_none=True)
+    if max_games is not None:
+        check_count(max_games, "compare_games", name="max_games", factor=2)
     if until is not None:
-        max_games = 100 * games if max_games is None else max_games
+        max_games = min(100 * games, count_limit("compare_games")) if max_games is None else max_games
         if max_games < games:
             raise ValueError(f"max_games must be at least games ({games}), got {max_games}")
     if options is not None and not isinstance(options, dict):
@@ -295,15 +304,17 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         todo = list(range(first))
         while todo:
             for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
-                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo]):
+                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo],
+                                  code=[mod.simulate_games, importlib.import_module(f"pyradice_lab.{game}.sim").outcomes]):
                 parts["base"].append(b)
                 parts["variant"].append(v)
                 n += sizes[used]
                 used += 1
-                if until is not None and n >= games and (
-                        _summarise(parts, name)[2].halfwidth <= until or n >= max_games):
-                    todo = []
-                    break
+                if until is not None and n >= games:
+                    res = _summarise(parts, name)
+                    if res[2].halfwidth <= until or n >= max_games:
+                        todo = []
+                        break
             else:
                 todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
     root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one

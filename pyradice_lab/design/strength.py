@@ -197,7 +197,16 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     DataFrame
         ``policy, rating, rating_se, rating_ci_low, rating_ci_high, comparisons`` (Elo scale; without an anchor
         the SEs are quasi-standard errors, see the module docstring).  ``attrs``: ``diff_se`` (SE of every
-        difference of two ratings, a DataFrame), ``quasi_se_error``.
+        difference of two ratings, a DataFrame), ``quasi_se_error`` and ``separation``: None, or for a degenerate
+        ladder (a policy, or a group of them, finished above the others in every comparison: the maximum
+        likelihood ratings are infinite) a sentence naming the groups; the ratings are then finite only through
+        the prior, and the sentence says so.
+
+    Raises
+    ------
+    ValueError
+        If ``pairs`` lacks a column, a score is outside [0, 1], a policy has no comparisons, the policies are
+        not connected, ``anchor`` is not rated or ``prior_sd`` is not positive.
 
     Examples
     --------
@@ -205,6 +214,11 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     >>> fit = fit_bradley_terry(pairs, anchor="y")
     >>> round(float(fit.loc[0, "rating"]))   # 3 wins in 4: log(3) logits = 191 Elo, shrunk a little by the prior
     187
+    >>> fit.attrs["separation"] is None
+    True
+    >>> unbeaten = fit_bradley_terry(pairs.assign(score=1.0))  # x wins all 4: only the prior keeps it finite
+    >>> unbeaten.attrs["separation"][:30]
+    'degenerate ladder: {x} > {y} ('
     """
     from scipy import optimize, sparse
 
@@ -253,9 +267,7 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
         return ((d.T * (m * p * (1 - p))) @ d + tau * np.eye(n)) / w
 
     res = optimize.minimize(f, np.zeros(n), jac=grad, hess=hess, method="trust-exact", options={"gtol": 1e-12})
-    if np.abs(grad(res.x)).max() > 1e-8:  # pragma: no cover - the problem is smooth and strictly convex
-        raise RuntimeError(f"Bradley-Terry fit did not converge: {res.message}")
-    theta = res.x
+    theta = _newton_finish(res.x, f, grad, hess)
     h_inv = np.linalg.inv(hess(theta) * w)
     # sandwich: per-game score vectors (likelihood part), games as clusters
     games = pd.factorize(pairs.loc[keep, "game"])[0]
@@ -277,7 +289,71 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
                         "rating_ci_high": rating + Z95 * se, "comparisons": comps})
     out.attrs["quasi_se_error"] = err
     out.attrs["diff_se"] = pd.DataFrame(np.sqrt(diff_var) * ELO_PER_LOGIT, index=names, columns=names)
+    out.attrs["separation"] = _separation(n, ua, ub, ys, m, names)
     return out
+
+
+def _separation(n: int, ua, ub, ys, m, names) -> str | None:
+    """None when every rating difference has a finite maximum-likelihood estimate; otherwise a sentence saying
+    which policies beat which in every comparison (their difference is then infinite on the data alone and only
+    the prior keeps it finite, so its value and interval say more about ``prior_sd`` than about the games).
+
+    The estimate is finite exactly when the directed graph "i scored something against j" is strongly
+    connected (Zermelo 1929; Hunter 2004, assumption 1).
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    scored = np.concatenate([ua[ys > 0], ub[ys < m]]), np.concatenate([ub[ys > 0], ua[ys < m]])
+    graph = csr_matrix((np.ones(len(scored[0])), scored), shape=(n, n))
+    k, label = connected_components(graph, directed=True, connection="strong")
+    if k == 1:
+        return None
+    # order the groups (Kahn): a group is listed only after every group that ever scored against it
+    above = {g: set() for g in range(k)}  # above[h]: the groups that scored against h
+    for i, j in zip(*scored):
+        if label[i] != label[j]:
+            above[int(label[j])].add(int(label[i]))
+    order: list[int] = []
+    while len(order) < k:
+        g = min(h for h in range(k) if h not in order and above[h] <= set(order))
+        order.append(g)
+    desc = [", ".join(names[i] for i in range(n) if label[i] == g) for g in order]
+    return ("degenerate ladder: " + " > ".join(f"{{{d}}}" for d in desc) + " (no policy of a later group ever "
+            "scored against one of an earlier group): those rating differences are infinite on the games alone; "
+            "the finite ratings shown come from the prior (prior_sd) and are not measurements")
+
+
+#: The fit is accepted when a full Newton step from it moves no strength by more than this (logits; 1e-7 logit =
+#: 4e-5 Elo, far below any standard error the ladder reports).
+NEWTON_TOL = 1e-7
+
+
+def _newton_finish(theta: np.ndarray, f, grad, hess, *, steps: int = 30) -> np.ndarray:
+    """Newton steps (halved while they do not lower ``f``) from the optimiser's point until the step is below
+    :data:`NEWTON_TOL` (relative to the strengths' scale) or stops making progress in floating point.
+
+    The penalised log-likelihood is smooth and strictly convex (the prior), so from the optimiser's point Newton
+    converges quadratically; the test is on the step, in the strengths' own units, not on an absolute
+    gradient limit that floating-point rounding of a sum over many comparisons can exceed at the optimum.
+    """
+    tol = NEWTON_TOL * max(1.0, float(np.abs(theta).max()))
+    step = np.full_like(theta, np.inf)
+    for _ in range(steps):
+        step = np.linalg.solve(hess(theta), grad(theta))
+        if np.abs(step).max() <= tol:
+            return theta - step
+        f0, t = f(theta), 1.0
+        while t > 1e-6 and not f(theta - t * step) <= f0:
+            t /= 2
+        if t <= 1e-6:  # no decrease even along a tiny Newton step: f is flat to rounding here
+            break
+        theta = theta - t * step
+    if np.abs(step).max() <= 1e3 * tol:  # rounding-limited: still far below any reported SE
+        return theta
+    raise RuntimeError(  # pragma: no cover - the problem is smooth and strictly convex
+        f"Bradley-Terry fit did not converge: the last Newton step moved a strength by "
+        f"{np.abs(step).max():.3g} logits (accepted below {tol:.1g})")
 
 
 def _diff_var(cov: np.ndarray) -> np.ndarray:
@@ -380,7 +456,8 @@ def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry
     keys = [{"entry": entry, "game": spec.name, "seating": list(seating), "games": n_games,
              **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
     with Pool(execution=execution) as pool:
-        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args))
+        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args),
+                         code=[spec.lineup_outcomes])
     frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
 
@@ -444,7 +521,9 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         win_rate_ci_low, win_rate_ci_high, games`` (games the policy played) and ``rating_se``, ``wins`` (win
         shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`; its ``predicted`` column is
         the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair),
-        ``diff_se`` and ``quasi_se_error`` (see :func:`fit_bradley_terry`), ``game``, ``players``,
+        ``diff_se``, ``quasi_se_error`` and ``separation`` (see :func:`fit_bradley_terry`: not None when a
+        policy finished above another in every game they met, whose ratings then rest on the prior), ``game``,
+        ``players``,
         ``games_per_seating``, ``anchor``, ``prior_sd``, ``seed_entropy``.
 
     Examples
@@ -484,7 +563,8 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
                         "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h,
-                        "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"]})
+                        "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"],
+                        "separation": fit.attrs["separation"]})
     return (table, out) if return_outcomes else table
 
 

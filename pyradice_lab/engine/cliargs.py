@@ -62,12 +62,15 @@ def nonneg_int(text: str) -> int:
 
 
 def jobs_int(text: str) -> int:
+    from .limits import MAX_JOBS
+
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1 (all cores), got {v}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer up to {MAX_JOBS} or -1 (all cores), "
+                                         f"got {text!r}") from None
+    if v == 0 or v < -1 or v > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a positive integer up to {MAX_JOBS} or -1 (all cores), got {v}")
     return v
 
 

@@ -74,10 +74,11 @@ from .execution import (
     stop_worker_processes,
     watch_parent,
 )
+from .limits import check_count
 from .stats import Estimate
 
 __all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS", "CacheWarning",
-           "DASK_CONNECT_TIMEOUT", "watch_parent", "loky_config", "stop_worker_processes", "remove_stale_temporaries", "replace_with_default_mode",
+           "DASK_CONNECT_TIMEOUT", "check_progress", "watch_parent", "loky_config", "stop_worker_processes", "remove_stale_temporaries", "replace_with_default_mode",
            "temporary_prefix"]
 
 _CACHE_FORMAT = "pyradice_lab.engine.sweep/2"
@@ -489,6 +490,38 @@ def _differences(stored: dict, current: dict) -> str:
 
 
 # --------------------------------------------------------------------------------------------- workers
+def check_progress(progress) -> bool:
+    """``progress`` (show a progress bar) as a bool: anything but True or False (``"yes"``, 1) is refused.
+
+    Parameters
+    ----------
+    progress : bool
+        The value passed.
+
+    Returns
+    -------
+    bool
+        ``progress``.
+
+    Raises
+    ------
+    ValueError
+        If ``progress`` is not True or False.
+
+    Examples
+    --------
+    >>> check_progress(False)
+    False
+    >>> check_progress("yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: progress must be True or False, got 'yes'
+    """
+    if not isinstance(progress, (bool, np.bool_)):
+        raise ValueError(f"progress must be True or False, got {progress!r}")
+    return bool(progress)
+
+
 def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
     if parent_pid is not None:
         watch_parent(parent_pid)
@@ -525,12 +558,13 @@ def run_sweep(
     grid : dict of lists or list of dicts
         Cells; a dict of lists is expanded as a Cartesian product in order.
     trials : int
-        Passed to ``fn`` for every cell (> 0).
+        Passed to ``fn`` for every cell (> 0; at most ``limits.count_limit("sweep_trials")``, 10**12,
+        ``PYRADICE_LAB_MAX_SWEEP_TRIALS`` raises it).
     seed : int, SeedSequence or None
         Root seed; ``None`` draws fresh entropy, which is recorded in the table.  Cell ``i`` draws from
         ``SeedSequence(entropy, spawn_key=root.spawn_key + (i,))``.
     n_jobs : int
-        Number of parallel workers (1 = in this process, -1 = all cores).
+        Number of parallel workers (1 = in this process, -1 = all cores; at most ``limits.MAX_JOBS``).
     backend : {"loky", "dask", "threading"}
         ``"dask"`` runs on a ``distributed`` cluster: ``scheduler`` (an address such as
         ``"tcp://10.0.0.5:8786"``, reached within :data:`DASK_CONNECT_TIMEOUT` seconds, or a ``Client``),
@@ -579,7 +613,7 @@ def run_sweep(
         raise ValueError(f"trials must be a positive integer, got {trials!r}")
     execution = check_execution(n_jobs, backend, scheduler, progress=progress)
     cells = expand_grid(grid)
-    trials = int(trials)
+    trials = check_count(trials, "sweep_trials", name="trials", factor=len(cells))  # limits.COUNT_LIMITS
     root = _root_sequence(seed)
     entropy = root.entropy
     base_key = tuple(root.spawn_key)

@@ -220,7 +220,7 @@ def add_cli(sub) -> None:
     q.set_defaults(func=_cmd_score)
 
     q = sub.add_parser("simulate", help="simulate whole games",
-                       description="Simulate games and print win rates with 95%% CIs. "
+                       description="Simulate games and print win rates with 95% CIs. "
                                    "Example: pyradice-lab meerkat simulate --players 3 --games 5000 --seed 1")
     q.add_argument("--players", type=positive_int, default=3, help="human players (default: 3)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,

@@ -257,6 +257,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     setup = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
@@ -420,7 +423,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     ValueError
         If ``players``, ``policies``, ``engine`` or a reading is not allowed, or the components are invalid.
     TypeError
-        If ``automa`` is not a bool or None.
+        If ``automa`` is not a bool or None, or ``trace`` is not a bool.
 
     Examples
     --------
@@ -430,6 +433,8 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
+    if not isinstance(trace, (bool, np.bool_)):
+        raise TypeError(f"trace must be True or False, got {trace!r}")
     st = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players

@@ -208,6 +208,9 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
     n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
     players = check_players(players)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
@@ -215,6 +218,10 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     L = load_layout(layout, comp)
     cfg = comp.config
     pols = seat_policies(policies, players)
+    for p in pols:
+        if hasattr(p, "for_turn"):
+            raise ValueError(f"policies: {p.name} chooses its objective each turn and plays in the readable engine "
+                             f"only (rules.play_game), not in simulate_games")
     arrays = _arrays(L)
     risk = _risk()
     seats = _seat_arrays(pols, L, yarn_tokens, cfg)

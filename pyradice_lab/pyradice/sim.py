@@ -323,6 +323,9 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     (4, [63])
     """
     n_games = _check_n(n_games)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     players = check_players(players)
     check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup, components)

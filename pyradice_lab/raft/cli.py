@@ -216,16 +216,49 @@ def _cmd_play(args) -> int:
     return 0
 
 
+def read_observations(path):
+    """The measurements CSV of ``raft calibrate`` as a DataFrame (``start`` parsed to tuples); every failure is a
+    ValueError naming the file (a device, a pipe or a file above the input-file limit is refused unread)."""
+    import io
+
+    import pandas as pd
+
+    from ..engine.limits import read_input_file
+
+    try:
+        raw = read_input_file(path, what="CSV of measurements")
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: is not a CSV text file (not UTF-8 at byte {exc.start})") from None
+    if not text.strip():
+        raise ValueError(f"{path}: is empty; expected a CSV with a header row (see `raft calibrate --help`)")
+    try:
+        obs = pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{path}: is not a readable CSV ({' '.join(str(exc).split())})") from None
+    if "start" in obs:
+        try:
+            obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(","))
+                            for s in obs["start"]]
+        except ValueError:
+            raise ValueError(f"{path}: column 'start' must hold comma-separated integers such as (2,1,0)") from None
+    return obs
+
+
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
     from .calibration import calibrate
 
-    obs = pd.read_csv(args.csv)
-    if "start" in obs:
-        obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(",")) for s in obs["start"]]
+    obs = read_observations(args.csv)
     fit = None if args.fit is None else [x.strip() for x in args.fit.split(",") if x.strip()]
-    res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed, components=args.components)
+    try:
+        res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed, components=args.components)
+    except (ValueError, TypeError) as exc:  # a bad column or value of the file: name the file
+        raise type(exc)(f"{args.csv}: {exc}") from None
     print(f"Rocking Raft tilt model fitted to {res.n_obs} rows (log-likelihood {res.loglik:.2f}, "
           f"{'converged' if res.converged else 'NOT converged: ' + res.message})")
     with pd.option_context("display.width", 160):

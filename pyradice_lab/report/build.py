@@ -175,7 +175,9 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     Raises
     ------
     ValueError
-        If ``path`` is not a ``.pdf`` path.
+        If ``path`` is not a ``.pdf`` path or a section's title is not a non-empty string.
+    TypeError
+        If ``sections`` is not a list of :class:`Section` or a section's items are not a list.
 
     Examples
     --------
@@ -190,9 +192,15 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     path = Path(path)
     if path.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(path)!r}")
-    for s in sections:
+    if isinstance(sections, (str, bytes, Section)) or not isinstance(sections, Sequence):
+        raise TypeError(f"sections must be a list of Section objects, got {type(sections).__name__}")
+    for i, s in enumerate(sections):
         if not isinstance(s, Section):
             raise TypeError(f"sections must be Section objects, got {type(s).__name__}")
+        if not isinstance(s.title, str) or not s.title.strip():
+            raise ValueError(f"sections[{i}].title must be a non-empty string, got {s.title!r}")
+        if isinstance(s.items, (str, bytes)) or not isinstance(s.items, Sequence):
+            raise TypeError(f"sections[{i}].items must be a list of report items, got {type(s.items).__name__}")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".pdf")
     os.close(fd)
