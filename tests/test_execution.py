@@ -414,6 +414,27 @@ def test_a_sigkilled_parent_leaves_no_loky_worker_alive(tmp_path):
     assert not left, f"worker processes {left} outlived their killed parent by 10 s"
 
 
+_RAN: list = []
+
+
+def _slow_block(i):
+    _RAN.append(i)
+    time.sleep(0.3)
+    return i
+
+
+def test_an_interrupted_dask_run_cancels_its_futures(dask_client, monkeypatch):
+    def ctrl_c(i):  # Ctrl-C in the caller while it waits for the blocks
+        raise KeyboardInterrupt
+
+    _RAN.clear()
+    monkeypatch.setattr(ex, "after_block_hook", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        run_blocks(_slow_block, [(i,) for i in range(12)], n_jobs=2, backend="dask", scheduler=dask_client)
+    time.sleep(2.0)  # long enough for every block left to run, had it not been cancelled
+    assert len(_RAN) < 8, f"{len(_RAN)} of 12 blocks ran after the interruption"
+
+
 def test_an_interrupt_inside_a_block_reaches_the_caller():
     def boom(i):
         if i == 3:
