@@ -312,9 +312,9 @@ def _interrupt_after(k: int, seen: list):
     return hook
 
 
-@pytest.mark.parametrize("entry", ["ladder", "robustness", "simulate"])
+@pytest.mark.parametrize("entry", ["ladder", "robustness", "simulate", "compare"])
 def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(entry, tmp_path, monkeypatch):
-    from pyradice_lab import robustness
+    from pyradice_lab import compare, robustness
     from pyradice_lab.design.strength import ladder
     from pyradice_lab.raft import simulate_games
 
@@ -323,6 +323,8 @@ def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(en
         "robustness": (lambda **kw: robustness("raft", "game_length > 10", reconstructions=3, games=10, rng=1, **kw),
                        lambda r: r.table),
         "simulate": (lambda **kw: simulate_games(120, 2, rng=7, chunk=20, **kw), lambda r: r),
+        "compare": (lambda **kw: compare("meerkat", None, None, "start_player_win", games=1100, players=3, rng=4,
+                                         **kw), lambda r: r.to_frame()),
     }[entry]
     want = frame(call())
     seen: list = []
