@@ -483,7 +483,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
                    help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    execution_args(p, what="sections")
+    execution_args(p, what="sections", cache=False)
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_report)

@@ -95,6 +95,50 @@ def test_every_entry_point_checks_its_execution_keywords(call):
             call(kw)
 
 
+def _subparsers(parser):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            yield from action.choices.items()
+
+
+def test_every_heavy_subcommand_takes_the_execution_options():
+    from pyradice_lab.cli import build_parser
+
+    top = dict(_subparsers(build_parser()))
+    commands = {"report": top["report"], "sweep": top["sweep"]}
+    for game in ("purramid", "pyradice", "raft", "meerkat"):
+        for name, sub in _subparsers(top[game]):
+            if name in ("simulate", "compare", "ladder", "restricted", "robustness", "balance"):
+                commands[f"{game} {name}"] = sub
+    assert len(commands) == 2 + 4 * 6
+    for name, sub in commands.items():
+        flags = {f for a in sub._actions for f in a.option_strings}
+        missing = {"--jobs", "--backend", "--scheduler"} - flags
+        assert not missing, f"{name} lacks {missing}"
+        assert name == "report" or "--cache-dir" in flags, name
+    # what the report command passes on is what build_report takes (it keeps no block files)
+    import inspect
+
+    from pyradice_lab.engine.cliargs import execution_kwargs
+    from pyradice_lab.report import build_report
+
+    inspect.signature(build_report).bind(**execution_kwargs(top["report"].parse_args([])))
+
+
+def test_the_cli_refuses_bad_execution_options_in_one_line(capsys):
+    from pyradice_lab.cli import main
+
+    for argv in (["raft", "ladder", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+                 ["raft", "ladder", "--scheduler", "tcp://127.0.0.1:1"], ["meerkat", "simulate", "--jobs", "0"],
+                 ["pyradice", "robustness", "start_player_win > 0.5", "--backend", "spark"]):
+        with pytest.raises(SystemExit) as exit_:
+            raise SystemExit(main(argv))
+        err = capsys.readouterr().err.strip().splitlines()
+        assert exit_.value.code == 2 and len(err) == 1 and "error" in err[0], (argv, err)
+
+
 def test_counts_are_checked_against_the_memory_limit_before_any_work():
     from pyradice_lab import balance, robustness
 
