@@ -310,7 +310,6 @@ class Progress:
         self.done, self.count, self.every = int(done), 0, float(every)
         self.file = file if file is not None else sys.stderr
         self.started = self.last = time.monotonic()
-        self.printed = False
         self.bar = None
         if not self.enabled:
             return
@@ -337,7 +336,7 @@ class Progress:
         now = time.monotonic()
         # a line at most every ``every`` seconds, and the last one when done
         if now - self.last >= self.every or self.done >= self.total:
-            self.last, self.printed = now, True
+            self.last = now
             self.file.write(self.line() + "\n")
             self.file.flush()
 
