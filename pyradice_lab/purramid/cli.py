@@ -7,6 +7,7 @@ from ..engine.cliargs import (
     comma_names,
     components_arg,
     int_list,
+    jobs_int,
     nonneg_int,
     output_file,
     positive_int,
@@ -221,7 +222,7 @@ def add_cli(sub) -> None:
                    help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
     q.add_argument("--policies", type=comma_names, default=None,
                    help="one policy per seat, comma-separated (overrides --policy)")
-    q.add_argument("--jobs", type=int, default=1, help="threads running chunks of games (-1: all cores)")
+    q.add_argument("--jobs", type=jobs_int, default=1, help="threads running chunks of games (-1: all cores)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.cliargs import comma_names, components_arg, nonneg_int, output_file, positive_int
+from ..engine.cliargs import comma_names, components_arg, jobs_int, nonneg_int, output_file, positive_int
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -65,7 +65,7 @@ def add_cli(sub) -> None:
     s.add_argument("--sunk-not-replaced", action="store_true",
                    help="reading: a sunk lifeboat is not replaced (default: replaced like a completed one)")
     s.add_argument("--seed", type=nonneg_int, default=0)
-    s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
+    s.add_argument("--jobs", type=jobs_int, default=1, help="worker threads (results do not depend on it)")
     s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(s)
