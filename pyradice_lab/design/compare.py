@@ -37,10 +37,11 @@ import math
 import numbers
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ..engine.limits import check_count, count_limit
-from ..engine.rng import fresh_copy as _fresh, seed_sequence
+from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
 from ..engine.stats import Estimate
 from .metrics import (
     GAMES,
@@ -162,7 +163,8 @@ def _check_pos(x, name: str, allow_none: bool = False):
 
 def compare(game: str, base, variant, metric: str = "start_player_win", *, games: int = 2000,
             players: int | None = None, policies=None, rng=None, until: float | None = None,
-            max_games: int | None = None, options: dict | None = None, progress: bool = False) -> Comparison:
+            max_games: int | None = None, options: dict | None = None, progress: bool = False, n_jobs: int = 1,
+            backend: str = "loky", scheduler=None, cache_dir=None) -> Comparison:
     """Compare ``metric`` between the ``base`` and ``variant`` components on common random numbers.
 
     Parameters
@@ -191,7 +193,13 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         Further keyword arguments of the game's ``simulate_games`` (e.g. ``{"layout": "B"}`` for Purramid,
         ``{"variant": "sinking"}`` for Rocking Raft), the same for both runs.
     progress : bool
-        tqdm progress bar on stderr.
+        Progress over the blocks on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
+    n_jobs, backend, scheduler : optional
+        Blocks of :data:`BLOCK` games run on ``n_jobs`` workers of ``backend`` (``"loky"``, ``"dask"`` with a
+        ``scheduler`` address, or ``"threading"``; :mod:`pyradice_lab.engine.execution`); the numbers never
+        depend on them.
+    cache_dir : path, optional
+        Store every finished block there; a killed comparison started again plays only the missing blocks.
 
     Returns
     -------
@@ -262,40 +270,73 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         sim_kw["players"] = players
     if policies is not None:
         sim_kw["policies"] = policies
-    root = seed_sequence(rng, name="rng")
-    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    from ..engine.execution import Pool, check_execution
+    from ..engine.limits import check_result_size
 
-    from tqdm.auto import tqdm
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    check_result_size(max_games if until is not None else games, _GAME_BYTES, name="max_games" if until else "games")
+    root = seed_sequence(rng, name="rng")
+    base_child = root.n_children_spawned
+    sizes = []   # the blocks of a run that plays every game it may: the first ``games``, then (until=) to max_games
+    n = 0
+    for target in (games, max_games if until is not None else games):
+        while n < target:
+            sizes.append(min(BLOCK, target - n))
+            n += sizes[-1]
+    first = -(-games // BLOCK)  # blocks every run plays
+
+    def seed(k):  # block k's seed: the k-th child of the root, as root.spawn(1) block after block
+        return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, base_child + k),
+                                      pool_size=root.pool_size)
+
+    def task(k):
+        return (game, metric, sizes[k], seed(k), comps["base"], comps["variant"], sim_kw)
+
+    def key(k):
+        return {"entry": "compare", "game": game, "metric": metric, "games": sizes[k],
+                **describe_seed(seed(k)), "base": comps["base"].content_hash(),
+                "variant": comps["variant"].content_hash(), "options": sim_kw}
 
     parts: dict[str, list] = {"base": [], "variant": []}
-    n = 0
-    bar = tqdm(total=games, desc=f"{game} compare", unit="game", disable=not progress, leave=False)
-    try:
-        while True:
-            size = min(BLOCK, (max_games if until is not None and n >= games else games) - n)
-            seed = root.spawn(1)[0]
-            if n + size > bar.total:      # until=: the target grows a block at a time
-                bar.total = n + size
-                bar.refresh()
-            for side in ("base", "variant"):
-                df = mod.simulate_games(size, rng=_fresh(seed), components=comps[side], **sim_kw)
-                parts[side].append(m.fn(df, sim.outcomes(df), arg))
-                bar.update(size // 2 if side == "base" else size - size // 2)
-            n += size
-            if n < games:
-                continue
-            if until is None:
-                break
-            res = _summarise(parts, name)
-            if res[2].halfwidth <= until or n >= max_games:
-                break
-    finally:
-        bar.close()
+    wave = max(1, execution.n_jobs) if execution.parallel else 1
+    n = used = 0
+    with Pool(execution=execution) as pool:
+        todo = list(range(first))
+        while todo:
+            for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
+                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo]):
+                parts["base"].append(b)
+                parts["variant"].append(v)
+                n += sizes[used]
+                used += 1
+                if until is not None and n >= games and (
+                        _summarise(parts, name)[2].halfwidth <= until or n >= max_games):
+                    todo = []
+                    break
+            else:
+                todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
+    root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one
     b, v, d, ind_se = _summarise(parts, name)
     vrf = (ind_se / d.se) ** 2 if d.se > 0 else math.inf
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
                       {"players": players, "policies": policies, "games": games, "block": BLOCK, **options})
+
+
+#: Memory of one game's metric values in a comparison (both sides, numerator and denominator), rounded up.
+_GAME_BYTES = 64
+
+
+def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_kw: dict):
+    """One block of a comparison: ``size`` games on ``base`` and on ``variant`` from fresh copies of ``seed``."""
+    mod = importlib.import_module(f"pyradice_lab.{game}")
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    _, m, arg = _parse_metric(game, metric)
+    out = []
+    for comp in (base, variant):
+        df = mod.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
+        out.append(m.fn(df, sim.outcomes(df), arg))
+    return tuple(out)
 
 
 def _summarise(parts, name):

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.cliargs import comma_names, components_arg, jobs_int, nonneg_int, output_file, positive_int
+from ..engine.cliargs import (
+    comma_names,
+    components_arg,
+    execution_args,
+    nonneg_int,
+    output_file,
+    positive_int,
+)
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -65,10 +72,10 @@ def add_cli(sub) -> None:
     s.add_argument("--sunk-not-replaced", action="store_true",
                    help="reading: a sunk lifeboat is not replaced (default: replaced like a completed one)")
     s.add_argument("--seed", type=nonneg_int, default=0)
-    s.add_argument("--jobs", type=jobs_int, default=1, help="worker threads (results do not depend on it)")
     s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(s)
+    execution_args(s, backend="threading", what="blocks of games")
     s.set_defaults(func=_cmd_simulate)
 
     g = sub.add_parser("play", help="play one game and print its transcript",
@@ -146,15 +153,16 @@ def _cmd_tilt(args) -> int:
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from ..engine.cliargs import show_progress
+    from ..engine.cliargs import execution_kwargs, show_progress
     from ..engine.stats import mean_estimate, proportion_estimate
     from .sim import simulate_games, start_player_table
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
-                        skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
+                        skills=skills[0] if skills and len(skills) == 1 else skills,
                         progress=show_progress(args), flag_depth=args.flag_depth, discards_roll=args.discards_roll,
-                        replace_sunk=not args.sunk_not_replaced, components=args.components)
+                        replace_sunk=not args.sunk_not_replaced, components=args.components,
+                        **execution_kwargs(args))
     readings = [r for r, on in (("discarded gems may roll", args.discards_roll),
                                 ("sunk lifeboats not replaced", args.sunk_not_replaced)) if on]
     print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
