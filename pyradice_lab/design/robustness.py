@@ -530,7 +530,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
              "plan": [[extra, describe_seed(seed)] for extra, seed in plan]} for comps in changed]
     with Pool(execution=execution) as pool:
         measured = pool.map(_robustness_set, tasks, keys=keys, desc=f"{game} robustness",
-                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks))
+                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks), code=[simulate])
     rows: list[list[dict]] = [[] for _ in claims]
     for (label, comp, choices), per_claim in zip(sets, measured):
         for claim, out, est in zip(claims, rows, per_claim):

@@ -27,7 +27,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..engine.execution import check_execution, simulate_blocks
+from ..engine.execution import Progress, check_execution, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import spawn_blocks
 from . import exact as E, kernel as K
@@ -163,7 +163,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     rng : seed, SeedSequence or Generator
         Game ``i`` uses child ``i`` of ``SeedSequence.spawn``.
     progress : bool
-        tqdm bar over the games (stderr).
+        Progress on stderr (a bar on a terminal, else a line every few seconds).
     n_jobs : int
         Workers running blocks of games (-1: all cores); results do not depend on it.
     yarn_tokens : bool
@@ -204,8 +204,6 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     >>> list(df.columns[-3:])
     ['expected_3', 'value_3', 'dice_rolled']
     """
-    from tqdm.auto import tqdm
-
     from .policies import _arrays, _risk
 
     n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
@@ -238,7 +236,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     def work(seqs):
         return _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens)
 
-    bar = tqdm(total=n_games, desc="purramid games", unit="game", disable=not progress, leave=False)
+    bar = Progress(-(-n_games // chunk), desc="purramid games", enabled=progress)
     frames = []
     if n_jobs != 1 and n_games > chunk:
         from joblib import Parallel, delayed
@@ -246,11 +244,11 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
         # joblib takes the blocks one at a time, in order (under its lock): seeds are spawned in order
         for df in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(delayed(work)(q) for q in blocks):
             frames.append(df)
-            bar.update(len(df))
+            bar.update(1, len(df))
     else:
         for seqs in blocks:
             frames.append(work(seqs))
-            bar.update(len(frames[-1]))
+            bar.update(1, len(frames[-1]))
     bar.close()
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(n_games))
