@@ -121,11 +121,12 @@ def parse_finding(finding) -> Claim:
     return Claim(_check_metric(metric), op, float(thr))
 
 
-def game_metric(game: str, df: pd.DataFrame, metric: str):
-    """``metric`` over the games of ``df`` (a ``simulate_games`` frame of ``game``): an Estimate with its 95% CI."""
+def game_metric(game: str, df: pd.DataFrame, metric: str, *, warn: bool = True):
+    """``metric`` over the games of ``df`` (a ``simulate_games`` frame of ``game``): an Estimate with its 95% CI
+    (:func:`pyradice_lab.design.metrics.metric_estimate`; ``warn``: a SmallSampleWarning below 30 games)."""
     from .compare import metric_estimate, metric_values
 
-    return metric_estimate(*metric_values(game, df, metric), metric)
+    return metric_estimate(*metric_values(game, df, metric), metric, warn=warn)
 
 
 def _simulate(game: str) -> Callable:
@@ -217,6 +218,11 @@ class RobustnessResult:
                 s += (f" No free choice stands out (strongest: {top['choice']}, Spearman {top['spearman']:+.2f}, "
                       f"p = {top['p_value']:.2g}).")
         s += " Robust." if self.robust else " Not robust: it depends on the guess of the components."
+        from .metrics import small_sample_note
+
+        note = small_sample_note(int(self.table["n"].min())) if "n" in self.table and len(self.table) else ""
+        if note:
+            s += f" Note: {note[0].upper()}{note[1:]} per set."
         return s
 
     def __repr__(self) -> str:
@@ -412,6 +418,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
 
     from ..engine.rng import fresh_copy, seed_sequence, spawn_seeds
     from .compare import check_metric, metric_values, paired_estimates
+    from .metrics import _warn_small
 
     if isinstance(findings, (str, Claim)) or not hasattr(findings, "__iter__"):
         raise TypeError(f"findings must be a list of findings ('metric op threshold' or Claims), got {findings!r}")
@@ -425,7 +432,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or confidence != 0.95:
-        raise ValueError(f"confidence must be 0.95 (the metrics' intervals are 95% normal intervals), got {confidence!r}")
+        raise ValueError(f"confidence must be 0.95 (the metrics' intervals are 95% intervals), got {confidence!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
     kwargs = dict(game_kwargs or {})
@@ -470,6 +477,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     for i, s in enumerate(comp_seeds):
         sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
         sets.append((f"plausible-{i}", sample.components, sample.choices))
+    _warn_small(int(games) * len(plan), ", ".join(c.metric for c in claims), stacklevel=3)
     rows: list[list[dict]] = [[] for _ in claims]
     for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
                                      leave=False):
@@ -483,11 +491,11 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
                 game=lambda d: np.arange(len(d)))
         for claim, out in zip(claims, rows):
             if not paired:
-                est, extra = game_metric(game, frames["single"], claim.metric), {}
+                est, extra = game_metric(game, frames["single"], claim.metric, warn=False), {}
             else:
                 ref, var, est, _ = paired_estimates(metric_values(game, frames["reference"], claim.metric),
                                                     metric_values(game, frames["variant"], claim.metric),
-                                                    claim.metric)
+                                                    claim.metric, warn=False)
                 extra = {"variant_value": var.value, "reference_value": ref.value}
             out.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low,
                         "ci_high": est.ci_high, "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),

@@ -30,9 +30,31 @@ import numpy as np
 from .rng import as_generator
 
 __all__ = ["Estimate", "RunResult", "MeanAccumulator", "ProportionAccumulator", "mean_estimate", "proportion_estimate",
-           "nonnegative_estimate", "count_estimate", "run_until", "Z95"]
+           "nonnegative_estimate", "count_estimate", "run_until", "Z95", "SmallSampleWarning", "SMALL_SAMPLE"]
 
 Z95 = NormalDist().inv_cdf(0.975)
+
+#: Below this many games an estimate's interval still holds its level (Student-t, Wilson), but it is wide and
+#: rests on few games: the designer's tools warn with :class:`SmallSampleWarning`.
+SMALL_SAMPLE = 30
+
+
+class SmallSampleWarning(UserWarning):
+    """An estimate rests on fewer than :data:`SMALL_SAMPLE` games.
+
+    Its interval is still one that holds its level at that size (Student-t with ``n - 1`` degrees of freedom,
+    Wilson for win shares), but it is wide and its coverage leans on the per-game values being not too skewed:
+    read it as indicative and play more games before acting on it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("only 10 games", SmallSampleWarning)
+    >>> caught[0].category.__name__
+    'SmallSampleWarning'
+    """
 
 
 @dataclass(frozen=True)
