@@ -81,10 +81,10 @@ def _pos_int(v, name: str, low: int = 1, high: int | None = None) -> int:
     return int(v)
 
 
-def _jobs(n_jobs) -> int:
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
-    return int(n_jobs)
+def _execution(n_jobs, backend, scheduler, progress, cache_dir):
+    from ..engine.execution import check_execution
+
+    return check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
 
 
 def _names(policies, name: str, spec) -> list[str]:
@@ -445,21 +445,24 @@ def _play_block(game: str, seating: tuple[str, ...], n_games: int, seed, game_kw
     return _spec(game).lineup_outcomes(list(seating), n_games, rng=seed, **dict(game_kwargs))
 
 
-def _run_blocks(spec, blocks, n_games: int, seeds, n_jobs: int, progress: bool, game_kwargs) -> pd.DataFrame:
-    from tqdm.auto import tqdm
+def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry: str) -> pd.DataFrame:
+    from ..engine.execution import Pool
+    from ..engine.limits import check_result_size
+    from ..engine.rng import describe_seed
 
+    players = len(blocks[0]) if blocks else 1
+    check_result_size(len(blocks) * n_games * players, _SEAT_ROW_BYTES, name="games", item="seat result")
     args = [(spec.name, seating, n_games, seed, game_kwargs) for seating, seed in zip(blocks, seeds)]
-    if n_jobs == 1 or len(args) == 1:
-        it = (_play_block(*a) for a in args)
-    else:
-        from joblib import Parallel, delayed
-
-        it = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_play_block)(*a) for a in args)
-    frames = []
-    for i, out in enumerate(tqdm(it, total=len(args), desc=f"{spec.name} blocks", unit="block",
-                                 disable=not progress, leave=False)):
-        frames.append(out.assign(block=i, game=i * n_games + out["game"].to_numpy()))
+    keys = [{"entry": entry, "game": spec.name, "seating": list(seating), "games": n_games,
+             **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
+    with Pool(execution=execution) as pool:
+        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args))
+    frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
+
+
+#: Memory of one (game, seat) row of the outcomes frame a ladder holds (rounded up).
+_SEAT_ROW_BYTES = 200
 
 
 def _game_kwargs(game_kwargs) -> dict:
@@ -472,7 +475,8 @@ def _game_kwargs(game_kwargs) -> dict:
 
 def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_jobs: int = 1,
            progress: bool = False, anchor: str | None = None, prior_sd: float = DEFAULT_PRIOR_SD,
-           game_kwargs: Mapping | None = None, return_outcomes: bool = False):
+           game_kwargs: Mapping | None = None, return_outcomes: bool = False, backend: str = "loky",
+           scheduler=None, cache_dir=None):
     """Rate ``policies`` of ``game`` against each other: a Bradley-Terry ladder with confidence intervals.
 
     Parameters
@@ -491,9 +495,9 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         Root seed; block ``i`` (one seating of one lineup) plays with the ``i``-th spawned child, so the
         result is the same for any ``n_jobs``.
     n_jobs : int
-        Parallel worker processes over blocks (-1: all cores).
+        Parallel workers over blocks (-1: all cores).
     progress : bool
-        tqdm bar over blocks (stderr).
+        Progress over blocks on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
     anchor : str, optional
         Policy rated 0 (default: ratings average 0).
     prior_sd : float
@@ -503,6 +507,11 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         ``{"variant": "sinking"}`` for Rocking Raft, ``{"components": ...}`` for Meerkat Kingdom).
     return_outcomes : bool
         Also return the outcomes frame of every game played (:mod:`pyradice_lab.engine.outcomes`, plus ``block``).
+    backend, scheduler : str, optional
+        Where the blocks run: ``"loky"`` (default), ``"dask"`` (``scheduler``: a cluster's address) or
+        ``"threading"`` (:mod:`pyradice_lab.engine.execution`); the numbers never depend on it.
+    cache_dir : path, optional
+        Store every finished block there; a killed run started again computes only the missing blocks.
 
     Returns
     -------
@@ -528,7 +537,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         raise ValueError(f"policies must name at least two policies, got {names!r}")
     players = _pos_int(players, "players", 2, 4)
     games = _pos_int(games, "games")
-    n_jobs = _jobs(n_jobs)
+    execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if anchor is not None and anchor not in names:
         raise ValueError(f"anchor must be one of the policies {names}, got {anchor!r}")
     kwargs = _game_kwargs(game_kwargs)
@@ -538,7 +547,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     per_seating = -(-games // len(lineup_list[0]))
     blocks = [s for lineup in lineup_list for s in lineup]
     root = seed_sequence(rng, name="rng")
-    out = _run_blocks(spec, blocks, per_seating, root.spawn(len(blocks)), n_jobs, progress, kwargs)
+    out = _run_blocks(spec, blocks, per_seating, root.spawn(len(blocks)), execution, kwargs, "ladder")
     fit = fit_bradley_terry(pairwise_results(out), names, anchor=anchor, prior_sd=prior_sd)
     by = out.groupby("policy")["win"]
     played, wins = by.size().reindex(names).to_numpy(), by.sum().reindex(names).to_numpy()
@@ -560,7 +569,8 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
 
 def restricted_play(game, policy, restrictions, *, players: int = 2, games: int = 1000, rng=None,
                     n_jobs: int = 1, progress: bool = False, dominant_fraction: float = DOMINANT_FRACTION,
-                    game_kwargs: Mapping | None = None) -> pd.DataFrame:
+                    game_kwargs: Mapping | None = None, backend: str = "loky", scheduler=None,
+                    cache_dir=None) -> pd.DataFrame:
     """The win rate of ``policy`` forbidden one option against unrestricted copies of itself, per restriction.
 
     Parameters
@@ -577,7 +587,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
         Games per restriction (rounded up to a multiple of ``players``).
     rng : seed, SeedSequence or Generator
         Block ``i`` (one restriction, one seat) plays with the ``i``-th spawned child.
-    n_jobs, progress, game_kwargs
+    n_jobs, progress, game_kwargs, backend, scheduler, cache_dir
         As in :func:`ladder`.
     dominant_fraction : float
         A restriction is "dominant" when the CI's upper end is below ``dominant_fraction / players``.
@@ -612,7 +622,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
         raise ValueError(f"restrictions must be among {sorted(spec.restrictions)} ({spec.name}), got {unknown}")
     players = _pos_int(players, "players", 2, 4)
     games = _pos_int(games, "games")
-    n_jobs = _jobs(n_jobs)
+    execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if isinstance(dominant_fraction, bool) or not isinstance(dominant_fraction, numbers.Real) or \
             not 0 < dominant_fraction < 1:
         raise ValueError(f"dominant_fraction must be in (0, 1), got {dominant_fraction!r}")
@@ -621,7 +631,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     blocks = [tuple(f"{policy}/{r}" if k == seat else policy for k in range(players))
               for r in names for seat in range(players)]
     root = seed_sequence(rng, name="rng")
-    out = _run_blocks(spec, blocks, per_seat, root.spawn(len(blocks)), n_jobs, progress, kwargs)
+    out = _run_blocks(spec, blocks, per_seat, root.spawn(len(blocks)), execution, kwargs, "restricted_play")
     fair = 1 / players
     rows = []
     for r in names:
