@@ -386,8 +386,10 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             combine = registry.lazy("pyradice_lab.report.strength:combine")
             joined = combine(ctx, [sections[i] for i in strength_parts])
             sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
+        # first the claims (q-values over the whole report), then their robustness: a check tests claims only
+        names = control_claims(sections, quick=quick)
         assess_sections(sections, checked, quick=quick)
-        for name in control_claims(sections, quick=quick):  # the findings CSVs get the verdicts and q-values
+        for name in names:  # the findings CSVs get the q-values and the verdicts too
             _rewrite_findings(stage / name, sections)
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "wall_seconds": time.perf_counter() - started,

@@ -43,7 +43,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..engine.stats import Z95, Estimate
+from ..engine.stats import Z95, Estimate, holm
 
 __all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "rank", "component_findings",
            "format_value", "format_interval", "from_estimate", "difference_of", "findings_table", "control_fdr",
@@ -569,25 +569,3 @@ def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick
             f"{'s' if tests != 1 else ''}, with the false discovery rate controlled at {level:.0%} "
             f"(Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims "
             f"among them is at most {expected:.2g}{tail}.")
-
-
-def holm(p_values) -> list[float]:
-    """Holm's step-down adjustment of a family's p-values (familywise error; any dependence), in their order.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03])
-    [0.03, 0.06, 0.06]
-    """
-    ps = [float(p) for p in p_values]
-    for p in ps:
-        if not 0 <= p <= 1:
-            raise ValueError(f"p_values must lie in [0, 1], got {p!r}")
-    m = len(ps)
-    order = sorted(range(m), key=lambda i: ps[i])
-    out = [0.0] * m
-    running = 0.0
-    for k, i in enumerate(order):
-        running = max(running, min(1.0, (m - k) * ps[i]))
-        out[i] = running
-    return out

@@ -583,8 +583,8 @@ def _summary(sections, story: _Story, quick: bool = False) -> None:
         "Benjamini-Hochberg correction over all the report's Monte Carlo tests) is at most 5%; sizes are relative to each "
         "finding's scale (its fair share, baseline or stated reference). The last column re-checks the start-player "
         "and component findings on plausible reconstructions of the components the rules do not publish: 'yes' "
-        "when the finding holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some "
-        "sets' intervals straddle the null (pyradice_lab.report.checks)."))
+        "when the finding holds on every sampled set, 'no' when it is reversed on one even after Holm's correction "
+        "across the sets, 'undecided' otherwise (pyradice_lab.report.checks)."))
     if any(f.tested or f.no_claim for f in allf):
         story.add(paragraphs(fdr_sentence(allf, quick=quick)))
 
