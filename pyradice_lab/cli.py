@@ -414,7 +414,7 @@ def _cmd_robustness(args) -> int:
                    progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
-    print("\nwhich free choice the metric follows (Spearman over the sampled sets; exact permutation p, Holm across "
+    print("\nwhich free choice the metric follows (Spearman over the sampled sets; permutation p, Holm across "
           "the choices):")
     print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format,
                                                              "p_holm": "{:.2g}".format}))

@@ -25,22 +25,23 @@ def _table(values, se=0.01, n=1000, choices=None):
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_a_finding_at_its_threshold_is_neither_no_nor_robust_more_than_5_percent_of_the_time():
     """Truth exactly at the threshold on every set; the sets share games (correlated noise, as common random
-    numbers make them).  Over 2000 seeds: "no" and "robust" each at most 5%.  The former rule ("no" as soon as one
+    numbers make them).  Over 1000 seeds: "no" and "robust" each at most 5%.  The former rule ("no" as soon as one
     set's own interval is on the other side) said "no" far more often (the audit: ~18% with 8 sets)."""
     rng = np.random.default_rng(2028)
     counts = {"no": 0, "robust": 0, "undecided": 0}
     old_no = 0
-    for _ in range(2000):
+    for _ in range(1000):
         shared = rng.normal()
         values = 0.5 + 0.01 * (np.sqrt(0.5) * shared + np.sqrt(0.5) * rng.normal(size=8))
         res = RobustnessResult.from_table(CLAIM, _table(values))
         counts[res.verdict] += 1
         old_no += bool((res.table["verdict"][1:] == "reversed").any()) and not res.robust
-    assert counts["no"] / 2000 <= 0.05 and counts["robust"] / 2000 <= 0.05, counts
-    assert old_no / 2000 > 0.10, old_no  # what the uncorrected rule did
-    assert counts["undecided"] > 1800
+    assert counts["no"] / 1000 <= 0.05 and counts["robust"] / 1000 <= 0.05, counts
+    assert old_no / 1000 > 0.10, old_no  # what the uncorrected rule did
+    assert counts["undecided"] > 900
 
 
 def test_a_clear_reversal_is_still_no_and_a_marginal_one_is_undecided():

@@ -41,7 +41,7 @@ threshold), and *undecided* otherwise.  Over repeated seeds with the truth at th
 The share of sets on which the finding holds comes with a Wilson interval: the sets are independent draws of
 the components but play the same games, so it is the interval of that share *given these games* (the games'
 own noise is in each set's interval, not in this one).  The sensitivity table gives, per free choice,
-Spearman's rank correlation with the metric over the sampled sets with an exact permutation p-value (all
+Spearman's rank correlation with the metric over the sampled sets with a permutation p-value (exact: all
 orderings up to 8 sets, 20,000 random ones beyond; no p-value below 3 sets, and with fewer than 5 none can
 fall below 5%) and its Holm adjustment across the choices tested (``p_holm``): "it follows X most" is said
 only when ``p_holm`` < 0.05.
@@ -249,11 +249,11 @@ class RobustnessResult:
             top = sens.iloc[0]
             m = int(sens["p_value"].notna().sum())
             if np.isfinite(top["p_holm"]) and top["p_holm"] < 0.05:
-                s += (f" It follows {top['choice']} most (Spearman {top['spearman']:+.2f}, exact permutation "
+                s += (f" It follows {top['choice']} most (Spearman {top['spearman']:+.2f}, permutation "
                       f"p = {top['p_value']:.2g}, {top['p_holm']:.2g} after Holm over {m} choices).")
             elif np.isfinite(top["p_value"]):
                 s += (f" No free choice stands out (strongest: {top['choice']}, Spearman {top['spearman']:+.2f}, "
-                      f"exact permutation p = {top['p_value']:.2g}, {top['p_holm']:.2g} after Holm over {m} "
+                      f"permutation p = {top['p_value']:.2g}, {top['p_holm']:.2g} after Holm over {m} "
                       "choices).")
         if self.verdict == "robust":
             s += " Robust."
