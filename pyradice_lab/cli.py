@@ -414,8 +414,10 @@ def _cmd_robustness(args) -> int:
                    progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
-    print("\nwhich free choice the metric follows (Spearman over the sampled sets):")
-    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format}))
+    print("\nwhich free choice the metric follows (Spearman over the sampled sets; permutation p, Holm across "
+          "the choices):")
+    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format,
+                                                             "p_holm": "{:.2g}".format}))
     return 0
 
 
@@ -483,7 +485,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
                    help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    execution_args(p, what="sections")
+    execution_args(p, what="sections", cache=False)  # build_report caches nothing: no --cache-dir
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_report)
