@@ -1,0 +1,89 @@
+"""The gallery's stored answers (docs/results/, written by docs/results.py): one folder per experiment page,
+small enough to commit, keyed on the code, rendered into the page by docs/gallery_source.py (issue 30)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs"))
+
+import gallery_source  # noqa: E402
+import results  # noqa: E402
+
+
+def test_the_key_follows_the_code_not_the_checkout(tmp_path):
+    script = results.EXPERIMENTS / "raft_start_player.py"
+    key = results.experiment_key(script)
+    copy = tmp_path / script.name
+    shutil.copy(script, copy)
+    assert results.experiment_key(copy) == key  # another folder, the same code
+    copy.write_text(script.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert results.experiment_key(copy) != key
+    assert results.experiment_key(results.EXPERIMENTS / "meerkat_hazards.py") != key
+
+
+def test_every_gallery_experiment_has_small_stored_results():
+    names = [p.stem for p in results.gallery_experiments()]
+    assert len(names) >= 30
+    missing = [n for n in names if results.load_manifest(n) is None]
+    assert not missing, f"run `python docs/results.py` (missing: {missing})"
+    total = 0
+    for n in names:
+        folder = results.RESULTS / n
+        m = results.load_manifest(n)
+        assert m["experiment"] == n and m["results"], n
+        assert any(r["figure"] for r in m["results"]), f"{n}: no figure"
+        for r in m["results"]:
+            table = folder / f"{r['name']}.csv"
+            assert table.is_file(), table
+            assert len(table.read_text(encoding="utf-8").splitlines()) <= results.ROWS + 1, table
+            assert (folder / f"{r['name']}.png").is_file() == r["figure"], (n, r["name"])
+        total += sum(f.stat().st_size for f in folder.iterdir())
+    assert total < 3_000_000, f"docs/results holds {total / 1e6:.1f} MB: keep it small"
+    stray = {p.name for p in results.RESULTS.iterdir()} - set(names)
+    assert not stray, f"results of experiments that no longer exist: {sorted(stray)}"
+
+
+def _fake(tmp_path, findings=("Tile 7 pays 1.5 points_per_piece *more*.",)):
+    folder = tmp_path / "results" / "demo_exp"
+    folder.mkdir(parents=True)
+    (folder / "demo.csv").write_text("tile,paid_se\n1.,0.05\n-1,x|y\n", encoding="utf-8")
+    (folder / "demo.png").write_bytes(b"")
+    manifest = {"experiment": "demo_exp", "key": "k", "command": "python experiments/demo_exp.py --quick",
+                "seconds": 3.2, "results": [{"name": "demo", "title": "A demo", "question": "Is it fair?",
+                                             "method": "", "findings": list(findings), "rows": 40,
+                                             "figure": True}]}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return tmp_path / "results"
+
+
+def test_the_page_section_shows_figure_findings_and_table(tmp_path):
+    lines, thumb = gallery_source.results_cell("demo_exp", _fake(tmp_path))
+    text = "\n".join(lines)
+    assert thumb == "results/demo_exp/demo.png"
+    assert ".. image:: /results/demo_exp/demo.png" in text
+    assert r"- Tile 7 pays 1.5 points\_per\_piece \*more\*." in text
+    assert ".. csv-table:: ``demo.csv``, the first 2 of 40 rows" in text
+    assert '"\\1.","0.05"' in text and r'"-1","x\|y"' in text  # no list item, no substitution
+    assert "note::" not in text
+    stale, _ = gallery_source.results_cell("demo_exp", _fake(tmp_path / "b"), "stale")
+    assert ".. note::" in stale
+    none, thumb = gallery_source.results_cell("other", tmp_path / "results")
+    assert thumb is None and "Not computed yet" in "\n".join(none)
+
+
+def test_the_rst_of_a_section_parses_without_warnings(tmp_path):
+    core = pytest.importorskip("docutils.core")
+    from docutils.writers.html5_polyglot import Writer
+
+    lines, _ = gallery_source.results_cell("demo_exp", _fake(tmp_path))
+    rst = "Title\n=====\n\n" + "\n".join(ln for ln in lines if not ln.startswith(".. image::")
+                                        and not ln.startswith("   :alt:"))
+    html = core.publish_string(rst, writer=Writer(), settings_overrides={"report_level": 2, "halt_level": 2})
+    assert b"<table" in html and b"points_per_piece" in html
