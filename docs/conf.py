@@ -65,11 +65,12 @@ numpydoc_xref_param_type = False
 intersphinx_mapping = {}  # offline builds: no inventories fetched
 
 # ---- gallery: a copy of experiments/*.py (percent format) with the header turned into the docstring
-# sphinx-gallery needs, and the stored quick-run results (docs/results/) appended to each page; nothing executes.
+# sphinx-gallery needs, and the stored quick-run results (docs/results/) appended to each page (the notebooks: each
+# cell's stored output under it); nothing executes.
 GALLERIES = [(DOCS / "gallery_src" / "experiments", DOCS / "gallery"),
              (DOCS / "gallery_src" / "notebooks", DOCS / "notebooks" / "pages")]
 write_gallery_source(ROOT / "experiments", GALLERIES[0][0], RESULTS, status())
-write_notebook_source(DOCS / "notebooks", GALLERIES[1][0])
+write_notebook_source(DOCS / "notebooks", GALLERIES[1][0], RESULTS, status("notebooks"))
 # a renamed or deleted experiment or notebook: its copy, pages and execution-time rows go (the rest is kept, so
 # nothing unchanged is rebuilt)
 prune_generated(DOCS, GALLERIES)

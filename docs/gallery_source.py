@@ -248,19 +248,66 @@ NOTEBOOKS_HEADER = """Notebook pages
 ==============
 
 The notebooks of ``docs/notebooks/`` (jupytext percent format), each with a download as script and as
-``.ipynb``.  How to open them in JupyterLab: :doc:`/notebooks/index`.
+``.ipynb``; every code cell shows the output it gave when ``docs/results.py`` ran the notebook.  How to open them in JupyterLab: :doc:`/notebooks/index`.
 """
 
 
-def write_notebook_source(notebooks: Path, out: Path) -> list[Path]:
+def _output_lines(o: dict, rel: str) -> list[str]:
+    """One stored notebook output as rST lines."""
+    if o["kind"] == "image":
+        return [f".. image:: /{rel}/{o['file']}", "   :alt: figure", ""]
+    if o["kind"] == "html":
+        return [".. raw:: html", ""] + ["   " + ln if ln.strip() else "" for ln in o["html"].splitlines()] + [""]
+    return ["::", ""] + ["   " + ln for ln in o["text"].splitlines()] + [""]
+
+
+def with_outputs(text: str, name: str, results: Path, state: str = "fresh") -> tuple[str, str | None]:
+    """A converted notebook with its stored outputs (``results/notebooks/<name>/``) as a text block after each
+    code cell; and the first figure's path (relative to the docs folder), for the thumbnail."""
+    folder = results / "notebooks" / name
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return text, None
+    m = json.loads(manifest.read_text(encoding="utf-8"))
+    rel = folder.relative_to(results.parent).as_posix()
+    lines = text.splitlines()
+    cuts = [i for i, ln in enumerate(lines) if ln == "# %%"] + [len(lines)]
+    out, k, thumb = lines[:cuts[0]], 0, None
+    for a, b in zip(cuts, cuts[1:]):
+        cell = lines[a:b]
+        out += cell
+        body = [ln for ln in cell[1:] if ln.strip()]
+        if body and not all(ln.startswith("#") for ln in body):  # a code cell
+            outs = m["cells"][k] if k < len(m["cells"]) else []
+            k += 1
+            if outs:
+                rst = ["Output:", ""]
+                for o in outs:
+                    rst += _output_lines(o, rel)
+                    if o["kind"] == "image" and thumb is None:
+                        thumb = f"{rel}/{o['file']}"
+                out += ["", "# %%"] + ["# " + ln if ln else "#" for ln in rst] + [""]
+    if state != "fresh":
+        out += ["", "# %%", "# .. note::", "#", "#    The outputs above were computed by an earlier version of the "
+                "code: ``make docs`` runs the notebook again.", ""]
+    if thumb:
+        out += ["", f"# sphinx_gallery_thumbnail_path = {thumb!r}"]
+    return "\n".join(out) + "\n", thumb
+
+
+def write_notebook_source(notebooks: Path, out: Path, results: Path | None = None,
+                          states: dict[str, str] | None = None) -> list[Path]:
     """Write the converted notebooks and their header to ``out``; return the files (copies of notebooks that no
-    longer exist are removed)."""
+    longer exist are removed).  With ``results``, each code cell is followed by its stored outputs
+    (:func:`with_outputs`)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "GALLERY_HEADER.rst").write_text(NOTEBOOKS_HEADER, encoding="utf-8")
     written = []
     for path in sorted(notebooks.glob("*.py")):
         target = out / path.name
         text = convert(path.read_text(encoding="utf-8"))
+        if results is not None:
+            text = with_outputs(text, path.stem, results, (states or {}).get(path.stem, "fresh"))[0]
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         written.append(target)

@@ -17,6 +17,11 @@ keys.  An experiment whose files reach no game package (it reaches the games thr
 every file of the package.  ``make docs`` runs this script first: it re-runs only the experiments whose key
 changed (all 32 from nothing: about 4.5 minutes of CPU).
 
+The notebooks (``docs/notebooks/*.py``) are executed the same way, in a real Jupyter kernel (jupytext +
+nbclient, as ``tests/test_notebooks.py`` does): ``docs/results/notebooks/<notebook>/`` keeps each code cell's
+figures (palette PNG), HTML tables and printed text (at most :data:`TEXT_LINES` lines), and their notebook
+pages show them under the cell.
+
 Usage::
 
     python docs/results.py             # re-run the stale experiments
@@ -50,6 +55,10 @@ EXPERIMENTS = ROOT / "experiments"
 RESULTS = DOCS / "results"
 #: rows of each table kept for the page
 ROWS = 8
+#: lines of a notebook cell's printed text kept for the page
+TEXT_LINES = 30
+NOTEBOOKS = DOCS / "notebooks"
+NOTEBOOK_RESULTS = RESULTS / "notebooks"
 #: the games whose experiments are gallery pages (docs/gallery_source.py groups them by this prefix)
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
 _KEY_VERSION = "pyradice_lab-docs-results/1"
@@ -84,19 +93,27 @@ def experiment_key(script: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
-def load_manifest(name: str) -> dict | None:
-    """The stored ``manifest.json`` of experiment ``name`` (None if it has not been run)."""
-    path = RESULTS / name / "manifest.json"
+def notebooks() -> list[Path]:
+    """The notebooks (``docs/notebooks/*.py``), sorted."""
+    return sorted(NOTEBOOKS.glob("*.py"))
+
+
+def load_manifest(name: str, root: Path = RESULTS) -> dict | None:
+    """The stored ``manifest.json`` of experiment (or, with ``root=NOTEBOOK_RESULTS``, notebook) ``name``
+    (None if it has not been run)."""
+    path = root / name / "manifest.json"
     if not path.is_file():
         return None
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def status() -> dict[str, str]:
-    """experiment name -> ``"fresh"`` (stored under the current key), ``"stale"`` or ``"missing"``."""
+def status(kind: str = "experiments") -> dict[str, str]:
+    """experiment (``kind="notebooks"``: notebook) name -> ``"fresh"`` (stored under the current key),
+    ``"stale"`` or ``"missing"``."""
     out = {}
-    for script in gallery_experiments():
-        m = load_manifest(script.stem)
+    scripts, root = (gallery_experiments(), RESULTS) if kind == "experiments" else (notebooks(), NOTEBOOK_RESULTS)
+    for script in scripts:
+        m = load_manifest(script.stem, root)
         out[script.stem] = "missing" if m is None else ("fresh" if m.get("key") == experiment_key(script)
                                                         else "stale")
     return out
@@ -181,11 +198,67 @@ def run_one(script: Path) -> dict:
     return manifest
 
 
+def run_notebook(path: Path) -> dict:
+    """Execute one notebook in a Jupyter kernel and store its cells' outputs; return the manifest."""
+    import base64
+
+    import jupytext
+    import nbclient
+
+    key = experiment_key(path)
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    NOTEBOOK_RESULTS.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{path.stem}-", dir=NOTEBOOK_RESULTS))
+    try:
+        with tempfile.TemporaryDirectory(prefix="pyradice_docs_nb_") as tmp:
+            nb = jupytext.read(path)
+            t0 = time.perf_counter()
+            nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                    resources={"metadata": {"path": tmp}}).execute()
+            seconds = time.perf_counter() - t0
+        cells = []
+        for k, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+            outs = []
+            for j, o in enumerate(cell.get("outputs", [])):
+                data = o.get("data", {})
+                if "image/png" in data:
+                    name = f"{path.stem}_{k}_{j}.png"
+                    raw = stage / "_raw.png"
+                    raw.write_bytes(base64.b64decode(data["image/png"]))
+                    _small_png(raw, stage / name)
+                    raw.unlink()
+                    outs.append({"kind": "image", "file": name})
+                elif "<table" in data.get("text/html", ""):
+                    outs.append({"kind": "html", "html": "".join(data["text/html"])})
+                elif o.get("output_type") == "stream" and o.get("name") == "stderr":
+                    continue  # warnings of the machine that ran it, not the notebook's answer
+                elif o.get("output_type") == "stream" or "text/plain" in data:
+                    text = "".join(o.get("text", "") or data.get("text/plain", ""))
+                    lines = text.rstrip("\n").splitlines()
+                    if len(lines) > TEXT_LINES:
+                        lines = lines[:TEXT_LINES] + [f"... ({len(lines) - TEXT_LINES} more lines)"]
+                    if lines:
+                        outs.append({"kind": "text", "text": "\n".join(lines)})
+            cells.append(outs)
+        manifest = {"notebook": path.stem, "key": key, "command": f"docs/notebooks/{path.name} in a Jupyter kernel",
+                    "seconds": round(seconds, 1), "cells": cells}
+        (stage / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        os.chmod(stage, 0o755)
+        target = NOTEBOOK_RESULTS / path.stem
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(stage, target)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return manifest
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Run the gallery's experiments at their quick size (only those "
-                                             "whose code changed) into docs/results/.")
+    ap = argparse.ArgumentParser(description="Run the gallery's experiments at their quick size and the notebooks "
+                                             "(only those whose code changed) into docs/results/.")
     ap.add_argument("--check", action="store_true", help="list stale or missing results, exit 1 if any")
-    ap.add_argument("--only", default=None, help="comma-separated experiment names")
+    ap.add_argument("--only", default=None, help="comma-separated experiment or notebook names")
     ap.add_argument("--force", action="store_true", help="re-run even if the stored key matches")
     ap.add_argument("--child", nargs=2, metavar=("SCRIPT", "OUT"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -193,25 +266,35 @@ def main(argv=None) -> int:
         _child(*a.child)
         return 0
     scripts = {p.stem: p for p in gallery_experiments()}
-    names = list(scripts) if a.only is None else [n.strip() for n in a.only.split(",") if n.strip()]
-    unknown = [n for n in names if n not in scripts]
+    books = {p.stem: p for p in notebooks()}
+    names = [*scripts, *books] if a.only is None else [n.strip() for n in a.only.split(",") if n.strip()]
+    unknown = [n for n in names if n not in scripts and n not in books]
     if unknown:
-        print(f"results.py: error: --only must name experiments of {EXPERIMENTS}, got {unknown}", file=sys.stderr)
+        print(f"results.py: error: --only must name experiments of {EXPERIMENTS} or notebooks of {NOTEBOOKS}, "
+              f"got {unknown}", file=sys.stderr)
         return 2
-    state = status()
+    state = {**status(), **status("notebooks")}
     todo = [n for n in names if a.force or state[n] != "fresh"]
     if a.check:
         for n in todo:
             print(f"{n}: {state[n]}")
         return 1 if todo else 0
     RESULTS.mkdir(exist_ok=True)
-    for stale in [p for p in RESULTS.iterdir() if p.is_dir() and p.name not in scripts]:
+    for stale in [p for p in RESULTS.iterdir() if p.is_dir() and p.name not in scripts and p != NOTEBOOK_RESULTS]:
         shutil.rmtree(stale)  # a renamed or deleted experiment
+    if NOTEBOOK_RESULTS.is_dir():
+        for stale in [p for p in NOTEBOOK_RESULTS.iterdir() if p.is_dir() and p.name not in books]:
+            shutil.rmtree(stale)
     t_all = time.perf_counter()
     for i, n in enumerate(todo, 1):
-        m = run_one(scripts[n])
-        print(f"[{i}/{len(todo)}] {n}: {len(m['results'])} result(s), {m['seconds']:.1f} s", flush=True)
-    print(f"docs/results: {len(todo)} experiment(s) run, {len(names) - len(todo)} up to date "
+        if n in scripts:
+            m = run_one(scripts[n])
+            what = f"{len(m['results'])} result(s)"
+        else:
+            m = run_notebook(books[n])
+            what = f"{sum(len(c) for c in m['cells'])} output(s)"
+        print(f"[{i}/{len(todo)}] {n}: {what}, {m['seconds']:.1f} s", flush=True)
+    print(f"docs/results: {len(todo)} experiment(s) and notebook(s) run, {len(names) - len(todo)} up to date "
           f"({time.perf_counter() - t_all:.0f} s)")
     return 0
 

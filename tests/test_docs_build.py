@@ -2,7 +2,8 @@
 
 Nothing executes: every experiment page shows the figure, findings and table stored in ``docs/results/``
 (``docs/results.py``), so the build takes about a minute; a broken cross-reference, a docstring docutils cannot
-parse, a guide page missing from the toctree or an experiment page without an image or a table fails it.
+parse, a guide page missing from the toctree or an experiment or notebook page without an image or a table fails
+it.
 """
 
 from __future__ import annotations
@@ -46,3 +47,9 @@ def test_sphinx_build_has_no_warnings(tmp_path):
         if not [s for s in images if "_images/" in s and "thumb" not in s] or "<table" not in html:
             bare.append(script.stem)
     assert not bare, f"experiment pages without a figure or a table: {bare}"
+    for nb in sorted((ROOT / "docs" / "notebooks").glob("*.py")):  # the notebook pages show their outputs too
+        html = (out / "notebooks" / "pages" / f"{nb.stem}.html").read_text(encoding="utf-8")
+        images = [s for s in re.findall(r'<img [^>]*src="([^"]+)"', html) if "_images/" in s and "thumb" not in s]
+        if not images or "<table" not in html:
+            bare.append(nb.stem)
+    assert not bare, f"notebook pages without a figure or a table: {bare}"

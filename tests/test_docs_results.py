@@ -46,7 +46,7 @@ def test_every_gallery_experiment_has_small_stored_results():
             assert (folder / f"{r['name']}.png").is_file() == r["figure"], (n, r["name"])
         total += sum(f.stat().st_size for f in folder.iterdir())
     assert total < 3_000_000, f"docs/results holds {total / 1e6:.1f} MB: keep it small"
-    stray = {p.name for p in results.RESULTS.iterdir()} - set(names)
+    stray = {p.name for p in results.RESULTS.iterdir()} - set(names) - {results.NOTEBOOK_RESULTS.name}
     assert not stray, f"results of experiments that no longer exist: {sorted(stray)}"
 
 
@@ -87,3 +87,37 @@ def test_the_rst_of_a_section_parses_without_warnings(tmp_path):
                                         and not ln.startswith("   :alt:"))
     html = core.publish_string(rst, writer=Writer(), settings_overrides={"report_level": 2, "halt_level": 2})
     assert b"<table" in html and b"points_per_piece" in html
+
+
+def test_every_notebook_has_stored_outputs_with_a_figure_and_a_table():
+    books = [p.stem for p in results.notebooks()]
+    assert len(books) >= 2
+    for n in books:
+        m = results.load_manifest(n, results.NOTEBOOK_RESULTS)
+        assert m is not None, f"run `python docs/results.py --only {n}`"
+        outs = [o for cell in m["cells"] for o in cell]
+        assert any(o["kind"] == "image" for o in outs) and any(o["kind"] == "html" for o in outs), n
+        for o in outs:
+            if o["kind"] == "image":
+                assert (results.NOTEBOOK_RESULTS / n / o["file"]).is_file()
+            if o["kind"] == "text":
+                assert len(o["text"].splitlines()) <= results.TEXT_LINES + 1
+    size = sum(f.stat().st_size for f in results.NOTEBOOK_RESULTS.rglob("*") if f.is_file())
+    assert size < 500_000
+
+
+def test_a_notebook_page_shows_each_cells_output_under_it(tmp_path):
+    folder = tmp_path / "results" / "notebooks" / "nb"
+    folder.mkdir(parents=True)
+    manifest = {"notebook": "nb", "key": "k", "command": "c", "seconds": 1.0,
+                "cells": [[], [{"kind": "text", "text": "hello"}, {"kind": "image", "file": "nb_1_1.png"}],
+                          [{"kind": "html", "html": "<table>\n<tr><td>1</td></tr>\n</table>"}]]}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    src = 'r"""\nT\n=\n"""\n# %%\nimport x\n# %%\n# Some text.\n# %%\nprint("hello")\n# %%\ntable\n'
+    text, thumb = gallery_source.with_outputs(src, "nb", tmp_path / "results")
+    assert thumb == "results/notebooks/nb/nb_1_1.png"
+    first = text.index('print("hello")')
+    assert text.index("#    hello") > first and text.index(".. image:: /results/notebooks/nb/nb_1_1.png") > first
+    assert text.index("# .. raw:: html") > text.index("\ntable\n")
+    assert text.count("# Output:") == 2  # the first code cell printed nothing
+    assert gallery_source.with_outputs(src, "other", tmp_path / "results") == (src, None)
