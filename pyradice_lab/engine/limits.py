@@ -8,6 +8,10 @@ row per game, ``dice.roll`` an array with a row per roll).  Before any work star
 (default 4 GiB; set the environment variable ``PYRADICE_LAB_MAX_RESULT_BYTES`` to change it) with an
 error that names the parameter, the estimated size and the largest count allowed.
 
+Memos carried from one call to the next (Purramid's exact solver keeps its values across turns, games and
+calls: :mod:`pyradice_lab.purramid.memopool`) are bounded by :func:`max_memo_bytes` (default 512 MiB, all the
+carried memos of a process together; ``PYRADICE_LAB_MAX_MEMO_BYTES`` changes it).
+
 Examples
 --------
 >>> from pyradice_lab.engine.limits import check_result_size
@@ -24,26 +28,48 @@ from __future__ import annotations
 import numbers
 import os
 
-__all__ = ["DEFAULT_MAX_RESULT_BYTES", "ENV_VAR", "max_result_bytes", "max_count", "check_result_size"]
+__all__ = ["DEFAULT_MAX_RESULT_BYTES", "ENV_VAR", "max_result_bytes", "max_count", "check_result_size",
+           "DEFAULT_MAX_MEMO_BYTES", "MEMO_ENV_VAR", "max_memo_bytes"]
 
 #: The default limit on a result held in memory (4 GiB).
 DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3
 #: Environment variable that overrides the limit (a number of bytes, e.g. ``17179869184`` for 16 GiB).
 ENV_VAR = "PYRADICE_LAB_MAX_RESULT_BYTES"
+#: The default limit on the solver memos a process carries from call to call (512 MiB in all).
+DEFAULT_MAX_MEMO_BYTES = 512 * 1024 ** 2
+#: Environment variable that overrides the memo limit (a number of bytes).
+MEMO_ENV_VAR = "PYRADICE_LAB_MAX_MEMO_BYTES"
+
+
+def _bytes_from_env(var: str, default: int) -> int:
+    text = os.environ.get(var, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(float(text))
+    except ValueError:
+        raise ValueError(f"{var} must be a positive number of bytes, got {text!r}") from None
+    if value <= 0:
+        raise ValueError(f"{var} must be a positive number of bytes, got {text!r}")
+    return value
 
 
 def max_result_bytes() -> int:
     """The limit on a result held in memory, in bytes (``PYRADICE_LAB_MAX_RESULT_BYTES`` or 4 GiB)."""
-    text = os.environ.get(ENV_VAR, "").strip()
-    if not text:
-        return DEFAULT_MAX_RESULT_BYTES
-    try:
-        value = int(float(text))
-    except ValueError:
-        raise ValueError(f"{ENV_VAR} must be a positive number of bytes, got {text!r}") from None
-    if value <= 0:
-        raise ValueError(f"{ENV_VAR} must be a positive number of bytes, got {text!r}")
-    return value
+    return _bytes_from_env(ENV_VAR, DEFAULT_MAX_RESULT_BYTES)
+
+
+def max_memo_bytes() -> int:
+    """The limit on the solver memos carried across calls, all together, in bytes
+    (``PYRADICE_LAB_MAX_MEMO_BYTES`` or 512 MiB).
+
+    Examples
+    --------
+    >>> from pyradice_lab.engine.limits import max_memo_bytes
+    >>> max_memo_bytes() >= 1
+    True
+    """
+    return _bytes_from_env(MEMO_ENV_VAR, DEFAULT_MAX_MEMO_BYTES)
 
 
 def max_count(bytes_per_item: float) -> int:

@@ -21,10 +21,7 @@ import numpy as np
 
 from . import exact as E
 
-__all__ = ["CompiledSolver", "MEMO_LIMIT"]
-
-#: entries after which a fresh solve starts from an empty memo (values never depend on the memo)
-MEMO_LIMIT = 3_000_000
+__all__ = ["CompiledSolver"]
 
 
 class CompiledSolver:
@@ -51,10 +48,14 @@ class CompiledSolver:
 
     # ----------------------------------------------------------------- values
     def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
-        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov`` (the memo is reset
-        first once it holds :data:`MEMO_LIMIT` entries: a long run of games cannot grow it without bound)."""
-        if self.memo_size() > MEMO_LIMIT:
-            self.clear()
+        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov`` (the memo is carried
+        from call to call; once it holds :func:`.memopool.memo_max` entries it is first pruned to the boards
+        with the fewest covered spaces, :func:`.memopool.prune`: a long run of calls cannot grow it without
+        bound)."""
+        from .memopool import memo_keep, memo_max, prune
+
+        if self.memo_size() > memo_max(1):
+            self.mem = prune(self.mem, memo_keep(1))
         return self._solve(E.F_ROLL, cov, 0, D, D, y, k)
 
     def roll_value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
