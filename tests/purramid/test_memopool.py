@@ -110,3 +110,15 @@ def test_no_dice_left_states_are_not_memoised():
     small = s.mem[0][s.mem[0][:, 2] != -1, 2]
     after = (small >> 17) & 3 == E.F_AFTER
     assert after.any() and not np.any(after & (small & 7 == 0))
+
+
+def test_bench_rows_of_the_carried_memo():
+    from pyradice_lab.purramid.bench import carried_memo_cases, mid_game_boards
+
+    games, adv = carried_memo_cases(quick=True)
+    assert games.min_ratio == pytest.approx(1 / 430) and games.min_rate == 5.0 and games.cpu
+    assert games.reference is not None and "greedy" in games.kernel
+    assert adv.max_seconds == 0.03 and adv.cpu and adv.setup is not None
+    L = load_layout("A")
+    boards = mid_game_boards(20)
+    assert len(boards) == 20 and all(0.25 <= L.tiles_of(c) / L.capacity <= 0.6 for c in boards)
