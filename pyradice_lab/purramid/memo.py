@@ -22,7 +22,8 @@ from ..engine._jit import njit
 from .chance import count_masks, multisets
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
-           "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "MAX_SPACES", "ROW_BYTES"]
+           "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows", "MAX_SPACES",
+           "ROW_BYTES"]
 
 MAX_SPACES = 62
 INF = 1 << 30
@@ -398,3 +399,68 @@ def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, que
     i = put(T, TF, meta, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0), 0.0, 0.0)
     T[i, 3] = b
     return b
+
+
+@njit(cache=True, nogil=True)
+def export_rows(mem, max_spaces):
+    """The entries of the boards with at most ``max_spaces`` covered spaces as compact arrays ``(rows,
+    boards, pool)`` (table rows with board entries renumbered), leaving ``mem`` as it is."""
+    T, boards, pool = mem[0], mem[1], mem[2]
+    count = 0
+    nb = 0
+    npl = 0
+    for i in range(T.shape[0]):
+        if T[i, 2] != -1 and popcount(T[i, 0]) <= max_spaces:
+            count += 1
+            if (T[i, 2] >> 17) & 3 == H_BOARD:
+                nb += 1
+                npl += boards[T[i, 3], B_LEN]
+    R = np.empty((count, 6), dtype=np.int64)
+    Bo = np.empty((nb, 6), dtype=np.int64)
+    Po = np.empty((npl, 4), dtype=np.int64)
+    count = 0
+    nb = 0
+    npl = 0
+    for i in range(T.shape[0]):
+        if T[i, 2] == -1 or popcount(T[i, 0]) > max_spaces:
+            continue
+        for col in range(6):
+            R[count, col] = T[i, col]
+        if (T[i, 2] >> 17) & 3 == H_BOARD:
+            b = T[i, 3]
+            for col in range(6):
+                Bo[nb, col] = boards[b, col]
+            Bo[nb, B_START] = npl
+            for r in range(boards[b, B_LEN]):
+                for col in range(4):
+                    Po[npl + r, col] = pool[boards[b, B_START] + r, col]
+            npl += boards[b, B_LEN]
+            R[count, 3] = nb
+            nb += 1
+        count += 1
+    return R, Bo, Po
+
+
+@njit(cache=True, nogil=True)
+def import_rows(mem, R, Bo, Po, rows):
+    """A memo holding exactly the exported entries ``(R, Bo, Po)`` (see :func:`export_rows`), in a table
+    of ``rows`` rows; the work arrays of ``mem`` (an empty memo) are reused."""
+    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    N = np.full((rows, 6), -1, dtype=np.int64)
+    for i in range(R.shape[0]):
+        j = slot(N, R[i, 0], R[i, 1], R[i, 2])
+        for col in range(6):
+            N[j, col] = R[i, col]
+    nboards = np.zeros((max(Bo.shape[0] + 16, 1024), 6), dtype=np.int64)
+    for i in range(Bo.shape[0]):
+        for col in range(6):
+            nboards[i, col] = Bo[i, col]
+    npool = np.zeros((max(Po.shape[0] + 16, 1 << 14), 4), dtype=np.int64)
+    for i in range(Po.shape[0]):
+        for col in range(4):
+            npool[i, col] = Po[i, col]
+    meta[M_COUNT] = R.shape[0]
+    meta[M_NBOARDS] = Bo.shape[0]
+    meta[M_NPOOL] = Po.shape[0]
+    meta[M_PRUNES] += 1  # a partial memo: known states re-check their bonus turns (see prune_memory)
+    return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)

@@ -17,6 +17,12 @@ chains explore the boards the next turns start from, and every game opens on the
   generational table whose old generation is the openings).  Idle memos beyond the limit are dropped,
   the least recently used first.
 
+The openings are also kept on disk (:func:`cache_dir`, beside numba's cache of the compiled solver): once a
+memo of a setting has grown large, the entries of its lowest layers (up to half of :func:`memo_keep`) are
+written to one file per setting and solver version, and a process whose pool has no memo of that setting yet
+starts from that file instead of an empty memo (:func:`load_openings`) -- the openings are computed once,
+by the first long run, and reused by every later process and worker.
+
 Decisions never depend on what the memo holds: a value found in it is the value the solver would compute
 (tests play the same seeded games with and without a carried memo and compare every move and score).
 
@@ -34,17 +40,24 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 
 from ..engine.limits import max_memo_bytes
 from . import memo as M
 
-__all__ = ["POOL", "MemoPool", "setting_key", "memo_max", "memo_keep", "table_rows", "prune", "carrying"]
+__all__ = ["POOL", "MemoPool", "setting_key", "memo_max", "memo_keep", "table_rows", "prune", "carrying",
+           "cache_dir", "save_openings", "load_openings", "CACHE_ENV_VAR", "MAX_CACHE_FILES"]
 
 _MIN_ROWS = 1 << 12
+#: Environment variable naming the openings' cache folder (``off`` or ``0``: no disk cache).
+CACHE_ENV_VAR = "PYRADICE_LAB_MEMO_CACHE"
+#: Opening files kept in the cache folder (the most recently written).
+MAX_CACHE_FILES = 8
 
 
 def table_rows(workers: int = 1) -> int:
@@ -96,6 +109,109 @@ def prune(mem, keep: int):
     return M.prune_memory(mem, k, rows)
 
 
+# ------------------------------------------------------------------------------------------ disk cache
+def cache_dir() -> Path | None:
+    """The folder of the openings' files: ``PYRADICE_LAB_MEMO_CACHE`` (``off``/``0``: None, no disk cache),
+    else ``$NUMBA_CACHE_DIR/pyradice_lab_memos``, else ``__pycache__/memos`` beside this module (where numba
+    caches the compiled solver) when writable, else the user cache folder."""
+    text = os.environ.get(CACHE_ENV_VAR, "").strip()
+    if text.lower() in ("0", "off", "no", "false", "none"):
+        return None
+    if text:
+        return Path(text)
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR", "").strip()
+    if numba_dir:
+        return Path(numba_dir) / "pyradice_lab_memos"
+    here = Path(__file__).resolve().parent
+    if os.access(here, os.W_OK):
+        return here / "__pycache__" / "memos"
+    from numba.misc.appdirs import user_cache_dir
+
+    return Path(user_cache_dir("pyradice_lab")) / "memos"
+
+
+def _cache_file(key: bytes) -> Path | None:
+    d = cache_dir()
+    if d is None:
+        return None
+    from ..engine._sources import fingerprint
+    from . import exact
+
+    return d / f"openings-{key.hex()}-{fingerprint(exact.__file__)[:16]}.npz"
+
+
+def _saved_count(path: Path) -> int:
+    try:
+        with np.load(path) as z:
+            return int(z["count"][0])
+    except Exception:  # noqa: BLE001 - missing, partial or foreign file: as if there were none
+        return 0
+
+
+_SAVED: dict = {}   # path -> entries in the file (as far as this process knows)
+
+
+def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
+    """Write the lowest layers of ``mem`` (at most half of :func:`memo_keep` entries) to the openings file of
+    setting ``key``, unless the file already holds at least two thirds as many (``force``: write anyway).
+    Returns the file written, or None."""
+    path = _cache_file(key)
+    if path is None:
+        return None
+    cap = memo_keep(1) // 2
+    h = M.entries_by_spaces(mem[0])
+    cum = np.cumsum(h)
+    fits = np.flatnonzero(cum <= cap)
+    if not len(fits) or fits[0] != 0:
+        return None
+    k = int(fits[-1])
+    if path not in _SAVED:
+        _SAVED[path] = _saved_count(path)
+    if not force and 3 * _SAVED[path] >= 2 * int(cum[k]):
+        return None
+    R, Bo, Po = M.export_rows(mem, k)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, count=np.array([len(R)], dtype=np.int64), rows=R, boards=Bo, pool=Po)
+        os.replace(tmp, path)
+    except OSError:
+        return None
+    _SAVED[path] = len(R)
+    files = sorted(path.parent.glob("openings-*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
+    for old in files[MAX_CACHE_FILES:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    return path
+
+
+def load_openings(key: bytes, n_spaces: int):
+    """A memo holding the openings file of setting ``key``, or None (no file, or one that does not check)."""
+    path = _cache_file(key)
+    if path is None or not path.exists():
+        return None
+    try:
+        with np.load(path) as z:
+            R, Bo, Po = z["rows"], z["boards"], z["pool"]
+    except Exception:  # noqa: BLE001 - a partial or foreign file is ignored
+        return None
+    ok = (R.dtype == Bo.dtype == Po.dtype == np.int64 and R.ndim == Bo.ndim == Po.ndim == 2
+          and R.shape[1] == 6 and Bo.shape[1] == 6 and Po.shape[1] == 4 and np.all(R[:, 2] >= 0))
+    if ok:
+        board = (R[:, 2] >> 17) & 3 == M.H_BOARD
+        ok = (int(board.sum()) == len(Bo) and np.all((R[board, 3] >= 0) & (R[board, 3] < len(Bo)))
+              and np.all((Bo[:, M.B_START] >= 0) & (Bo[:, M.B_START] + Bo[:, M.B_LEN] <= len(Po))))
+    if not ok:
+        return None
+    rows = _MIN_ROWS
+    while rows < 4 * len(R):
+        rows *= 2
+    _SAVED[path] = len(R)
+    return M.import_rows(M.new_memory(n_spaces), R, Bo, Po, rows)
+
+
+# ------------------------------------------------------------------------------------------ pool
 class MemoPool:
     """Idle memos per solver setting (see the module docstring); thread-safe."""
 
@@ -116,6 +232,8 @@ class MemoPool:
         if mem is not None and (M.memo_bytes(mem) * workers > max_memo_bytes()
                                 or M.memo_size(mem) > memo_max(workers)):
             mem = prune(mem, memo_keep(workers))
+        if mem is None and self.enabled:
+            mem = load_openings(key, n_spaces)
         if mem is None:
             mem = M.new_memory(n_spaces)
         with self._lock:
@@ -125,6 +243,8 @@ class MemoPool:
     def give(self, key: bytes, mem, taken=None) -> None:
         """Return a memo after use (``taken``: the memo as taken, if the solver replaced it since); one
         that outgrew the whole limit during its last solve is pruned first."""
+        if self.enabled and M.memo_size(mem) >= memo_keep(1) // 2:
+            self.save(key, mem)
         if self.enabled and M.memo_bytes(mem) > max_memo_bytes():
             mem = prune(mem, memo_keep(1))
         with self._lock:
@@ -139,6 +259,15 @@ class MemoPool:
                 self._idle[old].pop(0)
                 if not self._idle[old]:
                     del self._idle[old]
+
+    def save(self, key: bytes, mem) -> None:
+        """Write the openings of ``mem`` to disk when they are worth it (:func:`save_openings`)."""
+        if not self.enabled:
+            return
+        path = _cache_file(key)
+        if path is not None and 3 * _SAVED.get(path, 0) >= 2 * (memo_keep(1) // 2):
+            return  # a full openings file exists: no table scan
+        save_openings(key, mem)
 
     def _idle_bytes(self) -> int:
         return sum(M.memo_bytes(m) for ms in self._idle.values() for m in ms)

@@ -94,18 +94,18 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, wo
     mem = POOL.take(key, arrays[2], workers)
     box = [mem]
     try:
-        return _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers)
+        return _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers, key)
     finally:
         POOL.give(key, box[0], taken=mem)
 
 
-def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers):
+def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers, key=None):
     """One chunk of games; ``box[0]`` holds the solver memo (replaced as it grows or is pruned)."""
     brd, full, n = arrays
     rcm, rw, rrows = risk
     kinds, params, spec_of, k_of, sc, any_opt = seats
     if any_opt:
-        from .memopool import memo_keep, memo_max, prune
+        from .memopool import POOL, memo_keep, memo_max, prune
 
         limit = memo_max(workers)
     m = len(seqs)
@@ -130,7 +130,8 @@ def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, b
             suspended, box[0], memo_full = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params,
                                                                spec_of, k_of, brd, full, n, rcm, rw, rrows, buf, st,
                                                                hands, yarn, tv, sc, box[0], limit)
-            if memo_full:  # at a turn boundary: keep the openings, drop the rest, play on
+            if memo_full:  # at a turn boundary: keep the openings (on disk too), drop the rest, play on
+                POOL.save(key, box[0])
                 box[0] = prune(box[0], memo_keep(workers))
                 continue
         else:

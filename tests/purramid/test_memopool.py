@@ -13,6 +13,13 @@ from pyradice_lab.purramid.sim import simulate_games
 from pyradice_lab.purramid.solver import CompiledSolver
 
 
+@pytest.fixture(autouse=True)
+def own_cache(monkeypatch, tmp_path):
+    """Openings files go to a fresh folder (never the user's cache)."""
+    monkeypatch.setenv(memopool.CACHE_ENV_VAR, str(tmp_path / "memos"))
+    return tmp_path / "memos"
+
+
 @pytest.fixture
 def tiny_memo(monkeypatch):
     """A memo limit small enough that games prune their memo many times."""
@@ -33,12 +40,13 @@ def test_seeded_games_are_the_same_with_and_without_the_carried_memo(tiny_memo):
     assert memopool.POOL.stats()["bytes"] <= limits.max_memo_bytes()
 
 
+@pytest.mark.slow
 def test_mixed_seats_and_threads_same_games_with_a_carried_memo(tiny_memo):
     pols = ["optimal", "risk:0.35", "optimal:at_least:4", "greedy"]
     with memopool.carrying(False):
-        fresh = simulate_games(10, 4, policies=pols, rng=3)
-    simulate_games(2, 4, policies=pols, rng=4)
-    carried = simulate_games(10, 4, policies=pols, rng=3, n_jobs=2)
+        fresh = simulate_games(9, 4, policies=pols, rng=3)
+    simulate_games(1, 4, policies=pols, rng=4)
+    carried = simulate_games(9, 4, policies=pols, rng=3, n_jobs=2)
     pd.testing.assert_frame_equal(fresh, carried)
 
 
@@ -122,3 +130,30 @@ def test_bench_rows_of_the_carried_memo():
     L = load_layout("A")
     boards = mid_game_boards(20)
     assert len(boards) == 20 and all(0.25 <= L.tiles_of(c) / L.capacity <= 0.6 for c in boards)
+
+
+def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo, own_cache):
+    with memopool.carrying(False):
+        fresh = simulate_games(2, 4, policies="optimal", rng=21)
+    assert not own_cache.exists()                       # nothing written while not carrying
+    simulate_games(1, 4, policies="optimal", rng=22)
+    files = list(own_cache.glob("openings-*.npz"))
+    assert len(files) == 1
+    memopool.POOL.clear()                               # as a new process: only the file is left
+    key = next(iter(memopool._SAVED))
+    loaded = memopool.load_openings(bytes.fromhex(key.name.split("-")[1]), load_layout("A").n_spaces)
+    assert loaded is not None and M.memo_size(loaded) == memopool._SAVED[key] > 0
+    assert 0 < memopool._SAVED[key] <= memopool.memo_keep(1) // 2
+    pd.testing.assert_frame_equal(fresh, simulate_games(2, 4, policies="optimal", rng=21))
+    files[0].write_bytes(b"not a memo")                 # a damaged file is ignored
+    memopool.POOL.clear()
+    assert memopool.load_openings(bytes.fromhex(key.name.split("-")[1]), 59) is None
+    pd.testing.assert_frame_equal(fresh, simulate_games(2, 4, policies="optimal", rng=21))
+
+
+def test_cache_dir_can_be_switched_off(monkeypatch):
+    monkeypatch.setenv(memopool.CACHE_ENV_VAR, "off")
+    assert memopool.cache_dir() is None
+    monkeypatch.delenv(memopool.CACHE_ENV_VAR)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
+    assert str(memopool.cache_dir()) == "/somewhere/pyradice_lab_memos"
