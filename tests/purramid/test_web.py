@@ -22,6 +22,7 @@ from pyradice_lab.purramid.advisor import advise  # noqa: E402
 from pyradice_lab.purramid.web import MAX_BODY, advise_json, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+JSON = {"Content-Type": "application/json"}
 
 # every state below is on the empty side A (one solved board shared by the tests; the first solve compiles)
 STATES = [
@@ -35,7 +36,7 @@ STATES = [
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app("A")) as c:
+    with TestClient(create_app("A"), base_url="http://127.0.0.1:8000") as c:
         yield c
 
 
@@ -111,16 +112,16 @@ def test_bad_values_are_refused_by_advise_itself():
 
 
 def test_request_shape_is_checked(client):
-    assert client.post("/api/advise", content=b"not json").status_code == 400
+    assert client.post("/api/advise", content=b"not json", headers=JSON).status_code == 400
     r = client.post("/api/advise", json=[1, 2])
     assert r.status_code == 400 and "JSON object" in r.json()["error"]
     r = client.post("/api/advise", json={"engine": "python"})
     assert r.status_code == 400 and "'engine'" in r.json()["error"]
     r = client.post("/api/advise", json={"components": "/tmp/x.toml"})
     assert r.status_code == 400 and "'components'" in r.json()["error"]
-    r = client.post("/api/advise", content=b"[" * 5000 + b"]" * 5000)
+    r = client.post("/api/advise", content=b"[" * 5000 + b"]" * 5000, headers=JSON)
     assert r.status_code == 400
-    r = client.post("/api/advise", content=b" " * (MAX_BODY + 1))
+    r = client.post("/api/advise", content=b" " * (MAX_BODY + 1), headers=JSON)
     assert r.status_code == 413
     assert client.get("/api/advise").status_code == 405
 
@@ -259,3 +260,223 @@ def test_serve_command_serves_the_page():
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+# --- a hostile page: DNS rebinding, cross-site posts, hung sockets, unbounded numbers, the start-up wait ---
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "[::2]:8000", ""])
+def test_a_host_header_not_naming_this_machine_is_refused(client, host):
+    for r in (client.get("/", headers={"Host": host}),
+              client.post("/api/advise", json={"dice_left": 5}, headers={"Host": host})):
+        assert r.status_code == 400 and "host" in r.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["localhost:8000", "127.0.0.1", "[::1]:8000", "LOCALHOST"])
+def test_local_host_names_are_served(client, host):
+    assert client.get("/api/layout", headers={"Host": host}).status_code == 200
+
+
+def test_allowed_hosts_add_names_and_are_checked():
+    with TestClient(create_app("A", allowed_hosts=["table.lan"]), base_url="http://table.lan:8000") as c:
+        assert c.get("/api/layout").status_code == 200
+        assert c.get("/api/layout", headers={"Host": "other.lan"}).status_code == 400
+    for bad in ("", "a/b", "x y", 3):
+        with pytest.raises(ValueError, match="allowed_hosts"):
+            create_app("A", allowed_hosts=[bad])
+
+
+def test_cross_site_posts_are_refused_before_any_solve(client, monkeypatch):
+    calls = []
+    monkeypatch.setattr(advisor, "advise", lambda *a, **k: calls.append(1))
+    body = b'{"dice_left": 5}'
+    for ctype in (None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = client.post("/api/advise", content=body, headers={} if ctype is None else {"Content-Type": ctype})
+        assert r.status_code == 415 and "application/json" in r.json()["error"]
+    r = client.post("/api/advise", content=body, headers={**JSON, "Origin": "http://evil.example"})
+    assert r.status_code == 403 and "another site" in r.json()["error"]
+    r = client.post("/api/advise", content=body, headers={**JSON, "Origin": "null"})
+    assert r.status_code == 403
+    assert calls == []
+    monkeypatch.undo()
+    r = client.post("/api/advise", json={"placed": [[0, 3]], "dice_left": 4},
+                    headers={"Origin": "http://127.0.0.1:8000"})                  # the page's own origin
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("objective,k_ok", [(["at_least", 10**9], False), (["at_least", 84], False),
+                                            (["at_least", 5], True)])
+def test_at_least_k_is_bounded_by_the_tiles_left(client, objective, k_ok):
+    r = client.post("/api/advise", json={"dice_left": 5, "objective": objective})
+    assert (r.status_code == 200) == k_ok, r.text
+    if not k_ok:
+        assert "objective" in r.json()["error"] and "tiles left" in r.json()["error"]
+
+
+def test_at_least_k_bound_counts_only_uncovered_tiles():
+    L = load_layout("A")
+    covered = [s for s in L.spaces if L.number(s) <= 11]
+    left = L.capacity - sum(L.tile_count(s) for s in covered) if hasattr(L, "tile_count") else None
+    left = left if left is not None else L.tiles_of(L.all_mask) - L.tiles_of(sum(1 << L.index(s) for s in covered))
+    with pytest.raises(ValueError, match=f"k <= {left}"):
+        advise("A", covered=covered, objective=("at_least", left + 1))
+
+
+def test_yarn_value_is_bounded_and_variants_are_capped(monkeypatch):
+    from pyradice_lab.purramid import web
+
+    boards = web.Boards("A")
+    with pytest.raises(web.RequestError, match="yarn_value must be at most"):
+        advise_json({"dice_left": 5, "yarn_value": 1e9}, boards)
+    monkeypatch.setattr(advisor, "advise", lambda *a, **k: real_frame)
+    real_frame = advise("A", dice_left=5)
+    monkeypatch.setattr(web, "MAX_VARIANTS", 3)
+    for v in (0, 1, 2):
+        advise_json({"dice_left": 5, "yarn_value": v}, boards)
+    advise_json({"dice_left": 5, "yarn_value": 1}, boards)                # a variant already solved
+    with pytest.raises(web.RequestError) as info:
+        advise_json({"dice_left": 5, "yarn_value": 3}, boards)
+    assert info.value.status == 429 and "restart" in str(info.value)
+    with pytest.raises(ValueError, match="dice_left"):                     # refused input is not a variant
+        advise_json({"dice_left": 9, "yarn_value": 4}, boards)
+    assert len(boards.variants["A"]) == 3
+
+
+def test_warming_up_answers_503_with_retry_after():
+    from pyradice_lab.purramid import web
+
+    app = create_app("A")
+    boards = app.state.boards
+    boards.warming.add("A")
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        r = c.post("/api/advise", json={"dice_left": 5})
+        assert r.status_code == 503 and "warming up" in r.json()["error"]
+        assert r.headers["retry-after"] == str(web.WARM_RETRY_AFTER)
+        assert c.post("/api/advise", json={"layout": "B", "dice_left": 5}).status_code == 200
+        t = web.warm_up(boards)                     # the real warm-up clears the flag when it is done
+        t.join(120)
+        assert not t.is_alive() and "A" not in boards.warming and "A" in boards.solved
+        assert c.post("/api/advise", json={"dice_left": 5}).status_code == 200
+
+
+def test_the_page_says_when_the_server_warms_up():
+    from importlib import resources
+
+    js = resources.files("pyradice_lab.purramid").joinpath("static", "advisor.js").read_text()
+    assert "res.status === 503" in js and "Retry-After" in js and "warming up" in js
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live_server():
+    """The real ``serve`` (uvicorn with its timeouts) in a child process, warm-up off, on a free port."""
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    port = _free_port()
+    code = ("import sys; from pyradice_lab.purramid import web; web.READ_TIMEOUT = 1.5; "
+            "web.serve('A', port=int(sys.argv[1]), warm=False, log_level='warning')")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read()
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/layout", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start in 60 s"
+                time.sleep(0.2)
+        yield port, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
+def _closed_within(sock, seconds: float) -> bool:
+    import time
+
+    sock.settimeout(0.5)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if sock.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+@pytest.mark.slow
+def test_hung_sockets_are_closed_and_disconnects_logged_in_one_line(live_server):
+    import socket
+
+    import httpx
+
+    port, proc = live_server
+    silent = socket.create_connection(("127.0.0.1", port))
+    half_head = socket.create_connection(("127.0.0.1", port))
+    half_head.sendall(b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    half_body = socket.create_connection(("127.0.0.1", port))
+    half_body.sendall(b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{\"dice")
+    try:
+        # normal requests are still answered meanwhile
+        assert httpx.get(f"http://127.0.0.1:{port}/api/layout", timeout=5).status_code == 200
+        for s in (silent, half_head, half_body):
+            assert _closed_within(s, 8), "a hung connection was not closed"
+    finally:
+        for s in (silent, half_head, half_body):
+            s.close()
+    gone = socket.create_connection(("127.0.0.1", port))      # disconnects mid-body
+    gone.sendall(b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 100\r\n\r\n{\"di")
+    gone.close()
+    assert httpx.get(f"http://127.0.0.1:{port}/api/layout", timeout=5).status_code == 200
+    proc.terminate()
+    _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err and "ClientDisconnect" not in err, err
+
+
+@pytest.mark.slow
+def test_loopback_load_eight_clients_fixed_count(live_server):
+    """8 clients x 6 requests on the real server: every answer 200 and equal to advise; stops by itself."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    port, _ = live_server
+    states = [_body(s) for s in STATES[:3]]
+    expected = [advise("A", **s)["action"].iloc[0] for s in STATES[:3]]
+
+    def client_run(i):
+        got = []
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as c:
+            for j in range(6):
+                k = (i + j) % len(states)
+                r = c.post("/api/advise", json=states[k])
+                got.append((r.status_code, r.json()["best"]["action"] if r.status_code == 200 else r.text, k))
+        return got
+
+    with ThreadPoolExecutor(8) as pool:
+        results = [x for chunk in pool.map(client_run, range(8)) for x in chunk]
+    assert len(results) == 48
+    for status, action, k in results:
+        assert status == 200, action
+        assert action == expected[k]

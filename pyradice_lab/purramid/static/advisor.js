@@ -119,6 +119,16 @@
       clearTimeout(timer);
     }
     if (seq !== st.seq) return;            // a newer question is on its way
+    if (res.status === 503) {              // the server is still warming up the opening board: say so, ask again
+      const wait = Math.max(1, Number(res.headers.get("Retry-After")) || 2);
+      $("spinner-text").textContent = "The advisor is warming up (its first solve compiles the exact solver, " +
+        "about 30 s); asking again in " + wait + " s…";
+      $("spinner").hidden = false;
+      document.body.dataset.warming = "1";
+      setTimeout(() => { if (seq === st.seq) ask(); }, 1000 * wait);
+      return;
+    }
+    delete document.body.dataset.warming;
     document.body.dataset.answered = JSON.stringify(sent);
     $("spinner").hidden = true;
     if (!res.ok) { showError(data.error || "error"); return; }
