@@ -81,13 +81,13 @@ def test_balance_rounds_and_verification_use_seeds_no_other_round_used(monkeypat
     its own seed (one seed for all candidates of the round: common random numbers), and the before/after
     verification from a seed no round used."""
     calls = []
-    real = balance_mod._Runs.run
+    real = balance_mod._Runs.many
 
-    def recording(self, games, seed, comp):
-        calls.append((tuple(np.atleast_1d(seed.entropy).tolist()), tuple(seed.spawn_key), games))
-        return real(self, games, seed, comp)
+    def recording(self, pool, games, seed, comps, desc=""):   # one record per candidate run (a block)
+        calls.extend((tuple(np.atleast_1d(seed.entropy).tolist()), tuple(seed.spawn_key), games) for _ in comps)
+        return real(self, pool, games, seed, comps, desc=desc)
 
-    monkeypatch.setattr(balance_mod._Runs, "run", recording)
+    monkeypatch.setattr(balance_mod._Runs, "many", recording)
     b = balance_mod.balance("purramid", {"deal_2p.value": [[27, 24], [26, 25], [25, 26], [24, 27]]},
                             "start_player_win = 0.5", players=2, budget=700, first_games=50, verify_games=50,
                             rng=3)
