@@ -21,7 +21,8 @@ The openings are also kept on disk (:func:`cache_dir`, beside numba's cache of t
 memo of a setting has grown large, the entries of its lowest layers (up to half of :func:`memo_keep`) are
 written to one file per setting and solver version, and a process whose pool has no memo of that setting yet
 starts from that file instead of an empty memo (:func:`load_openings`) -- the openings are computed once,
-by the first long run, and reused by every later process and worker.
+by the first long run, and reused by every later process and worker.  The advisor's solver
+(:class:`~.solver.CompiledSolver`) starts from it too when its first solve is on a board the file covers.
 
 Decisions never depend on what the memo holds: a value found in it is the value the solver would compute
 (tests play the same seeded games with and without a carried memo and compare every move and score).
@@ -51,7 +52,7 @@ from ..engine.limits import max_memo_bytes
 from . import memo as M
 
 __all__ = ["POOL", "MemoPool", "setting_key", "memo_max", "memo_keep", "table_rows", "prune", "carrying",
-           "cache_dir", "save_openings", "load_openings", "CACHE_ENV_VAR", "MAX_CACHE_FILES"]
+           "cache_dir", "save_openings", "load_openings", "openings_layers", "CACHE_ENV_VAR", "MAX_CACHE_FILES"]
 
 _MIN_ROWS = 1 << 12
 #: Environment variable naming the openings' cache folder (``off`` or ``0``: no disk cache).
@@ -174,7 +175,8 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
         with open(tmp, "wb") as fh:
-            np.savez(fh, count=np.array([len(R)], dtype=np.int64), rows=R, boards=Bo, pool=Po)
+            np.savez(fh, count=np.array([len(R)], dtype=np.int64), layers=np.array([k], dtype=np.int64), rows=R,
+                     boards=Bo, pool=Po)
         os.replace(tmp, path)
     except OSError:
         return None
@@ -184,6 +186,18 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
         with contextlib.suppress(OSError):
             old.unlink()
     return path
+
+
+def openings_layers(key: bytes) -> int:
+    """Covered spaces of the fullest boards in the openings file of setting ``key`` (-1: no usable file)."""
+    path = _cache_file(key)
+    if path is None or not path.exists():
+        return -1
+    try:
+        with np.load(path) as z:
+            return int(z["layers"][0])
+    except Exception:  # noqa: BLE001 - missing, partial or foreign file
+        return -1
 
 
 def load_openings(key: bytes, n_spaces: int):

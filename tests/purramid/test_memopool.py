@@ -145,6 +145,12 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     assert loaded is not None and M.memo_size(loaded) == memopool._SAVED[key] > 0
     assert 0 < memopool._SAVED[key] <= memopool.memo_keep(1) // 2
     pd.testing.assert_frame_equal(fresh, simulate_games(2, 4, policies="optimal", rng=21))
+    s = CompiledSolver(load_layout("A"), advisor.parse_objective("tiles"), 0.6, "auto")   # the advisor's solver
+    v = s.fresh(0, 5, 0)
+    assert s.mem[3][M.M_PRUNES] == 1 and s.memo_size() >= memopool._SAVED[key]        # started from the file
+    with memopool.carrying(False):
+        cold = CompiledSolver(load_layout("A"), advisor.parse_objective("tiles"), 0.6, "auto")
+        assert cold.fresh(0, 5, 0) == v and cold.mem[3][M.M_PRUNES] == 0
     files[0].write_bytes(b"not a memo")                 # a damaged file is ignored
     memopool.POOL.clear()
     assert memopool.load_openings(bytes.fromhex(key.name.split("-")[1]), 59) is None
