@@ -20,8 +20,9 @@
   threads (goal >= 10 all-optimal games/s on 2 cores);
 - issue 27: all-optimal against all-greedy 4-player games, CPU per game as a ratio in one run (1 thread, the
   solver memo carried from 16 earlier untimed games: the steady state of a long run; targets >= 5 games per
-  CPU-second and a ratio >= 1/430), and ``advise`` on 20 new mid-game boards of side A, p90 of the CPU per
-  call (the solver warm: compiled, its memo holding the opening; target <= 30 ms).
+  CPU-second and a ratio >= 1/430), the first 16 all-optimal games of a new process (no target: the
+  openings file and the compiled code come from the caches), and ``advise`` on 20 new mid-game boards of
+  side A, p90 of the CPU per call (the solver warm: compiled, its memo holding the opening; target <= 30 ms).
 
 The first call with an empty numba cache and the peak memory of many games are rows every game gets
 (:func:`pyradice_lab.bench.game_cases`).
@@ -297,6 +298,25 @@ def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
                        f"carried from {n_warm} earlier games)", "games", optimal, greedy,
                        "all seats greedy, same seeds, CPU", min_ratio=1 / 430, min_rate=5.0, cpu=True,
                        game="purramid", repeat=1)]
+    code = ("import json, sys, time\n"
+            "from pyradice_lab.purramid.sim import optimal_bench_run\n"
+            "n, p = int(sys.argv[1]), int(sys.argv[2])\n"
+            "t0 = time.process_time(); optimal_bench_run(n, p, 2, p)\n"
+            "print(json.dumps([n, time.process_time() - t0]))\n")
+    n_first = sized(16, tiny=1)
+
+    def first() -> Measured:
+        import json
+
+        from ..engine.benchcase import run_python
+
+        out = run_python(code, [n_first, seats], check=True)
+        units, seconds = json.loads(out.stdout.strip().splitlines()[-1])
+        return Measured(int(units), float(seconds))
+
+    cases.append(BenchCase(f"purramid 4-player games, all seats optimal: the first {n_first} games of a new process "
+                           "(CPU; compiled code and the openings file loaded from the caches)", "games", first,
+                           game="purramid", cpu=True, repeat=1))
     L = load_layout("A")
     boards = mid_game_boards(sized(20, tiny=2))
     solver = advisor.solver_for("A")

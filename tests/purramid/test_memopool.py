@@ -123,7 +123,8 @@ def test_no_dice_left_states_are_not_memoised():
 def test_bench_rows_of_the_carried_memo():
     from pyradice_lab.purramid.bench import carried_memo_cases, mid_game_boards
 
-    games, adv = carried_memo_cases(quick=True)
+    games, first, adv = carried_memo_cases(quick=True)
+    assert first.cpu and "new process" in first.kernel
     assert games.min_ratio == pytest.approx(1 / 430) and games.min_rate == 5.0 and games.cpu
     assert games.reference is not None and "greedy" in games.kernel
     assert adv.max_seconds == 0.03 and adv.cpu and adv.setup is not None
