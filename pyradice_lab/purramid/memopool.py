@@ -59,6 +59,7 @@ _MIN_ROWS = 1 << 12
 CACHE_ENV_VAR = "PYRADICE_LAB_MEMO_CACHE"
 #: Opening files kept in the cache folder (the most recently written).
 MAX_CACHE_FILES = 8
+# (a file of another solver version is deleted when a new one is written: values may differ between versions)
 
 
 def table_rows(workers: int = 1) -> int:
@@ -181,10 +182,12 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
     except OSError:
         return None
     _SAVED[path] = len(R)
+    version = path.stem.rsplit("-", 1)[-1]
     files = sorted(path.parent.glob("openings-*.npz"), key=lambda f: f.stat().st_mtime, reverse=True)
-    for old in files[MAX_CACHE_FILES:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+    for i, old in enumerate(files):  # files of older solver versions, and the least recent beyond the cap
+        if i >= MAX_CACHE_FILES or old.stem.rsplit("-", 1)[-1] != version:
+            with contextlib.suppress(OSError):
+                old.unlink()
     return path
 
 

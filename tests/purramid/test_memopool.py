@@ -137,7 +137,11 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     with memopool.carrying(False):
         fresh = simulate_games(2, 4, policies="optimal", rng=21)
     assert not own_cache.exists()                       # nothing written while not carrying
+    own_cache.mkdir(parents=True)
+    stale = own_cache / "openings-00-0123456789abcdef.npz"      # another solver version
+    stale.write_bytes(b"old")
     simulate_games(1, 4, policies="optimal", rng=22)
+    assert not stale.exists()
     files = list(own_cache.glob("openings-*.npz"))
     assert len(files) == 1
     memopool.POOL.clear()                               # as a new process: only the file is left
