@@ -893,6 +893,11 @@ def tilt_outcomes(position, edge, finger, duration, *, objective: str = "points"
         (the mover's points completed), ``passed`` (ordinary gems passed on), ``load`` (how the mover loads
         it, for the ``described`` most likely outcomes).
 
+    Raises
+    ------
+    ValueError
+        If the position, the tilt, ``objective`` or ``described`` is not allowed.
+
     Examples
     --------
     >>> pos = position_from_game(7, 3)
