@@ -208,9 +208,9 @@ class Position:
                 seat = d["seat"][s]
                 c = int(seat["meerkats"].get(str(t), 0))
                 q = "Q" if seat["queen"] == t else ""
-                cells.append(f"{names[s]} {c}{q}" if c or q else "")
+                cells.append(f"{names[s]} " + (f"{c}+Q" if c and q else (q or str(c))) if c or q else "")
             tok = d["tokens"].get(str(t))
-            rows.append(f"  tile {t:>2}: " + ", ".join(x for x in cells if x) + (f"  [{tok}]" if tok else "")
+            rows.append(f"  tile {t:>2}: " + (", ".join(x for x in cells if x) or "-") + (f"  [{tok}]" if tok else "")
                         + ("  (male)" if t == d["male"] else ""))
         out += rows
         for s in range(n):
@@ -715,6 +715,7 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
         best_now = max(actions, key=lambda cv: cv[1])
         rows, seen = [], set()
         dice = (d0, d1, d2)
+        S0 = g[0][4:8]
         for mask in _KEEP_ORDER:
             kept = [dice[i] for i in range(3) if mask >> i & 1]
             nre = 3 - len(kept)
@@ -728,6 +729,10 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
                 p_better = float(np.mean([rv[a, b, c] > now + 1e-12 for a, b, c in outs]))
                 then = "then the best action of the new roll"
                 why = f"beats the dice as they stand with p {p_better:.2f}"
+                K = g[0][64]
+                big = sorted({x for x in kept if K[6 + x] == 1 and S0[s, QUEEN] == 0})
+                if big:
+                    why = f"keeps the {'/'.join(map(str, big))} for the queen (or 3 meerkats); " + why
             key = tuple(sorted(kept))
             if key in seen:              # keeping the same dice (a pair rolled) is the same option
                 continue

@@ -171,3 +171,14 @@ def test_cli_advise_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
         assert main(["meerkat", "advise", *argv]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and word in err, (argv, err)
+
+
+def test_the_guides_example_position_file_is_turn_4_of_game_1():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "meerkat.md").read_text(encoding="utf-8")
+    start = text.index("```toml\n# Meerkat Kingdom position: seat 0 to decide\n") + len("```toml\n")
+    block = text[start:text.index("```", start)]
+    pos = position_from_game(1, 4)
+    assert block == pos.to_toml()
+    assert load_position(__import__("tomllib").loads(block)).document() == pos.document()
