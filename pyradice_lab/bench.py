@@ -26,10 +26,7 @@ from __future__ import annotations
 import gc
 import json
 import math
-import os
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -38,12 +35,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .engine.benchcase import BenchCase, Measured, jit_disabled
+from .engine.benchcase import BenchCase, Measured, is_tiny, jit_disabled, run_python, sized, tiny
 
 __all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
            "jit_disabled", "cold_start", "warm_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process",
            "sweep_efficiency", "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "FIRST_USE_EXTRA", "first_use_cases",
-           "all_cases", "write_bench"]
+           "all_cases", "write_bench", "tiny"]
 
 
 def measure(fn: Callable[[], int | tuple], *, setup: Callable[[], None] | None = None, repeat: int = 3,
@@ -133,13 +130,12 @@ def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache:
     """
     if not isinstance(target, str) or ":" not in target:
         raise ValueError(f"target must be 'module:function', got {target!r}")
-    child_env = dict(os.environ, **(env or {}))
+    child_env = dict(env or {})
     spec = json.dumps({"target": target, "kwargs": dict(kwargs or {})})
     with tempfile.TemporaryDirectory(prefix="pyradice_bench_") as tmp:
         if empty_numba_cache:
             child_env["NUMBA_CACHE_DIR"] = tmp
-        out = subprocess.run([sys.executable, "-c", _CHILD, spec], env=child_env, capture_output=True, text=True,
-                             timeout=timeout)
+        out = run_python(_CHILD, [spec], env=child_env, timeout=timeout)  # in this process inside ``tiny()``
     if out.returncode != 0:
         tail = " ".join(out.stderr.strip().splitlines()[-1:])
         raise RuntimeError(f"{target} failed in a fresh process: {tail}")
@@ -197,7 +193,7 @@ def cli_cpu(*args: str) -> Callable[[], Measured]:
     interpreter start-up included -- what a user's shell pays."""
     def run() -> Measured:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-c", _entry_code(), *args], check=True, capture_output=True)
+        run_python(_entry_code(), args, check=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return Measured(1, cpu)
@@ -221,8 +217,7 @@ def import_cpu(*modules: str) -> Callable[[], Measured]:
     """A bench callable: CPU seconds of importing ``modules`` in a fresh interpreter, above what
     ``import numpy, pandas`` costs there (measured first, in the same process)."""
     def run() -> Measured:
-        out = subprocess.run([sys.executable, "-c", _IMPORT_CHILD, *modules], check=True, capture_output=True,
-                             text=True)
+        out = run_python(_IMPORT_CHILD, modules, check=True)
         return Measured(1, json.loads(out.stdout.strip().splitlines()[-1])["extra"])
 
     return run
@@ -244,13 +239,13 @@ def _target_text(case: BenchCase) -> str:
 
 
 def run_bench(cases: Sequence[BenchCase], *, quick: bool = False, progress: bool = False) -> pd.DataFrame:
-    """Time every case; one row per case."""
+    """Time every case; one row per case (inside :func:`tiny`: each side called once, the numbers meaningless)."""
     from tqdm.auto import tqdm
 
-    min_time = 0.05 if quick else 0.25
+    min_time = 0.0 if is_tiny() else 0.05 if quick else 0.25
     rows = []
     for case in tqdm(cases, desc="bench", unit="case", disable=not progress, leave=False):
-        repeat = 1 if quick else case.repeat
+        repeat = 1 if quick or is_tiny() else case.repeat
         rate, call, peak = _measure(case.fast, setup=case.setup, repeat=repeat, min_time=min_time)
         ref_rate = ratio = np.nan
         if case.reference is not None:
@@ -306,7 +301,7 @@ def dice_cases(quick: bool = False) -> list[BenchCase]:
     """The dice-kernel rows: ``dice.classify`` vs raw ``Generator.integers`` on the same number of dice."""
     from .engine import dice
 
-    n = 200_000 if quick else 1_000_000
+    n = sized(200_000 if quick else 1_000_000, tiny=100)
     rng = np.random.default_rng(0)
     cases = []
     for k in (3, 5):
@@ -374,7 +369,7 @@ def sweep_efficiency(trials: int, n_jobs: int = 2, *, fresh_pool: bool = False) 
 def fresh_pool_sweep(trials: int) -> list[float]:
     """``[serial, parallel]`` seconds of :func:`sweep_efficiency` with a fresh pool (run it in a fresh
     process: :func:`fresh_process`)."""
-    serial, parallel, _ = sweep_efficiency(trials, 2, fresh_pool=True)
+    serial, parallel, _ = sweep_efficiency(trials, sized(2, tiny=1), fresh_pool=True)
     return [serial, parallel]
 
 
@@ -390,22 +385,23 @@ def core_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("pyradice-lab --help (new process)", "runs", cli_cpu("--help"), max_seconds=0.3, cpu=True),
         BenchCase("pyradice-lab games (new process)", "runs", cli_cpu("games"), max_seconds=0.3, cpu=True),
     ]
-    trials = 10 ** 7 if quick else 10 ** 8
+    trials = sized(10 ** 7 if quick else 10 ** 8, tiny=1000)
     cases.append(BenchCase(f"sweep cell core.subset-sum, {trials:.0e} trials: peak memory", "trials",
                            peak_rss("pyradice_lab.bench:sweep_memory_run", trials=trials, units=trials),
                            max_peak_mb=200, repeat=1))
-    per_cell = 1_000_000 if quick else 4_000_000
+    per_cell = sized(1_000_000 if quick else 4_000_000, tiny=100)
+    jobs = sized(2, tiny=1)  # inside ``tiny()`` no worker pool is started
     cells = len(EFFICIENCY_GRID["dice"]) * len(EFFICIENCY_GRID["target"])
     serial_times: list[float] = []  # each parallel timing brings the serial timing taken right after it
 
     def parallel() -> Measured:
-        serial, par, _ = sweep_efficiency(per_cell, 2)
+        serial, par, _ = sweep_efficiency(per_cell, jobs)
         serial_times.append(serial)
         return Measured(cells, par)
 
     def serial() -> Measured:
         if not serial_times:
-            serial_times.append(sweep_efficiency(per_cell, 2)[0])
+            serial_times.append(sweep_efficiency(per_cell, jobs)[0])
         return Measured(cells, serial_times.pop())
 
     cases.append(BenchCase("sweep of 8 CPU-bound cells, 2 jobs, pool reused (ratio/2 = parallel efficiency)",
@@ -470,8 +466,9 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
     counts = [10 ** 4] if quick else [10 ** 5] + ([10 ** 6] if long else [])
     for n in counts:
         desc = ", ".join(f"{k}={v}" for k, v in rows["memory"].items())
+        played = sized(n, tiny=2)
         cases.append(BenchCase(f"{game} simulate_games({n:.0e} games; {desc}): peak memory", "games",
-                               peak_rss(target, n_games=n, rng=0, units=n, **rows["memory"]),
+                               peak_rss(target, n_games=played, rng=0, units=played, **rows["memory"]),
                                max_peak_mb=rows["bound"][n], game=game, repeat=1))
     return cases
 
@@ -507,6 +504,7 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
                                    cpu=True, game=g, repeat=1))
         if extra and not quick:
             for kernel, kwargs in FIRST_USE_EXTRA.get(g, []):
+                kwargs = dict(kwargs, n_games=sized(kwargs["n_games"], tiny=1))
                 cases.append(BenchCase(kernel, "calls", cold_start(target, **kwargs), cpu=True, game=g, repeat=1))
     return cases
 

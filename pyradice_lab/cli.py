@@ -10,6 +10,10 @@ Every path a subcommand writes is checked when the command line is parsed, befor
 where a folder is needed, a missing folder (only ``reports/``, the default output folder, is created), an
 existing folder given as a file, a wrong suffix, a read-only place or an over-long name is refused in one
 line.  Tables are written atomically (:func:`write_csv`).
+
+The first compile of a game's kernels is announced once on stderr ("pyradice-lab: compiling the Meerkat engine
+once (about 25 s); later runs reuse it"): :func:`main` shows the INFO messages of the logger
+``pyradice_lab.compile`` (:mod:`pyradice_lab.engine._jit`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import os
 import re
 import signal
@@ -29,12 +34,13 @@ from .engine.cliargs import (
     PROG,
     ArgumentParser,
     CliError,
+    check_output_path,
     comma_names,
     components_arg,
+    execution_args,
+    execution_kwargs,
     grid_arg,
-    jobs_int,
     nonneg_int,
-    output_dir,
     output_file,
     positive_float,
     positive_int,
@@ -65,8 +71,8 @@ def _cmd_report(args) -> int:
     games = None if args.games is None else [g for g in args.games.split(",") if g]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ReportLengthWarning)
-        path = build_report(args.out, quick=args.quick, seed=args.seed, n_jobs=args.jobs, games=games,
-                            progress=show_progress(args))
+        path = build_report(args.out, quick=args.quick, seed=args.seed, games=games, progress=show_progress(args),
+                            **execution_kwargs(args))
     print(f"wrote {path}")
     for w in caught:  # the page count beyond MAX_PAGES: one line on stderr, the report is still written
         if issubclass(w.category, ReportLengthWarning):
@@ -108,8 +114,8 @@ def _cmd_sweep(args) -> int:
         if target.params and name not in target.params:
             raise CliError(f"--grid parameter must be one of {sorted(target.params)}, got {name!r}")
         grid[name] = vals
-    df = run_sweep(target.fn, grid, trials=args.trials, seed=args.seed, n_jobs=args.jobs, backend=args.backend,
-                   cache_dir=args.cache_dir, progress=show_progress(args), scheduler=args.scheduler)
+    df = run_sweep(target.fn, grid, trials=args.trials, seed=args.seed, progress=show_progress(args),
+                   **execution_kwargs(args))
     if args.out:
         out = write_csv(df, args.out)
         print(f"wrote {out} ({len(df)} cells)")
@@ -150,7 +156,7 @@ def _cmd_compare(args) -> int:
         pols = [p.strip() for p in pols.split(",")]
     res = compare(args.game, args.components, args.variant, args.metric, games=args.games, players=args.players,
                   policies=pols, rng=args.seed, until=args.until, max_games=args.max_games,
-                  progress=show_progress(args))
+                  progress=show_progress(args), **execution_kwargs(args))
     print(res)
     if args.out:
         path = write_csv(res.to_frame(), args.out)
@@ -163,7 +169,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c = sub.add_parser("compare", help="did my change make the game better? paired comparison of two component sets",
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
-                                   "metric, variant minus base, with its 95%% CI and the variance reduction against "
+                                   "metric, variant minus base, with its 95% CI and the variance reduction against "
                                    f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
                                    f"start_player_win --until 0.01. --list-metrics shows the metrics.")
     components_arg(c)
@@ -184,6 +190,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
     c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    execution_args(c)
     c.set_defaults(func=_cmd_compare, game=name)
 
 
@@ -199,12 +206,15 @@ def _cmd_components(args) -> int:
             raise CliError(f"--dump: the folder {str(out.parent)!r} does not exist")
         if out.exists() and not args.force:
             raise CliError(f"--dump: {str(out)!r} exists (add --force to overwrite it)")
+        check_output_path(out, option="--dump")  # the folder is writable (before loading anything)
     comp = fmt.load(args.components)
     if args.dump is not None:
         tmp = out.with_name(f".tmp-{os.getpid()}-{out.name}")
         try:
             tmp.write_text(comp.to_toml(), encoding="utf-8")
             os.replace(tmp, out)
+        except OSError as exc:  # name the target, not the temporary file it is written through
+            raise CliError(f"--dump {str(out)!r}: cannot be written ({exc.strerror or exc})") from None
         finally:
             tmp.unlink(missing_ok=True)
         print(f"wrote {out}: the {'components of ' + str(args.components) if args.components else 'packaged components'}"
@@ -262,13 +272,15 @@ def _cmd_ladder(args) -> int:
     from .design.strength import ladder
 
     pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
-    table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed, n_jobs=args.jobs,
-                   progress=show_progress(args), anchor=args.anchor)
+    table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
+                   progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
     print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
     _print_table(table.drop(columns=["wins", "players"]), args.out, "policies")
+    if a.get("separation"):
+        print(f"note: {a['separation']}")
     print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
     print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
@@ -288,7 +300,7 @@ def _cmd_restricted(args) -> int:
     rs = None if args.restrictions is None else [r.strip() for r in args.restrictions.split(",") if r.strip()]
     policy = RESTRICTED_POLICY.get(args.game_name) if args.policy is None else args.policy
     table = restricted_play(args.game_name, policy, rs, players=args.players, games=args.games, rng=args.seed,
-                            n_jobs=args.jobs, progress=show_progress(args))
+                            progress=show_progress(args), **execution_kwargs(args))
     a = table.attrs
     print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
           f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
@@ -306,7 +318,6 @@ def _strength_subcommands(sub, name: str) -> None:
                                                                     "%(default)s)"),
               "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
               "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
-              "--jobs": dict(type=jobs_int, default=1, help="parallel worker processes (default: 1)"),
               "--out": dict(type=output_file(".csv"), default=None, help="CSV path for the table"),
               "--no-progress": dict(action="store_true", help="no progress bar")}
     p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",
@@ -317,6 +328,7 @@ def _strength_subcommands(sub, name: str) -> None:
     p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
+    execution_args(p)
     p.set_defaults(func=_cmd_ladder, game_name=name)
     p = sub.add_parser("restricted", help="restricted play: what each option is worth to a player",
                        description="The win rate of a player forbidden one option against unrestricted copies of "
@@ -330,6 +342,7 @@ def _strength_subcommands(sub, name: str) -> None:
     p.add_argument("--restrictions", default=None, help="comma-separated restrictions (default: all)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
+    execution_args(p)
     p.set_defaults(func=_cmd_restricted, game_name=name)
 
 
@@ -371,6 +384,7 @@ def _designer_subcommands(sub, name: str) -> None:
     components_arg(p)
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
+    execution_args(p, what="component sets")
     p.set_defaults(func=_cmd_robustness, game_name=name)
     p = sub.add_parser("balance", help="search component values that bring a metric to a target",
                        description=f"Successive halving with common random numbers over the candidate values, then "
@@ -385,11 +399,10 @@ def _designer_subcommands(sub, name: str) -> None:
     p.add_argument("--verify-games", type=positive_int, default=4000, help="games of each verification run "
                                                                               "(default: %(default)s)")
     p.add_argument("--out", type=output_file(".toml"), default=None, help="write the proposed components here")
-    p.add_argument("--cache-dir", type=output_dir(), default=None,
-                   help="keep finished runs here (resume after interruption); created if missing")
     components_arg(p)
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
+    execution_args(p, what="runs")
     p.set_defaults(func=_cmd_balance, game_name=name)
 
 
@@ -398,7 +411,7 @@ def _cmd_robustness(args) -> int:
 
     r = robustness(args.game_name, args.finding, reconstructions=args.reconstructions, games=args.games,
                    players=args.players, policies=args.policies, rng=args.seed, base=args.components,
-                   progress=show_progress(args))
+                   progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
     print("\nwhich free choice the metric follows (Spearman over the sampled sets):")
@@ -411,7 +424,7 @@ def _cmd_balance(args) -> int:
 
     r = balance(args.game_name, dict(args.param), args.objective, budget=args.budget, players=args.players,
                 policies=args.policies, rng=args.seed, components=args.components, verify_games=args.verify_games,
-                progress=show_progress(args), cache_dir=args.cache_dir)
+                progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     if args.out is not None:
@@ -470,7 +483,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
                    help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    p.add_argument("--jobs", type=jobs_int, default=1, help="parallel workers for sweeps (default: 1)")
+    execution_args(p, what="sections")
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_report)
@@ -484,11 +497,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="grid values for one parameter (repeatable); defaults to the target's grid")
     p.add_argument("--trials", type=positive_int, default=10_000, help="trials per cell (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    p.add_argument("--jobs", type=jobs_int, default=1, help="parallel workers (default: 1)")
-    p.add_argument("--backend", choices=["loky", "dask", "threading"], default="loky")
-    p.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://10.0.0.5:8786")
-    p.add_argument("--cache-dir", type=output_dir(), default=None,
-                   help="per-cell cache directory (resume after interruption); created if missing")
+    execution_args(p, what="cells")
     p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_sweep)
@@ -528,6 +537,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         else:
             sub.add_parser(name, help=f"{spec.title}: {spec.summary}", add_help=False)
     return parser
+
+
+#: the logger of :mod:`.engine._jit` (named here: importing it would import numba into every CLI start)
+COMPILE_LOGGER = "pyradice_lab.compile"
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record is emitted (tests and callers may replace it)."""
+
+    def __init__(self):
+        super().__init__()
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
+def _show_compile_notices() -> None:
+    """The compile announcements of :mod:`.engine._jit` as one ``pyradice-lab: ...`` line each on stderr."""
+    log = logging.getLogger(COMPILE_LOGGER)
+    if not any(isinstance(h, _StderrHandler) for h in log.handlers):
+        handler = _StderrHandler()
+        handler.setLevel(logging.INFO)
+        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+        log.addHandler(handler)
+    if log.getEffectiveLevel() > logging.INFO:
+        log.setLevel(logging.INFO)
 
 
 def _command(argv: Sequence[str]) -> str:
@@ -578,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
+    _show_compile_notices()
     try:
         with _signals_interrupt():
             return int(args.func(args) or 0)

@@ -6,6 +6,11 @@ Each percent-format source is converted with jupytext and executed by nbclient o
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +68,29 @@ def test_notebook_runs_in_a_real_kernel(path, tmp_path):
     assert any("image/png" in o.get("data", {}) for o in outputs), f"{path.name}: no figure"
     assert any("text/html" in o.get("data", {}) and "<table" in o["data"]["text/html"] for o in outputs), (
         f"{path.name}: no table")
+
+
+def _documented_execute_command() -> tuple[str, str]:
+    """The page's ``jupytext --to ipynb --execute`` command: (the command as written, the notebook's name)."""
+    index = (ROOT / "docs" / "notebooks" / "index.md").read_text(encoding="utf-8")
+    m = re.search(r"`(\.venv/bin/jupytext --to ipynb --execute docs/notebooks/(\w+\.py))`", index)
+    assert m, "docs/notebooks/index.md no longer shows the jupytext --execute command"
+    return m.group(1), m.group(2)
+
+
+@pytest.mark.slow
+def test_the_documented_jupytext_execute_command_runs(tmp_path):
+    """The command docs/notebooks/index.md gives, run as written (on a copy: it writes the .ipynb beside it)."""
+    pytest.importorskip("nbconvert")  # the docs extra installs it; jupytext executes through it
+    command, name = _documented_execute_command()
+    jupytext = Path(sys.executable).with_name("jupytext")
+    argv = [str(jupytext)] if jupytext.exists() else [sys.executable, "-m", "jupytext"]
+    argv += command.split()[1:-1] + [f"docs/notebooks/{name}"]
+    (tmp_path / "docs" / "notebooks").mkdir(parents=True)
+    shutil.copy(ROOT / "docs" / "notebooks" / name, tmp_path / "docs" / "notebooks" / name)
+    res = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    nb = json.loads((tmp_path / "docs" / "notebooks" / name).with_suffix(".ipynb").read_text(encoding="utf-8"))
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    assert outputs and not [o for o in outputs if o["output_type"] == "error"]
+    assert any("image/png" in o.get("data", {}) for o in outputs), "the executed notebook has no figure"

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import math
 import numbers
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,12 +60,8 @@ def parse_objective(objective) -> tuple[str, float]:
     return _check_metric(metric), float(target)
 
 
-def candidate_grid(parameters: Mapping) -> list[dict]:
-    """Every combination of the parameters' values: bounds ``(low, high)`` of ints, or a list of choices.
-
-    >>> candidate_grid({"a": (1, 3), "b": ["x", "y"]})[:3]
-    [{'a': 1, 'b': 'x'}, {'a': 1, 'b': 'y'}, {'a': 2, 'b': 'x'}]
-    """
+def _axes(parameters: Mapping) -> list[tuple[str, Sequence]]:
+    """``(path, values)`` per parameter; integer bounds stay a ``range`` (never a list of a billion values)."""
     if not isinstance(parameters, Mapping) or not parameters:
         raise ValueError("parameters must be a non-empty dict {component path: (low, high) or [choices]}")
     axes = []
@@ -76,14 +73,47 @@ def candidate_grid(parameters: Mapping) -> list[dict]:
             low, high = int(spec[0]), int(spec[1])
             if low > high:
                 raise ValueError(f"parameters[{path!r}]: bounds {spec} have low > high")
-            values = list(range(low, high + 1))
+            values = range(low, high + 1)
         elif isinstance(spec, list) and spec:
             values = list(spec)
         else:
             raise ValueError(f"parameters[{path!r}] must be integer bounds (low, high) or a non-empty list of "
                              f"choices; got {spec!r}")
-        axes.append([(path, v) for v in values])
-    return [dict(c) for c in itertools.product(*axes)]
+        axes.append((path, values))
+    return axes
+
+
+def _grid_size(axes) -> int:
+    return math.prod(len(v) for _, v in axes)
+
+
+def _candidate(axes, index: int) -> dict:
+    """Candidate ``index`` of the grid in :func:`candidate_grid`'s order (the last parameter varies fastest)."""
+    out = {}
+    for path, values in reversed(axes):
+        index, r = divmod(index, len(values))
+        out[path] = values[r]
+    return {path: out[path] for path, _ in axes}
+
+
+#: Memory of one candidate of a full grid held as a list (a dict of a few values), rounded up.
+_CANDIDATE_BYTES = 500
+
+
+def candidate_grid(parameters: Mapping) -> list[dict]:
+    """Every combination of the parameters' values: bounds ``(low, high)`` of ints, or a list of choices.
+
+    A grid too large to hold is refused before it is built (:mod:`pyradice_lab.engine.limits`); :func:`balance`
+    never builds it (it samples :data:`MAX_CANDIDATES` candidates by index).
+
+    >>> candidate_grid({"a": (1, 3), "b": ["x", "y"]})[:3]
+    [{'a': 1, 'b': 'x'}, {'a': 1, 'b': 'y'}, {'a': 2, 'b': 'x'}]
+    """
+    from ..engine.limits import check_result_size
+
+    axes = _axes(parameters)
+    check_result_size(_grid_size(axes), _CANDIDATE_BYTES, name="parameters", item="candidate")
+    return [dict(c) for c in itertools.product(*([(path, v) for v in values] for path, values in axes))]
 
 
 @dataclass
@@ -177,9 +207,43 @@ class _Runs:
             self.cache.write(name, self.provenance, {"num": _pack(num), "den": _pack(den), "rows": len(df)})
         return num, den, len(df)
 
+    def many(self, pool, games: int, seed: np.random.SeedSequence, comps: list, desc: str = "") -> list:
+        """:meth:`run` of every components of ``comps`` on ``pool`` (cached runs are read, not replayed)."""
+        out: dict[int, tuple] = {}
+        names = {}
+        if self.cache is not None:
+            for i, comp in enumerate(comps):
+                names[i] = self._name(games, seed, comp)
+                hit = self.cache.read(names[i], self.provenance)
+                if hit is not None:
+                    try:
+                        out[i] = (_unpack(hit["num"]), _unpack(hit["den"]), int(hit["rows"]))
+                    except (KeyError, ValueError, TypeError):
+                        self.cache.note("could not be decoded", names[i])
+        todo = [i for i in range(len(comps)) if i not in out]
+        done = pool.map(_balance_run, [(self.game, self.metric, self.kwargs, games, seed, comps[i]) for i in todo],
+                        desc=desc, sizes=[games] * len(todo))
+        for i, res in zip(todo, done):
+            out[i] = res
+            if self.cache is not None:
+                num, den, rows = res
+                self.cache.write(names[i], self.provenance, {"num": _pack(num), "den": _pack(den), "rows": rows})
+        return [out[i] for i in range(len(comps))]
+
     def close(self) -> None:
         if self.cache is not None:
             self.cache.warn()
+
+
+def _balance_run(game: str, metric: str, kwargs: dict, games: int, seed, comp) -> tuple[np.ndarray, np.ndarray, int]:
+    """One simulation run of a search (a block): ``(numerator, denominator, rows)`` of the metric."""
+    from ..engine.rng import fresh_copy
+    from .compare import metric_values
+    from .robustness import _simulate
+
+    df = _simulate(game)(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **kwargs)
+    num, den = (np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
+    return num, den, len(df)
 
 
 def _pack(a: np.ndarray) -> str:
@@ -198,7 +262,8 @@ def _unpack(text: str) -> np.ndarray:
 
 def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
-            progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None) -> BalanceResult:
+            progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None, n_jobs: int = 1,
+            backend: str = "loky", scheduler=None) -> BalanceResult:
     """Search component values that bring a metric to a target; verify the proposal on fresh seeds.
 
     Parameters
@@ -222,7 +287,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     verify_games : int
         Games for each of the before/after verification runs, on seeds the search never used.
     progress : bool
-        Progress bar over the rounds.
+        Progress over each round's candidates on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
     game_kwargs : dict, optional
         Further keyword arguments of ``simulate_games``.
     cache_dir : path, optional
@@ -231,6 +296,10 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         finished and gives the same result.  The files are the sweep cache's (:mod:`pyradice_lab.engine.sweep`):
         written atomically, signed, and used only when the code and the components that produced them are
         unchanged; anything else is recomputed with a :class:`~pyradice_lab.engine.sweep.CacheWarning`.
+    n_jobs, backend, scheduler : optional
+        The candidates of a round (and the two verification runs) run as blocks on ``n_jobs`` workers of
+        ``backend`` (``"loky"``, ``"dask"`` with a ``scheduler`` address, ``"threading"``;
+        :mod:`pyradice_lab.engine.execution`); the result never depends on them.
 
     Returns
     -------
@@ -259,8 +328,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     >>> b.values, b.games_used, b.after.n
     ({'deal_2p.value': [26, 25]}, 300, 200)
     """
-    from tqdm.auto import tqdm
-
+    from ..engine.execution import Pool, check_execution
     from ..engine.rng import spawn_seeds
     from .compare import check_metric, metric_estimate
     from .robustness import _simulate
@@ -274,6 +342,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress)
     kwargs = dict(game_kwargs or {})
     for key in ("components", "rng", "n_games"):
         if key in kwargs:
@@ -282,12 +351,15 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         kwargs["players"] = players
     if policies is not None:
         kwargs["policies"] = policies
+    axes = _axes(parameters)
     runs = _Runs(game, metric, simulate, kwargs, cache_dir)
     search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
-    grid = candidate_grid(parameters)
-    if len(grid) > MAX_CANDIDATES:
-        pick = np.random.default_rng(pick_seed).choice(len(grid), MAX_CANDIDATES, replace=False)
-        grid = [grid[i] for i in sorted(pick)]
+    size = _grid_size(axes)
+    if size > MAX_CANDIDATES:  # sampled by index: a grid of 10**12 candidates is never built
+        pick = np.random.default_rng(pick_seed).choice(size, MAX_CANDIDATES, replace=False)
+        grid = [_candidate(axes, int(i)) for i in sorted(pick)]
+    else:
+        grid = [_candidate(axes, i) for i in range(size)]
     cands = []
     for values in grid:
         try:
@@ -302,40 +374,35 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     parts: dict[int, list] = {i: [] for i in alive}
     rows, used, games, rnd = [], 0, int(first_games), 0
     round_seeds = search_seed.spawn(64)
-    bar = tqdm(desc=f"{game} balance", unit="round", disable=not progress, leave=False)
-    while True:
-        if used + games * len(alive) > budget and rnd > 0:
-            break
-        seed = round_seeds[rnd]
-        for i in alive:  # the same games (seeds) for every candidate
-            num, den, rows_played = runs.run(games, seed, cands[i][1])
-            parts[i].append((num, den))
-            used += rows_played
-        ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
-                                   np.concatenate([p[1] for p in parts[i]]), metric) for i in alive}
-        est = {i: e.value for i, e in ests.items()}
-        for i in alive:
-            rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": ests[i].n,
-                         "estimate": est[i], "se": ests[i].se, "distance": abs(est[i] - target)})
-        bar.update(1)
-        if len(alive) == 1:
-            break
-        alive = sorted(alive, key=lambda i: (abs(est[i] - target), i))[:max(1, (len(alive) + 1) // 2)]
-        if len(alive) == 1:
-            break
-        rnd += 1
-        games *= 2
-        if rnd >= len(round_seeds):
-            break
-    bar.close()
-    best = sorted(alive, key=lambda i: (abs(est[i] - target), i))[0]
-    values, comp, _ = cands[best]
-
-    def verify(c):
-        num, den, _ = runs.run(int(verify_games), verify_seed, c)
-        return metric_estimate(num, den, metric)
-
-    before, after = verify(base), verify(comp)
+    with Pool(execution=execution) as pool:
+        while True:
+            if used + games * len(alive) > budget and rnd > 0:
+                break
+            seed = round_seeds[rnd]
+            # the same games (seeds) for every candidate
+            results = runs.many(pool, games, seed, [cands[i][1] for i in alive], desc=f"{game} balance round {rnd}")
+            for i, (num, den, rows_played) in zip(alive, results):
+                parts[i].append((num, den))
+                used += rows_played
+            ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
+                                       np.concatenate([p[1] for p in parts[i]]), metric) for i in alive}
+            est = {i: e.value for i, e in ests.items()}
+            for i in alive:
+                rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": ests[i].n,
+                             "estimate": est[i], "se": ests[i].se, "distance": abs(est[i] - target)})
+            if len(alive) == 1:
+                break
+            alive = sorted(alive, key=lambda i: (abs(est[i] - target), i))[:max(1, (len(alive) + 1) // 2)]
+            if len(alive) == 1:
+                break
+            rnd += 1
+            games *= 2
+            if rnd >= len(round_seeds):
+                break
+        best = sorted(alive, key=lambda i: (abs(est[i] - target), i))[0]
+        values, comp, _ = cands[best]
+        checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
+    before, after = (metric_estimate(num, den, metric) for num, den, _ in checked)
     runs.close()
     return BalanceResult(metric, target, dict(values), comp, before, after, pd.DataFrame(rows), used)
 

@@ -37,9 +37,11 @@ import math
 import numbers
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
-from ..engine.rng import fresh_copy as _fresh, seed_sequence
+from ..engine.limits import check_count, count_limit
+from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
 from ..engine.stats import Estimate
 from .metrics import (
     GAMES,
@@ -161,7 +163,8 @@ def _check_pos(x, name: str, allow_none: bool = False):
 
 def compare(game: str, base, variant, metric: str = "start_player_win", *, games: int = 2000,
             players: int | None = None, policies=None, rng=None, until: float | None = None,
-            max_games: int | None = None, options: dict | None = None, progress: bool = False) -> Comparison:
+            max_games: int | None = None, options: dict | None = None, progress: bool = False, n_jobs: int = 1,
+            backend: str = "loky", scheduler=None, cache_dir=None) -> Comparison:
     """Compare ``metric`` between the ``base`` and ``variant`` components on common random numbers.
 
     Parameters
@@ -175,7 +178,9 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         A name from :func:`metrics` (``"start_player_win"``, ``"seat_win:1"``, ``"mean_score"``,
         ``"score_spread"``, ``"game_length"``, and per game e.g. ``"burst_rate"``, ``"points_per_meerkat:7"``).
     games : int
-        Games played with each component set (default 2000); with ``until``, the minimum.
+        Games played with each component set (default 2000); with ``until``, the minimum.  At most
+        ``limits.count_limit("compare_games")`` (10**8; ``PYRADICE_LAB_MAX_COMPARE_GAMES`` raises it), as is
+        ``max_games``.
     players, policies : as the game's ``simulate_games`` (default: its defaults).
     rng : int, SeedSequence, Generator or None
         Root seed: same seed -> the same games, the same result.
@@ -183,12 +188,18 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         Keep adding blocks of :data:`BLOCK` games until the 95% interval of the difference has at most this
         half-width (or ``max_games`` is reached; see :attr:`Comparison.reached`).
     max_games : int, optional
-        Cap on the games per component set with ``until`` (default: 100 x ``games``).
+        Cap on the games per component set with ``until`` (default: 100 x ``games``, within the limit).
     options : dict, optional
         Further keyword arguments of the game's ``simulate_games`` (e.g. ``{"layout": "B"}`` for Purramid,
         ``{"variant": "sinking"}`` for Rocking Raft), the same for both runs.
     progress : bool
-        tqdm progress bar on stderr.
+        Progress over the blocks on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
+    n_jobs, backend, scheduler : optional
+        Blocks of :data:`BLOCK` games run on ``n_jobs`` workers of ``backend`` (``"loky"``, ``"dask"`` with a
+        ``scheduler`` address, or ``"threading"``; :mod:`pyradice_lab.engine.execution`); the numbers never
+        depend on them.
+    cache_dir : path, optional
+        Store every finished block there; a killed comparison started again plays only the missing blocks.
 
     Returns
     -------
@@ -200,7 +211,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     ------
     ValueError
         If ``game`` or ``metric`` is unknown (or the metric is undefined in these games), a component set
-        fails validation, ``games``/``max_games`` is not a positive integer (``max_games`` without ``until``
+        fails validation, ``games``/``max_games`` is not a positive integer or is above its limit (stating the
+        time it would take; ``max_games`` without ``until``
         or below ``games``), ``until`` is not positive, or ``options`` sets compare's own arguments or
         arguments ``simulate_games`` does not take.
     TypeError
@@ -219,16 +231,21 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     """
     game = _check_game(game)
     name, m, arg = _parse_metric(game, metric)
-    games = _check_pos(games, "games")
+    games = check_count(_check_pos(games, "games"), "compare_games", name="games", factor=2)  # both sides
     if until is not None:
         if isinstance(until, bool) or not isinstance(until, numbers.Real) or not (0 < until < math.inf):
             raise ValueError(f"until must be a positive half-width of the difference's 95% interval, got {until!r}")
         until = float(until)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if max_games is not None and until is None:
         raise ValueError("max_games caps an until= run; without until the run plays exactly games= games")
     max_games = _check_pos(max_games, "max_games", allow_none=True)
+    if max_games is not None:
+        check_count(max_games, "compare_games", name="max_games", factor=2)
     if until is not None:
-        max_games = 100 * games if max_games is None else max_games
+        max_games = min(100 * games, count_limit("compare_games")) if max_games is None else max_games
         if max_games < games:
             raise ValueError(f"max_games must be at least games ({games}), got {max_games}")
     if options is not None and not isinstance(options, dict):
@@ -253,40 +270,73 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         sim_kw["players"] = players
     if policies is not None:
         sim_kw["policies"] = policies
-    root = seed_sequence(rng, name="rng")
-    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    from ..engine.execution import Pool, check_execution
+    from ..engine.limits import check_result_size
 
-    from tqdm.auto import tqdm
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    check_result_size(max_games if until is not None else games, _GAME_BYTES, name="max_games" if until else "games")
+    root = seed_sequence(rng, name="rng")
+    base_child = root.n_children_spawned
+    sizes = []   # the blocks of a run that plays every game it may: the first ``games``, then (until=) to max_games
+    n = 0
+    for target in (games, max_games if until is not None else games):
+        while n < target:
+            sizes.append(min(BLOCK, target - n))
+            n += sizes[-1]
+    first = -(-games // BLOCK)  # blocks every run plays
+
+    def seed(k):  # block k's seed: the k-th child of the root, as root.spawn(1) block after block
+        return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, base_child + k),
+                                      pool_size=root.pool_size)
+
+    def task(k):
+        return (game, metric, sizes[k], seed(k), comps["base"], comps["variant"], sim_kw)
+
+    def key(k):
+        return {"entry": "compare", "game": game, "metric": metric, "games": sizes[k],
+                **describe_seed(seed(k)), "base": comps["base"].content_hash(),
+                "variant": comps["variant"].content_hash(), "options": sim_kw}
 
     parts: dict[str, list] = {"base": [], "variant": []}
-    n = 0
-    bar = tqdm(total=games, desc=f"{game} compare", unit="game", disable=not progress, leave=False)
-    try:
-        while True:
-            size = min(BLOCK, (max_games if until is not None and n >= games else games) - n)
-            seed = root.spawn(1)[0]
-            if n + size > bar.total:      # until=: the target grows a block at a time
-                bar.total = n + size
-                bar.refresh()
-            for side in ("base", "variant"):
-                df = mod.simulate_games(size, rng=_fresh(seed), components=comps[side], **sim_kw)
-                parts[side].append(m.fn(df, sim.outcomes(df), arg))
-                bar.update(size // 2 if side == "base" else size - size // 2)
-            n += size
-            if n < games:
-                continue
-            if until is None:
-                break
-            res = _summarise(parts, name)
-            if res[2].halfwidth <= until or n >= max_games:
-                break
-    finally:
-        bar.close()
+    wave = max(1, execution.n_jobs) if execution.parallel else 1
+    n = used = 0
+    with Pool(execution=execution) as pool:
+        todo = list(range(first))
+        while todo:
+            for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
+                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo]):
+                parts["base"].append(b)
+                parts["variant"].append(v)
+                n += sizes[used]
+                used += 1
+                if until is not None and n >= games and (
+                        _summarise(parts, name)[2].halfwidth <= until or n >= max_games):
+                    todo = []
+                    break
+            else:
+                todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
+    root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one
     b, v, d, ind_se = _summarise(parts, name)
     vrf = (ind_se / d.se) ** 2 if d.se > 0 else math.inf
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
                       {"players": players, "policies": policies, "games": games, "block": BLOCK, **options})
+
+
+#: Memory of one game's metric values in a comparison (both sides, numerator and denominator), rounded up.
+_GAME_BYTES = 64
+
+
+def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_kw: dict):
+    """One block of a comparison: ``size`` games on ``base`` and on ``variant`` from fresh copies of ``seed``."""
+    mod = importlib.import_module(f"pyradice_lab.{game}")
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    _, m, arg = _parse_metric(game, metric)
+    out = []
+    for comp in (base, variant):
+        df = mod.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
+        out.append(m.fn(df, sim.outcomes(df), arg))
+    return tuple(out)
 
 
 def _summarise(parts, name):

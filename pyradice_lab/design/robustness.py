@@ -287,6 +287,37 @@ def _apply_change(change, comp, name: str):
         raise ValueError(f"{name}: {e}") from e
 
 
+#: Memory of one component set of a robustness run (its components, choices and table row), rounded up.
+_SET_BYTES = 100_000
+
+
+def _robustness_set(game: str, metrics: list, comps: dict, kwargs: dict, options: dict, plan: list, games: int,
+                    paired: bool) -> list[dict]:
+    """One component set of a robustness run (a block): every side's games, every finding's estimate."""
+    from ..engine.rng import fresh_copy
+    from .compare import metric_values, paired_estimates
+
+    simulate = _simulate(game)
+    frames = {}
+    for side, comp in comps.items():
+        parts = [simulate(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp,
+                          **{**kwargs, **extra, **options[side]})  # the same games for every set and side
+                 for extra, seed in plan]
+        frames[side] = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True).assign(
+            game=lambda d: np.arange(len(d)))
+    out = []
+    for metric in metrics:
+        if not paired:
+            est, extra = game_metric(game, frames["single"], metric), {}
+        else:
+            ref, var, est, _ = paired_estimates(metric_values(game, frames["reference"], metric),
+                                                metric_values(game, frames["variant"], metric), metric)
+            extra = {"variant_value": var.value, "reference_value": ref.value}
+        out.append({"value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high, "n": est.n,
+                    **extra})
+    return out
+
+
 def _spearman(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Spearman's rank correlation and its two-sided p-value (t approximation, n - 2 degrees of freedom)."""
     n = len(x)
@@ -306,7 +337,8 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                policies=None, rng=None, base=None, progress: bool = False, confidence: float = 0.95,
                game_kwargs: Mapping | None = None, variant=None, reference=None,
                variant_options: Mapping | None = None, reference_options: Mapping | None = None,
-               games_rng=None) -> RobustnessResult:
+               games_rng=None, n_jobs: int = 1, backend: str = "loky", scheduler=None,
+               cache_dir=None) -> RobustnessResult:
     """Evaluate a finding on the packaged components and on plausible reconstructions of the unknown ones.
 
     With ``variant`` / ``reference`` (or their ``*_options``) the finding is a *paired* one: a difference
@@ -354,6 +386,12 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         ``simulate_games`` keyword arguments of one run only, over ``game_kwargs`` (e.g. ``{"layout": "B"}``
         against ``{"layout": "A"}`` in Purramid, ``{"flag_depth": 30}`` in Rocking Raft, ``{"setup": ...}`` in
         Pyradice).
+    n_jobs, backend, scheduler : optional
+        The component sets run as blocks on ``n_jobs`` workers of ``backend`` (``"loky"``, ``"dask"`` with a
+        ``scheduler`` address, ``"threading"``; :mod:`pyradice_lab.engine.execution`); the numbers never depend
+        on them.  The sets travel to the workers as data.
+    cache_dir : path, optional
+        Store every finished set there; a killed run started again measures only the missing sets.
 
     Returns
     -------
@@ -386,14 +424,16 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                            policies=policies, rng=rng, base=base, progress=progress, confidence=confidence,
                            game_kwargs=game_kwargs, variant=variant, reference=reference,
                            variant_options=variant_options, reference_options=reference_options,
-                           games_rng=games_rng)[0]
+                           games_rng=games_rng, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                           cache_dir=cache_dir)[0]
 
 
 def robustness_many(game: str, findings, *, reconstructions: int = 20, games: int = 2000,
                     players: int | None = None, policies=None, rng=None, base=None, progress: bool = False,
                     confidence: float = 0.95, game_kwargs: Mapping | None = None,
                     runs=None, variant=None, reference=None, variant_options: Mapping | None = None,
-                    reference_options: Mapping | None = None, games_rng=None) -> list[RobustnessResult]:
+                    reference_options: Mapping | None = None, games_rng=None, n_jobs: int = 1,
+                    backend: str = "loky", scheduler=None, cache_dir=None) -> list[RobustnessResult]:
     """:func:`robustness` of several findings measured on the same games: one RobustnessResult per finding.
 
     The component sets and games are those :func:`robustness` plays with the same arguments (its numbers for
@@ -405,13 +445,20 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     ``game_kwargs``); each component set then plays ``games`` games of every run (each run its own games, the
     same on every set) and the findings are measured on the runs' frames joined (e.g. Pyradice's objective
     cards pooled over several line-ups: ``runs=[{"setup": s} for s in setups]``).
+
+    ``n_jobs``, ``backend``, ``scheduler`` and ``cache_dir`` are those of :func:`robustness`.
+
+    Examples
+    --------
+    >>> rs = robustness_many("raft", ["game_length > 10", "start_player_win > 0.2"], reconstructions=2,
+    ...                      games=20, rng=1)  # doctest: +SKIP
     """
     import inspect
 
-    from tqdm.auto import tqdm
-
-    from ..engine.rng import fresh_copy, seed_sequence, spawn_seeds
-    from .compare import check_metric, metric_values, paired_estimates
+    from ..engine.execution import Pool, check_execution
+    from ..engine.limits import check_result_size
+    from ..engine.rng import describe_seed, fresh_copy, seed_sequence, spawn_seeds
+    from .compare import check_metric
 
     if isinstance(findings, (str, Claim)) or not hasattr(findings, "__iter__"):
         raise TypeError(f"findings must be a list of findings ('metric op threshold' or Claims), got {findings!r}")
@@ -428,6 +475,8 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
         raise ValueError(f"confidence must be 0.95 (the metrics' intervals are 95% normal intervals), got {confidence!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
+    check_result_size(reconstructions, _SET_BYTES, name="reconstructions", item="component set")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
     kwargs = dict(game_kwargs or {})
     for key in ("components", "rng", "n_games"):
         if key in kwargs:
@@ -470,27 +519,24 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     for i, s in enumerate(comp_seeds):
         sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
         sets.append((f"plausible-{i}", sample.components, sample.choices))
+    changed = [{side: _apply_change(change, comp, f"{side} on {label}") for side, (change, _) in sides.items()}
+               for label, comp, _ in sets]
+    options = {side: opts for side, (_, opts) in sides.items()}
+    metrics = [c.metric for c in claims]
+    tasks = [(game, metrics, comps, kwargs, options, plan, int(games), paired) for comps in changed]
+    keys = [{"entry": "robustness", "game": game, "metrics": metrics, "games": int(games), "paired": paired,
+             "components": {side: c.content_hash() for side, c in comps.items()}, "kwargs": kwargs,
+             "options": options,
+             "plan": [[extra, describe_seed(seed)] for extra, seed in plan]} for comps in changed]
+    with Pool(execution=execution) as pool:
+        measured = pool.map(_robustness_set, tasks, keys=keys, desc=f"{game} robustness",
+                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks))
     rows: list[list[dict]] = [[] for _ in claims]
-    for label, comp, choices in tqdm(sets, desc=f"{game} robustness", unit="set", disable=not progress,
-                                     leave=False):
-        frames = {}
-        for side, (change, options) in sides.items():
-            changed = _apply_change(change, comp, f"{side} on {label}")
-            parts = [simulate(int(games), rng=np.random.default_rng(fresh_copy(seed)), components=changed,
-                              **{**kwargs, **extra, **options})  # the same games for every set and side
-                     for extra, seed in plan]
-            frames[side] = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True).assign(
-                game=lambda d: np.arange(len(d)))
-        for claim, out in zip(claims, rows):
-            if not paired:
-                est, extra = game_metric(game, frames["single"], claim.metric), {}
-            else:
-                ref, var, est, _ = paired_estimates(metric_values(game, frames["reference"], claim.metric),
-                                                    metric_values(game, frames["variant"], claim.metric),
-                                                    claim.metric)
-                extra = {"variant_value": var.value, "reference_value": ref.value}
-            out.append({"set": label, "value": est.value, "se": est.se, "ci_low": est.ci_low,
-                        "ci_high": est.ci_high, "n": est.n, "verdict": claim.verdict(est.ci_low, est.ci_high),
-                        **extra, "components_hash": comp.content_hash()[:12], **choices})
+    for (label, comp, choices), per_claim in zip(sets, measured):
+        for claim, out, est in zip(claims, rows, per_claim):
+            main = {k: est[k] for k in ("value", "se", "ci_low", "ci_high", "n")}
+            extra = {k: v for k, v in est.items() if k not in main}
+            out.append({"set": label, **main, "verdict": claim.verdict(est["ci_low"], est["ci_high"]), **extra,
+                        "components_hash": comp.content_hash()[:12], **choices})
     described = ({side: _describe(*sides[side]) for side in ("variant", "reference")} if paired else None)
     return [RobustnessResult.from_table(claim, pd.DataFrame(r), described) for claim, r in zip(claims, rows)]

@@ -81,10 +81,10 @@ def _pos_int(v, name: str, low: int = 1, high: int | None = None) -> int:
     return int(v)
 
 
-def _jobs(n_jobs) -> int:
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
-    return int(n_jobs)
+def _execution(n_jobs, backend, scheduler, progress, cache_dir):
+    from ..engine.execution import check_execution
+
+    return check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
 
 
 def _names(policies, name: str, spec) -> list[str]:
@@ -197,7 +197,16 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     DataFrame
         ``policy, rating, rating_se, rating_ci_low, rating_ci_high, comparisons`` (Elo scale; without an anchor
         the SEs are quasi-standard errors, see the module docstring).  ``attrs``: ``diff_se`` (SE of every
-        difference of two ratings, a DataFrame), ``quasi_se_error``.
+        difference of two ratings, a DataFrame), ``quasi_se_error`` and ``separation``: None, or for a degenerate
+        ladder (a policy, or a group of them, finished above the others in every comparison: the maximum
+        likelihood ratings are infinite) a sentence naming the groups; the ratings are then finite only through
+        the prior, and the sentence says so.
+
+    Raises
+    ------
+    ValueError
+        If ``pairs`` lacks a column, a score is outside [0, 1], a policy has no comparisons, the policies are
+        not connected, ``anchor`` is not rated or ``prior_sd`` is not positive.
 
     Examples
     --------
@@ -205,6 +214,11 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
     >>> fit = fit_bradley_terry(pairs, anchor="y")
     >>> round(float(fit.loc[0, "rating"]))   # 3 wins in 4: log(3) logits = 191 Elo, shrunk a little by the prior
     187
+    >>> fit.attrs["separation"] is None
+    True
+    >>> unbeaten = fit_bradley_terry(pairs.assign(score=1.0))  # x wins all 4: only the prior keeps it finite
+    >>> unbeaten.attrs["separation"][:30]
+    'degenerate ladder: {x} > {y} ('
     """
     from scipy import optimize, sparse
 
@@ -253,9 +267,7 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
         return ((d.T * (m * p * (1 - p))) @ d + tau * np.eye(n)) / w
 
     res = optimize.minimize(f, np.zeros(n), jac=grad, hess=hess, method="trust-exact", options={"gtol": 1e-12})
-    if np.abs(grad(res.x)).max() > 1e-8:  # pragma: no cover - the problem is smooth and strictly convex
-        raise RuntimeError(f"Bradley-Terry fit did not converge: {res.message}")
-    theta = res.x
+    theta = _newton_finish(res.x, f, grad, hess)
     h_inv = np.linalg.inv(hess(theta) * w)
     # sandwich: per-game score vectors (likelihood part), games as clusters
     games = pd.factorize(pairs.loc[keep, "game"])[0]
@@ -277,7 +289,71 @@ def fit_bradley_terry(pairs: pd.DataFrame, policies: Sequence[str] | None = None
                         "rating_ci_high": rating + Z95 * se, "comparisons": comps})
     out.attrs["quasi_se_error"] = err
     out.attrs["diff_se"] = pd.DataFrame(np.sqrt(diff_var) * ELO_PER_LOGIT, index=names, columns=names)
+    out.attrs["separation"] = _separation(n, ua, ub, ys, m, names)
     return out
+
+
+def _separation(n: int, ua, ub, ys, m, names) -> str | None:
+    """None when every rating difference has a finite maximum-likelihood estimate; otherwise a sentence saying
+    which policies beat which in every comparison (their difference is then infinite on the data alone and only
+    the prior keeps it finite, so its value and interval say more about ``prior_sd`` than about the games).
+
+    The estimate is finite exactly when the directed graph "i scored something against j" is strongly
+    connected (Zermelo 1929; Hunter 2004, assumption 1).
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    scored = np.concatenate([ua[ys > 0], ub[ys < m]]), np.concatenate([ub[ys > 0], ua[ys < m]])
+    graph = csr_matrix((np.ones(len(scored[0])), scored), shape=(n, n))
+    k, label = connected_components(graph, directed=True, connection="strong")
+    if k == 1:
+        return None
+    # order the groups (Kahn): a group is listed only after every group that ever scored against it
+    above = {g: set() for g in range(k)}  # above[h]: the groups that scored against h
+    for i, j in zip(*scored):
+        if label[i] != label[j]:
+            above[int(label[j])].add(int(label[i]))
+    order: list[int] = []
+    while len(order) < k:
+        g = min(h for h in range(k) if h not in order and above[h] <= set(order))
+        order.append(g)
+    desc = [", ".join(names[i] for i in range(n) if label[i] == g) for g in order]
+    return ("degenerate ladder: " + " > ".join(f"{{{d}}}" for d in desc) + " (no policy of a later group ever "
+            "scored against one of an earlier group): those rating differences are infinite on the games alone; "
+            "the finite ratings shown come from the prior (prior_sd) and are not measurements")
+
+
+#: The fit is accepted when a full Newton step from it moves no strength by more than this (logits; 1e-7 logit =
+#: 4e-5 Elo, far below any standard error the ladder reports).
+NEWTON_TOL = 1e-7
+
+
+def _newton_finish(theta: np.ndarray, f, grad, hess, *, steps: int = 30) -> np.ndarray:
+    """Newton steps (halved while they do not lower ``f``) from the optimiser's point until the step is below
+    :data:`NEWTON_TOL` (relative to the strengths' scale) or stops making progress in floating point.
+
+    The penalised log-likelihood is smooth and strictly convex (the prior), so from the optimiser's point Newton
+    converges quadratically; the test is on the step, in the strengths' own units, not on an absolute
+    gradient limit that floating-point rounding of a sum over many comparisons can exceed at the optimum.
+    """
+    tol = NEWTON_TOL * max(1.0, float(np.abs(theta).max()))
+    step = np.full_like(theta, np.inf)
+    for _ in range(steps):
+        step = np.linalg.solve(hess(theta), grad(theta))
+        if np.abs(step).max() <= tol:
+            return theta - step
+        f0, t = f(theta), 1.0
+        while t > 1e-6 and not f(theta - t * step) <= f0:
+            t /= 2
+        if t <= 1e-6:  # no decrease even along a tiny Newton step: f is flat to rounding here
+            break
+        theta = theta - t * step
+    if np.abs(step).max() <= 1e3 * tol:  # rounding-limited: still far below any reported SE
+        return theta
+    raise RuntimeError(  # pragma: no cover - the problem is smooth and strictly convex
+        f"Bradley-Terry fit did not converge: the last Newton step moved a strength by "
+        f"{np.abs(step).max():.3g} logits (accepted below {tol:.1g})")
 
 
 def _diff_var(cov: np.ndarray) -> np.ndarray:
@@ -369,21 +445,24 @@ def _play_block(game: str, seating: tuple[str, ...], n_games: int, seed, game_kw
     return _spec(game).lineup_outcomes(list(seating), n_games, rng=seed, **dict(game_kwargs))
 
 
-def _run_blocks(spec, blocks, n_games: int, seeds, n_jobs: int, progress: bool, game_kwargs) -> pd.DataFrame:
-    from tqdm.auto import tqdm
+def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry: str) -> pd.DataFrame:
+    from ..engine.execution import Pool
+    from ..engine.limits import check_result_size
+    from ..engine.rng import describe_seed
 
+    players = len(blocks[0]) if blocks else 1
+    check_result_size(len(blocks) * n_games * players, _SEAT_ROW_BYTES, name="games", item="seat result")
     args = [(spec.name, seating, n_games, seed, game_kwargs) for seating, seed in zip(blocks, seeds)]
-    if n_jobs == 1 or len(args) == 1:
-        it = (_play_block(*a) for a in args)
-    else:
-        from joblib import Parallel, delayed
-
-        it = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_play_block)(*a) for a in args)
-    frames = []
-    for i, out in enumerate(tqdm(it, total=len(args), desc=f"{spec.name} blocks", unit="block",
-                                 disable=not progress, leave=False)):
-        frames.append(out.assign(block=i, game=i * n_games + out["game"].to_numpy()))
+    keys = [{"entry": entry, "game": spec.name, "seating": list(seating), "games": n_games,
+             **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
+    with Pool(execution=execution) as pool:
+        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args))
+    frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
+
+
+#: Memory of one (game, seat) row of the outcomes frame a ladder holds (rounded up).
+_SEAT_ROW_BYTES = 200
 
 
 def _game_kwargs(game_kwargs) -> dict:
@@ -396,7 +475,8 @@ def _game_kwargs(game_kwargs) -> dict:
 
 def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_jobs: int = 1,
            progress: bool = False, anchor: str | None = None, prior_sd: float = DEFAULT_PRIOR_SD,
-           game_kwargs: Mapping | None = None, return_outcomes: bool = False):
+           game_kwargs: Mapping | None = None, return_outcomes: bool = False, backend: str = "loky",
+           scheduler=None, cache_dir=None):
     """Rate ``policies`` of ``game`` against each other: a Bradley-Terry ladder with confidence intervals.
 
     Parameters
@@ -415,9 +495,9 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         Root seed; block ``i`` (one seating of one lineup) plays with the ``i``-th spawned child, so the
         result is the same for any ``n_jobs``.
     n_jobs : int
-        Parallel worker processes over blocks (-1: all cores).
+        Parallel workers over blocks (-1: all cores).
     progress : bool
-        tqdm bar over blocks (stderr).
+        Progress over blocks on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
     anchor : str, optional
         Policy rated 0 (default: ratings average 0).
     prior_sd : float
@@ -427,6 +507,11 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         ``{"variant": "sinking"}`` for Rocking Raft, ``{"components": ...}`` for Meerkat Kingdom).
     return_outcomes : bool
         Also return the outcomes frame of every game played (:mod:`pyradice_lab.engine.outcomes`, plus ``block``).
+    backend, scheduler : str, optional
+        Where the blocks run: ``"loky"`` (default), ``"dask"`` (``scheduler``: a cluster's address) or
+        ``"threading"`` (:mod:`pyradice_lab.engine.execution`); the numbers never depend on it.
+    cache_dir : path, optional
+        Store every finished block there; a killed run started again computes only the missing blocks.
 
     Returns
     -------
@@ -435,7 +520,9 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         win_rate_ci_low, win_rate_ci_high, games`` (games the policy played) and ``rating_se``, ``wins`` (win
         shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`; its ``predicted`` column is
         the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair),
-        ``diff_se`` and ``quasi_se_error`` (see :func:`fit_bradley_terry`), ``game``, ``players``,
+        ``diff_se``, ``quasi_se_error`` and ``separation`` (see :func:`fit_bradley_terry`: not None when a
+        policy finished above another in every game they met, whose ratings then rest on the prior), ``game``,
+        ``players``,
         ``games_per_seating``, ``anchor``, ``prior_sd``, ``seed_entropy``.
 
     Examples
@@ -450,7 +537,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
         raise ValueError(f"policies must name at least two policies, got {names!r}")
     players = _pos_int(players, "players", 2, 4)
     games = _pos_int(games, "games")
-    n_jobs = _jobs(n_jobs)
+    execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if anchor is not None and anchor not in names:
         raise ValueError(f"anchor must be one of the policies {names}, got {anchor!r}")
     kwargs = _game_kwargs(game_kwargs)
@@ -460,7 +547,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     per_seating = -(-games // len(lineup_list[0]))
     blocks = [s for lineup in lineup_list for s in lineup]
     root = seed_sequence(rng, name="rng")
-    out = _run_blocks(spec, blocks, per_seating, root.spawn(len(blocks)), n_jobs, progress, kwargs)
+    out = _run_blocks(spec, blocks, per_seating, root.spawn(len(blocks)), execution, kwargs, "ladder")
     fit = fit_bradley_terry(pairwise_results(out), names, anchor=anchor, prior_sd=prior_sd)
     by = out.groupby("policy")["win"]
     played, wins = by.size().reindex(names).to_numpy(), by.sum().reindex(names).to_numpy()
@@ -475,13 +562,15 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
                         "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h,
-                        "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"]})
+                        "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"],
+                        "separation": fit.attrs["separation"]})
     return (table, out) if return_outcomes else table
 
 
 def restricted_play(game, policy, restrictions, *, players: int = 2, games: int = 1000, rng=None,
                     n_jobs: int = 1, progress: bool = False, dominant_fraction: float = DOMINANT_FRACTION,
-                    game_kwargs: Mapping | None = None) -> pd.DataFrame:
+                    game_kwargs: Mapping | None = None, backend: str = "loky", scheduler=None,
+                    cache_dir=None) -> pd.DataFrame:
     """The win rate of ``policy`` forbidden one option against unrestricted copies of itself, per restriction.
 
     Parameters
@@ -498,7 +587,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
         Games per restriction (rounded up to a multiple of ``players``).
     rng : seed, SeedSequence or Generator
         Block ``i`` (one restriction, one seat) plays with the ``i``-th spawned child.
-    n_jobs, progress, game_kwargs
+    n_jobs, progress, game_kwargs, backend, scheduler, cache_dir
         As in :func:`ladder`.
     dominant_fraction : float
         A restriction is "dominant" when the CI's upper end is below ``dominant_fraction / players``.
@@ -533,7 +622,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
         raise ValueError(f"restrictions must be among {sorted(spec.restrictions)} ({spec.name}), got {unknown}")
     players = _pos_int(players, "players", 2, 4)
     games = _pos_int(games, "games")
-    n_jobs = _jobs(n_jobs)
+    execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if isinstance(dominant_fraction, bool) or not isinstance(dominant_fraction, numbers.Real) or \
             not 0 < dominant_fraction < 1:
         raise ValueError(f"dominant_fraction must be in (0, 1), got {dominant_fraction!r}")
@@ -542,7 +631,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     blocks = [tuple(f"{policy}/{r}" if k == seat else policy for k in range(players))
               for r in names for seat in range(players)]
     root = seed_sequence(rng, name="rng")
-    out = _run_blocks(spec, blocks, per_seat, root.spawn(len(blocks)), n_jobs, progress, kwargs)
+    out = _run_blocks(spec, blocks, per_seat, root.spawn(len(blocks)), execution, kwargs, "restricted_play")
     fair = 1 / players
     rows = []
     for r in names:

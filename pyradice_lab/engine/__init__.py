@@ -5,6 +5,8 @@
 - :mod:`~pyradice_lab.engine.stats`: :class:`~pyradice_lab.engine.stats.Estimate`, t and Wilson intervals,
   run-until-precision.
 - :mod:`~pyradice_lab.engine.sweep`: a grid of cells to a tidy frame on loky or dask, cached and resumable.
+- :mod:`~pyradice_lab.engine.execution`: the one execution layer: deterministic blocks on loky, dask or threads,
+  joined in order, resumable, with progress (every heavy entry point runs on it).
 - :mod:`~pyradice_lab.engine.outcomes`: the common outcomes frame every game's simulation converts to.
 - :mod:`~pyradice_lab.engine.limits`: the size limits every public function checks.
 - :mod:`~pyradice_lab.engine.schema`: component files (TOML) validated with errors that name the key.
@@ -24,4 +26,4 @@
 from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
-    "dice", "rng", "stats", "sweep", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase"])
+    "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase"])

@@ -22,6 +22,14 @@ kernel of the package dispatches on a literal value (``numba.literally``); a bra
 ``None`` is still pruned (``None`` is a type, not a literal).  Should a future numba drop the hook used here,
 :func:`njit` compiles without the on-disk cache instead (slower, never stale).
 
+The first compile of a game's kernels is announced once per process, before it starts, on the logger
+``pyradice_lab.compile`` (:data:`COMPILE_LOGGER`, level INFO): "compiling the Meerkat engine once (about 25 s);
+later runs reuse it".  numba raises its "numba:compile" event only when the function is neither in memory
+nor in the on-disk cache (or its cache entry is stale), so the message appears exactly when the user waits
+for the compiler.  A module (or its game package) names what it compiles and how long that typically takes
+with ``COMPILE_NOTICE = (label, seconds)``; the CLI shows the message on stderr, a Python user sees it with
+``logging.basicConfig(level=logging.INFO)``.
+
 Examples
 --------
 >>> from pyradice_lab.engine._jit import njit, cache_is_keyed_on_sources
@@ -31,13 +39,21 @@ True
 
 from __future__ import annotations
 
+import logging
+import sys
+import threading
+import time
+
 from numba import njit as _numba_njit
-from numba.core import types as _types
+from numba.core import event as _event, types as _types
 from numba.core.dispatcher import Dispatcher as _Dispatcher
 
 from ._sources import fingerprint, in_package
 
-__all__ = ["njit", "SourceTreeLocator", "cache_is_keyed_on_sources"]
+__all__ = ["njit", "SourceTreeLocator", "cache_is_keyed_on_sources", "COMPILE_LOGGER", "compile_notice"]
+
+#: the logger that announces the first compile of a game's kernels (INFO) and times each compile (DEBUG)
+COMPILE_LOGGER = "pyradice_lab.compile"
 
 try:  # numba >= 0.60 names the base classes without the underscore; older releases with it
     from numba.core import caching as _caching
@@ -122,3 +138,78 @@ def njit(*args, **kwargs):
     if isinstance(out, _Dispatcher):
         return _plain(out)
     return lambda func: _plain(out(func))
+
+
+# ------------------------------------------------------------------- the first compile, announced once
+_log = logging.getLogger(COMPILE_LOGGER)
+
+
+def compile_notice(module: str) -> tuple[str, float | None]:
+    """``(label, typical seconds)`` of what compiling a kernel of ``module`` compiles: the ``COMPILE_NOTICE``
+    of the module or of its game package (``pyradice_lab.<game>``), else the package's name and no time.
+
+    Examples
+    --------
+    >>> import pyradice_lab.meerkat
+    >>> compile_notice("pyradice_lab.meerkat.kernel")[0]
+    'the Meerkat engine'
+    """
+    parts = module.split(".")
+    for k in range(len(parts), 1, -1):
+        mod = sys.modules.get(".".join(parts[:k]))
+        notice = getattr(mod, "__dict__", {}).get("COMPILE_NOTICE")
+        if notice is not None:
+            return str(notice[0]), (None if notice[1] is None else float(notice[1]))
+    return f"the {'.'.join(parts[:2])} kernels", None
+
+
+def _notice_text(label: str, seconds: float | None) -> str:
+    about = "" if seconds is None else f" (about {seconds:.0f} s)"
+    return f"compiling {label} once{about}; later runs reuse it"
+
+
+class _CompileNotice(_event.Listener):
+    """Logs, once per label and process, when numba starts compiling a cached kernel of this package."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self.announced: set[str] = set()
+
+    def _ours(self, dispatcher) -> str | None:
+        func = getattr(dispatcher, "py_func", None)
+        module = getattr(func, "__module__", "") or ""
+        if not module.startswith("pyradice_lab."):
+            return None
+        # a function compiled without the on-disk cache is compiled by every process: "once" would be untrue
+        if type(getattr(dispatcher, "_cache", None)).__name__ == "NullCache":
+            return None
+        return module
+
+    def on_start(self, event):
+        depth = getattr(self._local, "depth", 0)
+        self._local.depth = depth + 1
+        if depth:
+            return
+        self._local.top = None
+        module = self._ours(event.data.get("dispatcher") if isinstance(event.data, dict) else None)
+        if module is None:
+            return
+        label, seconds = compile_notice(module)
+        self._local.top = (label, event.data["dispatcher"].py_func.__qualname__, time.process_time())
+        with self._lock:
+            first = label not in self.announced
+            self.announced.add(label)
+        if first:
+            _log.info(_notice_text(label, seconds))
+
+    def on_end(self, event):
+        self._local.depth = max(0, getattr(self._local, "depth", 1) - 1)
+        top = getattr(self._local, "top", None)
+        if self._local.depth == 0 and top is not None:
+            self._local.top = None
+            _log.debug("compiled %s (%s) in %.1f s CPU", top[0], top[1], time.process_time() - top[2])
+
+
+_NOTICE = _CompileNotice()
+_event.register("numba:compile", _NOTICE)

@@ -4,19 +4,98 @@ It sits in the engine so that the games' bench modules never import :mod:`pyradi
 runner above them, which imports the games).  ``pyradice-lab bench`` collects every game's rows through the
 registry and times them (:func:`pyradice_lab.bench.run_bench`).
 
+Inside :func:`tiny` every row is built at its smallest size (:func:`sized`) and every fresh-interpreter path
+(:func:`run_python`) runs in this process instead: the numbers mean nothing, but each row's code runs once in
+seconds, so a test can check that no row is broken (``tests/test_bench_rows.py``).
+
 >>> case = BenchCase("demo", "units", fast=lambda: 10)
 >>> case.kernel, case.game
 ('demo', 'core')
+>>> with tiny():
+...     sized(1_000_000, tiny=10)
+10
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
-from collections.abc import Callable
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["BenchCase", "Measured", "jit_disabled"]
+__all__ = ["BenchCase", "Measured", "jit_disabled", "tiny", "is_tiny", "sized", "run_python"]
+
+_TINY = [False]
+
+
+@contextlib.contextmanager
+def tiny() -> Iterator[None]:
+    """Build and run bench rows at their smallest size, in this process (a smoke test of every row).
+
+    Inside the block :func:`sized` returns its ``tiny`` value and :func:`run_python` executes its code in this
+    process (stdout captured) instead of a fresh interpreter, so environment settings such as
+    ``NUMBA_DISABLE_JIT`` or an empty ``NUMBA_CACHE_DIR`` do not apply: the timings are meaningless, only that
+    every row runs is checked.
+
+    Examples
+    --------
+    >>> with tiny():
+    ...     is_tiny()
+    True
+    >>> is_tiny()
+    False
+    """
+    before = _TINY[0]
+    _TINY[0] = True
+    try:
+        yield
+    finally:
+        _TINY[0] = before
+
+
+def is_tiny() -> bool:
+    """True inside :func:`tiny`."""
+    return _TINY[0]
+
+
+def sized(n, *, tiny):
+    """A bench row's work size: ``n``, or ``tiny`` inside :func:`tiny` (the smallest size that runs the row's
+    code)."""
+    return tiny if _TINY[0] else n
+
+
+def run_python(code: str, args: Sequence[str] = (), *, env: dict | None = None, timeout: float | None = None,
+               check: bool = False) -> subprocess.CompletedProcess:
+    """Run ``python -c code args`` in a fresh interpreter (``env`` added to this process's environment).
+
+    Returns the :class:`subprocess.CompletedProcess` (text stdout and stderr); ``check`` raises
+    :class:`subprocess.CalledProcessError` on a non-zero exit.  Inside :func:`tiny` the code runs in this
+    process instead (``sys.argv`` set to ``["-c", *args]``, stdout captured, ``env`` ignored).
+    """
+    argv = ["-c", *map(str, args)]
+    if not _TINY[0]:
+        return subprocess.run([sys.executable, *argv[:1], code, *argv[1:]], env=dict(os.environ, **(env or {})),
+                              capture_output=True, text=True, timeout=timeout, check=check)
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.argv
+    code_rc = 0
+    sys.argv = argv
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            exec(compile(code, "<bench child>", "exec"), {"__name__": "__main__"})
+    except SystemExit as exc:
+        code_rc = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = saved
+    res = subprocess.CompletedProcess(argv, code_rc, out.getvalue(), err.getvalue())
+    if check:
+        res.check_returncode()
+    return res
 
 
 class Measured(NamedTuple):
@@ -64,9 +143,6 @@ def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
     (import time excluded).  ``kwargs`` must be JSON-serialisable.
     """
     import json
-    import os
-    import subprocess
-    import sys
 
     module, _, func = target.partition(":")
     code = (
@@ -78,9 +154,7 @@ def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
     )
 
     def run() -> tuple[int, float]:
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-        out = subprocess.run([sys.executable, "-c", code, json.dumps(kwargs)], env=env, check=True,
-                             capture_output=True, text=True)
+        out = run_python(code, [json.dumps(kwargs)], env={"NUMBA_DISABLE_JIT": "1"}, check=True)
         units, dt = json.loads(out.stdout.strip().splitlines()[-1])
         return int(units), float(dt)
 

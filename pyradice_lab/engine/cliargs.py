@@ -24,7 +24,8 @@ from pathlib import Path
 
 __all__ = ["CliError", "ArgumentParser", "components_arg", "show_progress", "positive_int", "nonneg_int", "jobs_int",
            "int_list", "float_list", "positive_float", "parse_grid_value", "grid_arg", "check_output_path",
-           "output_file", "output_dir", "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR", "PROG"]
+           "output_file", "output_dir", "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR", "PROG", "execution_args",
+           "execution_kwargs"]
 
 PROG = "pyradice-lab"
 
@@ -62,12 +63,15 @@ def nonneg_int(text: str) -> int:
 
 
 def jobs_int(text: str) -> int:
+    from .limits import MAX_JOBS
+
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1, got {text!r}") from None
-    if v == 0 or v < -1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer or -1 (all cores), got {v}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer up to {MAX_JOBS} or -1 (all cores), "
+                                         f"got {text!r}") from None
+    if v == 0 or v < -1 or v > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a positive integer up to {MAX_JOBS} or -1 (all cores), got {v}")
     return v
 
 
@@ -248,3 +252,35 @@ def positive_float(text: str) -> float:
     if not 0 < v < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
     return v
+
+
+def execution_args(parser, *, backend: str = "loky", what: str = "blocks", cache: bool = True) -> None:
+    """Add ``--jobs``, ``--backend``, ``--scheduler`` and ``--cache-dir`` (the keywords of
+    :func:`pyradice_lab.engine.execution.check_execution`) to a subcommand; :func:`execution_kwargs` reads them.
+
+    >>> p = ArgumentParser(prog="x")
+    >>> execution_args(p)
+    >>> execution_kwargs(p.parse_args(["--jobs", "2"]))
+    {'n_jobs': 2, 'backend': 'loky', 'scheduler': None, 'cache_dir': None}
+    """
+    from .execution import BACKENDS
+
+    parser.add_argument("--jobs", type=jobs_int, default=1,
+                        help=f"parallel workers running the {what} (-1: all cores; default: 1); the numbers do "
+                             "not depend on it")
+    parser.add_argument("--backend", choices=list(BACKENDS), default=backend,
+                        help="where the workers run: loky processes, a dask cluster or threads (default: "
+                             "%(default)s)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="with --backend dask: the scheduler's address, e.g. tcp://10.0.0.5:8786 (default: a "
+                             "local cluster of --jobs workers)")
+    if cache:
+        parser.add_argument("--cache-dir", type=output_dir(), default=None,
+                            help=f"keep finished {what} here: a run interrupted and started again computes only "
+                                 "what is missing; created if missing")
+
+
+def execution_kwargs(args) -> dict:
+    """The execution keywords of the library from the options :func:`execution_args` added."""
+    return {"n_jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler,
+            "cache_dir": getattr(args, "cache_dir", None)}

@@ -49,14 +49,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .limits import MAX_INPUT_FILE_BYTES, read_input_file
+
 __all__ = ["SchemaError", "SOURCES", "Node", "Int", "Float", "Str", "Bool", "Source", "Array", "Field", "Table",
            "MapOf", "Records", "Value", "Const", "validate", "merge", "read_toml", "to_toml", "format_path", "plain",
            "ComponentFormat", "SchemaComponents", "MAX_FILE_BYTES", "suggest"]
 
 #: where a value comes from: the rules text, our documented reconstruction, or a designer's own file / replace()
 SOURCES = ("rules", "reconstruction", "designer")
-#: component files larger than this are refused before they are parsed
-MAX_FILE_BYTES = 10_000_000
+#: component files larger than this are refused before they are read (the default of
+#: :func:`pyradice_lab.engine.limits.max_input_file_bytes`; ``PYRADICE_LAB_MAX_INPUT_FILE_BYTES`` overrides it)
+MAX_FILE_BYTES = MAX_INPUT_FILE_BYTES
 _MISSING = object()
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -513,10 +516,10 @@ def read_toml(path, *, what: str = "components") -> dict:
     if p.is_dir():
         raise SchemaError("is a directory, expected a .toml file", file=p)
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SchemaError(f"is {size:,} bytes; a components file is at most {MAX_FILE_BYTES:,} bytes", file=p)
-        raw = p.read_bytes()
+        # refuses a device (/dev/zero), a pipe or a file above limits.max_input_file_bytes() before reading
+        raw = read_input_file(p, what=f"{what} file")
+    except ValueError as exc:
+        raise SchemaError(str(exc).removeprefix(f"{p}: "), file=p) from None
     except OSError as exc:
         raise SchemaError(f"cannot be read ({exc.strerror or exc})", file=p) from None
     try:

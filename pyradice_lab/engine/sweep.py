@@ -54,10 +54,7 @@ import numbers
 import os
 import re
 import secrets
-import sys
 import tempfile
-import threading
-import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -65,22 +62,28 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ._sources import fingerprint
 from ._version import __version__
+from .execution import (
+    BACKENDS,
+    DASK_CONNECT_TIMEOUT,
+    Progress,
+    check_execution,
+    loky_config,
+    stop_worker_processes,
+    watch_parent,
+)
+from .limits import check_count
 from .stats import Estimate
 
 __all__ = ["run_sweep", "expand_grid", "rerun_cell", "cell_generator", "BACKENDS", "CacheWarning",
-           "DASK_CONNECT_TIMEOUT", "watch_parent", "loky_config", "stop_worker_processes", "remove_stale_temporaries", "replace_with_default_mode",
+           "DASK_CONNECT_TIMEOUT", "check_progress", "watch_parent", "loky_config", "stop_worker_processes", "remove_stale_temporaries", "replace_with_default_mode",
            "temporary_prefix"]
 
-BACKENDS = ("loky", "dask", "threading")
 _CACHE_FORMAT = "pyradice_lab.engine.sweep/2"
 _KEY_FILE = ".sweep-key"
 _MAX_CACHE_FILE = 1 << 20  # bytes: a cell's outputs are a few hundred bytes; anything larger is not ours
-#: Seconds to wait for a dask scheduler given by address before giving up with a clear error.
-DASK_CONNECT_TIMEOUT = 5.0
 
 
 class CacheWarning(UserWarning):
@@ -368,6 +371,7 @@ class _Cache:
         self.folder = folder
         self.problems: dict[str, list[str]] = {}
         self.writable = True
+        self.max_bytes = _MAX_CACHE_FILE
         remove_stale_temporaries(folder)
         self.key = self._load_key()
 
@@ -434,8 +438,8 @@ class _Cache:
             if path.is_dir():
                 raise IsADirectoryError(f"{path} is a directory")
             with open(path, "rb") as fh:
-                raw = fh.read(_MAX_CACHE_FILE + 1)
-            if len(raw) > _MAX_CACHE_FILE:
+                raw = fh.read(self.max_bytes + 1)
+            if len(raw) > self.max_bytes:
                 raise ValueError("file too large")
             data = json.loads(raw)
             if not isinstance(data, dict) or data.get("format") != _CACHE_FORMAT:
@@ -486,58 +490,36 @@ def _differences(stored: dict, current: dict) -> str:
 
 
 # --------------------------------------------------------------------------------------------- workers
-_WATCHDOG: threading.Thread | None = None
+def check_progress(progress) -> bool:
+    """``progress`` (show a progress bar) as a bool: anything but True or False (``"yes"``, 1) is refused.
 
+    Parameters
+    ----------
+    progress : bool
+        The value passed.
 
-def watch_parent(parent_pid: int, interval: float = 0.5, *, child: bool = False) -> None:
-    """In a worker process started by ``parent_pid``: exit as soon as that parent is gone.
+    Returns
+    -------
+    bool
+        ``progress``.
 
-    Run when loky workers start (``child=True``: this process is known to be a child of ``parent_pid``, so
-    a different parent means it has already died) and at the start of every task sent to worker processes,
-    so a sweep or report killed with SIGKILL leaves no worker computing for nobody.  Without ``child`` it
-    does nothing in the parent itself or in processes that are not its direct children (dask workers belong
-    to their own cluster)."""
-    global _WATCHDOG
-    if _WATCHDOG is not None or os.getpid() == parent_pid:
-        return
-    if os.getppid() != parent_pid:
-        if child:
-            os._exit(1)
-        return
+    Raises
+    ------
+    ValueError
+        If ``progress`` is not True or False.
 
-    def run() -> None:
-        while True:
-            time.sleep(interval)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    _WATCHDOG = threading.Thread(target=run, name="pyradice-lab-parent-watchdog", daemon=True)
-    _WATCHDOG.start()
-
-
-def _watch_parent_from_start(parent_pid: int) -> None:
-    watch_parent(parent_pid, child=True)
-
-
-def loky_config(n_jobs: int):
-    """``joblib.parallel_config`` for loky worker processes that watch this process (:func:`watch_parent`)
-    from the moment they start."""
-    from joblib import parallel_config
-
-    return parallel_config(backend="loky", n_jobs=n_jobs, initializer=_watch_parent_from_start,
-                           initargs=(os.getpid(),))
-
-
-def stop_worker_processes() -> None:
-    """Kill joblib's loky worker processes now (after an interruption; they would finish their tasks)."""
-    try:
-        from joblib.externals.loky import reusable_executor
-    except ImportError:  # pragma: no cover - joblib always ships loky
-        return
-    executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None:
-        with contextlib.suppress(Exception):
-            executor.shutdown(wait=False, kill_workers=True)
+    Examples
+    --------
+    >>> check_progress(False)
+    False
+    >>> check_progress("yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: progress must be True or False, got 'yes'
+    """
+    if not isinstance(progress, (bool, np.bool_)):
+        raise ValueError(f"progress must be True or False, got {progress!r}")
+    return bool(progress)
 
 
 def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
@@ -547,84 +529,12 @@ def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
     return _flatten(fn(dict(params), trials, rng))
 
 
-def _check_reachable(address) -> None:
-    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
-    import socket
-    from urllib.parse import urlsplit
+def _iter_results(fn, todo, trials, entropy, execution) -> Iterator[tuple[int, dict]]:
+    from .execution import Pool
 
-    if not isinstance(address, str):
-        raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
-                         f"{type(address).__name__}")
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme != "tcp":
-        return  # other transports (tls, inproc, ucx): let distributed connect
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host = port = None
-    if not host or not port:
-        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
-    try:
-        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
-    except OSError as exc:
-        raise ValueError(f"scheduler {address!r} could not be reached ({exc.strerror or type(exc).__name__})") from None
-
-
-@contextlib.contextmanager
-def _dask_client(scheduler, n_jobs: int):
-    if scheduler is not None and not hasattr(scheduler, "submit"):
-        _check_reachable(scheduler)  # before importing distributed (seconds)
-    try:
-        from distributed import Client, LocalCluster, get_client
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ValueError("backend='dask' needs the dask extra: pip install 'pyradice-lab[dask]'") from exc
-    if scheduler is not None:
-        if isinstance(scheduler, Client):
-            yield scheduler
-            return
-        try:
-            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
-            raise ValueError(f"scheduler {scheduler!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
-                             f"({type(exc).__name__})") from None
-        with client:
-            yield client
-        return
-    try:
-        yield get_client()
-        return
-    except ValueError:
-        pass
-    with LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        yield client
-
-
-def _iter_results(fn, todo, trials, entropy, n_jobs, backend, scheduler) -> Iterator[tuple[int, dict]]:
-    if n_jobs == 1 and backend != "dask":
-        for i, params, key in todo:
-            yield i, _run_cell(fn, params, trials, entropy, key)
-        return
-    from joblib import Parallel, delayed, parallel_config
-
-    parent = os.getpid()
-
-    def tagged(i, params, key):
-        return i, _run_cell(fn, params, trials, entropy, key, parent)
-
-    tasks = (delayed(tagged)(i, params, key) for i, params, key in todo)
-    if backend == "dask":
-        with _dask_client(scheduler, n_jobs), parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
-        return
-    config = loky_config(n_jobs) if backend == "loky" else parallel_config(backend=backend, n_jobs=n_jobs)
-    try:
-        with config:
-            yield from Parallel(return_as="generator_unordered")(tasks)
-    except BaseException:
-        if backend == "loky":
-            stop_worker_processes()
-        raise
+    with Pool(execution=execution) as pool:  # loky workers watch this process (execution.watch_parent)
+        yield from pool.imap_unordered(_run_cell, ((i, (fn, params, trials, entropy, key))
+                                                  for i, params, key in todo))
 
 
 def run_sweep(
@@ -648,12 +558,13 @@ def run_sweep(
     grid : dict of lists or list of dicts
         Cells; a dict of lists is expanded as a Cartesian product in order.
     trials : int
-        Passed to ``fn`` for every cell (> 0).
+        Passed to ``fn`` for every cell (> 0; at most ``limits.count_limit("sweep_trials")``, 10**12,
+        ``PYRADICE_LAB_MAX_SWEEP_TRIALS`` raises it).
     seed : int, SeedSequence or None
         Root seed; ``None`` draws fresh entropy, which is recorded in the table.  Cell ``i`` draws from
         ``SeedSequence(entropy, spawn_key=root.spawn_key + (i,))``.
     n_jobs : int
-        Number of parallel workers (1 = in this process, -1 = all cores).
+        Number of parallel workers (1 = in this process, -1 = all cores; at most ``limits.MAX_JOBS``).
     backend : {"loky", "dask", "threading"}
         ``"dask"`` runs on a ``distributed`` cluster: ``scheduler`` (an address such as
         ``"tcp://10.0.0.5:8786"``, reached within :data:`DASK_CONNECT_TIMEOUT` seconds, or a ``Client``),
@@ -700,17 +611,9 @@ def run_sweep(
         raise ValueError(f"fn must be callable, got {type(fn).__name__}")
     if isinstance(trials, bool) or not isinstance(trials, numbers.Integral) or trials <= 0:
         raise ValueError(f"trials must be a positive integer, got {trials!r}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
-    if not isinstance(backend, str) or backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("scheduler is only used with backend='dask'")
-    if not isinstance(progress, (bool, np.bool_)):
-        raise ValueError(f"progress must be True or False, got {progress!r}")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress)
     cells = expand_grid(grid)
-    trials = int(trials)
-    n_jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+    trials = check_count(trials, "sweep_trials", name="trials", factor=len(cells))  # limits.COUNT_LIMITS
     root = _root_sequence(seed)
     entropy = root.entropy
     base_key = tuple(root.spawn_key)
@@ -736,14 +639,14 @@ def run_sweep(
     if cache is not None:
         cache.warn()
 
-    bar = tqdm(total=len(cells), initial=len(results), disable=not progress, file=sys.stderr,
-               desc=getattr(fn, "__name__", "sweep"), unit="cell", leave=False)
+    bar = Progress(len(cells), done=len(results), enabled=bool(progress), desc=getattr(fn, "__name__", "sweep"),
+                   unit="cells")
     try:
-        for i, out in _iter_results(fn, todo, trials, entropy, n_jobs, backend, scheduler):
+        for i, out in _iter_results(fn, todo, trials, entropy, execution):
             results[i] = out
             if cache is not None:
                 cache.write(names[i], provenances[i], out)
-            bar.update(1)
+            bar.update(1, 1)
     finally:
         bar.close()
 

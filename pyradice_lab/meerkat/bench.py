@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.benchcase import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled, run_python, sized
 from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
 from .sim import _default_setup, _seat_config, _tapes
 
@@ -37,20 +37,14 @@ def _fresh_process(code: str) -> dict:
     prints last, plus ``cpu`` (user + system CPU seconds of the whole child process, all threads, interpreter
     start-up included) and ``wall`` (seconds, as seen from the parent)."""
     import json
-    import os
-    import subprocess
-    import sys
     import tempfile
     import time
 
     tail = ("\nimport json as _j, resource as _r\n_u = _r.getrusage(_r.RUSAGE_SELF)\n"
             "print(_j.dumps({**globals().get('OUT', {}), 'cpu': _u.ru_utime + _u.ru_stime}))\n")
     with tempfile.TemporaryDirectory(prefix="meerkat_numba_") as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-        env.pop("NUMBA_DISABLE_JIT", None)
         t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", code + tail], env=env, check=True, capture_output=True,
-                             text=True)
+        out = run_python(code + tail, env={"NUMBA_CACHE_DIR": tmp, "NUMBA_DISABLE_JIT": "0"}, check=True)
         wall = time.perf_counter() - t0
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "wall": wall}
 
@@ -75,23 +69,23 @@ def compile_seconds() -> float:
 
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
-    from .odds import placement_table, success_table
+    from .odds import _success, placement_table
     from .scoring import score_tile
 
     rng = np.random.default_rng(0)
-    counts = rng.integers(0, 7, size=(200_000 if quick else 1_000_000, 4))
+    counts = rng.integers(0, 7, size=(sized(200_000 if quick else 1_000_000, tiny=100), 4))
 
     def tiles():
         score_tile(counts, values=(8, 4, 2))
         return len(counts)
 
-    n_fast = 60 if quick else 300
+    n_fast = sized(60 if quick else 300, tiny=6)
 
     def warm():
         games_kernel(1)  # compiles on the first call (or loads numba's cache): untimed
 
     def odds():
-        success_table.cache_clear()
+        _success.cache_clear()  # success_table's cache (keyed on the components' dice constants)
         placement_table()
         return 40
 
@@ -99,31 +93,33 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("meerkat.score_tile (4 players, 3 values)", "tile scorings", tiles, setup=lambda: score_tile([1, 2]),
                   min_rate=1e7, game="meerkat"),
         BenchCase("meerkat games (3 players, greedy)", "games", lambda: games_kernel(n_fast, 3, "greedy"),
-                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=10, players=3, policy="greedy"),
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=sized(10, tiny=1), players=3,
+                               policy="greedy"),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat games (2 players + automa, random_legal)", "games",
                   lambda: games_kernel(n_fast * 10, 2, "random_legal", True),
-                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=30, players=2,
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=sized(30, tiny=1), players=2,
                                policy="random_legal", automa=True),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase("meerkat games (2 players + automa, expectimax)", "games",
                   lambda: games_kernel(n_fast // 6, 2, "expectimax", True),
-                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=2, players=2, policy="expectimax",
+                  jit_disabled("pyradice_lab.meerkat.bench:games_kernel", n_games=sized(2, tiny=1), players=2,
+                               policy="expectimax",
                                automa=True),
                   "same kernel, NUMBA_DISABLE_JIT=1 (pure Python, one game at a time)", setup=warm,
                   min_ratio=20, game="meerkat"),
         BenchCase(f"meerkat games (2 players + automa, {STRONGEST} vs heuristic)", "games",
-                  lambda: games_kernel(2 if quick else 6, 2, [STRONGEST, "heuristic"], True), setup=warm,
+                  lambda: games_kernel(sized(2 if quick else 6, tiny=1), 2, [STRONGEST, "heuristic"], True), setup=warm,
                   game="meerkat", repeat=1),
         BenchCase(f"meerkat games (3 players, {STRONGEST} in every seat)", "games",
-                  lambda: games_kernel(1 if quick else 3, 3, STRONGEST), setup=warm, game="meerkat", repeat=1),
+                  lambda: games_kernel(sized(1 if quick else 3, tiny=1), 3, STRONGEST), setup=warm, game="meerkat", repeat=1),
         BenchCase("meerkat.placement_table (exact, 40 cells)", "cells", odds, max_seconds=2.0, game="meerkat"),
         BenchCase("meerkat first simulate_games(100), cold cache (CPU s)", "calls",
                   lambda: (1, first_call_cold()["cpu"]), max_seconds=3.0, game="meerkat", repeat=1),
         BenchCase("meerkat simulate_games (3 players, greedy) vs readable engine", "games",
-                  lambda: _simulate(n_fast, "numba"), lambda: _simulate(3, "python"),
+                  lambda: _simulate(n_fast, "numba"), lambda: _simulate(sized(3, tiny=1), "python"),
                   "the readable pure-Python engine (engine='python'), one game at a time", setup=warm,
                   min_ratio=10, game="meerkat"),
     ]

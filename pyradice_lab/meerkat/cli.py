@@ -8,6 +8,8 @@ from ..engine.cliargs import (
     CliError,
     comma_names,
     components_arg,
+    execution_args,
+    execution_kwargs,
     int_list,
     nonneg_int,
     output_file,
@@ -139,7 +141,8 @@ def _cmd_simulate(args) -> int:
     policies = _policy_list(args.policy)
     policies = policies * args.players if len(policies) == 1 else policies
     df = simulate_games(args.games, players=args.players, automa=args.automa, policies=policies, rng=args.seed,
-                        progress=show_progress(args), components=args.components, **_readings(args))
+                        progress=show_progress(args), components=args.components, **_readings(args),
+                        **execution_kwargs(args))
     automa = bool(df["automa"].iloc[0])
     n = args.players + automa
     readings = "".join(f", {k} {v}" for k, v in _readings(args).items() if v != "literal")
@@ -263,7 +266,7 @@ def add_cli(sub) -> None:
     q.set_defaults(func=_cmd_score)
 
     q = sub.add_parser("simulate", help="simulate whole games",
-                       description="Simulate games and print win rates with 95%% CIs. "
+                       description="Simulate games and print win rates with 95% CIs. "
                                    "Example: pyradice-lab meerkat simulate --players 3 --games 5000 --seed 1")
     q.add_argument("--players", type=positive_int, default=3, help="human players (default: 3)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
@@ -278,6 +281,7 @@ def add_cli(sub) -> None:
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(q)
+    execution_args(q, what="blocks of games")
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="print the transcript of one game",

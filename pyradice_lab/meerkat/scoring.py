@@ -187,9 +187,25 @@ def score_tile(counts, queens=None, values=(6, 3), reverse: bool = False, bonus=
 def _board_adjacency(comp: Components, adjacency) -> np.ndarray:
     if adjacency is None:  # tile t on layout position t - 3
         return comp.position_adjacency()
-    adj = np.asarray(adjacency, dtype=bool)
-    if adj.shape != (10, 10) or not np.array_equal(adj, adj.T):
-        raise ValueError(f"adjacency must be a symmetric (10, 10) boolean matrix over tiles 3..12, got {adj.shape}")
+    try:
+        raw = np.asarray(adjacency)
+    except (ValueError, TypeError):  # ragged rows
+        raise ValueError("adjacency must be a symmetric (10, 10) boolean matrix over tiles 3..12 (0/1 or "
+                         "True/False), got rows of different lengths") from None
+    if raw.shape != (10, 10):
+        raise ValueError(f"adjacency must be a symmetric (10, 10) boolean matrix over tiles 3..12, got shape "
+                         f"{raw.shape}")
+    if raw.dtype != bool:  # NaN, 0.5, strings: not a 0/1 matrix
+        bad = raw.ravel()[:1].tolist() if raw.dtype.kind not in "iuf" else raw[~np.isin(raw, (0, 1))].ravel()[:1].tolist()
+        if bad:
+            raise ValueError("adjacency must be a symmetric (10, 10) boolean matrix over tiles 3..12 (0/1 or "
+                             f"True/False), got values such as {bad}")
+    adj = raw.astype(bool)
+    if not np.array_equal(adj, adj.T):
+        raise ValueError("adjacency must be a symmetric (10, 10) boolean matrix over tiles 3..12 (tile a next to "
+                         "b means b next to a)")
+    if np.diag(adj).any():
+        raise ValueError("adjacency must not make a tile adjacent to itself (the diagonal must be False)")
     return adj
 
 
@@ -250,8 +266,8 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
     ------
     ValueError
         If ``counts`` is not of shape (players, 10), ``queens`` does not have its shape or places more than one
-        queen per player, a token is not a tan token kind on a tile 3..12, or ``guardian_policy`` is not
-        ``"best"`` or ``"none"``.
+        queen per player, a token is not a tan token kind on an integer tile 3..12, ``adjacency`` is not a
+        symmetric (10, 10) 0/1 matrix with a False diagonal, or ``guardian_policy`` is not ``"best"`` or ``"none"``.
 
     Examples
     --------
@@ -281,7 +297,7 @@ def score_game(counts, queens=None, *, guardians=None, pups=None, bonus=None, ou
     order = _check_out_order(_per_player(out_order, n, "out_order", high=n))
     tokens = dict(tokens or {})
     for t, kind in tokens.items():
-        if t not in TILES or kind not in ("plus3", "reverse", "two_guardians", "move", "swap"):
+        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t not in TILES or kind not in ("plus3", "reverse", "two_guardians", "move", "swap"):
             raise ValueError(f"tokens must map tiles 3..12 to a tan token kind, got {t!r}: {kind!r}")
     if not isinstance(guardian_policy, str) or guardian_policy not in ("best", "none"):
         raise ValueError(f"guardian_policy must be 'best' or 'none', got {guardian_policy!r}")

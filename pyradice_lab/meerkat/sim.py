@@ -194,7 +194,8 @@ def _tapes(gen, m):
 
 def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, policies=None, rng=None, *,
                    components=None, progress: bool = False, engine: str = "auto",
-                   reverse_reading: str = "literal", jackal_reading: str = "literal") -> pd.DataFrame:
+                   reverse_reading: str = "literal", jackal_reading: str = "literal", n_jobs: int = 1,
+                   backend: str = "loky", scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` whole games; one row per game.
 
     Parameters
@@ -225,6 +226,12 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     reverse_reading, jackal_reading : str
         Readings of two ambiguous rules (see :data:`READINGS`): ``"literal"`` (default, the rules text) or
         ``"extended"`` / ``"next_tile"``.
+    n_jobs, backend, scheduler : optional
+        Blocks of games on ``n_jobs`` workers of ``backend`` (``"loky"``, ``"dask"`` with a ``scheduler``
+        address, ``"threading"``; :mod:`pyradice_lab.engine.execution`); results do not depend on them (each
+        block starts from the generator state a single call has at its first game).
+    cache_dir : path, optional
+        Store every finished block of games there; a killed call started again plays only the missing ones.
 
     Returns
     -------
@@ -250,10 +257,25 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     setup = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players
     K = _readings_k(setup.K, reverse_reading, jackal_reading)
+    from ..engine.execution import check_execution
+
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    if execution.parallel or execution.cache_dir is not None:
+        from ..engine.execution import generator_blocks, simulate_blocks
+
+        if not isinstance(engine, str) or engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+        return simulate_blocks(simulate_games, n_games, rng, {
+            "players": players, "automa": automa, "policies": policies, "components": setup.comp, "engine": engine,
+            "reverse_reading": reverse_reading, "jackal_reading": jackal_reading}, execution, chunk=CHUNK,
+            desc="meerkat games", blocks=generator_blocks(_tapes, CHUNK))
     run_games = _engine(engine, n_games, pols, n, prm)[0]
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
@@ -398,7 +420,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     ValueError
         If ``players``, ``policies``, ``engine`` or a reading is not allowed, or the components are invalid.
     TypeError
-        If ``automa`` is not a bool or None.
+        If ``automa`` is not a bool or None, or ``trace`` is not a bool.
 
     Examples
     --------
@@ -408,6 +430,8 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
+    if not isinstance(trace, (bool, np.bool_)):
+        raise TypeError(f"trace must be True or False, got {trace!r}")
     st = _components_setup(components)
     n, pols, prm, names = _seat_config(players, automa, policies)
     automa = n > players

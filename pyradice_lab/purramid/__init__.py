@@ -8,6 +8,7 @@ Public API:
   data (a designer's file merges over the packaged ones; ``components=`` everywhere);
 - burst odds: :func:`burst_probability`, :func:`burst_table`;
 - advisor: :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy);
+  the race situation: :func:`race_objective` (which objective this turn, and why), :func:`race_value`;
 - turns (Monte Carlo): :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
   :func:`stop_if_burst_risk_above`, :func:`optimal`;
 - games: :func:`simulate_games` (compiled, one row per game), :func:`play_game` (transcript);
@@ -28,10 +29,15 @@ from typing import TYPE_CHECKING
 
 from ..engine._lazy import ROLE_MODULES, attach
 
+#: what the first compile of this game's kernels is announced as, and its typical CPU seconds with an empty numba
+#: cache (compiled game kernel: 3.2 s CPU; :func:`pyradice_lab.engine._jit.compile_notice`)
+COMPILE_NOTICE = ("the Purramid engine", 3)
+
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["Layout", "load_layout", "Components", "load_components", "default_components"],
     "odds": ["burst_probability", "burst_table"],
     "advisor": ["advise", "turn_policy"],
+    "race": ["race_objective", "race_value", "RacePolicy"],
     "turns": ["simulate_turns"],
     "policies": ["greedy", "stop_after", "stop_if_burst_risk_above", "optimal"],
     "sim": ["simulate_games"],
@@ -55,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
         stop_after as stop_after,
         stop_if_burst_risk_above as stop_if_burst_risk_above,
     )
+    from .race import RacePolicy as RacePolicy, race_objective as race_objective, race_value as race_value
     from .report import report_section as report_section
     from .rules import play_game as play_game
     from .sim import simulate_games as simulate_games

@@ -485,7 +485,7 @@ def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
 
 def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
            objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto", engine: str = "compiled",
-           yarn_tokens: bool = True, components=None) -> pd.DataFrame:
+           yarn_tokens: bool = True, components=None, race=None) -> pd.DataFrame:
     """Rank the player's options in a Purramid turn, exactly.
 
     Parameters
@@ -504,10 +504,16 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         Yarn tokens held, 0..12.
     turn_dice : int
         Dice this turn started with: 5, or 4, 3, ... in bonus turns.
-    objective : "tiles" or ("at_least", k)
-        Maximise expected tiles (tokens at ``yarn_value`` each) or the chance of at least ``k`` tiles.
+    objective : "tiles", ("at_least", k) or "auto"
+        Maximise expected tiles (tokens at ``yarn_value`` each) or the chance of at least ``k`` tiles;
+        ``"auto"``: the objective :func:`~.race.race_objective` suggests from ``race`` ("tiles" without it).
     yarn_value : float, optional
         Tiles per yarn token (default from ``data/game.toml``).
+    race : dict, optional
+        The race state: ``hands`` (tiles left in every player's hand, in turn order), ``seat`` (whose turn,
+        0-based), optionally ``players_yarn`` (default: ``yarn`` for the player to move, 0 for the others) and
+        ``threshold``.  The suggestion and its reason are in ``df.attrs["race"]`` (a
+        :class:`~.race.RaceAdvice`).
     bonus : {"auto", "exact", "approx", "none"}
         How bonus turns are valued (see the module docstring).
     engine : {"compiled", "python"}
@@ -546,6 +552,11 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     cov, P, d, D, y = _check_state(L, covered, placed, dice_left, turn_dice, yarn)
     if not yarn_tokens and y:
         raise ValueError(f"yarn must be 0 when yarn_tokens is False, got {y}")
+    suggestion = None
+    if race is not None:
+        suggestion = _race_advice(race, L, covered, y, comp, yarn_tokens)
+    if isinstance(objective, str) and objective == "auto":
+        objective = suggestion.objective if suggestion is not None else "tiles"
     _check_reachable(parse_objective(objective), L, cov)
     solver = solver_for(L, objective, yarn_value, bonus, engine=engine, yarn_tokens=yarn_tokens)
     k = solver.objective.k
@@ -585,7 +596,36 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         df = df.drop(columns="then")
     df["objective"] = solver.objective.label()
     df["bonus"] = solver.bonus_label(cov, D)
+    if suggestion is not None:
+        df.attrs["race"] = suggestion
     return df
+
+
+#: the keys of ``advise(race=...)``
+RACE_KEYS = ("hands", "seat", "players_yarn", "threshold")
+
+
+def _race_advice(race, layout, covered, yarn: int, comp, yarn_tokens: bool):
+    from collections.abc import Mapping
+
+    from .race import RACE_THRESHOLD, race_objective
+
+    if not isinstance(race, Mapping) or "hands" not in race or "seat" not in race:
+        raise ValueError(f"race must be a mapping with hands (tiles left per player) and seat (whose turn), "
+                         f"got {race!r}")
+    extra = sorted(set(race) - set(RACE_KEYS))
+    if extra:
+        raise ValueError(f"race: unknown key(s) {', '.join(map(repr, extra))}; allowed are {', '.join(RACE_KEYS)}")
+    hands = race["hands"]
+    py = race.get("players_yarn")
+    if py is None and isinstance(hands, (list, tuple)) and isinstance(race["seat"], int):
+        py = [yarn if i == race["seat"] else 0 for i in range(len(hands))]
+    try:
+        return race_objective(layout, covered, hands, race["seat"], players_yarn=py,
+                              threshold=race.get("threshold", RACE_THRESHOLD), components=comp,
+                              yarn_tokens=yarn_tokens)
+    except ValueError as exc:
+        raise ValueError(f"race: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.benchcase import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled, sized
 
 __all__ = ["bench_cases", "icepool_burst_counts", "readable_games"]
 
@@ -80,6 +80,7 @@ def readable_games(n_games: int = 2, players: int = 4, seed: int = 1) -> int:
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
     from . import advisor
+    from .components import load_layout
     from .odds import _burst_frame, burst_counts, burst_table
     from .sim import games_bench_run
     from .turns import placeable_rolls, placeable_table, simulate_turns
@@ -125,8 +126,10 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
     def clear():
         advisor.clear_cache()
 
+    board = sized(0, tiny=load_layout("A").bottom_rows_mask(8))  # empty (inside ``tiny()``: almost full)
+
     def fresh():
-        advisor.solver_for("A").fresh(0, 5, 0)
+        advisor.solver_for("A").fresh(board, 5, 0)
         return 1
 
     cases.append(BenchCase("purramid advisor: fresh 5-dice turn, empty side A (cold)", "solves", fresh,
@@ -141,7 +144,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
     cases.append(BenchCase("purramid advise: later calls in the same turn", "calls", later, max_seconds=0.1,
                            game="purramid"))
 
-    n = 1_000_000 if quick else 4_000_000
+    n = sized(1_000_000 if quick else 4_000_000, tiny=100)
     tab = placeable_table("A", 0, 0, 5)
     gen = np.random.default_rng(7)
     raw_gen = np.random.default_rng(8)
@@ -158,7 +161,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                            "the same draw alone: one code in 0..7775 per roll", min_ratio=0.25, min_rate=30e6,
                            game="purramid"))
 
-    n_games = 100 if quick else 400
+    n_games = sized(100 if quick else 400, tiny=1)
     games_bench_run(2)  # compile (or load the cache) outside the timing
 
     def games():
@@ -169,11 +172,11 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                            "same code, NUMBA_DISABLE_JIT=1, one game", min_ratio=30, game="purramid",
                            repeat=2))
     cases.append(BenchCase("purramid 4-player games, greedy (numba) vs readable engine", "games", games,
-                           lambda: readable_games(2, 4, 1), "readable rules engine (rules.play_game), one game "
+                           lambda: readable_games(sized(2, tiny=1), 4, 1), "readable rules engine (rules.play_game), one game "
                            "at a time", min_ratio=10, game="purramid", repeat=2))
 
-    m = 2_000 if quick else 5_000
-    simulate_turns(200, "A", policy="optimal", rng=0)
+    m = sized(2_000 if quick else 5_000, tiny=10)
+    simulate_turns(sized(200, tiny=10), "A", policy="optimal", rng=0)
 
     def turns():
         simulate_turns(m, "A", policy="optimal", rng=1)
@@ -192,7 +195,7 @@ def mid_game_board() -> int:
     from .components import load_layout
 
     L = load_layout("A")
-    boards = sample_positions("A", 4, 8, seed=0)
+    boards = sample_positions("A", 4, sized(8, tiny=1), seed=0)
     return min(boards, key=lambda c: abs(L.tiles_of(c) - 30))
 
 
@@ -205,7 +208,7 @@ def exact_cases(quick: bool = False) -> list[BenchCase]:
 
     L = load_layout("A")
     obj = parse_objective("tiles")
-    cov = L.bottom_rows_mask(1) if quick else 0
+    cov = sized(L.bottom_rows_mask(1) if quick else 0, tiny=L.bottom_rows_mask(8))
     where = "bottom row covered" if quick else "empty"
     comp = CompiledSolver(L, obj, 0.6, "exact")
     comp.fresh(L.bottom_rows_mask(8), 3, 0)  # compile (or load the cache) outside the timing
@@ -222,7 +225,7 @@ def exact_cases(quick: bool = False) -> list[BenchCase]:
     cases = [BenchCase(f"purramid exact solver: fresh 5-dice turn, {where} side A, bonus=exact (cold memo)",
                        "solves", fast, reference, "Python TurnSolver, same solve", max_seconds=3.0,
                        game="purramid", repeat=1 if not quick else 2)]
-    mid = mid_game_board()
+    mid = sized(mid_game_board(), tiny=L.bottom_rows_mask(8))
     auto = CompiledSolver(L, obj, 0.6, "auto")
 
     def midgame():
@@ -233,11 +236,12 @@ def exact_cases(quick: bool = False) -> list[BenchCase]:
     cases.append(BenchCase(f"purramid exact solver: fresh 5-dice turn, mid-game side A ({L.tiles_of(mid)} tiles), "
                            "bonus=auto (cold memo)", "solves", midgame, max_seconds=0.02, game="purramid"))
     optimal_bench_run(1, 4, 0, 1)
-    n_all = 4 if quick else 16
-    n_one = 8 if quick else 32
+    n_all = sized(4 if quick else 16, tiny=1)
+    n_one = sized(8 if quick else 32, tiny=1)
+    seats = sized(4, tiny=2)  # inside ``tiny()``: 2-player games
     cases.append(BenchCase("purramid 4-player games, all seats optimal (2 threads)", "games",
-                           lambda: optimal_bench_run(n_all, 4, 1, 4, n_jobs=2), min_rate=10.0, game="purramid",
+                           lambda: optimal_bench_run(n_all, seats, 1, seats, n_jobs=2), min_rate=10.0, game="purramid",
                            repeat=1))
     cases.append(BenchCase("purramid 4-player games, 1 optimal seat + 3 risk:0.35 (2 threads)", "games",
-                           lambda: optimal_bench_run(n_one, 4, 1, 1, n_jobs=2), game="purramid", repeat=1))
+                           lambda: optimal_bench_run(n_one, seats, 1, 1, n_jobs=2), game="purramid", repeat=1))
     return cases

@@ -6,6 +6,8 @@ from ..engine.cliargs import (
     CliError,
     comma_names,
     components_arg,
+    execution_args,
+    execution_kwargs,
     int_list,
     nonneg_int,
     output_file,
@@ -39,15 +41,20 @@ def parse_spaces(text: str | None, option: str) -> list[tuple[int, int]]:
 
 
 def _objective(text: str):
-    if text == "tiles":
-        return "tiles"
+    if text in ("tiles", "auto"):
+        return text
     name, _, k = text.partition(":")
     if name == "at_least" and k:
         try:
             return ("at_least", int(k))
         except ValueError:
             pass
-    raise CliError(f"--objective must be 'tiles' or 'at_least:K', got {text!r}")
+    raise CliError(f"--objective must be 'tiles', 'at_least:K' or 'auto' (with --hands), got {text!r}")
+
+
+def _value_label(objective_label: str) -> str:
+    """The value column's header, by objective: expected tiles this turn, or a probability."""
+    return "expected tiles" if objective_label == "tiles" else objective_label   # "P(at least K tiles)"
 
 
 def _cmd_odds(args) -> int:
@@ -76,9 +83,19 @@ def _cmd_advise(args) -> int:
         raise CliError("--dice-left is required with --placed (a space can hold one or more dice, so the dice "
                        "still to roll cannot be inferred)")
     dice_left = args.turn_dice if args.dice_left is None else args.dice_left
+    race = None
+    if args.hands is not None:
+        race = {"hands": args.hands, "seat": args.seat}
+    elif args.seat is not None:
+        raise CliError("--seat needs --hands (the tiles left in every player's hand, in turn order)")
+    objective = args.objective if args.objective is not None else ("auto" if race else "tiles")
+    if objective == "auto" and race is None:
+        raise CliError("--objective auto needs --hands (the race state it reads)")
+    if race is not None and race["seat"] is None:
+        race["seat"] = 0
     df = advise(L, covered, placed, dice_left=dice_left, roll=args.roll, yarn=args.yarn, turn_dice=args.turn_dice,
-                objective=_objective(args.objective), yarn_value=args.yarn_value, bonus=args.bonus,
-                yarn_tokens=not args.no_yarn, components=comp)
+                objective=_objective(objective), yarn_value=args.yarn_value, bonus=args.bonus,
+                yarn_tokens=not args.no_yarn, components=comp, race=race)
     cov_m = L.mask_of(covered, "covered")
     pl_m = L.mask_of(placed, "placed")
     print(f"Board {L.name} (## covered, <..> dice this turn), top row first:")
@@ -86,8 +103,13 @@ def _cmd_advise(args) -> int:
     print(f"\n{dice_left} of {args.turn_dice} dice left, {args.yarn} yarn; roll: "
           f"{' '.join(map(str, args.roll)) if args.roll else '-'}; objective {df['objective'].iloc[0]}; "
           f"bonus turns valued {df['bonus'].iloc[0]}")
+    if "race" in df.attrs:
+        a = df.attrs["race"]
+        print(f"Race (hands {', '.join(map(str, args.hands))}; player {race['seat'] + 1} to move): suggests "
+              f"{a.label}: {a.reason}" + ("" if objective == "auto" else f" (you asked for {objective})"))
+    label = _value_label(df["objective"].iloc[0])
     cols = ["action", "value", "burst_probability", "regret"] + (["then"] if "then" in df.columns else [])
-    shown = df[cols].fillna("").head(args.top)
+    shown = df[cols].fillna("").head(args.top).rename(columns={"value": label})
     with pd.option_context("display.width", 160, "display.max_colwidth", 40):
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(df) > args.top:
@@ -139,8 +161,8 @@ def _cmd_simulate(args) -> int:
         pols = [p for p in args.policies.split(",") if p]
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
-                        progress=show_progress(args), n_jobs=args.jobs, yarn_tokens=not args.no_yarn,
-                        components=args.components)
+                        progress=show_progress(args), yarn_tokens=not args.no_yarn,
+                        components=args.components, **execution_kwargs(args))
     dt = time.perf_counter() - t0
     print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
           f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
@@ -200,7 +222,15 @@ def add_cli(sub) -> None:
     q.add_argument("--roll", type=int_list, default=None, help="the dice just rolled, e.g. 3,4")
     q.add_argument("--yarn", type=nonneg_int, default=0, help="yarn tokens held (default: 0)")
     q.add_argument("--turn-dice", type=positive_int, default=5, help="dice this turn started with (default: 5)")
-    q.add_argument("--objective", default="tiles", help="tiles (default) or at_least:K")
+    q.add_argument("--objective", default=None,
+                   help="tiles (expected tiles this turn, tokens at --yarn-value; the default), at_least:K (the "
+                        "chance of at least K tiles this turn) or auto (what the race state suggests; the "
+                        "default with --hands)")
+    q.add_argument("--hands", type=int_list, default=None,
+                   help="the race state: tiles left in every player's hand, in turn order, e.g. 5,3,12; the "
+                        "advisor then suggests the objective and says why")
+    q.add_argument("--seat", type=nonneg_int, default=None,
+                   help="with --hands: the player to move, 0-based position in --hands (default: 0)")
     q.add_argument("--yarn-value", type=float, default=None, help="tiles per yarn token (default: from data)")
     q.add_argument("--bonus", choices=["auto", "exact", "approx", "none"], default="auto",
                    help="how bonus turns are valued (default: auto)")
@@ -221,11 +251,11 @@ def add_cli(sub) -> None:
                    help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
     q.add_argument("--policies", type=comma_names, default=None,
                    help="one policy per seat, comma-separated (overrides --policy)")
-    q.add_argument("--jobs", type=int, default=1, help="threads running chunks of games (-1: all cores)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
     components_arg(q)
+    execution_args(q, backend="threading", what="blocks of games")
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",

@@ -21,6 +21,10 @@ import numpy as np
 from ..engine._jit import njit
 from .chance import count_masks, multisets
 
+#: the first compile of the exact solver, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
+#: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
+COMPILE_NOTICE = ("the Purramid exact solver", 20)
+
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "small_key", "slot", "put",
            "board_of", "build_board", "MAX_SPACES"]
 

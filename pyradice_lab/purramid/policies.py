@@ -380,6 +380,8 @@ def parse_policy(spec, *, allow_optimal: bool = True):
     (see :data:`RESTRICTIONS`)."""
     if isinstance(spec, Policy) or (allow_optimal and isinstance(spec, OptimalPolicy)):
         return spec
+    if allow_optimal and callable(getattr(spec, "for_turn", None)):   # a per-turn policy (race.RacePolicy)
+        return spec
     if isinstance(spec, str) and "/" in spec:
         base, *restrictions = spec.split("/")
         pol = parse_policy(base, allow_optimal=allow_optimal)

@@ -396,7 +396,8 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     while not g.over:
         g.say(f"Turn {g.turns + 1}: seat {g.seat} (hands {g.hands}"
               + (f", winner seat {g.winner} has {g.gold_hand} gold" if g.winner is not None else "") + ")")
-        play_turn(g, pols[g.seat], dice)
+        pol = pols[g.seat]
+        play_turn(g, pol.for_turn(g) if hasattr(pol, "for_turn") else pol, dice)   # for_turn: race-aware seats
         g.turns += 1
         totals.append(g.total_tiles())
         if not g.over:

@@ -27,6 +27,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ..engine.execution import check_execution, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import spawn_blocks
 from . import exact as E, kernel as K
@@ -146,7 +147,7 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
 
 def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rng=None, *,
                    progress: bool = False, n_jobs: int = 1, yarn_tokens: bool = True,
-                   components=None) -> pd.DataFrame:
+                   components=None, backend: str = "threading", scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` complete games with the compiled rules; one row per game.
 
     Parameters
@@ -164,12 +165,17 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     progress : bool
         tqdm bar over the games (stderr).
     n_jobs : int
-        Threads running chunks of games (-1: all cores); results do not depend on it.
+        Workers running blocks of games (-1: all cores); results do not depend on it.
     yarn_tokens : bool
         ``False`` plays without yarn tokens (none on the 8s): a switch for analysis, not a rule.
     components : path or Components, optional
         A designer's components file (partial files merge over the packaged ones: game constants and sides)
         or loaded components (:func:`~.components.load_components`, ``comp.replace(...)``).
+    backend, scheduler : optional
+        ``"threading"`` (default: the kernels release the GIL), ``"loky"`` (worker processes) or ``"dask"``
+        (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
+    cache_dir : path, optional
+        Store every finished block of games there; a killed call started again plays only the missing ones.
 
     Returns
     -------
@@ -204,18 +210,29 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
 
     n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
     players = check_players(players)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1:
-        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
     comp = coerce_components(components)
     L = load_layout(layout, comp)
     cfg = comp.config
     pols = seat_policies(policies, players)
+    for p in pols:
+        if hasattr(p, "for_turn"):
+            raise ValueError(f"policies: {p.name} chooses its objective each turn and plays in the readable engine "
+                             f"only (rules.play_game), not in simulate_games")
     arrays = _arrays(L)
     risk = _risk()
     seats = _seat_arrays(pols, L, yarn_tokens, cfg)
     chunk = CHUNK_OPTIMAL if seats[-1] else CHUNK
+    if execution.processes or execution.cache_dir is not None:
+        return simulate_blocks(simulate_games, n_games, rng, {
+            "players": players, "layout": L, "policies": policies, "yarn_tokens": yarn_tokens, "components": comp},
+            execution, chunk=chunk, desc="purramid games")
+    n_jobs = execution.n_jobs
     blocks = spawn_blocks(rng, n_games, chunk)  # seeds spawned per chunk: the children of one spawn(n_games)
 
     def work(seqs):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.benchcase import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled, run_python, sized
 
 __all__ = ["bench_cases", "reference_games", "cold_compile", "first_call", "python_availability"]
 
@@ -61,29 +61,24 @@ def first_call(n_games: int = 100) -> dict[str, float]:
     Returns CPU seconds of the whole (``cpu``), of the import and of the call, and the wall time.
     """
     import json
-    import os
-    import subprocess
-    import sys
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="pyradice_numba_") as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-        env.pop("NUMBA_DISABLE_JIT", None)
-        out = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(n_games=int(n_games))], env=env, check=True,
-                             capture_output=True, text=True)
+        out = run_python(_FIRST_CALL.format(n_games=int(n_games)), env={"NUMBA_CACHE_DIR": tmp, "NUMBA_DISABLE_JIT": "0"},
+                         check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def cold_compile() -> tuple[int, float]:
     """Bench row: CPU seconds of :func:`first_call` (import + first ``simulate_games(100)``, empty cache)."""
-    return 1, float(first_call(100)["cpu"])
+    return 1, float(first_call(sized(100, tiny=2))["cpu"])
 
 
 def bench_cases(quick: bool = False) -> list[BenchCase]:
     from .quarry import availability
     from .sim import simulate_games
 
-    n = 40 if quick else 200
+    n = sized(40 if quick else 200, tiny=1)
     simulate_games(2, 2, None, "greedy", rng=0, engine="fast")        # compile (or load the cache) untimed
     counter = {"seed": 0}
 
@@ -95,22 +90,24 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         return run
 
     rng = np.random.default_rng(0)
-    occ = rng.random((2000 if quick else 20000, 47)) < 0.6
+    occ = rng.random((sized(2000 if quick else 20000, tiny=10), 47)) < 0.6
 
     def avail_fast() -> int:
         availability(occ, 2)
         return len(occ)
 
-    small = occ[:200]
+    small = occ[:sized(200, tiny=2)]
 
     def avail_ref() -> int:
         python_availability(small, 2)
         return len(small)
 
+    n_readable = sized(2, tiny=1)
+
     def readable() -> int:
         counter["seed"] += 1
-        simulate_games(2, 2, None, "greedy", rng=counter["seed"], engine="python")
-        return 2
+        simulate_games(n_readable, 2, None, "greedy", rng=counter["seed"], engine="python")
+        return n_readable
 
     cases = [
         BenchCase("pyradice full game, 2p greedy (numba)", "games", games("greedy"),
@@ -132,7 +129,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
 
     # the search player (16 rollouts a candidate, every decision): seconds a game, so few games and one repeat
     cases.append(BenchCase("pyradice full game, 2p flat_mc vs lookahead (numba, batched rollouts)", "games",
-                           search(2 if quick else 6), game="pyradice", repeat=1))
+                           search(sized(2 if quick else 6, tiny=1)), game="pyradice", repeat=1))
     if not quick:
         cases.append(BenchCase("pyradice first simulate_games(100): import + call, fresh process, empty numba cache "
                                "(CPU s)", "first calls", cold_compile, max_seconds=3.0, game="pyradice", repeat=1))

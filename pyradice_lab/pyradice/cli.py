@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import time
 
-from ..engine.cliargs import comma_names, components_arg, nonneg_int, output_file, positive_int
+from ..engine.cliargs import (
+    comma_names,
+    components_arg,
+    execution_args,
+    nonneg_int,
+    output_file,
+    positive_int,
+)
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -45,7 +52,7 @@ def _setup(args):
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from ..engine.cliargs import show_progress
+    from ..engine.cliargs import execution_kwargs, show_progress
     from ..engine.stats import mean_estimate
     from .sim import resolve_policies, simulate_games
 
@@ -53,7 +60,7 @@ def _cmd_simulate(args) -> int:
     pols = resolve_policies(_policies(args.policies) if "," in args.policies else args.policies, args.players)
     t0 = time.perf_counter()
     df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=show_progress(args),
-                             return_arrays=True)
+                             return_arrays=True, **execution_kwargs(args))
     dt = time.perf_counter() - t0
     print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "
           f"({dt:.2f} s, {args.games / dt:,.0f} games/s)")
@@ -153,6 +160,7 @@ def add_cli(sub) -> None:
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(q)
+    execution_args(q, what="blocks of games")
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",

@@ -264,7 +264,8 @@ def _check_n(n_games) -> int:
 
 def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, policies=None, rng=None, *,
                    engine: str = "auto", per_turn: bool = False, progress: bool = False,
-                   return_arrays: bool = False, components=None):
+                   return_arrays: bool = False, components=None, n_jobs: int = 1, backend: str = "loky",
+                   scheduler=None, cache_dir=None):
     """Play ``n_games`` full games and return one row per game.
 
     Parameters
@@ -291,6 +292,11 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
         A designer's components file (partial files merge over the packaged ones) or loaded components: the
         catalogue the setup's codes refer to (default: the setup's own, else the packaged one; without a
         ``setup``, the components' default setup).
+    n_jobs, backend, scheduler : optional
+        Blocks of games on ``n_jobs`` workers of ``backend`` (``"loky"``, ``"dask"`` with a ``scheduler``
+        address, ``"threading"``; :mod:`pyradice_lab.engine.execution`); results do not depend on them.
+    cache_dir : path, optional
+        Store every finished block of games there; a killed call started again plays only the missing ones.
 
     Returns
     -------
@@ -317,6 +323,9 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     (4, [63])
     """
     n_games = _check_n(n_games)
+    from ..engine.sweep import check_progress
+
+    check_progress(progress)
     players = check_players(players)
     check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup, components)
@@ -327,6 +336,16 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if engine == "fast" and not fast:
         raise ValueError("engine='fast' needs built-in component kinds and named policies")
     use_fast = fast and engine != "python"
+    from ..engine.execution import check_execution
+
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    if execution.parallel or execution.cache_dir is not None:
+        from ..engine.execution import simulate_blocks
+
+        return simulate_blocks(simulate_games, n_games, rng, {
+            "players": players, "setup": setup, "policies": policies, "engine": engine, "per_turn": per_turn,
+            "return_arrays": return_arrays}, execution, chunk=_CHUNK, desc="pyradice games",
+            join=_join_arrays if return_arrays else _join_frames)
     parts: list[dict] = []
     bar = None
     if progress:                     # tqdm is imported only when asked for (~35 ms of a first call otherwise)
@@ -352,6 +371,19 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     df = _frame(arrays, arrays.pop("discs"), setup, pols, per_turn)
     return (df, arrays) if return_arrays else df
+
+
+def _join_frames(parts, starts):
+    from ..engine.execution import join_frames
+
+    return join_frames(parts, starts)
+
+
+def _join_arrays(parts, starts):
+    from ..engine.execution import join_frames
+
+    arrays = {k: np.concatenate([p[1][k] for p in parts]) for k in parts[0][1]}
+    return join_frames([p[0] for p in parts], starts), arrays
 
 
 def warmup() -> float:

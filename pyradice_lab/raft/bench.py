@@ -13,13 +13,10 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tempfile
 import time
 
-from ..engine.benchcase import BenchCase, jit_disabled
+from ..engine.benchcase import BenchCase, jit_disabled, run_python, sized
 
 __all__ = ["bench_cases", "cold_compile_seconds"]
 
@@ -33,8 +30,7 @@ _COLD = ("import time, numpy as np\n"
 def cold_compile_seconds() -> float:
     """Compile time of the tilt kernel in a fresh interpreter with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", _COLD], env=env, check=True, capture_output=True, text=True)
+        out = run_python(_COLD, env={"NUMBA_CACHE_DIR": cache}, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -43,36 +39,40 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
     from .tilting import reference_state, tilt
 
     state = reference_state(4)
-    n = 100_000 if quick else 400_000
+    n = sized(100_000 if quick else 400_000, tiny=10)
     tilt(state, "north", "centre", 1.0, n=10, rng=0)  # compile (or load from the cache) before timing
 
     def fast_tilts():
         tilt(state, "north", "centre", 1.0, n=n, rng=1)
         return n
 
-    games = 128 if quick else 512
+    games = sized(128 if quick else 512, tiny=2)
     simulate_games(4, 3, rng=0)
 
     def fast_games():
         simulate_games(games, 3, rng=2)
         return games
 
+    slow_n = sized(8, tiny=1)
+
     def slow_games():
         t = time.perf_counter()
-        simulate_games(8, 3, rng=2, engine="rules")
-        return 8, time.perf_counter() - t
+        simulate_games(slow_n, 3, rng=2, engine="rules")
+        return slow_n, time.perf_counter() - t
 
-    exact_games = 32 if quick else 128
+    exact_games = sized(32 if quick else 128, tiny=1)
     simulate_games(2, 3, policies="exact", rng=0)
 
     def fast_exact():
         simulate_games(exact_games, 3, policies="exact", rng=2)
         return exact_games
 
+    slow_exact_n = sized(4, tiny=1)
+
     def slow_exact():
         t = time.perf_counter()
-        simulate_games(4, 3, policies="exact", rng=2, engine="rules")
-        return 4, time.perf_counter() - t
+        simulate_games(slow_exact_n, 3, policies="exact", rng=2, engine="rules")
+        return slow_exact_n, time.perf_counter() - t
 
     def cold():
         secs = cold_compile_seconds()
@@ -80,7 +80,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
 
     return [
         BenchCase("raft.tilt (4-player layout, north/centre, 1 s)", "tilts", fast_tilts,
-                  jit_disabled("pyradice_lab.raft.tilting:reference_tilts", n=500 if quick else 2000),
+                  jit_disabled("pyradice_lab.raft.tilting:reference_tilts", n=sized(500 if quick else 2000, tiny=2)),
                   "same kernel, NUMBA_DISABLE_JIT=1, one tilt per call", min_rate=1e6, min_ratio=20, game="raft"),
         BenchCase("raft.simulate_games (3 players, greedy)", "games", fast_games, slow_games,
                   "readable rules engine, one game at a time", min_ratio=2, game="raft", repeat=1 if quick else 2),

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.cliargs import CliError, comma_names, components_arg, nonneg_int, output_file, positive_int
+from ..engine.cliargs import (
+    CliError,
+    comma_names,
+    components_arg,
+    execution_args,
+    nonneg_int,
+    output_file,
+    positive_int,
+)
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -67,10 +75,10 @@ def add_cli(sub) -> None:
     s.add_argument("--sunk-not-replaced", action="store_true",
                    help="reading: a sunk lifeboat is not replaced (default: replaced like a completed one)")
     s.add_argument("--seed", type=nonneg_int, default=0)
-    s.add_argument("--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
     s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(s)
+    execution_args(s, backend="threading", what="blocks of games")
     s.set_defaults(func=_cmd_simulate)
 
     g = sub.add_parser("play", help="play one game and print its transcript",
@@ -244,15 +252,16 @@ def _cmd_advise(args) -> int:
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from ..engine.cliargs import show_progress
+    from ..engine.cliargs import execution_kwargs, show_progress
     from ..engine.stats import mean_estimate, proportion_estimate
     from .sim import simulate_games, start_player_table
 
     skills = None if args.skills is None else [float(x) for x in args.skills.split(",")]
     df = simulate_games(args.games, args.players, args.variant, _policies(args.policies), rng=args.seed,
-                        skills=skills[0] if skills and len(skills) == 1 else skills, n_jobs=args.jobs,
+                        skills=skills[0] if skills and len(skills) == 1 else skills,
                         progress=show_progress(args), flag_depth=args.flag_depth, discards_roll=args.discards_roll,
-                        replace_sunk=not args.sunk_not_replaced, components=args.components)
+                        replace_sunk=not args.sunk_not_replaced, components=args.components,
+                        **execution_kwargs(args))
     readings = [r for r, on in (("discarded gems may roll", args.discards_roll),
                                 ("sunk lifeboats not replaced", args.sunk_not_replaced)) if on]
     print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
@@ -306,16 +315,49 @@ def _cmd_play(args) -> int:
     return 0
 
 
+def read_observations(path):
+    """The measurements CSV of ``raft calibrate`` as a DataFrame (``start`` parsed to tuples); every failure is a
+    ValueError naming the file (a device, a pipe or a file above the input-file limit is refused unread)."""
+    import io
+
+    import pandas as pd
+
+    from ..engine.limits import read_input_file
+
+    try:
+        raw = read_input_file(path, what="CSV of measurements")
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: is not a CSV text file (not UTF-8 at byte {exc.start})") from None
+    if not text.strip():
+        raise ValueError(f"{path}: is empty; expected a CSV with a header row (see `raft calibrate --help`)")
+    try:
+        obs = pd.read_csv(io.StringIO(text))
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{path}: is not a readable CSV ({' '.join(str(exc).split())})") from None
+    if "start" in obs:
+        try:
+            obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(","))
+                            for s in obs["start"]]
+        except ValueError:
+            raise ValueError(f"{path}: column 'start' must hold comma-separated integers such as (2,1,0)") from None
+    return obs
+
+
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
     from .calibration import calibrate
 
-    obs = pd.read_csv(args.csv)
-    if "start" in obs:
-        obs["start"] = [tuple(int(x) for x in str(s).strip("()[] ").replace(" ", "").split(",")) for s in obs["start"]]
+    obs = read_observations(args.csv)
     fit = None if args.fit is None else [x.strip() for x in args.fit.split(",") if x.strip()]
-    res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed, components=args.components)
+    try:
+        res = calibrate(obs, fit=fit, bootstrap=args.bootstrap, rng=args.seed, components=args.components)
+    except (ValueError, TypeError) as exc:  # a bad column or value of the file: name the file
+        raise type(exc)(f"{args.csv}: {exc}") from None
     print(f"Rocking Raft tilt model fitted to {res.n_obs} rows (log-likelihood {res.loglik:.2f}, "
           f"{'converged' if res.converged else 'NOT converged: ' + res.message})")
     with pd.option_context("display.width", 160):

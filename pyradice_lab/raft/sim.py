@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..engine.execution import check_execution, join_frames, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import seed_sequence, spawn_blocks
 from ..engine.stats import mean_estimate, proportion_estimate
@@ -133,14 +134,14 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
              params=None, components=None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
              chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True,
-             card_columns: bool = False) -> GameBatch:
+             card_columns: bool = False, backend: str = "threading", scheduler=None, cache_dir=None) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
     if not isinstance(card_columns, bool):
         raise TypeError(f"card_columns must be True or False, got {card_columns!r}")
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or not (n_jobs >= 1 or n_jobs == -1):
-        raise ValueError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    n_jobs = execution.n_jobs
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
     setup = _Setup(players, variant, policies, params, components, skills, flag_depth, max_turns, discards_roll,
@@ -150,6 +151,12 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     compiled = setup.batchable and engine != "rules"
     if card_columns and not compiled:
         raise ValueError("card_columns=True needs the batch engine (engine='auto' or 'batch' with built-in policies)")
+    if execution.processes or execution.cache_dir is not None:
+        return simulate_blocks(simulate, n_games, rng, {
+            "players": players, "variant": variant, "policies": policies, "params": params, "components": setup.comp,
+            "skills": skills, "flag_depth": flag_depth, "max_turns": max_turns, "engine": engine, "chunk": chunk,
+            "discards_roll": discards_roll, "replace_sunk": replace_sunk, "card_columns": card_columns},
+            execution, chunk=chunk, desc="raft games", join=_join_batches)
     root = seed_sequence(rng, name="rng")
     chunks = spawn_blocks(root, n_games, chunk)  # seeds spawned per chunk: same children as root.spawn(n_games)
     n_chunks = -(-n_games // chunk)
@@ -210,11 +217,23 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     return GameBatch(df, cards)
 
 
+def _join_batches(parts: list, starts: list) -> GameBatch:
+    """The :class:`GameBatch` of consecutive blocks of games: games joined, per-card totals summed."""
+    games = join_frames([p.games for p in parts], starts)
+    cards = parts[0].cards
+    if len(cards):
+        cards = cards.copy()
+        for f in CARD_FIELDS:
+            cards[f] = sum(p.cards[f].to_numpy() for p in parts)
+    return GameBatch(games, cards)
+
+
 def simulate_games(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
                    params=None, components=None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
                    progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
-                   replace_sunk: bool = True, card_columns: bool = False) -> pd.DataFrame:
+                   replace_sunk: bool = True, card_columns: bool = False, backend: str = "threading",
+                   scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` full games of Rocking Raft.
 
     Parameters
@@ -239,7 +258,12 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
         Safety cap on turns (such games are flagged ``truncated``).
     engine : {"auto", "batch", "rules"}
     n_jobs : int
-        Parallel worker threads over chunks (numpy releases the GIL; results do not depend on it).
+        Parallel workers over chunks of games (results do not depend on it).
+    backend, scheduler : optional
+        ``"threading"`` (default: numpy releases the GIL), ``"loky"`` (worker processes) or ``"dask"``
+        (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
+    cache_dir : path, optional
+        Store every finished block of games there; a killed call started again plays only the missing ones.
     chunk : int
         Games per batch (results do not depend on it).
     discards_roll : bool
@@ -271,7 +295,7 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
                     flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
                     chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk,
-                    card_columns=card_columns).games
+                    card_columns=card_columns, backend=backend, scheduler=scheduler, cache_dir=cache_dir).games
 
 
 def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine._jit import njit
-from ..engine.limits import check_result_size
+from ..engine.limits import check_count, check_result_size
 from ..engine.rng import as_generator, block_ranges
 from ..engine.stats import proportion_estimate
 from .components import RaftGeometry
@@ -40,6 +40,10 @@ from .layouts import RandomSetup, reference_state
 from .odds import fallen_joint_pmf, resolve
 from .physics import check_duration, check_edge, coerce_params, fate_table
 from .sampling import cumulative_tables, sample_batch
+
+#: the first compile of the tilt kernel, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
+#: seconds with an empty numba cache (0.74 s)
+COMPILE_NOTICE = ("the Rocking Raft tilt model", 1)
 
 __all__ = ["tilt", "tilt_blocks", "tilt_distribution", "TiltResult", "TILT_BLOCK", "reference_state", "RandomSetup",
            "tilt_kernel", "cumulative_tables", "reference_tilts", "sample_batch"]
@@ -207,7 +211,8 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     params : TiltParams or dict, optional
         Tilt model parameters (default ``data/tilt.toml``).
     trials : int
-        Number of tilts, >= 1.
+        Number of tilts, >= 1 (at most ``limits.count_limit("tilt_trials")``, 10**10;
+        ``PYRADICE_LAB_MAX_TILT_TRIALS`` raises it).
     rng : seed or Generator, optional
         Fixes the tilts.
     geometry : RaftGeometry, optional
@@ -239,7 +244,7 @@ def tilt_distribution(state, edge, finger, duration, *, params=None, trials: int
     >>> round(float(df.loc[df["red"] >= 1, "p"].sum()), 2)  # at least one red gem; exact: odds.chance_at_least
     0.62
     """
-    trials = _check_n(trials, "trials")
+    trials = check_count(_check_n(trials, "trials"), "tilt_trials", name="trials")  # limits.COUNT_LIMITS
     comp = resolve(state, components, geometry)[0]
     colours = list(comp.gems.colours)
     tally: dict[tuple[int, ...], int] = {}

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.execution import Pool, check_execution
 from ..engine.sweep import (
     loky_config,
     remove_stale_temporaries,
@@ -128,6 +129,18 @@ def _run_check(check, seed: int, parent_pid: int | None = None):
     return run_check(check, seed=seed)
 
 
+def _call_task(fn, args):
+    return fn(*args)
+
+
+def _section_task(i: int, name: str, builder, ctx: ReportContext) -> Section:
+    return _build_section(name, builder, ctx)
+
+
+def _check_task(check, seed: int):
+    return _run_check(check, seed)
+
+
 def _rewrite_findings(folder: Path, sections) -> None:
     """Rewrite ``<folder>/<name>_findings.csv`` (if the experiment saved one) with the assessed findings."""
     from .findings import findings_table
@@ -162,7 +175,9 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     Raises
     ------
     ValueError
-        If ``path`` is not a ``.pdf`` path.
+        If ``path`` is not a ``.pdf`` path or a section's title is not a non-empty string.
+    TypeError
+        If ``sections`` is not a list of :class:`Section` or a section's items are not a list.
 
     Examples
     --------
@@ -177,9 +192,15 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     path = Path(path)
     if path.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(path)!r}")
-    for s in sections:
+    if isinstance(sections, (str, bytes, Section)) or not isinstance(sections, Sequence):
+        raise TypeError(f"sections must be a list of Section objects, got {type(sections).__name__}")
+    for i, s in enumerate(sections):
         if not isinstance(s, Section):
             raise TypeError(f"sections must be Section objects, got {type(s).__name__}")
+        if not isinstance(s.title, str) or not s.title.strip():
+            raise ValueError(f"sections[{i}].title must be a non-empty string, got {s.title!r}")
+        if isinstance(s.items, (str, bytes)) or not isinstance(s.items, Sequence):
+            raise TypeError(f"sections[{i}].items must be a list of report items, got {type(s.items).__name__}")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".pdf")
     os.close(fd)
@@ -205,7 +226,8 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
 
 
 def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False, seed: int = 0, n_jobs: int = 1,
-                 games: Sequence[str] | None = None, progress: bool = True) -> Path:
+                 games: Sequence[str] | None = None, progress: bool = True, backend: str = "loky",
+                 scheduler=None) -> Path:
     """Build the default report: overview plus every registered game's section.
 
     Parameters
@@ -217,11 +239,15 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     seed : int
         Root seed; each section derives its own stream from it and its name.
     n_jobs : int
-        Worker processes: sections are built in parallel (the numbers do not depend on it).
+        Workers: sections are built in parallel (the numbers do not depend on it).
     games : list of str, optional
         Only these games (default: all registered).
     progress : bool
         A progress bar on a terminal.
+    backend, scheduler : optional
+        Where the sections are built with ``n_jobs > 1``: ``"loky"`` worker processes (default), a ``"dask"``
+        cluster (``scheduler``: its address; the workers write the experiments' files into the output folder, so
+        they must share its file system) or ``"threading"`` (:mod:`pyradice_lab.engine.execution`).
 
     Returns
     -------
@@ -247,8 +273,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or not (n_jobs >= 1 or n_jobs == -1):
-        raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress)
     out = Path(out)
     if out.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(out)!r}")
@@ -259,7 +284,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     for g in names:
         if g not in known:
             raise ValueError(f"games must be among {sorted(known)}, got {g!r}")
-    n_jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+    n_jobs = execution.n_jobs
     started = time.perf_counter()
     # the overview is a section like the games' ones: named by its target, imported when built
     builders = [("overview", registry.lazy("pyradice_lab.report.overview:report_section"))] + [
@@ -291,7 +316,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
         bar.total += len(checks)
-        if n_jobs == 1:
+        if not execution.parallel:
             done: dict[int, Section] = {}
             for i in waves[0] + waves[1]:  # the pool's order (see FIRST_WAVE): the same numbers either way
                 done[i] = _build_section(builders[i][0], builders[i][1], ctx)
@@ -300,6 +325,20 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             for c in checks:
                 checked[c.key] = _run_check(c, int(seed))
                 bar.update(1)
+        elif execution.backend != "loky":
+            # a dask cluster or threads: the same tasks through the execution layer, the same numbers
+            done = {}
+            tasks = [[(i, (_section_task, (i, *builders[i], ctx))) for i in wave] for wave in waves]
+            tasks[1] += [(c.key, (_check_task, (c, int(seed)))) for c in checks]
+            with Pool(execution=execution) as pool:
+                for wave in tasks:
+                    for key, res in pool.imap_unordered(_call_task, wave):
+                        if isinstance(key, str):
+                            checked[key] = res
+                        else:
+                            done[key] = res
+                        bar.update(1)
+            sections = [done[i] for i in range(len(builders))]
         else:
             # sections are independent (each seeds itself from the root seed and its name): build them in
             # parallel worker processes, one section per worker, with no nested parallelism inside

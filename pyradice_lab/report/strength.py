@@ -95,6 +95,7 @@ def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataF
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs["head_to_head"] = h2h
     table.attrs["quasi_se_error"] = fit.attrs["quasi_se_error"]
+    table.attrs["separation"] = fit.attrs["separation"]
     return table
 
 
@@ -184,6 +185,9 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
         f"{spec.title}, {plan.setup}: {games:,} games per lineup of players.{opt_note} Fair share "
         f"{_pct(fair)}; quasi-standard errors (worst relative error {100 * worst:.0f}%). Every pair's "
         f"head-to-head score: {game}_strength_ladder_pairs.csv.")
+    if table.attrs.get("separation"):
+        sep = table.attrs["separation"]
+        reading += f" Note: {sep[0].upper()}{sep[1:]}."
     shown = table[["policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate", "win_rate_ci_low",
                    "win_rate_ci_high", "games"]]
     fig = _ladder_figure(table, f"{spec.title}: players by strength")

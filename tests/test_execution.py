@@ -1,0 +1,367 @@
+"""The execution layer (pyradice_lab.engine.execution): every heavy entry point gives the same numbers on one job,
+two loky workers and a dask cluster; bad execution keywords fail before any work; a killed run resumes from its
+finished blocks; a killed parent leaves no worker behind."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pyradice_lab.engine import execution as ex
+from pyradice_lab.engine.execution import Pool, Progress, check_execution, run_blocks
+
+pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """One in-process dask cluster (threads, no processes) for the whole module: fast to start."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        yield client
+
+
+def _three(call, dask_client, equal):
+    """``call(**execution)`` on one job, two loky workers and the dask cluster; all equal."""
+    one = call(n_jobs=1)
+    equal(one, call(n_jobs=2, backend="loky"))
+    equal(one, call(n_jobs=2, backend="dask", scheduler=dask_client))
+    return one
+
+
+def _frames_equal(a, b):
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a.attrs.keys() == b.attrs.keys()
+
+
+# ------------------------------------------------------------------------------------------ validation
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(n_jobs=0), "n_jobs must be a positive integer"),
+    (dict(n_jobs=-2), "n_jobs must be a positive integer"),
+    (dict(n_jobs=10**9), "at most 4096"),
+    (dict(n_jobs=True), "n_jobs"),
+    (dict(n_jobs=1.5), "n_jobs"),
+    (dict(backend="spark"), "backend must be one of 'loky', 'dask', 'threading'"),
+    (dict(scheduler="tcp://127.0.0.1:1"), "scheduler is only used with backend='dask'"),
+    (dict(progress="yes"), "progress must be True or False"),
+])
+def test_bad_execution_keywords_fail_with_one_clear_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        check_execution(**kwargs)
+
+
+def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkeypatch):
+    with pytest.raises(ValueError, match="could not be reached"):
+        check_execution(2, "dask", "tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match="scheduler must look like"):
+        check_execution(2, "dask", "tcp://nohost")
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ValueError, match="needs the dask extra"):
+        check_execution(2, "dask", "tcp://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("call", [
+    lambda kw: __import__("pyradice_lab").compare("raft", None, None, games=20, **kw),
+    lambda kw: __import__("pyradice_lab").robustness("raft", "game_length > 1", reconstructions=2, games=10, **kw),
+    lambda kw: __import__("pyradice_lab.design.strength", fromlist=["x"]).ladder("raft", ["random", "greedy"],
+                                                                                 games=4, **kw),
+    lambda kw: __import__("pyradice_lab.raft", fromlist=["x"]).simulate_games(5, **kw),
+    lambda kw: __import__("pyradice_lab.meerkat", fromlist=["x"]).simulate_games(5, **kw),
+    lambda kw: __import__("pyradice_lab.pyradice", fromlist=["x"]).simulate_games(5, **kw),
+    lambda kw: __import__("pyradice_lab.purramid", fromlist=["x"]).simulate_games(5, **kw),
+])
+def test_every_entry_point_checks_its_execution_keywords(call):
+    for kw, match in ((dict(n_jobs=0), "n_jobs"), (dict(backend="mpi"), "backend"),
+                      (dict(scheduler="tcp://127.0.0.1:1"), "scheduler")):
+        with pytest.raises(ValueError, match=match):
+            call(kw)
+
+
+def test_counts_are_checked_against_the_memory_limit_before_any_work():
+    from pyradice_lab import balance, robustness
+
+    with pytest.raises(ValueError, match="reconstructions=1000000000000 would hold"):
+        robustness("raft", "game_length > 1", reconstructions=10**12, games=10)
+    from pyradice_lab.design.balance import candidate_grid
+
+    with pytest.raises(ValueError, match="parameters=1000000000000 would hold"):
+        candidate_grid({"card.1.points": (1, 10**12)})
+    # balance never builds the grid: it samples candidates by index, and the game's checks refuse them
+    with pytest.raises(ValueError, match="no candidate passes"):
+        balance("raft", {"card.1.points": (10**6, 10**12)}, "start_player_win = 0.5", budget=20, first_games=10,
+                verify_games=10, rng=1)
+
+
+# ------------------------------------------------------------------------------------------ the layer
+def test_blocks_are_joined_in_order_whatever_the_backend(dask_client):
+    args = [(i, 3) for i in range(12)]
+    want = [pow(*a) for a in args]
+    assert run_blocks(pow, args) == want
+    assert run_blocks(pow, args, n_jobs=2, backend="threading") == want
+    assert run_blocks(pow, args, n_jobs=2, backend="dask", scheduler=dask_client) == want
+
+
+def test_block_seeds_are_the_children_of_one_spawn():
+    root = np.random.SeedSequence(5)
+    want = [c.spawn_key for c in np.random.SeedSequence(5).spawn(11)]
+    got = [c.spawn_key for _, _, s in ex.block_seeds(root, 11, 4) for c in s.spawn(4)][:11]
+    assert got[:4] == want[:4] and [c.spawn_key for c in ex.block_seeds(5, 11, 4)[2][2].spawn(3)] == want[8:]
+    assert root.n_children_spawned == 11  # the caller's counter moves as one spawn(11) would
+
+
+def test_stored_blocks_decode_to_the_same_objects():
+    df = pd.DataFrame({"a": np.arange(3), "x": np.arange(3) / 7, "s": ["p", "q", "r"], "b": [True, False, True],
+                       "c": pd.Categorical(["u", "v", "u"])})
+    df.attrs["seed_entropy"] = 2**100 + 1
+    back = ex.decode(ex.encode({"df": df, "t": (1, 0.1, "z"), "arr": np.eye(2, dtype=np.float32)}))
+    _frames_equal(back["df"], df)
+    assert back["df"].attrs == df.attrs and back["t"] == (1, 0.1, "z") and back["arr"].dtype == np.float32
+
+
+def test_progress_lines_when_not_on_a_terminal():
+    out = io.StringIO()
+    with Progress(40, desc="ladder", file=out, tty=False, every=0) as p:
+        for _ in range(12):
+            p.update(1, 250)
+    assert "done 12/40 blocks, 3,000 games, ETA" in out.getvalue().splitlines()[-1]
+    quiet = io.StringIO()
+    Progress(3, file=quiet, enabled=False).update(1, 5)
+    assert quiet.getvalue() == ""
+
+
+# ------------------------------------------------------------------------------------------ entry points
+@pytest.mark.parametrize("game, n, kwargs", [
+    ("purramid", 300, dict(players=2)),
+    ("raft", 200, dict(players=2, chunk=20)),       # several blocks
+    ("pyradice", 260, dict(players=2)),             # several 128-game chunks
+    ("meerkat", 1100, dict(players=2)),          # blocks of the generator's 512-game chunks
+])
+def test_simulate_games_is_the_same_on_every_backend(game, n, kwargs, dask_client):
+    import importlib
+
+    sim = importlib.import_module(f"pyradice_lab.{game}").simulate_games
+    _three(lambda **kw: sim(n, rng=11, **kwargs, **kw), dask_client, _frames_equal)
+
+
+def test_compare_is_the_same_on_every_backend_and_stops_at_the_same_block(dask_client):
+    from pyradice_lab import compare, raft
+
+    v = raft.default_components().replace({"card.1.points": 4, "card.2.points": 4})
+
+    def same(a, b):
+        _frames_equal(a.to_frame(), b.to_frame())
+        assert a.n_games == b.n_games
+
+    _three(lambda **kw: compare("raft", None, v, "points_per_boat", games=150, players=2, rng=1, **kw),
+           dask_client, same)
+    # until=: blocks run in waves of n_jobs, the run stops where one job stops
+    one = compare("raft", None, v, "game_length", games=100, players=2, rng=2, until=0.06, max_games=3000)
+    two = compare("raft", None, v, "game_length", games=100, players=2, rng=2, until=0.06, max_games=3000, n_jobs=2,
+                  backend="threading")
+    same(one, two)
+    assert one.n_games > 100  # blocks after the first
+
+
+def test_robustness_and_robustness_many_are_the_same_on_every_backend(dask_client):
+    from pyradice_lab import robustness
+    from pyradice_lab.design.robustness import robustness_many
+
+    def same(a, b):
+        for x, y in zip(a if isinstance(a, list) else [a], b if isinstance(b, list) else [b]):
+            _frames_equal(x.table, y.table)
+
+    _three(lambda **kw: robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1, **kw),
+           dask_client, same)
+    _three(lambda **kw: robustness_many("meerkat", ["hazards_per_game < 0", "start_player_win > 0.2"],
+                                        reconstructions=2, games=20, players=3, rng=1,
+                                        variant={"blue.move.copies": 3}, **kw), dask_client, same)
+
+
+def test_balance_is_the_same_on_every_backend(dask_client):
+    from pyradice_lab import balance
+
+    def same(a, b):
+        _frames_equal(a.history, b.history)
+        assert (a.values, a.before, a.after) == (b.values, b.before, b.after)
+
+    _three(lambda **kw: balance("purramid", {"deal_2p.value": [[27, 24], [26, 25], [25, 26]]},
+                                "start_player_win = 0.5", players=2, budget=60, first_games=10, verify_games=20,
+                                rng=1, **kw), dask_client, same)
+
+
+def test_ladder_and_restricted_play_are_the_same_on_every_backend(dask_client):
+    from pyradice_lab.design.strength import ladder, restricted_play
+
+    _three(lambda **kw: ladder("raft", ["random", "greedy"], games=8, rng=3, **kw), dask_client, _frames_equal)
+    _three(lambda **kw: restricted_play("raft", "greedy", ["fixed_duration"], games=8, rng=2, **kw), dask_client,
+           _frames_equal)
+
+
+def test_components_given_as_a_file_path_travel_to_the_workers_as_data(tmp_path, monkeypatch, dask_client):
+    """The path is read once, in the caller; the workers get the components (the file is gone when they run)."""
+    from pyradice_lab import compare, raft
+    from pyradice_lab.raft import components as rc
+
+    v = raft.default_components().replace({"card.1.points": 4})
+    path = v.dump(tmp_path / "variant.toml")
+    want = compare("raft", None, v, "points_per_boat", games=40, players=2, rng=1)
+    original = rc.coerce_components
+
+    def read_then_remove(components, name="components"):
+        out = original(components, name)
+        if isinstance(components, os.PathLike) and os.path.exists(components):
+            os.unlink(components)  # a worker that tried to read the path would fail
+        return out
+
+    monkeypatch.setattr(rc, "coerce_components", read_then_remove)
+    got = compare("raft", None, path, "points_per_boat", games=40, players=2, rng=1, n_jobs=2, backend="dask",
+                  scheduler=dask_client)
+    assert not path.exists()
+    assert got.difference == want.difference and got.variant == want.variant
+
+
+def test_a_cluster_of_worker_processes_gives_the_same_numbers():
+    """The one test with real dask worker processes; bounded in time so it can never hang the suite."""
+    from distributed import Client, LocalCluster
+
+    from pyradice_lab.design.strength import ladder
+
+    want = ladder("raft", ["random", "greedy"], games=8, rng=3)
+    box: dict = {}
+
+    def run():
+        try:
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                    Client(cluster, timeout=30) as client:
+                box["got"] = ladder("raft", ["random", "greedy"], games=8, rng=3, backend="dask", scheduler=client)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            box["error"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(timeout=120)
+    assert not t.is_alive(), "the dask LocalCluster run did not finish within 120 s"
+    if "error" in box:
+        raise box["error"]
+    _frames_equal(box["got"], want)
+
+
+# ------------------------------------------------------------------------------------------ resume
+class _Stop(Exception):
+    pass
+
+
+def _interrupt_after(k: int, seen: list):
+    def hook(i):
+        seen.append(i)
+        if len(seen) == k:
+            raise _Stop
+
+    return hook
+
+
+@pytest.mark.parametrize("entry", ["ladder", "robustness", "simulate"])
+def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(entry, tmp_path, monkeypatch):
+    from pyradice_lab import robustness
+    from pyradice_lab.design.strength import ladder
+    from pyradice_lab.raft import simulate_games
+
+    call, frame = {
+        "ladder": (lambda **kw: ladder("raft", ["random", "greedy", "aim"], games=6, rng=5, **kw), lambda r: r),
+        "robustness": (lambda **kw: robustness("raft", "game_length > 10", reconstructions=3, games=10, rng=1, **kw),
+                       lambda r: r.table),
+        "simulate": (lambda **kw: simulate_games(120, 2, rng=7, chunk=20, **kw), lambda r: r),
+    }[entry]
+    want = frame(call())
+    seen: list = []
+    monkeypatch.setattr(ex, "after_block_hook", _interrupt_after(2, seen))
+    with pytest.raises(_Stop):
+        call(cache_dir=tmp_path)
+    again: list = []
+    monkeypatch.setattr(ex, "after_block_hook", again.append)
+    got = frame(call(cache_dir=tmp_path))
+    _frames_equal(got, want)
+    assert len(again) > 0 and not set(again) & set(seen), "the finished blocks were read, not recomputed"
+    done: list = []
+    monkeypatch.setattr(ex, "after_block_hook", done.append)
+    _frames_equal(frame(call(cache_dir=tmp_path)), want)
+    assert done == []  # everything stored: nothing computed
+
+
+# ------------------------------------------------------------------------------------------ clean stops
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (from /proc, never by name)."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.add(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:].split()[0] != "Z"
+
+
+@pytest.mark.slow
+def test_a_sigkilled_parent_leaves_no_loky_worker_alive(tmp_path):
+    script = textwrap.dedent("""
+        from pyradice_lab.design.strength import ladder
+        ladder("raft", ["random", "greedy", "aim"], games=400000, rng=1, n_jobs=2)
+    """)
+    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        workers: set[int] = set()
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers |= _children(proc.pid)
+            time.sleep(0.2)
+        assert workers, "no worker process started"
+        time.sleep(1.0)
+        workers |= _children(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.2)
+    left = [w for w in workers if _alive(w)]
+    for w in left:  # clean up before failing: never leave a process computing
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"worker processes {left} outlived their killed parent by 10 s"
+
+
+def test_an_interrupt_inside_a_block_reaches_the_caller():
+    def boom(i):
+        if i == 3:
+            raise KeyboardInterrupt
+        return i
+
+    with pytest.raises(KeyboardInterrupt), Pool(2, "threading") as pool:
+        pool.map(boom, [(i,) for i in range(8)])
