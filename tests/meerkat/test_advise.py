@@ -34,7 +34,7 @@ def test_advise_top_option_is_the_expectimax_players_choice_in_one_game():
 @pytest.mark.slow
 def test_advise_top_option_is_the_expectimax_players_choice_on_100_positions():
     n = 0
-    for seed, players in GAMES[1:]:
+    for seed, players in GAMES[1:5]:
         for after in (False, True):
             for _, pos in positions_from_game(seed, players=players, after_reroll=after):
                 _check(pos)
