@@ -25,7 +25,7 @@ from .engine._version import __version__
 __all__ = ["__version__"]
 __getattr__, __dir__, __all__ = attach(globals(), {
     "engine.rng": ["as_generator", "spawn"],
-    "engine.stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until"],
+    "engine.stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until", "SmallSampleWarning"],
     "engine.sweep": ["run_sweep"], "design.compare": ["compare", "Comparison"],
     "design.robustness": ["robustness"], "design.balance": ["balance"]}, submodules=[
     "engine", "design", "report", "bench", "cli", "purramid", "pyradice", "raft", "meerkat"])
@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
     from .engine.rng import as_generator as as_generator, spawn as spawn
     from .engine.stats import (
         Estimate as Estimate,
+        SmallSampleWarning as SmallSampleWarning,
         mean_estimate as mean_estimate,
         proportion_estimate as proportion_estimate,
         run_until as run_until,

@@ -170,8 +170,10 @@ def _compare_subcommand(sub, name: str) -> None:
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
                                    "metric, variant minus base, with its 95% CI and the variance reduction against "
-                                   f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
-                                   f"start_player_win --until 0.01. --list-metrics shows the metrics.")
+                                   f"independent runs. Example: {PROG} {name} compare --variant {name}_mine.toml "
+                                   f"--games 500 --seed 1 (README.md has a {name}_mine.toml to start from; "
+                                   f"'{name} components --dump FILE' writes every value). --list-metrics shows the "
+                                   f"metrics.")
     components_arg(c)
     c.add_argument("--variant", metavar="PATH", default=None, help="the variant components TOML (a partial file "
                                                                       "merges over the packaged components)")
@@ -414,8 +416,10 @@ def _cmd_robustness(args) -> int:
                    progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
-    print("\nwhich free choice the metric follows (Spearman over the sampled sets):")
-    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format}))
+    print("\nwhich free choice the metric follows (Spearman over the sampled sets; permutation p, Holm across "
+          "the choices):")
+    print(r.sensitivity.to_string(index=False, formatters={"spearman": "{:+.2f}".format, "p_value": "{:.2g}".format,
+                                                             "p_holm": "{:.2g}".format}))
     return 0
 
 
@@ -483,7 +487,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
                    help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    execution_args(p, what="sections", cache=False)
+    execution_args(p, what="sections", cache=False)  # build_report caches nothing: no --cache-dir
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_report)

@@ -76,7 +76,9 @@ def test_ratio_metric_standard_error_is_the_delta_method():
     r = num.sum() / den.sum()
     se = np.std((num - r * den) / den.mean(), ddof=1) / math.sqrt(80)
     assert res.base.value == pytest.approx(r) and res.base.se == pytest.approx(se)
-    assert res.base.ci_low == pytest.approx(r - 1.959964 * se)
+    from scipy.stats import t
+
+    assert res.base.ci_low == pytest.approx(r - t.ppf(0.975, 79) * se)  # Student-t, 79 degrees of freedom
 
 
 def test_until_adds_reproducible_blocks_and_stops_at_the_cap():

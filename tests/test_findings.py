@@ -129,3 +129,95 @@ def test_format_value_uses_the_digits_the_interval_supports():
     assert format_value(-0.0001, spread=0.5) == "0.0"
     with pytest.raises(ValueError, match="x must be a finite"):
         format_value(float("nan"))
+
+
+# ----------------------------------------------------------------------------------------- multiplicity (issue 28)
+def test_the_p_value_read_off_the_interval_agrees_with_the_interval():
+    from statistics import NormalDist
+
+    f = diff(0.537, 0.512, 0.561)  # Wilson-like: asymmetric; the side towards the null decides
+    z = 0.037 / (0.025 / 1.959964)
+    assert f.p == pytest.approx(2 * NormalDist().cdf(-z), rel=1e-4)
+    for est, lo, hi in [(0.52, 0.500001, 0.54), (0.52, 0.499999, 0.54), (0.48, 0.46, 0.5000001)]:
+        g = diff(est, lo, hi)
+        assert (g.p < 0.05) == g.excludes_null
+    assert Finding("exact", "x", 0.3, 0.3, 0.3, n=0, null=0.25).p is None  # exact: not tested
+    assert not Finding("exact", "x", 0.3, 0.3, 0.3, n=0, null=0.25).tested
+    assert diff(0.5, 0.45, 0.55).p == 1.0
+
+
+def test_control_fdr_is_benjamini_hochberg_over_the_tested_findings():
+    from scipy.stats import false_discovery_control
+
+    from pyradice_lab.report.findings import control_fdr
+
+    fs = [diff(0.5 + e, 0.5 + e - 0.03, 0.5 + e + 0.03) for e in (0.1, 0.032, 0.031, 0.0, -0.04)]
+    fs += [Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25), diff(0.6, 0.5, 0.7, n=50)]
+    out = control_fdr(fs)
+    tested = [f for f in out if f.tested]
+    assert len(tested) == 5  # not the exact finding, not the one below the minimum sample
+    q = false_discovery_control([f.p for f in tested], method="bh")
+    assert [f.q_value for f in tested] == pytest.approx(list(q))
+    assert out[5].q_value is None and out[5].is_claim  # exact: a claim, not tested
+    assert out[6].q_value is None and not out[6].is_claim
+    # each alone would claim (interval excludes 0.5); controlled, the marginal ones are withheld and say why
+    assert [f.is_claim for f in fs[:5]] == [True, True, True, False, True]
+    assert [f.is_claim for f in out[:5]] == [True, False, False, False, True]
+    text = render(out[1])
+    assert "not claimed: q = " in text and "false discovery rate of 5%" in text
+    assert "q = " in render(out[0]) and "above" in render(out[0])
+    row = out[1].to_dict()
+    assert {"p_value", "q_value", "tested", "no_claim"} <= set(row) and row["claim"] is False
+
+
+def test_a_quick_run_claims_nothing_and_shows_the_numbers():
+    from pyradice_lab.report.findings import control_fdr, fdr_sentence
+
+    fs = control_fdr([diff(0.6, 0.55, 0.65), Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25)],
+                     quick=True)
+    assert not any(f.is_claim for f in fs)
+    text = render(fs[0])
+    assert text.endswith("quick run: no claim.") and "0.6" in text and "above" not in text
+    assert fdr_sentence(fs, quick=True).startswith("Quick run: no claims")
+
+
+def test_the_summary_sentence_counts_claims_and_expected_false_ones():
+    from pyradice_lab.report.findings import control_fdr, fdr_sentence
+
+    fs = control_fdr([diff(0.6, 0.55, 0.65), diff(0.62, 0.57, 0.67), diff(0.5, 0.45, 0.55),
+                      Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25)])
+    s = fdr_sentence(fs)
+    assert s.startswith("The report makes 2 claims from 3 Monte Carlo tests")
+    assert "controlled at 5%" in s and "at most 0.1" in s and "1 exact finding is not tested" in s
+    assert s.count(".") <= 3  # one sentence (the decimals aside)
+
+
+def test_holm_is_the_step_down_adjustment():
+    from pyradice_lab.report.findings import holm
+
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.2, 0.001]) == pytest.approx([0.2, 0.002])
+    assert holm([]) == []
+    with pytest.raises(ValueError, match="p_values"):
+        holm([1.5])
+
+
+def test_write_pdf_controls_the_claims_and_states_them_on_the_summary_page(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from pdf_layout import page_texts
+
+    fs = [diff(0.5 + e, 0.5 + e - 0.03, 0.5 + e + 0.03) for e in (0.1, 0.032, 0.031, 0.0)]
+    import pandas as pd
+
+    exp = ExperimentResult("demo_fdr", "Demo", "A reading.", pd.DataFrame({"a": [1]}), None, findings=fs)
+    path = write_pdf(tmp_path / "r.pdf", [Section("Demo", [exp])], meta={"seed": 0})
+    assert [f.q_value is not None for f in exp.findings] == [True] * 4
+    text = " ".join(" ".join(page_texts(path)).split())
+    assert "The report makes 1 claim from 4 Monte Carlo tests" in text
+    csv = (tmp_path / "r_findings.csv").read_text()
+    assert "p_value" in csv.splitlines()[0] and "q_value" in csv.splitlines()[0]

@@ -43,6 +43,14 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     # page 2 is the summary of findings
     assert all("quick run: indicative only, small samples" in t for t in pages)
     assert "section / experiment" in pages[0] and "sample size" in pages[0] and "Summary of findings" in pages[1]
+    # issue 28: a quick run claims nothing; its findings show their numbers, p- and q-values, and say so
+    summary = " ".join(pages[1].split())
+    assert "Quick run: no claims" in summary and "false discovery rate" in summary
+    assert "quick run: no claim" in " ".join(text.split())
+    found = pd.read_csv(out.with_name("report_findings.csv"))
+    assert {"p_value", "q_value", "tested"} <= set(found.columns) and len(found) > 20
+    assert not found["claim"].any() and (found["no_claim"] == "quick run").all()
+    assert found.loc[found["tested"], "q_value"].between(0, 1).all()
     # the layout: nothing outside the page or below 7 pt, no empty page, no text running into text
     assert layout_problems(out) == []
     check_every_section_is_in_the_report(out, pages, tmp_path)

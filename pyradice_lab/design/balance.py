@@ -148,10 +148,13 @@ class BalanceResult:
         return self.components.dump(path)
 
     def summary(self) -> str:
+        from .metrics import small_sample_note
+
         b, a = self.before, self.after
         return (f"{self.metric} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
                 f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
-                f"(fresh seeds, {a.n} games each; search used {self.games_used} games)")
+                f"(fresh seeds, {a.n} games each; search used {self.games_used} games)"
+                + (f"; note: {note}" if (note := small_sample_note(a.n)) else ""))
 
     def __repr__(self) -> str:
         return f"BalanceResult({self.summary()})"
@@ -329,6 +332,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     from ..engine.execution import Pool, check_execution
     from ..engine.rng import spawn_seeds
     from .compare import check_metric, metric_estimate
+    from .metrics import _warn_small
     from .robustness import _simulate
 
     metric, target = parse_objective(objective)
@@ -383,7 +387,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                 parts[i].append((num, den))
                 used += rows_played
             ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
-                                       np.concatenate([p[1] for p in parts[i]]), metric) for i in alive}
+                                       np.concatenate([p[1] for p in parts[i]]), metric, warn=False)
+                    for i in alive}
             est = {i: e.value for i, e in ests.items()}
             for i in alive:
                 rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": ests[i].n,
@@ -400,7 +405,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         best = sorted(alive, key=lambda i: (abs(est[i] - target), i))[0]
         values, comp, _ = cands[best]
         checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
-    before, after = (metric_estimate(num, den, metric) for num, den, _ in checked)
+    _warn_small(int(verify_games), metric, stacklevel=2)
+    before, after = (metric_estimate(num, den, metric, warn=False) for num, den, _ in checked)
     runs.close()
     return BalanceResult(metric, target, dict(values), comp, before, after, pd.DataFrame(rows), used)
 

@@ -4,10 +4,17 @@
 the same per-game random streams (common random numbers), and estimates the difference of a metric from
 the per-game differences.  Both runs of game ``i`` get the same seed, so the dice that decide a game are
 the same dice in both worlds until the variant changes what is rolled or chosen; the noise the two runs
-share cancels in the difference, and the interval of the difference is narrower than the one two
-independent runs give.  The result reports that gain as the measured variance-reduction factor
+share cancels in the difference, and the interval of the difference is usually much narrower than the one
+two independent runs give.  Not always: once a decision differs, later rolls may differ too, and the two
+runs' noise can then add instead of cancel (a factor of 0.70 was measured on a null variant), making the
+paired interval *wider*.  The result reports which by the measured variance-reduction factor
 ``(var_base + var_variant) / var(difference)`` (per-game variances, so: how many times more games two
-independent runs would need for the same interval).
+independent runs would need for the same interval; below 1, the pairing cost precision).
+
+Intervals hold at every number of games: Student-t with ``n - 1`` degrees of freedom for means, ratios and
+their paired differences, Wilson for win shares and Agresti-Min for their paired differences (never of zero
+width); below 30 games :func:`compare` warns (:class:`~pyradice_lab.engine.stats.SmallSampleWarning`) and the
+printed result says so (:mod:`pyradice_lab.design.metrics`).
 
 Seeds: the root seed spawns one child per block of :data:`BLOCK` games (``SeedSequence.spawn``, in order);
 base and variant each get a fresh copy of block ``k``'s child, and every game's ``simulate_games``
@@ -42,25 +49,26 @@ import pandas as pd
 
 from ..engine.limits import check_count, count_limit
 from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
-from ..engine.stats import Estimate
+from ..engine.stats import Estimate, SmallSampleWarning
 from .metrics import (
     GAMES,
     _check_game,
     _concat,
     _parse_metric,
+    _warn_small,
     check_metric,
     metric_estimate,
     metric_values,
     metrics,
     paired_estimates,
+    small_sample_note,
 )
 
 __all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
-           "BLOCK", "GAMES"]
+           "BLOCK", "GAMES", "SmallSampleWarning"]
 
 #: Games per seed block (a fixed constant: the numbers never depend on anything but the seed and the count).
 BLOCK = 500
-_Z = 1.959963984540054  # the 97.5% normal quantile: intervals are normal (hundreds of games at least)
 
 
 # ------------------------------------------------------------------------------------------------ result
@@ -71,7 +79,7 @@ class Comparison:
     ``difference`` is variant minus base; ``base`` and ``variant`` are the two estimates; ``independent_se``
     is the standard error the difference would have from two independent runs of ``n_games`` games each
     (estimated from the same games) and ``variance_reduction`` = ``(independent_se / difference.se)**2``
-    (``inf`` when every paired difference is 0).
+    (``inf`` when every paired difference is 0; below 1 when pairing made the interval wider, not narrower).
     """
 
     game: str
@@ -113,18 +121,23 @@ class Comparison:
                  f"  variant - base: {_fmt(d, '+')}, {self.n_games} paired games"]
         if d.se > 0:
             k = _decimals(d.se)
+            gain = "" if self.variance_reduction >= 1 else ": pairing widened the interval here"
             lines.append(f"  common random numbers: SE {d.se:.{k}f} vs {self.independent_se:.{k}f} from independent "
-                         f"runs (variance-reduction factor {self.variance_reduction:.1f})")
+                         f"runs (variance-reduction factor {self.variance_reduction:.1f}{gain})")
         else:
-            lines.append("  every paired game gave the same value: the difference is exactly 0")
+            lines.append("  every paired game gave the same value: the difference is " + (
+                "exactly 0" if d.ci_low == d.ci_high else "0 on these games (its interval: how large it could be)"))
         if self.until is not None:
             lines.append(f"  until half-width {self.until:g}: " + (
                 f"reached (half-width {d.halfwidth:.{_decimals(d.se)}f})" if self.reached else
                 f"not reached by max_games={self.max_games} (half-width {d.halfwidth:.{_decimals(d.se)}f})"))
-        if d.se > 0:
+        if d.ci_low < d.ci_high:
             verdict = "0 is inside the interval: no detectable change" if d.contains(0.0) else (
                 "the variant is higher" if d.ci_low > 0 else "the variant is lower")
             lines.append(f"  {verdict}")
+        note = small_sample_note(self.n_games)
+        if note:
+            lines.append(f"  note: {note}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -217,6 +230,11 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         arguments ``simulate_games`` does not take.
     TypeError
         If ``game`` or ``metric`` is not a string or ``options`` is not a dict.
+
+    Warns
+    -----
+    SmallSampleWarning
+        With fewer than 30 paired games (the intervals still hold their level, but are wide).
 
     Examples
     --------
@@ -319,6 +337,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
                 todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
     root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one
     b, v, d, ind_se = _summarise(parts, name)
+    _warn_small(n, metric.strip(), stacklevel=2)
     vrf = (ind_se / d.se) ** 2 if d.se > 0 else math.inf
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
@@ -342,4 +361,4 @@ def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_k
 
 
 def _summarise(parts, name):
-    return paired_estimates(_concat(parts["base"]), _concat(parts["variant"]), name)
+    return paired_estimates(_concat(parts["base"]), _concat(parts["variant"]), name, warn=False)

@@ -8,6 +8,14 @@ the same way).  A few are smooth functions of several per-game sums, e.g. a diff
 estimated by the same delta method, with the function's gradient at the column means.  :func:`metrics` lists
 a game's metrics; :func:`metric_values` computes one from a ``simulate_games`` frame.
 
+Intervals (95%) hold at every number of games: a mean, a ratio or a smooth function (delta method) and a paired
+difference of any of them get the Student-t interval with ``n - 1`` degrees of freedom (``n`` games) of their
+per-game linearised values; a win share (:data:`SHARE_METRICS`: per-game values in [0, 1]) gets the Wilson
+interval, and the paired difference of two win shares the Agresti-Min interval (the per-game differences with
+half a pseudo-game of each sign added), so no share ever shows a zero-width interval, even when every game
+agrees.  Below :data:`~pyradice_lab.engine.stats.SMALL_SAMPLE` (30) games the estimates warn with
+:class:`~pyradice_lab.engine.stats.SmallSampleWarning`.
+
 Examples
 --------
 >>> from pyradice_lab.design.metrics import metrics
@@ -25,13 +33,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..engine.stats import Estimate
+from ..engine.stats import SMALL_SAMPLE, Z95, Estimate, SmallSampleWarning
 
-__all__ = ["metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric", "GAMES"]
+__all__ = ["metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric", "GAMES",
+           "SmallSampleWarning", "SHARE_METRICS"]
 
 #: The four games.
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
-_Z = 1.959963984540054  # the 97.5% normal quantile: intervals are normal (hundreds of games at least)
+#: The win-share metrics (per-game values in [0, 1], ties shared): Wilson intervals, and the paired difference's
+#: interval never has zero width (see :func:`paired_estimates`).
+SHARE_METRICS = frozenset({"start_player_win", "seat_win", "position_win"})
 
 
 # ------------------------------------------------------------------------------------------------ metrics
@@ -409,25 +420,108 @@ def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray,
     return np.asarray(num, dtype=float), np.asarray(den, dtype=float)
 
 
-def metric_estimate(num, den, metric: str = "metric") -> Estimate:
-    """The ratio estimate ``sum(num) / sum(den)`` with its delta-method SE and 95% normal interval."""
-    value, z = _linearised(np.asarray(num, dtype=float), np.asarray(den, dtype=float), metric)
+def metric_estimate(num, den, metric: str = "metric", *, warn: bool = True) -> Estimate:
+    """The ratio estimate ``sum(num) / sum(den)`` with its delta-method SE and 95% interval.
+
+    The interval is Student-t with ``n - 1`` degrees of freedom on the per-game linearised values; for a win
+    share (``metric`` one of :data:`SHARE_METRICS`, or an unnamed metric whose per-game values are all 0 or 1
+    over a denominator of 1) it is the Wilson interval, never of zero width.
+
+    Parameters
+    ----------
+    num, den : array_like, shape (n,)
+        Per-game numerator and denominator (:func:`metric_values`).
+    metric : str
+        The metric's name (for error messages, and to recognise a win share).
+    warn : bool
+        Warn (:class:`SmallSampleWarning`) when ``n`` < 30.
+
+    Returns
+    -------
+    Estimate
+
+    Raises
+    ------
+    ValueError
+        If a value is NaN or the denominator sums to 0.
+
+    Examples
+    --------
+    >>> est = metric_estimate([1] * 30, [1] * 30, "start_player_win")
+    >>> est.value, round(est.ci_low, 3), est.ci_high      # 30 wins in 30 games: Wilson, not "1..1"
+    (1.0, 0.886, 1.0)
+    >>> est = metric_estimate([3, 5, 4, 6] * 10, [10, 12, 9, 11] * 10, "burst_rate")
+    >>> round(est.value, 4), round(est.ci_high - est.ci_low, 4)
+    (0.4286, 0.0564)
+    """
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    value, z = _linearised(num, den, metric)
+    if warn:
+        _warn_small(len(z), metric)
+    if _is_share(metric, (num, den)):
+        return _share_estimate(num)
     return _estimate(value, z)
 
 
-def paired_estimates(base, variant, metric: str = "metric") -> tuple[Estimate, Estimate, Estimate, float]:
+def paired_estimates(base, variant, metric: str = "metric", *,
+                     warn: bool = True) -> tuple[Estimate, Estimate, Estimate, float]:
     """Estimates of ``metric`` from two runs of the same games (common random numbers).
 
     ``base`` and ``variant`` are ``(numerator, denominator)`` per game (:func:`metric_values`) of the same games
     in the same order.  Returns the base and variant estimates, the difference variant - base (its SE from the
     per-game paired differences of the linearised values) and the SE two independent runs would give.
+
+    The difference's interval is Student-t with ``n - 1`` degrees of freedom on the per-game differences; for
+    a win share (:data:`SHARE_METRICS`) it is the Agresti-Min interval (Agresti & Min 2005: the per-game
+    differences with half a pseudo-game at +1, half at -1 and one at 0 added), which keeps its level at small
+    ``n`` and is never of zero width.  The SE itself stays that of the paired differences (0 when every game
+    agrees), so ``(independent SE / SE)**2`` is the variance-reduction factor of common random numbers: above 1
+    the pairing narrowed the interval, below 1 (it happens: a change that reshuffles every later roll can make
+    the two runs' noise add rather than cancel) it widened it.
+
+    Examples
+    --------
+    >>> b, v, d, ind = paired_estimates(([1, 0, 1, 1] * 10, [1] * 40), ([1, 0, 1, 1] * 10, [1] * 40),
+    ...                                 "start_player_win")
+    >>> d.value, d.se, d.ci_low < 0 < d.ci_high        # every game agrees: still an interval
+    (0.0, 0.0, True)
     """
     rb, zb = _linear(base, metric)
     rv, zv = _linear(variant, metric)
     if len(zb) != len(zv):
         raise ValueError(f"paired estimates need the same games in both runs, got {len(zb)} and {len(zv)} games")
+    if warn:
+        _warn_small(len(zb), metric)
+    if _is_share(metric, base) and _is_share(metric, variant):
+        xb, xv = (np.asarray(p[0], dtype=float) for p in (base, variant))
+        b, v = _share_estimate(xb), _share_estimate(xv)
+        return b, v, _share_difference(xv - xb), math.sqrt(b.se ** 2 + v.se ** 2)
     b, v = _estimate(rb, zb), _estimate(rv, zv)
     return b, v, _estimate(rv - rb, zv - zb), math.sqrt(b.se ** 2 + v.se ** 2)
+
+
+def _warn_small(n: int, metric: str, stacklevel: int = 3) -> None:
+    if n < SMALL_SAMPLE:
+        import warnings
+
+        warnings.warn(f"{metric}: only {n} games (fewer than {SMALL_SAMPLE}): the interval holds its level but is "
+                      "wide; play more games before acting on it", SmallSampleWarning, stacklevel=stacklevel)
+
+
+def small_sample_note(n: int) -> str:
+    """The line the designer's tools print under a result of fewer than 30 games ("" otherwise).
+
+    Examples
+    --------
+    >>> small_sample_note(10)[:40]
+    'only 10 games (fewer than 30): the inter'
+    >>> small_sample_note(30)
+    ''
+    """
+    if n >= SMALL_SAMPLE:
+        return ""
+    return (f"only {n} games (fewer than {SMALL_SAMPLE}): the intervals hold their level (Student-t, Wilson) but "
+            "are wide; indicative only")
 
 
 def _parse_metric(game: str, metric) -> tuple[str, _Metric, str]:
@@ -486,7 +580,56 @@ def _linearised(num: np.ndarray, den: np.ndarray, metric: str) -> tuple[float, n
     return r, (num - r * den) / den.mean()
 
 
+def _is_share(metric: str, res) -> bool:
+    """Whether a metric's result is a win share: per-game values in [0, 1] over a denominator of 1 (by name, or for
+    a metric this module does not know, by values that are all 0 or 1)."""
+    if isinstance(res, _Smooth):
+        return False
+    num, den = (np.asarray(x, dtype=float) for x in res)
+    if not (len(num) and np.all(den == 1) and np.all((num >= 0) & (num <= 1))):
+        return False
+    name = str(metric).strip().partition(":")[0]
+    if name in _COMMON or any(name in t for t in _SPECIFIC.values()):
+        return name in SHARE_METRICS
+    return bool(np.all((num == 0) | (num == 1)))
+
+
 def _estimate(value: float, z: np.ndarray) -> Estimate:
+    """Student-t interval (``n - 1`` degrees of freedom) of the mean of per-game linearised values ``z``."""
     n = len(z)
-    se = float(np.std(z, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return Estimate(value, se, n, value - _Z * se, value + _Z * se, 0.95)
+    if n < 2:
+        return Estimate(value, math.nan, n, math.nan, math.nan, 0.95)
+    from scipy.special import stdtrit
+
+    se = float(np.std(z, ddof=1) / math.sqrt(n))
+    q = float(stdtrit(n - 1, 0.975))
+    return Estimate(value, se, n, value - q * se, value + q * se, 0.95)
+
+
+def _share_estimate(x: np.ndarray) -> Estimate:
+    """A win share from per-game values in [0, 1] (ties shared): the mean, its SE and the Wilson interval (the
+    binomial variance ``p (1 - p)`` bounds the variance of any [0, 1] value of mean ``p``)."""
+    n = len(x)
+    p = float(x.mean())
+    se = float(np.std(x, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n))
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return Estimate(p, se, n, low, high, 0.95)
+
+
+def _share_difference(d: np.ndarray) -> Estimate:
+    """A paired difference of win shares from per-game differences ``d`` in [-1, 1]: the mean, its SE and the
+    Agresti-Min interval (half a pseudo-game at +1 and at -1, one at 0: never of zero width)."""
+    n = len(d)
+    value = float(d.mean())
+    se = float(np.std(d, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    m = n + 2
+    centre = float(d.sum()) / m
+    var = max((float(d @ d) + 1.0) / m - centre * centre, 0.0)
+    from scipy.special import stdtrit
+
+    half = float(stdtrit(n - 1, 0.975)) * math.sqrt(var / m) if n > 1 else math.inf
+    return Estimate(value, se, n, max(-1.0, min(value, centre - half)), min(1.0, max(value, centre + half)), 0.95)

@@ -284,7 +284,7 @@ def execution_args(parser, *, backend: str = "loky", what: str = "blocks", cache
 
 def execution_kwargs(args) -> dict:
     """The execution keywords of the library from the options :func:`execution_args` added."""
-    out = {"n_jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
-    if hasattr(args, "cache_dir"):  # only where execution_args added --cache-dir
-        out["cache_dir"] = args.cache_dir
-    return out
+    kw = {"n_jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
+    if hasattr(args, "cache_dir"):  # only where execution_args added --cache-dir (cache=True)
+        kw["cache_dir"] = args.cache_dir
+    return kw

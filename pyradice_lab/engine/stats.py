@@ -30,9 +30,31 @@ import numpy as np
 from .rng import as_generator
 
 __all__ = ["Estimate", "RunResult", "MeanAccumulator", "ProportionAccumulator", "mean_estimate", "proportion_estimate",
-           "nonnegative_estimate", "count_estimate", "run_until", "Z95"]
+           "nonnegative_estimate", "count_estimate", "run_until", "Z95", "SmallSampleWarning", "SMALL_SAMPLE", "holm"]
 
 Z95 = NormalDist().inv_cdf(0.975)
+
+#: Below this many games an estimate's interval still holds its level (Student-t, Wilson), but it is wide and
+#: rests on few games: the designer's tools warn with :class:`SmallSampleWarning`.
+SMALL_SAMPLE = 30
+
+
+class SmallSampleWarning(UserWarning):
+    """An estimate rests on fewer than :data:`SMALL_SAMPLE` games.
+
+    Its interval is still one that holds its level at that size (Student-t with ``n - 1`` degrees of freedom,
+    Wilson for win shares), but it is wide and its coverage leans on the per-game values being not too skewed:
+    read it as indicative and play more games before acting on it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("only 10 games", SmallSampleWarning)
+    >>> caught[0].category.__name__
+    'SmallSampleWarning'
+    """
 
 
 @dataclass(frozen=True)
@@ -89,6 +111,27 @@ class Estimate:
 
     def __str__(self) -> str:
         return format(self)
+
+
+def holm(p_values) -> list[float]:
+    """Holm's step-down adjustment of a family's p-values (familywise error under any dependence), in order.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    ps = [float(p) for p in p_values]
+    for p in ps:
+        if not 0 <= p <= 1:
+            raise ValueError(f"p_values must lie in [0, 1], got {p!r}")
+    m = len(ps)
+    out = [0.0] * m
+    running = 0.0
+    for k, i in enumerate(sorted(range(m), key=lambda i: ps[i])):
+        running = max(running, min(1.0, (m - k) * ps[i]))
+        out[i] = running
+    return out
 
 
 def _check_confidence(confidence: float) -> float:

@@ -262,11 +262,18 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
     c["fair_ci_low"] = k * (c["turns_per_completion"] - Z95 * c["turns_per_completion_se"])
     c["fair_ci_high"] = k * (c["turns_per_completion"] + Z95 * c["turns_per_completion_se"])
     c["proposed_points"] = np.maximum(1, np.round(c["fair_points"])).astype(int)
-    c["verdict"] = np.where(c["points"] > c["fair_ci_high"], "over-valued",
-                            np.where(c["points"] < c["fair_ci_low"], "under-valued", "fair"))
     c["z"] = (c["points"] - c["fair_points"]) / (k * c["turns_per_completion_se"]).replace(0, np.nan)
+    # one test per card, Holm-adjusted over the deck's cards (the family): a verdict only where it survives
+    from scipy.stats import norm
+
+    from ..report.findings import holm
+
+    c["p_holm"] = holm(np.nan_to_num(2 * norm.sf(c["z"].abs().to_numpy(float)), nan=1.0))
+    c["verdict"] = np.where(c["p_holm"] > 0.05, "fair",
+                            np.where(c["points"] > c["fair_points"], "over-valued", "under-valued"))
     table = c[["id", "name", "size", "points", "drawn", "completed", "p_complete", "turns_per_completion",
-               "turns_per_completion_se", "fair_points", "fair_ci_low", "fair_ci_high", "proposed_points", "verdict"]]
+               "turns_per_completion_se", "fair_points", "fair_ci_low", "fair_ci_high", "proposed_points", "verdict",
+               "p_holm"]]
     shown = table.drop(columns=["size", "drawn", "fair_points"]).rename(columns={
         "turns_per_completion": "turns_per_compl", "turns_per_completion_se": "se", "fair_ci_low": "fair_low",
         "fair_ci_high": "fair_high", "proposed_points": "proposed"})
@@ -299,9 +306,10 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
                "the own turns it occupies one of the player's two lifeboat places per completion (counting the turns "
                f"of cards never completed); the deck's total points fix the rate at {k:.2f} points per turn held. "
                "The findings compare each card size's rate with the deck's. Per card, the table's verdict says "
-               "over- or under-valued when its points lie outside the 95% interval of its fair value: "
-               f"{n_off} of {len(table)} cards, one test per card without correction for the {len(table)} tests, "
-               f"so about {0.05 * len(table):.0f} would be flagged by chance alone. The proposed values keep the deck total; they depend "
+               "over- or under-valued when its points differ from its fair value with a p-value, Holm-adjusted over "
+               f"the deck's {len(table)} cards (p_holm), below 5%: {n_off} of {len(table)} cards (the chance of "
+               "flagging any fair card is at most 5%; the 95% interval of the fair value alone would flag about "
+               f"{0.05 * len(table):.0f} by chance). The proposed values keep the deck total; they depend "
                "on the policies and player count simulated. Table: turns_per_compl = own turns held per completion "
                "(se its standard error); fair_low..fair_high = the 95% interval of the fair value.")
     return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, fig,

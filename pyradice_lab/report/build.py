@@ -68,7 +68,7 @@ from .items import (
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
            "render_figure", "Finding", "MIN_CLAIM_N", "EXPERIMENT_TABLE_ROWS", "MAX_PAGES", "ReportLengthWarning",
-           "check_page_count"]
+           "check_page_count", "control_claims"]
 
 DEFAULT_REPORT = Path("reports") / "pyradice_lab_report.pdf"
 
@@ -153,6 +153,21 @@ def _rewrite_findings(folder: Path, sections) -> None:
     findings_table(exp.findings).to_csv(path, index=False)
 
 
+def control_claims(sections, *, quick: bool = False) -> list[str]:
+    """Control the false discovery rate over every Monte Carlo finding of ``sections`` (in place): each finding
+    gets its p-value and Benjamini-Hochberg q-value over the whole report (:func:`findings.control_fdr`), a
+    claim needs ``q <= FDR_LEVEL``; ``quick``: no finding claims (``"quick run: no claim"``).  Returns the names
+    of the experiments with findings (their findings CSVs are to be rewritten)."""
+    from .findings import control_fdr
+
+    exps = [it for s in sections for it in s.items if isinstance(it, ExperimentResult) and it.findings]
+    flat = [f for e in exps for f in e.findings]
+    done = iter(control_fdr(flat, quick=quick))
+    for e in exps:
+        e.findings = tuple(next(done) for _ in e.findings)
+    return [e.name for e in exps]
+
+
 def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dict | None = None) -> Path:
     """Write the title page, summary, contents and every section to ``path`` (atomically); return the path.
 
@@ -164,8 +179,9 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
     sections : sequence of Section
         The report's sections, in order.
     meta : dict, optional
-        ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page), ``seed``,
-        ``n_jobs``, ``wall_seconds``; shown on the title page.
+        ``title``, ``date``, ``mode`` ("quick" puts the quick-run banner on every page and makes no claim),
+        ``seed``, ``n_jobs``, ``wall_seconds``; shown on the title page.  Findings not yet controlled get their
+        q-values here (:func:`control_claims`, in place).
 
     Returns
     -------
@@ -201,6 +217,9 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
             raise ValueError(f"sections[{i}].title must be a non-empty string, got {s.title!r}")
         if isinstance(s.items, (str, bytes)) or not isinstance(s.items, Sequence):
             raise TypeError(f"sections[{i}].items must be a list of report items, got {type(s.items).__name__}")
+    found = [f for s in sections for it in s.items if isinstance(it, ExperimentResult) for f in it.findings]
+    if any(f.tested and f.q_value is None and not f.no_claim for f in found):  # not yet controlled
+        control_claims(sections, quick=meta.get("mode") == "quick")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temporary_prefix(), suffix=".pdf")
     os.close(fd)
@@ -367,7 +386,10 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             combine = registry.lazy("pyradice_lab.report.strength:combine")
             joined = combine(ctx, [sections[i] for i in strength_parts])
             sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
-        for name in assess_sections(sections, checked, quick=quick):  # the findings CSVs get the verdicts too
+        # first the claims (q-values over the whole report), then their robustness: a check tests claims only
+        names = control_claims(sections, quick=quick)
+        assess_sections(sections, checked, quick=quick)
+        for name in names:  # the findings CSVs get the q-values and the verdicts too
             _rewrite_findings(stage / name, sections)
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "wall_seconds": time.perf_counter() - started,

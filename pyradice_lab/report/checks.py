@@ -31,7 +31,9 @@ The verdict is derived from the result, never written by hand (:func:`verdict`):
 
 - a claim (its interval excludes the null) is **robust** (``robust=True``) when it holds on every sampled set
   (the metric's interval on the claimed side of the null), **not robust** (``False``) when it is reversed on
-  at least one, and **undecided** (``None``, with the counts) when some sets' intervals straddle the null;
+  at least one even after Holm's correction across the sets (:func:`pyradice_lab.design.robustness.reversal_p_values`:
+  one set whose own interval lies on the other side by chance is not enough), and **undecided** (``None``,
+  with the counts) otherwise;
 - a finding that claims nothing gets no verdict, only the counts ("no claim to test; ...");
 - a finding measured with other players than the check's (e.g. optimal play, too slow to replay on every
   set) gets no verdict either: the text gives the counts with the check's players.
@@ -371,13 +373,20 @@ def verdict(f: Finding, check: Check, result) -> Finding:
         return f.with_context(robust=None, robustness=f"no claim to test; on {n} sampled {what}: {counts} ({how})")
     held, reversed_ = (n_above, n_below) if f.effect > 0 else (n_below, n_above)
     undecided = n - held - reversed_
+    # "no" only when the evidence of a reversal survives Holm's correction across the sampled sets
+    from ..design.robustness import REVERSAL_ALPHA, reversal_p_values
+    from ..engine.stats import holm
+
+    side = above if f.effect > 0 else below
+    sure = sum(p < REVERSAL_ALPHA for p in holm(np.nan_to_num(reversal_p_values(sampled, side), nan=1.0)))
     text = f"holds on {held} of {n} sampled {what}"
     if reversed_:
-        text += f", reversed on {reversed_}"
+        text += f", reversed on {reversed_}" + ("" if sure == reversed_ else
+                                               f" ({sure} after Holm's correction across the {n} sets)")
     if undecided:
         text += f", undecided on {undecided}"
     text += f" ({how})"
-    robust = True if held == n else (False if reversed_ else None)
+    robust = True if held == n else (False if sure else None)
     return f.with_context(robust=robust, robustness=text if robust is not None else "undecided: " + text)
 
 

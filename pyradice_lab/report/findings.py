@@ -8,6 +8,13 @@ hand: :func:`render` turns each finding into a sentence, and the rules of eviden
 
 - a difference or an advantage is claimed only when its interval excludes the null value *and* the sample
   holds at least :data:`MIN_CLAIM_N` units (games), or when both numbers are exact;
+- across a report the claims are controlled together: every Monte Carlo finding that could claim carries its
+  p-value, :func:`control_fdr` adds the Benjamini-Hochberg q-value over all of them, and a claim then also
+  needs ``q <= FDR_LEVEL`` (5%: on average at most 5% of the claims made are false); exact findings carry no
+  sampling error and are not tested;
+- inside one experiment's family of related findings (the pairs of one ladder, the cards of one table)
+  :func:`holm` adjusts the family's p-values (familywise error), where one of them is singled out;
+- a quick run makes no claim at all (``no_claim="quick run"``): its findings show their numbers and say so;
 - otherwise the sentence says that no difference was detected at this sample size, gives the interval and
   the sample size, and how many games would resolve a difference of the size observed;
 - below the minimum sample size a finding shows its numbers and makes no claim;
@@ -36,16 +43,20 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..engine.stats import Z95, Estimate
+from ..engine.stats import Z95, Estimate, holm
 
-__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "render", "render_all", "rank", "component_findings",
-           "format_value", "format_interval", "from_estimate", "difference_of", "findings_table"]
+__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "rank", "component_findings",
+           "format_value", "format_interval", "from_estimate", "difference_of", "findings_table", "control_fdr",
+           "fdr_sentence", "holm"]
 
 #: the kinds of finding: a comparison with a null value, a plain estimate, an exact number
 KINDS = ("difference", "estimate", "exact")
 
 #: the smallest sample (games, or whatever ``sample_unit`` says) on which the report makes a claim
 MIN_CLAIM_N = 100
+
+#: the false discovery rate at which a report's Monte Carlo claims are controlled (Benjamini-Hochberg)
+FDR_LEVEL = 0.05
 
 _MAX_RESOLVE = 10_000_000  # beyond this "about N games would resolve it" is not a useful statement
 
@@ -112,6 +123,17 @@ class Finding:
         Confidence level of the interval (default 0.95).
     min_n : int
         Minimum sample size for a claim (default :data:`MIN_CLAIM_N`).
+    notes : tuple of str
+        Sentences appended to the rendered finding.
+    p_value : float, optional
+        Two-sided p-value of "no difference" (``difference`` findings); default: read off the interval (the
+        normal test on the interval's side towards the null, so ``p < 0.05`` exactly when a 95% interval
+        excludes the null).  An experiment with a better test (exact, permutation) gives its own.
+    q_value : float, optional
+        The Benjamini-Hochberg q-value over the report's tests (set by :func:`control_fdr`); a claim needs
+        ``q_value <= FDR_LEVEL``.  None: not controlled (a finding on its own: ``q = p``).
+    no_claim : str
+        Why this finding makes no claim whatever its numbers (``"quick run"``); "" = the rules decide.
     """
 
     kind: str
@@ -133,6 +155,9 @@ class Finding:
     confidence: float = 0.95
     min_n: int = MIN_CLAIM_N
     notes: tuple[str, ...] = field(default=())
+    p_value: float | None = None
+    q_value: float | None = None
+    no_claim: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -169,6 +194,14 @@ class Finding:
         if self.robust is not None and not isinstance(self.robust, bool):
             raise TypeError(f"robust must be True, False or None, got {self.robust!r}")
         set_(self, "notes", tuple(_text("notes", t, required=True) for t in self.notes))
+        set_(self, "no_claim", _text("no_claim", self.no_claim))
+        for name in ("p_value", "q_value"):
+            v = getattr(self, name)
+            if v is not None:
+                v = _finite(name, v)
+                if not 0 <= v <= 1:
+                    raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+                set_(self, name, v)
 
     # ------------------------------------------------------------------------------ evidence
     @property
@@ -195,10 +228,42 @@ class Finding:
         return self.ci_low > self.null or self.ci_high < self.null
 
     @property
+    def tested(self) -> bool:
+        """Whether the finding is a Monte Carlo test of "no difference" that could claim: a ``difference`` with
+        enough data (exact findings carry no sampling error and are not tested)."""
+        return self.kind == "difference" and self.null is not None and self.enough_data
+
+    @property
+    def p(self) -> float | None:
+        """The two-sided p-value of "no difference": ``p_value`` if given, else read off the interval (the normal
+        test with the SE of the interval's side towards the null); None for exact findings and estimates."""
+        if self.kind != "difference" or self.null is None:
+            return None
+        if self.p_value is not None:
+            return self.p_value
+        if self.effect == 0:
+            return 1.0
+        side = self.estimate - self.ci_low if self.effect > 0 else self.ci_high - self.estimate
+        if side <= 0:
+            return 0.0
+        from statistics import NormalDist
+
+        return float(2 * NormalDist().cdf(-abs(self.effect) / (side / _z(self.confidence))))
+
+    @property
     def is_claim(self) -> bool:
-        """Whether the finding claims a difference: the interval excludes the null value on enough data."""
-        return self.null is not None and self.kind in ("difference", "exact") and self.excludes_null \
-            and self.enough_data
+        """Whether the finding claims a difference: the interval excludes the null value on enough data, and, once
+        the report has controlled its false discovery rate, the q-value is at most :data:`FDR_LEVEL`; never with
+        ``no_claim`` set."""
+        if self.no_claim or not (self.null is not None and self.kind in ("difference", "exact")
+                                 and self.excludes_null and self.enough_data):
+            return False
+        if self.kind == "difference":
+            if self.p_value is not None and self.p_value > 1 - self.confidence:
+                return False
+            if self.q_value is not None and self.q_value > FDR_LEVEL:
+                return False
+        return True
 
     @property
     def size(self) -> float:
@@ -245,7 +310,8 @@ class Finding:
         return {"kind": self.kind, "quantity": self.quantity, "estimate": self.estimate, "ci_low": self.ci_low,
                 "ci_high": self.ci_high, "n": self.n, "null": self.null, "test": self.test, "player": self.player,
                 "unit": self.unit, "component": self.component, "robust": self.robust,
-                "robustness": self.robustness, "claim": self.is_claim,
+                "robustness": self.robustness, "claim": self.is_claim, "tested": self.tested,
+                "p_value": self.p, "q_value": self.q_value, "no_claim": self.no_claim,
                 "sentence": render(self)}
 
 
@@ -338,12 +404,20 @@ def render(f: Finding) -> str:
     if not f.enough_data:
         return (f"{subj}: {est} ({_evidence(f)}): the sample is below the minimum of {f.min_n:,} "
                 f"{f.sample_unit} for a claim, so no conclusion is drawn." + notes)
+    if f.no_claim:
+        return f"{subj}: {est} ({_evidence(f)}): {f.no_claim}: no claim." + notes
     if f.kind == "estimate":
         return f"{subj}: {est} ({_evidence(f)})." + notes
+    q = "" if f.q_value is None else f", q = {_pq(f.q_value)}"
     if f.is_claim:
         word = "above" if f.effect > 0 else "below"
         size = format_value(abs(f.effect), unit=f.unit, spread=f.halfwidth, delta=True)
-        return f"{subj}: {est}, {word} {_null(f)} by {size} ({_evidence(f)})." + notes
+        return f"{subj}: {est}, {word} {_null(f)} by {size} ({_evidence(f)}{q})." + notes
+    if f.excludes_null:  # the interval alone would claim; the multiplicity control does not
+        word = "above" if f.effect > 0 else "below"
+        why = (f"q = {_pq(f.q_value)} above the report's false discovery rate of {FDR_LEVEL:.0%}"
+               if f.q_value is not None and f.q_value > FDR_LEVEL else f"p = {_pq(f.p)} with its own test")
+        return f"{subj}: {est}, {word} {_null(f)} ({_evidence(f)}), not claimed: {why}." + notes
     text = (f"{subj}: no difference from {_null(f)} detected at this sample size "
             f"({_evidence(f, with_estimate=True)})")
     need = f.games_to_resolve()
@@ -353,6 +427,11 @@ def render(f: Finding) -> str:
         text += (f"; differences larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)} are "
                  "unlikely at this sample size")
     return text + "." + notes
+
+
+def _pq(x: float) -> str:
+    """A p- or q-value for a sentence: two significant digits, "< 0.0001" below that."""
+    return "< 0.0001" if x < 1e-4 else f"{x:.2g}"
 
 
 def render_all(findings: Iterable[Finding]) -> list[str]:
@@ -416,3 +495,77 @@ def findings_table(findings: Sequence[Finding]):
     import pandas as pd
 
     return pd.DataFrame([f.to_dict() for f in findings])
+
+
+# ----------------------------------------------------------------------------------------- multiplicity
+def control_fdr(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick: bool = False) -> list[Finding]:
+    """The findings with their p-values and Benjamini-Hochberg q-values over all the tested ones.
+
+    The tested findings are the Monte Carlo ``difference`` findings with enough data (:attr:`Finding.tested`):
+    each gets ``p_value`` (its own, or read off its interval) and ``q_value`` (scipy's
+    ``false_discovery_control``, method ``"bh"``, over all of them), so that a claim then needs
+    ``q <= level``: on average at most ``level`` of the claims made are false (Benjamini & Hochberg 1995; valid
+    for independent or positively dependent tests).  Exact findings and estimates are not tested and keep
+    ``q_value = None``.  ``quick``: every finding gets ``no_claim="quick run"`` (the numbers stay, no claim).
+
+    Examples
+    --------
+    >>> fs = [Finding("difference", f"effect {i}", e, e - 0.1, e + 0.1, n=500, null=0.0)
+    ...       for i, e in enumerate([0.3, 0.105, 0.102, 0.0, 0.0])]
+    >>> [f.is_claim for f in fs]          # each on its own: three intervals exclude 0
+    [True, True, True, False, False]
+    >>> out = control_fdr(fs)             # five tests together: one claim survives
+    >>> [f.is_claim for f in out], [round(f.q_value, 3) for f in out]
+    ([True, False, False, False, False], [0.0, 0.076, 0.076, 1.0, 1.0])
+    """
+    if not isinstance(level, numbers.Real) or not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    findings = list(findings)
+    for f in findings:
+        if not isinstance(f, Finding):
+            raise TypeError(f"findings must be Finding objects, got {type(f).__name__}")
+    tested = [i for i, f in enumerate(findings) if f.tested and not f.no_claim]
+    out = list(findings)
+    if tested:
+        import numpy as np
+        from scipy.stats import false_discovery_control
+
+        ps = np.array([findings[i].p for i in tested], dtype=float)
+        qs = false_discovery_control(ps, method="bh")
+        for i, p, q in zip(tested, ps, qs):
+            out[i] = findings[i].with_context(p_value=float(p), q_value=float(min(q, 1.0)))
+    if quick:
+        out = [f.with_context(no_claim="quick run") for f in out]
+    if level != FDR_LEVEL:  # the claim rule reads FDR_LEVEL: a stricter level withholds the claims it rejects
+        out = [f.with_context(no_claim=f"q above {level:g}") if f.q_value is not None and f.q_value > level
+               and f.is_claim else f for f in out]
+    return out
+
+
+def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick: bool = False) -> str:
+    """One sentence for a report's summary: how many claims, at which false discovery rate, how many of them
+    could be false on average; exact findings are not tested.
+
+    Examples
+    --------
+    >>> fs = control_fdr([Finding("difference", f"effect {i}", e, e - 0.1, e + 0.1, n=500, null=0.0)
+    ...                   for i, e in enumerate([0.3, 0.105, 0.102, 0.0, 0.0])])
+    >>> fdr_sentence(fs)  # doctest: +NORMALIZE_WHITESPACE
+    'The report makes 1 claim from 5 Monte Carlo tests, with the false discovery rate controlled at 5%
+    (Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims among them
+    is at most 0.05.'
+    """
+    findings = list(findings)
+    tests = sum(f.tested for f in findings)
+    exact = sum(f.kind == "exact" and f.null is not None for f in findings)
+    tail = (f"; its {exact} exact finding{'s are' if exact != 1 else ' is'} not tested (no sampling error)"
+            if exact else "")
+    if quick:
+        return (f"Quick run: no claims; its {tests} Monte Carlo findings that could be tested show their numbers, "
+                f"p- and q-values (false discovery rate {level:.0%}, Benjamini-Hochberg) and make no claim{tail}.")
+    claims = sum(f.is_claim and f.kind == "difference" for f in findings)
+    expected = level * claims
+    return (f"The report makes {claims} claim{'s' if claims != 1 else ''} from {tests} Monte Carlo test"
+            f"{'s' if tests != 1 else ''}, with the false discovery rate controlled at {level:.0%} "
+            f"(Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims "
+            f"among them is at most {expected:.2g}{tail}.")

@@ -201,7 +201,7 @@ class ExperimentResult:
         if self.exact:
             return True
         if self.findings:
-            return all(f.enough_data for f in self.findings)
+            return all(f.enough_data and not f.no_claim for f in self.findings)
         n = self.resolved_sample_size()
         return n is None or n >= MIN_CLAIM_N
 

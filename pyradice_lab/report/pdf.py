@@ -37,7 +37,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..engine._version import __version__
 from .figures import PAGE_HEIGHT_IN
-from .findings import MIN_CLAIM_N, component_findings, rank, render
+from .findings import MIN_CLAIM_N, component_findings, fdr_sentence, rank, render
 from .items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
 from .style import (
     BOLD,
@@ -330,7 +330,12 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
     else:
         least = min((f.min_n for f in exp.findings), default=MIN_CLAIM_N)
         what = "the reading is withheld" if exp.reading.strip() else "no conclusion is drawn from them"
-        if any(f.enough_data for f in exp.findings):  # some findings may claim, the others say they do not
+        if exp.findings and all(f.no_claim for f in exp.findings):
+            reason = exp.findings[0].no_claim
+            text = (f"{reason[:1].upper()}{reason[1:]}: the findings show their numbers and make no claim"
+                    + ("; the reading is withheld" if exp.reading.strip() else "") + ". Run the full report for "
+                    "conclusions.")
+        elif any(f.enough_data for f in exp.findings):  # some findings may claim, the others say they do not
             text = (f"Findings on fewer than {least:,} {exp.sample_unit} show their numbers and make no claim"
                     + ("; the reading is withheld" if exp.reading.strip() else "") + ".")
         else:
@@ -521,7 +526,8 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
     flow.append(Paragraph(markup(
         "Every Monte Carlo number carries its standard error and a 95% confidence interval; the same seed "
         "reproduces every number. A difference is claimed only when its interval excludes 'no difference' on "
-        f"at least {MIN_CLAIM_N} games. Sample size: games (or trials) per compared group, the smallest group "
+        f"at least {MIN_CLAIM_N} games and survives the false discovery rate control over the whole report (5%, "
+        "Benjamini-Hochberg); a quick run claims nothing. Sample size: games (or trials) per compared group, the smallest group "
         "when they differ. Conclusions: k of m findings computed from the data claim a difference; numbers only "
         "(below the minimum sample: no claim); by hand (a reading not yet derived from findings); exact."), SMALL))
     story.add(flow)
@@ -562,7 +568,7 @@ def _sections_table(sections) -> RLTable:
     return RLTable(cells, colWidths=cols, repeatRows=1, hAlign="LEFT", style=TableStyle(style))
 
 
-def _summary(sections, story: _Story) -> None:
+def _summary(sections, story: _Story, quick: bool = False) -> None:
     story.new_page("portrait")
     story.items.append(story.heading("Summary of findings", H1, 0, section="Summary of findings"))
     found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
@@ -573,11 +579,14 @@ def _summary(sections, story: _Story) -> None:
     story.add(paragraphs(
         f"{n_with} of {n_exp} experiments state structured findings, computed from their data; the others "
         "have a reading written by hand, which is not ranked here. A finding claims a difference only when its "
-        f"95% interval excludes 'no difference' on at least {MIN_CLAIM_N} games; sizes are relative to each "
+        f"95% interval excludes 'no difference' on at least {MIN_CLAIM_N} games and its q-value (the "
+        "Benjamini-Hochberg correction over all the report's Monte Carlo tests) is at most 5%; sizes are relative to each "
         "finding's scale (its fair share, baseline or stated reference). The last column re-checks the start-player "
         "and component findings on plausible reconstructions of the components the rules do not publish: 'yes' "
-        "when the finding holds on every sampled set, 'no' when it is reversed on one, 'undecided' when some "
-        "sets' intervals straddle the null (pyradice_lab.report.checks)."))
+        "when the finding holds on every sampled set, 'no' when it is reversed on one even after Holm's correction "
+        "across the sets, 'undecided' otherwise (pyradice_lab.report.checks)."))
+    if any(f.tested or f.no_claim for f in allf):
+        story.add(paragraphs(fdr_sentence(allf, quick=quick)))
 
     def block(title: str, items) -> None:
         # the heading stays with the table's first rows, not with the whole table (which may take a page)
@@ -644,7 +653,7 @@ def render_pdf(path, sections, meta: dict) -> None:
                creator=f"pyradice_lab {__version__}")
     story = _Story()
     _title_page(sections, meta, story)
-    _summary(sections, story)
+    _summary(sections, story, quick)
     _contents(story)
     for i, sec in enumerate(sections):
         _section(sec, story, new_page=i == 0)

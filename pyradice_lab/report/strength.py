@@ -174,6 +174,11 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
     if plan.optimal and plan.optimal[0] in order and "greedy" in order[2:] and order[0] == plan.optimal[-1]:
         pairs.append((plan.optimal[0], "greedy"))  # the exact player met only the best human-style one
     findings = [f for a, b in dict.fromkeys(pairs) if (f := _h2h_finding(h2h, a, b, plan.players)) is not None]
+    if plan.players >= 3 and len(findings) > 1:  # pairs within the same games: Holm over the ladder's family
+        from .findings import holm
+
+        findings = [f.with_context(p_value=p, test=f"{f.test}; p Holm-adjusted over the ladder's {len(findings)} "
+                                                   "pairs") for f, p in zip(findings, holm([f.p for f in findings]))]
     fair = 1 / plan.players
     worst = float(table.attrs["quasi_se_error"])
     opt_note = ""
