@@ -21,6 +21,8 @@ from pyradice_lab.engine import execution as ex
 from pyradice_lab.engine.execution import Pool, Progress, check_execution, run_blocks
 
 pytest.importorskip("distributed")
+# the sizes here are tiny on purpose (the numbers are compared, not read): no small-sample warnings
+pytestmark = pytest.mark.filterwarnings("ignore:.*fewer than 30")
 
 
 @pytest.fixture(scope="module")
