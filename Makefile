@@ -39,11 +39,14 @@ bench: $(VENV)/.installed
 bench-first-use: $(VENV)/.installed
 	$(BIN)/pyradice-lab bench --first-use
 
-# the documentation site: docs/_build/html/index.html (the cheap gallery examples run; the rest show their code)
+# the documentation site: docs/_build/html/index.html; first the gallery's quick-run results (docs/results/, committed):
+# only the experiments whose code changed run again (none on a fresh clone of a consistent commit)
 docs: $(VENV)/.installed-dev
-	PYRADICE_DOCS_GALLERY=run $(BIN)/python -m sphinx -b html -W --keep-going -j 1 docs docs/_build/html
+	$(BIN)/python docs/results.py
+	$(BIN)/python -m sphinx -b html -W --keep-going -j 1 docs docs/_build/html
 
-# the same build with warnings as errors and no example executed (what CI checks; about a minute)
+# the same build from the stored results (nothing executed; what CI checks; about a minute): every experiment
+# page must show an image and a table
 docs-test: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest -m docs -p no:xdist $(PYTEST_ARGS) tests/test_docs_build.py
 

@@ -4,18 +4,15 @@ Pages: the user guides (MyST markdown, docs/guide/*.md), the API reference (auto
 listed in docs/api/*.rst), the gallery (sphinx-gallery, built from a copy of experiments/*.py) and the notebooks
 (docs/notebooks/*.py, jupytext percent format, shown as source pages with a download link).
 
-Environment switches:
-
-- ``PYRADICE_DOCS_GALLERY=run`` (what ``make docs`` sets): execute the cheap experiments matching
-  ``GALLERY_RUN`` with ``--quick`` and show their output and figures; the other experiments are rendered without
-  running.  Anything else (the default, and ``make docs-test``): render every experiment without running it.
+The gallery executes nothing: each experiment page ends with the figure, findings and table of a quick run
+stored in ``docs/results/<experiment>/`` (``docs/results.py``, which ``make docs`` runs first: it re-runs only the
+experiments whose code fingerprint changed; a page whose results are stale says so).
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import re
 import sys
 import types
@@ -27,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DOCS))
 
 from gallery_source import prune_generated, write_gallery_source, write_notebook_source  # noqa: E402
+from results import RESULTS, status  # noqa: E402
 
 import pyradice_lab  # noqa: E402
 
@@ -67,23 +65,21 @@ numpydoc_xref_param_type = False
 intersphinx_mapping = {}  # offline builds: no inventories fetched
 
 # ---- gallery: a copy of experiments/*.py (percent format) with the header turned into the docstring
-# sphinx-gallery needs; cheap experiments run (with --quick) only when PYRADICE_DOCS_GALLERY=run.
-GALLERY_RUN = r"(purramid_burst_odds|meerkat_placement_odds)\.py$"
-RUN_GALLERY = os.environ.get("PYRADICE_DOCS_GALLERY", "") == "run"
+# sphinx-gallery needs, and the stored quick-run results (docs/results/) appended to each page (the notebooks: each
+# cell's stored output under it); nothing executes.
 GALLERIES = [(DOCS / "gallery_src" / "experiments", DOCS / "gallery"),
              (DOCS / "gallery_src" / "notebooks", DOCS / "notebooks" / "pages")]
-write_gallery_source(ROOT / "experiments", GALLERIES[0][0])
-write_notebook_source(DOCS / "notebooks", GALLERIES[1][0])
+write_gallery_source(ROOT / "experiments", GALLERIES[0][0], RESULTS, status())
+write_notebook_source(DOCS / "notebooks", GALLERIES[1][0], RESULTS, status("notebooks"))
 # a renamed or deleted experiment or notebook: its copy, pages and execution-time rows go (the rest is kept, so
-# nothing unchanged is rebuilt or re-run)
+# nothing unchanged is rebuilt)
 prune_generated(DOCS, GALLERIES)
 
 sphinx_gallery_conf = {
     "examples_dirs": [str(src) for src, _ in GALLERIES],
     "gallery_dirs": [out.relative_to(DOCS).as_posix() for _, out in GALLERIES],
-    "filename_pattern": GALLERY_RUN if RUN_GALLERY else r"^$",  # which examples execute
+    "filename_pattern": r"^$",  # no example executes: the pages show the stored results
     "plot_gallery": "True",
-    "reset_argv": lambda gallery_conf, script_vars: ["--quick"],
     "download_all_examples": False,
     "remove_config_comments": True,
     "abort_on_example_error": True,
@@ -103,13 +99,16 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
+    # the top bar: the four games, the designer guide and the gallery (docs/index.md lists them first); the rest
+    # under "More"
+    "header_links_before_dropdown": 6,
 }
+# the left sidebar: the whole site on every page (docs/_templates/sidebar-site-nav.html)
+html_sidebars = {"**": ["sidebar-site-nav"]}
 html_static_path: list[str] = []
 html_show_sourcelink = False
 
-# The one suppression: sphinx-gallery's configuration holds a function (reset_argv), which Sphinx cannot pickle
-# into its environment cache; harmless (the configuration is read again on every build).
-suppress_warnings = ["config.cache"]
+suppress_warnings: list[str] = []
 nitpicky = False
 
 _RELATIVE = re.compile(r":(mod|func|class|data|attr|meth|obj):`(~?)\.(\w+)")

@@ -6,6 +6,10 @@ of each experiment to ``docs/gallery_src/`` (git-ignored) with that first cell a
 markdown of every text cell turned into rST (headings, inline code, links).  The experiments themselves stay
 untouched.
 
+Each experiment page ends with its answers, read from ``docs/results/<experiment>/`` (written by
+``docs/results.py``, which runs the experiment at its quick size): per result its figure, its finding sentences
+and the first rows of its table (:func:`results_cell`).  The site itself executes nothing.
+
 A renamed or deleted experiment or notebook leaves nothing behind: its copy is removed from ``docs/gallery_src/``
 and :func:`prune_generated` removes the pages sphinx-gallery generated from it (``docs/gallery/``,
 ``docs/notebooks/pages/``) and the execution-time tables that list it (sphinx-gallery rewrites those only when
@@ -15,6 +19,9 @@ examples are not rebuilt or re-run.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 from pathlib import Path
 
@@ -24,7 +31,8 @@ HEADER = """Gallery of experiments
 One script per question, each a page with its output, figure and a download as script and notebook.  They are
 the files in ``experiments/`` (jupytext percent format: they open as notebooks in JupyterLab); run one with
 ``.venv/bin/python experiments/<name>.py`` (add ``--quick`` where the script accepts it) to write its CSV and
-figure under ``reports/<name>/``.  The site executes only the cheapest ones; the others show their code.
+figure under ``reports/<name>/``.  Every page ends with the figure, findings and table of a quick run
+(``docs/results.py``: fewer games than the report, so read the intervals).
 """
 
 _GAMES = {"purramid": "Purramid", "pyradice": "Pyradice", "raft": "Rocking Raft", "meerkat": "Meerkat Kingdom"}
@@ -149,10 +157,71 @@ def _stale_times(path: Path, labels: set[str]) -> list[Path]:
     return [] if listed == labels else [path]
 
 
-def write_gallery_source(experiments: Path, out: Path) -> list[Path]:
+_ESCAPE = re.compile(r"([\\*`|_])")
+
+
+def _rst_text(s: str) -> str:
+    """Plain text as rST (markup characters escaped, one line)."""
+    s = _ESCAPE.sub(r"\\\1", " ".join(str(s).split()))
+    return "\\" + s if re.match(r"^(\d+|[A-Za-z#])[.)]$", s) else s
+
+
+def _csv_table(path: Path, caption: str) -> list[str]:
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    buf = io.StringIO()
+    csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(
+        [[_rst_text(c) for c in row] for row in rows])
+    out = [f".. csv-table:: {caption}", "   :header-rows: 1", "   :class: results-table", ""]
+    return out + ["   " + ln for ln in buf.getvalue().splitlines()] + [""]
+
+
+def results_cell(name: str, results: Path, state: str = "fresh") -> tuple[list[str], str | None]:
+    """The rST lines of an experiment's "Results" section from ``results/<name>/`` and the path (relative to
+    the docs folder) of its first figure, for the thumbnail.  ``state``: ``fresh``, ``stale`` or ``missing``
+    (see ``docs/results.py``)."""
+    folder = results / name
+    manifest = folder / "manifest.json"
+    lines = ["Results (quick run)", "-------------------", ""]
+    if not manifest.is_file():
+        return lines + [f"Not computed yet: ``python docs/results.py --only {name}`` runs it.", ""], None
+    m = json.loads(manifest.read_text(encoding="utf-8"))
+    lines += [f"From ``{m['command']}`` ({m['seconds']:.0f} s; stored by ``docs/results.py``): fewer games than "
+              f"the full run (``python experiments/{name}.py``, the report's size), so read the intervals; a "
+              "finding on fewer than 100 games draws no conclusion.", ""]
+    if state != "fresh":
+        lines += [".. note::", "", "   Computed by an earlier version of the code: ``make docs`` (or "
+                  f"``python docs/results.py --only {name}``) runs it again.", ""]
+    thumb = None
+    rel = folder.relative_to(results.parent).as_posix()
+    several = len(m["results"]) > 1
+    for r in m["results"]:
+        if several:
+            title = _rst_text(r["title"])
+            lines += [title, "~" * max(len(title), 3), ""]
+        if r.get("question"):
+            lines += [f"*{_rst_text(r['question'])}*", ""]
+        if r.get("method"):
+            lines += [_rst_text(r["method"]), ""]
+        if r["figure"] and (folder / f"{r['name']}.png").is_file():
+            thumb = thumb or f"{rel}/{r['name']}.png"
+            lines += [f".. image:: /{rel}/{r['name']}.png", f"   :alt: {_rst_text(r['title'])}", ""]
+        if r["findings"]:
+            lines += ["Findings:", ""] + [f"- {_rst_text(f)}" for f in r["findings"]] + [""]
+        table = folder / f"{r['name']}.csv"
+        if table.is_file():
+            shown = sum(1 for _ in csv.reader(io.StringIO(table.read_text(encoding="utf-8")))) - 1
+            what = f"all {r['rows']} rows" if shown >= r["rows"] else f"the first {shown} of {r['rows']} rows"
+            lines += _csv_table(table, f"``{r['name']}.csv``, {what}")
+    return lines, thumb
+
+
+def write_gallery_source(experiments: Path, out: Path, results: Path | None = None,
+                         states: dict[str, str] | None = None) -> list[Path]:
     """Write the converted experiments (one sub-gallery per game) and the gallery header; return the files.
 
-    Copies of experiments that no longer exist are removed."""
+    With ``results`` (``docs/results``), each page ends with the experiment's stored results
+    (:func:`results_cell`; ``states``: experiment -> ``fresh``/``stale``/``missing``).  Copies of experiments
+    that no longer exist are removed."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "GALLERY_HEADER.rst").write_text(HEADER, encoding="utf-8")
     written = []
@@ -163,6 +232,11 @@ def write_gallery_source(experiments: Path, out: Path) -> list[Path]:
         for path in sorted(experiments.glob(f"{key}_*.py")):
             target = sub / path.name
             text = convert(path.read_text(encoding="utf-8"))
+            if results is not None:
+                cell, thumb = results_cell(path.stem, results, (states or {}).get(path.stem, "fresh"))
+                text += "\n# %%\n" + "\n".join("# " + ln if ln else "#" for ln in cell) + "\n"
+                if thumb:
+                    text += f"\n# sphinx_gallery_thumbnail_path = {thumb!r}\n"
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 target.write_text(text, encoding="utf-8")  # unchanged files keep their mtime (no re-run)
             written.append(target)
@@ -174,19 +248,66 @@ NOTEBOOKS_HEADER = """Notebook pages
 ==============
 
 The notebooks of ``docs/notebooks/`` (jupytext percent format), each with a download as script and as
-``.ipynb``.  How to open them in JupyterLab: :doc:`/notebooks/index`.
+``.ipynb``; every code cell shows the output it gave when ``docs/results.py`` ran the notebook.  How to open them in JupyterLab: :doc:`/notebooks/index`.
 """
 
 
-def write_notebook_source(notebooks: Path, out: Path) -> list[Path]:
+def _output_lines(o: dict, rel: str) -> list[str]:
+    """One stored notebook output as rST lines."""
+    if o["kind"] == "image":
+        return [f".. image:: /{rel}/{o['file']}", "   :alt: figure", ""]
+    if o["kind"] == "html":
+        return [".. raw:: html", ""] + ["   " + ln if ln.strip() else "" for ln in o["html"].splitlines()] + [""]
+    return ["::", ""] + ["   " + ln for ln in o["text"].splitlines()] + [""]
+
+
+def with_outputs(text: str, name: str, results: Path, state: str = "fresh") -> tuple[str, str | None]:
+    """A converted notebook with its stored outputs (``results/notebooks/<name>/``) as a text block after each
+    code cell; and the first figure's path (relative to the docs folder), for the thumbnail."""
+    folder = results / "notebooks" / name
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return text, None
+    m = json.loads(manifest.read_text(encoding="utf-8"))
+    rel = folder.relative_to(results.parent).as_posix()
+    lines = text.splitlines()
+    cuts = [i for i, ln in enumerate(lines) if ln == "# %%"] + [len(lines)]
+    out, k, thumb = lines[:cuts[0]], 0, None
+    for a, b in zip(cuts, cuts[1:]):
+        cell = lines[a:b]
+        out += cell
+        body = [ln for ln in cell[1:] if ln.strip()]
+        if body and not all(ln.startswith("#") for ln in body):  # a code cell
+            outs = m["cells"][k] if k < len(m["cells"]) else []
+            k += 1
+            if outs:
+                rst = ["Output:", ""]
+                for o in outs:
+                    rst += _output_lines(o, rel)
+                    if o["kind"] == "image" and thumb is None:
+                        thumb = f"{rel}/{o['file']}"
+                out += ["", "# %%"] + ["# " + ln if ln else "#" for ln in rst] + [""]
+    if state != "fresh":
+        out += ["", "# %%", "# .. note::", "#", "#    The outputs above were computed by an earlier version of the "
+                "code: ``make docs`` runs the notebook again.", ""]
+    if thumb:
+        out += ["", f"# sphinx_gallery_thumbnail_path = {thumb!r}"]
+    return "\n".join(out) + "\n", thumb
+
+
+def write_notebook_source(notebooks: Path, out: Path, results: Path | None = None,
+                          states: dict[str, str] | None = None) -> list[Path]:
     """Write the converted notebooks and their header to ``out``; return the files (copies of notebooks that no
-    longer exist are removed)."""
+    longer exist are removed).  With ``results``, each code cell is followed by its stored outputs
+    (:func:`with_outputs`)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "GALLERY_HEADER.rst").write_text(NOTEBOOKS_HEADER, encoding="utf-8")
     written = []
     for path in sorted(notebooks.glob("*.py")):
         target = out / path.name
         text = convert(path.read_text(encoding="utf-8"))
+        if results is not None:
+            text = with_outputs(text, path.stem, results, (states or {}).get(path.stem, "fresh"))[0]
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
         written.append(target)

@@ -240,11 +240,12 @@ def _target_text(case: BenchCase) -> str:
 
 def run_bench(cases: Sequence[BenchCase], *, quick: bool = False, progress: bool = False) -> pd.DataFrame:
     """Time every case; one row per case (inside :func:`tiny`: each side called once, the numbers meaningless)."""
-    from tqdm.auto import tqdm
+    from .engine.execution import Progress
 
     min_time = 0.0 if is_tiny() else 0.05 if quick else 0.25
     rows = []
-    for case in tqdm(cases, desc="bench", unit="case", disable=not progress, leave=False):
+    bar = Progress(len(cases), desc="bench", what="cases", enabled=progress)
+    for case in cases:
         repeat = 1 if quick or is_tiny() else case.repeat
         rate, call, peak = _measure(case.fast, setup=case.setup, repeat=repeat, min_time=min_time)
         ref_rate = ratio = np.nan
@@ -264,6 +265,8 @@ def run_bench(cases: Sequence[BenchCase], *, quick: bool = False, progress: bool
                      "seconds_per_call": call, "clock": "cpu" if case.cpu else "wall",
                      "reference": case.reference_name or "-", "reference_per_s": ref_rate, "ratio": ratio,
                      "peak_rss_mb": peak, "target": _target_text(case), "ok": ok})
+        bar.update(1)
+    bar.close()
     return pd.DataFrame(rows)
 
 
@@ -420,6 +423,75 @@ def core_cases(quick: bool = False) -> list[BenchCase]:
 
     cases.append(BenchCase("sweep of 8 CPU-bound cells, 2 jobs, first of a new process (workers started)",
                            "cells", fresh, fresh_serial, "the same sweep, 1 job", repeat=1))
+    return cases + execution_cases(quick)
+
+
+#: The entry points of :func:`execution_efficiency`: a cheap call and the blocks it runs (the unit of work).
+EFFICIENCY_CALLS = {
+    "robustness": ("pyradice_lab.design.robustness:robustness", {"game": "raft", "finding": "game_length > 10",
+                                                                 "reconstructions": 7, "rng": 1}, "games", 8),
+    "ladder": ("pyradice_lab.design.strength:ladder", {"game": "raft", "policies": ["random", "greedy", "aim"],
+                                                       "rng": 1}, "games", 6),
+}
+
+
+def execution_efficiency(entry: str, backend: str, games: int, n_jobs: int = 2) -> tuple[float, float]:
+    """Wall seconds of the same ``robustness`` or ``ladder`` call (:data:`EFFICIENCY_CALLS`) run serially and on
+    ``n_jobs`` workers of ``backend`` (``"loky"``, or ``"dask"``: a LocalCluster of ``n_jobs`` single-threaded
+    worker processes started for the measurement): ``(serial, parallel)``.  Workers are started and warmed up
+    (modules imported, kernels loaded) by an untimed parallel call first."""
+    import contextlib
+
+    from .engine.registry import lazy
+
+    target, kwargs, key, _ = EFFICIENCY_CALLS[entry]
+    fn = lazy(target).resolve()
+    if is_tiny():  # inside ``tiny()`` no worker pool and no cluster is started
+        n_jobs, backend = 1, "loky"
+    with contextlib.ExitStack() as stack:
+        extra: dict = {"n_jobs": n_jobs, "backend": backend}
+        if backend == "dask":
+            from distributed import Client, LocalCluster
+
+            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True,
+                                                       dashboard_address=None))
+            extra["scheduler"] = stack.enter_context(Client(cluster))
+
+        def once(**kw) -> float:
+            t0 = time.perf_counter()
+            fn(**kwargs, **{key: games}, **kw)
+            return time.perf_counter() - t0
+
+        once(**extra)  # start and warm the workers, untimed
+        parallel = once(**extra)
+    serial = once()
+    return serial, parallel
+
+
+def execution_cases(quick: bool = False) -> list[BenchCase]:
+    """Parallel efficiency of ``robustness`` and ``ladder`` at 2 workers on loky and on a dask LocalCluster: each
+    row times the call on 2 workers against the same call on 1 job (ratio / 2 = parallel efficiency; goal 0.8 on
+    idle cores)."""
+    cases = []
+    for entry, (_, _, _, blocks) in EFFICIENCY_CALLS.items():
+        games = sized(60 if quick else 300, tiny=10)
+        for backend in ("loky", "dask"):
+            times: list[float] = []
+
+            def parallel(entry=entry, backend=backend, games=games, times=times, blocks=blocks) -> Measured:
+                serial, par = execution_efficiency(entry, backend, games)
+                times.append(serial)
+                return Measured(blocks, par)
+
+            def serial(parallel=parallel, times=times, blocks=blocks) -> Measured:
+                if not times:
+                    parallel()
+                return Measured(blocks, times.pop())
+
+            where = "loky" if backend == "loky" else "dask LocalCluster"
+            cases.append(BenchCase(f"{entry} of {blocks} blocks, 2 workers on {where} (ratio/2 = parallel "
+                                   "efficiency)", "blocks", parallel, serial, "the same call, 1 job",
+                                   min_ratio=1.6, repeat=1))
     return cases
 
 

@@ -170,8 +170,10 @@ def _compare_subcommand(sub, name: str) -> None:
                        description="Play the same games (common random numbers) with the --components set (default: "
                                    "the packaged one) and the --variant set and estimate the difference of a "
                                    "metric, variant minus base, with its 95% CI and the variance reduction against "
-                                   f"independent runs. Example: {PROG} {name} compare --variant mine.toml --metric "
-                                   f"start_player_win --until 0.01. --list-metrics shows the metrics.")
+                                   f"independent runs. Example: {PROG} {name} compare --variant {name}_mine.toml "
+                                   f"--games 500 --seed 1 (README.md has a {name}_mine.toml to start from; "
+                                   f"'{name} components --dump FILE' writes every value). --list-metrics shows the "
+                                   f"metrics.")
     components_arg(c)
     c.add_argument("--variant", metavar="PATH", default=None, help="the variant components TOML (a partial file "
                                                                       "merges over the packaged components)")

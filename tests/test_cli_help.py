@@ -3,6 +3,8 @@ formats ``help=`` strings with ``%`` but prints ``description=`` as written, so 
 
 import argparse
 
+import pytest
+
 from pyradice_lab import cli
 
 
@@ -27,3 +29,35 @@ def test_every_help_text_renders_without_doubled_percent():
 def test_compare_help_says_95_percent_ci():
     parser = dict(_walk(cli.build_parser()))[("meerkat", "compare")]
     assert "95% CI" in " ".join(parser.format_help().split())
+
+
+def _readme_file(name: str) -> str:
+    """The README's ``# NAME`` toml block (a designer file the README asks the reader to write)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"```toml\n(# " + re.escape(name) + r"\b.*?)```", text, flags=re.S)
+    assert m, f"README.md has no {name} block"
+    return m.group(1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["purramid", "pyradice", "raft", "meerkat"])
+def test_each_games_compare_example_runs_with_its_readme_file(game, tmp_path):
+    """The Example of `<game> compare --help`, run as written, with the README's <game>_mine.toml."""
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    parser = dict(_walk(cli.build_parser()))[(game, "compare")]
+    text = " ".join(parser.format_help().split())
+    m = re.search(r"Example: (pyradice-lab \S+ compare .*?) \(README", text)
+    assert m, text
+    argv = shlex.split(m.group(1))
+    (tmp_path / f"{game}_mine.toml").write_text(_readme_file(f"{game}_mine.toml"), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "pyradice_lab.cli", *argv[1:], "--no-progress"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "variant - base" in res.stdout

@@ -1,13 +1,15 @@
 """The documentation site builds with warnings as errors (``make docs-test``; not part of ``make test``).
 
-Fast mode: the gallery renders every experiment without executing it (``make docs`` executes the cheap ones),
-so the build takes about a minute; a broken cross-reference, a docstring docutils cannot parse or a guide page
-missing from the toctree fails it.
+Nothing executes: every experiment page shows the figure, findings and table stored in ``docs/results/``
+(``docs/results.py``), so the build takes about a minute; a broken cross-reference, a docstring docutils cannot
+parse, a guide page missing from the toctree or an experiment or notebook page without an image or a table fails
+it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,3 +34,22 @@ def test_sphinx_build_has_no_warnings(tmp_path):
         assert (out / page).is_file(), f"{page} was not built"
     advise = (out / "api/generated/pyradice_lab.purramid.advise.html").read_text(encoding="utf-8")
     assert "Parameters" in advise and "Returns" in advise, "numpydoc sections missing from the API page"
+
+    # every experiment page shows its answer: a stored figure and a table (issue 30)
+    experiments = sorted(p for g in ("purramid", "pyradice", "raft", "meerkat")
+                         for p in (ROOT / "experiments").glob(f"{g}_*.py"))
+    bare = []
+    for script in experiments:
+        page = out / "gallery" / script.stem.split("_")[0] / f"{script.stem}.html"
+        assert page.is_file(), f"{page} was not built"
+        html = page.read_text(encoding="utf-8")
+        images = re.findall(r'<img [^>]*src="([^"]+)"', html)
+        if not [s for s in images if "_images/" in s and "thumb" not in s] or "<table" not in html:
+            bare.append(script.stem)
+    assert not bare, f"experiment pages without a figure or a table: {bare}"
+    for nb in sorted((ROOT / "docs" / "notebooks").glob("*.py")):  # the notebook pages show their outputs too
+        html = (out / "notebooks" / "pages" / f"{nb.stem}.html").read_text(encoding="utf-8")
+        images = [s for s in re.findall(r'<img [^>]*src="([^"]+)"', html) if "_images/" in s and "thumb" not in s]
+        if not images or "<table" not in html:
+            bare.append(nb.stem)
+    assert not bare, f"notebook pages without a figure or a table: {bare}"

@@ -50,7 +50,7 @@ def _frames_equal(a, b):
 @pytest.mark.parametrize("kwargs, match", [
     (dict(n_jobs=0), "n_jobs must be a positive integer"),
     (dict(n_jobs=-2), "n_jobs must be a positive integer"),
-    (dict(n_jobs=10**9), "at most 4096"),
+    (dict(n_jobs=10**9), f"up to {ex.MAX_JOBS}"),
     (dict(n_jobs=True), "n_jobs"),
     (dict(n_jobs=1.5), "n_jobs"),
     (dict(backend="spark"), "backend must be one of 'loky', 'dask', 'threading'"),
@@ -60,6 +60,12 @@ def _frames_equal(a, b):
 def test_bad_execution_keywords_fail_with_one_clear_error(kwargs, match):
     with pytest.raises(ValueError, match=match):
         check_execution(**kwargs)
+
+
+def test_the_cli_offers_the_backends_of_the_layer():
+    from pyradice_lab.engine import cliargs
+
+    assert cliargs.BACKENDS == ex.BACKENDS
 
 
 def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkeypatch):
@@ -258,6 +264,40 @@ def test_a_cluster_of_worker_processes_gives_the_same_numbers():
     _frames_equal(box["got"], want)
 
 
+REPORT = """
+import filecmp, glob, os, sys
+sys.path.insert(0, {tests!r})
+import report_sections
+report_sections.register()
+from distributed import Client, LocalCluster
+from pyradice_lab.report import build_report
+kw = dict(quick=True, seed=3, games=["infra_fake"], progress=False)
+build_report(os.path.join({out!r}, "one", "r.pdf"), **kw)
+with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+        Client(cluster) as client:
+    build_report(os.path.join({out!r}, "dask", "r.pdf"), n_jobs=2, backend="dask", scheduler=client, **kw)
+one = os.path.join({out!r}, "one")
+files = sorted(os.path.relpath(p, one) for p in glob.glob(os.path.join(one, "**", "*.csv"), recursive=True))
+assert files, "the report wrote no tables"
+for run in ("dask",):
+    for f in files:
+        assert filecmp.cmp(os.path.join(one, f), os.path.join({out!r}, run, f), shallow=False), (run, f)
+print("same", len(files))
+"""
+
+
+@pytest.mark.slow
+def test_the_report_has_the_same_numbers_on_one_job_and_on_dask(tmp_path):
+    """The report's tables (every number of the PDF) do not depend on where its sections were built (a fake game,
+    in a fresh process: registering it changes the registry)."""
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    res = subprocess.run([sys.executable, "-c", REPORT.format(tests=tests, out=str(tmp_path))], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.startswith("same")
+
+
 # ------------------------------------------------------------------------------------------ resume
 class _Stop(Exception):
     pass
@@ -298,6 +338,23 @@ def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(en
     monkeypatch.setattr(ex, "after_block_hook", done.append)
     _frames_equal(frame(call(cache_dir=tmp_path)), want)
     assert done == []  # everything stored: nothing computed
+
+
+def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, monkeypatch):
+    from pyradice_lab.design.strength import ladder
+    from pyradice_lab.engine import sweep
+
+    want = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    real = sweep._code_fingerprint
+    game_code = real(__import__("pyradice_lab.raft.sim", fromlist=["x"]).lineup_outcomes)
+    # the game's simulation changed (a block's own function did not): its blocks are not used
+    monkeypatch.setattr(sweep, "_code_fingerprint", lambda f: "changed" if real(f) == game_code else real(f))
+    seen: list = []
+    monkeypatch.setattr(ex, "after_block_hook", seen.append)
+    with pytest.warns(sweep.CacheWarning, match="other code"):
+        got = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    _frames_equal(got, want)
+    assert len(seen) == 2  # both seatings played again
 
 
 # ------------------------------------------------------------------------------------------ clean stops
@@ -355,6 +412,27 @@ def test_a_sigkilled_parent_leaves_no_loky_worker_alive(tmp_path):
     for w in left:  # clean up before failing: never leave a process computing
         os.kill(w, signal.SIGKILL)
     assert not left, f"worker processes {left} outlived their killed parent by 10 s"
+
+
+_RAN: list = []
+
+
+def _slow_block(i):
+    _RAN.append(i)
+    time.sleep(0.3)
+    return i
+
+
+def test_an_interrupted_dask_run_cancels_its_futures(dask_client, monkeypatch):
+    def ctrl_c(i):  # Ctrl-C in the caller while it waits for the blocks
+        raise KeyboardInterrupt
+
+    _RAN.clear()
+    monkeypatch.setattr(ex, "after_block_hook", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        run_blocks(_slow_block, [(i,) for i in range(12)], n_jobs=2, backend="dask", scheduler=dask_client)
+    time.sleep(2.0)  # long enough for every block left to run, had it not been cancelled
+    assert len(_RAN) < 8, f"{len(_RAN)} of 12 blocks ran after the interruption"
 
 
 def test_an_interrupt_inside_a_block_reaches_the_caller():

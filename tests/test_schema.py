@@ -263,8 +263,15 @@ BROKEN = {
         ("[gems.in_play.3]\nred = 9\n", r"gems\.in_play\.3\.red: 9 exceeds the 8 red gems"),
         ('[gems]\nwild = "red"\n', r"gems\.wild: 'red' is not the last colour"),
         ("[deck]\ncount = 40\n", r"deck\.count: is 40 but there are 39 \[\[card\]\] entries"),
-        ("[[card]]\nid = 1\nslots = { red = 2 }\npoints = 2\n", r"deck\.count: is 39 but there are 1"),
-        ("[[card]]\nslots = { red = 2 }\npoints = 2\n", r"card\[0\]\.id: missing"),
+        ("[[card]]\nid = 99\nslots = { red = 2 }\npoints = 2\n",
+         r"deck\.count: is 39 but there are 40 \[\[card\]\] entries \(\[\[card\]\]: your 1 entries merge into the "
+         r"packaged 39 by 'id' \(1 new: 99\), 40 in all; to replace the packaged list whole add \[replace\] card = true"),
+        ("[replace]\ncard = true\n[[card]]\nid = 1\nslots = { red = 2 }\npoints = 2\n",
+         r"deck\.count: is 39 but there are 1 \[\[card\]\] entries \(\[\[card\]\]: replace\.card = true, so your 1 "
+         r"entries replace the packaged list whole\)"),
+        ("[replace]\ncards = true\n", r"replace\.cards: unknown list \(did you mean 'card'\?\) \(allowed: card = true\)"),
+        ("[replace]\ncard = 1\n", r"replace\.card: expected true or false, got an integer 1"),
+        ("[[card]]\nslots = { red = 2 }\npoints = 2\n", r"card\[39\]\.id: missing"),
         ("[players]\nmin = 3\nmax = 2\n", r"players\.min: 3 is above players\.max = 2"),
         ("[players]\nmax = 5\n", r"gems\.in_play: no gem counts for 5 players"),
         ("[players]\nboats = 11\n", r"players\.boats: 11 is out of range \(allowed: an integer in 1\.\.10\)"),

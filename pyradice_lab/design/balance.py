@@ -193,9 +193,6 @@ class _Runs:
 
     def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[np.ndarray, np.ndarray, int]:
         """``(numerator, denominator, rows)`` of the metric over ``games`` games played from ``seed``."""
-        from ..engine.rng import fresh_copy
-        from .compare import metric_values
-
         name = self._name(games, seed, comp) if self.cache is not None else ""
         if self.cache is not None:
             hit = self.cache.read(name, self.provenance)
@@ -204,14 +201,15 @@ class _Runs:
                     return _unpack(hit["num"]), _unpack(hit["den"]), int(hit["rows"])
                 except (KeyError, ValueError, TypeError):
                     self.cache.note("could not be decoded", name)
-        df = self.simulate(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **self.kwargs)
-        num, den = (np.asarray(a, dtype=float) for a in metric_values(self.game, df, self.metric))
+        num, den, rows = _balance_run(self.game, self.metric, self.kwargs, games, seed, comp)
         if self.cache is not None:
-            self.cache.write(name, self.provenance, {"num": _pack(num), "den": _pack(den), "rows": len(df)})
-        return num, den, len(df)
+            self.cache.write(name, self.provenance, {"num": _pack(num), "den": _pack(den), "rows": rows})
+        return num, den, rows
 
     def many(self, pool, games: int, seed: np.random.SeedSequence, comps: list, desc: str = "") -> list:
         """:meth:`run` of every components of ``comps`` on ``pool`` (cached runs are read, not replayed)."""
+        if not pool.execution.parallel:
+            return [self.run(games, seed, comp) for comp in comps]
         out: dict[int, tuple] = {}
         names = {}
         if self.cache is not None:

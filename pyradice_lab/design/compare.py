@@ -322,15 +322,17 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         todo = list(range(first))
         while todo:
             for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
-                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo]):
+                                  desc=f"{game} compare", sizes=[sizes[k] for k in todo],
+                                  code=[mod.simulate_games, importlib.import_module(f"pyradice_lab.{game}.sim").outcomes]):
                 parts["base"].append(b)
                 parts["variant"].append(v)
                 n += sizes[used]
                 used += 1
-                if until is not None and n >= games and (
-                        _summarise(parts, name)[2].halfwidth <= until or n >= max_games):
-                    todo = []
-                    break
+                if until is not None and n >= games:
+                    res = _summarise(parts, name)
+                    if res[2].halfwidth <= until or n >= max_games:
+                        todo = []
+                        break
             else:
                 todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
     root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one

@@ -456,7 +456,8 @@ def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry
     keys = [{"entry": entry, "game": spec.name, "seating": list(seating), "games": n_games,
              **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
     with Pool(execution=execution) as pool:
-        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args))
+        parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args),
+                         code=[spec.lineup_outcomes])
     frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -233,8 +232,9 @@ def grid_arg(text: str) -> tuple[str, list]:
 
 # ----------------------------------------------------------------------------------------- commands
 def show_progress(args) -> bool:
-    """Progress bars on an interactive terminal unless --no-progress."""
-    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
+    """Progress unless --no-progress: a bar on a terminal, a short line every few seconds when stderr is piped
+    (:class:`~pyradice_lab.engine.execution.Progress`)."""
+    return not getattr(args, "no_progress", False)
 
 
 def components_arg(parser) -> None:
@@ -254,6 +254,10 @@ def positive_float(text: str) -> float:
     return v
 
 
+#: :data:`pyradice_lab.engine.execution.BACKENDS`, spelled here so that ``--help`` imports no numpy (tested equal).
+BACKENDS = ("loky", "dask", "threading")
+
+
 def execution_args(parser, *, backend: str = "loky", what: str = "blocks", cache: bool = True) -> None:
     """Add ``--jobs``, ``--backend``, ``--scheduler`` and ``--cache-dir`` (the keywords of
     :func:`pyradice_lab.engine.execution.check_execution`) to a subcommand; :func:`execution_kwargs` reads them.
@@ -263,8 +267,6 @@ def execution_args(parser, *, backend: str = "loky", what: str = "blocks", cache
     >>> execution_kwargs(p.parse_args(["--jobs", "2"]))
     {'n_jobs': 2, 'backend': 'loky', 'scheduler': None, 'cache_dir': None}
     """
-    from .execution import BACKENDS
-
     parser.add_argument("--jobs", type=jobs_int, default=1,
                         help=f"parallel workers running the {what} (-1: all cores; default: 1); the numbers do "
                              "not depend on it")

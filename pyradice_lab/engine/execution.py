@@ -137,11 +137,11 @@ def check_execution(n_jobs=1, backend="loky", scheduler=None, *, progress=False,
     >>> check_execution(0)
     Traceback (most recent call last):
     ...
-    ValueError: n_jobs must be a positive integer (at most 1024) or -1 (all cores), got 0
+    ValueError: n_jobs must be a positive integer up to 1024 or -1 (all cores), got 0
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 or n_jobs < -1 \
             or n_jobs > MAX_JOBS:
-        raise ValueError(f"n_jobs must be a positive integer (at most {MAX_JOBS}) or -1 (all cores), got {n_jobs!r}")
+        raise ValueError(f"n_jobs must be a positive integer up to {MAX_JOBS} or -1 (all cores), got {n_jobs!r}")
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
     if scheduler is not None and backend != "dask":
@@ -290,7 +290,8 @@ def _duration(seconds: float) -> str:
 
 class Progress:
     """Progress over blocks: a tqdm bar on a terminal, else a short line on stderr at most every ``every``
-    seconds (and when done), e.g. ``done 12/40 blocks, 3,000 games, ETA 1 min``; nothing when disabled.
+    seconds, e.g. ``done 12/40 blocks, 3,000 games, ETA 1 min``, and a last one when done; nothing when
+    disabled.
 
     Examples
     --------
@@ -304,11 +305,12 @@ class Progress:
     """
 
     def __init__(self, total: int, *, desc: str = "", enabled: bool = True, unit: str = "games", done: int = 0,
-                 file=None, tty: bool | None = None, every: float = 5.0):
-        self.total, self.desc, self.unit, self.enabled = int(total), desc, unit, bool(enabled)
+                 file=None, tty: bool | None = None, every: float = 5.0, what: str = "blocks"):
+        self.total, self.desc, self.unit, self.enabled, self.what = int(total), desc, unit, bool(enabled), what
         self.done, self.count, self.every = int(done), 0, float(every)
         self.file = file if file is not None else sys.stderr
         self.started = self.last = time.monotonic()
+        self.printed = False
         self.bar = None
         if not self.enabled:
             return
@@ -320,8 +322,8 @@ class Progress:
             except ImportError:  # pragma: no cover - tqdm is a dependency
                 tqdm = None
             if tqdm is not None:
-                self.bar = tqdm(total=self.total, initial=self.done, desc=desc, unit="block", leave=False,
-                                file=self.file)
+                self.bar = tqdm(total=self.total, initial=self.done, desc=desc, unit=what.rstrip("s"),
+                                leave=False, file=self.file)
 
     def update(self, blocks: int = 1, games: int = 0) -> None:
         """``blocks`` more blocks finished, holding ``games`` games (or other units)."""
@@ -333,13 +335,14 @@ class Progress:
             self.bar.update(blocks)
             return
         now = time.monotonic()
+        # a line at most every ``every`` seconds, and the last one when done
         if now - self.last >= self.every or self.done >= self.total:
-            self.last = now
+            self.last, self.printed = now, True
             self.file.write(self.line() + "\n")
             self.file.flush()
 
     def line(self) -> str:
-        text = f"{self.desc + ': ' if self.desc else ''}done {self.done}/{self.total} blocks"
+        text = f"{self.desc + ': ' if self.desc else ''}done {self.done}/{self.total} {self.what}"
         if self.count:
             text += f", {self.count:,} {self.unit}"
         if 0 < self.done < self.total:
@@ -481,14 +484,16 @@ def decode(data):
 class _Blocks:
     """Finished blocks in a cache directory (the sweep cache's signed atomic files)."""
 
-    def __init__(self, folder: Path, fn, keys: Sequence):
+    def __init__(self, folder: Path, fn, keys: Sequence, code: Sequence = ()):
         from ._version import __version__
         from .sweep import _Cache, _canonical, _code_fingerprint, _fn_id, _sha, _source_hash
 
         self.cache = _Cache(folder)
         self.cache.max_bytes = _MAX_BLOCK_FILE
         fn_id = _fn_id(fn)
-        self.provenance = {"version": __version__, "source": _source_hash(fn), "code": _code_fingerprint(fn)}
+        # the block function's code and the code it reaches by name (a game's simulation through the registry)
+        self.provenance = {"version": __version__, "source": _source_hash(fn),
+                           "code": [_code_fingerprint(f) for f in (fn, *code)]}
         self.names = [_sha(json.dumps({"format": _BLOCK_FORMAT, "fn": fn_id, "key": _canonical(k)}, sort_keys=True))
                       for k in keys]
 
@@ -608,15 +613,17 @@ class Pool:
             raise
 
     def map(self, fn: Callable, args: Sequence[tuple], *, keys: Sequence | None = None, desc: str = "",
-            sizes: Sequence[int] | None = None, unit: str = "games") -> list:
+            sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = ()) -> list:
         """``[fn(*a) for a in args]``, computed on the pool; with ``keys`` (one JSON-able description of what
-        each block *is*, seeds included) and a ``cache_dir``, finished blocks are stored and reused.
+        each block *is*, seeds included) and a ``cache_dir``, finished blocks are stored and reused while the
+        code of ``fn`` and of the functions ``code`` (what ``fn`` reaches by name, e.g. a game's simulation)
+        is unchanged.
 
         ``sizes`` (games per block) feed the progress line."""
-        return list(self.imap(fn, args, keys=keys, desc=desc, sizes=sizes, unit=unit))
+        return list(self.imap(fn, args, keys=keys, desc=desc, sizes=sizes, unit=unit, code=code))
 
     def imap(self, fn: Callable, args: Sequence[tuple], *, keys: Sequence | None = None, desc: str = "",
-             sizes: Sequence[int] | None = None, unit: str = "games") -> Iterator:
+             sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = ()) -> Iterator:
         """As :meth:`map`, yielding the results in block order as soon as each is available."""
         ex = self.execution
         args = list(args)
@@ -625,7 +632,7 @@ class Pool:
         if ex.cache_dir is not None and keys is not None:
             if len(keys) != n:
                 raise ValueError("keys must give one key per block")
-            store = _Blocks(ex.cache_dir, fn, keys)
+            store = _Blocks(ex.cache_dir, fn, keys, code)
         results: dict[int, object] = {}
         todo = []
         for i in range(n):
@@ -770,7 +777,8 @@ def simulate_blocks(fn: Callable, n_games: int, rng, kwargs: dict, execution: Ex
     keys = [{"entry": f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}", "games": stop - start,
              "start": start, "rng": _rng_key(brng), "kwargs": shown} for start, stop, brng in plan]
     with Pool(execution=execution) as pool:
-        parts = pool.map(_game_block, args, keys=keys, desc=desc, sizes=[stop - start for start, stop, _ in plan])
+        parts = pool.map(_game_block, args, keys=keys, desc=desc, sizes=[stop - start for start, stop, _ in plan],
+                         code=[fn])
     return join(parts, [start for start, _, _ in plan])
 
 

@@ -16,6 +16,10 @@ calibration CSVs) are read through :func:`read_input_file`: anything that is not
 as ``/dev/zero``, a pipe) or is larger than :func:`max_input_file_bytes` (default 10 MB,
 ``PYRADICE_LAB_MAX_INPUT_FILE_BYTES``) is refused before it is read.
 
+Memos carried from one call to the next (Purramid's exact solver keeps its values across turns, games and
+calls: :mod:`pyradice_lab.purramid.memopool`) are bounded by :func:`max_memo_bytes` (default 512 MiB, all the
+carried memos of a process together; ``PYRADICE_LAB_MAX_MEMO_BYTES`` changes it).
+
 Examples
 --------
 >>> from pyradice_lab.engine.limits import check_result_size
@@ -37,7 +41,8 @@ from pathlib import Path
 
 __all__ = ["DEFAULT_MAX_RESULT_BYTES", "ENV_VAR", "max_result_bytes", "max_count", "check_result_size",
            "CountLimit", "COUNT_LIMITS", "count_limit", "check_count", "MAX_INPUT_FILE_BYTES", "INPUT_ENV_VAR",
-           "max_input_file_bytes", "read_input_file", "MAX_JOBS"]
+           "max_input_file_bytes", "read_input_file", "MAX_JOBS", "DEFAULT_MAX_MEMO_BYTES", "MEMO_ENV_VAR",
+           "max_memo_bytes"]
 
 #: The most worker processes or threads any ``n_jobs`` may ask for (more is refused with a clear error, not left
 #: to joblib's "Numeric literal too large").
@@ -47,6 +52,10 @@ MAX_JOBS = 1024
 DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3
 #: Environment variable that overrides the limit (a number of bytes, e.g. ``17179869184`` for 16 GiB).
 ENV_VAR = "PYRADICE_LAB_MAX_RESULT_BYTES"
+#: The default limit on the solver memos a process carries from call to call (512 MiB in all).
+DEFAULT_MAX_MEMO_BYTES = 512 * 1024 ** 2
+#: Environment variable that overrides the memo limit (a number of bytes).
+MEMO_ENV_VAR = "PYRADICE_LAB_MAX_MEMO_BYTES"
 
 
 def _env_int(var: str, default: int, what: str) -> int:
@@ -65,6 +74,19 @@ def _env_int(var: str, default: int, what: str) -> int:
 def max_result_bytes() -> int:
     """The limit on a result held in memory, in bytes (``PYRADICE_LAB_MAX_RESULT_BYTES`` or 4 GiB)."""
     return _env_int(ENV_VAR, DEFAULT_MAX_RESULT_BYTES, "bytes")
+
+
+def max_memo_bytes() -> int:
+    """The limit on the solver memos carried across calls, all together, in bytes
+    (``PYRADICE_LAB_MAX_MEMO_BYTES`` or 512 MiB).
+
+    Examples
+    --------
+    >>> from pyradice_lab.engine.limits import max_memo_bytes
+    >>> max_memo_bytes() >= 1
+    True
+    """
+    return _env_int(MEMO_ENV_VAR, DEFAULT_MAX_MEMO_BYTES, "bytes")
 
 
 def max_count(bytes_per_item: float) -> int:

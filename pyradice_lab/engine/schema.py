@@ -52,7 +52,8 @@ from typing import Any
 from .limits import MAX_INPUT_FILE_BYTES, read_input_file
 
 __all__ = ["SchemaError", "SOURCES", "Node", "Int", "Float", "Str", "Bool", "Source", "Array", "Field", "Table",
-           "MapOf", "Records", "Value", "Const", "validate", "merge", "read_toml", "to_toml", "format_path", "plain",
+           "MapOf", "Records", "Value", "Const", "validate", "merge", "take_replace", "read_toml", "to_toml",
+           "format_path", "plain",
            "ComponentFormat", "SchemaComponents", "MAX_FILE_BYTES", "suggest"]
 
 #: where a value comes from: the rules text, our documented reconstruction, or a designer's own file / replace()
@@ -358,8 +359,10 @@ class MapOf(Node):
 class Records(Node):
     """An array of tables (``[[card]]``), each identified by its ``key`` field; paths use that key (``card.7``).
 
-    ``merge="key"``: a designer's entry merges into the packaged entry with the same key (new keys are added);
-    ``merge="replace"``: a designer's array replaces the packaged one whole.
+    ``merge="key"`` (every game's lists): a designer's entry merges into the packaged entry with the same key
+    (new keys are added); a designer file replaces the packaged list whole only when it says so, with
+    ``replace.<name> = true`` (:func:`take_replace`).  ``merge="replace"``: a designer's array always replaces
+    the packaged one whole.
     """
 
     item: Table
@@ -492,6 +495,11 @@ def merge(base, over, spec: Node, path: tuple = ()):
     if isinstance(spec, Records) and isinstance(over, list):
         if spec.merge == "key" and isinstance(base, list):
             out = list(base)
+            keys = [e.get(spec.key) for e in over if isinstance(e, Mapping) and e.get(spec.key) is not None]
+            twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+            if twice is not None:
+                raise SchemaError(f"{spec.key} {twice!r} appears twice in the file's entries (each merges into "
+                                  f"the packaged entry with that {spec.key})", path + (str(twice),))
             for entry in over:
                 i = spec.find(out, entry.get(spec.key)) if isinstance(entry, Mapping) else None
                 if i is None:
@@ -501,6 +509,61 @@ def merge(base, over, spec: Node, path: tuple = ()):
             return out
         return [merge(_MISSING, e, spec.item, path) if isinstance(e, Mapping) else e for e in over]
     return over
+
+
+#: the top-level table of a designer file that asks for whole-list replacement: ``[replace]`` ``card = true``
+REPLACE = "replace"
+
+
+def _keyed_lists(spec: Table) -> dict[str, Records]:
+    """The top-level keyed lists (``[[card]]``, ``[[tile]]``, ...) of a root table: name -> Records."""
+    return {k: f.node for k, f in spec.fields.items() if isinstance(f.node, Records)}
+
+
+def take_replace(raw: dict, spec: Table) -> set[str]:
+    """Remove a designer file's ``[replace]`` table from ``raw`` and return the names of the keyed lists it
+    replaces whole (``replace.card = true``); anything else in it is a :class:`SchemaError` naming it.
+
+    Examples
+    --------
+    >>> spec = Table({"card": Field(Records(Table({"id": Field(Int(1, 9), "id")}), key="id"), "cards")})
+    >>> raw = {"replace": {"card": True}, "card": [{"id": 1}]}
+    >>> take_replace(raw, spec), raw
+    ({'card'}, {'card': [{'id': 1}]})
+    """
+    if REPLACE not in raw or REPLACE in spec.fields:
+        return set()
+    table = raw.pop(REPLACE)
+    lists = _keyed_lists(spec)
+    allowed = ", ".join(f"{k} = true" for k in lists) or "none: this game has no keyed lists"
+    if not isinstance(table, Mapping):
+        raise SchemaError(f"expected a table such as [replace] {next(iter(lists), 'card')} = true, got "
+                          f"{_type_name(table)} {_show(table)}", (REPLACE,), allowed=allowed)
+    out = set()
+    for k, v in table.items():
+        if k not in lists:
+            raise SchemaError(f"unknown list{suggest(k, lists)}", (REPLACE, k), allowed=allowed)
+        if not isinstance(v, bool):
+            raise SchemaError(f"expected true or false, got {_type_name(v)} {_show(v)}", (REPLACE, k),
+                              allowed="true (replace the packaged list whole) or false (merge by key)")
+        if v:
+            out.add(k)
+    return out
+
+
+def _merge_note(packaged: Mapping, given: Sequence, spec: Table, replaced: set[str], name: str) -> str:
+    """One sentence saying how the designer's ``[[name]]`` entries (``given``) were combined with the packaged
+    list."""
+    node = _keyed_lists(spec)[name]
+    given = [e for e in given if isinstance(e, Mapping)]
+    if name in replaced:
+        return f"[[{name}]]: replace.{name} = true, so your {len(given)} entries replace the packaged list whole"
+    old = packaged.get(name, []) if isinstance(packaged.get(name), list) else []
+    new = list(dict.fromkeys(e.get(node.key) for e in given if node.find(old, e.get(node.key)) is None))
+    shown = ", ".join(str(k) for k in new[:5]) + (", ..." if len(new) > 5 else "")
+    return (f"[[{name}]]: your {len(given)} entries merge into the packaged {len(old)} by {node.key!r} "
+            f"({len(new)} new{': ' + shown if new else ''}), {len(old) + len(new)} in all; to replace the "
+            f"packaged list whole add [replace] {name} = true")
 
 
 # ------------------------------------------------------------------------------------------------ reading
@@ -1032,8 +1095,39 @@ class ComponentFormat:
         """A designer's file merged over the packaged defaults (``None``: the packaged components)."""
         if path is None:
             return self.default()
-        raw = read_toml(path, what=what)
-        return self.from_document(merge(self.packaged_document(), raw, self.spec), file=path)
+        return self.load_files([(path, what)], file=path)
+
+    def load_files(self, files: Sequence[tuple[Any, str]], *, file=None) -> SchemaComponents:
+        """Designer files ``(path, what)`` merged in order over the packaged defaults (``file``: the name errors
+        give).  Keyed lists merge by key unless a file says ``[replace]`` ``<list> = true``; an error about a
+        keyed list the files gave entries for says which rule combined them."""
+        doc = self.packaged_document()
+        packaged = {k: doc.get(k) for k in _keyed_lists(self.spec)}
+        replaced: set[str] = set()
+        given: dict[str, list] = {}
+        for path, what in files:
+            raw = read_toml(path, what=what)
+            try:
+                now = take_replace(raw, self.spec)
+            except SchemaError as exc:
+                raise exc.located(file=path) from None
+            for k in now:  # absent, so the file's entries are taken as they are (a key given twice is an error)
+                doc.pop(k, None)
+                given[k] = []
+            replaced |= now
+            for k in packaged:
+                if isinstance(raw.get(k), list):
+                    given.setdefault(k, []).extend(raw[k])
+            doc = merge(doc, raw, self.spec)
+        try:
+            return self.from_document(doc, file=file)
+        except SchemaError as exc:
+            for name in given:
+                if f"[[{name}]]" in exc.what:  # about the number of entries
+                    note = _merge_note(packaged, given[name], self.spec, replaced, name)
+                    raise SchemaError(f"{exc.what} ({note})", exc.path, allowed=exc.allowed,
+                                      file=exc.file) from None
+            raise
 
     def coerce(self, value, name: str = "components") -> SchemaComponents:
         """``None`` -> packaged; a components object as is; a path -> :meth:`load`; else ``TypeError`` naming it."""

@@ -575,7 +575,7 @@ def run_sweep(
         code or inputs are recomputed with a :class:`CacheWarning` (see the module docstring).  The
         directory is trusted input.
     progress : bool
-        tqdm progress bar on stderr.
+        Progress on stderr (a bar on a terminal, else a line every few seconds).
     scheduler : str or distributed.Client, optional
         The dask scheduler (only with ``backend="dask"``).
 
@@ -640,13 +640,13 @@ def run_sweep(
         cache.warn()
 
     bar = Progress(len(cells), done=len(results), enabled=bool(progress), desc=getattr(fn, "__name__", "sweep"),
-                   unit="cells")
+                   what="cells")
     try:
         for i, out in _iter_results(fn, todo, trials, entropy, execution):
             results[i] = out
             if cache is not None:
                 cache.write(names[i], provenances[i], out)
-            bar.update(1, 1)
+            bar.update(1)
     finally:
         bar.close()
 

@@ -9,6 +9,9 @@ Public API
   included); ``READINGS``: the readings of ambiguous rules (literal by default, the other as an option).
 - :func:`load_components` / :func:`default_components`: the components as data (TOML).
 - ``POLICIES``: ``random_legal``, ``greedy``, ``heuristic`` (see :mod:`.policies`).
+- :func:`advise` ``(position, *, objective="margin", policy="expectimax")``: which dice to keep for the reroll
+  (exact over every reroll outcome), then which action (placement, queen, guardian), ranked; positions from a
+  TOML/JSON file (:func:`load_position`) or from turn K of a seeded game (:func:`position_from_game`).
 
 Examples
 --------
@@ -36,9 +39,18 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "scoring": ["score_tile", "score_game"],
     "sim": ["simulate_games", "play_game", "setup_label", "READINGS"],
     "policies": ["POLICIES", "HEURISTIC_DEFAULTS"],
-}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript", "evaluation", "turns", "search"])
+    "advisor": ["advise", "load_position", "position_from_game", "positions_from_game", "Position"],
+}, submodules=[*ROLE_MODULES, "scoring", "oasis", "automa", "transcript", "evaluation", "turns", "search",
+               "advisor"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .advisor import (
+        Position as Position,
+        advise as advise,
+        load_position as load_position,
+        position_from_game as position_from_game,
+        positions_from_game as positions_from_game,
+    )
     from .components import (
         Components as Components,
         default_components as default_components,

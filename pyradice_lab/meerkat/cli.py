@@ -1,4 +1,4 @@
-"""``pyradice-lab meerkat ...``: odds, score, simulate, play."""
+"""``pyradice-lab meerkat ...``: odds, score, simulate, play, advise."""
 
 from __future__ import annotations
 
@@ -184,6 +184,52 @@ def _cmd_play(args) -> int:
     return 0
 
 
+def _cmd_advise(args) -> int:
+    import pandas as pd
+
+    from .advisor import advise, load_position, position_from_game
+    from .components import load_components
+
+    if (args.position is None) == (args.game_seed is None):
+        raise CliError("advise needs either --position FILE or --game-seed S with --turn K")
+    if args.game_seed is not None and args.turn is None:
+        raise CliError("--game-seed needs --turn K (a turn at which a player rolls, as the transcript numbers them)")
+    if args.position is not None and args.turn is not None:
+        raise CliError("--turn goes with --game-seed, not with --position")
+    comp = load_components(args.components)
+    if args.position is not None:
+        pos = load_position(args.position, components=comp)
+        where = args.position
+    else:
+        policies = _policy_list(args.policies)
+        policies = policies * args.players if len(policies) == 1 else policies
+        pos = position_from_game(args.game_seed, args.turn, players=args.players, automa=args.automa,
+                                 policies=policies, after_reroll=args.after_reroll, components=comp)
+        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the reroll" if args.after_reroll else "")
+    df = advise(pos, objective=args.objective, policy=args.policy)
+    if args.dump_position:
+        with open(args.dump_position, "w", encoding="utf-8") as fh:
+            fh.write(pos.to_toml())
+    print(f"Position: {where}")
+    print(pos.text())
+    decision = df.attrs["decision"]
+    print(f"\n{'which dice to keep for the reroll' if decision == 'reroll' else 'which action'} "
+          f"({args.policy}'s evaluation, exact); value: {df.attrs['objective']}")
+    cols = ["option", "value", "regret"] + (["p_better"] if decision == "reroll" else []) + ["why"]
+    with pd.option_context("display.width", 200, "display.max_colwidth", 90):
+        print(df[cols].head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if len(df) > args.top:
+        print(f"... {len(df) - args.top} more options (--top)")
+    print(f"then: {df['then'].iloc[0]}")
+    if pos.played is not None:
+        key = "keep" if decision == "reroll" else "action"
+        hit = df.index[df[key] == pos.played]
+        if len(hit):
+            print(f"played in the game: {df['option'].iloc[hit[0]]}, rank {hit[0] + 1}, "
+                  f"regret {df['regret'].iloc[hit[0]]:.3f}")
+    return 0
+
+
 def _reading_args(q) -> None:
     q.add_argument("--reverse-reading", choices=("literal", "extended"), default="literal",
                    help="reverse scoring token on tiles 9-12: literal (default, the rules text) or extended")
@@ -251,3 +297,29 @@ def add_cli(sub) -> None:
     q.add_argument("--seed", type=nonneg_int, default=0)
     components_arg(q)
     q.set_defaults(func=_cmd_play)
+
+    q = sub.add_parser("advise", help="rank the reroll or the action of a turn (expectimax evaluation, exact)",
+                       description="Rank which dice to keep for the optional reroll (exact over every reroll "
+                                   "outcome) or, once the reroll is behind, every placement, queen and guardian, "
+                                   "by a strong player's evaluation. The position comes from a file (--position, "
+                                   "TOML or JSON; format in docs/guide/meerkat.md) or from turn K of a seeded game. "
+                                   "Examples: pyradice-lab meerkat advise --game-seed 1 --turn 4; "
+                                   "pyradice-lab meerkat advise --position my_turn.toml")
+    q.add_argument("--position", default=None, help="a position file (.toml or .json)")
+    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
+    q.add_argument("--turn", type=nonneg_int, default=None, help="the turn of that game (as its transcript numbers it)")
+    q.add_argument("--players", type=positive_int, default=2, help="players of that game (default: 2)")
+    q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
+                   help="the automa in that game (default: the rules' setup)")
+    q.add_argument("--policies", type=comma_names, default="expectimax",
+                   help="the policies that played that game (default: expectimax)")
+    q.add_argument("--after-reroll", action="store_true", help="the action decision of that turn (after the reroll)")
+    q.add_argument("--objective", choices=["margin", "points"], default="margin",
+                   help="margin: own minus the others' expected points (default); points: own only")
+    q.add_argument("--policy", choices=["expectimax", "heuristic", "greedy"], default="expectimax",
+                   help="whose evaluation (default: expectimax)")
+    q.add_argument("--top", type=positive_int, default=8, help="options to show (default: %(default)s)")
+    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
+                   help="also write the position as a TOML file (to edit and ask again)")
+    components_arg(q)
+    q.set_defaults(func=_cmd_advise)

@@ -218,7 +218,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
         A designer's components file (partial files merge over the packaged components) or loaded components
         (:func:`~.components.load_components`, ``comp.replace(...)``); default: the packaged TOML.
     progress : bool
-        tqdm progress bar on stderr.
+        Progress on stderr (a bar on a terminal, else a line every few seconds).
     engine : {"auto", "numba", "python"}
         The compiled kernel or its pure-Python twin (identical results); ``auto`` runs the twin when the
         compiled kernel is not in numba's cache and the workload is small, so a first call never waits for the
@@ -281,13 +281,16 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
     game_out = np.zeros((n_games, len(GAME_COLUMNS)), np.int64)
     tile_out = np.zeros((n_games, 10, 2), np.int64)
-    from tqdm.auto import tqdm
+    from ..engine.execution import Progress
 
-    for start in tqdm(range(0, n_games, CHUNK), desc="meerkat games", disable=not progress, leave=False):
+    bar = Progress(-(-n_games // CHUNK), desc="meerkat games", enabled=progress)
+    for start in range(0, n_games, CHUNK):
         m = min(CHUNK, n_games - start)
         run_games(_tapes(gen, m), n, automa, pols, prm, setup.V, K, setup.bags, setup.nblue,
                   setup.nbrown, setup.comp.male_start_tile, setup.pos_adj, setup.oasis, setup.comp.shuffle_tiles,
                   seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m], search_arg(pols))
+        bar.update(1, m)
+    bar.close()
     return _frame(seat_out, game_out, players, automa, names, tile_out)
 
 

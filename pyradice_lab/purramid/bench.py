@@ -17,7 +17,12 @@
   (``--quick``: the board with its bottom row covered, so the reference takes seconds, not a minute);
   a fresh turn on a typical mid-game board with ``bonus="auto"`` (cold memo; target <= 20 ms);
 - four-player games with optimal seats: all four, and one against three ``risk:0.35`` seats, on 2
-  threads (goal >= 10 all-optimal games/s on 2 cores).
+  threads (goal >= 10 all-optimal games/s on 2 cores);
+- issue 27: all-optimal against all-greedy 4-player games, CPU per game as a ratio in one run (1 thread, the
+  solver memo carried from 16 earlier untimed games: the steady state of a long run; targets >= 5 games per
+  CPU-second and a ratio >= 1/430), the first 16 all-optimal games of a new process (no target: the
+  openings file and the compiled code come from the caches), and ``advise`` on 20 new mid-game boards of
+  side A, p90 of the CPU per call (the solver warm: compiled, its memo holding the opening; target <= 30 ms).
 
 The first call with an empty numba cache and the peak memory of many games are rows every game gets
 (:func:`pyradice_lab.bench.game_cases`).
@@ -244,4 +249,93 @@ def exact_cases(quick: bool = False) -> list[BenchCase]:
                            repeat=1))
     cases.append(BenchCase("purramid 4-player games, 1 optimal seat + 3 risk:0.35 (2 threads)", "games",
                            lambda: optimal_bench_run(n_one, seats, 1, 1, n_jobs=2), game="purramid", repeat=1))
+    cases += carried_memo_cases(quick)
+    return cases
+
+
+def mid_game_boards(n: int = 20, seed: int = 0) -> list[int]:
+    """``n`` distinct boards of side A met at the start of turns of seeded 4-player games (``risk:0.35``)
+    holding 25% to 60% of the board's tiles, spread evenly over that range."""
+    from .components import load_layout
+    from .measures import sample_positions
+
+    L = load_layout("A")
+    met = sample_positions("A", 4, 4 * n, seed=seed)
+    mid = [c for c in met if 0.25 <= L.tiles_of(c) / L.capacity <= 0.6] or met
+    pick = np.linspace(0, len(mid) - 1, n).round().astype(int)
+    boards = list(dict.fromkeys(mid[i] for i in pick))
+    return boards
+
+
+def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
+    """Issue 27's rows: all-optimal vs all-greedy CPU per game in one run, and ``advise`` p90 on new boards."""
+    import time
+
+    from ..engine.benchcase import Measured
+    from . import advisor
+    from .components import load_layout
+    from .sim import games_bench_run, optimal_bench_run
+
+    n_opt = sized(8 if quick else 32, tiny=1)
+    n_warm = sized(4 if quick else 16, tiny=1)
+    seats = sized(4, tiny=2)  # inside ``tiny()``: 2-player games
+    warmed = []
+
+    def optimal() -> Measured:
+        if not warmed:  # the pool's memo after earlier games of the process (untimed, other seeds)
+            optimal_bench_run(n_warm, seats, 1000, seats)
+            warmed.append(True)
+        t0 = time.process_time()
+        optimal_bench_run(n_opt, seats, 1, seats)
+        return Measured(n_opt, time.process_time() - t0)
+
+    def greedy() -> Measured:
+        t0 = time.process_time()
+        n = games_bench_run(sized(400, tiny=1), seats, 1)
+        return Measured(n, time.process_time() - t0)
+
+    cases = [BenchCase(f"purramid 4-player games, all seats optimal vs all greedy, CPU per game (1 thread, memo "
+                       f"carried from {n_warm} earlier games)", "games", optimal, greedy,
+                       "all seats greedy, same seeds, CPU", min_ratio=1 / 430, min_rate=5.0, cpu=True,
+                       game="purramid", repeat=1)]
+    code = ("import json, sys, time\n"
+            "from pyradice_lab.purramid.sim import optimal_bench_run\n"
+            "n, p = int(sys.argv[1]), int(sys.argv[2])\n"
+            "t0 = time.process_time(); optimal_bench_run(n, p, 2, p)\n"
+            "print(json.dumps([n, time.process_time() - t0]))\n")
+    n_first = sized(16, tiny=1)
+
+    def first() -> Measured:
+        import json
+
+        from ..engine.benchcase import run_python
+
+        out = run_python(code, [n_first, seats], check=True)
+        units, seconds = json.loads(out.stdout.strip().splitlines()[-1])
+        return Measured(int(units), float(seconds))
+
+    cases.append(BenchCase(f"purramid 4-player games, all seats optimal: the first {n_first} games of a new process "
+                           "(CPU; compiled code and the openings file loaded from the caches)", "games", first,
+                           game="purramid", cpu=True, repeat=1))
+    L = load_layout("A")
+    boards = mid_game_boards(sized(20, tiny=2))
+    solver = advisor.solver_for("A")
+    solver.clear()
+    advisor.advise("A", dice_left=5)  # the opening: the empty board's turn
+    opening = tuple(a.copy() for a in solver.mem)
+
+    def warm():
+        advisor.solver_for("A").mem = tuple(a.copy() for a in opening)
+
+    def p90() -> Measured:
+        times = []
+        for c in boards:
+            t0 = time.process_time()
+            advisor.advise("A", covered=L.spaces_of(c), dice_left=5)
+            times.append(time.process_time() - t0)
+        return Measured(1, float(np.percentile(times, 90)))
+
+    cases.append(BenchCase(f"purramid advise: p90 CPU per call on {len(boards)} new mid-game boards, side A (solver "
+                           "warm, memo carried)", "calls", p90, setup=warm, max_seconds=0.03, cpu=True,
+                           game="purramid", repeat=1))
     return cases

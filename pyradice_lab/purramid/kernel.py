@@ -30,8 +30,6 @@ INF = 1 << 20
 KIND_GREEDY, KIND_STOP_AFTER, KIND_RISK, KIND_OPTIMAL = 0, 1, 2, 3
 #: Added to a human-style seat's policy kind in ``run_games``: the seat never spends yarn tokens (restricted play).
 NO_YARN = 8
-#: an optimal seat's memo is reset at a turn boundary once it holds this many entries (bounds memory)
-MEMO_RESET = 1_000_000
 END_NONE, END_BOARD_FULL, END_SECOND_OUT, END_GOLD_OUT, END_TURN_LIMIT = 0, 1, 2, 3, 4
 END_NAMES = ("running", "board_full", "second_player_out", "gold_placed", "turn_limit")
 # columns of the per-game state matrix st[g, :]
@@ -447,11 +445,12 @@ def run_games(players, ndice, turn_limit, pol_kind, pol_param, brd, full, n, rcm
 
 @njit(cache=True, nogil=True)
 def run_games_optimal(players, ndice, turn_limit, pol_kind, pol_param, pol_spec, pol_k, brd, full, n, rcm, rw, rrows,
-                      buf, st, hands, yarn, tv, sc, mem):
+                      buf, st, hands, yarn, tv, sc, mem, memo_max):
     """:func:`run_games` for games with optimal seats (``pol_kind`` KIND_OPTIMAL): those play
-    :func:`optimal_turn` with the solver memo ``mem`` (reset at a turn boundary when it grows past
-    :data:`MEMO_RESET` entries: values never depend on the memo), ``tv[g, seat]`` collects their exact and
-    realised turn values.  Returns ``(suspended games, mem)``.
+    :func:`optimal_turn` with the solver memo ``mem``, ``tv[g, seat]`` collects their exact and realised turn
+    values.  Returns ``(suspended games, mem, memo full)``: when the memo holds more than ``memo_max``
+    entries at a turn boundary, the loop returns there (``memo full`` True) for the caller to prune the
+    memo (:mod:`.memopool`) and call again; values never depend on the memo.
     """
     cm = np.zeros(31, dtype=np.int64)
     vals = np.zeros(8, dtype=np.int64)
@@ -465,8 +464,8 @@ def run_games_optimal(players, ndice, turn_limit, pol_kind, pol_param, pol_spec,
                 break
             p = st[g, S_SEAT]
             if pol_kind[p] == KIND_OPTIMAL:
-                if mem[3][0] > MEMO_RESET:
-                    E.reset_memory(mem)
+                if mem[3][0] > memo_max:
+                    return suspended, mem, True
                 pos, mem = optimal_turn(g, p, pol_spec[p], pol_k[p], ndice, buf, pos, st, hands, yarn, tv, brd, full,
                                         n, cm, vals, sc, mem)
             else:
@@ -474,4 +473,4 @@ def run_games_optimal(players, ndice, turn_limit, pol_kind, pol_param, pol_spec,
                                  rcm, rw, rrows, cm, vals, work)
             st[g, S_POS] = pos
             end_turn(g, p, players, turn_limit, st)
-    return suspended, mem
+    return suspended, mem, False

@@ -25,19 +25,22 @@ from .chance import count_masks, multisets
 #: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
 COMPILE_NOTICE = ("the Purramid exact solver", 20)
 
-__all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "small_key", "slot", "put",
-           "board_of", "build_board", "MAX_SPACES"]
+__all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
+           "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
+           "MAX_SPACES", "ROW_BYTES"]
 
 MAX_SPACES = 62
 INF = 1 << 30
 H_BOARD = 2                     # table tag of a board entry (0 and 1: AFTER and ROLL values, see exact.py)
-# meta slots: table entries, boards, pool rows, seen-set generation
-M_COUNT, M_NBOARDS, M_NPOOL, M_GEN = 0, 1, 2, 3
+# meta slots: table entries, boards, pool rows, seen-set generation, prunes so far
+M_COUNT, M_NBOARDS, M_NPOOL, M_GEN, M_PRUNES = 0, 1, 2, 3, 4
 # board rows: covered, turn dice, first pool row, valid groups, union of the groups, auto modes (-1 unknown)
 B_COV, B_DD, B_START, B_LEN, B_UNION, B_MODES = 0, 1, 2, 3, 4, 5
 # pool rows (one valid group): mask, fewest dice, sum of its numbers, spans 3+ rows
 P_F, P_COST, P_SUMN, P_ROWS3 = 0, 1, 2, 3
 N_FRAME = 16
+#: bytes of one table row (six int64)
+ROW_BYTES = 48
 
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 
@@ -117,6 +120,69 @@ def reset_memory(mem):
 def memo_size(mem) -> int:
     """Memoised entries (values and boards)."""
     return int(mem[3][M_COUNT])
+
+
+def memo_bytes(mem) -> int:
+    """Bytes held by the memo arrays (table, boards, pool, work rows)."""
+    return int(sum(a.nbytes for a in mem))
+
+
+@njit(cache=True, nogil=True)
+def entries_by_spaces(T):
+    """Memoised entries (values and boards) by the number of covered spaces of their board (0..63)."""
+    h = np.zeros(64, dtype=np.int64)
+    for i in range(T.shape[0]):
+        if T[i, 2] != -1:
+            h[popcount(T[i, 0])] += 1
+    return h
+
+
+@njit(cache=True, nogil=True)
+def prune_memory(mem, max_spaces, rows):
+    """A memo keeping only the entries of boards with at most ``max_spaces`` covered spaces (values and the
+    boards' valid groups), in a table of ``rows`` rows (a power of two, at least twice the entries kept);
+    work arrays are reused.  Values never depend on what the memo holds: a dropped entry is recomputed.
+    A board's states are kept or dropped together, but the bonus turns they lead to lie on boards with more
+    covered spaces: after a prune, the solver checks a known ROLL value's bonus turns before deciding from
+    it (``meta[M_PRUNES]``)."""
+    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    N = np.full((rows, 6), -1, dtype=np.int64)
+    nb_rows = 16
+    np_rows = 16
+    for i in range(T.shape[0]):
+        if T[i, 2] != -1 and (T[i, 2] >> 17) & 3 == H_BOARD and popcount(T[i, 0]) <= max_spaces:
+            nb_rows += 1
+            np_rows += boards[T[i, 3], B_LEN]
+    nboards = np.zeros((max(nb_rows, 1024), 6), dtype=np.int64)
+    npool = np.zeros((max(np_rows, 1 << 14), 4), dtype=np.int64)
+    count = 0
+    nb = 0
+    npl = 0
+    for i in range(T.shape[0]):
+        if T[i, 2] == -1 or popcount(T[i, 0]) > max_spaces:
+            continue
+        j = slot(N, T[i, 0], T[i, 1], T[i, 2])
+        for col in range(6):
+            N[j, col] = T[i, col]
+        count += 1
+        if (T[i, 2] >> 17) & 3 == H_BOARD:
+            b = T[i, 3]
+            st = boards[b, B_START]
+            ln = boards[b, B_LEN]
+            for col in range(6):
+                nboards[nb, col] = boards[b, col]
+            nboards[nb, B_START] = npl
+            for r in range(ln):
+                for col in range(4):
+                    npool[npl + r, col] = pool[st + r, col]
+            npl += ln
+            N[j, 3] = nb
+            nb += 1
+    meta[M_COUNT] = count
+    meta[M_NBOARDS] = nb
+    meta[M_NPOOL] = npl
+    meta[M_PRUNES] += 1
+    return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
 
 
 # ------------------------------------------------------------------------------------------ bits
@@ -337,3 +403,68 @@ def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, que
     i = put(T, TF, meta, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0), 0.0, 0.0)
     T[i, 3] = b
     return b
+
+
+@njit(cache=True, nogil=True)
+def export_rows(mem, max_spaces):
+    """The entries of the boards with at most ``max_spaces`` covered spaces as compact arrays ``(rows,
+    boards, pool)`` (table rows with board entries renumbered), leaving ``mem`` as it is."""
+    T, boards, pool = mem[0], mem[1], mem[2]
+    count = 0
+    nb = 0
+    npl = 0
+    for i in range(T.shape[0]):
+        if T[i, 2] != -1 and popcount(T[i, 0]) <= max_spaces:
+            count += 1
+            if (T[i, 2] >> 17) & 3 == H_BOARD:
+                nb += 1
+                npl += boards[T[i, 3], B_LEN]
+    R = np.empty((count, 6), dtype=np.int64)
+    Bo = np.empty((nb, 6), dtype=np.int64)
+    Po = np.empty((npl, 4), dtype=np.int64)
+    count = 0
+    nb = 0
+    npl = 0
+    for i in range(T.shape[0]):
+        if T[i, 2] == -1 or popcount(T[i, 0]) > max_spaces:
+            continue
+        for col in range(6):
+            R[count, col] = T[i, col]
+        if (T[i, 2] >> 17) & 3 == H_BOARD:
+            b = T[i, 3]
+            for col in range(6):
+                Bo[nb, col] = boards[b, col]
+            Bo[nb, B_START] = npl
+            for r in range(boards[b, B_LEN]):
+                for col in range(4):
+                    Po[npl + r, col] = pool[boards[b, B_START] + r, col]
+            npl += boards[b, B_LEN]
+            R[count, 3] = nb
+            nb += 1
+        count += 1
+    return R, Bo, Po
+
+
+@njit(cache=True, nogil=True)
+def import_rows(mem, R, Bo, Po, rows):
+    """A memo holding exactly the exported entries ``(R, Bo, Po)`` (see :func:`export_rows`), in a table
+    of ``rows`` rows; the work arrays of ``mem`` (an empty memo) are reused."""
+    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    N = np.full((rows, 6), -1, dtype=np.int64)
+    for i in range(R.shape[0]):
+        j = slot(N, R[i, 0], R[i, 1], R[i, 2])
+        for col in range(6):
+            N[j, col] = R[i, col]
+    nboards = np.zeros((max(Bo.shape[0] + 16, 1024), 6), dtype=np.int64)
+    for i in range(Bo.shape[0]):
+        for col in range(6):
+            nboards[i, col] = Bo[i, col]
+    npool = np.zeros((max(Po.shape[0] + 16, 1 << 14), 4), dtype=np.int64)
+    for i in range(Po.shape[0]):
+        for col in range(4):
+            npool[i, col] = Po[i, col]
+    meta[M_COUNT] = R.shape[0]
+    meta[M_NBOARDS] = Bo.shape[0]
+    meta[M_NPOOL] = Po.shape[0]
+    meta[M_PRUNES] += 1  # a partial memo: known states re-check their bonus turns (see prune_memory)
+    return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)

@@ -8,7 +8,8 @@ low at a turn boundary is suspended, its buffer topped up, and resumed.
 
 Optimal seats (``"optimal"``, ``"optimal:at_least:K"`` or :func:`~.policies.optimal` objects) play inside
 a compiled loop of their own (:func:`~.kernel.run_games_optimal`, :func:`~.kernel.optimal_turn`): every turn
-is solved exactly on its board by the compiled solver (:mod:`.exact`), each chunk of games with its own memo.
+is solved exactly on its board by the compiled solver (:mod:`.exact`), with a memo carried from turn to turn,
+game to game, chunk to chunk and call to call (bounded; :mod:`.memopool`).
 Games of human-style seats only run :func:`~.kernel.run_games`, which never calls the solver: a first
 greedy simulation does not compile it.  Chunks can run on ``n_jobs``
 threads (the kernels release the GIL); a game's result never depends on the chunk size or ``n_jobs``.
@@ -27,7 +28,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..engine.execution import check_execution, simulate_blocks
+from ..engine.execution import Progress, check_execution, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import spawn_blocks
 from . import exact as E, kernel as K
@@ -84,11 +85,30 @@ def _seat_arrays(pols, L, yarn_tokens: bool, cfg=None):
             np.array(spec_of, dtype=np.int64), np.array(k_of, dtype=np.int64), sc, bool(specs))
 
 
-def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
+def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, workers=1):
+    kinds, params, spec_of, k_of, sc, any_opt = seats
+    if not any_opt:
+        return _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, None, workers)
+    from .memopool import POOL, setting_key
+
+    key = setting_key(sc)
+    mem = POOL.take(key, arrays[2], workers)
+    box = [mem]
+    try:
+        return _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers, key)
+    finally:
+        POOL.give(key, box[0], taken=mem)
+
+
+def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, box, workers, key=None):
+    """One chunk of games; ``box[0]`` holds the solver memo (replaced as it grows or is pruned)."""
     brd, full, n = arrays
     rcm, rw, rrows = risk
     kinds, params, spec_of, k_of, sc, any_opt = seats
-    mem = E.new_memory(n) if any_opt else None
+    if any_opt:
+        from .memopool import POOL, memo_keep, memo_max, prune
+
+        limit = memo_max(workers)
     m = len(seqs)
     gens = [np.random.default_rng(s) for s in seqs]
     buf = np.zeros((m, 2 * BLOCK), dtype=np.int8)
@@ -108,8 +128,13 @@ def _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens):
     tv = np.zeros((m, players, 2), dtype=np.float64)
     while True:
         if any_opt:  # the compiled exact solver is compiled (or loaded) only for games with optimal seats
-            suspended, mem = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params, spec_of, k_of, brd,
-                                                 full, n, rcm, rw, rrows, buf, st, hands, yarn, tv, sc, mem)
+            suspended, box[0], memo_full = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params,
+                                                               spec_of, k_of, brd, full, n, rcm, rw, rrows, buf, st,
+                                                               hands, yarn, tv, sc, box[0], limit)
+            if memo_full:  # at a turn boundary: keep the openings (on disk too), drop the rest, play on
+                POOL.save(key, box[0])
+                box[0] = prune(box[0], memo_keep(workers))
+                continue
         else:
             # all seats greedy: no risk tables, a smaller compiled loop (the same games; see kernel.human_turn)
             greedy = _PRUNE_GREEDY and bool(np.all(kinds % K.NO_YARN == K.KIND_GREEDY))
@@ -163,7 +188,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     rng : seed, SeedSequence or Generator
         Game ``i`` uses child ``i`` of ``SeedSequence.spawn``.
     progress : bool
-        tqdm bar over the games (stderr).
+        Progress on stderr (a bar on a terminal, else a line every few seconds).
     n_jobs : int
         Workers running blocks of games (-1: all cores); results do not depend on it.
     yarn_tokens : bool
@@ -204,8 +229,6 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     >>> list(df.columns[-3:])
     ['expected_3', 'value_3', 'dice_rolled']
     """
-    from tqdm.auto import tqdm
-
     from .policies import _arrays, _risk
 
     n_games = check_result_size(_check_n(n_games, "n_games"), ROW_BYTES, name="n_games")
@@ -235,22 +258,29 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     n_jobs = execution.n_jobs
     blocks = spawn_blocks(rng, n_games, chunk)  # seeds spawned per chunk: the children of one spawn(n_games)
 
-    def work(seqs):
-        return _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens)
+    parallel = n_jobs != 1 and n_games > chunk
+    workers = 1
+    if parallel:
+        import os
 
-    bar = tqdm(total=n_games, desc="purramid games", unit="game", disable=not progress, leave=False)
+        workers = max(1, min((os.cpu_count() or 1) if n_jobs == -1 else n_jobs, -(-n_games // chunk)))
+
+    def work(seqs):
+        return _run_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, workers)
+
+    bar = Progress(-(-n_games // chunk), desc="purramid games", enabled=progress)
     frames = []
-    if n_jobs != 1 and n_games > chunk:
+    if parallel:
         from joblib import Parallel, delayed
 
         # joblib takes the blocks one at a time, in order (under its lock): seeds are spawned in order
         for df in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(delayed(work)(q) for q in blocks):
             frames.append(df)
-            bar.update(len(df))
+            bar.update(1, len(df))
     else:
         for seqs in blocks:
             frames.append(work(seqs))
-            bar.update(len(frames[-1]))
+            bar.update(1, len(frames[-1]))
     bar.close()
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(n_games))

@@ -21,10 +21,7 @@ import numpy as np
 
 from . import exact as E
 
-__all__ = ["CompiledSolver", "MEMO_LIMIT"]
-
-#: entries after which a fresh solve starts from an empty memo (values never depend on the memo)
-MEMO_LIMIT = 3_000_000
+__all__ = ["CompiledSolver"]
 
 
 class CompiledSolver:
@@ -44,17 +41,39 @@ class CompiledSolver:
         self.sc = E.static_context(layout, [(kind, E.MODE_CODES[bonus], self.yarn_value)],
                                    yarn_tokens=self.yarn_tokens, auto_max=self.auto_max)
         self.mem = E.new_memory(layout.n_spaces)
+        self._layers = None     # covered spaces the openings file reaches (read at the first solve)
+
+    def _openings(self, cov: int) -> None:
+        """Start an empty memo from the openings file (:mod:`.memopool`) if it covers board ``cov``."""
+        from . import memopool
+
+        if not memopool.POOL.enabled:
+            return
+        key = memopool.setting_key(self.sc)
+        if self._layers is None:
+            self._layers = memopool.openings_layers(key)
+        if 0 <= bin(int(cov)).count("1") <= self._layers:
+            mem = memopool.load_openings(key, self.layout.n_spaces)
+            if mem is not None:
+                self.mem = mem
+            self._layers = -1   # loaded (or unusable): never again for this memo
 
     def _solve(self, tag: int, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
+        if self._layers != -1 and self.memo_size() == 0:
+            self._openings(cov)
         v, b, self.mem = E.solve(tag, int(cov), int(P), int(d), int(D), int(y), int(k), 0, self.sc, self.mem)
         return float(v), float(b)
 
     # ----------------------------------------------------------------- values
     def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
-        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov`` (the memo is reset
-        first once it holds :data:`MEMO_LIMIT` entries: a long run of games cannot grow it without bound)."""
-        if self.memo_size() > MEMO_LIMIT:
-            self.clear()
+        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov`` (the memo is carried
+        from call to call; once it holds :func:`.memopool.memo_max` entries it is first pruned to the boards
+        with the fewest covered spaces, :func:`.memopool.prune`: a long run of calls cannot grow it without
+        bound)."""
+        from .memopool import memo_keep, memo_max, prune
+
+        if self.memo_size() > memo_max(1):
+            self.mem = prune(self.mem, memo_keep(1))
         return self._solve(E.F_ROLL, cov, 0, D, D, y, k)
 
     def roll_value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
@@ -137,5 +156,7 @@ class CompiledSolver:
         return E.memo_size(self.mem)
 
     def clear(self) -> None:
-        """Forget every memoised value (the next solve is cold; compiled code stays loaded)."""
+        """Forget every memoised value (the next solve is cold, from no openings file either; compiled code
+        stays loaded)."""
         self.mem = E.new_memory(self.layout.n_spaces)
+        self._layers = -1

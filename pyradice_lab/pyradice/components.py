@@ -44,8 +44,6 @@ from ..engine.schema import (
     Source,
     Str,
     Table,
-    merge,
-    read_toml,
     suggest,
 )
 
@@ -402,10 +400,7 @@ def load_components(path: str | Path | None = None) -> Components:
         files = [folder / n for n in FORMAT.packaged if (folder / n).is_file()]
         if not files:
             raise SchemaError(f"holds none of {', '.join(FORMAT.packaged)}", file=folder)
-        doc = FORMAT.packaged_document()
-        for f in files:
-            doc = merge(doc, read_toml(f), SPEC)
-        return FORMAT.from_document(doc, file=folder)
+        return FORMAT.load_files([(f, "components") for f in files], file=folder)
     return FORMAT.load(path)
 
 

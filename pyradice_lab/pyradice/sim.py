@@ -285,7 +285,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     per_turn : bool
         Add ``choices_tNN`` columns (available dice at each turn).
     progress : bool
-        tqdm progress bar on stderr.
+        Progress on stderr (a bar on a terminal, else a line every few seconds).
     return_arrays : bool
         Also return the raw arrays (moves, final pyramids, ...) as a second value.
     components : path or Components, optional
@@ -336,7 +336,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if engine == "fast" and not fast:
         raise ValueError("engine='fast' needs built-in component kinds and named policies")
     use_fast = fast and engine != "python"
-    from ..engine.execution import check_execution
+    from ..engine.execution import Progress, check_execution
 
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
     if execution.parallel or execution.cache_dir is not None:
@@ -347,11 +347,8 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
             "return_arrays": return_arrays}, execution, chunk=_CHUNK, desc="pyradice games",
             join=_join_arrays if return_arrays else _join_frames)
     parts: list[dict] = []
-    bar = None
-    if progress:                     # tqdm is imported only when asked for (~35 ms of a first call otherwise)
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n_games, desc="pyradice games", unit="game", leave=False)
+    # tqdm is imported only for a bar on a terminal (~35 ms of a first call otherwise)
+    bar = Progress(-(-n_games // _CHUNK), desc="pyradice games", enabled=progress) if progress else None
     # seeds spawned per chunk (the same children as one spawn(n_games)); of each chunk only the arrays the
     # result needs are kept (not its deals), so memory grows by the result's size only
     for seeds in spawn_blocks(rng, n_games, _CHUNK):
@@ -365,7 +362,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
         part["discs"] = np.stack([d.discs for d in deals])
         parts.append(part)
         if bar is not None:
-            bar.update(len(deals))
+            bar.update(1, len(deals))
     if bar is not None:
         bar.close()
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

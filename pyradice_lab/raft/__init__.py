@@ -17,7 +17,10 @@ Public API (imported lazily, so ``import pyradice_lab.raft`` stays cheap):
 - :mod:`~pyradice_lab.raft.policies` (``fixed``, ``aim``, ``greedy``, ``random`` and the strongest,
   ``exact``: the expected-points player of :mod:`~pyradice_lab.raft.expectimax`),
   :func:`default_components` / :func:`load_components` (the TOML components);
-- :mod:`~pyradice_lab.raft.strong_play`: the exact player's strength and the balance findings under strong play.
+- :mod:`~pyradice_lab.raft.strong_play`: the exact player's strength and the balance findings under strong play;
+- :func:`advise` ``(position, *, objective="points", policy="exact")``: every tilt of the turn at hand (or every
+  loading of the gems that fell) ranked by its exact expected points; positions from a TOML/JSON file
+  (:func:`load_position`) or from turn K of a seeded game (:func:`position_from_game`).
 
 Examples
 --------
@@ -51,11 +54,20 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "loading": ["load"],
     "sim": ["simulate_games", "start_player_table"],
     "rules": ["play_game"],
+    "advisor": ["advise", "load_position", "position_from_game", "positions_from_game", "tilt_outcomes", "Position"],
 }, submodules=[*ROLE_MODULES, "physics", "tilting", "loading", "calibration", "sampling", "readings", "layouts",
-               "expectimax", "expectation", "strong_play"])
+               "expectimax", "expectation", "strong_play", "advisor"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
     from . import policies as policies
+    from .advisor import (
+        Position as Position,
+        advise as advise,
+        load_position as load_position,
+        position_from_game as position_from_game,
+        positions_from_game as positions_from_game,
+        tilt_outcomes as tilt_outcomes,
+    )
     from .calibration import calibrate as calibrate, simulate_observations as simulate_observations
     from .components import default_components as default_components, load_components as load_components
     from .layouts import (

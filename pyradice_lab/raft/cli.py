@@ -6,6 +6,8 @@ Examples (shell)::
     pyradice-lab raft simulate --players 4 --games 5000 --seed 1 --variant sinking --flag-depth 25
     pyradice-lab raft play --players 3 --seed 7
     pyradice-lab raft calibrate tilts.csv
+    pyradice-lab raft advise --game-seed 7 --turn 3
+    pyradice-lab raft advise --position my_turn.toml
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 from ..engine.cliargs import (
+    CliError,
     comma_names,
     components_arg,
     execution_args,
@@ -98,6 +101,36 @@ def add_cli(sub) -> None:
     components_arg(c)
     c.set_defaults(func=_cmd_calibrate)
 
+    a = sub.add_parser("advise", help="rank every tilt of a turn by its exact expected points",
+                       description="Rank every edge, finger space and hold time of the turn at hand by the exact "
+                                   "expected value of its outcome, and show the exact distribution of the gems "
+                                   "fallen for the best tilt. The position comes from a file (--position, TOML or "
+                                   "JSON; format in docs/guide/raft.md) or from turn K of a seeded game. Examples: "
+                                   "pyradice-lab raft advise --game-seed 7 --turn 3; "
+                                   "pyradice-lab raft advise --position my_turn.toml")
+    a.add_argument("--position", default=None, help="a position file (.toml or .json)")
+    a.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
+    a.add_argument("--turn", type=positive_int, default=None, help="the turn of that game (1 = the first)")
+    a.add_argument("--players", type=positive_int, default=3, help="players of that game (default: 3)")
+    a.add_argument("--variant", choices=["standard", "sinking"], default="standard", help="variant of that game")
+    a.add_argument("--policies", type=comma_names, default="exact",
+                   help="the policies that played that game (default: exact)")
+    a.add_argument("--after-tilt", action="store_true",
+                   help="the position after that turn's tilt: how to load the gems that fell")
+    a.add_argument("--objective", choices=["points", "completed"], default="points",
+                   help="points: the exact player's value (default); completed: points completed this turn")
+    a.add_argument("--policy", choices=["exact", "sampled"], default="exact",
+                   help="exact sums (default) or Monte Carlo estimates with CIs")
+    a.add_argument("--samples", type=positive_int, default=2000, help="tilts per option for --policy sampled")
+    a.add_argument("--seed", type=nonneg_int, default=0, help="seed of --policy sampled (default: 0)")
+    a.add_argument("--top", type=positive_int, default=10, help="options to show (default: %(default)s)")
+    a.add_argument("--outcomes", type=nonneg_int, default=8,
+                   help="most likely outcomes of the best tilt to show (default: %(default)s)")
+    a.add_argument("--dump-position", type=output_file(".toml"), default=None,
+                   help="also write the position as a TOML file (to edit and ask again)")
+    components_arg(a)
+    a.set_defaults(func=_cmd_advise)
+
 
 def _policies(text: str):
     parts = [x.strip() for x in text.split(",") if x.strip()]
@@ -147,6 +180,72 @@ def _cmd_tilt(args) -> int:
         print(shown.drop(columns=["count"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(df) > args.top:
         print(f"... {len(df) - args.top} more outcomes (probability {df['p'].iloc[args.top:].sum():.4f} in all)")
+    return 0
+
+
+def _cmd_advise(args) -> int:
+    import pandas as pd
+
+    from .advisor import advise, load_position, position_from_game
+    from .components import load_components
+
+    if (args.position is None) == (args.game_seed is None):
+        raise CliError("advise needs either --position FILE or --game-seed S with --turn K")
+    if args.game_seed is not None and args.turn is None:
+        raise CliError("--game-seed needs --turn K (1 = the first turn)")
+    if args.position is not None and args.turn is not None:
+        raise CliError("--turn goes with --game-seed, not with --position")
+    comp = load_components(args.components)
+    if args.position is not None:
+        pos = load_position(args.position, components=comp)
+        where = args.position
+    else:
+        pos = position_from_game(args.game_seed, args.turn, players=args.players, variant=args.variant,
+                                 policies=_policies(args.policies), after_tilt=args.after_tilt, components=comp)
+        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the tilt" if args.after_tilt else "")
+    df = advise(pos, objective=args.objective, policy=args.policy, rng=args.seed, samples=args.samples)
+    if args.dump_position:
+        with open(args.dump_position, "w", encoding="utf-8") as fh:
+            fh.write(pos.to_toml())
+    print(f"Position: {where}")
+    print(pos.text())
+    if df.attrs.get("decision") == "load":
+        print(f"\nobjective: {df.attrs['objective']}; every loading of the gems that fell, exact")
+        with pd.option_context("display.width", 200, "display.max_colwidth", 100):
+            print(df[["action", "value", "regret", "engine"]].head(args.top).to_string(
+                index=False, float_format=lambda v: f"{v:.3f}"))
+        if len(df) > args.top:
+            print(f"... {len(df) - args.top} more loadings (--top)")
+        print(f"then: {df['then'].iloc[0]}\nwhy: {df['why'].iloc[0]}")
+        print("(engine = the rules engine's loader: most points completed, then slots filled, then ordinary gems)")
+        return 0
+    print(f"\nobjective: {df.attrs['objective']}; values {'exact' if args.policy == 'exact' else 'sampled'}"
+          + (f" ({args.samples:,} tilts per option, seed {args.seed})" if args.policy == "sampled" else ""))
+    cols = ["edge", "finger", "duration", "value"] + (["se"] if args.policy == "sampled" else []) + \
+        ["regret"] + [c for c in df.columns if c.startswith("p_complete_")] + ["gems_fallen", "gift_points"]
+    with pd.option_context("display.width", 200, "display.max_colwidth", 90):
+        print(df[cols].head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if len(df) > args.top:
+        print(f"... {len(df) - args.top} more options (--top)")
+    lifeboats = ", ".join(f"p_complete_{i} = {b}" for i, b in enumerate(df.attrs["lifeboats"]))
+    if lifeboats:
+        print(f"({lifeboats})")
+    for i, r in enumerate(df.head(min(3, args.top)).itertuples(index=False)):
+        print(f"{i + 1}. {r.edge} {r.finger} {r.duration:g} s: {r.why}\n   then: {r.then}")
+    if pos.played is not None:
+        e, f, d = pos.played
+        hit = df.index[(df["edge"] == e) & (df["finger"] == f) & (df["duration"] == d)]
+        if len(hit):
+            print(f"played in the game: {e} {f} {d:g} s, rank {hit[0] + 1}, regret {df['regret'].iloc[hit[0]]:.3f}")
+    top = df.iloc[0]
+    out = df.attrs["outcomes"]
+    if args.outcomes:
+        print(f"\nbest tilt {top['edge']} {top['finger']} {top['duration']:g} s: exact distribution of the gems "
+              f"fallen ({len(out)} outcomes), most likely first")
+        with pd.option_context("display.width", 200, "display.max_colwidth", 90):
+            print(out.head(args.outcomes).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        totals = out.groupby("total")["p"].sum()
+        print("P(total fallen): " + ", ".join(f"{int(t)}: {p:.3f}" for t, p in totals.items() if p >= 0.0005))
     return 0
 
 

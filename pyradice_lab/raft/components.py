@@ -43,7 +43,6 @@ from ..engine.schema import (
     Str,
     Table,
     merge,
-    read_toml,
     suggest,
 )
 
@@ -282,8 +281,8 @@ SPEC = Table({
         "slots": Field(MapOf(Str(**_NAME), Int(0, 20), 1, 8), "gem slots per ordinary colour"),
         "points": Field(Int(1, 99), "points (rope knots) for completing the lifeboat"),
         "source": Field(Source(), "where the card comes from"),
-    }), key="id", min_len=1, max_len=200, merge="replace"), "the lifeboat cards (a designer's list replaces the "
-                                                            "packaged one whole)"),
+    }), key="id", min_len=1, max_len=200), "the lifeboat cards (a designer's entries merge by id; [replace] "
+                                           "card = true replaces the packaged deck whole)"),
     "grid": Field(Table({
         "rows": Field(Const(3, "the raft is a 3x3 grid"), "rows of spaces"),
         "cols": Field(Const(3, "the raft is a 3x3 grid"), "columns of spaces"),
@@ -411,7 +410,8 @@ FORMAT = ComponentFormat(
 
 Load with: pyradice-lab raft simulate --components THIS_FILE, or raft.simulate_games(..., components=PATH).
 A file may be partial: tables merge key by key over the packaged components (gems.toml, lifeboats.toml,
-raft.toml); a [[card]] list replaces the packaged deck whole (then set deck.count to its length); a value you
+raft.toml); [[card]] entries merge by id into the packaged deck (a new id adds a card: then raise deck.count),
+and a table [replace] with card = true replaces the packaged deck whole (set deck.count to its length); a value you
 give without a source is marked source = "designer".  Sources: "rules" (stated in the rules text),
 "reconstruction" (our documented choice), "designer" (yours).  The tilt model's parameters are not components:
 see data/tilt.toml, raft.TiltParams and raft.calibrate.
@@ -451,10 +451,7 @@ def load_components(path=None, *, gems=None, lifeboats=None, raft=None) -> Compo
              if p is not None]
     if not given:
         return FORMAT.default()
-    doc = FORMAT.packaged_document()
-    for name, p in given:
-        doc = merge(doc, read_toml(p, what=name), SPEC)
-    return FORMAT.from_document(doc, file=", ".join(str(p) for _, p in given))
+    return FORMAT.load_files([(p, name) for name, p in given], file=", ".join(str(p) for _, p in given))
 
 
 def coerce_components(components, name: str = "components") -> Components:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..engine.execution import check_execution, join_frames, simulate_blocks
+from ..engine.execution import Progress, check_execution, join_frames, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import seed_sequence, spawn_blocks
 from ..engine.stats import mean_estimate, proportion_estimate
@@ -170,10 +170,11 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
 
         parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(work)(seeds) for seeds in chunks)
     else:
-        from tqdm.auto import tqdm
-
-        parts = [work(seeds) for seeds in tqdm(chunks, total=n_chunks, desc="raft games", unit="chunk",
-                                               disable=not progress, leave=False)]
+        parts = []
+        with Progress(n_chunks, desc="raft games", enabled=progress) as bar:
+            for seeds in chunks:
+                parts.append(work(seeds))
+                bar.update(1, len(seeds))
     games = np.concatenate([p[0] for p in parts])
     scores = np.concatenate([p[1] for p in parts])
     boats = np.concatenate([p[2] for p in parts])

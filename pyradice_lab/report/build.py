@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.execution import Pool, check_execution
+from ..engine.execution import Pool, Progress, check_execution
 from ..engine.sweep import (
     loky_config,
     remove_stale_temporaries,
@@ -286,8 +286,6 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     ...
     ValueError: out must be a .pdf path, got 'report.txt'
     """
-    from tqdm.auto import tqdm
-
     from ..engine import registry
 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -328,13 +326,15 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     remove_stale_temporaries(root)
     stage = Path(tempfile.mkdtemp(prefix=temporary_prefix() + "run-", dir=root))
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
-    bar = tqdm(total=len(builders), desc="report", unit="section", disable=not progress, leave=False)
+    bar = Progress(len(builders), desc="report", what="sections", enabled=progress)
     try:
         # the robustness checks of the start-player findings (full report only) depend on the root seed alone:
         # they run beside the sections, in the same worker pool (pyradice_lab.report.checks)
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
         bar.total += len(checks)
+        if bar.bar is not None:
+            bar.bar.total = bar.total
         if not execution.parallel:
             done: dict[int, Section] = {}
             for i in waves[0] + waves[1]:  # the pool's order (see FIRST_WAVE): the same numbers either way

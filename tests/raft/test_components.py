@@ -79,6 +79,8 @@ def _write(tmp_path, text):
 
 
 LIFEBOATS = (DATA_DIR / "lifeboats.toml").read_text()
+#: a designer's whole deck: [[card]] entries merge by id unless the file says it replaces the deck
+WHOLE_DECK = "[replace]\ncard = true\n\n" + LIFEBOATS
 CARD1 = 'id = 1\nname = "RR"\nslots = { red = 2 }\npoints = 2\nsource = "reconstruction"'
 
 
@@ -95,7 +97,7 @@ def test_malformed_card_toml_names_the_bad_value(tmp_path, change, needle):
     assert CARD1 in LIFEBOATS
     good = CARD1.replace(*change, 1)
     assert good != CARD1
-    path = _write(tmp_path, LIFEBOATS.replace(CARD1, good, 1))
+    path = _write(tmp_path, WHOLE_DECK.replace(CARD1, good, 1))
     with pytest.raises(ValueError, match=re.escape(f"{path}: {needle}")):
         load_components(lifeboats=path)
 
@@ -104,7 +106,7 @@ def test_deck_count_duplicate_card_ids_and_invalid_toml(tmp_path):
     with pytest.raises(ValueError, match=re.escape("deck.count: is 40 but there are 39 [[card]] entries")):
         load_components(lifeboats=_write(tmp_path, LIFEBOATS.replace("count = 39", "count = 40")))
     with pytest.raises(ValueError, match=r"card\[1\]\.id: 1 appears twice"):
-        load_components(lifeboats=_write(tmp_path, LIFEBOATS.replace("id = 2\n", "id = 1\n", 1)))
+        load_components(lifeboats=_write(tmp_path, WHOLE_DECK.replace("id = 2\n", "id = 1\n", 1)))
     with pytest.raises(ValueError, match=r"boats\.toml: line 1, column 7: not valid TOML"):
         load_components(lifeboats=_write(tmp_path, "[[card]\nid ="))
 
@@ -130,3 +132,30 @@ def test_bad_raft_file(tmp_path):
         load_components(raft=_write(tmp_path, text.replace("openings = [0.0, 1.0, 0.0]", "openings = [0.0, 2.0, 0]")))
     with pytest.raises(ValueError, match=r"flag\.depth\.4: 40 is deeper than the 31 cards left"):
         load_components(raft=_write(tmp_path, text.replace("4 = 20", "4 = 40")))
+
+
+def test_card_entries_merge_by_id_and_replace_needs_saying(tmp_path):
+    """One rule in every game (issue 30): keyed entries merge by key; [replace] card = true replaces the deck."""
+    two = tmp_path / "two.toml"
+    two.write_text("[[card]]\nid = 1\npoints = 4\n\n[[card]]\nid = 2\npoints = 4\n")
+    comp = load_components(two)
+    packaged = load_components()
+    assert len(comp.deck) == len(packaged.deck) == 39
+    assert [c.points for c in comp.deck[:3]] == [4, 4, packaged.deck[2].points]
+    assert comp.deck[0].slots == packaged.deck[0].slots  # the rest of card 1 is the packaged card's
+    new = tmp_path / "new.toml"
+    new.write_text("[[card]]\nid = 99\nslots = { red = 2 }\npoints = 3\n")
+    with pytest.raises(ValueError, match=re.escape(
+            "deck.count: is 39 but there are 40 [[card]] entries ([[card]]: your 1 entries merge into the packaged 39 "
+            "by 'id' (1 new: 99), 40 in all; to replace the packaged list whole add [replace] card = true)")):
+        load_components(new)
+    new.write_text("[deck]\ncount = 40\n\n[[card]]\nid = 99\nslots = { red = 2 }\npoints = 3\n")
+    assert len(load_components(new).deck) == 40
+    whole = tmp_path / "whole.toml"
+    whole.write_text("[replace]\ncard = true\n\n" + "".join(
+        f"[[card]]\nid = {i}\nslots = {{ red = 1, blue = 1 }}\npoints = 2\n\n" for i in range(101, 140)))
+    assert [c.id for c in load_components(whole).deck] == list(range(101, 140))  # none of the packaged cards
+    twice = tmp_path / "twice.toml"
+    twice.write_text("[[card]]\nid = 1\npoints = 4\n\n[[card]]\nid = 1\npoints = 5\n")
+    with pytest.raises(ValueError, match=r"card\.1: id 1 appears twice in the file's entries"):
+        load_components(twice)
