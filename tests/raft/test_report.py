@@ -35,6 +35,11 @@ def test_card_fairness_keeps_the_deck_total_and_flags_cards():
     assert len(t) == 39 and set(t["verdict"]) <= {"fair", "over-valued", "under-valued"}
     assert abs(res.meta["rate"] * t["turns_per_compl"].sum() - t["points"].sum()) < 1e-9
     assert (t["fair_low"] <= t["fair_high"]).all()
+    # issue 28: one test per card, Holm-adjusted over the deck: a verdict only where p_holm < 0.05
+    assert ((t["verdict"] != "fair") == (t["p_holm"] < 0.05)).all()
+    outside = (t["points"] > t["fair_high"]) | (t["points"] < t["fair_low"])
+    assert (outside | (t["verdict"] == "fair")).all()  # Holm flags a subset of the uncorrected intervals
+    assert "Holm-adjusted over the deck's 39 cards" in res.reading
 
 
 def test_tilt_model_page_is_exact_and_monotone():
