@@ -83,13 +83,16 @@ def experiment_key(script: str | os.PathLike) -> str:
     if not any(f.parent in games or any(p in games for p in f.parents) for f in files):
         files = sorted({script, *(f for f in package.rglob("*") if f.is_file() and "__pycache__" not in f.parts
                                   and f.suffix in (".py", ".toml"))})
-    h = hashlib.sha256(_KEY_VERSION.encode() + b"\n")
+    entries = []
     for f in files:
         if _sources.in_package(f):
             name = "pyradice_lab/" + f.relative_to(package).as_posix()
         else:  # the script itself: its name, wherever the checkout is
             name = f.name
-        h.update(name.encode() + b"\0" + _sources.file_digest(f).encode() + b"\n")
+        entries.append((name, _sources.file_digest(f)))
+    h = hashlib.sha256(_KEY_VERSION.encode() + b"\n")
+    for name, digest in sorted(entries):  # by name, not by absolute path: the same key in every checkout
+        h.update(name.encode() + b"\0" + digest.encode() + b"\n")
     return h.hexdigest()
 
 
