@@ -185,3 +185,26 @@ def test_meerkat_score_game_refuses_bad_adjacency_and_tokens():
     assert len(score_game(counts, adjacency=ok)) == 2  # a 0/1 integer matrix is fine
     with pytest.raises(TypeError, match="trace must be True or False, got 'yes'"):
         play_game(2, rng=0, trace="yes")
+
+
+@pytest.mark.parametrize("game", ["raft", "meerkat"])
+def test_json_position_files_go_through_the_input_file_limits(game, tmp_path, monkeypatch):
+    """A position given as .json is read like every other input file: a device or an oversized file is
+    refused before reading, naming the file."""
+    import importlib
+
+    load_position = importlib.import_module(f"pyradice_lab.{game}.advisor").load_position
+    device = tmp_path / "pos.json"
+    os.symlink("/dev/zero", device)
+    with pytest.raises(SchemaError, match="pos.json"):
+        load_position(device)
+    big = tmp_path / "big.json"
+    big.write_text("{" + " " * 2000 + "}")
+    monkeypatch.setenv(limits.INPUT_ENV_VAR, "1000")
+    with pytest.raises(SchemaError, match="big.json"):
+        load_position(big)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    monkeypatch.delenv(limits.INPUT_ENV_VAR)
+    with pytest.raises(SchemaError, match="not valid JSON"):
+        load_position(bad)

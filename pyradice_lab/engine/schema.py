@@ -569,6 +569,25 @@ def _merge_note(packaged: Mapping, given: Sequence, spec: Table, replaced: set[s
 # ------------------------------------------------------------------------------------------------ reading
 def read_toml(path, *, what: str = "components") -> dict:
     """Read a TOML file; every failure is a :class:`SchemaError` naming the file (and line and column)."""
+    p, text = _read_text(path, what, "TOML")
+    return parse_toml(text, file=p)
+
+
+def read_document(path, *, what: str = "position") -> dict:
+    """Read a ``.json`` file as JSON, anything else as TOML, through the same input-file checks as
+    :func:`read_toml`; every failure is a :class:`SchemaError` naming the file."""
+    p = Path(path) if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes) else None
+    if p is None or p.suffix.lower() != ".json":
+        return read_toml(path, what=what)
+    p, text = _read_text(path, what, "JSON")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SchemaError(f"not valid JSON: {exc}", file=p) from None
+
+
+def _read_text(path, what: str, kind: str) -> tuple[Path, str]:
+    """The UTF-8 text of an input file (a device, a pipe or a file above the limit refused before reading)."""
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
         raise TypeError(f"{what} must be a path (str or pathlib.Path), got {type(path).__name__}")
     p = Path(path)
@@ -577,7 +596,7 @@ def read_toml(path, *, what: str = "components") -> dict:
     if not p.exists():
         raise SchemaError("no such file", file=p)
     if p.is_dir():
-        raise SchemaError("is a directory, expected a .toml file", file=p)
+        raise SchemaError(f"is a directory, expected a .{kind.lower()} file", file=p)
     try:
         # refuses a device (/dev/zero), a pipe or a file above limits.max_input_file_bytes() before reading
         raw = read_input_file(p, what=f"{what} file")
@@ -588,8 +607,8 @@ def read_toml(path, *, what: str = "components") -> dict:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SchemaError(f"is not a TOML text file (not UTF-8 at byte {exc.start})", file=p) from None
-    return parse_toml(text, file=p)
+        raise SchemaError(f"is not a {kind} text file (not UTF-8 at byte {exc.start})", file=p) from None
+    return p, text
 
 
 def parse_toml(text: str, *, file=None) -> dict:

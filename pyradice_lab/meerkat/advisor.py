@@ -50,7 +50,7 @@ from ..engine.schema import (
     SchemaError,
     Str,
     Table,
-    read_toml,
+    read_document,
     validate,
 )
 from .rules import (
@@ -323,17 +323,8 @@ def load_position(source, *, components=None) -> Position:
     if isinstance(source, Mapping):
         doc = json.loads(json.dumps(source))
     elif isinstance(source, (str, Path)):
-        p = Path(source)
-        file = p
-        if p.suffix.lower() == ".json":
-            if not p.is_file():
-                raise SchemaError("no such file", file=p)
-            try:
-                doc = json.loads(p.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise SchemaError(f"not valid JSON: {exc}", file=p) from None
-        else:
-            doc = read_toml(p, what="position")
+        file = Path(source)
+        doc = read_document(file, what="position")   # .json or TOML, with the input-file limits
     else:
         raise TypeError(f"position must be a path, a mapping or a Position, got {type(source).__name__}")
     return _build(validate(position_spec(), doc, file=file), comp, file)

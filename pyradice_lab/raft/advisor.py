@@ -47,7 +47,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..engine.schema import Array, Field, Float, Int, Records, SchemaError, Str, Table, read_toml, validate
+from ..engine.schema import (
+    Array,
+    Field,
+    Float,
+    Int,
+    Records,
+    SchemaError,
+    Str,
+    Table,
+    read_document,
+    validate,
+)
 from .components import Components, coerce_components
 from .physics import TiltParams, coerce_params
 from .rules import FLAG, VARIANTS, Game
@@ -311,17 +322,8 @@ def load_position(source, *, components=None) -> Position:
     if isinstance(source, Mapping):
         doc = dict(source)
     elif isinstance(source, (str, Path)):
-        p = Path(source)
-        file = p
-        if p.suffix.lower() == ".json":
-            if not p.is_file():
-                raise SchemaError("no such file", file=p)
-            try:
-                doc = json.loads(p.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise SchemaError(f"not valid JSON: {exc}", file=p) from None
-        else:
-            doc = read_toml(p, what="position")
+        file = Path(source)
+        doc = read_document(file, what="position")   # .json or TOML, with the input-file limits
     else:
         raise TypeError(f"position must be a path, a mapping or a Position, got {type(source).__name__}")
     return _build(validate(position_spec(), doc, file=file), comp, file)
