@@ -122,6 +122,16 @@ def status(kind: str = "experiments") -> dict[str, str]:
     return out
 
 
+def _publish(stage: Path, manifest: dict, target: Path) -> None:
+    """Write ``manifest.json`` into the staging folder and swap it in for ``target`` (readers never see a
+    half-written result folder)."""
+    (stage / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.chmod(stage, 0o755)  # mkdtemp folders are owner-only
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(stage, target)
+
+
 # ------------------------------------------------------------------------ the child: one experiment
 def _child(script: str, out: str) -> None:
     """Run ``script --quick --out out`` in this interpreter and write ``out/records.json``: what each saved
@@ -189,12 +199,7 @@ def run_one(script: Path) -> dict:
             manifest = {"experiment": script.stem, "key": key,
                         "command": f"python experiments/{script.name} --quick",
                         "seconds": round(seconds, 1), "results": records}
-            (stage / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-            os.chmod(stage, 0o755)  # mkdtemp folders are owner-only
-            target = RESULTS / script.stem
-            if target.exists():
-                shutil.rmtree(target)
-            os.replace(stage, target)
+            _publish(stage, manifest, RESULTS / script.stem)
         except BaseException:
             shutil.rmtree(stage, ignore_errors=True)
             raise
@@ -245,12 +250,7 @@ def run_notebook(path: Path) -> dict:
             cells.append(outs)
         manifest = {"notebook": path.stem, "key": key, "command": f"docs/notebooks/{path.name} in a Jupyter kernel",
                     "seconds": round(seconds, 1), "cells": cells}
-        (stage / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        os.chmod(stage, 0o755)
-        target = NOTEBOOK_RESULTS / path.stem
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(stage, target)
+        _publish(stage, manifest, NOTEBOOK_RESULTS / path.stem)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
