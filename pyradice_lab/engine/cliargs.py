@@ -244,6 +244,17 @@ def components_arg(parser) -> None:
                              "file merges over the packaged components")
 
 
+def check_position_source(args, turn_hint: str) -> None:
+    """An ``advise`` command's position: exactly one of ``--position FILE`` and ``--game-seed S`` (with
+    ``--turn K``, described by ``turn_hint``); a :class:`CliError` otherwise."""
+    if (args.position is None) == (args.game_seed is None):
+        raise CliError("advise needs either --position FILE or --game-seed S with --turn K")
+    if args.game_seed is not None and args.turn is None:
+        raise CliError(f"--game-seed needs --turn K ({turn_hint})")
+    if args.position is not None and args.turn is not None:
+        raise CliError("--turn goes with --game-seed, not with --position")
+
+
 def positive_float(text: str) -> float:
     try:
         v = float(text)

@@ -6,6 +6,7 @@ import argparse
 
 from ..engine.cliargs import (
     CliError,
+    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -190,12 +191,7 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    if (args.position is None) == (args.game_seed is None):
-        raise CliError("advise needs either --position FILE or --game-seed S with --turn K")
-    if args.game_seed is not None and args.turn is None:
-        raise CliError("--game-seed needs --turn K (a turn at which a player rolls, as the transcript numbers them)")
-    if args.position is not None and args.turn is not None:
-        raise CliError("--turn goes with --game-seed, not with --position")
+    check_position_source(args, "a turn at which a player rolls, as the transcript numbers them")
     comp = load_components(args.components)
     if args.position is not None:
         pos = load_position(args.position, components=comp)

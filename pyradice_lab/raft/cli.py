@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from ..engine.cliargs import (
-    CliError,
+    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -189,12 +189,7 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    if (args.position is None) == (args.game_seed is None):
-        raise CliError("advise needs either --position FILE or --game-seed S with --turn K")
-    if args.game_seed is not None and args.turn is None:
-        raise CliError("--game-seed needs --turn K (1 = the first turn)")
-    if args.position is not None and args.turn is not None:
-        raise CliError("--turn goes with --game-seed, not with --position")
+    check_position_source(args, "1 = the first turn")
     comp = load_components(args.components)
     if args.position is not None:
         pos = load_position(args.position, components=comp)
