@@ -75,7 +75,8 @@ def check_race(hands, seat, players_yarn=None) -> tuple[tuple[int, ...], int, tu
 
 
 def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0, *, players_yarn=None,
-                   threshold: float = RACE_THRESHOLD, components=None, yarn_tokens: bool = True) -> RaceAdvice:
+                   threshold: float = RACE_THRESHOLD, components=None, yarn_tokens: bool = True,
+                   dice: int | None = None) -> RaceAdvice:
     """Suggest this turn's objective from the race state (see the module docstring).
 
     Parameters
@@ -94,6 +95,8 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
         The components (the dice of a turn, the sides).
     yarn_tokens : bool
         Whether yarn tokens are in play.
+    dice : int, optional
+        Dice of a fresh turn (default: the components' ``dice``).
 
     Returns
     -------
@@ -120,7 +123,7 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
         raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
     comp = coerce_components(components)
     L = load_layout(layout, comp)
-    D = comp.config.dice
+    D = comp.config.dice if dice is None else dice
     cov = _check_state(L, covered, (), D, D, yv[seat])[0]
     left = L.tiles_of(L.all_mask & ~cov)
     k = hands[seat]
@@ -182,19 +185,20 @@ class RacePolicy:
         L = g.layout
         cov = [L.spaces[i] for i in bits(g.covered)]
         a = race_objective(L, cov, g.hands, g.seat, players_yarn=[min(y, 12) for y in g.yarn],
-                           threshold=self.threshold, components=None, yarn_tokens=g.yarn_tokens)
+                           threshold=self.threshold, yarn_tokens=g.yarn_tokens, dice=g.config.dice)
         self.turns += 1
+        tiles = self.tiles.with_config(g.config)   # the game's yarn value, as play_game gives the other seats
         if a.objective == "tiles":
-            return self.tiles
+            return tiles
         self.changed_turns += 1
-        return _Counted(self, optimal(a.objective, self._yv))
+        return _Counted(self, optimal(a.objective, self._yv), tiles)
 
 
 class _Counted:
     """The race objective's policy, counting where it decides differently from expected tiles."""
 
-    def __init__(self, owner: RacePolicy, policy):
-        self._owner, self._policy = owner, policy
+    def __init__(self, owner: RacePolicy, policy, tiles):
+        self._owner, self._policy, self._tiles = owner, policy, tiles
 
     def __getattr__(self, name):
         return getattr(self._policy, name)
@@ -203,14 +207,14 @@ class _Counted:
         got = self._policy.decide(layout, cov, placed, roll, **kw)
         kw0 = dict(kw, need=0)
         self._owner.decisions += 1
-        self._owner.changed_decisions += got != self._owner.tiles.decide(layout, cov, placed, roll, **kw0)
+        self._owner.changed_decisions += got != self._tiles.decide(layout, cov, placed, roll, **kw0)
         return got
 
     def stop(self, layout, cov, placed, dice_left, placements, **kw):
         got = self._policy.stop(layout, cov, placed, dice_left, placements, **kw)
         kw0 = dict(kw, need=0)
         self._owner.decisions += 1
-        self._owner.changed_decisions += got != self._owner.tiles.stop(layout, cov, placed, dice_left, placements,
+        self._owner.changed_decisions += got != self._tiles.stop(layout, cov, placed, dice_left, placements,
                                                                       **kw0)
         return got
 
