@@ -76,7 +76,7 @@ def check_race(hands, seat, players_yarn=None) -> tuple[tuple[int, ...], int, tu
 
 def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0, *, players_yarn=None,
                    threshold: float = RACE_THRESHOLD, components=None, yarn_tokens: bool = True,
-                   dice: int | None = None) -> RaceAdvice:
+                   turn_dice: int | None = None) -> RaceAdvice:
     """Suggest this turn's objective from the race state (see the module docstring).
 
     Parameters
@@ -95,7 +95,7 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
         The components (the dice of a turn, the sides).
     yarn_tokens : bool
         Whether yarn tokens are in play.
-    dice : int, optional
+    turn_dice : int, optional
         Dice of a fresh turn (default: the components' ``dice``).
 
     Returns
@@ -123,7 +123,7 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
         raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
     comp = coerce_components(components)
     L = load_layout(layout, comp)
-    D = comp.config.dice if dice is None else dice
+    D = comp.config.dice if turn_dice is None else turn_dice
     cov = _check_state(L, covered, (), D, D, yv[seat])[0]
     left = L.tiles_of(L.all_mask & ~cov)
     k = hands[seat]
@@ -185,7 +185,7 @@ class RacePolicy:
         L = g.layout
         cov = [L.spaces[i] for i in bits(g.covered)]
         a = race_objective(L, cov, g.hands, g.seat, players_yarn=[min(y, 12) for y in g.yarn],
-                           threshold=self.threshold, yarn_tokens=g.yarn_tokens, dice=g.config.dice)
+                           threshold=self.threshold, yarn_tokens=g.yarn_tokens, turn_dice=g.config.dice)
         self.turns += 1
         tiles = self.tiles.with_config(g.config)   # the game's yarn value, as play_game gives the other seats
         if a.objective == "tiles":

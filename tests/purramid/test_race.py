@@ -132,3 +132,9 @@ def test_solver_variants_are_reused():
     s = solver_for(load_layout("A"), ("at_least", 3))
     race_objective("A", hands=(5, 3), seat=0)
     assert solver_for(load_layout("A"), ("at_least", 3)) is s
+
+
+@pytest.mark.parametrize("turn_dice", [0, 99, 2.5, "x"])
+def test_bad_turn_dice_is_refused_naming_it(turn_dice):
+    with pytest.raises(ValueError, match="turn_dice"):
+        race_objective("A", hands=(5, 3), turn_dice=turn_dice)
