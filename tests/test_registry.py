@@ -73,3 +73,19 @@ def test_bench_table_shape_without_timing_assertions():
                                 "reference_per_s", "ratio", "peak_rss_mb", "target", "ok"]
     assert df["work_per_s"].iloc[0] > 0 and df["ratio"].iloc[0] > 0
     assert "dice.classify" in format_bench(df)
+
+
+def test_every_game_names_its_report_player_and_heuristic():
+    """The report player and its heuristic are registered policies (registry.get_game(g).report_player)."""
+    for name, spec in registry.games().items():
+        assert spec.report_player in spec.policies, name
+        assert spec.heuristic_player in spec.policies, name
+        assert spec.report_player != spec.heuristic_player, name
+
+
+def test_report_player_must_be_registered():
+    import pytest
+
+    with pytest.raises(ValueError, match="report_player"):
+        registry.GameSpec(name="x", title="X", summary="x", smoke_run=None, exact_tables=None, bad_calls=None,
+                          policies=("a", "b"), report_player="c")

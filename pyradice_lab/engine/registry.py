@@ -142,6 +142,12 @@ class GameSpec:
         Whether a lineup can be played at all (e.g. Meerkat Kingdom seats at most one automa); None: any.
     unrestrictable : tuple of str
         Registered policies that take no restriction (e.g. Purramid's exact ``optimal``).
+    report_player : str
+        The strongest player affordable at report scale: every finding a designer may act on (a component or
+        the start player) is measured with it.  Empty: the last (strongest) registered policy.
+    heuristic_player : str
+        The fast heuristic shown beside the report player as a sensitivity column.  Empty: the first
+        registered policy.
     """
 
     name: str
@@ -161,6 +167,18 @@ class GameSpec:
     lineup_outcomes: Callable[..., Any] | None = None
     lineup_ok: Callable[[Sequence[str]], bool] | None = None
     unrestrictable: tuple[str, ...] = ()
+    report_player: str = ""
+    heuristic_player: str = ""
+
+    def __post_init__(self):
+        for attr in ("report_player", "heuristic_player"):
+            value = getattr(self, attr)
+            if value and self.policies and value not in self.policies:
+                raise ValueError(f"{attr} must be one of the registered policies {list(self.policies)}, got {value!r}")
+        if not self.report_player and self.policies:
+            object.__setattr__(self, "report_player", self.policies[-1])
+        if not self.heuristic_player and self.policies:
+            object.__setattr__(self, "heuristic_player", self.policies[0])
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -178,7 +196,8 @@ def register(spec: GameSpec) -> GameSpec:
 def register_game(package: str, *, name: str, title: str, summary: str, smoke_run, exact_tables, bad_calls,
                   sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
                   restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
-                  unrestrictable: Sequence[str] = ()) -> GameSpec:
+                  unrestrictable: Sequence[str] = (), report_player: str = "",
+                  heuristic_player: str = "") -> GameSpec:
     """Register a game package that has the shared shape (docs/architecture.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
@@ -204,7 +223,7 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
         sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
         lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
         lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),
-        unrestrictable=tuple(unrestrictable)))
+        unrestrictable=tuple(unrestrictable), report_player=report_player, heuristic_player=heuristic_player))
 
 
 def _load_builtin() -> None:

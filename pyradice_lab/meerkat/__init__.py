@@ -174,6 +174,8 @@ register_game(
     },
     lineup_ok="lineup_ok",
     unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
+    report_player="mcts",  # the strongest player affordable at report scale (see the guide)
+    heuristic_player="greedy",  # shown beside it as a sensitivity column
     sweeps={
         "games": SweepTarget(
             "games_cell",

@@ -155,6 +155,8 @@ register_game(
     # strength order, weakest first (measured: docs/guide/strength.md)
     policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7", "optimal"),
     unrestrictable=("optimal",),  # the exact policy: restrictions apply to the human-style policies
+    report_player="optimal",  # the strongest player affordable at report scale (see the guide)
+    heuristic_player="greedy",  # shown beside it as a sensitivity column
     restrictions={
         "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
         "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",

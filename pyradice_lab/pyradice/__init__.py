@@ -173,6 +173,8 @@ register_game(
     # strength order, weakest first (measured: docs/guide/strength.md)
     policies=("random_legal", "greedy", "lookahead", "flat_mc"),
     unrestrictable=("flat_mc",),  # the search player: restrictions apply to the compiled heuristics
+    report_player="flat_mc",  # the strongest player affordable at report scale (see the guide)
+    heuristic_player="greedy",  # shown beside it as a sensitivity column
     restrictions={
         "no_skills": "never uses a skill token",
         **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},

@@ -168,6 +168,8 @@ register_game(
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured: docs/guide/strength.md)
     policies=("fixed:1.0", "random", "aim", "greedy", "exact"),
+    report_player="exact",  # the strongest player affordable at report scale (see the guide)
+    heuristic_player="greedy",  # shown beside it as a sensitivity column
     restrictions={
         "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
         "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",
