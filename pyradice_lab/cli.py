@@ -277,6 +277,7 @@ def _cmd_ladder(args) -> int:
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
                    progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
@@ -304,6 +305,7 @@ def _cmd_restricted(args) -> int:
     table = restricted_play(args.game_name, policy, rs, players=args.players, games=args.games, rng=args.seed,
                             progress=show_progress(args), **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
           f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
           f"{1 / a['players']:.3f}, 'dominant' below {a['dominant_below']:.3f}")

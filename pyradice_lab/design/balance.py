@@ -142,6 +142,7 @@ class BalanceResult:
     after: object
     history: pd.DataFrame
     games_used: int
+    assumptions: object = None
 
     def to_toml(self, path) -> Path:
         """Write the proposed components as a TOML file ready for ``--components``."""
@@ -151,7 +152,8 @@ class BalanceResult:
         from .metrics import small_sample_note
 
         b, a = self.before, self.after
-        return (f"{self.metric} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
+        told = "" if self.assumptions is None else self.assumptions.line() + "\n"
+        return told + (f"{self.metric} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
                 f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
                 f"(fresh seeds, {a.n} games each; search used {self.games_used} games)"
                 + (f"; note: {note}" if (note := small_sample_note(a.n)) else ""))
@@ -408,5 +410,13 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     _warn_small(int(verify_games), metric, stacklevel=2)
     before, after = (metric_estimate(num, den, metric, warn=False) for num, den, _ in checked)
     runs.close()
-    return BalanceResult(metric, target, dict(values), comp, before, after, pd.DataFrame(rows), used)
+    from ..engine.assumptions import Assumptions, components_label, played_lineup
+
+    who = played_lineup(game, **kwargs)
+    told = Assumptions.build(game, components=f"starting from {components_label(game, components, base)}",
+                             players=who[0], policies=who[1], rng=rng,
+                             games=f"{used:,} in the search, {int(verify_games):,} per verification run")
+    history = pd.DataFrame(rows)
+    history.attrs["assumptions"] = told
+    return BalanceResult(metric, target, dict(values), comp, before, after, history, used, told)
 

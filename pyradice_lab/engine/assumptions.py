@@ -31,7 +31,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Assumptions", "components_label", "seed_label", "lineup", "start_player_lines", "HASH_DIGITS"]
+__all__ = ["Assumptions", "components_label", "seed_label", "lineup", "played_lineup", "start_player_lines",
+           "HASH_DIGITS"]
 
 #: hex digits of the content hash shown in text (the full hash is in ``to_dict()["components_hash"]``)
 HASH_DIGITS = 12
@@ -48,7 +49,10 @@ def components_label(game: str, value=None, loaded=None) -> str:
     ``value`` is what the caller was given (None, a path or a components object); ``loaded`` the components it
     played (loaded from ``value`` when not given).  The hash is of the components played.
     """
-    fmt, comp = _loaded(game, value) if loaded is None else (type(loaded).FORMAT, loaded)
+    try:
+        fmt, comp = _loaded(game, value) if loaded is None else (type(loaded).FORMAT, loaded)
+    except ModuleNotFoundError:  # a game registered without component files
+        return "packaged (no component files)" if value is None else str(value)
     h = comp.content_hash()[:HASH_DIGITS]
     if value is None:
         name = "packaged"
@@ -88,6 +92,15 @@ def lineup(out) -> tuple[str, str]:
     return players, ", ".join(humans) + (" + automa" if auto else "")
 
 
+def played_lineup(game: str, **simulate_kwargs) -> tuple[str, str]:
+    """``(players, policies)`` as :func:`lineup` of one game played with these ``simulate_games`` arguments: what
+    a run that was given defaults played (a tool that keeps only metrics asks this way; one game, milliseconds)."""
+    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    kw = {k: v for k, v in simulate_kwargs.items() if k not in ("n_jobs", "backend", "scheduler", "cache_dir")}
+    res = sim.simulate_games(1, rng=0, **kw)
+    return lineup(sim.outcomes(res[0] if isinstance(res, tuple) else res))
+
+
 @dataclass(frozen=True)
 class Assumptions:
     """What a result assumed: game, components, players, policies, seed, games (and a few named extras).
@@ -111,7 +124,7 @@ class Assumptions:
         """The record from an outcomes frame ``out`` (players and policies as played) or explicit values.
 
         ``players`` may be an int; ``policies`` a name or a list; ``rng`` what the run was seeded with; extras
-        whose value is None are left out.
+        whose value is None are left out.  ``title`` defaults to the registered game's.
         """
         if out is not None:
             p, q = lineup(out)
@@ -121,7 +134,11 @@ class Assumptions:
             players = f"{int(players)} player{'s' if players != 1 else ''}"
         if policies is not None and not isinstance(policies, str):
             policies = ", ".join(map(str, policies))
-        name = f"{title} ({game})" if title else game
+        if title is None:
+            from . import registry
+
+            title = registry.get_game(game).title if game in registry.games() else None
+        name = game if not title else (title if title.lower() == game else f"{title} ({game})")
         return cls(name, components, str(players) if players is not None else "the game's default",
                    policies or "the game's default", seed_label(rng),
                    games if games is not None else "-",

@@ -153,7 +153,7 @@ def _cmd_simulate(args) -> int:
     from .sim import outcomes
 
     out = outcomes(df)
-    print(Assumptions.build("meerkat", title="Meerkat Kingdom", components=components_label("meerkat", args.components),
+    print(Assumptions.build("meerkat", components=components_label("meerkat", args.components),
                             out=out, rng=args.seed, games=args.games,
                             **{k.replace("_", " "): v for k, v in _readings(args).items() if v != "literal"}).line())
     print(f"{setup_label(args.players, automa)}; mean turns {df['turns'].mean():.1f}, shared wins "

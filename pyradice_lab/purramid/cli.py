@@ -169,7 +169,7 @@ def _cmd_simulate(args) -> int:
     from .sim import outcomes
 
     out = outcomes(df)
-    print(Assumptions.build("purramid", title="Purramid", components=components_label("purramid", args.components),
+    print(Assumptions.build("purramid", components=components_label("purramid", args.components),
                             out=out, rng=args.seed, games=args.games, side=args.layout,
                             yarn_tokens="off" if args.no_yarn else None).line() + f" ({dt:.1f} s)")
     print("\n".join(start_player_lines(out)))

@@ -67,7 +67,7 @@ def _cmd_simulate(args) -> int:
     from .sim import outcomes
 
     out = outcomes(df)
-    print(Assumptions.build("pyradice", title="Pyradice", components=components_label("pyradice", args.components),
+    print(Assumptions.build("pyradice", components=components_label("pyradice", args.components),
                             out=out, rng=args.seed, games=args.games,
                             random_setup=args.random_setup).line() + f" ({dt:.2f} s, {args.games / dt:,.0f} games/s)")
     print(f"Setup: {setup.describe()}")

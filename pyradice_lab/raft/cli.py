@@ -263,7 +263,7 @@ def _cmd_simulate(args) -> int:
     from .sim import outcomes
 
     out = outcomes(df)
-    print(Assumptions.build("raft", title="Rocking Raft", components=components_label("raft", args.components),
+    print(Assumptions.build("raft", components=components_label("raft", args.components),
                             out=out, rng=args.seed, games=args.games, variant=args.variant,
                             **{"flag under": None if args.flag_depth is None else f"{args.flag_depth} cards",
                                "readings": ", ".join(readings) or None}).line())
