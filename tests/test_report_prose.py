@@ -20,7 +20,8 @@ from test_report import MACHINE_PROSE  # noqa: E402
 @pytest.mark.parametrize("name, label", [
     ("applies_rate_ci_low", "applies rate, 95% CI low"), ("win_rate_ci_high", "win rate, 95% CI high"),
     ("mean_score_se", "mean score, SE"), ("n_games", "games"), ("p_holm", "p, Holm-adjusted"),
-    ("policy", "policy"), ("win share, % (95% CI)", "win share, % (95% CI)"), ("score_l1", "score L1")])
+    ("policy", "policy"), ("p_win_ci_low", "P(win), 95% CI low"), ("ci_high", "95% CI high"),
+    ("approx_cpu_seconds", "approximate CPU seconds"), ("win share, % (95% CI)", "win share, % (95% CI)"), ("score_l1", "score L1")])
 def test_column_labels_are_words(name, label):
     assert column_label(name) == label
 

@@ -29,11 +29,13 @@ Examples
 >>> f = Finding("difference", "start-player win share, 2 players", 0.537, 0.512, 0.561, n=1500, null=0.5,
 ...             null_label="a fair share", test="Wilson interval", player="greedy", unit="%")
 >>> render(f)
-'Start-player win share, 2 players (greedy): 53.7%, above a fair share of 50.0% by 3.7 percentage points (95% CI 51.2%..56.1%, Wilson interval, n = 1,500 games).'
+'Start-player win share, 2 players: 53.7%, 3.7 percentage points above a fair share of 50.0% (95% CI 51.2% to 56.1%; 1,500 games, greedy players).'
+>>> method_line(f)
+'Wilson interval; 95% interval; compared with 0.5; p = 0.0037'
 >>> g = Finding("difference", "start-player win share, 3 players", 0.35, 0.31, 0.39, n=500, null=1 / 3,
 ...             null_label="a fair share", unit="%")
 >>> render(g)  # doctest: +ELLIPSIS
-'Start-player win share, 3 players: no difference from a fair share of 33.3% detected at this sample size (35%, 95% CI 31%..39%, n = 500 games); about 2,900 games would resolve a difference of this size.'
+'Start-player win share, 3 players: no difference from a fair share of 33.3% detected at this sample size (35%, 95% CI 31% to 39%; 500 games); about 2,900 games would resolve a difference of this size.'
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ __all__ = ["table_flowables", "plan_columns", "portrait_columns", "TableWithNote
 
 #: words of a column name shown differently in a table header (the CSV beside the report keeps the names)
 _WORDS = {"ci": "CI", "se": "SE", "sd": "SD", "pct": "%", "vs": "vs", "n": "n", "p": "p", "q": "q", "id": "id",
+          "cpu": "CPU", "rel": "relative", "approx": "approximate", "diff": "difference",
           "l1": "L1", "l2": "L2", "l3": "L3", "l4": "L4", "l5": "L5", "l6": "L6", "2p": "2p", "3p": "3p", "4p": "4p"}
 _SUFFIXES = ((("ci", "low"), "95% CI low"), (("ci", "high"), "95% CI high"), (("se",), "SE"),
              (("holm",), "Holm-adjusted"))
@@ -48,10 +49,11 @@ _SUFFIXES = ((("ci", "low"), "95% CI low"), (("ci", "high"), "95% CI high"), (("
 
 def column_label(name) -> str:
     """A column name as words for a table header: ``applies_rate_ci_low`` -> "applies rate, 95% CI low",
-    ``mean_score_se`` -> "mean score, SE", ``n_games`` -> "games"; a name with no underscore is kept.
+    ``mean_score_se`` -> "mean score, SE", ``n_games`` -> "games", ``p_win`` -> "P(win)"; a name with no
+    underscore is kept.
 
-    >>> [column_label(c) for c in ("applies_rate_ci_low", "win share, %", "p_value", "n_games", "policy")]
-    ['applies rate, 95% CI low', 'win share, %', 'p value', 'games', 'policy']
+    >>> [column_label(c) for c in ("applies_rate_ci_low", "win share, %", "p_win_se", "n_games", "ci_low", "policy")]
+    ['applies rate, 95% CI low', 'win share, %', 'P(win), SE', 'games', '95% CI low', 'policy']
     """
     text = str(name)
     if "_" not in text:
@@ -62,12 +64,17 @@ def column_label(name) -> str:
     tail = ""
     for suffix, label in _SUFFIXES:
         k = len(suffix)
-        if len(words) > k and tuple(w.lower() for w in words[-k:]) == suffix:
+        if len(words) >= k and tuple(w.lower() for w in words[-k:]) == suffix:
             words, tail = words[:-k], f", {label}"
             break
     if len(words) > 1 and words[0].lower() == "n":  # n_games -> games
         words = words[1:]
-    return " ".join(_WORDS.get(w.lower(), w) for w in words) + tail
+    if not words:  # ci_low alone
+        return tail.lstrip(", ")
+    text = " ".join(_WORDS.get(w.lower(), w) for w in words)
+    if len(words) > 1 and words[0].lower() == "p":  # p_win -> P(win)
+        text = f"P({text[2:]})"
+    return text + tail
 
 
 _KEEP_WITH_ROWS = 110.0  # points: a table's title, caption, header and first rows start on the same page

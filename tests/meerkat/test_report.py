@@ -104,7 +104,8 @@ def _claims_follow_from_numbers(findings):
         assert f.is_claim == excludes, render(f)
         text = render(f)
         if f.is_claim:
-            assert ("above" if f.estimate > f.null else "below") in text, text
+            up = f.estimate > f.null  # a difference from 0 reads "more"/"less" (percentages "higher"/"lower")
+            assert any(w in text for w in (("above", "more", "higher") if up else ("below", "less", "lower"))), text
         else:
             assert "no difference" in text, text
 

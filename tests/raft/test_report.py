@@ -71,7 +71,8 @@ def test_sweep_cells():
 def test_start_player_page_covers_every_position(tmp_path):
     res = rd.start_player(30, 8, players=(2, 3), variants=("standard",))
     t = res.table
-    assert sorted(zip(t["players"], t["position"])) == [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2)]
+    # turn positions are 1-based in the report's tables (1 = the start player), as in every game's text
+    assert sorted(zip(t["players"], t["position"])) == [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3)]
     for _, g in t.groupby("players"):
         assert abs(g["win_share"].sum() - 1) < 1e-12
     assert "start player" in res.reading and res.figure is not None
@@ -153,7 +154,7 @@ def test_findings_follow_from_each_experiments_own_table():
 
     start = rd.start_player(30, 8, players=(2,), variants=("standard",))
     _render_clean(start)
-    w0 = start.table[start.table.position == 0]["win_share"].iloc[0]
+    w0 = start.table[start.table.position == 1]["win_share"].iloc[0]
     assert any(abs(f.estimate - w0) < 1e-12 and f.null == 0.5 for f in start.findings)
 
     read = rd.readings(12, 9)
