@@ -86,3 +86,29 @@ def sampled_columns(df, at: int, estimates):
     df.insert(at + 2, "ci_high", [nan if e is None else e.ci_high for e in estimates])
     df.insert(at + 3, "regret", df["value"].max() - df["value"])
     return df
+
+
+def position_from_args(args, *, turn_hint: str, components, load, from_game, after: str = ""):
+    """An ``advise`` command's position and where it comes from: ``--position FILE`` read by ``load(path,
+    components=...)``, or ``from_game()`` (the game's own call with ``--game-seed`` / ``--turn`` and its
+    options); ``--dump-position`` written.  Exactly one source (:func:`.cliargs.check_position_source`)."""
+    from .cliargs import check_position_source
+
+    check_position_source(args, turn_hint)
+    if args.position is not None:
+        pos, where = load(args.position, components=components), args.position
+    else:
+        pos, where = from_game(), f"game seed {args.game_seed}, turn {args.turn}{after}"
+    if args.dump_position:
+        with open(args.dump_position, "w", encoding="utf-8") as fh:
+            fh.write(pos.to_toml())
+    return pos, where
+
+
+def played_line(df, hit, label: str) -> str | None:
+    """``played in the game: <label>, rank R, regret X`` for the first row where ``hit`` (a boolean Series of
+    ``df``) is true, or None when no row is."""
+    rows = df.index[hit]
+    if not len(rows):
+        return None
+    return f"played in the game: {label}, rank {rows[0] + 1}, regret {df['regret'].iloc[rows[0]]:.3f}"
