@@ -252,7 +252,7 @@ def _cmd_serve(args) -> int:
         import uvicorn  # noqa: F401
     except ImportError:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
-    from .purramid.web import serve
+    from .web import serve
 
     serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0

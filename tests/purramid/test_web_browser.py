@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from pyradice_lab.purramid import load_layout  # noqa: E402
 from pyradice_lab.purramid.advisor import advise  # noqa: E402
-from pyradice_lab.purramid.web import advise_json, create_app  # noqa: E402
+from pyradice_lab.web import advise_json, create_app  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -48,7 +48,7 @@ import threading
 import time
 from importlib import resources
 
-from .components import Layout, coerce_components, load_layout
+from ..purramid.components import Layout, coerce_components, load_layout
 
 __all__ = ["create_app", "advise_json", "layout_json", "RequestError", "MAX_BODY", "FIELDS", "serve",
            "warm_up", "LOCAL_HOSTS", "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_VARIANTS", "WARM_RETRY_AFTER"]
@@ -151,7 +151,7 @@ def _num(v):
 
 def _burst_odds(layout: Layout, covered, placed, dice_left: int) -> dict:
     """The chance that ``dice_left`` dice rolled now show no subset summing to an open space's number."""
-    from .odds import burst_probability
+    from ..purramid.odds import burst_probability
 
     taken = {tuple(s) for s in covered or ()} | {tuple(s) for s in placed or ()}
     targets = sorted({layout.numbers[i] for i, s in enumerate(layout.spaces) if s not in taken})
@@ -166,7 +166,7 @@ def advise_json(body, boards: Boards) -> dict:
     Raises :class:`RequestError` for a body that is not an object, an unknown field or a board the server does
     not offer, and passes on ``advise``'s own ValueError/TypeError (naming the field) for bad values.
     """
-    from .advisor import advise
+    from ..purramid.advisor import advise
 
     if not isinstance(body, dict):
         raise RequestError(f"the request body must be a JSON object with the fields {', '.join(FIELDS)}")
@@ -213,7 +213,7 @@ def advise_json(body, boards: Boards) -> dict:
 
 def _check_advise_args(layout: Layout, kwargs: dict) -> None:
     """``advise``'s validation without solving (so a refused variant is never counted nor solved)."""
-    from .advisor import _check_reachable, _check_state, _check_yarn_value, parse_objective
+    from ..purramid.advisor import _check_reachable, _check_state, _check_yarn_value, parse_objective
 
     dl = kwargs.get("dice_left", 5)
     cov = _check_state(layout, kwargs.get("covered", ()), kwargs.get("placed", ()), dl,
@@ -364,7 +364,7 @@ def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
     def _warm():
         try:   # a roll with a token to spend reaches every compiled path (place, stop/continue, reroll)
             with boards.locks[name]:
-                from .advisor import advise
+                from ..purramid.advisor import advise
 
                 advise(boards.layouts[name], components=boards.components, roll=[1, 2, 3, 4, 5], yarn=1)
                 advise(boards.layouts[name], components=boards.components)
