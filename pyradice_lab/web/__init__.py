@@ -1,13 +1,24 @@
-"""Purramid at the table: the exact press-your-luck advisor as a local web page (``pyradice-lab serve``).
+"""The table companion as a local web page for the four games (``pyradice-lab serve``).
 
 A small Starlette application (needs the ``web`` extra: ``pip install 'pyradice-lab[web]'``):
 
-``GET /``                      the page (HTML, JavaScript and CSS from this package: works offline)
-``GET /api/layout?name=A``     the board geometry: every space with its row, column, number, tiles and its
-                               horizontal span in units (row ``r`` starts at ``r/2``; "10" spaces are 2 wide)
-``POST /api/advise``           a JSON object with the fields of :func:`~.advisor.advise` (``layout`` names a
-                               board the server offers, never a path); answers the ranked options, the
-                               recommended one and the immediate burst odds of the open spaces
+``GET /``                      the page (HTML, JavaScript and CSS from this package: works offline): a game
+                               picker, an SVG of the game's table on which the position is set by clicking,
+                               and the ranked options
+``GET /api/<game>/layout``     what the page draws for ``purramid``, ``meerkat``, ``raft`` or ``pyradice``: the
+                               table's geometry and a starting position (Purramid: ``?name=A``; the others
+                               ``?seed=S&players=P``, a position of that seeded game)
+``POST /api/<game>/advise``    a JSON object: Purramid's the fields of its ``advise``; the others' a ``position``
+                               document (the format of the game's position files, validated by its
+                               ``load_position``) and the game's options (:mod:`.games`); answers the ranked
+                               options and the recommended one
+``GET /api/layout?name=A``     Purramid's board geometry (as ``/api/purramid/layout``): every space with its
+                               row, column, number, tiles and its horizontal span in units (row ``r`` starts at
+                               ``r/2``; "10" spaces are 2 wide)
+``POST /api/advise``           Purramid's advice (as ``/api/purramid/advise``): a JSON object with the fields of
+                               :func:`~pyradice_lab.purramid.advisor.advise` (``layout`` names a board the
+                               server offers, never a path); answers the ranked options, the recommended one and
+                               the immediate burst odds of the open spaces
 
 Validation is :func:`~.advisor.advise`'s own: a bad field is answered with status 400 and its message, which
 names the field; unknown fields, a body that is not a JSON object and bodies over :data:`MAX_BODY` bytes are
@@ -50,8 +61,8 @@ from importlib import resources
 
 from ..purramid.components import Layout, coerce_components, load_layout
 
-__all__ = ["create_app", "advise_json", "layout_json", "RequestError", "MAX_BODY", "FIELDS", "serve",
-           "warm_up", "LOCAL_HOSTS", "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_VARIANTS", "WARM_RETRY_AFTER"]
+__all__ = ["create_app", "advise_json", "layout_json", "RequestError", "MAX_BODY", "FIELDS", "serve", "GAMES",
+           "warm_up", "warm_desks", "LOCAL_HOSTS", "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_VARIANTS", "WARM_RETRY_AFTER"]
 
 log = logging.getLogger("pyradice_lab.web")
 
@@ -72,6 +83,7 @@ FIELDS = ("layout", "covered", "placed", "dice_left", "roll", "yarn", "turn_dice
           "bonus", "yarn_tokens")
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/advisor.js": ("advisor.js", "text/javascript; charset=utf-8"),
+           "/tables.js": ("tables.js", "text/javascript; charset=utf-8"),
            "/advisor.css": ("advisor.css", "text/css; charset=utf-8")}
 _CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
 
@@ -285,10 +297,15 @@ async def _read_body(request) -> bytes:
     return b"".join(chunks)
 
 
+#: the games the page offers, in the picker's order
+GAMES = ("purramid", "meerkat", "raft", "pyradice")
+
+
 def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_hosts=()):
-    """The Starlette application; ``layout`` is the board the page opens on ("A", "B", a side of
-    ``components`` or a layout TOML path chosen by whoever starts the server).  Requests whose ``Host`` is not
-    one of :data:`LOCAL_HOSTS`, ``host`` (the bound address) or ``allowed_hosts`` are answered 400."""
+    """The Starlette application; ``layout`` is the Purramid board the page opens on ("A", "B", a side of
+    ``components`` or a layout TOML path chosen by whoever starts the server; ``components`` are Purramid's).
+    Requests whose ``Host`` is not one of :data:`LOCAL_HOSTS`, ``host`` (the bound address) or ``allowed_hosts``
+    are answered 400."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import ClientDisconnect
@@ -301,7 +318,10 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         if not isinstance(h, str) or not h.strip() or any(c in h for c in "/ \t@"):
             raise ValueError(f"allowed_hosts / host must be host names or addresses, got {h!r}")
 
+    from .games import DESKS
+
     boards = Boards(layout, components)
+    desks = {name: cls() for name, cls in DESKS.items()}
     pages = {path: (resources.files(__package__).joinpath("static", fname).read_bytes(), ctype)
              for path, (fname, ctype) in _STATIC.items()}
 
@@ -347,10 +367,54 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
             return error(exc)
         return JSONResponse(out, headers=headers())
 
+    async def game_layout(request):
+        game = request.path_params["game"]
+        if game == "purramid":
+            return await api_layout(request)
+        try:
+            if game not in desks:
+                raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
+            out = await run_in_threadpool(desks[game].layout, dict(request.query_params))
+        except (RequestError, ValueError, TypeError) as exc:
+            return error(exc)
+        return JSONResponse(out, headers=headers())
+
+    async def game_advise(request):
+        game = request.path_params["game"]
+        if game == "purramid":
+            return await api_advise(request)
+        try:
+            if game not in desks:
+                raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
+            raw = await _read_body(request)
+            try:
+                body = json.loads(raw or b"null")
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                raise RequestError("the request body must be JSON (nested at most a few levels)") from None
+            t0 = time.perf_counter()
+            out = await run_in_threadpool(desks[game].advise, body)
+            out["seconds"] = time.perf_counter() - t0
+        except ClientDisconnect:
+            client = request.client
+            log.info("client %s disconnected before sending its whole request", client.host if client else "?")
+            return Response(status_code=400)
+        except TimeoutError:
+            return error(RequestError(f"the request body did not arrive within {READ_TIMEOUT:g} s", 408))
+        except (RequestError, ValueError, TypeError) as exc:
+            return error(exc)
+        return JSONResponse(out, headers=headers())
+
+    async def api_games(request):
+        return JSONResponse({"games": [{"game": g, "title": "Purramid" if g == "purramid" else desks[g].title}
+                                       for g in GAMES]}, headers=headers())
+
     routes = [Route(path, static) for path in _STATIC]
-    routes += [Route("/api/layout", api_layout), Route("/api/advise", api_advise, methods=["POST"])]
+    routes += [Route("/api/layout", api_layout), Route("/api/advise", api_advise, methods=["POST"]),
+               Route("/api/games", api_games), Route("/api/{game}/layout", game_layout),
+               Route("/api/{game}/advise", game_advise, methods=["POST"])]
     app = Starlette(routes=routes)
     app.state.boards = boards
+    app.state.desks = desks
     app.add_middleware(_Guard, hosts=(*LOCAL_HOSTS, _host_name(host), *map(_host_name, allowed_hosts)))
     return app
 
@@ -375,6 +439,26 @@ def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
             boards.warming.discard(name)
 
     t = threading.Thread(target=_warm, name="advisor-warm-up", daemon=True)
+    t.start()
+    return t
+
+
+def warm_desks(desks: dict) -> threading.Thread:
+    """Compile the other games' engines once, one game after the other in one background thread (their
+    requests are answered 503 with ``Retry-After`` until their turn is done)."""
+    for d in desks.values():
+        d.warming = True
+
+    def _warm():
+        for name, d in desks.items():
+            try:
+                d.advise(d.warm_body(), gate=False)     # the warm-up's own request passes the 503 gate
+            except Exception as exc:  # noqa: BLE001 - a warm-up failure shows on the first real request instead
+                log.warning("warming up %s failed: %s", name, exc)
+            finally:
+                d.warming = False
+
+    t = threading.Thread(target=_warm, name="advisor-warm-up-games", daemon=True)
     t.start()
     return t
 
@@ -434,11 +518,13 @@ def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=N
     app = create_app(layout, components, host=host, allowed_hosts=allowed_hosts)
     if warm:
         warm_up(app.state.boards)
+        warm_desks(app.state.desks)
     if not logging.getLogger().handlers and not log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
-    print(f"Purramid advisor on http://{host}:{port}/  (board {app.state.boards.default}; Ctrl-C stops)", flush=True)
+    print(f"Table companion (Purramid, Meerkat Kingdom, Rocking Raft, Pyradice) on http://{host}:{port}/  "
+          f"(Purramid board {app.state.boards.default}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=_timed_protocol(),
                 timeout_keep_alive=KEEP_ALIVE_TIMEOUT)
