@@ -173,3 +173,15 @@ def test_the_page_offers_the_four_games_without_internet(client):
     js = client.get("/tables.js")
     assert js.status_code == 200 and "res.status === 503" in js.text and "Retry-After" in js.text
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", js.text)
+
+
+@pytest.mark.slow
+def test_the_round_trip_script_is_bounded_and_answers_every_game():
+    from pyradice_lab.web.roundtrip import main, measure
+
+    res = measure(requests=3, positions=1, pyradice_samples=4)
+    assert list(res) == list(GAMES)
+    for r in res.values():
+        assert r["n"] == 3 and r["status"] == [200] and 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
+    with pytest.raises(SystemExit):
+        main(["--requests", "0"])
