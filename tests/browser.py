@@ -75,3 +75,20 @@ def chromium():
         yield driver
     finally:
         driver.quit()
+
+
+def click(driver, css: str, tries: int = 5) -> None:
+    """Click the first element matching ``css``; the pages redraw their SVG when an answer arrives, so an
+    element found just before a redraw is stale: find it again (a loaded machine made this a flake, not a
+    failure of the page)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    for attempt in range(tries):
+        try:
+            driver.find_element(By.CSS_SELECTOR, css).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.1)

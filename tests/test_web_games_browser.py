@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/browser.py
-from browser import chromium, serving  # noqa: E402
+from browser import chromium, click, serving  # noqa: E402
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -40,19 +38,6 @@ def server():
 def browser():
     with chromium() as driver:
         yield driver
-
-
-def _click(driver, css, tries: int = 5):
-    """Click the first element matching ``css``; the page redraws its SVG when an answer arrives, so an element
-    found just before a redraw is stale: find it again."""
-    for attempt in range(tries):
-        try:
-            driver.find_element(By.CSS_SELECTOR, css).click()
-            return
-        except StaleElementReferenceException:
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.1)
 
 
 def _open(driver, url, game):
@@ -86,9 +71,9 @@ def test_meerkat_page_answers_like_advise(browser, server):
     wait = _open(d, server, "meerkat")
     first = _answered(d)
     assert len(d.find_elements(By.CSS_SELECTOR, "g.tile")) == 10
-    _click(d, 'g.tile[data-tile="9"]')               # p0 puts a meerkat on tile 9
+    click(d, 'g.tile[data-tile="9"]')               # p0 puts a meerkat on tile 9
     sent = _after_change(wait, first)
-    _click(d, "#mk-die-0")                           # and the first die turns one pip
+    click(d, "#mk-die-0")                           # and the first die turns one pip
     sent = _after_change(wait, sent)
     assert sent["position"]["seat"][0]["meerkats"].get("9") == 1
     assert sent["position"]["roll"][0] == first["position"]["roll"][0] % 6 + 1
@@ -107,7 +92,7 @@ def test_raft_page_answers_like_advise(browser, server):
     first = _answered(d)
     assert len(d.find_elements(By.CSS_SELECTOR, "g.cell")) == 9
     Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
-    _click(d, 'g.cell[data-cell="1,1"]')             # a red gem less in the centre (every gem is on the raft)
+    click(d, 'g.cell[data-cell="1,1"]')             # a red gem less in the centre (every gem is on the raft)
     sent = _after_change(wait, first)
     assert sent["position"]["raft"][1][1] != first["position"]["raft"][1][1]
     expected = advise(sent["position"], objective=sent["objective"])
@@ -126,8 +111,8 @@ def test_pyradice_page_answers_like_advise(browser, server):
     d = browser
     wait = _open(d, server, "pyradice")
     first = _answered(d)
-    _click(d, "g.die.available")                     # take an available die ...
-    _click(d, "g.space2.legal")                      # ... and put it on the mover's pyramid
+    click(d, "g.die.available")                     # take an available die ...
+    click(d, "g.space2.legal")                      # ... and put it on the mover's pyramid
     sent = _after_change(wait, first)
     pos = sent["position"]
     assert pos["to_move"] != first["position"]["to_move"]
@@ -137,7 +122,7 @@ def test_pyradice_page_answers_like_advise(browser, server):
     assert cells[1] == expected["option"].iloc[0]
     assert float(cells[2].split(" ± ")[0]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
     # the recommended move, played from the page, is the next position
-    _click(d, "#table-play")
+    click(d, "#table-play")
     nxt = _after_change(wait, sent)["position"]
     assert sum(row.count(".") for rows in nxt["quarry"].values() for row in rows) == 2
     assert nxt["to_move"] == pos["to_move"] ^ 1 or pos["players"] > 2

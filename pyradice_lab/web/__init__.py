@@ -349,14 +349,16 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         out.update(name=name, boards=list(boards.layouts), default=boards.default, solved=name in boards.solved)
         return JSONResponse(out, headers=headers())
 
-    async def api_advise(request):
+    async def post_json(request, answer):
+        """Read the JSON body of a POST (bounded, with its read deadline) and answer it with ``answer(body)``
+        in a worker thread; every refusal is a JSON error with its status."""
         try:
             raw = await _read_body(request)
             try:
                 body = json.loads(raw or b"null")
             except (ValueError, UnicodeDecodeError, RecursionError):
                 raise RequestError("the request body must be JSON (nested at most a few levels)") from None
-            out = await run_in_threadpool(advise_json, body, boards)
+            out = await run_in_threadpool(answer, body)
         except ClientDisconnect:
             client = request.client
             log.info("client %s disconnected before sending its whole request", client.host if client else "?")
@@ -366,43 +368,37 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         except (RequestError, ValueError, TypeError) as exc:
             return error(exc)
         return JSONResponse(out, headers=headers())
+
+    async def api_advise(request):
+        return await post_json(request, lambda body: advise_json(body, boards))
 
     async def game_layout(request):
         game = request.path_params["game"]
         if game == "purramid":
             return await api_layout(request)
         try:
-            if game not in desks:
-                raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
-            out = await run_in_threadpool(desks[game].layout, dict(request.query_params))
+            out = await run_in_threadpool(desk(game).layout, dict(request.query_params))
         except (RequestError, ValueError, TypeError) as exc:
             return error(exc)
         return JSONResponse(out, headers=headers())
+
+    def desk(game):
+        if game not in desks:
+            raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
+        return desks[game]
 
     async def game_advise(request):
         game = request.path_params["game"]
         if game == "purramid":
             return await api_advise(request)
-        try:
-            if game not in desks:
-                raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
-            raw = await _read_body(request)
-            try:
-                body = json.loads(raw or b"null")
-            except (ValueError, UnicodeDecodeError, RecursionError):
-                raise RequestError("the request body must be JSON (nested at most a few levels)") from None
+
+        def answer(body):
             t0 = time.perf_counter()
-            out = await run_in_threadpool(desks[game].advise, body)
+            out = desk(game).advise(body)
             out["seconds"] = time.perf_counter() - t0
-        except ClientDisconnect:
-            client = request.client
-            log.info("client %s disconnected before sending its whole request", client.host if client else "?")
-            return Response(status_code=400)
-        except TimeoutError:
-            return error(RequestError(f"the request body did not arrive within {READ_TIMEOUT:g} s", 408))
-        except (RequestError, ValueError, TypeError) as exc:
-            return error(exc)
-        return JSONResponse(out, headers=headers())
+            return out
+
+        return await post_json(request, answer)
 
     async def api_games(request):
         return JSONResponse({"games": [{"game": g, "title": "Purramid" if g == "purramid" else desks[g].title}

@@ -9,19 +9,17 @@ import json
 import os
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/browser.py
-from browser import chromium, serving  # noqa: E402
+from browser import chromium, click, serving  # noqa: E402
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -59,17 +57,8 @@ def _space(driver, s):
     return driver.find_element(By.CSS_SELECTOR, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
-def _click_space(driver, s, tries: int = 5):
-    """Click board space ``s``; the page redraws the board when an answer arrives, so an element found just
-    before a redraw is stale: find it again (a loaded machine made this a flake, not a failure of the page)."""
-    for attempt in range(tries):
-        try:
-            _space(driver, s).click()
-            return
-        except StaleElementReferenceException:
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.1)
+def _click_space(driver, s):
+    click(driver, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
 def test_page_answers_like_advise(browser, server, tmp_path):
