@@ -185,3 +185,13 @@ def test_the_round_trip_script_is_bounded_and_answers_every_game():
         assert r["n"] == 3 and r["status"] == [200] and 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
     with pytest.raises(SystemExit):
         main(["--requests", "0"])
+
+
+def test_docstring_examples_of_the_web_modules():
+    import doctest
+
+    from pyradice_lab.web import games, roundtrip
+
+    for module in (games, roundtrip):
+        res = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0
