@@ -252,7 +252,7 @@ def _cmd_serve(args) -> int:
         import uvicorn  # noqa: F401
     except ImportError:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
-    from .purramid.web import serve
+    from .web import serve
 
     serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0
@@ -520,13 +520,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("serve", help="the Purramid advisor as a local web page",
-                       description="Serve the exact Purramid press-your-luck advisor as a web page on this machine "
-                                   "(needs the web extra: pip install 'pyradice-lab[web]'). Example: "
+    p = sub.add_parser("serve", help="the advisors of the four games as a local web page",
+                       description="Serve the table companion on this machine: a page with a game picker (Purramid, "
+                                   "Meerkat Kingdom, Rocking Raft, Pyradice), the game's table drawn to set the "
+                                   "position by clicking, and the advisor's ranked options (needs the web extra: pip "
+                                   "install 'pyradice-lab[web]'). Example: "
                                    f"{PROG} serve --port 8000 --layout A, then open http://127.0.0.1:8000/")
     p.add_argument("--port", type=_port, default=8000, help="TCP port (default: %(default)s)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
-    p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
+    p.add_argument("--layout", default="A", help="Purramid board the page opens on: A, B or a layout TOML path "
                                                  "(default: %(default)s)")
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="another Host name the page may be opened as (repeatable; localhost, 127.0.0.1 and --host "
