@@ -81,7 +81,7 @@ def test_one_different_decision_leaves_every_later_turns_dice_unchanged(players,
         space = tw["base_turn"].__globals__
         act0 = space["choose_action"]
 
-        def choose_action(g, s, d0, d1, d2, tab, gval, act0=act0):
+        def choose_action(g, s, d0, d1, d2, tab, gval, act0=act0, tw=tw):
             code = act0(g, s, d0, d1, d2, tab, gval)
             if g[0][21, R.G_TURN] == turn:
                 opts = np.zeros(128, np.int64)
