@@ -270,10 +270,22 @@ def _print_table(df, out: str | None, what: str) -> None:
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
+#: Games whose ``<game> ladder`` plays, by default, the report's two players (the registry's ``heuristic_player``
+#: and ``report_player``) instead of every registered policy: Meerkat Kingdom's nine registered players (the
+#: automa levels among them) make a long default run, and the question a designer asks is how the report's
+#: player stands against the heuristic beside it.
+REPORT_LADDER = ("meerkat",)
+
+
 def _cmd_ladder(args) -> int:
     from .design.strength import ladder
 
     pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
+    if pols is None and args.game_name in REPORT_LADDER:
+        from .engine import registry
+
+        spec = registry.get_game(args.game_name)
+        pols = [spec.heuristic_player, spec.report_player]
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
                    progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
@@ -328,7 +340,9 @@ def _strength_subcommands(sub, name: str) -> None:
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
                                    f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
                                    f"{', '.join(spec.policies) or '-'}.")
-    p.add_argument("--policies", default=None, help="comma-separated policies (default: the registered ones)")
+    default = (f"the report's players, {spec.heuristic_player},{spec.report_player}" if name in REPORT_LADDER
+               else "the registered ones")
+    p.add_argument("--policies", default=None, help=f"comma-separated policies (default: {default})")
     p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
