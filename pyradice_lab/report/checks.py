@@ -231,15 +231,15 @@ def _paired_checks() -> tuple:
 
     out: list = []
     setup = Setup.default()
-    for k, lvl in enumerate(SKILL_LEVELS):   # "points per seat lost without the skill": with it minus without
+    for k, _lvl in enumerate(SKILL_LEVELS):   # "points per seat lost without the skill": with it minus without
         code = setup.skills[k]
         if code is None:
             continue
         skills = tuple(None if i == k else c for i, c in enumerate(setup.skills))
         without = Setup(skills, setup.goals, setup.cards, setup.discs, setup.components)
         name = setup.catalogue.skills[code].name
-        out.append(PairedCheck(f"pyradice skill L{lvl}", "pyradice", "pyradice_skill_values",
-                               re.escape(f"points per seat lost without the level-{lvl} skill {code} {name}"),
+        out.append(PairedCheck(f"pyradice skill {code} {name}", "pyradice", "pyradice_skill_values",
+                               re.escape(f"points per seat lost without skill token {code} {name}"),
                                "mean_score", 0.0, 2, "greedy", "greedy",
                                note=f"paired: every set with and without {code}", reference_options={"setup": without},
                                games=PAIRED_GAMES["pyradice_skill"]))
