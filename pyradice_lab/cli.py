@@ -410,8 +410,9 @@ DESIGNER_EXAMPLES = {
     "purramid": {"balance": "--param 'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
                             "--players 2",
                  "robustness": "'start_player_win < 0.5' --players 2"},
-    "pyradice": {"balance": "--param 'card.Small.points=1..3' --objective 'card_points_difference:Height-Small = 0'",
-                 "robustness": "'card_points_difference:Height-Small > 0'"},
+    "pyradice": {"balance": "--param 'card.Height.table=[[0,0,1,2,3,4,5],[0,1,2,3,4,5,6]]' --objective "
+                            "'card_points_difference:Height-Big = 0'",
+                 "robustness": "'card_points_difference:Height-Big > 0'"},
     "raft": {"balance": "--param 'card.1.points=1..4' --objective 'boat_pay_excess:* = 0'",
              "robustness": "'start_player_win > 0.3333' --players 3"},
     "meerkat": {"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
