@@ -227,14 +227,16 @@ class BalanceResult:
         what = "target" if len(t) == 1 else f"{top['metric']} target"
         more = f" (and {len(missed) - 1} more of {len(t)} objectives)" if len(missed) > 1 else ""
         return (f"{what} {top['target']:g}{tol} not reached{more}: best {top['after']:.3g} "
-                f"[{top['after_ci_low']:.3g}, {top['after_ci_high']:.3g}] at values {values}; "
-                f"widen the ranges of {', '.join(self._edges())}")
+                f"[{top['after_ci_low']:.3g}, {top['after_ci_high']:.3g}] at values {values}; " + self._advice())
 
-    def _edges(self) -> list[str]:
-        """The parameters whose proposed value sits at an end of its range (all of them if none does)."""
+    def _advice(self) -> str:
+        """What to change: the ranges whose end the proposal sits at, or (none) a finer step / another lever."""
         params = self.parameters or {}
         edge = [p for p, vals in params.items() if len(vals) > 1 and self.values.get(p) in (vals[0], vals[-1])]
-        return edge or list(params) or list(self.values)
+        if edge or not params:
+            return f"widen the ranges of {', '.join(edge or list(self.values))}"
+        return (f"it lies inside the ranges of {', '.join(params)}: a finer step or another parameter is needed "
+                "(or a --tolerance)")
 
     def to_toml(self, path) -> Path:
         """Write the proposed components as a TOML file ready for ``--components``; its first comment lines say
