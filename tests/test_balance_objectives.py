@@ -197,3 +197,28 @@ def test_compare_and_balance_take_option(capsys, tmp_path):
                  "tile_pay_excess:* = 0", "--option", "automa=false", "--players", "2", "--policies", "greedy",
                  "--budget", "40", "--first-games", "20", "--verify-games", "30", "--no-progress"]) == 0
     assert "tile_pay_excess:3" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------------------------ raft cards
+def test_points_per_turn_held_is_points_times_completions_over_turns_held_until_completed():
+    from pyradice_lab.design.metrics import expand_metric, metric_estimate, metric_values, simulate_options
+    from pyradice_lab.raft.sim import simulate_games
+
+    df = simulate_games(60, players=3, policies="greedy", card_columns=True, rng=4)
+    ids, points = df.attrs["card_ids"], df.attrs["card_points"]
+    assert expand_metric("raft", df, "points_per_turn_held:*") == [f"points_per_turn_held:{k}" for k in ids]
+    i = ids.index(37)
+    est = metric_estimate(*metric_values("raft", df, "points_per_turn_held:37"), "points_per_turn_held:37")
+    want = points[i] * df[f"completed_c{i}"].sum() / df[f"completed_turns_c{i}"].sum()
+    assert est.value == pytest.approx(want) and est.ci_low < want < est.ci_high
+    assert simulate_options("raft", "points_per_turn_held:*") == {"card_columns": True}
+    with pytest.raises(ValueError, match="no card 99"):
+        metric_values("raft", df, "points_per_turn_held:99")
+
+
+def test_a_parameter_key_of_several_paths_moves_them_together():
+    keys = "card.1.points,card.2.points"
+    r = balance("raft", {keys: [1, 5]}, "points_per_turn_held:1 = 2", players=2, policies="greedy", budget=40,
+                first_games=20, verify_games=20, rng=1)
+    v = r.values[keys]
+    assert r.components.get("card.1.points") == v == r.components.get("card.2.points")

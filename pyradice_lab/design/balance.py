@@ -108,6 +108,13 @@ def _axes(parameters: Mapping) -> list[tuple[str, Sequence]]:
     return axes
 
 
+def _paths(values: Mapping) -> dict:
+    """A candidate's values by component path: a key naming several paths, comma-separated
+    (``"card.1.points,card.2.points"``), sets each of them to its one value (a lever moving several components
+    together, e.g. every 2-slot lifeboat's points)."""
+    return {path.strip(): v for key, v in values.items() for path in key.split(",") if path.strip()}
+
+
 def _grid_size(axes) -> int:
     return math.prod(len(v) for _, v in axes)
 
@@ -400,7 +407,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     game : str
         A registered game.
     parameters : dict
-        Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices.
+        Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices; a key
+        of several paths joined by commas (``"card.1.points,card.2.points"``) sets them all to the one value.
     objective : str, tuple or list of them
         ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of
         :func:`pyradice_lab.design.compare.metrics`); a family ``"name:*"`` stands for the metric at every
@@ -526,7 +534,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     cands = []
     for values in grid:
         try:
-            comp = base.replace(dict(values))
+            comp = base.replace(_paths(values))
         except ValueError as exc:  # a combination the game's checks refuse is not a candidate
             cands.append((values, None, str(exc)))
             continue

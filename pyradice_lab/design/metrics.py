@@ -267,6 +267,29 @@ def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
     return _Smooth(cols, fn, grad)
 
 
+def _raft_card_ids(df) -> list[int]:
+    ids = df.attrs.get("card_ids")
+    if ids is None or "completed_turns_c0" not in df.columns:
+        raise ValueError("metric points_per_turn_held needs the per-card columns of simulate_games(..., "
+                         "card_columns=True)")
+    return [int(i) for i in ids]
+
+
+def _raft_points_per_turn_held(df, out, arg):
+    """Card K's points per own turn held until completed: its points times its completions over the own turns it
+    was held until completed, summed over the games (a ratio estimate)."""
+    ids = _raft_card_ids(df)
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: points_per_turn_held takes a card id {min(ids)}..{max(ids)}, got {arg!r}") from None
+    if k not in ids:
+        raise ValueError(f"metric: no card {k} in this deck (card ids {min(ids)}..{max(ids)})")
+    i = ids.index(k)
+    points = float(df.attrs["card_points"][i])
+    return points * df[f"completed_c{i}"].to_numpy(dtype=float), df[f"completed_turns_c{i}"].to_numpy(dtype=float)
+
+
 def _raft_size(df, arg) -> int:
     sizes = sorted(set(df.attrs.get("card_sizes") or []))
     try:
@@ -362,6 +385,12 @@ _SPECIFIC = {
                                    "K = lifeboat size (slots)", True, "4",
                                    family=lambda df: [str(k) for k in sorted(set(df.attrs.get("card_sizes") or []))],
                                    options=(("card_columns", True),)),
+        "points_per_turn_held": _Metric("card K's points per own turn it is held until completed (its points x "
+                                        "completions over the turns held until completed, over all games; needs "
+                                        "simulate_games(..., card_columns=True))", _raft_points_per_turn_held,
+                                        "K = card id", True, "1", family=lambda df: [str(k) for k in
+                                                                                     _raft_card_ids(df)],
+                                        options=(("card_columns", True),)),
         "boat_pay_spread": _Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
                                    "simulate_games(..., card_columns=True))", _raft_boat_pay_spread,
                                    options=(("card_columns", True),)),
