@@ -342,7 +342,7 @@ def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: i
     table["se"] = np.sqrt(np.sum([r.table["se"].to_numpy() ** 2 for r in runs], axis=0)) / len(runs)
     table["ci_low"], table["ci_high"] = table["value"] - Z95 * table["se"], table["value"] + Z95 * table["se"]
     table["verdict"] = [first.claim.verdict(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"])]
-    return RobustnessResult.from_table(first.claim, table, first.paired)
+    return RobustnessResult.from_table(first.claim, table, first.paired, base=first.base)
 
 
 def verdict(f: Finding, check: Check, result) -> Finding:
@@ -355,7 +355,7 @@ def verdict(f: Finding, check: Check, result) -> Finding:
         if metric not in result:
             return f.with_context(robust=None, robustness=f"not assessed: {metric} was not measured")
         result = result[metric]
-    sampled = result.table[result.table["set"] != "packaged"]
+    sampled = result.table[result.table["set"].astype(str).str.startswith("plausible")]
     n = len(sampled)
     what = _WHAT[check.game]
     games = int(sampled["n"].iloc[0])
