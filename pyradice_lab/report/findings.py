@@ -630,7 +630,7 @@ def with_sensitivity(strong: Finding, heuristic: Finding, *, heuristic_player: s
     >>> f.sensitivity_player, sensitivity_text(f)
     ('greedy', 'greedy: 60% [57%, 63%]')
     >>> f.notes[-1]
-    'Sensitivity, greedy: 60% [57%, 63%]. With greedy instead (60% [57%, 63%]) the result is above a fair share of 50.0% where optimal leaves it undecided: the finding depends on the players.'
+    'Sensitivity, greedy: 60% [57%, 63%]. The two players disagree: with greedy the result is above a fair share of 50.0%, where optimal leaves it undecided at its sample size.'
     """
     if not isinstance(strong, Finding) or not isinstance(heuristic, Finding):
         raise TypeError("strong and heuristic must be Finding objects")
@@ -640,32 +640,40 @@ def with_sensitivity(strong: Finding, heuristic: Finding, *, heuristic_player: s
     a = _side(strong.estimate, strong.ci_low, strong.ci_high, strong.null)
     b = _side(heuristic.estimate, heuristic.ci_low, heuristic.ci_high, strong.null)
     null = _null(strong) if strong.null is not None else ""
-    if not null.startswith(("a ", "the ")) and strong.null is not None:
-        null = "the null value " + null
     words = {1: f"above {null}", -1: f"below {null}", 0: "undecided"}
     shown = sensitivity_text(out).split(": ", 1)[1]
     note = f"Sensitivity, {who}: {shown}"
+    mine = strong.player or "the report player"
     if strong.null is not None and a != b:
-        mine = strong.player or "the report player"
-        note += (f". With {who} instead ({shown}) the result is {words[b]} where {mine} "
-                + ("leaves it undecided" if a == 0 else f"finds it {words[a]}") + ": the finding depends on the players.")
+        note += f". The two players disagree: with {who} the result is {words[b]}, "
+        if a == 0:
+            note += f"where {mine} leaves it undecided at its sample size"
+        elif b == 0:
+            note += f"where {mine} finds it {words[a]}"
+        else:
+            note += f"where {mine} finds it {words[a]}: the finding depends on the players"
     elif strong.null is None and (heuristic.ci_low > strong.ci_high or heuristic.ci_high < strong.ci_low):
-        note += f". With {who} instead ({shown}) the intervals do not overlap: the finding depends on the players."
-    return out.with_context(notes=(*out.notes, note))
+        note += f". The two players disagree: with {who} the interval does not overlap {mine}'s"
+    return out.with_context(notes=(*out.notes, note + "."))
 
 
 def pair_findings(strong: Sequence[Finding], heuristic: Sequence[Finding], *, key=None,
                   heuristic_player: str | None = None) -> list[Finding]:
     """The findings of ``strong`` (the report player's run of an experiment), each designer finding
     (:func:`is_designer_finding`) with the matching finding of ``heuristic`` (the same experiment with the
-    heuristic player) beside it; matched by ``key(f)`` (default: the quantity).  Findings of ``heuristic``
+    heuristic player) beside it; matched by ``key(f)`` (default: the quantity, its decimal numbers left out: a
+    reference such as "the deck's 3.04" depends on the players).  Findings of ``heuristic``
     without a match are left out (the page is the report player's)."""
-    key = key or (lambda f: f.quantity)
+    key = key or _quantity_key
     by = {}
     for h in heuristic:
         by.setdefault(key(h), h)
     return [with_sensitivity(f, by[key(f)], heuristic_player=heuristic_player)
             if is_designer_finding(f) and key(f) in by else f for f in strong]
+
+
+def _quantity_key(f: Finding) -> str:
+    return re.sub(r"\d+\.\d+", "#", f.quantity)
 
 
 def heuristic_only(player: str, report_player: str, heuristics: Iterable[str]) -> bool:
