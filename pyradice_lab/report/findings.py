@@ -637,8 +637,9 @@ def with_sensitivity(strong: Finding, heuristic: Finding, *, heuristic_player: s
     who = heuristic_player or heuristic.player or "heuristic"
     out = strong.with_context(sensitivity_player=who,
                               sensitivity=(heuristic.estimate, heuristic.ci_low, heuristic.ci_high))
-    a = _side(strong.estimate, strong.ci_low, strong.ci_high, strong.null)
-    b = _side(heuristic.estimate, heuristic.ci_low, heuristic.ci_high, strong.null)
+    # a side counts only on a sample large enough for a claim (below it a finding draws no conclusion)
+    a = _side(strong.estimate, strong.ci_low, strong.ci_high, strong.null) if strong.enough_data else 0
+    b = _side(heuristic.estimate, heuristic.ci_low, heuristic.ci_high, strong.null) if heuristic.enough_data else 0
     null = _null(strong) if strong.null is not None else ""
     words = {1: f"above {null}", -1: f"below {null}", 0: "undecided"}
     shown = sensitivity_text(out).split(": ", 1)[1]
