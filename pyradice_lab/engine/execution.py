@@ -216,8 +216,25 @@ def watch_parent(parent_pid: int, interval: float = 0.5, *, child: bool = False)
     _WATCHDOG.start()
 
 
+def _allow_carried_memos() -> None:
+    """Let a loky worker hold the solver memos it carries across tasks (up to ``limits.max_memo_bytes()``).
+
+    When psutil is installed, loky restarts a worker whose memory grew by more than 300 MB since its first
+    task, as a leak ("A worker stopped while some jobs were given to the executor"); a carried memo
+    (Purramid's exact solver) grows that much by design, and the restart threw it away.  The allowance becomes
+    loky's own plus the memo limit, so real leaks are still caught."""
+    from joblib.externals.loky import process_executor
+
+    from .limits import max_memo_bytes
+
+    default = getattr(process_executor, "_PYRADICE_LAB_DEFAULT_LEAK_SIZE", process_executor._MAX_MEMORY_LEAK_SIZE)
+    process_executor._PYRADICE_LAB_DEFAULT_LEAK_SIZE = default
+    process_executor._MAX_MEMORY_LEAK_SIZE = default + max_memo_bytes()
+
+
 def _watch_parent_from_start(parent_pid: int) -> None:
     watch_parent(parent_pid, child=True)
+    _allow_carried_memos()
 
 
 def loky_config(n_jobs: int):
