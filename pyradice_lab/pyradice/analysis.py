@@ -47,8 +47,10 @@ def _check_games(n_games) -> int:
 
 
 def _check_policy(p) -> str:
-    if p not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {p!r}")
+    from .search import FlatMC
+
+    if p not in POLICIES and not (isinstance(p, str) and FlatMC.parse(p) is not None):
+        raise ValueError(f"policy must be one of {sorted(POLICIES)} or the search player 'flat_mc[:N]', got {p!r}")
     return p
 
 
