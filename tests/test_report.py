@@ -52,6 +52,14 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     assert {"p_value", "q_value", "tested"} <= set(found.columns) and len(found) > 20
     assert not found["claim"].any() and (found["no_claim"] == "quick run").all()
     assert found.loc[found["tested"], "q_value"].between(0, 1).all()
+    # issue 27: no finding that names a component or the start player has a heuristic as its only player: each
+    # is measured with its game's report player, the heuristic's result beside it
+    from pyradice_lab.report.players import heuristic_only_findings
+
+    only = heuristic_only_findings(pd.read_csv(out.with_name("report_findings.csv"), keep_default_na=False))
+    assert only.empty, only[["experiment", "quantity", "player"]].to_string()
+    assert {"sensitivity_player", "sensitivity", "sensitivity_estimate"} <= set(found.columns)
+    assert found["sensitivity_player"].notna().sum() >= 20
     # the layout: nothing outside the page or below 7 pt, no empty page, no text running into text
     assert layout_problems(out) == []
     check_every_section_is_in_the_report(out, pages, tmp_path)

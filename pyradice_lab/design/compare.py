@@ -19,8 +19,9 @@ printed result says so (:mod:`pyradice_lab.design.metrics`).
 Seeds: the root seed spawns one child per block of :data:`BLOCK` games (``SeedSequence.spawn``, in order);
 base and variant each get a fresh copy of block ``k``'s child, and every game's ``simulate_games``
 derives its per-game streams from it (Purramid, Pyradice, Rocking Raft: one spawned child per game;
-Meerkat Kingdom: fixed-length dice and choice tapes per game drawn in fixed chunks).  None of these depend on
-the components, so game ``i`` of the base and of the variant start from the same stream.  The blocks make
+Meerkat Kingdom: a 64-bit key per game drawn in fixed chunks, from which every turn's dice are hashed by
+(turn, purpose, draw), so a decision taken differently leaves every other turn's dice alone).  None of these
+depend on the components, so game ``i`` of the base and of the variant start from the same stream.  The blocks make
 ``until=`` reproducible: a run stops at a block boundary, and its first ``k`` blocks are exactly those of a
 run of ``k`` blocks.
 

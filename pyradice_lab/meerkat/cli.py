@@ -6,7 +6,6 @@ import argparse
 
 from ..engine.cliargs import (
     CliError,
-    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -18,6 +17,7 @@ from ..engine.cliargs import (
     show_progress,
     write_csv,
 )
+from ..engine.positions import played_line, position_from_args
 
 __all__ = ["add_cli", "DESCRIPTION", "summarise"]
 
@@ -198,21 +198,16 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    check_position_source(args, "a turn at which a player rolls, as the transcript numbers them")
+    policies = _policy_list(args.policies)
+    policies = policies * args.players if len(policies) == 1 else policies
     comp = load_components(args.components)
-    if args.position is not None:
-        pos = load_position(args.position, components=comp)
-        where = args.position
-    else:
-        policies = _policy_list(args.policies)
-        policies = policies * args.players if len(policies) == 1 else policies
-        pos = position_from_game(args.game_seed, args.turn, players=args.players, automa=args.automa,
-                                 policies=policies, after_reroll=args.after_reroll, components=comp)
-        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the reroll" if args.after_reroll else "")
+    pos, where = position_from_args(
+        args, turn_hint="a turn at which a player rolls, as the transcript numbers them", components=comp,
+        load=load_position,
+        from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players, automa=args.automa,
+                                             policies=policies, after_reroll=args.after_reroll, components=comp),
+        after=" after the reroll" if args.after_reroll else "")
     df = advise(pos, objective=args.objective, policy=args.policy)
-    if args.dump_position:
-        with open(args.dump_position, "w", encoding="utf-8") as fh:
-            fh.write(pos.to_toml())
     print(f"Position: {where}")
     print(pos.text())
     decision = df.attrs["decision"]
@@ -225,11 +220,10 @@ def _cmd_advise(args) -> int:
         print(f"... {len(df) - args.top} more options (--top)")
     print(f"then: {df['then'].iloc[0]}")
     if pos.played is not None:
-        key = "keep" if decision == "reroll" else "action"
-        hit = df.index[df[key] == pos.played]
-        if len(hit):
-            print(f"played in the game: {df['option'].iloc[hit[0]]}, rank {hit[0] + 1}, "
-                  f"regret {df['regret'].iloc[hit[0]]:.3f}")
+        hit = df["keep" if decision == "reroll" else "action"] == pos.played
+        line = played_line(df, hit, df.loc[hit, "option"].iloc[0] if hit.any() else "")
+        if line:
+            print(line)
     return 0
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 
 from ..engine.cliargs import (
-    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -23,6 +22,7 @@ from ..engine.cliargs import (
     output_file,
     positive_int,
 )
+from ..engine.positions import played_line, position_from_args
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -189,19 +189,14 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    check_position_source(args, "1 = the first turn")
     comp = load_components(args.components)
-    if args.position is not None:
-        pos = load_position(args.position, components=comp)
-        where = args.position
-    else:
-        pos = position_from_game(args.game_seed, args.turn, players=args.players, variant=args.variant,
-                                 policies=_policies(args.policies), after_tilt=args.after_tilt, components=comp)
-        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the tilt" if args.after_tilt else "")
+    pos, where = position_from_args(
+        args, turn_hint="1 = the first turn", components=comp, load=load_position,
+        from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players, variant=args.variant,
+                                             policies=_policies(args.policies), after_tilt=args.after_tilt,
+                                             components=comp),
+        after=" after the tilt" if args.after_tilt else "")
     df = advise(pos, objective=args.objective, policy=args.policy, rng=args.seed, samples=args.samples)
-    if args.dump_position:
-        with open(args.dump_position, "w", encoding="utf-8") as fh:
-            fh.write(pos.to_toml())
     print(f"Position: {where}")
     print(pos.text())
     if df.attrs.get("decision") == "load":
@@ -229,9 +224,9 @@ def _cmd_advise(args) -> int:
         print(f"{i + 1}. {r.edge} {r.finger} {r.duration:g} s: {r.why}\n   then: {r.then}")
     if pos.played is not None:
         e, f, d = pos.played
-        hit = df.index[(df["edge"] == e) & (df["finger"] == f) & (df["duration"] == d)]
-        if len(hit):
-            print(f"played in the game: {e} {f} {d:g} s, rank {hit[0] + 1}, regret {df['regret'].iloc[hit[0]]:.3f}")
+        line = played_line(df, (df["edge"] == e) & (df["finger"] == f) & (df["duration"] == d), f"{e} {f} {d:g} s")
+        if line:
+            print(line)
     top = df.iloc[0]
     out = df.attrs["outcomes"]
     if args.outcomes:

@@ -55,3 +55,21 @@ def test_bad_input_exits_2(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("pyradice-lab: error:") and word in err and len(err.strip().splitlines()) == 1
+
+
+def test_ladder_defaults_to_the_report_players(capsys, monkeypatch):
+    """``meerkat ladder`` without --policies plays the registry's heuristic_player against its report_player."""
+    import pyradice_lab.design.strength as strength
+    from pyradice_lab.engine import registry
+
+    seen = {}
+    real = strength.ladder
+
+    def spy(game, policies, **kwargs):
+        seen["policies"] = policies
+        return real(game, ["random_legal", "greedy"], **{**kwargs, "games": 4})
+
+    monkeypatch.setattr(strength, "ladder", spy)
+    assert main(["meerkat", "ladder", "--games", "4", "--no-progress"]) == 0
+    spec = registry.get_game("meerkat")
+    assert seen["policies"] == [spec.heuristic_player, spec.report_player] == ["greedy", "mcts"]
