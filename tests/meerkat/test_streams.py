@@ -121,12 +121,14 @@ def test_the_setup_does_not_depend_on_components_it_does_not_read():
 
 @pytest.mark.slow
 def test_paired_comparison_of_a_one_tile_change_pairs():
-    """The paired comparison of a one-tile value change gains from the pairing (issue 28: the positional tape
-    gave factors 1.0-1.1); bounded: 2,000 greedy games a side, compiled."""
+    """The paired comparison of a one-tile value change gains from the pairing; bounded: 2,000 greedy games a
+    side, compiled.  Measured (seed 2026): 1.94 for start_player_win, 2.52 for points_per_meerkat:3 (1.83 and 2.31
+    with the positional tape before the per-turn streams: greedy play, not the dice, is what decorrelates the two
+    games now, see docs/guide/engine.md; issue 28's goal of 3 and 5 is not reached)."""
     from pyradice_lab import compare
 
     base = default_components()
     v = base.replace({"tile.3.values": [9, 5]})
     spw = compare("meerkat", base, v, "start_player_win", games=2000, players=3, rng=2026)
     ppm = compare("meerkat", base, v, "points_per_meerkat:3", games=2000, players=3, rng=2026)
-    assert spw.variance_reduction >= 1.5 and ppm.variance_reduction >= 1.5
+    assert spw.variance_reduction >= 1.5 and ppm.variance_reduction >= 2.0
