@@ -36,21 +36,30 @@ def _rolls(g, kinds=(R.EV_ROLL, R.EV_AUTOMA)):
 
 
 def test_keys_not_tapes_and_uniform_independent_dice():
-    """A simulated game's chance source is a 64-bit key (no tape to run out); the keyed dice are uniform and
-    consecutive dice are independent (chi-square over 30,000 turns' first two dice)."""
+    """A simulated game's chance source is a 64-bit key (no tape to run out); the keyed dice are uniform, and
+    independent between consecutive draws of a stream, between streams of a turn (a die and its reroll) and
+    between turns (chi-square over 20,000 turns)."""
+    from scipy.stats import chisquare
+
     keys = _tapes(np.random.default_rng(0), 3)
     assert keys.shape == (3, 2, R.KEY_WIDTH) and keys.dtype == np.uint32
     tw = python_twins()
     g = _game(1, log_rows=0)
-    pairs = np.zeros((6, 6))
-    for turn in range(30000):
+    pairs = {k: np.zeros((6, 6)) for k in ("draws", "streams", "turns")}
+    last = None
+    for turn in range(20000):
         tw["start_streams"](g, i64(turn))
         a, b = tw["roll_die"](g), tw["roll_die"](g)
-        pairs[a - 1, b - 1] += 1
-    from scipy.stats import chisquare
-
-    assert chisquare(pairs.sum(axis=1)).pvalue > 1e-3
-    assert chisquare(pairs.ravel()).pvalue > 1e-3
+        tw["seek_dice"](g, i64(R.P_REROLL), i64(0))
+        c = tw["roll_die"](g)
+        pairs["draws"][a - 1, b - 1] += 1
+        pairs["streams"][a - 1, c - 1] += 1
+        if last is not None:
+            pairs["turns"][last - 1, a - 1] += 1
+        last = a
+    assert chisquare(pairs["draws"].sum(axis=1)).pvalue > 1e-3
+    for name, table in pairs.items():
+        assert chisquare(table.ravel()).pvalue > 1e-3, name
     assert not simulate_games(20, players=4, policies="random_legal", rng=3, engine="python")["tape_wrapped"].any()
 
 
