@@ -141,3 +141,20 @@ def test_paired_comparison_of_a_one_tile_change_pairs():
     spw = compare("meerkat", base, v, "start_player_win", games=2000, players=3, rng=2026)
     ppm = compare("meerkat", base, v, "points_per_meerkat:3", games=2000, players=3, rng=2026)
     assert spw.variance_reduction >= 1.5 and ppm.variance_reduction >= 2.0
+
+
+def test_a_search_determinization_of_a_keyed_game_rolls_its_own_tape_not_the_games_dice():
+    """The search player's rollouts copy a keyed game onto fresh tapes (never as wide as a key), so they never
+    read the dice the game will roll."""
+    from pyradice_lab.meerkat.policies import N_PRM
+
+    tw = python_twins()
+    g = _game(3, policies=[("mcts", {"budget": 4}), "greedy", "greedy"], log_rows=0)
+    s = tw["next_seat"](g)
+    n = tw["rollout_tape_length"](g)
+    assert n > R.KEY_WIDTH and tw["keyed"](g)
+    gc = (np.zeros((R.LOG0, R.W_WIDTH), np.int64), np.zeros((2, n), np.uint32), np.zeros((4, N_PRM)))
+    tw["determinize"](g, i64(s), 12345, *gc)
+    assert not tw["keyed"](gc)
+    rolled = [tw["roll_die"](gc) for _ in range(6)]
+    assert rolled == gc[1][0, :6].tolist()
