@@ -178,9 +178,9 @@ def roll_die(g) -> int:
 
 @njit(**INTERNAL)
 def rand_below(g, n: int) -> int:
-    """A uniform choice in 0..n-1 (bias < 1e-9 for n <= 256): keyed games from the current choice stream
-    (``G_CPURP``: the turn's random choices; the setup's shuffles have their own), else the choice tape (uint32
-    modulo n)."""
+    """A uniform choice in 0..n-1 (each value's probability within n / 2**32 of 1 / n): keyed games from the
+    current choice stream (``G_CPURP``: the turn's random choices; the setup's shuffles have their own; a 32-bit
+    word times n, shifted down 32 bits), else the choice tape (uint32 modulo n)."""
     G = g[0][21]
     if keyed(g):
         return int(stream_word(g, G[G_CPURP]) * n >> 32)

@@ -36,21 +36,30 @@ def _rolls(g, kinds=(R.EV_ROLL, R.EV_AUTOMA)):
 
 
 def test_keys_not_tapes_and_uniform_independent_dice():
-    """A simulated game's chance source is a 64-bit key (no tape to run out); the keyed dice are uniform and
-    consecutive dice are independent (chi-square over 30,000 turns' first two dice)."""
+    """A simulated game's chance source is a 64-bit key (no tape to run out); the keyed dice are uniform, and
+    independent between consecutive draws of a stream, between streams of a turn (a die and its reroll) and
+    between turns (chi-square over 20,000 turns)."""
+    from scipy.stats import chisquare
+
     keys = _tapes(np.random.default_rng(0), 3)
     assert keys.shape == (3, 2, R.KEY_WIDTH) and keys.dtype == np.uint32
     tw = python_twins()
     g = _game(1, log_rows=0)
-    pairs = np.zeros((6, 6))
-    for turn in range(30000):
+    pairs = {k: np.zeros((6, 6)) for k in ("draws", "streams", "turns")}
+    last = None
+    for turn in range(20000):
         tw["start_streams"](g, i64(turn))
         a, b = tw["roll_die"](g), tw["roll_die"](g)
-        pairs[a - 1, b - 1] += 1
-    from scipy.stats import chisquare
-
-    assert chisquare(pairs.sum(axis=1)).pvalue > 1e-3
-    assert chisquare(pairs.ravel()).pvalue > 1e-3
+        tw["seek_dice"](g, i64(R.P_REROLL), i64(0))
+        c = tw["roll_die"](g)
+        pairs["draws"][a - 1, b - 1] += 1
+        pairs["streams"][a - 1, c - 1] += 1
+        if last is not None:
+            pairs["turns"][last - 1, a - 1] += 1
+        last = a
+    assert chisquare(pairs["draws"].sum(axis=1)).pvalue > 1e-3
+    for name, table in pairs.items():
+        assert chisquare(table.ravel()).pvalue > 1e-3, name
     assert not simulate_games(20, players=4, policies="random_legal", rng=3, engine="python")["tape_wrapped"].any()
 
 
@@ -121,12 +130,31 @@ def test_the_setup_does_not_depend_on_components_it_does_not_read():
 
 @pytest.mark.slow
 def test_paired_comparison_of_a_one_tile_change_pairs():
-    """The paired comparison of a one-tile value change gains from the pairing (issue 28: the positional tape
-    gave factors 1.0-1.1); bounded: 2,000 greedy games a side, compiled."""
+    """The paired comparison of a one-tile value change gains from the pairing; bounded: 2,000 greedy games a
+    side, compiled.  Measured (seed 2026): 1.94 for start_player_win, 2.52 for points_per_meerkat:3 (1.83 and 2.31
+    with the positional tape before the per-turn streams: greedy play, not the dice, is what decorrelates the two
+    games now, see docs/guide/engine.md; issue 28's goal of 3 and 5 is not reached)."""
     from pyradice_lab import compare
 
     base = default_components()
     v = base.replace({"tile.3.values": [9, 5]})
     spw = compare("meerkat", base, v, "start_player_win", games=2000, players=3, rng=2026)
     ppm = compare("meerkat", base, v, "points_per_meerkat:3", games=2000, players=3, rng=2026)
-    assert spw.variance_reduction >= 1.5 and ppm.variance_reduction >= 1.5
+    assert spw.variance_reduction >= 1.5 and ppm.variance_reduction >= 2.0
+
+
+def test_a_search_determinization_of_a_keyed_game_rolls_its_own_tape_not_the_games_dice():
+    """The search player's rollouts copy a keyed game onto fresh tapes (never as wide as a key), so they never
+    read the dice the game will roll."""
+    from pyradice_lab.meerkat.policies import N_PRM
+
+    tw = python_twins()
+    g = _game(3, policies=[("mcts", {"budget": 4}), "greedy", "greedy"], log_rows=0)
+    s = tw["next_seat"](g)
+    n = tw["rollout_tape_length"](g)
+    assert n > R.KEY_WIDTH and tw["keyed"](g)
+    gc = (np.zeros((R.LOG0, R.W_WIDTH), np.int64), np.zeros((2, n), np.uint32), np.zeros((4, N_PRM)))
+    tw["determinize"](g, i64(s), 12345, *gc)
+    assert not tw["keyed"](gc)
+    rolled = [tw["roll_die"](gc) for _ in range(6)]
+    assert rolled == gc[1][0, :6].tolist()
