@@ -47,8 +47,11 @@ def _check_games(n_games) -> int:
 
 
 def _check_policy(p) -> str:
-    if p not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {p!r}")
+    from .search import FlatMC
+
+    if p not in POLICIES and FlatMC.parse(p) is None:   # parse raises ValueError for a malformed search name
+        raise ValueError(f"policy must be one of {sorted(POLICIES)} or the search player 'flat_mc[:N...]', "
+                         f"got {p!r}")
     return p
 
 
