@@ -14,7 +14,9 @@ Public API
 - policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`) and the search player ``"flat_mc"``
   (:class:`FlatMC`, :func:`flat_mc`: flat Monte Carlo over sampled hidden quarries, rollouts in the compiled
   engine; ``"flat_mc:N"`` sets the rollouts per decision);
-- exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
+- exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`;
+- the table companion :func:`advise` (which die, where, which skill use; :mod:`.advisor`), its positions
+  (:func:`load_position`, :func:`position_from_game`).
 
 Examples
 --------
@@ -50,9 +52,17 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "policies": ["POLICIES", "random_legal", "greedy", "lookahead"],
     "odds": ["available_exact", "blind_goal_probability"],
     "search": ["FlatMC", "flat_mc"],
-}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring", "search"])
+    "advisor": ["advise", "load_position", "position_from_game", "positions_from_game", "Position"],
+}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring", "search", "advisor"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .advisor import (
+        Position as Position,
+        advise as advise,
+        load_position as load_position,
+        position_from_game as position_from_game,
+        positions_from_game as positions_from_game,
+    )
     from .cards import CARD_KINDS as CARD_KINDS, register_card_kind as register_card_kind
     from .components import (
         Components as Components,

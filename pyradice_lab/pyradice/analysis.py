@@ -49,9 +49,8 @@ def _check_games(n_games) -> int:
 def _check_policy(p) -> str:
     from .search import FlatMC
 
-    if p not in POLICIES and FlatMC.parse(p) is None:   # parse raises ValueError for a malformed search name
-        raise ValueError(f"policy must be one of {sorted(POLICIES)} or the search player 'flat_mc[:N...]', "
-                         f"got {p!r}")
+    if p not in POLICIES and not (isinstance(p, str) and FlatMC.parse(p) is not None):
+        raise ValueError(f"policy must be one of {sorted(POLICIES)} or the search player 'flat_mc[:N]', got {p!r}")
     return p
 
 
