@@ -172,7 +172,7 @@ def experiment_skills(n_games: int, seed, policy: str = "greedy") -> ExperimentR
                           "score with / without (VP)": [f"{a:.1f} / {b:.1f}" for a, b in
                                                         zip(df.score_with, df.score_without)]})
     method = (f"Mean score per seat with the default board minus the same games replayed (same seeds, so the "
-              f"comparison is paired) with that level's skill token removed from every board; {policy} play, 2 "
+              f"comparison is paired) with that skill token (named as in restricted play: A6 Rebuild is no_skill_A6) removed from every board; {policy} play, 2 "
               f"players, {n_games} games. All skill effects other than A3 (flip) are reconstructions: these are the "
               "values of the reconstructed tokens.")
     return _result("pyradice_skill_values", "Value of each skill token", "What is each skill token worth?",

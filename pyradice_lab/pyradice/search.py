@@ -84,8 +84,9 @@ class FlatMC:
         Rollouts per decision (the budget, spread over the candidates by sequential halving).
     rollout : {"greedy", "lookahead"}
         The policy every seat plays in the rollouts.
-    candidates : int
-        Moves kept for the rollouts (the best by the lookahead valuation).
+    candidates : int, optional
+        Moves kept for the rollouts (the best by the lookahead valuation); default 6, or 8 with ``depth=0``
+        (issue 12's player).
     per_pair : int
         At most this many skill options of one (die, space) among the candidates.
     margin : float
@@ -99,12 +100,14 @@ class FlatMC:
 
     rollouts: int = 8
     rollout: str = "lookahead"
-    candidates: int = 8
+    candidates: int | None = None
     per_pair: int = 2
     margin: float = 0.02
     depth: int = 3
 
     def __post_init__(self):
+        if self.candidates is None:            # 6 for truncated rollouts; 8 for full ones (issue 12's player)
+            object.__setattr__(self, "candidates", 6 if self.depth else 8)
         for name in ("rollouts", "candidates", "per_pair", "depth"):
             v = getattr(self, name)
             low = 0 if name == "depth" else 1

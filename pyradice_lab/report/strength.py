@@ -59,7 +59,7 @@ class StrengthPlan:
 PLANS = {
     "purramid": StrengthPlan(policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7"),
                              optimal=("risk:0.7", "optimal"), full_scale=4.0, setup="2 players, side A"),
-    # the search player flat_mc (4-8 s a game) is measured in docs/guide/pyradice.md, not in the report's budget
+    # the search player flat_mc (~15x a greedy game since issue 27) is measured in docs/guide/pyradice.md
     "pyradice": StrengthPlan(policies=("random_legal", "greedy", "lookahead"), setup="2 players, default setup"),
     "raft": StrengthPlan(setup="2 players, standard variant"),
     # mcts (~0.2 s a game) is measured in docs/guide/meerkat.md; expectimax is the strongest the budget allows

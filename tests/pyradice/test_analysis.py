@@ -94,3 +94,15 @@ def test_experiments_validate_input():
         goal_rates(5, policies=("expert",))
     with pytest.raises(ValueError, match="choices"):
         available_distribution(np.zeros(3))
+
+
+def test_skill_values_under_the_search_player():
+    """The skill table can be measured with the report player (the guide compares it with greedy / lookahead)."""
+    from pyradice_lab.pyradice.analysis import skill_values
+
+    df = skill_values(2, 2, "flat_mc:2", rng=3)
+    assert list(df.skill) == ["A2", "A3", "A4", "A5", "A6"] and set(df.policy) == {"flat_mc:2"}
+    with pytest.raises(ValueError, match="budget"):
+        skill_values(2, 2, "flat_mc:0", rng=3)
+    with pytest.raises(ValueError, match="policy must be one of"):
+        skill_values(2, 2, "clever", rng=3)

@@ -31,7 +31,8 @@ def consistent(findings: list[Finding]) -> None:
         enough = f.kind == "exact" or f.n >= f.min_n
         assert f.is_claim == (excludes and enough and f.kind != "estimate"), text
         if f.is_claim:
-            assert ("above" if f.estimate > f.null else "below") in text, text
+            words = ("above", "more", "higher") if f.estimate > f.null else ("below", "less", "fewer", "lower")
+            assert any(w in text for w in words), text       # the direction, as the renderer words it
         elif f.kind == "difference":
             assert ("no difference" in text) if enough else ("no conclusion" in text), text
 
@@ -78,7 +79,7 @@ def test_skill_findings_follow_their_table(full):
     df = A.skill_values(size("skills", full), 2, "greedy", rng=13)
     fs = A.skill_findings(df)
     consistent(fs)
-    assert [f.quantity.split(" skill ")[1].split()[0] for f in fs] == list(df.skill)
+    assert [f.quantity.split(" skill token ")[1].split()[0] for f in fs] == list(df.skill)
     for f, r in zip(fs, df.itertuples()):
         assert close(f.estimate, r.score_drop) and (f.ci_low, f.ci_high) == (r.score_drop_ci_low, r.score_drop_ci_high)
     marked = [f for f in fs if f.component]

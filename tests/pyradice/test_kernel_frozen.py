@@ -21,7 +21,7 @@ FROZEN = [
     (20, 3, ["lookahead/no_cards", "random_legal", "greedy/no_skill_A3"], 13, "216b36104f93ade0"),
     (15, 4, "greedy", 14, "5bda09ca9ced6fe3"),
     (2, 2, ["flat_mc:4:greedy:full", "greedy"], 15, "a0f4ebf896b4eb87"),  # issue 12's search player: rollouts
-    (2, 2, ["flat_mc:4", "greedy"], 15, "fcf356c639dc63c5"),        # the search player (issue 27): truncated rollouts
+    (2, 2, ["flat_mc:4", "greedy"], 15, "1d9b4e2061e57f04"),        # the search player (issue 27): truncated rollouts
 ]
 
 

@@ -49,6 +49,7 @@ def test_policy_names_parse_and_reject():
     assert FlatMC.parse("flat_mc:16:greedy").name == "flat_mc:16:greedy"
     # issue 12's player (rollouts to the end of the game by greedy seats) keeps a name
     assert FlatMC.parse(FLAT_MC_FULL) == FlatMC(rollouts=16, rollout="greedy", depth=0)
+    assert FlatMC().candidates == 6 and FlatMC.parse(FLAT_MC_FULL).candidates == 8   # issue 12's player: 8
     for spec in (FlatMC(), FlatMC(rollouts=5), FlatMC(rollout="greedy"), FlatMC(depth=0), FlatMC(depth=7),
                  FlatMC(rollouts=16, rollout="greedy", depth=0)):
         assert FlatMC.parse(spec.name) == spec
