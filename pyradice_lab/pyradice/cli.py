@@ -239,10 +239,12 @@ def add_cli(sub) -> None:
                    help="the policies that played that game (default: flat_mc)")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="that game's random token/card setup seed")
-    q.add_argument("--objective", choices=["win", "win_share"], default="win",
-                   help="win: win share + 0.02 x VP margin, the search player's value (default); win_share")
-    q.add_argument("--policy", choices=["flat_mc", "flat_mc:lookahead"], default="flat_mc",
-                   help="rollouts played by greedy (default) or lookahead seats")
+    q.add_argument("--objective", choices=["search", "win_share"], default="search",
+                   help="search: the search player's own rollout value (default); win_share: the win share of "
+                        "rollouts played to the end of the game")
+    q.add_argument("--policy", default="flat_mc",
+                   help="the search player valuing the moves, spelled as for games (default: flat_mc; e.g. "
+                        "flat_mc:16:lookahead); --samples replaces its budget")
     q.add_argument("--samples", type=positive_int, default=128, help="rollouts per candidate (default: %(default)s)")
     q.add_argument("--candidates", type=positive_int, default=8, help="moves sampled (default: %(default)s)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default: 0)")

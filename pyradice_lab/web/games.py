@@ -237,7 +237,7 @@ class PyradiceDesk(Desk):
         from ..pyradice.advisor import OBJECTIVES, POLICIES, advise, load_position
 
         body = self._body(body, gate)
-        objective = self._choice(body, "objective", OBJECTIVES, "win")
+        objective = self._choice(body, "objective", OBJECTIVES, "search")
         policy = self._choice(body, "policy", POLICIES, "flat_mc")
         samples = _int(body, "samples", 64, 2, 512)
         candidates = _int(body, "candidates", 8, 1, 16)

@@ -155,7 +155,7 @@ def test_an_available_die_must_show_its_value():
 
 def test_bad_arguments_name_the_parameter():
     pos = position_from_game(3, 9, policies="greedy")
-    for kw, name in [({"objective": "points"}, "objective"), ({"policy": "mcts"}, "policy"),
+    for kw, name in [({"objective": "points"}, "objective"), ({"policy": "mcts"}, "policy"), ({"policy": "flat_mc:x"}, "policy"),
                      ({"samples": 1}, "samples"), ({"samples": True}, "samples"), ({"candidates": 0}, "candidates")]:
         with pytest.raises(ValueError, match=name):
             advise(pos, **kw)
