@@ -530,8 +530,8 @@ def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None
     Examples
     --------
     >>> pos = position_from_game(1, 0)
-    >>> pos.roll, pos.played        # kept the 6 and the 5, rerolled the 2
-    ((2, 6, 5), 6)
+    >>> pos.roll, pos.played        # kept the 6, rerolled the 3 and the 4
+    ((3, 4, 6), 4)
     """
     if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 0:
         raise ValueError(f"turn must be an integer >= 0 (as transcripts number the turns), got {turn!r}")
@@ -649,7 +649,7 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
     --------
     >>> df = advise(position_from_game(1, 0, after_reroll=True))
     >>> df["option"].iloc[0], df.attrs["decision"]
-    ('queen on 7', 'action')
+    ('queen on 9', 'action')
     """
     check_choice(objective, "objective", OBJECTIVES)
     check_choice(policy, "policy", POLICIES)

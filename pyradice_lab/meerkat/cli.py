@@ -114,7 +114,9 @@ def _rate(x) -> dict:
 
 
 def by_position(df, players: int, automa: bool):
-    """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs."""
+    """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs.
+
+    ``fair`` is the players' fair share: 1 / players of what the automa leaves them (NaN on the automa's row)."""
     import pandas as pd
 
     from ..engine.stats import mean_estimate
@@ -123,11 +125,12 @@ def by_position(df, players: int, automa: bool):
     n = players + automa
     share, pos = win_shares(df, n), turn_positions(df, players, automa)
     scores = df[[f"score_{s}" for s in range(n)]].to_numpy(float)
+    human = (1.0 - share[pos == n - 1].mean()) / players if automa else 1.0 / n  # the players' fair share
     rows = []
     for k in range(n):
-        rows.append({"position": k + 1, "who": "automa" if automa and k == n - 1 else ("start player" if k == 0
-                                                                                      else "player"),
-                     **_rate(share[pos == k]), "fair": 1 / n,
+        bot = automa and k == n - 1
+        rows.append({"position": k + 1, "who": "automa" if bot else ("start player" if k == 0 else "player"),
+                     **_rate(share[pos == k]), "fair": float("nan") if bot else human,
                      **mean_estimate(scores[pos == k]).to_dict("mean_score")})
     return pd.DataFrame(rows)
 
@@ -146,21 +149,25 @@ def _cmd_simulate(args) -> int:
                         **execution_kwargs(args))
     automa = bool(df["automa"].iloc[0])
     n = args.players + automa
-    readings = "".join(f", {k} {v}" for k, v in _readings(args).items() if v != "literal")
-    print(f"{args.games} games, {setup_label(args.players, automa)}{readings}, seed {args.seed}; "
-          f"mean turns {df['turns'].mean():.1f}, shared wins {(df['winner'] == -1).mean():.3f}, "
-          f"hazards per game {(df['hawk'] + df['fire'] + df['jackal']).mean():.2f}")
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("meerkat", components=components_label("meerkat", args.components),
+                            out=out, rng=args.seed, games=args.games,
+                            **{k.replace("_", " "): v for k, v in _readings(args).items() if v != "literal"}).line())
+    print(f"{setup_label(args.players, automa)}; mean turns {df['turns'].mean():.1f}, shared wins "
+          f"{(df['winner'] == -1).mean():.3f}, hazards per game {(df['hawk'] + df['fire'] + df['jackal']).mean():.2f}")
     fmt = {"float_format": lambda v: f"{v:.4f}", "index": False}
     pos = by_position(df, args.players, automa)
-    first = pos.iloc[0]
-    print(f"start player (turn position 1) wins {first.win_rate:.4f} (95% CI {first.win_rate_ci_low:.4f}.."
-          f"{first.win_rate_ci_high:.4f}) vs a fair {1 / n:.4f}")
+    print("\n".join(start_player_lines(out)))
     if args.players > 1:
         from .analysis import start_edge
 
         e = start_edge(df, args.players, automa)
-        print(f"start player's edge over the other players' mean (paired per game): {e.value:+.4f} "
-              f"(95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
+        others = "the other player's" if args.players == 2 else "the other players' mean"
+        print(f"start player's edge over {others} win share (paired per game, shared wins split"
+              f"{'; the automa left out' if automa else ''}): {e.value:+.4f} (95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
     print("by turn position:")
     print(pos[["position", "who", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "fair", "mean_score",
                "mean_score_se"]].to_string(**fmt))

@@ -187,7 +187,10 @@ register_game(
     heuristic_player="greedy",  # shown beside it as a sensitivity column
     restrictions={
         "no_skills": "never uses a skill token",
-        **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},
+        # a skill is named by its token everywhere (skill table, restricted play, report): the default setup's
+        # five tokens (policies.RESTRICTIONS; any token code is accepted, e.g. no_skill_B5; no_skill_L5 is rejected)
+        **{f"no_skill_{code}": f"never uses skill token {code} {name}" for code, name in (
+            ("A2", "Tip"), ("A3", "Flip"), ("A4", "Carve"), ("A5", "Turnover"), ("A6", "Rebuild"))},
         "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
         "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
     },

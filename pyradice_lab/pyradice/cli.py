@@ -69,10 +69,16 @@ def _cmd_simulate(args) -> int:
     df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=show_progress(args),
                              return_arrays=True, **execution_kwargs(args))
     dt = time.perf_counter() - t0
-    print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "
-          f"({dt:.2f} s, {args.games / dt:,.0f} games/s)")
-    print(f"Setup: {setup.describe()}\n")
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
     from .analysis import by_position, win_shares
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("pyradice", components=components_label("pyradice", args.components),
+                            out=out, rng=args.seed, games=args.games,
+                            random_setup=args.random_setup).line() + f" ({dt:.2f} s, {args.games / dt:,.0f} games/s)")
+    print(f"Setup: {setup.describe()}")
+    print("\n".join(start_player_lines(out)) + "\n")
 
     share = win_shares(arr)
     rows = []
