@@ -514,7 +514,7 @@ def _search_spec(policy, objective: str):
 
 
 def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=None, samples: int = 128,
-           candidates: int = 8, components=None) -> pd.DataFrame:
+           candidates: int | None = None, components=None) -> pd.DataFrame:
     """Rank the moves of the turn at hand: which die to take, where to place it, which skill use.
 
     Parameters
@@ -532,8 +532,9 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
         The rollouts' random stream (hidden dice, deals of the rest of the game).
     samples : int
         Rollouts per candidate (2..100,000), the same samples for every candidate.
-    candidates : int
-        Moves valued by rollouts: the best by the lookahead valuation (1..64; default 8, as the search player).
+    candidates : int, optional
+        Moves valued by rollouts: the best by the lookahead valuation (1..64; default: as many as the search
+        player ``policy`` keeps).
     components : path or Components, optional
         For a position given as a path or mapping.
 
@@ -567,7 +568,7 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     check_choice(objective, "objective", OBJECTIVES)
     spec = _search_spec(policy, objective)
     samples = _check_int(samples, "samples", 2, 100_000)
-    candidates = _check_int(candidates, "candidates", 1, 64)
+    candidates = spec.candidates if candidates is None else _check_int(candidates, "candidates", 1, 64)
     pos = load_position(position, components=components)
     gen = as_generator(rng)
     setup, players, s = pos.setup, pos.players, pos.to_move
@@ -578,7 +579,7 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     occ = pos.occupied.astype(np.int64)
     args = (pv[s], pc[s], pos.values, pos.colours, occ, tabs["tab"], discs, players)
     every = search_candidates(*args, k=10 ** 6, per_pair=10 ** 6)
-    cands = search_candidates(*args, k=candidates, per_pair=2)
+    cands = search_candidates(*args, k=candidates, per_pair=spec.per_pair)
     dec = _Decision(s, pos.turn, pos.first_player, occ, pos.values, pos.colours, pv, pc, discs, spec, gen, cands)
     res = _rank_moves(dec, samples, tabs, box_counts(setup, players), quarry_table(players))
     est = {tuple(int(x) for x in cands[j, :3]): mean_estimate(res[j]) for j in range(len(cands))}
@@ -598,7 +599,8 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     sampled_columns(df, 5, list(df.pop("_est")))
     df.loc[df["value"].isna(), "why"] += " (not sampled: below the candidates by the lookahead valuation)"
     df["objective"] = OBJECTIVES[objective]
-    df.attrs.update(objective=OBJECTIVES[objective], policy=policy, samples=samples, position=pos,
+    df.attrs.update(objective=OBJECTIVES[objective], policy=policy, samples=samples, candidates=candidates,
+                    position=pos,
                     chosen=tuple(int(x) for x in df[["take", "place", "skill"]].iloc[0]))
     return df
 
