@@ -480,11 +480,10 @@ def _rank_moves(dec, samples: int, tabs: dict, box, qgeo, block: int = 256) -> n
     vals, cols = determinize(dec.obs_values, dec.obs_colours, dec.occ, dec.pc.ravel(), box, samples, rng=dec.rng)
     unif = dec.rng.random((samples, turns, 3))
     codes = np.full(players, _ROLLOUT_CODES[spec.rollout], np.int64)
-    # a truncated search player (a rollout depth) stops its rollouts after ``depth`` turns, as in its own search
-    depth = getattr(spec, "depth", None)
-    cut = () if depth is None else (turns if depth == 0 else min(turns, dec.turn + depth), spec.margin)
+    # the rollouts stop after the search player's ``depth`` turns (0: at the end of the game), as in its search
+    stop = turns if spec.depth == 0 else min(turns, dec.turn + spec.depth)
     out = [_run_rollouts([(dec, dec.cands, vals[i:i + block], cols[i:i + block], unif[i:i + block])],
-                         tabs["tab"], tabs["n_colours"], players, turns, codes, qgeo, *cut)[0]
+                         tabs["tab"], tabs["n_colours"], players, turns, codes, qgeo, stop, spec.margin)[0]
            for i in range(0, samples, block)]
     return np.concatenate(out, axis=1)
 
@@ -498,7 +497,7 @@ def _check_int(value, name, lo, hi):
 def _search_spec(policy, objective: str):
     """The search player ``policy`` names, as :func:`advise` runs it (``"win_share"``: margin 0, rollouts to the
     end of the game)."""
-    from dataclasses import fields, replace
+    from dataclasses import replace
 
     from .search import FlatMC
 
@@ -509,7 +508,7 @@ def _search_spec(policy, objective: str):
     if spec is None:
         raise ValueError(f"policy must name the search player, e.g. {list(POLICIES)}, got {policy!r}")
     if objective == "win_share":
-        spec = replace(spec, margin=0.0, **({"depth": 0} if "depth" in {f.name for f in fields(spec)} else {}))
+        spec = replace(spec, margin=0.0, depth=0)
     return spec
 
 
