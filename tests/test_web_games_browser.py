@@ -126,3 +126,17 @@ def test_pyradice_page_answers_like_advise(browser, server):
     nxt = _after_change(wait, sent)["position"]
     assert sum(row.count(".") for rows in nxt["quarry"].values() for row in rows) == 2
     assert nxt["to_move"] == pos["to_move"] ^ 1 or pos["players"] > 2
+
+
+def test_a_new_game_seed_loads_that_games_position(browser, server):
+    d = browser
+    wait = _open(d, server, "raft")
+    first = _answered(d)
+    box = d.find_element(By.ID, "table-seed")
+    box.clear()
+    box.send_keys("11")
+    click(d, "#table-new")
+    sent = _after_change(wait, first)
+    from pyradice_lab.raft.advisor import position_from_game
+
+    assert sent["position"] == position_from_game(11, 1, players=3).document()

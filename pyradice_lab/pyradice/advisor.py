@@ -19,8 +19,10 @@ files: an error names the key), :func:`position_from_game` rebuilds the position
   (the dice the next seat can then take) and a short ``why`` (goals met or lost, card points, the skill's
   effect).
 
-The objective names the value: ``"win"`` is the search player's rollout value (win share, ties shared, plus
-0.02 x the VP margin over the best other seat), ``"win_share"`` the win share alone.
+The objective names the value: ``"search"`` is the value the search player ``policy`` itself maximises (its
+rollouts' value: for rollouts played to the end of the game the win share, ties shared, plus 0.02 x the VP
+margin over the best other seat; see :mod:`.search`), ``"win_share"`` the win share alone, of rollouts played
+to the end of the game.
 
 Examples
 --------
@@ -49,10 +51,11 @@ __all__ = ["advise", "Position", "load_position", "position_from_game", "positio
            "OBJECTIVES", "POLICIES"]
 
 #: what :func:`advise` maximises (the rollout value of the search player)
-OBJECTIVES = {"win": "win share + 0.02 x VP margin over the best other seat (the flat_mc rollout value)",
-              "win_share": "win share (ties shared)"}
-#: the search players whose rollouts value the candidates (rollouts played by greedy or lookahead seats)
-POLICIES = ("flat_mc", "flat_mc:lookahead")
+OBJECTIVES = {"search": "the search player's own rollout value (see the policy)",
+              "win_share": "win share of rollouts played to the end of the game (ties shared)"}
+#: examples of the search players whose rollouts value the candidates: any spelling of the search player
+#: (:class:`.search.FlatMC`) is accepted; its budget N is replaced by ``samples``
+POLICIES = ("flat_mc", "flat_mc:16:greedy", "flat_mc:16:lookahead")
 _LAYERS = ("bottom", "middle", "top")
 _CELL = r"(\.|\?|[1-6?][A-Za-z])( +(\.|\?|[1-6?][A-Za-z]))*"
 _CELL_DOC = 'cells separated by spaces: "4r" (value and colour letter), "?r" (colour only), "?" (hidden), "." (empty)'
@@ -473,11 +476,14 @@ def _rank_moves(dec, samples: int, tabs: dict, box, qgeo, block: int = 256) -> n
 
     players = dec.pv.shape[0]
     turns = PYRAMID.n * players
+    spec = dec.spec
     vals, cols = determinize(dec.obs_values, dec.obs_colours, dec.occ, dec.pc.ravel(), box, samples, rng=dec.rng)
     unif = dec.rng.random((samples, turns, 3))
-    codes = np.full(players, _ROLLOUT_CODES[dec.spec.rollout], np.int64)
+    codes = np.full(players, _ROLLOUT_CODES[spec.rollout], np.int64)
+    # the rollouts stop after the search player's ``depth`` turns (0: at the end of the game), as in its search
+    stop = turns if spec.depth == 0 else min(turns, dec.turn + spec.depth)
     out = [_run_rollouts([(dec, dec.cands, vals[i:i + block], cols[i:i + block], unif[i:i + block])],
-                         tabs["tab"], tabs["n_colours"], players, turns, codes, qgeo)[0]
+                         tabs["tab"], tabs["n_colours"], players, turns, codes, qgeo, stop, spec.margin)[0]
            for i in range(0, samples, block)]
     return np.concatenate(out, axis=1)
 
@@ -488,26 +494,46 @@ def _check_int(value, name, lo, hi):
     return int(value)
 
 
-def advise(position, *, objective: str = "win", policy: str = "flat_mc", rng=None, samples: int = 128,
-           candidates: int = 8, components=None) -> pd.DataFrame:
+def _search_spec(policy, objective: str):
+    """The search player ``policy`` names, as :func:`advise` runs it (``"win_share"``: margin 0, rollouts to the
+    end of the game)."""
+    from dataclasses import replace
+
+    from .search import FlatMC
+
+    try:
+        spec = FlatMC.parse(policy)
+    except ValueError as exc:
+        raise ValueError(f"policy: {exc}".replace("policy: policies: ", "policy: ")) from None
+    if spec is None:
+        raise ValueError(f"policy must name the search player, e.g. {list(POLICIES)}, got {policy!r}")
+    if objective == "win_share":
+        spec = replace(spec, margin=0.0, depth=0)
+    return spec
+
+
+def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=None, samples: int = 128,
+           candidates: int | None = None, components=None) -> pd.DataFrame:
     """Rank the moves of the turn at hand: which die to take, where to place it, which skill use.
 
     Parameters
     ----------
     position : Position, path or mapping
         The table (see :func:`load_position`, :func:`position_from_game`).
-    objective : {"win", "win_share"}
-        ``"win"``: the search player's rollout value (win share + 0.02 x the VP margin over the best other
-        seat); ``"win_share"``: the win share alone (ties shared).
-    policy : {"flat_mc", "flat_mc:lookahead"}
-        The search player valuing the candidates: rollouts played by greedy seats (the default, as the
-        ``flat_mc`` player) or by lookahead seats.
+    objective : {"search", "win_share"}
+        ``"search"``: the search player's own rollout value (what it maximises; see :mod:`.search`);
+        ``"win_share"``: the win share of rollouts played to the end of the game (ties shared).
+    policy : str
+        The search player valuing the candidates, spelled as for the games (``"flat_mc"``, the default
+        player, or e.g. ``"flat_mc:16:lookahead"``: its rollout policy and depth); its budget of rollouts
+        is replaced by ``samples``.
     rng : seed or Generator, optional
         The rollouts' random stream (hidden dice, deals of the rest of the game).
     samples : int
         Rollouts per candidate (2..100,000), the same samples for every candidate.
-    candidates : int
-        Moves valued by rollouts: the best by the lookahead valuation (1..64; default 8, as the search player).
+    candidates : int, optional
+        Moves valued by rollouts: the best by the lookahead valuation (1..64; default: as many as the search
+        player ``policy`` keeps).
     components : path or Components, optional
         For a position given as a path or mapping.
 
@@ -535,13 +561,13 @@ def advise(position, *, objective: str = "win", policy: str = "flat_mc", rng=Non
     """
     from ..engine.rng import as_generator
     from ..engine.stats import mean_estimate
-    from .search import FlatMC, _Decision, box_counts, candidates as search_candidates
+    from .search import _Decision, box_counts, candidates as search_candidates
     from .sim import kernel_tables, quarry_table
 
     check_choice(objective, "objective", OBJECTIVES)
-    check_choice(policy, "policy", POLICIES)
+    spec = _search_spec(policy, objective)
     samples = _check_int(samples, "samples", 2, 100_000)
-    candidates = _check_int(candidates, "candidates", 1, 64)
+    candidates = spec.candidates if candidates is None else _check_int(candidates, "candidates", 1, 64)
     pos = load_position(position, components=components)
     gen = as_generator(rng)
     setup, players, s = pos.setup, pos.players, pos.to_move
@@ -552,9 +578,7 @@ def advise(position, *, objective: str = "win", policy: str = "flat_mc", rng=Non
     occ = pos.occupied.astype(np.int64)
     args = (pv[s], pc[s], pos.values, pos.colours, occ, tabs["tab"], discs, players)
     every = search_candidates(*args, k=10 ** 6, per_pair=10 ** 6)
-    cands = search_candidates(*args, k=candidates, per_pair=2)
-    spec = FlatMC(rollout="lookahead" if policy.endswith(":lookahead") else "greedy",
-                  margin=FlatMC.margin if objective == "win" else 0.0)
+    cands = search_candidates(*args, k=candidates, per_pair=spec.per_pair)
     dec = _Decision(s, pos.turn, pos.first_player, occ, pos.values, pos.colours, pv, pc, discs, spec, gen, cands)
     res = _rank_moves(dec, samples, tabs, box_counts(setup, players), quarry_table(players))
     est = {tuple(int(x) for x in cands[j, :3]): mean_estimate(res[j]) for j in range(len(cands))}
@@ -574,7 +598,8 @@ def advise(position, *, objective: str = "win", policy: str = "flat_mc", rng=Non
     sampled_columns(df, 5, list(df.pop("_est")))
     df.loc[df["value"].isna(), "why"] += " (not sampled: below the candidates by the lookahead valuation)"
     df["objective"] = OBJECTIVES[objective]
-    df.attrs.update(objective=OBJECTIVES[objective], policy=policy, samples=samples, position=pos,
+    df.attrs.update(objective=OBJECTIVES[objective], policy=policy, samples=samples, candidates=candidates,
+                    position=pos,
                     chosen=tuple(int(x) for x in df[["take", "place", "skill"]].iloc[0]))
     return df
 

@@ -164,7 +164,7 @@ def _cmd_advise(args) -> int:
                 candidates=args.candidates)
     print(f"Position: {where}")
     print(pos.text())
-    print(f"\nobjective: {df.attrs['objective']}; the {args.candidates} best moves by the lookahead valuation "
+    print(f"\nobjective: {df.attrs['objective']}; the {df.attrs['candidates']} best moves by the lookahead valuation "
           f"sampled by {args.policy} ({args.samples} rollouts each, seed {args.seed}; 95% CI)")
     cols = ["option", "value", "se", "ci_low", "ci_high", "regret", "lookahead", "vp_now"]
     with pd.option_context("display.width", 220, "display.max_colwidth", 90):
@@ -245,12 +245,15 @@ def add_cli(sub) -> None:
                    help="the policies that played that game (default: flat_mc)")
     q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
                    help="that game's random token/card setup seed")
-    q.add_argument("--objective", choices=["win", "win_share"], default="win",
-                   help="win: win share + 0.02 x VP margin, the search player's value (default); win_share")
-    q.add_argument("--policy", choices=["flat_mc", "flat_mc:lookahead"], default="flat_mc",
-                   help="rollouts played by greedy (default) or lookahead seats")
+    q.add_argument("--objective", choices=["search", "win_share"], default="search",
+                   help="search: the search player's own rollout value (default); win_share: the win share of "
+                        "rollouts played to the end of the game")
+    q.add_argument("--policy", default="flat_mc",
+                   help="the search player valuing the moves, spelled as for games (default: flat_mc; e.g. "
+                        "flat_mc:16:lookahead); --samples replaces its budget")
     q.add_argument("--samples", type=positive_int, default=128, help="rollouts per candidate (default: %(default)s)")
-    q.add_argument("--candidates", type=positive_int, default=8, help="moves sampled (default: %(default)s)")
+    q.add_argument("--candidates", type=positive_int, default=None,
+                   help="moves sampled (default: as many as the search player keeps)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default: 0)")
     q.add_argument("--top", type=positive_int, default=10, help="moves to show (default: %(default)s)")
     q.add_argument("--dump-position", type=output_file(".toml"), default=None,

@@ -237,10 +237,10 @@ class PyradiceDesk(Desk):
         from ..pyradice.advisor import OBJECTIVES, POLICIES, advise, load_position
 
         body = self._body(body, gate)
-        objective = self._choice(body, "objective", OBJECTIVES, "win")
+        objective = self._choice(body, "objective", OBJECTIVES, "search")
         policy = self._choice(body, "policy", POLICIES, "flat_mc")
         samples = _int(body, "samples", 64, 2, 512)
-        candidates = _int(body, "candidates", 8, 1, 16)
+        candidates = _int(body, "candidates", 8, 1, 16)     # the page's; advise's own default is the player's
         seed = _int(body, "seed", 0, 0, 2 ** 31 - 1)
         if samples * candidates > MAX_ROLLOUTS:
             raise RequestError(f"samples x candidates must be at most {MAX_ROLLOUTS} rollouts per request, got "

@@ -24,7 +24,7 @@ def _row(df, move):
 
 def test_advise_ranks_every_legal_move_and_samples_the_candidates():
     pos = position_from_game(3, 7, policies="greedy")
-    df = advise(pos, samples=16, rng=1)
+    df = advise(pos, samples=16, rng=1, policy="flat_mc:16:greedy:full")   # rollouts to the end: noisy values
 
     # every (available die, legal space) pair is there, each with no skill (level-1 spaces: no skill token)
     pairs = {(t, p) for t in advisor._available(pos) for p in _legal_places(list(pos.pyramids[pos.to_move][0]))}
@@ -39,6 +39,8 @@ def test_advise_ranks_every_legal_move_and_samples_the_candidates():
     assert df["value"].iloc[:8].is_monotonic_decreasing
     assert df.attrs["chosen"] == tuple(int(x) for x in df[["take", "place", "skill"]].iloc[0])
     assert "not sampled" in df["why"].iloc[-1]
+    default = advise(pos, samples=4, rng=1)            # the default search player: truncated rollouts (VP margin)
+    assert default["value"].notna().sum() == default.attrs["candidates"] and (default["se"].dropna() >= 0).all()
 
 
 def test_the_same_seed_gives_the_same_numbers_and_objectives_differ():
@@ -155,7 +157,7 @@ def test_an_available_die_must_show_its_value():
 
 def test_bad_arguments_name_the_parameter():
     pos = position_from_game(3, 9, policies="greedy")
-    for kw, name in [({"objective": "points"}, "objective"), ({"policy": "mcts"}, "policy"),
+    for kw, name in [({"objective": "points"}, "objective"), ({"policy": "mcts"}, "policy"), ({"policy": "flat_mc:x"}, "policy"),
                      ({"samples": 1}, "samples"), ({"samples": True}, "samples"), ({"candidates": 0}, "candidates")]:
         with pytest.raises(ValueError, match=name):
             advise(pos, **kw)
@@ -200,10 +202,11 @@ def test_the_guides_example_position_file_is_turn_40_of_game_3():
 
 @pytest.mark.slow
 def test_on_100_positions_of_search_player_games_its_choice_is_within_the_top_options_interval():
-    """The strong player (flat_mc, 16 rollouts spread by sequential halving) chose every move; advise samples
-    the same candidates 24 times each.  Its choice is always a candidate; where advise ranks another move
-    first, their 95% intervals overlap (allowed to fail on at most 5 of 100: 95% intervals), and the two agree
-    on the top move far more often than a draw among the 8 candidates would."""
+    """The strong player (the default flat_mc: its candidates valued by truncated rollouts spread by sequential
+    halving) chose every move; advise samples the same candidates 20 times each with the same search player.
+    Its choice is always a candidate; where advise ranks another move first, their 95% intervals overlap
+    (measured: 97 of 100), and the two agree on the top move on most positions (measured: 88 of 100; a draw
+    among the 8 candidates would give 12.5).  Deterministic: seeded games, seeded advise."""
     positions = [p for seed in (11, 12, 13) for _, p in positions_from_game(seed)][:100]
     assert len(positions) == 100
     same = overlap = 0
@@ -214,4 +217,4 @@ def test_on_100_positions_of_search_player_games_its_choice_is_within_the_top_op
         same += rank == 0
         overlap += rank == 0 or df["ci_low"].iloc[0] <= row["ci_high"]
     assert overlap >= 95, overlap
-    assert same >= 25, same      # a draw among 8 candidates: 12.5 expected
+    assert same >= 80, same

@@ -379,17 +379,25 @@
 
   function changed() { st.best = null; GAMES[st.game].draw(); ask(); }
 
-  async function load(game) {
+  function seedControl(c, G, game) {
+    const l = h("label", {}, c, "Game seed ");
+    const inp = h("input", { id: "table-seed", type: "number", min: 0, max: 1000000, value: G.layout.seed }, l);
+    inp.style.width = "6em";
+    button("table-new", "New game", c, () => { G.layout = null; load(game, Number(inp.value)); });
+  }
+
+  async function load(game, seed) {
     const G = GAMES[game];
     if (!G.layout) {
-      const res = await fetch(`/api/${game}/layout`), L = await res.json();
+      const q = seed === undefined || Number.isNaN(seed) ? "" : "?seed=" + encodeURIComponent(seed);
+      const res = await fetch(`/api/${game}/layout${q}`), L = await res.json();
       if (!res.ok) { showError(L.error || "error"); return; }
       G.layout = L; G.doc = JSON.parse(JSON.stringify(L.position));
       if (G.reset) G.reset();
     }
     if (st.game !== game) return;
     $("table-title").textContent = G.title; $("table-sub").textContent = G.sub; $("table-legend").textContent = G.legend;
-    const c = $("table-controls"); c.innerHTML = ""; G.controls(c);
+    const c = $("table-controls"); c.innerHTML = ""; G.controls(c); seedControl(c, G, game);
     $("table-options").querySelector("tbody").innerHTML = "";
     changed();
   }
