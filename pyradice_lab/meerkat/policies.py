@@ -223,8 +223,11 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
-    if policy == "mcts_late":  # the search in the last turns only (issue 27)
-        policy, params = "mcts", dict(MCTS_LATE)
+    if isinstance(policy, str) and (policy == "mcts_late" or policy.startswith("mcts_late:")):
+        budget = policy[10:] or str(MCTS_LATE["budget"])  # the search in the last turns only (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_LATE, "budget": int(budget)}
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():

@@ -276,3 +276,6 @@ def test_only_the_last_turns_are_searched():
     assert turn(small, 8)[21, R.G_CP] > 0                              # searched: the player's seeds were drawn
     assert turn(("mcts", {"budget": 4}), 15)[21, R.G_CP] > 0
     assert policy_row("mcts_late/no_queen")[1][P_SSUPPLY] == 12
+    assert policy_row("mcts_late:2")[1][P_BUDGET] == 2 and policy_row("mcts_late")[1][P_BUDGET] == 80
+    with pytest.raises(ValueError, match="mcts_late:N"):
+        policy_row("mcts_late:x")
