@@ -22,10 +22,9 @@ activate an oasis token, which burrow action, and where to move guardians during
   decisions.  Parameters: the heuristic's plus ``future`` (0..1: how much of the remaining placements the
   evaluation expects; 0 = greedy's evaluation) and ``meerkats_per_turn`` (:data:`EXPECTIMAX_DEFAULTS`).
 - ``mcts`` / ``"mcts:N"``: determinized Monte Carlo search (:mod:`.search`) with N rollouts per decision
-  (default :data:`SEARCH_DEFAULTS`) in the seat's last turns (``search_supply``), rollouts played by the
-  compiled engine with the ``rollout`` policy; ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4,
-  ...})`` sets its parameters.  ``"mcts_v1"`` is the search before issue 27, every turn searched
-  (:data:`MCTS_V1`).
+  (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
+  ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.  ``"mcts_late"``
+  searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
@@ -99,7 +98,7 @@ from .rules import (
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
-           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_V1"]
+           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
@@ -135,18 +134,18 @@ EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn":
 #: halving over the candidates; ``own_rest`` 1 = the rest of the searched turn is played by ``own`` in the rollouts
 #: too (0: by ``rollout``, twice as fast); ``switch_z``: the search departs from ``own``'s choice only when the
 #: best candidate beats it with a paired t statistic above this; ``search_supply``: the search decides only the
-#: turns where the seat has at most this many meerkats left in its supply (the last three or so of its turns,
-#: where the rollouts are short); earlier turns are played by ``own`` (issue 27: as strong as searching every
-#: turn, at an eighth of the CPU; ``mcts_v1`` = 100, every turn).
+#: turns where the seat has at most this many meerkats left in its supply, earlier turns are played by ``own``
+#: (100, the default: every turn; ``mcts_late``: 12).
 SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
-                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 6}
-#: ``"mcts_v1"``: the search player before issue 27 (every turn searched, about 8x the CPU of ``mcts``; kept as
-#: the reference of the ladder that measured the new one, docs/guide/meerkat.md "Strong players").
-MCTS_V1 = {"search_supply": 100}
+                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100}
+#: ``"mcts_late"``: the search in the seat's last turns only (at most 12 meerkats left), the action searched with 80
+#: rollouts, the reroll by ``own``: about a sixth of ``mcts``'s CPU (at most 20x expectimax's, issue 27) and
+#: weaker than it head to head (0.46 [0.44, 0.48], docs/guide/meerkat.md "Cost, and the report player").
+MCTS_LATE = {"budget": 80, "search_reroll": 0, "search_supply": 12}
 #: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
-POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts")
+POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts_late", "mcts")
 NEG = -1e18
 
 
@@ -224,8 +223,11 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
-    if policy == "mcts_v1":  # the search before issue 27: every turn searched (a ladder's reference)
-        policy, params = "mcts", dict(MCTS_V1)
+    if isinstance(policy, str) and (policy == "mcts_late" or policy.startswith("mcts_late:")):
+        budget = policy[10:] or str(MCTS_LATE["budget"])  # the search in the last turns only (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_LATE, "budget": int(budget)}
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():

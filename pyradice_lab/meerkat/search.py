@@ -1,9 +1,9 @@
 """The search player (``"mcts"``): determinized Monte Carlo search with the compiled engine as the rollout.
 
-Only the seat's last turns are searched: while it has more than ``search_supply`` meerkats (default 6) in its
-supply, ``own`` plays the turn (issue 27: the rollouts from the early game are long, costly and noisy, and
-searching them added no measurable strength; the search player costs about an eighth of searching every turn,
-``"mcts_v1"``).  At each of its two decisions of a searched turn -- which dice to keep for the reroll, then which action (a placement
+With ``search_supply`` below the supply (``"mcts_late"``: 12) only the seat's last turns are searched: while it
+has more meerkats than that in its supply, ``own`` plays the turn (issue 27: the rollouts from the early game
+are long and costly; ``mcts_late`` costs about a sixth of ``mcts`` and is somewhat weaker head to head).  At
+each of its two decisions of a searched turn -- which dice to keep for the reroll, then which action (a placement
 or a guardian) -- the player:
 
 1. ranks the legal options with its own evaluation (``own``, by default the ``expectimax`` player: exact

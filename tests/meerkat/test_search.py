@@ -195,7 +195,7 @@ def test_new_players_compiled_equal_twin_and_beat_greedy():
     beats greedy in 2 players + automa (win share CI above 1/2), and so does a small search (mcts:16)."""
     for players, pols in [(3, ["expectimax", "greedy", "random_legal"]), (2, ["mcts:6", "heuristic"]),
                           (4, [("mcts", {"budget": 4, "search_reroll": 0}), "expectimax", "heuristic", "greedy"]),
-                          (2, [("mcts", {"budget": 3, "search_supply": 100}), ("expectimax", {"race": 1})]),
+                          (2, [("mcts", {"budget": 3, "search_reroll": 0, "search_supply": 12}), ("expectimax", {"race": 1})]),
                           (3, [("expectimax", {"race": 0.5}), ("mcts", {"budget": 4, "own": ("expectimax", {"race": 1})}),
                                "heuristic"])]:
         a = simulate_games(1, players=players, policies=pols, rng=8, engine="python")
@@ -250,3 +250,32 @@ def test_a_forbidden_option_is_never_searched():
     mine = [line for line in text.splitlines() if "p0" in line and "queen" in line]
     theirs = [line for line in text.splitlines() if "p1" in line and "places the queen" in line]
     assert not any("places the queen" in line for line in mine) and theirs
+
+
+def test_only_the_last_turns_are_searched():
+    """``search_supply``: with more meerkats than that in its supply the search player plays its turn exactly as
+    its own policy (expectimax) would, drawing no search seed; at or below it the turn is searched; ``mcts``
+    (the default) searches every turn."""
+    from pyradice_lab.meerkat.policies import MCTS_LATE, P_SSUPPLY, SEARCH_DEFAULTS
+
+    assert policy_row("mcts")[1][P_SSUPPLY] == SEARCH_DEFAULTS["search_supply"] == 100
+    assert policy_row("mcts_late")[1][P_SSUPPLY] == MCTS_LATE["search_supply"] == 12
+
+    def turn(policy, supply):
+        g = fresh_state(2, automa=True, dice=[5, 3, 4, 2, 6, 1] * 30, policies=[policy, "heuristic"])
+        W = g[0]
+        W[0, 7], W[1, 7], W[1, 9], W[2, 9] = 2, 3, 1, 2
+        W[4, R.SUP] = supply
+        (TW["search_turn"] if policy != "expectimax" else TW["base_turn"])(g, i64(0))
+        return W[:R.LOG0].copy()
+
+    small = ("mcts", {"budget": 4, "search_supply": 8})
+    early, plain = turn(small, 15), turn("expectimax", 15)
+    early[4:8, R.POL] = plain[4:8, R.POL]                              # the seat's policy id differs, nothing else
+    assert (early == plain).all() and early[21, R.G_CP] == 0          # own's turn: no search seed drawn
+    assert turn(small, 8)[21, R.G_CP] > 0                              # searched: the player's seeds were drawn
+    assert turn(("mcts", {"budget": 4}), 15)[21, R.G_CP] > 0
+    assert policy_row("mcts_late/no_queen")[1][P_SSUPPLY] == 12
+    assert policy_row("mcts_late:2")[1][P_BUDGET] == 2 and policy_row("mcts_late")[1][P_BUDGET] == 80
+    with pytest.raises(ValueError, match="mcts_late:N"):
+        policy_row("mcts_late:x")
