@@ -254,7 +254,7 @@ def _cmd_serve(args) -> int:
         import uvicorn  # noqa: F401
     except ImportError:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
-    from .purramid.web import serve
+    from .web import serve
 
     serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0
@@ -272,13 +272,26 @@ def _print_table(df, out: str | None, what: str) -> None:
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
+#: Games whose ``<game> ladder`` plays, by default, the report's two players (the registry's ``heuristic_player``
+#: and ``report_player``) instead of every registered policy: Meerkat Kingdom's nine registered players (the
+#: automa levels among them) make a long default run, and the question a designer asks is how the report's
+#: player stands against the heuristic beside it.
+REPORT_LADDER = ("meerkat",)
+
+
 def _cmd_ladder(args) -> int:
     from .design.strength import ladder
 
     pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
+    if pols is None and args.game_name in REPORT_LADDER:
+        from .engine import registry
+
+        spec = registry.get_game(args.game_name)
+        pols = [spec.heuristic_player, spec.report_player]
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
                    progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
@@ -306,6 +319,7 @@ def _cmd_restricted(args) -> int:
     table = restricted_play(args.game_name, policy, rs, players=args.players, games=args.games, rng=args.seed,
                             progress=show_progress(args), **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
           f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
           f"{1 / a['players']:.3f}, 'dominant' below {a['dominant_below']:.3f}")
@@ -328,7 +342,9 @@ def _strength_subcommands(sub, name: str) -> None:
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
                                    f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
                                    f"{', '.join(spec.policies) or '-'}.")
-    p.add_argument("--policies", default=None, help="comma-separated policies (default: the registered ones)")
+    default = (f"the report's players, {spec.heuristic_player},{spec.report_player}" if name in REPORT_LADDER
+               else "the registered ones")
+    p.add_argument("--policies", default=None, help=f"comma-separated policies (default: {default})")
     p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
@@ -622,13 +638,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("serve", help="the Purramid advisor as a local web page",
-                       description="Serve the exact Purramid press-your-luck advisor as a web page on this machine "
-                                   "(needs the web extra: pip install 'pyradice-lab[web]'). Example: "
+    p = sub.add_parser("serve", help="the advisors of the four games as a local web page",
+                       description="Serve the table companion on this machine: a page with a game picker (Purramid, "
+                                   "Meerkat Kingdom, Rocking Raft, Pyradice), the game's table drawn to set the "
+                                   "position by clicking, and the advisor's ranked options (needs the web extra: pip "
+                                   "install 'pyradice-lab[web]'). Example: "
                                    f"{PROG} serve --port 8000 --layout A, then open http://127.0.0.1:8000/")
     p.add_argument("--port", type=_port, default=8000, help="TCP port (default: %(default)s)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
-    p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
+    p.add_argument("--layout", default="A", help="Purramid board the page opens on: A, B or a layout TOML path "
                                                  "(default: %(default)s)")
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="another Host name the page may be opened as (repeatable; localhost, 127.0.0.1 and --host "

@@ -210,6 +210,7 @@ class BalanceResult:
     after: object
     history: pd.DataFrame
     games_used: int
+    assumptions: object = None
     objectives: pd.DataFrame | None = None
     reached: bool = True
     combine: str = "max"
@@ -261,12 +262,13 @@ class BalanceResult:
         from .metrics import small_sample_note
 
         b, a = self.before, self.after
+        told = "" if self.assumptions is None else self.assumptions.line() + "\n"
         budget = f" of {self.budget}" if self.budget else ""
         several = self.objectives is not None and len(self.objectives) > 1
         head = (f"{len(self.objectives)} objectives (minimising the {COMBINE[self.combine]}), worst "
                 f"{self.metric_worst()}"
                 if several else f"{self.metric}")
-        return (f"{head} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
+        return told + (f"{head} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
                 f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
                 f"(fresh seeds, {a.n} games each; search used {self.games_used}{budget} games)"
                 + (f"; note: {note}" if (note := small_sample_note(a.n)) else "") + f"\n{self.verdict()}")
@@ -603,9 +605,17 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     worst = table.loc[(table["excess"].abs() * np.where(table["met"], 1, 1e9)).idxmax()] if len(table) > 1 \
         else table.iloc[0]
     runs.close()
+    from ..engine.assumptions import Assumptions, components_label, played_lineup
+
+    who = played_lineup(game, **kwargs)
+    told = Assumptions.build(game, components=f"starting from {components_label(game, components, base)}",
+                             players=who[0], policies=who[1], rng=rng,
+                             games=f"{used:,} in the search, {int(verify_games):,} per verification run")
+    history = pd.DataFrame(rows)
+    history.attrs["assumptions"] = told
     return BalanceResult(worst["metric"] if len(table) == 1 else ", ".join(m for m, _ in objectives),
-                         float(worst["target"]), dict(values), comp, worst["_b"], worst["_a"], pd.DataFrame(rows),
-                         used, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
+                         float(worst["target"]), dict(values), comp, worst["_b"], worst["_a"], history,
+                         used, assumptions=told, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
                          parameters={p: list(v) for p, v in axes}, candidates=n_valid)

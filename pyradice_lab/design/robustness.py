@@ -208,11 +208,12 @@ class RobustnessResult:
     robust: bool
     paired: dict | None = None
     verdict: str = "undecided"
+    assumptions: object = None
     base: str = "packaged components"
 
     @classmethod
     def from_table(cls, claim: Claim, table: pd.DataFrame, paired: dict | None = None,
-                   base: str = "packaged components") -> RobustnessResult:
+                   assumptions=None, base: str = "packaged components") -> RobustnessResult:
         """The result of a per-set table (``set``, ``value``, ``verdict``, the free choices, ...): the share of the
         sampled sets on which the claim holds, the sensitivity to each free choice and the verdict."""
         from ..engine.stats import holm, proportion_estimate
@@ -241,7 +242,10 @@ class RobustnessResult:
         robust = k == len(sampled)
         verdict = "robust" if robust else ("no" if (sampled["p_reversed_holm"] < REVERSAL_ALPHA).any() else
                                            "undecided")
-        return cls(claim, table, share, sens, robust=robust, paired=paired, verdict=verdict, base=base)
+        if assumptions is not None:
+            table.attrs["assumptions"] = assumptions
+        return cls(claim, table, share, sens, robust=robust, paired=paired, verdict=verdict, assumptions=assumptions,
+                   base=base)
 
     @property
     def size_quantiles(self) -> pd.Series:
@@ -289,7 +293,7 @@ class RobustnessResult:
         note = small_sample_note(int(self.table["n"].min())) if "n" in self.table and len(self.table) else ""
         if note:
             s += f" Note: {note[0].upper()}{note[1:]} per set."
-        return s
+        return s if self.assumptions is None else f"{self.assumptions.line()}\n{s}"
 
     def __repr__(self) -> str:
         return f"RobustnessResult({self.summary()})"
@@ -680,7 +684,14 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             out.append({"set": label, **main, "verdict": claim.verdict(est["ci_low"], est["ci_high"]), **extra,
                         "components_hash": comp.content_hash()[:12], **choices})
     described = ({side: _describe(*sides[side]) for side in ("variant", "reference")} if paired else None)
-    return [RobustnessResult.from_table(claim, pd.DataFrame(r), described, base=base_label)
+    from ..engine.assumptions import Assumptions, components_label, played_lineup
+
+    who = played_lineup(game, **kwargs)
+    told = Assumptions.build(game, components=f"{components_label(game, base, packaged)} and {int(reconstructions)} "
+                                              f"plausible reconstructions of it (hash per set in the table)",
+                             players=who[0], policies=who[1], rng=rng,
+                             games=f"{int(games) * len(plan):,} per component set")
+    return [RobustnessResult.from_table(claim, pd.DataFrame(r), described, told, base=base_label)
             for claim, r in zip(claims, rows)]
 
 

@@ -165,7 +165,7 @@ def values_for_exponent(b: float, comp: Components | None = None) -> Components:
 
 
 def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engine: str = "auto",
-                components=None) -> list[tuple[float, Components, pd.DataFrame]]:
+                components=None, policies="greedy") -> list[tuple[float, Components, pd.DataFrame]]:
     """Sweep the value rule's exponent (:func:`values_for_exponent`), re-simulating each value set (players
     chase the values); returns (exponent, components, fairness table) per grid point.  ``components`` (a path
     or loaded components) is the base whose tile values the rule replaces."""
@@ -173,7 +173,7 @@ def value_sweep(n_games: int, exponents=(0.0, 0.5, 1.0, 1.5), *, rng=None, engin
     out = []
     for b, seq in zip(exponents, spawn_seeds(rng, len(exponents))):
         comp = values_for_exponent(b, base)
-        out.append((b, comp, tile_fairness(n_games, rng=seq, components=comp, engine=engine)))
+        out.append((b, comp, tile_fairness(n_games, rng=seq, components=comp, engine=engine, policies=policies)))
     return out
 
 

@@ -8,6 +8,8 @@ their numbers and claim nothing.
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -40,7 +42,13 @@ __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage",
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200)}
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200),
+         # the report player's runs of the tile, start-player and blue-bag pages (mcts: about 0.4 / 1.5 / 2+ CPU s per
+         # 2p + automa / 4p / 3p game today, compiled; the quick report plays it with a budget of QUICK_BUDGET
+         # rollouts, in the pure-Python twin when numba's cache is cold): sized to the report's budget
+         "fairness_strong": (2, 16, 200), "seats_strong": (2, 12, 200), "hazards_strong": (2, 10, 200)}
+#: rollouts per decision of the report player in the quick report (the pure-Python twin costs seconds per rollout)
+QUICK_BUDGET = 2
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
 #: for (quick, full report, experiment script).  The search player costs seconds per game, so the report restates
 #: the findings with the expectimax player and the script with the search player; the quick report, which never
@@ -123,8 +131,9 @@ def fairness_findings(df: pd.DataFrame, n: int, player: str = "greedy") -> list[
     return out
 
 
-def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1.0, 1.5)) -> ExperimentResult:
-    sweep = A.value_sweep(n, exponents, rng=seed, engine=engine)
+def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1.0, 1.5),
+                      policies: str = "greedy") -> ExperimentResult:
+    sweep = A.value_sweep(n, exponents, rng=seed, engine=engine, policies=policies)
     cvs = [f.points_per_piece.std() / f.points_per_piece.mean() for _, _, f in sweep]
     k1 = [b for b, _, _ in sweep].index(1.0) if 1.0 in exponents else 0
     base = sweep[k1][2]
@@ -144,7 +153,7 @@ def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1
     ax.set_xlabel("desert tile and its packaged values")
     ax.set_ylabel("points paid per piece committed")
     ax.legend(fontsize=7)
-    reading = (f"Three-player greedy games, {n} per value set. A tile's 'price' is the pieces committed to it by the "
+    reading = (f"Three-player {policies} games, {n} per value set. A tile's 'price' is the pieces committed to it by the "
                "time it is scored, its 'pay' the points it hands out. The sweep varies how steeply values rise with "
                "difficulty (high value = 6 (p(6)/p(t))^b; b = 0: every tile like tile 6; b = 1: the packaged "
                "reconstruction) and re-simulates each set, because players chase the values; the legend gives each "
@@ -152,7 +161,7 @@ def run_tile_fairness(n: int, seed, engine: str = "auto", exponents=(0.0, 0.5, 1
                "only at the full size). Three-place tiles (9..12) also pay second and third places, so some spread "
                "is structural.")
     return ExperimentResult("meerkat_tile_fairness", "Meerkat Kingdom: tile value fairness", reading, df, fig,
-                            meta={"games": n, "exponents": list(exponents)}, findings=fairness_findings(base, n),
+                            meta={"games": n, "exponents": list(exponents)}, findings=fairness_findings(base, n, policies),
                             question="Does every tile pay about the same points for the pieces players commit to it?")
 
 
@@ -169,9 +178,9 @@ def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
     return out
 
 
-def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
+def run_seat_advantage(n: int, seed, engine: str = "auto", policies: str = "greedy") -> ExperimentResult:
     setups = [*A.RULES_SETUPS, (2, False)]  # the rules' setups, then 2 players without the automa (extension)
-    df = A.seat_advantage(setups, n, rng=seed, engine=engine)
+    df = A.seat_advantage(setups, n, rng=seed, engine=engine, policies=policies)
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for i, (name, grp) in enumerate(df.groupby("setup", sort=False)):
         xs = grp["position"] + i * 0.08
@@ -184,12 +193,12 @@ def run_seat_advantage(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.set_ylabel("win share (ties split)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
-    reading = (f"{n} games per setup, every player greedy; the rules' 2-player game is 2 players + the automa "
+    reading = (f"{n} games per setup, every player {policies}; the rules' 2-player game is 2 players + the automa "
                "(bonus tokens 9 and 6). Positions are turn positions: the start roll decides who starts. The edge is "
                "the start player's win share minus the mean of the other human players, paired per game, so it does "
                "not depend on how often the automa wins; dotted lines: the fair share.")
     return ExperimentResult("meerkat_seat_advantage", "Meerkat Kingdom: start-player advantage by setup", reading,
-                            _compact(df), fig, meta={"games": n}, findings=seat_findings(df),
+                            _compact(df), fig, meta={"games": n}, findings=seat_findings(df, policies),
                             question="Does the start player win more often than the others?")
 
 
@@ -272,8 +281,8 @@ def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
     return out
 
 
-def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
-    df = A.hazard_impact(n, rng=seed, engine=engine)
+def run_hazards(n: int, seed, engine: str = "auto", policies: str = "greedy") -> ExperimentResult:
+    df = A.hazard_impact(n, rng=seed, engine=engine, policies=policies)
     fig, ax = plt.subplots(figsize=(7, 3.2))
     x = np.arange(len(df))
     for off, col, label in ((-0.2, "hazards_per_game", "hazards per game"),
@@ -285,11 +294,11 @@ def run_hazards(n: int, seed, engine: str = "auto") -> ExperimentResult:
     ax.set_xlabel("blue bag contents")
     ax.legend(fontsize=7)
     ax.set_ylabel("count per game (95% CI)")
-    reading = (f"{n} three-player greedy games per row. Hazards (and every brown token: tan effects, reverse "
+    reading = (f"{n} three-player {policies} games per row. Hazards (and every brown token: tan effects, reverse "
                "scoring) only come out once the blue bag is empty, so the number of blue tokens sets the hazard "
                "pressure. The bag contents are reconstructed; counts have intervals on the log scale (never below 0).")
     return ExperimentResult("meerkat_hazards", "Meerkat Kingdom: hazard impact", reading, _compact(df), fig,
-                            meta={"games": n}, findings=hazard_findings(df),
+                            meta={"games": n}, findings=hazard_findings(df, policies),
                             question="How much do hazards bite, and how does the blue bag set their pressure?")
 
 
@@ -449,6 +458,61 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
     return out
 
 
+# ----------------------------------------------------------------------------------------- report players
+def report_players(quick: bool = False) -> tuple[str, str]:
+    """(report player, heuristic) from the registry; the quick report plays the search player with
+    :data:`QUICK_BUDGET` rollouts per decision (``"mcts:2"``)."""
+    from ..engine import registry
+
+    spec = registry.get_game("meerkat")
+    strong = spec.report_player
+    if quick and strong == "mcts":
+        strong = f"{strong}:{QUICK_BUDGET}"
+    return strong, spec.heuristic_player
+
+
+def paired(make, strong_args: tuple, heuristic_args: tuple, strong: str, heuristic: str) -> ExperimentResult:
+    """``make(*strong_args, policies=strong)``, the page, with the tile, start-player and blue-bag findings of
+    ``make(*heuristic_args, policies=heuristic)`` beside its own (:func:`pyradice_lab.report.findings.pair_findings`,
+    matched by quantity without the tile's values; a finding that names another tile under the heuristic says
+    which)."""
+    from ..report.findings import pair_findings
+
+    res = make(*strong_args, policies=strong)
+    base = make(*heuristic_args, policies=heuristic)
+    plt.close(base.figure)
+
+    def keyed(findings):  # the most- and the least-paying tile are matched by rank (first, second), not by number
+        tiles = iter(range(len(findings)))
+        return [(f"tile finding {next(tiles)}" if f.quantity.startswith("points paid per piece")
+                 else re.sub(r"\d+\.\d+", "#", f.quantity), f) for f in findings]
+
+    mine, theirs = keyed(res.findings), dict(keyed(base.findings)[::-1])
+    paired_ = pair_findings([f for _, f in mine], [theirs[k] for k, _ in mine if k in theirs],
+                            key=lambda f: next((k for k, g in mine if g is f), None)
+                            or next((k for k, g in theirs.items() if g is f), None))
+    out = []
+    for (k, _), f in zip(mine, paired_):
+        if f.sensitivity and k in theirs and theirs[k].quantity != f.quantity:
+            f = f.with_context(notes=(*f.notes, f"Under {heuristic}: {theirs[k].quantity}."))
+        out.append(f)
+    res.findings = tuple(out)
+    res.meta["sensitivity_player"] = heuristic
+    return res
+
+
+def without_restated(res: ExperimentResult, strong: str) -> ExperimentResult:
+    """The strong-play page without its restated start-player and tile findings when they are measured with
+    another player than the report player ``strong`` (the seat-advantage and tile pages now measure them with
+    it, the heuristic beside): its head-to-head and restricted-player findings stay."""
+    from ..report.findings import is_designer_finding
+
+    base = strong.split(":")[0]
+    res.findings = tuple(f for f in res.findings
+                         if not is_designer_finding(f) or base in re.findall(r"[A-Za-z_]+", f.player))
+    return res
+
+
 # ----------------------------------------------------------------------------------------- section
 def report_section(ctx) -> Section:
     root = ctx.seed_for("meerkat")
@@ -471,14 +535,20 @@ def report_section(ctx) -> Section:
 
     # the quick report never compiles; the full report always runs compiled
     eng = "numba" if (not q or compiled_engine_ready()) else "python"
+    # the tile, start-player and blue-bag findings: the report player (all seats), the heuristic beside each
+    strong, heur = report_players(q)
     results = [odds_experiment(),
-               run_tile_fairness(_n("fairness", q), seeds[0], eng, (0.5, 1.0) if q else (0.0, 0.5, 1.0, 1.5)),
-               run_seat_advantage(_n("seats", q), seeds[1], eng),
+               paired(run_tile_fairness, (_n("fairness_strong", q), seeds[0], eng, (1.0,)),
+                      (_n("fairness", q), seeds[0], eng, (0.5, 1.0) if q else (0.0, 0.5, 1.0, 1.5)), strong, heur),
+               paired(run_seat_advantage, (_n("seats_strong", q), seeds[1], eng), (_n("seats", q), seeds[1], eng),
+                      strong, heur),
                run_automa(_n("automa", q), seeds[2], eng),
                run_features(_n("features", q), seeds[3], eng),
-               run_hazards(_n("hazards", q), seeds[4], eng),
+               paired(run_hazards, (_n("hazards_strong", q), seeds[4], eng), (_n("hazards", q), seeds[4], eng),
+                      strong, heur),
                run_readings(_n("readings", q), seeds[5], eng),
-               run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng, *STRONG[0 if q else 1])]
+               without_restated(run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng,
+                                                *STRONG[0 if q else 1]), strong)]
     for res in results:
         save_experiment(res, ctx.out_dir)
         # the automa's and the hazards' figures repeat their few-row tables: their PNGs are beside the PDF

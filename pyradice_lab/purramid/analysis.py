@@ -75,14 +75,16 @@ YARN_COMPONENT = "yarn_value in data/game.toml"
 #: the human-style rules of thumb compared with the exact optimum
 REGRET_POLICIES = ("greedy", "stop_after:1", "stop_after:2", "stop_after:3", "risk:0.2", "risk:0.35", "risk:0.5")
 
-#: sizes of the report's experiments: ``quick`` (indicative, seconds) and ``full``
+#: sizes of the report's experiments: ``quick`` (indicative, seconds) and ``full``; ``games``: the heuristic's games
+#: per players x side, ``strong_games``: the report player's (all-optimal: about 0.06 / 0.3 / 0.12 CPU s per 2 / 3 / 4
+#: player game, measured with the carried memo; the 3-player cells pay for their cold start)
 SIZES = {
     "quick": {"games": 60, "situations": "first and last", "yarn_sides": ("A",), "yarn_positions": 3,
               "yarn_empty": False, "regret_boards": 1, "regret_turns": 400, "bonus_dice": (4,),
-              "bonus_game_boards": False, "strong": "quick"},
+              "bonus_game_boards": False, "strong": "quick", "strong_games": {2: 12, 3: 4, 4: 4}},
     "full": {"games": 2000, "situations": "all", "yarn_sides": ("A", "B"), "yarn_positions": 7,
              "yarn_empty": True, "regret_boards": 3, "regret_turns": 3000, "bonus_dice": (4, 5),
-             "bonus_game_boards": True, "strong": "report"},
+             "bonus_game_boards": True, "strong": "report", "strong_games": {2: 400, 3: 120, 4: 120}},
 }
 
 #: games per cell of the strong-play experiments: heuristic baseline, all seats optimal and one optimal seat
@@ -437,19 +439,28 @@ def bonus_answer(df: pd.DataFrame) -> Answer:
 
 
 # ------------------------------------------------------------------------------------------ strong play
-def strong_play_games(size: str = "report", seed=0, *, n_jobs: int = 1, progress: bool = False) -> dict:
-    """The games of the strong-play experiments (:data:`STRONG_SIZES`): ``heuristic`` (every seat
-    GAME_POLICY), ``optimal`` (every seat the exact policy) and ``gap`` (one optimal seat, rotating)."""
-    if size not in STRONG_SIZES:
+def strong_play_games(size="report", seed=0, *, n_jobs: int = 1, progress: bool = False, backend: str = "threading",
+                      scheduler=None, cache_dir=None, optimal: pd.DataFrame | None = None) -> dict:
+    """The games of the strong-play experiments (:data:`STRONG_SIZES`, or a dict of the same shape): ``heuristic``
+    (every seat GAME_POLICY), ``optimal`` (every seat the exact policy; ``optimal``: these games, already played)
+    and ``gap`` (one optimal seat, rotating).  ``n_jobs``, ``backend``, ``scheduler``, ``cache_dir``: where the
+    optimal games are played (:mod:`pyradice_lab.engine.execution`; the same games whatever they are)."""
+    if isinstance(size, dict):
+        sz = size
+    elif size not in STRONG_SIZES:
         raise ValueError(f"size must be one of {sorted(STRONG_SIZES)}, got {size!r}")
-    sz = STRONG_SIZES[size]
+    else:
+        sz = STRONG_SIZES[size]
+    where = dict(n_jobs=n_jobs, progress=progress, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
     s_heur, s_opt, s_gap = seed_sequence(seed).spawn(3)
     players_opt = tuple(p for p in (2, 3, 4) if sz["optimal"][p])
     players_gap = tuple(p for p in (2, 3, 4) if sz["gap"][p])
-    return {"heuristic": game_cells(players_opt, n_games=sz["heuristic"], seed=s_heur),
-            "optimal": game_cells(players_opt, n_games=sz["optimal"], policy="optimal", seed=s_opt, n_jobs=n_jobs,
-                                  progress=progress),
-            "gap": skill_gap_games(players_gap, n_games=sz["gap"], seed=s_gap, n_jobs=n_jobs, progress=progress)}
+    if optimal is None:
+        optimal = game_cells(players_opt, n_games=sz["optimal"], policy="optimal", seed=s_opt, **where)
+    else:
+        players_opt = tuple(sorted(set(optimal["players"])))
+    return {"heuristic": game_cells(players_opt, n_games=sz["heuristic"], seed=s_heur), "optimal": optimal,
+            "gap": skill_gap_games(players_gap, n_games=sz["gap"], seed=s_gap, **where)}
 
 
 def strong_play(heuristic: pd.DataFrame, optimal: pd.DataFrame) -> Answer:

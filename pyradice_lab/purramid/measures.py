@@ -87,9 +87,12 @@ def press_your_luck(side: str = "A", objective="tiles", *, components=None) -> p
 
 # ------------------------------------------------------------------------------------------ games
 def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
-               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
+               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "threading",
+               scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
-    ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated)."""
+    ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated).  ``n_jobs``,
+    ``backend``, ``scheduler``, ``cache_dir``: where the games are played (:mod:`pyradice_lab.engine.execution`;
+    the same games whatever they are)."""
     from .sim import simulate_games
 
     comp = coerce_components(components)
@@ -100,12 +103,14 @@ def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: s
         n = n_games[p] if isinstance(n_games, dict) else n_games
         if n:
             frames.append(simulate_games(n, players=p, layout=s, policies=policy, rng=q, n_jobs=n_jobs,
-                                         progress=progress, components=comp))
+                                         progress=progress, components=comp, backend=backend, scheduler=scheduler,
+                                         cache_dir=cache_dir))
     return pd.concat(frames, ignore_index=True)
 
 
 def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuristic: str = GAME_POLICY,
-                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None) -> pd.DataFrame:
+                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "threading",
+                    scheduler=None, cache_dir=None) -> pd.DataFrame:
     """One ``"optimal"`` seat against ``heuristic`` seats: ``n_games`` per (players, side) (an int or
     ``{players: n}``), the optimal seat rotating through the seats in equal blocks so seat effects cancel;
     ``simulate_games`` rows plus ``optimal_seat``."""
@@ -122,7 +127,8 @@ def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuri
             pols = [heuristic] * p
             pols[seat] = "optimal"
             df = simulate_games(per_seat, players=p, layout=s, policies=pols, rng=qq, n_jobs=n_jobs,
-                                progress=progress, components=comp)
+                                progress=progress, components=comp, backend=backend, scheduler=scheduler,
+                                cache_dir=cache_dir)
             df["optimal_seat"] = seat
             frames.append(df)
     return pd.concat(frames, ignore_index=True)

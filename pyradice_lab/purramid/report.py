@@ -9,6 +9,7 @@ SeedSequence passed in (the section spawns one child per experiment).
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -74,10 +75,34 @@ def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
 
 
 # ------------------------------------------------------------------------------------------ 3-5 games
-def game_experiments(n_games: int, seed) -> tuple[list[ExperimentResult], int]:
-    """Seat advantage, game length and side A vs side B from one set of simulated games."""
-    games = A.play_games(n_games, seed)
-    return [seat_experiment(games), length_experiment(games), sides_experiment(games)], len(games)
+def game_experiments(n_games, seed, *, strong_games=None, player: str | None = None, heuristic: str | None = None,
+                     n_jobs: int = 1, backend: str = "threading", scheduler=None, cache_dir=None):
+    """Seat advantage, game length and side A vs side B, measured with the report player (every seat
+    ``player``, default the registry's ``report_player``, ``strong_games`` per players x side, default
+    ``n_games``) with the heuristic (every seat ``heuristic``, default the registry's ``heuristic_player``,
+    ``n_games`` per cell) beside every start-player and component finding as its sensitivity
+    (:func:`pyradice_lab.report.findings.pair_findings`).  Returns the three results, the games played and the
+    report player's games (reused by the strong-play page)."""
+    from ..engine import registry
+    from ..engine.rng import seed_sequence
+    from ..report.findings import pair_findings
+
+    spec = registry.get_game("purramid")
+    player = player or spec.report_player
+    heuristic = heuristic or spec.heuristic_player
+    strong_games = n_games if strong_games is None else strong_games
+    s_heur, s_strong = seed_sequence(seed).spawn(2)
+    where = dict(n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+    heur = A.game_cells(n_games=n_games, policy=heuristic, seed=s_heur, **where)
+    strong = A.game_cells(n_games=strong_games, policy=player, seed=s_strong, **where)
+    out = []
+    for make in (seat_experiment, length_experiment, sides_experiment):
+        res, base = make(strong), make(heur)
+        plt.close(base.figure)  # only its findings are used
+        res.findings = tuple(pair_findings(res.findings, base.findings))
+        res.meta["sensitivity_player"] = heuristic
+        out.append(res)
+    return out, len(heur) + len(strong), strong
 
 
 def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
@@ -92,19 +117,20 @@ def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
                         fmt="o", capsize=3, label=f"side {side}")
         reference_line(ax, [-0.4, players - 0.6], [100 / players] * 2, label="fair share")
         ax.set_title(f"{players} players")
-        ax.set_xlabel("seat (0 = start player)")
-        ax.set_xticks(range(players))
+        ax.set_xlabel("turn position (1 = start player)")
+        ax.set_xticks(range(players), [str(k + 1) for k in range(players)])
     axes[0].set_ylabel(axis_label("win share, 95% CI", "%"))
     place_legend(axes[2])
     fig.tight_layout()
-    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "seat": seats["seat"],
+    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "turn position": seats["seat"] + 1,
                           "win share, % (95% CI)": ci_cells(seats, "p_win", pct=True),
                           "fair share, %": (100 * seats["fair_share"]).round(1),
                           "mean score (95% CI)": ci_cells(seats, "score")})
     method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
-              f"every seat playing {A.GAME_POLICY} (greedy placement; stop when the next roll's chance of "
-              "offering nothing exceeds 35%). Seat 0 starts; the deal gives the start player one tile more "
-              "(rules). Win shares with Wilson 95% intervals; the findings pool both sides.")
+              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 0 starts (turn position 1); the "
+              "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
+              "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
+              "own, larger sample.")
     return result_of("purramid_seat_advantage", "Seat advantage by player count and side", ans, method, fig, shown)
 
 
@@ -322,13 +348,16 @@ def report_section(ctx: ReportContext) -> Section:
         "policy. Exact numbers carry no error; simulated numbers carry a 95% confidence interval.")
     items: list = [Text(intro, heading="Purramid"), Text(components_text(), heading="Reconstructed components")]
     results = [burst_odds_experiment(), press_your_luck_experiment(quick)]
-    game_res, n_played = game_experiments(A.SIZES["quick" if quick else "full"]["games"], s_games)
+    size = A.SIZES["quick" if quick else "full"]
+    game_res, n_played, strong_games = game_experiments(size["games"], s_games, strong_games=size["strong_games"])
     results += game_res
     results += [yarn_value_experiment(quick, s_yarn), policy_regret_experiment(quick, s_regret),
                 bonus_mode_experiment(quick, s_bonus)]
     from .strongplay import strong_play_experiments
 
-    results += strong_play_experiments(A.SIZES["quick" if quick else "full"]["strong"], s_strong)
+    # the strong-play page compares the same report-player games with risk:0.35 play (its start-player findings
+    # are the seat-advantage page's: not repeated there)
+    results += strong_play_experiments(size["strong"], s_strong, optimal=strong_games)
     for r in results:
         save_experiment(r, ctx.out_dir)
         items.append(r)

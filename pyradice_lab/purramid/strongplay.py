@@ -22,13 +22,17 @@ STRONG_SIZES = A.STRONG_SIZES
 _SHOWN = ("P(start player wins)", "turns per game")
 
 
-def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1,
-                            progress: bool = False) -> list[ExperimentResult]:
+def strong_play_experiments(size: str = "report", seed=0, *, n_jobs: int = 1, progress: bool = False,
+                            optimal=None, **where) -> list[ExperimentResult]:
     """Seat advantage, game length and side A vs B with every seat optimal (vs heuristic play), and the skill
-    gap of one optimal seat.  ``size``: ``"quick"``, ``"report"`` or ``"full"`` (:data:`STRONG_SIZES`)."""
-    games = A.strong_play_games(size, seed, n_jobs=n_jobs, progress=progress)
-    return [strong_play_result(A.strong_play(games["heuristic"], games["optimal"]), size),
-            skill_gap_result(A.skill_gap(games["gap"]), size)]
+    gap of one optimal seat.  ``size``: ``"quick"``, ``"report"`` or ``"full"`` (:data:`STRONG_SIZES`).
+    ``optimal``: all-optimal games already played (the seat-advantage page's): reused, and their start-player
+    findings left to that page.  ``where``: ``backend``, ``scheduler``, ``cache_dir``."""
+    games = A.strong_play_games(size, seed, n_jobs=n_jobs, progress=progress, optimal=optimal, **where)
+    res = strong_play_result(A.strong_play(games["heuristic"], games["optimal"]), size)
+    if optimal is not None:
+        res.findings = tuple(f for f in res.findings if not f.quantity.startswith("start player's win share"))
+    return [res, skill_gap_result(A.skill_gap(games["gap"]), size)]
 
 
 def _cell_labels(df: pd.DataFrame) -> list[str]:

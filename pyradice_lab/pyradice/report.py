@@ -32,7 +32,12 @@ __all__ = ["report_section", "SIZES", "START_POLICIES", "experiment_available", 
 
 #: Games per experiment: (quick, full).
 SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 2000), "first3": (10, 250),
-         "first4": (8, 150)}
+         "first4": (8, 150),
+         # the report player's runs (flat_mc: about 0.6 / 1.9 / 2.9 CPU s per 2 / 3 / 4-player game today, on a busy
+         # machine; the skills run replays every game once per skill token): sized to the report's budget, below
+         # the minimum sample for a claim until the search player is faster
+         "skills_strong": (2, 12), "cards_strong": (2, 16), "first2_strong": (4, 40), "first3_strong": (2, 10),
+         "first4_strong": (2, 6)}
 _POL = ("random_legal", "greedy", "lookahead")
 _COLOURS = {"random_legal": "0.6", "greedy": "tab:blue", "lookahead": "tab:orange"}
 
@@ -150,8 +155,8 @@ def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
                    available_findings(df), shown, n_games)
 
 
-def experiment_skills(n_games: int, seed) -> ExperimentResult:
-    df = skill_values(n_games, 2, "greedy", rng=seed)
+def experiment_skills(n_games: int, seed, policy: str = "greedy") -> ExperimentResult:
+    df = skill_values(n_games, 2, policy, rng=seed)
     fig, ax = _fig(6.0, 2.7)
     ax.bar(df.skill + "\n" + df.skill_name, df.score_drop, color="tab:green",
            yerr=[df.score_drop - df.score_drop_ci_low, df.score_drop_ci_high - df.score_drop], capsize=3)
@@ -167,15 +172,15 @@ def experiment_skills(n_games: int, seed) -> ExperimentResult:
                           "score with / without (VP)": [f"{a:.1f} / {b:.1f}" for a, b in
                                                         zip(df.score_with, df.score_without)]})
     method = (f"Mean score per seat with the default board minus the same games replayed (same seeds, so the "
-              f"comparison is paired) with that level's skill token removed from every board; greedy play, 2 "
+              f"comparison is paired) with that level's skill token removed from every board; {policy} play, 2 "
               f"players, {n_games} games. All skill effects other than A3 (flip) are reconstructions: these are the "
               "values of the reconstructed tokens.")
     return _result("pyradice_skill_values", "Value of each skill token", "What is each skill token worth?",
                    method, df, fig, skill_findings(df), shown, n_games)
 
 
-def experiment_cards(n_games: int, seed) -> ExperimentResult:
-    df, points = card_balance(n_games, 2, "greedy", rng=seed, return_points=True)
+def experiment_cards(n_games: int, seed, policy: str = "greedy") -> ExperimentResult:
+    df, points = card_balance(n_games, 2, policy, rng=seed, return_points=True)
     fig, ax = _fig(6.7, 2.8)
     colours = ["tab:red" if s == "rules" else "tab:purple" for s in df.source]
     ax.bar(df.card, df.mean_points, color=colours,
@@ -187,7 +192,7 @@ def experiment_cards(n_games: int, seed) -> ExperimentResult:
     shown = pd.DataFrame({"card": df.card, "source": df.source, "VP per seat (95% CI)": _cells(df, "mean_points"),
                           "SD (VP)": df.sd_points.round(2), "P(0 VP), %": (100 * df.p_zero).round(1),
                           "max (VP)": df.max_points, "games": df.n_games})
-    method = (f"Points a seat earns from each objective card under greedy play, 2 players, pooled over three card "
+    method = (f"Points a seat earns from each objective card under {policy} play, 2 players, pooled over three card "
               f"line-ups ({n_games} games each; a card in two line-ups has twice the games), discs random per game. "
               "Bars: mean with 95% CI; grey: +-1 SD (a high-SD card swings games). Many's and Height's tables and "
               "all purple cards are reconstructions consistent with the rules' example score.")
@@ -200,13 +205,16 @@ START_POLICIES = ("greedy", "lookahead")
 
 
 def experiment_first_player(sizes: dict, seed, policies=START_POLICIES) -> ExperimentResult:
+    """The start player's win share by turn position under each of ``policies`` (every seat); ``sizes``: games
+    per player count, ``{players: n}``, or per policy, ``{policy: {players: n}}``."""
+    per = {pol: sizes[pol] if pol in sizes else sizes for pol in policies}
     seq = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key) if isinstance(seed, np.random.SeedSequence) \
         else np.random.SeedSequence(seed)
     parts = []
     for i, players in enumerate((2, 3, 4)):
         child = np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (i,))
         for pol in policies:   # the same deals for every policy (common random numbers)
-            parts.append(first_player_advantage(sizes[players], (players,), pol, rng=child))
+            parts.append(first_player_advantage(per[pol][players], (players,), pol, rng=child))
     df = pd.concat(parts, ignore_index=True)
     fig, axes = _fig(6.7, 2.8, ncols=len(policies), sharey=True)
     axes = np.atleast_1d(axes)
@@ -228,13 +236,57 @@ def experiment_first_player(sizes: dict, seed, policies=START_POLICIES) -> Exper
                           "start player's win share, % (95% CI)": _cells(shown, "win_share", pct=True),
                           "fair share, %": (100 * shown.fair_share).round(1),
                           "start player's score, VP (95% CI)": _cells(shown, "score"), "games": shown.n_games})
+    counts = "; ".join(f"{pol} {per[pol][2]} / {per[pol][3]} / {per[pol][4]}" for pol in policies)
     method = (f"Win share by turn position (position 1 = each game's start player, drawn by roll-off; a shared win "
-              f"counts 1/k to each winner), every seat playing {' or '.join(policies)} (the same deals for both), "
-              f"{sizes[2]} / {sizes[3]} / {sizes[4]} games for 2 / 3 / 4 players, 95% CIs; dotted: the fair share. "
+              f"counts 1/k to each winner), every seat playing {' or '.join(policies)} (the same deals for each), "
+              f"games for 2 / 3 / 4 players: {counts}; 95% CIs; dotted: the fair share. "
               "Table: the start player (every position in the CSV).")
     return _result("pyradice_first_player", "Start-player advantage by turn position",
                    "Does the start player (or any turn position) win more often than a fair share?", method, df, fig,
-                   first_player_findings(df), shown, min(sizes.values()), games=dict(sizes))
+                   _merged(first_player_findings(df), policies), shown,
+                   min(min(v.values()) for v in per.values()), games={p: dict(v) for p, v in per.items()})
+
+
+def _merged(findings, policies):
+    """With the report player among ``policies``: each start-player finding once, the report player's, with the
+    heuristic's beside it (:func:`pyradice_lab.report.findings.merge_players`)."""
+    from ..engine import registry
+    from ..report.findings import merge_players
+
+    spec = registry.get_game("pyradice")
+    if spec.report_player in policies and spec.heuristic_player in policies:
+        return merge_players(findings, spec.report_player, spec.heuristic_player)
+    return findings
+
+
+def paired(make, n_strong: int, n_heuristic: int, seed) -> ExperimentResult:
+    """``make(n_strong, seed, <report player>)``, the page, with the component findings of ``make(n_heuristic,
+    seed, <heuristic player>)`` beside its own (players from the registry); a finding that names other
+    components under the heuristic (another strongest card) says which."""
+    import re
+
+    import matplotlib.pyplot as plt
+
+    from ..engine import registry
+    from ..report.findings import pair_findings
+
+    spec = registry.get_game("pyradice")
+    res = make(n_strong, seed, spec.report_player)
+    base = make(n_heuristic, seed, spec.heuristic_player)
+    plt.close(base.figure)
+
+    def key(f):
+        return re.sub(r" \([^)]*\)", "", f.quantity)
+
+    named = {key(f): f.quantity for f in base.findings}
+    out = []
+    for f in pair_findings(res.findings, base.findings, key=key):
+        if f.sensitivity and named.get(key(f), f.quantity) != f.quantity:
+            f = f.with_context(notes=(*f.notes, f"Under {spec.heuristic_player}: {named[key(f)]}."))
+        out.append(f)
+    res.findings = tuple(out)
+    res.meta["sensitivity_player"] = spec.heuristic_player
+    return res
 
 
 def report_section(ctx: ReportContext) -> Section:
@@ -256,10 +308,17 @@ def report_section(ctx: ReportContext) -> Section:
         heading="What is modelled"))
     goals, runs = experiment_goals(_size(ctx, "goals"), seeds[0])
     avail = experiment_available(_size(ctx, "goals"), seeds[1], runs)
-    skills = experiment_skills(_size(ctx, "skills"), seeds[2])
-    cards = experiment_cards(_size(ctx, "cards"), seeds[3])
-    first = experiment_first_player({2: _size(ctx, "first2"), 3: _size(ctx, "first3"), 4: _size(ctx, "first4")},
-                                    seeds[4])
+    # the component and start-player findings: the report player (its sample sized to the budget), the
+    # heuristic's result beside each (the larger sample)
+    skills = paired(experiment_skills, _size(ctx, "skills_strong"), _size(ctx, "skills"), seeds[2])
+    cards = paired(experiment_cards, _size(ctx, "cards_strong"), _size(ctx, "cards"), seeds[3])
+    from ..engine import registry
+
+    spec = registry.get_game("pyradice")
+    first = experiment_first_player(
+        {spec.heuristic_player: {p: _size(ctx, f"first{p}") for p in (2, 3, 4)},
+         spec.report_player: {p: _size(ctx, f"first{p}_strong") for p in (2, 3, 4)}}, seeds[4],
+        policies=(spec.heuristic_player, spec.report_player))
     for res in (avail, goals, skills, cards, first):
         save_experiment(res, ctx.out_dir)
         items.append(res)

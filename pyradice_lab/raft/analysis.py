@@ -335,14 +335,16 @@ def _summary(df: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
+def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None,
+            policies: str = "greedy") -> ExperimentResult:
     """How the number of black (wild) gems changes the game."""
     comp = coerce_components(components)
     base = comp.gems.in_play(players)
     rows = []
     for b, s in zip(blacks, _children(seed, len(blacks))):
         counts = list(base[:-1]) + [int(b)]
-        df = simulate_games(n_games, players, rng=s, components=comp.with_gems(players, counts), n_jobs=n_jobs)
+        df = simulate_games(n_games, players, policies=policies, rng=s, components=comp.with_gems(players, counts),
+                            n_jobs=n_jobs)
         rows.append({"black_gems": int(b), **_summary(df, players)})
     t = pd.DataFrame(rows)
     fig, ax = _fig(2, 9, 2.8)
@@ -358,24 +360,25 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
     lo, hi = t.iloc[0], t.iloc[-1]
     lo_b, hi_b = int(lo["black_gems"]), int(hi["black_gems"])
     findings = [difference_of(f"{m.replace('_', ' ')} with {hi_b} minus {lo_b} black gems, {players} players",
-                              _est(hi, m), _est(lo, m), player="greedy", unit=u, component="black gems in play",
+                              _est(hi, m), _est(lo, m), player=policies, unit=u, component="black gems in play",
                               scale=float(lo[m]) or 1.0)
                 for m, u in (("rounds", "rounds"),)]
     reading = (f"{n_games:,} games per gem mix ({players} players, {int(base[0])} gems of each ordinary colour, "
-               "greedy policies), independent seeds per mix; the default of 3 black gems is a reconstruction this "
+               f"{policies} players), independent seeds per mix; the default of 3 black gems is a reconstruction this "
                "curve lets a designer revisit.")
     return ExperimentResult("raft_gem_mix", "Gem mix: number of black (wild) gems", reading, _long(t, ["black_gems"]), fig,
                             {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How does the number of black (wild) gems change the game?")
 
 
-def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
-               ) -> ExperimentResult:
+def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None,
+               policies: str = "greedy") -> ExperimentResult:
     """Pirate-flag depth vs game length."""
     comp = coerce_components(components)
     rows = []
     for d, s in zip(depths, _children(seed, len(depths))):
-        df = simulate_games(n_games, players, rng=s, flag_depth=int(d), n_jobs=n_jobs, components=comp)
+        df = simulate_games(n_games, players, policies=policies, rng=s, flag_depth=int(d), n_jobs=n_jobs,
+                            components=comp)
         rows.append({"flag_depth": int(d), **_summary(df, players)})
     t = pd.DataFrame(rows)
     fig, ax = _fig(2, 9, 2.8)
@@ -390,12 +393,12 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     findings = [difference_of(f"rounds with the flag under {int(hi.flag_depth)} minus {int(lo.flag_depth)} cards, "
-                              f"{players} players", _est(hi, "rounds"), _est(lo, "rounds"), player="greedy",
+                              f"{players} players", _est(hi, "rounds"), _est(lo, "rounds"), player=policies,
                               unit="rounds", scale=float(lo.rounds) or 1.0, component="pirate flag depth"),
                 from_estimate("estimate", f"share of games where the deck runs out, flag under {int(hi.flag_depth)} "
-                              f"cards, {players} players", _est(hi, "deck_exhausted"), player="greedy", unit="%",
+                              f"cards, {players} players", _est(hi, "deck_exhausted"), player=policies, unit="%",
                               test="Wilson interval")]
-    reading = (f"{n_games:,} games per depth ({players} players, greedy policies); the rules put the flag under "
+    reading = (f"{n_games:,} games per depth ({players} players, {policies} players); the rules put the flag under "
                f"{rule} cards (dotted line). When the deck runs out before the end, some players finish with fewer "
                "than two lifeboats.")
     return ExperimentResult("raft_flag_depth", "Pirate-flag depth vs game length", reading, _long(t, ["flag_depth"]), fig,

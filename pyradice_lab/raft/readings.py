@@ -1,6 +1,6 @@
 """Rocking Raft experiments on turn order and on the readings of the rules (split from :mod:`.analysis`).
 
-- :func:`start_player`: win rate and points by turn position (0 = the start player), per player count
+- :func:`start_player`: win rate and points by turn position (1 = the start player), per player count
   and variant: does going first pay?
 - :func:`readings`: does a reading of the rules (or a modelling choice) matter?  The default against each
   alternative that the engines can play, on the same seeds (common random numbers: game ``i`` of both runs
@@ -30,21 +30,24 @@ READINGS = {
 }
 
 
-def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "sinking"),
-                 n_jobs: int = 1) -> ExperimentResult:
-    """Win share and points by turn position, per player count and variant (greedy players)."""
+def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinking"),
+                 n_jobs: int = 1, policies: str = "greedy") -> ExperimentResult:
+    """Win share and points by turn position, per player count and variant (every seat ``policies``);
+    ``n_games``: per cell, an int or ``{players: n}``."""
     rows = []
     kids = _children(seed, len(players) * len(variants))
     i = 0
     for p in players:
         for v in variants:
-            df = simulate_games(n_games, p, v, rng=kids[i], n_jobs=n_jobs)
+            n = n_games[p] if isinstance(n_games, dict) else n_games
+            df = simulate_games(n, p, v, policies=policies, rng=kids[i], n_jobs=n_jobs)
             i += 1
             t = start_player_table(df)
             t.insert(0, "variant", v)
             t.insert(0, "players", p)
             rows.append(t)
     t = pd.concat(rows, ignore_index=True)
+    t["position"] = t["position"] + 1  # in text, tables and figures turn positions are 1-based: 1 = the start player
     # compact: outright win rates and the points' standard errors are in start_player_table
     t = t[["players", "variant", "position", "games", "fair_share", "win_share", "win_share_ci_low",
            "win_share_ci_high", "mean_score", "score_margin", "score_margin_ci_low", "score_margin_ci_high"]]
@@ -56,21 +59,22 @@ def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "s
             ax.errorbar(sub["position"] + off, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y],
                         marker="o", capsize=3, ls=ls, label=v)
         ax.axhline(1 / p, color="0.5", ls=":", label="fair share")
-        ax.set_xticks(range(p))
-        ax.set_xlabel(f"turn position ({p} players; 0 = start)")
+        ax.set_xticks(range(1, p + 1))
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
         ax.set_title(f"{p} players", fontsize=9)
     axes[0].set_ylabel("share of wins (ties split)")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     findings = []
     for r in t.itertuples():
-        if r.position != 0 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
+        if r.position != 1 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
             continue  # the start player always; other positions only when off the fair share
-        who = "start player" if r.position == 0 else f"turn position {r.position}"
+        who = "start player" if r.position == 1 else f"turn position {r.position}"
         findings.append(Finding("difference", f"{who}'s win share, {r.players} players, {r.variant}", r.win_share,
                                 r.win_share_ci_low, r.win_share_ci_high, n=int(r.games), null=r.fair_share,
-                                null_label="a fair share", test="t interval, ties split", player="greedy", unit="%"))
-    reading = (f"{n_games:,} games per cell, greedy players, the first player drawn at random as the rules say; every "
+                                null_label="a fair share", test="t interval, ties split", player=policies, unit="%"))
+    cells = (", ".join(f"{p}p {n:,}" for p, n in n_games.items()) if isinstance(n_games, dict) else f"{n_games:,}")
+    reading = (f"{cells} games per cell, {policies} players, the first player drawn at random as the rules say; every "
                "game is re-indexed by turn position (seat numbers average over positions and hide a start-player "
                "effect). Findings: the start player in every cell, and any other position whose interval excludes "
                "the fair share. Every player has the same number of turns (the game ends with the player right of "
@@ -78,7 +82,8 @@ def start_player(n_games: int, seed, players=(2, 3, 4), variants=("standard", "s
                "whose leftovers (passed to the left, the next player in turn order) each player receives first. The "
                "table lists every position.")
     return ExperimentResult("raft_start_player", "Start-player advantage by turn position", reading, t, fig,
-                            {"games_per_cell": n_games}, findings=findings, sample_size=n_games, max_rows=8,
+                            {"games_per_cell": n_games}, findings=findings,
+                            sample_size=min(n_games.values()) if isinstance(n_games, dict) else n_games, max_rows=8,
                             question="Does going first pay, at each player count and in each variant?")
 
 
@@ -98,15 +103,17 @@ def _copy(seq: np.random.SeedSequence) -> np.random.SeedSequence:
     return np.random.SeedSequence(seq.entropy, spawn_key=seq.spawn_key, pool_size=seq.pool_size)
 
 
-def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives=None) -> ExperimentResult:
+def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives=None,
+             policies: str = "greedy") -> ExperimentResult:
     """Each alternative reading against the default, on the same seeds: paired differences with 95% CIs."""
     alternatives = READINGS if alternatives is None else alternatives
     rows = []
     kids = _children(seed, len(alternatives))
     for (label, (variant, kwargs)), s in zip(alternatives.items(), kids):
         # a fresh copy of the same SeedSequence for each run (spawning advances a SeedSequence)
-        base = _per_game(simulate_games(n_games, players, variant, rng=_copy(s), n_jobs=n_jobs))
-        alt = _per_game(simulate_games(n_games, players, variant, rng=_copy(s), n_jobs=n_jobs, **kwargs))
+        base = _per_game(simulate_games(n_games, players, variant, policies=policies, rng=_copy(s), n_jobs=n_jobs))
+        alt = _per_game(simulate_games(n_games, players, variant, policies=policies, rng=_copy(s), n_jobs=n_jobs,
+                                       **kwargs))
         for metric in ("mean_score", "winning_score", "rounds", "start_win_share", "gems_passed", "sunk"):
             if metric == "sunk" and variant != "sinking":
                 continue
@@ -131,9 +138,9 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
         what, unit, scale = names[r.metric]
         findings.append(Finding("difference", f"{what}, '{r.reading}' minus the default reading ({r.variant}, "
                                 f"{players} players)", r.difference, r.ci_low, r.ci_high, n=int(r.n), null=0.0,
-                                null_label="no change", test="paired t interval (same seeds)", player="greedy",
+                                null_label="no change", test="paired t interval (same seeds)", player=policies,
                                 unit=unit, scale=scale))
-    reading = (f"{n_games:,} {players}-player games per reading, greedy players, the default and the alternative played "
+    reading = (f"{n_games:,} {players}-player games per reading, {policies} players, the default and the alternative played "
                "on the same seeds (paired differences); the table has every metric and says which intervals exclude "
                "0. A reading whose intervals all contain 0 does not matter at this sample size; the guide lists the "
                "reasons for each default.")

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.stats import Z95, Estimate, mean_estimate
-from ..report.findings import Finding, difference_of
+from ..report.findings import Finding, difference_of, merge_players
 from ..report.items import ExperimentResult
 from .analysis import _blocks, _children, _fig, card_rate_blocks
 from .components import default_components
@@ -151,6 +151,8 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     start = pd.concat(starts, ignore_index=True)
     fig = _figure(table, start, players, policies, card_players)
     findings = _findings(table, start, card_diffs, policies, blacks, card_players)
+    if len(policies) == 2:  # each designer finding once: the strong player's, the other's beside it
+        findings = merge_players(findings, policies[-1], policies[0])
     table["holds_under_strong_play"] = _holds(table, policies)
     reading = (f"Every seat played by the same policy, {n_games:,} games per player count and policy "
                f"({', '.join(policies)}; independent seeds), {mix_games:,} games per gem mix ({card_players} players); "

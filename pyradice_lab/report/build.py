@@ -403,4 +403,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         bar.close()
         shutil.rmtree(stage, ignore_errors=True)
     check_page_count(out)
+    from .players import check_report_players
+
+    check_report_players(out)  # issue 27: no component or start-player finding rests on a heuristic only
     return out

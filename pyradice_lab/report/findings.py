@@ -40,14 +40,17 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..engine.stats import Z95, Estimate, holm
 
-__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "rank", "component_findings",
+__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "method_line", "methods_note",
+           "rank", "component_findings",
            "format_value", "format_interval", "from_estimate", "difference_of", "findings_table", "control_fdr",
-           "fdr_sentence", "holm"]
+           "fdr_sentence", "holm", "with_sensitivity", "pair_findings", "is_designer_finding", "sensitivity_text",
+           "heuristic_only", "merge_players"]
 
 #: the kinds of finding: a comparison with a null value, a plain estimate, an exact number
 KINDS = ("difference", "estimate", "exact")
@@ -158,6 +161,8 @@ class Finding:
     p_value: float | None = None
     q_value: float | None = None
     no_claim: str = ""
+    sensitivity_player: str = ""
+    sensitivity: tuple[float, ...] = field(default=())
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -195,6 +200,12 @@ class Finding:
             raise TypeError(f"robust must be True, False or None, got {self.robust!r}")
         set_(self, "notes", tuple(_text("notes", t, required=True) for t in self.notes))
         set_(self, "no_claim", _text("no_claim", self.no_claim))
+        set_(self, "sensitivity_player", _text("sensitivity_player", self.sensitivity_player))
+        sens = tuple(_finite("sensitivity", v) for v in self.sensitivity)
+        if sens and (len(sens) != 3 or not sens[1] <= sens[0] <= sens[2] or not self.sensitivity_player):
+            raise ValueError("sensitivity must be (estimate, ci_low, ci_high) with ci_low <= estimate <= ci_high and "
+                             f"a sensitivity_player, got {self.sensitivity!r}")
+        set_(self, "sensitivity", sens)
         for name in ("p_value", "q_value"):
             v = getattr(self, name)
             if v is not None:
@@ -312,7 +323,12 @@ class Finding:
                 "unit": self.unit, "component": self.component, "robust": self.robust,
                 "robustness": self.robustness, "claim": self.is_claim, "tested": self.tested,
                 "p_value": self.p, "q_value": self.q_value, "no_claim": self.no_claim,
-                "sentence": render(self)}
+                "sensitivity_player": self.sensitivity_player,
+                "sensitivity_estimate": self.sensitivity[0] if self.sensitivity else None,
+                "sensitivity_ci_low": self.sensitivity[1] if self.sensitivity else None,
+                "sensitivity_ci_high": self.sensitivity[2] if self.sensitivity else None,
+                "sensitivity": sensitivity_text(self), "sentence": render(self),
+                "method": method_line(self)}
 
 
 def _z(confidence: float) -> float:
@@ -363,70 +379,139 @@ def format_interval(low: float, high: float, *, unit: str = "", confidence: floa
 
 
 # ----------------------------------------------------------------------------------------- sentences
+#: labels of a null value that mean "no change" (a difference from 0 is said as "more" / "less", never "above 0")
+_NO_CHANGE = ("", "0", "zero", "no difference", "no change", "the baseline difference")
+
+
 def _subject(f: Finding) -> str:
-    q = f.quantity[0].upper() + f.quantity[1:]
-    return f"{q} ({f.player})" if f.player else q
+    return f.quantity[0].upper() + f.quantity[1:]
+
+
+def _is_change(f: Finding) -> bool:
+    """A difference from 0 with no named reference: said as "N more" / "N less"."""
+    return f.null == 0 and f.null_label.lower() in _NO_CHANGE
+
+
+def _span(f: Finding) -> str:
+    """``95% CI a to b`` with the digits the interval supports (the unit after the upper end)."""
+    spread = f.halfwidth
+    pct = "%" if f.unit == "%" else ""
+    lo = format_value(f.ci_low, unit=pct, spread=spread)
+    hi = format_value(f.ci_high, unit=pct, spread=spread)
+    tail = f" {f.unit}" if f.unit and f.unit != "%" else ""
+    return f"{100 * f.confidence:g}% CI {lo} to {hi}{tail}"
+
+
+def _players(f: Finding) -> str:
+    if not f.player:
+        return ""
+    return f", {f.player} players" if " " not in f.player else f", players: {f.player}"
 
 
 def _evidence(f: Finding, *, with_estimate: bool = False) -> str:
-    parts = []
-    if with_estimate:
-        parts.append(format_value(f.estimate, unit=f.unit, spread=f.halfwidth))
-    parts.append(format_interval(f.ci_low, f.ci_high, unit=f.unit, confidence=f.confidence))
-    if f.test:
-        parts.append(f.test)
-    parts.append(f"n = {f.n:,} {f.sample_unit}")
-    return ", ".join(parts)
+    """``(95% CI a to b; n games, greedy players)``: the interval, the sample and who played; the method is in
+    :func:`method_line`."""
+    est = format_value(f.estimate, unit=f.unit, spread=f.halfwidth) + ", " if with_estimate else ""
+    return f"({est}{_span(f)}; {f.n:,} {f.sample_unit}{_players(f)})"
 
 
 def _null(f: Finding) -> str:
     val = format_value(f.null, unit=f.unit)
-    return f"{f.null_label} of {val}" if f.null_label else val
+    return f"{f.null_label} of {val}" if f.null_label and f.null_label.lower() not in _NO_CHANGE else val
+
+
+def _effect(f: Finding, spread: float) -> str:
+    """The effect as a person says it: "3.7 percentage points above a fair share of 50.0%", "4.6 rounds more"."""
+    size = format_value(abs(f.effect), unit=f.unit, spread=spread, delta=True)
+    if _is_change(f):
+        word = ("higher" if f.effect > 0 else "lower") if f.unit == "%" else ("more" if f.effect > 0 else "less")
+        return f"{size} {word}"
+    return f"{size} {'above' if f.effect > 0 else 'below'} {_null(f)}"
 
 
 def render(f: Finding) -> str:
-    """The finding as one or two sentences (see the module docstring for the rules of evidence)."""
+    """The finding as one or two sentences a designer would say (see the module docstring for the rules of
+    evidence); the method (interval, test, p- and q-values) is :func:`method_line`."""
     if not isinstance(f, Finding):
         raise TypeError(f"f must be a Finding, got {type(f).__name__}")
     subj = _subject(f)
     est = format_value(f.estimate, unit=f.unit, spread=f.halfwidth)
     notes = "".join(" " + (n if n.endswith(".") else n + ".") for n in f.notes)
+    who = _players(f).lstrip(", ")
     if f.kind == "exact":
-        text = f"{subj}: {est} (exact"
-        if f.null is not None:
-            if f.effect == 0:
-                text += f", equal to {_null(f)}"
-            else:
-                word = "above" if f.effect > 0 else "below"
-                text += (f", {word} {_null(f)} by "
-                         f"{format_value(abs(f.effect), unit=f.unit, delta=True)}")
-        return text + ")." + notes
+        if f.null is None or f.effect == 0:
+            same = "" if f.null is None else (", no change" if _is_change(f) else f", equal to {_null(f)}")
+            return f"{subj}: {est}, exactly{same}{' (' + who + ')' if who else ''}." + notes
+        if _is_change(f):
+            return f"{subj}: {_effect(f, 0.0)}, exactly{' (' + who + ')' if who else ''}." + notes
+        return f"{subj}: {est}, exactly; {_effect(f, 0.0)}{' (' + who + ')' if who else ''}." + notes
+    shown = _effect(f, f.halfwidth) if _is_change(f) and f.kind == "difference" else est
     if not f.enough_data:
-        return (f"{subj}: {est} ({_evidence(f)}): the sample is below the minimum of {f.min_n:,} "
-                f"{f.sample_unit} for a claim, so no conclusion is drawn." + notes)
+        return (f"{subj}: {shown} {_evidence(f)}; too few {f.sample_unit} for a claim (at least {f.min_n:,}), so "
+                f"no conclusion is drawn." + notes)
     if f.no_claim:
-        return f"{subj}: {est} ({_evidence(f)}): {f.no_claim}: no claim." + notes
+        return f"{subj}: {shown} {_evidence(f)}; {f.no_claim}: no claim." + notes
     if f.kind == "estimate":
-        return f"{subj}: {est} ({_evidence(f)})." + notes
-    q = "" if f.q_value is None else f", q = {_pq(f.q_value)}"
+        return f"{subj}: {est} {_evidence(f)}." + notes
     if f.is_claim:
-        word = "above" if f.effect > 0 else "below"
-        size = format_value(abs(f.effect), unit=f.unit, spread=f.halfwidth, delta=True)
-        return f"{subj}: {est}, {word} {_null(f)} by {size} ({_evidence(f)}{q})." + notes
+        if _is_change(f):
+            return f"{subj}: {_effect(f, f.halfwidth)} {_evidence(f)}." + notes
+        return f"{subj}: {est}, {_effect(f, f.halfwidth)} {_evidence(f)}." + notes
     if f.excludes_null:  # the interval alone would claim; the multiplicity control does not
-        word = "above" if f.effect > 0 else "below"
-        why = (f"q = {_pq(f.q_value)} above the report's false discovery rate of {FDR_LEVEL:.0%}"
+        why = (f"q = {_pq(f.q_value)} is above the report's false discovery rate of {FDR_LEVEL:.0%}"
                if f.q_value is not None and f.q_value > FDR_LEVEL else f"p = {_pq(f.p)} with its own test")
-        return f"{subj}: {est}, {word} {_null(f)} ({_evidence(f)}), not claimed: {why}." + notes
-    text = (f"{subj}: no difference from {_null(f)} detected at this sample size "
-            f"({_evidence(f, with_estimate=True)})")
+        lead = _effect(f, f.halfwidth) if _is_change(f) else f"{est}, {_effect(f, f.halfwidth)}"
+        return f"{subj}: {lead} {_evidence(f)}, but not claimed: {why}." + notes
+    against = "no difference detected" if _is_change(f) else f"no difference from {_null(f)} detected"
+    text = f"{subj}: {against} at this sample size {_evidence(f, with_estimate=True)}"
     need = f.games_to_resolve()
     if need is not None:
         text += f"; about {need:,} {f.sample_unit} would resolve a difference of this size"
     else:
-        text += (f"; differences larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)} are "
-                 "unlikely at this sample size")
+        text += (f"; a difference larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)}"
+                 " is unlikely at this sample size")
     return text + "." + notes
+
+
+def method_line(f: Finding) -> str:
+    """The method behind a finding, for a footnote: the interval or test, its p- and q-values, what was compared.
+
+    >>> method_line(Finding("difference", "x", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"))
+    'Wilson interval; 95% interval; compared with 0.5; p < 0.0001'
+    """
+    if not isinstance(f, Finding):
+        raise TypeError(f"f must be a Finding, got {type(f).__name__}")
+    parts = [f.test] if f.test else []
+    if f.kind == "exact":
+        parts.append("exact")
+    else:
+        parts.append(f"{100 * f.confidence:g}% interval")
+    if f.null is not None:
+        parts.append(f"compared with {f.null:g}")
+    if f.p is not None and f.kind == "difference":
+        parts.append(f"p = {_pq(f.p)}" if f.p >= 1e-4 else "p < 0.0001")
+    if f.q_value is not None:
+        parts.append(f"q = {_pq(f.q_value)}" if f.q_value >= 1e-4 else "q < 0.0001")
+    return "; ".join(parts)
+
+
+def methods_note(findings: Sequence[Finding]) -> str:
+    """One footnote line for a list of findings: the methods used, numbered as the findings are listed.
+
+    >>> fs = [Finding("difference", "a", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"),
+    ...       Finding("estimate", "b", 3.0, 2.0, 4.0, n=50, test="t interval")]
+    >>> methods_note(fs)
+    'Method: 1 Wilson interval; 2 t interval (95% intervals; p- and q-values in the findings CSV).'
+    """
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(findings, 1):
+        groups.setdefault(f.test or ("exact" if f.kind == "exact" else "interval"), []).append(i)
+    if not groups:
+        return ""
+    body = "; ".join(f"{', '.join(map(str, ix))} {t}" for t, ix in groups.items())
+    conf = {f"{100 * f.confidence:g}%" for f in findings if f.kind != "exact"}
+    level = f"{'/'.join(sorted(conf))} intervals; " if conf else ""
+    return f"Method: {body} ({level}p- and q-values in the findings CSV)."
 
 
 def _pq(x: float) -> str:
@@ -569,3 +654,135 @@ def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick
             f"{'s' if tests != 1 else ''}, with the false discovery rate controlled at {level:.0%} "
             f"(Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims "
             f"among them is at most {expected:.2g}{tail}.")
+
+
+# ----------------------------------------------------------------------------------------- players (issue 27)
+_START = re.compile(r"\bstart[- ]player", re.IGNORECASE)
+
+
+def is_designer_finding(f: Finding) -> bool:
+    """Whether a designer may act on ``f``: it names a component (``component`` set) or the start player (its
+    quantity speaks of the start player).  These findings are measured with the game's report player
+    (``registry.get_game(g).report_player``), its heuristic beside it (:func:`with_sensitivity`)."""
+    return bool(f.component) or _START.search(f.quantity) is not None
+
+
+def sensitivity_text(f: Finding) -> str:
+    """``"greedy: 37% [35%, 39%]"``: the heuristic's result beside the report player's ("" when none)."""
+    if not f.sensitivity:
+        return ""
+    est, lo, hi = f.sensitivity
+    spread = (hi - lo) / 2
+    pct = "%" if f.unit == "%" else ""
+    tail = f" {f.unit}" if f.unit and f.unit != "%" else ""
+    return (f"{f.sensitivity_player}: {format_value(est, unit=pct, spread=spread)} "
+            f"[{format_value(lo, unit=pct, spread=spread)}, {format_value(hi, unit=pct, spread=spread)}]{tail}")
+
+
+def _side(est: float, lo: float, hi: float, null: float | None) -> int:
+    """+1 / -1: the interval lies above / below ``null``; 0: it covers it (or there is no null)."""
+    if null is None:
+        return 0
+    return 1 if lo > null else -1 if hi < null else 0
+
+
+def with_sensitivity(strong: Finding, heuristic: Finding, *, heuristic_player: str | None = None) -> Finding:
+    """``strong`` (measured with the report player) with ``heuristic``'s result beside it as its sensitivity
+    (:func:`sensitivity_text`) and, when the two disagree, a sentence saying how: the intervals point to
+    different sides of the null value (or, for a finding without one, do not overlap).
+
+    Examples
+    --------
+    >>> s = Finding("difference", "start player's win share", 0.52, 0.49, 0.55, n=800, null=0.5, player="optimal",
+    ...             unit="%", null_label="a fair share")
+    >>> h = Finding("difference", "start player's win share", 0.60, 0.57, 0.63, n=2000, null=0.5, player="greedy",
+    ...             unit="%", null_label="a fair share")
+    >>> f = with_sensitivity(s, h)
+    >>> f.sensitivity_player, sensitivity_text(f)
+    ('greedy', 'greedy: 60% [57%, 63%]')
+    >>> f.notes[-1]
+    'Sensitivity, greedy: 60% [57%, 63%]. The two players disagree: with greedy the result is above a fair share of 50.0%, where optimal leaves it undecided at its sample size.'
+    """
+    if not isinstance(strong, Finding) or not isinstance(heuristic, Finding):
+        raise TypeError("strong and heuristic must be Finding objects")
+    who = heuristic_player or heuristic.player or "heuristic"
+    out = strong.with_context(sensitivity_player=who,
+                              sensitivity=(heuristic.estimate, heuristic.ci_low, heuristic.ci_high))
+    # a side counts only on a sample large enough for a claim (below it a finding draws no conclusion)
+    a = _side(strong.estimate, strong.ci_low, strong.ci_high, strong.null) if strong.enough_data else 0
+    b = _side(heuristic.estimate, heuristic.ci_low, heuristic.ci_high, strong.null) if heuristic.enough_data else 0
+    null = _null(strong) if strong.null is not None else ""
+    words = {1: f"above {null}", -1: f"below {null}", 0: "undecided"}
+    shown = sensitivity_text(out).split(": ", 1)[1]
+    note = f"Sensitivity, {who}: {shown}"
+    mine = strong.player or "the report player"
+    if strong.null is not None and a != b:
+        note += f". The two players disagree: with {who} the result is {words[b]}, "
+        if a == 0:
+            note += f"where {mine} leaves it undecided at its sample size"
+        elif b == 0:
+            note += f"where {mine} finds it {words[a]}"
+        else:
+            note += f"where {mine} finds it {words[a]}: the finding depends on the players"
+    elif strong.null is None and (heuristic.ci_low > strong.ci_high or heuristic.ci_high < strong.ci_low):
+        note += f". The two players disagree: with {who} the interval does not overlap {mine}'s"
+    return out.with_context(notes=(*out.notes, note + "."))
+
+
+def pair_findings(strong: Sequence[Finding], heuristic: Sequence[Finding], *, key=None,
+                  heuristic_player: str | None = None) -> list[Finding]:
+    """The findings of ``strong`` (the report player's run of an experiment), each designer finding
+    (:func:`is_designer_finding`) with the matching finding of ``heuristic`` (the same experiment with the
+    heuristic player) beside it; matched by ``key(f)`` (default: the quantity, its decimal numbers left out: a
+    reference such as "the deck's 3.04" depends on the players).  Findings of ``heuristic``
+    without a match are left out (the page is the report player's)."""
+    key = key or _quantity_key
+    by = {}
+    for h in heuristic:
+        by.setdefault(key(h), h)
+    return [with_sensitivity(f, by[key(f)], heuristic_player=heuristic_player)
+            if is_designer_finding(f) and key(f) in by else f for f in strong]
+
+
+def _quantity_key(f: Finding) -> str:
+    return re.sub(r"\d+\.\d+", "#", f.quantity)
+
+
+def heuristic_only(player: str, report_player: str, heuristics: Iterable[str]) -> bool:
+    """Whether a finding's ``player`` label names heuristic players only: it does not mention ``report_player``
+    and mentions one of ``heuristics`` (policy names; ``"risk"`` also matches ``"risk:0.35"``).  A label naming
+    no registered policy (an exact computation: ``"exact optimum"``) is not a heuristic.
+
+    >>> heuristic_only("greedy", "mcts", ["greedy", "expectimax"]), heuristic_only("mcts vs greedy", "mcts", ["greedy"])
+    (True, False)
+    """
+    words = set(re.findall(r"[A-Za-z_]+", player or ""))
+    base = {h.split(":")[0] for h in heuristics}
+    strong = report_player.split(":")[0]
+    return strong not in words and bool(words & base)
+
+
+def merge_players(findings: Sequence[Finding], report_player: str, heuristic_player: str) -> list[Finding]:
+    """An experiment that measured each finding under both players (one finding per player, the same quantity):
+    the designer findings of ``heuristic_player`` become the sensitivity of the ``report_player``'s finding of the
+    same quantity (:func:`with_sensitivity`) and leave the list; every other finding stays, in order.  Players
+    are matched on the label's first word (``"exact"``, ``"greedy, every seat"``).
+
+    >>> f = [Finding("difference", "start player's win share", 0.55, 0.5, 0.6, n=300, null=0.5, player=p)
+    ...      for p in ("greedy", "exact")]
+    >>> [(g.player, g.sensitivity_player) for g in merge_players(f, "exact", "greedy")]
+    [('exact', 'greedy')]
+    """
+    def first(label: str) -> str:
+        return re.split(r"[ ,]", label.strip(), maxsplit=1)[0] if label else ""
+
+    strong = {f.quantity: i for i, f in enumerate(findings) if first(f.player) == report_player}
+    base = {f.quantity: f for f in findings if first(f.player) == heuristic_player and is_designer_finding(f)
+            and f.quantity in strong}
+    out = []
+    for f in findings:
+        if first(f.player) == heuristic_player and f.quantity in base and base[f.quantity] is f:
+            continue
+        out.append(with_sensitivity(f, base[f.quantity]) if first(f.player) == report_player and f.quantity in base
+                   else f)
+    return out
