@@ -388,7 +388,7 @@ def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: i
     table["se"] = np.sqrt(np.sum([r.table["se"].to_numpy() ** 2 for r in runs], axis=0)) / len(runs)
     table["ci_low"], table["ci_high"] = table["value"] - Z95 * table["se"], table["value"] + Z95 * table["se"]
     table["verdict"] = [first.claim.verdict(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"])]
-    return RobustnessResult.from_table(first.claim, table, first.paired, base=first.base)
+    return RobustnessResult.from_table(first.claim, table, first.paired, first.assumptions, base=first.base)
 
 
 def verdict(f: Finding, check: Check, result) -> Finding:
