@@ -15,7 +15,8 @@ from pyradice_lab import raft
 
 t = time.process_time()
 b = pl.balance("meerkat", {"tile.5.values": [[7, 3], [8, 4], [9, 4], [10, 5], [11, 5]]}, "tile_pay_excess:5 = 0",
-               players=3, budget=12000, first_games=400, verify_games=4000, rng=2026, game_kwargs={"automa": False})
+               players=3, policies="greedy", budget=12000, first_games=400, verify_games=4000, rng=2026,
+               game_kwargs={"automa": False})
 print(b.summary())
 print(b.history.round(4).to_string(index=False))
 print(f"CPU {time.process_time() - t:.1f} s")

@@ -25,7 +25,7 @@ for game, finding, kw in [("purramid", "start_player_win < 0.5", {"players": 2})
 
 # %%
 deals = [[28, 23], [27, 24], [26, 25], [25, 26], [24, 27]]
-b = balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.5", players=2,
+b = balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.5", players=2, policies="greedy",
             budget=2000 if quick else 12000, first_games=100 if quick else 400,
             verify_games=400 if quick else 4000, rng=seed, progress=True)
 print("\n" + b.summary())

@@ -157,7 +157,8 @@ def _cmd_compare(args) -> int:
         pols = [p.strip() for p in pols.split(",")]
     res = compare(args.game, args.components, args.variant, args.metric, games=args.games, players=args.players,
                   policies=pols, rng=args.seed, until=args.until, max_games=args.max_games,
-                  progress=show_progress(args), **execution_kwargs(args))
+                  options=_options(args.option, "--option") or None, progress=show_progress(args),
+                  **execution_kwargs(args))
     print(res)
     if args.out:
         path = write_csv(res.to_frame(), args.out)
@@ -191,6 +192,7 @@ def _compare_subcommand(sub, name: str) -> None:
     c.add_argument("--policies", type=comma_names, default=None,
                    help="one policy for every seat or one per seat, comma-separated (default: the game's)")
     c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    _option_arg(c)
     c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
     execution_args(c)
@@ -253,7 +255,7 @@ def _cmd_serve(args) -> int:
         import uvicorn  # noqa: F401
     except ImportError:
         raise CliError("serve needs the web extra: pip install 'pyradice-lab[web]' (starlette, uvicorn)") from None
-    from .purramid.web import serve
+    from .web import serve
 
     serve(args.layout, host=args.host, port=args.port, allowed_hosts=tuple(args.allow_host or ()))
     return 0
@@ -271,13 +273,26 @@ def _print_table(df, out: str | None, what: str) -> None:
         print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
+#: Games whose ``<game> ladder`` plays, by default, the report's two players (the registry's ``heuristic_player``
+#: and ``report_player``) instead of every registered policy: Meerkat Kingdom's nine registered players (the
+#: automa levels among them) make a long default run, and the question a designer asks is how the report's
+#: player stands against the heuristic beside it.
+REPORT_LADDER = ("meerkat",)
+
+
 def _cmd_ladder(args) -> int:
     from .design.strength import ladder
 
     pols = None if args.policies is None else [p.strip() for p in args.policies.split(",") if p.strip()]
+    if pols is None and args.game_name in REPORT_LADDER:
+        from .engine import registry
+
+        spec = registry.get_game(args.game_name)
+        pols = [spec.heuristic_player, spec.report_player]
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
                    progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} ladder: {a['players']} players, {a['games_per_seating']} games per seating, seed "
           f"{args.seed}; Bradley-Terry ratings (Elo scale, {'mean 0' if a['anchor'] is None else a['anchor'] + ' = 0'}"
           f") with 95% CIs; win rate = win share over the policy's games (fair share {1 / a['players']:.3f})")
@@ -305,6 +320,7 @@ def _cmd_restricted(args) -> int:
     table = restricted_play(args.game_name, policy, rs, players=args.players, games=args.games, rng=args.seed,
                             progress=show_progress(args), **execution_kwargs(args))
     a = table.attrs
+    print(a["assumptions"].line())
     print(f"{args.game_name} restricted play: {a['policy']} forbidden one option vs {a['players'] - 1} unrestricted "
           f"{a['policy']}; {a['games_per_seat']} games per seat, seed {args.seed}; fair share "
           f"{1 / a['players']:.3f}, 'dominant' below {a['dominant_below']:.3f}")
@@ -327,7 +343,9 @@ def _strength_subcommands(sub, name: str) -> None:
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
                                    f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
                                    f"{', '.join(spec.policies) or '-'}.")
-    p.add_argument("--policies", default=None, help="comma-separated policies (default: the registered ones)")
+    default = (f"the report's players, {spec.heuristic_player},{spec.report_player}" if name in REPORT_LADDER
+               else "the registered ones")
+    p.add_argument("--policies", default=None, help=f"comma-separated policies (default: {default})")
     p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
@@ -368,39 +386,123 @@ def _param_arg(text: str):
     return path.strip(), choices
 
 
+def _key_value(text: str):
+    """``KEY=VALUE`` with VALUE read as JSON when it is JSON (``3``, ``true``, ``[1, 2]``), else as text."""
+    import json
+
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"must be KEY=VALUE, got {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except ValueError:
+        return key.strip(), value.strip()
+
+
+def _option_arg(parser, flag: str = "--option", what: str = "every run") -> None:
+    parser.add_argument(flag, action="append", type=_key_value, default=None, metavar="KEY=VALUE",
+                        help=f"a keyword argument of the game's simulate_games for {what} (VALUE as JSON when it "
+                             "parses, e.g. layout=B, card_columns=true; repeatable)")
+
+
+def _options(pairs, flag: str) -> dict:
+    out: dict = {}
+    for key, value in pairs or []:
+        if key in out:
+            raise CliError(f"{flag} {key} is given twice")
+        out[key] = value
+    return out
+
+
+def _policies(text):
+    if text is None:
+        return None
+    items = [p.strip() for p in text.split(",")]
+    return items[0] if len(items) == 1 else items
+
+
+#: Each game's ``balance`` / ``robustness`` example in ``--help``: its own components and metrics, and it runs
+#: (tests/test_cli_help.py runs every one with tiny budgets).
+DESIGNER_EXAMPLES = {
+    "purramid": {"balance": "--param 'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
+                            "--players 2",
+                 "robustness": "'start_player_win < 0.5' --players 2"},
+    "pyradice": {"balance": "--param 'card.Height.table=[[0,0,1,2,3,4,5],[0,1,2,3,4,5,6]]' --objective "
+                            "'card_points_difference:Height-Big = 0'",
+                 "robustness": "'card_points_difference:Height-Big > 0'"},
+    "raft": {"balance": "--param 'card.1.points=1..4' --objective 'boat_pay_excess:* = 0'",
+             "robustness": "'start_player_win > 0.3333' --players 3"},
+    "meerkat": {"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
+                "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},
+}
+
+
 def _designer_subcommands(sub, name: str) -> None:
     """``<game> robustness`` and ``<game> balance``, the same for every game (the designer's loop)."""
+    from .engine import registry
+
+    report_player = registry.get_game(name).report_player
+    examples = DESIGNER_EXAMPLES.get(name, {})
     common = {"--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
               "--players": dict(type=positive_int, default=None, help="seats per game (default: the game's)"),
-              "--policies": dict(default=None, help="one policy for every seat (default: the game's)"),
               "--no-progress": dict(action="store_true", help="no progress bar")}
     p = sub.add_parser("robustness", help="does a finding hold on plausible reconstructions of the components?",
-                       description=f"Evaluate a finding 'metric op threshold' on the packaged components and on "
-                                   f"plausible component sets (the free choices of the reconstruction redrawn). "
-                                   f"Example: {PROG} {name} robustness 'start_player_win > 0.5' --reconstructions "
+                       description=f"Evaluate a finding 'metric op threshold' on the starting components (the "
+                                   f"packaged ones, or --components FILE: every value the file sets stays fixed) "
+                                   f"and on plausible component sets (the reconstruction's free choices the file "
+                                   f"does not set redrawn). --variant / --reference (component changes) and "
+                                   f"--variant-option / --reference-option (simulate options) make it a paired "
+                                   f"finding about variant minus reference. Example: {PROG} {name} robustness "
+                                   f"{examples.get('robustness', repr('start_player_win > 0.5'))} --reconstructions "
                                    f"20 --games 2000")
-    p.add_argument("finding", help="'metric op threshold'; metrics: start_player_win, seat_win:K, mean_score, "
-                                   "score_spread, game_length")
+    p.add_argument("finding", nargs="?", default=None,
+                   help="'metric op threshold' (see --list-metrics), e.g. 'start_player_win > 0.5'")
+    p.add_argument("--list-metrics", action="store_true", help="list the metrics of this game and exit")
     p.add_argument("--reconstructions", type=positive_int, default=20, help="component sets (default: %(default)s)")
     p.add_argument("--games", type=positive_int, default=2000, help="games per set (default: %(default)s)")
+    p.add_argument("--policies", type=comma_names, default=None,
+                   help="one policy for every seat or one per seat, comma-separated (default: the game's)")
+    _option_arg(p, what="both runs")
+    for flag, what in (("--variant", "variant"), ("--reference", "reference")):
+        p.add_argument(flag, action="append", type=_key_value, default=None, metavar="PATH=VALUE",
+                       help=f"a component change of the {what} run, applied on every set (VALUE as JSON, e.g. "
+                            "card.1.points=3; repeatable): a paired finding")
+    for flag, what in (("--variant-option", "variant"), ("--reference-option", "reference")):
+        _option_arg(p, flag, what=f"the {what} run only")
     p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-set table")
     components_arg(p)
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
     execution_args(p, what="component sets")
     p.set_defaults(func=_cmd_robustness, game_name=name)
-    p = sub.add_parser("balance", help="search component values that bring a metric to a target",
-                       description=f"Successive halving with common random numbers over the candidate values, then "
-                                   f"a verification on fresh seeds. Example: {PROG} {name} balance --param "
-                                   f"'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
-                                   f"--players 2 --out proposal.toml")
+    p = sub.add_parser("balance", help="search component values that bring metrics to targets",
+                       description=f"Successive halving with common random numbers over the candidate values "
+                                   f"(the --budget a hard cap on the games the search plays), then a verification "
+                                   f"on fresh seeds; says in one line when the target is out of reach of the "
+                                   f"ranges given. Several --objective (or a family NAME:*) minimise the --combine "
+                                   f"of their excesses. Played by {report_player or 'the default player'} (the "
+                                   f"report player) unless --policies. Example: {PROG} {name} balance "
+                                   f"{examples.get('balance', '')} --out proposal.toml")
     p.add_argument("--param", action="append", type=_param_arg, required=True, metavar="PATH=RANGE",
                    help="a component path and its values: PATH=LOW..HIGH or PATH=[choices] (repeatable)")
-    p.add_argument("--objective", required=True, help="'metric = target', e.g. 'start_player_win = 0.5'")
-    p.add_argument("--budget", type=positive_int, default=20000, help="games the search may play (default: "
-                                                                        "%(default)s)")
+    p.add_argument("--objective", action="append", required=True,
+                   help="'metric = target', e.g. 'start_player_win = 0.5', or a family 'tile_pay_excess:* = 0' "
+                        "(repeatable: several objectives)")
+    p.add_argument("--combine", choices=["max", "sumsq"], default="max",
+                   help="several objectives: minimise the largest |excess| (max) or the sum of squared excesses "
+                        "(default: %(default)s)")
+    p.add_argument("--tolerance", type=float, default=0.0,
+                   help="an objective is met when its verified 95%% CI comes within this of the target (default: 0)")
+    p.add_argument("--budget", type=positive_int, default=20000, help="games the search may play, a hard cap "
+                                                                        "(default: %(default)s)")
+    p.add_argument("--first-games", type=positive_int, default=200, help="games per candidate in the first round "
+                                                                           "(default: %(default)s)")
     p.add_argument("--verify-games", type=positive_int, default=4000, help="games of each verification run "
                                                                               "(default: %(default)s)")
+    p.add_argument("--policies", type=comma_names, default=None,
+                   help=f"one policy for every seat or one per seat, comma-separated (default: the report player, "
+                        f"{report_player or 'the game default'})")
+    _option_arg(p)
     p.add_argument("--out", type=output_file(".toml"), default=None, help="write the proposed components here")
     components_arg(p)
     for flag, kw in common.items():
@@ -412,8 +514,20 @@ def _designer_subcommands(sub, name: str) -> None:
 def _cmd_robustness(args) -> int:
     from .design.robustness import robustness
 
+    if args.list_metrics:
+        from .design.compare import metrics
+
+        print(metrics(args.game_name).to_string(index=False))
+        return 0
+    if args.finding is None:
+        raise CliError("a finding 'metric op threshold' is required (see --list-metrics)")
     r = robustness(args.game_name, args.finding, reconstructions=args.reconstructions, games=args.games,
-                   players=args.players, policies=args.policies, rng=args.seed, base=args.components,
+                   players=args.players, policies=_policies(args.policies), rng=args.seed, base=args.components,
+                   game_kwargs=_options(args.option, "--option") or None,
+                   variant=_options(args.variant, "--variant") or None,
+                   reference=_options(args.reference, "--reference") or None,
+                   variant_options=_options(args.variant_option, "--variant-option") or None,
+                   reference_options=_options(args.reference_option, "--reference-option") or None,
                    progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
     _print_table(r.table, args.out, "component sets")
@@ -427,13 +541,19 @@ def _cmd_robustness(args) -> int:
 def _cmd_balance(args) -> int:
     from .design.balance import balance
 
-    r = balance(args.game_name, dict(args.param), args.objective, budget=args.budget, players=args.players,
-                policies=args.policies, rng=args.seed, components=args.components, verify_games=args.verify_games,
+    objective = args.objective[0] if len(args.objective) == 1 else args.objective
+    r = balance(args.game_name, dict(args.param), objective, budget=args.budget, players=args.players,
+                policies=_policies(args.policies), rng=args.seed, components=args.components,
+                first_games=args.first_games, verify_games=args.verify_games, combine=args.combine,
+                tolerance=args.tolerance, game_kwargs=_options(args.option, "--option") or None,
                 progress=show_progress(args), **execution_kwargs(args))
     print(r.summary())
+    if r.objectives is not None and len(r.objectives) > 1:
+        print(r.objectives.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     if args.out is not None:
-        print(f"proposed components written to {r.to_toml(args.out)}")
+        print(f"proposed components written to {r.to_toml(args.out)}"
+              + ("" if r.reached else " (marked: not meeting the objective)"))
     return 0
 
 
@@ -522,13 +642,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("serve", help="the Purramid advisor as a local web page",
-                       description="Serve the exact Purramid press-your-luck advisor as a web page on this machine "
-                                   "(needs the web extra: pip install 'pyradice-lab[web]'). Example: "
+    p = sub.add_parser("serve", help="the advisors of the four games as a local web page",
+                       description="Serve the table companion on this machine: a page with a game picker (Purramid, "
+                                   "Meerkat Kingdom, Rocking Raft, Pyradice), the game's table drawn to set the "
+                                   "position by clicking, and the advisor's ranked options (needs the web extra: pip "
+                                   "install 'pyradice-lab[web]'). Example: "
                                    f"{PROG} serve --port 8000 --layout A, then open http://127.0.0.1:8000/")
     p.add_argument("--port", type=_port, default=8000, help="TCP port (default: %(default)s)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, this machine only)")
-    p.add_argument("--layout", default="A", help="board the page opens on: A, B or a layout TOML path "
+    p.add_argument("--layout", default="A", help="Purramid board the page opens on: A, B or a layout TOML path "
                                                  "(default: %(default)s)")
     p.add_argument("--allow-host", action="append", metavar="NAME",
                    help="another Host name the page may be opened as (repeatable; localhost, 127.0.0.1 and --host "

@@ -61,3 +61,34 @@ def test_each_games_compare_example_runs_with_its_readme_file(game, tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert "variant - base" in res.stdout
+
+
+TINY = {"balance": ["--budget", "20", "--first-games", "10", "--verify-games", "10"],
+        "robustness": ["--reconstructions", "2", "--games", "12"]}
+
+
+@pytest.mark.parametrize("command", ["balance", "robustness"])
+@pytest.mark.parametrize("game", ["purramid", "pyradice", "raft", "meerkat"])
+def test_each_games_designer_example_is_its_own_and_runs(game, command, tmp_path, monkeypatch, capsys):
+    """The Example of `<game> balance --help` / `<game> robustness --help`: it names this game's own components
+    and metrics, and runs as written (tiny budgets and the game's heuristic player, for speed)."""
+    import re
+    import shlex
+
+    from pyradice_lab.engine.registry import get_game
+
+    parser = dict(_walk(cli.build_parser()))[(game, command)]
+    text = " ".join(parser.format_help().split())
+    m = re.search(rf"Example: (pyradice-lab {game} {command} .*?) (?:positional arguments|options):", text)
+    assert m, text
+    argv = shlex.split(m.group(1))
+    assert argv[:3] == ["pyradice-lab", game, command]
+    others = {"purramid": "deal_2p", "meerkat": "tile.", "raft": "card.1.", "pyradice": "card.Height"}
+    if command == "balance":
+        assert others[game] in m.group(1)
+        assert not any(o in m.group(1) for g, o in others.items() if g != game)
+    monkeypatch.chdir(tmp_path)
+    code = cli.main([*argv[1:], *TINY[command], "--policies", get_game(game).heuristic_player, "--no-progress"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert ("search used" in out.out) if command == "balance" else ("plausible component sets" in out.out)

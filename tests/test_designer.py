@@ -39,8 +39,8 @@ def test_a_component_set_against_itself_differs_by_exactly_zero(game):
 @pytest.mark.parametrize("game,metric,policies,factor", [
     ("purramid", "start_player_win", None, 2.0), ("pyradice", "start_player_win", None, 2.0),
     ("raft", "start_player_win", None, 2.0),
-    # greedy Meerkat players react to the new tile values from the first placement on, and the games' shared
-    # dice tapes are read by position, so the paired games drift apart: a small gain only ...
+    # greedy Meerkat players react to the new tile values from the first placement on, and the game amplifies
+    # one different placement (every turn keeps its own dice: tests/meerkat/test_streams.py): a small gain only ...
     ("meerkat", "mean_score", None, 1.0),
     # ... while players that ignore the values play the very same games (the seeds are shared)
     ("meerkat", "mean_score", "random_legal", 50.0)])

@@ -90,7 +90,7 @@ def test_balance_rounds_and_verification_use_seeds_no_other_round_used(monkeypat
     monkeypatch.setattr(balance_mod._Runs, "many", recording)
     b = balance_mod.balance("purramid", {"deal_2p.value": [[27, 24], [26, 25], [25, 26], [24, 27]]},
                             "start_player_win = 0.5", players=2, budget=700, first_games=50, verify_games=50,
-                            rng=3)
+                            rng=3, policies="greedy")
     rounds = b.history["round"].nunique()
     assert rounds >= 2
     per_round = b.history.groupby("round").size().tolist()

@@ -15,6 +15,7 @@ from pyradice_lab.report.findings import (
     difference_of,
     format_value,
     from_estimate,
+    method_line,
     rank,
     render,
 )
@@ -26,13 +27,13 @@ def diff(est, lo, hi, n=1000, null=0.5, **kw):
 
 def test_a_difference_is_claimed_only_when_the_interval_excludes_the_null():
     above = diff(0.537, 0.512, 0.561, unit="%")
-    assert above.is_claim and "above 50.0% by 3.7 percentage points" in render(above)
+    assert above.is_claim and "53.7%, 3.7 percentage points above 50.0% (95% CI 51.2% to 56.1%" in render(above)
     below = diff(0.46, 0.43, 0.49, unit="%")
     assert below.is_claim and "below" in render(below)
     inside = diff(0.462, 0.418, 0.507, n=500, unit="%")
     text = render(inside)
     assert not inside.is_claim
-    assert "no difference from 50.0% detected at this sample size" in text and "n = 500 games" in text
+    assert "no difference from 50.0% detected at this sample size" in text and "; 500 games)" in text
     assert "above" not in text and "below" not in text
 
 
@@ -43,24 +44,26 @@ def test_the_sample_size_that_would_resolve_a_difference():
     # with that many games the interval (shrinking like 1/sqrt(n)) would just exclude the null
     assert f.halfwidth * math.sqrt(f.n / need) <= abs(f.effect)
     zero = diff(0.5, 0.47, 0.53)
-    assert zero.games_to_resolve() is None and "differences larger than" in render(zero)
+    assert zero.games_to_resolve() is None and "a difference larger than 0.03 is unlikely" in render(zero)
 
 
 def test_below_the_minimum_sample_size_numbers_are_shown_and_nothing_is_claimed():
     f = diff(0.9, 0.6, 0.98, n=10)  # the interval excludes 0.5 but 10 games are too few
     assert f.excludes_null and not f.is_claim
     text = render(f)
-    assert f"below the minimum of {MIN_CLAIM_N} games" in text and "no conclusion" in text and "90%" not in text
+    assert f"too few games for a claim (at least {MIN_CLAIM_N})" in text and "no conclusion" in text
+    assert "90%" not in text
     assert "0.90" in text
 
 
 def test_exact_and_estimate_findings():
     ex = Finding("exact", "P(burst) with 5 dice on a lone 1", 0.3141, 0.3141, 0.3141, n=0, unit="%", null=0.25)
-    assert ex.is_claim and render(ex) == ("P(burst) with 5 dice on a lone 1: 31.4% (exact, above 25.0% by 6.41 "
-                                          "percentage points).")
+    assert ex.is_claim and render(ex) == ("P(burst) with 5 dice on a lone 1: 31.4%, exactly; 6.41 percentage points "
+                                          "above 25.0%.")
     est = Finding("estimate", "game length, 3 players", 14.23, 13.9, 14.6, n=1000, unit="turns", test="t interval")
     assert not est.is_claim
-    assert render(est) == "Game length, 3 players: 14.2 turns (95% CI 13.9..14.6 turns, t interval, n = 1,000 games)."
+    assert render(est) == "Game length, 3 players: 14.2 turns (95% CI 13.9 to 14.6 turns; 1,000 games)."
+    assert method_line(est) == "t interval; 95% interval"
 
 
 @pytest.mark.parametrize("field, value, match", [
@@ -94,7 +97,8 @@ def test_sentences_never_hold_nan_inf_or_none_and_claims_follow_the_numbers(est,
     text = render(f)
     words = set(text.replace(",", " ").replace("(", " ").replace(")", " ").split())
     assert not words & {"nan", "inf", "None", "-0", "-0.0"}
-    claims = re.search(r", (above|below) .+ by ", text) is not None
+    claims = re.search(r"\b(above|below|more|less|higher|lower)\b", text) is not None and "not claimed" not in text and \
+        "no conclusion" not in text
     assert claims == f.is_claim == ((est - a > null or est + b < null) and n >= MIN_CLAIM_N)
 
 
@@ -120,6 +124,25 @@ def test_constructors_from_estimates():
     assert d.null == 0 and d.estimate == pytest.approx(1.5) and d.is_claim and d.n == 200
     with pytest.raises(TypeError, match="est must be an Estimate"):
         from_estimate("estimate", "x", 0.5)
+
+
+def test_a_change_reads_as_more_or_less_never_above_0():
+    # issue 30: "4.55 rounds, above 0 rounds by 4.55 rounds (95% CI 4.44..4.66 rounds, normal interval of a
+    # difference, n = 300 games)" reads as a designer says it; the method goes to method_line
+    f = Finding("difference", "rounds with the flag under 30 instead of 5 cards, 3 players", 4.55, 4.44, 4.66, n=300,
+                null=0.0, null_label="no difference", test="normal interval of a difference", player="greedy",
+                unit="rounds")
+    assert render(f) == ("Rounds with the flag under 30 instead of 5 cards, 3 players: 4.55 rounds more (95% CI 4.44 "
+                         "to 4.66 rounds; 300 games, greedy players).")
+    assert method_line(f).startswith("normal interval of a difference; 95% interval; compared with 0; p ")
+    fewer = f.with_context(estimate=-3.31, ci_low=-4.0, ci_high=-2.6, unit="gems")
+    assert "3.3 gems less (95% CI -4.0 to -2.6 gems" in render(fewer)
+    pct = Finding("difference", "win share of the variant", 0.05, 0.02, 0.08, n=400, null=0.0, unit="%")
+    assert "5 percentage points higher" in render(pct)
+    for g in (f, fewer, pct, f.with_context(estimate=0.01, ci_low=-0.1, ci_high=0.12),
+              f.with_context(no_claim="quick run"), f.with_context(n=20)):
+        text = render(g)
+        assert not any(bad in text for bad in ("above 0", "by 0", "no difference of", "n = ")), text
 
 
 def test_format_value_uses_the_digits_the_interval_supports():
@@ -165,9 +188,9 @@ def test_control_fdr_is_benjamini_hochberg_over_the_tested_findings():
     assert [f.is_claim for f in out[:5]] == [True, False, False, False, True]
     text = render(out[1])
     assert "not claimed: q = " in text and "false discovery rate of 5%" in text
-    assert "q = " in render(out[0]) and "above" in render(out[0])
+    assert "q < " in method_line(out[0]) and "q " not in render(out[0]) and "above" in render(out[0])
     row = out[1].to_dict()
-    assert {"p_value", "q_value", "tested", "no_claim"} <= set(row) and row["claim"] is False
+    assert {"p_value", "q_value", "tested", "no_claim", "method"} <= set(row) and row["claim"] is False
 
 
 def test_a_quick_run_claims_nothing_and_shows_the_numbers():

@@ -1,4 +1,5 @@
-"""The package's layers import one way: engine <- games <- design <- report <- cli/bench (docs/architecture.md).
+"""The package's layers import one way: engine <- games <- design <- report <- cli/bench/web
+(docs/architecture.md).
 
 Every import of every module is checked, function-level and ``TYPE_CHECKING`` ones included, so a lazy
 import cannot hide an upward arrow.  A game imports only :mod:`pyradice_lab.engine` and the report's data types
@@ -16,8 +17,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pyradice_lab"
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
-LAYERS = {"engine": 0, **dict.fromkeys(GAMES, 1), "design": 2, "report": 3, "cli": 4, "bench": 4, "": 4}
-LAYER_NAMES = {0: "engine", 1: "games", 2: "design", 3: "report", 4: "cli/bench"}
+LAYERS = {"engine": 0, **dict.fromkeys(GAMES, 1), "design": 2, "report": 3, "cli": 4, "bench": 4, "web": 4, "": 4}
+LAYER_NAMES = {0: "engine", 1: "games", 2: "design", 3: "report", 4: "cli/bench/web"}
 #: the only modules of a higher layer a game may import: the data types experiments return
 GAME_MAY_IMPORT = ("pyradice_lab.report.items", "pyradice_lab.report.findings", "pyradice_lab.report.figures")
 

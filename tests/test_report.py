@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +63,26 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     # the layout: nothing outside the page or below 7 pt, no empty page, no text running into text
     assert layout_problems(out) == []
     check_every_section_is_in_the_report(out, pages, tmp_path)
+    check_the_findings_and_headers_read_as_words(found, tmp_path)
+
+
+#: what a finding sentence never says (issue 30 part 5: "above 0 rounds by 4.55 rounds", "above no difference of")
+MACHINE_PROSE = re.compile(r"above 0(?!\.\d)|by 0|no difference of|n = \d")
+
+
+def check_the_findings_and_headers_read_as_words(found, folder):
+    """Every finding sentence of the report reads as a person would say it, and every table column of every
+    experiment is labelled in words in the PDF (:func:`pyradice_lab.report.tables.column_label`)."""
+    from pyradice_lab.report.tables import column_label
+
+    bad = [s for s in found["sentence"] if MACHINE_PROSE.search(s)]
+    assert not bad, f"{len(bad)} finding sentences read like machine output, e.g. {bad[:3]}"
+    assert found["method"].str.len().gt(0).all()  # the method is kept, in its own column / footnote
+    raw = {}
+    for csv in folder.glob("*/*.csv"):
+        if csv.stem == csv.parent.name:
+            raw.update({c: csv.stem for c in pd.read_csv(csv, nrows=1).columns if "_" in column_label(c)})
+    assert not raw, f"columns shown as snake_case: {raw}"
 
 
 def check_every_section_is_in_the_report(out, pages, folder):
@@ -118,9 +139,10 @@ def test_write_pdf_splits_long_tables_with_their_header_and_renders_every_item(t
     pages = page_texts(path)
     text = "\n".join(pages)
     assert "Hello world." in text and "Demo experiment" in text and "199" in text
-    table_pages = [t for t in pages if "x_value" in t]
+    table_pages = [t for t in pages if "x value" in t]  # the column x_value, labelled in words
     assert len(table_pages) >= 3  # 200 rows split over pages, the header repeated on each
-    assert all(t.split("x_value")[1].strip()[:1] in "0123456789" for t in table_pages)
+    assert all(t.split("x value")[1].strip()[:1] in "0123456789" for t in table_pages)
+    assert "x_value" not in text and "row number" in text
     assert [(lvl, title) for lvl, title, _ in outline(path)][-3:] == [(0, "Demo section"), (1, "Intro"),
                                                                      (1, "Demo experiment")]
     assert layout_problems(path) == []

@@ -49,7 +49,7 @@ rows.append(row("Purramid", mean_estimate(top[:, 0] / top.sum(axis=1)), len(pm))
 _, arrays = pyradice.simulate_games(600, PLAYERS, rng=SEED, return_arrays=True)
 pos = by_position(arrays)
 
-# Rocking Raft: position 0 is the start player
+# Rocking Raft: the first row of start_player_table is the start player (turn position 1 in text)
 rt = raft.start_player_table(raft.simulate_games(600, players=PLAYERS, rng=SEED)).iloc[0]
 
 # Meerkat Kingdom: the start player's result in each game

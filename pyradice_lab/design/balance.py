@@ -35,29 +35,54 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["balance", "BalanceResult", "parse_objective", "candidate_grid"]
+__all__ = ["balance", "BalanceResult", "parse_objective", "parse_objectives", "candidate_grid", "combine_excess",
+           "COMBINE"]
 
-_OBJECTIVE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z0-9_]+)?)\s*=\s*([-+0-9.eE]+)\s*$")
+_OBJECTIVE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::(?:[A-Za-z0-9_-]+|\*))?)\s*=\s*([-+0-9.eE]+)\s*$")
 #: most candidates a search takes (the grid is sampled down to this many, reproducibly)
 MAX_CANDIDATES = 64
 
 
 def parse_objective(objective) -> tuple[str, float]:
-    """``(metric, target)`` from ``"metric = target"`` or a ``(metric, target)`` tuple."""
+    """``(metric, target)`` from ``"metric = target"`` or a ``(metric, target)`` tuple; ``metric`` may be a family
+    ``name:*`` (every argument of the metric, e.g. ``"tile_pay_excess:* = 0"``: every tile)."""
+    from .metrics import is_family
     from .robustness import _check_metric
 
     if isinstance(objective, str):
         m = _OBJECTIVE.match(objective)
         if not m:
-            raise ValueError(f"objective must read 'metric = target' (e.g. 'start_player_win = 0.5'); "
-                             f"got {objective!r}")
+            raise ValueError(f"objective must read 'metric = target' (e.g. 'start_player_win = 0.5', or "
+                             f"'tile_pay_excess:* = 0' for a family); got {objective!r}")
         objective = (m.group(1), float(m.group(2)))
     if not isinstance(objective, tuple) or len(objective) != 2:
         raise TypeError(f"objective must be 'metric = target' or a (metric, target) tuple; got {objective!r}")
     metric, target = objective
     if isinstance(target, bool) or not isinstance(target, numbers.Real) or not np.isfinite(target):
         raise ValueError(f"objective's target must be a finite number; got {target!r}")
+    if is_family(metric):
+        _check_metric(metric.strip()[:-2])
+        return metric.strip(), float(target)
     return _check_metric(metric), float(target)
+
+
+def parse_objectives(objective) -> list[tuple[str, float]]:
+    """``[(metric, target), ...]`` from one objective (:func:`parse_objective`) or a list of them.
+
+    >>> parse_objectives(["tile_pay_excess:* = 0", ("mean_score", 40)])
+    [('tile_pay_excess:*', 0.0), ('mean_score', 40.0)]
+    """
+    if isinstance(objective, (str, tuple)):
+        return [parse_objective(objective)]
+    if not isinstance(objective, Sequence) or not objective:
+        raise ValueError(f"objective must be 'metric = target', a (metric, target) tuple or a non-empty list of "
+                         f"them; got {objective!r}")
+    out = [parse_objective(o) for o in objective]
+    seen = [m for m, _ in out]
+    dup = sorted({m for m in seen if seen.count(m) > 1})
+    if dup:
+        raise ValueError(f"objective: {', '.join(dup)} appears more than once")
+    return out
 
 
 def _axes(parameters: Mapping) -> list[tuple[str, Sequence]]:
@@ -81,6 +106,13 @@ def _axes(parameters: Mapping) -> list[tuple[str, Sequence]]:
                              f"choices; got {spec!r}")
         axes.append((path, values))
     return axes
+
+
+def _paths(values: Mapping) -> dict:
+    """A candidate's values by component path: a key naming several paths, comma-separated
+    (``"card.1.points,card.2.points"``), sets each of them to its one value (a lever moving several components
+    together, e.g. every 2-slot lifeboat's points)."""
+    return {path.strip(): v for key, v in values.items() for path in key.split(",") if path.strip()}
 
 
 def _grid_size(axes) -> int:
@@ -116,22 +148,58 @@ def candidate_grid(parameters: Mapping) -> list[dict]:
     return [dict(c) for c in itertools.product(*([(path, v) for v in values] for path, values in axes))]
 
 
+#: How the excesses of several metrics over their targets combine into the one number the search minimises.
+COMBINE = {"max": "largest |estimate - target| over the objectives",
+           "sumsq": "sum over the objectives of (estimate - target)**2"}
+#: Fewest games a candidate plays in a round (a round that cannot give every candidate this many is not played).
+MIN_ROUND_GAMES = 10
+
+
+def combine_excess(excess, combine: str = "max") -> float:
+    """The one number the search minimises from the objectives' excesses ``estimate - target``.
+
+    ``"max"``: the largest absolute excess (every metric within it of its target); ``"sumsq"``: the sum of the
+    squared excesses.  With one objective both rank the candidates alike.
+
+    >>> combine_excess([0.5, -1.0]), combine_excess([0.5, -1.0], "sumsq")
+    (1.0, 1.25)
+    """
+    x = np.abs(np.asarray(excess, dtype=float))
+    return float(x.max()) if combine == "max" else float((x ** 2).sum())
+
+
 @dataclass
 class BalanceResult:
     """What :func:`balance` proposes.
 
     Attributes
     ----------
+    metric : str
+        The objective's metric (one objective), or the objectives' metrics joined by ", ".
+    target : float
+        The objective's target (several objectives: the target of the metric in ``before``/``after``).
     values : dict
         The proposed component values, by path.
     components : the game's Components
         The starting components with ``values`` applied (validated).
     before, after : Estimate
         The objective's metric on the starting and the proposed components, on fresh seeds (never used by the
-        search), each with its confidence interval.
-    target : float
+        search), each with its confidence interval; with several objectives, those of the metric whose
+        verified excess over its target is the largest (``objectives`` has every metric's).
     history : DataFrame
-        Every candidate at every round of the search: values, games played, estimate and distance.
+        Every candidate at every round of the search: values, games played, each metric's estimate
+        (``estimate`` for one objective, ``estimate[metric]`` for several) and the combined ``distance``.
+    games_used : int
+        Games the search played (never more than ``budget``); the verification played ``2 * verify_games``
+        more on fresh seeds.
+    objectives : DataFrame
+        One row per metric (a family ``name:*`` expanded): ``metric``, ``target``, ``before`` / ``after`` with
+        their 95% intervals (``before_ci_low`` ...), ``excess`` (after minus target) and ``met`` (the after
+        interval reaches the target, within ``tolerance``).
+    reached : bool
+        Whether every objective is met on the verification games.
+    combine, tolerance, budget, verify_games, policies
+        The search's settings (``policies``: the players every candidate was played with).
     """
 
     metric: str
@@ -142,33 +210,86 @@ class BalanceResult:
     after: object
     history: pd.DataFrame
     games_used: int
+    assumptions: object = None
+    objectives: pd.DataFrame | None = None
+    reached: bool = True
+    combine: str = "max"
+    tolerance: float = 0.0
+    budget: int = 0
+    verify_games: int = 0
+    policies: object = None
+    parameters: dict | None = None
+    candidates: int = 0
+
+    def verdict(self) -> str:
+        """One line: the objective met, or "not reached" with the best candidate and what to widen."""
+        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items())
+        tol = f" within {self.tolerance:g}" if self.tolerance else ""
+        if self.reached:
+            return f"objective met{tol} on fresh seeds at {values}"
+        t = self.objectives if self.objectives is not None else None
+        if t is None or not len(t):
+            return f"target {self.target:g} not reached at {values}"
+        missed = t[~t["met"]].assign(size=lambda d: d["excess"].abs()).sort_values("size", ascending=False)
+        top = missed.iloc[0]
+        what = "target" if len(t) == 1 else f"{top['metric']} target"
+        more = f" (and {len(missed) - 1} more of {len(t)} objectives)" if len(missed) > 1 else ""
+        return (f"{what} {top['target']:g}{tol} not reached{more}: best {top['after']:.3g} "
+                f"[{top['after_ci_low']:.3g}, {top['after_ci_high']:.3g}] at values {values}; " + self._advice())
+
+    def _advice(self) -> str:
+        """What to change: the ranges whose end the proposal sits at, or (none) a finer step / another lever."""
+        params = self.parameters or {}
+        edge = [p for p, vals in params.items() if len(vals) > 1 and self.values.get(p) in (vals[0], vals[-1])]
+        if edge or not params:
+            return f"widen the ranges of {', '.join(edge or list(self.values))}"
+        return (f"it lies inside the ranges of {', '.join(params)}: a finer step or another parameter is needed "
+                "(or a --tolerance)")
 
     def to_toml(self, path) -> Path:
-        """Write the proposed components as a TOML file ready for ``--components``."""
-        return self.components.dump(path)
+        """Write the proposed components as a TOML file ready for ``--components``; its first comment lines say
+        what the proposal is for and whether it meets the objective (``# NOT MEETING THE OBJECTIVE: ...``)."""
+        p = self.components.dump(path)
+        status = ("# meets the objective on fresh seeds" if self.reached
+                  else f"# NOT MEETING THE OBJECTIVE: {self.verdict()}")
+        head = [f"# balance proposal: {self.metric} -> {self.target:g}" if self.objectives is None
+                or len(self.objectives) == 1 else
+                f"# balance proposal for {len(self.objectives)} objectives ({self.combine}): {self.metric}", status]
+        p.write_text("\n".join(head) + "\n" + p.read_text(encoding="utf-8"), encoding="utf-8")
+        return p
 
     def summary(self) -> str:
         from .metrics import small_sample_note
 
         b, a = self.before, self.after
-        return (f"{self.metric} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
+        told = "" if self.assumptions is None else self.assumptions.line() + "\n"
+        budget = f" of {self.budget}" if self.budget else ""
+        several = self.objectives is not None and len(self.objectives) > 1
+        head = (f"{len(self.objectives)} objectives (minimising the {COMBINE[self.combine]}), worst "
+                f"{self.metric_worst()}"
+                if several else f"{self.metric}")
+        return told + (f"{head} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
                 f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
-                f"(fresh seeds, {a.n} games each; search used {self.games_used} games)"
-                + (f"; note: {note}" if (note := small_sample_note(a.n)) else ""))
+                f"(fresh seeds, {a.n} games each; search used {self.games_used}{budget} games)"
+                + (f"; note: {note}" if (note := small_sample_note(a.n)) else "") + f"\n{self.verdict()}")
+
+    def metric_worst(self) -> str:
+        t = self.objectives
+        return str(t.loc[t["excess"].abs().idxmax(), "metric"]) if t is not None and len(t) else self.metric
 
     def __repr__(self) -> str:
         return f"BalanceResult({self.summary()})"
 
 
 class _Runs:
-    """The metric of one simulation run (``games`` games from ``seed`` on some components), through an optional
-    on-disk cache: the sweep cache's signed, atomic files, keyed on what the run *is* (game, metric, games, seed,
+    """The metrics of one simulation run (``games`` games from ``seed`` on some components), through an optional
+    on-disk cache: the sweep cache's signed, atomic files, keyed on what the run *is* (game, metrics, games, seed,
     the components' content hash, the other simulate arguments) with the code that computes it as provenance."""
 
-    FORMAT = "pyradice_lab.balance/1"
+    FORMAT = "pyradice_lab.balance/2"
 
-    def __init__(self, game: str, metric: str, simulate, kwargs: dict, cache_dir):
-        self.game, self.metric, self.simulate, self.kwargs = game, metric, simulate, kwargs
+    def __init__(self, game: str, metrics: list, simulate, kwargs: dict, cache_dir):
+        self.game, self.metrics, self.simulate, self.kwargs = game, list(metrics), simulate, kwargs
         self.cache = None
         if cache_dir is None:
             return
@@ -180,7 +301,7 @@ class _Runs:
         self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
                            "metric": fingerprint(Path(__file__).with_name("metrics.py"))}
         # what every run of this search shares, in the sweep cache's content-based form
-        self.key = {"format": self.FORMAT, "game": game, "metric": metric, "kwargs": _canonical(kwargs)}
+        self.key = {"format": self.FORMAT, "game": game, "metrics": self.metrics, "kwargs": _canonical(kwargs)}
 
     def _name(self, games: int, seed: np.random.SeedSequence, comp) -> str:
         import json
@@ -191,20 +312,36 @@ class _Runs:
                                 "spawn_key": list(seed.spawn_key), "components": comp.content_hash()},
                                sort_keys=True))
 
-    def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[np.ndarray, np.ndarray, int]:
-        """``(numerator, denominator, rows)`` of the metric over ``games`` games played from ``seed``."""
+    def _read(self, name: str):
+        hit = self.cache.read(name, self.provenance)
+        if hit is None:
+            return None
+        try:
+            import json
+
+            return ({m: (_unpack(n), _unpack(d)) for m, (n, d) in json.loads(hit["metrics"]).items()},
+                    int(hit["rows"]))
+        except (KeyError, ValueError, TypeError, AttributeError):
+            self.cache.note("could not be decoded", name)
+            return None
+
+    def _write(self, name: str, res) -> None:
+        import json
+
+        values, rows = res  # the sweep cache holds flat outputs: the metrics as one JSON string
+        self.cache.write(name, self.provenance, {"metrics": json.dumps({m: [_pack(n), _pack(d)]
+                                                                        for m, (n, d) in values.items()}),
+                                                 "rows": rows})
+
+    def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[dict, int]:
+        """``({metric: (numerator, denominator)}, rows)`` of the metrics over ``games`` games from ``seed``."""
         name = self._name(games, seed, comp) if self.cache is not None else ""
+        if self.cache is not None and (hit := self._read(name)) is not None:
+            return hit
+        res = _balance_run(self.game, self.metrics, self.kwargs, games, seed, comp)
         if self.cache is not None:
-            hit = self.cache.read(name, self.provenance)
-            if hit is not None:
-                try:
-                    return _unpack(hit["num"]), _unpack(hit["den"]), int(hit["rows"])
-                except (KeyError, ValueError, TypeError):
-                    self.cache.note("could not be decoded", name)
-        num, den, rows = _balance_run(self.game, self.metric, self.kwargs, games, seed, comp)
-        if self.cache is not None:
-            self.cache.write(name, self.provenance, {"num": _pack(num), "den": _pack(den), "rows": rows})
-        return num, den, rows
+            self._write(name, res)
+        return res
 
     def many(self, pool, games: int, seed: np.random.SeedSequence, comps: list, desc: str = "") -> list:
         """:meth:`run` of every components of ``comps`` on ``pool`` (cached runs are read, not replayed)."""
@@ -215,20 +352,15 @@ class _Runs:
         if self.cache is not None:
             for i, comp in enumerate(comps):
                 names[i] = self._name(games, seed, comp)
-                hit = self.cache.read(names[i], self.provenance)
-                if hit is not None:
-                    try:
-                        out[i] = (_unpack(hit["num"]), _unpack(hit["den"]), int(hit["rows"]))
-                    except (KeyError, ValueError, TypeError):
-                        self.cache.note("could not be decoded", names[i])
+                if (hit := self._read(names[i])) is not None:
+                    out[i] = hit
         todo = [i for i in range(len(comps)) if i not in out]
-        done = pool.map(_balance_run, [(self.game, self.metric, self.kwargs, games, seed, comps[i]) for i in todo],
+        done = pool.map(_balance_run, [(self.game, self.metrics, self.kwargs, games, seed, comps[i]) for i in todo],
                         desc=desc, sizes=[games] * len(todo))
         for i, res in zip(todo, done):
             out[i] = res
             if self.cache is not None:
-                num, den, rows = res
-                self.cache.write(names[i], self.provenance, {"num": _pack(num), "den": _pack(den), "rows": rows})
+                self._write(names[i], res)
         return [out[i] for i in range(len(comps))]
 
     def close(self) -> None:
@@ -236,15 +368,20 @@ class _Runs:
             self.cache.warn()
 
 
-def _balance_run(game: str, metric: str, kwargs: dict, games: int, seed, comp) -> tuple[np.ndarray, np.ndarray, int]:
-    """One simulation run of a search (a block): ``(numerator, denominator, rows)`` of the metric."""
+def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp) -> tuple[dict, int]:
+    """One simulation run of a search (a block): ``({metric: (numerator, denominator)}, rows)``, every family
+    ``name:*`` of ``metrics`` expanded on these games."""
     from ..engine.rng import fresh_copy
     from .compare import metric_values
+    from .metrics import expand_metric
     from .robustness import _simulate
 
     df = _simulate(game)(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **kwargs)
-    num, den = (np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
-    return num, den, len(df)
+    out = {}
+    for spec in metrics:
+        for metric in expand_metric(game, df, spec):
+            out[metric] = tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
+    return out, len(df)
 
 
 def _pack(a: np.ndarray) -> str:
@@ -264,33 +401,42 @@ def _unpack(text: str) -> np.ndarray:
 def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
             progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None, n_jobs: int = 1,
-            backend: str = "loky", scheduler=None) -> BalanceResult:
-    """Search component values that bring a metric to a target; verify the proposal on fresh seeds.
+            backend: str = "loky", scheduler=None, combine: str = "max", tolerance: float = 0.0) -> BalanceResult:
+    """Search component values that bring one or several metrics to their targets; verify on fresh seeds.
 
     Parameters
     ----------
     game : str
         A registered game.
     parameters : dict
-        Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices.
-    objective : str or tuple
-        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of :func:`pyradice_lab.design.compare.metrics`).
+        Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices; a key
+        of several paths joined by commas (``"card.1.points,card.2.points"``) sets them all to the one value.
+    objective : str, tuple or list of them
+        ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of
+        :func:`pyradice_lab.design.compare.metrics`); a family ``"name:*"`` stands for the metric at every
+        argument it takes on the games (``"tile_pay_excess:* = 0"``: every tile of the Meerkat board pays the
+        board mean per meerkat); a list gives several objectives.
     budget : int
-        Games the search may play in all (verification not counted).
-    players, policies
+        Games the search may play in all: a hard cap (a round that would pass it is shortened or not played; a
+        first round that cannot give every candidate :data:`MIN_ROUND_GAMES` games plays a reproducible sample
+        of the candidates).  The verification (``2 * verify_games``) is not counted; the result says both.
+    players : int, optional
         Passed to the game's ``simulate_games``.
+    policies : str or list, optional
+        The players of every game; default: the game's report player (``registry.get_game(game).report_player``,
+        the strongest affordable at report scale), since balance found with weak players is not balance.
     rng : seed, SeedSequence or Generator, optional
         One seed gives the same search and the same proposal.
     components : path or Components, optional
         The components to start from (default: the packaged ones).
     first_games : int
-        Games per candidate in the first round (doubled each round).
+        Games per candidate in the first round (doubled each round, within the budget).
     verify_games : int
         Games for each of the before/after verification runs, on seeds the search never used.
     progress : bool
         Progress over each round's candidates on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
     game_kwargs : dict, optional
-        Further keyword arguments of ``simulate_games``.
+        Further keyword arguments of ``simulate_games`` (checked against its signature).
     cache_dir : path, optional
         Keep every finished simulation (one candidate in one round, and the two verification runs) in this
         directory, so that an interrupted search started again with the same arguments replays nothing it
@@ -301,60 +447,85 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         The candidates of a round (and the two verification runs) run as blocks on ``n_jobs`` workers of
         ``backend`` (``"loky"``, ``"dask"`` with a ``scheduler`` address, ``"threading"``;
         :mod:`pyradice_lab.engine.execution`); the result never depends on them.
+    combine : {"max", "sumsq"}
+        How several objectives combine into the one number the search minimises (:data:`COMBINE`): ``"max"``,
+        the largest absolute excess ``|estimate - target|`` (default; every metric is then within it of its
+        target), or ``"sumsq"``, the sum of squared excesses.  One objective: both rank alike.
+    tolerance : float
+        An objective is *met* when its verification interval reaches within ``tolerance`` of its target
+        (default 0: the interval contains the target).  When the best candidate misses, the result (and the CLI)
+        says so in one line, naming the parameters to widen, and :meth:`BalanceResult.to_toml` marks the file.
 
     Returns
     -------
     BalanceResult
         ``values`` (the proposal, by path), ``components`` (with the proposal applied), ``before`` and
-        ``after`` (the metric's :class:`~pyradice_lab.engine.stats.Estimate` on fresh seeds), ``history`` (every
-        candidate of every round) and ``games_used``; ``.summary()`` is one line.
+        ``after`` (the worst metric's :class:`~pyradice_lab.engine.stats.Estimate` on fresh seeds),
+        ``objectives`` (every metric's before/after with their CIs and whether it is met), ``reached``,
+        ``history`` (every candidate of every round) and ``games_used``; ``.summary()`` and ``.verdict()``.
 
     Raises
     ------
     ValueError
-        If ``game`` or the metric is unknown, ``objective`` does not read ``"metric = target"`` with a finite
+        If ``game`` or a metric is unknown, ``objective`` does not read ``"metric = target"`` with a finite
         target, ``parameters`` is empty or has bad bounds/choices, no candidate passes the game's component
-        checks, ``budget``, ``first_games`` or ``verify_games`` is below 10, or ``game_kwargs`` sets an
-        argument ``balance`` sets itself.
+        checks, ``budget``, ``first_games`` or ``verify_games`` is below 10, ``combine`` is not one of
+        :data:`COMBINE`, ``tolerance`` is negative, or ``game_kwargs`` sets an argument ``balance`` sets itself
+        or one ``simulate_games`` does not take.
     TypeError
-        If ``objective`` is neither a string nor a ``(metric, target)`` tuple, a key of ``parameters`` is not
-        a string, or ``progress`` is not a bool.
+        If ``objective`` is neither a string nor a ``(metric, target)`` tuple (nor a list of them), a key of
+        ``parameters`` is not a string, or ``progress`` is not a bool.
 
     Examples
     --------
-    A tiny search (the README's example with a budget of 300 games; a real search wants thousands):
+    A tiny search (the README's example with a budget of 300 games and greedy players; a real search wants
+    thousands of games under the report player):
 
     >>> b = balance("purramid", {"deal_2p.value": [[27, 24], [26, 25], [25, 26]]}, "start_player_win = 0.5",
-    ...             players=2, budget=300, first_games=100, verify_games=200, rng=1)
-    >>> b.values, b.games_used, b.after.n
-    ({'deal_2p.value': [26, 25]}, 300, 200)
+    ...             players=2, policies="greedy", budget=300, first_games=100, verify_games=200, rng=1)
+    >>> b.games_used <= 300, b.after.n
+    (True, 200)
     """
     from ..engine.execution import Pool, check_execution
+    from ..engine.registry import get_game
     from ..engine.rng import spawn_seeds
     from .compare import check_metric, metric_estimate
-    from .metrics import _warn_small
-    from .robustness import _simulate
+    from .metrics import _warn_small, is_family, simulate_options
+    from .robustness import _check_simulate_keys, _simulate
 
-    metric, target = parse_objective(objective)
+    objectives = parse_objectives(objective)
     simulate = _simulate(game)
-    check_metric(game, metric)
+    for metric, _ in objectives:
+        if not is_family(metric):
+            check_metric(game, metric)
     base = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(components)
     for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
+    if combine not in COMBINE:
+        raise ValueError(f"combine must be one of {', '.join(map(repr, COMBINE))}, got {combine!r}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 <= tolerance < math.inf:
+        raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
     execution = check_execution(n_jobs, backend, scheduler, progress=progress)
     kwargs = dict(game_kwargs or {})
     for key in ("components", "rng", "n_games"):
         if key in kwargs:
             raise ValueError(f"game_kwargs must not set {key!r} (balance sets it)")
+    _check_simulate_keys(simulate, kwargs, "game_kwargs")
+    for metric, _ in objectives:  # what the metrics need of the games (e.g. Raft's per-card columns)
+        for key, value in simulate_options(game, metric).items():
+            kwargs.setdefault(key, value)
     if players is not None:
         kwargs["players"] = players
+    if policies is None:
+        policies = get_game(game).report_player or None
     if policies is not None:
         kwargs["policies"] = policies
+    targets = dict(objectives)
     axes = _axes(parameters)
-    runs = _Runs(game, metric, simulate, kwargs, cache_dir)
+    runs = _Runs(game, [m for m, _ in objectives], simulate, kwargs, cache_dir)
     search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
     size = _grid_size(axes)
     if size > MAX_CANDIDATES:  # sampled by index: a grid of 10**12 candidates is never built
@@ -365,7 +536,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     cands = []
     for values in grid:
         try:
-            comp = base.replace(dict(values))
+            comp = base.replace(_paths(values))
         except ValueError as exc:  # a combination the game's checks refuse is not a candidate
             cands.append((values, None, str(exc)))
             continue
@@ -373,40 +544,78 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     alive = [i for i, c in enumerate(cands) if c[1] is not None]
     if not alive:
         raise ValueError(f"parameters: no candidate passes the game's component checks (first error: {cands[0][2]})")
+    n_valid = len(alive)
+    if budget // len(alive) < MIN_ROUND_GAMES:  # the budget cannot play every candidate: a reproducible sample
+        keep = max(1, budget // MIN_ROUND_GAMES)
+        order = np.random.default_rng(spawn_seeds(pick_seed, 1)[0]).permutation(len(alive))
+        alive = sorted(alive[int(j)] for j in order[:keep])
+
+    def family_of(name: str) -> str:
+        return name if name in targets else f"{name.partition(':')[0]}:*"
+
+    def distance(ests: dict) -> float:
+        return combine_excess([e.value - targets[family_of(m)] for m, e in ests.items()], combine)
+
     parts: dict[int, list] = {i: [] for i in alive}
-    rows, used, games, rnd = [], 0, int(first_games), 0
+    rows, used, games, rnd = [], 0, min(int(first_games), budget // len(alive)), 0
     round_seeds = search_seed.spawn(64)
+    single = None
     with Pool(execution=execution) as pool:
-        while True:
-            if used + games * len(alive) > budget and rnd > 0:
-                break
+        while games >= MIN_ROUND_GAMES and used + games * len(alive) <= budget:
             seed = round_seeds[rnd]
             # the same games (seeds) for every candidate
             results = runs.many(pool, games, seed, [cands[i][1] for i in alive], desc=f"{game} balance round {rnd}")
-            for i, (num, den, rows_played) in zip(alive, results):
-                parts[i].append((num, den))
-                used += rows_played
-            ests = {i: metric_estimate(np.concatenate([p[0] for p in parts[i]]),
-                                       np.concatenate([p[1] for p in parts[i]]), metric, warn=False)
-                    for i in alive}
-            est = {i: e.value for i, e in ests.items()}
+            for i, (values, _rows) in zip(alive, results):
+                parts[i].append(values)
+                used += games
+            ests = {i: {m: metric_estimate(np.concatenate([p[m][0] for p in parts[i]]),
+                                           np.concatenate([p[m][1] for p in parts[i]]), m, warn=False)
+                        for m in parts[i][0]} for i in alive}
+            dist = {i: distance(e) for i, e in ests.items()}
             for i in alive:
-                rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()}, "games": ests[i].n,
-                             "estimate": est[i], "se": ests[i].se, "distance": abs(est[i] - target)})
+                names = list(ests[i])
+                single = len(names) == 1
+                cols = ({"estimate": ests[i][names[0]].value, "se": ests[i][names[0]].se} if single else
+                        {f"estimate[{m}]": e.value for m, e in ests[i].items()})
+                rows.append({"round": rnd, **{k: repr(v) for k, v in cands[i][0].items()},
+                             "games": ests[i][names[0]].n, **cols, "distance": dist[i]})
             if len(alive) == 1:
                 break
-            alive = sorted(alive, key=lambda i: (abs(est[i] - target), i))[:max(1, (len(alive) + 1) // 2)]
+            alive = sorted(alive, key=lambda i: (dist[i], i))[:max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1:
                 break
             rnd += 1
-            games *= 2
+            games = min(games * 2, (budget - used) // len(alive))
             if rnd >= len(round_seeds):
                 break
-        best = sorted(alive, key=lambda i: (abs(est[i] - target), i))[0]
+        best = sorted(alive, key=lambda i: (dist[i], i))[0]
         values, comp, _ = cands[best]
         checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
-    _warn_small(int(verify_games), metric, stacklevel=2)
-    before, after = (metric_estimate(num, den, metric, warn=False) for num, den, _ in checked)
+    _warn_small(int(verify_games), ", ".join(targets), stacklevel=2)
+    (b_vals, _), (a_vals, _) = checked
+    table = []
+    for m in a_vals:
+        b, a = (metric_estimate(*v[m], m, warn=False) for v in (b_vals, a_vals))
+        t = targets[family_of(m)]
+        table.append({"metric": m, "target": t, "before": b.value, "before_ci_low": b.ci_low,
+                      "before_ci_high": b.ci_high, "after": a.value, "after_ci_low": a.ci_low,
+                      "after_ci_high": a.ci_high, "excess": a.value - t,
+                      "met": bool(a.ci_low - tolerance <= t <= a.ci_high + tolerance), "_b": b, "_a": a})
+    table = pd.DataFrame(table)
+    worst = table.loc[(table["excess"].abs() * np.where(table["met"], 1, 1e9)).idxmax()] if len(table) > 1 \
+        else table.iloc[0]
     runs.close()
-    return BalanceResult(metric, target, dict(values), comp, before, after, pd.DataFrame(rows), used)
+    from ..engine.assumptions import Assumptions, components_label, played_lineup
 
+    who = played_lineup(game, **kwargs)
+    told = Assumptions.build(game, components=f"starting from {components_label(game, components, base)}",
+                             players=who[0], policies=who[1], rng=rng,
+                             games=f"{used:,} in the search, {int(verify_games):,} per verification run")
+    history = pd.DataFrame(rows)
+    history.attrs["assumptions"] = told
+    return BalanceResult(worst["metric"] if len(table) == 1 else ", ".join(m for m, _ in objectives),
+                         float(worst["target"]), dict(values), comp, worst["_b"], worst["_a"], history,
+                         used, assumptions=told, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
+                         combine=combine, tolerance=float(tolerance), budget=int(budget),
+                         verify_games=int(verify_games), policies=policies,
+                         parameters={p: list(v) for p, v in axes}, candidates=n_valid)

@@ -19,8 +19,9 @@ printed result says so (:mod:`pyradice_lab.design.metrics`).
 Seeds: the root seed spawns one child per block of :data:`BLOCK` games (``SeedSequence.spawn``, in order);
 base and variant each get a fresh copy of block ``k``'s child, and every game's ``simulate_games``
 derives its per-game streams from it (Purramid, Pyradice, Rocking Raft: one spawned child per game;
-Meerkat Kingdom: fixed-length dice and choice tapes per game drawn in fixed chunks).  None of these depend on
-the components, so game ``i`` of the base and of the variant start from the same stream.  The blocks make
+Meerkat Kingdom: a 64-bit key per game drawn in fixed chunks, from which every turn's dice are hashed by
+(turn, purpose, draw), so a decision taken differently leaves every other turn's dice alone).  None of these
+depend on the components, so game ``i`` of the base and of the variant start from the same stream.  The blocks make
 ``until=`` reproducible: a run stops at a block boundary, and its first ``k`` blocks are exactly those of a
 run of ``k`` blocks.
 
@@ -47,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..engine.assumptions import Assumptions, components_label
 from ..engine.limits import check_count, count_limit
 from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
 from ..engine.stats import Estimate, SmallSampleWarning
@@ -96,6 +98,7 @@ class Comparison:
     until: float | None = None
     max_games: int | None = None
     settings: dict = field(default_factory=dict)
+    assumptions: Assumptions | None = None
 
     @property
     def reached(self) -> bool | None:
@@ -111,11 +114,16 @@ class Comparison:
         df.attrs.update(game=self.game, metric=self.metric, base=self.base_label, variant=self.variant_label,
                         independent_se=self.independent_se, variance_reduction=self.variance_reduction,
                         until=self.until, reached=self.reached, **self.settings)
+        if self.assumptions is not None:
+            df.attrs["assumptions"] = self.assumptions
         return df
 
     def __str__(self) -> str:
         d = self.difference
-        lines = [f"{self.game} {self.metric}: {self.description}",
+        lines = [f"{self.game} {self.metric}: {self.description}"]
+        if self.assumptions is not None:
+            lines.append(self.assumptions.line("  assumptions: "))
+        lines += [
                  f"  base     {self.base_label}: {_fmt(self.base)}",
                  f"  variant  {self.variant_label}: {_fmt(self.variant)}",
                  f"  variant - base: {_fmt(d, '+')}, {self.n_games} paired games"]
@@ -158,6 +166,7 @@ def _fmt(e: Estimate, sign: str = "") -> str:
 
 # ------------------------------------------------------------------------------------------------ compare
 def _label(x) -> str:
+    """The short name of a component set (its content hash is in :attr:`Comparison.assumptions`)."""
     if x is None:
         return "packaged"
     if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__"):
@@ -316,6 +325,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
                 "variant": comps["variant"].content_hash(), "options": sim_kw}
 
     parts: dict[str, list] = {"base": [], "variant": []}
+    played = []  # the lineup of each block's first base game (players and policies as played)
     wave = max(1, execution.n_jobs) if execution.parallel else 1
     n = used = 0
     with Pool(execution=execution) as pool:
@@ -324,6 +334,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
             for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
                                   desc=f"{game} compare", sizes=[sizes[k] for k in todo],
                                   code=[mod.simulate_games, importlib.import_module(f"pyradice_lab.{game}.sim").outcomes]):
+                b, who = b
+                played.append(who)
                 parts["base"].append(b)
                 parts["variant"].append(v)
                 n += sizes[used]
@@ -339,9 +351,14 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     b, v, d, ind_se = _summarise(parts, name)
     _warn_small(n, metric.strip(), stacklevel=2)
     vrf = (ind_se / d.se) ** 2 if d.se > 0 else math.inf
+    labels = {side: components_label(game, x, comps[side]) for side, x in (("base", base), ("variant", variant))}
+    who = played[0] if played else ("-", "-")
+    told = Assumptions.build(game, components=f"base {labels['base']}, variant {labels['variant']}",
+                             players=who[0], policies=who[1], rng=rng, games=n,
+                             **{k: v for k, v in sorted(options.items())})
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
-                      {"players": players, "policies": policies, "games": games, "block": BLOCK, **options})
+                      {"players": players, "policies": policies, "games": games, "block": BLOCK, **options}, told)
 
 
 #: Memory of one game's metric values in a comparison (both sides, numerator and denominator), rounded up.
@@ -353,10 +370,15 @@ def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_k
     mod = importlib.import_module(f"pyradice_lab.{game}")
     sim = importlib.import_module(f"pyradice_lab.{game}.sim")
     _, m, arg = _parse_metric(game, metric)
+    from ..engine.assumptions import lineup
+
     out = []
     for comp in (base, variant):
         df = mod.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
-        out.append(m.fn(df, sim.outcomes(df), arg))
+        played = sim.outcomes(df)
+        out.append(m.fn(df, played, arg))
+        if not len(out) - 1:
+            out[0] = (out[0], lineup(played))  # the base run's players and policies, as played
     return tuple(out)
 
 

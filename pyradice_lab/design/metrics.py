@@ -36,7 +36,7 @@ import pandas as pd
 from ..engine.stats import SMALL_SAMPLE, Z95, Estimate, SmallSampleWarning
 
 __all__ = ["metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric", "GAMES",
-           "SmallSampleWarning", "SHARE_METRICS"]
+           "SmallSampleWarning", "SHARE_METRICS", "expand_metric", "is_family", "simulate_options"]
 
 #: The four games.
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
@@ -53,6 +53,8 @@ class _Metric:
     arg: str = ""          # what ":ARG" means ("" = takes none)
     needs_arg: bool = False
     example: str = "0"     # an argument for the error message of a metric that needs one
+    family: Callable | None = None   # df -> every argument of the metric on these games ("name:*")
+    options: tuple = ()    # simulate_games keyword arguments the metric needs, as (key, value) pairs
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,29 @@ def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
     return _Smooth(cols, fn, grad)
 
 
+def _raft_card_ids(df) -> list[int]:
+    ids = df.attrs.get("card_ids")
+    if ids is None or "completed_turns_c0" not in df.columns:
+        raise ValueError("metric points_per_turn_held needs the per-card columns of simulate_games(..., "
+                         "card_columns=True)")
+    return [int(i) for i in ids]
+
+
+def _raft_points_per_turn_held(df, out, arg):
+    """Card K's points per own turn held until completed: its points times its completions over the own turns it
+    was held until completed, summed over the games (a ratio estimate)."""
+    ids = _raft_card_ids(df)
+    try:
+        k = int(arg)
+    except ValueError:
+        raise ValueError(f"metric: points_per_turn_held takes a card id {min(ids)}..{max(ids)}, got {arg!r}") from None
+    if k not in ids:
+        raise ValueError(f"metric: no card {k} in this deck (card ids {min(ids)}..{max(ids)})")
+    i = ids.index(k)
+    points = float(df.attrs["card_points"][i])
+    return points * df[f"completed_c{i}"].to_numpy(dtype=float), df[f"completed_turns_c{i}"].to_numpy(dtype=float)
+
+
 def _raft_size(df, arg) -> int:
     sizes = sorted(set(df.attrs.get("card_sizes") or []))
     try:
@@ -322,9 +347,11 @@ _COMMON = {
     "start_player_win": _Metric("win share of the start player (ties shared)", _start_player_win),
     "start_player_edge": _Metric("start player's win share minus the mean of the other players' (the automa "
                                  "excluded; ties shared)", _start_player_edge),
-    "seat_win": _Metric("win share of seat K (ties shared)", _seat_win, "K = seat", True),
+    "seat_win": _Metric("win share of seat K (ties shared)", _seat_win, "K = seat", True,
+                        family=lambda df: [str(s) for s in _seat_columns(df, "{s}")]),
     "position_win": _Metric("win share of the player taking turn position K (0 = start player)",
-                            _position_win, "K = turn position", True),
+                            _position_win, "K = turn position", True,
+                            family=lambda df: [str(k) for k in range(len(_seat_columns(df, "{s}")))]),
     "mean_score": _Metric("mean final score of the players (the automa excluded)", _mean_score),
     "score_spread": _Metric("best minus worst final score of the players in a game (the automa excluded)",
                             _score_spread),
@@ -355,17 +382,27 @@ _SPECIFIC = {
         "boat_pay_excess": _Metric("points per own turn held of the K-slot lifeboats minus the deck's (a card's "
                                    "points over the own turns it is held per completion; needs "
                                    "simulate_games(..., card_columns=True))", _raft_boat_pay_excess,
-                                   "K = lifeboat size (slots)", True, "4"),
+                                   "K = lifeboat size (slots)", True, "4",
+                                   family=lambda df: [str(k) for k in sorted(set(df.attrs.get("card_sizes") or []))],
+                                   options=(("card_columns", True),)),
+        "points_per_turn_held": _Metric("card K's points per own turn it is held until completed (its points x "
+                                        "completions over the turns held until completed, over all games; needs "
+                                        "simulate_games(..., card_columns=True))", _raft_points_per_turn_held,
+                                        "K = card id", True, "1", family=lambda df: [str(k) for k in
+                                                                                     _raft_card_ids(df)],
+                                        options=(("card_columns", True),)),
         "boat_pay_spread": _Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
-                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_spread),
+                                   "simulate_games(..., card_columns=True))", _raft_boat_pay_spread,
+                                   options=(("card_columns", True),)),
     },
     "meerkat": {
         "game_length": _Metric("turns in a game", _column("turns")),
         "points_per_meerkat": _Metric("points a tile pays per meerkat on it when scored (all tiles, or tile T;"
-                                      " over all games)", _meerkat_points_per_meerkat, "tile T, optional"),
+                                      " over all games)", _meerkat_points_per_meerkat, "tile T, optional",
+                                      family=lambda df: [str(t) for t in _meerkat_tiles(df, "")]),
         "tile_pay_excess": _Metric("tile T's points per meerkat minus all tiles' points per meerkat (over all "
                                    "games; 0 = the tile pays the board mean)", _meerkat_tile_pay_excess,
-                                   "tile T", True, "12"),
+                                   "tile T", True, "12", family=lambda df: [str(t) for t in _meerkat_tiles(df, "")]),
         "hazards_per_game": _Metric("hazard tokens that fired in a game (hawk, fire, jackal)", _meerkat_hazards),
     },
 }
@@ -397,6 +434,50 @@ def check_metric(game: str, metric: str) -> str:
     """``metric`` if ``game`` knows it (ValueError naming the allowed metrics otherwise)."""
     _parse_metric(_check_game(game), metric)
     return metric.strip()
+
+
+def is_family(metric) -> bool:
+    """Whether ``metric`` names a family of metrics, ``name:*`` (every argument the metric takes on the games)."""
+    return isinstance(metric, str) and metric.strip().endswith(":*")
+
+
+def _family_metric(game: str, metric: str) -> tuple[str, _Metric]:
+    table = {**_COMMON, **_SPECIFIC[_check_game(game)]}
+    name = metric.strip()[:-2]
+    if name not in table:
+        _parse_metric(game, name)  # raises, naming the allowed metrics
+    m = table[name]
+    if m.family is None:
+        fams = sorted(k for k, v in table.items() if v.family is not None)
+        raise ValueError(f"metric {metric!r}: {name} has no family ('name:*'); the {game} families are "
+                         f"{', '.join(f'{k}:*' for k in fams)}")
+    return name, m
+
+
+def expand_metric(game: str, df: pd.DataFrame, metric: str) -> list[str]:
+    """The metrics ``metric`` stands for on the games of ``df``: ``[metric]``, or for a family ``name:*`` one
+    ``name:ARG`` per argument the metric takes on these games (every tile of a Meerkat board, every lifeboat
+    size of a Rocking Raft deck, every seat).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"present_t2": [1], "present_t3": [1], "paid_t2": [3], "paid_t3": [2]})
+    >>> expand_metric("meerkat", df, "tile_pay_excess:*")
+    ['tile_pay_excess:2', 'tile_pay_excess:3']
+    """
+    if not is_family(metric):
+        return [check_metric(game, metric)]
+    name, m = _family_metric(game, metric)
+    return [f"{name}:{arg}" for arg in m.family(df)]
+
+
+def simulate_options(game: str, metric: str) -> dict:
+    """The ``simulate_games`` keyword arguments ``metric`` (or a family ``name:*``) needs, e.g. Rocking Raft's
+    ``card_columns=True`` for ``boat_pay_excess:K``."""
+    if is_family(metric):
+        return dict(_family_metric(game, metric)[1].options)
+    return dict(_parse_metric(_check_game(game), metric)[1].options)
 
 
 def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray, np.ndarray]:

@@ -151,6 +151,20 @@ def _simulate(game: str) -> Callable:
     return importlib.import_module(f"pyradice_lab.{game}.sim").simulate_games
 
 
+def _check_simulate_keys(simulate: Callable, options: Mapping, name: str) -> None:
+    """ValueError naming ``name`` when ``options`` has a key the game's ``simulate_games`` does not take."""
+    import inspect
+
+    params = inspect.signature(simulate).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    allowed = [k for k in params if k not in ("n_games", "components", "rng", "progress")]
+    unknown = sorted(str(k) for k in options if k not in params)
+    if unknown:
+        raise ValueError(f"{name}: simulate_games has no {', '.join(map(repr, unknown))} (allowed: "
+                         f"{', '.join(allowed)})")
+
+
 def _sampler(game: str) -> Callable:
     return importlib.import_module(f"pyradice_lab.{game}.components").sample_plausible
 
@@ -163,7 +177,8 @@ class RobustnessResult:
     ----------
     claim : Claim
     table : DataFrame
-        One row per component set (``set`` = "packaged" or ``"plausible-i"``): the metric's estimate, SE and CI,
+        One row per component set (``set`` = ``"packaged"``, or ``"base"`` for the components given as ``base``,
+        then ``"plausible-i"``): the metric's estimate, SE and CI,
         the verdict and the free choices drawn.
     holds_share : Estimate
         Share of the sampled sets on which the finding holds (Wilson interval, given these games: the sets share
@@ -181,6 +196,9 @@ class RobustnessResult:
         For a paired robustness (``variant=`` / ``reference=``): what the two runs of each set were (``variant``,
         ``reference``: short descriptions); the table's ``value`` is then variant minus reference, and the
         columns ``variant_value`` and ``reference_value`` hold the two runs' estimates.  None otherwise.
+    base : str
+        What the starting set is: ``"packaged components"``, or the designer's file and its content hash
+        (``"your components (mine.toml, content hash 1a2b3c4d5e6f)"``).
     """
 
     claim: Claim
@@ -190,16 +208,19 @@ class RobustnessResult:
     robust: bool
     paired: dict | None = None
     verdict: str = "undecided"
+    assumptions: object = None
+    base: str = "packaged components"
 
     @classmethod
-    def from_table(cls, claim: Claim, table: pd.DataFrame, paired: dict | None = None) -> RobustnessResult:
+    def from_table(cls, claim: Claim, table: pd.DataFrame, paired: dict | None = None,
+                   assumptions=None, base: str = "packaged components") -> RobustnessResult:
         """The result of a per-set table (``set``, ``value``, ``verdict``, the free choices, ...): the share of the
         sampled sets on which the claim holds, the sensitivity to each free choice and the verdict."""
         from ..engine.stats import holm, proportion_estimate
 
         table = table.copy()
         table["p_reversed"] = reversal_p_values(table, claim)
-        is_set = (table["set"] != "packaged").to_numpy()
+        is_set = _sampled(table).to_numpy()
         adj = np.full(len(table), np.nan)
         adj[is_set] = holm(table.loc[is_set, "p_reversed"].fillna(1.0))
         table["p_reversed_holm"] = adj
@@ -221,18 +242,21 @@ class RobustnessResult:
         robust = k == len(sampled)
         verdict = "robust" if robust else ("no" if (sampled["p_reversed_holm"] < REVERSAL_ALPHA).any() else
                                            "undecided")
-        return cls(claim, table, share, sens, robust=robust, paired=paired, verdict=verdict)
+        if assumptions is not None:
+            table.attrs["assumptions"] = assumptions
+        return cls(claim, table, share, sens, robust=robust, paired=paired, verdict=verdict, assumptions=assumptions,
+                   base=base)
 
     @property
     def size_quantiles(self) -> pd.Series:
         """5%, 50% and 95% quantiles of the metric over the sampled sets."""
-        vals = self.table.loc[self.table["set"] != "packaged", "value"]
+        vals = self.table.loc[_sampled(self.table), "value"]
         return vals.quantile([0.05, 0.5, 0.95])
 
     def summary(self) -> str:
         """One paragraph a designer can read."""
-        n = int((self.table["set"] != "packaged").sum())
-        k = int(((self.table["set"] != "packaged") & (self.table["verdict"] == "holds")).sum())
+        n = int(_sampled(self.table).sum())
+        k = int((_sampled(self.table) & (self.table["verdict"] == "holds")).sum())
         q = self.size_quantiles
         base = self.table.iloc[0]
         what = f"'{self.claim}'"
@@ -241,7 +265,7 @@ class RobustnessResult:
         s = (f"{what} holds on {k} of {n} plausible component sets "
              f"({self.holds_share.value:.0%}, 95% CI {self.holds_share.ci_low:.0%}..{self.holds_share.ci_high:.0%} "
              "for these games); "
-             f"packaged components: {base['value']:.3f} [{base['ci_low']:.3f}, {base['ci_high']:.3f}] "
+             f"{self.base}: {base['value']:.3f} [{base['ci_low']:.3f}, {base['ci_high']:.3f}] "
              f"({base['verdict']}); over the sampled sets the metric ranges {q.iloc[0]:.3f}..{q.iloc[2]:.3f} "
              f"(5%..95%, median {q.iloc[1]:.3f}).")
         sens = self.sensitivity
@@ -269,10 +293,16 @@ class RobustnessResult:
         note = small_sample_note(int(self.table["n"].min())) if "n" in self.table and len(self.table) else ""
         if note:
             s += f" Note: {note[0].upper()}{note[1:]} per set."
-        return s
+        return s if self.assumptions is None else f"{self.assumptions.line()}\n{s}"
 
     def __repr__(self) -> str:
         return f"RobustnessResult({self.summary()})"
+
+
+def _sampled(table: pd.DataFrame) -> pd.Series:
+    """The rows of a robustness table that are sampled sets (``plausible-i``), not the starting set (``packaged``,
+    or ``base`` for a designer's components)."""
+    return table["set"].astype(str).str.startswith("plausible")
 
 
 _NOT_CHOICES = ("set", "value", "se", "ci_low", "ci_high", "n", "verdict", "components_hash", "variant_value",
@@ -475,7 +505,10 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         Seed of the games alone (default: spawned from ``rng``): the same component sets (``rng``) on other,
         independent games, e.g. one run per player count whose results are combined as independent.
     base : path or Components, optional
-        The components to start from and to report as "packaged" (default: the packaged ones).
+        The components to start from (default: the packaged ones).  Every value a designer's file (or a
+        ``replace()``) sets stays fixed on every plausible set: only the reconstruction's free choices it leaves
+        open are redrawn (:func:`pyradice_lab.engine.sampling.designer_paths`).  The output names the file and
+        its content hash.
     progress : bool
         Show a progress bar over the component sets.
     confidence : float
@@ -589,6 +622,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     for key in ("components", "rng", "n_games"):
         if key in kwargs:
             raise ValueError(f"game_kwargs must not set {key!r} (robustness sets it)")
+    _check_simulate_keys(simulate, kwargs, "game_kwargs")
     if players is not None:
         kwargs["players"] = players
     if policies is not None:
@@ -603,6 +637,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             bad = {"components", "rng", "n_games"} & set(r)
             if bad:
                 raise ValueError(f"runs must not set {', '.join(sorted(map(repr, bad)))} (robustness sets it)")
+            _check_simulate_keys(simulate, r, "runs")
     paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
     if paired:
         allowed = [k for k in inspect.signature(simulate).parameters
@@ -623,7 +658,8 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     if paired:
         for side, (change, _) in sides.items():
             _apply_change(change, packaged, side)  # an invalid change fails before any game is played
-    sets = [("packaged", packaged, {})]
+    sets = [("packaged" if base is None else "base", packaged, {})]
+    base_label = "packaged components" if base is None else _base_label(base, packaged)
     for i, s in enumerate(comp_seeds):
         sample = sampler(np.random.default_rng(s), base=packaged, return_choices=True)
         sets.append((f"plausible-{i}", sample.components, sample.choices))
@@ -648,4 +684,24 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             out.append({"set": label, **main, "verdict": claim.verdict(est["ci_low"], est["ci_high"]), **extra,
                         "components_hash": comp.content_hash()[:12], **choices})
     described = ({side: _describe(*sides[side]) for side in ("variant", "reference")} if paired else None)
-    return [RobustnessResult.from_table(claim, pd.DataFrame(r), described) for claim, r in zip(claims, rows)]
+    from ..engine.assumptions import Assumptions, components_label, played_lineup
+
+    who = played_lineup(game, **kwargs)
+    told = Assumptions.build(game, components=f"{components_label(game, base, packaged)} and {int(reconstructions)} "
+                                              f"plausible reconstructions of it (hash per set in the table)",
+                             players=who[0], policies=who[1], rng=rng,
+                             games=f"{int(games) * len(plan):,} per component set")
+    return [RobustnessResult.from_table(claim, pd.DataFrame(r), described, told, base=base_label)
+            for claim, r in zip(claims, rows)]
+
+
+def _base_label(base, comp) -> str:
+    """The starting set of a robustness on a designer's components: the file's name and the content hash."""
+    import os
+
+    from ..engine.sampling import designer_paths
+
+    fixed = len(designer_paths(comp))
+    what = f"{os.fspath(base)}, " if isinstance(base, (str, os.PathLike)) else ""
+    return (f"your components ({what}content hash {comp.content_hash()[:12]}; the {fixed} values it sets kept "
+            f"on every set)")

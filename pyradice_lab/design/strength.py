@@ -564,8 +564,19 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
                         "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h,
                         "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"],
-                        "separation": fit.attrs["separation"]})
+                        "separation": fit.attrs["separation"],
+                        "assumptions": _assumptions(spec.name, kwargs, rng, f"{len(names)} rated: {', '.join(names)}",
+                                                    players, f"{per_seating:,} per seating, {per_seating * len(blocks):,} in all")})
     return (table, out) if return_outcomes else table
+
+
+def _assumptions(game: str, kwargs: dict, rng, policies: str, players: int, games: str):
+    """The :class:`~pyradice_lab.engine.assumptions.Assumptions` of a ladder or a restricted-play table."""
+    from ..engine.assumptions import Assumptions, components_label
+
+    extra = {k: v for k, v in sorted(kwargs.items()) if k != "components"}
+    return Assumptions.build(game, components=components_label(game, kwargs.get("components")), players=players,
+                             policies=policies, rng=rng, games=games, **extra)
 
 
 def restricted_play(game, policy, restrictions, *, players: int = 2, games: int = 1000, rng=None,
@@ -650,5 +661,8 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
                      "win_rate_ci_high": high, "fair_share": fair, "effect": w / n - fair, "flag": flag})
     table = pd.DataFrame(rows).sort_values("effect", kind="stable", ignore_index=True)
     table.attrs.update({"game": spec.name, "policy": policy, "players": players, "games_per_seat": per_seat,
-                        "dominant_below": dominant_fraction * fair, "seed_entropy": root.entropy})
+                        "dominant_below": dominant_fraction * fair, "seed_entropy": root.entropy,
+                        "assumptions": _assumptions(spec.name, kwargs, rng, f"{policy} with one option forbidden "
+                                                    f"vs {players - 1} unrestricted {policy}", players,
+                                                    f"{per_seat:,} per seat, {per_seat * players:,} per restriction")})
     return table

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PlausibleSample", "finish_sample"]
+__all__ = ["PlausibleSample", "finish_sample", "designer_paths"]
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,30 @@ class PlausibleSample:
         return f"PlausibleSample({type(self.components).__module__.split('.')[1]}: {shown}{more})"
 
 
+def designer_paths(comp) -> list[str]:
+    """The dotted keys whose value a designer set (``source = "designer"``: a designer's file, or
+    ``replace()``), in the components' own order; ``[]`` for the packaged components."""
+    fmt = getattr(type(comp), "FORMAT", None)
+    if fmt is None or not hasattr(fmt, "rows"):
+        return []
+    return [key for key, _, source, _ in fmt.rows(comp._document) if source == "designer"]
+
+
+def _fixed(path: str, fixed: list[str]) -> bool:
+    return any(k == path or k.startswith(path + ".") or path.startswith(k + ".") for k in fixed)
+
+
 def finish_sample(base, changes: Mapping, choices: Mapping, return_choices: bool):
-    """Apply ``changes`` to ``base`` through its validation path; return components or a PlausibleSample."""
-    comp = base.replace(dict(changes))
+    """Apply ``changes`` to ``base`` through its validation path; return components or a PlausibleSample.
+
+    A change at a path whose value the designer set in ``base`` (:func:`designer_paths`: their file or a
+    ``replace()``) is dropped: a plausible set redraws only the reconstruction's free choices the designer left
+    open, and every value they set stays as they set it.
+    """
+    fixed = designer_paths(base)
+    if fixed:
+        changes = {k: v for k, v in changes.items() if not _fixed(str(k), fixed)}
+    comp = base.replace(dict(changes)) if changes else base
     if not isinstance(return_choices, bool):
         raise TypeError(f"return_choices must be True or False, got {return_choices!r}")
     return PlausibleSample(comp, {k: float(v) for k, v in choices.items()}) if return_choices else comp

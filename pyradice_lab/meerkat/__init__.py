@@ -162,7 +162,8 @@ register_game(
     smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
     # strength order, weakest first (measured in 2 seats: docs/guide/strength.md, docs/guide/meerkat.md);
     # automa:L/M/H = the automa die fixed on that face (the automa always takes the last seat); expectimax and
-    # mcts (search, 100 rollouts per decision, ~0.5 s per game and seat) are the strong players of issue 12
+    # mcts (search, 100 rollouts per decision in the seat's last turns, ~15x expectimax's CPU per game) are the
+    # strong players of issue 12
     policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy", "expectimax",
               "mcts"),
     restrictions={
@@ -174,7 +175,7 @@ register_game(
     },
     lineup_ok="lineup_ok",
     unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
-    report_player="mcts",  # the strongest player affordable at report scale (see the guide)
+    report_player="mcts",  # the strongest player, affordable at report scale since issue 27 (see the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
     sweeps={
         "games": SweepTarget(

@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import json
 import numbers
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..engine.positions import check_choice, exact_columns, read_position
 from ..engine.schema import (
     Array,
     Bool,
@@ -50,7 +50,6 @@ from ..engine.schema import (
     SchemaError,
     Str,
     Table,
-    read_document,
     validate,
 )
 from .rules import (
@@ -314,20 +313,10 @@ def load_position(source, *, components=None) -> Position:
     ...
     pyradice_lab.engine.schema.SchemaError: roll[2]: 9 is out of range (allowed: an integer in 1..6)
     """
-    if isinstance(source, Position):
-        return source
     from .components import coerce_components
 
-    comp = coerce_components(components)
-    file = None
-    if isinstance(source, Mapping):
-        doc = json.loads(json.dumps(source))
-    elif isinstance(source, (str, Path)):
-        file = Path(source)
-        doc = read_document(file, what="position")   # .json or TOML, with the input-file limits
-    else:
-        raise TypeError(f"position must be a path, a mapping or a Position, got {type(source).__name__}")
-    return _build(validate(position_spec(), doc, file=file), comp, file)
+    return read_position(source, Position, position_spec(), _build,
+                         None if isinstance(source, Position) else coerce_components(components))
 
 
 def _game(pos: Position, policy: str, objective: str):
@@ -541,8 +530,8 @@ def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None
     Examples
     --------
     >>> pos = position_from_game(1, 0)
-    >>> pos.roll, pos.played        # kept the 6 and the 5, rerolled the 2
-    ((2, 6, 5), 6)
+    >>> pos.roll, pos.played        # kept the 6, rerolled the 3 and the 4
+    ((3, 4, 6), 4)
     """
     if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 0:
         raise ValueError(f"turn must be an integer >= 0 (as transcripts number the turns), got {turn!r}")
@@ -557,12 +546,6 @@ def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None
 
 
 # ------------------------------------------------------------------------------------------ advise
-def _check_choice(value, name, allowed):
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
-    return value
-
-
 def _action_text(code: int) -> str:
     if code == 0:
         return "guardian"
@@ -666,10 +649,10 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
     --------
     >>> df = advise(position_from_game(1, 0, after_reroll=True))
     >>> df["option"].iloc[0], df.attrs["decision"]
-    ('queen on 7', 'action')
+    ('queen on 9', 'action')
     """
-    _check_choice(objective, "objective", OBJECTIVES)
-    _check_choice(policy, "policy", POLICIES)
+    check_choice(objective, "objective", OBJECTIVES)
+    check_choice(policy, "policy", POLICIES)
     pos = load_position(position, components=components)
     tw = _twins()
     g = _game(pos, policy, objective)
@@ -695,7 +678,7 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
         df = pd.DataFrame(rows, columns=["action", "option", "tile", "meerkats", "value", "then", "why"])
         first = df["action"] == chosen
         df = pd.concat([df[first], df[~first]]).sort_values("value", ascending=False, kind="stable")
-        df = _tidy(df.reset_index(drop=True), 5)
+        df = exact_columns(df.reset_index(drop=True), 5)
         df.attrs.update(decision="action", chosen=chosen)
     else:
         vals = np.empty(8)
@@ -732,18 +715,10 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
         df = pd.DataFrame(rows, columns=["keep", "option", "value", "p_better", "then", "why"])
         first = df["keep"] == chosen
         df = pd.concat([df[first], df[~first]]).sort_values("value", ascending=False, kind="stable")
-        df = _tidy(df.reset_index(drop=True), 3)
+        df = exact_columns(df.reset_index(drop=True), 3)
         df.attrs.update(decision="reroll", chosen=chosen)
     df["objective"] = OBJECTIVES[objective]
     df.attrs.update(objective=OBJECTIVES[objective], policy=policy, position=pos)
-    return df
-
-
-def _tidy(df, at):
-    df.insert(at, "se", np.nan)
-    df.insert(at + 1, "ci_low", np.nan)
-    df.insert(at + 2, "ci_high", np.nan)
-    df.insert(at + 3, "regret", df["value"].iloc[0] - df["value"])
     return df
 
 

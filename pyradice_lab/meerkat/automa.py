@@ -14,6 +14,7 @@ from .rules import (
     INTERNAL,
     K_AF,
     K_PA,
+    P_AUTOMA,
     PA_MOVE_HIGH,
     PA_QUEEN_HIGH,
     PA_QUEEN_LOW,
@@ -27,6 +28,7 @@ from .rules import (
     note,
     place,
     roll_die,
+    use_dice,
 )
 
 
@@ -87,6 +89,7 @@ def automa_turn(g, s: int) -> None:
     oasis tokens (the automa rules give it none of these).
     """
     K = g[0][64]
+    use_dice(g, np.int64(P_AUTOMA))
     face = K[K_AF + roll_die(g) - 1]
     while True:
         d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)

@@ -1,4 +1,8 @@
-"""Benchmark rows of Meerkat Kingdom (``pyradice-lab bench --games meerkat``)."""
+"""Benchmark rows of Meerkat Kingdom (``pyradice-lab bench --games meerkat``).
+
+Issue 27: the search player's CPU per game as a ratio to expectimax's, in one run (:func:`search_cost_cases`;
+target: at most 20x).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from ..engine.benchcase import BenchCase, jit_disabled, run_python, sized
 from .kernel import GAME_COLUMNS, SEAT_COLUMNS, run_games  # at import: the reference timing excludes imports
 from .sim import _default_setup, _seat_config, _tapes
 
-__all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold", "STRONGEST"]
+__all__ = ["bench_cases", "games_kernel", "compile_seconds", "first_call_cold", "STRONGEST", "cpu_per_game",
+           "search_cost_cases"]
 
 #: The strongest registered player, at its default budget (:mod:`.search`).
 STRONGEST = "mcts"
@@ -30,6 +35,39 @@ def games_kernel(n_games: int = 200, players: int = 3, policy="greedy", automa: 
     return int(run_games(tapes, n, automa, pols, prm, st.V, st.K, st.bags, st.nblue, st.nbrown,
                          st.comp.male_start_tile, st.pos_adj, st.oasis, st.comp.shuffle_tiles, seat_out, game_out,
                          tile_out))
+
+
+def cpu_per_game(n_games: int, policy, seed: int = 0):
+    """:func:`games_kernel` of ``n_games`` 2 players + automa games, ``policy`` in seat 0 against the heuristic
+    in seat 1, as a :class:`~pyradice_lab.engine.benchcase.Measured` of CPU seconds (this process)."""
+    import time
+
+    from ..engine.benchcase import Measured
+
+    t0 = time.process_time()
+    games_kernel(n_games, 2, [policy, "heuristic"], True, seed)
+    return Measured(n_games, time.process_time() - t0)
+
+
+def search_cost_cases(quick: bool = False) -> list[BenchCase]:
+    """Issue 27's row: the search player's CPU per game against expectimax's in one run (2 players + automa, the
+    player in seat 0 against the heuristic, the same seeds); target: at most 20x (``min_ratio`` 1/20).  A second
+    row prices ``mcts_v1`` (every turn searched), the player before issue 27, the same way (no target)."""
+    n_search = sized(6 if quick else 24, tiny=1)
+    n_base = sized(200 if quick else 800, tiny=2)
+
+    def warm():
+        games_kernel(1, 2, [STRONGEST, "heuristic"], True)  # compiles the kernel with the search: untimed
+
+    ref = "expectimax in seat 0, same seeds, CPU"
+    return [
+        BenchCase(f"meerkat {STRONGEST} vs expectimax CPU per game (2 players + automa, seat 0 vs heuristic)",
+                  "games", lambda: cpu_per_game(n_search, STRONGEST), lambda: cpu_per_game(n_base, "expectimax"),
+                  ref, setup=warm, min_ratio=1 / 20, cpu=True, game="meerkat", repeat=1),
+        BenchCase("meerkat mcts_v1 (every turn searched) vs expectimax CPU per game (2 players + automa)", "games",
+                  lambda: cpu_per_game(sized(2 if quick else 6, tiny=1), "mcts_v1"),
+                  lambda: cpu_per_game(n_base, "expectimax"), ref, setup=warm, cpu=True, game="meerkat", repeat=1),
+    ]
 
 
 def _fresh_process(code: str) -> dict:
@@ -123,6 +161,7 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
                   "the readable pure-Python engine (engine='python'), one game at a time", setup=warm,
                   min_ratio=10, game="meerkat"),
     ]
+    cases += search_cost_cases(quick)
     if not quick:
         cases.append(BenchCase("meerkat numba cold compile of the game kernel (CPU s)", "compiles",
                                lambda: (1, compile_seconds()), game="meerkat", repeat=1))

@@ -6,7 +6,6 @@ import argparse
 
 from ..engine.cliargs import (
     CliError,
-    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -18,6 +17,7 @@ from ..engine.cliargs import (
     show_progress,
     write_csv,
 )
+from ..engine.positions import played_line, position_from_args
 
 __all__ = ["add_cli", "DESCRIPTION", "summarise"]
 
@@ -114,7 +114,9 @@ def _rate(x) -> dict:
 
 
 def by_position(df, players: int, automa: bool):
-    """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs."""
+    """Win rates and mean scores by turn position (1 = the start player; the automa plays last), with CIs.
+
+    ``fair`` is the players' fair share: 1 / players of what the automa leaves them (NaN on the automa's row)."""
     import pandas as pd
 
     from ..engine.stats import mean_estimate
@@ -123,11 +125,12 @@ def by_position(df, players: int, automa: bool):
     n = players + automa
     share, pos = win_shares(df, n), turn_positions(df, players, automa)
     scores = df[[f"score_{s}" for s in range(n)]].to_numpy(float)
+    human = (1.0 - share[pos == n - 1].mean()) / players if automa else 1.0 / n  # the players' fair share
     rows = []
     for k in range(n):
-        rows.append({"position": k + 1, "who": "automa" if automa and k == n - 1 else ("start player" if k == 0
-                                                                                      else "player"),
-                     **_rate(share[pos == k]), "fair": 1 / n,
+        bot = automa and k == n - 1
+        rows.append({"position": k + 1, "who": "automa" if bot else ("start player" if k == 0 else "player"),
+                     **_rate(share[pos == k]), "fair": float("nan") if bot else human,
                      **mean_estimate(scores[pos == k]).to_dict("mean_score")})
     return pd.DataFrame(rows)
 
@@ -146,21 +149,25 @@ def _cmd_simulate(args) -> int:
                         **execution_kwargs(args))
     automa = bool(df["automa"].iloc[0])
     n = args.players + automa
-    readings = "".join(f", {k} {v}" for k, v in _readings(args).items() if v != "literal")
-    print(f"{args.games} games, {setup_label(args.players, automa)}{readings}, seed {args.seed}; "
-          f"mean turns {df['turns'].mean():.1f}, shared wins {(df['winner'] == -1).mean():.3f}, "
-          f"hazards per game {(df['hawk'] + df['fire'] + df['jackal']).mean():.2f}")
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("meerkat", components=components_label("meerkat", args.components),
+                            out=out, rng=args.seed, games=args.games,
+                            **{k.replace("_", " "): v for k, v in _readings(args).items() if v != "literal"}).line())
+    print(f"{setup_label(args.players, automa)}; mean turns {df['turns'].mean():.1f}, shared wins "
+          f"{(df['winner'] == -1).mean():.3f}, hazards per game {(df['hawk'] + df['fire'] + df['jackal']).mean():.2f}")
     fmt = {"float_format": lambda v: f"{v:.4f}", "index": False}
     pos = by_position(df, args.players, automa)
-    first = pos.iloc[0]
-    print(f"start player (turn position 1) wins {first.win_rate:.4f} (95% CI {first.win_rate_ci_low:.4f}.."
-          f"{first.win_rate_ci_high:.4f}) vs a fair {1 / n:.4f}")
+    print("\n".join(start_player_lines(out)))
     if args.players > 1:
         from .analysis import start_edge
 
         e = start_edge(df, args.players, automa)
-        print(f"start player's edge over the other players' mean (paired per game): {e.value:+.4f} "
-              f"(95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
+        others = "the other player's" if args.players == 2 else "the other players' mean"
+        print(f"start player's edge over {others} win share (paired per game, shared wins split"
+              f"{'; the automa left out' if automa else ''}): {e.value:+.4f} (95% CI {e.ci_low:+.4f}..{e.ci_high:+.4f})")
     print("by turn position:")
     print(pos[["position", "who", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "fair", "mean_score",
                "mean_score_se"]].to_string(**fmt))
@@ -191,21 +198,16 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    check_position_source(args, "a turn at which a player rolls, as the transcript numbers them")
+    policies = _policy_list(args.policies)
+    policies = policies * args.players if len(policies) == 1 else policies
     comp = load_components(args.components)
-    if args.position is not None:
-        pos = load_position(args.position, components=comp)
-        where = args.position
-    else:
-        policies = _policy_list(args.policies)
-        policies = policies * args.players if len(policies) == 1 else policies
-        pos = position_from_game(args.game_seed, args.turn, players=args.players, automa=args.automa,
-                                 policies=policies, after_reroll=args.after_reroll, components=comp)
-        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the reroll" if args.after_reroll else "")
+    pos, where = position_from_args(
+        args, turn_hint="a turn at which a player rolls, as the transcript numbers them", components=comp,
+        load=load_position,
+        from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players, automa=args.automa,
+                                             policies=policies, after_reroll=args.after_reroll, components=comp),
+        after=" after the reroll" if args.after_reroll else "")
     df = advise(pos, objective=args.objective, policy=args.policy)
-    if args.dump_position:
-        with open(args.dump_position, "w", encoding="utf-8") as fh:
-            fh.write(pos.to_toml())
     print(f"Position: {where}")
     print(pos.text())
     decision = df.attrs["decision"]
@@ -218,11 +220,10 @@ def _cmd_advise(args) -> int:
         print(f"... {len(df) - args.top} more options (--top)")
     print(f"then: {df['then'].iloc[0]}")
     if pos.played is not None:
-        key = "keep" if decision == "reroll" else "action"
-        hit = df.index[df[key] == pos.played]
-        if len(hit):
-            print(f"played in the game: {df['option'].iloc[hit[0]]}, rank {hit[0] + 1}, "
-                  f"regret {df['regret'].iloc[hit[0]]:.3f}")
+        hit = df["keep" if decision == "reroll" else "action"] == pos.played
+        line = played_line(df, hit, df.loc[hit, "option"].iloc[0] if hit.any() else "")
+        if line:
+            print(line)
     return 0
 
 

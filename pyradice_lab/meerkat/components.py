@@ -393,7 +393,7 @@ def sample_plausible(rng=None, *, base=None, return_choices: bool = False):
     changes = {}
     for t in TILES:
         jitter = int(rng.integers(-1, 2))
-        if comp.get(f"tile.{t}.source") == "rules":
+        if comp.get(f"tile.{t}.source") in ("rules", "designer"):  # the rules' values and the designer's stay
             continue
         high = max(2, round(6 * (p[6] / p[t]) ** alpha) + jitter)
         choices[f"tile_{t}_jitter"] = jitter

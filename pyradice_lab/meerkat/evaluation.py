@@ -18,7 +18,19 @@ to come (the same majority rule, :func:`.rules.rank_points`, scores every outcom
   4^4 outcomes per tile), and the value of a tile to seat ``s`` is its expected points minus ``w_opp`` x the
   other seats' mean expected points, as for the greedy player.
 
-``future = 0`` gives exactly the greedy/heuristic value (the tile scored now).  Floats are only multiplied
+``future = 0`` gives exactly the greedy/heuristic value (the tile scored now).
+
+The race to run out (:func:`race_values`, the players' parameter ``race``): placing every meerkat takes the
+next bonus token (9, then 6, then 3), so an option that places fewer meerkats -- the queen places none, a
+guardian one -- costs a turn in that race.  The greedy evaluation sees a bonus token only when an option takes
+it at once (:func:`.rules.next_bonus`); :func:`race_values` is seat ``s``'s exact expected bonus-token points as
+a function of the meerkats it keeps in its supply at the end of this turn, under the same placement model:
+every seat still in the race places 1, 2 or 3 meerkats a turn (players: :data:`HUMAN_COUNTS`; the automa: its
+exact count distribution), and a player whose queen is still in its supply spends one more turn placing her.
+Each seat's number of turns to run out follows by dynamic programming over its supply (exact for that model);
+every other seat plays before ``s``'s next turn, so it runs out first when it needs at most as many turns; the
+seats are independent, so the number running out before ``s`` has a Poisson-binomial distribution, and the token
+``s`` takes is the next one after theirs (none once the last is gone: the game is over).  Floats are only multiplied
 and added in a fixed order (no transcendental functions), so the pure-Python twin and the compiled kernel
 compute the same bits.
 """
@@ -31,8 +43,11 @@ from ..engine._jit import njit
 from .rules import (
     AUTO,
     G_NS,
+    G_NTOK,
+    G_TOKENS,
     INTERNAL,
     K_AF,
+    K_BV,
     K_REVREAD,
     OUT,
     QUEEN,
@@ -44,7 +59,7 @@ from .rules import (
     rank_points,
 )
 
-__all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values"]
+__all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values", "race_values", "turns_to_run_out"]
 
 #: Meerkats a player places per landing (1, 2, 3): the count die is chosen, so more often 2-3 than 1.
 HUMAN_COUNTS = (0.25, 0.35, 0.40)
@@ -208,3 +223,87 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
                     other += pts[o]
             out[k] += prob * (pts[s] - w_opp * other / (n - 1))
         st[s] = own
+
+
+@njit(**INTERNAL)
+def turns_to_run_out(c1: float, c2: float, c3: float, top: int, F) -> None:
+    """``F[x, t]`` (x, t in 0..top): the probability that a seat with ``x`` meerkats in its supply places its
+    last one on its ``t``-th turn from now, placing 1, 2 or 3 meerkats a turn with probabilities ``c1, c2, c3``
+    (``F[0, 0] = 1``: it has run out)."""
+    for x in range(top + 1):
+        for t in range(top + 1):
+            F[x, t] = 0.0
+    F[0, 0] = 1.0
+    for x in range(1, top + 1):
+        for t in range(1, top + 1):
+            F[x, t] = (c1 * F[max(0, x - 1), t - 1] + c2 * F[max(0, x - 2), t - 1]) + c3 * F[max(0, x - 3), t - 1]
+
+
+@njit(**INTERNAL)
+def race_values(g, s: int, pending: int, out) -> None:
+    """``out[x]`` (x in 0..supply of ``s``): seat ``s``'s expected bonus-token points if it ends this turn with
+    ``x`` meerkats in its supply (``pending`` 1: its queen still to place, one more turn), the other seats as
+    they stand (see the module docstring).  ``out[0]`` is the token taken at once (:func:`.rules.next_bonus`)."""
+    W = g[0]
+    S = W[4:8]
+    G = W[21]
+    K = W[64]
+    n = G[G_NS]
+    top = S[s, SUP] + 1
+    for o in range(n):
+        if S[o, SUP] + 1 > top:
+            top = S[o, SUP] + 1
+    tokens, ntok = G[G_TOKENS], G[G_NTOK]
+    for x in range(S[s, SUP] + 1):
+        out[x] = 0.0
+    if tokens >= ntok:
+        return
+    out[0] = K[K_BV + tokens]
+    F = np.zeros((top + 1, top + 1))
+    turns_to_run_out(HUMAN_COUNTS[0], HUMAN_COUNTS[1], HUMAN_COUNTS[2], top, F)
+    # cdf[o, t]: probability that other seat o has run out within t of its turns (it plays before s's next turn)
+    cdf = np.zeros((4, top + 2))
+    racing = np.zeros(4, np.bool_)
+    Fa = np.zeros((top + 1, top + 1))
+    auto = False
+    for o in range(n):
+        if o == s or S[o, OUT] != 0 or S[o, SUP] <= 0:
+            continue
+        racing[o] = True
+        Fo = F
+        if S[o, AUTO] == 1:
+            if not auto:
+                turns_to_run_out(W[25, M_COL] / M_SCALE, W[25, M_COL + 1] / M_SCALE, W[25, M_COL + 2] / M_SCALE,
+                                 top, Fa)
+                auto = True
+            Fo = Fa
+        shift = 1 if S[o, AUTO] == 0 and S[o, QUEEN] == 0 else 0
+        acc = 0.0
+        for t in range(top + 2):
+            if t - shift >= 0 and t - shift <= top:
+                acc += Fo[S[o, SUP], t - shift]
+            cdf[o, t] = acc
+    # B[t]: s's expected token if it runs out on its t-th turn from now (others first when they need <= t turns)
+    B = np.zeros(top + 2)
+    q = np.zeros(5)
+    for t in range(1, top + 2):
+        for k in range(5):
+            q[k] = 0.0
+        q[0] = 1.0
+        for o in range(n):
+            if racing[o]:
+                p = cdf[o, t]
+                for k in range(4, 0, -1):
+                    q[k] = q[k] * (1.0 - p) + q[k - 1] * p
+                q[0] = q[0] * (1.0 - p)
+        v = 0.0
+        for k in range(4):
+            if tokens + k < ntok:
+                v += q[k] * K[K_BV + tokens + k]
+        B[t] = v
+    for x in range(1, S[s, SUP] + 1):
+        v = 0.0
+        for t in range(1, top + 1):
+            if t + pending <= top + 1:
+                v += F[x, t] * B[t + pending]
+        out[x] = v

@@ -20,12 +20,15 @@ from .rules import (
     EV_LAYOUT,
     EV_START,
     G_CAP,
+    G_CPURP,
     G_END,
     G_FIRE,
     G_FIRST,
     G_HAWK,
     G_JACKAL,
     G_JACKDIFF,
+    G_KEY0,
+    G_KEY1,
     G_MALE,
     G_NBLUE,
     G_NBROWN,
@@ -39,11 +42,18 @@ from .rules import (
     HAZLOST,
     INTERNAL,
     K_MEERKATS,
+    KEY_WIDTH,
     LOCK,
     LOG0,
     MALEACT,
     MOVED,
     OUT,
+    P_AQUEEN,
+    P_BLUE,
+    P_BROWN,
+    P_CHOICE,
+    P_LAYOUT,
+    P_START,
     PAID,
     PIC,
     POL,
@@ -52,6 +62,7 @@ from .rules import (
     PUPPTS,
     QUEEN,
     RES,
+    SETUP_TURN,
     SUP,
     TILEPTS,
     TOTAL,
@@ -64,6 +75,8 @@ from .rules import (
     rand_below,
     roll_die,
     roll_tile,
+    start_streams,
+    use_dice,
 )
 from .search import search_turn
 from .turns import base_turn, final_scoring, next_seat, winner_of
@@ -104,6 +117,9 @@ def new_game(n: int, automa: bool, pols, prm_rows, V, K, tapes, bag_rows, nblue:
     G[G_NBROWN] = nbrown
     G[G_NTOK] = n - 1
     G[G_TRACE] = 1 if log_rows > 0 else 0
+    if tapes.shape[1] == KEY_WIDTH:  # a key: the game's seed (see rules "chance")
+        G[G_KEY0] = tapes[0, 0]
+        G[G_KEY1] = tapes[0, 1]
     for s in range(n):
         S[s, SUP] = K[K_MEERKATS]
         S[s, POL] = pols[s]
@@ -116,7 +132,7 @@ def new_game(n: int, automa: bool, pols, prm_rows, V, K, tapes, bag_rows, nblue:
 
 @njit(**INTERNAL)
 def shuffle(g, arr, m: int) -> None:
-    """Fisher-Yates on ``arr[:m]`` with the choice tape."""
+    """Fisher-Yates on ``arr[:m]`` with the current choice stream (keyed games) or the choice tape."""
     for i in range(m - 1, 0, -1):
         j = rand_below(g, i + 1)
         arr[i], arr[j] = arr[j], arr[i]
@@ -133,7 +149,9 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
     A = g[0][38:51]
     D = g[0][51:64]
     n = G[G_NS]
+    start_streams(g, np.int64(SETUP_TURN))  # keyed games: each step of the setup draws from its own stream
     pos = np.arange(10)
+    G[G_CPURP] = P_LAYOUT
     if shuffle_tiles:
         shuffle(g, pos, np.int64(10))  # pos[i] = position of tile i + 3
     for t in range(3, 13):
@@ -147,9 +165,12 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
             for j in range(3, 13):
                 if D[i, k] + D[k, j] < D[i, j]:
                     D[i, j] = D[i, k] + D[k, j]
+    G[G_CPURP] = P_BLUE
     shuffle(g, bags[0], G[G_NBLUE])
     order = np.arange(G[G_NBROWN])
+    G[G_CPURP] = P_BROWN
     shuffle(g, order, G[G_NBROWN])
+    G[G_CPURP] = P_CHOICE
     front, back = bags[1].copy(), bags[2].copy()
     for i in range(G[G_NBROWN]):
         bags[1, i], bags[2, i] = front[order[i]], back[order[i]]
@@ -160,11 +181,13 @@ def setup(g, pos_adj, oasis_tiles, shuffle_tiles: bool) -> None:
     end_turn_refill(g, np.int64(-1))
     for s in range(n):
         if S[s, AUTO] == 1:
+            use_dice(g, np.int64(P_AQUEEN))
             S[s, QUEEN] = roll_tile(g, np.int64(0))
             if TRACE:
                 note(g, s, np.int64(EV_START), np.int64(-1), S[s, QUEEN], np.int64(0), np.int64(0), np.int64(0))
     humans = n - 1 if S[n - 1, AUTO] == 1 else n
     totals = np.zeros(4, np.int64)
+    use_dice(g, np.int64(P_START))
     while True:  # highest total starts; equal totals cancel; all cancelled -> everyone rerolls
         for s in range(humans):
             totals[s] = roll_die(g) + roll_die(g) + roll_die(g)
@@ -237,7 +260,7 @@ def play_turns(g, search=True) -> bool:
 def run_games(tapes, n: int, automa: bool, pols, prm_rows, V, K, bag_rows, nblue: int, nbrown: int,
               male_start: int, pos_adj, oasis_tiles, shuffle_tiles: bool, out_seat, out_game, out_tiles,
               search=True) -> int:
-    """Play ``tapes.shape[0]`` games (tapes[i] = dice tape, choice tape); fill ``out_seat[i, seat, field]`` and
+    """Play ``tapes.shape[0]`` games (tapes[i]: the game's key, or its dice tape and choice tape); fill ``out_seat[i, seat, field]`` and
     ``out_game[i, field]`` and ``out_tiles[i, tile - 3] = (pieces on the tile when it is scored, points paid)``.
 
     ``search=None`` compiles (and runs) the kernel without the search player (see :func:`human_turn`): for

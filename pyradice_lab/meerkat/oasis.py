@@ -28,6 +28,7 @@ from .rules import (
     K_JACKREAD,
     LOCK,
     NONE,
+    P_HAZARD,
     PIC,
     QUEEN,
     T_REVERSE,
@@ -36,6 +37,7 @@ from .rules import (
     USED,
     note,
     roll_tile,
+    use_dice,
 )
 
 
@@ -87,6 +89,7 @@ def resolve_hazard(g, s: int, kind: int) -> None:
     A = g[0][38:51]
     K = g[0][64]
     n = G[G_NS]
+    use_dice(g, np.int64(P_HAZARD))
     t = roll_tile(g, np.int64(0))
     if TRACE:
         note(g, s, np.int64(EV_HAZARD), kind, t, np.int64(0), np.int64(0), np.int64(0))

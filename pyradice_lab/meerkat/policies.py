@@ -22,13 +22,15 @@ activate an oasis token, which burrow action, and where to move guardians during
   decisions.  Parameters: the heuristic's plus ``future`` (0..1: how much of the remaining placements the
   evaluation expects; 0 = greedy's evaluation) and ``meerkats_per_turn`` (:data:`EXPECTIMAX_DEFAULTS`).
 - ``mcts`` / ``"mcts:N"``: determinized Monte Carlo search (:mod:`.search`) with N rollouts per decision
-  (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
-  ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.
+  (default :data:`SEARCH_DEFAULTS`) in the seat's last turns (``search_supply``), rollouts played by the
+  compiled engine with the ``rollout`` policy; ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4,
+  ...})`` sets its parameters.  ``"mcts_v1"`` is the search before issue 27, every turn searched
+  (:data:`MCTS_V1`).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
-``search_reroll``, ``halving``, ``own_rest`` (10..15) and, from column :data:`ROLL0`, the row of the rollout
-policy.
+``search_reroll``, ``halving``, ``own_rest`` (10..15), expectimax's ``race`` (16), the search's
+``search_supply`` (17) and, from column :data:`ROLL0`, the row of the rollout policy.
 
 Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
@@ -57,7 +59,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..engine._jit import njit
-from .evaluation import expected_tile_values
+from .evaluation import expected_tile_values, race_values
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -97,15 +99,17 @@ from .rules import (
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
-           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN"]
+           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_V1"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL, P_OASIS = range(7)
 #: Columns of a parameter row beyond the heuristic's weights.
 P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P_SWITCHZ = 8, 9, 10, 11, 12, 13, 14, 15, 7
-ROLL0 = 16
-N_PRM = 32
+#: The race weight (16) of the expectimax player, the search's ``search_supply`` (17); 18, 19 unused.
+P_RACE, P_SSUPPLY = 16, 17
+ROLL0 = 20
+N_PRM = 40
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
                       "queen_bonus": 2.0, "reroll": 1.0, "oasis": 1.0}
@@ -122,7 +126,7 @@ RESTRICTIONS = {
 }
 #: The expectimax player: the heuristic's weights, the expected end-of-game evaluation (``future`` 0.5 measured
 #: best of 0.25 / 0.5 / 0.75 / 1 against the heuristic, 2 players + automa and 3 players).
-EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn": 2.2}
+EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn": 2.2, "race": 0.0}
 #: The search player: its own decisions and candidate ranking by ``own`` (a policy name), ``budget`` rollouts per
 #: decision over the ``candidates`` best options of ``own`` (common random numbers: every candidate meets the same
 #: sampled dice and bag draws), rollouts played by ``rollout`` for every player; a rollout's value is the
@@ -130,9 +134,15 @@ EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn":
 #: +-1); ``search_reroll`` 1 = the reroll is searched too (0 = ``own`` decides it); ``halving`` 1 = successive
 #: halving over the candidates; ``own_rest`` 1 = the rest of the searched turn is played by ``own`` in the rollouts
 #: too (0: by ``rollout``, twice as fast); ``switch_z``: the search departs from ``own``'s choice only when the
-#: best candidate beats it with a paired t statistic above this.
+#: best candidate beats it with a paired t statistic above this; ``search_supply``: the search decides only the
+#: turns where the seat has at most this many meerkats left in its supply (the last three or so of its turns,
+#: where the rollouts are short); earlier turns are played by ``own`` (issue 27: as strong as searching every
+#: turn, at an eighth of the CPU; ``mcts_v1`` = 100, every turn).
 SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
-                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic"}
+                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 6}
+#: ``"mcts_v1"``: the search player before issue 27 (every turn searched, about 8x the CPU of ``mcts``; kept as
+#: the reference of the ladder that measured the new one, docs/guide/meerkat.md "Strong players").
+MCTS_V1 = {"search_supply": 100}
 #: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
@@ -159,13 +169,14 @@ def _row(params: dict) -> np.ndarray:
     row[:len(PARAM_NAMES)] = [params[k] for k in PARAM_NAMES]
     row[P_FUTURE] = params.get("future", 0.0)
     row[P_MPT] = params.get("meerkats_per_turn", 0.0)
+    row[P_RACE] = params.get("race", 0.0)
     return row
 
 
 def _search_row(params) -> np.ndarray:
     p = _merge("mcts", SEARCH_DEFAULTS, params)
     checks = {"budget": (1, 100_000), "candidates": (1, 32), "search_reroll": (0, 1), "halving": (0, 1),
-              "own_rest": (0, 1)}
+              "own_rest": (0, 1), "search_supply": (0, 100)}
     for k, (lo, hi) in checks.items():
         if p[k] != int(p[k]) or not lo <= p[k] <= hi:
             raise ValueError(f"policies: mcts parameter {k} must be an integer in {lo}..{hi}, got {p[k]!r}")
@@ -184,6 +195,7 @@ def _search_row(params) -> np.ndarray:
     row[P_MARGIN], row[P_SREROLL], row[P_HALVING] = p["margin_weight"], p["search_reroll"], p["halving"]
     row[P_OWNREST], row[P_SWITCHZ] = p["own_rest"], p["switch_z"]
     row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
+    row[P_SSUPPLY] = p["search_supply"]
     return row
 
 
@@ -212,6 +224,8 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
+    if policy == "mcts_v1":  # the search before issue 27: every turn searched (a ladder's reference)
+        policy, params = "mcts", dict(MCTS_V1)
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():
@@ -228,9 +242,10 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         return PARAM, _row(_merge("heuristic", HEURISTIC_DEFAULTS, params))
     if policy == "expectimax":
         p = _merge("expectimax", EXPECTIMAX_DEFAULTS, params)
-        if not 0 <= p["future"] <= 1 or not 0.5 <= p["meerkats_per_turn"] <= 3:
-            raise ValueError("policies: expectimax parameters future must be in 0..1 and meerkats_per_turn in "
-                             f"0.5..3, got {p['future']!r}, {p['meerkats_per_turn']!r}")
+        if not 0 <= p["future"] <= 1 or not 0.5 <= p["meerkats_per_turn"] <= 3 or not 0 <= p["race"] <= 1:
+            raise ValueError("policies: expectimax parameters future and race must be in 0..1 and "
+                             f"meerkats_per_turn in 0.5..3, got {p['future']!r}, {p['race']!r}, "
+                             f"{p['meerkats_per_turn']!r}")
         return PARAM, _row(p)
     if policy == "mcts":
         return SEARCH, _search_row(params)
@@ -260,6 +275,22 @@ def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
 
 
 @njit(**INTERNAL)
+def spend_bonus(g, s: int, spent: int) -> float:
+    """The bonus-token value of spending ``spent`` more meerkats from the supply this turn (a burrow action, a
+    guardian by oasis token): the token taken at once (:func:`.rules.next_bonus`) or, with the parameter
+    ``race`` > 0, ``race`` x the change of the expected token in the race (:func:`.evaluation.race_values`)
+    plus ``1 - race`` x that."""
+    nb = 1.0 * next_bonus(g, s, spent)
+    race = g[2][s, P_RACE]
+    if race <= 0:
+        return nb
+    S = g[0][4:8]
+    rv = np.zeros(S[s, SUP] + 1)
+    race_values(g, s, np.int64(0), rv)
+    return race * (rv[max(0, S[s, SUP] - spent)] - rv[S[s, SUP]]) + (1.0 - race) * nb
+
+
+@njit(**INTERNAL)
 def value_of(g, s: int, t: int, w: float) -> float:
     """:func:`values_of` of tile ``t`` as it stands."""
     out = np.zeros(1)
@@ -283,6 +314,18 @@ def placement_table(g, s: int, tab) -> float:
         nb[k] = next_bonus(g, s, n)
     adds[4] = 5
     queen = S[s, QUEEN] == 0 and S[s, SUP] > 0
+    race = prm[s, P_RACE]
+    gb = 1.0 * next_bonus(g, s, np.int64(1))  # a guardian's bonus-token term
+    if race > 0 and S[s, SUP] > 0:
+        # the race to run out: the expected token by the supply left at the end of the turn, relative to
+        # placing nothing (the queen places no meerkat: she costs a turn in the race; whether she is placed
+        # later or forfeited is the queen_bonus's part)
+        sup = S[s, SUP]
+        rv = np.zeros(sup + 1)
+        race_values(g, s, np.int64(0), rv)
+        for k in range(3):
+            nb[k] = race * (rv[sup - min(k + 1, sup)] - rv[sup]) + (1.0 - race) * nb[k]
+        gb = race * (rv[sup - 1] - rv[sup]) + (1.0 - race) * gb
     vals = np.zeros(5)
     for t in range(3, 13):
         values_of(g, s, t, w, adds, np.int64(5 if queen else 4), vals)
@@ -291,7 +334,7 @@ def placement_table(g, s: int, tab) -> float:
             tab[t, k] = vals[1 + k] - before + nb[k]
         tab[t, 3] = vals[4] - before + prm[s, P_QUEEN] if queen else NEG
     if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
-        return S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
+        return S[s, PUP] + prm[s, P_GUARD] + gb
     return NEG
 
 
@@ -533,7 +576,7 @@ def choose_oasis(g, s: int, kind: int) -> int:
     if prm[s, P_OASIS] <= 0:
         return -1
     if kind == B_GUARD:
-        v = S[s, PUP] + prm[s, P_GUARD] + next_bonus(g, s, np.int64(1))
+        v = S[s, PUP] + prm[s, P_GUARD] + spend_bonus(g, s, np.int64(1))
         return 0 if v > 1e-12 else -1
     cat = 0 if (kind == B_MOVE or kind == T_MOVE) else (1 if (kind == B_SWAP or kind == T_SWAP) else 2)
     v, code = best_of(g, s, cat, opts, m)
@@ -581,7 +624,7 @@ def choose_burrow(g, s: int):
         return k, opts[rand_below(g, m)]
     K = g[0][64]
     best, bk, bc = 1e-12, -1, 0
-    base = next_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
+    base = spend_bonus(g, s, np.int64(1)) - prm[s, P_BURROW]
     for k in range(5):
         if S[s, BUR + k] == 1 or (k == BA_OASIS and prm[s, P_OASIS] <= 0):
             continue

@@ -25,8 +25,9 @@ pure-Python twins of :mod:`.sim`, or everything under ``NUMBA_DISABLE_JIT=1``), 
 parameters per seat) and the trace log.  All integer arrays are row blocks of one int64 array ``W`` and
 the game is ``g = (W, tapes, prm)``: three arrays, which keeps numba's compile time down.
 
-Chance is declared once: every die comes from :func:`roll_die` (the dice tape, uniform 1..6) and every
-other random choice (setup shuffles, random policies) from :func:`rand_below`; the exact engine
+Chance is declared once: every die comes from :func:`roll_die` (uniform 1..6) and every other random choice
+(setup shuffles, random policies) from :func:`rand_below`, both drawn from the game's key by (turn, purpose,
+draw) (see "chance" below) or, for hand-built positions, from tapes; the exact engine
 (:mod:`.odds`) enumerates the same dice through :func:`roll_allows` and :func:`automa_split`.
 
 Interpretations of ambiguous rules are documented where they are coded (search for "Interpretation").
@@ -44,7 +45,15 @@ TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 
 TOK, LOCK, USED, PIC, PAID, PRESENT, NTF = 0, 1, 2, 3, 4, 5, 6
 (G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
  G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, G_POS, G_FINAL,
- NG) = range(26)
+ G_KEY0, G_KEY1, G_TKEY, G_PURP, G_CPURP, NG) = range(31)
+# keyed chance (see "chance" below): the draws made so far in this turn's stream of purpose p are G[GC0 + p]
+GC0 = 32
+(P_ROLL, P_REROLL, P_MALE, P_HAZARD, P_AUTOMA, P_CHOICE, P_LAYOUT, P_BLUE, P_BROWN, P_AQUEEN, P_START,
+ NPURP) = range(12)
+#: The turn coordinate of the setup's streams (turns are numbered 0, 1, ... from the first turn).
+SETUP_TURN = 0xFFFFF
+#: A game whose chance source ``g[1]`` is this wide holds a key (the game's seed), not tapes.
+KEY_WIDTH = 2
 # token kinds
 NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP = 0, 1, 2, 3, 4
 T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE = 5, 6, 7, 8, 9
@@ -78,10 +87,87 @@ W_WIDTH, LOG0 = 64, 65
 
 
 # ----------------------------------------------------------------------------------------- chance
+# A game's chance source ``g[1]`` is either a key (uint32 array (2, KEY_WIDTH): the game's seed in row 0) or
+# tapes (uint32 (2, L), L > KEY_WIDTH: dice tape, choice tape).  Keyed games (every simulated game) draw every
+# number from a counter-based hash of (key, turn, purpose, draw index): turn t's three dice, its rerolls (die i's
+# reroll always the same number), its wandering-male and hazard rolls, the automa's dice and the random choices
+# are separate streams, so a game that takes another decision at turn t meets the very same dice at every later
+# turn (the paired comparisons of :mod:`pyradice_lab.design.compare` rest on it).  Tapes are read by position:
+# hand-built positions (:func:`.sim.fresh_state`) and the search player's determinizations (:mod:`.search`).
+M32 = 0xFFFFFFFF
+
+
+@njit(**INTERNAL)
+def mul32(a: int, c: int) -> int:
+    """``a * c`` mod 2**32 for ``a``, ``c`` in 0..2**32-1 without an intermediate above 2**48 (the compiled
+    kernel's int64 and the pure-Python twin's ints give the same numbers)."""
+    return ((((a >> 16) * c) & 0xFFFF) * 65536 + (a & 0xFFFF) * c) & M32
+
+
+@njit(**INTERNAL)
+def mix32(x: int) -> int:
+    """A bijective 32-bit integer hash (Wellons' "lowbias32": xor-shift, multiply, xor-shift, multiply,
+    xor-shift); ``x`` is taken mod 2**32."""
+    x = int(x) & M32
+    x ^= x >> 16
+    x = mul32(x, 0x7FEB352D)
+    x ^= x >> 15
+    x = mul32(x, 0x846CA68B)
+    x ^= x >> 16
+    return x
+
+
+@njit(**INTERNAL)
+def keyed(g) -> bool:
+    """Whether the game draws from its key (every simulated game) rather than from tapes read by position."""
+    return g[1].shape[1] == KEY_WIDTH
+
+
+@njit(**INTERNAL)
+def start_streams(g, turn: int) -> None:
+    """Open the streams of turn ``turn`` (:data:`SETUP_TURN` for the setup): every purpose's draw counter back
+    to 0, dice from the placement-roll stream, choices from the choice stream.  No effect on tapes."""
+    G = g[0][21]
+    if not keyed(g):
+        return
+    G[G_TKEY] = mix32(mix32(mix32(G[G_KEY0]) ^ G[G_KEY1]) ^ (int(turn) & M32))
+    for p in range(NPURP):
+        G[GC0 + p] = 0
+    G[G_PURP] = P_ROLL
+    G[G_CPURP] = P_CHOICE
+
+
+@njit(**INTERNAL)
+def use_dice(g, purpose: int) -> None:
+    """The next dice of this turn come from the stream of ``purpose`` (``P_ROLL``, ``P_MALE`` ...)."""
+    g[0][21, G_PURP] = purpose
+
+
+@njit(**INTERNAL)
+def seek_dice(g, purpose: int, i: int) -> None:
+    """The next die is draw ``i`` of this turn's stream of ``purpose`` (rerolls: die i's reroll is draw i)."""
+    G = g[0][21]
+    G[G_PURP] = purpose
+    G[GC0 + purpose] = i
+
+
+@njit(**INTERNAL)
+def stream_word(g, purpose: int) -> int:
+    """The next 32-bit number of this turn's stream of ``purpose`` (keyed games)."""
+    G = g[0][21]
+    i = G[GC0 + purpose]
+    G[GC0 + purpose] = i + 1
+    h = mix32(G[G_TKEY] + mul32(purpose + 1, 0x9E3779B9))
+    return mix32(mix32(h ^ i) + 0x6A09E667)
+
+
 @njit(**INTERNAL)
 def roll_die(g) -> int:
-    """Next die (1..6) from the game's dice tape (wraps round, flagging ``G_WRAP``, if ever exhausted)."""
+    """Next die (1..6): keyed games from the current dice stream (:func:`use_dice`), else from the dice tape
+    (wraps round, flagging ``G_WRAP``, if ever exhausted)."""
     G = g[0][21]
+    if keyed(g):
+        return 1 + (stream_word(g, G[G_PURP]) * 6 >> 32)
     dt = g[1][0]
     i = G[G_DP]
     G[G_DP] = i + 1
@@ -92,8 +178,12 @@ def roll_die(g) -> int:
 
 @njit(**INTERNAL)
 def rand_below(g, n: int) -> int:
-    """A uniform choice in 0..n-1 from the choice tape (uint32 modulo n; bias < 1e-9 for n <= 256)."""
+    """A uniform choice in 0..n-1 (bias < 1e-9 for n <= 256): keyed games from the current choice stream
+    (``G_CPURP``: the turn's random choices; the setup's shuffles have their own), else the choice tape (uint32
+    modulo n)."""
     G = g[0][21]
+    if keyed(g):
+        return int(stream_word(g, G[G_CPURP]) * n >> 32)
     ct = g[1][1]
     i = G[G_CP]
     G[G_CP] = i + 1
@@ -504,6 +594,7 @@ def male_rest(g, s: int) -> None:
     S = g[0][4:8]
     G = g[0][21]
     K = g[0][64]
+    use_dice(g, np.int64(P_MALE))
     G[G_MALE] = roll_tile(g, G[G_MALE])
     S[s, MALEACT] += 1
     if S[s, PUP] < K[K_MAXP]:

@@ -1,6 +1,9 @@
 """The search player (``"mcts"``): determinized Monte Carlo search with the compiled engine as the rollout.
 
-At each of its two decisions of a turn -- which dice to keep for the reroll, then which action (a placement
+Only the seat's last turns are searched: while it has more than ``search_supply`` meerkats (default 6) in its
+supply, ``own`` plays the turn (issue 27: the rollouts from the early game are long, costly and noisy, and
+searching them added no measurable strength; the search player costs about an eighth of searching every turn,
+``"mcts_v1"``).  At each of its two decisions of a searched turn -- which dice to keep for the reroll, then which action (a placement
 or a guardian) -- the player:
 
 1. ranks the legal options with its own evaluation (``own``, by default the ``expectimax`` player: exact
@@ -38,6 +41,7 @@ from .policies import (
     P_OWNREST,
     P_REROLL,
     P_SREROLL,
+    P_SSUPPLY,
     P_SWITCHZ,
     PARAM,
     ROLL0,
@@ -76,8 +80,11 @@ from .turns import base_turn, final_scoring, finish_turn, reroll, rollout_turns
 
 __all__ = ["search_turn", "RTAPE"]
 
-#: Dice and choices drawn per rollout (the rest of a game needs well under half of it).
+#: Dice and choices drawn per rollout at most (a whole game draws about 150 dice and 30 choices); a rollout's tapes
+#: are :data:`DRAWS_PER_TURN` entries per turn it can still last (:func:`rollout_tape_length`), so a search late
+#: in the game draws far fewer random numbers than one at its start (a rollout whose tape runs out wraps round).
 RTAPE = 1024
+DRAWS_PER_TURN = 8
 #: Candidates valued this far below the best by ``own`` are never searched: a restricted player (a parameter of
 #: about -1e9 on an option, e.g. ``queen_bonus``) must not pick a forbidden option through its rollouts.
 FORBIDDEN_GAP = 1e6
@@ -101,6 +108,18 @@ def sample_seed(seed0: int, j: int) -> int:
     if x == 0:
         x = 1
     return xorshift(xorshift(x))
+
+
+@njit(**INTERNAL)
+def rollout_tape_length(g) -> int:
+    """Entries of a rollout's dice and choice tapes: :data:`DRAWS_PER_TURN` per turn the rest of the game can
+    last (every turn but a queen's places a meerkat: at most supply + 1 turns a seat) plus 32, at most
+    :data:`RTAPE`."""
+    S = g[0][4:8]
+    turns = 0
+    for o in range(g[0][21, G_NS]):
+        turns += S[o, SUP] + 1
+    return min(RTAPE, 32 + DRAWS_PER_TURN * turns)
 
 
 @njit(**INTERNAL)
@@ -222,7 +241,7 @@ def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gv
         while (1 << rounds) < k:
             rounds += 1
     seed0 = rand_below(g, np.int64(2147483647)) + 1
-    gc = (np.empty((LOG0, W_WIDTH), np.int64), np.empty((2, RTAPE), np.uint32), np.empty((4, N_PRM)))
+    gc = (np.empty((LOG0, W_WIDTH), np.int64), np.empty((2, rollout_tape_length(g)), np.uint32), np.empty((4, N_PRM)))
     alive = np.ones(k, np.bool_)
     tot = np.zeros(k)
     res = np.zeros((k, budget + rounds))  # result of every candidate in play in every determinization
@@ -321,7 +340,7 @@ def search_turn(g, s: int) -> None:
     by search, then the rest of the turn by ``own``."""
     S = g[0][4:8]
     prm = g[2]
-    if S[s, SUP] == 0:
+    if S[s, SUP] == 0 or S[s, SUP] > prm[s, P_SSUPPLY]:  # nothing to decide, or too early: own decides
         base_turn(g, s)
         return
     d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)

@@ -1,9 +1,11 @@
 """Fast simulation of whole Meerkat Kingdom games (numba-compiled :mod:`.kernel`), tidy results, transcripts.
 
-Each game draws its own dice tape and choice tape from the generator (batch axis first: tapes of shape
-``(games, length)``), and the compiled kernel plays the games one after the other on plain arrays.  The
-same kernel with ``NUMBA_DISABLE_JIT=1`` is the pure-Python reference: it plays the same games from the
-same tapes, so both paths give identical results for the same seed.
+Each game draws its own 64-bit key from the generator, and every die and random choice of the game is a hash
+of that key and the draw's turn, purpose and index (:mod:`.rules`, "chance"): the dice of turn ``t`` do not
+depend on what was decided before it, so two component sets played on the same seed meet the same dice turn
+by turn (common random numbers that survive a different decision).  The compiled kernel plays the games one
+after the other on plain arrays.  The same kernel with ``NUMBA_DISABLE_JIT=1`` is the pure-Python reference:
+it plays the same games from the same keys, so both paths give identical results for the same seed.
 
 Examples
 --------
@@ -186,10 +188,15 @@ def setup_label(players: int, automa: bool | None = None) -> str:
 
 
 def _tapes(gen, m):
-    """Dice tape and choice tape of ``m`` games: uint32 array (m, 2, TAPE)."""
-    dice = gen.integers(1, 7, size=(m, TAPE), dtype=np.uint8)
-    choices = gen.integers(0, 2 ** 32, size=(m, TAPE), dtype=np.uint32)
-    return np.stack([dice.astype(np.uint32), choices], axis=1)
+    """The chance sources of ``m`` games: a 64-bit key each, uint32 array (m, 2, KEY_WIDTH) with the key in row 0.
+
+    Every die and random choice of game ``i`` is a hash of its key and the draw's (turn, purpose, index)
+    (:mod:`.rules`, "chance"): a decision taken differently at one turn leaves every other turn's dice alone."""
+    from .rules import KEY_WIDTH
+
+    keys = np.zeros((m, 2, KEY_WIDTH), np.uint32)
+    keys[:, 0, :] = gen.integers(0, 2 ** 32, size=(m, KEY_WIDTH), dtype=np.uint32)
+    return keys
 
 
 def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, policies=None, rng=None, *,

@@ -60,6 +60,8 @@ from .rules import (
     MAX_TURNS,
     MOVED,
     OUT,
+    P_REROLL,
+    P_ROLL,
     PAID,
     POL,
     PRESENT,
@@ -87,8 +89,11 @@ from .rules import (
     place,
     reverse_readings_differ,
     roll_die,
+    seek_dice,
+    start_streams,
     tile_points,
     tile_winner,
+    use_dice,
 )
 
 
@@ -110,7 +115,9 @@ def seat_at(g, k: int) -> int:
 def next_seat(g) -> int:
     """The seat whose turn comes next, or -1 when play is over (then end scoring); advances the turn order
     kept in ``G`` (``G_POS``, ``G_FINAL``), so a copy of a game state resumes exactly where the game stands.
-    When the last bonus token has been taken, the next seat that has not run out takes one last turn."""
+    When the last bonus token has been taken, the next seat that has not run out takes one last turn.  Opens
+    the turn's chance streams (:func:`.rules.start_streams`; turn ``G_TURN``): every caller starting a turn
+    goes through here."""
     S = g[0][4:8]
     G = g[0][21]
     n = G[G_NS]
@@ -123,6 +130,7 @@ def next_seat(g) -> int:
             if S[s, OUT] == 0:
                 if TRACE:
                     note(g, s, np.int64(EV_FINAL), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
+                start_streams(g, G[G_TURN] + k)  # the dice of the seat's own next turn (in its place)
                 return s
         return -1
     if G[G_TURN] >= MAX_TURNS:
@@ -130,6 +138,7 @@ def next_seat(g) -> int:
         return -1
     s = seat_at(g, G[G_POS])
     G[G_POS] = (G[G_POS] + 1) % n
+    start_streams(g, G[G_TURN])
     return s
 
 
@@ -153,12 +162,15 @@ def rollout_turns(g) -> None:
 @njit(**INTERNAL)
 def reroll(g, s: int, keep: int, d0: int, d1: int, d2: int):
     """Reroll the dice not in ``keep`` (bit i set = keep die i; 7 = no reroll); returns the dice."""
-    if keep != 7:
+    if keep != 7:  # keyed games: die i's reroll is draw i of the turn's reroll stream, whatever else is rerolled
         if not keep & 1:
+            seek_dice(g, np.int64(P_REROLL), np.int64(0))
             d0 = roll_die(g)
         if not keep & 2:
+            seek_dice(g, np.int64(P_REROLL), np.int64(1))
             d1 = roll_die(g)
         if not keep & 4:
+            seek_dice(g, np.int64(P_REROLL), np.int64(2))
             d2 = roll_die(g)
         if TRACE:
             note(g, s, np.int64(EV_REROLL), d0, d1, d2, keep, np.int64(0))
@@ -174,6 +186,7 @@ def base_turn(g, s: int) -> None:
         if TRACE:
             note(g, s, np.int64(EV_PASS), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
         return
+    use_dice(g, np.int64(P_ROLL))
     d0, d1, d2 = roll_die(g), roll_die(g), roll_die(g)
     if TRACE:
         note(g, s, np.int64(EV_ROLL), d0, d1, d2, np.int64(0), np.int64(0))

@@ -134,7 +134,8 @@ def _summary_table(df):
 
     add("turns per game", mean_estimate(df["turns"]))
     for p in range(players):
-        add(f"P(seat {p} wins)", proportion_estimate(int((df["winner"] == p).sum()), n))
+        add(f"P(seat {p} wins)" + (" (the start player)" if p == 0 else ""),
+            proportion_estimate(int((df["winner"] == p).sum()), n))
     for p in range(players):
         add(f"mean score seat {p}", mean_estimate(df[f"score_{p}"]))
     add("winner's gold tiles", mean_estimate(df["winner_gold"]))
@@ -164,11 +165,17 @@ def _cmd_simulate(args) -> int:
                         progress=show_progress(args), yarn_tokens=not args.no_yarn,
                         components=args.components, **execution_kwargs(args))
     dt = time.perf_counter() - t0
-    print(f"Purramid, {args.players} players, side {args.layout}, policies {df['policies'].iloc[0]}: "
-          f"{args.games:,} games, seed {args.seed} ({dt:.1f} s)")
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("purramid", components=components_label("purramid", args.components),
+                            out=out, rng=args.seed, games=args.games, side=args.layout,
+                            yarn_tokens="off" if args.no_yarn else None).line() + f" ({dt:.1f} s)")
+    print("\n".join(start_player_lines(out)))
     summ = _summary_table(df)
     print(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print("(se = standard error; ci = 95% confidence interval)")
+    print("(se = standard error; ci = 95% confidence interval; seat 0 = the start player)")
     if args.out:
         write_csv(df, args.out)
         print(f"wrote {args.out}")

@@ -117,17 +117,17 @@ def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
                         fmt="o", capsize=3, label=f"side {side}")
         reference_line(ax, [-0.4, players - 0.6], [100 / players] * 2, label="fair share")
         ax.set_title(f"{players} players")
-        ax.set_xlabel("seat (0 = start player)")
-        ax.set_xticks(range(players))
+        ax.set_xlabel("turn position (1 = start player)")
+        ax.set_xticks(range(players), [str(k + 1) for k in range(players)])
     axes[0].set_ylabel(axis_label("win share, 95% CI", "%"))
     place_legend(axes[2])
     fig.tight_layout()
-    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "seat": seats["seat"],
+    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "turn position": seats["seat"] + 1,
                           "win share, % (95% CI)": ci_cells(seats, "p_win", pct=True),
                           "fair share, %": (100 * seats["fair_share"]).round(1),
                           "mean score (95% CI)": ci_cells(seats, "score")})
     method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
-              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 0 starts; the "
+              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 0 starts (turn position 1); the "
               "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
               "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
               "own, larger sample.")

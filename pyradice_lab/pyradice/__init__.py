@@ -14,7 +14,9 @@ Public API
 - policies ``random_legal``, ``greedy``, ``lookahead`` (:data:`POLICIES`) and the search player ``"flat_mc"``
   (:class:`FlatMC`, :func:`flat_mc`: flat Monte Carlo over sampled hidden quarries, rollouts in the compiled
   engine; ``"flat_mc:N"`` sets the rollouts per decision);
-- exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`.
+- exact odds: :func:`available_exact`, :func:`blind_goal_probability`; experiments in :mod:`.analysis`;
+- the table companion :func:`advise` (which die, where, which skill use; :mod:`.advisor`), its positions
+  (:func:`load_position`, :func:`position_from_game`).
 
 Examples
 --------
@@ -50,9 +52,17 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "policies": ["POLICIES", "random_legal", "greedy", "lookahead"],
     "odds": ["available_exact", "blind_goal_probability"],
     "search": ["FlatMC", "flat_mc"],
-}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring", "search"])
+    "advisor": ["advise", "load_position", "position_from_game", "positions_from_game", "Position"],
+}, submodules=[*ROLE_MODULES, "quarry", "geometry", "goals", "cards", "skills", "scoring", "search", "advisor"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
+    from .advisor import (
+        Position as Position,
+        advise as advise,
+        load_position as load_position,
+        position_from_game as position_from_game,
+        positions_from_game as positions_from_game,
+    )
     from .cards import CARD_KINDS as CARD_KINDS, register_card_kind as register_card_kind
     from .components import (
         Components as Components,
@@ -177,7 +187,10 @@ register_game(
     heuristic_player="greedy",  # shown beside it as a sensitivity column
     restrictions={
         "no_skills": "never uses a skill token",
-        **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in (2, 3, 4, 5, 6)},
+        # a skill is named by its token everywhere (skill table, restricted play, report): the default setup's
+        # five tokens (policies.RESTRICTIONS; any token code is accepted, e.g. no_skill_B5; no_skill_L5 is rejected)
+        **{f"no_skill_{code}": f"never uses skill token {code} {name}" for code, name in (
+            ("A2", "Tip"), ("A3", "Flip"), ("A4", "Carve"), ("A5", "Turnover"), ("A6", "Rebuild"))},
         "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
         "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
     },

@@ -358,8 +358,8 @@ def skill_findings(df: pd.DataFrame) -> list[Finding]:
     hi, lo = df.score_drop.idxmax(), df.score_drop.idxmin()
     out = []
     for i, r in df.iterrows():
-        out.append(_finding_from(r, "score_drop", f"points per seat lost without the level-{int(r.level)} skill "
-                                 f"{r.skill} {r.skill_name}", null=0.0, unit="VP", player=r.policy,
+        out.append(_finding_from(r, "score_drop", f"points per seat lost without skill token {r.skill} "
+                                 f"{r.skill_name}", null=0.0, unit="VP", player=r.policy,
                                  test="paired t interval (same seeds)", scale=float(df.score_with.iloc[0]) or 1.0,
                                  component=f"skill token {r.skill} {r.skill_name}" if i in (hi, lo) else ""))
     return out

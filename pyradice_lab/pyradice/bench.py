@@ -4,6 +4,8 @@
   time (:func:`pyradice_lab.engine.benchcase.jit_disabled`), target ratio >= 20, and against the readable rules engine a
   user would otherwise run (``engine="python"``), target ratio >= 10;
 - full games, 2 players, lookahead and random_legal: rates only;
+- full games, 2 players, ``flat_mc`` against ``greedy`` against all-greedy games (issue 27): the search player in
+  one seat may cost at most :data:`SEARCH_COST_TARGET` (20) all-greedy games, i.e. a rate ratio >= 1/20 (0.05);
 - batched availability (numpy index arrays) against a pure-Python face count one quarry at a time;
 - the user's first call: CPU seconds of ``import pyradice_lab.pyradice`` + ``simulate_games(100)`` in a fresh
   interpreter with an empty numba cache (:func:`first_call`), target <= 3 s (issue 16).
@@ -15,7 +17,10 @@ import numpy as np
 
 from ..engine.benchcase import BenchCase, jit_disabled, run_python, sized
 
-__all__ = ["bench_cases", "reference_games", "cold_compile", "first_call", "python_availability"]
+#: issue 27: a game with ``flat_mc`` in one seat costs at most this many all-greedy games (bench row below).
+SEARCH_COST_TARGET = 20
+
+__all__ = ["SEARCH_COST_TARGET", "bench_cases", "reference_games", "cold_compile", "first_call", "python_availability"]
 
 
 def reference_games(n_games: int = 1, policy: str = "greedy", players: int = 2) -> int:
@@ -120,16 +125,24 @@ def bench_cases(quick: bool = False) -> list[BenchCase]:
         BenchCase("pyradice availability, batched numpy (47 dice)", "quarries", avail_fast, avail_ref,
                   "pure-Python face count, one quarry at a time", min_ratio=20, game="pyradice"),
     ]
-    def search(k: int):
-        def run() -> int:
+    def lineup(policies, k: int):
+        def run() -> tuple[int, float]:          # (games, CPU seconds): the ratio is one of CPU per game
+            import time
+
             counter["seed"] += 1
-            simulate_games(k, 2, None, ["flat_mc", "lookahead"], rng=counter["seed"], engine="fast")
-            return k
+            t0 = time.process_time()
+            simulate_games(k, 2, None, policies, rng=counter["seed"], engine="fast")
+            return k, time.process_time() - t0
         return run
 
-    # the search player (16 rollouts a candidate, every decision): seconds a game, so few games and one repeat
-    cases.append(BenchCase("pyradice full game, 2p flat_mc vs lookahead (numba, batched rollouts)", "games",
-                           search(sized(2 if quick else 6, tiny=1)), game="pyradice", repeat=1))
+    # issue 27: the search player in one seat costs at most 20x an all-greedy game (rate ratio >= 1/20); the two
+    # lineups run back to back in one run, so the ratio holds on a loaded machine where the rates do not
+    simulate_games(1, 2, None, ["flat_mc", "greedy"], rng=0, engine="fast")    # compile the search's kernels untimed
+    cases.append(BenchCase(f"pyradice full game, 2p flat_mc vs greedy (CPU per game <= {SEARCH_COST_TARGET}x "
+                           "all-greedy)", "games", lineup(["flat_mc", "greedy"], sized(8 if quick else 40, tiny=1)),
+                           lineup(["greedy", "greedy"], sized(80 if quick else 400, tiny=1)),
+                           "the same games, both seats greedy", min_ratio=1 / SEARCH_COST_TARGET, cpu=True,
+                           game="pyradice"))
     if not quick:
         cases.append(BenchCase("pyradice first simulate_games(100): import + call, fresh process, empty numba cache "
                                "(CPU s)", "first calls", cold_compile, max_seconds=3.0, game="pyradice", repeat=1))

@@ -1,4 +1,10 @@
-"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds, warmup."""
+"""``pyradice-lab pyradice ...``: quarry, simulate, play, odds, warmup, advise.
+
+Examples::
+
+    pyradice-lab pyradice advise --game-seed 3 --turn 40
+    pyradice-lab pyradice advise --position my_turn.toml
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from ..engine.cliargs import (
     output_file,
     positive_int,
 )
+from ..engine.positions import played_line, position_from_args
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -62,10 +69,16 @@ def _cmd_simulate(args) -> int:
     df, arr = simulate_games(args.games, args.players, setup, pols, rng=args.seed, progress=show_progress(args),
                              return_arrays=True, **execution_kwargs(args))
     dt = time.perf_counter() - t0
-    print(f"Pyradice: {args.games} games, {args.players} players, seed {args.seed}, policies {', '.join(pols)} "
-          f"({dt:.2f} s, {args.games / dt:,.0f} games/s)")
-    print(f"Setup: {setup.describe()}\n")
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
     from .analysis import by_position, win_shares
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("pyradice", components=components_label("pyradice", args.components),
+                            out=out, rng=args.seed, games=args.games,
+                            random_setup=args.random_setup).line() + f" ({dt:.2f} s, {args.games / dt:,.0f} games/s)")
+    print(f"Setup: {setup.describe()}")
+    print("\n".join(start_player_lines(out)) + "\n")
 
     share = win_shares(arr)
     rows = []
@@ -135,6 +148,39 @@ def _cmd_warmup(args) -> int:
     return 0
 
 
+def _cmd_advise(args) -> int:
+    import pandas as pd
+
+    from .advisor import advise, load_position, position_from_game
+    from .components import load_components
+
+    pols = _policies(args.policies)
+    pos, where = position_from_args(
+        args, turn_hint="1 = the first turn, as the transcript's t01", components=load_components(args.components),
+        load=load_position, from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players,
+                                                                 policies=pols if len(pols) > 1 else pols[0],
+                                                                 setup=_setup(args)))
+    df = advise(pos, objective=args.objective, policy=args.policy, rng=args.seed, samples=args.samples,
+                candidates=args.candidates)
+    print(f"Position: {where}")
+    print(pos.text())
+    print(f"\nobjective: {df.attrs['objective']}; the {args.candidates} best moves by the lookahead valuation "
+          f"sampled by {args.policy} ({args.samples} rollouts each, seed {args.seed}; 95% CI)")
+    cols = ["option", "value", "se", "ci_low", "ci_high", "regret", "lookahead", "vp_now"]
+    with pd.option_context("display.width", 220, "display.max_colwidth", 90):
+        print(df[cols].head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if len(df) > args.top:
+        print(f"... {len(df) - args.top} more moves (--top)")
+    for i, r in enumerate(df.head(min(3, args.top)).itertuples(index=False)):
+        print(f"{i + 1}. {r.option}: {r.why}\n   then: {r.then}")
+    if pos.played is not None:
+        hit = (df["take"] == pos.played[0]) & (df["place"] == pos.played[1]) & (df["skill"] == pos.played[2])
+        line = played_line(df, hit, df.loc[hit, "option"].iloc[0] if hit.any() else "")
+        if line:
+            print(line)
+    return 0
+
+
 def add_cli(sub) -> None:
     """Add the pyradice subcommands to ``sub``, the ``pyradice-lab pyradice`` subcommand set (the shared ones, such as ``components`` and ``compare``, are there already)."""
 
@@ -183,3 +229,31 @@ def add_cli(sub) -> None:
     players_arg(q)
     q.add_argument("--turns", type=positive_int, default=6, help="turns, 1..10 (default: %(default)s)")
     q.set_defaults(func=_cmd_odds)
+
+    q = sub.add_parser("advise", help="rank the moves of a turn: which die, where, which skill use",
+                       description="Rank every move of the turn at hand (die, space, skill use): the best by the "
+                                   "lookahead valuation valued by the search player's rollouts, with 95 percent CIs. The "
+                                   "position comes from a file (--position, TOML or JSON; format in "
+                                   "docs/guide/pyradice.md) or from turn K of a seeded game. Examples: "
+                                   "pyradice-lab pyradice advise --game-seed 3 --turn 40; "
+                                   "pyradice-lab pyradice advise --position my_turn.toml")
+    q.add_argument("--position", default=None, help="a position file (.toml or .json)")
+    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
+    q.add_argument("--turn", type=positive_int, default=None, help="the turn of that game (1 = the first)")
+    players_arg(q)
+    q.add_argument("--policies", type=comma_names, default="flat_mc",
+                   help="the policies that played that game (default: flat_mc)")
+    q.add_argument("--random-setup", type=nonneg_int, default=None, metavar="SEED",
+                   help="that game's random token/card setup seed")
+    q.add_argument("--objective", choices=["win", "win_share"], default="win",
+                   help="win: win share + 0.02 x VP margin, the search player's value (default); win_share")
+    q.add_argument("--policy", choices=["flat_mc", "flat_mc:lookahead"], default="flat_mc",
+                   help="rollouts played by greedy (default) or lookahead seats")
+    q.add_argument("--samples", type=positive_int, default=128, help="rollouts per candidate (default: %(default)s)")
+    q.add_argument("--candidates", type=positive_int, default=8, help="moves sampled (default: %(default)s)")
+    q.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default: 0)")
+    q.add_argument("--top", type=positive_int, default=10, help="moves to show (default: %(default)s)")
+    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
+                   help="also write the position as a TOML file (to edit and ask again)")
+    components_arg(q)
+    q.set_defaults(func=_cmd_advise)

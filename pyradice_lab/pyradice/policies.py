@@ -17,8 +17,10 @@ The compiled simulator implements the same three policies (codes in :data:`POLIC
 checks that both engines pick the same moves.
 
 Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
-``"<policy>/<restriction>"``, e.g. ``"lookahead/no_goals"`` (:data:`RESTRICTIONS`): a forbidden skill is never
-used (no options offered), an ignored goal or card scoring term is left out of the policy's valuation.
+``"<policy>/<restriction>"``, e.g. ``"lookahead/no_goals"`` or ``"greedy/no_skill_A6"`` (:data:`RESTRICTIONS`; a
+skill is named by its token, as in the skill table: ``no_skill_A6`` never uses skill token A6 Rebuild; the old
+level spelling ``no_skill_L6`` is rejected with the new name): a forbidden skill is never used (no options
+offered), an ignored goal or card scoring term is left out of the policy's valuation.
 
 Examples
 --------
@@ -32,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -45,40 +48,67 @@ from .skills import apply_action
 __all__ = ["random_legal", "greedy", "lookahead", "POLICIES", "POLICY_CODES", "get_policy", "search", "RESTRICTIONS",
            "Restriction", "parse_policy"]
 
-#: Restrictions of restricted play: name -> one-line description.
+#: The skill tokens of the default setup, as every output names them (code and name; the digit is the level).
+DEFAULT_SKILLS = {"A2": "Tip", "A3": "Flip", "A4": "Carve", "A5": "Turnover", "A6": "Rebuild"}
+#: Restrictions of restricted play registered for the game (the default setup's tokens): name -> description.
+#: A skill is named by its token everywhere (skill table, restricted play, report): ``no_skill_A5`` never uses
+#: skill token A5 Turnover; any token code of the catalogue is accepted (``no_skill_B5`` for a setup using B5).
 RESTRICTIONS = {
     "no_skills": "never uses a skill token",
-    **{f"no_skill_L{k}": f"never uses the level-{k} skill token" for k in SKILL_LEVELS},
+    **{f"no_skill_{code}": f"never uses skill token {code} {name}" for code, name in DEFAULT_SKILLS.items()},
     "no_goals": "ignores the goal tokens when choosing (values pyramids by card points only)",
     "no_cards": "ignores the objective cards when choosing (values goal tokens only)",
 }
+_SKILL_CODE = re.compile(r"^no_skill_([AB])([2-6])$")
+_OLD_SKILL_LEVEL = re.compile(r"^no_skill_L([2-6])$")
 
 
 @dataclass(frozen=True)
 class Restriction:
-    """What a restricted player may not do: skill levels it never uses; goal / card terms it ignores."""
+    """What a restricted player may not do: skill tokens it never uses (by code, or all of them with
+    ``no_skills``); goal / card terms it ignores."""
 
-    skill_levels: frozenset = frozenset()
+    skill_codes: frozenset = frozenset()
+    no_skills: bool = False
     no_goals: bool = False
     no_cards: bool = False
 
     @classmethod
     def parse(cls, names) -> Restriction:
-        levels, goals, cards = set(), False, False
+        codes, skills, goals, cards = set(), False, False, False
         for r in names:
             r = r.strip()
-            if r not in RESTRICTIONS:
-                raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
-            if r == "no_skills":
-                levels |= set(SKILL_LEVELS)
-            elif r.startswith("no_skill_L"):
-                levels.add(int(r[len("no_skill_L"):]))
+            old = _OLD_SKILL_LEVEL.match(r)
+            if old:
+                k = int(old.group(1))
+                raise ValueError(f"policies: restriction {r!r} was renamed: a skill is named by its token "
+                                 f"everywhere; use 'no_skill_A{k}' (skill token A{k} "
+                                 f"{DEFAULT_SKILLS[f'A{k}']}, the default setup's level-{k} token) or "
+                                 f"'no_skill_B{k}' for the token's other side")
+            if r not in RESTRICTIONS and not _SKILL_CODE.match(r):
+                raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)} (or no_skill_<token "
+                                 f"code> for any skill token, e.g. no_skill_B5), got {r!r}")
+            if _SKILL_CODE.match(r):
+                codes.add(r[len("no_skill_"):])
+            skills |= r == "no_skills"
             goals |= r == "no_goals"
             cards |= r == "no_cards"
-        return cls(frozenset(levels), goals, cards)
+        return cls(frozenset(codes), skills, goals, cards)
 
-    def skill_allowed(self, place: int) -> bool:
-        return int(PYRAMID.level_of[place]) not in self.skill_levels
+    def skill_levels(self, setup) -> frozenset:
+        """The levels whose skill token this player never uses under ``setup`` (ValueError if a forbidden token
+        is not in the setup: the restriction would mean nothing)."""
+        used = {code: lvl for lvl, code in zip(SKILL_LEVELS, setup.skills) if code is not None}
+        missing = sorted(self.skill_codes - set(used))
+        if missing:
+            raise ValueError(f"policies: restriction no_skill_{missing[0]} names skill token {missing[0]}, which this "
+                             f"setup does not use (its skill tokens: {', '.join(used) or 'none'})")
+        if self.no_skills:
+            return frozenset(used.values())
+        return frozenset(used[c] for c in self.skill_codes)
+
+    def skill_allowed(self, place: int, setup) -> bool:
+        return int(PYRAMID.level_of[place]) not in self.skill_levels(setup)
 
     def value(self, values, colours, table, mode: str) -> int:
         """:func:`.scoring.evaluate` without the ignored terms (milli-VP, the kernels' integers)."""
@@ -88,7 +118,6 @@ class Restriction:
         if self.no_cards:
             total -= 1000 * sum(_score_pyramid(values, colours, table).cards)
         return total
-
 
 NO_RESTRICTION = Restriction()
 
@@ -126,7 +155,7 @@ def random_legal(state: GameState, u, restriction: Restriction = NO_RESTRICTION)
     places = _legal_places(state.pyramids[state.seat][0])
     place = places[int(u[1] * len(places))]
     v, c = state.after_place(state.seat, take, place)
-    n_opts = len(state.skill_options(v, c, place)) if restriction.skill_allowed(place) else 0
+    n_opts = len(state.skill_options(v, c, place)) if restriction.skill_allowed(place, state.table.setup) else 0
     return take, place, int(u[2] * (n_opts + 1)) - 1
 
 
@@ -144,7 +173,7 @@ def search(state: GameState, u, mode: str, restriction: Restriction = NO_RESTRIC
         if key not in cache:
             v, c = state.after_place(seat, take, place)
             best, arg = restriction.value(v, c, table, mode), -1
-            options = state.skill_options(v, c, place) if restriction.skill_allowed(place) else []
+            options = state.skill_options(v, c, place) if restriction.skill_allowed(place, state.table.setup) else []
             for i, act in enumerate(options):
                 val = restriction.value(*apply_action(v, c, act), table, mode)
                 if val > best:
@@ -224,8 +253,8 @@ POLICY_CODES = {"random_legal": 0, "greedy": 1, "lookahead": 2}
 def parse_policy(name: str) -> tuple[str, Restriction]:
     """``(base policy name, restriction)`` of ``"greedy"`` or ``"greedy/no_goals"`` (see :data:`RESTRICTIONS`).
 
-    >>> parse_policy("lookahead/no_skill_L3/no_cards")
-    ('lookahead', Restriction(skill_levels=frozenset({3}), no_goals=False, no_cards=True))
+    >>> parse_policy("lookahead/no_skill_A3/no_cards")
+    ('lookahead', Restriction(skill_codes=frozenset({'A3'}), no_skills=False, no_goals=False, no_cards=True))
     """
     if not isinstance(name, str):
         raise ValueError(f"policies must name one of {sorted(POLICIES)}, got {name!r}")

@@ -1,7 +1,7 @@
 """A sampling-based Pyradice player: flat Monte Carlo search with rollouts from the compiled engine.
 
-``"flat_mc"`` (budget spelled ``"flat_mc:N"``, rollout policy ``"flat_mc:N:lookahead"``) chooses its move like
-this, on every turn:
+``"flat_mc"`` (budget spelled ``"flat_mc:N"``, rollout policy ``"flat_mc:N:greedy"``, rollout depth
+``"flat_mc:N:lookahead:D"`` or ``":full"``) chooses its move like this, on every turn:
 
 1. **What it sees** (:func:`observe`): the pyramids, the cards and discs, which quarry positions hold a die, the
    value of every die whose top face is visible (no die rests on it) and the colour of every die showing at
@@ -16,12 +16,21 @@ this, on every turn:
    quarry and in every pyramid).  This is the exact posterior: the quarry was set up that way and nothing
    else has been revealed.  (The side faces of a covered die are not modelled, so its value is not narrowed by
    them.)
-4. **Rollouts**: for each sampled quarry, every surviving candidate is played, then the game is played out to
-   the end by every seat with the ``rollout`` policy (``greedy`` by default) through :func:`.kernel.play_batch`
-   (forced first move).  All candidates share the same samples and tie-break numbers (common random numbers).
-   A rollout is worth ``win + margin * (own VP - best other VP)`` to the mover (``win``: 1, 1/k when k seats
-   share it, 0).  The budget of ``rollouts`` per decision is spread by **sequential halving** (Karnin et al.
-   2013): every round gives each survivor the same number of new samples and keeps the better half.
+4. **Rollouts, truncated** (issue 27): for each sampled quarry, every surviving candidate is played, then
+   ``depth`` - 1 more turns (3 turns in all by default: the candidate, the next seat's reply, the following
+   move) by every seat with the ``rollout`` policy (``lookahead`` by default) through :func:`.kernel.play_batch`
+   (forced first move), and the position is valued by the ``lookahead`` valuation of every pyramid: own minus
+   the best other, in VP (:func:`evaluate_rows`).  A rollout that reaches the end of the game is valued by its
+   result instead: ``win + margin * (own VP - best other VP)`` (``win``: 1, 1/k when k seats share it, 0).
+   ``depth = 0`` (``"flat_mc:N:R:full"``) plays every rollout to the end: issue 12's player, spelled
+   :data:`FLAT_MC_FULL` (16 greedy rollouts to the end; the same games as before).  All candidates share the
+   same samples and tie-break numbers (common random numbers).  The budget of ``rollouts`` per decision (8 by
+   default) is spread by **sequential halving** (Karnin et al. 2013; :func:`halving_schedule`): every round
+   gives each survivor the same number of new samples and keeps the better half.
+
+   Why truncated: the cut is cheaper (3 turns instead of up to 41) *and* less noisy than a finished game (a
+   win share of 0 or 1 on one sample); the default beat issue 12's player in 2,000 games at about 1/12 of its
+   CPU (docs/guide/pyradice.md).
 
 The player's random numbers come from the turn's dealt uniforms (:class:`.rules.Deal`), so a game is still a
 pure function of its deal: the readable engine (:func:`flat_mc` as a policy of :func:`.sim.play_game`) and the
@@ -30,8 +39,10 @@ batched driver (:func:`play_search_deals`, used by :func:`.sim.simulate_games`) 
 Examples
 --------
 >>> spec = FlatMC.parse("flat_mc:32")
->>> spec.rollouts, spec.rollout, spec.name
-(32, 'greedy', 'flat_mc:32')
+>>> spec.rollouts, spec.rollout, spec.depth, spec.name
+(32, 'lookahead', 3, 'flat_mc:32')
+>>> FlatMC.parse(FLAT_MC_FULL)
+FlatMC(rollouts=16, rollout='greedy', candidates=8, per_pair=2, margin=0.02, depth=0)
 >>> FlatMC.parse("greedy") is None
 True
 """
@@ -48,12 +59,19 @@ from ..engine._jit import njit
 from .geometry import PYRAMID, quarry_geometry
 from .kernel import GEO, K_OPTIONS, R_SKF, compile_options, evaluate, play_batch, skill_options, workspace
 
-__all__ = ["FlatMC", "SEARCH_POLICY", "observe", "determinize", "move_values", "candidates", "decide",
+__all__ = ["FlatMC", "SEARCH_POLICY", "FLAT_MC_FULL", "observe", "determinize", "move_values", "candidates", "decide",
+           "halving_schedule",
            "play_search_deals", "flat_mc", "is_search_policy"]
 
-#: The policy name of the search player (``"flat_mc"``, ``"flat_mc:N"``, ``"flat_mc:N:greedy|lookahead"``).
+#: The policy name of the search player (``"flat_mc"``, ``"flat_mc:N"``, ``"flat_mc:N:greedy|lookahead"``,
+#: ``"flat_mc:N:greedy|lookahead:D|full"``).
 SEARCH_POLICY = "flat_mc"
+#: The search player of issue 12 (before issue 27): 16 rollouts a decision played to the end of the game by
+#: greedy seats.  ~12x the CPU of today's default and weaker than it (docs/guide/pyradice.md); kept for comparisons.
+FLAT_MC_FULL = "flat_mc:16:greedy:full"
 _ROLLOUT_CODES = {"greedy": 1, "lookahead": 2}
+_SPELLING = ("'flat_mc', 'flat_mc:N', 'flat_mc:N:greedy|lookahead' or 'flat_mc:N:greedy|lookahead:D|full' "
+             "(N rollouts a decision, D turns a rollout, full: to the end of the game)")
 
 
 @dataclass(frozen=True)
@@ -71,20 +89,27 @@ class FlatMC:
     per_pair : int
         At most this many skill options of one (die, space) among the candidates.
     margin : float
-        Weight of the VP margin (own score minus the best other score) added to the win (0, 1/k or 1).
+        Weight of the VP margin (own score minus the best other score) added to the win (0, 1/k or 1) of a
+        rollout played to the end of the game.
+    depth : int
+        Turns a rollout plays (the candidate's included) before it is valued by the ``lookahead`` valuation of
+        every pyramid (own minus the best other, VP); 0: to the end of the game (``"full"`` in the name).  A
+        rollout reaching the last turn is valued by the game's result either way.
     """
 
-    rollouts: int = 16
-    rollout: str = "greedy"
+    rollouts: int = 8
+    rollout: str = "lookahead"
     candidates: int = 8
     per_pair: int = 2
     margin: float = 0.02
+    depth: int = 3
 
     def __post_init__(self):
-        for name in ("rollouts", "candidates", "per_pair"):
+        for name in ("rollouts", "candidates", "per_pair", "depth"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+            low = 0 if name == "depth" else 1
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+                raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
         if self.rollout not in _ROLLOUT_CODES:
             raise ValueError(f"rollout must be one of {sorted(_ROLLOUT_CODES)}, got {self.rollout!r}")
         if not (isinstance(self.margin, (int, float)) and math.isfinite(self.margin) and self.margin >= 0):
@@ -92,13 +117,17 @@ class FlatMC:
 
     @property
     def name(self) -> str:
-        """The policy name that parses back to these parameters (defaults left out)."""
-        out = SEARCH_POLICY
-        if self.rollouts != FlatMC.rollouts or self.rollout != FlatMC.rollout:
-            out += f":{self.rollouts}"
-        if self.rollout != FlatMC.rollout:
-            out += f":{self.rollout}"
-        return out
+        """The policy name that parses back to these parameters (defaults left out; ``candidates``,
+        ``per_pair`` and ``margin`` have no spelling).
+
+        >>> FlatMC(rollouts=16, rollout="greedy", depth=0).name
+        'flat_mc:16:greedy:full'
+        """
+        parts = [self.rollouts, self.rollout, self.depth or "full"]
+        default = [FlatMC.rollouts, FlatMC.rollout, FlatMC.depth]
+        while parts and [self.rollouts, self.rollout, self.depth][len(parts) - 1] == default[len(parts) - 1]:
+            parts.pop()
+        return ":".join([SEARCH_POLICY, *(str(x) for x in parts)])
 
     @classmethod
     def parse(cls, name) -> FlatMC | None:
@@ -106,20 +135,24 @@ class FlatMC:
         if not isinstance(name, str) or name.split(":")[0] != SEARCH_POLICY:
             return None
         parts = name.split(":")[1:]
-        if len(parts) > 2:
-            raise ValueError(f"policies: a search player is spelled 'flat_mc', 'flat_mc:N' or "
-                             f"'flat_mc:N:greedy|lookahead', got {name!r}")
+        if len(parts) > 3:
+            raise ValueError(f"policies: a search player is spelled {_SPELLING}, got {name!r}")
         kw = {}
         if parts:
             if not parts[0].isdigit() or int(parts[0]) < 1:
                 raise ValueError(f"policies: the budget of {name!r} must be a positive integer (rollouts per "
                                  f"decision), got {parts[0]!r}")
             kw["rollouts"] = int(parts[0])
-        if len(parts) == 2:
+        if len(parts) >= 2:
             if parts[1] not in _ROLLOUT_CODES:
                 raise ValueError(f"policies: the rollout policy of {name!r} must be one of "
                                  f"{sorted(_ROLLOUT_CODES)}, got {parts[1]!r}")
             kw["rollout"] = parts[1]
+        if len(parts) == 3:
+            if parts[2] != "full" and not (parts[2].isdigit() and int(parts[2]) >= 1):
+                raise ValueError(f"policies: the rollout depth of {name!r} must be a positive integer (turns) or "
+                                 f"'full' (to the end of the game), got {parts[2]!r}")
+            kw["depth"] = 0 if parts[2] == "full" else int(parts[2])
         return cls(**kw)
 
 
@@ -140,7 +173,7 @@ def observe(values, colours, occupied, players: int) -> tuple[np.ndarray, np.nda
     >>> import numpy as np
     >>> v, c = observe(np.full(47, 4), np.zeros(47, int), np.ones(47, bool), 2)
     >>> int((v > 0).sum()), int((c >= 0).sum())        # the top layer's values; colours of every outer face
-    (8, 30)
+    (8, 36)
     """
     geom = quarry_geometry(players)
     occ = np.asarray(occupied, dtype=bool)
@@ -169,7 +202,7 @@ def determinize(obs_values, obs_colours, occupied, seen_colours, box, n_samples:
     >>> import numpy as np
     >>> occ = np.ones(47, bool)
     >>> v, c = determinize(np.zeros(47, int), np.full(47, -1), occ, [], np.array([12] * 5), 3, rng=0)
-    >>> v.shape, bool(((v >= 1) & (v <= 6)).all()), np.bincount(c[0], minlength=5).max() <= 12
+    >>> v.shape, bool(((v >= 1) & (v <= 6)).all()), bool(np.bincount(c[0], minlength=5).max() <= 12)
     ((3, 47), True, True)
     """
     gen = np.random.default_rng(rng)
@@ -270,24 +303,23 @@ def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, player
     v = np.array(vals, dtype=np.int64)
     c = np.array(cols, dtype=np.int64)
     places = _places(v)
-    out = np.zeros((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)
-    ws = workspace(len(occ), 1)
+    out = np.empty((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)   # rows :m written
+    z = np.zeros                  # the scratch arrays of workspace() move_values uses: work, opt, saved, terms, tmp
     with compile_options():
         m = move_values(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
                         np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
-                        np.ascontiguousarray(discs, dtype=np.int64), GEO, ws[5], ws[6], ws[7], ws[8], ws[9], out)
+                        np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
+                        z(12, np.int64), z(10, np.int64), z(10, np.int64), out)
     moves = out[:m]
     order = np.argsort(-moves[:, 3], kind="stable")
-    kept: list[int] = []
-    per: dict[tuple[int, int], int] = {}
-    for r in order:
-        key = (int(moves[r, 0]), int(moves[r, 1]))
-        if per.get(key, 0) < per_pair:
-            per[key] = per.get(key, 0) + 1
-            kept.append(int(r))
-            if len(kept) == k:
-                break
-    return moves[kept]
+    # the rank of each move among the moves of its (die, space), best first: keep ranks < per_pair
+    pair = (moves[order, 0] * PYRAMID.n + moves[order, 1])
+    by_pair = np.argsort(pair, kind="stable")              # grouped by pair, best first within a group
+    grouped = pair[by_pair]
+    starts = np.flatnonzero(np.concatenate([[True], grouped[1:] != grouped[:-1]]))
+    rank = np.empty(m, np.int64)
+    rank[by_pair] = np.arange(m) - np.repeat(starts, np.diff(np.concatenate([starts, [m]])))
+    return moves[order[rank < per_pair][:k]]
 
 
 # ----------------------------------------------------------------------------------------- rollouts
@@ -312,61 +344,98 @@ class _Decision:
     count: np.ndarray = None
 
 
-def _outcome_values(totals, goals, seat: int, margin: float) -> np.ndarray:
-    """Rollout value to ``seat``: win share (rules' tie-breaks) + margin x (own VP - best other VP)."""
+def halving_schedule(k: int, rollouts: int) -> list[int]:
+    """Samples per surviving candidate in each round of sequential halving over ``k`` candidates.
+
+    ``ceil(log2 k)`` rounds; round r gives each of its survivors ``max(1, rollouts // (rounds * survivors))``
+    samples, then keeps the better half (rounded up).
+
+    >>> halving_schedule(8, 8), halving_schedule(8, 16), halving_schedule(1, 8)
+    ([1, 1, 1], [1, 1, 2], [])
+    """
+    if k <= 1:
+        return []
+    rounds = max(1, math.ceil(math.log2(k)))
+    out, alive = [], k
+    while alive > 1:
+        out.append(max(1, rollouts // (rounds * alive)))
+        alive = math.ceil(alive / 2)
+    return out
+
+
+@njit(cache=True)
+def evaluate_rows(pv, pc, mode, tab, discs, geo, work, terms, out):
+    """``out[r, s]``: the ``mode`` valuation (milli-VP) of seat ``s``'s pyramid in row ``r`` (truncated rollouts)."""
+    for r in range(pv.shape[0]):
+        for s in range(pv.shape[1]):
+            out[r, s] = evaluate(pv[r, s], pc[r, s], mode, np.int64(-1), tab, discs[r], geo, work, terms, terms)
+
+
+def _outcome_values(totals, goals, seat, margin: float) -> np.ndarray:
+    """Rollout value to ``seat`` (one per row): win share (rules' tie-breaks) + margin x (own VP - best other VP)."""
+    rows = np.arange(len(totals))
     top = totals.max(axis=1, keepdims=True)
     tied = totals == top
     g = np.where(tied, goals, -1)
     win = tied & (g == g.max(axis=1, keepdims=True))
-    share = win[:, seat] / win.sum(axis=1)
-    others = np.delete(totals, seat, axis=1).max(axis=1)
-    return share + margin * (totals[:, seat] - others)
+    share = win[rows, seat] / win.sum(axis=1)
+    return share + margin * _margin(totals, seat)
 
 
-def _run_rollouts(jobs, setup_tab, n_colours: int, players: int, turns: int, codes: np.ndarray, qgeo):
-    """Play every (decision, candidate, sample) rollout of one round in one kernel call; returns per-job values."""
+def _margin(scores, seat) -> np.ndarray:
+    """Own score minus the best other score, per row (``seat``: one seat per row)."""
+    rows = np.arange(len(scores))
+    others = scores.astype(float)
+    own = others[rows, seat].copy()
+    others[rows, seat] = -np.inf
+    return own - others.max(axis=1)
+
+
+def _run_rollouts(jobs, setup_tab, n_colours: int, players: int, turns: int, codes: np.ndarray, qgeo, stop: int,
+                  margin: float):
+    """Play every (decision, candidate, sample) rollout of one round in one kernel call (turns up to ``stop``);
+    returns per job the values, shape (candidates, samples)."""
     sizes = [len(cand) * len(vals) for _, cand, vals, _, _ in jobs]
     r = sum(sizes)
     n = jobs[0][0].occ.shape[0]
-    values = np.empty((r, n), np.int64)
-    colours = np.empty((r, n), np.int64)
-    discs = np.empty((r, 4), np.int64)
-    first = np.empty(r, np.int64)
-    start = np.empty(r, np.int64)
-    qocc = np.empty((r, n), np.int64)
-    uniforms = np.empty((r, turns, 3))
-    pv = np.empty((r, players, 21), np.int64)
-    pc = np.empty((r, players, 21), np.int64)
+    rep = np.repeat(np.arange(len(jobs)), sizes)                  # the job of every row
+    n_s = np.array([len(vals) for _, _, vals, _, _ in jobs])
+    offset = np.concatenate([[0], np.cumsum(n_s)[:-1]])
+    first_row = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    sample = offset[rep] + (np.arange(r) - first_row[rep]) % n_s[rep]   # row = candidate * samples + sample
+    values = np.concatenate([vals for _, _, vals, _, _ in jobs])[sample]
+    colours = np.concatenate([cols for _, _, _, cols, _ in jobs])[sample]
+    uniforms = np.concatenate([unif for _, _, _, _, unif in jobs])[sample]
+    decs = [job[0] for job in jobs]
+    discs = np.stack([d.discs for d in decs])[rep]
+    first = np.array([d.first for d in decs], np.int64)[rep]
+    start = np.array([d.turn for d in decs], np.int64)[rep]
+    seat = np.array([d.seat for d in decs], np.int64)[rep]
+    qocc = np.stack([d.occ for d in decs])[rep]
+    pv = np.stack([d.pv for d in decs])[rep]
+    pc = np.stack([d.pc for d in decs])[rep]
     moves = np.full((r, turns, 3), -1, np.int64)
-    lo = 0
-    for (dec, cand, vals, cols, unif), size in zip(jobs, sizes):
-        hi = lo + size
-        k, s = len(cand), len(vals)
-        values[lo:hi] = np.tile(vals, (k, 1))         # row = candidate * s + sample
-        colours[lo:hi] = np.tile(cols, (k, 1))
-        uniforms[lo:hi] = np.tile(unif, (k, 1, 1))
-        discs[lo:hi] = dec.discs
-        first[lo:hi] = dec.first
-        start[lo:hi] = dec.turn
-        qocc[lo:hi] = dec.occ
-        pv[lo:hi] = dec.pv
-        pc[lo:hi] = dec.pc
-        moves[lo:hi, dec.turn] = np.repeat(cand[:, :3], s, axis=0)
-        lo = hi
+    moves[np.arange(r), start] = np.concatenate([np.repeat(cand[:, :3], len(vals), axis=0)
+                                                 for _, cand, vals, _, _ in jobs])
     totals = np.zeros((r, players), np.int64)
     met = np.zeros((r, players, 5), np.int64)
     with compile_options():
-        play_batch(values, colours, discs, first, start, turns, qocc, uniforms, codes,
-                   np.stack([setup_tab] * players), qgeo, setup_tab, n_colours, GEO, pv, pc, totals, met, np.zeros((r, players, 4), np.int64), np.zeros((r, turns), np.int64),
+        play_batch(values, colours, discs, first, start, stop, qocc, uniforms, codes,
+                   np.stack([setup_tab] * players), qgeo, setup_tab, n_colours, GEO, pv, pc, totals, met,
+                   np.zeros((r, players, 4), np.int64), np.zeros((r, turns), np.int64),
                    moves, np.zeros((r, players), np.int64), *workspace(n, n_colours))
-    goals = met.sum(axis=2)
+    if stop < turns:                       # truncated: the lookahead valuation of every pyramid, in VP
+        ev = np.zeros((r, players), np.int64)
+        w = workspace(n, n_colours)
+        evaluate_rows(pv, pc, np.int64(2), setup_tab, discs, GEO, w[5], w[8], ev)
+        v = _margin(ev / 1000.0, seat)
+    else:
+        v = _outcome_values(totals, met.sum(axis=2), seat, margin)
     out = []
     lo = 0
-    for (dec, cand, vals, _, _), size in zip(jobs, sizes):
-        hi = lo + size
-        v = _outcome_values(totals[lo:hi], goals[lo:hi], dec.seat, dec.spec.margin)
-        out.append(v.reshape(len(cand), len(vals)))
-        lo = hi
+    for (_, cand, vals, _, _), size in zip(jobs, sizes):
+        out.append(v[lo:lo + size].reshape(len(cand), len(vals)))
+        lo += size
     return out
 
 
@@ -374,42 +443,47 @@ def decide(decisions: Sequence[_Decision], setup_tab, n_colours: int, players: i
            qgeo) -> list[tuple[int, int, int]]:
     """Sequential halving over the candidates of several decisions at once; the chosen (take, place, option).
 
-    ``qgeo``: the packed quarry geometry (:func:`.sim.quarry_table`)."""
+    Each decision draws its samples (hidden quarries and the rollouts' tie-break numbers) for every round
+    (:func:`halving_schedule`) up front, in one draw (the full-rollout player: one draw per round, in order).  ``qgeo``: the packed quarry geometry (:func:`.sim.quarry_table`).
+    """
     turns = PYRAMID.n * players
-    pending = []
+    groups: dict[tuple, list] = {}
     for dec in decisions:
         dec.alive = np.arange(len(dec.cands))
         dec.total = np.zeros(len(dec.cands))
         dec.count = np.zeros(len(dec.cands), np.int64)
         if len(dec.cands) > 1:
-            pending.append(dec)
-    by_rollout: dict[str, list] = {}
-    for dec in pending:
-        by_rollout.setdefault(dec.spec.rollout, []).append(dec)
-    for rollout, group in by_rollout.items():
+            stop = turns if dec.spec.depth == 0 else min(turns, dec.turn + dec.spec.depth)
+            groups.setdefault((dec.spec.rollout, stop, dec.spec.margin), []).append(dec)
+    for (rollout, stop, margin), group in groups.items():
         codes = np.full(players, _ROLLOUT_CODES[rollout], np.int64)
-        rounds = {id(dec): max(1, math.ceil(math.log2(len(dec.cands)))) for dec in group}
-        active = list(group)
+        plan = {}
+        for dec in group:
+            sched = halving_schedule(len(dec.cands), dec.spec.rollouts)
+            # the full-rollout player draws round by round (issue 12's random stream: its games are unchanged)
+            chunks = sched if dec.spec.depth == 0 else [sum(sched)]
+            draws = [(*determinize(dec.obs_values, dec.obs_colours, dec.occ, dec.pc.ravel(), box, per, rng=dec.rng),
+                      dec.rng.random((per, turns, 3))) for per in chunks]
+            plan[id(dec)] = (sched, *(x[0] if len(x) == 1 else np.concatenate(x) for x in zip(*draws)))
+        active, rnd = list(group), 0
         while active:
             jobs = []
             for dec in active:
-                per = max(1, dec.spec.rollouts // (rounds[id(dec)] * len(dec.alive)))
-                seen = np.concatenate([dec.pc.ravel()])
-                vals, cols = determinize(dec.obs_values, dec.obs_colours, dec.occ, seen, box, per, rng=dec.rng)
-                unif = dec.rng.random((per, turns, 3))
-                jobs.append((dec, dec.cands[dec.alive], vals, cols, unif))
-            results = _run_rollouts(jobs, setup_tab, n_colours, players, turns, codes, qgeo)
+                sched, vals, cols, unif = plan[id(dec)]
+                lo = sum(sched[:rnd])
+                hi = lo + sched[rnd]
+                jobs.append((dec, dec.cands[dec.alive], vals[lo:hi], cols[lo:hi], unif[lo:hi]))
+            results = _run_rollouts(jobs, setup_tab, n_colours, players, turns, codes, qgeo, stop, margin)
             still = []
             for (dec, _, _, _, _), res in zip(jobs, results):
                 dec.total[dec.alive] += res.sum(axis=1)
                 dec.count[dec.alive] += res.shape[1]
-                if len(dec.alive) > 1:
-                    mean = dec.total[dec.alive] / dec.count[dec.alive]
-                    keep = np.argsort(-mean, kind="stable")[:max(1, math.ceil(len(dec.alive) / 2))]
-                    dec.alive = dec.alive[np.sort(keep)]
+                mean = dec.total[dec.alive] / dec.count[dec.alive]
+                keep = np.argsort(-mean, kind="stable")[:max(1, math.ceil(len(dec.alive) / 2))]
+                dec.alive = dec.alive[np.sort(keep)]
                 if len(dec.alive) > 1:
                     still.append(dec)
-            active = still
+            active, rnd = still, rnd + 1
     return [tuple(int(x) for x in dec.cands[dec.alive[0], :3]) for dec in decisions]
 
 

@@ -63,8 +63,9 @@ def check_setup(setup, components=None) -> Setup:
     return setup
 
 
-def resolve_policies(policies, players: int) -> list:
-    """Policy names (or callables) per seat; one name applies to every seat (default ``"greedy"``)."""
+def resolve_policies(policies, players: int, setup: Setup | None = None) -> list:
+    """Policy names (or callables) per seat; one name applies to every seat (default ``"greedy"``).  With a
+    ``setup``, a restriction naming a skill token the setup does not use is rejected here, before any game."""
     if policies is None:
         policies = "greedy"
     if isinstance(policies, str) or callable(policies):
@@ -74,7 +75,15 @@ def resolve_policies(policies, players: int) -> list:
                          f"got {policies!r}")
     for p in policies:
         _check_policy_name(p)
+        if setup is not None and isinstance(p, str) and _search_spec(p) is None:
+            parse_policy(p)[1].skill_levels(setup)
     return list(policies)
+
+
+def _search_spec(name):
+    from .search import FlatMC
+
+    return FlatMC.parse(name)
 
 
 def _check_policy_name(name) -> None:
@@ -134,14 +143,14 @@ def kernel_tables(setup: Setup) -> dict[str, np.ndarray | int]:
     return {"tab": tab, "n_colours": n_colours}
 
 
-def restricted_tab(tab: np.ndarray, restriction: Restriction) -> np.ndarray:
+def restricted_tab(tab: np.ndarray, restriction: Restriction, setup: Setup) -> np.ndarray:
     """The kernels' ``tab`` as a restricted player sees it: forbidden skill levels have no skill (family -1),
     ignored goals no goal (pair set -1: no VP, no lookahead bonus), ignored cards score nothing (a weight sum
     with zero weights).  The rules (final scores, skill effects) keep using ``tab``."""
     from .kernel import R_CARD, R_GPAIR, R_SKF
 
     out = tab.copy()
-    for lvl in restriction.skill_levels:
+    for lvl in restriction.skill_levels(setup):
         out[R_SKF, lvl] = -1
     if restriction.no_goals:
         out[R_GPAIR, :] = -1
@@ -176,7 +185,7 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
     # a search seat chooses its own moves (forced in the kernel); its rollouts play the compiled greedy
     parsed = [("greedy", Restriction()) if is_search_policy(p) else parse_policy(p) for p in policies]
     pol = np.array([POLICY_CODES[base] for base, _ in parsed], dtype=np.int64)
-    ptab = np.stack([restricted_tab(tabs["tab"], r) for _, r in parsed])
+    ptab = np.stack([restricted_tab(tabs["tab"], r, setup) for _, r in parsed])
     if any(is_search_policy(p) for p in policies):
         return play_search_deals(deals, setup, policies, tab=tabs["tab"], n_colours=tabs["n_colours"], ptab=ptab,
                                  codes=pol, qgeo=quarry_table(players))
@@ -329,7 +338,7 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     players = check_players(players)
     check_result_size(n_games, row_bytes(players, return_arrays), name="n_games")
     setup = check_setup(setup, components)
-    pols = resolve_policies(policies, players)
+    pols = resolve_policies(policies, players, setup)
     if not isinstance(engine, str) or engine not in ("auto", "fast", "python"):
         raise ValueError(f"engine must be 'auto', 'fast' or 'python', got {engine!r}")
     fast = fast_capable(setup, pols)
@@ -517,7 +526,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
     """
     players = check_players(players)
     setup = check_setup(setup, components)
-    pols = resolve_policies(policies, players)
+    pols = resolve_policies(policies, players, setup)
     gen = as_generator(rng)
     d = deal(players, setup, rng=gen)
     g = GameState.start(d, setup)

@@ -42,11 +42,11 @@ import numbers
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..engine.positions import check_choice, exact_columns, read_position
 from ..engine.schema import (
     Array,
     Field,
@@ -56,8 +56,6 @@ from ..engine.schema import (
     SchemaError,
     Str,
     Table,
-    read_document,
-    validate,
 )
 from .components import Components, coerce_components
 from .physics import TiltParams, coerce_params
@@ -315,18 +313,8 @@ def load_position(source, *, components=None) -> Position:
     ...
     pyradice_lab.engine.schema.SchemaError: raft: has 0 items (allowed: an array of 3 items, each an array of 3 items, each gems as colour letter + count, e.g. "R2 Y1 K1" (or "R2Y1K1"); "-" for none)
     """
-    if isinstance(source, Position):
-        return source
-    comp = coerce_components(components)
-    file = None
-    if isinstance(source, Mapping):
-        doc = dict(source)
-    elif isinstance(source, (str, Path)):
-        file = Path(source)
-        doc = read_document(file, what="position")   # .json or TOML, with the input-file limits
-    else:
-        raise TypeError(f"position must be a path, a mapping or a Position, got {type(source).__name__}")
-    return _build(validate(position_spec(), doc, file=file), comp, file)
+    return read_position(source, Position, position_spec(), _build,
+                         None if isinstance(source, Position) else coerce_components(components))
 
 
 # ------------------------------------------------------------------------------------------ from games
@@ -461,12 +449,6 @@ def position_from_game(seed, turn: int, *, players: int = 3, variant: str = "sta
 
 
 # ------------------------------------------------------------------------------------------ advise
-def _check_choice(value, name, allowed):
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
-    return value
-
-
 def _setting(pos: Position, objective: str, params):
     """Arrays of the mover and the opponents (passing order), the exact player's context and parameters."""
     from .expectimax import ExactContext
@@ -647,8 +629,8 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
     >>> len(df)
     110
     """
-    _check_choice(objective, "objective", OBJECTIVES)
-    _check_choice(policy, "policy", POLICIES)
+    check_choice(objective, "objective", OBJECTIVES)
+    check_choice(policy, "policy", POLICIES)
     if isinstance(samples, bool) or not isinstance(samples, numbers.Integral) or not 2 <= samples <= 1_000_000:
         raise ValueError(f"samples must be an integer in 2..1000000, got {samples!r}")
     if params is not None and not isinstance(params, (TiltParams, Mapping)):
@@ -800,10 +782,7 @@ def _advise_loading(pos: Position, objective: str, params) -> pd.DataFrame:
         rows.append(("; ".join(parts) or "nothing to place", t, left, v, t.tobytes() == engine, then, why))
     df = pd.DataFrame(rows, columns=["action", "fill", "leftover", "value", "engine", "then", "why"])
     df = df.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
-    df.insert(4, "se", np.nan)
-    df.insert(5, "ci_low", np.nan)
-    df.insert(6, "ci_high", np.nan)
-    df.insert(7, "regret", df["value"].iloc[0] - df["value"])
+    exact_columns(df, 4)
     df["objective"] = OBJECTIVES[objective]
     df.attrs.update(objective=OBJECTIVES[objective], policy="exact", position=pos, decision="load",
                     lifeboats=[comp.card_label(c) for c, _, _ in pos.boats[pos.to_move]])
@@ -914,7 +893,7 @@ def tilt_outcomes(position, edge, finger, duration, *, objective: str = "points"
 
     if isinstance(described, bool) or not isinstance(described, numbers.Integral) or described < 0:
         raise ValueError(f"described must be an integer >= 0, got {described!r}")
-    _check_choice(objective, "objective", OBJECTIVES)
+    check_choice(objective, "objective", OBJECTIVES)
     pos = load_position(position, components=components)
     comp = pos.comp
     edge = check_edge(edge)

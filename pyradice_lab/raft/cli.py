@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 
 from ..engine.cliargs import (
-    check_position_source,
     comma_names,
     components_arg,
     execution_args,
@@ -23,6 +22,7 @@ from ..engine.cliargs import (
     output_file,
     positive_int,
 )
+from ..engine.positions import played_line, position_from_args
 
 __all__ = ["add_cli", "DESCRIPTION"]
 
@@ -189,19 +189,14 @@ def _cmd_advise(args) -> int:
     from .advisor import advise, load_position, position_from_game
     from .components import load_components
 
-    check_position_source(args, "1 = the first turn")
     comp = load_components(args.components)
-    if args.position is not None:
-        pos = load_position(args.position, components=comp)
-        where = args.position
-    else:
-        pos = position_from_game(args.game_seed, args.turn, players=args.players, variant=args.variant,
-                                 policies=_policies(args.policies), after_tilt=args.after_tilt, components=comp)
-        where = f"game seed {args.game_seed}, turn {args.turn}" + (" after the tilt" if args.after_tilt else "")
+    pos, where = position_from_args(
+        args, turn_hint="1 = the first turn", components=comp, load=load_position,
+        from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players, variant=args.variant,
+                                             policies=_policies(args.policies), after_tilt=args.after_tilt,
+                                             components=comp),
+        after=" after the tilt" if args.after_tilt else "")
     df = advise(pos, objective=args.objective, policy=args.policy, rng=args.seed, samples=args.samples)
-    if args.dump_position:
-        with open(args.dump_position, "w", encoding="utf-8") as fh:
-            fh.write(pos.to_toml())
     print(f"Position: {where}")
     print(pos.text())
     if df.attrs.get("decision") == "load":
@@ -229,9 +224,9 @@ def _cmd_advise(args) -> int:
         print(f"{i + 1}. {r.edge} {r.finger} {r.duration:g} s: {r.why}\n   then: {r.then}")
     if pos.played is not None:
         e, f, d = pos.played
-        hit = df.index[(df["edge"] == e) & (df["finger"] == f) & (df["duration"] == d)]
-        if len(hit):
-            print(f"played in the game: {e} {f} {d:g} s, rank {hit[0] + 1}, regret {df['regret'].iloc[hit[0]]:.3f}")
+        line = played_line(df, (df["edge"] == e) & (df["finger"] == f) & (df["duration"] == d), f"{e} {f} {d:g} s")
+        if line:
+            print(line)
     top = df.iloc[0]
     out = df.attrs["outcomes"]
     if args.outcomes:
@@ -259,10 +254,14 @@ def _cmd_simulate(args) -> int:
                         **execution_kwargs(args))
     readings = [r for r, on in (("discarded gems may roll", args.discards_roll),
                                 ("sunk lifeboats not replaced", args.sunk_not_replaced)) if on]
-    print(f"Rocking Raft: {args.games:,} games, {args.players} players, {args.variant} variant, policies "
-          f"{', '.join(df.attrs['policies'])}, seed {args.seed}"
-          + (f", flag under {args.flag_depth} cards" if args.flag_depth is not None else "")
-          + (f"; readings: {', '.join(readings)}" if readings else ""))
+    from ..engine.assumptions import Assumptions, components_label, start_player_lines
+    from .sim import outcomes
+
+    out = outcomes(df)
+    print(Assumptions.build("raft", components=components_label("raft", args.components),
+                            out=out, rng=args.seed, games=args.games, variant=args.variant,
+                            **{"flag under": None if args.flag_depth is None else f"{args.flag_depth} cards",
+                               "readings": ", ".join(readings) or None}).line())
     rows = []
     for p in range(args.players):
         sc = mean_estimate(df[f"score_{p}"]) if args.games > 1 else None
@@ -276,14 +275,14 @@ def _cmd_simulate(args) -> int:
         print(pd.DataFrame(rows).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     pos = start_player_table(df)
     first = pos.iloc[0]
-    print(f"start player (turn position 0) wins {first.win_rate:.3f} (95% CI {first.win_rate_ci_low:.3f}.."
-          f"{first.win_rate_ci_high:.3f}; fair share {1 / args.players:.3f}, ties split: {first.win_share:.3f}), "
-          f"scores {first.mean_score:.2f} (margin over the others {first.score_margin:+.2f})")
+    print("\n".join(start_player_lines(out, decimals=3)))
+    print(f"start player's win share with ties split {first.win_share:.3f}, score {first.mean_score:.2f} (margin "
+          f"over the others {first.score_margin:+.2f})")
     cols = ["position", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "win_share", "mean_score", "score_margin",
             "score_margin_ci_low", "score_margin_ci_high"]
     with pd.option_context("display.width", 200):
-        print("by turn position (0 = start player):")
-        print(pos[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print("by turn position (1 = start player):")
+        print(pos[cols].assign(position=pos["position"] + 1).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     tie = proportion_estimate(int(df["tie"].sum()), args.games)
     lines = [("turns per game", df["turns"]), ("rounds per game", df["rounds"]), ("winning score", df["winning_score"]),
              ("gems passed per game", df["gems_passed"]), ("points completed by gifts", df["gift_points"])]

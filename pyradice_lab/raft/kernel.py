@@ -55,8 +55,9 @@ class _Batch:
         self.boats_done = np.zeros((n, self.players), dtype=np.int64)
         self.gifted = np.zeros((n, self.players), dtype=np.int64)
         self.cards = np.zeros((self.n_cards, len(CARD_FIELDS)), dtype=np.int64)
-        # per game and card: completions and own turns held (the per-card totals' "completed", "turns_held")
-        self.game_cards = np.zeros((n, self.n_cards, 2), dtype=np.int64)
+        # per game and card: completions, own turns held (completed or not) and own turns held until completed
+        # (the per-card totals' "completed", "turns_held", "completed_turns")
+        self.game_cards = np.zeros((n, self.n_cards, 3), dtype=np.int64)
 
     # ----------------------------------------------------------------------------------- helpers
     @property
@@ -243,6 +244,7 @@ class _Batch:
                 turns = self.bturns[rows, q, b][f]
                 np.add.at(self.game_cards, (self.ids[f], c, 0), 1)
                 np.add.at(self.game_cards, (self.ids[f], c, 1), turns)
+                np.add.at(self.game_cards, (self.ids[f], c, 2), turns)
                 np.add.at(self.cards[:, 1], c, 1)
                 np.add.at(self.cards[:, 2], c, turns)
                 np.add.at(self.cards[:, 3], c, turns * turns)
@@ -339,7 +341,7 @@ class _Batch:
 
 def play_batch(spec: tuple, gens: list, tables: tuple) -> tuple[np.ndarray, ...]:
     """Play one game per generator in ``gens``; returns (games, scores, boats, gifted, cards, game_cards) arrays
-    (``game_cards``: per game and card, completions and own turns held)."""
+    (``game_cards``: per game and card, completions, own turns held, and own turns held until completed)."""
     batch = _Batch(spec, gens, tables)
     batch.setup()
     while len(batch.ids):

@@ -1,6 +1,6 @@
 """Rocking Raft experiments on turn order and on the readings of the rules (split from :mod:`.analysis`).
 
-- :func:`start_player`: win rate and points by turn position (0 = the start player), per player count
+- :func:`start_player`: win rate and points by turn position (1 = the start player), per player count
   and variant: does going first pay?
 - :func:`readings`: does a reading of the rules (or a modelling choice) matter?  The default against each
   alternative that the engines can play, on the same seeds (common random numbers: game ``i`` of both runs
@@ -47,6 +47,7 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
             t.insert(0, "players", p)
             rows.append(t)
     t = pd.concat(rows, ignore_index=True)
+    t["position"] = t["position"] + 1  # in text, tables and figures turn positions are 1-based: 1 = the start player
     # compact: outright win rates and the points' standard errors are in start_player_table
     t = t[["players", "variant", "position", "games", "fair_share", "win_share", "win_share_ci_low",
            "win_share_ci_high", "mean_score", "score_margin", "score_margin_ci_low", "score_margin_ci_high"]]
@@ -58,17 +59,17 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
             ax.errorbar(sub["position"] + off, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y],
                         marker="o", capsize=3, ls=ls, label=v)
         ax.axhline(1 / p, color="0.5", ls=":", label="fair share")
-        ax.set_xticks(range(p))
-        ax.set_xlabel(f"turn position ({p} players; 0 = start)")
+        ax.set_xticks(range(1, p + 1))
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
         ax.set_title(f"{p} players", fontsize=9)
     axes[0].set_ylabel("share of wins (ties split)")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     findings = []
     for r in t.itertuples():
-        if r.position != 0 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
+        if r.position != 1 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
             continue  # the start player always; other positions only when off the fair share
-        who = "start player" if r.position == 0 else f"turn position {r.position}"
+        who = "start player" if r.position == 1 else f"turn position {r.position}"
         findings.append(Finding("difference", f"{who}'s win share, {r.players} players, {r.variant}", r.win_share,
                                 r.win_share_ci_low, r.win_share_ci_high, n=int(r.games), null=r.fair_share,
                                 null_label="a fair share", test="t interval, ties split", player=policies, unit="%"))

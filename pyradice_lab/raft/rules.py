@@ -214,6 +214,9 @@ class Game:
         self.letters = self.comp.gems.letters
         self.ncol = len(self.letters)
         self.slots, self.points = self.comp.deck_arrays()
+        #: per card (deck position): completions, own turns held (completed or not), own turns held until
+        #: completed -- the batch engine's per-game card columns, played by the readable rules
+        self.card_tally = np.zeros((len(self.points), 3), dtype=np.int64)
         # built-in policies share one option grid; each seat scores it with its own timing noise
         durations = sorted({d for p in self.policies if isinstance(p, Policy) for d in p.durations})
         self.options = OptionTable(self.comp.raft, durations or [1.0])
@@ -457,6 +460,7 @@ class Game:
                     self.drop_to_centre(b.held.copy())
                     self.water_supply += b.water
                     self.piles[q].append(b.card)
+                    self.card_tally[b.card] += (1, b.turns, b.turns)
                     draws[q] += 1
                     if q != p:
                         self.stats["gift_points"] += b.points
@@ -474,6 +478,7 @@ class Game:
                     self.drop_to_centre(b.held.copy())
                     self.water_supply += b.water
                     self.deck.append(b.card)
+                    self.card_tally[b.card, 1] += b.turns
                     draws[p] += int(self.replace_sunk)
                     self.stats["sunk"] += 1
                     self.note(f"    seat {p}'s {self.card_name(b.card)} sinks (card to the bottom of the deck)")
@@ -514,6 +519,9 @@ class Game:
         return self.record()
 
     def record(self) -> GameRecord:
+        for seat in self.boats:  # the lifeboats still held at the end: their own turns held
+            for b in seat:
+                self.card_tally[b.card, 1] += b.turns
         scores = [sum(int(self.points[c]) for c in pile) for pile in self.piles]
         boats = [len(pile) for pile in self.piles]
         best = max(scores)

@@ -117,17 +117,20 @@ def _run_rules(setup: _Setup, seeds: list) -> tuple[np.ndarray, ...]:
     scores = np.zeros((n, setup.players), dtype=np.int64)
     boats = np.zeros((n, setup.players), dtype=np.int64)
     gifted = np.zeros((n, setup.players), dtype=np.int64)
+    game_cards = np.zeros((n, len(setup.comp.deck), 3), dtype=np.int64)
     for g in range(n):
-        row = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
-                   components=setup.comp,
-                   params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
-                   max_turns=setup.max_turns, discards_roll=setup.discards_roll,
-                   replace_sunk=setup.replace_sunk).play().summary
+        game = Game(setup.players, setup.variant, setup.policies, rng=np.random.default_rng(seeds[g]),
+                    components=setup.comp,
+                    params=setup.params, skills=setup.skills, flag_depth=setup.flag_depth,
+                    max_turns=setup.max_turns, discards_roll=setup.discards_roll,
+                    replace_sunk=setup.replace_sunk)
+        row = game.play().summary
+        game_cards[g] = game.card_tally
         games[g] = [int(row[f]) if f in row else 0 for f in GAME_FIELDS]
         scores[g] = [row[f"score_{p}"] for p in range(setup.players)]
         boats[g] = [row[f"boats_{p}"] for p in range(setup.players)]
         gifted[g] = [row[f"gifted_{p}"] for p in range(setup.players)]
-    return games, scores, boats, gifted, None
+    return games, scores, boats, gifted, None, game_cards
 
 
 def simulate(n_games: int, players: int = 3, variant: str = "standard", policies=None, rng=None, *,
@@ -149,8 +152,6 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     if engine == "batch" and not setup.batchable:
         raise ValueError("engine: custom Python policies need engine='rules' (or 'auto')")
     compiled = setup.batchable and engine != "rules"
-    if card_columns and not compiled:
-        raise ValueError("card_columns=True needs the batch engine (engine='auto' or 'batch' with built-in policies)")
     if execution.processes or execution.cache_dir is not None:
         return simulate_blocks(simulate, n_games, rng, {
             "players": players, "variant": variant, "policies": policies, "params": params, "components": setup.comp,
@@ -201,8 +202,10 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     if card_columns:  # per game and card: completions and own turns held (card i = deck position i)
         per = np.concatenate([p[5] for p in parts])
         df = pd.concat([df, pd.DataFrame({f"{k}_c{i}": per[:, i, j] for i in range(per.shape[1])
-                                          for j, k in enumerate(("completed", "turns_held"))})], axis=1)
-        df.attrs.update(card_sizes=[c.size for c in setup.comp.deck], card_points=[c.points for c in setup.comp.deck])
+                                          for j, k in enumerate(("completed", "turns_held", "completed_turns"))})],
+                       axis=1)
+        df.attrs.update(card_sizes=[c.size for c in setup.comp.deck], card_points=[c.points for c in setup.comp.deck],
+                        card_ids=[c.id for c in setup.comp.deck])
     df["seed_entropy"] = [root.entropy] * n_games
     df.attrs.update({"seed_entropy": root.entropy, "policies": [getattr(p, "name", "custom") for p in setup.policies],
                      "skills": setup.skills, "engine": "batch" if compiled else "rules"})
@@ -273,10 +276,12 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     replace_sunk : bool
         Rules reading: a sunk lifeboat is replaced at the end of the turn (default True).
     card_columns : bool
-        Add per-card columns ``completed_c<i>`` and ``turns_held_c<i>`` (card ``i`` = position ``i`` of the
-        components' deck: its completions and the own turns it was held in this game, completed or not) and
-        the deck's ``card_sizes`` / ``card_points`` in ``attrs`` (the designer metrics ``boat_pay_excess:K``
-        and ``boat_pay_spread`` need them); batch engine only.  Default False.
+        Add per-card columns ``completed_c<i>``, ``turns_held_c<i>`` and ``completed_turns_c<i>`` (card ``i`` =
+        position ``i`` of the components' deck: its completions, the own turns it was held in this game
+        completed or not, and the own turns it was held until completed, summed over its completions) and the
+        deck's ``card_sizes`` / ``card_points`` / ``card_ids`` in ``attrs`` (the designer metrics
+        ``boat_pay_excess:K``, ``boat_pay_spread`` and ``points_per_turn_held:K`` need them); both engines record them alike.
+        Default False.
 
     Returns
     -------

@@ -232,15 +232,15 @@ def _paired_checks() -> tuple:
 
     out: list = []
     setup = Setup.default()
-    for k, lvl in enumerate(SKILL_LEVELS):   # "points per seat lost without the skill": with it minus without
+    for k, _lvl in enumerate(SKILL_LEVELS):   # "points per seat lost without the skill": with it minus without
         code = setup.skills[k]
         if code is None:
             continue
         skills = tuple(None if i == k else c for i, c in enumerate(setup.skills))
         without = Setup(skills, setup.goals, setup.cards, setup.discs, setup.components)
         name = setup.catalogue.skills[code].name
-        out.append(PairedCheck(f"pyradice skill L{lvl}", "pyradice", "pyradice_skill_values",
-                               re.escape(f"points per seat lost without the level-{lvl} skill {code} {name}"),
+        out.append(PairedCheck(f"pyradice skill {code} {name}", "pyradice", "pyradice_skill_values",
+                               re.escape(f"points per seat lost without skill token {code} {name}"),
                                "mean_score", 0.0, 2, "greedy", "greedy",
                                note=f"paired: every set with and without {code}", reference_options={"setup": without},
                                games=PAIRED_GAMES["pyradice_skill"]))
@@ -392,7 +392,7 @@ def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: i
     table["se"] = np.sqrt(np.sum([r.table["se"].to_numpy() ** 2 for r in runs], axis=0)) / len(runs)
     table["ci_low"], table["ci_high"] = table["value"] - Z95 * table["se"], table["value"] + Z95 * table["se"]
     table["verdict"] = [first.claim.verdict(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"])]
-    return RobustnessResult.from_table(first.claim, table, first.paired)
+    return RobustnessResult.from_table(first.claim, table, first.paired, base=first.base)
 
 
 def verdict(f: Finding, check: Check, result) -> Finding:
@@ -405,7 +405,7 @@ def verdict(f: Finding, check: Check, result) -> Finding:
         if metric not in result:
             return f.with_context(robust=None, robustness=f"not assessed: {metric} was not measured")
         result = result[metric]
-    sampled = result.table[result.table["set"] != "packaged"]
+    sampled = result.table[result.table["set"].astype(str).str.startswith("plausible")]
     n = len(sampled)
     what = _WHAT[check.game]
     games = int(sampled["n"].iloc[0])

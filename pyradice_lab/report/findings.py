@@ -46,7 +46,8 @@ from dataclasses import dataclass, field, replace
 
 from ..engine.stats import Z95, Estimate, holm
 
-__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "rank", "component_findings",
+__all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all", "method_line", "methods_note",
+           "rank", "component_findings",
            "format_value", "format_interval", "from_estimate", "difference_of", "findings_table", "control_fdr",
            "fdr_sentence", "holm", "with_sensitivity", "pair_findings", "is_designer_finding", "sensitivity_text",
            "heuristic_only", "merge_players"]
@@ -326,7 +327,8 @@ class Finding:
                 "sensitivity_estimate": self.sensitivity[0] if self.sensitivity else None,
                 "sensitivity_ci_low": self.sensitivity[1] if self.sensitivity else None,
                 "sensitivity_ci_high": self.sensitivity[2] if self.sensitivity else None,
-                "sensitivity": sensitivity_text(self), "sentence": render(self)}
+                "sensitivity": sensitivity_text(self), "sentence": render(self),
+                "method": method_line(self)}
 
 
 def _z(confidence: float) -> float:
@@ -377,70 +379,139 @@ def format_interval(low: float, high: float, *, unit: str = "", confidence: floa
 
 
 # ----------------------------------------------------------------------------------------- sentences
+#: labels of a null value that mean "no change" (a difference from 0 is said as "more" / "less", never "above 0")
+_NO_CHANGE = ("", "0", "zero", "no difference", "no change", "the baseline difference")
+
+
 def _subject(f: Finding) -> str:
-    q = f.quantity[0].upper() + f.quantity[1:]
-    return f"{q} ({f.player})" if f.player else q
+    return f.quantity[0].upper() + f.quantity[1:]
+
+
+def _is_change(f: Finding) -> bool:
+    """A difference from 0 with no named reference: said as "N more" / "N less"."""
+    return f.null == 0 and f.null_label.lower() in _NO_CHANGE
+
+
+def _span(f: Finding) -> str:
+    """``95% CI a to b`` with the digits the interval supports (the unit after the upper end)."""
+    spread = f.halfwidth
+    pct = "%" if f.unit == "%" else ""
+    lo = format_value(f.ci_low, unit=pct, spread=spread)
+    hi = format_value(f.ci_high, unit=pct, spread=spread)
+    tail = f" {f.unit}" if f.unit and f.unit != "%" else ""
+    return f"{100 * f.confidence:g}% CI {lo} to {hi}{tail}"
+
+
+def _players(f: Finding) -> str:
+    if not f.player:
+        return ""
+    return f", {f.player} players" if " " not in f.player else f", players: {f.player}"
 
 
 def _evidence(f: Finding, *, with_estimate: bool = False) -> str:
-    parts = []
-    if with_estimate:
-        parts.append(format_value(f.estimate, unit=f.unit, spread=f.halfwidth))
-    parts.append(format_interval(f.ci_low, f.ci_high, unit=f.unit, confidence=f.confidence))
-    if f.test:
-        parts.append(f.test)
-    parts.append(f"n = {f.n:,} {f.sample_unit}")
-    return ", ".join(parts)
+    """``(95% CI a to b; n games, greedy players)``: the interval, the sample and who played; the method is in
+    :func:`method_line`."""
+    est = format_value(f.estimate, unit=f.unit, spread=f.halfwidth) + ", " if with_estimate else ""
+    return f"({est}{_span(f)}; {f.n:,} {f.sample_unit}{_players(f)})"
 
 
 def _null(f: Finding) -> str:
     val = format_value(f.null, unit=f.unit)
-    return f"{f.null_label} of {val}" if f.null_label else val
+    return f"{f.null_label} of {val}" if f.null_label and f.null_label.lower() not in _NO_CHANGE else val
+
+
+def _effect(f: Finding, spread: float) -> str:
+    """The effect as a person says it: "3.7 percentage points above a fair share of 50.0%", "4.6 rounds more"."""
+    size = format_value(abs(f.effect), unit=f.unit, spread=spread, delta=True)
+    if _is_change(f):
+        word = ("higher" if f.effect > 0 else "lower") if f.unit == "%" else ("more" if f.effect > 0 else "less")
+        return f"{size} {word}"
+    return f"{size} {'above' if f.effect > 0 else 'below'} {_null(f)}"
 
 
 def render(f: Finding) -> str:
-    """The finding as one or two sentences (see the module docstring for the rules of evidence)."""
+    """The finding as one or two sentences a designer would say (see the module docstring for the rules of
+    evidence); the method (interval, test, p- and q-values) is :func:`method_line`."""
     if not isinstance(f, Finding):
         raise TypeError(f"f must be a Finding, got {type(f).__name__}")
     subj = _subject(f)
     est = format_value(f.estimate, unit=f.unit, spread=f.halfwidth)
     notes = "".join(" " + (n if n.endswith(".") else n + ".") for n in f.notes)
+    who = _players(f).lstrip(", ")
     if f.kind == "exact":
-        text = f"{subj}: {est} (exact"
-        if f.null is not None:
-            if f.effect == 0:
-                text += f", equal to {_null(f)}"
-            else:
-                word = "above" if f.effect > 0 else "below"
-                text += (f", {word} {_null(f)} by "
-                         f"{format_value(abs(f.effect), unit=f.unit, delta=True)}")
-        return text + ")." + notes
+        if f.null is None or f.effect == 0:
+            same = "" if f.null is None else (", no change" if _is_change(f) else f", equal to {_null(f)}")
+            return f"{subj}: {est}, exactly{same}{' (' + who + ')' if who else ''}." + notes
+        if _is_change(f):
+            return f"{subj}: {_effect(f, 0.0)}, exactly{' (' + who + ')' if who else ''}." + notes
+        return f"{subj}: {est}, exactly; {_effect(f, 0.0)}{' (' + who + ')' if who else ''}." + notes
+    shown = _effect(f, f.halfwidth) if _is_change(f) and f.kind == "difference" else est
     if not f.enough_data:
-        return (f"{subj}: {est} ({_evidence(f)}): the sample is below the minimum of {f.min_n:,} "
-                f"{f.sample_unit} for a claim, so no conclusion is drawn." + notes)
+        return (f"{subj}: {shown} {_evidence(f)}; too few {f.sample_unit} for a claim (at least {f.min_n:,}), so "
+                f"no conclusion is drawn." + notes)
     if f.no_claim:
-        return f"{subj}: {est} ({_evidence(f)}): {f.no_claim}: no claim." + notes
+        return f"{subj}: {shown} {_evidence(f)}; {f.no_claim}: no claim." + notes
     if f.kind == "estimate":
-        return f"{subj}: {est} ({_evidence(f)})." + notes
-    q = "" if f.q_value is None else f", q = {_pq(f.q_value)}"
+        return f"{subj}: {est} {_evidence(f)}." + notes
     if f.is_claim:
-        word = "above" if f.effect > 0 else "below"
-        size = format_value(abs(f.effect), unit=f.unit, spread=f.halfwidth, delta=True)
-        return f"{subj}: {est}, {word} {_null(f)} by {size} ({_evidence(f)}{q})." + notes
+        if _is_change(f):
+            return f"{subj}: {_effect(f, f.halfwidth)} {_evidence(f)}." + notes
+        return f"{subj}: {est}, {_effect(f, f.halfwidth)} {_evidence(f)}." + notes
     if f.excludes_null:  # the interval alone would claim; the multiplicity control does not
-        word = "above" if f.effect > 0 else "below"
-        why = (f"q = {_pq(f.q_value)} above the report's false discovery rate of {FDR_LEVEL:.0%}"
+        why = (f"q = {_pq(f.q_value)} is above the report's false discovery rate of {FDR_LEVEL:.0%}"
                if f.q_value is not None and f.q_value > FDR_LEVEL else f"p = {_pq(f.p)} with its own test")
-        return f"{subj}: {est}, {word} {_null(f)} ({_evidence(f)}), not claimed: {why}." + notes
-    text = (f"{subj}: no difference from {_null(f)} detected at this sample size "
-            f"({_evidence(f, with_estimate=True)})")
+        lead = _effect(f, f.halfwidth) if _is_change(f) else f"{est}, {_effect(f, f.halfwidth)}"
+        return f"{subj}: {lead} {_evidence(f)}, but not claimed: {why}." + notes
+    against = "no difference detected" if _is_change(f) else f"no difference from {_null(f)} detected"
+    text = f"{subj}: {against} at this sample size {_evidence(f, with_estimate=True)}"
     need = f.games_to_resolve()
     if need is not None:
         text += f"; about {need:,} {f.sample_unit} would resolve a difference of this size"
     else:
-        text += (f"; differences larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)} are "
-                 "unlikely at this sample size")
+        text += (f"; a difference larger than {format_value(f.halfwidth, unit=f.unit, spread=f.halfwidth, delta=True)}"
+                 " is unlikely at this sample size")
     return text + "." + notes
+
+
+def method_line(f: Finding) -> str:
+    """The method behind a finding, for a footnote: the interval or test, its p- and q-values, what was compared.
+
+    >>> method_line(Finding("difference", "x", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"))
+    'Wilson interval; 95% interval; compared with 0.5; p < 0.0001'
+    """
+    if not isinstance(f, Finding):
+        raise TypeError(f"f must be a Finding, got {type(f).__name__}")
+    parts = [f.test] if f.test else []
+    if f.kind == "exact":
+        parts.append("exact")
+    else:
+        parts.append(f"{100 * f.confidence:g}% interval")
+    if f.null is not None:
+        parts.append(f"compared with {f.null:g}")
+    if f.p is not None and f.kind == "difference":
+        parts.append(f"p = {_pq(f.p)}" if f.p >= 1e-4 else "p < 0.0001")
+    if f.q_value is not None:
+        parts.append(f"q = {_pq(f.q_value)}" if f.q_value >= 1e-4 else "q < 0.0001")
+    return "; ".join(parts)
+
+
+def methods_note(findings: Sequence[Finding]) -> str:
+    """One footnote line for a list of findings: the methods used, numbered as the findings are listed.
+
+    >>> fs = [Finding("difference", "a", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"),
+    ...       Finding("estimate", "b", 3.0, 2.0, 4.0, n=50, test="t interval")]
+    >>> methods_note(fs)
+    'Method: 1 Wilson interval; 2 t interval (95% intervals; p- and q-values in the findings CSV).'
+    """
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(findings, 1):
+        groups.setdefault(f.test or ("exact" if f.kind == "exact" else "interval"), []).append(i)
+    if not groups:
+        return ""
+    body = "; ".join(f"{', '.join(map(str, ix))} {t}" for t, ix in groups.items())
+    conf = {f"{100 * f.confidence:g}%" for f in findings if f.kind != "exact"}
+    level = f"{'/'.join(sorted(conf))} intervals; " if conf else ""
+    return f"Method: {body} ({level}p- and q-values in the findings CSV)."
 
 
 def _pq(x: float) -> str:

@@ -37,7 +37,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..engine._version import __version__
 from .figures import PAGE_HEIGHT_IN
-from .findings import MIN_CLAIM_N, component_findings, fdr_sentence, rank, render
+from .findings import MIN_CLAIM_N, component_findings, fdr_sentence, methods_note, rank, render
 from .items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
 from .style import (
     BOLD,
@@ -315,12 +315,14 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
     shown = rank(exp.findings)[:FINDINGS_SHOWN]  # the answer: claims first, then the largest and surest
     for f in shown:
         flow.append(Paragraph(markup(render(f)), FINDING, bulletText="▸"))
+    more = ""
     if len(exp.findings) > len(shown):
         rest = [f for f in exp.findings if not any(f is g for g in shown)]
         claims = sum(f.is_claim for f in rest)
-        flow.append(Paragraph(markup(
-            f"{len(rest)} more finding{'s' if len(rest) > 1 else ''} ({claims or 'none'} claiming a difference) "
-            f"in {exp.name}/{exp.name}_findings.csv beside this PDF."), SMALL))
+        more = (f"{len(rest)} more finding{'s' if len(rest) > 1 else ''} ({claims or 'none'} claiming a difference) "
+                f"in {exp.name}/{exp.name}_findings.csv beside this PDF. ")
+    if shown or more:  # the method of the findings above, footnote-sized (the sentences say what, not how)
+        flow.append(Paragraph(markup(more + methods_note(shown)), SMALL))
     if exp.method.strip():
         flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()

@@ -37,7 +37,38 @@ from .style import (
     markup,
 )
 
-__all__ = ["table_flowables", "plan_columns", "portrait_columns", "TableWithNote"]
+__all__ = ["table_flowables", "plan_columns", "portrait_columns", "TableWithNote", "column_label"]
+
+#: words of a column name shown differently in a table header (the CSV beside the report keeps the names)
+_WORDS = {"ci": "CI", "se": "SE", "sd": "SD", "pct": "%", "vs": "vs", "n": "n", "p": "p", "q": "q", "id": "id",
+          "l1": "L1", "l2": "L2", "l3": "L3", "l4": "L4", "l5": "L5", "l6": "L6", "2p": "2p", "3p": "3p", "4p": "4p"}
+_SUFFIXES = ((("ci", "low"), "95% CI low"), (("ci", "high"), "95% CI high"), (("se",), "SE"),
+             (("holm",), "Holm-adjusted"))
+
+
+def column_label(name) -> str:
+    """A column name as words for a table header: ``applies_rate_ci_low`` -> "applies rate, 95% CI low",
+    ``mean_score_se`` -> "mean score, SE", ``n_games`` -> "games"; a name with no underscore is kept.
+
+    >>> [column_label(c) for c in ("applies_rate_ci_low", "win share, %", "p_value", "n_games", "policy")]
+    ['applies rate, 95% CI low', 'win share, %', 'p value', 'games', 'policy']
+    """
+    text = str(name)
+    if "_" not in text:
+        return text
+    words = [w for w in text.split("_") if w]
+    if not words:
+        return text
+    tail = ""
+    for suffix, label in _SUFFIXES:
+        k = len(suffix)
+        if len(words) > k and tuple(w.lower() for w in words[-k:]) == suffix:
+            words, tail = words[:-k], f", {label}"
+            break
+    if len(words) > 1 and words[0].lower() == "n":  # n_games -> games
+        words = words[1:]
+    return " ".join(_WORDS.get(w.lower(), w) for w in words) + tail
+
 
 _KEEP_WITH_ROWS = 110.0  # points: a table's title, caption, header and first rows start on the same page
 
@@ -197,7 +228,7 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
     if max_rows is not None and total > max_rows:
         source = source.iloc[:max_rows]
     shown = format_table(source, table.digits)
-    header = list(shown.columns)
+    header = [column_label(c) for c in shown.columns]
     body = shown.to_numpy().tolist()
     numeric = [pd_numeric(source[c]) for c in source.columns]
     out: list[Flowable] = [CondPageBreak(_KEEP_WITH_ROWS)]

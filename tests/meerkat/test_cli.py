@@ -28,16 +28,20 @@ def test_simulate_and_play(capsys, tmp_path):
     assert main(["meerkat", "simulate", "--players", "2", "--games", "12", "--seed", "1", "--policy",
                  "random_legal", "--no-progress", "--out", str(csv)]) == 0
     out = capsys.readouterr().out
-    assert "12 games, 2p + automa, seed 1" in out and "win_rate" in out
-    # the start-player line is the start player's win share (turn position 1), not seat 0's
+    assert "2 players + automa; policies random_legal, random_legal + automa; seed 1; 12 games" in out
+    assert "win_rate" in out
+    # the start-player line is the start player's outright wins (turn position 1), not seat 0's; the fair share
+    # is the players' (what the automa leaves them, halved), the automa on its own line
     df = pd.read_csv(csv)
     assert df["automa"].all() and (df["setup"] == "2p + automa").all()
-    assert f"start player (turn position 1) wins {df['start_player_won'].mean():.4f}" in out
-    assert "vs a fair 0.3333" in out
+    assert f"start player (turn position 1) wins {(df['start_player_won'] == 1).mean():.4f}" in out
+    human = (df["winner"].between(0, 1)).mean() / 2
+    assert f"vs a fair {human:.4f} (2 players" in out and "\nautoma (plays last; not a player) wins " in out
+    assert "over the other player's win share" in out
     assert main(["meerkat", "simulate", "--players", "2", "--no-automa", "--games", "3", "--seed", "1",
                  "--policy", "random_legal", "--no-progress", "--jackal-reading", "next_tile"]) == 0
     out = capsys.readouterr().out
-    assert "2p, no automa: extension (not in the rules), jackal_reading next_tile" in out
+    assert "2p, no automa: extension (not in the rules);" in out and "; jackal reading next_tile" in out
     assert main(["meerkat", "play", "--players", "3", "--seed", "2", "--policy", "random_legal"]) == 0
     assert "score tile 12" in capsys.readouterr().out
 
@@ -51,3 +55,21 @@ def test_bad_input_exits_2(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("pyradice-lab: error:") and word in err and len(err.strip().splitlines()) == 1
+
+
+def test_ladder_defaults_to_the_report_players(capsys, monkeypatch):
+    """``meerkat ladder`` without --policies plays the registry's heuristic_player against its report_player."""
+    import pyradice_lab.design.strength as strength
+    from pyradice_lab.engine import registry
+
+    seen = {}
+    real = strength.ladder
+
+    def spy(game, policies, **kwargs):
+        seen["policies"] = policies
+        return real(game, ["random_legal", "greedy"], **{**kwargs, "games": 4})
+
+    monkeypatch.setattr(strength, "ladder", spy)
+    assert main(["meerkat", "ladder", "--games", "4", "--no-progress"]) == 0
+    spec = registry.get_game("meerkat")
+    assert seen["policies"] == [spec.heuristic_player, spec.report_player] == ["greedy", "mcts"]

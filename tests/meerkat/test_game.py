@@ -86,9 +86,9 @@ def test_engine_scoring_matches_score_game():
 
 
 def test_golden_transcript():
-    """Seed 109: a three-player game (greedy, heuristic, random_legal) in which the blue bag runs dry, a
+    """Seed 101: a three-player game (greedy, heuristic, random_legal) in which the blue bag runs dry, a
     brown token is drawn and a jackal strikes; reviewed by eye once."""
-    text, row = play_game(players=3, policies=["greedy", "heuristic", "random_legal"], rng=109, engine="python")
+    text, row = play_game(players=3, policies=["greedy", "heuristic", "random_legal"], rng=101, engine="python")
     assert text == GOLDEN.read_text()
     assert "score tile 12" in text and "jackal strikes" in text and row["jackal"] == 1
 
@@ -187,8 +187,8 @@ def test_reading_counters_flag_exactly_the_games_the_readings_change():
     """The same seeded games under both readings: a game differs exactly when the literal game's counters say
     the readings would differ (a reverse token on a three-value tile paying differently at the end, a jackal
     hitting someone differently)."""
-    a = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python")
-    b = simulate_games(120, players=4, policies="random_legal", rng=7, engine="python",
+    a = simulate_games(120, players=4, policies="random_legal", rng=23, engine="python")
+    b = simulate_games(120, players=4, policies="random_legal", rng=23, engine="python",
                        reverse_reading="extended", jackal_reading="next_tile")
     flagged = (a["reverse_readings_differ"] > 0) | (a["jackal_readings_differ"] > 0)
     cols = [c for c in a.columns if not c.endswith("_readings_differ")]

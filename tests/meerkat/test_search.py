@@ -194,7 +194,10 @@ def test_new_players_compiled_equal_twin_and_beat_greedy():
     """Twin == compiled for the expectimax and search players (compiles the kernel), then, compiled: expectimax
     beats greedy in 2 players + automa (win share CI above 1/2), and so does a small search (mcts:16)."""
     for players, pols in [(3, ["expectimax", "greedy", "random_legal"]), (2, ["mcts:6", "heuristic"]),
-                          (4, [("mcts", {"budget": 4, "search_reroll": 0}), "expectimax", "heuristic", "greedy"])]:
+                          (4, [("mcts", {"budget": 4, "search_reroll": 0}), "expectimax", "heuristic", "greedy"]),
+                          (2, [("mcts", {"budget": 3, "search_supply": 100}), ("expectimax", {"race": 1})]),
+                          (3, [("expectimax", {"race": 0.5}), ("mcts", {"budget": 4, "own": ("expectimax", {"race": 1})}),
+                               "heuristic"])]:
         a = simulate_games(1, players=players, policies=pols, rng=8, engine="python")
         b = simulate_games(1, players=players, policies=pols, rng=8, engine="numba")
         pd.testing.assert_frame_equal(a, b)

@@ -19,7 +19,7 @@ with warnings.catch_warnings():   # starlette 1.x asks for httpx2 (the test clie
 
 from pyradice_lab.purramid import advisor, load_layout  # noqa: E402
 from pyradice_lab.purramid.advisor import advise  # noqa: E402
-from pyradice_lab.purramid.web import MAX_BODY, advise_json, create_app  # noqa: E402
+from pyradice_lab.web import MAX_BODY, advise_json, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 JSON = {"Content-Type": "application/json"}
@@ -163,7 +163,7 @@ def test_page_is_served_from_the_package_without_internet(client):
 
 
 def test_custom_layout_file_is_offered_by_name(tmp_path):
-    from pyradice_lab.purramid.web import Boards
+    from pyradice_lab.web import Boards
 
     p = tmp_path / "tiny.toml"
     p.write_text('name = "tiny"\n[rows]\nvalue = [[2, 10, 6], [8, 3, 4], [12, 5]]\nsource = "designer"\n')
@@ -175,7 +175,7 @@ def test_custom_layout_file_is_offered_by_name(tmp_path):
 
 def test_one_solve_at_a_time_per_board(monkeypatch):
     """Same board: requests wait for each other; different boards: they run side by side."""
-    from pyradice_lab.purramid.web import Boards
+    from pyradice_lab.web import Boards
 
     real = advisor.advise
     active: dict = {"A": 0, "B": 0}
@@ -322,7 +322,7 @@ def test_at_least_k_bound_counts_only_uncovered_tiles():
 
 
 def test_yarn_value_is_bounded_and_variants_are_capped(monkeypatch):
-    from pyradice_lab.purramid import web
+    from pyradice_lab import web
 
     boards = web.Boards("A")
     with pytest.raises(web.RequestError, match="yarn_value must be at most"):
@@ -342,7 +342,7 @@ def test_yarn_value_is_bounded_and_variants_are_capped(monkeypatch):
 
 
 def test_warming_up_answers_503_with_retry_after():
-    from pyradice_lab.purramid import web
+    from pyradice_lab import web
 
     app = create_app("A")
     boards = app.state.boards
@@ -361,7 +361,7 @@ def test_warming_up_answers_503_with_retry_after():
 def test_the_page_says_when_the_server_warms_up():
     from importlib import resources
 
-    js = resources.files("pyradice_lab.purramid").joinpath("static", "advisor.js").read_text()
+    js = resources.files("pyradice_lab.web").joinpath("static", "advisor.js").read_text()
     assert "res.status === 503" in js and "Retry-After" in js and "warming up" in js
 
 
@@ -383,7 +383,7 @@ def live_server():
     import httpx
 
     port = _free_port()
-    code = ("import sys; from pyradice_lab.purramid import web; web.READ_TIMEOUT = 1.5; "
+    code = ("import sys; from pyradice_lab import web; web.READ_TIMEOUT = 1.5; "
             "web.serve('A', port=int(sys.argv[1]), warm=False, log_level='warning')")
     proc = subprocess.Popen([sys.executable, "-c", code, str(port)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -8,48 +8,31 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
+import sys
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/browser.py
+from browser import chromium, click, serving  # noqa: E402
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
 
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from pyradice_lab.purramid import load_layout  # noqa: E402
 from pyradice_lab.purramid.advisor import advise  # noqa: E402
-from pyradice_lab.purramid.web import advise_json, create_app  # noqa: E402
+from pyradice_lab.web import advise_json, create_app  # noqa: E402
 
 pytestmark = pytest.mark.slow
-
-BROWSERS = ("chromium", "chromium-browser", "google-chrome")
-DRIVERS = ("chromedriver", "/usr/lib/chromium/chromedriver")
 
 # the state clicked: tiles on the bottom row's first four spaces, dice on the "8" resting on them, a roll of 3
 COVERED = [(0, 0), (0, 1), (0, 2), (0, 3)]
 PLACED = [(1, 2)]
 ROLL = [6, 2, 5]
-
-
-def _find(names):
-    for n in names:
-        p = shutil.which(n) or (n if os.path.isabs(n) and os.access(n, os.X_OK) else None)
-        if p:
-            return p
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -60,54 +43,22 @@ def server():
     # solve the board first (the first solve compiles; the page would show its spinner meanwhile)
     advise_json({"covered": [list(s) for s in COVERED], "placed": [list(s) for s in PLACED], "dice_left": 3},
                 app.state.boards)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start in 30 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    binary, driver_path = _find(BROWSERS), _find(DRIVERS)
-    if binary is None or driver_path is None:
-        pytest.skip("headless Chromium is not installed (apt-get install chromium chromium-driver; .ci/run does "
-                    "this where apt-get is available)")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = binary
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1400,1000", "--no-first-run", "--disable-extensions"):
-        opts.add_argument(arg)
-    try:
-        driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver_path), options=opts)
-    except WebDriverException as exc:
-        pytest.skip(f"headless Chromium did not start: {' '.join(str(exc).split())[:300]}")
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+    with chromium() as driver:
+        yield driver
 
 
 def _space(driver, s):
     return driver.find_element(By.CSS_SELECTOR, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
-def _click_space(driver, s, tries: int = 5):
-    """Click board space ``s``; the page redraws the board when an answer arrives, so an element found just
-    before a redraw is stale: find it again (a loaded machine made this a flake, not a failure of the page)."""
-    for attempt in range(tries):
-        try:
-            _space(driver, s).click()
-            return
-        except StaleElementReferenceException:
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.1)
+def _click_space(driver, s):
+    click(driver, f'g.space[data-space="{s[0]},{s[1]}"]')
 
 
 def test_page_answers_like_advise(browser, server, tmp_path):

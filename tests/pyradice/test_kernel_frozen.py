@@ -18,9 +18,10 @@ from pyradice_lab.pyradice import simulate_games
 FROZEN = [
     (40, 2, ["greedy", "lookahead"], 11, "e4400513c86ea290"),
     (30, 2, ["random_legal", "greedy/no_goals"], 12, "810208f3d50a62aa"),
-    (20, 3, ["lookahead/no_cards", "random_legal", "greedy/no_skill_L3"], 13, "216b36104f93ade0"),
+    (20, 3, ["lookahead/no_cards", "random_legal", "greedy/no_skill_A3"], 13, "216b36104f93ade0"),
     (15, 4, "greedy", 14, "5bda09ca9ced6fe3"),
-    (2, 2, ["flat_mc:4", "greedy"], 15, "a0f4ebf896b4eb87"),     # the search player: rollouts and forced moves
+    (2, 2, ["flat_mc:4:greedy:full", "greedy"], 15, "a0f4ebf896b4eb87"),  # issue 12's search player: rollouts
+    (2, 2, ["flat_mc:4", "greedy"], 15, "fcf356c639dc63c5"),        # the search player (issue 27): truncated rollouts
 ]
 
 

@@ -9,7 +9,16 @@ from pyradice_lab.pyradice.geometry import quarry_geometry
 from pyradice_lab.pyradice.policies import get_policy
 from pyradice_lab.pyradice.rules import GameState, deal
 from pyradice_lab.pyradice.scoring import evaluate
-from pyradice_lab.pyradice.search import FlatMC, candidates, determinize, flat_mc, move_values, observe
+from pyradice_lab.pyradice.search import (
+    FLAT_MC_FULL,
+    FlatMC,
+    candidates,
+    determinize,
+    flat_mc,
+    halving_schedule,
+    move_values,
+    observe,
+)
 from pyradice_lab.pyradice.sim import kernel_tables, play_deals, play_game, policy_function, simulate_games
 from pyradice_lab.pyradice.skills import apply_action
 
@@ -35,20 +44,54 @@ def search_move(g, u, spec):
 
 # ----------------------------------------------------------------------------------------- names
 def test_policy_names_parse_and_reject():
-    assert FlatMC.parse("flat_mc") == FlatMC()
-    assert FlatMC.parse("flat_mc:16:lookahead") == FlatMC(rollouts=16, rollout="lookahead")
-    assert FlatMC.parse("flat_mc:16:lookahead").name == "flat_mc:16:lookahead"
+    assert FlatMC.parse("flat_mc") == FlatMC() == FlatMC(rollouts=8, rollout="lookahead", depth=3)
+    assert FlatMC.parse("flat_mc:16:greedy") == FlatMC(rollouts=16, rollout="greedy")
+    assert FlatMC.parse("flat_mc:16:greedy").name == "flat_mc:16:greedy"
+    # issue 12's player (rollouts to the end of the game by greedy seats) keeps a name
+    assert FlatMC.parse(FLAT_MC_FULL) == FlatMC(rollouts=16, rollout="greedy", depth=0)
+    for spec in (FlatMC(), FlatMC(rollouts=5), FlatMC(rollout="greedy"), FlatMC(depth=0), FlatMC(depth=7),
+                 FlatMC(rollouts=16, rollout="greedy", depth=0)):
+        assert FlatMC.parse(spec.name) == spec
     assert FlatMC.parse("lookahead") is None
     for bad, word in [("flat_mc:0", "budget"), ("flat_mc:x", "budget"), ("flat_mc:8:random_legal", "rollout"),
-                      ("flat_mc:8:greedy:3", "spelled")]:
+                      ("flat_mc:8:greedy:0", "depth"), ("flat_mc:8:greedy:deep", "depth"),
+                      ("flat_mc:8:greedy:3:1", "spelled")]:
         with pytest.raises(ValueError, match=word):
             FlatMC.parse(bad)
     with pytest.raises(ValueError, match="rollouts"):
         FlatMC(rollouts=0)
+    with pytest.raises(ValueError, match="depth"):
+        FlatMC(depth=-1)
     with pytest.raises(ValueError, match="margin"):
         FlatMC(margin=-1.0)
     with pytest.raises(ValueError, match="policies"):
         simulate_games(1, policies=["flat_mc:0", "greedy"])
+
+
+def test_halving_schedule_spends_the_budget_round_by_round():
+    assert halving_schedule(8, 8) == [1, 1, 1]          # 8 + 4 + 2 rollouts
+    assert halving_schedule(8, 16) == [1, 1, 2]         # issue 12's budget: 8 + 4 + 4
+    assert halving_schedule(5, 60) == [4, 6, 10]        # 5 -> 3 -> 2 survivors
+    assert halving_schedule(1, 8) == [] and halving_schedule(2, 8) == [4]
+
+
+def test_a_truncated_rollout_is_valued_by_the_lookahead_valuation():
+    """evaluate_rows (compiled, the cut of a truncated rollout) equals scoring.evaluate(..., "lookahead")."""
+    from pyradice_lab.pyradice.search import evaluate_rows
+
+    rows = []
+    for seed in range(4):
+        g = midgame(20 + seed, turns=9 + 5 * seed)
+        rows.append((g, [np.array(x, np.int64) for x in g.pyramids]))
+    pv = np.stack([[v for v, _ in p] for _, p in rows]).astype(np.int64)
+    pc = np.stack([[c for _, c in p] for _, p in rows]).astype(np.int64)
+    discs = np.array([g.table.discs for g, _ in rows], np.int64)
+    tab = kernel_tables(Setup.default())["tab"]
+    out = np.zeros((len(rows), 2), np.int64)
+    w = K.workspace(47, 5)
+    evaluate_rows(pv, pc, np.int64(2), tab, discs, K.GEO, w[5], w[8], out)
+    expected = [[evaluate(v, c, g.table, "lookahead") for v, c in g.pyramids] for g, _ in rows]
+    assert out.tolist() == expected and out.min() > 0
 
 
 # ----------------------------------------------------------------------------------------- observation
@@ -196,8 +239,9 @@ def test_the_player_never_peeks_at_hidden_dice():
 
 
 @pytest.mark.slow
-def test_both_engines_play_the_same_search_games():
-    pols = ["flat_mc:6", "greedy"]
+@pytest.mark.parametrize("search", ["flat_mc:6", "flat_mc:4:greedy:full"])
+def test_both_engines_play_the_same_search_games(search):
+    pols = [search, "greedy"]
     df, arrays = simulate_games(2, 2, None, pols, rng=31, return_arrays=True)
     for i, seed in enumerate(spawn(31, 2)):
         rec = play_game(2, None, pols, rng=seed, trace=False)
@@ -223,5 +267,5 @@ def test_registered_as_the_strongest_player_and_not_restrictable():
     for bad in ("flat_mc/no_goals", "flat_mc:8/no_skills"):
         with pytest.raises(ValueError, match="policies"):
             simulate_games(1, policies=[bad, "greedy"])
-    assert policy_function("flat_mc:8", Setup.default()).__name__ == "flat_mc:8"
-    assert FlatMC.parse("flat_mc") == FlatMC(rollouts=16)
+    assert policy_function("flat_mc:12", Setup.default()).__name__ == "flat_mc:12"
+    assert FlatMC.parse("flat_mc") == FlatMC(rollouts=8, rollout="lookahead", depth=3)

@@ -15,7 +15,8 @@ def test_simulate_and_play_commands(capsys, tmp_path):
     assert main(["raft", "simulate", "--players", "4", "--games", "30", "--seed", "1", "--variant", "sinking",
                  "--no-progress", "--out", str(csv)]) == 0
     out = capsys.readouterr().out
-    assert "30 games, 4 players, sinking variant" in out and "lifeboats sunk per game" in out and csv.exists()
+    assert "4 players; policies greedy, greedy, greedy, greedy; seed 1; 30 games; variant sinking" in out
+    assert "lifeboats sunk per game" in out and csv.exists()
     assert main(["raft", "play", "--players", "2", "--seed", "3"]) == 0
     assert "Final:" in capsys.readouterr().out
 
@@ -44,8 +45,8 @@ def test_simulate_reports_the_start_player_and_takes_the_flag_depth(capsys):
     args = ["raft", "simulate", "--players", "2", "--games", "60", "--seed", "4", "--no-progress"]
     assert main(args + ["--flag-depth", "2"]) == 0
     short = capsys.readouterr().out
-    assert "flag under 2 cards" in short and "start player (turn position 0) wins" in short
-    assert "by turn position" in short and "fair share 0.500" in short
+    assert "; flag under 2 cards" in short and "start player (turn position 1) wins" in short
+    assert "by turn position (1 = start player)" in short and "vs a fair 0.4" in short
     assert main(args + ["--flag-depth", "25"]) == 0
     deep = capsys.readouterr().out
 
@@ -56,7 +57,7 @@ def test_simulate_reports_the_start_player_and_takes_the_flag_depth(capsys):
     assert main(args + ["--flag-depth", "40"]) == 2
     assert "flag_depth" in capsys.readouterr().err
     assert main(args + ["--variant", "sinking", "--discards-roll", "--sunk-not-replaced"]) == 0
-    assert "readings: discarded gems may roll, sunk lifeboats not replaced" in capsys.readouterr().out
+    assert "; readings discarded gems may roll, sunk lifeboats not replaced" in capsys.readouterr().out
 
 
 def test_tilt_layouts(capsys):

@@ -30,6 +30,27 @@ def test_batch_engine_plays_the_same_games_as_the_readable_rules(config):
     assert a["turns"].nunique() > 1   # the games differ from each other
 
 
+@pytest.mark.parametrize("config", CONFIGS[:2] + CONFIGS[4:5])
+def test_both_engines_record_the_same_per_card_columns(config):
+    """Per game and card: completions, own turns held, own turns held until completed (issue 29), equal in the
+    batch engine and the readable rules; the turns until completed never exceed the turns held."""
+    a = simulate_games(24, rng=11, engine="batch", card_columns=True, **config)
+    b = simulate_games(24, rng=11, engine="rules", card_columns=True, **config)
+    assert a.attrs["card_ids"] == b.attrs["card_ids"] and len(a.attrs["card_ids"]) == 39
+    a.attrs, b.attrs = {}, {}
+    pd.testing.assert_frame_equal(a, b)
+    m = 39
+    done = a[[f"completed_c{i}" for i in range(m)]].to_numpy()
+    held = a[[f"turns_held_c{i}" for i in range(m)]].to_numpy()
+    until = a[[f"completed_turns_c{i}" for i in range(m)]].to_numpy()
+    # (a lifeboat completed by passed gems before its holder's next turn is held 0 own turns until completed)
+    assert (until <= held).all() and (until[done == 0] == 0).all() and until.sum() > 0
+    assert (held > until).any()                      # some cards are held and never completed in a game
+    cards = simulate(24, rng=11, engine="batch", **config).cards   # the per-card totals over the games
+    assert (cards["completed_turns"].to_numpy() == until.sum(axis=0)).all()
+    assert (cards["completed"].to_numpy() == done.sum(axis=0)).all()
+
+
 def test_deck_exhaustion_is_reached_in_the_cross_checked_configuration():
     df = simulate_games(24, rng=11, **next(c for c in CONFIGS if c.get("flag_depth") == 31))
     assert df["deck_exhausted"].any()

@@ -1,13 +1,24 @@
-"""Purramid at the table: the exact press-your-luck advisor as a local web page (``pyradice-lab serve``).
+"""The table companion as a local web page for the four games (``pyradice-lab serve``).
 
 A small Starlette application (needs the ``web`` extra: ``pip install 'pyradice-lab[web]'``):
 
-``GET /``                      the page (HTML, JavaScript and CSS from this package: works offline)
-``GET /api/layout?name=A``     the board geometry: every space with its row, column, number, tiles and its
-                               horizontal span in units (row ``r`` starts at ``r/2``; "10" spaces are 2 wide)
-``POST /api/advise``           a JSON object with the fields of :func:`~.advisor.advise` (``layout`` names a
-                               board the server offers, never a path); answers the ranked options, the
-                               recommended one and the immediate burst odds of the open spaces
+``GET /``                      the page (HTML, JavaScript and CSS from this package: works offline): a game
+                               picker, an SVG of the game's table on which the position is set by clicking,
+                               and the ranked options
+``GET /api/<game>/layout``     what the page draws for ``purramid``, ``meerkat``, ``raft`` or ``pyradice``: the
+                               table's geometry and a starting position (Purramid: ``?name=A``; the others
+                               ``?seed=S&players=P``, a position of that seeded game)
+``POST /api/<game>/advise``    a JSON object: Purramid's the fields of its ``advise``; the others' a ``position``
+                               document (the format of the game's position files, validated by its
+                               ``load_position``) and the game's options (:mod:`.games`); answers the ranked
+                               options and the recommended one
+``GET /api/layout?name=A``     Purramid's board geometry (as ``/api/purramid/layout``): every space with its
+                               row, column, number, tiles and its horizontal span in units (row ``r`` starts at
+                               ``r/2``; "10" spaces are 2 wide)
+``POST /api/advise``           Purramid's advice (as ``/api/purramid/advise``): a JSON object with the fields of
+                               :func:`~pyradice_lab.purramid.advisor.advise` (``layout`` names a board the
+                               server offers, never a path); answers the ranked options, the recommended one and
+                               the immediate burst odds of the open spaces
 
 Validation is :func:`~.advisor.advise`'s own: a bad field is answered with status 400 and its message, which
 names the field; unknown fields, a body that is not a JSON object and bodies over :data:`MAX_BODY` bytes are
@@ -48,10 +59,10 @@ import threading
 import time
 from importlib import resources
 
-from .components import Layout, coerce_components, load_layout
+from ..purramid.components import Layout, coerce_components, load_layout
 
-__all__ = ["create_app", "advise_json", "layout_json", "RequestError", "MAX_BODY", "FIELDS", "serve",
-           "warm_up", "LOCAL_HOSTS", "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_VARIANTS", "WARM_RETRY_AFTER"]
+__all__ = ["create_app", "advise_json", "layout_json", "RequestError", "MAX_BODY", "FIELDS", "serve", "GAMES",
+           "warm_up", "warm_desks", "LOCAL_HOSTS", "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_VARIANTS", "WARM_RETRY_AFTER"]
 
 log = logging.getLogger("pyradice_lab.web")
 
@@ -72,6 +83,7 @@ FIELDS = ("layout", "covered", "placed", "dice_left", "roll", "yarn", "turn_dice
           "bonus", "yarn_tokens")
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/advisor.js": ("advisor.js", "text/javascript; charset=utf-8"),
+           "/tables.js": ("tables.js", "text/javascript; charset=utf-8"),
            "/advisor.css": ("advisor.css", "text/css; charset=utf-8")}
 _CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
 
@@ -151,7 +163,7 @@ def _num(v):
 
 def _burst_odds(layout: Layout, covered, placed, dice_left: int) -> dict:
     """The chance that ``dice_left`` dice rolled now show no subset summing to an open space's number."""
-    from .odds import burst_probability
+    from ..purramid.odds import burst_probability
 
     taken = {tuple(s) for s in covered or ()} | {tuple(s) for s in placed or ()}
     targets = sorted({layout.numbers[i] for i, s in enumerate(layout.spaces) if s not in taken})
@@ -166,7 +178,7 @@ def advise_json(body, boards: Boards) -> dict:
     Raises :class:`RequestError` for a body that is not an object, an unknown field or a board the server does
     not offer, and passes on ``advise``'s own ValueError/TypeError (naming the field) for bad values.
     """
-    from .advisor import advise
+    from ..purramid.advisor import advise
 
     if not isinstance(body, dict):
         raise RequestError(f"the request body must be a JSON object with the fields {', '.join(FIELDS)}")
@@ -213,7 +225,7 @@ def advise_json(body, boards: Boards) -> dict:
 
 def _check_advise_args(layout: Layout, kwargs: dict) -> None:
     """``advise``'s validation without solving (so a refused variant is never counted nor solved)."""
-    from .advisor import _check_reachable, _check_state, _check_yarn_value, parse_objective
+    from ..purramid.advisor import _check_reachable, _check_state, _check_yarn_value, parse_objective
 
     dl = kwargs.get("dice_left", 5)
     cov = _check_state(layout, kwargs.get("covered", ()), kwargs.get("placed", ()), dl,
@@ -285,10 +297,15 @@ async def _read_body(request) -> bytes:
     return b"".join(chunks)
 
 
+#: the games the page offers, in the picker's order
+GAMES = ("purramid", "meerkat", "raft", "pyradice")
+
+
 def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_hosts=()):
-    """The Starlette application; ``layout`` is the board the page opens on ("A", "B", a side of
-    ``components`` or a layout TOML path chosen by whoever starts the server).  Requests whose ``Host`` is not
-    one of :data:`LOCAL_HOSTS`, ``host`` (the bound address) or ``allowed_hosts`` are answered 400."""
+    """The Starlette application; ``layout`` is the Purramid board the page opens on ("A", "B", a side of
+    ``components`` or a layout TOML path chosen by whoever starts the server; ``components`` are Purramid's).
+    Requests whose ``Host`` is not one of :data:`LOCAL_HOSTS`, ``host`` (the bound address) or ``allowed_hosts``
+    are answered 400."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import ClientDisconnect
@@ -301,7 +318,10 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         if not isinstance(h, str) or not h.strip() or any(c in h for c in "/ \t@"):
             raise ValueError(f"allowed_hosts / host must be host names or addresses, got {h!r}")
 
+    from .games import DESKS
+
     boards = Boards(layout, components)
+    desks = {name: cls() for name, cls in DESKS.items()}
     pages = {path: (resources.files(__package__).joinpath("static", fname).read_bytes(), ctype)
              for path, (fname, ctype) in _STATIC.items()}
 
@@ -329,14 +349,16 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         out.update(name=name, boards=list(boards.layouts), default=boards.default, solved=name in boards.solved)
         return JSONResponse(out, headers=headers())
 
-    async def api_advise(request):
+    async def post_json(request, answer):
+        """Read the JSON body of a POST (bounded, with its read deadline) and answer it with ``answer(body)``
+        in a worker thread; every refusal is a JSON error with its status."""
         try:
             raw = await _read_body(request)
             try:
                 body = json.loads(raw or b"null")
             except (ValueError, UnicodeDecodeError, RecursionError):
                 raise RequestError("the request body must be JSON (nested at most a few levels)") from None
-            out = await run_in_threadpool(advise_json, body, boards)
+            out = await run_in_threadpool(answer, body)
         except ClientDisconnect:
             client = request.client
             log.info("client %s disconnected before sending its whole request", client.host if client else "?")
@@ -347,10 +369,48 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
             return error(exc)
         return JSONResponse(out, headers=headers())
 
+    async def api_advise(request):
+        return await post_json(request, lambda body: advise_json(body, boards))
+
+    async def game_layout(request):
+        game = request.path_params["game"]
+        if game == "purramid":
+            return await api_layout(request)
+        try:
+            out = await run_in_threadpool(desk(game).layout, dict(request.query_params))
+        except (RequestError, ValueError, TypeError) as exc:
+            return error(exc)
+        return JSONResponse(out, headers=headers())
+
+    def desk(game):
+        if game not in desks:
+            raise RequestError(f"game must be one of {', '.join(GAMES)}, got {game!r}", 404)
+        return desks[game]
+
+    async def game_advise(request):
+        game = request.path_params["game"]
+        if game == "purramid":
+            return await api_advise(request)
+
+        def answer(body):
+            t0 = time.perf_counter()
+            out = desk(game).advise(body)
+            out["seconds"] = time.perf_counter() - t0
+            return out
+
+        return await post_json(request, answer)
+
+    async def api_games(request):
+        return JSONResponse({"games": [{"game": g, "title": "Purramid" if g == "purramid" else desks[g].title}
+                                       for g in GAMES]}, headers=headers())
+
     routes = [Route(path, static) for path in _STATIC]
-    routes += [Route("/api/layout", api_layout), Route("/api/advise", api_advise, methods=["POST"])]
+    routes += [Route("/api/layout", api_layout), Route("/api/advise", api_advise, methods=["POST"]),
+               Route("/api/games", api_games), Route("/api/{game}/layout", game_layout),
+               Route("/api/{game}/advise", game_advise, methods=["POST"])]
     app = Starlette(routes=routes)
     app.state.boards = boards
+    app.state.desks = desks
     app.add_middleware(_Guard, hosts=(*LOCAL_HOSTS, _host_name(host), *map(_host_name, allowed_hosts)))
     return app
 
@@ -364,7 +424,7 @@ def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
     def _warm():
         try:   # a roll with a token to spend reaches every compiled path (place, stop/continue, reroll)
             with boards.locks[name]:
-                from .advisor import advise
+                from ..purramid.advisor import advise
 
                 advise(boards.layouts[name], components=boards.components, roll=[1, 2, 3, 4, 5], yarn=1)
                 advise(boards.layouts[name], components=boards.components)
@@ -375,6 +435,26 @@ def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
             boards.warming.discard(name)
 
     t = threading.Thread(target=_warm, name="advisor-warm-up", daemon=True)
+    t.start()
+    return t
+
+
+def warm_desks(desks: dict) -> threading.Thread:
+    """Compile the other games' engines once, one game after the other in one background thread (their
+    requests are answered 503 with ``Retry-After`` until their turn is done)."""
+    for d in desks.values():
+        d.warming = True
+
+    def _warm():
+        for name, d in desks.items():
+            try:
+                d.advise(d.warm_body(), gate=False)     # the warm-up's own request passes the 503 gate
+            except Exception as exc:  # noqa: BLE001 - a warm-up failure shows on the first real request instead
+                log.warning("warming up %s failed: %s", name, exc)
+            finally:
+                d.warming = False
+
+    t = threading.Thread(target=_warm, name="advisor-warm-up-games", daemon=True)
     t.start()
     return t
 
@@ -434,11 +514,13 @@ def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=N
     app = create_app(layout, components, host=host, allowed_hosts=allowed_hosts)
     if warm:
         warm_up(app.state.boards)
+        warm_desks(app.state.desks)
     if not logging.getLogger().handlers and not log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
-    print(f"Purramid advisor on http://{host}:{port}/  (board {app.state.boards.default}; Ctrl-C stops)", flush=True)
+    print(f"Table companion (Purramid, Meerkat Kingdom, Rocking Raft, Pyradice) on http://{host}:{port}/  "
+          f"(Purramid board {app.state.boards.default}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=_timed_protocol(),
                 timeout_keep_alive=KEEP_ALIVE_TIMEOUT)

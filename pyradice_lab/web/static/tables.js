@@ -1,0 +1,415 @@
+// The table companion's other three games: Meerkat Kingdom, Rocking Raft and Pyradice.  Each draws its table as
+// SVG from GET /api/<game>/layout, lets the position be set by clicking, and asks POST /api/<game>/advise with
+// the position document (the format of the game's position files) on every change.
+"use strict";
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+  const COLOURS = { r: "#d32f2f", y: "#f2c12e", g: "#2e7d32", b: "#1e5bc6", k: "#222", R: "#d32f2f", Y: "#f2c12e",
+                    B: "#1e5bc6", K: "#222" };
+  const st = { game: "purramid", seq: 0, data: {}, best: null, answer: null };
+
+  function el(name, attrs, parent, text) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function h(tag, attrs, parent, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function select(id, label, options, value, parent, onchange) {
+    const l = h("label", {}, parent, label + " ");
+    const s = h("select", { id }, l);
+    for (const [v, t] of options) h("option", { value: v }, s, t);
+    s.value = String(value);
+    s.addEventListener("change", () => onchange(s.value));
+    return s;
+  }
+  function button(id, text, parent, onclick) {
+    const b = h("button", { id, type: "button" }, parent, text);
+    b.addEventListener("click", onclick);
+    return b;
+  }
+  function clickable(g, fn) {
+    g.setAttribute("tabindex", 0); g.setAttribute("role", "button");
+    g.addEventListener("click", fn);
+    g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); } });
+  }
+  const fmt = (v) => (v === null || v === undefined) ? "" : Number(v).toFixed(3);
+
+  // ------------------------------------------------------------------------------------------ asking
+  async function ask() {
+    const G = GAMES[st.game], seq = ++st.seq, sent = G.body();
+    const timer = setTimeout(() => { $("table-spinner-text").textContent = "Thinking…"; $("table-spinner").hidden = false; }, 250);
+    let res, data;
+    try {
+      res = await fetch(`/api/${st.game}/advise`, { method: "POST", headers: { "Content-Type": "application/json" },
+                                                   body: JSON.stringify(sent) });
+      data = await res.json();
+    } catch (e) {
+      res = { ok: false }; data = { error: "the server did not answer: " + e };
+    } finally { clearTimeout(timer); }
+    if (seq !== st.seq) return;
+    if (res.status === 503) {              // the game's engine is still compiling: say so, ask again
+      const wait = Math.max(1, Number(res.headers.get("Retry-After")) || 2);
+      $("table-spinner-text").textContent = `The advisor is warming up (compiling ${G.title}'s engine once); ` +
+        `asking again in ${wait} s…`;
+      $("table-spinner").hidden = false; document.body.dataset.warming = "1";
+      setTimeout(() => { if (seq === st.seq) ask(); }, 1000 * wait);
+      return;
+    }
+    delete document.body.dataset.warming;
+    $("table-spinner").hidden = true;
+    document.body.dataset.tableGame = st.game;
+    document.body.dataset.tableAnswered = JSON.stringify(sent);
+    if (!res.ok) { showError(data.error || "error"); return; }
+    $("table-error").hidden = true;
+    st.answer = data; st.best = data.best;
+    showOptions(G, data); G.draw();
+  }
+  function showError(msg) {
+    $("table-error").textContent = msg; $("table-error").hidden = false;
+    $("table-options").querySelector("tbody").innerHTML = ""; $("table-verdict").textContent = "";
+    $("table-play").hidden = true; st.best = null; GAMES[st.game].draw();
+  }
+  function showOptions(G, d) {
+    const head = $("table-options").querySelector("thead tr"), tb = $("table-options").querySelector("tbody");
+    head.innerHTML = ""; tb.innerHTML = "";
+    for (const c of ["#", "option", "value", "regret", "why"]) h("th", {}, head, c);
+    d.options.forEach((o, i) => {
+      const tr = h("tr", {}, tb);
+      const value = o.se !== undefined && o.se !== null ? `${fmt(o.value)} ± ${fmt(o.se)}` : fmt(o.value);
+      [i + 1, o.option, value, fmt(o.regret), o.why || ""].forEach((c, j) => {
+        h("td", j === 2 || j === 3 ? { class: "n" } : {}, tr, c);
+      });
+    });
+    $("table-verdict").textContent = "Best: " + d.best.option + (d.best.then ? " — " + d.best.then : "");
+    $("table-verdict").dataset.option = d.best.option;
+    $("table-note").textContent = `value: ${d.objective}; answered in ${(1000 * d.seconds).toFixed(0)} ms.` +
+      (d.moves ? ` ${d.moves} moves, the ${d.candidates} best sampled ${d.samples} times each (seed ${d.seed}).` : "");
+    $("table-play").hidden = !G.play;
+  }
+
+  // ------------------------------------------------------------------------------------------ Meerkat
+  const Meerkat = {
+    title: "Meerkat Kingdom",
+    sub: "Click a tile to put a meerkat of the chosen seat on it (or take one off, or move the queen there); " +
+         "click a die to turn it. The advisor ranks the reroll or the action.",
+    legend: "Each tile: its number, its majority values, the meerkats of every seat (Q: the queen).",
+    layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
+    controls(c) {
+      const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i}` : "automa"]);
+      select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
+      select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"]],
+             this.mode, c, (v) => { this.mode = v; });
+      select("mk-stage", "Decision", [["reroll", "reroll (keep which dice?)"], ["action", "action (reroll done)"]],
+             this.doc.stage, c, (v) => { this.doc.stage = v; changed(); });
+      select("mk-objective", "Objective", [["margin", "points margin"], ["points", "own points"]], this.objective, c,
+             (v) => { this.objective = v; changed(); });
+    },
+    body() { return { position: this.doc, objective: this.objective }; },
+    click(t) {
+      const s = this.doc.seat[this.seat], k = String(t), have = s.meerkats[k] || 0;
+      if (this.mode === "add" && s.supply > 0) { s.meerkats[k] = have + 1; s.supply -= 1; }
+      else if (this.mode === "remove" && have > 0) {
+        if (have === 1) delete s.meerkats[k]; else s.meerkats[k] = have - 1;
+        s.supply += 1;
+      } else if (this.mode === "queen" && s.queen >= 0) s.queen = s.queen === t ? 0 : t;
+      else return;
+      changed();
+    },
+    turn(i) { this.doc.roll[i] = this.doc.roll[i] % 6 + 1; changed(); },
+    draw() {
+      const svg = $("table-svg"), L = this.layout, d = this.doc;
+      svg.innerHTML = "";
+      const TW = 150, TH = 120, PAD = 10, widest = Math.max(...L.rows);
+      const layout = d.layout || [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+      const values = Object.fromEntries(L.tiles.map((x) => [x.tile, x.values]));
+      const names = d.seat.map((s, i) => i < d.players ? `p${i}` : "automa");
+      let p = 0;
+      const height = L.rows.length * TH + 2 * PAD + 70;
+      svg.setAttribute("viewBox", `0 0 ${widest * TW + 2 * PAD} ${height}`);
+      const bestTile = st.best && st.best.tile ? st.best.tile : null;
+      L.rows.forEach((n, r) => {
+        for (let j = 0; j < n; j++, p++) {
+          const t = layout[p], x = PAD + (j + (widest - n) / 2) * TW, y = PAD + r * TH;
+          const g = el("g", { class: "tile" + (t === bestTile ? " best" : ""), "data-tile": t,
+                              "aria-label": `tile ${t}` }, svg);
+          el("rect", { class: "face", x: x + 3, y: y + 3, width: TW - 6, height: TH - 6, rx: 10 }, g);
+          el("text", { class: "big", x: x + 12, y: y + 26 }, g, String(t));
+          el("text", { x: x + 45, y: y + 24 }, g, values[t].join("/"));
+          const lines = [];
+          d.seat.forEach((s, i) => {
+            const c = s.meerkats[String(t)] || 0, q = s.queen === t;
+            if (c || q) lines.push(`${names[i]}: ${c ? c : ""}${q ? (c ? "+Q" : "Q") : ""}`);
+          });
+          lines.slice(0, 4).forEach((line, i) => el("text", { x: x + 12, y: y + 48 + 16 * i }, g, line));
+          const extra = [d.tokens[String(t)], d.male === t ? "male" : null].filter(Boolean).join(", ");
+          if (extra) el("text", { x: x + 12, y: y + TH - 12 }, g, extra);
+          clickable(g, () => this.click(t));
+        }
+      });
+      const y0 = L.rows.length * TH + PAD + 10;
+      el("text", { class: "label", x: PAD, y: y0 + 30 }, svg, `${names[d.to_move]} rolled:`);
+      d.roll.forEach((v, i) => {
+        const keep = st.best && st.best.keep !== undefined && (st.best.keep >> i & 1);
+        const g = el("g", { class: "die" + (keep ? " best" : ""), id: `mk-die-${i}`, "data-die": i }, svg);
+        el("rect", { class: "face", x: PAD + 100 + 60 * i, y: y0 + 5, width: 44, height: 44, rx: 6, fill: "#fff" }, g);
+        el("text", { x: PAD + 116 + 60 * i, y: y0 + 34, class: "label" }, g, String(v));
+        clickable(g, () => this.turn(i));
+      });
+      const me = d.seat[d.to_move];
+      el("text", { class: "label", x: PAD + 300, y: y0 + 30 }, svg,
+         `supply ${me.supply}, reserve ${me.reserve}, pups ${me.pups}; ${d.stage === "reroll" ? "reroll available" : "choose the action"}`);
+    },
+  };
+
+  // ------------------------------------------------------------------------------------------ Raft
+  function gems(text) {
+    const out = {};
+    if (!text || text.trim() === "-") return out;
+    for (const m of text.matchAll(/([A-Za-z])([0-9]+)/g)) out[m[1].toUpperCase()] = Number(m[2]);
+    return out;
+  }
+  function gemText(g, letters) {
+    const parts = letters.filter((x) => g[x]).map((x) => x + g[x]);
+    return parts.length ? parts.join(" ") : "-";
+  }
+  const Raft = {
+    title: "Rocking Raft",
+    sub: "Click a raft space to add a gem of the chosen colour (or take one off); click a lifeboat slot to fill or " +
+         "empty it. The advisor ranks every edge, finger space and hold time by its exact expected points.",
+    legend: "The raft seen from above, north at the top; the recommended edge is green, its finger space marked.",
+    layout: null, doc: null, colour: "R", mode: "add", objective: "points",
+    controls(c) {
+      select("rf-colour", "Gem", this.layout.letters.map((x, i) => [x, this.layout.colours[i]]), this.colour, c,
+             (v) => { this.colour = v; });
+      select("rf-mode", "Click", [["add", "adds a gem"], ["remove", "removes a gem"]], this.mode, c, (v) => { this.mode = v; });
+      select("rf-objective", "Objective", [["points", "expected points"], ["completed", "points completed now"]],
+             this.objective, c, (v) => { this.objective = v; changed(); });
+    },
+    body() { return { position: this.doc, objective: this.objective }; },
+    click(r, c) {
+      const g = gems(this.doc.raft[r][c]), x = this.colour;
+      if (this.mode === "add") g[x] = (g[x] || 0) + 1;
+      else if (g[x]) g[x] -= 1;
+      else return;
+      this.doc.raft[r][c] = gemText(g, this.layout.letters);
+      changed();
+    },
+    slot(s, b, colour, k) {
+      const boat = this.doc.seat[s].boats[b], f = gems(boat.filled);
+      f[colour] = (f[colour] || 0) > k ? k : k + 1;
+      boat.filled = gemText(f, this.layout.letters);
+      changed();
+    },
+    draw() {
+      const svg = $("table-svg"), L = this.layout, d = this.doc;
+      svg.innerHTML = "";
+      const C = 110, PAD = 40, X0 = PAD, Y0 = PAD;
+      const seats = d.seat.length, boatsY = Y0 + 3 * C + PAD;
+      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD)}`);
+      const best = st.best && st.best.edge ? st.best : null;
+      const edges = { north: [X0, Y0 - 12, X0 + 3 * C, Y0 - 12], south: [X0, Y0 + 3 * C + 12, X0 + 3 * C, Y0 + 3 * C + 12],
+                      west: [X0 - 12, Y0, X0 - 12, Y0 + 3 * C], east: [X0 + 3 * C + 12, Y0, X0 + 3 * C + 12, Y0 + 3 * C] };
+      for (const [e, [x1, y1, x2, y2]] of Object.entries(edges)) {
+        el("line", { class: "edge" + (best && best.edge === e ? " best" : ""), x1, y1, x2, y2, "data-edge": e }, svg);
+        const fingers = L.fingers[e];
+        fingers.forEach((f, i) => {
+          const t = (i + 1) / (fingers.length + 1), fx = x1 + (x2 - x1) * t, fy = y1 + (y2 - y1) * t;
+          const on = best && best.edge === e && best.finger === f;
+          el("circle", { cx: fx, cy: fy, r: on ? 9 : 4, fill: on ? "#1a9c4a" : "#6b4f2a" }, svg);
+        });
+      }
+      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
+        const x = X0 + c * C, y = Y0 + r * C, g = el("g", { class: "cell", "data-cell": `${r},${c}` }, svg);
+        el("rect", { class: "face", x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 6 }, g);
+        const gm = gems(d.raft[r][c]);
+        let k = 0;
+        for (const x0 of L.letters) for (let n = 0; n < (gm[x0] || 0); n++, k++) {
+          el("circle", { cx: x + 16 + 19 * (k % 5), cy: y + 18 + 19 * Math.floor(k / 5), r: 8, fill: COLOURS[x0],
+                         stroke: "#fff" }, g);
+        }
+        clickable(g, () => this.click(r, c));
+      }
+      const bx = X0 + 3 * C + PAD + 10;
+      d.seat.forEach((s, si) => {
+        const y = Y0 + si * (3 * C / Math.max(seats, 3));
+        el("text", { class: "label", x: bx, y: y + 12 }, svg,
+           `seat ${si}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
+        s.boats.forEach((b, bi) => {
+          const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
+          const g = el("g", { class: "boat" }, svg);
+          el("rect", { x: gx, y: y + 18, width: 140, height: 40, rx: 8 }, g);
+          el("text", { x: gx + 6, y: y + 32 }, g, `#${b.card} (${card.points} pts)`);
+          let k = 0;
+          for (const [colour, n] of Object.entries(card.slots)) for (let j = 0; j < n; j++, k++) {
+            const filled = (f[colour] || 0) > j;
+            const sg = el("g", { class: "slot", "data-slot": `${si},${bi},${colour},${j}` }, svg);
+            el("circle", { cx: gx + 14 + 20 * k, cy: y + 47, r: 7, fill: filled ? COLOURS[colour] : "#fff",
+                           stroke: COLOURS[colour] }, sg);
+            clickable(sg, () => this.slot(si, bi, colour, j));
+          }
+        });
+      });
+    },
+  };
+
+  // ------------------------------------------------------------------------------------------ Pyradice
+  const Pyradice = {
+    title: "Pyradice",
+    sub: "Click an available die of the quarry (thick outline), then a space of the mover's pyramid (blue outline) " +
+         "to play that move; or play the recommended one. The advisor ranks every move (die, space, skill use).",
+    legend: "Quarry layers top, middle, bottom (? = what the player cannot see); the pyramids, level 6 at the top.",
+    layout: null, occ: null, pyr: null, toMove: 0, selected: null, samples: 32, seed: 0, play: true,
+    reset() {
+      const L = this.layout;
+      this.occ = new Set(L.dice.map((x) => x.i));
+      this.pyr = Array.from({ length: L.players }, () => ({ v: Array(21).fill(0), c: Array(21).fill(-1) }));
+      this.toMove = L.position.to_move; this.selected = null;
+    },
+    controls(c) {
+      select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
+             (v) => { this.samples = Number(v); changed(); });
+      button("pr-restart", "Restart the game", c, () => { this.reset(); changed(); });
+    },
+    topFree(i) { const n = this.layout.n; return this.layout.dice[i].covers.every((j) => j === n || !this.occ.has(j)); },
+    freeSides(i) { const n = this.layout.n; return this.layout.dice[i].sides.filter((j) => j === n || !this.occ.has(j)).length; },
+    available(i) { return this.occ.has(i) && this.freeSides(i) + (this.topFree(i) ? 1 : 0) >= 3; },
+    legal(s) {
+      const P = this.pyr[this.toMove], sp = this.layout.spaces[s];
+      return !P.v[s] && (sp.supports[0] < 0 || (P.v[sp.supports[0]] && P.v[sp.supports[1]]));
+    },
+    position() {
+      const L = this.layout, pos = JSON.parse(JSON.stringify(L.position));
+      const keys = ["bottom", "middle", "top"];
+      keys.forEach((key, layer) => {
+        const [rows, cols] = L.shapes[layer], out = [];
+        for (let r = 0; r < rows; r++) {
+          const cells = [];
+          for (let c = 0; c < cols; c++) {
+            const d = L.dice.find((x) => x.layer === layer && x.row === r && x.col === c);
+            cells.push(this.occ.has(d.i) ? `${d.value}${L.letters[d.colour]}` : ".");
+          }
+          out.push(cells.join(" "));
+        }
+        pos.quarry[key] = out;
+      });
+      pos.to_move = this.toMove;
+      pos.seat = this.pyr.map((P, s) => ({ seat: s, pyramid: [1, 2, 3, 4, 5, 6].map((k) =>
+        L.spaces.filter((x) => x.level === k).map((x) => P.v[x.space] ? `${P.v[x.space]}${L.letters[P.c[x.space]]}` : ".").join(" ")) }));
+      return pos;
+    },
+    body() { return { position: this.position(), samples: this.samples, candidates: 8, seed: this.seed }; },
+    done() { return this.occ.size <= this.layout.n - 21 * this.layout.players; },
+    clickDie(i) { if (this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); } },
+    clickSpace(seat, s) {
+      if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
+      const d = this.layout.dice[this.selected], P = this.pyr[seat];
+      P.v[s] = d.value; P.c[s] = d.colour;
+      this.advance(this.selected);
+    },
+    advance(take) {
+      this.occ.delete(take); this.selected = null;
+      this.toMove = (this.toMove + 1) % this.layout.players;
+      if (this.done()) { st.best = null; this.draw(); showError("the game is over: every pyramid is full"); return; }
+      changed();
+    },
+    playBest() {
+      const b = st.best; if (!b) return;
+      const P = this.pyr[this.toMove];
+      P.v = b.after.values.slice(); P.c = b.after.colours.slice();
+      this.advance(b.take);
+    },
+    draw() {
+      const svg = $("table-svg"), L = this.layout;
+      svg.innerHTML = "";
+      const D = 30, PAD = 12, best = st.best && st.best.take !== undefined ? st.best : null;
+      const widths = L.shapes.map(([, c]) => c * D);
+      const qh = Math.max(...L.shapes.map(([r]) => r)) * D + 30;
+      const PW = 6 * 34, ph = 6 * 30 + 30;
+      const W = Math.max(widths[0] + widths[1] + widths[2] + 4 * PAD, L.players * (PW + PAD) + PAD);
+      svg.setAttribute("viewBox", `0 0 ${W} ${qh + ph + 3 * PAD}`);
+      let x0 = PAD;
+      for (const layer of [2, 1, 0]) {
+        el("text", { class: "label", x: x0, y: PAD + 10 }, svg, ["bottom", "middle", "top"][layer]);
+        for (const d of L.dice.filter((x) => x.layer === layer)) {
+          const x = x0 + d.col * D, y = PAD + 18 + d.row * D, here = this.occ.has(d.i);
+          const top = here && this.topFree(d.i), seen = here && (top || this.freeSides(d.i) > 0);
+          const cls = ["die"];
+          if (!here) cls.push("empty");
+          if (this.available(d.i)) cls.push("available");
+          if (this.selected === d.i) cls.push("selected");
+          if (best && best.take === d.i) cls.push("best");
+          const g = el("g", { class: cls.join(" "), "data-die": d.i }, svg);
+          el("rect", { class: "face", x: x + 1, y: y + 1, width: D - 2, height: D - 2, rx: 4,
+                       fill: here ? (seen ? COLOURS[L.letters[d.colour]] : "#999") : "none" }, g);
+          if (here) el("text", { x: x + D / 2 - 4, y: y + D / 2 + 5, fill: L.letters[d.colour] === "y" && seen ? "#222" : "#fff" },
+                       g, top ? String(d.value) : "?");
+          clickable(g, () => this.clickDie(d.i));
+        }
+        x0 += widths[layer] + PAD;
+      }
+      this.pyr.forEach((P, seat) => {
+        const px = PAD + seat * (PW + PAD), py = qh + 2 * PAD;
+        el("text", { class: "label", x: px, y: py }, svg, `seat ${seat}${seat === this.toMove ? " (to move)" : ""}`);
+        for (const sp of L.spaces) {
+          const k = sp.level, x = px + (k - 1) * 17 + sp.index * 34, y = py + 10 + (6 - k) * 30;
+          const cls = ["space2"];
+          if (seat === this.toMove && this.legal(sp.space)) cls.push("legal");
+          if (best && seat === this.toMove && best.place === sp.space) cls.push("best");
+          const g = el("g", { class: cls.join(" "), "data-seat": seat, "data-space": sp.space }, svg);
+          const v = P.v[sp.space];
+          el("rect", { class: "face", x: x + 1, y: y + 1, width: 32, height: 28, rx: 4,
+                       fill: v ? COLOURS[L.letters[P.c[sp.space]]] : "#fffdf7" }, g);
+          if (v) el("text", { x: x + 12, y: y + 20, fill: L.letters[P.c[sp.space]] === "y" ? "#222" : "#fff" }, g, String(v));
+          clickable(g, () => this.clickSpace(seat, sp.space));
+        }
+      });
+    },
+  };
+
+  const GAMES = { meerkat: Meerkat, raft: Raft, pyradice: Pyradice };
+
+  function changed() { st.best = null; GAMES[st.game].draw(); ask(); }
+
+  async function load(game) {
+    const G = GAMES[game];
+    if (!G.layout) {
+      const res = await fetch(`/api/${game}/layout`), L = await res.json();
+      if (!res.ok) { showError(L.error || "error"); return; }
+      G.layout = L; G.doc = JSON.parse(JSON.stringify(L.position));
+      if (G.reset) G.reset();
+    }
+    if (st.game !== game) return;
+    $("table-title").textContent = G.title; $("table-sub").textContent = G.sub; $("table-legend").textContent = G.legend;
+    const c = $("table-controls"); c.innerHTML = ""; G.controls(c);
+    $("table-options").querySelector("tbody").innerHTML = "";
+    changed();
+  }
+
+  function pick(game) {
+    st.game = game; st.seq++; st.best = null;
+    document.querySelectorAll(".game-btn").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
+    $("purramid-view").hidden = game !== "purramid";
+    $("table-view").hidden = game === "purramid";
+    document.body.dataset.game = game;
+    if (game !== "purramid") load(game);
+  }
+
+  function init() {
+    document.querySelectorAll(".game-btn").forEach((b) => b.addEventListener("click", () => {
+      history.replaceState(null, "", "#" + b.dataset.game); pick(b.dataset.game);
+    }));
+    $("table-play").addEventListener("click", () => { const G = GAMES[st.game]; if (G.playBest) G.playBest(); });
+    const want = location.hash.replace("#", "");
+    pick(GAMES[want] ? want : "purramid");
+  }
+  document.addEventListener("DOMContentLoaded", init);
+})();

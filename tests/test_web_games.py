@@ -1,0 +1,197 @@
+"""The table companion's endpoints for Meerkat Kingdom, Rocking Raft and Pyradice (in-process, Starlette's test
+client): answers equal each game's ``advise``, every field is validated (the position by the game's own
+``load_position``, naming the key), numbers are bounded, and the server's hardening covers the new routes."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from pyradice_lab.web import GAMES, create_app  # noqa: E402
+from pyradice_lab.web.games import MAX_ROLLOUTS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app():
+    return create_app("A")
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def layouts(client):
+    return {g: client.get(f"/api/{g}/layout").json() for g in ("meerkat", "raft", "pyradice")}
+
+
+def test_every_game_has_a_layout_and_the_picker_lists_them(client, layouts):
+    assert [g["game"] for g in client.get("/api/games").json()["games"]] == list(GAMES)
+    assert client.get("/api/purramid/layout").json() == client.get("/api/layout").json()
+    assert len(layouts["meerkat"]["tiles"]) == 10 and layouts["meerkat"]["rows"] == [3, 4, 3]
+    assert set(layouts["raft"]["fingers"]) == {"north", "east", "south", "west"}
+    assert len(layouts["raft"]["position"]["raft"]) == 3
+    py = layouts["pyradice"]
+    assert py["n"] == len(py["dice"]) == 47 and len(py["spaces"]) == 21
+    assert client.get("/api/pyradice/layout?players=3").json()["n"] == 92
+    for query, word in [("seed=-1", "seed"), ("players=9", "players"), ("path=x", "path"), ("seed=abc", "seed")]:
+        r = client.get(f"/api/raft/layout?{query}")
+        assert r.status_code == 400 and word in r.json()["error"], query
+    assert client.get("/api/chess/layout").status_code == 404
+    assert client.post("/api/chess/advise", json={}).status_code == 404
+
+
+def test_meerkat_answer_equals_advise(client, layouts):
+    from pyradice_lab.meerkat.advisor import advise
+
+    doc = layouts["meerkat"]["position"]
+    for objective in ("margin", "points"):
+        got = client.post("/api/meerkat/advise", json={"position": doc, "objective": objective}).json()
+        df = advise(doc, objective=objective)
+        assert [o["option"] for o in got["options"]] == df["option"].tolist()
+        assert got["best"]["value"] == pytest.approx(df["value"].iloc[0])
+        assert got["decision"] == "reroll" and got["best"]["keep"] == int(df["keep"].iloc[0])
+    doc = dict(doc, stage="action")
+    got = client.post("/api/meerkat/advise", json={"position": doc}).json()
+    assert got["decision"] == "action" and got["best"]["option"] == advise(doc)["option"].iloc[0]
+
+
+def test_raft_answer_equals_advise(client, layouts):
+    from pyradice_lab.raft.advisor import advise
+
+    doc = layouts["raft"]["position"]
+    got = client.post("/api/raft/advise", json={"position": doc, "objective": "completed"}).json()
+    df = advise(doc, objective="completed")
+    assert len(got["options"]) == len(df) == 110
+    top = df.iloc[0]
+    assert (got["best"]["edge"], got["best"]["finger"], got["best"]["duration"]) == \
+        (top["edge"], top["finger"], float(top["duration"]))
+    assert got["best"]["value"] == pytest.approx(top["value"])
+
+
+def test_pyradice_answer_equals_advise_with_the_same_seed(client, layouts):
+    from pyradice_lab.pyradice.advisor import advise
+
+    doc = layouts["pyradice"]["position"]
+    got = client.post("/api/pyradice/advise", json={"position": doc, "samples": 8, "candidates": 4, "seed": 5}).json()
+    df = advise(doc, samples=8, candidates=4, rng=5)
+    assert got["moves"] == len(df) and [o["option"] for o in got["options"]] == df["option"].head(30).tolist()
+    assert got["best"]["value"] == pytest.approx(df["value"].iloc[0]) and got["best"]["se"] is not None
+    assert got["options"][-1]["value"] is None            # not sampled: null, not NaN (JSON has no NaN)
+    after = got["best"]["after"]
+    assert after["values"][got["best"]["place"]] > 0 and sum(v > 0 for v in after["values"]) == 1
+
+
+@pytest.mark.parametrize("game, change, word", [
+    ("meerkat", lambda d: d["seat"][0].update(supply=3), "seat.0"),
+    ("meerkat", lambda d: d.update(roll=[1, 2, 9]), "roll[2]"),
+    ("raft", lambda d: d["seat"][1]["boats"][0].update(card=999), "seat.1.boats[0].card"),
+    ("raft", lambda d: d.update(players=7), "players"),
+    ("pyradice", lambda d: d["quarry"]["top"].pop(), "quarry.top"),
+    ("pyradice", lambda d: d["setup"].update(discs=["red", "red", "red", "pink"]), "setup.discs[3]"),
+])
+def test_a_bad_position_is_answered_400_naming_the_key(client, layouts, game, change, word):
+    import copy
+
+    doc = copy.deepcopy(layouts[game]["position"])
+    change(doc)
+    r = client.post(f"/api/{game}/advise", json={"position": doc})
+    assert r.status_code == 400 and word in r.json()["error"], r.json()
+
+
+@pytest.mark.parametrize("game, extra, word", [
+    ("meerkat", {"objective": "tiles"}, "objective"),
+    ("meerkat", {"policy": "mcts"}, "policy"),
+    ("raft", {"objective": "win"}, "objective"),
+    ("raft", {"policy": "sampled"}, "policy"),                     # not offered by the page: unknown field
+    ("pyradice", {"samples": 10 ** 6}, "samples"),
+    ("pyradice", {"samples": True}, "samples"),
+    ("pyradice", {"candidates": 99}, "candidates"),
+    ("pyradice", {"samples": 512, "candidates": 16}, "samples x candidates"),
+    ("pyradice", {"seed": -3}, "seed"),
+    ("pyradice", {"layout": "A"}, "layout"),
+])
+def test_options_are_bounded_before_any_work(client, layouts, game, extra, word):
+    r = client.post(f"/api/{game}/advise", json={"position": layouts[game]["position"], **extra})
+    assert r.status_code == 400 and word in r.json()["error"], r.json()
+    assert 512 * 16 > MAX_ROLLOUTS
+
+
+def test_request_shape_is_checked(client):
+    for body in ([1, 2], "x", {"position": 3}, {}):
+        r = client.post("/api/raft/advise", json=body)
+        assert r.status_code == 400, body
+    r = client.post("/api/raft/advise", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    r = client.post("/api/meerkat/advise", content=b"x" * 20_000, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_the_hardening_covers_the_new_routes(client, layouts):
+    doc = layouts["raft"]["position"]
+    r = client.post("/api/raft/advise", content=b'{"position": {}}', headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+    r = client.post("/api/raft/advise", json={"position": doc}, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = client.get("/api/pyradice/layout", headers={"host": "evil.example"})
+    assert r.status_code == 400
+    r = client.post("/api/raft/advise", json={"position": doc}, headers={"origin": "http://127.0.0.1:8000"})
+    assert r.status_code == 200 and "default-src 'self'" in r.headers["content-security-policy"]
+
+
+def test_warming_up_answers_503_with_retry_after(app, client, layouts):
+    from pyradice_lab import web
+
+    desk = app.state.desks["pyradice"]
+    desk.warming = True
+    try:
+        r = client.post("/api/pyradice/advise", json={"position": layouts["pyradice"]["position"]})
+        assert r.status_code == 503 and "warming up" in r.json()["error"]
+        assert r.headers["retry-after"] == str(web.WARM_RETRY_AFTER)
+    finally:
+        desk.warming = False
+    t = web.warm_desks({"pyradice": desk})
+    t.join(120)
+    assert not t.is_alive() and not desk.warming and desk.solved
+
+
+def test_the_page_offers_the_four_games_without_internet(client):
+    page = client.get("/").text
+    for g in GAMES:
+        assert f'data-game="{g}"' in page
+    js = client.get("/tables.js")
+    assert js.status_code == 200 and "res.status === 503" in js.text and "Retry-After" in js.text
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", js.text)
+
+
+@pytest.mark.slow
+def test_the_round_trip_script_is_bounded_and_answers_every_game():
+    from pyradice_lab.web.roundtrip import main, measure
+
+    res = measure(requests=3, positions=1, pyradice_samples=4)
+    assert list(res) == list(GAMES)
+    for r in res.values():
+        assert r["n"] == 3 and r["status"] == [200] and 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
+    with pytest.raises(SystemExit):
+        main(["--requests", "0"])
+
+
+def test_docstring_examples_of_the_web_modules():
+    import doctest
+
+    from pyradice_lab.web import games, roundtrip
+
+    for module in (games, roundtrip):
+        res = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0

@@ -1,0 +1,128 @@
+"""The table companion page in a real browser, one test per game besides Purramid's (tests/purramid/): pick the
+game, set a position by clicking its SVG table, and check the page's top option against the game's ``advise``
+on the position the page sent (headless Chromium through selenium; skipped with the reason when missing)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/browser.py
+from browser import chromium, click, serving  # noqa: E402
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from pyradice_lab.web import create_app  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    app = create_app("A")
+    for desk in app.state.desks.values():       # compile every engine first (the page would say it warms up)
+        desk.advise(desk.warm_body())
+    with serving(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as driver:
+        yield driver
+
+
+def _open(driver, url, game):
+    driver.get(url + "#" + game)
+    driver.refresh()              # a new hash alone does not reload the page
+    wait = WebDriverWait(driver, 120)
+    wait.until(lambda d: d.execute_script("return document.body.dataset.tableGame || ''") == game)
+    return wait
+
+
+def _answered(driver):
+    sent = driver.execute_script("return document.body.dataset.tableAnswered || ''")
+    return json.loads(sent) if sent else None
+
+
+def _after_change(wait, before):
+    """The body the page sent once its answer to a new position has arrived."""
+    return wait.until(lambda d: (lambda s: s if s and s != before else None)(_answered(d)))
+
+
+def _top_row(driver):
+    rows = driver.find_elements(By.CSS_SELECTOR, "#table-options tbody tr")
+    assert rows and not driver.find_element(By.ID, "table-error").is_displayed()
+    return [c.text for c in rows[0].find_elements(By.TAG_NAME, "td")], len(rows)
+
+
+def test_meerkat_page_answers_like_advise(browser, server):
+    from pyradice_lab.meerkat.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "meerkat")
+    first = _answered(d)
+    assert len(d.find_elements(By.CSS_SELECTOR, "g.tile")) == 10
+    click(d, 'g.tile[data-tile="9"]')               # p0 puts a meerkat on tile 9
+    sent = _after_change(wait, first)
+    click(d, "#mk-die-0")                           # and the first die turns one pip
+    sent = _after_change(wait, sent)
+    assert sent["position"]["seat"][0]["meerkats"].get("9") == 1
+    assert sent["position"]["roll"][0] == first["position"]["roll"][0] % 6 + 1
+    expected = advise(sent["position"], objective=sent["objective"])
+    cells, n = _top_row(d)
+    assert n == len(expected)
+    assert cells[1] == expected["option"].iloc[0]
+    assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+
+
+def test_raft_page_answers_like_advise(browser, server):
+    from pyradice_lab.raft.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "raft")
+    first = _answered(d)
+    assert len(d.find_elements(By.CSS_SELECTOR, "g.cell")) == 9
+    Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
+    click(d, 'g.cell[data-cell="1,1"]')             # a red gem less in the centre (every gem is on the raft)
+    sent = _after_change(wait, first)
+    assert sent["position"]["raft"][1][1] != first["position"]["raft"][1][1]
+    expected = advise(sent["position"], objective=sent["objective"])
+    top = expected.iloc[0]
+    cells, n = _top_row(d)
+    assert n == len(expected) == 110
+    assert cells[1].split() == [top["edge"], top["finger"], f"{float(top['duration']):g}", "s"]
+    assert float(cells[2]) == pytest.approx(top["value"], abs=5e-4)
+    best = d.find_elements(By.CSS_SELECTOR, "line.edge.best")
+    assert [b.get_attribute("data-edge") for b in best] == [top["edge"]]
+
+
+def test_pyradice_page_answers_like_advise(browser, server):
+    from pyradice_lab.pyradice.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "pyradice")
+    first = _answered(d)
+    click(d, "g.die.available")                     # take an available die ...
+    click(d, "g.space2.legal")                      # ... and put it on the mover's pyramid
+    sent = _after_change(wait, first)
+    pos = sent["position"]
+    assert pos["to_move"] != first["position"]["to_move"]
+    assert sum(row.count(".") for rows in pos["quarry"].values() for row in rows) == 1
+    expected = advise(pos, samples=sent["samples"], candidates=sent["candidates"], rng=sent["seed"])
+    cells, _ = _top_row(d)
+    assert cells[1] == expected["option"].iloc[0]
+    assert float(cells[2].split(" ± ")[0]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+    # the recommended move, played from the page, is the next position
+    click(d, "#table-play")
+    nxt = _after_change(wait, sent)["position"]
+    assert sum(row.count(".") for rows in nxt["quarry"].values() for row in rows) == 2
+    assert nxt["to_move"] == pos["to_move"] ^ 1 or pos["players"] > 2
