@@ -588,6 +588,24 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
 
     ``n_jobs``, ``backend``, ``scheduler`` and ``cache_dir`` are those of :func:`robustness`.
 
+    Parameters
+    ----------
+    game : str
+        A registered game's name.
+    findings : sequence of str or Claim
+        The findings to re-check, each as :func:`robustness` takes it (``"metric > value"`` ...).
+    reconstructions, games, players, policies, rng, base, progress, confidence, game_kwargs
+        As in :func:`robustness`.
+    runs, variant, reference, variant_options, reference_options, games_rng
+        See above.
+    n_jobs, backend, scheduler, cache_dir
+        The execution layer's keywords (:mod:`pyradice_lab.engine.execution`).
+
+    Returns
+    -------
+    list of RobustnessResult
+        One per finding, in the order given.
+
     Examples
     --------
     >>> rs = robustness_many("raft", ["game_length > 10", "start_player_win > 0.2"], reconstructions=2,
