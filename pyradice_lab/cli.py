@@ -41,6 +41,7 @@ from .engine.cliargs import (
     execution_kwargs,
     grid_arg,
     nonneg_int,
+    output_dir,
     output_file,
     positive_float,
     positive_int,
@@ -607,7 +608,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", type=output_file(".pdf"), default="reports/pyradice_lab_report.pdf",
                    help="PDF path (default: %(default)s)")
     p.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
-    execution_args(p, what="sections", cache=False)  # build_report caches nothing: no --cache-dir
+    execution_args(p, what="sections", cache=False)
+    p.add_argument("--cache-dir", type=output_dir(), default=None,
+                   help="keep the finished robustness checks here: a report interrupted and started again runs only "
+                        "the missing ones; created if missing")
     p.add_argument("--games", default=None, help="comma-separated games to include (default: all)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_report)

@@ -43,10 +43,10 @@ __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage",
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
          "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200),
-         # the report player's runs of the tile, start-player and blue-bag pages (mcts: about 0.4 / 1.5 / 2+ CPU s per
-         # 2p + automa / 4p / 3p game today, compiled; the quick report plays it with a budget of QUICK_BUDGET
-         # rollouts, in the pure-Python twin when numba's cache is cold): sized to the report's budget
-         "fairness_strong": (2, 16, 200), "seats_strong": (2, 12, 200), "hazards_strong": (2, 10, 200)}
+         # the report player's runs of the tile, start-player and blue-bag pages (mcts, sped up: about 0.02 / 0.04 /
+         # 0.08 CPU s per 2p + automa / 3p / 4p game, compiled, measured 2026-12-02; the quick report plays it with a
+         # budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache is cold): about 85 CPU s
+         "fairness_strong": (2, 300, 1000), "seats_strong": (2, 300, 1000), "hazards_strong": (2, 200, 1000)}
 #: rollouts per decision of the report player in the quick report (the pure-Python twin costs seconds per rollout)
 QUICK_BUDGET = 2
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)

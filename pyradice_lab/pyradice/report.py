@@ -33,11 +33,11 @@ __all__ = ["report_section", "SIZES", "START_POLICIES", "experiment_available", 
 #: Games per experiment: (quick, full).
 SIZES = {"goals": (24, 400), "skills": (16, 200), "cards": (16, 250), "first2": (40, 2000), "first3": (10, 250),
          "first4": (8, 150),
-         # the report player's runs (flat_mc: about 0.6 / 1.9 / 2.9 CPU s per 2 / 3 / 4-player game today, on a busy
-         # machine; the skills run replays every game once per skill token): sized to the report's budget, below
-         # the minimum sample for a claim until the search player is faster
-         "skills_strong": (2, 12), "cards_strong": (2, 16), "first2_strong": (4, 40), "first3_strong": (2, 10),
-         "first4_strong": (2, 6)}
+         # the report player's runs (flat_mc, sped up: about 0.04 / 0.09 / 0.11 CPU s per 2 / 3 / 4-player game,
+         # measured 2026-12-02 on a busy machine; the skills run replays every game once per skill token): about
+         # 70 CPU s in all, every sample at the minimum for a claim or above
+         "skills_strong": (2, 100), "cards_strong": (2, 100), "first2_strong": (4, 300), "first3_strong": (2, 100),
+         "first4_strong": (2, 100)}
 _POL = ("random_legal", "greedy", "lookahead")
 _COLOURS = {"random_legal": "0.6", "greedy": "tab:blue", "lookahead": "tab:orange"}
 

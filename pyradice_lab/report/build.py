@@ -46,7 +46,7 @@ from ..engine.sweep import (
     temporary_prefix,
     watch_parent,
 )
-from .checks import assess_sections, checks_for, run_check
+from .checks import assess_sections, checks_for, run_check_cached
 from .findings import MIN_CLAIM_N, Finding
 from .items import (
     EXPERIMENT_TABLE_ROWS,
@@ -123,10 +123,10 @@ def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | Non
     return sec
 
 
-def _run_check(check, seed: int, parent_pid: int | None = None):
+def _run_check(check, seed: int, parent_pid: int | None = None, cache_dir=None):
     if parent_pid is not None:
         watch_parent(parent_pid)
-    return run_check(check, seed=seed)
+    return run_check_cached(check, seed=seed, cache_dir=cache_dir)
 
 
 def _call_task(fn, args):
@@ -137,8 +137,8 @@ def _section_task(i: int, name: str, builder, ctx: ReportContext) -> Section:
     return _build_section(name, builder, ctx)
 
 
-def _check_task(check, seed: int):
-    return _run_check(check, seed)
+def _check_task(check, seed: int, cache_dir=None):
+    return _run_check(check, seed, cache_dir=cache_dir)
 
 
 def _rewrite_findings(folder: Path, sections) -> None:
@@ -246,7 +246,7 @@ def write_pdf(path: str | os.PathLike, sections: Sequence[Section], *, meta: dic
 
 def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False, seed: int = 0, n_jobs: int = 1,
                  games: Sequence[str] | None = None, progress: bool = True, backend: str = "loky",
-                 scheduler=None) -> Path:
+                 scheduler=None, cache_dir=None) -> Path:
     """Build the default report: overview plus every registered game's section.
 
     Parameters
@@ -267,6 +267,11 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         Where the sections are built with ``n_jobs > 1``: ``"loky"`` worker processes (default), a ``"dask"``
         cluster (``scheduler``: its address; the workers write the experiments' files into the output folder, so
         they must share its file system) or ``"threading"`` (:mod:`pyradice_lab.engine.execution`).
+    cache_dir : path, optional
+        Resume (issue 26): the robustness checks (most of the full report's CPU) are stored there as they finish
+        (the execution layer's signed block files, keyed by the check, the root seed and the code); a killed
+        build, rerun with the same arguments and ``cache_dir``, runs only the checks it had not finished, with
+        identical numbers.
 
     Returns
     -------
@@ -290,7 +295,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    execution = check_execution(n_jobs, backend, scheduler, progress=progress)
+    execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    cache_dir = execution.cache_dir
     out = Path(out)
     if out.suffix.lower() != ".pdf":
         raise ValueError(f"out must be a .pdf path, got {str(out)!r}")
@@ -342,13 +348,13 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 bar.update(1)
             sections = [done[i] for i in range(len(builders))]
             for c in checks:
-                checked[c.key] = _run_check(c, int(seed))
+                checked[c.key] = _run_check(c, int(seed), cache_dir=cache_dir)
                 bar.update(1)
         elif execution.backend != "loky":
             # a dask cluster or threads: the same tasks through the execution layer, the same numbers
             done = {}
             tasks = [[(i, (_section_task, (i, *builders[i], ctx))) for i in wave] for wave in waves]
-            tasks[1] += [(c.key, (_check_task, (c, int(seed)))) for c in checks]
+            tasks[1] += [(c.key, (_check_task, (c, int(seed), cache_dir))) for c in checks]
             with Pool(execution=execution) as pool:
                 for wave in tasks:
                     for key, res in pool.imap_unordered(_call_task, wave):
@@ -367,7 +373,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             done = {}
             tasks = [[delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, *builders[i]) for i in wave]
                      for wave in waves]
-            tasks[1] += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent)))(c) for c in checks]
+            tasks[1] += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent, cache_dir)))(c) for c in checks]
             try:  # one pool (the same worker processes) for both waves
                 with loky_config(min(n_jobs, sum(len(w) for w in tasks))):
                     for wave in tasks:

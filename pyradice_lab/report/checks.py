@@ -57,7 +57,8 @@ import numpy as np
 from .findings import Finding
 
 __all__ = ["Check", "PairedCheck", "NotChecked", "CHECKS", "RECONSTRUCTIONS", "GAMES", "PAIRED_GAMES", "QUICK_TEXT",
-           "checks_for", "run_check", "verdict", "assess_sections"]
+           "checks_for", "run_check", "verdict", "assess_sections", "run_check_cached", "STRONG_CHECK_GAMES",
+           "report_player_label"]
 
 #: plausible component sets drawn per check in the full report
 RECONSTRUCTIONS = 8
@@ -281,7 +282,7 @@ CHECKS: tuple = ()
 
 #: games per component set of the checks re-run with the game's report player (issue 27: the robustness column
 #: re-checks a finding with the players it was measured with).  The report player costs 10-1000x its heuristic
-#: (optimal 0.06-0.3, exact 0.02-0.1, flat_mc 0.7-2.9, mcts 0.4-2 CPU s per game today), so these are sized to a
+#: (optimal 0.06-0.3, exact 0.02-0.1, flat_mc 0.04-0.11, mcts 0.02-0.08 CPU s per game, 2026-12-02), so these are sized to a
 #: few minutes of CPU in all: samples of this size leave most verdicts undecided; larger ones need the execution
 #: layer's parallelism (``build_report(..., n_jobs=N, backend="dask")``).  A check not listed keeps its heuristic
 #: players: the column then gives the heuristic's counts, without a verdict, for a report-player finding.
@@ -289,7 +290,8 @@ STRONG_CHECK_GAMES = {"purramid start 2p": 60, "purramid start 3p": 16, "purrami
                       "raft start 2p standard": 100, "raft start 2p sinking": 100, "raft start 3p standard": 60,
                       "raft start 3p sinking": 60, "raft start 4p standard": 30, "raft start 4p sinking": 30,
                       "raft boat pay greedy": 100, "raft gem mix 3p": 60, "raft flag depth 3p": 60,
-                      "pyradice start 2p": 10, "meerkat start 2p + automa": 16}
+                      "pyradice start 2p": 100, "pyradice start 3p": 40, "pyradice start 4p": 30,
+                      "meerkat start 2p + automa": 150, "meerkat start 3p": 100, "meerkat start 4p": 50}
 
 
 def report_player_label(game: str) -> str:
@@ -359,6 +361,9 @@ def run_check(check: Check, *, seed: int = 0, reconstructions: int = RECONSTRUCT
     results = robustness_many(check.game, [f"{m} > {check.threshold!r}" for m in family],
                               runs=None if check.runs is None else [dict(r) for r in check.runs], **kw)
     return dict(zip(family, results))
+
+
+_RUN_CHECK = run_check  # the code a stored check result depends on (see run_check_cached)
 
 
 def _run_paired(check: PairedCheck, *, seed: int, reconstructions: int, games: int | None):
@@ -461,3 +466,54 @@ def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bo
                 exp.findings = tuple(new)
                 changed.append(exp.name)
     return changed
+
+
+# ---------------------------------------------------------------------- resume (issue 26): stored check results
+def _result_data(result):
+    """A check's result as plain data (the execution layer's block encoding: no pickle)."""
+    if isinstance(result, Mapping):
+        return {"family": {m: _result_data(r) for m, r in result.items()}}
+    c = result.claim
+    return {"claim": [c.metric, c.op, float(c.threshold)], "table": result.table, "paired": result.paired}
+
+
+def _result_from(data):
+    from ..design.robustness import Claim, RobustnessResult
+
+    if "family" in data:
+        return {m: _result_from(d) for m, d in data["family"].items()}
+    metric, op, threshold = data["claim"]
+    return RobustnessResult.from_table(Claim(metric, op, float(threshold)), data["table"], data["paired"])
+
+
+def _check_key(check: Check, seed: int) -> dict:
+    return {"check": check.key, "game": check.game, "seed": int(seed), "metric": check.metric,
+            "threshold": float(check.threshold), "players": check.players, "policies": check.policies,
+            "games": check.games or GAMES[check.game], "reconstructions": RECONSTRUCTIONS,
+            "options": repr(sorted(dict(check.game_kwargs).items()))}
+
+
+def run_check_cached(check: Check, *, seed: int = 0, cache_dir=None):
+    """:func:`run_check` at the report's size, its result stored in ``cache_dir`` (the execution layer's signed,
+    atomic block files, keyed by the check, the root seed and the code that computes it): a report killed and
+    rebuilt with the same ``cache_dir`` reads the checks it had finished instead of running them again, with
+    identical numbers.  ``cache_dir=None``: just :func:`run_check`."""
+    if cache_dir is None:
+        return run_check(check, seed=seed, reconstructions=RECONSTRUCTIONS)
+    from pathlib import Path
+
+    from ..design.robustness import robustness_many
+    from ..engine.execution import _Blocks
+
+    # named after this function and keyed by the code of run_check as imported (the block's provenance)
+    store = _Blocks(Path(cache_dir), run_check_cached, [_check_key(check, seed)],
+                    code=(_RUN_CHECK, robustness_many, _run_paired))
+    try:
+        hit, data = store.read(0)
+        if hit:
+            return _result_from(data)
+        result = run_check(check, seed=seed, reconstructions=RECONSTRUCTIONS)
+        store.write(0, _result_data(result))
+        return result
+    finally:
+        store.close()
