@@ -557,7 +557,7 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     --------
     >>> df = advise(position_from_game(2, 30, policies="greedy"), samples=8, rng=0)
     >>> int(df["value"].notna().sum()), bool(df["se"].iloc[0] > 0)
-    (8, True)
+    (6, True)
     """
     from ..engine.rng import as_generator
     from ..engine.stats import mean_estimate

@@ -714,7 +714,10 @@ def with_sensitivity(strong: Finding, heuristic: Finding, *, heuristic_player: s
     a = _side(strong.estimate, strong.ci_low, strong.ci_high, strong.null) if strong.enough_data else 0
     b = _side(heuristic.estimate, heuristic.ci_low, heuristic.ci_high, strong.null) if heuristic.enough_data else 0
     null = _null(strong) if strong.null is not None else ""
-    words = {1: f"above {null}", -1: f"below {null}", 0: "undecided"}
+    if strong.null is not None and _is_change(strong):  # a change from 0 is said as more / less
+        words = {1: "an increase", -1: "a decrease", 0: "undecided"}
+    else:
+        words = {1: f"above {null}", -1: f"below {null}", 0: "undecided"}
     shown = sensitivity_text(out).split(": ", 1)[1]
     note = f"Sensitivity, {who}: {shown}"
     mine = strong.player or "the report player"

@@ -38,8 +38,10 @@ def consistent(findings: list[Finding]) -> None:
         enough = f.kind == "exact" or f.n >= f.min_n
         assert f.is_claim == (excludes and enough and f.kind != "estimate"), text
         if f.is_claim:
-            word = "above" if f.estimate > f.null else "below"
-            assert word in text and ("below" if word == "above" else "above") not in text.split("(")[0], text
+            up, down = ("above", "more", "higher"), ("below", "less", "fewer", "lower")
+            said, other = (up, down) if f.estimate > f.null else (down, up)
+            head = text.split("(")[0]
+            assert any(w in text for w in said) and not any(f" {w} " in f" {head} " for w in other), text
         elif f.kind == "difference":
             assert ("no difference" in text) if enough else ("no conclusion" in text), text
         assert f.ci_low <= f.estimate <= f.ci_high
