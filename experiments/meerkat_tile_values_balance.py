@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pyradice_lab import balance
 from pyradice_lab.report import ExperimentResult, run_experiment
+from pyradice_lab.report.figures import objectives_figure
 
 PARAMETERS = {
     "tile.3.values": [[9, 4], [10, 5]],
@@ -43,7 +44,9 @@ def make(quick: bool, seed: int) -> ExperimentResult:
                f"{len(b.history[b.history['round'] == 0])} of the {GRID} combinations (sampled "
                f"reproducibly), {POLICY} players; before/after on {verify} fresh games each.")
     return ExperimentResult("meerkat_tile_values_balance", "Meerkat Kingdom: tile values for an even pay per meerkat",
-                            reading, table, question="Which tile values make every tile pay the same per meerkat?",
+                            reading, table, objectives_figure(b.objectives, unit="points per meerkat",
+                                                              label="tile"),
+                            question="Which tile values make every tile pay the same per meerkat?",
                             meta={"games": verify, "budget": budget, "games_used": b.games_used,
                                   "reached": b.reached, "values": repr(b.values)},
                             method=f"balance, successive halving with common random numbers, budget {budget} "

@@ -24,6 +24,7 @@ import numpy as np
 from pyradice_lab import balance, raft
 from pyradice_lab.engine.registry import get_game
 from pyradice_lab.report import ExperimentResult, run_experiment
+from pyradice_lab.report.figures import objectives_figure
 
 POLICY = get_game("raft").report_player
 
@@ -61,7 +62,9 @@ def make(quick: bool, seed: int) -> ExperimentResult:
                f"{b.summary()} Largest minus smallest card rate: {spread['before']:.2f} before, "
                f"{spread['after']:.2f} after. Proposal written to {toml}.")
     return ExperimentResult("raft_card_points_balance", "Rocking Raft: card points proportional to turns held",
-                            reading, t.round(4), question="Which card points pay every lifeboat the same per turn "
+                            reading, t.round(4), objectives_figure(b.objectives, unit="points per turn held",
+                                                                   label="card"),
+                            question="Which card points pay every lifeboat the same per turn "
                                                           "it is held?",
                             meta={"games": verify, "budget": budget, "games_used": b.games_used, "target": target,
                                   "reached": b.reached, "values": repr(b.values)},

@@ -37,7 +37,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["MIN_FONT", "PAGE_WIDTH_IN", "PAGE_HEIGHT_IN", "axis_label", "plot_series", "place_legend",
+__all__ = ["MIN_FONT", "PAGE_WIDTH_IN", "PAGE_HEIGHT_IN", "axis_label", "plot_series", "place_legend", "objectives_figure",
            "reference_line", "tidy_figure", "figure_problems", "relayout", "text_overlaps", "STYLE"]
 
 #: smallest font (points) of any text in a figure; the report may print a figure at 93% to fit a page,
@@ -439,3 +439,38 @@ def relayout(fig) -> None:
             pass
     fig.canvas.draw()
 
+
+
+def objectives_figure(objectives, *, unit: str | None = None, label: str = "metric"):
+    """Before and after of a balance proposal: every objective's excess over its target with its 95% CI.
+
+    ``objectives`` is :attr:`pyradice_lab.design.balance.BalanceResult.objectives` (``metric``, ``target``,
+    ``before``/``after`` and their ``_ci_low``/``_ci_high``); one row of markers per metric (``"m:3"`` is shown as
+    ``"<label> 3"``), the target at 0.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"metric": ["m:1", "m:2"], "target": [0.0, 0.0], "before": [1.0, -0.5],
+    ...                   "before_ci_low": [0.8, -0.7], "before_ci_high": [1.2, -0.3], "after": [0.2, 0.1],
+    ...                   "after_ci_low": [0.0, -0.1], "after_ci_high": [0.4, 0.3]})
+    >>> fig = objectives_figure(t, unit="points")
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['metric 1', 'metric 2']
+    """
+    import matplotlib.pyplot as plt
+
+    t = objectives.reset_index(drop=True)
+    y = np.arange(len(t))
+    fig, ax = plt.subplots(figsize=(PAGE_WIDTH_IN * 0.8, min(PAGE_HEIGHT_IN * 0.85, max(2.4, 0.22 * len(t) + 1.2))))
+    for side, dy, marker in (("before", 0.15, "o"), ("after", -0.15, "s")):
+        est = (t[side] - t["target"]).to_numpy(float)
+        lo = est - (t[f"{side}_ci_low"] - t["target"]).to_numpy(float)
+        hi = (t[f"{side}_ci_high"] - t["target"]).to_numpy(float) - est
+        ax.errorbar(est, y + dy, xerr=[lo, hi], marker=marker, ls="none", capsize=2, label=side)
+    ax.axvline(0, color="0.4", lw=1, ls="--")
+    names = [f"{label} {m.partition(':')[2]}" if ":" in str(m) else str(m) for m in t["metric"]]
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlabel(axis_label("excess over the target (95% CI)", unit))
+    ax.set_ylabel(label)
+    place_legend(ax)
+    return fig
