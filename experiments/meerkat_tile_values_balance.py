@@ -4,7 +4,7 @@
 # `pyradice_lab.balance` over the values of seven reconstructed tiles at once (tile 6 keeps the rules' 6/3),
 # each within a range a designer would accept (the packaged values and a step or two towards the board mean,
 # highest value first), with the family objective `tile_pay_excess:* = 0`: every tile's points per meerkat equal to the
-# board's, the search minimising the largest |excess| over the ten tiles. 3 players without the automa, played
+# board's, the search minimising the largest absolute excess over the ten tiles. 3 players without the automa, played
 # by expectimax (the report player, mcts, costs about a second of CPU a game: 20,000 games would be hours).
 # The proposal is verified on fresh seeds; the table is every tile's excess before and after with its 95% CI.
 #

@@ -8,7 +8,7 @@
 # over every card's turns held until completed, measured first on separate games), so the proposal keeps the
 # deck's overall pay. The levers are the eight groups of cards of the same size and points (each group moved
 # together: a parameter key of several paths), one point down or up where the deck allows. With 39 objectives
-# the search minimises the sum of squared excesses (`combine="sumsq"`): the largest |excess| alone leaves every
+# the search minimises the sum of squared excesses (`combine="sumsq"`): the largest absolute excess alone leaves every
 # card but the worst free to move away from its target (a first run with "max" raised the 3-slot 4-point cards
 # to 5, overpaying, because the 1-point cards' deficit dominated the maximum). 3 players, every seat the
 # report player (exact); verified on fresh seeds.
