@@ -41,8 +41,10 @@ def browser():
 
 
 def _open(driver, url, game):
+    # a new hash alone does not reload the page; a refresh right after get() could abort the load still under
+    # way ("timeout: aborted by navigation", seen once under the loaded suite): leave the page first
+    driver.get("about:blank")
     driver.get(url + "#" + game)
-    driver.refresh()              # a new hash alone does not reload the page
     wait = WebDriverWait(driver, 120)
     wait.until(lambda d: d.execute_script("return document.body.dataset.tableGame || ''") == game)
     return wait
