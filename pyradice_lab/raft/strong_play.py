@@ -210,13 +210,13 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
             if (p, strong) not in s0.index or (p, h) not in s0.index:
                 continue
             a, b = s0.loc[(p, strong)], s0.loc[(p, h)]
-            out.append(difference_of(f"start player's win share, {strong} minus {h}, {p} players",
+            out.append(difference_of(f"start player's win share with {strong} instead of {h}, {p} players",
                                      _row_est(a, "win_share"), _row_est(b, "win_share"), player=f"{strong} vs {h}",
                                      unit="%", null_label="no change", scale=1 / p,
                                      test="normal interval of a difference (independent games)"))
     for pol, (est, games) in card_diffs.items():
-        out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {card_players} "
-                           "players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
+        out.append(Finding("difference", f"points per own turn held, largest lifeboats against the smallest, "
+                           f"{card_players} players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
                            test=f"t interval over {est.n} blocks of games", player=pol, unit="points", scale=1.0,
                            component="lifeboat points"))
     if strong in card_diffs:
@@ -226,8 +226,8 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
                 continue
             b, n_b = card_diffs[h]
             d, half = a.value - b.value, float(np.hypot(a.halfwidth, b.halfwidth))
-            out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {strong} "
-                               f"minus {h}, {card_players} players", d, d - half, d + half, n=min(n_a, n_b),
+            out.append(Finding("difference", f"points per own turn held, largest lifeboats against the smallest, "
+                               f"{strong} instead of {h}, {card_players} players", d, d - half, d + half, n=min(n_a, n_b),
                                null=0.0, null_label="no change", test="block t intervals combined (independent games)",
                                player=f"{strong} vs {h}", unit="points", scale=1.0))
     mix = table[(table.finding == "gem mix") & (table.metric == "rounds")]
@@ -237,7 +237,7 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
             continue
         lo, hi = sub.iloc[0], sub.iloc[-1]
         est = [Estimate(float(x.value), float(x.se), int(x.n), float(x.ci_low), float(x.ci_high)) for x in (hi, lo)]
-        out.append(difference_of(f"rounds with {hi['item']} minus {lo['item']} gems, {card_players} players", *est,
+        out.append(difference_of(f"rounds with {hi['item']} instead of {lo['item']} gems, {card_players} players", *est,
                                  player=pol, unit="rounds", component="black gems in play", scale=1.0))
     return out
 

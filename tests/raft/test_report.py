@@ -161,7 +161,7 @@ def test_findings_follow_from_each_experiments_own_table():
     _render_clean(read)
     diffs = read.table.set_index(["reading", "metric"])["difference"]
     for f in read.findings:
-        label = re.search(r", '(.+)' minus", f.quantity).group(1)
+        label = re.search(r", '(.+)' instead of", f.quantity).group(1)
         metric = "winning_score" if f.quantity.startswith("winning score") else "start_win_share"
         assert abs(f.estimate - diffs[(label, metric)]) < 1e-12
 
@@ -169,5 +169,5 @@ def test_findings_follow_from_each_experiments_own_table():
     _render_clean(strong)
     s0 = strong.table[(strong.table.finding == "start player") & (strong.table.metric == "win_share")
                       & (strong.table.item == "position 0")].set_index("policy")["value"]
-    (moved,) = [f for f in strong.findings if "exact minus greedy" in f.quantity and "win share" in f.quantity]
+    (moved,) = [f for f in strong.findings if "exact instead of greedy" in f.quantity and "win share" in f.quantity]
     assert abs(moved.estimate - (s0["exact"] - s0["greedy"])) < 1e-12 and moved.player == "exact vs greedy"
