@@ -121,7 +121,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
             starts.append(t)
             for r in t.itertuples():
                 for m in ("win_share", "score_margin"):
-                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position}",
+                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position + 1}",
                                  "metric": m, "value": getattr(r, m), "se": getattr(r, f"{m}_se"),
                                  "ci_low": getattr(r, f"{m}_ci_low"), "ci_high": getattr(r, f"{m}_ci_high"),
                                  "reference": 1 / p if m == "win_share" else 0.0, "n": len(games)})
@@ -156,7 +156,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     table["holds_under_strong_play"] = _holds(table, policies)
     reading = (f"Every seat played by the same policy, {n_games:,} games per player count and policy "
                f"({', '.join(policies)}; independent seeds), {mix_games:,} games per gem mix ({card_players} players); "
-               "95% intervals. Start player = turn position 0 (share of the wins, ties split, against the fair share; "
+               "95% intervals. Start player = turn position 1 (share of the wins, ties split, against the fair share; "
                "points over the average opponent). Card fairness: points per own turn a card is held, by card size, "
                f"at {card_players} players, intervals from {blocks} independent blocks of games. The findings give "
                f"each balance finding under each policy, then how far it moved from {policies[-2]} to {policies[-1]} "
@@ -256,8 +256,8 @@ def _figure(table, start, players, policies, card_players):
             ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
                         sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
         ax.axhline(1 / p, color="0.5", ls=":")
-        ax.set_xticks(range(p))
-        ax.set_xlabel(f"turn position ({p} players)")
+        ax.set_xticks(range(p), [str(k + 1) for k in range(p)])  # 1 = the start player
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
     axes[0].set_ylabel("share of the wins (95% CI)")
     axes[0].legend(fontsize=7)
     ax = axes[-1]

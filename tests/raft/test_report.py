@@ -168,6 +168,6 @@ def test_findings_follow_from_each_experiments_own_table():
     strong = sp.strong_play(12, 4, players=(2,), blacks=(0, 6), mix_games=6, card_players=2, blocks=3)
     _render_clean(strong)
     s0 = strong.table[(strong.table.finding == "start player") & (strong.table.metric == "win_share")
-                      & (strong.table.item == "position 0")].set_index("policy")["value"]
+                      & (strong.table.item == "position 1")].set_index("policy")["value"]
     (moved,) = [f for f in strong.findings if "exact instead of greedy" in f.quantity and "win share" in f.quantity]
     assert abs(moved.estimate - (s0["exact"] - s0["greedy"])) < 1e-12 and moved.player == "exact vs greedy"
