@@ -142,3 +142,26 @@ def test_a_new_game_seed_loads_that_games_position(browser, server):
     from pyradice_lab.raft.advisor import position_from_game
 
     assert sent["position"] == position_from_game(11, 1, players=3).document()
+
+
+def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, server):
+    from pyradice_lab.meerkat.advisor import advise, position_from_game
+
+    d = browser
+    wait = _open(d, server, "meerkat")
+    first = _answered(d)
+    for box, value in (("table-seed", "1"), ("table-turn", "3")):
+        e = d.find_element(By.ID, box)
+        e.clear()
+        e.send_keys(value)
+    Select(d.find_element(By.ID, "table-stage")).select_by_value("action")
+    click(d, "#table-new")
+    sent = _after_change(wait, first)
+    assert sent["position"] == position_from_game(1, 3, players=2, after_reroll=True).document()
+    click(d, "#mk-die-1")                           # a die turned: not the seeded game's roll any more
+    changed = _after_change(wait, sent)
+    assert changed["position"]["roll"][1] == sent["position"]["roll"][1] % 6 + 1
+    expected = advise(changed["position"], objective=changed["objective"])
+    cells, n = _top_row(d)
+    assert n == len(expected) and cells[1] == expected["option"].iloc[0]
+    assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)

@@ -76,7 +76,8 @@
   function showError(msg) {
     $("table-error").textContent = msg; $("table-error").hidden = false;
     $("table-options").querySelector("tbody").innerHTML = ""; $("table-verdict").textContent = "";
-    $("table-play").hidden = true; st.best = null; GAMES[st.game].draw();
+    $("table-play").hidden = true; st.best = null;
+    if (GAMES[st.game].layout) GAMES[st.game].draw();
   }
   function showOptions(G, d) {
     const head = $("table-options").querySelector("thead tr"), tb = $("table-options").querySelector("tbody");
@@ -103,6 +104,7 @@
          "click a die to turn it. The advisor ranks the reroll or the action.",
     legend: "Each tile: its number, its majority values, the meerkats of every seat (Q: the queen).",
     layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
+    stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
       const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i}` : "automa"]);
       select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
@@ -187,6 +189,7 @@
          "empty it. The advisor ranks every edge, finger space and hold time by its exact expected points.",
     legend: "The raft seen from above, north at the top; the recommended edge is green, its finger space marked.",
     layout: null, doc: null, colour: "R", mode: "add", objective: "points",
+    stages: [["tilt", "the tilt"], ["load", "loading the gems that fell"]],
     controls(c) {
       select("rf-colour", "Gem", this.layout.letters.map((x, i) => [x, this.layout.colours[i]]), this.colour, c,
              (v) => { this.colour = v; });
@@ -383,15 +386,29 @@
     const l = h("label", {}, c, "Game seed ");
     const inp = h("input", { id: "table-seed", type: "number", min: 0, max: 1000000, value: G.layout.seed }, l);
     inp.style.width = "6em";
-    button("table-new", "New game", c, () => { G.layout = null; load(game, Number(inp.value)); });
+    let turn = null, stage = null;
+    if (G.stages) {       // Meerkat and Raft: any turn of the seeded game (position_from_game), either decision
+      const lt = h("label", {}, c, "Turn ");
+      turn = h("input", { id: "table-turn", type: "number", min: 0, max: 200, value: G.layout.turn }, lt);
+      turn.style.width = "5em";
+      stage = select("table-stage", "Decision", G.stages, G.layout.stage, c, () => {});
+    }
+    button("table-new", "Load this game's turn", c, () => {
+      G.previous = G.layout; G.layout = null;
+      load(game, Number(inp.value), turn ? Number(turn.value) : undefined, stage ? stage.value : undefined);
+    });
   }
 
-  async function load(game, seed) {
+  async function load(game, seed, turn, stage) {
     const G = GAMES[game];
     if (!G.layout) {
-      const q = seed === undefined || Number.isNaN(seed) ? "" : "?seed=" + encodeURIComponent(seed);
+      const p = new URLSearchParams();
+      if (seed !== undefined && !Number.isNaN(seed)) p.set("seed", seed);
+      if (turn !== undefined && !Number.isNaN(turn)) p.set("turn", turn);
+      if (stage) p.set("stage", stage);
+      const q = p.toString() ? "?" + p.toString() : "";
       const res = await fetch(`/api/${game}/layout${q}`), L = await res.json();
-      if (!res.ok) { showError(L.error || "error"); return; }
+      if (!res.ok) { G.layout = G.previous || null; showError(L.error || "error"); return; }
       G.layout = L; G.doc = JSON.parse(JSON.stringify(L.position));
       if (G.reset) G.reset();
     }
