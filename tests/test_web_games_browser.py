@@ -165,3 +165,31 @@ def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, serv
     cells, n = _top_row(d)
     assert n == len(expected) and cells[1] == expected["option"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+
+
+def test_pyradice_page_sets_the_quarry_by_clicking(browser, server):
+    from pyradice_lab.pyradice.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "pyradice")
+    first = _answered(d)
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("value")
+    click(d, "g.die.available")                     # the die in front of the player shows another value
+    sent = _after_change(wait, first)
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("colour")
+    click(d, "g.die.available")                     # and another colour
+    sent = _after_change(wait, sent)
+    pos = sent["position"]
+    cells = lambda p: [c for k in ("bottom", "middle", "top") for row in p["quarry"][k] for c in row.split()]  # noqa: E731
+    diff = [(a, b) for a, b in zip(cells(first["position"]), cells(pos)) if a != b]
+    assert len(diff) == 1 and diff[0][0][0] != diff[0][1][0] and diff[0][0][1] != diff[0][1][1], diff
+    assert pos["to_move"] == first["position"]["to_move"]
+    expected = advise(pos, samples=sent["samples"], candidates=sent["candidates"], rng=sent["seed"])
+    top, _ = _top_row(d)
+    assert top[1] == expected["option"].iloc[0]
+    assert float(top[2].split(" ± ")[0]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+    # a die taken off the table without a pyramid to hold it: the server names what does not fit
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("remove")
+    click(d, "g.die.available")
+    wait.until(lambda d: d.find_element(By.ID, "table-error").is_displayed())
+    assert "quarry" in d.find_element(By.ID, "table-error").text

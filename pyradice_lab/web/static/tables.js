@@ -270,7 +270,7 @@
     sub: "Click an available die of the quarry (thick outline), then a space of the mover's pyramid (blue outline) " +
          "to play that move; or play the recommended one. The advisor ranks every move (die, space, skill use).",
     legend: "Quarry layers top, middle, bottom (? = what the player cannot see); the pyramids, level 6 at the top.",
-    layout: null, occ: null, pyr: null, toMove: 0, selected: null, samples: 32, seed: 0, play: true,
+    layout: null, occ: null, pyr: null, toMove: 0, selected: null, samples: 32, seed: 0, play: true, mode: "take",
     reset() {
       const L = this.layout;
       this.occ = new Set(L.dice.map((x) => x.i));
@@ -281,6 +281,11 @@
       select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
              (v) => { this.samples = Number(v); changed(); });
       button("pr-restart", "Restart the game", c, () => { this.reset(); changed(); });
+      // set the quarry in front of you: a click on any die turns its value, changes its colour, or takes it off
+      // the table / puts it back (the server checks the position and names what does not fit)
+      select("pr-mode", "Click a die", [["take", "takes it (then a space: the move)"], ["value", "turns its value"],
+                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"]],
+             this.mode, c, (v) => { this.mode = v; this.selected = null; this.draw(); });
     },
     topFree(i) { const n = this.layout.n; return this.layout.dice[i].covers.every((j) => j === n || !this.occ.has(j)); },
     freeSides(i) { const n = this.layout.n; return this.layout.dice[i].sides.filter((j) => j === n || !this.occ.has(j)).length; },
@@ -311,7 +316,13 @@
     },
     body() { return { position: this.position(), samples: this.samples, candidates: 8, seed: this.seed }; },
     done() { return this.occ.size <= this.layout.n - 21 * this.layout.players; },
-    clickDie(i) { if (this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); } },
+    clickDie(i) {
+      const d = this.layout.dice[i];
+      if (this.mode === "value" && this.occ.has(i)) { d.value = d.value % 6 + 1; changed(); }
+      else if (this.mode === "colour" && this.occ.has(i)) { d.colour = (d.colour + 1) % this.layout.letters.length; changed(); }
+      else if (this.mode === "remove") { if (this.occ.has(i)) this.occ.delete(i); else this.occ.add(i); changed(); }
+      else if (this.mode === "take" && this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); }
+    },
     clickSpace(seat, s) {
       if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
       const d = this.layout.dice[this.selected], P = this.pyr[seat];
