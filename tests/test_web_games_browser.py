@@ -193,3 +193,23 @@ def test_pyradice_page_sets_the_quarry_by_clicking(browser, server):
     click(d, "g.die.available")
     wait.until(lambda d: d.find_element(By.ID, "table-error").is_displayed())
     assert "quarry" in d.find_element(By.ID, "table-error").text
+
+
+def test_raft_page_sets_the_hand_by_clicking_and_ranks_the_loadings(browser, server):
+    from pyradice_lab.raft.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "raft")
+    first = _answered(d)
+    Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
+    click(d, 'g.cell[data-cell="1,1"]')             # a gem off the centre ...
+    sent = _after_change(wait, first)
+    Select(d.find_element(By.ID, "rf-mode")).select_by_value("add")
+    click(d, "#rf-hand")                            # ... fell into the mover's hand: how to load it?
+    sent = _after_change(wait, sent)
+    assert sent["position"]["fallen"] not in (None, "-")
+    expected = advise(sent["position"], objective=sent["objective"])
+    assert expected.attrs["decision"] == "load"
+    cells, n = _top_row(d)
+    assert n == len(expected) and cells[1] == expected["action"].iloc[0]
+    assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5.01e-4)   # shown to 3 decimals

@@ -206,6 +206,15 @@
       this.doc.raft[r][c] = gemText(g, this.layout.letters);
       changed();
     },
+    hand() {     // the gems in the mover's hand after the tilt: the decision is then how to load them
+      const g = gems(this.doc.fallen), x = this.colour;
+      if (this.mode === "add") g[x] = (g[x] || 0) + 1;
+      else if (g[x]) g[x] -= 1;
+      else return;
+      const text = gemText(g, this.layout.letters);
+      if (text === "-") delete this.doc.fallen; else this.doc.fallen = text;
+      changed();
+    },
     slot(s, b, colour, k) {
       const boat = this.doc.seat[s].boats[b], f = gems(boat.filled);
       f[colour] = (f[colour] || 0) > k ? k : k + 1;
@@ -217,7 +226,7 @@
       svg.innerHTML = "";
       const C = 110, PAD = 40, X0 = PAD, Y0 = PAD;
       const seats = d.seat.length, boatsY = Y0 + 3 * C + PAD;
-      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD)}`);
+      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
       const best = st.best && st.best.edge ? st.best : null;
       const edges = { north: [X0, Y0 - 12, X0 + 3 * C, Y0 - 12], south: [X0, Y0 + 3 * C + 12, X0 + 3 * C, Y0 + 3 * C + 12],
                       west: [X0 - 12, Y0, X0 - 12, Y0 + 3 * C], east: [X0 + 3 * C + 12, Y0, X0 + 3 * C + 12, Y0 + 3 * C] };
@@ -241,6 +250,14 @@
         }
         clickable(g, () => this.click(r, c));
       }
+      const hg = el("g", { class: "hand", id: "rf-hand" }, svg), hy = Y0 + 3 * C + 20;
+      el("rect", { x: X0, y: hy, width: 3 * C, height: 30, rx: 6, fill: "#fff", stroke: "#8a7a5a" }, hg);
+      const hand = gems(d.fallen);
+      el("text", { class: "label", x: X0 + 6, y: hy + 20 }, hg, d.fallen ? "hand:" : "hand: empty (click: a gem fell)");
+      let hk = 0;
+      for (const x0 of L.letters) for (let n = 0; n < (hand[x0] || 0); n++, hk++)
+        el("circle", { cx: X0 + 60 + 19 * hk, cy: hy + 15, r: 8, fill: COLOURS[x0], stroke: "#fff" }, hg);
+      clickable(hg, () => this.hand());
       const bx = X0 + 3 * C + PAD + 10;
       d.seat.forEach((s, si) => {
         const y = Y0 + si * (3 * C / Math.max(seats, 3));
