@@ -99,7 +99,7 @@ from .rules import (
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
            "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE",
-           "MCTS_V1"]
+           "MCTS_V1", "MCTS_CUT"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
@@ -145,6 +145,10 @@ SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "searc
 #: rollouts, the reroll by ``own``: about a sixth of ``mcts``'s CPU (at most 20x expectimax's, issue 27) and
 #: weaker than it head to head (0.46 [0.44, 0.48], docs/guide/meerkat.md "Cost, and the report player").
 MCTS_LATE = {"budget": 80, "search_reroll": 0, "search_supply": 12}
+#: ``"mcts_cut"``: truncated rollouts (issue 27): every turn searched, each rollout plays ``depth`` turns after the
+#: candidate and ends in the expectimax evaluation of the position (:func:`.search.cut_value`); measured in
+#: docs/guide/meerkat.md "Cost, and the report player".
+MCTS_CUT = {"budget": 24, "depth": 2, "search_reroll": 1, "win_scale": 6.0}
 #: ``"mcts_v1"``: the search player of issue 12, frozen (every parameter spelled out, so a later change of
 #: :data:`SEARCH_DEFAULTS` leaves it alone): every turn searched, 100 rollouts per decision played to the end of
 #: the game; the reference of issue 27's ladders (docs/guide/meerkat.md).
@@ -234,6 +238,11 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
+    if isinstance(policy, str) and (policy == "mcts_cut" or policy.startswith("mcts_cut:")):
+        budget = policy[9:] or str(MCTS_CUT["budget"])  # truncated rollouts (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_cut:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_V1, **MCTS_CUT, "budget": int(budget)}
     if policy == "mcts_v1":  # issue 12's search, frozen (the reference of issue 27's ladders)
         policy, params = "mcts", dict(MCTS_V1)
     if isinstance(policy, str) and (policy == "mcts_late" or policy.startswith("mcts_late:")):

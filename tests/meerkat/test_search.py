@@ -265,7 +265,8 @@ def test_new_players_compiled_equal_twin_and_beat_greedy():
                           (4, [("mcts", {"budget": 4, "search_reroll": 0}), "expectimax", "heuristic", "greedy"]),
                           (2, [("mcts", {"budget": 3, "search_reroll": 0, "search_supply": 12}), ("expectimax", {"race": 1})]),
                           (3, [("expectimax", {"race": 0.5}), ("mcts", {"budget": 4, "own": ("expectimax", {"race": 1})}),
-                               "heuristic"])]:
+                               "heuristic"]),
+                          (2, [("mcts", {"budget": 6, "depth": 2}), "mcts_cut:3"])]:
         a = simulate_games(1, players=players, policies=pols, rng=8, engine="python")
         b = simulate_games(1, players=players, policies=pols, rng=8, engine="numba")
         pd.testing.assert_frame_equal(a, b)
