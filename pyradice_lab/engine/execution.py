@@ -403,8 +403,12 @@ def encode(obj):
         return {"s": encode(np.asarray(obj))}
     if isinstance(obj, np.ndarray):
         if obj.dtype.kind in "biufcmM":
-            return {"nd": obj.dtype.str, "shape": list(obj.shape),
-                    "b": base64.b64encode(np.ascontiguousarray(obj).tobytes()).decode()}
+            # the memory order is kept (a sum over an axis adds in memory order: its last bits depend on it)
+            order = "F" if obj.ndim > 1 and obj.flags.f_contiguous and not obj.flags.c_contiguous else "C"
+            out = {"nd": obj.dtype.str, "shape": list(obj.shape), "b": base64.b64encode(obj.tobytes(order)).decode()}
+            if order == "F":
+                out["order"] = "F"
+            return out
         if obj.dtype.kind == "U":
             return {"ndU": obj.tolist(), "dtype": obj.dtype.str}
         return {"ndO": [encode(v) for v in obj.ravel().tolist()], "shape": list(obj.shape)}
@@ -467,7 +471,8 @@ def decode(data):
         return decode(data["s"])[()]
     if "nd" in data:
         raw = base64.b64decode(data["b"].encode(), validate=True)
-        return np.frombuffer(raw, dtype=np.dtype(data["nd"])).reshape(data["shape"]).copy()
+        order = data.get("order", "C")
+        return np.frombuffer(raw, dtype=np.dtype(data["nd"])).reshape(data["shape"], order=order).copy(order=order)
     if "ndU" in data:
         return np.array(data["ndU"], dtype=np.dtype(data["dtype"]))
     if "ndO" in data:
