@@ -55,6 +55,7 @@ from .measures import (  # noqa: F401  (re-exported: the measurements behind the
     skill_gap_table,
     yarn_values,
 )
+from .sim import split_policies
 
 __all__ = ["Answer", "SIZES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
            "stop_or_continue", "play_games", "seat_advantage", "game_length", "side_a_vs_b", "yarn_value",
@@ -211,7 +212,7 @@ def play_games(n_games: int, seed=0, *, policy: str = GAME_POLICY, n_jobs: int =
 
 def _policy_label(games: pd.DataFrame) -> str:
     """``"risk:0.35, every seat"`` when every seat of every game played one policy, else "mixed seats"."""
-    names = {name for pols in set(games["policies"]) for name in pols.split(",")}
+    names = {name for pols in set(games["policies"]) for name in split_policies(pols)}
     if len(names) == 1:
         name = names.pop()
         short = {f"stop_if_burst_risk_above({GAME_POLICY.split(':')[1]})": GAME_POLICY}.get(name, name)

@@ -292,6 +292,23 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     return told(df)
 
 
+def split_policies(label) -> list[str]:
+    """The seats' policy names of a ``policies`` column entry: the names joined by commas, where a name's own
+    parameters may hold commas inside parentheses (``"greedy,optimal(bonus=exact, yarn_value=1)"``).
+
+    >>> split_policies("greedy,optimal(bonus=exact, yarn_value=1)")
+    ['greedy', 'optimal(bonus=exact, yarn_value=1)']
+    """
+    names, depth, start, text = [], 0, 0, str(label)
+    for i, ch in enumerate(text):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "," and depth == 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return names
+
+
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     """The game's result as the common long frame of :mod:`pyradice_lab.engine.outcomes`, one row per (game, seat).
 
@@ -314,7 +331,7 @@ def outcomes(df: pd.DataFrame) -> pd.DataFrame:
     first = df["first_player"].to_numpy()[:, None] if "first_player" in df else np.zeros((len(df), 1), np.int64)
     scores = df[[f"score_{p}" for p in seats]].to_numpy()
     winner = df["winner"].to_numpy()[:, None] == seats[None, :]
-    pols = np.array([str(x).split(",") for x in df["policies"]], dtype=object)
+    pols = np.array([split_policies(x) for x in df["policies"]], dtype=object)
     return outcome_frame(df["game"].to_numpy(), pols, (seats[None, :] - first) % players, scores,
                          keys=[winner, scores])
 
