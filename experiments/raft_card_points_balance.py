@@ -59,7 +59,7 @@ def make(quick: bool, seed: int) -> ExperimentResult:
     t["points_after"] = [b.components.get(f"card.{k}.points") for k in t["card"]]
     spread = {w: float(t[w].max() - t[w].min()) for w in ("before", "after")}
     reading = (f"Packaged deck: {target:g} points per own turn held until completed ({pilot} pilot games). "
-               f"{b.summary()} Largest minus smallest card rate: {spread['before']:.2f} before, "
+               f"{b.summary()} Spread of the card rates (largest less smallest): {spread['before']:.2f} before, "
                f"{spread['after']:.2f} after. Proposal written to {toml}.")
     return ExperimentResult("raft_card_points_balance", "Rocking Raft: card points proportional to turns held",
                             reading, t.round(4), objectives_figure(b.objectives, unit="points per turn held",

@@ -304,19 +304,11 @@ def _cmd_ladder(args) -> int:
     return 0
 
 
-#: ``<game> restricted``'s default player where the strongest registered one is too slow for a command line run:
-#: the report's restricted player (``report.strength.PLANS[game].restricted_policy``, tested to agree; kept here
-#: so that ``--help`` imports nothing heavy).  Meerkat Kingdom: ``mcts`` takes about 0.24 s of CPU a game
-#: (2 players), 20 minutes for the five restrictions at the default 1000 games; ``expectimax`` about 0.6 ms, a few
-#: seconds.  Other games: the strongest registered policy.
-RESTRICTED_POLICY = {"meerkat": "expectimax"}
-
-
 def _cmd_restricted(args) -> int:
     from .design.strength import restricted_play
 
     rs = None if args.restrictions is None else [r.strip() for r in args.restrictions.split(",") if r.strip()]
-    policy = RESTRICTED_POLICY.get(args.game_name) if args.policy is None else args.policy
+    policy = args.policy  # None: restricted_play's default, registry.restricted_player (the report player)
     table = restricted_play(args.game_name, policy, rs, players=args.players, games=args.games, rng=args.seed,
                             progress=show_progress(args), **execution_kwargs(args))
     a = table.attrs
@@ -355,11 +347,11 @@ def _strength_subcommands(sub, name: str) -> None:
                        description="The win rate of a player forbidden one option against unrestricted copies of "
                                    "itself, per restriction. Registered restrictions: " +
                                    ("; ".join(f"{k}: {v}" for k, v in spec.restrictions.items()) or "-") + ".")
-    policy = RESTRICTED_POLICY.get(name)
-    p.add_argument("--policy", default=None, help="the player (default: " + (
-        f"{policy}, the report's restricted player: the strongest registered one, "
-        f"{registry.strongest_policy(spec)}, is too slow "
-        f"for 1000 games per restriction" if policy else "the strongest registered policy") + ")")
+    policy = registry.restricted_player(spec)
+    why = ("the report player" if policy == spec.report_player else
+           f"the strongest registered policy that takes restrictions (the report player, {spec.report_player}, "
+           f"takes none)")
+    p.add_argument("--policy", default=None, help=f"the player (default: {policy}, {why})")
     p.add_argument("--restrictions", default=None, help="comma-separated restrictions (default: all)")
     for flag, kw in common.items():
         p.add_argument(flag, **kw)

@@ -133,3 +133,35 @@ def test_the_result_objects_carry_the_record():
     for frame in (t, r):
         a = frame.attrs["assumptions"]
         assert isinstance(a, Assumptions) and a.seed == "2" and a.players == "2 players"
+
+
+def _simulate(game):
+    import importlib
+
+    return importlib.import_module(f"pyradice_lab.{game}").simulate_games
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_simulate_games_frames_carry_the_record(capsys, tmp_path, game):
+    """``<game>.simulate_games`` in Python: ``df.attrs["assumptions"]`` (the key of every result object) states what
+    the CLI's summary states, and does not depend on how the games were run (one job, blocks on processes, a
+    cache)."""
+    path = tmp_path / f"{game}_mine.toml"
+    path.write_text(FILES[game], encoding="utf-8")
+    policies = "greedy, greedy" + (" + automa" if game == "meerkat" else "")
+    players = "2 players + automa" if game == "meerkat" else "2 players"
+    sim = _simulate(game)
+    for comps, label in ((None, "packaged"), (str(path), f"{game}_mine.toml")):
+        df = sim(40, 2, rng=3, components=comps)
+        a = df.attrs["assumptions"]
+        assert isinstance(a, Assumptions)
+        check_line(a.line(), game, label, players, policies, "3", "40 games")
+        assert the_hash(game, comps) in a.components
+        cli_line = the_line(run(capsys, game, "simulate", "--players", "2", "--games", "40", "--seed", "3",
+                                "--no-progress", *(["--components", str(path)] if comps else [])))
+        assert cli_line.startswith(a.line().split("; ")[0]) and "; ".join(a.line().split("; ")[:6]) in cli_line
+        for kw in ({"n_jobs": 2, "backend": "loky"}, {"cache_dir": tmp_path / "cache"}):
+            assert sim(40, 2, rng=3, components=comps, **kw).attrs["assumptions"] == a, kw
+    if game == "pyradice":
+        df, _ = sim(5, 2, rng=1, return_arrays=True)
+        assert df.attrs["assumptions"].games == 5

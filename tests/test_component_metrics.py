@@ -190,7 +190,7 @@ def test_card_points_difference_is_the_card_balance_finding():
               for i, g in enumerate(CARD_GROUPS)]
     df = pd.concat(frames, ignore_index=True).assign(game=lambda d: np.arange(len(d)))
     a, b = table.card.iloc[0], table.card.iloc[-1]
-    assert diff.quantity == f"points per seat, strongest card ({a}) minus weakest ({b})"
+    assert diff.quantity == f"points per seat, strongest card ({a}) against the weakest ({b})"
     est = _estimate("pyradice", df, f"card_points_difference:{a}-{b}")
     assert est.value == pytest.approx(diff.estimate, abs=1e-12)
     half = (diff.ci_high - diff.ci_low) / 2

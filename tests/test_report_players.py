@@ -93,9 +93,9 @@ def test_a_disagreement_about_a_change_is_said_in_words():
     """A difference from 0 is an increase or a decrease, never "above 0 points" (issue 30 part 5)."""
     from pyradice_lab.report.findings import Finding, render, with_sensitivity
 
-    strong = Finding("difference", "Points per turn held, A minus B", 0.5, -0.1, 1.1, n=400, null=0.0,
+    strong = Finding("difference", "Points per turn held, A against B", 0.5, -0.1, 1.1, n=400, null=0.0,
                      unit="points", player="exact")
-    heuristic = Finding("difference", "Points per turn held, A minus B", 1.1, 1.0, 1.2, n=400, null=0.0,
+    heuristic = Finding("difference", "Points per turn held, A against B", 1.1, 1.0, 1.2, n=400, null=0.0,
                         unit="points", player="greedy")
     text = render(with_sensitivity(strong, heuristic, heuristic_player="greedy"))
     assert "with greedy the result is an increase" in text and "above 0" not in text, text

@@ -32,7 +32,7 @@ def test_findings_read_as_sentences_and_the_pdf_shows_words_and_a_method_footnot
     a, b = mean_estimate([4.0, 5.0, 6.0, 5.0] * 100), mean_estimate([0.5, 0.4, 0.6, 0.5] * 100)
     rounds = difference_of("rounds with the flag at depth 30 instead of 5 cards, 3 players", a, b, unit="rounds",
                            player="greedy")
-    gems = Finding("difference", "gems per game, variant minus base", 3.31, 3.0, 3.6, n=300, null=0.0,
+    gems = Finding("difference", "gems per game, the variant against the base", 3.31, 3.0, 3.6, n=300, null=0.0,
                    null_label="no difference", unit="gems", test="paired t interval")
     share = Finding("difference", "start-player win share, 2 players", 0.537, 0.512, 0.561, n=1500, null=0.5,
                     null_label="a fair share", test="Wilson interval", player="greedy", unit="%")
@@ -40,7 +40,7 @@ def test_findings_read_as_sentences_and_the_pdf_shows_words_and_a_method_footnot
     texts = [render(f) for f in (rounds, gems, share, none)]
     assert texts[0] == ("Rounds with the flag at depth 30 instead of 5 cards, 3 players: 4.50 rounds more (95% CI "
                         "4.43 to 4.57 rounds; 400 games, greedy players).")
-    assert texts[1].startswith("Gems per game, variant minus base: 3.3 gems more (95% CI 3.0 to 3.6 gems; 300 games")
+    assert texts[1].startswith("Gems per game, the variant against the base: 3.3 gems more (95% CI 3.0 to 3.6 gems; 300 games")
     assert "no difference detected at this sample size" in texts[3]
     assert not [t for t in texts if MACHINE_PROSE.search(t)]
     exp = ExperimentResult("demo_prose", "Demo", "A reading.",

@@ -198,7 +198,7 @@ def _paired_result(intervals, claim="rounds > 0.0"):
 
 def test_verdict_of_a_paired_check_follows_the_difference_per_set():
     check = PAIRED["raft flag depth 3p"]
-    f = Finding("difference", "rounds with the flag under 30 minus 5 cards, 3 players", 4.5, 4.0, 5.0, n=300,
+    f = Finding("difference", "rounds with the flag under 30 instead of 5 cards, 3 players", 4.5, 4.0, 5.0, n=300,
                 null=0.0, unit="rounds", player=check.player)
     g = verdict(f, check, _paired_result([(3.0, 5.0)] * 3 + [(-0.5, 1.0)]))
     assert g.robust is None and g.robustness.startswith("undecided: holds on 3 of 4 sampled card decks, undecided "
@@ -206,7 +206,7 @@ def test_verdict_of_a_paired_check_follows_the_difference_per_set():
     assert verdict(f, check, _paired_result([(3.0, 5.0)] * 4)).robust is True
     # a claim below 0 (fewer hazards with 3 of each blue token) counts the sets below 0 as holding
     check = PAIRED["meerkat hazards blue 3"]
-    f = Finding("difference", "hazards per game with 3 of each blue token, minus the default 2", -0.1, -0.15, -0.05,
+    f = Finding("difference", "hazards per game with 3 of each blue token instead of the default 2", -0.1, -0.15, -0.05,
                 n=3000, null=0.0, player="greedy")
     g = verdict(f, check, _paired_result([(-0.2, -0.1), (-0.2, -0.1), (0.05, 0.1)], "hazards_per_game > 0.0"))
     assert g.robust is False and g.robustness.startswith("holds on 2 of 3 sampled tile sets, reversed on 1")
@@ -227,7 +227,7 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     assert res.table["value"].to_numpy() == pytest.approx(sum(r.table["value"].to_numpy() for r in per) / 3)
     assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() ** 2 for r in per) ** 0.5 / 3)
     assert (per[0].table["components_hash"] == per[2].table["components_hash"]).all()  # the same sets
-    f = Finding("difference", "start player's win share, side B minus side A, mean over 2-4 players", 0.05, 0.01, 0.09,
+    f = Finding("difference", "start player's win share, side B against side A, mean over 2-4 players", 0.05, 0.01, 0.09,
                 n=1000, null=0.0, player="risk:0.35, every seat")
     assert "40 games each per player count, paired" in verdict(f, check, res).robustness
 

@@ -53,7 +53,7 @@ def _component_findings():
 
 
 def test_every_component_finding_has_a_check_with_its_players():
-    found = [(e, f) for e, f in _component_findings() if f.component and "minus heuristic" not in f.quantity]
+    found = [(e, f) for e, f in _component_findings() if f.component and "instead of heuristic" not in f.quantity]
     kinds = {e for e, _ in found}
     assert kinds == {"meerkat_tile_fairness", "meerkat_strong_play", "pyradice_card_balance", "raft_card_fairness",
                      "raft_strong_play"}
@@ -93,11 +93,11 @@ ABOVE, BELOW, STRADDLE = (0.2, 0.6), (-0.9, -0.4), (-0.1, 0.3)
      "greedy", "tile_pay_excess:5"),
     ("meerkat tile pay expectimax", "meerkat_strong_play", "points per piece, tile 12 (11/6/3)", 3.4, 2.4,
      "expectimax", "tile_pay_excess:12"),
-    ("pyradice card difference", "pyradice_card_balance", "points per seat, strongest card (Height) minus weakest "
+    ("pyradice card difference", "pyradice_card_balance", "points per seat, strongest card (Height) against the weakest "
      "(Small)", 7.0, 0.0, "greedy", "card_points_difference:Height-Small"),
-    ("raft boat pay greedy", "raft_card_fairness", "points per own turn held, 2-slot lifeboats minus the deck's 3.00, "
+    ("raft boat pay greedy", "raft_card_fairness", "points per own turn held, 2-slot lifeboats against the deck's 3.00, "
      "3 players", -1.4, 0.0, "exact", "boat_pay_excess:2"),   # the report player since issue 27
-    ("raft boat pay exact", "raft_strong_play", "points per own turn held, largest minus smallest lifeboats, 3 players",
+    ("raft boat pay exact", "raft_strong_play", "points per own turn held, largest lifeboats against the smallest, 3 players",
      3.0, 0.0, "exact", "boat_pay_spread")])
 def test_verdicts_read_the_findings_own_metric_and_direction(key, exp, quantity, estimate, null, player, metric):
     check = next(c for c in _all_checks() if c.key == key and c.experiment == exp)
@@ -117,7 +117,7 @@ def test_verdicts_read_the_findings_own_metric_and_direction(key, exp, quantity,
 
 def test_the_raft_strong_play_finding_gets_the_check_with_its_players():
     """The strong-play page (experiments/raft_strong_play.py; no longer in the report) keeps its checks."""
-    q = "points per own turn held, largest minus smallest lifeboats, 3 players"
+    q = "points per own turn held, largest lifeboats against the smallest, 3 players"
     exp = ExperimentResult("raft_strong_play", "Strong play", "A reading.", pd.DataFrame({"a": [1]}), None,
                            findings=[Finding("difference", q, 2.6, 2.5, 2.7, n=400, null=0.0, player="exact")])
     results = {"raft boat pay greedy": _family_result(ALL["raft boat pay greedy"], "boat_pay_spread", [STRADDLE] * 8)}

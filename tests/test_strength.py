@@ -315,23 +315,28 @@ def test_cli_ladder_and_restricted(capsys, tmp_path):
 
 
 def test_cli_restricted_defaults_to_the_reports_player(capsys):
-    # Meerkat's strongest player (mcts, ~0.24 s a game) would take 20 minutes at the default 1000 games per
-    # restriction: the CLI plays the report's restricted player, expectimax, unless --policy says otherwise
+    # restricted play (CLI and restricted_play) plays the registry's report player when it takes restrictions
+    # (Meerkat: mcts_late, as `meerkat ladder` does), else the strongest restrictable policy
     from pyradice_lab import cli
     from pyradice_lab.engine import registry
-    from pyradice_lab.report.strength import PLANS
 
-    for game in registry.games():
-        plan = PLANS.get(game)
-        assert cli.RESTRICTED_POLICY.get(game) == (plan.restricted_policy if plan else None), game
-    assert cli.RESTRICTED_POLICY["meerkat"] != registry.strongest_policy(registry.get_game("meerkat"))
+    spec = registry.get_game("meerkat")
+    assert registry.restricted_player(spec) == spec.report_player == "mcts_late"
+    assert registry.restricted_player(registry.get_game("raft")) == "exact"
+    for game in ("purramid", "pyradice"):  # their report players take no restriction
+        s = registry.get_game(game)
+        assert s.report_player in s.unrestrictable and registry.restricted_player(s) == registry.strongest_policy(s)
     assert cli.main(["meerkat", "restricted", "--restrictions", "no_queen", "--games", "4", "--seed", "1",
                      "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "meerkat restricted play: expectimax forbidden one option" in out and "expectimax/no_queen" in out
+    assert "meerkat restricted play: mcts_late forbidden one option" in out and "mcts_late/no_queen" in out
+    t = restricted_play("meerkat", None, ["no_queen"], games=2, rng=1)
+    assert set(t["player"]) == {"mcts_late/no_queen"}
     assert cli.main(["raft", "restricted", "--restrictions", "ignore_gifts", "--games", "2", "--no-progress"]) == 0
-    strongest = registry.strongest_policy(registry.get_game("raft"))
-    assert f"raft restricted play: {strongest} forbidden" in capsys.readouterr().out
+    assert "raft restricted play: exact forbidden" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["meerkat", "restricted", "--help"])
+    assert "(default: mcts_late, the report player)" in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -57,25 +57,48 @@ class _Metric:
     options: tuple = ()    # simulate_games keyword arguments the metric needs, as (key, value) pairs
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Smooth:
     """A metric that is a smooth function of the means of several per-game columns (delta method).
 
     ``columns``: (games, k) per-game values; ``fn(means)`` the metric; ``grad(means)`` its gradient (k,).  The
     per-game linearised value of game ``i`` is ``grad(means) . (columns[i] - means)``.  A metric function
     returns one of these instead of ``(numerator, denominator)`` when a single ratio cannot express it.
+
+    The function is named, not held: ``form`` is a key of :data:`_FORMS` and ``params`` its plain data
+    (numbers, strings, arrays), so a block's result is stored and read back as data
+    (:func:`~pyradice_lab.engine.execution.encode`: a resumed comparison of a smooth metric reads its finished
+    blocks) and the blocks of a run join by their columns (:func:`_concat`), the function then seeing every game.
     """
 
     columns: np.ndarray
-    fn: Callable
-    grad: Callable
+    form: str
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        # one memory layout (C order) whatever the frame's: the column means' summation order, and so their last
+        # bits, must not depend on whether the columns were computed or read back from a block file
+        object.__setattr__(self, "columns", np.ascontiguousarray(self.columns, dtype=float))
+
+    def fn(self, means) -> float:
+        return _FORMS[self.form][0](self, np.asarray(means, dtype=float))
+
+    def grad(self, means) -> np.ndarray:
+        return _FORMS[self.form][1](self, np.asarray(means, dtype=float))
 
 
 def _ratio_difference(a_num, a_den, b_num, b_den) -> _Smooth:
     """``sum(a_num)/sum(a_den) - sum(b_num)/sum(b_den)`` as a smooth function of four per-game columns."""
     cols = np.column_stack([np.asarray(x, dtype=float) for x in (a_num, a_den, b_num, b_den)])
-    return _Smooth(cols, lambda m: m[0] / m[1] - m[2] / m[3],
-                   lambda m: np.array([1 / m[1], -m[0] / m[1] ** 2, -1 / m[3], m[2] / m[3] ** 2]))
+    return _Smooth(cols, "ratio_difference")
+
+
+def _ratio_difference_fn(s: _Smooth, m):
+    return m[0] / m[1] - m[2] / m[3]
+
+
+def _ratio_difference_grad(s: _Smooth, m):
+    return np.array([1 / m[1], -m[0] / m[1] ** 2, -1 / m[3], m[2] / m[3] ** 2])
 
 
 def _humans(out: pd.DataFrame) -> pd.DataFrame:
@@ -221,50 +244,73 @@ def _raft_card_rates(df, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return np.hstack([done, held]), np.asarray(sizes), np.asarray(points, dtype=float), m
 
 
-def _raft_boat_rates(df, name: str, pick: Callable) -> _Smooth:
+def _raft_boat_rates(df, name: str, pick: dict) -> _Smooth:
     """A function of the points per own turn held by card size, as a smooth function of the per-card means.
 
     As in :func:`pyradice_lab.raft.analysis.points_per_turn_by_size`: card ``c`` holds ``tpc_c = T_c /
     max(C_c, 1)`` own turns per completion (``T_c``, ``C_c``: its turns held and completions summed over the
     games); a size's rate is the sum of its cards' points over the sum of their ``tpc``; the deck's rate the
-    same over all cards.  ``pick(rates by size, deck rate)`` -> the metric, with ``rates`` a dict size -> rate.
+    same over all cards.  ``pick``: ``{"pick": "excess", "size": k}`` (size ``k``'s rate minus the deck's) or
+    ``{"pick": "spread"}`` (the largest size's rate minus the smallest's).
     """
     cols, sizes, points, m = _raft_card_rates(df, name)
-    n = len(df)
-    groups = {int(k): sizes == k for k in sorted(set(sizes.tolist()))}
+    return _Smooth(cols, "raft_boat_rates", {"sizes": np.asarray(sizes), "points": points, "m": int(m), **pick})
 
-    def tpc(means):
-        c, t = means[:m], means[m:]
-        # C_c = 0 (never completed): max(C_c, 1) = 1, i.e. tpc = T_c = n * mean
-        done = c > 0
-        return np.where(done, t / np.where(done, c, 1.0), n * t), done, c, t
 
-    def parts(means):
-        v, _, _, _ = tpc(means)
-        rates = {k: points[g].sum() / v[g].sum() for k, g in groups.items()}
-        return v, rates, points.sum() / v.sum()
+def _raft_pick(params: dict, rates: dict, deck: float) -> float:
+    if params["pick"] == "excess":
+        return rates[params["size"]] - deck
+    return rates[max(rates)] - rates[min(rates)]
 
-    def fn(means):
-        _, rates, deck = parts(means)
-        return pick(rates, deck)
 
-    def grad(means):
-        v, rates, deck = parts(means)
-        # d metric / d tpc_c: through each rate (d rate_k / d tpc_c = -rate_k / D_k for c of size k) and the deck's
-        d_tpc = np.zeros(m)
-        eps = 1.0
-        base = pick(rates, deck)
-        for k, g in groups.items():  # the metric is linear in the rates: read its coefficients
-            coef = pick({**rates, k: rates[k] + eps}, deck) - base
-            d_tpc[g] += coef * (-rates[k] / v[g].sum())
-        coef = pick(rates, deck + eps) - base
-        d_tpc += coef * (-deck / v.sum())
-        _, done, c, t = tpc(means)
-        d_c = np.where(done, -d_tpc * t / np.where(done, c, 1.0) ** 2, 0.0)
-        d_t = np.where(done, d_tpc / np.where(done, c, 1.0), d_tpc * n)
-        return np.concatenate([d_c, d_t])
+def _raft_tpc(s: _Smooth, means):
+    m, n = s.params["m"], len(s.columns)  # n: every game of the run (the blocks joined), not one block's
+    c, t = means[:m], means[m:]
+    # C_c = 0 (never completed): max(C_c, 1) = 1, i.e. tpc = T_c = n * mean
+    done = c > 0
+    return np.where(done, t / np.where(done, c, 1.0), n * t), done, c, t
 
-    return _Smooth(cols, fn, grad)
+
+def _raft_groups(s: _Smooth) -> dict:
+    sizes = np.asarray(s.params["sizes"])
+    return {int(k): sizes == k for k in sorted(set(sizes.tolist()))}
+
+
+def _raft_parts(s: _Smooth, means):
+    points = np.asarray(s.params["points"], dtype=float)
+    v, _, _, _ = _raft_tpc(s, means)
+    rates = {k: points[g].sum() / v[g].sum() for k, g in _raft_groups(s).items()}
+    return v, rates, points.sum() / v.sum()
+
+
+def _raft_boat_rates_fn(s: _Smooth, means):
+    _, rates, deck = _raft_parts(s, means)
+    return _raft_pick(s.params, rates, deck)
+
+
+def _raft_boat_rates_grad(s: _Smooth, means):
+    v, rates, deck = _raft_parts(s, means)
+    n, m = len(s.columns), s.params["m"]
+    # d metric / d tpc_c: through each rate (d rate_k / d tpc_c = -rate_k / D_k for c of size k) and the deck's
+    d_tpc = np.zeros(m)
+    eps = 1.0
+    base = _raft_pick(s.params, rates, deck)
+    for k, g in _raft_groups(s).items():  # the metric is linear in the rates: read its coefficients
+        coef = _raft_pick(s.params, {**rates, k: rates[k] + eps}, deck) - base
+        d_tpc[g] += coef * (-rates[k] / v[g].sum())
+    coef = _raft_pick(s.params, rates, deck + eps) - base
+    d_tpc += coef * (-deck / v.sum())
+    _, done, c, t = _raft_tpc(s, means)
+    d_c = np.where(done, -d_tpc * t / np.where(done, c, 1.0) ** 2, 0.0)
+    d_t = np.where(done, d_tpc / np.where(done, c, 1.0), d_tpc * n)
+    return np.concatenate([d_c, d_t])
+
+
+#: The smooth functions a :class:`_Smooth` names: form -> (function of the means, its gradient).
+_FORMS: dict[str, tuple[Callable, Callable]] = {
+    "ratio_difference": (_ratio_difference_fn, _ratio_difference_grad),
+    "raft_boat_rates": (_raft_boat_rates_fn, _raft_boat_rates_grad),
+}
 
 
 def _raft_card_ids(df) -> list[int]:
@@ -304,11 +350,11 @@ def _raft_size(df, arg) -> int:
 
 def _raft_boat_pay_excess(df, out, arg):
     k = _raft_size(df, arg)
-    return _raft_boat_rates(df, "boat_pay_excess", lambda rates, deck: rates[k] - deck)
+    return _raft_boat_rates(df, "boat_pay_excess", {"pick": "excess", "size": k})
 
 
 def _raft_boat_pay_spread(df, out, arg):
-    return _raft_boat_rates(df, "boat_pay_spread", lambda rates, deck: rates[max(rates)] - rates[min(rates)])
+    return _raft_boat_rates(df, "boat_pay_spread", {"pick": "spread"})
 
 
 def _meerkat_tiles(df, arg, name: str = "points_per_meerkat") -> list[int]:
@@ -645,7 +691,7 @@ def _linear(res, metric: str) -> tuple[float, np.ndarray]:
 def _concat(parts: list):
     """The metric function results of consecutive blocks of games as one result."""
     if isinstance(parts[0], _Smooth):
-        return _Smooth(np.concatenate([p.columns for p in parts]), parts[0].fn, parts[0].grad)
+        return _Smooth(np.concatenate([p.columns for p in parts]), parts[0].form, parts[0].params)
     return (np.concatenate([np.asarray(p[0], float) for p in parts]),
             np.concatenate([np.asarray(p[1], float) for p in parts]))
 

@@ -589,7 +589,9 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     ----------
     game : str or GameSpec
     policy : str or None
-        The player (None: the game's strongest registered policy that can sit twice in a game).
+        The player (None: :func:`~pyradice_lab.engine.registry.restricted_player`, the game's report player when
+        it takes restrictions, e.g. Meerkat Kingdom's ``mcts_late``, else its strongest registered policy that
+        can sit twice in a game).
     restrictions : sequence of str or None
         Names the game registers (``registry.get_game(game).restrictions``); None: all of them.
     players : int
@@ -621,9 +623,9 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     """
     spec = _spec(game)
     if policy is None:
-        from ..engine.registry import strongest_policy
+        from ..engine.registry import restricted_player
 
-        policy = strongest_policy(spec)
+        policy = restricted_player(spec)
     if not isinstance(policy, str) or not policy:
         raise ValueError(f"policy must be a policy name, got {policy!r}")
     names = _names(restrictions if restrictions is not None else list(spec.restrictions), "restrictions", spec)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["Assumptions", "components_label", "seed_label", "lineup", "played_lineup", "start_player_lines",
-           "HASH_DIGITS"]
+           "frame_assumptions", "HASH_DIGITS"]
 
 #: hex digits of the content hash shown in text (the full hash is in ``to_dict()["components_hash"]``)
 HASH_DIGITS = 12
@@ -158,6 +158,24 @@ class Assumptions:
 
     def __str__(self) -> str:
         return self.line()
+
+
+def frame_assumptions(result, game: str, outcomes, *, components=None, loaded=None, rng=None, games=None,
+                      **extra):
+    """Put the :class:`Assumptions` of a ``simulate_games`` call in its frame's ``attrs["assumptions"]`` (the key
+    every result object uses); ``result`` is the frame or a ``(frame, arrays)`` pair, returned as given.
+
+    ``components`` is what the caller was given and ``loaded`` the components played (:func:`components_label`);
+    players and policies are read from the first game's outcomes (``outcomes``: the game's ``sim.outcomes``).
+    Frames of different runs carry different records: ``pd.concat`` keeps ``attrs`` only when every frame's
+    are equal, so a concatenation of runs carries none (it is not one run).
+    """
+    df = result[0] if isinstance(result, tuple) else result
+    out = outcomes(df.head(1)) if len(df) else None
+    df.attrs["assumptions"] = Assumptions.build(game, components=components_label(game, components, loaded),
+                                                out=out, rng=rng, games=games if games is not None else len(df),
+                                                **extra)
+    return result
 
 
 def start_player_lines(out, decimals: int = 4) -> list[str]:

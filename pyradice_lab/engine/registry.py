@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - numpy and pandas load when a check runs,
     import pandas as pd
 
 __all__ = ["GameSpec", "SweepTarget", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
-           "BUILTIN_GAMES", "lazy", "strongest_policy"]
+           "BUILTIN_GAMES", "lazy", "strongest_policy", "restricted_player"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
 BUILTIN_GAMES = ("purramid", "pyradice", "raft", "meerkat")
@@ -286,6 +286,16 @@ def strongest_policy(spec: GameSpec) -> str:
         if p not in spec.unrestrictable and (spec.lineup_ok is None or spec.lineup_ok([p, p])):
             return p
     raise ValueError(f"policies: {spec.name} registers no restrictable policy that can play against itself")
+
+
+def restricted_player(spec: GameSpec) -> str:
+    """Restricted play's default player: the game's ``report_player`` when it takes restrictions and can sit twice
+    in one game (Meerkat Kingdom's ``mcts_late``, Rocking Raft's ``exact``), else :func:`strongest_policy` (Purramid's
+    ``optimal`` and Pyradice's ``flat_mc`` take no restriction: ``risk:0.7`` and ``lookahead``)."""
+    p = spec.report_player
+    if p and p in spec.policies and p not in spec.unrestrictable and (spec.lineup_ok is None or spec.lineup_ok([p, p])):
+        return p
+    return strongest_policy(spec)
 
 
 def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:

@@ -171,7 +171,7 @@ def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
     for setup, grp in df.groupby("setup", sort=False):
         r = grp.iloc[0]
         if _finite(r.start_edge, r.start_edge_ci_low, r.start_edge_ci_high):
-            out.append(from_estimate("difference", f"start player's win share minus the other players' mean, "
+            out.append(from_estimate("difference", f"start player's win share against the other players' mean, "
                                      f"{setup}", _estimate(r, "start_edge", r.games), null=0.0,
                                      null_label="an even start", test="paired t interval", player=player,
                                      unit="%"))
@@ -239,7 +239,7 @@ def feature_findings(df: pd.DataFrame, player: str = "heuristic") -> list[Findin
     """Per variant: its score edge minus the baseline's (independent games; null 0): the value of the feature."""
     base = df.iloc[0]
     b = _estimate(base, "score_edge", base.games)
-    return [difference_of(f"score edge of a player who {r['variant']}, minus the baseline's",
+    return [difference_of(f"score edge of a player who {r['variant']}, against the baseline's",
                           _estimate(r, "score_edge", r["games"]), b, player=player, unit="points", scale=10.0)
             for r in df.iloc[1:].to_dict("records")]
 
@@ -270,12 +270,12 @@ def hazard_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
                          _estimate(d, "hazards_per_game", n), player=player, test="log-scale t interval")]
     for r in df[~df["default"]].to_dict("records"):
         for col, what in (("hazards_per_game", "hazards per game"),):
-            out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token, minus the default "
+            out.append(difference_of(f"{what} with {r['blue_copies_each']} of each blue token instead of the default "
                                      f"{d.blue_copies_each}", _estimate(r, col, r["games"]), _estimate(d, col, n),
                                      player=player, component="blue bag contents"))
     hit = _estimate(d, "score_hit_minus_spared", n) if _finite(d.score_hit_minus_spared) else None
     if hit is not None and hit.ci_high > hit.ci_low:
-        out.append(from_estimate("difference", "score of players hit by a hazard minus those spared (default bags)",
+        out.append(from_estimate("difference", "score of players hit by a hazard against those spared (default bags)",
                                  hit, null=0.0, test="normal interval (Welch SE)", player=player, unit="points",
                                  scale=10.0, notes=("Hazards hit crowded tiles, so this mixes cause and effect",)))
     return out
@@ -447,7 +447,7 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
                            player=st.player, unit=unit, notes=(note,),
                            component=finding.split("(")[0].replace("points per piece, ", "").strip() + " values"
                            if tile else ""))
-        moved = difference_of(f"{finding}: {st.player} minus {base} players",
+        moved = difference_of(f"{finding}: {st.player} instead of {base} players",
                               Estimate(st.value, st.se, int(st.games), st.ci_low, st.ci_high),
                               Estimate(b.value, b.se, int(b.games), b.ci_low, b.ci_high),
                               player=f"{st.player} vs {base}", unit=unit)

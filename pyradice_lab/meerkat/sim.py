@@ -274,15 +274,24 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from ..engine.execution import check_execution
 
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+
+    def told(df):
+        from ..engine.assumptions import frame_assumptions
+
+        return frame_assumptions(df, "meerkat", outcomes, components=components, loaded=setup.comp, rng=rng,
+                                 games=n_games, **{k.replace("_", " "): v for k, v in (
+                                     ("reverse_reading", reverse_reading), ("jackal_reading", jackal_reading))
+                                     if v != "literal"})
+
     if execution.parallel or execution.cache_dir is not None:
         from ..engine.execution import generator_blocks, simulate_blocks
 
         if not isinstance(engine, str) or engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-        return simulate_blocks(simulate_games, n_games, rng, {
+        return told(simulate_blocks(simulate_games, n_games, rng, {
             "players": players, "automa": automa, "policies": policies, "components": setup.comp, "engine": engine,
             "reverse_reading": reverse_reading, "jackal_reading": jackal_reading}, execution, chunk=CHUNK,
-            desc="meerkat games", blocks=generator_blocks(_tapes, CHUNK))
+            desc="meerkat games", blocks=generator_blocks(_tapes, CHUNK)))
     run_games = _engine(engine, n_games, pols, n, prm)[0]
     gen = as_generator(rng)
     seat_out = np.zeros((n_games, 4, len(SEAT_COLUMNS)), np.int64)
@@ -298,7 +307,7 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
                   seat_out[start:start + m], game_out[start:start + m], tile_out[start:start + m], search_arg(pols))
         bar.update(1, m)
     bar.close()
-    return _frame(seat_out, game_out, players, automa, names, tile_out)
+    return told(_frame(seat_out, game_out, players, automa, names, tile_out))
 
 
 ENGINES = ("auto", "numba", "python")

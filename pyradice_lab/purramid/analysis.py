@@ -297,7 +297,7 @@ def side_a_vs_b(games: pd.DataFrame) -> Answer:
             if q in ("bonus turns per turn", "winner's gold tiles"):
                 continue  # in the table; the findings keep to the three a designer asks first
             d = diffs[diffs["quantity"] == q]
-            findings.append(_normal(f"{q}, side B minus side A, mean over {span}", d["diff"].mean(),
+            findings.append(_normal(f"{q}, side B against side A, mean over {span}", d["diff"].mean(),
                                     math.sqrt((d["diff_se"] ** 2).sum()) / len(d), n_side, null=0.0, unit=unit,
                                     test="normal interval of a difference", player=player, sample_unit="games per side",
                                     component=comp, scale=float(d[["A", "B"]].to_numpy().mean()) or 1.0))
@@ -477,7 +477,7 @@ def strong_play(heuristic: pd.DataFrame, optimal: pd.DataFrame) -> Answer:
             proportion_estimate(int((o["winner"] == 0).sum()), len(o)), null=1 / p, null_label="a fair share",
             unit="%", test="Wilson interval", player="optimal, every seat", component=START_COMPONENT))
         if len(h) >= 2 and len(o) >= 2:
-            findings.append(difference_of(f"turns per game, {p} players, optimal minus {GAME_POLICY} play",
+            findings.append(difference_of(f"turns per game, {p} players, optimal play instead of {GAME_POLICY}",
                                           nonnegative_estimate(o["turns"].to_numpy()),
                                           nonnegative_estimate(h["turns"].to_numpy()), unit="turns",
                                           player=f"optimal vs {GAME_POLICY}, every seat",
@@ -507,7 +507,7 @@ def skill_gap(games: pd.DataFrame) -> Answer:
             null_label="a fair share", unit="%", test="Wilson interval", player=who))
         if len(g) >= 2:
             findings.append(from_estimate(
-                "difference", f"optimal seat's score minus the heuristic seats' mean, {p} players",
+                "difference", f"optimal seat's score against the heuristic seats' mean, {p} players",
                 mean_estimate(own - others), null=0.0, unit="points", test="t interval", player=who,
                 scale=float(np.mean(np.abs(others))) or 1.0))
     return Answer("How much does one exact player gain against rule-of-thumb players?", table, findings,

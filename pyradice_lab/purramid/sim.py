@@ -28,6 +28,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ..engine.assumptions import frame_assumptions
 from ..engine.execution import Progress, check_execution, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import spawn_blocks
@@ -251,10 +252,14 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     risk = _risk()
     seats = _seat_arrays(pols, L, yarn_tokens, cfg)
     chunk = CHUNK_OPTIMAL if seats[-1] else CHUNK
+    def told(df):
+        return frame_assumptions(df, "purramid", outcomes, components=components, loaded=comp, rng=rng,
+                                 games=n_games, side=L.name, yarn_tokens=None if yarn_tokens else "off")
+
     if execution.processes or execution.cache_dir is not None:
-        return simulate_blocks(simulate_games, n_games, rng, {
+        return told(simulate_blocks(simulate_games, n_games, rng, {
             "players": players, "layout": L, "policies": policies, "yarn_tokens": yarn_tokens, "components": comp},
-            execution, chunk=chunk, desc="purramid games")
+            execution, chunk=chunk, desc="purramid games"))
     n_jobs = execution.n_jobs
     blocks = spawn_blocks(rng, n_games, chunk)  # seeds spawned per chunk: the children of one spawn(n_games)
 
@@ -284,7 +289,7 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     bar.close()
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "game", np.arange(n_games))
-    return df
+    return told(df)
 
 
 def outcomes(df: pd.DataFrame) -> pd.DataFrame:

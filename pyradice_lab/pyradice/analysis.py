@@ -342,7 +342,7 @@ def goal_findings(df: pd.DataFrame, policy: str = "lookahead") -> list[Finding]:
         a, b = sc.loc[policy], sc.loc["greedy"]
         d = float(a.p_met - b.p_met)
         se = float(np.hypot(a.p_met_se, b.p_met_se))
-        out.append(Finding("difference", f"mean score per seat, {policy} minus greedy", d, d - Z95 * se,
+        out.append(Finding("difference", f"mean score per seat with {policy} instead of greedy", d, d - Z95 * se,
                            d + Z95 * se, n=int(min(a.n_games, b.n_games)), null=0.0, unit="VP",
                            test="normal interval of a difference", player=f"{policy} vs greedy, every seat",
                            scale=float(b.p_met)))
@@ -383,7 +383,7 @@ def card_findings(df: pd.DataFrame, points: dict | None = None) -> list[Finding]
             if len(a[g]) > 1:
                 var -= 2 * float(np.cov(a[g], b[g], ddof=1)[0, 1]) * len(a[g]) / (strong.n_games * weak.n_games)
     se = float(np.sqrt(max(var, 0.0)))
-    out.append(Finding("difference", f"points per seat, strongest card ({strong.card}) minus weakest ({weak.card})",
+    out.append(Finding("difference", f"points per seat, strongest card ({strong.card}) against the weakest ({weak.card})",
                        d, d - Z95 * se, d + Z95 * se, n=int(min(strong.n_games, weak.n_games)), null=0.0, unit="VP",
                        test="normal interval of a difference" + (", paired within line-ups" if points else ""),
                        player=strong.policy, scale=float(df.mean_points.mean()) or 1.0,

@@ -351,10 +351,10 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     if execution.parallel or execution.cache_dir is not None:
         from ..engine.execution import simulate_blocks
 
-        return simulate_blocks(simulate_games, n_games, rng, {
+        return _told(simulate_blocks(simulate_games, n_games, rng, {
             "players": players, "setup": setup, "policies": policies, "engine": engine, "per_turn": per_turn,
             "return_arrays": return_arrays}, execution, chunk=_CHUNK, desc="pyradice games",
-            join=_join_arrays if return_arrays else _join_frames)
+            join=_join_arrays if return_arrays else _join_frames), components, setup, rng, n_games)
     parts: list[dict] = []
     # tqdm is imported only for a bar on a terminal (~35 ms of a first call otherwise)
     bar = Progress(-(-n_games // _CHUNK), desc="pyradice games", enabled=progress) if progress else None
@@ -376,7 +376,15 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
         bar.close()
     arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     df = _frame(arrays, arrays.pop("discs"), setup, pols, per_turn)
-    return (df, arrays) if return_arrays else df
+    return _told((df, arrays) if return_arrays else df, components, setup, rng, n_games)
+
+
+def _told(result, components, setup, rng, n_games):
+    """``result`` with its frame's ``attrs["assumptions"]`` (components: as given, else the setup's catalogue)."""
+    from ..engine.assumptions import frame_assumptions
+
+    return frame_assumptions(result, "pyradice", outcomes, components=components if components is not None
+                             else setup.catalogue, loaded=setup.catalogue, rng=rng, games=n_games)
 
 
 def _join_frames(parts, starts):

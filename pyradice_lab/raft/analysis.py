@@ -155,7 +155,7 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
     who = f"{players} players, {layout} layout"
     findings = [
         Finding("exact", f"expected gems fallen in a {d1:g} s tilt, the best edge and finger space ({best[0]}/"
-                f"{best[1]}, {at1.max():.2f} gems) minus the worst ({worst[0]}/{worst[1]})", float(at1.max() - at1.min()), float(at1.max() - at1.min()),
+                f"{best[1]}, {at1.max():.2f} gems) against the worst ({worst[0]}/{worst[1]})", float(at1.max() - at1.min()), float(at1.max() - at1.min()),
                 float(at1.max() - at1.min()), n=0, null=0.0, null_label="no difference", unit="gems", player=who,
                 component="wall gaps", scale=max(float(at1.mean()), 1e-9)),
     ]
@@ -202,7 +202,7 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
     ax.set_xticks(x, t["parameter"], fontsize=8)
     ax.set_ylabel("fitted / true (95% CI)")
     fig.tight_layout()
-    findings = [Finding("difference", f"fitted minus true {r.parameter} (synthetic tilts)", float(r.value - r.true),
+    findings = [Finding("difference", f"fitted {r.parameter} against the true value (synthetic tilts)", float(r.value - r.true),
                         float(r.ci_low - r.true), float(r.ci_high - r.true), n=len(obs), null=0.0,
                         null_label="the true value", test="Wald interval, observed information", sample_unit="tilts",
                         scale=abs(float(r.true)) or 1.0)
@@ -295,7 +295,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
     for r in rates[rates["size"] > 0].itertuples():
         if not _finite(r.excess, r.excess_ci_low, r.excess_ci_high):
             continue
-        what = f"{r.size}-slot lifeboats minus the deck's {r.deck_rate:.2f}"
+        what = f"{r.size}-slot lifeboats against the deck's {r.deck_rate:.2f}"
         findings.append(Finding("difference", f"points per own turn held, {what}, {players} players", r.excess,
                                 r.excess_ci_low, r.excess_ci_high, n=n_games, null=0.0,
                                 test=f"t interval over {r.blocks} blocks of games", player=who, unit="points",
@@ -359,7 +359,7 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     lo_b, hi_b = int(lo["black_gems"]), int(hi["black_gems"])
-    findings = [difference_of(f"{m.replace('_', ' ')} with {hi_b} minus {lo_b} black gems, {players} players",
+    findings = [difference_of(f"{m.replace('_', ' ')} with {hi_b} instead of {lo_b} black gems, {players} players",
                               _est(hi, m), _est(lo, m), player=policies, unit=u, component="black gems in play",
                               scale=float(lo[m]) or 1.0)
                 for m, u in (("rounds", "rounds"),)]
@@ -392,7 +392,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
         a.set_xlabel("cards above the pirate flag")
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
-    findings = [difference_of(f"rounds with the flag under {int(hi.flag_depth)} minus {int(lo.flag_depth)} cards, "
+    findings = [difference_of(f"rounds with the flag under {int(hi.flag_depth)} instead of {int(lo.flag_depth)} cards, "
                               f"{players} players", _est(hi, "rounds"), _est(lo, "rounds"), player=policies,
                               unit="rounds", scale=float(lo.rounds) or 1.0, component="pirate flag depth"),
                 from_estimate("estimate", f"share of games where the deck runs out, flag under {int(hi.flag_depth)} "
@@ -443,10 +443,10 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
     fig.tight_layout()
     best = f.loc[f["seat0_score"].idxmax()]
     findings = [difference_of(f"seat 0's points, best fixed tilt ({best['duration']:g} s, the best of {len(f)} tried) "
-                              f"minus playing greedy, {players} players", _est(best, "seat0_score"),
+                              f"instead of playing greedy, {players} players", _est(best, "seat0_score"),
                               _est(base, "seat0_score"), player="fixed tilt vs greedy", unit="points",
                               scale=float(base["seat0_score"]) or 1.0),
-                difference_of(f"points seat 0's leftovers complete for others, {f['duration'].iloc[-1]:g} s minus "
+                difference_of(f"points seat 0's leftovers complete for others, {f['duration'].iloc[-1]:g} s instead of "
                               f"{f['duration'].iloc[0]:g} s tilts, {players} players", _est(f.iloc[-1], "points_gifted"),
                               _est(f.iloc[0], "points_gifted"), player="fixed tilt vs greedy", unit="points")]
     reading = (f"{n_games:,} games per duration ({players} players). Seat 0 always tilts for the same time (on the edge "
@@ -487,7 +487,7 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     findings = [difference_of(f"seat 0's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
-                              f"{lo.seat0_timing_noise:g} minus {hi.seat0_timing_noise:g}, {players} players",
+                              f"{lo.seat0_timing_noise:g} instead of {hi.seat0_timing_noise:g}, {players} players",
                               _est(lo, m), _est(hi, m), player="greedy", unit=u, scale=sc)
                 for m, u, sc in (("seat0_win", "%", 1 / players), ("score_margin", "points", 5.0))]
     reading = (f"{n_games:,} games per skill level ({players} players, greedy policies; opponents' timing noise "
@@ -528,7 +528,7 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, component
     findings = []
     for p in players:
         st, sk = t[(t.players == p) & (t.variant == "standard")].iloc[0], t[(t.players == p) & (t.variant == "sinking")].iloc[0]
-        findings.append(difference_of(f"points per player, sinking minus standard, {p} players", _est(sk, "mean_score"),
+        findings.append(difference_of(f"points per player, sinking instead of standard, {p} players", _est(sk, "mean_score"),
                                       _est(st, "mean_score"), player="greedy", unit="points",
                                       scale=float(st.mean_score) or 1.0))
     reading = (f"{n_games:,} games per cell (greedy policies), independent seeds per variant. The variant bites only "

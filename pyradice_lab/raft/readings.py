@@ -136,7 +136,7 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
                                                                                   1 / players)}
     for r in t[t.metric.isin(list(names))].itertuples():
         what, unit, scale = names[r.metric]
-        findings.append(Finding("difference", f"{what}, '{r.reading}' minus the default reading ({r.variant}, "
+        findings.append(Finding("difference", f"{what}, '{r.reading}' instead of the default reading ({r.variant}, "
                                 f"{players} players)", r.difference, r.ci_low, r.ci_high, n=int(r.n), null=0.0,
                                 null_label="no change", test="paired t interval (same seeds)", player=policies,
                                 unit=unit, scale=scale))

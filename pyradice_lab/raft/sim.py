@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..engine.assumptions import frame_assumptions
 from ..engine.execution import Progress, check_execution, join_frames, simulate_blocks
 from ..engine.limits import check_result_size
 from ..engine.rng import seed_sequence, spawn_blocks
@@ -298,10 +299,16 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     >>> sorted(set(df.columns) >= {"score_0", "score_3", "winner", "sunk"} for _ in [0])
     [True]
     """
-    return simulate(n_games, players, variant, policies, rng, params=params, components=components, skills=skills,
-                    flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
-                    chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk,
-                    card_columns=card_columns, backend=backend, scheduler=scheduler, cache_dir=cache_dir).games
+    comp = coerce_components(components)
+    df = simulate(n_games, players, variant, policies, rng, params=params, components=comp, skills=skills,
+                  flag_depth=flag_depth, max_turns=max_turns, engine=engine, n_jobs=n_jobs, progress=progress,
+                  chunk=chunk, discards_roll=discards_roll, replace_sunk=replace_sunk,
+                  card_columns=card_columns, backend=backend, scheduler=scheduler, cache_dir=cache_dir).games
+    readings = [r for r, on in (("discarded gems may roll", discards_roll),
+                                ("sunk lifeboats not replaced", not replace_sunk)) if on]
+    return frame_assumptions(df, "raft", outcomes, components=components, loaded=comp, rng=rng, games=n_games,
+                             variant=variant, **{"flag under": None if flag_depth is None else f"{flag_depth} cards",
+                                                 "readings": ", ".join(readings) or None})
 
 
 def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:

@@ -121,7 +121,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
             starts.append(t)
             for r in t.itertuples():
                 for m in ("win_share", "score_margin"):
-                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position}",
+                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position + 1}",
                                  "metric": m, "value": getattr(r, m), "se": getattr(r, f"{m}_se"),
                                  "ci_low": getattr(r, f"{m}_ci_low"), "ci_high": getattr(r, f"{m}_ci_high"),
                                  "reference": 1 / p if m == "win_share" else 0.0, "n": len(games)})
@@ -156,7 +156,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
     table["holds_under_strong_play"] = _holds(table, policies)
     reading = (f"Every seat played by the same policy, {n_games:,} games per player count and policy "
                f"({', '.join(policies)}; independent seeds), {mix_games:,} games per gem mix ({card_players} players); "
-               "95% intervals. Start player = turn position 0 (share of the wins, ties split, against the fair share; "
+               "95% intervals. Start player = turn position 1 (share of the wins, ties split, against the fair share; "
                "points over the average opponent). Card fairness: points per own turn a card is held, by card size, "
                f"at {card_players} players, intervals from {blocks} independent blocks of games. The findings give "
                f"each balance finding under each policy, then how far it moved from {policies[-2]} to {policies[-1]} "
@@ -210,13 +210,13 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
             if (p, strong) not in s0.index or (p, h) not in s0.index:
                 continue
             a, b = s0.loc[(p, strong)], s0.loc[(p, h)]
-            out.append(difference_of(f"start player's win share, {strong} minus {h}, {p} players",
+            out.append(difference_of(f"start player's win share with {strong} instead of {h}, {p} players",
                                      _row_est(a, "win_share"), _row_est(b, "win_share"), player=f"{strong} vs {h}",
                                      unit="%", null_label="no change", scale=1 / p,
                                      test="normal interval of a difference (independent games)"))
     for pol, (est, games) in card_diffs.items():
-        out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {card_players} "
-                           "players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
+        out.append(Finding("difference", f"points per own turn held, largest lifeboats against the smallest, "
+                           f"{card_players} players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
                            test=f"t interval over {est.n} blocks of games", player=pol, unit="points", scale=1.0,
                            component="lifeboat points"))
     if strong in card_diffs:
@@ -226,8 +226,8 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
                 continue
             b, n_b = card_diffs[h]
             d, half = a.value - b.value, float(np.hypot(a.halfwidth, b.halfwidth))
-            out.append(Finding("difference", f"points per own turn held, largest minus smallest lifeboats, {strong} "
-                               f"minus {h}, {card_players} players", d, d - half, d + half, n=min(n_a, n_b),
+            out.append(Finding("difference", f"points per own turn held, largest lifeboats against the smallest, "
+                               f"{strong} instead of {h}, {card_players} players", d, d - half, d + half, n=min(n_a, n_b),
                                null=0.0, null_label="no change", test="block t intervals combined (independent games)",
                                player=f"{strong} vs {h}", unit="points", scale=1.0))
     mix = table[(table.finding == "gem mix") & (table.metric == "rounds")]
@@ -237,7 +237,7 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
             continue
         lo, hi = sub.iloc[0], sub.iloc[-1]
         est = [Estimate(float(x.value), float(x.se), int(x.n), float(x.ci_low), float(x.ci_high)) for x in (hi, lo)]
-        out.append(difference_of(f"rounds with {hi['item']} minus {lo['item']} gems, {card_players} players", *est,
+        out.append(difference_of(f"rounds with {hi['item']} instead of {lo['item']} gems, {card_players} players", *est,
                                  player=pol, unit="rounds", component="black gems in play", scale=1.0))
     return out
 
@@ -256,8 +256,8 @@ def _figure(table, start, players, policies, card_players):
             ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
                         sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
         ax.axhline(1 / p, color="0.5", ls=":")
-        ax.set_xticks(range(p))
-        ax.set_xlabel(f"turn position ({p} players)")
+        ax.set_xticks(range(p), [str(k + 1) for k in range(p)])  # 1 = the start player
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
     axes[0].set_ylabel("share of the wins (95% CI)")
     axes[0].legend(fontsize=7)
     ax = axes[-1]

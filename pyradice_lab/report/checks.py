@@ -131,7 +131,7 @@ def _checks() -> tuple[Check, ...]:
         from ..meerkat.sim import setup_label
 
         out.append(Check(f"meerkat start {setup_label(p, automa)}", "meerkat", "meerkat_seat_advantage",
-                         re.escape(f"start player's win share minus the other players' mean, {setup_label(p, automa)}"),
+                         re.escape(f"start player's win share against the other players' mean, {setup_label(p, automa)}"),
                          "start_player_edge", 0.0, p, "greedy", "greedy", {"automa": automa, "engine": "numba"}))
     return tuple(out) + _component_checks()
 
@@ -156,7 +156,7 @@ def _component_checks() -> tuple[Check, ...]:
                  r"points per piece, tile (?P<tile>\d+) \([^)]*\)", "tile_pay_excess:{tile}", 0.0, 3,
                  "expectimax", "expectimax", meerkat, "3 players", family=tiles),
            Check("pyradice card difference", "pyradice", "pyradice_card_balance",
-                 r"points per seat, strongest card \((?P<a>\w+)\) minus weakest \((?P<b>\w+)\)",
+                 r"points per seat, strongest card \((?P<a>\w+)\) against the weakest \((?P<b>\w+)\)",
                  "card_points_difference:{a}-{b}", 0.0, 2, "greedy", "greedy",
                  note=f"over the experiment's {len(CARD_GROUPS)} card line-ups",
                  family=tuple(f"card_points_difference:{a}-{b}" for a in cards for b in cards if a != b),
@@ -166,10 +166,10 @@ def _component_checks() -> tuple[Check, ...]:
     for pol in ("greedy", "exact"):  # one run per policy serves both experiments (same key)
         if pol == "greedy":
             out.append(Check("raft boat pay greedy", "raft", "raft_card_fairness",
-                             r"points per own turn held, (?P<size>\d+)-slot lifeboats minus the deck's [0-9.]+, "
+                             r"points per own turn held, (?P<size>\d+)-slot lifeboats against the deck's [0-9.]+, "
                              r"3 players", "boat_pay_excess:{size}", 0.0, 3, pol, pol, raft, family=boats))
         out.append(Check(f"raft boat pay {pol}", "raft", "raft_strong_play",
-                         r"points per own turn held, largest minus smallest lifeboats, 3 players", "boat_pay_spread",
+                         r"points per own turn held, largest lifeboats against the smallest, 3 players", "boat_pay_spread",
                          0.0, 3, pol, pol, raft, family=boats))
     return tuple(dataclasses.replace(c, games=COMPONENT_GAMES[c.key]) for c in out)
 
@@ -245,25 +245,25 @@ def _paired_checks() -> tuple:
                                note=f"paired: every set with and without {code}", reference_options={"setup": without},
                                games=PAIRED_GAMES["pyradice_skill"]))
     gems = {b: functools.partial(_raft_black_gems, players=3, black=b) for b in (0, 6)}
-    for exp, pattern in (("raft_gem_mix", r"rounds with 6 minus 0 black gems, 3 players"),
-                         ("raft_strong_play", r"rounds with 6 black minus 0 black gems, 3 players")):
+    for exp, pattern in (("raft_gem_mix", r"rounds with 6 instead of 0 black gems, 3 players"),
+                         ("raft_strong_play", r"rounds with 6 black instead of 0 black gems, 3 players")):
         out.append(PairedCheck("raft gem mix 3p", "raft", exp, pattern, "rounds", 0.0, 3, "greedy", "greedy",
                                note="paired: every set with 6 and with 0 black gems", variant=gems[6],
                                reference=gems[0], games=PAIRED_GAMES["raft_gem_mix"]))
     out.append(PairedCheck("raft flag depth 3p", "raft", "raft_flag_depth",
-                           r"rounds with the flag under 30 minus 5 cards, 3 players", "rounds", 0.0, 3, "greedy",
+                           r"rounds with the flag under 30 instead of 5 cards, 3 players", "rounds", 0.0, 3, "greedy",
                            "greedy", note="paired: every set with the flag under 30 and under 5 cards",
                            variant_options={"flag_depth": 30}, reference_options={"flag_depth": 5},
                            games=PAIRED_GAMES["raft_flag_depth"]))
     blue = [e for e, _ in meerkat_components().blue]
     for k in (1, 3):
         out.append(PairedCheck(f"meerkat hazards blue {k}", "meerkat", "meerkat_hazards",
-                               rf"hazards per game with {k} of each blue token, minus the default \d+",
+                               rf"hazards per game with {k} of each blue token instead of the default \d+",
                                "hazards_per_game", 0.0, 3, "greedy", "greedy", {"engine": "numba"},
                                note=f"paired: every set with {k} of each blue token and with its own bags",
                                variant={f"blue.{e}.copies": k for e in blue}, games=PAIRED_GAMES["meerkat_hazards"]))
     out.append(PairedCheck("purramid sides start", "purramid", "purramid_side_a_vs_b",
-                           r"start player's win share, side B minus side A, mean over 2-4 players",
+                           r"start player's win share, side B against side A, mean over 2-4 players",
                            "start_player_win", 0.0, 2, "risk:0.35", "risk:0.35, every seat",
                            note="paired: every set on side B and on side A, 2-4 players",
                            variant_options={"layout": "B"}, reference_options={"layout": "A"}, over_players=(2, 3, 4),

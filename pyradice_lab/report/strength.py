@@ -49,7 +49,7 @@ class StrengthPlan:
 
     policies: tuple[str, ...] | None = None  # None: the game's registered policies
     players: int = 2
-    restricted_policy: str | None = None  # None: the strongest restrictable registered policy
+    restricted_policy: str | None = None  # None: registry.restricted_player (the report player if restrictable)
     optimal: tuple[str, ...] = ()  # Purramid: (best heuristic, "optimal"), played with SIZES[...]["optimal"]
     full_scale: float = 1.0  # multiplies the full report's games (fast engines play more, slow ones fewer)
     setup: str = ""
@@ -62,7 +62,10 @@ PLANS = {
     # the search player flat_mc (~15x a greedy game since issue 27) is measured in docs/guide/pyradice.md
     "pyradice": StrengthPlan(policies=("random_legal", "greedy", "lookahead"), setup="2 players, default setup"),
     "raft": StrengthPlan(setup="2 players, standard variant"),
-    # mcts (~0.2 s a game) is measured in docs/guide/meerkat.md; expectimax is the strongest the budget allows
+    # mcts (~0.2 s a game) is measured in docs/guide/meerkat.md; expectimax is the strongest the budget allows.
+    # Restricted play: expectimax, not the report player mcts_late (the CLI's and restricted_play's default):
+    # mcts_late plays about 85 ms a 3-player game against expectimax's 10 ms, some 2 minutes more CPU for the
+    # full report's 5 x 300 games (docs/guide/meerkat.md, "restricted")
     "meerkat": StrengthPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "greedy", "expectimax"),
                             players=3, full_scale=0.3, restricted_policy="expectimax",
                             setup="3 seats: three players, or two players and the automa (the rules' setups)"),
@@ -212,7 +215,7 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
 
     spec = registry.get_game(game)
     plan = plan or PLANS.get(game, StrengthPlan())
-    policy = plan.restricted_policy or registry.strongest_policy(spec)
+    policy = plan.restricted_policy or registry.restricted_player(spec)
     table = restricted_play(game, policy, None, players=plan.players, games=games, rng=rng)
     fair = 1 / plan.players
     # the findings: the costliest restriction, the cheapest, and any without a measurable value or harmful

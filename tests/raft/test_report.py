@@ -161,13 +161,13 @@ def test_findings_follow_from_each_experiments_own_table():
     _render_clean(read)
     diffs = read.table.set_index(["reading", "metric"])["difference"]
     for f in read.findings:
-        label = re.search(r", '(.+)' minus", f.quantity).group(1)
+        label = re.search(r", '(.+)' instead of", f.quantity).group(1)
         metric = "winning_score" if f.quantity.startswith("winning score") else "start_win_share"
         assert abs(f.estimate - diffs[(label, metric)]) < 1e-12
 
     strong = sp.strong_play(12, 4, players=(2,), blacks=(0, 6), mix_games=6, card_players=2, blocks=3)
     _render_clean(strong)
     s0 = strong.table[(strong.table.finding == "start player") & (strong.table.metric == "win_share")
-                      & (strong.table.item == "position 0")].set_index("policy")["value"]
-    (moved,) = [f for f in strong.findings if "exact minus greedy" in f.quantity and "win share" in f.quantity]
+                      & (strong.table.item == "position 1")].set_index("policy")["value"]
+    (moved,) = [f for f in strong.findings if "exact instead of greedy" in f.quantity and "win share" in f.quantity]
     assert abs(moved.estimate - (s0["exact"] - s0["greedy"])) < 1e-12 and moved.player == "exact vs greedy"
