@@ -614,6 +614,9 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
             if c.id in done:
                 items += _proposal_items(done[c.id], out_name)
     games = sum(p.games for p in done.values())
+    if done:  # the front page's table lists experiments only: this part states its own games and time
+        items.append(Text(f"This part played {games:,} games in {time.perf_counter() - t0:.0f} s "
+                          f"({time.process_time() - c0:.0f} s CPU in the report's process)."))
     sec = Section(SECTION_TITLE, items, seed=f"{seed}/{zlib.crc32(b'proposal')}",
                   trials=f"{games:,} games" if done else "none run")
     sec.seconds = time.perf_counter() - t0
