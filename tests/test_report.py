@@ -36,6 +36,9 @@ def test_make_report_quick_builds_a_readable_pdf(tmp_path):
     assert "pyradice_lab report" in text
     assert __version__ in text
     assert "Engine self-check" in text
+    # issue 29 part 3: the proposals part is there; a quick report lists its candidates without running them
+    flat = " ".join(text.split())
+    assert "Proposed component changes" in flat and "quick run: not run" in flat
     meta = reader.metadata
     assert meta.title == "pyradice_lab report" and meta.author == "pyradice_lab"
     assert meta.creation_date is not None

@@ -12,7 +12,9 @@ figures.  The file is written to a temporary name and renamed, so an interrupted
 PDF behind.
 
 :func:`build_report` is what ``make report`` and ``pyradice-lab report`` run: the overview section plus
-the report section of every registered game, built in worker processes with ``n_jobs``.
+the report section of every registered game, built in worker processes with ``n_jobs``; then, once the claims
+are controlled and checked, the part "Proposed component changes" (:mod:`pyradice_lab.report.proposals`: a
+``balance`` proposal per claimed, robust component finding, its TOML in ``reports/proposals/``), placed first.
 
 Examples
 --------
@@ -127,6 +129,26 @@ def _run_check(check, seed: int, parent_pid: int | None = None, cache_dir=None):
     if parent_pid is not None:
         watch_parent(parent_pid)
     return run_check_cached(check, seed=seed, cache_dir=cache_dir)
+
+
+#: the folder beside the PDF that holds the proposals' TOML files (``reports/proposals/<finding id>.toml``)
+PROPOSALS_DIR = "proposals"
+
+
+def _swap_proposals(new: Path, target: Path, *, full: bool) -> None:
+    """Move the proposals written by this run into ``target`` file by file: the folder also holds the experiments'
+    worked-case proposals (``meerkat_tile_values.toml``), which stay.  A full run first removes the report's
+    proposals of an earlier run (their names: ``<experiment>-<metric>-<N>p.toml``) that it did not write again."""
+    import re
+
+    target.mkdir(parents=True, exist_ok=True)
+    mine = {f.name for f in new.iterdir()}
+    if full:
+        for old in target.glob("*-*p.toml"):
+            if re.fullmatch(r"[a-z]+_[A-Za-z0-9_]+-[A-Za-z0-9_]+-\d+p\.toml", old.name) and old.name not in mine:
+                old.unlink()
+    for f in sorted(new.iterdir()):
+        replace_with_default_mode(f, target / f.name)
 
 
 def _call_task(fn, args):
@@ -271,7 +293,13 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         Resume (issue 26): the robustness checks (most of the full report's CPU) are stored there as they finish
         (the execution layer's signed block files, keyed by the check, the root seed and the code); a killed
         build, rerun with the same arguments and ``cache_dir``, runs only the checks it had not finished, with
-        identical numbers.
+        identical numbers; the proposals' balance runs and re-checks are stored there too.
+
+    The part "Proposed component changes" (:mod:`pyradice_lab.report.proposals`) comes first after the summary:
+    full report, a ``balance`` proposal for each claimed component finding that holds on the plausible
+    components (at most ``MAX_PROPOSALS``, each within ``PROPOSAL_BUDGETS`` games, on ``n_jobs`` workers of
+    ``backend``), its TOML written to ``proposals/<finding id>.toml`` beside the PDF; quick report, the candidates
+    listed, none run.
 
     Returns
     -------
@@ -397,12 +425,23 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         assess_sections(sections, checked, quick=quick)
         for name in names:  # the findings CSVs get the q-values and the verdicts too
             _rewrite_findings(stage / name, sections)
+        # issue 29: the proposals part, from the controlled and checked component findings (quick: listed only);
+        # its balance runs use the execution layer with the report's n_jobs / backend, and resume from cache_dir
+        from .proposals import proposals_section
+
+        if not quick:  # the folder even when no proposal runs: the previous report's proposals are then removed
+            (stage / PROPOSALS_DIR).mkdir(exist_ok=True)
+        sections = [proposals_section(sections, seed=int(seed), quick=quick, out_dir=stage / PROPOSALS_DIR,
+                                      out_name=PROPOSALS_DIR, n_jobs=n_jobs, backend=execution.backend,
+                                      scheduler=scheduler, cache_dir=cache_dir)] + sections
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
         staged_pdf = write_pdf(stage / out.name, sections, meta=meta)
         for item in sorted(stage.iterdir()):
-            if item != staged_pdf:
+            if item.name == PROPOSALS_DIR and item.is_dir():
+                _swap_proposals(item, root / PROPOSALS_DIR, full=not quick)
+            elif item != staged_pdf:
                 swap_in(item, root / item.name)
         os.replace(staged_pdf, out)
     finally:

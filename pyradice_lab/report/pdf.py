@@ -547,6 +547,8 @@ def _sections_table(sections) -> RLTable:
              ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
              ("TOPPADDING", (0, 0), (-1, -1), 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]
     for sec in sections:
+        if not any(isinstance(it, ExperimentResult) for it in sec.items):
+            continue  # a part without experiments (the proposals: its games and time are in its own text)
         row = len(cells)
         seconds = f"{sec.seconds:.1f} s" if sec.seconds is not None else "–"
         if getattr(sec, "cpu_seconds", None) is not None:

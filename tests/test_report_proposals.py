@@ -1,0 +1,214 @@
+"""Issue 29, part 3: the report's "Proposed component changes": a claimed, robust component finding gets a balance
+proposal (verified, its TOML loadable), an unclaimed one none, the quick report lists without running, the
+re-check says which other finding a proposal makes worse, and a proposal never plays more than its budget."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+
+from pyradice_lab.report import proposals as P
+from pyradice_lab.report.build import PROPOSALS_DIR, _swap_proposals
+from pyradice_lab.report.findings import Finding
+from pyradice_lab.report.items import ExperimentResult, Section, Table, Text
+
+TINY = P.ProposalBudget(search=60, first=10, verify=30, recheck=30)
+START = "start player's win share, 2 players, side A"
+
+
+def _finding(quantity, est, lo, hi, null, **kw):
+    kw.setdefault("component", "start-player compensation (tiles dealt per seat)")
+    kw.setdefault("player", "optimal, every seat")
+    return Finding("difference", quantity, est, lo, hi, n=2000, null=null, unit="%" if null == 0.5 else "points",
+                   **kw)
+
+
+def _sections(experiment, *findings):
+    exp = ExperimentResult(experiment, "A page", "", pd.DataFrame({"x": [1]}), findings=findings)
+    return [Section("A game", [exp])]
+
+
+def _claimed(f, robust=True):
+    return f.with_context(p_value=1e-4, q_value=1e-3, robust=robust, robustness="holds on 8 of 8 sampled sets")
+
+
+def _texts(sec):
+    return " ".join(it.text for it in sec.items if isinstance(it, Text))
+
+
+def _table(sec, title="Candidate proposals"):
+    return next(it.frame for it in sec.items if isinstance(it, Table) and it.title == title)
+
+
+def _counting(monkeypatch):
+    """Every game a proposal plays: the balance runs (search and verification) and the re-check's blocks."""
+    from pyradice_lab.design import balance as balance_mod
+
+    played = []
+    real_run, real_side = balance_mod._balance_run, P._recheck_side
+
+    def run(game, metrics, kwargs, games, seed, comp):
+        out = real_run(game, metrics, kwargs, games, seed, comp)
+        played.append(out[1])
+        return out
+
+    def side(game, metrics, games, seed, comp, sim_kw):
+        out = real_side(game, metrics, games, seed, comp, sim_kw)
+        played.append(len(next(iter(out.values()))[0]))
+        return out
+
+    monkeypatch.setattr(balance_mod, "_balance_run", run)
+    monkeypatch.setattr(P, "_recheck_side", side)
+    return played
+
+
+def test_a_claimed_robust_component_finding_gets_a_verified_proposal_whose_toml_loads(tmp_path, monkeypatch):
+    played = _counting(monkeypatch)
+    f = _claimed(_finding(START, 0.56, 0.53, 0.59, 0.5))
+    secs = _sections("purramid_seat_advantage", f)
+    sec = P.proposals_section(secs, seed=1, out_dir=tmp_path / PROPOSALS_DIR, budgets={"purramid": TINY},
+                              policies={"purramid": "greedy"})
+    assert sec.title == P.SECTION_TITLE and len(sec.proposals) == 1
+    p = sec.proposals[0]
+    c = p.candidate
+    assert c.id == "purramid_seat_advantage-start_player_win-2p" and c.rule_change
+    assert c.metric == "start_player_win" and c.target == 0.5 and c.players == 2
+    assert c.parameters["deal_2p.value"] and [26, 25] in c.parameters["deal_2p.value"]   # around the packaged deal
+    # verified by balance on fresh seeds: before/after with their CIs and the verdict
+    r = p.result
+    assert r.policies == "greedy" and r.verify_games == TINY.verify
+    assert {"before_ci_low", "after_ci_high", "met"} <= set(r.objectives.columns)
+    text = _texts(sec)
+    assert "Verdict (fresh seeds" in text and r.verdict() in text and "a rule change" in text
+    assert f"{PROPOSALS_DIR}/{c.id}.toml" in text
+    # the TOML beside the PDF loads through the game's components loader, with the proposed values
+    assert p.toml == tmp_path / PROPOSALS_DIR / f"{c.id}.toml" and p.toml.exists()
+    from pyradice_lab.purramid.components import load_components
+
+    assert load_components(p.toml).get("deal_2p.value") == r.values["deal_2p.value"]
+    head = p.toml.read_text().splitlines()[:2]
+    assert head[0].startswith("# balance proposal: start_player_win -> 0.5")
+    assert head[1].startswith("# meets the objective" if r.reached else "# NOT MEETING THE OBJECTIVE")
+    # its row in the candidates table says what happened
+    row = _table(sec).iloc[0]
+    assert row["status"].startswith("objective ") and "candidates" in row["lever"]
+    # the budget: never more games than the proposal's share
+    assert sum(played) == p.games <= TINY.games and r.games_used <= TINY.search
+
+
+def test_unclaimed_unrobust_and_rules_findings_get_no_proposal(tmp_path, monkeypatch):
+    def no_balance(*a, **k):
+        raise AssertionError("balance must not run")
+
+    monkeypatch.setattr("pyradice_lab.design.balance.balance", no_balance)
+    unclaimed = _finding(START, 0.51, 0.48, 0.54, 0.5).with_context(p_value=0.5, q_value=0.6)
+    sec = P.proposals_section(_sections("purramid_seat_advantage", unclaimed), out_dir=tmp_path)
+    assert sec.proposals == [] and not list(tmp_path.iterdir())
+    assert P.find_candidates(_sections("purramid_seat_advantage", unclaimed)) == []
+    assert "No component finding claims a difference" in _texts(sec)
+    # a claim the robustness check leaves undecided is listed, not run
+    undecided = _claimed(_finding(START, 0.56, 0.53, 0.59, 0.5), robust=None).with_context(
+        robustness="undecided: holds on 5 of 8 sampled board layouts")
+    (c,) = P.find_candidates(_sections("purramid_seat_advantage", undecided))
+    assert c.status == "not proposed: robustness undecided"
+    # Meerkat's tile 6 keeps the rules' 6/3: no lever
+    tile6 = _claimed(_finding("points paid per piece committed, tile 6 (6/3)", 2.9, 2.7, 3.1, 2.4,
+                              component="tile 6 values", player="mcts"))
+    (c,) = P.find_candidates(_sections("meerkat_tile_fairness", tile6))
+    assert c.status == "not proposed: tile 6's values are stated by the rules" and not c.parameters
+    sec = P.proposals_section(_sections("meerkat_tile_fairness", tile6), out_dir=tmp_path)
+    assert sec.proposals == [] and _table(sec).iloc[0]["status"] == c.status
+    # beyond MAX_PROPOSALS: listed "not run"
+    two = [_claimed(_finding(START.replace("2 players", f"{p} players"), 0.6, 0.55, 0.65, 1 / p)) for p in (2, 3)]
+    cands = P.find_candidates(_sections("purramid_seat_advantage", *two), max_proposals=1)
+    assert [c.status for c in cands] == ["", "not run: beyond the report's 1 proposals"]
+
+
+def test_the_quick_report_lists_the_candidates_without_running_them(tmp_path, monkeypatch):
+    def no_balance(*a, **k):
+        raise AssertionError("balance must not run in a quick report")
+
+    monkeypatch.setattr("pyradice_lab.design.balance.balance", no_balance)
+    quick = [_finding(START, 0.56, 0.53, 0.59, 0.5, no_claim="quick run"),
+             _finding("points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.2, 3.6, 2.4, no_claim="quick run",
+                      component="tile 12 values", player="mcts")]
+    secs = [_sections("purramid_seat_advantage", quick[0])[0], _sections("meerkat_tile_fairness", quick[1])[0]]
+    sec = P.proposals_section(secs, quick=True, out_dir=tmp_path)
+    assert sec.proposals == [] and not list(tmp_path.iterdir())
+    t = _table(sec)
+    assert list(t["status"]) == [P.QUICK_STATUS] * 2
+    assert set(t["objective"]) == {"start_player_win = 0.5", "tile_pay_excess:12 = 0"}
+    assert "none is run" in _texts(sec)
+    tile = next(c for c in P.find_candidates(secs, quick=True) if c.game == "meerkat")
+    choices = tile.parameters["tile.12.values"]
+    assert [11, 6, 3] in choices and all(v[0] <= 12 for v in choices)    # an overpaying tile comes down
+
+
+def _tile(t, est, null=2.4):
+    return _claimed(_finding(f"points paid per piece committed, tile {t} (x)", est, est - 0.2, est + 0.2, null,
+                             component=f"tile {t} values", player="greedy"))
+
+
+def test_the_recheck_says_which_other_finding_a_proposal_makes_worse():
+    from pyradice_lab.meerkat.components import default_components
+
+    base = default_components()
+    rich = base.replace({"tile.12.values": [30, 20, 10]})     # tile 12 pays far more: it overpays further
+    others = [("meerkat_tile_fairness", _tile(12, 3.4), "tile_pay_excess:12", 0.0)]
+    kw = dict(games=40, players=3, policies="greedy", game_kwargs={"automa": False}, rng=5)
+    (x,) = P.recheck("meerkat", base, rich, others, **kw)
+    assert x.worse and x.difference.ci_low > 0 and "made worse" in x.sentence()
+    (same,) = P.recheck("meerkat", base, base, others, **kw)    # no change: nothing made worse
+    assert not same.worse and same.difference.value == 0
+
+
+def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(tmp_path, monkeypatch):
+    played = _counting(monkeypatch)
+    # a lever with one extreme candidate: tile 12 raised far beyond the board mean
+    monkeypatch.setitem(P.LEVERS, ("meerkat", "tile_pay_excess"),
+                        lambda comp, arg, f: ({f"tile.{arg}.values": [[30, 20, 10]]}, "test lever", False))
+    from pyradice_lab.report import checks
+
+    real = checks._all_checks()
+    # the pure-Python engine (the report's checks run the compiled one)
+    monkeypatch.setattr(checks, "CHECKS", tuple(c if c.game != "meerkat" or "tile" not in c.key else
+                                                dataclasses.replace(c, game_kwargs={"automa": False})
+                                                for c in real))
+    secs = _sections("meerkat_tile_fairness", _tile(12, 1.6), _tile(5, 1.8))   # both underpay
+    sec = P.proposals_section(secs, seed=2, out_dir=tmp_path, budgets={"meerkat": TINY},
+                              policies={"meerkat": "greedy"}, max_proposals=1)
+    (p,) = sec.proposals
+    assert p.candidate.metric == "tile_pay_excess:12" and p.result.values == {"tile.12.values": [30, 20, 10]}
+    (x,) = p.rechecks
+    assert x.metric == "tile_pay_excess:5" and x.worse     # the board mean rises: tile 5 underpays further
+    text = _texts(sec)
+    assert "Makes worse: points paid per piece committed, tile 5" in text and "paired difference" in text
+    assert "makes 1 other finding worse" in _table(sec).iloc[0]["status"]
+    rows = next(it.frame for it in sec.items if isinstance(it, Table) and it.title is None)
+    assert "re-check: tile_pay_excess:5" in set(rows["metric"]) and "worse" in set(rows["met"])
+    assert sum(played) == p.games <= TINY.games and p.games == p.result.games_used + 2 * TINY.verify + 2 * TINY.recheck
+
+
+def test_proposals_swap_in_beside_the_worked_cases(tmp_path):
+    target = tmp_path / PROPOSALS_DIR
+    target.mkdir()
+    (target / "meerkat_tile_values.toml").write_text("# worked case\n")
+    (target / "raft_card_fairness-boat_pay_excess_2-3p.toml").write_text("# last report's\n")
+    new = tmp_path / "stage"
+    new.mkdir()
+    (new / "purramid_seat_advantage-start_player_win-2p.toml").write_text("# this report's\n")
+    _swap_proposals(new, target, full=True)
+    assert sorted(p.name for p in target.iterdir()) == ["meerkat_tile_values.toml",
+                                                        "purramid_seat_advantage-start_player_win-2p.toml"]
+
+
+def test_every_budget_is_a_bounded_share_of_the_report():
+    assert all(b.games == b.search + 2 * b.verify + 2 * b.recheck for b in P.PROPOSAL_BUDGETS.values())
+    assert set(P.PROPOSAL_BUDGETS) == {"purramid", "pyradice", "raft", "meerkat"}
+    assert P.MAX_PROPOSALS * max(b.games for b in P.PROPOSAL_BUDGETS.values()) <= 10_000
+    assert P.budget_for("purramid", 4).games < P.budget_for("purramid", 2).games == P.proposal_games("purramid")
+    assert P.budget_for("raft", 3) is P.PROPOSAL_BUDGETS["raft"]
+    with pytest.raises(KeyError):
+        P.proposal_games("chess")
