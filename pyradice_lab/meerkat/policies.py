@@ -24,12 +24,14 @@ activate an oasis token, which burrow action, and where to move guardians during
 - ``mcts`` / ``"mcts:N"``: determinized Monte Carlo search (:mod:`.search`) with N rollouts per decision
   (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
   ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.  ``"mcts_late"``
-  searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker).
+  searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker);
+  ``"mcts_v1"`` is issue 12's search frozen (:data:`MCTS_V1`, the reference of issue 27's ladders);
+  ``"mcts_cut"`` truncates its rollouts after ``depth`` turns (:data:`MCTS_CUT`, measured much weaker).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
 ``search_reroll``, ``halving``, ``own_rest`` (10..15), expectimax's ``race`` (16), the search's
-``search_supply`` (17) and, from column :data:`ROLL0`, the row of the rollout policy.
+``search_supply`` (17), ``depth`` and ``win_scale`` (18, 19) and, from column :data:`ROLL0`, the row of the rollout policy.
 
 Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
