@@ -475,7 +475,7 @@ def execution_cases(quick: bool = False) -> list[BenchCase]:
     idle cores)."""
     cases = []
     for entry, (_, _, _, blocks) in EFFICIENCY_CALLS.items():
-        games = sized(60 if quick else 300, tiny=10)
+        games = sized(300 if quick else 1500, tiny=10)  # calls of 5-20 s: start-up noise stays small
         for backend in ("loky", "dask"):
             times: list[float] = []
 

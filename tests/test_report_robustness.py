@@ -159,7 +159,7 @@ def _paired_findings():
     out += [("raft_gem_mix", f) for f in RA.gem_mix((0, 6), 12, 1).findings]
     out += [("raft_flag_depth", f) for f in RA.flag_depth((5, 30), 12, 1).findings]
     out += [("meerkat_hazards", f) for f in MR.hazard_findings(MA.hazard_impact(12, rng=1))]
-    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1)).findings]
+    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1, policy="greedy")).findings]
     return out
 
 
@@ -220,7 +220,7 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     pd.testing.assert_frame_equal(res.table, run_check(check, seed=3, reconstructions=2, games=40).table)
     root = check.seed(3)
     per = [robustness("purramid", "start_player_win > 0.0", reconstructions=2, games=40, players=p,
-                      policies="risk:0.35", rng=check.seed(3), variant_options={"layout": "B"},
+                      policies="greedy", rng=check.seed(3), variant_options={"layout": "B"},
                       reference_options={"layout": "A"},
                       games_rng=np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p)))
            for p in (2, 3, 4)]
@@ -228,7 +228,7 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() ** 2 for r in per) ** 0.5 / 3)
     assert (per[0].table["components_hash"] == per[2].table["components_hash"]).all()  # the same sets
     f = Finding("difference", "start player's win share, side B against side A, mean over 2-4 players", 0.05, 0.01, 0.09,
-                n=1000, null=0.0, player="risk:0.35, every seat")
+                n=1000, null=0.0, player="greedy, every seat")
     assert "40 games each per player count, paired" in verdict(f, check, res).robustness
 
 
@@ -246,3 +246,17 @@ def test_exact_yarn_findings_say_why_they_are_not_assessed():
         assert len(yarn) == 2
         assert all(f.robust is None and f.robustness.startswith("not assessed: an exact solve") for f in yarn)
     assert "purramid yarn" not in {c.key for c in checks_for(["purramid"])}   # nothing to run
+
+
+def test_checks_not_rerun_with_the_report_player_play_the_registrys_heuristic():
+    """A check the report player does not re-run plays the game's ``heuristic_player``, the player of the finding's
+    sensitivity column (Purramid's used to play risk:0.35 while its sensitivity was greedy)."""
+    from pyradice_lab.engine import registry
+    from pyradice_lab.report.checks import STRONG_CHECK_GAMES, checks_for
+
+    checks = checks_for(list(registry.BUILTIN_GAMES))
+    assert {c.game for c in checks} == set(registry.BUILTIN_GAMES)
+    for c in checks:
+        spec = registry.get_game(c.game)
+        want = spec.report_player if c.key in STRONG_CHECK_GAMES else spec.heuristic_player
+        assert c.policies == want and c.player.split(",")[0] == want, (c.key, c.policies, c.player)

@@ -111,15 +111,24 @@ class Check:
         return np.random.SeedSequence(int(root), spawn_key=(zlib.crc32(b"robustness"), zlib.crc32(self.key.encode())))
 
 
+def _heuristic(game: str) -> str:
+    """The registry's ``heuristic_player`` of ``game``: the player of a check the report player does not re-run
+    (the same player as the finding's sensitivity column)."""
+    from ..engine import registry
+
+    return registry.get_game(game).heuristic_player
+
+
 def _checks() -> tuple[Check, ...]:
     out = []
+    h = _heuristic("purramid")
     for p in (2, 3, 4):
         out.append(Check(f"purramid start {p}p", "purramid", "purramid_seat_advantage",
-                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, "risk:0.35",
-                         "risk:0.35, every seat", {"layout": "A"}, "side A"))
+                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, h,
+                         f"{h}, every seat", {"layout": "A"}, "side A"))
         out.append(Check(f"purramid start {p}p", "purramid", "purramid_strong_play",
-                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, "risk:0.35",
-                         "risk:0.35, every seat", {"layout": "A"}, "side A"))
+                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, h,
+                         f"{h}, every seat", {"layout": "A"}, "side A"))
         out.append(Check(f"pyradice start {p}p", "pyradice", "pyradice_first_player",
                          rf"start player's win share, {p} players \(ties split\)", "start_player_win", 1 / p, p,
                          "greedy", "greedy"))
@@ -264,7 +273,7 @@ def _paired_checks() -> tuple:
                                variant={f"blue.{e}.copies": k for e in blue}, games=PAIRED_GAMES["meerkat_hazards"]))
     out.append(PairedCheck("purramid sides start", "purramid", "purramid_side_a_vs_b",
                            r"start player's win share, side B against side A, mean over 2-4 players",
-                           "start_player_win", 0.0, 2, "risk:0.35", "risk:0.35, every seat",
+                           "start_player_win", 0.0, 2, _heuristic("purramid"), f"{_heuristic('purramid')}, every seat",
                            note="paired: every set on side B and on side A, 2-4 players",
                            variant_options={"layout": "B"}, reference_options={"layout": "A"}, over_players=(2, 3, 4),
                            games=PAIRED_GAMES["purramid_sides"]))
