@@ -31,7 +31,7 @@ activate an oasis token, which burrow action, and where to move guardians during
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
 ``search_reroll``, ``halving``, ``own_rest`` (10..15), expectimax's ``race`` (16), the search's
-``search_supply`` (17) and, from column :data:`ROLL0`, the row of the rollout policy.
+``search_supply`` (17), ``depth`` and ``win_scale`` (18, 19) and, from column :data:`ROLL0`, the row of the rollout policy.
 
 Restricted players (restricted play, :func:`pyradice_lab.design.strength.restricted_play`) are spelled
 ``"<policy>/<restriction>"``, e.g. ``"heuristic/no_queen"`` or ``"mcts:32/no_reroll"`` (:data:`RESTRICTIONS`);
