@@ -15,6 +15,7 @@ from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
 from pyradice_lab.report.checks import (
     QUICK_TEXT,
     STRONG_CHECK_GAMES,
+    Check,
     PairedCheck,
     assess_sections,
     checks_for,
@@ -159,7 +160,7 @@ def _paired_findings():
     out += [("raft_gem_mix", f) for f in RA.gem_mix((0, 6), 12, 1).findings]
     out += [("raft_flag_depth", f) for f in RA.flag_depth((5, 30), 12, 1).findings]
     out += [("meerkat_hazards", f) for f in MR.hazard_findings(MA.hazard_impact(12, rng=1))]
-    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1)).findings]
+    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1, policy="greedy")).findings]
     return out
 
 
@@ -216,11 +217,13 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     from pyradice_lab.design.robustness import robustness
 
     check = PAIRED["purramid sides start"]
+    # the heuristic of the robustness column is the registry's (the sensitivity column's), not risk:0.35
+    assert (check.policies, check.player) == ("greedy", "greedy, every seat")
     res = run_check(check, seed=3, reconstructions=2, games=40)
     pd.testing.assert_frame_equal(res.table, run_check(check, seed=3, reconstructions=2, games=40).table)
     root = check.seed(3)
     per = [robustness("purramid", "start_player_win > 0.0", reconstructions=2, games=40, players=p,
-                      policies="risk:0.35", rng=check.seed(3), variant_options={"layout": "B"},
+                      policies="greedy", rng=check.seed(3), variant_options={"layout": "B"},
                       reference_options={"layout": "A"},
                       games_rng=np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, zlib.crc32(b"games"), p)))
            for p in (2, 3, 4)]
@@ -228,7 +231,7 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     assert res.table["se"].to_numpy() == pytest.approx(sum(r.table["se"].to_numpy() ** 2 for r in per) ** 0.5 / 3)
     assert (per[0].table["components_hash"] == per[2].table["components_hash"]).all()  # the same sets
     f = Finding("difference", "start player's win share, side B against side A, mean over 2-4 players", 0.05, 0.01, 0.09,
-                n=1000, null=0.0, player="risk:0.35, every seat")
+                n=1000, null=0.0, player="greedy, every seat")
     assert "40 games each per player count, paired" in verdict(f, check, res).robustness
 
 
@@ -246,3 +249,13 @@ def test_exact_yarn_findings_say_why_they_are_not_assessed():
         assert len(yarn) == 2
         assert all(f.robust is None and f.robustness.startswith("not assessed: an exact solve") for f in yarn)
     assert "purramid yarn" not in {c.key for c in checks_for(["purramid"])}   # nothing to run
+
+
+def test_purramid_checks_play_the_registrys_report_or_heuristic_player():
+    from pyradice_lab.engine import registry
+
+    spec = registry.get_game("purramid")
+    allowed = {(p, f"{p}, every seat") for p in (spec.report_player, spec.heuristic_player)}
+    purramid = [c for c in report_robustness._all_checks() if isinstance(c, Check) and c.game == "purramid"]
+    assert purramid and all((c.policies, c.player) in allowed for c in purramid)
+    assert any(c.policies == spec.heuristic_player for c in purramid)   # the side B - A paired check
