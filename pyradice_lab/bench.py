@@ -451,10 +451,11 @@ def execution_efficiency(entry: str, backend: str, games: int, n_jobs: int = 2) 
     with contextlib.ExitStack() as stack:
         extra: dict = {"n_jobs": n_jobs, "backend": backend}
         if backend == "dask":
-            from distributed import Client, LocalCluster
+            from distributed import Client
 
-            cluster = stack.enter_context(LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True,
-                                                       dashboard_address=None))
+            from .engine.execution import local_cluster
+
+            cluster = stack.enter_context(local_cluster(n_jobs))
             extra["scheduler"] = stack.enter_context(Client(cluster))
 
         def once(**kw) -> float:
@@ -474,7 +475,7 @@ def execution_cases(quick: bool = False) -> list[BenchCase]:
     idle cores)."""
     cases = []
     for entry, (_, _, _, blocks) in EFFICIENCY_CALLS.items():
-        games = sized(60 if quick else 300, tiny=10)
+        games = sized(300 if quick else 1500, tiny=10)  # calls of 5-20 s: start-up noise stays small
         for backend in ("loky", "dask"):
             times: list[float] = []
 

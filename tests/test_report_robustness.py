@@ -15,7 +15,6 @@ from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
 from pyradice_lab.report.checks import (
     QUICK_TEXT,
     STRONG_CHECK_GAMES,
-    Check,
     PairedCheck,
     assess_sections,
     checks_for,
@@ -217,8 +216,6 @@ def test_a_real_paired_check_repeats_with_its_seed_and_averages_player_counts():
     from pyradice_lab.design.robustness import robustness
 
     check = PAIRED["purramid sides start"]
-    # the heuristic of the robustness column is the registry's (the sensitivity column's), not risk:0.35
-    assert (check.policies, check.player) == ("greedy", "greedy, every seat")
     res = run_check(check, seed=3, reconstructions=2, games=40)
     pd.testing.assert_frame_equal(res.table, run_check(check, seed=3, reconstructions=2, games=40).table)
     root = check.seed(3)
@@ -251,11 +248,15 @@ def test_exact_yarn_findings_say_why_they_are_not_assessed():
     assert "purramid yarn" not in {c.key for c in checks_for(["purramid"])}   # nothing to run
 
 
-def test_purramid_checks_play_the_registrys_report_or_heuristic_player():
+def test_checks_not_rerun_with_the_report_player_play_the_registrys_heuristic():
+    """A check the report player does not re-run plays the game's ``heuristic_player``, the player of the finding's
+    sensitivity column (Purramid's used to play risk:0.35 while its sensitivity was greedy)."""
     from pyradice_lab.engine import registry
+    from pyradice_lab.report.checks import STRONG_CHECK_GAMES, checks_for
 
-    spec = registry.get_game("purramid")
-    allowed = {(p, f"{p}, every seat") for p in (spec.report_player, spec.heuristic_player)}
-    purramid = [c for c in report_robustness._all_checks() if isinstance(c, Check) and c.game == "purramid"]
-    assert purramid and all((c.policies, c.player) in allowed for c in purramid)
-    assert any(c.policies == spec.heuristic_player for c in purramid)   # the side B - A paired check
+    checks = checks_for(list(registry.BUILTIN_GAMES))
+    assert {c.game for c in checks} == set(registry.BUILTIN_GAMES)
+    for c in checks:
+        spec = registry.get_game(c.game)
+        want = spec.report_player if c.key in STRONG_CHECK_GAMES else spec.heuristic_player
+        assert c.policies == want and c.player.split(",")[0] == want, (c.key, c.policies, c.player)

@@ -142,3 +142,74 @@ def test_a_new_game_seed_loads_that_games_position(browser, server):
     from pyradice_lab.raft.advisor import position_from_game
 
     assert sent["position"] == position_from_game(11, 1, players=3).document()
+
+
+def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, server):
+    from pyradice_lab.meerkat.advisor import advise, position_from_game
+
+    d = browser
+    wait = _open(d, server, "meerkat")
+    first = _answered(d)
+    for box, value in (("table-seed", "1"), ("table-turn", "3")):
+        e = d.find_element(By.ID, box)
+        e.clear()
+        e.send_keys(value)
+    Select(d.find_element(By.ID, "table-stage")).select_by_value("action")
+    click(d, "#table-new")
+    sent = _after_change(wait, first)
+    assert sent["position"] == position_from_game(1, 3, players=2, after_reroll=True).document()
+    click(d, "#mk-die-1")                           # a die turned: not the seeded game's roll any more
+    changed = _after_change(wait, sent)
+    assert changed["position"]["roll"][1] == sent["position"]["roll"][1] % 6 + 1
+    expected = advise(changed["position"], objective=changed["objective"])
+    cells, n = _top_row(d)
+    assert n == len(expected) and cells[1] == expected["option"].iloc[0]
+    assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+
+
+def test_pyradice_page_sets_the_quarry_by_clicking(browser, server):
+    from pyradice_lab.pyradice.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "pyradice")
+    first = _answered(d)
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("value")
+    click(d, "g.die.available")                     # the die in front of the player shows another value
+    sent = _after_change(wait, first)
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("colour")
+    click(d, "g.die.available")                     # and another colour
+    sent = _after_change(wait, sent)
+    pos = sent["position"]
+    cells = lambda p: [c for k in ("bottom", "middle", "top") for row in p["quarry"][k] for c in row.split()]  # noqa: E731
+    diff = [(a, b) for a, b in zip(cells(first["position"]), cells(pos)) if a != b]
+    assert len(diff) == 1 and diff[0][0][0] != diff[0][1][0] and diff[0][0][1] != diff[0][1][1], diff
+    assert pos["to_move"] == first["position"]["to_move"]
+    expected = advise(pos, samples=sent["samples"], candidates=sent["candidates"], rng=sent["seed"])
+    top, _ = _top_row(d)
+    assert top[1] == expected["option"].iloc[0]
+    assert float(top[2].split(" ± ")[0]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+    # a die taken off the table without a pyramid to hold it: the server names what does not fit
+    Select(d.find_element(By.ID, "pr-mode")).select_by_value("remove")
+    click(d, "g.die.available")
+    wait.until(lambda d: d.find_element(By.ID, "table-error").is_displayed())
+    assert "quarry" in d.find_element(By.ID, "table-error").text
+
+
+def test_raft_page_sets_the_hand_by_clicking_and_ranks_the_loadings(browser, server):
+    from pyradice_lab.raft.advisor import advise
+
+    d = browser
+    wait = _open(d, server, "raft")
+    first = _answered(d)
+    Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
+    click(d, 'g.cell[data-cell="1,1"]')             # a gem off the centre ...
+    sent = _after_change(wait, first)
+    Select(d.find_element(By.ID, "rf-mode")).select_by_value("add")
+    click(d, "#rf-hand")                            # ... fell into the mover's hand: how to load it?
+    sent = _after_change(wait, sent)
+    assert sent["position"]["fallen"] not in (None, "-")
+    expected = advise(sent["position"], objective=sent["objective"])
+    assert expected.attrs["decision"] == "load"
+    cells, n = _top_row(d)
+    assert n == len(expected) and cells[1] == expected["action"].iloc[0]
+    assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5.01e-4)   # shown to 3 decimals

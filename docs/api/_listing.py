@@ -29,6 +29,7 @@ PACKAGES = {
     "pyradice_lab.pyradice": "Pyradice (``pyradice_lab.pyradice``)",
     "pyradice_lab.raft": "Rocking Raft (``pyradice_lab.raft``)",
     "pyradice_lab.meerkat": "Meerkat Kingdom (``pyradice_lab.meerkat``)",
+    "pyradice_lab.web": "The table companion page (``pyradice_lab.web``)",
 }
 KINDS = ("Functions", "Classes", "Constants", "Modules")
 SKIP = {"__version__"}

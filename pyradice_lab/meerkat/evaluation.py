@@ -42,6 +42,7 @@ import numpy as np
 from ..engine._jit import njit
 from .rules import (
     AUTO,
+    BONUS,
     G_NS,
     G_NTOK,
     G_TOKENS,
@@ -50,7 +51,9 @@ from .rules import (
     K_BV,
     K_REVREAD,
     OUT,
+    PUP,
     QUEEN,
+    RES,
     SUP,
     T_PLUS3,
     T_REVERSE,
@@ -59,7 +62,8 @@ from .rules import (
     rank_points,
 )
 
-__all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values", "race_values", "turns_to_run_out"]
+__all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values", "race_values", "turns_to_run_out",
+           "expected_points", "expected_totals"]
 
 #: Meerkats a player places per landing (1, 2, 3): the count die is chosen, so more often 2-3 than 1.
 HUMAN_COUNTS = (0.25, 0.35, 0.40)
@@ -223,6 +227,72 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
                     other += pts[o]
             out[k] += prob * (pts[s] - w_opp * other / (n - 1))
         st[s] = own
+
+
+@njit(**INTERNAL)
+def expected_points(g, future: float, mpt: float, out) -> None:
+    """``out[o]``: seat ``o``'s expected end-of-game points on the ten tiles under the model of the module
+    docstring, between two turns (every seat still to play all its :func:`future_turns`): the value of a
+    position, not of one option.  One enumeration of the joint additions per tile serves every seat
+    (the same sums as :func:`expected_tile_values` with ``w_opp = 0`` and nothing added, but no turn taken off
+    for a deciding seat)."""
+    W = g[0]
+    n = W[21, G_NS]
+    turns = np.zeros(4, np.int64)
+    future_turns(g, np.int64(-1), mpt, turns)
+    f = np.zeros((4, NF))
+    base = np.zeros(4, np.int64)
+    sup = np.zeros(4, np.int64)
+    vals = np.zeros((4, NF), np.int64)
+    st = np.zeros(4, np.int64)
+    pts = np.zeros(4, np.int64)
+    for o in range(4):
+        out[o] = 0.0
+    for t in range(3, 13):
+        for o in range(n):
+            base[o] = 2 * W[o, t] + (5 if W[4 + o, QUEEN] == t else 0)
+        tok = W[8 + t, TOK]
+        mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
+        bonus = 3 if tok == T_PLUS3 else 0
+        vrow = W[25 + t]
+        future_dist(g, t, future, turns, f)
+        total = 1
+        for o in range(n):
+            sup[o] = 0
+            for a in range(NF):
+                if f[o, a] > 0.0:
+                    vals[o, sup[o]] = a
+                    sup[o] += 1
+            total *= sup[o]
+        for idx in range(total):
+            x = idx
+            prob = 1.0
+            for o in range(n):
+                a = vals[o, x % sup[o]]
+                x //= sup[o]
+                prob *= f[o, a]
+                st[o] = base[o] + 2 * a
+            rank_points(st, n, vrow, mode, bonus, pts)
+            for o in range(n):
+                out[o] += prob * pts[o]
+
+
+@njit(**INTERNAL)
+def expected_totals(g, future: float, mpt: float, out) -> None:
+    """``out[o]``: seat ``o``'s expected final score between two turns: :func:`expected_points` on the tiles,
+    plus pups x the guardians in its reserve, its bonus token, and for a seat still in the race its expected
+    bonus token (:func:`race_values`, its queen one more turn if still in its supply); the evaluation that ends
+    a truncated rollout of the search player (:mod:`.search`)."""
+    W = g[0]
+    S = W[4:8]
+    n = W[21, G_NS]
+    expected_points(g, future, mpt, out)
+    for o in range(n):
+        out[o] += S[o, PUP] * S[o, RES] + S[o, BONUS]
+        if S[o, OUT] == 0 and S[o, SUP] > 0:
+            rv = np.zeros(S[o, SUP] + 1)
+            race_values(g, o, np.int64(1 if S[o, AUTO] == 0 and S[o, QUEEN] == 0 else 0), rv)
+            out[o] += rv[S[o, SUP]]
 
 
 @njit(**INTERNAL)

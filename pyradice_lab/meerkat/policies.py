@@ -24,7 +24,9 @@ activate an oasis token, which burrow action, and where to move guardians during
 - ``mcts`` / ``"mcts:N"``: determinized Monte Carlo search (:mod:`.search`) with N rollouts per decision
   (default :data:`SEARCH_DEFAULTS`), rollouts played by the compiled engine with the ``rollout`` policy;
   ``("mcts", {"budget": N, "rollout": "greedy", "candidates": 4, ...})`` sets its parameters.  ``"mcts_late"``
-  searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker).
+  searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker);
+  ``"mcts_cut"`` plays truncated rollouts (:data:`MCTS_CUT`: a ninth of the CPU, clearly weaker); ``"mcts_v1"``
+  is issue 12's search frozen (:data:`MCTS_V1`, today the same as ``mcts``).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
@@ -98,15 +100,17 @@ from .rules import (
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
-           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE"]
+           "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE",
+           "MCTS_V1", "MCTS_CUT"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
 P_WOPP, P_GUARD, P_PUP, P_BURROW, P_QUEEN, P_REROLL, P_OASIS = range(7)
 #: Columns of a parameter row beyond the heuristic's weights.
 P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P_SWITCHZ = 8, 9, 10, 11, 12, 13, 14, 15, 7
-#: The race weight (16) of the expectimax player, the search's ``search_supply`` (17); 18, 19 unused.
-P_RACE, P_SSUPPLY = 16, 17
+#: The race weight (16) of the expectimax player, the search's ``search_supply`` (17), ``depth`` (18) and
+#: ``win_scale`` (19).
+P_RACE, P_SSUPPLY, P_DEPTH, P_WSCALE = 16, 17, 18, 19
 ROLL0 = 20
 N_PRM = 40
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
@@ -135,13 +139,26 @@ EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn":
 #: too (0: by ``rollout``, twice as fast); ``switch_z``: the search departs from ``own``'s choice only when the
 #: best candidate beats it with a paired t statistic above this; ``search_supply``: the search decides only the
 #: turns where the seat has at most this many meerkats left in its supply, earlier turns are played by ``own``
-#: (100, the default: every turn; ``mcts_late``: 12).
+#: (100, the default: every turn; ``mcts_late``: 12); ``depth``: 0 = rollouts to the end of the game, D > 0 =
+#: truncated rollouts, D turns after the candidate and then the expectimax evaluation of the position, its win
+#: chance from the expected margin over ``win_scale`` points (:func:`.search.cut_value`; ``mcts_cut``).
 SEARCH_DEFAULTS = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1,
-                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100}
+                   "own_rest": 0, "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100,
+                   "depth": 0, "win_scale": 6.0}
 #: ``"mcts_late"``: the search in the seat's last turns only (at most 12 meerkats left), the action searched with 80
 #: rollouts, the reroll by ``own``: about a sixth of ``mcts``'s CPU (at most 20x expectimax's, issue 27) and
 #: weaker than it head to head (0.46 [0.44, 0.48], docs/guide/meerkat.md "Cost, and the report player").
 MCTS_LATE = {"budget": 80, "search_reroll": 0, "search_supply": 12}
+#: ``"mcts_cut"``: truncated rollouts (issue 27): every turn searched, each rollout plays ``depth`` turns after the
+#: candidate and ends in the expectimax evaluation of the position (:func:`.search.cut_value`), 40 rollouts, the
+#: reroll by ``own``: about 14x expectimax's CPU per game but clearly weaker than ``mcts_v1`` head to head (0.35
+#: [0.31, 0.40], 402 games; the best of the truncated settings tried, docs/guide/meerkat.md "Truncated rollouts").
+MCTS_CUT = {"budget": 40, "depth": 3, "search_reroll": 0, "win_scale": 6.0}
+#: ``"mcts_v1"``: the search player of issue 12, frozen (every parameter spelled out, so a later change of
+#: :data:`SEARCH_DEFAULTS` leaves it alone): every turn searched, 100 rollouts per decision played to the end of
+#: the game; the reference of issue 27's ladders (docs/guide/meerkat.md).
+MCTS_V1 = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1, "own_rest": 0,
+           "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100, "depth": 0}
 #: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
@@ -175,13 +192,15 @@ def _row(params: dict) -> np.ndarray:
 def _search_row(params) -> np.ndarray:
     p = _merge("mcts", SEARCH_DEFAULTS, params)
     checks = {"budget": (1, 100_000), "candidates": (1, 32), "search_reroll": (0, 1), "halving": (0, 1),
-              "own_rest": (0, 1), "search_supply": (0, 100)}
+              "own_rest": (0, 1), "search_supply": (0, 100), "depth": (0, 600)}
     for k, (lo, hi) in checks.items():
         if p[k] != int(p[k]) or not lo <= p[k] <= hi:
             raise ValueError(f"policies: mcts parameter {k} must be an integer in {lo}..{hi}, got {p[k]!r}")
     for k in ("margin_weight", "switch_z"):
         if not 0 <= p[k] <= 100:
             raise ValueError(f"policies: mcts parameter {k} must be in 0..100, got {p[k]!r}")
+    if not 0 < p["win_scale"] <= 100:
+        raise ValueError(f"policies: mcts parameter win_scale must be in (0, 100], got {p['win_scale']!r}")
     rows = {}
     for k in ("own", "rollout"):
         pid, r = policy_row(p[k])
@@ -195,6 +214,7 @@ def _search_row(params) -> np.ndarray:
     row[P_OWNREST], row[P_SWITCHZ] = p["own_rest"], p["switch_z"]
     row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
     row[P_SSUPPLY] = p["search_supply"]
+    row[P_DEPTH], row[P_WSCALE] = p["depth"], p["win_scale"]
     return row
 
 
@@ -223,11 +243,18 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
+    if isinstance(policy, str) and (policy == "mcts_cut" or policy.startswith("mcts_cut:")):
+        budget = policy[9:] or str(MCTS_CUT["budget"])  # truncated rollouts (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_cut:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_V1, **MCTS_CUT, "budget": int(budget)}
+    if policy == "mcts_v1":  # issue 12's search, frozen (the reference of issue 27's ladders)
+        policy, params = "mcts", dict(MCTS_V1)
     if isinstance(policy, str) and (policy == "mcts_late" or policy.startswith("mcts_late:")):
         budget = policy[10:] or str(MCTS_LATE["budget"])  # the search in the last turns only (issue 27)
         if not budget.isdigit():
             raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
-        policy, params = "mcts", {**MCTS_LATE, "budget": int(budget)}
+        policy, params = "mcts", {**MCTS_V1, **MCTS_LATE, "budget": int(budget)}  # frozen like mcts_v1
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():

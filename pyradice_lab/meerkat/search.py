@@ -11,10 +11,14 @@ or a guardian) -- the player:
    best;
 2. samples ``budget // candidates`` determinizations of what it cannot see -- the dice still to be rolled and
    the order of the tokens left in the blue and brown bags (their contents are public: the components minus
-   the tokens drawn) -- from its own random stream, never from the game's dice tape or bag order;
-3. in each determinization, plays every candidate on a copy of the game state and the rest of the game with
-   the ``rollout`` policy for every player (the automa by its rules), and scores the end: a win 1 (a shared win
-   split), plus ``margin_weight`` x (its points - the best other seat's points) / 20 clipped to +-1;
+   the tokens drawn) -- from its own random numbers (fresh dice and choice tapes of the copy), never from the
+   game's keyed dice streams or bag order;
+3. in each determinization, plays every candidate on a copy of the game state and then the ``rollout`` policy
+   for every player (the automa by its rules): ``depth`` 0 to the end of the game, scored as a win 1 (a shared
+   win split) plus ``margin_weight`` x (its points - the best other seat's points) / 20 clipped to +-1;
+   ``depth`` D > 0 (a truncated rollout) only D more turns (on to the end if the last bonus token goes by then),
+   valued by the expectimax evaluation of the position (:func:`cut_value`: expected final scores of
+   :func:`.evaluation.expected_totals`, a win chance from the expected margin, the same margin term);
 4. takes the candidate with the best total (common random numbers: every candidate meets the same sampled
    dice and bags, so the comparison is paired; ties go to the better-ranked option) if it beats the choice of
    ``own`` with a paired t statistic above ``switch_z``, else the choice of ``own``.
@@ -23,8 +27,9 @@ A flat (one-level) Monte Carlo search over a strong rollout policy is the classi
 of policy improvement over the rollout policy.  With ``halving`` (the default) the budget is spent in rounds of
 successive halving (the better half of the candidates goes on to the next round).  The rest of its turn
 (wandering male, oasis tokens, burrow action) is decided by ``own`` (in the rollouts: by the rollout policy,
-which is much cheaper than the expectimax evaluation).  The player's random stream is seeded from the game's choice tape (one number
-per decision), so a game stays a function of its seed and the pure-Python twin plays the very same game.
+which is much cheaper than the expectimax evaluation).  Each decision seeds its determinizations with one
+draw of the turn's choice stream (keyed games draw every number from counter-based streams of the game's key,
+:mod:`.rules`), so a game stays a function of its seed and the pure-Python twin plays the very same game.
 """
 
 from __future__ import annotations
@@ -32,17 +37,22 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import njit
+from .evaluation import expected_totals
 from .policies import (
     N_PRM,
     P_BUDGET,
     P_CANDS,
+    P_DEPTH,
+    P_FUTURE,
     P_HALVING,
     P_MARGIN,
+    P_MPT,
     P_OWNREST,
     P_REROLL,
     P_SREROLL,
     P_SSUPPLY,
     P_SWITCHZ,
+    P_WSCALE,
     PARAM,
     ROLL0,
     choose_action,
@@ -76,7 +86,7 @@ from .rules import (
     rand_below,
     roll_die,
 )
-from .turns import base_turn, final_scoring, finish_turn, reroll, rollout_turns
+from .turns import base_turn, final_scoring, finish_turn, reroll, rollout_some_turns, rollout_turns
 
 __all__ = ["search_turn", "RTAPE"]
 
@@ -111,14 +121,19 @@ def sample_seed(seed0: int, j: int) -> int:
 
 
 @njit(**INTERNAL)
-def rollout_tape_length(g) -> int:
+def rollout_tape_length(g, s: int) -> int:
     """Entries of a rollout's dice and choice tapes: :data:`DRAWS_PER_TURN` per turn the rest of the game can
-    last (every turn but a queen's places a meerkat: at most supply + 1 turns a seat) plus 32, at most
-    :data:`RTAPE`."""
+    last (every turn but a queen's places a meerkat: at most supply + 1 turns a seat; a truncated rollout of
+    ``s``'s ``depth``: the searched turn and ``depth`` more, or the last round once the last bonus token is gone)
+    plus 32, at most :data:`RTAPE`."""
     S = g[0][4:8]
+    n = g[0][21, G_NS]
     turns = 0
-    for o in range(g[0][21, G_NS]):
+    for o in range(n):
         turns += S[o, SUP] + 1
+    depth = int(g[2][s, P_DEPTH])
+    if depth > 0:
+        turns = min(turns, depth + 1 + n)
     return min(RTAPE, 32 + DRAWS_PER_TURN * turns)
 
 
@@ -173,10 +188,9 @@ def to_rollout(gc, s: int) -> None:
 
 
 @njit(**INTERNAL)
-def rollout_value(gc, s: int, margin_weight: float) -> float:
-    """Play a determinization to the end; seat ``s``'s result (win share + weighted margin, see the module)."""
-    rollout_turns(gc)
-    final_scoring(gc)
+def final_value(gc, s: int, margin_weight: float) -> float:
+    """Seat ``s``'s result of a finished, scored rollout: the win (1, a shared win split) plus ``margin_weight``
+    x (its points - the best other seat's points) / 20 clipped to +-1."""
     S = gc[0][4:8]
     n = gc[0][21, G_NS]
     top, cnt, other = -1, 0, -1
@@ -192,6 +206,39 @@ def rollout_value(gc, s: int, margin_weight: float) -> float:
     v = 1.0 / cnt if own == top else 0.0
     margin = (S[s, TOTAL] - other) / 20.0
     return v + margin_weight * min(1.0, max(-1.0, margin))
+
+
+@njit(**INTERNAL)
+def cut_value(gc, s: int, margin_weight: float, win_scale: float, future: float, mpt: float) -> float:
+    """Seat ``s``'s value of a truncated rollout (the state between two turns): the expected final scores of
+    :func:`.evaluation.expected_totals` (``future``, ``mpt``: the expectimax evaluation's parameters), their
+    margin m = own - the best other seat's, a win chance 1/2 + 1/2 x (m / win_scale) / (1 + |m / win_scale|),
+    plus ``margin_weight`` x m / 20 clipped to +-1 (the scale of :func:`final_value`; arithmetic only, so the
+    twin and the kernel compute the same bits)."""
+    n = gc[0][21, G_NS]
+    E = np.zeros(4)
+    expected_totals(gc, future, mpt, E)
+    other = -1e18
+    for o in range(n):
+        if o != s and E[o] > other:
+            other = E[o]
+    m = E[s] - other
+    x = m / win_scale
+    return 0.5 + 0.5 * x / (1.0 + abs(x)) + margin_weight * min(1.0, max(-1.0, m / 20.0))
+
+
+@njit(**INTERNAL)
+def rollout_value(gc, s: int, prm_s) -> float:
+    """Play a determinization on; seat ``s``'s result.  ``prm_s``: ``s``'s parameter row.  ``depth`` 0: to the
+    end (:func:`final_value`); else ``depth`` more turns (:func:`.turns.rollout_some_turns`: on to the end once
+    the last bonus token is gone), then :func:`cut_value` unless the game ended."""
+    depth = int(prm_s[P_DEPTH])
+    if depth > 0 and not rollout_some_turns(gc, depth):
+        return cut_value(gc, s, prm_s[P_MARGIN], prm_s[P_WSCALE], prm_s[P_FUTURE], prm_s[P_MPT])
+    if depth == 0:
+        rollout_turns(gc)
+    final_scoring(gc)
+    return final_value(gc, s, prm_s[P_MARGIN])
 
 
 @njit(**INTERNAL)
@@ -222,7 +269,7 @@ def play_candidate(g, s: int, kind: int, c: int, seed: int, gc, d0: int, d1: int
         finish_turn(gc, s, c)
     to_rollout(gc, s)
     Wc[21, G_TURN] += 1
-    return rollout_value(gc, s, g[2][s, P_MARGIN])
+    return rollout_value(gc, s, g[2][s])
 
 
 @njit(**INTERNAL)
@@ -241,7 +288,7 @@ def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gv
         while (1 << rounds) < k:
             rounds += 1
     seed0 = rand_below(g, np.int64(2147483647)) + 1
-    gc = (np.empty((LOG0, W_WIDTH), np.int64), np.empty((2, rollout_tape_length(g)), np.uint32), np.empty((4, N_PRM)))
+    gc = (np.empty((LOG0, W_WIDTH), np.int64), np.empty((2, rollout_tape_length(g, s)), np.uint32), np.empty((4, N_PRM)))
     alive = np.ones(k, np.bool_)
     tot = np.zeros(k)
     res = np.zeros((k, budget + rounds))  # result of every candidate in play in every determinization

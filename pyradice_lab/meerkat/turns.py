@@ -160,6 +160,28 @@ def rollout_turns(g) -> None:
 
 
 @njit(**INTERNAL)
+def rollout_some_turns(g, k: int) -> bool:
+    """Play at most ``k`` more turns as :func:`rollout_turns` does, then on to the end if the last bonus token is
+    gone by then (at most one turn a seat); returns whether play is over (then end scoring is due), else the
+    state stands between two turns (a truncated rollout, :mod:`.search`)."""
+    S = g[0][4:8]
+    G = g[0][21]
+    played = 0
+    while played < k or G[G_TOKENS] >= G[G_NTOK]:
+        s = next_seat(g)
+        if s < 0:
+            return True
+        unlock_timers(g, s)
+        if S[s, AUTO] == 1:
+            automa_turn(g, s)
+        else:
+            base_turn(g, s)
+        G[G_TURN] += 1
+        played += 1
+    return False
+
+
+@njit(**INTERNAL)
 def reroll(g, s: int, keep: int, d0: int, d1: int, d2: int):
     """Reroll the dice not in ``keep`` (bit i set = keep die i; 7 = no reroll); returns the dice."""
     if keep != 7:  # keyed games: die i's reroll is draw i of the turn's reroll stream, whatever else is rerolled

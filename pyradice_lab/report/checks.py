@@ -38,11 +38,6 @@ The verdict is derived from the result, never written by hand (:func:`verdict`):
 - a finding measured with other players than the check's (e.g. optimal play, too slow to replay on every
   set) gets no verdict either: the text gives the counts with the check's players.
 
-A check is played either with the game's report player (the checks of :data:`STRONG_CHECK_GAMES`) or with its
-heuristic, which is always the registry's ``heuristic_player`` (:func:`heuristic_player_label`; Purramid's
-``greedy``, not the strong-play page's human-style ``risk:0.35``): the "heuristic" of the robustness column is
-the one the findings' sensitivity column names.
-
 The checks depend only on the game, the player count and the root seed, not on the findings, so
 :func:`build_report <pyradice_lab.report.build.build_report>` runs them in the same worker pool as the sections;
 each check seeds itself from the root seed and its key (the same numbers whatever ``n_jobs``).  Quick mode
@@ -63,7 +58,7 @@ from .findings import Finding
 
 __all__ = ["Check", "PairedCheck", "NotChecked", "CHECKS", "RECONSTRUCTIONS", "GAMES", "PAIRED_GAMES", "QUICK_TEXT",
            "checks_for", "run_check", "verdict", "assess_sections", "run_check_cached", "STRONG_CHECK_GAMES",
-           "report_player_label", "heuristic_player_label"]
+           "report_player_label"]
 
 #: plausible component sets drawn per check in the full report
 RECONSTRUCTIONS = 8
@@ -116,25 +111,24 @@ class Check:
         return np.random.SeedSequence(int(root), spawn_key=(zlib.crc32(b"robustness"), zlib.crc32(self.key.encode())))
 
 
-def heuristic_player_label(game: str) -> tuple[str, str]:
-    """``(policies, player label)`` of a check played with ``game``'s heuristic player at every seat (the
-    registry's ``heuristic_player``, the one the report's sensitivity columns name)."""
+def _heuristic(game: str) -> str:
+    """The registry's ``heuristic_player`` of ``game``: the player of a check the report player does not re-run
+    (the same player as the finding's sensitivity column)."""
     from ..engine import registry
 
-    h = registry.get_game(game).heuristic_player
-    return h, (f"{h}, every seat" if game == "purramid" else h)
+    return registry.get_game(game).heuristic_player
 
 
 def _checks() -> tuple[Check, ...]:
     out = []
-    heur = heuristic_player_label("purramid")
+    h = _heuristic("purramid")
     for p in (2, 3, 4):
         out.append(Check(f"purramid start {p}p", "purramid", "purramid_seat_advantage",
-                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, *heur,
-                         {"layout": "A"}, "side A"))
+                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, h,
+                         f"{h}, every seat", {"layout": "A"}, "side A"))
         out.append(Check(f"purramid start {p}p", "purramid", "purramid_strong_play",
-                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, *heur,
-                         {"layout": "A"}, "side A"))
+                         rf"start player's win share, {p} players, .*", "start_player_win", 1 / p, p, h,
+                         f"{h}, every seat", {"layout": "A"}, "side A"))
         out.append(Check(f"pyradice start {p}p", "pyradice", "pyradice_first_player",
                          rf"start player's win share, {p} players \(ties split\)", "start_player_win", 1 / p, p,
                          "greedy", "greedy"))
@@ -279,7 +273,7 @@ def _paired_checks() -> tuple:
                                variant={f"blue.{e}.copies": k for e in blue}, games=PAIRED_GAMES["meerkat_hazards"]))
     out.append(PairedCheck("purramid sides start", "purramid", "purramid_side_a_vs_b",
                            r"start player's win share, side B against side A, mean over 2-4 players",
-                           "start_player_win", 0.0, 2, *heuristic_player_label("purramid"),
+                           "start_player_win", 0.0, 2, _heuristic("purramid"), f"{_heuristic('purramid')}, every seat",
                            note="paired: every set on side B and on side A, 2-4 players",
                            variant_options={"layout": "B"}, reference_options={"layout": "A"}, over_players=(2, 3, 4),
                            games=PAIRED_GAMES["purramid_sides"]))

@@ -139,7 +139,25 @@ class Boards:
 
 def layout_json(layout: Layout) -> dict:
     """The board geometry the page draws: per space its row, column, number, tiles, whether it is an "8"
-    (a yarn token), and ``x``/``width`` in units (row ``r`` starts at ``r / 2``)."""
+    (a yarn token), and ``x``/``width`` in units (row ``r`` starts at ``r / 2``).
+
+    Parameters
+    ----------
+    layout : Layout
+        A Purramid board (:func:`~pyradice_lab.purramid.components.load_layout`).
+
+    Returns
+    -------
+    dict
+        ``name``, ``rows``, ``n_rows``, ``width``, ``capacity`` and ``spaces`` (JSON-ready).
+
+    Examples
+    --------
+    >>> from pyradice_lab.purramid.components import load_layout
+    >>> g = layout_json(load_layout("A"))
+    >>> g["spaces"][0]["space"], g["n_rows"] > 1
+    ([0, 0], True)
+    """
     spaces = []
     for r, row in enumerate(layout.rows):
         x = r / 2
@@ -177,6 +195,25 @@ def advise_json(body, boards: Boards) -> dict:
 
     Raises :class:`RequestError` for a body that is not an object, an unknown field or a board the server does
     not offer, and passes on ``advise``'s own ValueError/TypeError (naming the field) for bad values.
+
+    Parameters
+    ----------
+    body : object
+        The parsed JSON body (an object with the fields :data:`FIELDS`).
+    boards : Boards
+        The server's boards (``create_app(...).state.boards``).
+
+    Returns
+    -------
+    dict
+        ``options`` (``advise``'s rows), ``best``, ``objective``, ``bonus``, ``burst_odds``, ``seconds``,
+        ``first_solve``.
+
+    Examples
+    --------
+    >>> app = create_app("A")                                        # doctest: +SKIP
+    >>> advise_json({"dice_left": 5}, app.state.boards)["best"]["action"]  # doctest: +SKIP
+    'continue'
     """
     from ..purramid.advisor import advise
 
@@ -305,7 +342,35 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
     """The Starlette application; ``layout`` is the Purramid board the page opens on ("A", "B", a side of
     ``components`` or a layout TOML path chosen by whoever starts the server; ``components`` are Purramid's).
     Requests whose ``Host`` is not one of :data:`LOCAL_HOSTS`, ``host`` (the bound address) or ``allowed_hosts``
-    are answered 400."""
+    are answered 400.
+
+    Parameters
+    ----------
+    layout : str or path
+        The Purramid board the page opens on.
+    components : path or Components, optional
+        Purramid's components (default: the packaged ones).
+    host : str
+        The address the server binds (accepted as a ``Host``).
+    allowed_hosts : str or sequence of str
+        Further ``Host`` names to answer.
+
+    Returns
+    -------
+    starlette.applications.Starlette
+        The application (``app.state.boards``, ``app.state.desks``).
+
+    Raises
+    ------
+    ValueError
+        If ``host`` or an ``allowed_hosts`` entry is not a host name or address.
+
+    Examples
+    --------
+    >>> from starlette.testclient import TestClient                        # doctest: +SKIP
+    >>> TestClient(create_app("A")).get("/api/games").json()["games"][0]   # doctest: +SKIP
+    {'game': 'purramid', 'title': 'Purramid'}
+    """
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import ClientDisconnect
@@ -417,7 +482,24 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
 
 def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
     """Solve board ``name`` (default: the opening board) once in a background thread; until it is done the
-    board's requests are answered 503 with ``Retry-After`` (see the module docstring)."""
+    board's requests are answered 503 with ``Retry-After`` (see the module docstring).
+
+    Parameters
+    ----------
+    boards : Boards
+        The server's boards (``create_app(...).state.boards``).
+    name : str, optional
+        The board to solve (default: the opening board).
+
+    Returns
+    -------
+    threading.Thread
+        The (daemon) thread solving it.
+
+    Examples
+    --------
+    >>> warm_up(create_app("A").state.boards).join()     # doctest: +SKIP
+    """
     name = boards.default if name is None else name
     boards.warming.add(name)
 
@@ -441,7 +523,22 @@ def warm_up(boards: Boards, name: str | None = None) -> threading.Thread:
 
 def warm_desks(desks: dict) -> threading.Thread:
     """Compile the other games' engines once, one game after the other in one background thread (their
-    requests are answered 503 with ``Retry-After`` until their turn is done)."""
+    requests are answered 503 with ``Retry-After`` until their turn is done).
+
+    Parameters
+    ----------
+    desks : dict
+        The server's desks by game (``create_app(...).state.desks``).
+
+    Returns
+    -------
+    threading.Thread
+        The (daemon) thread compiling them.
+
+    Examples
+    --------
+    >>> warm_desks(create_app("A").state.desks).join()   # doctest: +SKIP
+    """
     for d in desks.values():
         d.warming = True
 
@@ -508,7 +605,23 @@ def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=N
           log_level: str = "warning", allowed_hosts=()) -> None:
     """Run the page with uvicorn until interrupted; ``warm`` solves the opening board in the background so the
     first click is quick (the first solve compiles the exact solver: about 30 s CPU; meanwhile the page is told
-    it is warming up).  ``allowed_hosts``: further ``Host`` names to answer (besides this machine's)."""
+    it is warming up).  ``allowed_hosts``: further ``Host`` names to answer (besides this machine's).
+
+    Parameters
+    ----------
+    layout, components, host, allowed_hosts
+        As for :func:`create_app`.
+    port : int
+        The TCP port.
+    warm : bool
+        Solve the opening board and compile the other games' engines in the background.
+    log_level : str
+        uvicorn's log level.
+
+    Examples
+    --------
+    >>> serve("A", port=8000)      # doctest: +SKIP
+    """
     import uvicorn
 
     app = create_app(layout, components, host=host, allowed_hosts=allowed_hosts)

@@ -49,6 +49,22 @@ def _int(query, name: str, default: int, lo: int, hi: int) -> int:
     return v
 
 
+def _pick(query, name: str, allowed, default: str) -> str:
+    raw = query.get(name, default)
+    if raw not in allowed:
+        raise RequestError(f"{name} must be one of {', '.join(allowed)}, got {raw!r}")
+    return raw
+
+
+def _replayed(fn):
+    """``fn()`` (a game's ``position_from_game``); its ValueError (a turn the game does not have, naming
+    ``turn``) is answered 400 with the message."""
+    try:
+        return fn()
+    except ValueError as exc:
+        raise RequestError(" ".join(str(exc).split())) from None
+
+
 class Desk:
     """One game's endpoints: the allowed fields, a lock, the warm-up flag."""
 
@@ -103,21 +119,27 @@ class Desk:
 class MeerkatDesk(Desk):
     name, title = "meerkat", "Meerkat Kingdom"
     fields = ("position", "objective", "policy")
+    query = ("seed", "players", "turn", "stage")
+    #: the last turn the layout endpoint replays to (a replay costs about a turn's decisions each)
+    max_turn = 200
 
     def layout(self, query) -> dict:
-        from ..meerkat.advisor import _setup, position_from_game
+        from ..meerkat.advisor import _TOKENS, _setup, position_from_game
         from ..meerkat.components import default_components
 
         q = self.check_query(query)
         seed = _int(q, "seed", 1, 0, 10 ** 6)
         players = _int(q, "players", 2, 1, 3)
-        pos = self.run(lambda: position_from_game(seed, 0, players=players))
+        turn = _int(q, "turn", 0, 0, self.max_turn)
+        stage = _pick(q, "stage", ("reroll", "action"), "reroll")
+        pos = self.run(lambda: _replayed(lambda: position_from_game(seed, turn, players=players,
+                                                                    after_reroll=stage == "action")))
         comp = default_components()
         V = _setup(comp).V
         tiles = [{"tile": t, "values": [int(x) for x in V[t, 1:1 + V[t, 0]]]} for t in range(3, 13)]
-        return {"game": self.name, "title": self.title, "seed": seed, "players": players, "rows": list(comp.rows),
-                "tiles": tiles, "meerkats": int(comp.meerkats), "position": pos.document(),
-                "seats": pos.seats, "automa": pos.automa}
+        return {"game": self.name, "title": self.title, "seed": seed, "players": players, "turn": turn,
+                "stage": stage, "rows": list(comp.rows), "tiles": tiles, "meerkats": int(comp.meerkats),
+                "tokens": list(_TOKENS), "position": pos.document(), "seats": pos.seats, "automa": pos.automa}
 
     def advise(self, body, gate: bool = True) -> dict:
         from ..meerkat.advisor import OBJECTIVES, POLICIES, advise, load_position
@@ -146,6 +168,8 @@ class MeerkatDesk(Desk):
 class RaftDesk(Desk):
     name, title = "raft", "Rocking Raft"
     fields = ("position", "objective")
+    query = ("seed", "players", "turn", "stage")
+    max_turn = 120
 
     def layout(self, query) -> dict:
         from ..raft.advisor import position_from_game
@@ -154,15 +178,19 @@ class RaftDesk(Desk):
         q = self.check_query(query)
         seed = _int(q, "seed", 7, 0, 10 ** 6)
         players = _int(q, "players", 3, 2, 4)
-        pos = self.run(lambda: position_from_game(seed, 1, players=players))
+        turn = _int(q, "turn", 1, 1, self.max_turn)
+        stage = _pick(q, "stage", ("tilt", "load"), "tilt")
+        pos = self.run(lambda: _replayed(lambda: position_from_game(seed, turn, players=players,
+                                                                    after_tilt=stage == "load")))
         comp = load_components(None)
         slots, points = comp.deck_arrays()
         letters = list(comp.gems.letters)
         cards = {str(c.id): {"slots": {letters[j]: int(n) for j, n in enumerate(slots[i]) if n},
                              "points": int(points[i]), "label": comp.card_label(i)} for i, c in enumerate(comp.deck)}
-        return {"game": self.name, "title": self.title, "seed": seed, "players": players,
-                "fingers": {e: list(f) for e, f in comp.raft.fingers.items()}, "letters": letters,
+        return {"game": self.name, "title": self.title, "seed": seed, "players": players, "turn": turn,
+                "stage": stage, "fingers": {e: list(f) for e, f in comp.raft.fingers.items()}, "letters": letters,
                 "colours": list(comp.gems.colours), "cards": cards, "boats": int(comp.rules.boats),
+                "in_play": {letters[j]: int(n) for j, n in enumerate(comp.gems.in_play(players))},
                 "position": pos.document()}
 
     def advise(self, body, gate: bool = True) -> dict:

@@ -61,10 +61,11 @@ def test_automa_model_is_the_exact_placement_distribution():
         assert abs(g[0][25, M_COL + c - 1] / M_SCALE - p) <= 1 / M_SCALE
 
 
-def reference_expected(g, s, t, w_opp, future, mpt, add):
+def reference_expected(g, s, t, w_opp, future, mpt, add, deciding=True):
     """Readable brute force of the expectimax evaluation (the model of evaluation.py's docstring, scored by
     score_tile): seat s's expected points on tile t minus w_opp x the others' mean, s's strength raised by
-    ``add`` half units (2 = one meerkat, 5 = the queen)."""
+    ``add`` half units (2 = one meerkat, 5 = the queen); ``deciding=False``: a position between two turns (no
+    turn taken off s's, :func:`expected_points`)."""
     W = g[0]
     n = W[21, R.G_NS]
     S = W[4:8]
@@ -74,7 +75,7 @@ def reference_expected(g, s, t, w_opp, future, mpt, add):
     for o in range(n):
         k = 0
         if S[o, R.OUT] == 0 and S[o, R.SUP] > 0:
-            k = ceil(S[o, R.SUP] / (apt if auto[o] else mpt)) - (o == s)
+            k = ceil(S[o, R.SUP] / (apt if auto[o] else mpt)) - (o == s and deciding)
         turns.append(max(k, 0))
     cap = sorted(turns)[n - 2] + 1
     turns = [min(k, cap) for k in turns]
@@ -126,6 +127,73 @@ def test_expected_tile_values_match_a_brute_force(players, automa, seed):
                 TW["tile_values"](g, i64(s), i64(t), 0.7, adds, i64(4), now)
                 if future == 0.0:
                     assert out.tolist() == now.tolist()   # future 0 = the greedy value, bit for bit
+
+
+@pytest.mark.parametrize("players,automa,seed", [(3, False, 4), (2, True, 5), (4, False, 6)])
+def test_expected_points_and_totals_match_a_brute_force(players, automa, seed):
+    """The truncated rollouts' evaluation: every seat's expected tile points between two turns is the brute force
+    summed over the tiles, and the expected total adds pups x reserve guardians, the bonus token taken and the
+    race's expected token (race_values, the queen one turn more while in the supply)."""
+    rng = np.random.default_rng(seed)
+    g = fresh_state(players, automa=automa)
+    W = g[0]
+    n = players + automa
+    for _ in range(4):
+        for o in range(n):
+            W[4 + o, R.SUP] = rng.integers(0, 21)
+            W[o, 3:13] = rng.integers(0, 4, size=10)
+            W[4 + o, R.QUEEN] = rng.choice([0, 7]) if o < players else 0
+            W[4 + o, R.RES], W[4 + o, R.PUP], W[4 + o, R.BONUS] = rng.integers(0, 3), rng.integers(0, 3), 0
+        for future in (0.0, 0.5, 1.0):
+            out = np.zeros(4)
+            TW["expected_points"](g, future, 2.2, out)
+            for o in range(n):
+                ref = sum(reference_expected(g, o, t, 0.0, future, 2.2, 0, deciding=False) for t in range(3, 13))
+                assert out[o] == pytest.approx(ref, abs=1e-9)
+            assert out[n:].tolist() == [0.0] * (4 - n)
+        tot = np.zeros(4)
+        TW["expected_totals"](g, 0.5, 2.2, tot)
+        TW["expected_points"](g, 0.5, 2.2, out)
+        for o in range(n):
+            S = W[4 + o]
+            race = 0.0
+            if S[R.SUP] > 0:
+                rv = np.zeros(S[R.SUP] + 1)
+                TW["race_values"](g, i64(o), i64(1 if o < players and S[R.QUEEN] == 0 else 0), rv)
+                race = rv[S[R.SUP]]
+                assert 0 <= race <= 9
+            assert tot[o] == pytest.approx(out[o] + S[R.PUP] * S[R.RES] + S[R.BONUS] + race, abs=1e-9)
+
+
+def test_a_truncated_rollout_stops_between_turns_and_resumes_the_same_game():
+    """rollout_some_turns(k): k turns (more only once the last bonus token is gone), the state left between two
+    turns; played on it gives the game rollout_turns gives; a huge k plays to the end (True)."""
+    st = _default_setup()
+    n, pols, prm, _ = _seat_config(3, False, "heuristic")
+    tapes = _tapes(np.random.default_rng(9), 1)[0]
+    g = TW["new_game"](n, False, pols, prm, st.V, st.K, tapes, st.bags, st.nblue, st.nbrown, 7, 0)
+    TW["setup"](g, st.pos_adj, st.oasis, True)
+    whole = (g[0].copy(), g[1].copy(), g[2].copy())
+    TW["rollout_turns"](whole)
+    part = (g[0].copy(), g[1].copy(), g[2].copy())
+    t0 = part[0][21, R.G_TURN]
+    assert not TW["rollout_some_turns"](part, i64(5)) and part[0][21, R.G_TURN] == t0 + 5
+    assert TW["rollout_some_turns"](part, i64(10_000))
+    assert (part[0][:21] == whole[0][:21]).all()
+    late = (g[0].copy(), g[1].copy(), g[2].copy())
+    late[0][21, R.G_TOKENS] = late[0][21, R.G_NTOK]                   # the last bonus token is gone: play out
+    assert TW["rollout_some_turns"](late, i64(1))
+
+
+def test_truncated_search_parameters():
+    from pyradice_lab.meerkat.policies import P_DEPTH, P_WSCALE
+
+    row = policy_row(("mcts", {"depth": 3, "win_scale": 4}))[1]
+    assert (row[P_DEPTH], row[P_WSCALE]) == (3, 4)
+    assert policy_row("mcts_v1")[1][P_DEPTH] == 0                        # the search before: rollouts to the end
+    for bad in [{"depth": -1}, {"depth": 1.5}, {"win_scale": 0}, {"win_scale": 101}]:
+        with pytest.raises(ValueError, match="policies: mcts parameter"):
+            policy_row(("mcts", bad))
 
 
 def play_some_turns(g, k):
@@ -197,7 +265,8 @@ def test_new_players_compiled_equal_twin_and_beat_greedy():
                           (4, [("mcts", {"budget": 4, "search_reroll": 0}), "expectimax", "heuristic", "greedy"]),
                           (2, [("mcts", {"budget": 3, "search_reroll": 0, "search_supply": 12}), ("expectimax", {"race": 1})]),
                           (3, [("expectimax", {"race": 0.5}), ("mcts", {"budget": 4, "own": ("expectimax", {"race": 1})}),
-                               "heuristic"])]:
+                               "heuristic"]),
+                          (2, [("mcts", {"budget": 6, "depth": 2}), "mcts_cut:3"])]:
         a = simulate_games(1, players=players, policies=pols, rng=8, engine="python")
         b = simulate_games(1, players=players, policies=pols, rng=8, engine="numba")
         pd.testing.assert_frame_equal(a, b)

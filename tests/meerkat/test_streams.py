@@ -151,7 +151,7 @@ def test_a_search_determinization_of_a_keyed_game_rolls_its_own_tape_not_the_gam
     tw = python_twins()
     g = _game(3, policies=[("mcts", {"budget": 4}), "greedy", "greedy"], log_rows=0)
     s = tw["next_seat"](g)
-    n = tw["rollout_tape_length"](g)
+    n = tw["rollout_tape_length"](g, i64(s))
     assert n > R.KEY_WIDTH and tw["keyed"](g)
     gc = (np.zeros((R.LOG0, R.W_WIDTH), np.int64), np.zeros((2, n), np.uint32), np.zeros((4, N_PRM)))
     tw["determinize"](g, i64(s), 12345, *gc)

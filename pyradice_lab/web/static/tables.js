@@ -76,7 +76,8 @@
   function showError(msg) {
     $("table-error").textContent = msg; $("table-error").hidden = false;
     $("table-options").querySelector("tbody").innerHTML = ""; $("table-verdict").textContent = "";
-    $("table-play").hidden = true; st.best = null; GAMES[st.game].draw();
+    $("table-play").hidden = true; st.best = null;
+    if (GAMES[st.game].layout) GAMES[st.game].draw();
   }
   function showOptions(G, d) {
     const head = $("table-options").querySelector("thead tr"), tb = $("table-options").querySelector("tbody");
@@ -103,6 +104,7 @@
          "click a die to turn it. The advisor ranks the reroll or the action.",
     legend: "Each tile: its number, its majority values, the meerkats of every seat (Q: the queen).",
     layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
+    stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
       const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i}` : "automa"]);
       select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
@@ -187,6 +189,7 @@
          "empty it. The advisor ranks every edge, finger space and hold time by its exact expected points.",
     legend: "The raft seen from above, north at the top; the recommended edge is green, its finger space marked.",
     layout: null, doc: null, colour: "R", mode: "add", objective: "points",
+    stages: [["tilt", "the tilt"], ["load", "loading the gems that fell"]],
     controls(c) {
       select("rf-colour", "Gem", this.layout.letters.map((x, i) => [x, this.layout.colours[i]]), this.colour, c,
              (v) => { this.colour = v; });
@@ -203,6 +206,15 @@
       this.doc.raft[r][c] = gemText(g, this.layout.letters);
       changed();
     },
+    hand() {     // the gems in the mover's hand after the tilt: the decision is then how to load them
+      const g = gems(this.doc.fallen), x = this.colour;
+      if (this.mode === "add") g[x] = (g[x] || 0) + 1;
+      else if (g[x]) g[x] -= 1;
+      else return;
+      const text = gemText(g, this.layout.letters);
+      if (text === "-") delete this.doc.fallen; else this.doc.fallen = text;
+      changed();
+    },
     slot(s, b, colour, k) {
       const boat = this.doc.seat[s].boats[b], f = gems(boat.filled);
       f[colour] = (f[colour] || 0) > k ? k : k + 1;
@@ -214,7 +226,7 @@
       svg.innerHTML = "";
       const C = 110, PAD = 40, X0 = PAD, Y0 = PAD;
       const seats = d.seat.length, boatsY = Y0 + 3 * C + PAD;
-      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD)}`);
+      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
       const best = st.best && st.best.edge ? st.best : null;
       const edges = { north: [X0, Y0 - 12, X0 + 3 * C, Y0 - 12], south: [X0, Y0 + 3 * C + 12, X0 + 3 * C, Y0 + 3 * C + 12],
                       west: [X0 - 12, Y0, X0 - 12, Y0 + 3 * C], east: [X0 + 3 * C + 12, Y0, X0 + 3 * C + 12, Y0 + 3 * C] };
@@ -238,6 +250,14 @@
         }
         clickable(g, () => this.click(r, c));
       }
+      const hg = el("g", { class: "hand", id: "rf-hand" }, svg), hy = Y0 + 3 * C + 20;
+      el("rect", { x: X0, y: hy, width: 3 * C, height: 30, rx: 6, fill: "#fff", stroke: "#8a7a5a" }, hg);
+      const hand = gems(d.fallen);
+      el("text", { class: "label", x: X0 + 6, y: hy + 20 }, hg, d.fallen ? "hand:" : "hand: empty (click: a gem fell)");
+      let hk = 0;
+      for (const x0 of L.letters) for (let n = 0; n < (hand[x0] || 0); n++, hk++)
+        el("circle", { cx: X0 + 60 + 19 * hk, cy: hy + 15, r: 8, fill: COLOURS[x0], stroke: "#fff" }, hg);
+      clickable(hg, () => this.hand());
       const bx = X0 + 3 * C + PAD + 10;
       d.seat.forEach((s, si) => {
         const y = Y0 + si * (3 * C / Math.max(seats, 3));
@@ -267,7 +287,7 @@
     sub: "Click an available die of the quarry (thick outline), then a space of the mover's pyramid (blue outline) " +
          "to play that move; or play the recommended one. The advisor ranks every move (die, space, skill use).",
     legend: "Quarry layers top, middle, bottom (? = what the player cannot see); the pyramids, level 6 at the top.",
-    layout: null, occ: null, pyr: null, toMove: 0, selected: null, samples: 32, seed: 0, play: true,
+    layout: null, occ: null, pyr: null, toMove: 0, selected: null, samples: 32, seed: 0, play: true, mode: "take",
     reset() {
       const L = this.layout;
       this.occ = new Set(L.dice.map((x) => x.i));
@@ -278,6 +298,11 @@
       select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
              (v) => { this.samples = Number(v); changed(); });
       button("pr-restart", "Restart the game", c, () => { this.reset(); changed(); });
+      // set the quarry in front of you: a click on any die turns its value, changes its colour, or takes it off
+      // the table / puts it back (the server checks the position and names what does not fit)
+      select("pr-mode", "Click a die", [["take", "takes it (then a space: the move)"], ["value", "turns its value"],
+                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"]],
+             this.mode, c, (v) => { this.mode = v; this.selected = null; this.draw(); });
     },
     topFree(i) { const n = this.layout.n; return this.layout.dice[i].covers.every((j) => j === n || !this.occ.has(j)); },
     freeSides(i) { const n = this.layout.n; return this.layout.dice[i].sides.filter((j) => j === n || !this.occ.has(j)).length; },
@@ -308,7 +333,13 @@
     },
     body() { return { position: this.position(), samples: this.samples, candidates: 8, seed: this.seed }; },
     done() { return this.occ.size <= this.layout.n - 21 * this.layout.players; },
-    clickDie(i) { if (this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); } },
+    clickDie(i) {
+      const d = this.layout.dice[i];
+      if (this.mode === "value" && this.occ.has(i)) { d.value = d.value % 6 + 1; changed(); }
+      else if (this.mode === "colour" && this.occ.has(i)) { d.colour = (d.colour + 1) % this.layout.letters.length; changed(); }
+      else if (this.mode === "remove") { if (this.occ.has(i)) this.occ.delete(i); else this.occ.add(i); changed(); }
+      else if (this.mode === "take" && this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); }
+    },
     clickSpace(seat, s) {
       if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
       const d = this.layout.dice[this.selected], P = this.pyr[seat];
@@ -383,15 +414,29 @@
     const l = h("label", {}, c, "Game seed ");
     const inp = h("input", { id: "table-seed", type: "number", min: 0, max: 1000000, value: G.layout.seed }, l);
     inp.style.width = "6em";
-    button("table-new", "New game", c, () => { G.layout = null; load(game, Number(inp.value)); });
+    let turn = null, stage = null;
+    if (G.stages) {       // Meerkat and Raft: any turn of the seeded game (position_from_game), either decision
+      const lt = h("label", {}, c, "Turn ");
+      turn = h("input", { id: "table-turn", type: "number", min: 0, max: 200, value: G.layout.turn }, lt);
+      turn.style.width = "5em";
+      stage = select("table-stage", "Decision", G.stages, G.layout.stage, c, () => {});
+    }
+    button("table-new", "Load this game's turn", c, () => {
+      G.previous = G.layout; G.layout = null;
+      load(game, Number(inp.value), turn ? Number(turn.value) : undefined, stage ? stage.value : undefined);
+    });
   }
 
-  async function load(game, seed) {
+  async function load(game, seed, turn, stage) {
     const G = GAMES[game];
     if (!G.layout) {
-      const q = seed === undefined || Number.isNaN(seed) ? "" : "?seed=" + encodeURIComponent(seed);
+      const p = new URLSearchParams();
+      if (seed !== undefined && !Number.isNaN(seed)) p.set("seed", seed);
+      if (turn !== undefined && !Number.isNaN(turn)) p.set("turn", turn);
+      if (stage) p.set("stage", stage);
+      const q = p.toString() ? "?" + p.toString() : "";
       const res = await fetch(`/api/${game}/layout${q}`), L = await res.json();
-      if (!res.ok) { showError(L.error || "error"); return; }
+      if (!res.ok) { G.layout = G.previous || null; showError(L.error || "error"); return; }
       G.layout = L; G.doc = JSON.parse(JSON.stringify(L.position));
       if (G.reset) G.reset();
     }
