@@ -100,3 +100,34 @@ def test_place_legend_and_unlabelled_axes():
     assert figure_problems(fig) == ["axes 1: x axis has no label", "axes 1: y axis has no label"]
     with pytest.raises(ValueError, match="quantity"):
         axis_label("")
+
+
+def _objectives(n):
+    import pandas as pd
+
+    b = np.linspace(-2.0, 2.0, n)
+    a = 0.3 * b
+    return pd.DataFrame({"metric": [f"card_points_excess:{i + 1}" for i in range(n)], "target": 0.0,
+                         "before": b, "before_ci_low": b - 0.2, "before_ci_high": b + 0.2,
+                         "after": a, "after_ci_low": a - 0.2, "after_ci_high": a + 0.2})
+
+
+def test_objectives_figure_with_many_rows_draws_the_farthest_with_a_note_and_no_overlapping_labels():
+    import matplotlib
+
+    from pyradice_lab.report.figures import OBJECTIVE_ROWS, STYLE, objectives_figure, text_overlaps
+
+    with matplotlib.rc_context(STYLE):
+        fig = objectives_figure(_objectives(39), unit="points", label="card")   # the Raft worked case's 39 cards
+        labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        assert len(labels) == OBJECTIVE_ROWS
+        # linspace(-2, 2, 39): the farthest from 0 are the 6 at each end, kept in their order
+        assert labels == [f"card {k}" for k in (*range(1, 7), *range(34, 40))]
+        assert fig.axes[0].get_title() == f"the {OBJECTIVE_ROWS} of 39 cards farthest from their target"
+        fig.canvas.draw()
+        assert text_overlaps(fig) == []
+        few = objectives_figure(_objectives(5), label="card")
+        assert len(few.axes[0].get_yticklabels()) == 5 and few.axes[0].get_title() == ""
+    plt.close("all")
+    with pytest.raises(ValueError, match="max_rows"):
+        objectives_figure(_objectives(3), max_rows=0)

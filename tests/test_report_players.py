@@ -9,6 +9,7 @@ import pytest
 from pyradice_lab.engine import registry
 from pyradice_lab.report.findings import (
     Finding,
+    game_heuristics,
     heuristic_only,
     is_designer_finding,
     merge_players,
@@ -64,9 +65,26 @@ def test_heuristic_only_reads_the_registry_players():
     assert not heuristic_only("mcts:2", "mcts", ["greedy"])
     assert not heuristic_only("exact optimum", "optimal", ["greedy"])   # an exact computation, no policy
     for name, spec in registry.games().items():
-        others = [p for p in spec.policies if p != spec.report_player]
-        assert heuristic_only(spec.heuristic_player, spec.report_player, others), name
-        assert not heuristic_only(f"{spec.report_player}, every seat", spec.report_player, others), name
+        heuristics, strong = game_heuristics(spec)
+        assert spec.heuristic_player in heuristics and spec.report_player not in (*heuristics, *strong), name
+        assert heuristic_only(spec.heuristic_player, spec.report_player, heuristics, strong=strong), name
+        assert not heuristic_only(f"{spec.report_player}, every seat", spec.report_player, heuristics,
+                                  strong=strong), name
+
+
+def test_players_stronger_than_the_report_player_are_not_heuristics():
+    spec = registry.get_game("meerkat")   # report player mcts_late; mcts is registered after it (stronger)
+    heuristics, strong = game_heuristics(spec)
+    assert strong == ("mcts",) and "expectimax" in heuristics and "greedy" in heuristics
+    assert not heuristic_only("mcts", "mcts_late", heuristics, strong=strong)
+    assert heuristic_only("mcts", "mcts_late", [p for p in spec.policies if p != "mcts_late"])  # the old rule
+    assert heuristic_only("expectimax", "mcts_late", heuristics, strong=strong)
+    rows = [("meerkat_seat_advantage", "start player's win share, 3 players", "", p)
+            for p in ("mcts", "mcts_late", "greedy", "expectimax", "exact optimum")]
+    bad = heuristic_only_findings(pd.DataFrame(rows, columns=["experiment", "quantity", "component", "player"]))
+    assert bad["player"].tolist() == ["greedy", "expectimax"]
+    purramid = game_heuristics(registry.get_game("purramid"))
+    assert purramid == (("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7"), ())
 
 
 def test_the_check_finds_heuristic_only_rows_and_build_report_warns(tmp_path):

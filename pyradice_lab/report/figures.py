@@ -38,6 +38,7 @@ import warnings
 import numpy as np
 
 __all__ = ["MIN_FONT", "PAGE_WIDTH_IN", "PAGE_HEIGHT_IN", "axis_label", "plot_series", "place_legend", "objectives_figure",
+           "OBJECTIVE_ROWS",
            "reference_line", "tidy_figure", "figure_problems", "relayout", "text_overlaps", "STYLE"]
 
 #: smallest font (points) of any text in a figure; the report may print a figure at 93% to fit a page,
@@ -441,12 +442,19 @@ def relayout(fig) -> None:
 
 
 
-def objectives_figure(objectives, *, unit: str | None = None, label: str = "metric"):
+#: most rows :func:`objectives_figure` draws (a report figure is at most PAGE_HEIGHT_IN tall: more rows' labels
+#: would overlap at MIN_FONT)
+OBJECTIVE_ROWS = 12
+
+
+def objectives_figure(objectives, *, unit: str | None = None, label: str = "metric", max_rows: int = OBJECTIVE_ROWS):
     """Before and after of a balance proposal: every objective's excess over its target with its 95% CI.
 
     ``objectives`` is :attr:`pyradice_lab.design.balance.BalanceResult.objectives` (``metric``, ``target``,
     ``before``/``after`` and their ``_ci_low``/``_ci_high``); one row of markers per metric (``"m:3"`` is shown as
-    ``"<label> 3"``), the target at 0.
+    ``"<label> 3"``), the target at 0.  With more than ``max_rows`` objectives only the ``max_rows`` farthest from
+    their target before (or after, whichever is farther) are drawn, in their order, and the title says how many
+    of how many are shown (the proposal's table lists them all).
 
     >>> import pandas as pd
     >>> t = pd.DataFrame({"metric": ["m:1", "m:2"], "target": [0.0, 0.0], "before": [1.0, -0.5],
@@ -458,7 +466,14 @@ def objectives_figure(objectives, *, unit: str | None = None, label: str = "metr
     """
     import matplotlib.pyplot as plt
 
+    if isinstance(max_rows, bool) or not isinstance(max_rows, (int, np.integer)) or max_rows < 1:
+        raise ValueError(f"max_rows must be a positive integer, got {max_rows!r}")
     t = objectives.reset_index(drop=True)
+    n_all = len(t)
+    if n_all > max_rows:
+        far = np.maximum((t["before"] - t["target"]).abs(), (t["after"] - t["target"]).abs()).to_numpy(float)
+        keep = np.sort(np.argsort(-far, kind="stable")[:max_rows])
+        t = t.iloc[keep].reset_index(drop=True)
     y = np.arange(len(t))
     fig, ax = plt.subplots(figsize=(PAGE_WIDTH_IN * 0.8, min(PAGE_HEIGHT_IN * 0.85, max(2.4, 0.22 * len(t) + 1.2))))
     for side, dy, marker in (("before", 0.15, "o"), ("after", -0.15, "s")):
@@ -472,5 +487,7 @@ def objectives_figure(objectives, *, unit: str | None = None, label: str = "metr
     ax.invert_yaxis()
     ax.set_xlabel(axis_label("excess over the target (95% CI)", unit))
     ax.set_ylabel(label)
+    if n_all > len(t):
+        ax.set_title(f"the {len(t)} of {n_all} {label}s farthest from their target", fontsize=MIN_FONT + 0.5)
     place_legend(ax)
     return fig

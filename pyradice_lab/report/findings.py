@@ -52,7 +52,7 @@ __all__ = ["Finding", "KINDS", "MIN_CLAIM_N", "FDR_LEVEL", "render", "render_all
            "rank", "component_findings",
            "format_value", "format_interval", "from_estimate", "difference_of", "findings_table", "control_fdr",
            "fdr_sentence", "holm", "with_sensitivity", "pair_findings", "is_designer_finding", "sensitivity_text",
-           "heuristic_only", "merge_players"]
+           "heuristic_only", "game_heuristics", "merge_players"]
 
 #: the kinds of finding: a comparison with a null value, a plain estimate, an exact number
 KINDS = ("difference", "estimate", "exact")
@@ -753,18 +753,35 @@ def _quantity_key(f: Finding) -> str:
     return re.sub(r"\d+\.\d+", "#", f.quantity)
 
 
-def heuristic_only(player: str, report_player: str, heuristics: Iterable[str]) -> bool:
-    """Whether a finding's ``player`` label names heuristic players only: it does not mention ``report_player``
-    and mentions one of ``heuristics`` (policy names; ``"risk"`` also matches ``"risk:0.35"``).  A label naming
-    no registered policy (an exact computation: ``"exact optimum"``) is not a heuristic.
+def heuristic_only(player: str, report_player: str, heuristics: Iterable[str], *, strong: Iterable[str] = ()) -> bool:
+    """Whether a finding's ``player`` label names heuristic players only: it mentions neither ``report_player``
+    nor any of ``strong`` (players at least as strong, e.g. Meerkat's ``mcts`` beside its report player
+    ``mcts_late``) and mentions one of ``heuristics`` (policy names; ``"risk"`` also matches ``"risk:0.35"``).
+    A label naming no given policy (an exact computation: ``"exact optimum"``) is not a heuristic.
 
     >>> heuristic_only("greedy", "mcts", ["greedy", "expectimax"]), heuristic_only("mcts vs greedy", "mcts", ["greedy"])
     (True, False)
+    >>> heuristic_only("mcts vs greedy", "mcts_late", ["greedy"], strong=["mcts"])
+    False
     """
     words = set(re.findall(r"[A-Za-z_]+", player or ""))
     base = {h.split(":")[0] for h in heuristics}
-    strong = report_player.split(":")[0]
-    return strong not in words and bool(words & base)
+    top = {p.split(":")[0] for p in (report_player, *strong)}
+    return not (words & top) and bool(words & base)
+
+
+def game_heuristics(spec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(heuristics, strong)`` of a registered game (:class:`~pyradice_lab.engine.registry.GameSpec`), from the
+    registry explicitly: the heuristics are its ``heuristic_player`` and the policies registered weaker than its
+    ``report_player`` (``policies`` are in strength order, weakest first); ``strong`` the policies registered
+    after the report player (stronger, unaffordable at report scale: not heuristics)."""
+    pols = tuple(spec.policies)
+    rp = spec.report_player
+    k = pols.index(rp) if rp in pols else len(pols)
+    weaker = tuple(p for p in pols[:k] if p != rp)
+    heuristics = tuple(dict.fromkeys((spec.heuristic_player, *weaker))) if spec.heuristic_player else weaker
+    strong = tuple(p for p in pols[k + 1:] if p not in heuristics)
+    return heuristics, strong
 
 
 def merge_players(findings: Sequence[Finding], report_player: str, heuristic_player: str) -> list[Finding]:

@@ -24,7 +24,7 @@ import re
 
 import pandas as pd
 
-from .findings import heuristic_only
+from .findings import game_heuristics, heuristic_only
 
 __all__ = ["heuristic_only_findings", "ReportPlayerWarning", "game_of", "check_report_players"]
 
@@ -46,8 +46,9 @@ def game_of(experiment: str) -> str | None:
 def heuristic_only_findings(table: pd.DataFrame) -> pd.DataFrame:
     """The rows of a findings table (columns ``experiment``, ``quantity``, ``component``, ``player``) whose finding
     names a component or the start player and whose player label names heuristics only (no report player of its
-    game; :func:`~pyradice_lab.report.findings.heuristic_only`); the registry gives each game's report player
-    and its other policies (the heuristics)."""
+    game nor a stronger one; :func:`~pyradice_lab.report.findings.heuristic_only`); the registry gives each game's
+    report player, its ``heuristic_player`` and the policies registered weaker than the report player (the
+    heuristics) and stronger (:func:`~pyradice_lab.report.findings.game_heuristics`)."""
     from ..engine import registry
 
     if table is None or not len(table):
@@ -63,7 +64,8 @@ def heuristic_only_findings(table: pd.DataFrame) -> pd.DataFrame:
         spec = games[g]
         player = r.get("player")
         player = player if isinstance(player, str) else ""
-        if heuristic_only(player, spec.report_player, [p for p in spec.policies if p != spec.report_player]):
+        heuristics, strong = game_heuristics(spec)
+        if heuristic_only(player, spec.report_player, heuristics, strong=strong):
             bad.append(i)
     return table.loc[bad]
 
