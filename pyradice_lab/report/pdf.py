@@ -453,8 +453,9 @@ def _is_frame(x) -> bool:
     return isinstance(x, pd.DataFrame)
 
 
-#: rows of the summary's ranked list of all findings (the rest are with their experiments and in the CSV)
-SUMMARY_ROWS = 20
+#: rows of the summary's ranked list of the other findings (those not in its "Findings that may change a
+#: component" table; the rest are with their experiments and in the CSV)
+SUMMARY_ROWS = 12
 #: the summary's cells: a little smaller than the tables' so twenty findings fit about a page
 SUMMARY_CELL = ParagraphStyle("summary_cell", parent=CELL, fontSize=7.5, leading=9)
 H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
@@ -615,9 +616,12 @@ def _summary(sections, story: _Story, quick: bool = False) -> None:
                                              ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))])
 
-    block("Findings that may change a component", component_findings(allf))
-    ranked = rank(allf)
-    block("All findings, ranked by size and certainty", ranked[:SUMMARY_ROWS])
+    designer = component_findings(allf)
+    block("Findings that may change a component", designer)
+    shown = {id(f) for f in designer}
+    ranked = [f for f in rank(allf) if id(f) not in shown]
+    block("The other findings, ranked by size and certainty" if designer else
+          "All findings, ranked by size and certainty", ranked[:SUMMARY_ROWS])
     if len(ranked) > SUMMARY_ROWS:
         rest = ranked[SUMMARY_ROWS:]
         story.add(paragraphs(
