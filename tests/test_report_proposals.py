@@ -212,3 +212,12 @@ def test_every_budget_is_a_bounded_share_of_the_report():
     assert P.budget_for("raft", 3) is P.PROPOSAL_BUDGETS["raft"]
     with pytest.raises(KeyError):
         P.proposal_games("chess")
+
+
+def test_a_verdict_names_a_group_of_paths_once():
+    from pyradice_lab.report.proposals import _short_keys
+
+    key = "card.7.points,card.8.points,card.9.points"
+    text = f"target 0 not reached: best -0.7 [-0.8, -0.6] at values {key} = 2; widen the ranges of {key}, tile.1.v"
+    got = _short_keys(text, {key: (1, 3), "tile.1.v": (1, 2)})
+    assert got.count("card 7,8,9 points") == 2 and "card.7.points" not in got and got.endswith("tile.1.v")

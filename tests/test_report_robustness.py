@@ -260,3 +260,12 @@ def test_checks_not_rerun_with_the_report_player_play_the_registrys_heuristic():
         spec = registry.get_game(c.game)
         want = spec.report_player if c.key in STRONG_CHECK_GAMES else spec.heuristic_player
         assert c.policies == want and c.player.split(",")[0] == want, (c.key, c.policies, c.player)
+
+
+def test_the_summary_cell_keeps_the_verdict_and_games_and_leaves_the_check_details_to_the_csv():
+    f = Finding("difference", "q", 1.0, 0.5, 1.5, n=200, null=0.0, player="exact").with_context(
+        robust=True, robustness="holds on 8 of 8 sampled card decks (60 games each, paired: every set with the flag "
+                                "under 30 and under 5 cards)")
+    assert robust_cell(f) == "yes: holds on 8 of 8 sampled card decks (60 games each)"
+    g = f.with_context(robust=None, robustness="undecided: holds on 1 of 8 sampled board layouts (60 games each)")
+    assert robust_cell(g) == g.robustness

@@ -13,6 +13,7 @@ banner :data:`QUICK_BANNER` on every page.
 from __future__ import annotations
 
 import io
+import re
 from xml.sax.saxutils import escape
 
 import pandas as pd
@@ -455,7 +456,7 @@ def _is_frame(x) -> bool:
 
 #: rows of the summary's ranked list of the other findings (those not in its "Findings that may change a
 #: component" table; the rest are with their experiments and in the CSV)
-SUMMARY_ROWS = 12
+SUMMARY_ROWS = 10
 #: the summary's cells: a little smaller than the tables' so twenty findings fit about a page
 SUMMARY_CELL = ParagraphStyle("summary_cell", parent=CELL, fontSize=7.5, leading=9)
 H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
@@ -633,10 +634,12 @@ def _summary(sections, story: _Story, quick: bool = False) -> None:
 def robust_cell(f) -> str:
     """The summary's robustness column for a finding: "yes: holds on 10 of 10 sampled tile sets (...)", "no:
     ...", the assessment's own words when it gave no verdict ("undecided: ...", "no claim to test; ..."), or
-    "not assessed"."""
+    "not assessed".  The check's own description after its games count ("paired: every set with ...") is left
+    to the findings CSV's ``robustness`` column, so a row of the summary stays a few lines high."""
+    text = re.sub(r"\((\d[\d,]* games each)[^()]*\)", r"(\1)", f.robustness or "")
     if f.robust is None:
-        return f.robustness or "not assessed"
-    return ("yes" if f.robust else "no") + (f": {f.robustness}" if f.robustness else "")
+        return text or "not assessed"
+    return ("yes" if f.robust else "no") + (f": {text}" if text else "")
 
 
 #: the contents page: height (pt) of the heading's frame, gap between the two columns of entries

@@ -511,6 +511,16 @@ def _short(paths: list[str]) -> str:
     return f"{head} {','.join(p.split('.')[1] for p in paths)} {paths[0].split('.')[-1]}"
 
 
+def _short_keys(text: str, params: Mapping) -> str:
+    """``text`` with every grouped parameter key (``card.7.points,card.8.points``) named as :func:`_short` names it
+    (``card 7,8 points``): a verdict naming a 6-card group once, not its 6 paths."""
+    for key in sorted(params, key=len, reverse=True):
+        paths = [p.strip() for p in key.split(",")]
+        if len(paths) > 1:
+            text = text.replace(key, _short(paths))
+    return text
+
+
 def _candidates_table(cands: Sequence[Candidate], done: Mapping[str, Proposal]) -> pd.DataFrame:
     rows = []
     for c in cands:
@@ -520,8 +530,11 @@ def _candidates_table(cands: Sequence[Candidate], done: Mapping[str, Proposal]) 
                 f"; makes {len(p.worse)} other finding{'s' if len(p.worse) > 1 else ''} worse" if p.worse else "")
         else:
             status = c.status
+        # a proposal that ran states its lever in its own paragraph below: the table gives its size only
+        lever = ("–" if not c.parameters else f"{c.grid} candidates, below" if p is not None else
+                 f"{c.lever} ({c.grid} candidates)")
         rows.append({"finding": c.finding.quantity, "objective": f"{c.metric} = {c.target:.4g}",
-                     "lever": f"{c.lever} ({c.grid} candidates)" if c.parameters else "–", "status": status})
+                     "lever": lever, "status": status})
     return pd.DataFrame(rows, columns=["finding", "objective", "lever", "status"])
 
 
@@ -536,7 +549,8 @@ def _proposal_items(p: Proposal, out_name: str) -> list:
              f"{c.experiment}). Objective {c.metric} = {c.target:.4g}; lever: {c.lever}.",
              f"Packaged: {_values(base, c.parameters)}. Proposed: {_values(r.components, c.parameters)}"
              + (" (a rule change)" if c.rule_change else "") + ".",
-             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.policies} players): {r.verdict()}.",
+             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.policies} players): "
+             f"{_short_keys(r.verdict(), c.parameters)}.",
              f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
              f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "
              f"{out_name}/{c.id}.toml)."]
