@@ -56,6 +56,12 @@ def test_restricted_findings_match_their_rows_and_flags():
     said = {f.quantity for f in exp.findings}
     for i in (0, -1):
         assert "win share of a player that " + t["description"].iloc[i].rstrip(".") in said
+    # the page shows one line a restriction, its rate and interval in one cell; the CSV keeps every column
+    shown = exp.display
+    assert list(shown["restriction"]) == list(t["restriction"]) and "description" not in shown
+    first = t.iloc[0]
+    assert shown["win rate [95% CI]"].iloc[0] == (f"{100 * first['win_rate']:.1f}% [{100 * first['win_rate_ci_low']:.1f}%, "
+                                                  f"{100 * first['win_rate_ci_high']:.1f}%]")
 
 
 def test_quick_section_claims_nothing_and_saves_every_experiment(tmp_path):

@@ -253,8 +253,16 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
         f"{spec.title}, {plan.setup}: one seat `{policy}` forbidden one option, the others `{policy}`; "
         f"{int(table['games'].iloc[0]):,} games per restriction. Fair share {_pct(fair)}; dominant: below "
         f"{_pct(float(table.attrs['dominant_below']))}. " + "; ".join(parts) + ".")
+    # the page's table: one line a restriction (the descriptions are in the findings' sentences and in the CSV)
+    display = pd.DataFrame({
+        "restriction": shown["restriction"],
+        "win rate [95% CI]": [f"{_pct(v)} [{_pct(lo)}, {_pct(hi)}]" for v, lo, hi in
+                              zip(shown["win_rate"], shown["win_rate_ci_low"], shown["win_rate_ci_high"])],
+        "effect (percentage points)": [f"{100 * e:+.1f}" for e in shown["effect"]],
+        "flag": shown["flag"], "games": shown["games"]})
     return ExperimentResult(
         f"{game}_restricted_play", f"{spec.title}: restricted play", reading, shown, fig, findings=findings,
+        display=display,
         question=f"Which options does a strong {spec.title} player rely on, and which are worth nothing?",
         meta={"policy": policy, "players": plan.players, "setup": plan.setup})
 
