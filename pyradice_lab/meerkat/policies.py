@@ -101,7 +101,7 @@ from .rules import (
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
            "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE",
-           "MCTS_V1", "MCTS_CUT"]
+           "MCTS_V1", "MCTS_CUT", "MCTS_V2", "EXPECTIMAX_V2", "HEURISTIC_V2"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
@@ -159,6 +159,24 @@ MCTS_CUT = {"budget": 40, "depth": 3, "search_reroll": 0, "win_scale": 6.0}
 #: the game; the reference of issue 27's ladders (docs/guide/meerkat.md).
 MCTS_V1 = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1, "own_rest": 0,
            "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100, "depth": 0}
+#: ``"expectimax_v2"``: the expectimax player with ``burrow_cost`` 8 instead of the heuristic's 1 (issue 27): a meerkat
+#: spent on a burrow space is worth far more than the heuristic's 1 point (it is a meerkat less on the tiles), and
+#: the player that takes a burrow action only for a gain above 8 beats :data:`EXPECTIMAX_DEFAULTS` 0.75 head to head
+#: (2 players + automa) and ``mcts_v1`` 0.56; its other weights measured flat around the defaults.  Every parameter
+#: spelled out (frozen, like :data:`MCTS_V1`).
+EXPECTIMAX_V2 = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 8.0, "queen_bonus": 2.0,
+                 "reroll": 1.0, "oasis": 1.0, "future": 0.5, "meerkats_per_turn": 2.2, "race": 0.0}
+#: ``"heuristic_v2"``: the heuristic with ``burrow_cost`` 10 (beats :data:`HEURISTIC_DEFAULTS` 0.73 head to head,
+#: 2 players + automa); the rollout policy of ``mcts_v2``.
+HEURISTIC_V2 = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 10.0, "queen_bonus": 2.0,
+                "reroll": 1.0, "oasis": 1.0}
+#: ``"mcts_v2"`` (issue 27, the report player): the search of :data:`MCTS_LATE` on the tuned players, searching the
+#: action (the reroll by ``own``) of the turns with at most 8 meerkats left, 48 rollouts per decision played by
+#: ``heuristic_v2``, the rest by ``expectimax_v2``: about 9x expectimax's CPU per game, and it beats ``mcts_v1``
+#: head to head (docs/guide/meerkat.md, "Cost, and the report player").
+MCTS_V2 = {"budget": 48, "candidates": 6, "margin_weight": 0.25, "search_reroll": 0, "halving": 1, "own_rest": 0,
+           "switch_z": 1.0, "own": ("expectimax", EXPECTIMAX_V2), "rollout": ("heuristic", HEURISTIC_V2),
+           "search_supply": 8, "depth": 0, "win_scale": 6.0}
 #: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
@@ -255,6 +273,15 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         if not budget.isdigit():
             raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
         policy, params = "mcts", {**MCTS_V1, **MCTS_LATE, "budget": int(budget)}  # frozen like mcts_v1
+    if isinstance(policy, str) and (policy == "mcts_v2" or policy.startswith("mcts_v2:")):
+        budget = policy[8:] or str(MCTS_V2["budget"])  # the tuned players' late search (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_v2:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_V2, "budget": int(budget)}
+    if policy == "expectimax_v2":  # burrow_cost 8 (issue 27)
+        policy, params = "expectimax", dict(EXPECTIMAX_V2)
+    if policy == "heuristic_v2":  # burrow_cost 10 (issue 27)
+        policy, params = "heuristic", dict(HEURISTIC_V2)
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():
