@@ -8,7 +8,14 @@
    recorded decision; the loss is the softmax negative log likelihood of the search's choice (temperature
    fitted too), minimised with scipy.optimize (Nelder-Mead / Powell).
 
-Usage: ``python experiments/meerkat_distill.py record GAMES SEED OUT.npz`` then ``... fit OUT.npz``.
+Usage: ``python experiments/meerkat_distill.py record GAMES SEED OUT.npz`` then ``... fit OUT.npz [KINDS]
+[MAXFEV]`` (KINDS: 0 = keep masks, 1 = actions, e.g. ``0,1``) or ``... departures OUT.npz`` (how often the search
+departs from expectimax's choice, by expectimax's value gap between its best and second-best option).
+
+Measured (issue 27, docs/guide/meerkat.md): the search departs from expectimax at about 30% of its decisions
+whatever the gap, so a softmax of expectimax's values fits it poorly, and the fitted weights did not agree
+with it more often than the defaults; the gain came from tuning ``burrow_cost`` by strength instead
+(``experiments/meerkat_tuning.py``), a parameter no searched decision shows.
 """
 
 from __future__ import annotations
@@ -181,6 +188,24 @@ def main():
         Ws, info = record(games, seed)
         np.savez_compressed(out, Ws=Ws, info=info)
         print(f"{len(info)} decisions from {games} games in {time.process_time() - t0:.1f} s CPU")
+    elif cmd == "departures":
+        d = np.load(sys.argv[2])
+        Ws, info = d["Ws"], d["info"]
+        th = [EXPECTIMAX_DEFAULTS[k] for k in FIT_NAMES]
+        n = len(info)
+        for kind, col, own in ((0, 4, 9), (1, 8, 10)):
+            vals = np.full((n, 128), -np.inf)
+            codes = np.full((n, 128), -99, np.int64)
+            m = np.zeros(n, np.int64)
+            option_values(Ws, info, prm_for(th), kind, vals, codes, m)
+            sv = -np.sort(-np.where(vals < -1e8, -np.inf, vals), axis=1)
+            gap = sv[:, 0] - sv[:, 1]
+            dep = info[:, col] != info[:, own]
+            print(("keep" if kind == 0 else "action"), f"departure rate {dep.mean():.3f}")
+            for lo, hi in ((0, 0.25), (0.25, 0.5), (0.5, 1), (1, 2), (2, 4), (4, np.inf)):
+                sel = (gap >= lo) & (gap < hi)
+                if sel.any():
+                    print(f"  gap {lo}..{hi}: {sel.sum()} decisions, departed {dep[sel].mean():.3f}")
     elif cmd == "fit":
         from scipy.optimize import minimize
 
