@@ -30,7 +30,7 @@ activate an oasis token, which burrow action, and where to move guardians during
 - ``expectimax_v2`` / ``heuristic_v2`` (issue 27): those players with ``burrow_cost`` 8 / 10 instead of 1
   (:data:`EXPECTIMAX_V2`, :data:`HEURISTIC_V2`: a burrow action only for a gain above that; each beats its
   default head to head 0.75 / 0.73); ``"mcts_v2"`` / ``"mcts_v2:N"``: the late search on them (:data:`MCTS_V2`,
-  the registry's report player: about 9x expectimax's CPU per game and stronger than ``mcts_v1``).
+  the registry's report player: 7-13x expectimax's CPU per game and stronger than ``mcts_v1``).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
@@ -176,8 +176,9 @@ HEURISTIC_V2 = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_c
                 "reroll": 1.0, "oasis": 1.0}
 #: ``"mcts_v2"`` (issue 27, the report player): the search of :data:`MCTS_LATE` on the tuned players, searching the
 #: action (the reroll by ``own``) of the turns with at most 8 meerkats left, 48 rollouts per decision played by
-#: ``heuristic_v2``, the rest by ``expectimax_v2``: about 9x expectimax's CPU per game, and it beats ``mcts_v1``
-#: head to head (docs/guide/meerkat.md, "Cost, and the report player").
+#: ``heuristic_v2``, the rest by ``expectimax_v2``: 7-13x expectimax's CPU per game (2 players + automa), and it
+#: beats ``mcts_v1`` 0.72 [0.70, 0.74] and ``mcts_late`` 0.78 head to head (2,001 games each; docs/guide/meerkat.md,
+#: "The tuned players").
 MCTS_V2 = {"budget": 48, "candidates": 6, "margin_weight": 0.25, "search_reroll": 0, "halving": 1, "own_rest": 0,
            "switch_z": 1.0, "own": ("expectimax", EXPECTIMAX_V2), "rollout": ("heuristic", HEURISTIC_V2),
            "search_supply": 8, "depth": 0, "win_scale": 6.0}
