@@ -73,16 +73,23 @@ def test_heuristic_only_reads_the_registry_players():
 
 
 def test_players_stronger_than_the_report_player_are_not_heuristics():
-    spec = registry.get_game("meerkat")   # report player mcts_late; mcts is registered after it (stronger)
+    from types import SimpleNamespace
+
+    real = registry.get_game("meerkat")   # report player mcts_v2, registered last (the strongest, issue 27)
+    assert game_heuristics(real)[1] == () and real.report_player == real.policies[-1] == "mcts_v2"
+    # the registry before mcts_v2: report player mcts_late, mcts registered after it (stronger)
+    spec = SimpleNamespace(policies=real.policies[:-1], report_player="mcts_late",
+                           heuristic_player=real.heuristic_player)
     heuristics, strong = game_heuristics(spec)
     assert strong == ("mcts",) and "expectimax" in heuristics and "greedy" in heuristics
     assert not heuristic_only("mcts", "mcts_late", heuristics, strong=strong)
     assert heuristic_only("mcts", "mcts_late", [p for p in spec.policies if p != "mcts_late"])  # the old rule
     assert heuristic_only("expectimax", "mcts_late", heuristics, strong=strong)
     rows = [("meerkat_seat_advantage", "start player's win share, 3 players", "", p)
-            for p in ("mcts", "mcts_late", "greedy", "expectimax", "exact optimum")]
+            for p in ("mcts_v2", "mcts", "mcts_late", "greedy", "expectimax", "exact optimum")]
     bad = heuristic_only_findings(pd.DataFrame(rows, columns=["experiment", "quantity", "component", "player"]))
-    assert bad["player"].tolist() == ["greedy", "expectimax"]
+    # the real registry: every player registered weaker than the report player mcts_v2 is a heuristic now
+    assert bad["player"].tolist() == ["mcts", "mcts_late", "greedy", "expectimax"]
     purramid = game_heuristics(registry.get_game("purramid"))
     assert purramid == (("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7"), ())
 

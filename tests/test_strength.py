@@ -316,12 +316,12 @@ def test_cli_ladder_and_restricted(capsys, tmp_path):
 
 def test_cli_restricted_defaults_to_the_reports_player(capsys):
     # restricted play (CLI and restricted_play) plays the registry's report player when it takes restrictions
-    # (Meerkat: mcts_late, as `meerkat ladder` does), else the strongest restrictable policy
+    # (Meerkat: mcts_v2, as `meerkat ladder` does), else the strongest restrictable policy
     from pyradice_lab import cli
     from pyradice_lab.engine import registry
 
     spec = registry.get_game("meerkat")
-    assert registry.restricted_player(spec) == spec.report_player == "mcts_late"
+    assert registry.restricted_player(spec) == spec.report_player == "mcts_v2"
     assert registry.restricted_player(registry.get_game("raft")) == "exact"
     for game in ("purramid", "pyradice"):  # their report players take no restriction
         s = registry.get_game(game)
@@ -329,14 +329,14 @@ def test_cli_restricted_defaults_to_the_reports_player(capsys):
     assert cli.main(["meerkat", "restricted", "--restrictions", "no_queen", "--games", "4", "--seed", "1",
                      "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "meerkat restricted play: mcts_late forbidden one option" in out and "mcts_late/no_queen" in out
+    assert "meerkat restricted play: mcts_v2 forbidden one option" in out and "mcts_v2/no_queen" in out
     t = restricted_play("meerkat", None, ["no_queen"], games=2, rng=1)
-    assert set(t["player"]) == {"mcts_late/no_queen"}
+    assert set(t["player"]) == {"mcts_v2/no_queen"}
     assert cli.main(["raft", "restricted", "--restrictions", "ignore_gifts", "--games", "2", "--no-progress"]) == 0
     assert "raft restricted play: exact forbidden" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["meerkat", "restricted", "--help"])
-    assert "(default: mcts_late, the report player)" in " ".join(capsys.readouterr().out.split())
+    assert "(default: mcts_v2, the report player)" in " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -590,7 +590,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     game : str or GameSpec
     policy : str or None
         The player (None: :func:`~pyradice_lab.engine.registry.restricted_player`, the game's report player when
-        it takes restrictions, e.g. Meerkat Kingdom's ``mcts_late``, else its strongest registered policy that
+        it takes restrictions, e.g. Meerkat Kingdom's ``mcts_v2``, else its strongest registered policy that
         can sit twice in a game).
     restrictions : sequence of str or None
         Names the game registers (``registry.get_game(game).restrictions``); None: all of them.

@@ -290,7 +290,7 @@ def strongest_policy(spec: GameSpec) -> str:
 
 def restricted_player(spec: GameSpec) -> str:
     """Restricted play's default player: the game's ``report_player`` when it takes restrictions and can sit twice
-    in one game (Meerkat Kingdom's ``mcts_late``, Rocking Raft's ``exact``), else :func:`strongest_policy` (Purramid's
+    in one game (Meerkat Kingdom's ``mcts_v2``, Rocking Raft's ``exact``), else :func:`strongest_policy` (Purramid's
     ``optimal`` and Pyradice's ``flat_mc`` take no restriction: ``risk:0.7`` and ``lookahead``)."""
     p = spec.report_player
     if p and p in spec.policies and p not in spec.unrestrictable and (spec.lineup_ok is None or spec.lineup_ok([p, p])):

@@ -163,9 +163,11 @@ register_game(
     # strength order, weakest first (measured in 2 seats: docs/guide/strength.md, docs/guide/meerkat.md);
     # automa:L/M/H = the automa die fixed on that face (the automa always takes the last seat); expectimax and
     # mcts (search, 100 rollouts per decision, ~120x expectimax's CPU per game) are the strong players of issue
-    # 12; mcts_late (the search in the seat's last turns, <= 20x expectimax) sits between them (issue 27)
+    # 12; mcts_late (the search in the seat's last turns, <= 20x expectimax) sits between them (issue 27);
+    # mcts_v2 (issue 27: the late search on expectimax_v2 / heuristic_v2, burrow_cost 8 / 10, 7-13x expectimax)
+    # beats mcts head to head (docs/guide/meerkat.md, "Cost, and the report player")
     policies=("automa:L", "automa:M", "automa", "random_legal", "automa:H", "heuristic", "greedy", "expectimax",
-              "mcts_late", "mcts"),
+              "mcts_late", "mcts", "mcts_v2"),
     restrictions={
         "no_queen": "never places the queen (she is forfeited at the end)",
         "no_reroll": "never uses the optional reroll",
@@ -175,7 +177,7 @@ register_game(
     },
     lineup_ok="lineup_ok",
     unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
-    report_player="mcts_late",  # the strongest player affordable at report scale (<= 20x expectimax; the guide)
+    report_player="mcts_v2",  # the strongest player affordable at report scale (<= 20x expectimax; the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
     sweeps={
         "games": SweepTarget(

@@ -27,6 +27,10 @@ activate an oasis token, which burrow action, and where to move guardians during
   searches only the seat's last turns (:data:`MCTS_LATE`, issue 27: a sixth of the CPU, somewhat weaker);
   ``"mcts_cut"`` plays truncated rollouts (:data:`MCTS_CUT`: a ninth of the CPU, clearly weaker); ``"mcts_v1"``
   is issue 12's search frozen (:data:`MCTS_V1`, today the same as ``mcts``).
+- ``expectimax_v2`` / ``heuristic_v2`` (issue 27): those players with ``burrow_cost`` 8 / 10 instead of 1
+  (:data:`EXPECTIMAX_V2`, :data:`HEURISTIC_V2`: a burrow action only for a gain above that; each beats its
+  default head to head 0.75 / 0.73); ``"mcts_v2"`` / ``"mcts_v2:N"``: the late search on them (:data:`MCTS_V2`,
+  the registry's report player: 7-13x expectimax's CPU per game and stronger than ``mcts_v1``).
 
 Parameter rows have :data:`N_PRM` columns: the heuristic's weights (0..6, :data:`PARAM_NAMES`), ``future`` and
 ``meerkats_per_turn`` (8, 9), the search's ``switch_z`` (7), ``budget``, ``candidates``, ``margin_weight``,
@@ -101,7 +105,7 @@ from .rules import (
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
            "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE",
-           "MCTS_V1", "MCTS_CUT"]
+           "MCTS_V1", "MCTS_CUT", "MCTS_V2", "EXPECTIMAX_V2", "HEURISTIC_V2"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
@@ -159,10 +163,29 @@ MCTS_CUT = {"budget": 40, "depth": 3, "search_reroll": 0, "win_scale": 6.0}
 #: the game; the reference of issue 27's ladders (docs/guide/meerkat.md).
 MCTS_V1 = {"budget": 100, "candidates": 6, "margin_weight": 0.25, "search_reroll": 1, "halving": 1, "own_rest": 0,
            "switch_z": 1.0, "own": "expectimax", "rollout": "heuristic", "search_supply": 100, "depth": 0}
+#: ``"expectimax_v2"``: the expectimax player with ``burrow_cost`` 8 instead of the heuristic's 1 (issue 27): a meerkat
+#: spent on a burrow space is worth far more than the heuristic's 1 point (it is a meerkat less on the tiles), and
+#: the player that takes a burrow action only for a gain above 8 beats :data:`EXPECTIMAX_DEFAULTS` 0.75 head to head
+#: (2 players + automa) and ``mcts_v1`` 0.56; its other weights measured flat around the defaults.  Every parameter
+#: spelled out (frozen, like :data:`MCTS_V1`).
+EXPECTIMAX_V2 = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 8.0, "queen_bonus": 2.0,
+                 "reroll": 1.0, "oasis": 1.0, "future": 0.5, "meerkats_per_turn": 2.2, "race": 0.0}
+#: ``"heuristic_v2"``: the heuristic with ``burrow_cost`` 10 (beats :data:`HEURISTIC_DEFAULTS` 0.73 head to head,
+#: 2 players + automa); the rollout policy of ``mcts_v2``.
+HEURISTIC_V2 = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 10.0, "queen_bonus": 2.0,
+                "reroll": 1.0, "oasis": 1.0}
+#: ``"mcts_v2"`` (issue 27, the report player): the search of :data:`MCTS_LATE` on the tuned players, searching the
+#: action (the reroll by ``own``) of the turns with at most 8 meerkats left, 48 rollouts per decision played by
+#: ``heuristic_v2``, the rest by ``expectimax_v2``: 7-13x expectimax's CPU per game (2 players + automa), and it
+#: beats ``mcts_v1`` 0.72 [0.70, 0.74] and ``mcts_late`` 0.78 head to head (2,001 games each; docs/guide/meerkat.md,
+#: "The tuned players").
+MCTS_V2 = {"budget": 48, "candidates": 6, "margin_weight": 0.25, "search_reroll": 0, "halving": 1, "own_rest": 0,
+           "switch_z": 1.0, "own": ("expectimax", EXPECTIMAX_V2), "rollout": ("heuristic", HEURISTIC_V2),
+           "search_supply": 8, "depth": 0, "win_scale": 6.0}
 #: Strength order, weakest first, measured head to head in the rules' setups (docs/guide/meerkat.md, "Strong
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
-POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts_late", "mcts")
+POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts_late", "mcts", "mcts_v2")
 NEG = -1e18
 
 
@@ -255,6 +278,15 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         if not budget.isdigit():
             raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
         policy, params = "mcts", {**MCTS_V1, **MCTS_LATE, "budget": int(budget)}  # frozen like mcts_v1
+    if isinstance(policy, str) and (policy == "mcts_v2" or policy.startswith("mcts_v2:")):
+        budget = policy[8:] or str(MCTS_V2["budget"])  # the tuned players' late search (issue 27)
+        if not budget.isdigit():
+            raise ValueError(f"policies: 'mcts_v2:N' needs a whole number of rollouts N, got {policy!r}")
+        policy, params = "mcts", {**MCTS_V2, "budget": int(budget)}
+    if policy == "expectimax_v2":  # burrow_cost 8 (issue 27)
+        policy, params = "expectimax", dict(EXPECTIMAX_V2)
+    if policy == "heuristic_v2":  # burrow_cost 10 (issue 27)
+        policy, params = "heuristic", dict(HEURISTIC_V2)
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():

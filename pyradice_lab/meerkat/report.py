@@ -461,12 +461,12 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
 # ----------------------------------------------------------------------------------------- report players
 def report_players(quick: bool = False) -> tuple[str, str]:
     """(report player, heuristic) from the registry; the quick report plays the search player with
-    :data:`QUICK_BUDGET` rollouts per decision (``"mcts_late:2"``)."""
+    :data:`QUICK_BUDGET` rollouts per decision (``"mcts_v2:2"``)."""
     from ..engine import registry
 
     spec = registry.get_game("meerkat")
     strong = spec.report_player
-    if quick and strong in ("mcts", "mcts_late"):
+    if quick and strong in ("mcts", "mcts_late", "mcts_v2"):
         strong = f"{strong}:{QUICK_BUDGET}"
     return strong, spec.heuristic_player
 

@@ -72,4 +72,4 @@ def test_ladder_defaults_to_the_report_players(capsys, monkeypatch):
     monkeypatch.setattr(strength, "ladder", spy)
     assert main(["meerkat", "ladder", "--games", "4", "--no-progress"]) == 0
     spec = registry.get_game("meerkat")
-    assert seen["policies"] == [spec.heuristic_player, spec.report_player] == ["greedy", "mcts_late"]
+    assert seen["policies"] == [spec.heuristic_player, spec.report_player] == ["greedy", "mcts_v2"]

@@ -348,3 +348,37 @@ def test_only_the_last_turns_are_searched():
     assert policy_row("mcts_late:2")[1][P_BUDGET] == 2 and policy_row("mcts_late")[1][P_BUDGET] == 80
     with pytest.raises(ValueError, match="mcts_late:N"):
         policy_row("mcts_late:x")
+
+
+def test_tuned_players_rows_and_twin_equal_compiled():
+    """Issue 27's tuned players: ``expectimax_v2``/``heuristic_v2`` are the defaults with a higher burrow_cost,
+    ``mcts_v2`` the late search on them (frozen parameters); one game of each, twin == compiled (a small budget)."""
+    from pyradice_lab.meerkat.policies import (
+        EXPECTIMAX_DEFAULTS,
+        EXPECTIMAX_V2,
+        HEURISTIC_DEFAULTS,
+        HEURISTIC_V2,
+        MCTS_V1,
+        MCTS_V2,
+        P_BURROW,
+        P_SREROLL,
+        P_SSUPPLY,
+    )
+
+    assert {k: v for k, v in EXPECTIMAX_V2.items() if EXPECTIMAX_DEFAULTS[k] != v} == {"burrow_cost": 8.0}
+    assert {k: v for k, v in HEURISTIC_V2.items() if HEURISTIC_DEFAULTS[k] != v} == {"burrow_cost": 10.0}
+    assert set(MCTS_V2) == set(MCTS_V1) | {"win_scale"}
+    pid, row = policy_row("mcts_v2")
+    assert pid == SEARCH and (row[P_BUDGET], row[P_SSUPPLY], row[P_SREROLL]) == (48, 8, 0)
+    assert row[P_BURROW] == 8 and row[ROLL0 + P_BURROW] == 10 and row[P_FUTURE] == 0.5 and row[ROLL0 + P_FUTURE] == 0
+    assert (row == policy_row(("mcts", {**MCTS_V2}))[1]).all()
+    assert policy_row("mcts_v2:3")[1][P_BUDGET] == 3
+    assert (policy_row("expectimax_v2")[1] == policy_row(("expectimax", {"burrow_cost": 8}))[1]).all()
+    assert (policy_row("heuristic_v2")[1] == policy_row({"burrow_cost": 10})[1]).all()
+    assert policy_row("mcts_v2/no_burrows")[1][P_BURROW] == 1e9
+    with pytest.raises(ValueError, match="mcts_v2:N"):
+        policy_row("mcts_v2:x")
+    for players, pols in [(2, ["mcts_v2:4", "expectimax_v2"]), (3, ["heuristic_v2", "mcts_v2:3", "expectimax"])]:
+        a = simulate_games(1, players=players, policies=pols, rng=5, engine="python")
+        b = simulate_games(1, players=players, policies=pols, rng=5, engine="numba")
+        pd.testing.assert_frame_equal(a, b)
