@@ -93,7 +93,7 @@ ABOVE, BELOW, STRADDLE = (0.2, 0.6), (-0.9, -0.4), (-0.1, 0.3)
 
 @pytest.mark.parametrize("key,exp,quantity,estimate,null,player,metric", [
     ("meerkat tile pay greedy", "meerkat_tile_fairness", "points paid per piece committed, tile 5 (7/3)", 1.7, 2.25,
-     "mcts_late", "tile_pay_excess:5"),   # the report player since issue 29 (proposals need its verdict)
+     "mcts_v2", "tile_pay_excess:5"),   # the report player since issue 29 (proposals need its verdict)
     ("meerkat tile pay expectimax", "meerkat_strong_play", "points per piece, tile 12 (11/6/3)", 3.4, 2.4,
      "expectimax", "tile_pay_excess:12"),
     ("pyradice card difference", "pyradice_card_balance", "points per seat, strongest card (Height) against the weakest "
@@ -137,7 +137,7 @@ def test_a_real_component_check_reaches_page_two(tmp_path, monkeypatch):
     from pyradice_lab.meerkat.sim import simulate_games as meerkat_games
 
     check = CHECKS["meerkat tile pay greedy"]
-    assert check.games == STRONG_CHECK_GAMES["meerkat tile pay greedy"] and check.policies == "mcts_late"
+    assert check.games == STRONG_CHECK_GAMES["meerkat tile pay greedy"] and check.policies == "mcts_v2"
     # the machinery, played with greedy (the findings below are greedy's) to stay fast
     check = dataclasses.replace(check, policies="greedy", player="greedy")
     monkeypatch.setattr(checks_module, "CHECKS", tuple(check if c.key == check.key else c for c in _all_checks()))

@@ -63,8 +63,8 @@ PLANS = {
     "pyradice": StrengthPlan(policies=("random_legal", "greedy", "lookahead"), setup="2 players, default setup"),
     "raft": StrengthPlan(setup="2 players, standard variant"),
     # mcts (~0.2 s a game) is measured in docs/guide/meerkat.md; expectimax is the strongest the budget allows.
-    # Restricted play: expectimax, not the report player mcts_late (the CLI's and restricted_play's default):
-    # mcts_late plays about 85 ms a 3-player game against expectimax's 10 ms, some 2 minutes more CPU for the
+    # Restricted play: expectimax, not the report player mcts_v2 (the CLI's and restricted_play's default):
+    # mcts_v2 (like mcts_late) plays 50-85 ms a 3-player game against expectimax's 10 ms, minutes more CPU for the
     # full report's 5 x 300 games (docs/guide/meerkat.md, "restricted")
     "meerkat": StrengthPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "greedy", "expectimax"),
                             players=3, full_scale=0.3, restricted_policy="expectimax",
