@@ -221,3 +221,19 @@ def test_a_verdict_names_a_group_of_paths_once():
     text = f"target 0 not reached: best -0.7 [-0.8, -0.6] at values {key} = 2; widen the ranges of {key}, tile.1.v"
     got = _short_keys(text, {key: (1, 3), "tile.1.v": (1, 2)})
     assert got.count("card 7,8,9 points") == 2 and "card.7.points" not in got and got.endswith("tile.1.v")
+
+
+def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
+    from pyradice_lab.meerkat.components import load_components
+    from pyradice_lab.report.findings import Finding
+    from pyradice_lab.report.proposals import TILE_STEPS, _meerkat_tile
+
+    comp = load_components()
+    over = Finding("difference", "points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.3, 3.5, n=300, null=2.4)
+    (choices,), text, rule = (lambda p, t, r: (tuple(p.values()), t, r))(*_meerkat_tile(comp, "12", over))
+    highs = [v[0] for v in choices]
+    assert highs == [11 - k for k in range(TILE_STEPS + 1)] and choices[0] == [11, 6, 3] and not rule
+    assert "down by up to" in text and "other way" not in text
+    under = Finding("difference", "points paid per piece committed, tile 5 (7/3)", 1.7, 1.6, 1.8, n=300, null=2.4)
+    (choices,), _, _ = (lambda p, t, r: (tuple(p.values()), t, r))(*_meerkat_tile(comp, "5", under))
+    assert [v[0] for v in choices] == [7 + k for k in range(TILE_STEPS + 1)]

@@ -117,11 +117,16 @@ def _source(comp, path: str) -> str:
     return ""
 
 
+#: steps of a Meerkat tile's high value a proposal tries, towards the board mean (one point each)
+TILE_STEPS = 4
+
+
 def _meerkat_tile(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
-    """Tile ``arg``'s values: its high value two steps towards the board mean and one away (the lower values by the
-    components file's reconstruction rule: low = high // 2 on two-place tiles, mid = round(high / 2) and
-    low = max(2, round(high / 4)) on three-place ones), the packaged values among them; a tile the rules (or the
-    designer's file) set is not a lever."""
+    """Tile ``arg``'s values: its high value up to :data:`TILE_STEPS` steps towards the board mean, only that way
+    (the finding is a claim, so its direction is known: a step away would only give the search's noise a
+    candidate to pick), the lower values by the components file's reconstruction rule (low = high // 2 on
+    two-place tiles, mid = round(high / 2) and low = max(2, round(high / 4)) on three-place ones), the packaged
+    values among them; a tile the rules (or the designer's file) set is not a lever."""
     t = int(arg)
     path = f"tile.{t}.values"
     src = _source(comp, path)
@@ -130,7 +135,7 @@ def _meerkat_tile(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
     now = [int(v) for v in comp.get(path)]
     step = -1 if f.effect > 0 else 1    # an overpaying tile comes down
     choices = []
-    for k in (-1, 0, 1, 2):
+    for k in range(TILE_STEPS + 1):
         high = now[0] + step * k
         if high < 2:
             continue
@@ -139,8 +144,8 @@ def _meerkat_tile(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
         if vals not in choices:
             choices.append(vals)
     shown = "/".join(map(str, now))
-    return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to 2 "
-            f"(1 the other way), lower values by the reconstruction rule", False)
+    return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
+            f"{TILE_STEPS}, lower values by the reconstruction rule", False)
 
 
 def _raft_boat(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
