@@ -5,9 +5,9 @@ compiled kernel without the DataFrame (score of A against B: A finishes above B,
 matters here, it finishes last in 99% of these games).  The scans of issue 27 (docs/guide/meerkat.md,
 "Cost, and the report player"):
 
-    python experiments/meerkat_tuning.py heuristic "{}" 5000 7 burrow_cost=2,3,4,6,8,10,12,15,20,1000
-    python experiments/meerkat_tuning.py expectimax "{}" 1000 8 burrow_cost=4,8,12,20
-    python experiments/meerkat_tuning.py expectimax "{'burrow_cost': 8.0}" 1000 9 pup_value=0.5,3 w_opp=0.25,1
+    python experiments/research/meerkat_tuning.py heuristic "{}" 5000 7 burrow_cost=2,3,4,6,8,10,12,15,20,1000
+    python experiments/research/meerkat_tuning.py expectimax "{}" 1000 8 burrow_cost=4,8,12,20
+    python experiments/research/meerkat_tuning.py expectimax "{'burrow_cost': 8.0}" 1000 9 pup_value=0.5,3 w_opp=0.25,1
 
 Each line: ``KIND PARAM=VALUE: score +- standard error`` of the changed player against the base one.
 """

@@ -8,14 +8,14 @@
    recorded decision; the loss is the softmax negative log likelihood of the search's choice (temperature
    fitted too), minimised with scipy.optimize (Nelder-Mead / Powell).
 
-Usage: ``python experiments/meerkat_distill.py record GAMES SEED OUT.npz`` then ``... fit OUT.npz [KINDS]
+Usage: ``python experiments/research/meerkat_distill.py record GAMES SEED OUT.npz`` then ``... fit OUT.npz [KINDS]
 [MAXFEV]`` (KINDS: 0 = keep masks, 1 = actions, e.g. ``0,1``) or ``... departures OUT.npz`` (how often the search
 departs from expectimax's choice, by expectimax's value gap between its best and second-best option).
 
 Measured (issue 27, docs/guide/meerkat.md): the search departs from expectimax at about 30% of its decisions
 whatever the gap, so a softmax of expectimax's values fits it poorly, and the fitted weights did not agree
 with it more often than the defaults; the gain came from tuning ``burrow_cost`` by strength instead
-(``experiments/meerkat_tuning.py``), a parameter no searched decision shows.
+(``experiments/research/meerkat_tuning.py``), a parameter no searched decision shows.
 """
 
 from __future__ import annotations
