@@ -230,10 +230,11 @@ def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
 
     comp = load_components()
     over = Finding("difference", "points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.3, 3.5, n=300, null=2.4)
-    (choices,), text, rule = (lambda p, t, r: (tuple(p.values()), t, r))(*_meerkat_tile(comp, "12", over))
+    params, text, rule = _meerkat_tile(comp, "12", over)
+    (choices,) = params.values()
     highs = [v[0] for v in choices]
     assert highs == [11 - k for k in range(TILE_STEPS + 1)] and choices[0] == [11, 6, 3] and not rule
     assert "down by up to" in text and "other way" not in text
     under = Finding("difference", "points paid per piece committed, tile 5 (7/3)", 1.7, 1.6, 1.8, n=300, null=2.4)
-    (choices,), _, _ = (lambda p, t, r: (tuple(p.values()), t, r))(*_meerkat_tile(comp, "5", under))
+    (choices,) = _meerkat_tile(comp, "5", under)[0].values()
     assert [v[0] for v in choices] == [7 + k for k in range(TILE_STEPS + 1)]

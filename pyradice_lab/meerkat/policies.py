@@ -105,7 +105,7 @@ from .rules import (
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
            "policy_name", "RANDOM", "PARAM", "SEARCH", "N_PRM", "RESTRICTIONS", "FORBIDDEN", "MCTS_LATE",
-           "MCTS_V1", "MCTS_CUT", "MCTS_V2", "EXPECTIMAX_V2", "HEURISTIC_V2"]
+           "MCTS_V1", "MCTS_CUT", "MCTS_V2", "EXPECTIMAX_V2", "HEURISTIC_V2", "NAMED_PLAYERS"]
 
 RANDOM, PARAM, SEARCH = 0, 1, 2
 PARAM_NAMES = ("w_opp", "guardian_value", "pup_value", "burrow_cost", "queen_bonus", "reroll", "oasis")
@@ -186,6 +186,11 @@ MCTS_V2 = {"budget": 48, "candidates": 6, "margin_weight": 0.25, "search_reroll"
 #: players"): greedy wins 0.28 of 2 players + automa games against the heuristic and 0.24 of 3-player games
 #: against two (it is level with it only in 2 players without the automa, an extension).
 POLICIES = ("random_legal", "greedy", "heuristic", "expectimax", "mcts_late", "mcts", "mcts_v2")
+#: The named players with frozen parameters: name -> (kind, every parameter); a search player also takes
+#: ``"name:N"`` (N rollouts per decision).  Registered (:data:`POLICIES`) or used as references in ladders.
+NAMED_PLAYERS = {"mcts_v1": ("mcts", MCTS_V1), "mcts_cut": ("mcts", {**MCTS_V1, **MCTS_CUT}),
+                 "mcts_late": ("mcts", {**MCTS_V1, **MCTS_LATE}), "mcts_v2": ("mcts", MCTS_V2),
+                 "expectimax_v2": ("expectimax", EXPECTIMAX_V2), "heuristic_v2": ("heuristic", HEURISTIC_V2)}
 NEG = -1e18
 
 
@@ -266,27 +271,18 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
         policy, params = policy[0], dict(policy[1])
     elif isinstance(policy, dict):
         policy, params = "heuristic", dict(policy)
-    if isinstance(policy, str) and (policy == "mcts_cut" or policy.startswith("mcts_cut:")):
-        budget = policy[9:] or str(MCTS_CUT["budget"])  # truncated rollouts (issue 27)
-        if not budget.isdigit():
-            raise ValueError(f"policies: 'mcts_cut:N' needs a whole number of rollouts N, got {policy!r}")
-        policy, params = "mcts", {**MCTS_V1, **MCTS_CUT, "budget": int(budget)}
-    if policy == "mcts_v1":  # issue 12's search, frozen (the reference of issue 27's ladders)
-        policy, params = "mcts", dict(MCTS_V1)
-    if isinstance(policy, str) and (policy == "mcts_late" or policy.startswith("mcts_late:")):
-        budget = policy[10:] or str(MCTS_LATE["budget"])  # the search in the last turns only (issue 27)
-        if not budget.isdigit():
-            raise ValueError(f"policies: 'mcts_late:N' needs a whole number of rollouts N, got {policy!r}")
-        policy, params = "mcts", {**MCTS_V1, **MCTS_LATE, "budget": int(budget)}  # frozen like mcts_v1
-    if isinstance(policy, str) and (policy == "mcts_v2" or policy.startswith("mcts_v2:")):
-        budget = policy[8:] or str(MCTS_V2["budget"])  # the tuned players' late search (issue 27)
-        if not budget.isdigit():
-            raise ValueError(f"policies: 'mcts_v2:N' needs a whole number of rollouts N, got {policy!r}")
-        policy, params = "mcts", {**MCTS_V2, "budget": int(budget)}
-    if policy == "expectimax_v2":  # burrow_cost 8 (issue 27)
-        policy, params = "expectimax", dict(EXPECTIMAX_V2)
-    if policy == "heuristic_v2":  # burrow_cost 10 (issue 27)
-        policy, params = "heuristic", dict(HEURISTIC_V2)
+    if isinstance(policy, str) and policy.partition(":")[0] in NAMED_PLAYERS:
+        name, sep, budget = policy.partition(":")
+        kind, frozen = NAMED_PLAYERS[name]
+        params = dict(frozen)
+        if sep:  # "name:N": the same search with N rollouts per decision
+            if kind != "mcts":
+                raise ValueError(f"policies: {name} takes no ':N' (only search players take a rollout count), "
+                                 f"got {policy!r}")
+            if not budget.isdigit():
+                raise ValueError(f"policies: '{name}:N' needs a whole number of rollouts N, got {policy!r}")
+            params["budget"] = int(budget)
+        policy = kind
     if isinstance(policy, str) and policy.startswith("mcts:"):
         budget = policy[5:]
         if not budget.isdigit():

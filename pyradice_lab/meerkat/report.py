@@ -463,10 +463,11 @@ def report_players(quick: bool = False) -> tuple[str, str]:
     """(report player, heuristic) from the registry; the quick report plays the search player with
     :data:`QUICK_BUDGET` rollouts per decision (``"mcts_v2:2"``)."""
     from ..engine import registry
+    from .policies import NAMED_PLAYERS
 
     spec = registry.get_game("meerkat")
     strong = spec.report_player
-    if quick and strong in ("mcts", "mcts_late", "mcts_v2"):
+    if quick and (strong == "mcts" or NAMED_PLAYERS.get(strong, ("",))[0] == "mcts"):  # a search player
         strong = f"{strong}:{QUICK_BUDGET}"
     return strong, spec.heuristic_player
 
