@@ -606,7 +606,7 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
                                   policies=(policies or {}).get(c.game), n_jobs=n_jobs, backend=backend,
                                   scheduler=scheduler, cache_dir=cache_dir)
     per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in PROPOSAL_BUDGETS.items())
-    per += "".join(f" (at {p} players {b.games:,})" if g not in budgets else ""
+    per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
                    for (g, p), b in PLAYER_BUDGETS.items())
     intro = (
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
