@@ -659,6 +659,80 @@ class Pool:
             stop_worker_processes()  # now, not after the blocks under way have finished
             raise
 
+    def imap_scheduled(self, fn: Callable, tasks: Iterable[tuple[object, tuple]],
+                       then: Callable[[object, object], Iterable[tuple[object, tuple]]]) -> Iterator[tuple[object, object]]:
+        """``(key, fn(*args))`` as the tasks finish, for ``tasks`` and every task that ``then`` adds.
+
+        A task graph built as it runs: after each task, ``then(key, result)`` (called in this process) returns
+        the tasks that may start now (e.g. the work that a finished result shows to be needed, or that waited
+        for it).  At most ``n_jobs`` tasks are in flight, so the order is the caller's: the tasks that
+        ``then`` returns start before the ones still waiting, otherwise the order given.  Each task seeds
+        itself, so the numbers never depend on which worker ran it or when."""
+        import collections
+
+        ex = self.execution
+        queue = collections.deque(tasks)
+
+        def add(new):
+            queue.extendleft(reversed(list(new)))  # the new tasks first, in their own order
+
+        if not ex.parallel:
+            while queue:
+                key, args = queue.popleft()
+                out = fn(*args)
+                yield key, out
+                add(then(key, out))
+            return
+        if ex.backend == "dask":
+            from distributed import as_completed
+
+            client = self._dask()
+            submit = lambda key, args: client.submit(_call, fn, key, args, pure=False)  # noqa: E731
+        elif ex.backend == "threading":
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = self._stack.enter_context(ThreadPoolExecutor(max_workers=ex.n_jobs,
+                                                                thread_name_prefix="pyradice-lab"))
+            submit = lambda key, args: pool.submit(_call, fn, key, args)  # noqa: E731
+        else:  # loky worker processes of this call's own (joblib's reusable executor is left to joblib)
+            from joblib.externals.loky import ProcessPoolExecutor
+
+            parent = os.getpid()
+            executor = ProcessPoolExecutor(max_workers=ex.n_jobs, initializer=_watch_parent_from_start,
+                                           initargs=(parent,))
+            submit = lambda key, args: executor.submit(_call, fn, key, args, parent)  # noqa: E731
+        running: set = set()
+        try:
+            while queue or running:
+                while queue and len(running) < ex.n_jobs:
+                    running.add(submit(*queue.popleft()))
+                if ex.backend == "dask":
+                    fut = next(iter(as_completed(list(running))))
+                    finished = {fut}
+                else:
+                    from concurrent.futures import FIRST_COMPLETED, wait
+
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    running.discard(fut)
+                    key, out = fut.result()
+                    yield key, out
+                    add(then(key, out))
+        except BaseException:
+            if ex.backend == "loky":
+                executor.shutdown(wait=False, kill_workers=True)  # now, not after the tasks under way
+                executor = None
+            elif ex.backend == "dask":
+                with contextlib.suppress(Exception):
+                    client.cancel(list(running))
+            else:
+                for fut in running:
+                    fut.cancel()
+            raise
+        finally:
+            if ex.backend == "loky" and executor is not None:
+                executor.shutdown(wait=True)
+
     def map(self, fn: Callable, args: Sequence[tuple], *, keys: Sequence | None = None, desc: str = "",
             sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = ()) -> list:
         """``[fn(*a) for a in args]``, computed on the pool; with ``keys`` (one JSON-able description of what
