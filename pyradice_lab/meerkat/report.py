@@ -43,10 +43,13 @@ __all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage",
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
          "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200),
-         # the report player's runs of the tile, start-player and blue-bag pages (mcts, sped up: about 0.02 / 0.04 /
-         # 0.08 CPU s per 2p + automa / 3p / 4p game, compiled, measured 2026-12-02; the quick report plays it with a
-         # budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache is cold): about 85 CPU s
-         "fairness_strong": (2, 300, 1000), "seats_strong": (2, 300, 1000), "hazards_strong": (2, 200, 1000)}
+         # the report player's runs of the tile, start-player and blue-bag pages (mcts_v2: about 0.02 / 0.07 /
+         # 0.12 CPU s per 2p + automa / 3p / 4p game with every seat searching, compiled, measured 2026-12-02; the
+         # quick report plays it with a budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache
+         # is cold): about 130 CPU s, the largest part of the report (the start-player edges stay undecided at
+         # 300 games a setup, +-0.07..0.11: 200 keeps them within +-0.08..0.14; the blue-bag effects are decided
+         # at 100 games)
+         "fairness_strong": (2, 300, 1000), "seats_strong": (2, 200, 1000), "hazards_strong": (2, 100, 1000)}
 #: rollouts per decision of the report player in the quick report (the pure-Python twin costs seconds per rollout)
 QUICK_BUDGET = 2
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)
@@ -561,5 +564,6 @@ def report_section(ctx) -> Section:
                                "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
                                            ("features", 5), ("hazards", 3), ("readings", 9), ("strong", 10),
-                                           ("versus", 4 if q else 6)))
+                                           ("versus", 4 if q else 6), ("fairness_strong", 1), ("seats_strong", 4),
+                                           ("hazards_strong", 3)))
     return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")

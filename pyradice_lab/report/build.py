@@ -41,14 +41,12 @@ import numpy as np
 
 from ..engine.execution import Pool, Progress, check_execution
 from ..engine.sweep import (
-    loky_config,
     remove_stale_temporaries,
     replace_with_default_mode,
-    stop_worker_processes,
     temporary_prefix,
     watch_parent,
 )
-from .checks import assess_sections, checks_for, run_check_cached
+from .checks import assess_sections, checks_for, needed_checks, run_check_cached
 from .findings import MIN_CLAIM_N, Finding
 from .items import (
     EXPERIMENT_TABLE_ROWS,
@@ -350,8 +348,12 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                                                        game=g, games=rated)))
     task_names = [n if i not in strength_parts else f"strength:{b.keywords['game']}"
                   for i, (n, b) in enumerate(builders)]
+    # the one-line comment of FIRST_WAVE: a second-wave task waits for the first-wave task of its game (the one
+    # that compiles the game's kernels), the others start at once
     first = [task_names.index(n) for n in FIRST_WAVE if n in task_names]
-    waves = [first, [i for i in range(len(builders)) if i not in first]]
+    game_of = {i: n.rpartition(":")[2] for i, n in enumerate(task_names)}
+    compiles = {game_of[i]: i for i in first}
+    waiting = {i: compiles[game_of[i]] for i in range(len(builders)) if i not in first and game_of[i] in compiles}
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
     # the experiment folders replace the previous ones only once everything is built (a killed run leaves
     # the previous report and its files as they were; its run folder is removed by the next run)
@@ -362,59 +364,39 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
     bar = Progress(len(builders), desc="report", what="sections", enabled=progress)
     try:
-        # the robustness checks of the start-player findings (full report only) depend on the root seed alone:
-        # they run beside the sections, in the same worker pool (pyradice_lab.report.checks)
+        # the robustness checks (full report only) test claims: a check starts once a finished section shows a
+        # finding it assesses that could claim, sized by those claims (report.checks.needed_checks), in the same
+        # worker pool as the sections; a check no finding needs does not run
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
-        bar.total += len(checks)
-        if bar.bar is not None:
-            bar.bar.total = bar.total
-        if not execution.parallel:
-            done: dict[int, Section] = {}
-            for i in waves[0] + waves[1]:  # the pool's order (see FIRST_WAVE): the same numbers either way
-                done[i] = _build_section(builders[i][0], builders[i][1], ctx)
-                bar.update(1)
-            sections = [done[i] for i in range(len(builders))]
-            for c in checks:
-                checked[c.key] = _run_check(c, int(seed), cache_dir=cache_dir)
-                bar.update(1)
-        elif execution.backend != "loky":
-            # a dask cluster or threads: the same tasks through the execution layer, the same numbers
-            done = {}
-            tasks = [[(i, (_section_task, (i, *builders[i], ctx))) for i in wave] for wave in waves]
-            tasks[1] += [(c.key, (_check_task, (c, int(seed), cache_dir))) for c in checks]
-            with Pool(execution=execution) as pool:
-                for wave in tasks:
-                    for key, res in pool.imap_unordered(_call_task, wave):
-                        if isinstance(key, str):
-                            checked[key] = res
-                        else:
-                            done[key] = res
-                        bar.update(1)
-            sections = [done[i] for i in range(len(builders))]
-        else:
-            # sections are independent (each seeds itself from the root seed and its name): build them in
-            # parallel worker processes, one section per worker, with no nested parallelism inside
-            from joblib import Parallel, delayed
+        done: dict[int, Section] = {}
+        started_checks: set[str] = set()
 
-            parent = os.getpid()
-            done = {}
-            tasks = [[delayed(lambda i, n, b: (i, _build_section(n, b, ctx, parent)))(i, *builders[i]) for i in wave]
-                     for wave in waves]
-            tasks[1] += [delayed(lambda c: (c.key, _run_check(c, int(seed), parent, cache_dir)))(c) for c in checks]
-            try:  # one pool (the same worker processes) for both waves
-                with loky_config(min(n_jobs, sum(len(w) for w in tasks))):
-                    for wave in tasks:
-                        for i, res in Parallel(return_as="generator_unordered")(wave):
-                            if isinstance(i, str):
-                                checked[i] = res
-                            else:
-                                done[i] = res
-                            bar.update(1)
-            except BaseException:
-                stop_worker_processes()  # now, not after the sections under way have finished
-                raise
-            sections = [done[i] for i in range(len(builders))]
+        def then(key, result):
+            if isinstance(key, str):
+                checked[key] = result
+                bar.update(1)
+                return []
+            done[key] = result
+            bar.update(1)
+            new = [i for i, after in waiting.items() if after == key]
+            for i in new:
+                del waiting[i]
+            more = [c for c in needed_checks(checks, list(done.values())) if c.key not in started_checks]
+            started_checks.update(c.key for c in more)
+            bar.total += len(more)
+            if bar.bar is not None:
+                bar.bar.total = bar.total
+            # the checks first (they wait for nothing), then the tasks this one released
+            return ([(c.key, (_check_task, (c, int(seed), cache_dir))) for c in more]
+                    + [(i, (_section_task, (i, *builders[i], ctx))) for i in new])
+
+        order = first + [i for i in range(len(builders)) if i not in first and i not in waiting]
+        with Pool(execution=execution) as pool:
+            for _ in pool.imap_scheduled(_call_task, [(i, (_section_task, (i, *builders[i], ctx))) for i in order],
+                                         then):
+                pass
+        sections = [done[i] for i in range(len(builders))]
         bar.close()
         if strength_parts:  # by name, as its builders are (report.strength imports this module)
             combine = registry.lazy("pyradice_lab.report.strength:combine")

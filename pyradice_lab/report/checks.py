@@ -47,6 +47,7 @@ does not assess robustness (its samples are below the minimum for a claim): the 
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import zlib
 from collections.abc import Mapping, Sequence
@@ -58,7 +59,7 @@ from .findings import Finding
 
 __all__ = ["Check", "PairedCheck", "NotChecked", "CHECKS", "RECONSTRUCTIONS", "GAMES", "PAIRED_GAMES", "QUICK_TEXT",
            "checks_for", "run_check", "verdict", "assess_sections", "run_check_cached", "STRONG_CHECK_GAMES",
-           "report_player_label"]
+           "report_player_label", "check_of", "needed_checks", "sized_for", "MIN_CHECK_GAMES", "NOT_RUN_TEXT"]
 
 #: plausible component sets drawn per check in the full report
 RECONSTRUCTIONS = 8
@@ -453,6 +454,58 @@ def verdict(f: Finding, check: Check, result) -> Finding:
     return f.with_context(robust=robust, robustness=text if robust is not None else "undecided: " + text)
 
 
+#: the fewest games per component set (and run) that a check sized by its claims plays (:func:`sized_for`)
+MIN_CHECK_GAMES = 30
+#: what the robustness column says of a finding whose check did not run: no finding it covers could claim
+NOT_RUN_TEXT = "no claim to test (the report checks claims only)"
+
+
+def check_of(checks, experiment: str, f: Finding):
+    """The check (or :class:`NotChecked`) that assesses finding ``f`` of ``experiment`` among ``checks``: the one
+    measured with the finding's players, else the first that matches; None if none matches."""
+    matching = [c for c in checks if c.matches(experiment, f)]
+    return next((c for c in matching if getattr(c, "player", None) == f.player), matching[0] if matching else None)
+
+
+def sized_for(check: Check, claims: Sequence[Finding]) -> Check:
+    """``check`` with its games per component set sized by the ``claims`` it tests (issue 27: the report's CPU
+    goes where it decides something).
+
+    A set whose metric equals the claimed estimate is decided with 97.5% power when its 95% interval's
+    half-width is at most half the effect: ``n = n_f (2 h_f / |effect|)^2`` games, from the finding's own
+    sample (``n_f`` units, half-width ``h_f``); the largest over ``claims``, at least :data:`MIN_CHECK_GAMES`
+    per set and at most the check's own size (:data:`COMPONENT_GAMES`, :data:`STRONG_CHECK_GAMES`, ...: the
+    budget).  A set with half the packaged effect is then decided about half the time.  A check that averages
+    over player counts keeps its size.  The size depends only on the findings, which depend only on the seed:
+    the same seed gives the same checks."""
+    cap = check.games or GAMES[check.game]
+    if getattr(check, "over_players", ()) or not claims:
+        return check
+    runs = len(check.runs) if check.runs else 1
+    need = max(math.ceil(f.n * (2 * f.halfwidth / abs(f.effect)) ** 2 - 1e-9) if f.effect else cap * runs
+               for f in claims)  # (- 1e-9: 160.00000000000003 games are 160)
+    games = min(cap, max(math.ceil(MIN_CHECK_GAMES / runs), math.ceil(need / runs)))
+    return dataclasses.replace(check, games=games)
+
+
+def needed_checks(checks: Sequence[Check], sections) -> list[Check]:
+    """The ``checks`` that the findings of ``sections`` (not yet controlled) need, each sized by its claims
+    (:func:`sized_for`): a check runs only when a finding it assesses could claim.  Before the report's
+    false-discovery control a finding claims at most what its own test does (``q >= p``), so the checks
+    of findings that claim nothing on their own are never needed; a check that runs for a claim that
+    the control then withdraws only costs time."""
+    from .items import ExperimentResult
+
+    claims: dict[str, list] = {}
+    for sec in sections:
+        for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
+            for f in exp.findings:
+                c = check_of(checks, exp.name, f)
+                if isinstance(c, Check) and f.is_claim and f.kind == "difference":
+                    claims.setdefault(c.key, []).append(f)
+    return [sized_for(c, claims[c.key]) for c in checks if c.key in claims]
+
+
 def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bool = False) -> list[str]:
     """Fill in ``robust`` / ``robustness`` of every finding a check covers (in place); return the names of the
     experiments changed.  ``results``: check key -> RobustnessResult; quick mode writes :data:`QUICK_TEXT`."""
@@ -464,15 +517,15 @@ def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bo
         for exp in (it for it in sec.items if isinstance(it, ExperimentResult)):
             new = []
             for f in exp.findings:
-                matching = [c for c in checks if c.matches(exp.name, f)]  # the check with the finding's players
-                check = next((c for c in matching if getattr(c, "player", None) == f.player),
-                             matching[0] if matching else None)
+                check = check_of(checks, exp.name, f)  # the check with the finding's players
                 if isinstance(check, NotChecked):
                     f = f.with_context(robust=None, robustness=check.reason)
                 elif check is not None and quick:
                     f = f.with_context(robust=None, robustness=QUICK_TEXT)
                 elif check is not None and results and check.key in results:
                     f = verdict(f, check, results[check.key])
+                elif check is not None and results is not None and not f.is_claim:
+                    f = f.with_context(robust=None, robustness=NOT_RUN_TEXT)
                 new.append(f)
             if new != list(exp.findings):
                 exp.findings = tuple(new)
