@@ -238,3 +238,19 @@ def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
     under = Finding("difference", "points paid per piece committed, tile 5 (7/3)", 1.7, 1.6, 1.8, n=300, null=2.4)
     (choices,) = _meerkat_tile(comp, "5", under)[0].values()
     assert [v[0] for v in choices] == [7 + k for k in range(TILE_STEPS + 1)]
+
+
+def test_proposals_on_two_workers_are_the_ones_played_on_one(tmp_path):
+    """Issue 27's budget: the proposals run one per worker (``n_jobs`` > 1), with the numbers of one job."""
+    fs = [_claimed(_finding(START, 0.56, 0.53, 0.59, 0.5)),
+          _claimed(_finding("start player's win share, 3 players, side A", 0.40, 0.37, 0.43, 1 / 3))]
+    secs = _sections("purramid_seat_advantage", *fs)
+    kw = dict(seed=3, budgets={"purramid": TINY}, policies={"purramid": "greedy"})
+    one = P.proposals_section(secs, out_dir=tmp_path / "one", **kw)
+    two = P.proposals_section(secs, out_dir=tmp_path / "two", n_jobs=2, backend="threading", **kw)
+    assert len(one.proposals) == len(two.proposals) == 2
+    for a, b in zip(one.proposals, two.proposals):
+        assert a.candidate.id == b.candidate.id and a.result.values == b.result.values
+        pd.testing.assert_frame_equal(a.result.objectives, b.result.objectives)
+        assert (tmp_path / "one" / f"{a.candidate.id}.toml").read_text() == \
+            (tmp_path / "two" / f"{b.candidate.id}.toml").read_text()

@@ -581,6 +581,10 @@ def _proposal_items(p: Proposal, out_name: str) -> list:
                                               "games on both (re-check rows: paired, their difference in the text).")]
 
 
+def _proposal_task(c: Candidate, kw: dict) -> Proposal:
+    return run_proposal(c, n_jobs=1, **kw)
+
+
 def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=None, out_name: str = "proposals",
                       n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None,
                       budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
@@ -598,13 +602,21 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
     cands = find_candidates(sections, quick=quick, max_proposals=max_proposals)
     others = _others(sections)
     done: dict[str, Proposal] = {}
-    for c in cands:
-        if c.status:
-            continue
-        done[c.id] = run_proposal(c, seed=seed, out_dir=out_dir, others=others,
-                                  budget=budgets.get(c.game) or budget_for(c.game, c.players),
-                                  policies=(policies or {}).get(c.game), n_jobs=n_jobs, backend=backend,
-                                  scheduler=scheduler, cache_dir=cache_dir)
+    todo = [c for c in cands if not c.status]
+    kws = [dict(seed=seed, out_dir=out_dir, others=others, budget=budgets.get(c.game) or budget_for(c.game, c.players),
+                policies=(policies or {}).get(c.game), cache_dir=cache_dir) for c in todo]
+    if n_jobs != 1 and len(todo) > 1:
+        # one proposal per worker, each played in its worker (the same numbers as on one job): no worker waits at
+        # the end of another proposal's balance round
+        from ..engine.execution import Pool
+
+        with Pool(n_jobs, backend, scheduler) as pool:
+            for i, p in pool.imap_unordered(_proposal_task, [(i, (c, kw)) for i, (c, kw) in enumerate(zip(todo, kws))]):
+                done[todo[i].id] = p
+        done = {c.id: done[c.id] for c in todo}
+    else:
+        for c, kw in zip(todo, kws):
+            done[c.id] = run_proposal(c, n_jobs=n_jobs, backend=backend, scheduler=scheduler, **kw)
     per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in PROPOSAL_BUDGETS.items())
     per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
                    for (g, p), b in PLAYER_BUDGETS.items())
