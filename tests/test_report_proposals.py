@@ -240,8 +240,8 @@ def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
     assert [v[0] for v in choices] == [7 + k for k in range(TILE_STEPS + 1)]
 
 
-def test_proposals_on_two_workers_are_the_ones_played_on_one(tmp_path):
-    """Issue 27's budget: the proposals run one per worker (``n_jobs`` > 1), with the numbers of one job."""
+def test_proposals_on_two_jobs_are_the_ones_played_on_one(tmp_path):
+    """The proposals part on two jobs (each balance round split over the workers) gives the numbers of one job."""
     fs = [_claimed(_finding(START, 0.56, 0.53, 0.59, 0.5)),
           _claimed(_finding("start player's win share, 3 players, side A", 0.40, 0.37, 0.43, 1 / 3))]
     secs = _sections("purramid_seat_advantage", *fs)
@@ -254,3 +254,28 @@ def test_proposals_on_two_workers_are_the_ones_played_on_one(tmp_path):
         pd.testing.assert_frame_equal(a.result.objectives, b.result.objectives)
         assert (tmp_path / "one" / f"{a.candidate.id}.toml").read_text() == \
             (tmp_path / "two" / f"{b.candidate.id}.toml").read_text()
+
+
+def _boat(size, est, robust=True):
+    return _claimed(_finding(f"points per own turn held, {size}-slot lifeboats against the deck's 3.42, 3 players",
+                             est, est - 0.1, est + 0.1, 0.0, component="lifeboat points", player="greedy"),
+                    robust=robust)
+
+
+def test_startable_runs_only_the_candidates_sure_to_be_among_the_reports_proposals():
+    """A proposal may start beside the checks once its own verdict is in and the candidates ranked before it that
+    run or are still pending leave it a place among ``max_proposals`` (then the serial report runs it too)."""
+    big, mid, small = _boat(4, 1.5), _boat(2, -1.0), _boat(3, 0.5)   # ranked by size: 4-slot, 2-slot, 3-slot
+    secs = _sections("raft_card_fairness", big, mid, small)
+    ids = [c.id for c in P.find_candidates(secs)]
+    assert len(ids) == 3
+    nothing_pending = [c.id for c in P.startable(secs, lambda c: False)]
+    assert nothing_pending == ids
+    # the first pending: the second and third start only if two places remain after it
+    first_pending = lambda c: c.id == ids[0]  # noqa: E731
+    assert [c.id for c in P.startable(secs, first_pending, max_proposals=3)] == ids[1:]
+    assert [c.id for c in P.startable(secs, first_pending, max_proposals=2)] == ids[1:2]
+    assert P.startable(secs, first_pending, max_proposals=1) == []
+    # a candidate that will not run (not robust) takes no place
+    secs = _sections("raft_card_fairness", big, _boat(2, -1.0, robust=None), small)
+    assert [c.id for c in P.startable(secs, lambda c: False, max_proposals=2)] == [ids[0], ids[2]]

@@ -46,7 +46,7 @@ from ..engine.sweep import (
     temporary_prefix,
     watch_parent,
 )
-from .checks import assess_sections, checks_for, needed_checks, run_check_cached
+from .checks import Check, NotChecked, assess_sections, check_of, checks_for, needed_checks, run_check_cached
 from .findings import MIN_CLAIM_N, Finding
 from .items import (
     EXPERIMENT_TABLE_ROWS,
@@ -159,6 +159,12 @@ def _section_task(i: int, name: str, builder, ctx: ReportContext) -> Section:
 
 def _check_task(check, seed: int, cache_dir=None):
     return _run_check(check, seed, cache_dir=cache_dir)
+
+
+def _proposal_task(candidate, kw: dict):
+    from .proposals import run_proposal
+
+    return run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
 
 
 def _rewrite_findings(folder: Path, sections) -> None:
@@ -371,51 +377,91 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         checked: dict[str, object] = {}
         done: dict[int, Section] = {}
         started_checks: set[str] = set()
+        # once every section is built, its findings are controlled (q-values over the whole report; the checks do
+        # not change them) and a proposal (issue 29) starts in the same pool as soon as its finding's verdict is in
+        # and it is sure to be among the report's proposals (report.proposals.startable): beside the last checks
+        controlled: dict[str, object] = {}
+        ran: dict[str, object] = {}
+        started_proposals: set[str] = set()
+
+        def grow(n):
+            bar.total += n
+            if bar.bar is not None:
+                bar.bar.total = bar.total
+
+        def control():
+            secs = [done[i] for i in range(len(builders))]
+            if strength_parts:  # by name, as its builders are (report.strength imports this module)
+                combine = registry.lazy("pyradice_lab.report.strength:combine")
+                joined = combine(ctx, [secs[i] for i in strength_parts])
+                secs = [s for i, s in enumerate(secs) if i not in strength_parts] + [joined]
+            # first the claims (q-values over the whole report), then their robustness: a check tests claims only
+            controlled.update(sections=secs, names=control_claims(secs, quick=quick))
+            if not quick:
+                from .proposals import _others
+
+                controlled["others"] = _others(secs)
+
+        def proposals_now():
+            if quick or not controlled:
+                return []
+            from .proposals import proposal_kwargs, startable
+
+            secs = controlled["sections"]
+            assess_sections(secs, checked)
+
+            def pending(c):
+                check = check_of(checks, c.experiment, c.finding)
+                return isinstance(check, Check) and not isinstance(check, NotChecked) and check.key not in checked
+
+            new = [c for c in startable(secs, pending) if c.id not in started_proposals]
+            started_proposals.update(c.id for c in new)
+            grow(len(new))
+            return [(("proposal", c.id), (_proposal_task, (c, proposal_kwargs(c, controlled["others"], seed=int(seed),
+                                                                               cache_dir=cache_dir))))
+                    for c in new]
 
         def then(key, result):
-            if isinstance(key, str):
-                checked[key] = result
-                bar.update(1)
-                return []
-            done[key] = result
             bar.update(1)
+            if isinstance(key, tuple):  # a proposal
+                ran[key[1]] = result
+                return []
+            if isinstance(key, str):  # a check
+                checked[key] = result
+                return proposals_now()
+            done[key] = result
             new = [i for i, after in waiting.items() if after == key]
             for i in new:
                 del waiting[i]
             more = [c for c in needed_checks(checks, list(done.values())) if c.key not in started_checks]
             started_checks.update(c.key for c in more)
-            bar.total += len(more)
-            if bar.bar is not None:
-                bar.bar.total = bar.total
-            # the checks first (they wait for nothing), then the tasks this one released
+            grow(len(more))
+            if len(done) == len(builders):
+                control()
+            # the checks first (they wait for nothing), then the tasks this one released, then the proposals
             return ([(c.key, (_check_task, (c, int(seed), cache_dir))) for c in more]
-                    + [(i, (_section_task, (i, *builders[i], ctx))) for i in new])
+                    + [(i, (_section_task, (i, *builders[i], ctx))) for i in new] + proposals_now())
 
         order = first + [i for i in range(len(builders)) if i not in first and i not in waiting]
         with Pool(execution=execution) as pool:
             for _ in pool.imap_scheduled(_call_task, [(i, (_section_task, (i, *builders[i], ctx))) for i in order],
                                          then):
                 pass
-        sections = [done[i] for i in range(len(builders))]
         bar.close()
-        if strength_parts:  # by name, as its builders are (report.strength imports this module)
-            combine = registry.lazy("pyradice_lab.report.strength:combine")
-            joined = combine(ctx, [sections[i] for i in strength_parts])
-            sections = [s for i, s in enumerate(sections) if i not in strength_parts] + [joined]
-        # first the claims (q-values over the whole report), then their robustness: a check tests claims only
-        names = control_claims(sections, quick=quick)
+        sections, names = controlled["sections"], controlled["names"]
         assess_sections(sections, checked, quick=quick)
         for name in names:  # the findings CSVs get the q-values and the verdicts too
             _rewrite_findings(stage / name, sections)
         # issue 29: the proposals part, from the controlled and checked component findings (quick: listed only);
-        # its balance runs use the execution layer with the report's n_jobs / backend, and resume from cache_dir
+        # those not run in the pool above run here, their balance rounds on the report's n_jobs / backend; all
+        # resume from cache_dir
         from .proposals import proposals_section
 
         if not quick:  # the folder even when no proposal runs: the previous report's proposals are then removed
             (stage / PROPOSALS_DIR).mkdir(exist_ok=True)
         sections = [proposals_section(sections, seed=int(seed), quick=quick, out_dir=stage / PROPOSALS_DIR,
                                       out_name=PROPOSALS_DIR, n_jobs=n_jobs, backend=execution.backend,
-                                      scheduler=scheduler, cache_dir=cache_dir)] + sections
+                                      scheduler=scheduler, cache_dir=cache_dir, ran=ran)] + sections
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}

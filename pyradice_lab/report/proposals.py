@@ -452,9 +452,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                   scheduler=scheduler)
     p = Proposal(c, res, budget=budget, games=res.games_used + 2 * budget.verify)
     if out_dir is not None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        p.toml = res.to_toml(out / f"{c.id}.toml")
+        write_proposal(p, out_dir)
     same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
             and dict(o.game_kwargs) == dict(c.game_kwargs)]
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)
@@ -581,19 +579,54 @@ def _proposal_items(p: Proposal, out_name: str) -> list:
                                               "games on both (re-check rows: paired, their difference in the text).")]
 
 
-def _proposal_task(c: Candidate, kw: dict) -> Proposal:
-    return run_proposal(c, n_jobs=1, **kw)
+def write_proposal(p: Proposal, out_dir) -> Path:
+    """Write ``p``'s components to ``<out_dir>/<candidate id>.toml`` (in the report's process: a proposal run on a
+    worker writes nothing) and return the path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    p.toml = p.result.to_toml(out / f"{p.candidate.id}.toml")
+    return p.toml
+
+
+def proposal_kwargs(c: Candidate, others: Sequence[Candidate], *, seed: int = 0,
+                    budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
+                    cache_dir=None) -> dict:
+    """The keyword arguments of :func:`run_proposal` for ``c`` in a report (``others``: :func:`_others` of its
+    sections): the same wherever the proposal runs."""
+    return dict(seed=seed, others=others, budget=(budgets or {}).get(c.game) or budget_for(c.game, c.players),
+                policies=(policies or {}).get(c.game), cache_dir=cache_dir)
+
+
+def startable(sections, pending, *, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+    """The candidates of the controlled ``sections`` that run whatever the robustness checks still playing find.
+
+    ``pending(c)``: whether the check of candidate ``c``'s finding has not returned yet.  A candidate whose own
+    verdict is in runs when fewer than ``max_proposals`` candidates ranked before it run or are pending (even if
+    all of those then run, it is within the report's proposals): exactly the ones :func:`find_candidates` then
+    gives an empty status.  Lets the report start a proposal beside the checks, not after all of them."""
+    ahead = 0
+    out = []
+    for c in find_candidates(sections, max_proposals=10 ** 9):
+        if pending(c):
+            ahead += 1
+        elif not c.status:
+            if ahead < max_proposals:
+                out.append(c)
+            ahead += 1
+    return out
 
 
 def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=None, out_name: str = "proposals",
                       n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None,
                       budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
-                      max_proposals: int = MAX_PROPOSALS):
+                      max_proposals: int = MAX_PROPOSALS, ran: Mapping[str, Proposal] | None = None):
     """The report part "Proposed component changes" from the built, controlled and checked ``sections``.
 
     Runs :func:`run_proposal` for every candidate of :func:`find_candidates` with an empty status (none in a quick
     report), writing the TOML files into ``out_dir``; ``budgets`` / ``policies`` (by game) replace
-    :data:`PROPOSAL_BUDGETS` and the report players (tests).  Returns the :class:`~pyradice_lab.report.items.Section`
+    :data:`PROPOSAL_BUDGETS` and the report players (tests).  ``ran``: proposals already run (candidate id ->
+    :class:`Proposal`, with :func:`proposal_kwargs`: the report runs those of :func:`startable` in its worker
+    pool while the last robustness checks play), used as they are.  Returns the :class:`~pyradice_lab.report.items.Section`
     (its ``proposals`` attribute: the :class:`Proposal` objects run)."""
     from .items import Section, Table, Text
 
@@ -602,21 +635,16 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
     cands = find_candidates(sections, quick=quick, max_proposals=max_proposals)
     others = _others(sections)
     done: dict[str, Proposal] = {}
-    todo = [c for c in cands if not c.status]
-    kws = [dict(seed=seed, out_dir=out_dir, others=others, budget=budgets.get(c.game) or budget_for(c.game, c.players),
-                policies=(policies or {}).get(c.game), cache_dir=cache_dir) for c in todo]
-    if n_jobs != 1 and len(todo) > 1:
-        # one proposal per worker, each played in its worker (the same numbers as on one job): no worker waits at
-        # the end of another proposal's balance round
-        from ..engine.execution import Pool
-
-        with Pool(n_jobs, backend, scheduler) as pool:
-            for i, p in pool.imap_unordered(_proposal_task, [(i, (c, kw)) for i, (c, kw) in enumerate(zip(todo, kws))]):
-                done[todo[i].id] = p
-        done = {c.id: done[c.id] for c in todo}
-    else:
-        for c, kw in zip(todo, kws):
-            done[c.id] = run_proposal(c, n_jobs=n_jobs, backend=backend, scheduler=scheduler, **kw)
+    ran = dict(ran or {})
+    for c in (c for c in cands if not c.status):
+        p = ran.get(c.id)
+        if p is None:  # not run beside the checks: here, each balance round on the report's jobs
+            p = run_proposal(c, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                             **proposal_kwargs(c, others, seed=seed, budgets=budgets, policies=policies,
+                                               cache_dir=cache_dir))
+        if out_dir is not None:
+            write_proposal(p, out_dir)
+        done[c.id] = p
     per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in PROPOSAL_BUDGETS.items())
     per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
                    for (g, p), b in PLAYER_BUDGETS.items())
@@ -646,8 +674,10 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
                 items += _proposal_items(done[c.id], out_name)
     games = sum(p.games for p in done.values())
     if done:  # the front page's table lists experiments only: this part states its own games and time
-        items.append(Text(f"This part played {games:,} games in {time.perf_counter() - t0:.0f} s "
-                          f"({time.process_time() - c0:.0f} s CPU in the report's process)."))
+        pooled = sum(1 for c in done if c in ran)
+        items.append(Text(f"This part played {games:,} games in {sum(p.seconds for p in done.values()):.0f} s of "
+                          "proposal run time" + (f" ({pooled} of its {len(done)} proposals in the report's worker "
+                                                 "pool, beside the robustness checks)" if pooled else "") + "."))
     sec = Section(SECTION_TITLE, items, seed=f"{seed}/{zlib.crc32(b'proposal')}",
                   trials=f"{games:,} games" if done else "none run")
     sec.seconds = time.perf_counter() - t0
