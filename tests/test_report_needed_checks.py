@@ -153,21 +153,29 @@ def test_build_report_starts_only_the_checks_its_sections_need(tmp_path, monkeyp
 
 
 def _boat_section():
+    """A Rocking Raft section claiming a lifeboat-pay finding (a proposal's candidate) and a start-player one."""
     f = Finding("difference", "points per own turn held, 2-slot lifeboats against the deck's 3.42, 3 players", -1.5,
                 -1.6, -1.4, n=300, null=0.0, component="lifeboat points", player="greedy")
     exp = ExperimentResult("raft_card_fairness", "Card fairness", "A reading.", pd.DataFrame({"a": [1]}), None,
                            findings=[f])
-    return Section("Rocking Raft", [exp])
+    return Section("Rocking Raft", [exp, _section(_start(3, 1 / 3 + 0.2, 0.02)).items[0]])
 
 
-@pytest.mark.parametrize("backend", ["threading", "serial"])
 def test_build_report_runs_a_proposal_in_its_pool_once_the_verdict_is_in_with_the_serial_numbers(
-        tmp_path, monkeypatch, backend):
+        tmp_path, monkeypatch):
     """Issue 27/29: a claimed, robust component finding's proposal starts in the report's pool as soon as its check
-    returns (beside the other tasks), and gives the proposal the serial proposals part gives."""
+    returns while other work is left (here a slow check of another finding); with nothing else left it runs after
+    the pool, each balance round on all the jobs; the same proposal either way, and as the serial part gives."""
+    import time
+
     from pyradice_lab.report import proposals as P
 
-    monkeypatch.setattr(C, "run_check", lambda check, **kw: "stub result")   # what runs matters here, not the check
+    def slow_check(check, **kw):
+        if check.key != BY_KEY["raft boat pay greedy"].key:
+            time.sleep(1.0)
+        return "stub result"   # what runs matters here, not the check
+
+    monkeypatch.setattr(C, "run_check", slow_check)
     monkeypatch.setattr(C, "verdict", lambda f, check, result: f.with_context(
         robust=True, robustness="holds on 8 of 8 sampled sets"))
     tiny = P.ProposalBudget(search=40, first=10, verify=20, recheck=0)
@@ -179,23 +187,20 @@ def test_build_report_runs_a_proposal_in_its_pool_once_the_verdict_is_in_with_th
     monkeypatch.setattr(report_build, "_proposal_task", lambda c, kw: pooled.append(c.id) or real_task(c, kw))
     monkeypatch.setattr(P, "proposals_section", lambda *a, **kw: parts.append(real_section(*a, **kw)) or parts[-1])
 
-    def build(folder):
+    def build(folder, n_jobs=2):
         try:
             report_build.build_report(tmp_path / folder / "r.pdf", quick=False, seed=3, games=["raft"],
-                                      progress=False, n_jobs=1 if backend == "serial" else 2,
-                                      backend="loky" if backend == "serial" else backend)
+                                      progress=False, n_jobs=n_jobs, backend="threading")
         except Exception:  # noqa: BLE001 - the stubbed sections may not make a whole report; the proposals ran
             pass
+        (p,) = parts[-1].proposals
+        return p, (tmp_path / folder / "proposals" / f"{p.candidate.id}.toml").read_text()
 
-    build("pool")
+    pool, pool_toml = build("pool")
     assert pooled == ["raft_card_fairness-boat_pay_excess_2-3p"]
-    (pool,) = parts[-1].proposals
     assert "in the report's worker pool" in " ".join(getattr(it, "text", "") for it in parts[-1].items)
-    monkeypatch.setattr(P, "startable", lambda sections, pending, **kw: [])   # the proposals part runs it instead
-    build("serial")
-    assert pooled == ["raft_card_fairness-boat_pay_excess_2-3p"]
-    (serial,) = parts[-1].proposals
-    assert pool.result.values == serial.result.values
-    pd.testing.assert_frame_equal(pool.result.objectives, serial.result.objectives)
-    name = f"{pool.candidate.id}.toml"   # written by the report's process, moved beside the PDF
-    assert (tmp_path / "pool" / "proposals" / name).read_text() == (tmp_path / "serial" / "proposals" / name).read_text()
+    after, after_toml = build("after", n_jobs=1)   # one job: the checks run first, nothing is left beside it
+    assert pooled == ["raft_card_fairness-boat_pay_excess_2-3p"]   # not pooled this time
+    assert pool.result.values == after.result.values
+    pd.testing.assert_frame_equal(pool.result.objectives, after.result.objectives)
+    assert pool_toml == after_toml

@@ -127,6 +127,12 @@ class GameSpec:
         CLI made (with the shared ``components``, ``compare``, ``ladder``, ``robustness`` ... subcommands and
         the help text ``DESCRIPTION`` of the game's ``cli`` module).
     report_section : callable ``(ReportContext) -> Section`` or None
+    report_parts : tuple of str
+        Groups of the section's experiments that the full report builds as separate tasks (a long section split
+        over the workers): ``report_section(ctx, part=p)`` builds group ``p`` and ``report_join(ctx, parts)``
+        joins the built groups into the section.  Empty: the section is one task.
+    report_join : callable ``(ReportContext, sections) -> Section`` or None
+        The package's ``report:join_parts`` when it has ``report_parts``.
     bench_cases : callable ``(quick: bool) -> list[BenchCase]`` or None
     sweeps : dict of name -> SweepTarget
     policies : tuple of str
@@ -159,6 +165,8 @@ class GameSpec:
     add_cli: Callable[[Any], None] | None = None
     # registry sits below report and bench in the import order: their types are named in the docstring only
     report_section: Callable[[Any], Any] | None = None
+    report_parts: tuple[str, ...] = ()
+    report_join: Callable[..., Any] | None = None
     bench_cases: Callable[[bool], list] | None = None
     sweeps: Mapping[str, SweepTarget] = field(default_factory=dict)
     policies: tuple[str, ...] = ()
@@ -197,14 +205,15 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
                   sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
                   restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
                   unrestrictable: Sequence[str] = (), report_player: str = "",
-                  heuristic_player: str = "") -> GameSpec:
+                  heuristic_player: str = "", report_parts: Sequence[str] = ()) -> GameSpec:
     """Register a game package that has the shared shape (docs/architecture.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
     ``bench:bench_cases``; a sweep target whose ``fn`` is a string names a function of the package's ``sweeps``
     module; ``outcomes`` and ``lineup_outcomes`` are the package's ``sim:outcomes`` and
-    ``sim:lineup_outcomes``, and ``lineup_ok``, if given, names a function of its ``sim`` module.  All of
-    them load on first use.
+    ``sim:lineup_outcomes``, and ``lineup_ok``, if given, names a function of its ``sim`` module; with
+    ``report_parts``, the report builds the section in those parts and joins them with ``report:join_parts``.
+    All of them load on first use.
     """
     policies = tuple(policies)
     if not all(isinstance(p, str) and p and "/" not in p for p in policies) or len(set(policies)) != len(policies):
@@ -219,7 +228,8 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
     return register(GameSpec(
         name=name, title=title, summary=summary, smoke_run=smoke_run, exact_tables=exact_tables,
         bad_calls=bad_calls, add_cli=lazy(f"{package}.cli:add_cli"),
-        report_section=lazy(f"{package}.report:report_section"), bench_cases=lazy(f"{package}.bench:bench_cases"),
+        report_section=lazy(f"{package}.report:report_section"), report_parts=tuple(report_parts),
+        report_join=lazy(f"{package}.report:join_parts") if report_parts else None, bench_cases=lazy(f"{package}.bench:bench_cases"),
         sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
         lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
         lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),

@@ -9,6 +9,7 @@ their numbers and claim nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 import matplotlib
 
@@ -32,7 +33,7 @@ from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
 from .odds import placement_table  # noqa: E402
 
-__all__ = ["report_section", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
+__all__ = ["report_section", "REPORT_PARTS", "join_parts", "SIZES", "run_tile_fairness", "run_seat_advantage", "run_automa",
            "run_features", "run_hazards", "run_readings", "run_strong_play", "odds_experiment", "STRONG",
            "odds_findings", "fairness_findings", "seat_findings", "automa_findings", "feature_findings",
            "hazard_findings", "reading_findings", "strong_findings"]
@@ -518,12 +519,16 @@ def without_restated(res: ExperimentResult, strong: str) -> ExperimentResult:
 
 
 # ----------------------------------------------------------------------------------------- section
-def report_section(ctx) -> Section:
-    root = ctx.seed_for("meerkat")
-    seeds = spawn_seeds(root, 7)
-    q = ctx.quick
-    comp = default_components()
-    items: list = [Text(
+#: The section's experiments in groups that the full report builds as separate tasks (issue 27: the longest section
+#: split over the workers; the tile page first, so that its check and proposal start early): ``report_section(ctx,
+#: part=p)`` builds one group, :func:`join_parts` joins them.  Every experiment seeds itself from the section's
+#: root, so the parts give the numbers of the whole section.
+REPORT_PARTS = ("tiles", "seats", "rest")
+_PART_OF = {"meerkat_placement_odds": "tiles", "meerkat_tile_fairness": "tiles", "meerkat_seat_advantage": "seats"}
+
+
+def _intro() -> Text:
+    return Text(
         "Dice area majority for 2 players + the automa (the rules' 2-player game), 3 or 4 players (the automa "
         "may join any count). Ambiguous rules are read literally (a separate experiment measures the other "
         "readings). Placement odds are exact (216 rolls x 8 "
@@ -534,36 +539,72 @@ def report_section(ctx) -> Section:
         "standings as its evaluation (exact expectation over the reroll); mcts:N = determinized Monte Carlo search, "
         "N rollouts per decision played by the compiled engine. The automa's exact placement distribution is "
         "meerkat.placement_table(automa=True). Reconstructed components are listed at the end of this section.",
-        heading="Meerkat Kingdom")]
+        heading="Meerkat Kingdom")
+
+
+def _experiments(ctx) -> list[tuple[str, Callable[[], ExperimentResult]]]:
+    """(experiment name, build) of the section, in page order."""
     from .sim import compiled_engine_ready
 
+    seeds = spawn_seeds(ctx.seed_for("meerkat"), 7)
+    q = ctx.quick
     # the quick report never compiles; the full report always runs compiled
     eng = "numba" if (not q or compiled_engine_ready()) else "python"
     # the tile, start-player and blue-bag findings: the report player (all seats), the heuristic beside each
     strong, heur = report_players(q)
-    results = [odds_experiment(),
-               paired(run_tile_fairness, (_n("fairness_strong", q), seeds[0], eng, (1.0,)),
-                      (_n("fairness", q), seeds[0], eng, (0.5, 1.0) if q else (0.0, 0.5, 1.0, 1.5)), strong, heur),
-               paired(run_seat_advantage, (_n("seats_strong", q), seeds[1], eng), (_n("seats", q), seeds[1], eng),
-                      strong, heur),
-               run_automa(_n("automa", q), seeds[2], eng),
-               run_features(_n("features", q), seeds[3], eng),
-               paired(run_hazards, (_n("hazards_strong", q), seeds[4], eng), (_n("hazards", q), seeds[4], eng),
-                      strong, heur),
-               run_readings(_n("readings", q), seeds[5], eng),
-               without_restated(run_strong_play(_n("strong", q), _n("versus", q), seeds[6], eng,
-                                                *STRONG[0 if q else 1]), strong)]
-    for res in results:
+    return [
+        ("meerkat_placement_odds", odds_experiment),
+        ("meerkat_tile_fairness", lambda: paired(
+            run_tile_fairness, (_n("fairness_strong", q), seeds[0], eng, (1.0,)),
+            (_n("fairness", q), seeds[0], eng, (0.5, 1.0) if q else (0.0, 0.5, 1.0, 1.5)), strong, heur)),
+        ("meerkat_seat_advantage", lambda: paired(run_seat_advantage, (_n("seats_strong", q), seeds[1], eng),
+                                                  (_n("seats", q), seeds[1], eng), strong, heur)),
+        ("meerkat_automa_strength", lambda: run_automa(_n("automa", q), seeds[2], eng)),
+        ("meerkat_feature_value", lambda: run_features(_n("features", q), seeds[3], eng)),
+        ("meerkat_hazards", lambda: paired(run_hazards, (_n("hazards_strong", q), seeds[4], eng),
+                                           (_n("hazards", q), seeds[4], eng), strong, heur)),
+        ("meerkat_rule_readings", lambda: run_readings(_n("readings", q), seeds[5], eng)),
+        ("meerkat_strong_play", lambda: without_restated(run_strong_play(_n("strong", q), _n("versus", q), seeds[6],
+                                                                         eng, *STRONG[0 if q else 1]), strong)),
+    ]
+
+
+def report_section(ctx, part: str | None = None) -> Section:
+    """The Meerkat Kingdom section; ``part`` (one of :data:`REPORT_PARTS`): only that group's experiments, as a
+    section for :func:`join_parts` (the full report builds the parts as separate tasks)."""
+    if part is None:
+        return join_parts(ctx, [report_section(ctx, p) for p in REPORT_PARTS])
+    if part not in REPORT_PARTS:
+        raise ValueError(f"part must be one of {list(REPORT_PARTS)} or None, got {part!r}")
+    items: list = []
+    for name, build in _experiments(ctx):
+        if _PART_OF.get(name, "rest") != part:
+            continue
+        res = build()
         save_experiment(res, ctx.out_dir)
         # the automa's and the hazards' figures repeat their few-row tables: their PNGs are beside the PDF
         res.pdf_figure = res.name not in ("meerkat_automa_strength", "meerkat_hazards")
         items.append(res)
-    src = comp.source_table()
-    items.append(Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45, fold=2,
-                       caption="'reconstruction' = not stated in the rules text; defaults documented in "
-                               "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file."))
+    return Section(f"Meerkat Kingdom ({part})", items, seed=ctx.seed_label("meerkat"), trials="0")
+
+
+def join_parts(ctx, parts: Sequence[Section]) -> Section:
+    """The Meerkat Kingdom section from its parts (:data:`REPORT_PARTS`, in any order): the introduction, the
+    experiments in page order, the components' sources; the seconds and CPU seconds are the parts' sums."""
+    q = ctx.quick
+    order = {name: i for i, (name, _) in enumerate(_experiments(ctx))}
+    found = sorted((it for part in parts for it in part.items), key=lambda it: order.get(it.name, len(order)))
+    src = default_components().source_table()
+    items = [_intro(), *found,
+             Table(src, title="Meerkat Kingdom components and their sources", rows_per_page=45, fold=2,
+                   caption="'reconstruction' = not stated in the rules text; defaults documented in "
+                           "pyradice_lab/meerkat/data/components.toml and replaceable by a designer's file.")]
     trials = sum(_n(k, q) * m for k, m in (("fairness", 2 if q else 4), ("seats", 4), ("automa", 4),
                                            ("features", 5), ("hazards", 3), ("readings", 9), ("strong", 10),
                                            ("versus", 4 if q else 6), ("fairness_strong", 1), ("seats_strong", 4),
                                            ("hazards_strong", 3)))
-    return Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")
+    sec = Section("Meerkat Kingdom", items, seed=ctx.seed_label("meerkat"), trials=f"{trials:,} games")
+    if parts and all(getattr(p, "seconds", None) is not None for p in parts):
+        sec.seconds = sum(p.seconds for p in parts)
+        sec.cpu_seconds = sum(p.cpu_seconds or 0.0 for p in parts)
+    return sec

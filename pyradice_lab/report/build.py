@@ -105,8 +105,9 @@ def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
 #: compiled kernel is already there).  The second wave holds the tasks that reuse those kernels (the other
 #: strength parts, the Meerkat section, the robustness checks): they load them from numba's cache, or find
 #: them in the worker's memory, instead of compiling them a second time in the other worker at the same
-#: moment (numba writes its cache only once a compile has finished).  Task names: a section's name, or
-#: ``strength:<game>``; a name not listed here goes to the second wave.
+#: moment (numba writes its cache only once a compile has finished).  Task names: a section's name,
+#: ``<game>#<part>`` for a part of a section built in parts (``report_parts``), or ``strength:<game>``; a name not
+#: listed here goes to the second wave.
 FIRST_WAVE = ("strength:meerkat", "purramid", "raft", "pyradice", "overview")
 
 
@@ -342,8 +343,20 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     n_jobs = execution.n_jobs
     started = time.perf_counter()
     # the overview is a section like the games' ones: named by its target, imported when built
-    builders = [("overview", registry.lazy("pyradice_lab.report.overview:report_section"))] + [
-        (g, known[g].report_section) for g in names if known[g].report_section is not None]
+    builders = [("overview", registry.lazy("pyradice_lab.report.overview:report_section"))]
+    # a game with report_parts (a long section) is built as one task per part, joined by its report_join
+    game_parts: dict[str, list[int]] = {}
+    part_names: dict[int, str] = {}
+    for g in names:
+        spec = known[g]
+        if spec.report_section is None:
+            continue
+        for part in spec.report_parts:
+            game_parts.setdefault(g, []).append(len(builders))
+            part_names[len(builders)] = f"{g}#{part}"
+            builders.append((g, functools.partial(spec.report_section, part=part)))
+        if not spec.report_parts:
+            builders.append((g, spec.report_section))
     rated = tuple(g for g in names if known[g].policies and known[g].lineup_outcomes is not None)
     # the players of every game, rated and restricted: one part after the games, built as one task per game
     # (so that the pool balances them with the games' sections) and joined by report.strength.combine
@@ -352,12 +365,12 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         strength_parts.append(len(builders))
         builders.append(("strength", functools.partial(registry.lazy("pyradice_lab.report.strength:game_part"),
                                                        game=g, games=rated)))
-    task_names = [n if i not in strength_parts else f"strength:{b.keywords['game']}"
+    task_names = [f"strength:{b.keywords['game']}" if i in strength_parts else part_names.get(i, n)
                   for i, (n, b) in enumerate(builders)]
     # the one-line comment of FIRST_WAVE: a second-wave task waits for the first-wave task of its game (the one
     # that compiles the game's kernels), the others start at once
     first = [task_names.index(n) for n in FIRST_WAVE if n in task_names]
-    game_of = {i: n.rpartition(":")[2] for i, n in enumerate(task_names)}
+    game_of = {i: n.rpartition(":")[2].partition("#")[0] for i, n in enumerate(task_names)}
     compiles = {game_of[i]: i for i in first}
     waiting = {i: compiles[game_of[i]] for i in range(len(builders)) if i not in first and game_of[i] in compiles}
     # one run, one set of files: experiments are written into a run folder beside the PDF, and the PDF and
@@ -368,7 +381,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     remove_stale_temporaries(root)
     stage = Path(tempfile.mkdtemp(prefix=temporary_prefix() + "run-", dir=root))
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
-    bar = Progress(len(builders), desc="report", what="sections", enabled=progress)
+    bar = Progress(len(builders), desc="report", what="tasks (sections, checks, proposals)", enabled=progress)
     try:
         # the robustness checks (full report only) test claims: a check starts once a finished section shows a
         # finding it assesses that could claim, sized by those claims (report.checks.needed_checks), in the same
@@ -380,9 +393,12 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # once every section is built, its findings are controlled (q-values over the whole report; the checks do
         # not change them) and a proposal (issue 29) starts in the same pool as soon as its finding's verdict is in
         # and it is sure to be among the report's proposals (report.proposals.startable): beside the last checks
+        # (a proposal plays one worker; one that would start with nothing else left to run waits for the end, where
+        # each of its balance rounds is split over all the workers instead)
         controlled: dict[str, object] = {}
         ran: dict[str, object] = {}
         started_proposals: set[str] = set()
+        outstanding = [len(builders)]   # sections and checks submitted and not yet returned
 
         def grow(n):
             bar.total += n
@@ -390,11 +406,17 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 bar.bar.total = bar.total
 
         def control():
-            secs = [done[i] for i in range(len(builders))]
-            if strength_parts:  # by name, as its builders are (report.strength imports this module)
-                combine = registry.lazy("pyradice_lab.report.strength:combine")
-                joined = combine(ctx, [secs[i] for i in strength_parts])
-                secs = [s for i, s in enumerate(secs) if i not in strength_parts] + [joined]
+            # the built sections in order: a game's parts joined where its first part is, the strength parts
+            # joined at the end (by name, as their builders are: report.strength imports this module)
+            secs, strength = [], [done[i] for i in strength_parts]
+            for i in range(len(builders)):
+                g = game_of[i]
+                if i in strength_parts or (g in game_parts and i != game_parts[g][0]):
+                    continue
+                secs.append(known[g].report_join(ctx, [done[j] for j in game_parts[g]]) if g in game_parts
+                            else done[i])
+            if strength:
+                secs.append(registry.lazy("pyradice_lab.report.strength:combine")(ctx, strength))
             # first the claims (q-values over the whole report), then their robustness: a check tests claims only
             controlled.update(sections=secs, names=control_claims(secs, quick=quick))
             if not quick:
@@ -403,7 +425,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 controlled["others"] = _others(secs)
 
         def proposals_now():
-            if quick or not controlled:
+            if quick or not controlled or outstanding[0] == 0:
                 return []
             from .proposals import proposal_kwargs, startable
 
@@ -426,6 +448,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             if isinstance(key, tuple):  # a proposal
                 ran[key[1]] = result
                 return []
+            outstanding[0] -= 1
             if isinstance(key, str):  # a check
                 checked[key] = result
                 return proposals_now()
@@ -436,6 +459,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             more = [c for c in needed_checks(checks, list(done.values())) if c.key not in started_checks]
             started_checks.update(c.key for c in more)
             grow(len(more))
+            outstanding[0] += len(more)
             if len(done) == len(builders):
                 control()
             # the checks first (they wait for nothing), then the tasks this one released, then the proposals
