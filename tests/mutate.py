@@ -84,8 +84,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     # tests/test_report.py::test_make_report_quick_builds_a_readable_pdf in 156 s (baseline 8 passed in 404 s)
     Mutation("report-drops-raft", "the Rocking Raft section is left out of the report",
              "pyradice_lab/report/build.py",
-             "(g, known[g].report_section) for g in names if known[g].report_section is not None]",
-             "(g, known[g].report_section) for g in names if known[g].report_section is not None and g != \"raft\"]",
+             "        if spec.report_section is None:\n",
+             "        if spec.report_section is None or g == \"raft\":\n",
              ("tests/test_report.py",)),
     # snapshot tests (golden transcripts, hard-coded docstring outputs) are left out where issue 18 asks for
     # direct tests of the rule
