@@ -80,8 +80,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))",
              "half = z / denom * math.sqrt(p * (1 - p) / n)",
              ("tests/test_rng_stats.py",)),
-    # report-drops-raft, run on 2026-12-02 (issue 32; 2 shared cores, load 4-7, not a quiet machine): caught by
-    # tests/test_report.py::test_make_report_quick_builds_a_readable_pdf in 156 s (baseline 8 passed in 404 s)
+    # report-drops-raft, run on 2026-12-03 on build.py's part loop (issue 32; 2 cores): caught by tests/test_report.py
+    # in 29 s (baseline 8 passed in 120 s)
     Mutation("report-drops-raft", "the Rocking Raft section is left out of the report",
              "pyradice_lab/report/build.py",
              "        if spec.report_section is None:\n",
