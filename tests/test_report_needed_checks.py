@@ -107,6 +107,26 @@ def test_imap_scheduled_runs_the_tasks_then_adds_with_the_same_results_on_every_
             assert again.map(_square, [(k,) for k in range(4)]) == [0, 1, 4, 9]
 
 
+def test_imap_scheduled_starts_the_smaller_priority_first_then_the_new_tasks_first():
+    """Serial: the order is the schedule's.  Keys >= 100 (the follow-ups) have priority 1, the others 0: every
+    task of priority 0 runs before any follow-up; among the follow-ups the newest batch first."""
+    seen = []
+
+    def then(key, result):
+        seen.append(key)
+        return [(100 + key, (key,)), (200 + key, (key,))] if key < 3 else []
+
+    with Pool(1) as pool:
+        out = dict(pool.imap_scheduled(_square, [(k, (k,)) for k in range(4)], then,
+                                       priority=lambda key: 1 if key >= 100 else 0))
+    assert seen == [0, 1, 2, 3, 102, 202, 101, 201, 100, 200]
+    assert out[102] == 4
+    with Pool(1) as pool:  # without priorities: a task's follow-ups come next, as before
+        seen.clear()
+        dict(pool.imap_scheduled(_square, [(k, (k,)) for k in range(4)], then))
+    assert seen == [0, 100, 200, 1, 101, 201, 2, 102, 202, 3]
+
+
 def test_imap_scheduled_keeps_at_most_n_jobs_tasks_in_flight():
     lock, state = threading.Lock(), {"now": 0, "most": 0}
     gate = threading.Event()
@@ -141,7 +161,8 @@ def test_build_report_starts_only_the_checks_its_sections_need(tmp_path, monkeyp
     monkeypatch.setattr(C, "run_check", counting)
 
     def stub(name, builder, ctx, parent_pid=None):
-        return _section(claim, none) if name == "raft" else Section(name, ["stub"])
+        # (trials: the strength part's join adds them up; the sections are built before the checks run)
+        return _section(claim, none) if name == "raft" else Section(name, ["stub"], trials="0")
 
     monkeypatch.setattr(report_build, "_build_section", stub)
     try:

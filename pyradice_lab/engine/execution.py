@@ -660,25 +660,40 @@ class Pool:
             raise
 
     def imap_scheduled(self, fn: Callable, tasks: Iterable[tuple[object, tuple]],
-                       then: Callable[[object, object], Iterable[tuple[object, tuple]]]) -> Iterator[tuple[object, object]]:
+                       then: Callable[[object, object], Iterable[tuple[object, tuple]]], *,
+                       priority: Callable[[object], float] | None = None) -> Iterator[tuple[object, object]]:
         """``(key, fn(*args))`` as the tasks finish, for ``tasks`` and every task that ``then`` adds.
 
         A task graph built as it runs: after each task, ``then(key, result)`` (called in this process) returns
         the tasks that may start now (e.g. the work that a finished result shows to be needed, or that waited
-        for it).  At most ``n_jobs`` tasks are in flight, so the order is the caller's: the tasks that
-        ``then`` returns start before the ones still waiting, otherwise the order given.  Each task seeds
-        itself, so the numbers never depend on which worker ran it or when."""
-        import collections
+        for it).  At most ``n_jobs`` tasks are in flight, so the order is the caller's: a task of smaller
+        ``priority(key)`` (default: all equal) starts first; among equal priorities the tasks that ``then``
+        returns start before the ones still waiting, otherwise the order given.  Each task seeds itself, so the
+        numbers never depend on which worker ran it or when."""
+        import heapq
+        import itertools
 
         ex = self.execution
-        queue = collections.deque(tasks)
+        rank = priority or (lambda key: 0)
+        later, sooner = itertools.count(), itertools.count(-1, -1)
+        queue: list = []
+
+        def push(new, seqs):  # (priority, sequence number): unique, so the keys are never compared
+            for (key, args), seq in zip(new, seqs):
+                heapq.heappush(queue, (rank(key), seq, key, args))
 
         def add(new):
-            queue.extendleft(reversed(list(new)))  # the new tasks first, in their own order
+            new = list(new)
+            push(new, reversed([next(sooner) for _ in new]))  # the new tasks first, in their own order
 
+        def pop():
+            return heapq.heappop(queue)[2:]
+
+        tasks = list(tasks)
+        push(tasks, [next(later) for _ in tasks])
         if not ex.parallel:
             while queue:
-                key, args = queue.popleft()
+                key, args = pop()
                 out = fn(*args)
                 yield key, out
                 add(then(key, out))
@@ -705,7 +720,7 @@ class Pool:
         try:
             while queue or running:
                 while queue and len(running) < ex.n_jobs:
-                    running.add(submit(*queue.popleft()))
+                    running.add(submit(*pop()))
                 if ex.backend == "dask":
                     fut = next(iter(as_completed(list(running))))
                     finished = {fut}

@@ -42,8 +42,10 @@ __all__ = ["report_section", "REPORT_PARTS", "join_parts", "SIZES", "run_tile_fa
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
-SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1500, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
-         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 600, 400), "versus": (6, 100, 200),
+SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1000, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
+         "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 400, 400), "versus": (6, 60, 200),
+         # (2026-12-03, the 5-minute budget: the heuristic's start-player run 1500 -> 1000 games a setup, the
+         # strong-play page 600 -> 400 expectimax games and 100 -> 60 head-to-head games)
          # the report player's runs of the tile, start-player and blue-bag pages (mcts_v2: about 0.02 / 0.07 /
          # 0.12 CPU s per 2p + automa / 3p / 4p game with every seat searching, compiled, measured 2026-12-02; the
          # quick report plays it with a budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache

@@ -30,7 +30,7 @@ SIZES = {
     "start_player_players": ((2, 4), (2, 3, 4)), "start_player_games": (60, 800),
     "readings_games": (60, 800),
     # strong play (the exact player: about 30 / 15 / 6 games per second at 2 / 3 / 4 players on a busy machine)
-    "strength_players": ((2,), (2, 3)), "strength_games": (16, 300),
+    "strength_players": ((2,), (2, 3)), "strength_games": (16, 200),
     "strong_players": ((2,), (2, 3, 4)), "strong_games": (24, 400), "strong_mix_games": (12, 200),
     # the report player's runs of the component and start-player experiments (the heuristic's are the sizes above)
     "card_fairness_strong": (24, 300),

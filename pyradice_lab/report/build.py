@@ -159,13 +159,18 @@ def _section_task(i: int, name: str, builder, ctx: ReportContext) -> Section:
 
 
 def _check_task(check, seed: int, cache_dir=None):
-    return _run_check(check, seed, cache_dir=cache_dir)
+    c0 = time.process_time()
+    result = _run_check(check, seed, cache_dir=cache_dir)
+    return result, time.process_time() - c0  # the CPU: the title page says where the report's CPU goes
 
 
 def _proposal_task(candidate, kw: dict):
     from .proposals import run_proposal
 
-    return run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
+    c0 = time.process_time()
+    result = run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
+    result.cpu_seconds = time.process_time() - c0
+    return result
 
 
 def _rewrite_findings(folder: Path, sections) -> None:
@@ -388,6 +393,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # worker pool as the sections; a check no finding needs does not run
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
+        check_cpu: dict[str, float] = {}
         done: dict[int, Section] = {}
         started_checks: set[str] = set()
         # once every section is built, its findings are controlled (q-values over the whole report; the checks do
@@ -443,6 +449,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                                                                                cache_dir=cache_dir))))
                     for c in new]
 
+        released: dict = {}  # check or proposal key -> the order in which it was released (priority)
+
         def then(key, result):
             bar.update(1)
             if isinstance(key, tuple):  # a proposal
@@ -450,8 +458,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 return []
             outstanding[0] -= 1
             if isinstance(key, str):  # a check
-                checked[key] = result
-                return proposals_now()
+                checked[key], check_cpu[key] = result
+                return release(proposals_now())
             done[key] = result
             new = [i for i, after in waiting.items() if after == key]
             for i in new:
@@ -463,13 +471,25 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             if len(done) == len(builders):
                 control()
             # the checks first (they wait for nothing), then the tasks this one released, then the proposals
-            return ([(c.key, (_check_task, (c, int(seed), cache_dir))) for c in more]
-                    + [(i, (_section_task, (i, *builders[i], ctx))) for i in new] + proposals_now())
+            return release([(c.key, (_check_task, (c, int(seed), cache_dir))) for c in more]
+                           + [(i, (_section_task, (i, *builders[i], ctx))) for i in new] + proposals_now())
+
+        def release(tasks):
+            for key, _ in tasks:
+                released.setdefault(key, len(released))
+            return tasks
 
         order = first + [i for i in range(len(builders)) if i not in first and i not in waiting]
+
+        def priority(key):
+            # the sections first (the compiling wave before the rest): the proposals can start in the pool only
+            # once every section is built; then the checks and proposals in the order they were released (the
+            # checks of the game built first first, so that no long check of an early game is left to the end)
+            return (0 if key in first else 1, 0) if isinstance(key, int) else (2, released[key])
+
         with Pool(execution=execution) as pool:
             for _ in pool.imap_scheduled(_call_task, [(i, (_section_task, (i, *builders[i], ctx))) for i in order],
-                                         then):
+                                         then, priority=priority):
                 pass
         bar.close()
         sections, names = controlled["sections"], controlled["names"]
@@ -486,7 +506,9 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         sections = [proposals_section(sections, seed=int(seed), quick=quick, out_dir=stage / PROPOSALS_DIR,
                                       out_name=PROPOSALS_DIR, n_jobs=n_jobs, backend=execution.backend,
                                       scheduler=scheduler, cache_dir=cache_dir, ran=ran)] + sections
+        # where the rest of the CPU went: the robustness checks and the proposals run in the workers
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
+                "checks_cpu": (len(check_cpu), sum(check_cpu.values())),
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
         staged_pdf = write_pdf(stage / out.name, sections, meta=meta)

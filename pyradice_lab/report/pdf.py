@@ -516,6 +516,9 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
              + (f" ({sum(getattr(s, 'cpu_seconds', None) or 0 for s in sections):.1f} s CPU)"
                 if any(getattr(s, "cpu_seconds", None) is not None for s in sections) else ""), "jobs",
              str(meta.get("n_jobs", "")))]
+    if meta.get("checks_cpu") and meta["checks_cpu"][0]:  # where the rest of the report's CPU went
+        n_checks, cpu = meta["checks_cpu"]
+        info.append(("checks", f"{n_checks} robustness checks, {cpu:.1f} s CPU in the workers", "", ""))
     grey = colors.HexColor("#555555")
     flow.append(RLTable([list(r) for r in info], colWidths=[55, 260, 55, 70], hAlign="CENTER",
                         style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),

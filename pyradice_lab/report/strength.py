@@ -39,7 +39,7 @@ __all__ = ["SIZES", "PLANS", "StrengthPlan", "ladder_experiment", "restricted_ex
 #: player, by report mode
 SIZES = {
     "quick": {"ladder": 40, "restricted": 40, "optimal": 12},
-    "full": {"ladder": 1000, "restricted": 1000, "optimal": 200},
+    "full": {"ladder": 600, "restricted": 600, "optimal": 150},
 }
 
 
@@ -65,7 +65,7 @@ PLANS = {
     # mcts (~0.2 s a game) is measured in docs/guide/meerkat.md; expectimax is the strongest the budget allows.
     # Restricted play: expectimax, not the report player mcts_v2 (the CLI's and restricted_play's default):
     # mcts_v2 (like mcts_late) plays 50-85 ms a 3-player game against expectimax's 10 ms, minutes more CPU for the
-    # full report's 5 x 300 games (docs/guide/meerkat.md, "restricted")
+    # full report's 5 x 180 games (docs/guide/meerkat.md, "restricted")
     "meerkat": StrengthPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "greedy", "expectimax"),
                             players=3, full_scale=0.3, restricted_policy="expectimax",
                             setup="3 seats: three players, or two players and the automa (the rules' setups)"),
