@@ -42,17 +42,19 @@ __all__ = ["report_section", "REPORT_PARTS", "join_parts", "SIZES", "run_tile_fa
 # of the kernel when numba's cache is cold (identical numbers, no compile inside the quick budget); the full
 # report always runs the compiled kernel (a cold compile of ~25 s fits its 5-minute budget) with sizes large
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
-SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 1000, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
+SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 600, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
          "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 400, 400), "versus": (6, 60, 200),
-         # (2026-12-03, the 5-minute budget: the heuristic's start-player run 1500 -> 1000 games a setup, the
-         # strong-play page 600 -> 400 expectimax games and 100 -> 60 head-to-head games)
+         # (2026-12-03, the 5-minute budget: the heuristic's start-player run 1500 -> 600 games a setup, the
+         # strong-play page 600 -> 400 expectimax games and 100 -> 60 head-to-head games; the report player's tile
+         # run 300 -> 200 games (tile 12 paid 3.02 +-0.11 against the board's 2.09) and start-player run 200 -> 150
+         # games a setup (the 2p + automa edge 0.30 +-0.13; the others undecided at either size))
          # the report player's runs of the tile, start-player and blue-bag pages (mcts_v2: about 0.02 / 0.07 /
          # 0.12 CPU s per 2p + automa / 3p / 4p game with every seat searching, compiled, measured 2026-12-02; the
          # quick report plays it with a budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache
          # is cold): about 130 CPU s, the largest part of the report (the start-player edges stay undecided at
          # 300 games a setup, +-0.07..0.11: 200 keeps them within +-0.08..0.14; the blue-bag effects are decided
          # at 100 games)
-         "fairness_strong": (2, 300, 1000), "seats_strong": (2, 200, 1000), "hazards_strong": (2, 100, 1000)}
+         "fairness_strong": (2, 200, 1000), "seats_strong": (2, 150, 1000), "hazards_strong": (2, 100, 1000)}
 #: rollouts per decision of the report player in the quick report (the pure-Python twin costs seconds per rollout)
 QUICK_BUDGET = 2
 #: The strong players of the strong-play experiment: (restated findings, search player in the head-to-head table)

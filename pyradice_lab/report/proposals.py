@@ -79,7 +79,7 @@ class ProposalBudget:
 PROPOSAL_BUDGETS = {"purramid": ProposalBudget(search=300, first=40, verify=150, recheck=0),
                     "raft": ProposalBudget(search=400, first=20, verify=200, recheck=200),
                     "pyradice": ProposalBudget(search=240, first=20, verify=120, recheck=120),
-                    "meerkat": ProposalBudget(search=300, first=30, verify=150, recheck=100)}
+                    "meerkat": ProposalBudget(search=240, first=24, verify=120, recheck=100)}
 #: Where one player count costs far more than the game's others (Purramid's optimal player at 3 and 4 players),
 #: its own budget, by ``(game, players)``
 PLAYER_BUDGETS = {("purramid", 3): ProposalBudget(search=100, first=20, verify=40, recheck=0),
