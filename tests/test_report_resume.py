@@ -63,8 +63,9 @@ def test_build_report_passes_its_cache_dir_to_every_check(tmp_path, monkeypatch,
 
     monkeypatch.setattr(C, "run_check", counting)
     kw = dict(quick=False, seed=2, games=["raft"], progress=False, cache_dir=tmp_path / "cache")
+    # (trials: the strength part's join adds them up; every section is built before the checks run)
     monkeypatch.setattr(report_build, "_build_section", lambda name, builder, ctx, parent_pid=None:
-                        report_build.Section(name, ["stub"]))
+                        report_build.Section(name, ["stub"], trials="0"))
     with pytest.raises(KeyboardInterrupt):
         report_build.build_report(tmp_path / "one" / "r.pdf", **kw)
     counting.resumed = True
