@@ -39,7 +39,7 @@ __all__ = ["SIZES", "PLANS", "StrengthPlan", "ladder_experiment", "restricted_ex
 #: player, by report mode
 SIZES = {
     "quick": {"ladder": 40, "restricted": 40, "optimal": 12},
-    "full": {"ladder": 600, "restricted": 600, "optimal": 150},
+    "full": {"ladder": 600, "restricted": 600, "optimal": 100},
 }
 
 
