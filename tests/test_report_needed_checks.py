@@ -125,6 +125,8 @@ def test_imap_scheduled_starts_the_smaller_priority_first_then_the_new_tasks_fir
         seen.clear()
         dict(pool.imap_scheduled(_square, [(k, (k,)) for k in range(4)], then))
     assert seen == [0, 100, 200, 1, 101, 201, 2, 102, 202, 3]
+    with Pool(1) as pool, pytest.raises(TypeError, match="priority must be a function"):
+        list(pool.imap_scheduled(_square, [(0, (0,))], lambda k, r: [], priority=3))
 
 
 def test_imap_scheduled_keeps_at_most_n_jobs_tasks_in_flight():

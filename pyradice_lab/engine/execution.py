@@ -673,6 +673,8 @@ class Pool:
         import heapq
         import itertools
 
+        if priority is not None and not callable(priority):
+            raise TypeError(f"priority must be a function of a task's key or None, got {type(priority).__name__}")
         ex = self.execution
         rank = priority or (lambda key: 0)
         later, sooner = itertools.count(), itertools.count(-1, -1)

@@ -44,10 +44,11 @@ __all__ = ["report_section", "REPORT_PARTS", "join_parts", "SIZES", "run_tile_fa
 # enough for readable confidence intervals; the scripts in experiments/ use the largest sizes.
 SIZES = {"fairness": (3, 1000, 3000), "seats": (4, 600, 4000), "automa": (4, 1000, 3000), "features": (3, 1000, 3000),
          "hazards": (4, 1000, 3000), "readings": (4, 1500, 5000), "strong": (4, 400, 400), "versus": (6, 100, 200),
-         # (2026-12-03, the 5-minute budget: the heuristic's start-player run 1500 -> 600 games a setup, the
-         # strong-play page 600 -> 400 expectimax games (its head-to-head games stay at 100, the minimum for a claim); the report player's tile
-         # run 300 -> 200 games (tile 12 paid 3.02 +-0.11 against the board's 2.09) and start-player run 200 -> 150
-         # games a setup (the 2p + automa edge 0.30 +-0.13; the others undecided at either size))
+         # (2026-12-03, the 5-minute budget: the heuristic's start-player run 1500 -> 600 games a setup; the
+         # strong-play page 600 -> 400 expectimax games, its head-to-head games kept at 100, the minimum for a
+         # claim; the report player's tile run 300 -> 200 games (tile 12 paid 3.02 +-0.11 against the board's
+         # 2.09) and start-player run 200 -> 150 games a setup (the 2p + automa edge 0.30 +-0.13; the others
+         # undecided at either size))
          # the report player's runs of the tile, start-player and blue-bag pages (mcts_v2: about 0.02 / 0.07 /
          # 0.12 CPU s per 2p + automa / 3p / 4p game with every seat searching, compiled, measured 2026-12-02; the
          # quick report plays it with a budget of QUICK_BUDGET rollouts, in the pure-Python twin when numba's cache

@@ -167,10 +167,7 @@ def _check_task(check, seed: int, cache_dir=None):
 def _proposal_task(candidate, kw: dict):
     from .proposals import run_proposal
 
-    c0 = time.process_time()
-    result = run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
-    result.cpu_seconds = time.process_time() - c0
-    return result
+    return run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
 
 
 def _rewrite_findings(folder: Path, sections) -> None:
@@ -476,7 +473,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
 
         def release(tasks):
             for key, _ in tasks:
-                released.setdefault(key, len(released))
+                if not isinstance(key, int):  # a section's priority is its wave
+                    released.setdefault(key, len(released))
             return tasks
 
         order = first + [i for i in range(len(builders)) if i not in first and i not in waiting]

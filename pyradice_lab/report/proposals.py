@@ -422,8 +422,6 @@ class Proposal:
     games: int = 0
     seconds: float = 0.0
     budget: ProposalBudget | None = None
-    #: CPU seconds of the run in the process that ran it (None: not measured); the title page adds them up
-    cpu_seconds: float | None = None
 
     @property
     def worse(self) -> list:
