@@ -141,8 +141,8 @@ def _child(script: str, out: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    from pyradice_lab.engine.findings import render
     from pyradice_lab.report import runner
-    from pyradice_lab.report.findings import render
 
     records = []
     save = runner.save_experiment

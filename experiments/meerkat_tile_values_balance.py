@@ -14,8 +14,8 @@
 from pathlib import Path
 
 from pyradice_lab import balance
+from pyradice_lab.engine.figures import objectives_figure
 from pyradice_lab.report import ExperimentResult, run_experiment
-from pyradice_lab.report.figures import objectives_figure
 
 PARAMETERS = {
     "tile.3.values": [[9, 4], [10, 5]],

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 
 from pyradice_lab.design.strength import wilson_interval
+from pyradice_lab.engine.findings import Finding
 from pyradice_lab.engine.stats import mean_estimate
 from pyradice_lab.pyradice.sim import simulate_games
 from pyradice_lab.report import ExperimentResult, run_experiment
-from pyradice_lab.report.findings import Finding
 
 POLICY = "flat_mc"
 

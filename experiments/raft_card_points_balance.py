@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from pyradice_lab import balance, raft
+from pyradice_lab.engine.figures import objectives_figure
 from pyradice_lab.engine.registry import get_game
 from pyradice_lab.report import ExperimentResult, run_experiment
-from pyradice_lab.report.figures import objectives_figure
 
 POLICY = get_game("raft").report_player
 

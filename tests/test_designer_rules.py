@@ -15,7 +15,7 @@ from pyradice_lab.design import balance as balance_mod
 from pyradice_lab.design.compare import BLOCK, compare
 from pyradice_lab.design.robustness import RobustnessResult, parse_finding
 from pyradice_lab.design.strength import fit_bradley_terry
-from pyradice_lab.report.findings import MIN_CLAIM_N, Finding
+from pyradice_lab.engine.findings import MIN_CLAIM_N, Finding
 
 
 # ------------------------------------------------------------------------------- robustness

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from pyradice_lab.report.figures import (
+from pyradice_lab.engine.figures import (
     MIN_FONT,
     PAGE_WIDTH_IN,
     axis_label,
@@ -115,7 +115,7 @@ def _objectives(n):
 def test_objectives_figure_with_many_rows_draws_the_farthest_with_a_note_and_no_overlapping_labels():
     import matplotlib
 
-    from pyradice_lab.report.figures import OBJECTIVE_ROWS, STYLE, objectives_figure, text_overlaps
+    from pyradice_lab.engine.figures import OBJECTIVE_ROWS, STYLE, objectives_figure, text_overlaps
 
     with matplotlib.rc_context(STYLE):
         fig = objectives_figure(_objectives(39), unit="points", label="card")   # the Raft worked case's 39 cards

@@ -7,8 +7,7 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from pyradice_lab.engine.stats import mean_estimate, proportion_estimate
-from pyradice_lab.report.findings import (
+from pyradice_lab.engine.findings import (
     MIN_CLAIM_N,
     Finding,
     component_findings,
@@ -19,6 +18,7 @@ from pyradice_lab.report.findings import (
     rank,
     render,
 )
+from pyradice_lab.engine.stats import mean_estimate, proportion_estimate
 
 
 def diff(est, lo, hi, n=1000, null=0.5, **kw):
@@ -172,7 +172,7 @@ def test_the_p_value_read_off_the_interval_agrees_with_the_interval():
 def test_control_fdr_is_benjamini_hochberg_over_the_tested_findings():
     from scipy.stats import false_discovery_control
 
-    from pyradice_lab.report.findings import control_fdr
+    from pyradice_lab.engine.findings import control_fdr
 
     fs = [diff(0.5 + e, 0.5 + e - 0.03, 0.5 + e + 0.03) for e in (0.1, 0.032, 0.031, 0.0, -0.04)]
     fs += [Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25), diff(0.6, 0.5, 0.7, n=50)]
@@ -194,7 +194,7 @@ def test_control_fdr_is_benjamini_hochberg_over_the_tested_findings():
 
 
 def test_a_quick_run_claims_nothing_and_shows_the_numbers():
-    from pyradice_lab.report.findings import control_fdr, fdr_sentence
+    from pyradice_lab.engine.findings import control_fdr, fdr_sentence
 
     fs = control_fdr([diff(0.6, 0.55, 0.65), Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25)],
                      quick=True)
@@ -205,7 +205,7 @@ def test_a_quick_run_claims_nothing_and_shows_the_numbers():
 
 
 def test_the_summary_sentence_counts_claims_and_expected_false_ones():
-    from pyradice_lab.report.findings import control_fdr, fdr_sentence
+    from pyradice_lab.engine.findings import control_fdr, fdr_sentence
 
     fs = control_fdr([diff(0.6, 0.55, 0.65), diff(0.62, 0.57, 0.67), diff(0.5, 0.45, 0.55),
                       Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25)])
@@ -216,7 +216,7 @@ def test_the_summary_sentence_counts_claims_and_expected_false_ones():
 
 
 def test_holm_is_the_step_down_adjustment():
-    from pyradice_lab.report.findings import holm
+    from pyradice_lab.engine.findings import holm
 
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.2, 0.001]) == pytest.approx([0.2, 0.002])

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
+from pyradice_lab.engine.findings import Finding
 from pyradice_lab.report.build import ExperimentResult, FigureItem, Section, Table, Text, write_pdf
-from pyradice_lab.report.findings import Finding
 from pyradice_lab.report.style import QUICK_BANNER
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -215,8 +215,8 @@ def test_claims_are_allowed_by_each_findings_own_minimum_or_else_by_the_sample_s
 
 
 def test_a_figure_whose_text_reaches_out_is_narrowed_to_print_at_full_size():
+    from pyradice_lab.engine.figures import PAGE_WIDTH_IN
     from pyradice_lab.report.build import render_figure
-    from pyradice_lab.report.figures import PAGE_WIDTH_IN
 
     fig, ax = plt.subplots(figsize=(6.5, 3))
     ax.plot([0, 1, 2], [0, 1, 0])

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from pyradice_lab.engine.execution import Pool
+from pyradice_lab.engine.findings import Finding
 from pyradice_lab.report import build as report_build, checks as C
 from pyradice_lab.report.build import ExperimentResult, Section
-from pyradice_lab.report.findings import Finding
 
 CHECKS = C.checks_for(["raft", "pyradice", "meerkat", "purramid"])
 BY_KEY = {c.key: c for c in CHECKS}

@@ -4,8 +4,8 @@ workers): the parts, joined, are the whole section."""
 import pytest
 
 from pyradice_lab.engine import registry
+from pyradice_lab.engine.results import ExperimentResult, ReportContext
 from pyradice_lab.meerkat import report as R
-from pyradice_lab.report.items import ExperimentResult, ReportContext
 
 
 def test_meerkat_registers_its_parts_and_their_join():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pyradice_lab.engine import registry
-from pyradice_lab.report.findings import (
+from pyradice_lab.engine.findings import (
     Finding,
     game_heuristics,
     heuristic_only,
@@ -116,7 +116,7 @@ def test_the_check_finds_heuristic_only_rows_and_build_report_warns(tmp_path):
 
 def test_a_disagreement_about_a_change_is_said_in_words():
     """A difference from 0 is an increase or a decrease, never "above 0 points" (issue 30 part 5)."""
-    from pyradice_lab.report.findings import Finding, render, with_sensitivity
+    from pyradice_lab.engine.findings import Finding, render, with_sensitivity
 
     strong = Finding("difference", "Points per turn held, A against B", 0.5, -0.1, 1.1, n=400, null=0.0,
                      unit="points", player="exact")

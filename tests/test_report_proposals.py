@@ -9,10 +9,10 @@ import dataclasses
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.findings import Finding
+from pyradice_lab.engine.results import ExperimentResult, Section, Table, Text
 from pyradice_lab.report import proposals as P
 from pyradice_lab.report.build import PROPOSALS_DIR, _swap_proposals
-from pyradice_lab.report.findings import Finding
-from pyradice_lab.report.items import ExperimentResult, Section, Table, Text
 
 TINY = P.ProposalBudget(search=60, first=10, verify=30, recheck=30)
 START = "start player's win share, 2 players, side A"
@@ -224,8 +224,8 @@ def test_a_verdict_names_a_group_of_paths_once():
 
 
 def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
+    from pyradice_lab.engine.findings import Finding
     from pyradice_lab.meerkat.components import load_components
-    from pyradice_lab.report.findings import Finding
     from pyradice_lab.report.proposals import TILE_STEPS, _meerkat_tile
 
     comp = load_components()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.findings import Finding, difference_of, render
 from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
-from pyradice_lab.report.findings import Finding, difference_of, render
 from pyradice_lab.report.tables import column_label
 
 sys.path.insert(0, str(Path(__file__).parent))

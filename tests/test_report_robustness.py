@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine.findings import Finding
 from pyradice_lab.engine.stats import proportion_estimate
 from pyradice_lab.report import checks as report_robustness
 from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
@@ -22,7 +23,6 @@ from pyradice_lab.report.checks import (
     run_check,
     verdict,
 )
-from pyradice_lab.report.findings import Finding
 from pyradice_lab.report.pdf import robust_cell
 
 CHECK = next(c for c in checks_for(["raft"]) if c.key == "raft start 3p standard")

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 
 import pyradice_lab.report.checks as checks_module
 from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine.findings import Finding
 from pyradice_lab.engine.stats import proportion_estimate
 from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
 from pyradice_lab.report.checks import (
@@ -22,7 +23,6 @@ from pyradice_lab.report.checks import (
     run_check,
     verdict,
 )
-from pyradice_lab.report.findings import Finding
 
 CHECKS = {c.key: c for c in checks_for(["meerkat", "pyradice", "raft"])}
 ALL = {}

@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.findings import MIN_CLAIM_N
 from pyradice_lab.report.build import ReportContext
-from pyradice_lab.report.findings import MIN_CLAIM_N
 from pyradice_lab.report.strength import (
     PLANS,
     SIZES,

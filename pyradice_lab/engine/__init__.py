@@ -26,4 +26,5 @@
 from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
-    "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase"])
+    "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase",
+    "findings", "results", "figures"])

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover - numpy and pandas load when a check runs, not at registration
     import pandas as pd
 
-__all__ = ["GameSpec", "SweepTarget", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
+__all__ = ["GameSpec", "SweepTarget", "CONTRACT_MODULES", "CONTRACT_PARTS", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
            "BUILTIN_GAMES", "lazy", "strongest_policy", "restricted_player"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
@@ -102,6 +102,38 @@ class SweepTarget:
     defaults: Mapping[str, Sequence] = field(default_factory=dict)
 
 
+#: role -> module name in the game's package (the shared shape, docs/architecture.md)
+CONTRACT_MODULES = {
+    "components": "components",  # FORMAT, default_components, coerce_components, sample_plausible, replace
+    "sim": "sim",                # simulate_games, outcomes, lineup_outcomes
+    "metrics": "metrics",        # METRICS: the designer metrics
+    "checks": "checks",          # CHECKS: the robustness checks of the game's findings
+    "levers": "levers",          # LEVERS: the balance levers
+    "plan": "plan",              # PLAN: the report plan (sizes, strength part)
+    "advisor": "advisor",        # Position, load_position, position_from_game, advise
+    "desk": "desk",              # DESK: the web desk
+    "analysis": "analysis",      # experiments -> data + findings
+    "pages": "pages",            # the report section (draws, never computes)
+    "policies": "policies",      # named players
+    "cli": "cli",                # the game's own subcommands
+    "bench": "bench",            # bench cases
+}
+#: part -> (module role, attribute) for :meth:`GameSpec.part`
+CONTRACT_PARTS = {
+    "metrics": ("metrics", "METRICS"),
+    "checks": ("checks", "CHECKS"),
+    "levers": ("levers", "LEVERS"),
+    "plan": ("plan", "PLAN"),
+    "desk": ("desk", "DESK"),
+    "position": ("advisor", "Position"),
+    "load_position": ("advisor", "load_position"),
+    "position_from_game": ("advisor", "position_from_game"),
+    "advise": ("advisor", "advise"),
+    "format": ("components", "FORMAT"),
+}
+_MISSING = object()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What a game package tells the rest of pyradice_lab about itself.
@@ -154,6 +186,11 @@ class GameSpec:
     heuristic_player : str
         The fast heuristic shown beside the report player as a sensitivity column.  Empty: the first
         registered policy.
+    package : str
+        The game's package (``"pyradice_lab.purramid"``): :meth:`module` and :meth:`part` find the contract's
+        parts there by name (:data:`CONTRACT_MODULES`, :data:`CONTRACT_PARTS`).
+    default_players : int
+        The player count every entry point of the game defaults to (the rules' most common count); 0: not stated.
     """
 
     name: str
@@ -177,6 +214,8 @@ class GameSpec:
     unrestrictable: tuple[str, ...] = ()
     report_player: str = ""
     heuristic_player: str = ""
+    package: str = ""
+    default_players: int = 0
 
     def __post_init__(self):
         for attr in ("report_player", "heuristic_player"):
@@ -187,6 +226,61 @@ class GameSpec:
             object.__setattr__(self, "report_player", self.policies[-1])
         if not self.heuristic_player and self.policies:
             object.__setattr__(self, "heuristic_player", self.policies[0])
+        if not isinstance(self.default_players, int) or self.default_players < 0:
+            raise ValueError(f"default_players must be a positive int (0: not stated), got {self.default_players!r}")
+
+    # -- the contract's parts, each declared in the game's own package and found by name ------------------------
+    def module(self, role: str):
+        """The game package's module for ``role`` (one of :data:`CONTRACT_MODULES`), imported on first use.
+
+        This is the one place above a game where a game module is imported by name: design/, report/, web/, the
+        CLI and bench reach a game's components, simulator, metrics, levers, checks, report plan, advisor and desk
+        through it (or through the properties below).  ValueError when the game has no such module.
+        """
+        if role not in CONTRACT_MODULES:
+            raise ValueError(f"role must be one of {sorted(CONTRACT_MODULES)}, got {role!r}")
+        if not self.package:
+            raise ValueError(f"{self.name}: registered without a package, so it has no {role!r} module")
+        modname = f"{self.package}.{role}"
+        try:
+            return importlib.import_module(modname)
+        except ModuleNotFoundError as exc:
+            if exc.name != modname:
+                raise
+            raise ValueError(f"{self.name} declares no {role!r} part (no module {modname})") from None
+
+    def part(self, role: str, default: Any = _MISSING):
+        """The attribute that declares the contract part ``role`` (:data:`CONTRACT_PARTS`), e.g. ``part("levers")``
+        is the package's ``levers.LEVERS``.  ``default`` is returned when the game does not declare it; without a
+        default that is a ValueError naming the part."""
+        if role not in CONTRACT_PARTS:
+            raise ValueError(f"role must be one of {sorted(CONTRACT_PARTS)}, got {role!r}")
+        module, attr = CONTRACT_PARTS[role]
+        try:
+            mod = self.module(module)
+        except ValueError:
+            if default is not _MISSING:
+                return default
+            raise
+        if not hasattr(mod, attr):
+            if default is not _MISSING:
+                return default
+            raise ValueError(f"{self.name} declares no {role!r} part ({self.package}.{module} has no {attr})")
+        return getattr(mod, attr)
+
+    def has_part(self, role: str) -> bool:
+        """Whether the game declares the contract part ``role``."""
+        return self.part(role, None) is not None
+
+    @property
+    def components(self):
+        """The components module (``FORMAT``, ``default_components``, ``coerce_components``, ``sample_plausible``)."""
+        return self.module("components")
+
+    @property
+    def simulate_games(self) -> Callable[..., Any]:
+        """The game's ``simulate_games``."""
+        return self.module("sim").simulate_games
 
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -205,7 +299,8 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
                   sweeps: Mapping[str, SweepTarget] = (), policies: Sequence[str] = (),
                   restrictions: Mapping[str, str] = (), lineup_ok: str | None = None,
                   unrestrictable: Sequence[str] = (), report_player: str = "",
-                  heuristic_player: str = "", report_parts: Sequence[str] = ()) -> GameSpec:
+                  heuristic_player: str = "", report_parts: Sequence[str] = (),
+                  default_players: int = 0) -> GameSpec:
     """Register a game package that has the shared shape (docs/architecture.md).
 
     The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
@@ -233,7 +328,8 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
         sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
         lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
         lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),
-        unrestrictable=tuple(unrestrictable), report_player=report_player, heuristic_player=heuristic_player))
+        unrestrictable=tuple(unrestrictable), report_player=report_player, heuristic_player=heuristic_player,
+        package=package, default_players=int(default_players)))
 
 
 def _load_builtin() -> None:

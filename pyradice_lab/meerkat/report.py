@@ -1,8 +1,8 @@
 """The Meerkat Kingdom report section: exact odds, then one experiment per designer question.
 
-Every conclusion is a :class:`~pyradice_lab.report.findings.Finding` computed from the experiment's own table by a
+Every conclusion is a :class:`~pyradice_lab.engine.findings.Finding` computed from the experiment's own table by a
 ``*_findings`` function here (tested against the table); the ``reading`` of an experiment only says how it was run
-and how to read it.  Below :data:`~pyradice_lab.report.findings.MIN_CLAIM_N` games (the quick report) the findings show
+and how to read it.  Below :data:`~pyradice_lab.engine.findings.MIN_CLAIM_N` games (the quick report) the findings show
 their numbers and claim nothing.
 """
 
@@ -18,9 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..engine.rng import spawn_seeds  # noqa: E402
-from ..engine.stats import Z95, Estimate  # noqa: E402
-from ..report.findings import (  # noqa: E402
+from ..engine.findings import (  # noqa: E402
     MIN_CLAIM_N,
     Finding,
     difference_of,
@@ -28,7 +26,9 @@ from ..report.findings import (  # noqa: E402
     format_value,
     from_estimate,
 )
-from ..report.items import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
+from ..engine.results import ExperimentResult, Section, Table, Text, save_experiment  # noqa: E402
+from ..engine.rng import spawn_seeds  # noqa: E402
+from ..engine.stats import Z95, Estimate  # noqa: E402
 from . import analysis as A  # noqa: E402
 from .components import default_components  # noqa: E402
 from .odds import placement_table  # noqa: E402
@@ -483,10 +483,10 @@ def report_players(quick: bool = False) -> tuple[str, str]:
 
 def paired(make, strong_args: tuple, heuristic_args: tuple, strong: str, heuristic: str) -> ExperimentResult:
     """``make(*strong_args, policies=strong)``, the page, with the tile, start-player and blue-bag findings of
-    ``make(*heuristic_args, policies=heuristic)`` beside its own (:func:`pyradice_lab.report.findings.pair_findings`,
+    ``make(*heuristic_args, policies=heuristic)`` beside its own (:func:`pyradice_lab.engine.findings.pair_findings`,
     matched by quantity without the tile's values; a finding that names another tile under the heuristic says
     which)."""
-    from ..report.findings import pair_findings
+    from ..engine.findings import pair_findings
 
     res = make(*strong_args, policies=strong)
     base = make(*heuristic_args, policies=heuristic)
@@ -515,7 +515,7 @@ def without_restated(res: ExperimentResult, strong: str) -> ExperimentResult:
     """The strong-play page without its restated start-player and tile findings when they are measured with
     another player than the report player ``strong`` (the seat-advantage and tile pages now measure them with
     it, the heuristic beside): its head-to-head and restricted-player findings stay."""
-    from ..report.findings import is_designer_finding
+    from ..engine.findings import is_designer_finding
 
     base = strong.split(":")[0]
     res.findings = tuple(f for f in res.findings

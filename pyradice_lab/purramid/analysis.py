@@ -1,9 +1,9 @@
 """Purramid experiments: one function per designer question, each returning an :class:`Answer`.
 
 An answer holds the data (every row: the CSV beside the report), the findings computed from those data
-(:class:`pyradice_lab.report.findings.Finding`: the quantity, its estimate and 95% interval, the test, the sample
+(:class:`pyradice_lab.engine.findings.Finding`: the quantity, its estimate and 95% interval, the test, the sample
 size and the players it was measured with) and the tables a figure needs.  Nothing here writes a
-conclusion: the sentences are rendered from the findings by :func:`pyradice_lab.report.findings.render`, which
+conclusion: the sentences are rendered from the findings by :func:`pyradice_lab.engine.findings.render`, which
 claims a difference only when its interval excludes "no difference" on enough games (or when both numbers
 are exact).  Burst odds, stop-or-continue values, yarn token values and the bonus-mode errors are exact;
 the game experiments simulate whole games with confidence intervals.
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..engine.findings import Finding, difference_of, from_estimate
 from ..engine.rng import seed_sequence
 from ..engine.stats import Z95, mean_estimate, nonnegative_estimate, proportion_estimate
-from ..report.findings import Finding, difference_of, from_estimate
 from . import advisor
 from .components import Layout, load_game_config, load_layout
 from .measures import (  # noqa: F401  (re-exported: the measurements behind the answers)

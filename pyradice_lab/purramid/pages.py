@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..report.figures import STYLE
-from ..report.findings import format_value
-from ..report.items import ExperimentResult
+from ..engine.figures import STYLE
+from ..engine.findings import format_value
+from ..engine.results import ExperimentResult
 from .analysis import Answer
 
 __all__ = ["figure", "interval_text", "ci_cells", "result_of"]

@@ -1,7 +1,7 @@
 """The Purramid report section: each experiment of :mod:`.analysis` laid out as an ExperimentResult.
 
 Every page of an experiment shows the question, the findings (rendered from the data by
-:mod:`pyradice_lab.report.findings`), how the numbers were measured, a figure and a compact table; the CSV beside
+:mod:`pyradice_lab.engine.findings`), how the numbers were measured, a figure and a compact table; the CSV beside
 the report holds every row.  Nothing here computes a conclusion.  Used by :func:`report_section` and by
 ``experiments/purramid_*.py``; sizes follow ``quick`` (:data:`.analysis.SIZES`), randomness comes from the
 SeedSequence passed in (the section spawns one child per experiment).
@@ -13,8 +13,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..report.figures import axis_label, place_legend, plot_series, reference_line
-from ..report.items import ExperimentResult, ReportContext, Section, Text, save_experiment
+from ..engine.figures import axis_label, place_legend, plot_series, reference_line
+from ..engine.results import ExperimentResult, ReportContext, Section, Text, save_experiment
 from . import analysis as A
 from .components import load_game_config
 from .pages import ci_cells, figure, interval_text, result_of
@@ -81,11 +81,11 @@ def game_experiments(n_games, seed, *, strong_games=None, player: str | None = N
     ``player``, default the registry's ``report_player``, ``strong_games`` per players x side, default
     ``n_games``) with the heuristic (every seat ``heuristic``, default the registry's ``heuristic_player``,
     ``n_games`` per cell) beside every start-player and component finding as its sensitivity
-    (:func:`pyradice_lab.report.findings.pair_findings`).  Returns the three results, the games played and the
+    (:func:`pyradice_lab.engine.findings.pair_findings`).  Returns the three results, the games played and the
     report player's games (reused by the strong-play page)."""
     from ..engine import registry
+    from ..engine.findings import pair_findings
     from ..engine.rng import seed_sequence
-    from ..report.findings import pair_findings
 
     spec = registry.get_game("purramid")
     player = player or spec.report_player

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..report.figures import axis_label, place_legend
-from ..report.items import ExperimentResult
+from ..engine.figures import axis_label, place_legend
+from ..engine.results import ExperimentResult
 from . import analysis as A
 from .pages import ci_cells, figure, interval_text, result_of
 

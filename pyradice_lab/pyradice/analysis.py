@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
+from ..engine.findings import Finding
 from ..engine.rng import seed_sequence
 from ..engine.stats import Z95, mean_estimate, proportion_estimate
-from ..report.findings import Finding
 from .components import GOAL_LEVELS, SKILL_LEVELS, Setup, coerce_components
 from .geometry import check_players
 from .odds import MAX_EXACT_TURNS, available_exact, blind_goal_probability
@@ -295,7 +295,7 @@ def reconstructed_components(components=None) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------------------- findings
-# Each experiment's conclusions, computed from its own table (pyradice_lab.report.findings renders the sentences and
+# Each experiment's conclusions, computed from its own table (pyradice_lab.engine.findings renders the sentences and
 # claims a difference only when its 95% interval excludes "no difference" on at least 100 games).
 
 #: the component a start-player advantage would change

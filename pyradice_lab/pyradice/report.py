@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.figures import STYLE, axis_label, place_legend, plot_series, reference_line
+from ..engine.findings import format_value
+from ..engine.results import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
 from ..engine.stats import Z95
-from ..report.figures import STYLE, axis_label, place_legend, plot_series, reference_line
-from ..report.findings import format_value
-from ..report.items import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
 from .analysis import (
     available_by_turn,
     available_distribution,
@@ -249,9 +249,9 @@ def experiment_first_player(sizes: dict, seed, policies=START_POLICIES) -> Exper
 
 def _merged(findings, policies):
     """With the report player among ``policies``: each start-player finding once, the report player's, with the
-    heuristic's beside it (:func:`pyradice_lab.report.findings.merge_players`)."""
+    heuristic's beside it (:func:`pyradice_lab.engine.findings.merge_players`)."""
     from ..engine import registry
-    from ..report.findings import merge_players
+    from ..engine.findings import merge_players
 
     spec = registry.get_game("pyradice")
     if spec.report_player in policies and spec.heuristic_player in policies:
@@ -268,7 +268,7 @@ def paired(make, n_strong: int, n_heuristic: int, seed) -> ExperimentResult:
     import matplotlib.pyplot as plt
 
     from ..engine import registry
-    from ..report.findings import pair_findings
+    from ..engine.findings import pair_findings
 
     spec = registry.get_game("pyradice")
     res = make(n_strong, seed, spec.report_player)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.findings import Finding, difference_of, from_estimate
+from ..engine.results import ExperimentResult
 from ..engine.rng import seed_sequence
 from ..engine.stats import Z95, Estimate, mean_estimate, proportion_estimate
-from ..report.findings import Finding, difference_of, from_estimate
-from ..report.items import ExperimentResult
 from .components import coerce_components
 from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table
@@ -266,7 +266,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
     # one test per card, Holm-adjusted over the deck's cards (the family): a verdict only where it survives
     from scipy.stats import norm
 
-    from ..report.findings import holm
+    from ..engine.findings import holm
 
     c["p_holm"] = holm(np.nan_to_num(2 * norm.sf(c["z"].abs().to_numpy(float)), nan=1.0))
     c["verdict"] = np.where(c["p_holm"] > 0.05, "fair",

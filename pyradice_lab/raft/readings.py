@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.findings import Finding
+from ..engine.results import ExperimentResult
 from ..engine.stats import Z95, mean_estimate
-from ..report.findings import Finding
-from ..report.items import ExperimentResult
 from .analysis import _children, _fig
 from .sim import by_position, simulate_games, start_player_table
 

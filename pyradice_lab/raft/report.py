@@ -1,6 +1,6 @@
 """The Rocking Raft section of the PDF report: components, the tilt model, calibration and ten experiments.
 
-Every experiment states its conclusions as :class:`~pyradice_lab.report.findings.Finding` objects computed from its
+Every experiment states its conclusions as :class:`~pyradice_lab.engine.findings.Finding` objects computed from its
 own table (its reading only says how it was run).  Sizes: quick mode plays about 1,700 games in all (most
 pages below the minimum sample for a claim: numbers only, stated); the full report about 23,000.  Every
 experiment is also saved as CSV + PNG (+ findings CSV) under ``reports/<name>/``.
@@ -12,7 +12,7 @@ import functools
 
 import pandas as pd
 
-from ..report.items import ReportContext, Section, Table, Text, save_experiment
+from ..engine.results import ReportContext, Section, Table, Text, save_experiment
 from . import analysis as ex, readings as rd, strong_play as sp
 from .components import default_components
 from .physics import default_params
@@ -117,7 +117,7 @@ def paired(make, strong_args: tuple, heuristic_args: tuple, **kwargs):
     import matplotlib.pyplot as plt
 
     from ..engine import registry
-    from ..report.findings import pair_findings
+    from ..engine.findings import pair_findings
 
     spec = registry.get_game("raft")
     res = make(*strong_args, policies=spec.report_player, **kwargs)

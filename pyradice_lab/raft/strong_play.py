@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.findings import Finding, difference_of, merge_players
+from ..engine.results import ExperimentResult
 from ..engine.stats import Z95, Estimate, mean_estimate
-from ..report.findings import Finding, difference_of, merge_players
-from ..report.items import ExperimentResult
 from .analysis import _blocks, _children, _fig, card_rate_blocks
 from .components import default_components
 from .sim import simulate, simulate_games, start_player_table

@@ -1,8 +1,9 @@
 """The document: above the designer's tools, below the CLI.
 
-- :mod:`~pyradice_lab.report.items` and :mod:`~pyradice_lab.report.findings`: the data types an experiment
-  returns (:class:`ExperimentResult`, :class:`Section`, :class:`Finding`): the only part of the report a game
-  imports, with :mod:`~pyradice_lab.report.figures` (the shared matplotlib style).
+- the data types an experiment returns (:class:`ExperimentResult`, :class:`Section`, :class:`Finding`) and the
+  shared matplotlib style live below the games, in :mod:`~pyradice_lab.engine.results`,
+  :mod:`~pyradice_lab.engine.findings` and :mod:`~pyradice_lab.engine.figures`; they are re-exported here
+  (``report.items``, ``report.findings`` and ``report.figures`` are the same module objects, kept for old imports).
 - :mod:`~pyradice_lab.report.build`: :func:`build_report` (the sections in worker processes) and
   :func:`write_pdf`; :mod:`~pyradice_lab.report.pdf`, :mod:`~pyradice_lab.report.tables` and
   :mod:`~pyradice_lab.report.style`: the ReportLab layout.
@@ -11,7 +12,7 @@
 - :mod:`~pyradice_lab.report.runner`: :func:`run_experiment`, the one runner of the ``experiments/`` scripts.
 
 The document builder's names load on first use (``from pyradice_lab.report import Section, write_pdf``), so a
-game importing :mod:`~pyradice_lab.report.items` never loads the PDF engine.
+game importing :mod:`~pyradice_lab.engine.results` never loads the PDF engine.
 
 >>> from pyradice_lab.report import Section
 >>> Section("Demo", ["Some text."]).title
@@ -31,15 +32,8 @@ __getattr__, __dir__, __all__ = attach(globals(), {
 }, submodules=["items", "findings", "figures", "build", "pdf", "tables", "style", "checks", "strength", "overview"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
-    from .build import (
-        DEFAULT_REPORT as DEFAULT_REPORT,
-        MAX_PAGES as MAX_PAGES,
-        ReportLengthWarning as ReportLengthWarning,
-        build_report as build_report,
-        write_pdf as write_pdf,
-    )
-    from .findings import MIN_CLAIM_N as MIN_CLAIM_N, Finding as Finding
-    from .items import (
+    from ..engine.findings import MIN_CLAIM_N as MIN_CLAIM_N, Finding as Finding
+    from ..engine.results import (
         EXPERIMENT_TABLE_ROWS as EXPERIMENT_TABLE_ROWS,
         ExperimentResult as ExperimentResult,
         FigureItem as FigureItem,
@@ -48,5 +42,12 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         Section as Section,
         Table as Table,
         Text as Text,
+    )
+    from .build import (
+        DEFAULT_REPORT as DEFAULT_REPORT,
+        MAX_PAGES as MAX_PAGES,
+        ReportLengthWarning as ReportLengthWarning,
+        build_report as build_report,
+        write_pdf as write_pdf,
     )
     from .runner import run_experiment as run_experiment

@@ -6,7 +6,7 @@ A :class:`Section` holds items in order: plain text (``str`` or :class:`Text`), 
 table, also saved as CSV + PNG under ``reports/<name>/`` by :func:`save_experiment`).  :func:`write_pdf`
 lays them out with ReportLab (:mod:`pyradice_lab.report.pdf`): a title page listing the version, date,
 seeds, trials and run time of every section and the sample size of every experiment; on page 2 the
-summary of all findings (:mod:`pyradice_lab.report.findings`), those that may change a component first; a table
+summary of all findings (:mod:`pyradice_lab.engine.findings`), those that may change a component first; a table
 of contents; PDF bookmarks for every section and experiment; tables that wrap and split across pages; vector
 figures.  The file is written to a temporary name and renamed, so an interrupted build never leaves a half
 PDF behind.
@@ -40,15 +40,8 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.execution import Pool, Progress, check_execution
-from ..engine.sweep import (
-    remove_stale_temporaries,
-    replace_with_default_mode,
-    temporary_prefix,
-    watch_parent,
-)
-from .checks import Check, NotChecked, assess_sections, check_of, checks_for, needed_checks, run_check_cached
-from .findings import MIN_CLAIM_N, Finding
-from .items import (
+from ..engine.findings import MIN_CLAIM_N, Finding
+from ..engine.results import (
     EXPERIMENT_TABLE_ROWS,
     ExperimentResult,
     FigureItem,
@@ -64,6 +57,13 @@ from .items import (
     save_experiment,
     swap_in,
 )
+from ..engine.sweep import (
+    remove_stale_temporaries,
+    replace_with_default_mode,
+    temporary_prefix,
+    watch_parent,
+)
+from .checks import Check, NotChecked, assess_sections, check_of, checks_for, needed_checks, run_check_cached
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
@@ -172,7 +172,7 @@ def _proposal_task(candidate, kw: dict):
 
 def _rewrite_findings(folder: Path, sections) -> None:
     """Rewrite ``<folder>/<name>_findings.csv`` (if the experiment saved one) with the assessed findings."""
-    from .findings import findings_table
+    from ..engine.findings import findings_table
 
     path = folder / f"{folder.name}_findings.csv"
     exp = next((it for s in sections for it in s.items
@@ -187,7 +187,7 @@ def control_claims(sections, *, quick: bool = False) -> list[str]:
     gets its p-value and Benjamini-Hochberg q-value over the whole report (:func:`findings.control_fdr`), a
     claim needs ``q <= FDR_LEVEL``; ``quick``: no finding claims (``"quick run: no claim"``).  Returns the names
     of the experiments with findings (their findings CSVs are to be rewritten)."""
-    from .findings import control_fdr
+    from ..engine.findings import control_fdr
 
     exps = [it for s in sections for it in s.items if isinstance(it, ExperimentResult) and it.findings]
     flat = [f for e in exps for f in e.findings]

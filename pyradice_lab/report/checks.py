@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .findings import Finding
+from ..engine.findings import Finding
 
 __all__ = ["Check", "PairedCheck", "NotChecked", "CHECKS", "RECONSTRUCTIONS", "GAMES", "PAIRED_GAMES", "QUICK_TEXT",
            "checks_for", "run_check", "verdict", "assess_sections", "run_check_cached", "STRONG_CHECK_GAMES",
@@ -507,7 +507,7 @@ def needed_checks(checks: Sequence[Check], sections) -> list[Check]:
     false-discovery control a finding claims at most what its own test does (``q >= p``), so the checks
     of findings that claim nothing on their own are never needed; a check that runs for a claim that
     the control then withdraws only costs time."""
-    from .items import ExperimentResult
+    from ..engine.results import ExperimentResult
 
     claims: dict[str, list] = {}
     for sec in sections:
@@ -522,7 +522,7 @@ def needed_checks(checks: Sequence[Check], sections) -> list[Check]:
 def assess_sections(sections, results: Mapping[str, object] | None, *, quick: bool = False) -> list[str]:
     """Fill in ``robust`` / ``robustness`` of every finding a check covers (in place); return the names of the
     experiments changed.  ``results``: check key -> RobustnessResult; quick mode writes :data:`QUICK_TEXT`."""
-    from .items import ExperimentResult
+    from ..engine.results import ExperimentResult
 
     changed = []
     checks = _all_checks()

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..engine import dice
+from ..engine.findings import from_estimate
 from ..engine.rng import block_ranges
 from ..engine.stats import mean_estimate, proportion_estimate
-from .findings import from_estimate
 
 if TYPE_CHECKING:  # the report engine (matplotlib) loads only when the section is built, not in sweep workers
     from .build import ReportContext, Section

@@ -1,6 +1,6 @@
 """The PDF layout of the report, on ReportLab's platypus.
 
-:func:`render_pdf` turns sections (:mod:`pyradice_lab.report.items`) into an A4 document: a title page
+:func:`render_pdf` turns sections (:mod:`pyradice_lab.engine.results`) into an A4 document: a title page
 (version, date, seeds, the sample size of every experiment), the summary of findings on page 2, a table
 of contents, then one part per section.  Paragraphs wrap; tables split across pages with their header
 repeated, headers wrap at ``_`` and spaces, columns are sized from their content and never drawn below
@@ -37,9 +37,9 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..engine._version import __version__
-from .figures import PAGE_HEIGHT_IN
-from .findings import MIN_CLAIM_N, component_findings, fdr_sentence, methods_note, rank, render
-from .items import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
+from ..engine.figures import PAGE_HEIGHT_IN
+from ..engine.findings import MIN_CLAIM_N, component_findings, fdr_sentence, methods_note, rank, render
+from ..engine.results import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
 from .style import (
     BOLD,
     CAPTION,
@@ -464,7 +464,7 @@ H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
 
 def findings_frame(sections) -> pd.DataFrame:
     """Every finding of ``sections``, ranked as on the summary page, with where it is (section, experiment)."""
-    from .findings import findings_table
+    from ..engine.findings import findings_table
 
     found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
     where = {id(f): (sec.title, exp.title, exp.name) for sec, exp, f in found}

@@ -1,7 +1,7 @@
 """Which players the report's designer findings rest on (issue 27): the report player, never a heuristic alone.
 
 Every finding of the report that names a component or the start player
-(:func:`~pyradice_lab.report.findings.is_designer_finding`) is measured with its game's report player
+(:func:`~pyradice_lab.engine.findings.is_designer_finding`) is measured with its game's report player
 (``registry.get_game(g).report_player``: all seats, or one strong seat in a field), the heuristic's result beside
 it (``sensitivity_player``).  :func:`heuristic_only_findings` lists the rows of a findings table (the report's
 findings CSV) that break this rule; :func:`~pyradice_lab.report.build.build_report` warns about them
@@ -24,7 +24,7 @@ import re
 
 import pandas as pd
 
-from .findings import game_heuristics, heuristic_only
+from ..engine.findings import game_heuristics, heuristic_only
 
 __all__ = ["heuristic_only_findings", "ReportPlayerWarning", "game_of", "check_report_players"]
 
@@ -46,9 +46,9 @@ def game_of(experiment: str) -> str | None:
 def heuristic_only_findings(table: pd.DataFrame) -> pd.DataFrame:
     """The rows of a findings table (columns ``experiment``, ``quantity``, ``component``, ``player``) whose finding
     names a component or the start player and whose player label names heuristics only (no report player of its
-    game nor a stronger one; :func:`~pyradice_lab.report.findings.heuristic_only`); the registry gives each game's
+    game nor a stronger one; :func:`~pyradice_lab.engine.findings.heuristic_only`); the registry gives each game's
     report player, its ``heuristic_player`` and the policies registered weaker than the report player (the
-    heuristics) and stronger (:func:`~pyradice_lab.report.findings.game_heuristics`)."""
+    heuristics) and stronger (:func:`~pyradice_lab.engine.findings.game_heuristics`)."""
     from ..engine import registry
 
     if table is None or not len(table):

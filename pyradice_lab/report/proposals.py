@@ -3,7 +3,7 @@
 After the report's claims are controlled (Benjamini-Hochberg over the whole report) and re-checked on plausible
 components (:mod:`pyradice_lab.report.checks`), every **component finding** (``component`` set) that
 
-- claims a difference (``q <= 0.05``, :attr:`Finding.is_claim <pyradice_lab.report.findings.Finding.is_claim>`),
+- claims a difference (``q <= 0.05``, :attr:`Finding.is_claim <pyradice_lab.engine.findings.Finding.is_claim>`),
 - holds on every sampled plausible component set (``robust=True``), and
 - is measured by a designer metric (the metric of its robustness check: ``tile_pay_excess:12``,
   ``boat_pay_excess:2``, ``start_player_win`` ...) for which this module knows a **lever** (:data:`LEVERS`)
@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .findings import Finding, rank
+from ..engine.findings import Finding, rank
 
 __all__ = ["ProposalBudget", "PROPOSAL_BUDGETS", "PLAYER_BUDGETS", "budget_for", "MAX_PROPOSALS", "Candidate", "Proposal", "Recheck", "LEVERS",
            "find_candidates", "run_proposal", "recheck", "proposals_section", "SECTION_TITLE", "QUICK_STATUS",
@@ -294,7 +294,7 @@ def find_candidates(sections, *, quick: bool = False, max_proposals: int = MAX_P
     of them (``status`` :data:`QUICK_STATUS`); otherwise the claims, each with ``status`` "" (to run, the first
     ``max_proposals``) or why not (not robust, no lever, beyond the report's proposals).  One candidate per game,
     metric and games (two experiments stating the same finding share one)."""
-    from .items import ExperimentResult
+    from ..engine.results import ExperimentResult
 
     found = [(it.name, f) for s in sections for it in s.items if isinstance(it, ExperimentResult)
              for f in it.findings if f.component]
@@ -470,7 +470,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
 
 def _others(sections) -> list[Candidate]:
     """Every component finding of ``sections`` with a single metric (claimed or not), as candidates to re-check."""
-    from .items import ExperimentResult
+    from ..engine.results import ExperimentResult
 
     out, seen = [], set()
     for s in sections:
@@ -542,7 +542,7 @@ def _candidates_table(cands: Sequence[Candidate], done: Mapping[str, Proposal]) 
 
 
 def _proposal_items(p: Proposal, out_name: str) -> list:
-    from .items import Table, Text
+    from ..engine.results import Table, Text
 
     c, r = p.candidate, p.result
     base = _components(c.game)
@@ -626,9 +626,9 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
     report), writing the TOML files into ``out_dir``; ``budgets`` / ``policies`` (by game) replace
     :data:`PROPOSAL_BUDGETS` and the report players (tests).  ``ran``: proposals already run (candidate id ->
     :class:`Proposal`, with :func:`proposal_kwargs`: the report runs those of :func:`startable` in its worker
-    pool while the last robustness checks play), used as they are.  Returns the :class:`~pyradice_lab.report.items.Section`
+    pool while the last robustness checks play), used as they are.  Returns the :class:`~pyradice_lab.engine.results.Section`
     (its ``proposals`` attribute: the :class:`Proposal` objects run)."""
-    from .items import Section, Table, Text
+    from ..engine.results import Section, Table, Text
 
     t0, c0 = time.perf_counter(), time.process_time()
     budgets = dict(budgets or {})

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine.cliargs import ArgumentParser, nonneg_int, output_dir
-from .findings import render
-from .items import ExperimentResult, save_experiment
+from ..engine.findings import render
+from ..engine.results import ExperimentResult, save_experiment
 
 __all__ = ["run_experiment", "parse_experiment_args", "ExperimentArgs"]
 

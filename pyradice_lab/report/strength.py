@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .findings import MIN_CLAIM_N, Finding
+from ..engine.findings import MIN_CLAIM_N, Finding
 
 if TYPE_CHECKING:
     from .build import ExperimentResult, ReportContext, Section
@@ -128,7 +128,7 @@ def _h2h_finding(h2h, a: str, b: str, players: int, min_n: int | None = None) ->
 
 
 def _ladder_figure(table: pd.DataFrame, title: str):
-    from .figures import axis_label
+    from ..engine.figures import axis_label
 
     fig, ax = _fig(len(table))
     y = np.arange(len(table))[::-1]
@@ -178,7 +178,7 @@ def ladder_experiment(game: str, *, games: int, rng, plan: StrengthPlan | None =
         pairs.append((plan.optimal[0], "greedy"))  # the exact player met only the best human-style one
     findings = [f for a, b in dict.fromkeys(pairs) if (f := _h2h_finding(h2h, a, b, plan.players)) is not None]
     if plan.players >= 3 and len(findings) > 1:  # pairs within the same games: Holm over the ladder's family
-        from .findings import holm
+        from ..engine.findings import holm
 
         findings = [f.with_context(p_value=p, test=f"{f.test}; p Holm-adjusted over the ladder's {len(findings)} "
                                                    "pairs") for f, p in zip(findings, holm([f.p for f in findings]))]
@@ -210,8 +210,8 @@ def restricted_experiment(game: str, *, games: int, rng, plan: StrengthPlan | No
     """Restricted play of ``game``'s strongest restrictable player as a report experiment."""
     from ..design.strength import restricted_play
     from ..engine import registry
+    from ..engine.figures import axis_label
     from .build import ExperimentResult
-    from .figures import axis_label
 
     spec = registry.get_game(game)
     plan = plan or PLANS.get(game, StrengthPlan())

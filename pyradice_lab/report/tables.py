@@ -1,6 +1,6 @@
 """Tables for the PDF report: columns sized from their content, wrapped headers, pages split by rows.
 
-:func:`table_flowables` turns a :class:`~pyradice_lab.report.items.Table` into ReportLab flowables.
+:func:`table_flowables` turns a :class:`~pyradice_lab.engine.results.Table` into ReportLab flowables.
 Numbers never wrap; text wraps at words; column names wrap after ``_``, ``-``, ``/`` and spaces, so a
 header never runs into its neighbour.  The font is the largest of 8, 7.5 and 7 pt that fits the page;
 a table that does not fit a portrait page at 7 pt goes on a landscape page, and one that does not fit
@@ -17,7 +17,7 @@ import pandas as pd
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer, Table as RLTable, TableStyle
 
-from .items import Table, format_table
+from ..engine.results import Table, format_table
 from .style import (
     BOLD,
     CAPTION,

@@ -2,11 +2,11 @@
 
 import numpy as np
 
+from pyradice_lab.engine.findings import MIN_CLAIM_N, render
 from pyradice_lab.meerkat import analysis as A, report as R
 from pyradice_lab.meerkat.report import report_section
 from pyradice_lab.meerkat.sweeps import games_cell as sweep_cell
 from pyradice_lab.report.build import ExperimentResult, ReportContext, Table
-from pyradice_lab.report.findings import MIN_CLAIM_N, render
 
 
 def test_quick_section(tmp_path):

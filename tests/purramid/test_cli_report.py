@@ -78,10 +78,10 @@ def test_quick_report_section(tmp_path):
     labelled, no line through fewer than 3 points), a compact table; exact experiments are marked exact."""
     import re
 
+    from pyradice_lab.engine.figures import figure_problems, tidy_figure
+    from pyradice_lab.engine.findings import render
     from pyradice_lab.purramid.report import report_section
     from pyradice_lab.report.build import ExperimentResult, ReportContext
-    from pyradice_lab.report.figures import figure_problems, tidy_figure
-    from pyradice_lab.report.findings import render
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))
     exps = [i for i in sec.items if isinstance(i, ExperimentResult)]

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.findings import Finding, render
 from pyradice_lab.engine.stats import Z95
 from pyradice_lab.purramid import analysis as A
 from pyradice_lab.purramid.components import load_game_config
-from pyradice_lab.report.findings import Finding, render
 
 DATA = Path(__file__).parent / "data"
 BAD = re.compile(r"\b(nan|NaN|inf|None)\b")

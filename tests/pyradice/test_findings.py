@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pyradice_lab.engine.findings import Finding, render
 from pyradice_lab.engine.stats import Z95
 from pyradice_lab.pyradice import analysis as A
 from pyradice_lab.pyradice.report import SIZES
-from pyradice_lab.report.findings import Finding, render
 
 BAD = re.compile(r"\b(nan|NaN|inf|None)\b")
 POLICIES = ("random_legal", "greedy", "lookahead")
@@ -131,9 +131,9 @@ def test_quick_report_pages():
     from pathlib import Path
     from tempfile import mkdtemp
 
+    from pyradice_lab.engine.figures import figure_problems, tidy_figure
     from pyradice_lab.pyradice.report import report_section
     from pyradice_lab.report.build import ExperimentResult, ReportContext
-    from pyradice_lab.report.figures import figure_problems, tidy_figure
 
     out = Path(mkdtemp())
     sec = report_section(ReportContext(quick=True, seed=2, out_dir=out))

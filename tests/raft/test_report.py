@@ -116,7 +116,7 @@ def test_strong_play_pages_carry_both_policies_with_intervals(tmp_path):
 
 
 def _render_clean(res):
-    from pyradice_lab.report.findings import render
+    from pyradice_lab.engine.findings import render
 
     assert res.findings, res.name
     for f in res.findings:
