@@ -145,7 +145,8 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     files = list(own_cache.glob("openings-*.npz"))
     assert len(files) == 1
     memopool.POOL.clear()                               # as a new process: only the file is left
-    key = next(iter(memopool._SAVED))
+    key = files[0]                                      # _SAVED may hold other tests' files of this process
+    assert key in memopool._SAVED
     loaded = memopool.load_openings(bytes.fromhex(key.name.split("-")[1]), load_layout("A").n_spaces)
     assert loaded is not None and M.memo_size(loaded) == memopool._SAVED[key] > 0
     assert 0 < memopool._SAVED[key] <= memopool.memo_keep(1) // 2
