@@ -29,7 +29,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "findings": ["Finding", "MIN_CLAIM_N"],
     "build": ["write_pdf", "build_report", "DEFAULT_REPORT", "MAX_PAGES", "ReportLengthWarning"],
     "runner": ["run_experiment"],
-}, submodules=["items", "findings", "figures", "build", "pdf", "tables", "style", "checks", "strength", "overview"])
+}, submodules=["build", "pdf", "tables", "style", "checks", "strength", "overview"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
     from ..engine.findings import MIN_CLAIM_N as MIN_CLAIM_N, Finding as Finding
