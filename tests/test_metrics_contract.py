@@ -186,3 +186,13 @@ def test_outcomes_frame_of_the_common_metrics():
     assert list(COMMON["start_player_win"].fn(df, out, "")[0]) == [1.0, 0.5]
     assert list(COMMON["score_spread"].fn(df, out, "")[0]) == [6.0, 0.0]
     assert list(COMMON["seat_win"].fn(df, out, "1")[0]) == [0.0, 0.5]
+
+
+@pytest.mark.parametrize("name", ["pyradice_lab.engine.metrics", "pyradice_lab.design.metrics",
+                                  *[f"{spec.package}.metrics" for spec in registry.games().values()]])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
