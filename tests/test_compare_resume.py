@@ -15,6 +15,7 @@ import pytest
 from pyradice_lab import compare
 from pyradice_lab.design import compare as C, metrics as D
 from pyradice_lab.engine import execution as ex
+from pyradice_lab.engine.metrics import Smooth
 from pyradice_lab.meerkat import default_components as meerkat_components
 from pyradice_lab.raft import default_components as raft_components
 
@@ -140,7 +141,7 @@ def test_a_smooth_result_is_stored_as_data():
         _, m, arg = D._parse_metric(game, metric)
         res = m.fn(frame, None, arg)
         back = ex.decode(ex.encode(res))
-        assert isinstance(back, D._Smooth) and back.form == res.form
+        assert isinstance(back, Smooth) and back.form == res.form
         means = res.columns.mean(axis=0)
         assert back.fn(means) == res.fn(means)
         assert np.array_equal(back.grad(means), res.grad(means))

@@ -9,6 +9,7 @@ import pytest
 
 import pyradice_lab as pl
 from pyradice_lab.design import metrics as D
+from pyradice_lab.engine.metrics import Smooth
 from pyradice_lab.meerkat import simulate_games as meerkat_games
 from pyradice_lab.pyradice import simulate_games as pyradice_games
 from pyradice_lab.raft import simulate_games as raft_games
@@ -20,14 +21,14 @@ def _estimate(game, df, metric):
     return D.metric_estimate(*D.metric_values(game, df, metric), metric)
 
 
-def _smooth(game, df, metric) -> D._Smooth:
+def _smooth(game, df, metric) -> Smooth:
     name, m, arg = D._parse_metric(game, metric)
     res = m.fn(df, None, arg)
-    assert isinstance(res, D._Smooth)
+    assert isinstance(res, Smooth)
     return res
 
 
-def _bootstrap_sd(smooth: D._Smooth, reps: int = 1000, seed: int = 5) -> float:
+def _bootstrap_sd(smooth: Smooth, reps: int = 1000, seed: int = 5) -> float:
     """SD of the metric over bootstrap resamples of the games (the columns' rows)."""
     rng = np.random.default_rng(seed)
     x = smooth.columns

@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 import numbers
@@ -498,7 +497,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     for metric, _ in objectives:
         if not is_family(metric):
             check_metric(game, metric)
-    base = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(components)
+    base = get_game(game).components.coerce_components(components)
     for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")

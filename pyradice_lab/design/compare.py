@@ -40,7 +40,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -48,12 +47,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..engine import registry
 from ..engine.assumptions import Assumptions, components_label
 from ..engine.limits import check_count, count_limit
 from ..engine.rng import describe_seed, fresh_copy as _fresh, seed_sequence
 from ..engine.stats import Estimate, SmallSampleWarning
 from .metrics import (
-    GAMES,
     _check_game,
     _concat,
     _parse_metric,
@@ -67,10 +66,16 @@ from .metrics import (
 )
 
 __all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
-           "BLOCK", "GAMES", "SmallSampleWarning"]
+           "BLOCK", "SmallSampleWarning"]
 
 #: Games per seed block (a fixed constant: the numbers never depend on anything but the seed and the count).
 BLOCK = 500
+
+
+def __getattr__(name: str):
+    if name == "GAMES":  # the registered games' names (was a fixed tuple)
+        return tuple(registry.games())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------------------------ result
@@ -191,7 +196,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
 
     Parameters
     ----------
-    game : {"purramid", "pyradice", "raft", "meerkat"}
+    game : str
+        A registered game (:func:`pyradice_lab.engine.registry.games`).
     base, variant : None, path or loaded components
         ``None`` = the packaged components; a path to a (partial) components TOML; or components from the
         game's ``load_components`` / ``default_components`` / ``comp.replace(...)``.  Both are validated
@@ -281,16 +287,16 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     clash = {"n_games", "players", "policies", "rng", "components", "progress"} & set(options)
     if clash:
         raise ValueError(f"options must not set {', '.join(sorted(clash))} (compare's own arguments)")
-    mod = importlib.import_module(f"pyradice_lab.{game}")
+    spec = registry.get_game(game)
     import inspect
 
-    allowed = [k for k in inspect.signature(mod.simulate_games).parameters
+    allowed = [k for k in inspect.signature(spec.simulate_games).parameters
                if k not in {"n_games", "players", "policies", "rng", "components", "progress"}]
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise ValueError(f"options: {game}.simulate_games has no {', '.join(map(repr, unknown))} (allowed: "
                          f"{', '.join(allowed)})")
-    coerce = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components
+    coerce = spec.components.coerce_components
     comps = {"base": coerce(base, "base"), "variant": coerce(variant, "variant")}
     sim_kw = dict(options)
     if players is not None:
@@ -333,7 +339,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         while todo:
             for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
                                   desc=f"{game} compare", sizes=[sizes[k] for k in todo],
-                                  code=[mod.simulate_games, importlib.import_module(f"pyradice_lab.{game}.sim").outcomes]):
+                                  code=[spec.simulate_games, spec.module("sim").outcomes]):
                 b, who = b
                 played.append(who)
                 parts["base"].append(b)
@@ -367,14 +373,13 @@ _GAME_BYTES = 64
 
 def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_kw: dict):
     """One block of a comparison: ``size`` games on ``base`` and on ``variant`` from fresh copies of ``seed``."""
-    mod = importlib.import_module(f"pyradice_lab.{game}")
-    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    sim = registry.get_game(game).module("sim")
     _, m, arg = _parse_metric(game, metric)
     from ..engine.assumptions import lineup
 
     out = []
     for comp in (base, variant):
-        df = mod.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
+        df = sim.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
         played = sim.outcomes(df)
         out.append(m.fn(df, played, arg))
         if not len(out) - 1:

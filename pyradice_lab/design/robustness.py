@@ -58,7 +58,6 @@ Claim(metric='start_player_win', op='>', threshold=0.5)
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
 import re
@@ -68,6 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..engine.registry import get_game
 from ..engine.sampling import PlausibleSample, finish_sample
 
 __all__ = ["PlausibleSample", "finish_sample", "Claim", "RobustnessResult", "robustness", "robustness_many",
@@ -145,10 +145,7 @@ def game_metric(game: str, df: pd.DataFrame, metric: str, *, warn: bool = True):
 
 
 def _simulate(game: str) -> Callable:
-    from ..engine.registry import get_game
-
-    get_game(game)  # validates the name
-    return importlib.import_module(f"pyradice_lab.{game}.sim").simulate_games
+    return get_game(game).simulate_games  # validates the name
 
 
 def _check_simulate_keys(simulate: Callable, options: Mapping, name: str) -> None:
@@ -166,7 +163,7 @@ def _check_simulate_keys(simulate: Callable, options: Mapping, name: str) -> Non
 
 
 def _sampler(game: str) -> Callable:
-    return importlib.import_module(f"pyradice_lab.{game}.components").sample_plausible
+    return get_game(game).components.sample_plausible
 
 
 @dataclass
@@ -672,7 +669,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     comp_seeds = comp_seeds_root.spawn(int(reconstructions))
     # one run: the games seed itself (the numbers of robustness); several: one spawned child per run
     plan = [({}, games_seed)] if runs is None else list(zip(runs, fresh_copy(games_seed).spawn(len(runs))))
-    packaged = importlib.import_module(f"pyradice_lab.{game}.components").coerce_components(base, "base")
+    packaged = get_game(game).components.coerce_components(base, "base")
     if paired:
         for side, (change, _) in sides.items():
             _apply_change(change, packaged, side)  # an invalid change fails before any game is played

@@ -11,6 +11,8 @@
 - :mod:`~pyradice_lab.engine.limits`: the size limits every public function checks.
 - :mod:`~pyradice_lab.engine.schema`: component files (TOML) validated with errors that name the key.
 - :mod:`~pyradice_lab.engine.registry`: what each game package tells the rest of the library about itself.
+- :mod:`~pyradice_lab.engine.metrics`: the designer metric declaration (``Metric``), smooth metrics (``Smooth`` and
+  its registry of forms) and the metrics every game has; each game declares its own in ``<game>/metrics.py``.
 - :mod:`~pyradice_lab.engine.sampling`: plausible component sets (the primitive the games' ``sample_plausible``
   share).
 - :mod:`~pyradice_lab.engine.cliargs`: argument types and output paths for the CLI (the games' and the top one).
@@ -27,4 +29,4 @@ from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
     "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase",
-    "findings", "results", "figures"])
+    "findings", "results", "figures", "metrics"])

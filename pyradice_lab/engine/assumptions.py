@@ -25,7 +25,6 @@ assumptions: game raft; components packaged (content hash 0123456789ab); 3 playe
 
 from __future__ import annotations
 
-import importlib
 import numbers
 import os
 from dataclasses import dataclass, field
@@ -39,7 +38,14 @@ HASH_DIGITS = 12
 
 
 def _loaded(game: str, value):
-    fmt = importlib.import_module(f"pyradice_lab.{game}.components").FORMAT
+    """The game's component format (through the registry) and ``value`` loaded with it; LookupError when the game
+    is not registered or declares no components."""
+    from . import registry
+
+    spec = registry.games().get(game)
+    fmt = None if spec is None else spec.part("format", None)
+    if fmt is None:
+        raise LookupError(f"{game}: no registered component format")
     return fmt, fmt.coerce(value)
 
 
@@ -51,7 +57,7 @@ def components_label(game: str, value=None, loaded=None) -> str:
     """
     try:
         fmt, comp = _loaded(game, value) if loaded is None else (type(loaded).FORMAT, loaded)
-    except ModuleNotFoundError:  # a game registered without component files
+    except LookupError:  # a game registered without component files
         return "packaged (no component files)" if value is None else str(value)
     h = comp.content_hash()[:HASH_DIGITS]
     if value is None:
@@ -95,7 +101,9 @@ def lineup(out) -> tuple[str, str]:
 def played_lineup(game: str, **simulate_kwargs) -> tuple[str, str]:
     """``(players, policies)`` as :func:`lineup` of one game played with these ``simulate_games`` arguments: what
     a run that was given defaults played (a tool that keeps only metrics asks this way; one game, milliseconds)."""
-    sim = importlib.import_module(f"pyradice_lab.{game}.sim")
+    from . import registry
+
+    sim = registry.get_game(game).module("sim")
     kw = {k: v for k, v in simulate_kwargs.items() if k not in ("n_jobs", "backend", "scheduler", "cache_dir")}
     res = sim.simulate_games(1, rng=0, **kw)
     return lineup(sim.outcomes(res[0] if isinstance(res, tuple) else res))
