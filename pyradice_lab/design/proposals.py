@@ -1,12 +1,17 @@
-"""The report's "Proposed component changes" part (issue 29, part 3): from a component finding to new values.
+"""The report's "Proposed component changes" (issue 29, part 3): from a component finding to new values.
+
+This module names no game: it reaches each game's levers, components and simulator through the registry
+(:func:`pyradice_lab.engine.registry.get_game`).
 
 After the report's claims are controlled (Benjamini-Hochberg over the whole report) and re-checked on plausible
-components (:mod:`pyradice_lab.report.checks`), every **component finding** (``component`` set) that
+components (the report's robustness checks, passed as ``checks``), every **component finding** (``component`` set) that
 
 - claims a difference (``q <= 0.05``, :attr:`Finding.is_claim <pyradice_lab.engine.findings.Finding.is_claim>`),
 - holds on every sampled plausible component set (``robust=True``), and
 - is measured by a designer metric (the metric of its robustness check: ``tile_pay_excess:12``,
-  ``boat_pay_excess:2``, ``start_player_win`` ...) for which this module knows a **lever** (:data:`LEVERS`)
+  ``boat_pay_excess:2``, ``start_player_win`` ...) for which its game declares a **lever** (the game contract's
+  part ``levers``: ``<game>/levers.py`` declares ``LEVERS``, a :class:`~pyradice_lab.engine.levers.GameLevers`;
+  :func:`game_levers`)
 
 gets a :func:`pyradice_lab.balance` run: the objective is the metric at the finding's null value (the board mean,
 the deck's rate, a fair share), the parameters a small grid around the packaged values within ranges a designer
@@ -23,9 +28,9 @@ common random numbers: the packaged components and the proposal on the same fres
 paired difference with its 95% CI; a finding the proposal moves further from its null, on the side the finding
 lies, with an interval excluding 0, is stated as **made worse**.
 
-Budget: :data:`PROPOSAL_BUDGETS` (and :data:`PLAYER_BUDGETS` for a costly player count) gives, per game, the
-games one proposal may play (the search's hard cap, the two
-verification runs and the two re-check runs); at most :data:`MAX_PROPOSALS` proposals run per report (largest
+Budget: each game's ``LEVERS.budget`` (and ``LEVERS.player_budgets`` for a costly player count;
+:func:`proposal_budgets`, :func:`player_budgets`, :func:`budget_for`) gives the games one proposal may play (the
+search's hard cap, the two verification runs and the two re-check runs); at most :data:`MAX_PROPOSALS` proposals run per report (largest
 findings first, the others listed "not run").  The blocks run on the execution layer with the report's
 ``n_jobs``/``backend``; with a ``cache_dir`` every finished run is stored (``balance``'s sweep-cache files and the
 re-check's blocks), so a killed report resumes.  A quick report lists the candidates and runs none
@@ -34,12 +39,11 @@ re-check's blocks), so a killed report resumes.  A quick report lists the candid
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 import time
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,195 +51,69 @@ import numpy as np
 import pandas as pd
 
 from ..engine.findings import Finding, rank
+from ..engine.levers import GameLevers, NoLever, ProposalBudget
 
-__all__ = ["ProposalBudget", "PROPOSAL_BUDGETS", "PLAYER_BUDGETS", "budget_for", "MAX_PROPOSALS", "Candidate", "Proposal", "Recheck", "LEVERS",
-           "find_candidates", "run_proposal", "recheck", "proposals_section", "SECTION_TITLE", "QUICK_STATUS",
-           "finding_id", "proposal_games"]
+__all__ = ["ProposalBudget", "NoLever", "game_levers", "proposal_budgets", "player_budgets", "budget_for",
+           "MAX_PROPOSALS", "Candidate", "Proposal", "Recheck", "find_candidates", "run_proposal", "recheck",
+           "proposals_section", "SECTION_TITLE", "QUICK_STATUS", "finding_id", "proposal_games", "proposal_kwargs",
+           "startable", "write_proposal", "metric_checks"]
 
 SECTION_TITLE = "Proposed component changes"
 #: the status of every candidate in a quick report
 QUICK_STATUS = "quick run: not run"
 
 
-@dataclass(frozen=True)
-class ProposalBudget:
-    """The games one proposal plays: ``search`` (``balance``'s hard cap), ``first`` (per candidate in its first
-    round), ``verify`` (each of the two verification runs on fresh seeds), ``recheck`` (each side of the paired
-    re-check run).  :attr:`games` is the most it can play in all."""
-
-    search: int
-    first: int
-    verify: int
-    recheck: int
-
-    @property
-    def games(self) -> int:
-        return self.search + 2 * self.verify + 2 * self.recheck
-
-
-#: Per game, the games of one proposal under the report player (its cost: Purramid optimal 0.06-0.3, Rocking Raft
-#: exact 0.02-0.1, Pyradice flat_mc 0.04-0.11, Meerkat mcts 0.02-0.08 CPU s per game; see the designer guide,
-#: "Proposed component changes in the report"): about half a minute of CPU to a minute per proposal.
-PROPOSAL_BUDGETS = {"purramid": ProposalBudget(search=300, first=40, verify=150, recheck=0),
-                    "raft": ProposalBudget(search=400, first=20, verify=200, recheck=200),
-                    "pyradice": ProposalBudget(search=240, first=20, verify=120, recheck=120),
-                    "meerkat": ProposalBudget(search=240, first=24, verify=120, recheck=100)}
-#: Where one player count costs far more than the game's others (Purramid's optimal player at 3 and 4 players),
-#: its own budget, by ``(game, players)``
-PLAYER_BUDGETS = {("purramid", 3): ProposalBudget(search=100, first=20, verify=40, recheck=0),
-                  ("purramid", 4): ProposalBudget(search=50, first=10, verify=20, recheck=0)}
 #: proposals run per report (the largest claimed findings first); the other candidates are listed, not run
 MAX_PROPOSALS = 6
 
 
+def game_levers(game: str) -> GameLevers | None:
+    """``game``'s balance levers (its contract part ``levers``, :class:`~pyradice_lab.engine.levers.GameLevers`), or
+    None when it declares none."""
+    from ..engine.registry import get_game
+
+    return get_game(game).part("levers", None)
+
+
+def _levered_games() -> dict[str, GameLevers]:
+    from ..engine.registry import games
+
+    return {name: lv for name in games() if (lv := game_levers(name)) is not None}
+
+
+def proposal_budgets() -> dict[str, ProposalBudget]:
+    """Per game with levers, the games of one proposal under the report player (each game's
+    ``LEVERS.budget``; the designer guide, "Proposed component changes in the report", gives their cost)."""
+    return {g: lv.budget for g, lv in _levered_games().items()}
+
+
+def player_budgets() -> dict[tuple[str, int], ProposalBudget]:
+    """Where one player count costs far more than the game's others, its own budget, by ``(game, players)`` (each
+    game's ``LEVERS.player_budgets``)."""
+    return {(g, p): b for g, lv in _levered_games().items() for p, b in lv.player_budgets.items()}
+
+
+def __getattr__(name: str):
+    # the tables of earlier releases, read from the games' levers
+    if name == "PROPOSAL_BUDGETS":
+        return proposal_budgets()
+    if name == "PLAYER_BUDGETS":
+        return player_budgets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def budget_for(game: str, players: int) -> ProposalBudget:
-    """The budget of one proposal of ``game`` at ``players`` players (:data:`PLAYER_BUDGETS`, else
-    :data:`PROPOSAL_BUDGETS`)."""
-    return PLAYER_BUDGETS.get((game, int(players)), PROPOSAL_BUDGETS[game])
+    """The budget of one proposal of ``game`` at ``players`` players (its levers' ``player_budgets``, else its
+    ``budget``); KeyError for a game without levers."""
+    lv = _levered_games().get(game)
+    if lv is None:
+        raise KeyError(game)
+    return lv.budget_for(players)
 
 
 def proposal_games(game: str, players: int = 2) -> int:
     """The most games one proposal of ``game`` at ``players`` players plays (:attr:`ProposalBudget.games`)."""
     return budget_for(game, players).games
-
-
-# ------------------------------------------------------------------------------------------------ levers
-class NoLever(Exception):
-    """A finding's metric has no lever a proposal may move (the reason is the message)."""
-
-
-def _source(comp, path: str) -> str:
-    """The ``source`` of the table holding ``path`` ("rules", "reconstruction", "designer"; "" if none)."""
-    head = path.rsplit(".", 1)[0]
-    for p in (f"{head}.source", f"{path}_source"):
-        try:
-            s = comp.get(p)
-        except Exception:  # noqa: BLE001 - a path without a source
-            continue
-        if isinstance(s, str):
-            return s
-    return ""
-
-
-#: steps of a Meerkat tile's high value a proposal tries, towards the board mean (one point each)
-TILE_STEPS = 4
-
-
-def _meerkat_tile(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
-    """Tile ``arg``'s values: its high value up to :data:`TILE_STEPS` steps towards the board mean, only that way
-    (the finding is a claim, so its direction is known: a step away would only give the search's noise a
-    candidate to pick), the lower values by the components file's reconstruction rule (low = high // 2 on
-    two-place tiles, mid = round(high / 2) and low = max(2, round(high / 4)) on three-place ones), the packaged
-    values among them; a tile the rules (or the designer's file) set is not a lever."""
-    t = int(arg)
-    path = f"tile.{t}.values"
-    src = _source(comp, path)
-    if src in ("rules", "designer"):
-        raise NoLever(f"tile {t}'s values are stated by the {'rules' if src == 'rules' else 'designer file'}")
-    now = [int(v) for v in comp.get(path)]
-    step = -1 if f.effect > 0 else 1    # an overpaying tile comes down
-    choices = []
-    for k in range(TILE_STEPS + 1):
-        high = now[0] + step * k
-        if high < 2:
-            continue
-        vals = now if k == 0 else ([high, high // 2] if len(now) == 2 else
-                                   [high, int(round(high / 2)), max(2, int(round(high / 4)))])
-        if vals not in choices:
-            choices.append(vals)
-    shown = "/".join(map(str, now))
-    return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
-            f"{TILE_STEPS}, lower values by the reconstruction rule", False)
-
-
-def _raft_boat(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
-    """Every ``arg``-slot lifeboat group (cards of one size and one packaged point value, moved together), one point
-    down, unchanged or up (at least 1)."""
-    size = int(arg)
-    groups: dict[int, list[int]] = {}
-    for card in comp.deck:
-        if card.size == size and _source(comp, f"card.{card.id}.points") not in ("rules", "designer"):
-            groups.setdefault(int(card.points), []).append(int(card.id))
-    if not groups:
-        raise NoLever(f"no {size}-slot lifeboat's points are a reconstruction")
-    params = {",".join(f"card.{i}.points" for i in ids): sorted({max(1, p - 1), p, p + 1})
-              for p, ids in sorted(groups.items())}
-    text = (f"the {size}-slot lifeboats' points ({len(groups)} group{'s' if len(groups) > 1 else ''} of one point "
-            f"value: {', '.join(f'{len(ids)} at {p}' for p, ids in sorted(groups.items()))}), each one point down or up")
-    return params, text, False
-
-
-def _start_deal(comp, players: int, f: Finding) -> tuple[dict, str, bool]:
-    """Purramid's start-player compensation: move up to 2 tiles between the start player's and the last player's
-    deal (either way), the total kept; the deal is stated by the rules, so the proposal is a rule change."""
-    path = f"deal_{players}p.value"
-    now = [int(v) for v in comp.get(path)]
-    choices = []
-    for k in (-2, -1, 0, 1, 2):
-        v = list(now)
-        v[0] -= k
-        v[-1] += k
-        if min(v) >= 1:
-            choices.append(v)
-    return ({path: choices}, f"the {players}-player deal {'/'.join(map(str, now))}: up to 2 tiles moved between the "
-            "start player and the last player (a rule change: the rules state the deal)", True)
-
-
-def _card_choices(comp, name: str, down: bool) -> tuple[str, list]:
-    """Objective card ``name``'s scoring, two steps down (``down``) or up and unchanged: its ``points`` one or two
-    points, its ``table`` scaled by 0.75 / 0.875 (or 1.125 / 1.25), rounded."""
-    for key in ("points", "table"):
-        try:
-            now = comp.get(f"card.{name}.{key}")
-        except Exception:  # noqa: BLE001 - the card's kind has no such field
-            continue
-        if key == "points":
-            steps = [int(now) + k * (-1 if down else 1) for k in (0, 1, 2)]
-            return f"card.{name}.points", sorted({max(1, v) for v in steps})
-        factors = (1.0, 0.875, 0.75) if down else (1.0, 1.125, 1.25)
-        out = []
-        for fct in factors:
-            t = [int(round(v * fct)) for v in now]
-            if t not in out:
-                out.append(t)
-        return f"card.{name}.table", out
-    raise NoLever(f"card {name}'s scoring has no points or table to move")
-
-
-def _pyradice_cards(comp, arg: str, f: Finding) -> tuple:
-    """The strongest card's scoring down and the weakest's up (:func:`_card_choices`; a card the rules state is
-    kept), played in one line-up holding both (the experiment's first that does, else both with the default's
-    others): the finding pools three line-ups, the proposal measures one."""
-    from ..pyradice.analysis import CARD_GROUPS
-    from ..pyradice.components import Setup
-
-    strong, weak = arg.split("-")
-    if f.effect < 0:
-        strong, weak = weak, strong
-    params, moved = {}, []
-    for name, down in ((strong, True), (weak, False)):
-        if _source(comp, f"card.{name}.kind") in ("rules", "designer"):
-            continue
-        path, choices = _card_choices(comp, name, down)
-        params[path] = choices
-        moved.append(f"{name} {'down' if down else 'up'}")
-    if not params:
-        raise NoLever(f"cards {strong} and {weak} are stated by the rules")
-    line = next((g for g in CARD_GROUPS if strong in g and weak in g), None)
-    if line is None:
-        rest = [c for c in Setup().cards if c not in (strong, weak)]
-        line = (strong, weak, *rest[:2])
-    return (params, f"card scoring ({', '.join(moved)}: points by 1-2, tables by 12.5-25%) in the line-up "
-            f"{', '.join(line)}", False, {"setup": Setup(cards=tuple(line))})
-
-
-#: metric name -> lever: ``fn(components, argument, finding)`` (or ``fn(components, players, finding)`` for a
-#: start-player metric) returning ``(parameters, text, rule_change[, game_kwargs])`` or raising :class:`NoLever`,
-#: by game (``game_kwargs``: simulation options the lever adds, e.g. Pyradice's line-up)
-LEVERS: dict[tuple[str, str], Callable] = {("meerkat", "tile_pay_excess"): _meerkat_tile,
-                                           ("raft", "boat_pay_excess"): _raft_boat,
-                                           ("purramid", "start_player_win"): _start_deal,
-                                           ("pyradice", "card_points_difference"): _pyradice_cards}
 
 
 # ------------------------------------------------------------------------------------------------ candidates
@@ -267,19 +145,21 @@ class Candidate:
         return math.prod(len(v) for v in self.parameters.values()) if self.parameters else 0
 
 
-def _metric_checks():
-    """The report's single-metric checks (never the paired ones: their metric is a difference of two versions)."""
-    from .checks import Check, PairedCheck, _all_checks
+def metric_checks(checks) -> list:
+    """The single-metric checks among the report's robustness ``checks`` (never a paired one, which has a
+    ``variant``: its metric is a difference of two versions; never a check that is not run, without
+    ``metric_for``).  The proposals find a finding's metric, null value and games through its check."""
+    return [c for c in checks if callable(getattr(c, "metric_for", None)) and not hasattr(c, "variant")]
 
-    return [c for c in _all_checks() if isinstance(c, Check) and not isinstance(c, PairedCheck)]
 
-
-def _check_of(experiment: str, f: Finding):
-    return next((c for c in _metric_checks() if c.matches(experiment, f)), None)
+def _check_of(checks, experiment: str, f: Finding):
+    return next((c for c in metric_checks(checks) if c.matches(experiment, f)), None)
 
 
 def _components(game: str):
-    return importlib.import_module(f"pyradice_lab.{game}.components").default_components()
+    from ..engine.registry import get_game
+
+    return get_game(game).components.default_components()
 
 
 def _robust_reason(f: Finding) -> str:
@@ -289,11 +169,13 @@ def _robust_reason(f: Finding) -> str:
     return f"not proposed: robustness {text.split(':')[0].split(';')[0]}"
 
 
-def find_candidates(sections, *, quick: bool = False, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+def find_candidates(sections, *, checks, quick: bool = False, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
     """The component findings of ``sections`` with a metric and a lever, ranked (claims first, by size): quick, all
     of them (``status`` :data:`QUICK_STATUS`); otherwise the claims, each with ``status`` "" (to run, the first
     ``max_proposals``) or why not (not robust, no lever, beyond the report's proposals).  One candidate per game,
-    metric and games (two experiments stating the same finding share one)."""
+    metric and games (two experiments stating the same finding share one).  ``checks``: the report's robustness
+    checks (:func:`metric_checks` of them give each finding's metric, null and games); the lever is the game's
+    (its contract part ``levers``, :func:`game_levers`)."""
     from ..engine.results import ExperimentResult
 
     found = [(it.name, f) for s in sections for it in s.items if isinstance(it, ExperimentResult)
@@ -304,12 +186,13 @@ def find_candidates(sections, *, quick: bool = False, max_proposals: int = MAX_P
     for exp, f in found:
         if not quick and not f.is_claim:
             continue
-        check = _check_of(exp, f)
+        check = _check_of(checks, exp, f)
         if check is None:
             continue
         metric = check.metric_for(f.quantity)
         name, _, arg = metric.partition(":")
-        lever = LEVERS.get((check.game, name))
+        levers = game_levers(check.game)
+        lever = levers.lever(name) if levers is not None else None
         key = (check.game, metric, check.players, repr(sorted(dict(check.game_kwargs).items())))
         if lever is None or key in seen:
             continue
@@ -318,7 +201,7 @@ def find_candidates(sections, *, quick: bool = False, max_proposals: int = MAX_P
         c = Candidate(finding_id(exp, metric, check.players), check.game, exp, f, metric, float(check.threshold),
                       check.players, dict(check.game_kwargs))
         try:
-            params, text, rule, *extra = lever(comp, check.players if name == "start_player_win" else arg, f)
+            params, text, rule, *extra = lever(comp, check.players if lever.by_players else arg, f)
             c = replace(c, parameters=params, lever=text, rule_change=rule,
                         game_kwargs={**c.game_kwargs, **(extra[0] if extra else {})})
         except NoLever as exc:
@@ -358,11 +241,11 @@ class Recheck:
 def _recheck_side(game: str, metrics: list, games: int, seed, comp, sim_kw: dict) -> dict:
     """One side of a re-check: ``games`` games on ``comp`` from a fresh copy of ``seed`` (both sides get the same
     seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame."""
-    from ..design.compare import metric_values
+    from ..engine.registry import get_game
     from ..engine.rng import fresh_copy
+    from .compare import metric_values
 
-    mod = importlib.import_module(f"pyradice_lab.{game}")
-    df = mod.simulate_games(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **sim_kw)
+    df = get_game(game).simulate_games(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **sim_kw)
     return {m: tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, m)) for m in metrics}
 
 
@@ -375,10 +258,11 @@ def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str,
     interval (:func:`pyradice_lab.design.compare.paired_estimates`) excludes 0 on the side that moves the metric
     further from its null, the side the finding lies on (its effect; for a finding without a claim, the base
     estimate's side)."""
-    from ..design.compare import paired_estimates
-    from ..design.metrics import simulate_options
     from ..engine.execution import Pool, check_execution
+    from ..engine.registry import get_game
     from ..engine.rng import describe_seed, seed_sequence
+    from .compare import paired_estimates
+    from .metrics import simulate_options
 
     if not others:
         return []
@@ -394,12 +278,12 @@ def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str,
     execution = check_execution(n_jobs, backend, scheduler, cache_dir=cache_dir)
     keys = [{"entry": "proposal recheck", "game": game, "metrics": metrics, "games": int(games), **describe_seed(seed),
              "components": comp.content_hash(), "options": repr(sorted(sim_kw.items()))} for comp in (base, proposal)]
-    mod = importlib.import_module(f"pyradice_lab.{game}")
+    simulate = get_game(game).simulate_games
     with Pool(execution=execution) as pool:
         b_vals, v_vals = pool.map(_recheck_side, [(game, metrics, int(games), seed, comp, sim_kw)
                                                   for comp in (base, proposal)],
                                   keys=keys, desc=f"{game} proposal re-check", sizes=[int(games)] * 2,
-                                  code=[mod.simulate_games])
+                                  code=[simulate])
     out = []
     for exp, f, m, null in others:
         be, ve, d, _ = paired_estimates(b_vals[m], v_vals[m], m, warn=False)
@@ -438,8 +322,8 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     """Run ``balance`` for ``c`` (its lever, objective and games; ``policies`` default: the game's report player),
     write the proposal to ``<out_dir>/<c.id>.toml`` and re-check ``others`` (the game's other candidates and
     component findings, as :class:`Candidate`) measured in the same games (player count and options)."""
-    from ..design.balance import balance
     from ..engine.registry import get_game
+    from .balance import balance
 
     budget = budget or budget_for(c.game, c.players)
     policies = policies or get_game(c.game).report_player
@@ -468,15 +352,16 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     return p
 
 
-def _others(sections) -> list[Candidate]:
-    """Every component finding of ``sections`` with a single metric (claimed or not), as candidates to re-check."""
+def _others(sections, *, checks) -> list[Candidate]:
+    """Every component finding of ``sections`` with a single metric (claimed or not), as candidates to re-check
+    (``checks``: the report's robustness checks, as for :func:`find_candidates`)."""
     from ..engine.results import ExperimentResult
 
     out, seen = [], set()
     for s in sections:
         for it in (i for i in s.items if isinstance(i, ExperimentResult)):
             for f in it.findings:
-                check = _check_of(it.name, f) if f.component else None
+                check = _check_of(checks, it.name, f) if f.component else None
                 if check is None:
                     continue
                 metric = check.metric_for(f.quantity)
@@ -597,7 +482,7 @@ def proposal_kwargs(c: Candidate, others: Sequence[Candidate], *, seed: int = 0,
                 policies=(policies or {}).get(c.game), cache_dir=cache_dir)
 
 
-def startable(sections, pending, *, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+def startable(sections, pending, *, checks, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
     """The candidates of the controlled ``sections`` that run whatever the robustness checks still playing find.
 
     ``pending(c)``: whether the check of candidate ``c``'s finding has not returned yet.  A candidate whose own
@@ -606,7 +491,7 @@ def startable(sections, pending, *, max_proposals: int = MAX_PROPOSALS) -> list[
     gives an empty status.  Lets the report start a proposal beside the checks, not after all of them."""
     ahead = 0
     out = []
-    for c in find_candidates(sections, max_proposals=10 ** 9):
+    for c in find_candidates(sections, checks=checks, max_proposals=10 ** 9):
         if pending(c):
             ahead += 1
         elif not c.status:
@@ -616,7 +501,7 @@ def startable(sections, pending, *, max_proposals: int = MAX_PROPOSALS) -> list[
     return out
 
 
-def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=None, out_name: str = "proposals",
+def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, out_dir=None, out_name: str = "proposals",
                       n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None,
                       budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
                       max_proposals: int = MAX_PROPOSALS, ran: Mapping[str, Proposal] | None = None):
@@ -624,7 +509,7 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
 
     Runs :func:`run_proposal` for every candidate of :func:`find_candidates` with an empty status (none in a quick
     report), writing the TOML files into ``out_dir``; ``budgets`` / ``policies`` (by game) replace
-    :data:`PROPOSAL_BUDGETS` and the report players (tests).  ``ran``: proposals already run (candidate id ->
+    the games' budgets (:func:`proposal_budgets`) and the report players (tests).  ``ran``: proposals already run (candidate id ->
     :class:`Proposal`, with :func:`proposal_kwargs`: the report runs those of :func:`startable` in its worker
     pool while the last robustness checks play), used as they are.  Returns the :class:`~pyradice_lab.engine.results.Section`
     (its ``proposals`` attribute: the :class:`Proposal` objects run)."""
@@ -632,8 +517,8 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
 
     t0, c0 = time.perf_counter(), time.process_time()
     budgets = dict(budgets or {})
-    cands = find_candidates(sections, quick=quick, max_proposals=max_proposals)
-    others = _others(sections)
+    cands = find_candidates(sections, checks=checks, quick=quick, max_proposals=max_proposals)
+    others = _others(sections, checks=checks)
     done: dict[str, Proposal] = {}
     ran = dict(ran or {})
     for c in (c for c in cands if not c.status):
@@ -645,9 +530,9 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
         if out_dir is not None:
             write_proposal(p, out_dir)
         done[c.id] = p
-    per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in PROPOSAL_BUDGETS.items())
+    per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in proposal_budgets().items())
     per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
-                   for (g, p), b in PLAYER_BUDGETS.items())
+                   for (g, p), b in player_budgets().items())
     intro = (
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
         "sampled plausible component set, a balance run (successive halving with common random numbers) proposes new "
@@ -658,7 +543,7 @@ def proposals_section(sections, *, seed: int = 0, quick: bool = False, out_dir=N
         "reaches the target) and written beside this PDF as "
         f"{out_name}/<finding>.toml, ready for --components; the game's other component findings measured in the "
         "same games are re-checked on it, paired, and any it makes worse is stated. Budget: at most "
-        f"{max_proposals} proposals per report, each at most these games: {per} (pyradice_lab.report.proposals).")
+        f"{max_proposals} proposals per report, each at most these games: {per} (pyradice_lab.design.proposals).")
     items: list = [Text(intro, heading=SECTION_TITLE)]
     if not cands:
         items.append(Text("No component finding claims a difference and has a lever here." if not quick else
