@@ -4,7 +4,8 @@ This module names no game: it reaches each game's levers, components and simulat
 (:func:`pyradice_lab.engine.registry.get_game`).
 
 After the report's claims are controlled (Benjamini-Hochberg over the whole report) and re-checked on plausible
-components (the report's robustness checks, passed as ``checks``), every **component finding** (``component`` set) that
+components (the report's robustness checks, passed as ``checks``), every **component finding** (``component``
+set) that
 
 - claims a difference (``q <= 0.05``, :attr:`Finding.is_claim <pyradice_lab.engine.findings.Finding.is_claim>`),
 - holds on every sampled plausible component set (``robust=True``), and
@@ -30,10 +31,10 @@ lies, with an interval excluding 0, is stated as **made worse**.
 
 Budget: each game's ``LEVERS.budget`` (and ``LEVERS.player_budgets`` for a costly player count;
 :func:`proposal_budgets`, :func:`player_budgets`, :func:`budget_for`) gives the games one proposal may play (the
-search's hard cap, the two verification runs and the two re-check runs); at most :data:`MAX_PROPOSALS` proposals run per report (largest
-findings first, the others listed "not run").  The blocks run on the execution layer with the report's
-``n_jobs``/``backend``; with a ``cache_dir`` every finished run is stored (``balance``'s sweep-cache files and the
-re-check's blocks), so a killed report resumes.  A quick report lists the candidates and runs none
+search's hard cap, the two verification runs and the two re-check runs); at most :data:`MAX_PROPOSALS` proposals
+run per report (largest findings first, the others listed "not run").  The blocks run on the execution layer with
+the report's ``n_jobs``/``backend``; with a ``cache_dir`` every finished run is stored (``balance``'s sweep-cache
+files and the re-check's blocks), so a killed report resumes.  A quick report lists the candidates and runs none
 ("quick run: not run").
 """
 
@@ -501,18 +502,20 @@ def startable(sections, pending, *, checks, max_proposals: int = MAX_PROPOSALS) 
     return out
 
 
-def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, out_dir=None, out_name: str = "proposals",
-                      n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None,
-                      budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
-                      max_proposals: int = MAX_PROPOSALS, ran: Mapping[str, Proposal] | None = None):
+def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, out_dir=None,
+                      out_name: str = "proposals", n_jobs: int = 1, backend: str = "loky", scheduler=None,
+                      cache_dir=None, budgets: Mapping[str, ProposalBudget] | None = None,
+                      policies: Mapping[str, str] | None = None, max_proposals: int = MAX_PROPOSALS,
+                      ran: Mapping[str, Proposal] | None = None):
     """The report part "Proposed component changes" from the built, controlled and checked ``sections``.
 
     Runs :func:`run_proposal` for every candidate of :func:`find_candidates` with an empty status (none in a quick
-    report), writing the TOML files into ``out_dir``; ``budgets`` / ``policies`` (by game) replace
-    the games' budgets (:func:`proposal_budgets`) and the report players (tests).  ``ran``: proposals already run (candidate id ->
-    :class:`Proposal`, with :func:`proposal_kwargs`: the report runs those of :func:`startable` in its worker
-    pool while the last robustness checks play), used as they are.  Returns the :class:`~pyradice_lab.engine.results.Section`
-    (its ``proposals`` attribute: the :class:`Proposal` objects run)."""
+    report; ``checks``: the report's robustness checks), writing the TOML files into ``out_dir``; ``budgets`` /
+    ``policies`` (by game) replace the games' budgets (:func:`proposal_budgets`) and the report players (tests).
+    ``ran``: proposals already run (candidate id -> :class:`Proposal`, with :func:`proposal_kwargs`: the report
+    runs those of :func:`startable` in its worker pool while the last robustness checks play), used as they are.
+    Returns the :class:`~pyradice_lab.engine.results.Section` (its ``proposals`` attribute: the
+    :class:`Proposal` objects run)."""
     from ..engine.results import Section, Table, Text
 
     t0, c0 = time.perf_counter(), time.process_time()

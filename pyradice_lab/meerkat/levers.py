@@ -1,4 +1,5 @@
-"""Meerkat Kingdom's balance levers (the game contract's ``levers`` part, :class:`~pyradice_lab.engine.levers.GameLevers`).
+"""Meerkat Kingdom's balance levers (the game contract's ``levers`` part, a
+:class:`~pyradice_lab.engine.levers.GameLevers`).
 
 ``tile_pay_excess:<tile>`` (a tile pays more or less per piece committed than the board mean) moves the tile's
 values: its high value up to :data:`TILE_STEPS` points towards the board mean, the lower values by the components
