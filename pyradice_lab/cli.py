@@ -413,28 +413,16 @@ def _policies(text):
     return items[0] if len(items) == 1 else items
 
 
-#: Each game's ``balance`` / ``robustness`` example in ``--help``: its own components and metrics, and it runs
-#: (tests/test_cli_help.py runs every one with tiny budgets).
-DESIGNER_EXAMPLES = {
-    "purramid": {"balance": "--param 'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
-                            "--players 2",
-                 "robustness": "'start_player_win < 0.5' --players 2"},
-    "pyradice": {"balance": "--param 'card.Height.table=[[0,0,1,2,3,4,5],[0,1,2,3,4,5,6]]' --objective "
-                            "'card_points_difference:Height-Big = 0'",
-                 "robustness": "'card_points_difference:Height-Big > 0'"},
-    "raft": {"balance": "--param 'card.1.points=1..4' --objective 'boat_pay_excess:* = 0'",
-             "robustness": "'start_player_win > 0.3333' --players 3"},
-    "meerkat": {"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
-                "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},
-}
-
-
 def _designer_subcommands(sub, name: str) -> None:
     """``<game> robustness`` and ``<game> balance``, the same for every game (the designer's loop)."""
     from .engine import registry
 
-    report_player = registry.get_game(name).report_player
-    examples = DESIGNER_EXAMPLES.get(name, {})
+    spec = registry.get_game(name)
+    report_player = spec.report_player
+    # each game's ``balance`` / ``robustness`` example in ``--help`` (its own components and metrics; it runs:
+    # tests/test_cli_help.py runs every one with tiny budgets) is declared with its levers
+    levers = spec.part("levers", None)
+    examples = dict(levers.examples) if levers is not None else {}
     common = {"--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
               "--players": dict(type=positive_int, default=None, help="seats per game (default: the game's)"),
               "--no-progress": dict(action="store_true", help="no progress bar")}

@@ -191,7 +191,7 @@ def test_build_report_runs_a_proposal_in_its_pool_once_the_verdict_is_in_with_th
     the pool, each balance round on all the jobs; the same proposal either way, and as the serial part gives."""
     import time
 
-    from pyradice_lab.report import proposals as P
+    from pyradice_lab.design import proposals as P
 
     def slow_check(check, **kw):
         if check.key != BY_KEY["raft boat pay greedy"].key:

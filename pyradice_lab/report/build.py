@@ -165,7 +165,7 @@ def _check_task(check, seed: int, cache_dir=None):
 
 
 def _proposal_task(candidate, kw: dict):
-    from .proposals import run_proposal
+    from ..design.proposals import run_proposal
 
     return run_proposal(candidate, n_jobs=1, **kw)  # one proposal per worker; its TOML is written by the report
 
@@ -423,14 +423,16 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             # first the claims (q-values over the whole report), then their robustness: a check tests claims only
             controlled.update(sections=secs, names=control_claims(secs, quick=quick))
             if not quick:
-                from .proposals import _others
+                from ..design.proposals import _others
+                from .checks import _all_checks
 
-                controlled["others"] = _others(secs)
+                controlled["others"] = _others(secs, checks=_all_checks())
 
         def proposals_now():
             if quick or not controlled or outstanding[0] == 0:
                 return []
-            from .proposals import proposal_kwargs, startable
+            from ..design.proposals import proposal_kwargs, startable
+            from .checks import _all_checks
 
             secs = controlled["sections"]
             assess_sections(secs, checked)
@@ -439,7 +441,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                 check = check_of(checks, c.experiment, c.finding)
                 return isinstance(check, Check) and not isinstance(check, NotChecked) and check.key not in checked
 
-            new = [c for c in startable(secs, pending) if c.id not in started_proposals]
+            new = [c for c in startable(secs, pending, checks=_all_checks()) if c.id not in started_proposals]
             started_proposals.update(c.id for c in new)
             grow(len(new))
             return [(("proposal", c.id), (_proposal_task, (c, proposal_kwargs(c, controlled["others"], seed=int(seed),
@@ -497,13 +499,15 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # issue 29: the proposals part, from the controlled and checked component findings (quick: listed only);
         # those not run in the pool above run here, their balance rounds on the report's n_jobs / backend; all
         # resume from cache_dir
-        from .proposals import proposals_section
+        from ..design.proposals import proposals_section
+        from .checks import _all_checks
 
         if not quick:  # the folder even when no proposal runs: the previous report's proposals are then removed
             (stage / PROPOSALS_DIR).mkdir(exist_ok=True)
-        sections = [proposals_section(sections, seed=int(seed), quick=quick, out_dir=stage / PROPOSALS_DIR,
-                                      out_name=PROPOSALS_DIR, n_jobs=n_jobs, backend=execution.backend,
-                                      scheduler=scheduler, cache_dir=cache_dir, ran=ran)] + sections
+        sections = [proposals_section(sections, checks=_all_checks(), seed=int(seed), quick=quick,
+                                      out_dir=stage / PROPOSALS_DIR, out_name=PROPOSALS_DIR, n_jobs=n_jobs,
+                                      backend=execution.backend, scheduler=scheduler, cache_dir=cache_dir,
+                                      ran=ran)] + sections
         # where the rest of the CPU went: the robustness checks and the proposals run in the workers
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "checks_cpu": (len(check_cpu), sum(check_cpu.values())),

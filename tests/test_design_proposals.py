@@ -9,13 +9,33 @@ import dataclasses
 import pandas as pd
 import pytest
 
+from pyradice_lab.design import proposals as P
+from pyradice_lab.engine import registry
 from pyradice_lab.engine.findings import Finding
 from pyradice_lab.engine.results import ExperimentResult, Section, Table, Text
-from pyradice_lab.report import proposals as P
+from pyradice_lab.report import checks as report_checks
 from pyradice_lab.report.build import PROPOSALS_DIR, _swap_proposals
 
 TINY = P.ProposalBudget(search=60, first=10, verify=30, recheck=30)
 START = "start player's win share, 2 players, side A"
+
+
+def _checks():
+    """The report's robustness checks: each finding's metric, null value and games (read at call time, so a test
+    can patch them)."""
+    return report_checks._all_checks()
+
+
+def find_candidates(sections, **kw):
+    return P.find_candidates(sections, checks=_checks(), **kw)
+
+
+def startable(sections, pending, **kw):
+    return P.startable(sections, pending, checks=_checks(), **kw)
+
+
+def proposals_section(sections, **kw):
+    return P.proposals_section(sections, checks=_checks(), **kw)
 
 
 def _finding(quantity, est, lo, hi, null, **kw):
@@ -68,7 +88,7 @@ def test_a_claimed_robust_component_finding_gets_a_verified_proposal_whose_toml_
     played = _counting(monkeypatch)
     f = _claimed(_finding(START, 0.56, 0.53, 0.59, 0.5))
     secs = _sections("purramid_seat_advantage", f)
-    sec = P.proposals_section(secs, seed=1, out_dir=tmp_path / PROPOSALS_DIR, budgets={"purramid": TINY},
+    sec = proposals_section(secs, seed=1, out_dir=tmp_path / PROPOSALS_DIR, budgets={"purramid": TINY},
                               policies={"purramid": "greedy"})
     assert sec.title == P.SECTION_TITLE and len(sec.proposals) == 1
     p = sec.proposals[0]
@@ -104,25 +124,25 @@ def test_unclaimed_unrobust_and_rules_findings_get_no_proposal(tmp_path, monkeyp
 
     monkeypatch.setattr("pyradice_lab.design.balance.balance", no_balance)
     unclaimed = _finding(START, 0.51, 0.48, 0.54, 0.5).with_context(p_value=0.5, q_value=0.6)
-    sec = P.proposals_section(_sections("purramid_seat_advantage", unclaimed), out_dir=tmp_path)
+    sec = proposals_section(_sections("purramid_seat_advantage", unclaimed), out_dir=tmp_path)
     assert sec.proposals == [] and not list(tmp_path.iterdir())
-    assert P.find_candidates(_sections("purramid_seat_advantage", unclaimed)) == []
+    assert find_candidates(_sections("purramid_seat_advantage", unclaimed)) == []
     assert "No component finding claims a difference" in _texts(sec)
     # a claim the robustness check leaves undecided is listed, not run
     undecided = _claimed(_finding(START, 0.56, 0.53, 0.59, 0.5), robust=None).with_context(
         robustness="undecided: holds on 5 of 8 sampled board layouts")
-    (c,) = P.find_candidates(_sections("purramid_seat_advantage", undecided))
+    (c,) = find_candidates(_sections("purramid_seat_advantage", undecided))
     assert c.status == "not proposed: robustness undecided"
     # Meerkat's tile 6 keeps the rules' 6/3: no lever
     tile6 = _claimed(_finding("points paid per piece committed, tile 6 (6/3)", 2.9, 2.7, 3.1, 2.4,
                               component="tile 6 values", player="mcts"))
-    (c,) = P.find_candidates(_sections("meerkat_tile_fairness", tile6))
+    (c,) = find_candidates(_sections("meerkat_tile_fairness", tile6))
     assert c.status == "not proposed: tile 6's values are stated by the rules" and not c.parameters
-    sec = P.proposals_section(_sections("meerkat_tile_fairness", tile6), out_dir=tmp_path)
+    sec = proposals_section(_sections("meerkat_tile_fairness", tile6), out_dir=tmp_path)
     assert sec.proposals == [] and _table(sec).iloc[0]["status"] == c.status
     # beyond MAX_PROPOSALS: listed "not run"
     two = [_claimed(_finding(START.replace("2 players", f"{p} players"), 0.6, 0.55, 0.65, 1 / p)) for p in (2, 3)]
-    cands = P.find_candidates(_sections("purramid_seat_advantage", *two), max_proposals=1)
+    cands = find_candidates(_sections("purramid_seat_advantage", *two), max_proposals=1)
     assert [c.status for c in cands] == ["", "not run: beyond the report's 1 proposals"]
 
 
@@ -135,13 +155,13 @@ def test_the_quick_report_lists_the_candidates_without_running_them(tmp_path, mo
              _finding("points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.2, 3.6, 2.4, no_claim="quick run",
                       component="tile 12 values", player="mcts")]
     secs = [_sections("purramid_seat_advantage", quick[0])[0], _sections("meerkat_tile_fairness", quick[1])[0]]
-    sec = P.proposals_section(secs, quick=True, out_dir=tmp_path)
+    sec = proposals_section(secs, quick=True, out_dir=tmp_path)
     assert sec.proposals == [] and not list(tmp_path.iterdir())
     t = _table(sec)
     assert list(t["status"]) == [P.QUICK_STATUS] * 2
     assert set(t["objective"]) == {"start_player_win = 0.5", "tile_pay_excess:12 = 0"}
     assert "none is run" in _texts(sec)
-    tile = next(c for c in P.find_candidates(secs, quick=True) if c.game == "meerkat")
+    tile = next(c for c in find_candidates(secs, quick=True) if c.game == "meerkat")
     choices = tile.parameters["tile.12.values"]
     assert [11, 6, 3] in choices and all(v[0] <= 12 for v in choices)    # an overpaying tile comes down
 
@@ -167,8 +187,13 @@ def test_the_recheck_says_which_other_finding_a_proposal_makes_worse():
 def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(tmp_path, monkeypatch):
     played = _counting(monkeypatch)
     # a lever with one extreme candidate: tile 12 raised far beyond the board mean
-    monkeypatch.setitem(P.LEVERS, ("meerkat", "tile_pay_excess"),
-                        lambda comp, arg, f: ({f"tile.{arg}.values": [[30, 20, 10]]}, "test lever", False))
+    from pyradice_lab.engine.levers import Lever
+    from pyradice_lab.meerkat import levers as meerkat_levers
+
+    extreme = Lever("tile_pay_excess", lambda comp, arg, f: ({f"tile.{arg}.values": [[30, 20, 10]]}, "test lever",
+                                                             False))
+    monkeypatch.setattr(meerkat_levers, "LEVERS", dataclasses.replace(meerkat_levers.LEVERS,
+                                                                      levers={"tile_pay_excess": extreme}))
     from pyradice_lab.report import checks
 
     real = checks._all_checks()
@@ -177,7 +202,7 @@ def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(t
                                                 dataclasses.replace(c, game_kwargs={"automa": False})
                                                 for c in real))
     secs = _sections("meerkat_tile_fairness", _tile(12, 1.6), _tile(5, 1.8))   # both underpay
-    sec = P.proposals_section(secs, seed=2, out_dir=tmp_path, budgets={"meerkat": TINY},
+    sec = proposals_section(secs, seed=2, out_dir=tmp_path, budgets={"meerkat": TINY},
                               policies={"meerkat": "greedy"}, max_proposals=1)
     (p,) = sec.proposals
     assert p.candidate.metric == "tile_pay_excess:12" and p.result.values == {"tile.12.values": [30, 20, 10]}
@@ -214,8 +239,37 @@ def test_every_budget_is_a_bounded_share_of_the_report():
         P.proposal_games("chess")
 
 
+def test_every_game_declares_its_levers_and_the_proposals_read_them_through_the_registry():
+    """The game contract's ``levers`` part: each game's ``levers.LEVERS`` (a GameLevers: levers by metric, budgets,
+    the designer subcommands' examples), and design.proposals reaches it only through the registry."""
+    import pathlib
+    import re
+
+    from pyradice_lab.engine.levers import GameLevers, Lever, ProposalBudget
+
+    for name, spec in registry.games().items():
+        if name not in registry.BUILTIN_GAMES:
+            continue
+        lv = spec.part("levers")
+        assert isinstance(lv, GameLevers) and lv.levers, name
+        assert P.game_levers(name) is lv and P.budget_for(name, 2) is lv.budget_for(2)
+        assert all(isinstance(v, Lever) and v.metric == m and v.ranges for m, v in lv.levers.items())
+        assert isinstance(lv.budget, ProposalBudget) and set(lv.examples) == {"balance", "robustness"}
+        # the balance example's objective is a metric with a lever
+        objective = re.search(r"--objective '([\w_]+)", lv.examples["balance"]).group(1)
+        assert lv.lever(objective) is not None, name
+    assert P.PLAYER_BUDGETS == {("purramid", 3): P.budget_for("purramid", 3),
+                                ("purramid", 4): P.budget_for("purramid", 4)}
+    import pyradice_lab.report.proposals as old
+
+    assert old is P   # the old name is the same module object
+    src = pathlib.Path(P.__file__).read_text()
+    code = re.sub(r'"""(?:.|\n)*?"""', "", src)    # docstrings aside
+    assert not re.search(r"purramid|pyradice\"|raft|meerkat|import_module", code)
+
+
 def test_a_verdict_names_a_group_of_paths_once():
-    from pyradice_lab.report.proposals import _short_keys
+    from pyradice_lab.design.proposals import _short_keys
 
     key = "card.7.points,card.8.points,card.9.points"
     text = f"target 0 not reached: best -0.7 [-0.8, -0.6] at values {key} = 2; widen the ranges of {key}, tile.1.v"
@@ -226,7 +280,7 @@ def test_a_verdict_names_a_group_of_paths_once():
 def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
     from pyradice_lab.engine.findings import Finding
     from pyradice_lab.meerkat.components import load_components
-    from pyradice_lab.report.proposals import TILE_STEPS, _meerkat_tile
+    from pyradice_lab.meerkat.levers import TILE_STEPS, tile_values as _meerkat_tile
 
     comp = load_components()
     over = Finding("difference", "points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.3, 3.5, n=300, null=2.4)
@@ -246,8 +300,8 @@ def test_proposals_on_two_jobs_are_the_ones_played_on_one(tmp_path):
           _claimed(_finding("start player's win share, 3 players, side A", 0.40, 0.37, 0.43, 1 / 3))]
     secs = _sections("purramid_seat_advantage", *fs)
     kw = dict(seed=3, budgets={"purramid": TINY}, policies={"purramid": "greedy"})
-    one = P.proposals_section(secs, out_dir=tmp_path / "one", **kw)
-    two = P.proposals_section(secs, out_dir=tmp_path / "two", n_jobs=2, backend="threading", **kw)
+    one = proposals_section(secs, out_dir=tmp_path / "one", **kw)
+    two = proposals_section(secs, out_dir=tmp_path / "two", n_jobs=2, backend="threading", **kw)
     assert len(one.proposals) == len(two.proposals) == 2
     for a, b in zip(one.proposals, two.proposals):
         assert a.candidate.id == b.candidate.id and a.result.values == b.result.values
@@ -267,15 +321,15 @@ def test_startable_runs_only_the_candidates_sure_to_be_among_the_reports_proposa
     run or are still pending leave it a place among ``max_proposals`` (then the serial report runs it too)."""
     big, mid, small = _boat(4, 1.5), _boat(2, -1.0), _boat(3, 0.5)   # ranked by size: 4-slot, 2-slot, 3-slot
     secs = _sections("raft_card_fairness", big, mid, small)
-    ids = [c.id for c in P.find_candidates(secs)]
+    ids = [c.id for c in find_candidates(secs)]
     assert len(ids) == 3
-    nothing_pending = [c.id for c in P.startable(secs, lambda c: False)]
+    nothing_pending = [c.id for c in startable(secs, lambda c: False)]
     assert nothing_pending == ids
     # the first pending: the second and third start only if two places remain after it
     first_pending = lambda c: c.id == ids[0]  # noqa: E731
-    assert [c.id for c in P.startable(secs, first_pending, max_proposals=3)] == ids[1:]
-    assert [c.id for c in P.startable(secs, first_pending, max_proposals=2)] == ids[1:2]
-    assert P.startable(secs, first_pending, max_proposals=1) == []
+    assert [c.id for c in startable(secs, first_pending, max_proposals=3)] == ids[1:]
+    assert [c.id for c in startable(secs, first_pending, max_proposals=2)] == ids[1:2]
+    assert startable(secs, first_pending, max_proposals=1) == []
     # a candidate that will not run (not robust) takes no place
     secs = _sections("raft_card_fairness", big, _boat(2, -1.0, robust=None), small)
-    assert [c.id for c in P.startable(secs, lambda c: False, max_proposals=2)] == [ids[0], ids[2]]
+    assert [c.id for c in startable(secs, lambda c: False, max_proposals=2)] == [ids[0], ids[2]]

@@ -1,0 +1,574 @@
+"""The report's "Proposed component changes" (issue 29, part 3): from a component finding to new values.
+
+This module names no game: it reaches each game's levers, components and simulator through the registry
+(:func:`pyradice_lab.engine.registry.get_game`).
+
+After the report's claims are controlled (Benjamini-Hochberg over the whole report) and re-checked on plausible
+components (the report's robustness checks, passed as ``checks``), every **component finding** (``component``
+set) that
+
+- claims a difference (``q <= 0.05``, :attr:`Finding.is_claim <pyradice_lab.engine.findings.Finding.is_claim>`),
+- holds on every sampled plausible component set (``robust=True``), and
+- is measured by a designer metric (the metric of its robustness check: ``tile_pay_excess:12``,
+  ``boat_pay_excess:2``, ``start_player_win`` ...) for which its game declares a **lever** (the game contract's
+  part ``levers``: ``<game>/levers.py`` declares ``LEVERS``, a :class:`~pyradice_lab.engine.levers.GameLevers`;
+  :func:`game_levers`)
+
+gets a :func:`pyradice_lab.balance` run: the objective is the metric at the finding's null value (the board mean,
+the deck's rate, a fair share), the parameters a small grid around the packaged values within ranges a designer
+would accept (the lever's text says which), the games those of the finding's check (player count, options) played
+by the game's **report player**.  ``balance`` verifies the proposal on fresh seeds (before/after with 95% CIs, the
+objective met or not: its one-line verdict) and the proposal is written beside the PDF as
+``reports/proposals/<finding id>.toml``, loadable with ``--components``.  Values the rules state
+(``source = "rules"`` in the components files) are never levers of a component-value proposal (Meerkat's tile 6
+keeps 6/3); a start-player compensation changes a rule by nature (Purramid's deal) and says so.
+
+Each proposal then **re-checks the game's other component findings** measured in the same kind of games (the same
+player count and options, a metric known): one paired run (:func:`pyradice_lab.design.compare.paired_estimates`,
+common random numbers: the packaged components and the proposal on the same fresh seeds) gives every such metric's
+paired difference with its 95% CI; a finding the proposal moves further from its null, on the side the finding
+lies, with an interval excluding 0, is stated as **made worse**.
+
+Budget: each game's ``LEVERS.budget`` (and ``LEVERS.player_budgets`` for a costly player count;
+:func:`proposal_budgets`, :func:`player_budgets`, :func:`budget_for`) gives the games one proposal may play (the
+search's hard cap, the two verification runs and the two re-check runs); at most :data:`MAX_PROPOSALS` proposals
+run per report (largest findings first, the others listed "not run").  The blocks run on the execution layer with
+the report's ``n_jobs``/``backend``; with a ``cache_dir`` every finished run is stored (``balance``'s sweep-cache
+files and the re-check's blocks), so a killed report resumes.  A quick report lists the candidates and runs none
+("quick run: not run").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..engine.findings import Finding, rank
+from ..engine.levers import GameLevers, NoLever, ProposalBudget
+
+__all__ = ["ProposalBudget", "NoLever", "game_levers", "proposal_budgets", "player_budgets", "budget_for",
+           "MAX_PROPOSALS", "Candidate", "Proposal", "Recheck", "find_candidates", "run_proposal", "recheck",
+           "proposals_section", "SECTION_TITLE", "QUICK_STATUS", "finding_id", "proposal_games", "proposal_kwargs",
+           "startable", "write_proposal", "metric_checks"]
+
+SECTION_TITLE = "Proposed component changes"
+#: the status of every candidate in a quick report
+QUICK_STATUS = "quick run: not run"
+
+
+#: proposals run per report (the largest claimed findings first); the other candidates are listed, not run
+MAX_PROPOSALS = 6
+
+
+def game_levers(game: str) -> GameLevers | None:
+    """``game``'s balance levers (its contract part ``levers``, :class:`~pyradice_lab.engine.levers.GameLevers`), or
+    None when it declares none."""
+    from ..engine.registry import get_game
+
+    return get_game(game).part("levers", None)
+
+
+def _levered_games() -> dict[str, GameLevers]:
+    from ..engine.registry import games
+
+    return {name: lv for name in games() if (lv := game_levers(name)) is not None}
+
+
+def proposal_budgets() -> dict[str, ProposalBudget]:
+    """Per game with levers, the games of one proposal under the report player (each game's
+    ``LEVERS.budget``; the designer guide, "Proposed component changes in the report", gives their cost)."""
+    return {g: lv.budget for g, lv in _levered_games().items()}
+
+
+def player_budgets() -> dict[tuple[str, int], ProposalBudget]:
+    """Where one player count costs far more than the game's others, its own budget, by ``(game, players)`` (each
+    game's ``LEVERS.player_budgets``)."""
+    return {(g, p): b for g, lv in _levered_games().items() for p, b in lv.player_budgets.items()}
+
+
+def __getattr__(name: str):
+    # the tables of earlier releases, read from the games' levers
+    if name == "PROPOSAL_BUDGETS":
+        return proposal_budgets()
+    if name == "PLAYER_BUDGETS":
+        return player_budgets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def budget_for(game: str, players: int) -> ProposalBudget:
+    """The budget of one proposal of ``game`` at ``players`` players (its levers' ``player_budgets``, else its
+    ``budget``); KeyError for a game without levers."""
+    lv = _levered_games().get(game)
+    if lv is None:
+        raise KeyError(game)
+    return lv.budget_for(players)
+
+
+def proposal_games(game: str, players: int = 2) -> int:
+    """The most games one proposal of ``game`` at ``players`` players plays (:attr:`ProposalBudget.games`)."""
+    return budget_for(game, players).games
+
+
+# ------------------------------------------------------------------------------------------------ candidates
+def finding_id(experiment: str, metric: str, players: int) -> str:
+    """The proposal file's name (without ``.toml``): ``raft_card_fairness-boat_pay_excess_2-3p``."""
+    return f"{experiment}-{re.sub(r'[^A-Za-z0-9]+', '_', metric).strip('_')}-{int(players)}p"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A component finding a proposal could answer: its metric, target, games and lever, and why it is not run
+    (``status``: "" = to run)."""
+
+    id: str
+    game: str
+    experiment: str
+    finding: Finding
+    metric: str
+    target: float
+    players: int
+    game_kwargs: Mapping
+    parameters: dict = field(default_factory=dict)
+    lever: str = ""
+    rule_change: bool = False
+    status: str = ""
+
+    @property
+    def grid(self) -> int:
+        return math.prod(len(v) for v in self.parameters.values()) if self.parameters else 0
+
+
+def metric_checks(checks) -> list:
+    """The single-metric checks among the report's robustness ``checks`` (never a paired one, which has a
+    ``variant``: its metric is a difference of two versions; never a check that is not run, without
+    ``metric_for``).  The proposals find a finding's metric, null value and games through its check."""
+    return [c for c in checks if callable(getattr(c, "metric_for", None)) and not hasattr(c, "variant")]
+
+
+def _check_of(checks, experiment: str, f: Finding):
+    return next((c for c in metric_checks(checks) if c.matches(experiment, f)), None)
+
+
+def _components(game: str):
+    from ..engine.registry import get_game
+
+    return get_game(game).components.default_components()
+
+
+def _robust_reason(f: Finding) -> str:
+    if f.robust is False:
+        return "not proposed: reversed on a plausible component set"
+    text = f.robustness or "not assessed"
+    return f"not proposed: robustness {text.split(':')[0].split(';')[0]}"
+
+
+def find_candidates(sections, *, checks, quick: bool = False, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+    """The component findings of ``sections`` with a metric and a lever, ranked (claims first, by size): quick, all
+    of them (``status`` :data:`QUICK_STATUS`); otherwise the claims, each with ``status`` "" (to run, the first
+    ``max_proposals``) or why not (not robust, no lever, beyond the report's proposals).  One candidate per game,
+    metric and games (two experiments stating the same finding share one).  ``checks``: the report's robustness
+    checks (:func:`metric_checks` of them give each finding's metric, null and games); the lever is the game's
+    (its contract part ``levers``, :func:`game_levers`)."""
+    from ..engine.results import ExperimentResult
+
+    found = [(it.name, f) for s in sections for it in s.items if isinstance(it, ExperimentResult)
+             for f in it.findings if f.component]
+    order = {id(f): i for i, f in enumerate(rank([f for _, f in found]))}
+    found.sort(key=lambda ef: order[id(ef[1])])
+    out, seen, comps = [], set(), {}
+    for exp, f in found:
+        if not quick and not f.is_claim:
+            continue
+        check = _check_of(checks, exp, f)
+        if check is None:
+            continue
+        metric = check.metric_for(f.quantity)
+        name, _, arg = metric.partition(":")
+        levers = game_levers(check.game)
+        lever = levers.lever(name) if levers is not None else None
+        key = (check.game, metric, check.players, repr(sorted(dict(check.game_kwargs).items())))
+        if lever is None or key in seen:
+            continue
+        seen.add(key)
+        comp = comps.setdefault(check.game, _components(check.game))
+        c = Candidate(finding_id(exp, metric, check.players), check.game, exp, f, metric, float(check.threshold),
+                      check.players, dict(check.game_kwargs))
+        try:
+            params, text, rule, *extra = lever(comp, check.players if lever.by_players else arg, f)
+            c = replace(c, parameters=params, lever=text, rule_change=rule,
+                        game_kwargs={**c.game_kwargs, **(extra[0] if extra else {})})
+        except NoLever as exc:
+            c = replace(c, status=f"not proposed: {exc}")
+        if quick:
+            c = replace(c, status=c.status or QUICK_STATUS)
+        elif not c.status and f.robust is not True:
+            c = replace(c, status=_robust_reason(f))
+        out.append(c)
+    runnable = [c for c in out if not c.status]
+    for c in runnable[max_proposals:]:
+        out[out.index(c)] = replace(c, status=f"not run: beyond the report's {max_proposals} proposals")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ re-check
+@dataclass(frozen=True)
+class Recheck:
+    """Another component finding re-checked on a proposal: its metric on the packaged components (``before``) and on
+    the proposal (``after``), the paired difference, and whether the proposal made it worse."""
+
+    experiment: str
+    quantity: str
+    metric: str
+    null: float
+    before: object
+    after: object
+    difference: object
+    worse: bool
+
+    def sentence(self) -> str:
+        d = self.difference
+        return (f"{self.quantity} ({self.metric}): {self.before.value:.3g} -> {self.after.value:.3g}, paired difference "
+                f"{d.value:+.3g} [{d.ci_low:+.3g}, {d.ci_high:+.3g}]" + (": made worse" if self.worse else ""))
+
+
+def _recheck_side(game: str, metrics: list, games: int, seed, comp, sim_kw: dict) -> dict:
+    """One side of a re-check: ``games`` games on ``comp`` from a fresh copy of ``seed`` (both sides get the same
+    seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame."""
+    from ..engine.registry import get_game
+    from ..engine.rng import fresh_copy
+    from .compare import metric_values
+
+    df = get_game(game).simulate_games(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **sim_kw)
+    return {m: tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, m)) for m in metrics}
+
+
+def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str, float]], *, games: int,
+            players: int, policies=None, game_kwargs: Mapping | None = None, rng=None, n_jobs: int = 1,
+            backend: str = "loky", scheduler=None, cache_dir=None) -> list[Recheck]:
+    """Re-check ``others`` (``(experiment, finding, metric, null)``) on ``proposal`` against ``base``: ``games`` paired
+    games (the same fresh seed on both sides, common random numbers, the two sides run as two blocks of the
+    execution layer), every metric from the same games; a finding is *made worse* when the paired difference's 95%
+    interval (:func:`pyradice_lab.design.compare.paired_estimates`) excludes 0 on the side that moves the metric
+    further from its null, the side the finding lies on (its effect; for a finding without a claim, the base
+    estimate's side)."""
+    from ..engine.execution import Pool, check_execution
+    from ..engine.registry import get_game
+    from ..engine.rng import describe_seed, seed_sequence
+    from .compare import paired_estimates
+    from .metrics import simulate_options
+
+    if not others:
+        return []
+    metrics = list(dict.fromkeys(m for _, _, m, _ in others))
+    sim_kw = dict(game_kwargs or {})
+    for m in metrics:
+        for k, v in simulate_options(game, m).items():
+            sim_kw.setdefault(k, v)
+    sim_kw["players"] = players
+    if policies is not None:
+        sim_kw["policies"] = policies
+    seed = seed_sequence(rng, name="rng").spawn(1)[0]
+    execution = check_execution(n_jobs, backend, scheduler, cache_dir=cache_dir)
+    keys = [{"entry": "proposal recheck", "game": game, "metrics": metrics, "games": int(games), **describe_seed(seed),
+             "components": comp.content_hash(), "options": repr(sorted(sim_kw.items()))} for comp in (base, proposal)]
+    simulate = get_game(game).simulate_games
+    with Pool(execution=execution) as pool:
+        b_vals, v_vals = pool.map(_recheck_side, [(game, metrics, int(games), seed, comp, sim_kw)
+                                                  for comp in (base, proposal)],
+                                  keys=keys, desc=f"{game} proposal re-check", sizes=[int(games)] * 2,
+                                  code=[simulate])
+    out = []
+    for exp, f, m, null in others:
+        be, ve, d, _ = paired_estimates(b_vals[m], v_vals[m], m, warn=False)
+        side = np.sign(f.effect) if f.is_claim and f.effect != 0 else np.sign(be.value - null)
+        worse = bool(side != 0 and (d.ci_low > 0 if side > 0 else d.ci_high < 0))
+        out.append(Recheck(exp, f.quantity, m, float(null), be, ve, d, worse))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ running
+@dataclass
+class Proposal:
+    """A candidate run: ``balance``'s result, the TOML written, the re-checks, the games played and the time."""
+
+    candidate: Candidate
+    result: object = None
+    toml: Path | None = None
+    rechecks: list = field(default_factory=list)
+    not_rechecked: int = 0
+    games: int = 0
+    seconds: float = 0.0
+    budget: ProposalBudget | None = None
+
+    @property
+    def worse(self) -> list:
+        return [r for r in self.rechecks if r.worse]
+
+
+def _seed(root: int, cid: str) -> np.random.SeedSequence:
+    return np.random.SeedSequence(int(root), spawn_key=(zlib.crc32(b"proposal"), zlib.crc32(cid.encode())))
+
+
+def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[Candidate] = (),
+                 budget: ProposalBudget | None = None, policies=None, n_jobs: int = 1, backend: str = "loky",
+                 scheduler=None, cache_dir=None) -> Proposal:
+    """Run ``balance`` for ``c`` (its lever, objective and games; ``policies`` default: the game's report player),
+    write the proposal to ``<out_dir>/<c.id>.toml`` and re-check ``others`` (the game's other candidates and
+    component findings, as :class:`Candidate`) measured in the same games (player count and options)."""
+    from ..engine.registry import get_game
+    from .balance import balance
+
+    budget = budget or budget_for(c.game, c.players)
+    policies = policies or get_game(c.game).report_player
+    t0 = time.perf_counter()
+    root = _seed(seed, c.id)
+    search_seed, check_seed = root.spawn(2)
+    res = balance(c.game, c.parameters, (c.metric, c.target), budget=budget.search, players=c.players,
+                  policies=policies, rng=search_seed, first_games=budget.first, verify_games=budget.verify,
+                  game_kwargs=dict(c.game_kwargs), cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
+                  scheduler=scheduler)
+    p = Proposal(c, res, budget=budget, games=res.games_used + 2 * budget.verify)
+    if out_dir is not None:
+        write_proposal(p, out_dir)
+    same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
+            and dict(o.game_kwargs) == dict(c.game_kwargs)]
+    p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)
+    if same and budget.recheck:
+        p.rechecks = recheck(c.game, _components(c.game), res.components,
+                             [(o.experiment, o.finding, o.metric, o.target) for o in same], games=budget.recheck,
+                             players=c.players, policies=policies, game_kwargs=c.game_kwargs, rng=check_seed,
+                             n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+        p.games += 2 * budget.recheck
+    elif same:
+        p.not_rechecked += len(same)
+    p.seconds = time.perf_counter() - t0
+    return p
+
+
+def _others(sections, *, checks) -> list[Candidate]:
+    """Every component finding of ``sections`` with a single metric (claimed or not), as candidates to re-check
+    (``checks``: the report's robustness checks, as for :func:`find_candidates`)."""
+    from ..engine.results import ExperimentResult
+
+    out, seen = [], set()
+    for s in sections:
+        for it in (i for i in s.items if isinstance(i, ExperimentResult)):
+            for f in it.findings:
+                check = _check_of(checks, it.name, f) if f.component else None
+                if check is None:
+                    continue
+                metric = check.metric_for(f.quantity)
+                cid = finding_id(it.name, metric, check.players)
+                if (check.game, metric, check.players) in seen:
+                    continue
+                seen.add((check.game, metric, check.players))
+                out.append(Candidate(cid, check.game, it.name, f, metric, float(check.threshold), check.players,
+                                     dict(check.game_kwargs)))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ the section
+def _ci(v: float, lo: float, hi: float) -> str:
+    return f"{v:.3g} [{lo:.3g}, {hi:.3g}]"
+
+
+def _values(comp, params: Mapping) -> str:
+    """``tile.12.values = 11/6/3``; paths holding the same value are named together (``card 7,8 points = 1``)."""
+    import json
+
+    groups: dict[str, tuple] = {}
+    for key in params:
+        for path in (p.strip() for p in key.split(",")):
+            v = comp.get(path)
+            groups.setdefault(json.dumps(v), (v, []))[1].append(path)
+    return "; ".join(f"{_short(ps)} = {'/'.join(map(str, v)) if isinstance(v, list) else v}"
+                     for v, ps in groups.values())
+
+
+def _short(paths: list[str]) -> str:
+    if len(paths) == 1:
+        return paths[0]
+    head = paths[0].split(".")[0]
+    return f"{head} {','.join(p.split('.')[1] for p in paths)} {paths[0].split('.')[-1]}"
+
+
+def _short_keys(text: str, params: Mapping) -> str:
+    """``text`` with every grouped parameter key (``card.7.points,card.8.points``) named as :func:`_short` names it
+    (``card 7,8 points``): a verdict naming a 6-card group once, not its 6 paths."""
+    for key in sorted(params, key=len, reverse=True):
+        paths = [p.strip() for p in key.split(",")]
+        if len(paths) > 1:
+            text = text.replace(key, _short(paths))
+    return text
+
+
+def _candidates_table(cands: Sequence[Candidate], done: Mapping[str, Proposal]) -> pd.DataFrame:
+    rows = []
+    for c in cands:
+        p = done.get(c.id)
+        if p is not None:
+            status = ("objective met" if p.result.reached else "objective not met") + (
+                f"; makes {len(p.worse)} other finding{'s' if len(p.worse) > 1 else ''} worse" if p.worse else "")
+        else:
+            status = c.status
+        # a proposal that ran states its lever in its own paragraph below: the table gives its size only
+        lever = ("–" if not c.parameters else f"{c.grid} candidates, below" if p is not None else
+                 f"{c.lever} ({c.grid} candidates)")
+        rows.append({"finding": c.finding.quantity, "objective": f"{c.metric} = {c.target:.4g}",
+                     "lever": lever, "status": status})
+    return pd.DataFrame(rows, columns=["finding", "objective", "lever", "status"])
+
+
+def _proposal_items(p: Proposal, out_name: str) -> list:
+    from ..engine.results import Table, Text
+
+    c, r = p.candidate, p.result
+    base = _components(c.game)
+    head = f"{c.game}: {c.finding.component}"
+    b = p.budget
+    lines = [f"Finding: {c.finding.quantity} (measured with {c.finding.player or 'the report player'}; "
+             f"{c.experiment}). Objective {c.metric} = {c.target:.4g}; lever: {c.lever}.",
+             f"Packaged: {_values(base, c.parameters)}. Proposed: {_values(r.components, c.parameters)}"
+             + (" (a rule change)" if c.rule_change else "") + ".",
+             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.policies} players): "
+             f"{_short_keys(r.verdict(), c.parameters)}.",
+             f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
+             f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "
+             f"{out_name}/{c.id}.toml)."]
+    if p.rechecks:
+        worse = p.worse
+        lines.append("Makes worse: " + "; ".join(x.sentence() for x in worse) + "." if worse else
+                      f"Re-check of the game's other {len(p.rechecks)} component finding"
+                      f"{'s' if len(p.rechecks) > 1 else ''} in the same games (paired, {b.recheck:,} games): none "
+                      "made worse.")
+    if p.not_rechecked:
+        lines.append(f"{p.not_rechecked} other component finding{'s' if p.not_rechecked > 1 else ''} of the game "
+                     "measured in other games (player count, options) or with the re-check off: not re-checked.")
+    t = r.objectives
+    rows = [{"metric": m.metric, "target": f"{m.target:.4g}", "before [95% CI]": _ci(m.before, m.before_ci_low,
+             m.before_ci_high), "after [95% CI]": _ci(m.after, m.after_ci_low, m.after_ci_high),
+             "met": bool(m.met)} for m in t.itertuples()]
+    rows += [{"metric": f"re-check: {x.metric}", "target": f"{x.null:.4g}",
+              "before [95% CI]": _ci(x.before.value, x.before.ci_low, x.before.ci_high),
+              "after [95% CI]": _ci(x.after.value, x.after.ci_low, x.after.ci_high),
+              "met": "worse" if x.worse else "not worse"} for x in p.rechecks]
+    return [Text("\n\n".join(lines), heading=head),
+            Table(pd.DataFrame(rows), caption="Before: the packaged components; after: the proposal; the same fresh "
+                                              "games on both (re-check rows: paired, their difference in the text).")]
+
+
+def write_proposal(p: Proposal, out_dir) -> Path:
+    """Write ``p``'s components to ``<out_dir>/<candidate id>.toml`` (in the report's process: a proposal run on a
+    worker writes nothing) and return the path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    p.toml = p.result.to_toml(out / f"{p.candidate.id}.toml")
+    return p.toml
+
+
+def proposal_kwargs(c: Candidate, others: Sequence[Candidate], *, seed: int = 0,
+                    budgets: Mapping[str, ProposalBudget] | None = None, policies: Mapping[str, str] | None = None,
+                    cache_dir=None) -> dict:
+    """The keyword arguments of :func:`run_proposal` for ``c`` in a report (``others``: :func:`_others` of its
+    sections): the same wherever the proposal runs."""
+    return dict(seed=seed, others=others, budget=(budgets or {}).get(c.game) or budget_for(c.game, c.players),
+                policies=(policies or {}).get(c.game), cache_dir=cache_dir)
+
+
+def startable(sections, pending, *, checks, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+    """The candidates of the controlled ``sections`` that run whatever the robustness checks still playing find.
+
+    ``pending(c)``: whether the check of candidate ``c``'s finding has not returned yet.  A candidate whose own
+    verdict is in runs when fewer than ``max_proposals`` candidates ranked before it run or are pending (even if
+    all of those then run, it is within the report's proposals): exactly the ones :func:`find_candidates` then
+    gives an empty status.  Lets the report start a proposal beside the checks, not after all of them."""
+    ahead = 0
+    out = []
+    for c in find_candidates(sections, checks=checks, max_proposals=10 ** 9):
+        if pending(c):
+            ahead += 1
+        elif not c.status:
+            if ahead < max_proposals:
+                out.append(c)
+            ahead += 1
+    return out
+
+
+def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, out_dir=None,
+                      out_name: str = "proposals", n_jobs: int = 1, backend: str = "loky", scheduler=None,
+                      cache_dir=None, budgets: Mapping[str, ProposalBudget] | None = None,
+                      policies: Mapping[str, str] | None = None, max_proposals: int = MAX_PROPOSALS,
+                      ran: Mapping[str, Proposal] | None = None):
+    """The report part "Proposed component changes" from the built, controlled and checked ``sections``.
+
+    Runs :func:`run_proposal` for every candidate of :func:`find_candidates` with an empty status (none in a quick
+    report; ``checks``: the report's robustness checks), writing the TOML files into ``out_dir``; ``budgets`` /
+    ``policies`` (by game) replace the games' budgets (:func:`proposal_budgets`) and the report players (tests).
+    ``ran``: proposals already run (candidate id -> :class:`Proposal`, with :func:`proposal_kwargs`: the report
+    runs those of :func:`startable` in its worker pool while the last robustness checks play), used as they are.
+    Returns the :class:`~pyradice_lab.engine.results.Section` (its ``proposals`` attribute: the
+    :class:`Proposal` objects run)."""
+    from ..engine.results import Section, Table, Text
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    budgets = dict(budgets or {})
+    cands = find_candidates(sections, checks=checks, quick=quick, max_proposals=max_proposals)
+    others = _others(sections, checks=checks)
+    done: dict[str, Proposal] = {}
+    ran = dict(ran or {})
+    for c in (c for c in cands if not c.status):
+        p = ran.get(c.id)
+        if p is None:  # not run beside the checks: here, each balance round on the report's jobs
+            p = run_proposal(c, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                             **proposal_kwargs(c, others, seed=seed, budgets=budgets, policies=policies,
+                                               cache_dir=cache_dir))
+        if out_dir is not None:
+            write_proposal(p, out_dir)
+        done[c.id] = p
+    per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in proposal_budgets().items())
+    per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
+                   for (g, p), b in player_budgets().items())
+    intro = (
+        "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
+        "sampled plausible component set, a balance run (successive halving with common random numbers) proposes new "
+        "values for its component: the finding's metric brought to its null value (the board mean, the deck's rate, "
+        "a fair share), the lever a small grid around the packaged values that keeps the values the rules state "
+        "(a start-player compensation is a rule change and says so), every game played by the game's report player. "
+        "The proposal is verified on fresh seeds (before and after with 95% CIs; 'met' when the after interval "
+        "reaches the target) and written beside this PDF as "
+        f"{out_name}/<finding>.toml, ready for --components; the game's other component findings measured in the "
+        "same games are re-checked on it, paired, and any it makes worse is stated. Budget: at most "
+        f"{max_proposals} proposals per report, each at most these games: {per} (pyradice_lab.design.proposals).")
+    items: list = [Text(intro, heading=SECTION_TITLE)]
+    if not cands:
+        items.append(Text("No component finding claims a difference and has a lever here." if not quick else
+                          "No component finding with a lever in this report."))
+    else:
+        if quick:
+            items.append(Text(f"Quick run: the {len(cands)} candidate proposals are listed, none is run "
+                              "(the quick report makes no claim)."))
+        items.append(Table(_candidates_table(cands, done), title="Candidate proposals",
+                           caption="One row per component finding with a lever (claims only in a full report)."))
+        for c in cands:
+            if c.id in done:
+                items += _proposal_items(done[c.id], out_name)
+    games = sum(p.games for p in done.values())
+    if done:  # the front page's table lists experiments only: this part states its own games and time
+        pooled = sum(1 for c in done if c in ran)
+        items.append(Text(f"This part played {games:,} games in {sum(p.seconds for p in done.values()):.0f} s of "
+                          "proposal run time" + (f" ({pooled} of its {len(done)} proposals in the report's worker "
+                                                 "pool, beside the robustness checks)" if pooled else "") + "."))
+    sec = Section(SECTION_TITLE, items, seed=f"{seed}/{zlib.crc32(b'proposal')}",
+                  trials=f"{games:,} games" if done else "none run")
+    sec.seconds = time.perf_counter() - t0
+    sec.cpu_seconds = time.process_time() - c0
+    sec.proposals = list(done.values())
+    return sec

@@ -1,0 +1,60 @@
+"""Meerkat Kingdom's balance levers (the game contract's ``levers`` part, a
+:class:`~pyradice_lab.engine.levers.GameLevers`).
+
+``tile_pay_excess:<tile>`` (a tile pays more or less per piece committed than the board mean) moves the tile's
+values: its high value up to :data:`TILE_STEPS` points towards the board mean, the lower values by the components
+file's reconstruction rule; a tile whose values the rules state (tile 6's 6/3) is not a lever.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, component_source
+
+if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
+    from ..engine.findings import Finding
+
+__all__ = ["LEVERS", "TILE_STEPS", "tile_values"]
+
+#: steps of a tile's high value a proposal tries, towards the board mean (one point each)
+TILE_STEPS = 4
+
+
+def tile_values(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
+    """Tile ``arg``'s values: its high value up to :data:`TILE_STEPS` steps towards the board mean, only that way
+    (the finding is a claim, so its direction is known: a step away would only give the search's noise a
+    candidate to pick), the lower values by the components file's reconstruction rule (low = high // 2 on
+    two-place tiles, mid = round(high / 2) and low = max(2, round(high / 4)) on three-place ones), the packaged
+    values among them; a tile the rules (or the designer's file) set is not a lever."""
+    t = int(arg)
+    path = f"tile.{t}.values"
+    src = component_source(comp, path)
+    if src in ("rules", "designer"):
+        raise NoLever(f"tile {t}'s values are stated by the {'rules' if src == 'rules' else 'designer file'}")
+    now = [int(v) for v in comp.get(path)]
+    step = -1 if f.effect > 0 else 1    # an overpaying tile comes down
+    choices = []
+    for k in range(TILE_STEPS + 1):
+        high = now[0] + step * k
+        if high < 2:
+            continue
+        vals = now if k == 0 else ([high, high // 2] if len(now) == 2 else
+                                   [high, int(round(high / 2)), max(2, int(round(high / 4)))])
+        if vals not in choices:
+            choices.append(vals)
+    shown = "/".join(map(str, now))
+    return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
+            f"{TILE_STEPS}, lower values by the reconstruction rule", False)
+
+
+#: the games of one proposal under the report player (mcts, 0.02-0.08 CPU s per game)
+LEVERS = GameLevers(
+    levers={"tile_pay_excess": Lever(
+        "tile_pay_excess", tile_values,
+        f"a reconstructed tile's high value, 1 to {TILE_STEPS} points towards the board mean (at least 2), its lower "
+        "values by the reconstruction rule; tiles the rules state are kept")},
+    budget=ProposalBudget(search=240, first=24, verify=120, recheck=100),
+    examples={"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
+              "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},
+)

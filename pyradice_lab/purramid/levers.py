@@ -1,0 +1,49 @@
+"""Purramid's balance levers (the game contract's ``levers`` part, :class:`~pyradice_lab.engine.levers.GameLevers`).
+
+``start_player_win`` (the start player wins more or less than a fair share) is compensated by the deal: up to
+2 tiles moved between the start player's and the last player's deal, the total kept.  The rules state the deal,
+so the proposal is a rule change and says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.levers import GameLevers, Lever, ProposalBudget
+
+if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
+    from ..engine.findings import Finding
+
+__all__ = ["LEVERS", "start_deal"]
+
+
+def start_deal(comp, players: int, f: Finding) -> tuple[dict, str, bool]:
+    """The start-player compensation: move up to 2 tiles between the start player's and the last player's deal
+    (either way), the total kept; the deal is stated by the rules, so the proposal is a rule change."""
+    path = f"deal_{players}p.value"
+    now = [int(v) for v in comp.get(path)]
+    choices = []
+    for k in (-2, -1, 0, 1, 2):
+        v = list(now)
+        v[0] -= k
+        v[-1] += k
+        if min(v) >= 1:
+            choices.append(v)
+    return ({path: choices}, f"the {players}-player deal {'/'.join(map(str, now))}: up to 2 tiles moved between the "
+            "start player and the last player (a rule change: the rules state the deal)", True)
+
+
+#: the games of one proposal under the report player (optimal, 0.06-0.3 CPU s per game; no re-check: the game
+#: has one component finding per player count); at 3 and 4 players the optimal player costs far more
+LEVERS = GameLevers(
+    levers={"start_player_win": Lever(
+        "start_player_win", start_deal,
+        "the deal of the start player and the last player, up to 2 tiles moved either way, the total kept, every "
+        "seat at least 1 (a rule change)", by_players=True)},
+    budget=ProposalBudget(search=300, first=40, verify=150, recheck=0),
+    player_budgets={3: ProposalBudget(search=100, first=20, verify=40, recheck=0),
+                    4: ProposalBudget(search=50, first=10, verify=20, recheck=0)},
+    examples={"balance": "--param 'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
+                         "--players 2",
+              "robustness": "'start_player_win < 0.5' --players 2"},
+)
