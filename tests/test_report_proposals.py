@@ -169,9 +169,9 @@ def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(t
     # a lever with one extreme candidate: tile 12 raised far beyond the board mean
     monkeypatch.setitem(P.LEVERS, ("meerkat", "tile_pay_excess"),
                         lambda comp, arg, f: ({f"tile.{arg}.values": [[30, 20, 10]]}, "test lever", False))
-    from pyradice_lab.report import checks
+    from pyradice_lab.design import checks
 
-    real = checks._all_checks()
+    real = checks.all_checks()
     # the pure-Python engine (the report's checks run the compiled one)
     monkeypatch.setattr(checks, "CHECKS", tuple(c if c.game != "meerkat" or "tile" not in c.key else
                                                 dataclasses.replace(c, game_kwargs={"automa": False})

@@ -269,9 +269,9 @@ class Candidate:
 
 def _metric_checks():
     """The report's single-metric checks (never the paired ones: their metric is a difference of two versions)."""
-    from .checks import Check, PairedCheck, _all_checks
+    from ..design.checks import Check, PairedCheck, all_checks
 
-    return [c for c in _all_checks() if isinstance(c, Check) and not isinstance(c, PairedCheck)]
+    return [c for c in all_checks() if isinstance(c, Check) and not isinstance(c, PairedCheck)]
 
 
 def _check_of(experiment: str, f: Finding):
