@@ -186,10 +186,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_designer_intervals.py", "-k", "every_game_agrees")),
     Mutation("check-size-one-halfwidth", "a check sized so that the packaged effect is one half-width, not two "
              "(half the power)",
-             "pyradice_lab/report/checks.py", "(2 * f.halfwidth / abs(f.effect)) ** 2", "(f.halfwidth / abs(f.effect)) ** 2",
+             "pyradice_lab/design/checks.py", "(2 * f.halfwidth / abs(f.effect)) ** 2", "(f.halfwidth / abs(f.effect)) ** 2",
              ("tests/test_report_needed_checks.py",)),
     Mutation("checks-for-every-finding", "the report runs the check of a finding that claims nothing",
-             "pyradice_lab/report/checks.py", "if isinstance(c, Check) and f.is_claim and f.kind", "if isinstance(c, Check) and f.kind",
+             "pyradice_lab/design/checks.py", "if isinstance(c, Check) and f.is_claim and f.kind", "if isinstance(c, Check) and f.kind",
              ("tests/test_report_needed_checks.py",)),
 )
 

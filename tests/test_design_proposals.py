@@ -194,9 +194,9 @@ def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(t
                                                              False))
     monkeypatch.setattr(meerkat_levers, "LEVERS", dataclasses.replace(meerkat_levers.LEVERS,
                                                                       levers={"tile_pay_excess": extreme}))
-    from pyradice_lab.report import checks
+    from pyradice_lab.design import checks
 
-    real = checks._all_checks()
+    real = checks.all_checks()
     # the pure-Python engine (the report's checks run the compiled one)
     monkeypatch.setattr(checks, "CHECKS", tuple(c if c.game != "meerkat" or "tile" not in c.key else
                                                 dataclasses.replace(c, game_kwargs={"automa": False})

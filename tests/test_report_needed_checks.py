@@ -7,9 +7,10 @@ import threading
 import pandas as pd
 import pytest
 
+from pyradice_lab.design import checks as C
 from pyradice_lab.engine.execution import Pool
 from pyradice_lab.engine.findings import Finding
-from pyradice_lab.report import build as report_build, checks as C
+from pyradice_lab.report import build as report_build
 from pyradice_lab.report.build import ExperimentResult, Section
 
 CHECKS = C.checks_for(["raft", "pyradice", "meerkat", "purramid"])

@@ -7,7 +7,8 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from pyradice_lab.report import build as report_build, checks as C
+from pyradice_lab.design import checks as C
+from pyradice_lab.report import build as report_build
 
 
 @pytest.fixture

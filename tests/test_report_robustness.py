@@ -8,22 +8,26 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from pyradice_lab.design.robustness import Claim, RobustnessResult
-from pyradice_lab.engine.findings import Finding
-from pyradice_lab.engine.stats import proportion_estimate
-from pyradice_lab.report import checks as report_robustness
-from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
-from pyradice_lab.report.checks import (
+from pyradice_lab.design import checks as report_robustness
+from pyradice_lab.design.checks import (
     QUICK_TEXT,
-    STRONG_CHECK_GAMES,
     PairedCheck,
     assess_sections,
     checks_for,
+    game_checks,
     report_player_label,
     run_check,
     verdict,
 )
+from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine import registry
+from pyradice_lab.engine.findings import Finding
+from pyradice_lab.engine.stats import proportion_estimate
+from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
 from pyradice_lab.report.pdf import robust_cell
+
+#: every game's checks re-run with its report player (each game's ``checks.CHECKS.report_player_games``)
+STRONG_CHECK_GAMES = {k: n for g in registry.BUILTIN_GAMES for k, n in game_checks(g).report_player_games.items()}
 
 CHECK = next(c for c in checks_for(["raft"]) if c.key == "raft start 3p standard")
 
@@ -144,7 +148,7 @@ def test_every_start_player_finding_of_every_game_has_a_check():
 
 
 # ----------------------------------------------------------------- paired (two-variant) component findings
-ALL_PAIRED = [c for c in report_robustness._all_checks() if isinstance(c, PairedCheck)]  # with shared keys
+ALL_PAIRED = [c for c in report_robustness.all_checks() if isinstance(c, PairedCheck)]  # with shared keys
 PAIRED = {c.key: c for c in checks_for(["purramid", "pyradice", "raft", "meerkat"]) if isinstance(c, PairedCheck)}
 
 
@@ -251,9 +255,6 @@ def test_exact_yarn_findings_say_why_they_are_not_assessed():
 def test_checks_not_rerun_with_the_report_player_play_the_registrys_heuristic():
     """A check the report player does not re-run plays the game's ``heuristic_player``, the player of the finding's
     sensitivity column (Purramid's used to play risk:0.35 while its sensitivity was greedy)."""
-    from pyradice_lab.engine import registry
-    from pyradice_lab.report.checks import STRONG_CHECK_GAMES, checks_for
-
     checks = checks_for(list(registry.BUILTIN_GAMES))
     assert {c.game for c in checks} == set(registry.BUILTIN_GAMES)
     for c in checks:

@@ -9,21 +9,24 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-import pyradice_lab.report.checks as checks_module
-from pyradice_lab.design.robustness import Claim, RobustnessResult
-from pyradice_lab.engine.findings import Finding
-from pyradice_lab.engine.stats import proportion_estimate
-from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
-from pyradice_lab.report.checks import (
-    STRONG_CHECK_GAMES,
-    _all_checks,
+import pyradice_lab.design.checks as checks_module
+from pyradice_lab.design.checks import (
+    all_checks as _all_checks,
     assess_sections,
     checks_for,
+    game_checks,
     report_player_label,
     run_check,
     verdict,
 )
+from pyradice_lab.design.robustness import Claim, RobustnessResult
+from pyradice_lab.engine import registry
+from pyradice_lab.engine.findings import Finding
+from pyradice_lab.engine.stats import proportion_estimate
+from pyradice_lab.report.build import ExperimentResult, Section, write_pdf
 
+#: every game's checks re-run with its report player (each game's ``checks.CHECKS.report_player_games``)
+STRONG_CHECK_GAMES = {k: n for g in registry.BUILTIN_GAMES for k, n in game_checks(g).report_player_games.items()}
 CHECKS = {c.key: c for c in checks_for(["meerkat", "pyradice", "raft"])}
 ALL = {}
 for _c in _all_checks():   # every check, also those of pages the report no longer runs (first per key)

@@ -4,6 +4,8 @@
   random numbers) (``pl.compare``).
 - :mod:`~pyradice_lab.design.metrics`: the designer metrics (per-game numbers and ratios, delta-method SEs).
 - :mod:`~pyradice_lab.design.robustness`: does a finding hold on plausible component sets? (``pl.robustness``)
+- :mod:`~pyradice_lab.design.checks`: the report's robustness column: every game's declared checks
+  (``<game>/checks.py``) run, matched to the findings they assess and sized by their claims.
 - :mod:`~pyradice_lab.design.balance`: search component values for an objective, verified on fresh games
   (``pl.balance``).
 - :mod:`~pyradice_lab.design.strength`: the strength ladder and restricted play.
@@ -17,5 +19,5 @@ True
 
 from ..engine._lazy import attach
 
-__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "balance", "strength",
-                                                               "proposals"])
+__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "checks", "balance",
+                                                               "strength", "proposals"])

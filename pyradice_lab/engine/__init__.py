@@ -13,6 +13,7 @@
 - :mod:`~pyradice_lab.engine.registry`: what each game package tells the rest of the library about itself.
 - :mod:`~pyradice_lab.engine.metrics`: the designer metric declaration (``Metric``), smooth metrics (``Smooth`` and
   its registry of forms) and the metrics every game has; each game declares its own in ``<game>/metrics.py``.
+- :mod:`~pyradice_lab.engine.checkspec`: the robustness checks a game declares for its findings (``checks.CHECKS``).
 - :mod:`~pyradice_lab.engine.sampling`: plausible component sets (the primitive the games' ``sample_plausible``
   share).
 - :mod:`~pyradice_lab.engine.cliargs`: argument types and output paths for the CLI (the games' and the top one).
@@ -30,4 +31,4 @@ from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
     "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase",
-    "findings", "results", "figures", "metrics", "levers"])
+    "findings", "results", "figures", "metrics", "levers", "checkspec"])

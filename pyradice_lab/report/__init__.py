@@ -7,7 +7,7 @@
 - :mod:`~pyradice_lab.report.build`: :func:`build_report` (the sections in worker processes) and
   :func:`write_pdf`; :mod:`~pyradice_lab.report.pdf`, :mod:`~pyradice_lab.report.tables` and
   :mod:`~pyradice_lab.report.style`: the ReportLab layout.
-- :mod:`~pyradice_lab.report.checks`: the robustness column (findings re-checked on plausible components).
+- ``report.checks`` is :mod:`pyradice_lab.design.checks` (the robustness checks run there; kept for old imports).
 - :mod:`~pyradice_lab.report.strength`: the strength part; :mod:`~pyradice_lab.report.overview`: the overview.
 - :mod:`~pyradice_lab.report.runner`: :func:`run_experiment`, the one runner of the ``experiments/`` scripts.
 

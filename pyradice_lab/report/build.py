@@ -39,6 +39,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ..design.checks import (
+    Check,
+    NotChecked,
+    assess_sections,
+    check_of,
+    checks_for,
+    needed_checks,
+    run_check_cached,
+)
 from ..engine.execution import Pool, Progress, check_execution
 from ..engine.findings import MIN_CLAIM_N, Finding
 from ..engine.results import (
@@ -63,7 +72,6 @@ from ..engine.sweep import (
     temporary_prefix,
     watch_parent,
 )
-from .checks import Check, NotChecked, assess_sections, check_of, checks_for, needed_checks, run_check_cached
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
@@ -386,7 +394,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     bar = Progress(len(builders), desc="report", what="tasks (sections, checks, proposals)", enabled=progress)
     try:
         # the robustness checks (full report only) test claims: a check starts once a finished section shows a
-        # finding it assesses that could claim, sized by those claims (report.checks.needed_checks), in the same
+        # finding it assesses that could claim, sized by those claims (design.checks.needed_checks), in the same
         # worker pool as the sections; a check no finding needs does not run
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
@@ -424,7 +432,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             controlled.update(sections=secs, names=control_claims(secs, quick=quick))
             if not quick:
                 from ..design.proposals import _others
-                from .checks import _all_checks
+                from ..design.checks import _all_checks
 
                 controlled["others"] = _others(secs, checks=_all_checks())
 
@@ -432,7 +440,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             if quick or not controlled or outstanding[0] == 0:
                 return []
             from ..design.proposals import proposal_kwargs, startable
-            from .checks import _all_checks
+            from ..design.checks import _all_checks
 
             secs = controlled["sections"]
             assess_sections(secs, checked)
@@ -500,7 +508,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # those not run in the pool above run here, their balance rounds on the report's n_jobs / backend; all
         # resume from cache_dir
         from ..design.proposals import proposals_section
-        from .checks import _all_checks
+        from ..design.checks import _all_checks
 
         if not quick:  # the folder even when no proposal runs: the previous report's proposals are then removed
             (stage / PROPOSALS_DIR).mkdir(exist_ok=True)

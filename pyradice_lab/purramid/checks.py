@@ -1,0 +1,57 @@
+"""Purramid's robustness checks: the report's findings re-checked on plausible board layouts.
+
+The board numbers are a reconstruction (:mod:`pyradice_lab.purramid.components`); the full report re-checks
+(:mod:`pyradice_lab.design.checks`) with :data:`CHECKS`:
+
+- the start-player findings (``purramid_seat_advantage`` and ``purramid_strong_play``, side A):
+  ``start_player_win`` against the fair share 1/p, 2-4 players; one run per player count serves both experiments
+  (the checks share a key);
+- side B minus side A (``purramid_side_a_vs_b``, a :class:`~pyradice_lab.engine.checkspec.PairedCheck`): every
+  set plays the same games on side B and on side A, for 2, 3 and 4 players, and the metric is the mean paired
+  difference;
+- the yarn-token findings are exact solves on given boards, not a simulated metric: their column says so
+  (:class:`~pyradice_lab.engine.checkspec.NotChecked`).
+
+A finding's players are the registry's heuristic at every seat (``"greedy, every seat"``) or, for the checks of
+:data:`REPORT_PLAYER_GAMES`, the report player (``"optimal, every seat"``).
+"""
+
+from __future__ import annotations
+
+from ..engine import registry
+from ..engine.checkspec import Check, GameChecks, NotChecked, PairedCheck
+
+__all__ = ["CHECKS", "GAMES", "PAIRED_GAMES", "REPORT_PLAYER_GAMES"]
+
+#: games per board layout (sized so that the checks fit the full report's 5-minute budget)
+GAMES = 1500
+#: games per layout and run of the paired check (each layout plays them twice, side B and side A, per player count)
+PAIRED_GAMES = {"purramid_sides": 2000}
+#: games per layout of the checks re-run with the report player (``optimal``: 0.06-0.3 CPU s per game; see
+#: :attr:`~pyradice_lab.engine.checkspec.GameChecks.report_player_games` and docs/guide/designer.md)
+REPORT_PLAYER_GAMES = {"purramid start 2p": 60, "purramid start 3p": 16, "purramid start 4p": 16}
+
+
+def _checks() -> tuple:
+    h = registry.get_game("purramid").heuristic_player  # the finding's sensitivity column plays it too
+    out: list = []
+    for p in (2, 3, 4):
+        for exp in ("purramid_seat_advantage", "purramid_strong_play"):
+            out.append(Check(f"purramid start {p}p", "purramid", exp, rf"start player's win share, {p} players, .*",
+                             "start_player_win", 1 / p, p, h, f"{h}, every seat", {"layout": "A"}, "side A"))
+    out.append(PairedCheck("purramid sides start", "purramid", "purramid_side_a_vs_b",
+                           r"start player's win share, side B against side A, mean over 2-4 players",
+                           "start_player_win", 0.0, 2, h, f"{h}, every seat",
+                           note="paired: every set on side B and on side A, 2-4 players",
+                           variant_options={"layout": "B"}, reference_options={"layout": "A"}, over_players=(2, 3, 4),
+                           games=PAIRED_GAMES["purramid_sides"]))
+    out.append(NotChecked("purramid yarn", "purramid", "purramid_yarn_value",
+                          r"gain in expected tiles from one yarn token, .*",
+                          "not assessed: an exact solve on given boards, not a simulated metric (robustness to the "
+                          "reconstructed board numbers would need the exact solver on each plausible layout)"))
+    return tuple(out)
+
+
+#: Purramid's checks (the contract part ``checks``)
+CHECKS = GameChecks(checks=_checks(), games=GAMES, what="board layouts", report_player_games=REPORT_PLAYER_GAMES,
+                    player_label="{player}, every seat")
