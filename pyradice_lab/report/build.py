@@ -431,16 +431,16 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             # first the claims (q-values over the whole report), then their robustness: a check tests claims only
             controlled.update(sections=secs, names=control_claims(secs, quick=quick))
             if not quick:
-                from ..design.proposals import _others
                 from ..design.checks import _all_checks
+                from ..design.proposals import _others
 
                 controlled["others"] = _others(secs, checks=_all_checks())
 
         def proposals_now():
             if quick or not controlled or outstanding[0] == 0:
                 return []
-            from ..design.proposals import proposal_kwargs, startable
             from ..design.checks import _all_checks
+            from ..design.proposals import proposal_kwargs, startable
 
             secs = controlled["sections"]
             assess_sections(secs, checked)
@@ -507,8 +507,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # issue 29: the proposals part, from the controlled and checked component findings (quick: listed only);
         # those not run in the pool above run here, their balance rounds on the report's n_jobs / backend; all
         # resume from cache_dir
-        from ..design.proposals import proposals_section
         from ..design.checks import _all_checks
+        from ..design.proposals import proposals_section
 
         if not quick:  # the folder even when no proposal runs: the previous report's proposals are then removed
             (stage / PROPOSALS_DIR).mkdir(exist_ok=True)
