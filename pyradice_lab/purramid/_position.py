@@ -32,7 +32,8 @@ from ..engine.schema import Array, Bool, Field, Int, SchemaError, Str, Table
 from .board import dice_cost, popcount
 from .components import Components, Layout, coerce_components, load_layout
 
-__all__ = ["Position", "load_position", "position_from_game", "position_spec", "MAX_TURN_DICE", "MAX_YARN"]
+__all__ = ["Position", "load_position", "position_from_game", "opening_position", "position_spec", "MAX_TURN_DICE",
+           "MAX_YARN"]
 
 MAX_TURN_DICE = 5
 MAX_YARN = 12
@@ -360,6 +361,25 @@ def load_position(source, *, components=None) -> Position:
 
 
 # ------------------------------------------------------------------------------------------ from games
+def opening_position(players: int = 4, layout="A", *, yarn_tokens: bool = True, components=None) -> Position:
+    """The table as the rules set it up, the start player about to roll (turn 1, nothing rolled yet).
+
+    Examples
+    --------
+    >>> opening_position(2).hands, len(opening_position(2).covered), opening_position(3).to_move
+    ((26, 25), 20, 1)
+    """
+    from .rules import check_players
+
+    comp = coerce_components(components)
+    players = check_players(players)
+    L = load_layout(layout, comp)
+    cfg = comp.config
+    covered = L.bottom_rows_mask(cfg.two_player_covered_rows) if players == 2 else 0
+    return Position(players, L.name, 0, tuple(cfg.deal_for(players)), (0,) * players,
+                    tuple(sorted(L.spaces_of(covered))), turn=1, yarn_tokens=bool(yarn_tokens), board=L, comp=comp)
+
+
 class _Stop(Exception):
     pass
 

@@ -71,6 +71,7 @@ from ._position import (  # noqa: F401 - the position format and its checks, imp
     _check_state,
     _spaces_mask,
     load_position,
+    opening_position,
     position_from_game,
     position_spec,
 )
@@ -80,7 +81,7 @@ from .chance import sub_multisets
 from .components import Layout, coerce_components, load_game_config, load_layout
 from .exact import AUTO_EXACT_MAX_VALID
 
-__all__ = ["advise", "Position", "load_position", "position_from_game", "position_spec", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
+__all__ = ["advise", "Position", "load_position", "position_from_game", "opening_position", "position_spec", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
            "solver_for", "clear_cache", "BONUS_MODES", "ENGINES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE",
            "MAX_YARN"]
 
