@@ -28,6 +28,8 @@ The protocol (what the server reads from a desk):
     further routes answered by the desk, ``{path: "layout" | "advise"}`` (old URLs kept working);
 ``state``
     objects the server exposes as ``app.state.<name>``;
+``note``
+    optional: what ``serve`` prints about the desk at start-up (e.g. the opening board);
 module-level ``WEB_NAMES``
     names of the desk module that ``pyradice_lab.web`` still offers as attributes (old import paths).
 
