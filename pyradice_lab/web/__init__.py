@@ -165,6 +165,12 @@ def build_desks(layout="A", components=None) -> dict:
     -------
     dict
         Game name -> desk (``name`` and ``title`` filled in from the registry when the desk leaves them empty).
+
+    Examples
+    --------
+    >>> desks = build_desks("A")
+    >>> list(desks) == [name for name, spec in registry.games().items() if spec.has_part("desk")]
+    True
     """
     options = {"layout": layout, "components": components}
     desks = {}

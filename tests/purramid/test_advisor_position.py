@@ -125,3 +125,13 @@ def test_the_registry_finds_the_protocol():
     assert spec.part("load_position") is load_position
     assert spec.part("position_from_game") is position_from_game
     assert spec.part("advise") is advise
+
+
+def test_docstring_examples_of_the_position_modules():
+    import doctest
+
+    from pyradice_lab.purramid import _position, _turnsolver
+
+    for module in (_position, _turnsolver):
+        res = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert res.failed == 0
