@@ -108,7 +108,7 @@
     layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
     stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
-      const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i}` : "automa"]);
+      const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i + 1}` : "automa"]);
       select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
       select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"]],
              this.mode, c, (v) => { this.mode = v; });
@@ -135,7 +135,7 @@
       const TW = 150, TH = 120, PAD = 10, widest = Math.max(...L.rows);
       const layout = d.layout || [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
       const values = Object.fromEntries(L.tiles.map((x) => [x.tile, x.values]));
-      const names = d.seat.map((s, i) => i < d.players ? `p${i}` : "automa");
+      const names = d.seat.map((s, i) => i < d.players ? `p${i + 1}` : "automa");
       let p = 0;
       const height = L.rows.length * TH + 2 * PAD + 70;
       svg.setAttribute("viewBox", `0 0 ${widest * TW + 2 * PAD} ${height}`);
@@ -264,7 +264,7 @@
       d.seat.forEach((s, si) => {
         const y = Y0 + si * (3 * C / Math.max(seats, 3));
         el("text", { class: "label", x: bx, y: y + 12 }, svg,
-           `seat ${si}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
+           `seat ${si + 1}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
         s.boats.forEach((b, bi) => {
           const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
           const g = el("g", { class: "boat" }, svg);
@@ -391,7 +391,7 @@
       }
       this.pyr.forEach((P, seat) => {
         const px = PAD + seat * (PW + PAD), py = qh + 2 * PAD;
-        el("text", { class: "label", x: px, y: py }, svg, `seat ${seat}${seat === this.toMove ? " (to move)" : ""}`);
+        el("text", { class: "label", x: px, y: py }, svg, `seat ${seat + 1}${seat === this.toMove ? " (to move)" : ""}`);
         for (const sp of L.spaces) {
           const k = sp.level, x = px + (k - 1) * 17 + sp.index * 34, y = py + 10 + (6 - k) * 30;
           const cls = ["space2"];
