@@ -1,6 +1,7 @@
-"""The table companion's endpoints for Meerkat Kingdom, Rocking Raft and Pyradice (in-process, Starlette's test
-client): answers equal each game's ``advise``, every field is validated (the position by the game's own
-``load_position``, naming the key), numbers are bounded, and the server's hardening covers the new routes."""
+"""The table companion's endpoints for every registered game (in-process, Starlette's test client): the server
+builds its desks from the registry (no game named in web/), answers equal each game's ``advise``, every field is
+validated (the position by the game's own ``load_position``, naming the key), numbers are bounded, and the
+server's hardening covers every route."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from pyradice_lab.engine import registry  # noqa: E402
+from pyradice_lab.pyradice.desk import MAX_ROLLOUTS  # noqa: E402
 from pyradice_lab.web import GAMES, create_app  # noqa: E402
-from pyradice_lab.web.games import MAX_ROLLOUTS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -166,20 +168,99 @@ def test_warming_up_answers_503_with_retry_after(app, client, layouts):
     assert not t.is_alive() and not desk.warming and desk.solved
 
 
-def test_the_page_offers_the_four_games_without_internet(client):
+def test_the_page_lists_the_games_the_server_offers_without_internet(client):
     page = client.get("/").text
-    for g in GAMES:
-        assert f'data-game="{g}"' in page
+    assert 'id="games"' in page and "data-game=" not in page          # the picker is built from /api/games
     js = client.get("/tables.js")
-    assert js.status_code == 200 and "res.status === 503" in js.text and "Retry-After" in js.text
+    assert js.status_code == 200 and "/api/games" in js.text
+    assert "res.status === 503" in js.text and "Retry-After" in js.text
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", js.text)
+    assert "window.gameViews" in client.get("/advisor.js").text
+
+
+def test_every_registered_game_declares_a_desk_and_is_served(app, client):
+    """The desks come from the registry: one per game that declares ``desk.DESK``, in the registry's order, each
+    built on the engine's Desk; every one answers its layout and an advise of the layout's own position."""
+    from pyradice_lab.engine.desk import Desk
+
+    declared = [name for name, spec in registry.games().items() if spec.has_part("desk")]
+    assert list(GAMES) == declared == list(app.state.desks)
+    assert {"purramid", "pyradice", "raft", "meerkat"} <= set(declared)
+    for name, desk in app.state.desks.items():
+        assert isinstance(desk, Desk) and desk.name == name and desk.title == registry.get_game(name).title
+        doc = client.get(f"/api/{name}/layout").json()["position"]
+        r = client.post(f"/api/{name}/advise", json={"position": doc, **({"samples": 4, "candidates": 2}
+                                                                          if "samples" in desk.fields else {})})
+        assert r.status_code == 200, (name, r.json())
+        got = r.json()
+        assert got["best"] == got["options"][0] and "decision" in got and "objective" in got
+
+
+def test_the_purramid_desk_answers_a_position_like_advise(client):
+    from pyradice_lab.purramid.advisor import advise, load_position, position_from_game
+
+    lay = client.get("/api/purramid/layout?seed=7&players=3&turn=3").json()
+    pos = position_from_game(7, 3, players=3)
+    assert lay["position"] == pos.to_dict()
+    got = client.post("/api/purramid/advise", json={"position": lay["position"]}).json()
+    df = advise(load_position(lay["position"]))
+    assert [o["action"] for o in got["options"]] == df["action"].tolist()
+    assert got["best"]["value"] == pytest.approx(df["value"].iloc[0], abs=1e-12)
+    assert got["decision"] == "placement" and got["game"] == "purramid"
+    # the keyword form of the same table, through the old route, answers the same
+    old = client.post("/api/advise", json={"covered": lay["position"]["covered"], "roll": list(pos.roll),
+                                           "yarn": pos.yarn[pos.seat]}).json()
+    assert [o["action"] for o in old["options"]] == df["action"].tolist()
+    for doc, word in [(dict(lay["position"], layout="/etc/passwd"), "layout"),
+                      (dict(lay["position"], to_move=9), "to_move"),
+                      (dict(lay["position"], covered=[[0, 0]]), "player")]:
+        r = client.post("/api/purramid/advise", json={"position": doc})
+        assert r.status_code == 400 and word in r.json()["error"], r.json()
+    r = client.post("/api/purramid/advise", json={"position": lay["position"], "engine": "python"})
+    assert r.status_code == 400 and "engine" in r.json()["error"]
+
+
+def test_web_names_no_game_outside_docstrings():
+    """web/ reaches every game through the registry: no game's name in its code (docstrings aside)."""
+    import ast
+    from pathlib import Path
+
+    import pyradice_lab.web as web
+
+    names = set(registry.games())
+    word = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])", re.IGNORECASE)
+    for path in Path(web.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.body
+                and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                assert not word.search(node.value), (path.name, node.value)
+            if isinstance(node, (ast.Name, ast.Attribute, ast.alias)):
+                text = getattr(node, "id", None) or getattr(node, "attr", None) or node.name
+                assert not word.search(text), (path.name, text)
+            if isinstance(node, ast.ImportFrom):
+                assert not word.search((node.module or "").replace(".", " ")), (path.name, node.module)
+
+
+def test_the_old_names_still_resolve():
+    from pyradice_lab import web
+    from pyradice_lab.purramid import desk as purramid_desk
+    from pyradice_lab.web import games
+
+    assert web.advise_json is purramid_desk.advise_json and web.Boards is purramid_desk.Boards
+    assert games.DESKS["raft"] is registry.get_game("raft").part("desk")
+    assert games.MAX_ROLLOUTS == MAX_ROLLOUTS
+    with pytest.raises(AttributeError):
+        web.no_such_name  # noqa: B018
 
 
 @pytest.mark.slow
 def test_the_round_trip_script_is_bounded_and_answers_every_game():
     from pyradice_lab.web.roundtrip import main, measure
 
-    res = measure(requests=3, positions=1, pyradice_samples=4)
+    res = measure(requests=3, positions=1, samples=4)
     assert list(res) == list(GAMES)
     for r in res.values():
         assert r["n"] == 3 and r["status"] == [200] and 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
@@ -190,9 +271,14 @@ def test_the_round_trip_script_is_bounded_and_answers_every_game():
 def test_docstring_examples_of_the_web_modules():
     import doctest
 
+    from pyradice_lab.engine import desk
+    from pyradice_lab.meerkat import desk as meerkat_desk
+    from pyradice_lab.purramid import desk as purramid_desk
+    from pyradice_lab.pyradice import desk as pyradice_desk
+    from pyradice_lab.raft import desk as raft_desk
     from pyradice_lab.web import games, roundtrip
 
-    for module in (games, roundtrip):
+    for module in (games, roundtrip, desk, meerkat_desk, raft_desk, pyradice_desk, purramid_desk):
         res = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert res.failed == 0
 

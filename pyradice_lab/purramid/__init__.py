@@ -7,7 +7,8 @@ Public API:
 - components: :func:`load_components` / :func:`default_components`: the game constants and the sides as
   data (a designer's file merges over the packaged ones; ``components=`` everywhere);
 - burst odds: :func:`burst_probability`, :func:`burst_table`;
-- advisor: :func:`advise` (ranked options, exact), :func:`turn_policy` (the solved policy);
+- advisor: :func:`advise` (ranked options, exact) of a :class:`Position` (:func:`load_position`,
+  :func:`position_from_game`) or of the keyword form, :func:`turn_policy` (the solved policy);
   the race situation: :func:`race_objective` (which objective this turn, and why), :func:`race_value`;
 - turns (Monte Carlo): :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
   :func:`stop_if_burst_risk_above`, :func:`optimal`;
@@ -36,7 +37,7 @@ COMPILE_NOTICE = ("the Purramid engine", 3)
 __getattr__, __dir__, __all__ = attach(globals(), {
     "components": ["Layout", "load_layout", "Components", "load_components", "default_components"],
     "odds": ["burst_probability", "burst_table"],
-    "advisor": ["advise", "turn_policy"],
+    "advisor": ["advise", "turn_policy", "load_position", "position_from_game", "Position"],
     "race": ["race_objective", "race_value", "RacePolicy"],
     "turns": ["simulate_turns"],
     "policies": ["greedy", "stop_after", "stop_if_burst_risk_above", "optimal"],
@@ -46,7 +47,13 @@ __getattr__, __dir__, __all__ = attach(globals(), {
 }, submodules=[*ROLE_MODULES, "advisor", "board", "chance", "turns"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
-    from .advisor import advise as advise, turn_policy as turn_policy
+    from .advisor import (
+        Position as Position,
+        advise as advise,
+        load_position as load_position,
+        position_from_game as position_from_game,
+        turn_policy as turn_policy,
+    )
     from .components import (
         Components as Components,
         Layout as Layout,

@@ -57,24 +57,35 @@ from __future__ import annotations
 import math
 import numbers
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
-from .board import bits, completion_costs, dice_cost, min_dice, popcount, valid_sets
-from .chance import multisets, option_table, sub_multisets
+from ._position import (  # noqa: F401 - the position format and its checks, importable from here
+    MAX_TURN_DICE,
+    MAX_YARN,
+    Position,
+    _check_int,
+    _check_roll,
+    _check_state,
+    _spaces_mask,
+    load_position,
+    opening_position,
+    position_from_game,
+    position_spec,
+)
+from ._turnsolver import TurnSolver
+from .board import bits
+from .chance import sub_multisets
 from .components import Layout, coerce_components, load_game_config, load_layout
-from .exact import AUTO_EXACT_MAX_VALID, TOL, better as _better
+from .exact import AUTO_EXACT_MAX_VALID
 
-__all__ = ["advise", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
+__all__ = ["advise", "Position", "load_position", "position_from_game", "opening_position", "position_spec", "turn_policy", "TurnSolver", "TurnPolicy", "Objective", "parse_objective",
            "solver_for", "clear_cache", "BONUS_MODES", "ENGINES", "AUTO_EXACT_MAX_VALID", "MAX_TURN_DICE",
            "MAX_YARN"]
 
 BONUS_MODES = ("auto", "exact", "approx", "none")
-MAX_TURN_DICE = 5
-MAX_YARN = 12
 
 
 @dataclass(frozen=True)
@@ -102,264 +113,6 @@ def parse_objective(objective) -> Objective:
         return Objective("at_least", int(k))
     raise ValueError(f"objective must be 'tiles' or ('at_least', k), got {objective!r}")
 
-
-class TurnSolver:
-    """Memoised exact values of turn states for one layout, objective, token value and bonus mode.
-
-    All methods take bit masks (see :mod:`.board`) and return ``(value, burst_probability)``, where the
-    burst probability is the chance that the dice of the current turn segment do not become tiles (a later
-    bonus turn bursting does not count) when playing optimally; among equally valuable choices the solver
-    prefers the one less likely to burst, then stopping over continuing.
-    """
-
-    engine = "python"
-
-    def __init__(self, layout: Layout, objective: Objective, yarn_value: float, bonus: str,
-                 yarn_tokens: bool = True, auto_max: int | None = None):
-        self.auto_max = AUTO_EXACT_MAX_VALID if auto_max is None else int(auto_max)
-        self.layout = layout
-        self.objective = objective
-        self.yarn_value = float(yarn_value) if objective.kind == "tiles" else 0.0
-        self.bonus = bonus
-        self.yarn_tokens = bool(yarn_tokens)
-        self.numbers = layout.numbers
-        self.tiles = layout.tile_counts
-        self.mdice = tuple(min_dice(v) for v in layout.numbers)
-        self.eight = tuple(v == 8 and self.yarn_tokens for v in layout.numbers)
-        self._ctab: dict = {}
-        self._children: dict = {}
-        self._V: dict = {}
-        self._C: dict = {}
-        self._nvalid: dict = {}
-        self._modes: dict = {}
-
-    # ----------------------------------------------------------------- structure
-    def ctab(self, cov: int, D: int) -> dict:
-        """:func:`.board.completion_costs` of the board for ``D`` dice (memoised)."""
-        key = (cov, D)
-        t = self._ctab.get(key)
-        if t is None:
-            t = completion_costs(self.layout, cov, D)
-            self._ctab[key] = t
-        return t
-
-    def cost(self, P: int) -> int:
-        """Fewest dice that can pay the spaces of ``P``."""
-        return sum(self.mdice[i] for i in bits(P))
-
-    def children(self, cov: int, D: int, P: int) -> list[tuple[int, int]]:
-        """``[(space, fewest dice of a valid set containing placed+space)]`` for completable next spaces."""
-        key = (cov, D, P)
-        ch = self._children.get(key)
-        if ch is None:
-            tab = self.ctab(cov, D)
-            if P and P not in tab:
-                ch = []
-            else:
-                free = self.layout.all_mask & ~cov & ~P
-                ch = [(s, tab[P | (1 << s)]) for s in bits(free) if (P | (1 << s)) in tab]
-            self._children[key] = ch
-        return ch
-
-    def is_valid(self, cov: int, P: int, D: int) -> bool:
-        tab = self.ctab(cov, D)
-        return P != 0 and tab.get(P) == self.cost(P)
-
-    def rows_of(self, P: int) -> int:
-        return len({self.layout.row_of[i] for i in bits(P)})
-
-    # ----------------------------------------------------------------- values
-    def valid_groups(self, cov: int, D: int) -> int:
-        """Number of valid dice groups a segment of ``D`` dice can end with on board ``cov``."""
-        key = (cov, D)
-        n = self._nvalid.get(key)
-        if n is None:
-            n = len(valid_sets(self.layout, cov, max_dice=D))
-            self._nvalid[key] = n
-        return n
-
-    def bonus_mode(self, cov: int, D: int = MAX_TURN_DICE) -> str:
-        """The bonus mode used on board ``cov`` for a segment of ``D`` dice ("auto" resolved)."""
-        if self.bonus != "auto":
-            return self.bonus
-        return "exact" if self.valid_groups(cov, D) <= self.auto_max else "approx"
-
-    def modes_used(self, cov: int, D: int) -> frozenset:
-        """The bonus modes that value the bonus turns reachable from a fresh segment of ``D`` dice on
-        ``cov`` (nested bonus turns included; empty when ``D == 1``: no bonus turn follows)."""
-        if D <= 1:
-            return frozenset()
-        key = (cov, D)
-        hit = self._modes.get(key)
-        if hit is not None:
-            return hit
-        mode = self.bonus_mode(cov, D)
-        out = {mode}
-        if mode == "approx":
-            out |= self.modes_used(cov, D - 1)
-        elif mode == "exact":
-            for f in valid_sets(self.layout, cov, max_dice=D):
-                if self.rows_of(f) >= 3 or sum(self.numbers[i] for i in bits(f)) >= D:
-                    out |= self.modes_used(cov | f, D - 1)
-        res = frozenset(out)
-        self._modes[key] = res
-        return res
-
-    def bonus_label(self, cov: int, D: int) -> str:
-        """``bonus`` column of :func:`advise`: the one mode used, or ``"mixed"``."""
-        used = self.modes_used(cov, D)
-        if not used:
-            return self.bonus_mode(cov, D)
-        return next(iter(used)) if len(used) == 1 else "mixed"
-
-    def fresh(self, cov: int, D: int, y: int, k: int = 0) -> tuple[float, float]:
-        """Value of a turn segment with ``D`` dice about to be rolled on board ``cov``."""
-        return self.roll_value(cov, 0, D, D, y, k)
-
-    def stop(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
-        """Value of stopping with dice on ``P`` and ``d`` dice unplaced."""
-        if not self.is_valid(cov, P, D):
-            return 0.0, 1.0
-        t = 0
-        e = 0
-        for i in bits(P):
-            t += self.tiles[i]
-            e += self.eight[i]
-        bonus = D > 1 and (d == 0 or self.rows_of(P) >= 3)
-        if self.objective.kind == "tiles":
-            val = t + self.yarn_value * e
-            if bonus:
-                val += self.bonus_value(cov, P, D, min(y + e, MAX_YARN), 0)
-        elif t >= k:
-            val = 1.0
-        elif bonus:
-            val = self.bonus_value(cov, P, D, min(y + e, MAX_YARN), k - t)
-        else:
-            val = 0.0
-        return val, 0.0
-
-    def bonus_value(self, cov: int, P: int, D: int, y: int, k: int) -> float:
-        """Value of the bonus turn (``D - 1`` dice) earned by a segment of ``D`` dice that placed ``P``."""
-        mode = self.bonus_mode(cov, D)
-        if mode == "exact":
-            return self.fresh(cov | P, D - 1, y, k)[0]
-        if mode == "approx":
-            return self.fresh(cov, D - 1, y, k)[0]
-        return 0.0
-
-    def value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
-        """Value at the stop-or-continue decision after a placement."""
-        key = (cov, P, d, D, y, k)
-        hit = self._V.get(key)
-        if hit is not None:
-            return hit
-        st = self.stop(cov, P, d, D, y, k)
-        if d == 0:
-            res = st
-        else:
-            co = self.roll_value(cov, P, d, D, y, k)
-            res = co if _better(co[0], co[1], st[0], st[1]) else st
-        self._V[key] = res
-        return res
-
-    def options(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> dict:
-        """Best completable placement per (number, dice used): ``{(n, c): (value, burst, space)}``."""
-        cP = self.cost(P)
-        opts: dict = {}
-        for s, need in self.children(cov, D, P):
-            n = self.numbers[s]
-            lo = self.mdice[s]
-            hi = min(d - (need - cP - lo), n)   # leave the dice the rest of the cheapest completion needs
-            for c in range(lo, hi + 1):
-                val, bp = self.value(cov, P | (1 << s), d - c, D, y, k)
-                cur = opts.get((n, c))
-                if cur is None or _better(val, bp, cur[0], cur[1]):
-                    opts[(n, c)] = (val, bp, s)
-        return opts
-
-    def _row_choices(self, cov, P, d, D, y, k):
-        """Per sorted roll: best value, its burst chance, and the chosen option column (-1 none)."""
-        faces, _ = multisets(d)
-        opts = self.options(cov, P, d, D, y, k)
-        rows = len(faces)
-        if not opts:
-            return np.zeros(rows), np.ones(rows), np.full(rows, -1), []
-        keys = list(opts)
-        ot = option_table(d)
-        ns = np.fromiter((n for n, _ in keys), dtype=np.intp, count=len(keys))
-        cs = np.fromiter((c for _, c in keys), dtype=np.intp, count=len(keys))
-        mask = ot[:, ns, cs]
-        vals = np.fromiter((opts[q][0] for q in keys), dtype=float, count=len(keys))
-        bps = np.fromiter((opts[q][1] for q in keys), dtype=float, count=len(keys))
-        vm = np.where(mask, vals, -1.0)
-        best = vm.max(axis=1)
-        tie = vm >= best[:, None] - TOL
-        bsel = np.where(tie, bps, 2.0)
-        low = bsel.min(axis=1)
-        col = (bsel <= low[:, None] + TOL).argmax(axis=1)   # first column whose burst chance ties the lowest
-        bp = bsel[np.arange(rows), col]
-        has = best >= 0
-        best = np.where(has, best, 0.0)
-        bp = np.where(has, bp, 1.0)
-        col = np.where(has, col, -1)
-        return best, bp, col, [(q, opts[q][2]) for q in keys]
-
-    def reroll_value(self, cov, P, d, D, y, k) -> tuple[float, float]:
-        """Value of spending a token to reroll ``d`` dice (needs ``y >= 1``)."""
-        v, b = self.roll_value(cov, P, d, D, y - 1, k)
-        return v - self.yarn_value, b
-
-    def roll_value(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
-        """Expected value of rolling the ``d`` unplaced dice now."""
-        key = (cov, P, d, D, y, k)
-        hit = self._C.get(key)
-        if hit is not None:
-            return hit
-        _, w = multisets(d)
-        best, bp, _, _ = self._row_choices(cov, P, d, D, y, k)
-        if y > 0:
-            rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
-            best = np.where(better, rv, best)
-            bp = np.where(better, rb, bp)
-        total = float(6 ** d)
-        res = (float(w @ best) / total, float(w @ bp) / total)
-        self._C[key] = res
-        return res
-
-    def decision_table(self, cov: int, P: int, d: int, D: int, y: int, k: int):
-        """The optimal choice for every sorted roll of ``d`` dice in this state.
-
-        Returns ``(kind, space, count)`` int arrays over the rows of ``multisets(d)``: kind 0 = burst (no
-        completable placement, or none worth it), 1 = place ``count`` dice on ``space``, 2 = reroll.
-        """
-        best, bp, col, keys = self._row_choices(cov, P, d, D, y, k)
-        rows = len(best)
-        kind = np.where(col >= 0, 1, 0)
-        space = np.full(rows, -1, dtype=np.int64)
-        count = np.zeros(rows, dtype=np.int64)
-        if keys:
-            sp = np.array([s for _, s in keys], dtype=np.int64)
-            cn = np.array([q[1] for q, _ in keys], dtype=np.int64)
-            ok = col >= 0
-            space[ok] = sp[col[ok]]
-            count[ok] = cn[col[ok]]
-        if y > 0:
-            rv, rb = self.reroll_value(cov, P, d, D, y, k)
-            better = (rv > best + TOL) | ((np.abs(rv - best) <= TOL) & (rb < bp - TOL))
-            kind = np.where(better, 2, kind)
-        return kind.astype(np.int64), space, count
-
-    def should_stop(self, cov: int, P: int, d: int, D: int, y: int, k: int) -> bool:
-        """Whether the optimal policy stops here (always with no dice left)."""
-        if d == 0:
-            return True
-        st = self.stop(cov, P, d, D, y, k)
-        co = self.roll_value(cov, P, d, D, y, k)
-        return not _better(co[0], co[1], st[0], st[1])
-
-    def memo_size(self) -> int:
-        return len(self._V) + len(self._C)
 
 
 _SOLVERS: OrderedDict = OrderedDict()
@@ -423,75 +176,23 @@ def _check_yarn_value(yarn_value) -> float:
     return float(yarn_value)
 
 
-def _check_int(value, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {int(value)}")
-    return int(value)
-
-
-def _spaces_mask(layout: Layout, spaces, name: str) -> int:
-    if spaces is None:
-        return 0
-    if isinstance(spaces, (str, bytes)) or not isinstance(spaces, Iterable):
-        raise ValueError(f"{name} must be a list of (row, col) spaces, got {spaces!r}")
-    mask = 0
-    for s in spaces:
-        i = layout.index(s, name)
-        if mask >> i & 1:
-            raise ValueError(f"{name} lists space {tuple(s)} twice")
-        mask |= 1 << i
-    return mask
-
-
-def _check_state(layout, covered, placed, dice_left, turn_dice, yarn):
-    turn_dice = _check_int(turn_dice, "turn_dice", 1, MAX_TURN_DICE)
-    if isinstance(dice_left, numbers.Integral) and not isinstance(dice_left, bool) and dice_left > turn_dice:
-        raise ValueError(f"dice_left ({dice_left}) cannot exceed turn_dice ({turn_dice})")
-    dice_left = _check_int(dice_left, "dice_left", 0, turn_dice)
-    yarn = _check_int(yarn, "yarn", 0, MAX_YARN)
-    cov = _spaces_mask(layout, covered, "covered")
-    P = _spaces_mask(layout, placed, "placed")
-    if cov & P:
-        raise ValueError(f"placed holds covered space(s) {layout.spaces_of(cov & P)}: dice go on empty spaces")
-    used = turn_dice - dice_left
-    if popcount(P) > used:
-        raise ValueError(f"placed holds {popcount(P)} spaces but only turn_dice - dice_left = {used} dice are "
-                         f"on the board (each space holds at least one die)")
-    need = dice_cost(layout, P)
-    if need > used:
-        raise ValueError(f"placed needs at least {need} dice (a space showing n holds at least ceil(n/6) dice) "
-                         f"but only turn_dice - dice_left = {used} dice are on the board")
-    if used > 0 and P == 0:
-        raise ValueError(f"placed is empty but turn_dice - dice_left = {used} dice are on the board")
-    return cov, P, dice_left, turn_dice, yarn
-
-
-def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
-    if isinstance(roll, (str, bytes)):
-        raise ValueError(f"roll must be a list of die values, got {roll!r}")
-    try:
-        vals = list(roll)
-    except TypeError:
-        raise ValueError(f"roll must be a list of die values, got {roll!r}") from None
-    if len(vals) != dice_left:
-        raise ValueError(f"roll must hold dice_left = {dice_left} die values, got {len(vals)}")
-    for v in vals:
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= 6:
-            raise ValueError(f"roll must hold die values in 1..6, got {v!r}")
-    return tuple(sorted(int(v) for v in vals))
-
 
 def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yarn: int = 0, turn_dice: int = 5,
            objective="tiles", yarn_value: float | None = None, *, bonus: str = "auto", engine: str = "compiled",
            yarn_tokens: bool = True, components=None, race=None) -> pd.DataFrame:
     """Rank the player's options in a Purramid turn, exactly.
 
+    Two forms: ``advise(position, ...)`` with a :class:`Position` (or its document as a mapping: see
+    :func:`load_position`), the protocol every game's advisor follows; or the keyword form ``advise(layout,
+    covered, placed, dice_left, roll, yarn, turn_dice, ...)``, a convenience giving the same frame for the same
+    table (``advise(pos)`` equals ``advise(**pos.advise_kwargs())``).  With a position, ``objective="auto"``
+    reads the race from the position's hands and yarn.
+
     Parameters
     ----------
-    layout : "A", "B", path or Layout
-        The board side.
+    layout : Position, mapping, "A", "B", path or Layout
+        A position (then give none of ``covered`` .. ``turn_dice``, ``yarn_tokens``, ``components``, ``race``:
+        the position holds them) or the board side of the keyword form.
     covered : list of (row, col)
         Spaces holding cat tiles (at the start of this turn).
     placed : list of (row, col)
@@ -545,7 +246,25 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
     --------
     >>> advise("A", placed=[(0, 3)], dice_left=4)["action"].tolist()
     ['continue', 'stop']
+    >>> pos = position_from_game(7, 3, players=3)
+    >>> advise(pos)["action"].iloc[0] == advise(**pos.advise_kwargs())["action"].iloc[0]
+    True
     """
+    if isinstance(layout, (Position, Mapping)):
+        given = {k: v for k, v in (("covered", covered), ("placed", placed), ("dice_left", dice_left),
+                                   ("roll", roll), ("yarn", yarn), ("turn_dice", turn_dice),
+                                   ("yarn_tokens", yarn_tokens), ("components", components), ("race", race))
+                 if not _is_default(k, v)}
+        if given:
+            raise ValueError(f"{', '.join(given)}: give a position or the turn state keywords, not both (the "
+                             f"position holds them)")
+        pos = load_position(layout)
+        kw = pos.advise_kwargs()
+        if isinstance(objective, str) and objective == "auto":
+            kw["race"] = pos.race()
+        df = advise(objective=objective, yarn_value=yarn_value, bonus=bonus, engine=engine, **kw)
+        df.attrs["position"] = pos
+        return df
     comp = coerce_components(components)
     L = load_layout(layout, comp)
     yarn_value = comp.config.yarn_value if yarn_value is None else yarn_value
@@ -596,9 +315,25 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
         df = df.drop(columns="then")
     df["objective"] = solver.objective.label()
     df["bonus"] = solver.bonus_label(cov, D)
+    df.attrs["decision"] = "stop or continue" if roll is None else "placement"
+    df.attrs["objective"] = solver.objective.label()
     if suggestion is not None:
         df.attrs["race"] = suggestion
     return df
+
+
+#: the keyword form's turn state and its defaults (a position holds these)
+_STATE_DEFAULTS = {"covered": (), "placed": (), "dice_left": 5, "roll": None, "yarn": 0, "turn_dice": 5,
+                   "yarn_tokens": True, "components": None, "race": None}
+
+
+def _is_default(name: str, value) -> bool:
+    d = _STATE_DEFAULTS[name]
+    if d is None:
+        return value is None
+    if isinstance(d, tuple):
+        return isinstance(value, (list, tuple)) and len(value) == 0
+    return type(value) is type(d) and value == d
 
 
 #: the keys of ``advise(race=...)``

@@ -2,9 +2,10 @@
 
 Starts the server (uvicorn, 127.0.0.1, a free port) in this process, compiles every game's engine once, then
 sends ``--requests`` POSTs per game one after the other (the page asks one question at a time), cycling through
-the starting positions of ``--positions`` seeded games (Purramid: a few board states), and prints the p50 and
-p95 of the wall time from sending the request to reading the whole answer.  Bounded: a fixed request count,
-a timeout per request, and it stops by itself.
+the positions of ``--positions`` seeded games (each desk's ``layout?seed=S`` position), and prints the p50 and
+p95 of the wall time from sending the request to reading the whole answer.  Every game served (the registry's
+desks) is measured; a desk that takes ``samples`` (Monte Carlo rollouts) and ``candidates`` is sent
+``--samples`` and 8.  Bounded: a fixed request count, a timeout per request, and it stops by itself.
 
 Examples
 --------
@@ -22,12 +23,6 @@ import time
 
 __all__ = ["measure", "main"]
 
-#: the Purramid board states cycled through (fields of its advise)
-PURRAMID_BODIES = ({"dice_left": 5}, {"placed": [[0, 3]], "dice_left": 4, "roll": [6, 2, 3, 1]},
-                   {"covered": [[0, 0], [0, 1]], "placed": [[1, 0]], "dice_left": 2},
-                   {"covered": [[0, 0], [0, 1], [0, 2], [0, 3]], "placed": [[1, 2]], "dice_left": 3, "roll": [6, 2, 5]})
-
-
 def _quantile(xs, q: float) -> float:
     xs = sorted(xs)
     if len(xs) == 1:
@@ -35,7 +30,7 @@ def _quantile(xs, q: float) -> float:
     return statistics.quantiles(xs, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-def measure(requests: int = 40, positions: int = 4, *, pyradice_samples: int = 32) -> dict[str, dict]:
+def measure(requests: int = 40, positions: int = 4, *, samples: int = 32) -> dict[str, dict]:
     """Per game ``{"n", "p50_ms", "p95_ms", "max_ms", "status"}`` of ``requests`` sequential advise POSTs."""
     import httpx
     import uvicorn
@@ -44,7 +39,7 @@ def measure(requests: int = 40, positions: int = 4, *, pyradice_samples: int = 3
 
     app = create_app("A")
     for desk in app.state.desks.values():                # compile first: the numbers are of a warm server
-        desk.advise(desk.warm_body(), gate=False)
+        desk.warm()
     import socket
 
     with socket.socket() as s:
@@ -59,11 +54,11 @@ def measure(requests: int = 40, positions: int = 4, *, pyradice_samples: int = 3
     out = {}
     try:
         with httpx.Client(base_url=base, timeout=60) as client:
-            bodies = {"purramid": list(PURRAMID_BODIES)}
-            for game in ("meerkat", "raft", "pyradice"):
+            bodies = {}
+            for game, desk in app.state.desks.items():
                 docs = [client.get(f"/api/{game}/layout", params={"seed": seed}).json()["position"]
                         for seed in range(1, positions + 1)]
-                extra = {"samples": pyradice_samples, "candidates": 8} if game == "pyradice" else {}
+                extra = {k: v for k, v in (("samples", samples), ("candidates", 8)) if k in desk.fields}
                 bodies[game] = [{"position": d, **extra} for d in docs]
             for game, cycle in bodies.items():
                 client.post(f"/api/{game}/advise", json=cycle[0])        # each game's first answer untimed
@@ -87,13 +82,14 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m pyradice_lab.web.roundtrip", description=__doc__.split("\n\n")[0])
     p.add_argument("--requests", type=int, default=40, help="POSTs per game (default: %(default)s)")
     p.add_argument("--positions", type=int, default=4, help="seeded starting positions cycled per game")
-    p.add_argument("--samples", type=int, default=32, help="Pyradice rollouts per candidate (the page's default)")
+    p.add_argument("--samples", type=int, default=32, help="rollouts per candidate, for a game sampled by Monte Carlo "
+                                                          "(the page's default)")
     args = p.parse_args(argv)
     if not 1 <= args.requests <= 1000 or not 1 <= args.positions <= 20 or not 2 <= args.samples <= 256:
         p.error("--requests must be in 1..1000, --positions in 1..20, --samples in 2..256")
-    res = measure(args.requests, args.positions, pyradice_samples=args.samples)
+    res = measure(args.requests, args.positions, samples=args.samples)
     print(f"advise round trips on loopback, {args.requests} sequential POSTs per game ({args.positions} positions "
-          f"cycled; Pyradice {args.samples} rollouts x 8 candidates)")
+          f"cycled; {args.samples} rollouts x 8 candidates where sampled)")
     print(f"{'game':<10} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}  status")
     for game, r in res.items():
         print(f"{game:<10} {r['p50_ms']:>9.1f} {r['p95_ms']:>9.1f} {r['max_ms']:>9.1f}  {r['status']}")

@@ -1,4 +1,6 @@
 // Purramid advisor page: draws the board (SVG, real brick geometry) and asks /api/advise on every change.
+// This page view answers the game "purramid" of GET /api/games (tables.js shows it when that game is picked).
+window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-view" });
 "use strict";
 (function () {
   const U = 64, H = 52, PAD = 8, SVGNS = "http://www.w3.org/2000/svg";

@@ -1,13 +1,15 @@
-// The table companion's other three games: Meerkat Kingdom, Rocking Raft and Pyradice.  Each draws its table as
-// SVG from GET /api/<game>/layout, lets the position be set by clicking, and asks POST /api/<game>/advise with
-// the position document (the format of the game's position files) on every change.
+// The table companion's game picker and table view.  The games come from GET /api/games (the server's registry);
+// a game with a page view of its own (window.gameViews, e.g. advisor.js) shows that view; Meerkat Kingdom, Rocking
+// Raft and Pyradice draw their table as SVG from GET /api/<game>/layout, let the position be set by clicking, and
+// ask POST /api/<game>/advise with the position document (the format of the game's position files) on every
+// change; any other game gets its position document to edit as JSON (the same layout and advise endpoints).
 "use strict";
 (function () {
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
   const COLOURS = { r: "#d32f2f", y: "#f2c12e", g: "#2e7d32", b: "#1e5bc6", k: "#222", R: "#d32f2f", Y: "#f2c12e",
                     B: "#1e5bc6", K: "#222" };
-  const st = { game: "purramid", seq: 0, data: {}, best: null, answer: null };
+  const st = { game: null, seq: 0, data: {}, best: null, answer: null, titles: {} };
 
   function el(name, attrs, parent, text) {
     const e = document.createElementNS(SVGNS, name);
@@ -106,7 +108,7 @@
     layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
     stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
-      const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i}` : "automa"]);
+      const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i + 1}` : "automa"]);
       select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
       select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"]],
              this.mode, c, (v) => { this.mode = v; });
@@ -133,7 +135,7 @@
       const TW = 150, TH = 120, PAD = 10, widest = Math.max(...L.rows);
       const layout = d.layout || [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
       const values = Object.fromEntries(L.tiles.map((x) => [x.tile, x.values]));
-      const names = d.seat.map((s, i) => i < d.players ? `p${i}` : "automa");
+      const names = d.seat.map((s, i) => i < d.players ? `p${i + 1}` : "automa");
       let p = 0;
       const height = L.rows.length * TH + 2 * PAD + 70;
       svg.setAttribute("viewBox", `0 0 ${widest * TW + 2 * PAD} ${height}`);
@@ -262,7 +264,7 @@
       d.seat.forEach((s, si) => {
         const y = Y0 + si * (3 * C / Math.max(seats, 3));
         el("text", { class: "label", x: bx, y: y + 12 }, svg,
-           `seat ${si}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
+           `seat ${si + 1}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
         s.boats.forEach((b, bi) => {
           const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
           const g = el("g", { class: "boat" }, svg);
@@ -389,7 +391,7 @@
       }
       this.pyr.forEach((P, seat) => {
         const px = PAD + seat * (PW + PAD), py = qh + 2 * PAD;
-        el("text", { class: "label", x: px, y: py }, svg, `seat ${seat}${seat === this.toMove ? " (to move)" : ""}`);
+        el("text", { class: "label", x: px, y: py }, svg, `seat ${seat + 1}${seat === this.toMove ? " (to move)" : ""}`);
         for (const sp of L.spaces) {
           const k = sp.level, x = px + (k - 1) * 17 + sp.index * 34, y = py + 10 + (6 - k) * 30;
           const cls = ["space2"];
@@ -405,6 +407,26 @@
       });
     },
   };
+
+  // ------------------------------------------------------------------------------------------ any other game
+  function generic(game, title) {          // the position document as JSON: edit it, ask again
+    return {
+      title, layout: null, doc: null,
+      sub: "Edit the position (the format of the game's position files, as JSON) and ask; the advisor ranks the " +
+           "options of the decision at hand.",
+      legend: "",
+      controls(c) {
+        const area = h("textarea", { id: "table-json", rows: 18, cols: 60, spellcheck: "false" }, c);
+        area.value = JSON.stringify(this.doc, null, 1);
+        button("table-ask", "Ask", c, () => {
+          try { this.doc = JSON.parse(area.value); } catch (e) { showError("the position is not JSON: " + e); return; }
+          changed();
+        });
+      },
+      body() { return { position: this.doc }; },
+      draw() { $("table-svg").innerHTML = ""; },
+    };
+  }
 
   const GAMES = { meerkat: Meerkat, raft: Raft, pyradice: Pyradice };
 
@@ -448,21 +470,35 @@
   }
 
   function pick(game) {
+    const views = window.gameViews || {}, own = views[game];
     st.game = game; st.seq++; st.best = null;
     document.querySelectorAll(".game-btn").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
-    $("purramid-view").hidden = game !== "purramid";
-    $("table-view").hidden = game === "purramid";
+    for (const [g, id] of Object.entries(views)) if ($(id)) $(id).hidden = g !== game;
+    $("table-view").hidden = Boolean(own);
     document.body.dataset.game = game;
-    if (game !== "purramid") load(game);
+    if (!own) {
+      if (!GAMES[game]) GAMES[game] = generic(game, st.titles[game] || game);
+      load(game);
+    }
   }
 
-  function init() {
-    document.querySelectorAll(".game-btn").forEach((b) => b.addEventListener("click", () => {
-      history.replaceState(null, "", "#" + b.dataset.game); pick(b.dataset.game);
-    }));
+  async function init() {
+    const views = window.gameViews || {};
+    for (const id of Object.values(views)) if ($(id)) $(id).hidden = true;
+    let games = [];
+    try {
+      const res = await fetch("/api/games");
+      games = (await res.json()).games || [];
+    } catch (e) { $("table-view").hidden = false; showError("the server did not list its games: " + e); return; }
+    const nav = $("games");
+    for (const { game, title } of games) {     // the picker: the games the server offers, in its order
+      st.titles[game] = title;
+      const b = button("game-" + game, title, nav, () => { history.replaceState(null, "", "#" + game); pick(game); });
+      b.className = "game-btn"; b.dataset.game = game; b.setAttribute("aria-pressed", "false");
+    }
     $("table-play").addEventListener("click", () => { const G = GAMES[st.game]; if (G.playBest) G.playBest(); });
     const want = location.hash.replace("#", "");
-    pick(GAMES[want] ? want : "purramid");
+    if (games.length) pick(st.titles[want] ? want : games[0].game);
   }
   document.addEventListener("DOMContentLoaded", init);
 })();

@@ -1,0 +1,72 @@
+"""Rocking Raft's web desk: the table companion's endpoints for this game (:mod:`pyradice_lab.engine.desk`).
+
+``GET /api/raft/layout`` answers :meth:`RaftDesk.layout` (the raft, the lifeboat cards and a position replayed
+from a seeded game, at the tilt or the loading) and ``POST /api/raft/advise`` answers :meth:`RaftDesk.advise` (a
+``position`` document, validated by :func:`.advisor.load_position`, and the options ``objective``).
+
+Examples
+--------
+>>> desk = DESK()
+>>> sorted(desk.layout({})["fingers"])
+['east', 'north', 'south', 'west']
+"""
+
+from __future__ import annotations
+
+from ..engine.desk import Desk, int_field as _int, pick as _pick, replayed as _replayed
+
+__all__ = ["RaftDesk", "DESK"]
+
+class RaftDesk(Desk):
+    name, title = "raft", "Rocking Raft"
+    fields = ("position", "objective")
+    query = ("seed", "players", "turn", "stage")
+    max_turn = 120
+
+    def layout(self, query) -> dict:
+        from .advisor import position_from_game
+        from .components import load_components
+
+        q = self.check_query(query)
+        seed = _int(q, "seed", 7, 0, 10 ** 6)
+        players = _int(q, "players", 3, 2, 4)
+        turn = _int(q, "turn", 1, 1, self.max_turn)
+        stage = _pick(q, "stage", ("tilt", "load"), "tilt")
+        pos = self.run(lambda: _replayed(lambda: position_from_game(seed, turn, players=players,
+                                                                    after_tilt=stage == "load")))
+        comp = load_components(None)
+        slots, points = comp.deck_arrays()
+        letters = list(comp.gems.letters)
+        cards = {str(c.id): {"slots": {letters[j]: int(n) for j, n in enumerate(slots[i]) if n},
+                             "points": int(points[i]), "label": comp.card_label(i)} for i, c in enumerate(comp.deck)}
+        return {"game": self.name, "title": self.title, "seed": seed, "players": players, "turn": turn,
+                "stage": stage, "fingers": {e: list(f) for e, f in comp.raft.fingers.items()}, "letters": letters,
+                "colours": list(comp.gems.colours), "cards": cards, "boats": int(comp.rules.boats),
+                "in_play": {letters[j]: int(n) for j, n in enumerate(comp.gems.in_play(players))},
+                "position": pos.document()}
+
+    def advise(self, body, gate: bool = True) -> dict:
+        from .advisor import OBJECTIVES, advise, load_position
+
+        body = self._body(body, gate)
+        objective = self._choice(body, "objective", OBJECTIVES, "points")
+        pos = load_position(body["position"])
+        df = self.run(lambda: advise(pos, objective=objective))
+        options = []
+        if df.attrs.get("decision") == "load":
+            for r in df.itertuples(index=False):
+                options.append({"option": r.action, "value": float(r.value), "regret": float(r.regret),
+                                "why": r.why, "then": r.then})
+            return {"game": self.name, "decision": "load", "objective": df.attrs["objective"], "options": options,
+                    "best": options[0]}
+        for r in df.itertuples(index=False):
+            options.append({"option": f"{r.edge} {r.finger} {float(r.duration):g} s", "edge": r.edge,
+                            "finger": r.finger, "duration": float(r.duration), "value": float(r.value),
+                            "regret": float(r.regret), "gems_fallen": float(r.gems_fallen), "why": r.why,
+                            "then": r.then})
+        return {"game": self.name, "decision": "tilt", "objective": df.attrs["objective"], "options": options,
+                "best": options[0], "lifeboats": df.attrs["lifeboats"]}
+
+
+#: the desk the web server builds for this game
+DESK = RaftDesk
