@@ -7,6 +7,7 @@
 - :mod:`~pyradice_lab.design.balance`: search component values for an objective, verified on fresh games
   (``pl.balance``).
 - :mod:`~pyradice_lab.design.strength`: the strength ladder and restricted play.
+- :mod:`~pyradice_lab.design.strength_report`: the report's strength experiments, computed from each game's plan.
 
 >>> import pyradice_lab.design as design
 >>> "compare" in dir(design)
@@ -15,4 +16,5 @@ True
 
 from ..engine._lazy import attach
 
-__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "balance", "strength"])
+__getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "balance", "strength",
+                                                                "strength_report"])
