@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..design import strength_report as _design
-from ..design.strength_report import SIZES
-from ..engine.plan import ReportPlan, StrengthPlan
+from ..design.strength_report import SIZES  # noqa: F401 - the old import paths (report.strength.SIZES, StrengthPlan)
+from ..engine.plan import ReportPlan, StrengthPlan  # noqa: F401
 
 if TYPE_CHECKING:
     from .build import ExperimentResult, ReportContext, Section
 
-__all__ = ["SIZES", "ReportPlan", "StrengthPlan", "ladder_experiment", "restricted_experiment", "ladder_figure",
-           "restricted_figure", "draw", "report_section", "game_part", "combine"]
+__all__ = ["ladder_experiment", "restricted_experiment", "ladder_figure", "restricted_figure", "draw", "report_section",
+           "game_part", "combine"]
 
 
 def _fig(rows: int):
