@@ -39,8 +39,8 @@ from .engine.benchcase import BenchCase, Measured, is_tiny, jit_disabled, run_py
 
 __all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
            "jit_disabled", "cold_start", "warm_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process",
-           "sweep_efficiency", "fresh_pool_sweep", "sweep_memory_run", "game_cases", "GAME_ROWS", "FIRST_USE_EXTRA", "first_use_cases",
-           "all_cases", "write_bench", "tiny"]
+           "sweep_efficiency", "fresh_pool_sweep", "sweep_memory_run", "game_cases", "bench_plan", "efficiency_calls",
+           "first_use_cases", "all_cases", "write_bench", "tiny"]
 
 
 def measure(fn: Callable[[], int | tuple], *, setup: Callable[[], None] | None = None, repeat: int = 3,
@@ -132,7 +132,7 @@ def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache:
         raise ValueError(f"target must be 'module:function', got {target!r}")
     child_env = dict(env or {})
     spec = json.dumps({"target": target, "kwargs": dict(kwargs or {})})
-    with tempfile.TemporaryDirectory(prefix="pyradice_bench_") as tmp:
+    with tempfile.TemporaryDirectory(prefix="pyradice_lab_bench_") as tmp:
         if empty_numba_cache:
             child_env["NUMBA_CACHE_DIR"] = tmp
         out = run_python(_CHILD, [spec], env=child_env, timeout=timeout)  # in this process inside ``tiny()``
@@ -164,7 +164,7 @@ def warm_start(target: str, *, units: int = 1, **kwargs) -> Callable[[], Measure
     what every later process pays -- importing the game and numba, numba's own start-up (its registries,
     ``scipy.linalg``), loading the kernels and running.  The floor under :func:`cold_start`'s row."""
     def run() -> Measured:
-        with tempfile.TemporaryDirectory(prefix="pyradice_bench_cache_") as cache:
+        with tempfile.TemporaryDirectory(prefix="pyradice_lab_bench_cache_") as cache:
             env = {"NUMBA_CACHE_DIR": cache}
             fresh_process(target, kwargs, env=env)  # compiles and fills the cache, untimed
             r = fresh_process(target, kwargs, env=env)
@@ -376,15 +376,23 @@ def fresh_pool_sweep(trials: int) -> list[float]:
     return [serial, parallel]
 
 
+def _library_games() -> list[str]:
+    """The packages of the registered games that ship with the library (a game registered from elsewhere, e.g. a
+    test's, cannot be imported by name in a fresh interpreter)."""
+    from .engine import registry
+
+    return [spec.package for spec in registry.games().values() if spec.package.startswith("pyradice_lab.")]
+
+
 def core_cases(quick: bool = False) -> list[BenchCase]:
     """Start-up costs (import, CLI), the peak memory of a long sweep cell and the parallel efficiency of
     sweeps (worker pool reused across cells and sweeps, and a fresh pool)."""
+    packages = _library_games()
     cases = [
         BenchCase("import pyradice_lab (CPU above import numpy, pandas)", "imports", import_cpu("pyradice_lab"),
                   max_seconds=0.15, cpu=True),
-        BenchCase("import pyradice_lab + 4 game packages (CPU above numpy, pandas)", "imports",
-                  import_cpu("pyradice_lab", "pyradice_lab.purramid", "pyradice_lab.pyradice", "pyradice_lab.raft",
-                             "pyradice_lab.meerkat"), max_seconds=0.15, cpu=True),
+        BenchCase(f"import pyradice_lab + {len(packages)} game packages (CPU above numpy, pandas)", "imports",
+                  import_cpu("pyradice_lab", *packages), max_seconds=0.15, cpu=True),
         BenchCase("pyradice-lab --help (new process)", "runs", cli_cpu("--help"), max_seconds=0.3, cpu=True),
         BenchCase("pyradice-lab games (new process)", "runs", cli_cpu("games"), max_seconds=0.3, cpu=True),
     ]
@@ -426,17 +434,40 @@ def core_cases(quick: bool = False) -> list[BenchCase]:
     return cases + execution_cases(quick)
 
 
-#: The entry points of :func:`execution_efficiency`: a cheap call and the blocks it runs (the unit of work).
-EFFICIENCY_CALLS = {
-    "robustness": ("pyradice_lab.design.robustness:robustness", {"game": "raft", "finding": "game_length > 10",
-                                                                 "reconstructions": 7, "rng": 1}, "games", 8),
-    "ladder": ("pyradice_lab.design.strength:ladder", {"game": "raft", "policies": ["random", "greedy", "aim"],
-                                                       "rng": 1}, "games", 6),
+#: The entry points of :func:`execution_efficiency` and the keyword their size goes to; the call itself (a game's
+#: cheap call and the blocks it runs, the unit of work) is declared by a game's bench plan (``execution``).
+EFFICIENCY_ENTRIES = {
+    "robustness": ("pyradice_lab.design.robustness:robustness", "games"),
+    "ladder": ("pyradice_lab.design.strength:ladder", "games"),
 }
 
 
+def bench_plan(game: str):
+    """The bench plan ``game`` declares (its ``plan.BENCH``, :class:`~pyradice_lab.engine.plan.BenchPlan`), or
+    None: then the game has no uniform rows (its own bench cases only)."""
+    from .engine import registry
+
+    return registry.get_game(game).part("bench_plan", None)
+
+
+def efficiency_calls() -> dict[str, tuple[str, dict, str, int]]:
+    """The calls of :func:`execution_efficiency`, by entry point: ``(target, kwargs, size keyword, blocks)``, each
+    from the first registered game whose bench plan declares that entry point (``BenchPlan.execution``)."""
+    from .engine import registry
+
+    calls = {}
+    for entry, (target, key) in EFFICIENCY_ENTRIES.items():
+        for name in registry.games():
+            plan = bench_plan(name)
+            if plan is not None and entry in plan.execution:
+                kwargs, blocks = plan.execution[entry]
+                calls[entry] = (target, {"game": name, **kwargs}, key, blocks)
+                break
+    return calls
+
+
 def execution_efficiency(entry: str, backend: str, games: int, n_jobs: int = 2) -> tuple[float, float]:
-    """Wall seconds of the same ``robustness`` or ``ladder`` call (:data:`EFFICIENCY_CALLS`) run serially and on
+    """Wall seconds of the same ``robustness`` or ``ladder`` call (:func:`efficiency_calls`) run serially and on
     ``n_jobs`` workers of ``backend`` (``"loky"``, or ``"dask"``: a LocalCluster of ``n_jobs`` single-threaded
     worker processes started for the measurement): ``(serial, parallel)``.  Workers are started and warmed up
     (modules imported, kernels loaded) by an untimed parallel call first."""
@@ -444,7 +475,7 @@ def execution_efficiency(entry: str, backend: str, games: int, n_jobs: int = 2) 
 
     from .engine.registry import lazy
 
-    target, kwargs, key, _ = EFFICIENCY_CALLS[entry]
+    target, kwargs, key, _ = efficiency_calls()[entry]
     fn = lazy(target).resolve()
     if is_tiny():  # inside ``tiny()`` no worker pool and no cluster is started
         n_jobs, backend = 1, "loky"
@@ -474,7 +505,7 @@ def execution_cases(quick: bool = False) -> list[BenchCase]:
     row times the call on 2 workers against the same call on 1 job (ratio / 2 = parallel efficiency; goal 0.8 on
     idle cores)."""
     cases = []
-    for entry, (_, _, _, blocks) in EFFICIENCY_CALLS.items():
+    for entry, (_, _, _, blocks) in efficiency_calls().items():
         games = sized(300 if quick else 1500, tiny=10)  # calls of 5-20 s: start-up noise stays small
         for backend in ("loky", "dask"):
             times: list[float] = []
@@ -496,53 +527,29 @@ def execution_cases(quick: bool = False) -> list[BenchCase]:
     return cases
 
 
-#: Per game: arguments of the uniform rows -- first ``simulate_games`` call with a cold numba cache (None: the
-#: game's own bench has that row in the full bench), the same call in :func:`first_use_cases` (every game, one
-#: definition), and
-#: peak memory of many games (the cheapest policy: memory is the result's, not the policy's) -- and
-#: the peak-memory bounds (MB) for 10**5 and 10**6 games.
-GAME_ROWS = {
-    "purramid": {"cold": {"players": 4}, "first_call": {"players": 4},
-                 "memory": {"players": 4, "policies": "greedy"},
-                 "bound": {10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000}},
-    # pyradice's and meerkat's own benches have their cold first-call rows (pyradice.bench.first_call,
-    # meerkat.bench.first_call_cold: the same call, CPU of the whole fresh process)
-    "pyradice": {"cold": None, "first_call": {}, "memory": {"players": 2, "policies": "random_legal"},
-                 "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
-    "raft": {"cold": {"players": 3}, "first_call": {"players": 3}, "memory": {"players": 3, "policies": "greedy"},
-             "bound": {10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000}},
-    "meerkat": {"cold": None, "first_call": {}, "memory": {"players": 2, "automa": True, "policies": "random_legal"},
-                "bound": {10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200}},
-}
-
-#: Informational first calls of :func:`first_use_cases` (no target in issue 16): paths a user meets soon after the
-#: first simulation, each in a fresh process with an empty numba cache.
-FIRST_USE_EXTRA = {
-    "purramid": [("purramid first simulate_games(2 games, one optimal seat): compiles the exact solver",
-                  {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0})],
-}
-
-
 def game_cases(game: str, quick: bool = False, long: bool = False) -> list[BenchCase]:
-    """The rows every game gets: its first ``simulate_games(100 games)`` in a fresh process with an empty
-    numba cache (CPU seconds, target 3 s), and the peak memory of a process that simulates 10**5 games
-    (10**4 with ``quick``; also 10**6 with ``long``: tens of minutes)."""
-    rows = GAME_ROWS.get(game)
+    """The rows every game with a bench plan (:func:`bench_plan`) gets: its first ``simulate_games(100 games)`` in
+    a fresh process with an empty numba cache (CPU seconds, target 3 s; unless the game's own bench has that row),
+    and the peak memory of a process that simulates 10**5 games (10**4 with ``quick``; also 10**6 with ``long``:
+    tens of minutes)."""
+    from .engine import registry
+
+    rows = bench_plan(game)
     if rows is None:
         return []
-    target = f"pyradice_lab.{game}:simulate_games"
+    target = f"{registry.get_game(game).package}:simulate_games"
     cases = []
-    if rows["cold"] is not None:
+    if rows.cold is not None:
         cases.append(BenchCase(f"{game} first simulate_games(100 games), empty numba cache", "calls",
-                               cold_start(target, n_games=100, rng=0, **rows["cold"]), max_seconds=3.0, cpu=True,
+                               cold_start(target, n_games=100, rng=0, **rows.cold), max_seconds=3.0, cpu=True,
                                game=game, repeat=1))
     counts = [10 ** 4] if quick else [10 ** 5] + ([10 ** 6] if long else [])
-    for n in counts:
-        desc = ", ".join(f"{k}={v}" for k, v in rows["memory"].items())
+    for n in counts if rows.memory is not None else ():
+        desc = ", ".join(f"{k}={v}" for k, v in rows.memory.items())
         played = sized(n, tiny=2)
         cases.append(BenchCase(f"{game} simulate_games({n:.0e} games; {desc}): peak memory", "games",
-                               peak_rss(target, n_games=played, rng=0, units=played, **rows["memory"]),
-                               max_peak_mb=rows["bound"][n], game=game, repeat=1))
+                               peak_rss(target, n_games=played, rng=0, units=played, **rows.memory),
+                               max_peak_mb=rows.memory_bound_mb[n], game=game, repeat=1))
     return cases
 
 
@@ -553,7 +560,8 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
     process) and, for every game, its first ``simulate_games(100 games)`` measured one way for all games
     (:func:`cold_start`: CPU seconds from after ``import pyradice_lab`` to the end of the call, in a fresh
     process with an empty ``NUMBA_CACHE_DIR``; target 3 s).  ``games``: ``core`` and/or game names (default:
-    all); ``extra`` adds the informational first calls of :data:`FIRST_USE_EXTRA` (no target)."""
+    all); ``extra`` adds the informational first calls of the games' bench plans (``first_use_extra``, no
+    target).  A game without a bench plan has no first-use rows."""
     from .engine import registry
 
     known = registry.games()
@@ -565,18 +573,19 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
     if "core" in names:
         cases += [c for c in core_cases(quick) if "peak memory" not in c.kernel]
     for g in names:
-        if g == "core" or g not in GAME_ROWS:
+        rows = None if g == "core" else bench_plan(g)
+        if rows is None:
             continue
-        target = f"pyradice_lab.{g}:simulate_games"
+        target = f"{known[g].package}:simulate_games"
         cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache", "calls",
-                               cold_start(target, n_games=100, rng=0, **GAME_ROWS[g]["first_call"]),
+                               cold_start(target, n_games=100, rng=0, **rows.first_call),
                                max_seconds=3.0, cpu=True, game=g, repeat=1))
         if not quick:
             cases.append(BenchCase(f"{g} first simulate_games(100 games) of a later process (numba cache filled)",
-                                   "calls", warm_start(target, n_games=100, rng=0, **GAME_ROWS[g]["first_call"]),
+                                   "calls", warm_start(target, n_games=100, rng=0, **rows.first_call),
                                    cpu=True, game=g, repeat=1))
         if extra and not quick:
-            for kernel, kwargs in FIRST_USE_EXTRA.get(g, []):
+            for kernel, kwargs in rows.first_use_extra:
                 kwargs = dict(kwargs, n_games=sized(kwargs["n_games"], tiny=1))
                 cases.append(BenchCase(kernel, "calls", cold_start(target, **kwargs), cpu=True, game=g, repeat=1))
     return cases

@@ -93,3 +93,46 @@ def test_purramid_human_games_loop_cannot_reach_the_exact_solver():
     optimal = _reachable(kernel.run_games_optimal)
     assert "pyradice_lab.purramid.exact.solve" in optimal
     assert "pyradice_lab.purramid.kernel.human_turn" in optimal
+
+
+# -- the contract part: each game declares its uniform bench rows (plan.BENCH); bench.py names no game -------------
+def test_every_builtin_game_declares_a_bench_plan():
+    from pyradice_lab.engine.plan import BenchPlan
+
+    for game in registry.BUILTIN_GAMES:
+        plan = registry.get_game(game).part("bench_plan")
+        assert isinstance(plan, BenchPlan) and bench.bench_plan(game) is plan
+        assert plan.memory is not None and {10 ** 4, 10 ** 5, 10 ** 6} <= set(plan.memory_bound_mb)
+
+
+def test_execution_rows_use_the_declared_calls():
+    """The calls of the parallel-efficiency rows, as bench.EFFICIENCY_CALLS held them before issue 42."""
+    assert bench.efficiency_calls() == {
+        "robustness": ("pyradice_lab.design.robustness:robustness", {"game": "raft", "finding": "game_length > 10",
+                                                                     "reconstructions": 7, "rng": 1}, "games", 8),
+        "ladder": ("pyradice_lab.design.strength:ladder", {"game": "raft", "policies": ["random", "greedy", "aim"],
+                                                           "rng": 1}, "games", 6)}
+
+
+def test_a_game_without_a_bench_plan_gets_no_uniform_rows(monkeypatch):
+    real = registry.GameSpec.part
+
+    def part(self, role, *default):
+        if (self.name, role) == ("raft", "bench_plan"):
+            return default[0] if default else None
+        return real(self, role, *default)
+
+    monkeypatch.setattr(registry.GameSpec, "part", part)
+    assert bench.game_cases("raft") == []
+    assert not [c for c in bench.first_use_cases(quick=True) if c.game == "raft"]
+    assert "robustness" not in bench.efficiency_calls()
+
+
+def test_import_row_imports_every_library_game_package():
+    from pyradice_lab.engine import benchcase
+
+    with benchcase.tiny():
+        row = next(c for c in bench.core_cases(quick=True) if "game packages" in c.kernel)
+    n = len(registry.BUILTIN_GAMES)
+    assert row.kernel == f"import pyradice_lab + {n} game packages (CPU above numpy, pandas)"
+    assert bench._library_games() == [registry.get_game(g).package for g in registry.BUILTIN_GAMES]

@@ -223,3 +223,52 @@ def test_sigterm_stops_a_parallel_sweep_and_its_workers(tmp_path):
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+# -- the CLI reaches every game through the registry -----------------------------------------------------------------
+def test_ladder_default_comes_from_the_games_plan(capsys):
+    from pyradice_lab._cli_strength import report_ladder
+    from pyradice_lab.engine import registry
+
+    for game, spec in registry.games().items():
+        assert report_ladder(game) == (spec.part("plan").cli_ladder == "report")
+    assert report_ladder("meerkat") and not report_ladder("raft")
+    spec = registry.get_game("meerkat")
+    with pytest.raises(SystemExit):
+        cli.main(["meerkat", "ladder", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default: the report's players, {spec.heuristic_player},{spec.report_player})" in text
+
+
+def test_game_help_is_the_description_of_its_cli_module(capsys):
+    from pyradice_lab.engine import registry
+
+    for game, spec in registry.games().items():
+        with pytest.raises(SystemExit):
+            cli.main([game, "--help"])
+        text = "".join(capsys.readouterr().out.split())  # argparse wraps lines (also at hyphens)
+        assert "".join(spec.module("cli").DESCRIPTION.split()) in text
+
+
+def test_top_help_lists_the_registered_games(capsys):
+    from pyradice_lab.engine import registry
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(spec.title in text for spec in registry.games().values())
+
+
+def test_components_table_is_the_games_declared_format(capsys):
+    assert cli.main(["raft", "components"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("raft components (packaged;") and "source" in out
+
+
+def test_the_shared_subcommands_live_in_private_modules():
+    import pyradice_lab._cli_designer as designer
+    import pyradice_lab._cli_strength as strength
+
+    assert cli.main.__module__ == "pyradice_lab.cli" and cli.__all__ == ["main", "build_parser", "game_subcommands"]
+    assert {"add_components", "add_compare", "add_designer"} <= set(designer.__all__)
+    assert "add_strength" in strength.__all__

@@ -81,7 +81,7 @@ def test_peak_memory_is_the_childs_own_not_its_parents():
 
 def test_cold_start_gives_the_child_a_new_numba_cache_dir():
     got = bench.fresh_process("os:getenv", {"key": "NUMBA_CACHE_DIR"}, empty_numba_cache=True)["value"]
-    assert "pyradice_bench_" in got  # a new temporary directory, deleted afterwards
+    assert "pyradice_lab_bench_" in got  # a new temporary directory, deleted afterwards
     r = bench.cold_start("os:getenv", key="HOME")()
     assert isinstance(r, bench.Measured) and r.units == 1 and r.seconds >= 0 and r.peak_mb > 0
 
@@ -110,8 +110,8 @@ def test_every_game_gets_cold_start_and_memory_rows():
     for game in registry.BUILTIN_GAMES:
         rows = bench.game_cases(game, quick=False, long=True)
         names = [c.kernel for c in rows]
-        if bench.GAME_ROWS[game]["cold"] is None:  # the game's own bench measures its first call
-            own = __import__(f"pyradice_lab.{game}.bench", fromlist=["x"])
+        if bench.bench_plan(game).cold is None:  # the game's own bench measures its first call
+            own = registry.get_game(game).module("bench")
             assert callable(getattr(own, "first_call_cold", None) or getattr(own, "first_call", None))
         else:
             assert any("empty numba cache" in n for n in names)

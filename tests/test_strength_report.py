@@ -1,18 +1,21 @@
-"""The report's "Strength and restricted play" part: its findings follow from its own tables."""
+"""The report's "Strength and restricted play" part: its findings follow from its own tables, and what it plays is
+each game's declared report plan (``<game>/plan.py``, the contract part ``plan``)."""
 
 import pandas as pd
 import pytest
 
-from pyradice_lab.engine.findings import MIN_CLAIM_N
-from pyradice_lab.report.build import ReportContext
-from pyradice_lab.report.strength import (
-    PLANS,
+from pyradice_lab.design.strength_report import (
     SIZES,
-    StrengthPlan,
+    experiment_sizes,
     ladder_experiment,
-    report_section,
+    plan_of,
     restricted_experiment,
 )
+from pyradice_lab.engine import registry
+from pyradice_lab.engine.findings import MIN_CLAIM_N
+from pyradice_lab.engine.plan import ReportPlan, StrengthPlan
+from pyradice_lab.report.build import ReportContext, first_wave
+from pyradice_lab.report.strength import draw, report_section
 
 
 def _h2h_score(h2h: pd.DataFrame, a: str, b: str) -> float:
@@ -37,11 +40,12 @@ def test_ladder_findings_follow_from_the_head_to_head_table():
         assert f.n == 160 and f.null == 0.5 and f.ci_low <= f.estimate <= f.ci_high
         # a claim only when the interval excludes an even match (160 games is above the minimum sample)
         assert f.is_claim == (f.ci_low > 0.5 or f.ci_high < 0.5)
-    assert exp.name == "raft_strength_ladder" and exp.figure is not None
+    assert exp.name == "raft_strength_ladder" and exp.figure is None  # design computes, the report draws
+    assert draw(exp, "raft") is exp and exp.figure is not None
 
 
 def test_restricted_findings_match_their_rows_and_flags():
-    exp = restricted_experiment("raft", games=120, rng=7, plan=PLANS["raft"])
+    exp = restricted_experiment("raft", games=120, rng=7, plan=plan_of("raft"))
     t = exp.table
     assert list(t["effect"]) == sorted(t["effect"])  # the costliest restriction first
     by = t.set_index("description")
@@ -83,3 +87,75 @@ def test_purramid_exact_player_joins_the_ladder_on_one_scale():
     games = exp.table.set_index("policy")["games"]
     assert games["optimal"] == 4 and games["greedy"] == 40 and games["risk:0.5"] == 44
     assert exp.meta["games_per_lineup"] == {"": 40, "optimal": 4}
+
+
+def test_old_import_paths_still_work():
+    from pyradice_lab.report import strength
+
+    assert strength.StrengthPlan is StrengthPlan is ReportPlan and strength.SIZES is SIZES
+    assert callable(strength.ladder_experiment) and callable(strength.restricted_experiment)
+
+
+# -- the contract part: every game declares its report plan ---------------------------------------------------------
+@pytest.mark.parametrize("game", list(registry.games()))
+def test_every_game_declares_a_report_plan_of_its_own_players(game):
+    spec = registry.get_game(game)
+    assert spec.has_part("plan")
+    plan = spec.part("plan")
+    assert isinstance(plan, ReportPlan) and plan_of(game) is plan
+    assert set(plan.policies or spec.policies) <= set(spec.policies)
+    assert set(plan.optimal) <= set(spec.policies)
+    if plan.restricted_policy is not None:
+        assert plan.restricted_policy in spec.policies and plan.restricted_policy not in spec.unrestrictable
+    assert plan.setup and plan.compiles in ("section", "strength") and plan.compile_cpu > 0
+
+
+#: the report's strength plans and sizes as they were in report/strength.py before issue 42 (the report's numbers
+#: must not change): policies, players, restricted player, optimal ladder, full-report scale, setup
+BEFORE = {
+    "purramid": (("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7"), 2, None,
+                 ("risk:0.7", "optimal"), 4.0, "2 players, side A"),
+    "pyradice": (("random_legal", "greedy", "lookahead"), 2, None, (), 1.0, "2 players, default setup"),
+    "raft": (None, 2, None, (), 1.0, "2 players, standard variant"),
+    "meerkat": (("random_legal", "automa", "automa:H", "heuristic", "greedy", "expectimax"), 3, "expectimax", (),
+                0.3, "3 seats: three players, or two players and the automa (the rules' setups)"),
+}
+
+
+@pytest.mark.parametrize("game", list(BEFORE))
+def test_declared_plans_play_what_the_report_played(game):
+    p = plan_of(game)
+    assert (p.policies, p.players, p.restricted_policy, p.optimal, p.full_scale, p.setup) == BEFORE[game]
+    full = {"purramid": 2400, "pyradice": 600, "raft": 600, "meerkat": 180}[game]
+    assert experiment_sizes(p, quick=False) == {"ladder": full, "restricted": full, "optimal": 100}
+    assert experiment_sizes(p, quick=True) == {"ladder": 40, "restricted": 40, "optimal": 12}
+    assert SIZES == {"quick": {"ladder": 40, "restricted": 40, "optimal": 12},
+                     "full": {"ladder": 600, "restricted": 600, "optimal": 100}}
+
+
+def test_first_wave_comes_from_the_plans():
+    assert first_wave(list(BEFORE)) == ("strength:meerkat", "purramid", "raft", "pyradice", "overview")
+    assert first_wave(["pyradice", "raft"]) == ("raft", "pyradice", "overview")  # longest first, whatever the order
+
+
+def test_the_strength_part_reads_the_plan_through_the_registry(monkeypatch):
+    mine = ReportPlan(policies=("greedy", "aim"), players=3, full_scale=2.0, setup="mine", compiles="strength",
+                      compile_cpu=99.0)
+    real = registry.GameSpec.part
+
+    def part(self, role, *default):
+        return mine if (self.name, role) == ("raft", "plan") else real(self, role, *default)
+
+    monkeypatch.setattr(registry.GameSpec, "part", part)
+    assert plan_of("raft") is mine
+    assert experiment_sizes(mine, quick=False) == {"ladder": 1200, "restricted": 1200, "optimal": 100}
+    assert first_wave(["purramid", "raft"]) == ("strength:raft", "purramid", "overview")
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [({"players": 1}, "players"), ({"optimal": ("a",)}, "optimal"),
+                                              ({"full_scale": 0}, "full_scale"), ({"compiles": "x"}, "compiles"),
+                                              ({"cli_ladder": "all"}, "cli_ladder"), ({"policies": "greedy"}, "policies"),
+                                              ({"compile_cpu": -1}, "compile_cpu")])
+def test_report_plan_refuses_bad_values_naming_them(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ReportPlan(**kwargs)

@@ -11,6 +11,7 @@
 - :mod:`~pyradice_lab.design.strength`: the strength ladder and restricted play.
 - :mod:`~pyradice_lab.design.proposals`: the report's proposed component changes (a ``balance`` run per claimed,
   robust component finding, with the game's levers).
+- :mod:`~pyradice_lab.design.strength_report`: the report's strength experiments, computed from each game's plan.
 
 >>> import pyradice_lab.design as design
 >>> "compare" in dir(design)
@@ -20,4 +21,4 @@ True
 from ..engine._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "checks", "balance",
-                                                               "strength", "proposals"])
+                                                               "strength", "strength_report", "proposals"])

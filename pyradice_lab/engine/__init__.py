@@ -19,6 +19,7 @@
 - :mod:`~pyradice_lab.engine.cliargs`: argument types and output paths for the CLI (the games' and the top one).
 - :mod:`~pyradice_lab.engine.levers`: the balance levers a game declares (:class:`~pyradice_lab.engine.levers.GameLevers`).
 - :mod:`~pyradice_lab.engine.benchcase`: one benchmark row (:class:`BenchCase`) for the games' bench modules.
+- :mod:`~pyradice_lab.engine.plan`: a game's report plan and bench plan (the types of its ``plan.py``).
 - private: ``_jit`` (numba with a pure-Python fallback), ``_sources`` (code fingerprints), ``_lazy`` (lazy
   package attributes), ``_version``.
 
@@ -31,4 +32,4 @@ from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
     "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase",
-    "findings", "results", "figures", "metrics", "levers", "checkspec"])
+    "findings", "results", "figures", "metrics", "levers", "checkspec", "plan"])

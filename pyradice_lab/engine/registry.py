@@ -109,7 +109,7 @@ CONTRACT_MODULES = {
     "metrics": "metrics",        # METRICS: the designer metrics
     "checks": "checks",          # CHECKS: the robustness checks of the game's findings
     "levers": "levers",          # LEVERS: the balance levers
-    "plan": "plan",              # PLAN: the report plan (sizes, strength part)
+    "plan": "plan",              # PLAN: the report plan (strength part, first wave); BENCH: the bench rows
     "advisor": "advisor",        # Position, load_position, position_from_game, advise
     "desk": "desk",              # DESK: the web desk
     "analysis": "analysis",      # experiments -> data + findings
@@ -124,6 +124,7 @@ CONTRACT_PARTS = {
     "checks": ("checks", "CHECKS"),
     "levers": ("levers", "LEVERS"),
     "plan": ("plan", "PLAN"),
+    "bench_plan": ("plan", "BENCH"),
     "desk": ("desk", "DESK"),
     "position": ("advisor", "Position"),
     "load_position": ("advisor", "load_position"),

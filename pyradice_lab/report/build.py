@@ -107,16 +107,36 @@ def check_page_count(path: str | os.PathLike, limit: int = MAX_PAGES) -> int:
     return pages
 
 
-#: The worker pool builds the report in two waves (the numbers never depend on the order: every task seeds
-#: itself).  The first wave holds the tasks that compile each game's kernels, longest first: the games'
-#: sections, and Meerkat Kingdom's strength part (its quick section plays the pure-Python twin unless the
-#: compiled kernel is already there).  The second wave holds the tasks that reuse those kernels (the other
-#: strength parts, the Meerkat section, the robustness checks): they load them from numba's cache, or find
-#: them in the worker's memory, instead of compiling them a second time in the other worker at the same
-#: moment (numba writes its cache only once a compile has finished).  Task names: a section's name,
-#: ``<game>#<part>`` for a part of a section built in parts (``report_parts``), or ``strength:<game>``; a name not
-#: listed here goes to the second wave.
-FIRST_WAVE = ("strength:meerkat", "purramid", "raft", "pyradice", "overview")
+def first_wave(names: Sequence[str], known=None) -> tuple[str, ...]:
+    """The tasks of the worker pool's first wave for the games ``names``, by task name.
+
+    The pool builds the report in two waves (the numbers never depend on the order: every task seeds itself).
+    The first wave holds the tasks that compile each game's kernels, longest first, then the overview: each game
+    declares in its report plan (``spec.part("plan")``, :class:`~pyradice_lab.engine.plan.ReportPlan`) which of its
+    tasks compiles them (``compiles``: its section, or its first part, or its strength part; e.g. a strength part
+    whose quick section would otherwise play a pure-Python twin) and that task's CPU seconds with an empty numba
+    cache (``compile_cpu``).  The second wave holds the tasks that reuse those kernels (the other strength parts and
+    section parts, the robustness checks): a second-wave task waits for the first-wave task of its game and loads
+    the kernels from numba's cache, or finds them in the worker's memory, instead of compiling them a second time
+    in the other worker at the same moment (numba writes its cache only once a compile has finished).  Task names:
+    a section's name, ``<game>#<part>`` for a part of a section built in parts (``report_parts``), or
+    ``strength:<game>``; a game whose plan states no compiling task has all its tasks in the second wave, waiting
+    for nothing.
+    """
+    from ..engine import registry
+    from ..engine.plan import ReportPlan
+
+    known = registry.games() if known is None else known
+    ranked = []
+    for g in names:
+        spec = known[g]
+        plan = spec.part("plan", None) or ReportPlan()
+        if plan.compiles == "strength":
+            ranked.append((plan.compile_cpu, f"strength:{g}"))
+        elif plan.compiles == "section":
+            ranked.append((plan.compile_cpu, f"{g}#{spec.report_parts[0]}" if spec.report_parts else g))
+    ranked.sort(key=lambda t: -t[0])  # stable: equal costs keep the games' order
+    return (*(task for _, task in ranked), "overview")
 
 
 def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | None = None) -> Section:
@@ -377,9 +397,9 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
                                                        game=g, games=rated)))
     task_names = [f"strength:{b.keywords['game']}" if i in strength_parts else part_names.get(i, n)
                   for i, (n, b) in enumerate(builders)]
-    # the one-line comment of FIRST_WAVE: a second-wave task waits for the first-wave task of its game (the one
-    # that compiles the game's kernels), the others start at once
-    first = [task_names.index(n) for n in FIRST_WAVE if n in task_names]
+    # first_wave's docstring: a second-wave task waits for the first-wave task of its game (the one that
+    # compiles the game's kernels), the others start at once
+    first = [task_names.index(n) for n in first_wave(names, known) if n in task_names]
     game_of = {i: n.rpartition(":")[2].partition("#")[0] for i, n in enumerate(task_names)}
     compiles = {game_of[i]: i for i in first}
     waiting = {i: compiles[game_of[i]] for i in range(len(builders)) if i not in first and game_of[i] in compiles}

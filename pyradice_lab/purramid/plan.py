@@ -1,0 +1,22 @@
+"""Purramid's plan: what the report, the CLI and the bench run of it (the contract part ``plan``,
+:mod:`pyradice_lab.engine.plan`)."""
+
+from __future__ import annotations
+
+from ..engine.plan import BenchPlan, ReportPlan
+
+__all__ = ["PLAN", "BENCH"]
+
+#: The strength part: the human-style players on side A with 2 players, and the exact player ``optimal`` (a few
+#: games per second) in a smaller second ladder against the best of them, fitted together; the engine is fast, so
+#: the full report plays 4x the games.  The section compiles the kernels (the exact solver about 23 s of CPU cold).
+PLAN = ReportPlan(policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3", "risk:0.5", "risk:0.7"),
+                  optimal=("risk:0.7", "optimal"), full_scale=4.0, setup="2 players, side A",
+                  compiles="section", compile_cpu=25.6)
+
+#: The uniform bench rows: 4 players; memory with greedy players.
+BENCH = BenchPlan(
+    cold={"players": 4}, first_call={"players": 4}, memory={"players": 4, "policies": "greedy"},
+    memory_bound_mb={10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000},
+    first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): compiles the exact solver",
+                      {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),))

@@ -1,0 +1,19 @@
+"""Rocking Raft's plan: what the report, the CLI and the bench run of it (the contract part ``plan``,
+:mod:`pyradice_lab.engine.plan`)."""
+
+from __future__ import annotations
+
+from ..engine.plan import BenchPlan, ReportPlan
+
+__all__ = ["PLAN", "BENCH"]
+
+#: The strength part: every registered player, 2 players.  The section compiles the kernels.
+PLAN = ReportPlan(setup="2 players, standard variant", compiles="section", compile_cpu=15.7)
+
+#: The uniform bench rows (3 players; memory with greedy players) and the calls that measure the execution
+#: layer's parallel efficiency (a cheap robustness run and ladder: 8 and 6 blocks).
+BENCH = BenchPlan(
+    cold={"players": 3}, first_call={"players": 3}, memory={"players": 3, "policies": "greedy"},
+    memory_bound_mb={10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000},
+    execution={"robustness": ({"finding": "game_length > 10", "reconstructions": 7, "rng": 1}, 8),
+               "ladder": ({"policies": ["random", "greedy", "aim"], "rng": 1}, 6)})
