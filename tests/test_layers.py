@@ -169,7 +169,6 @@ def test_no_import_runs_upward():
     assert not bad, "upward imports:\n" + "\n".join(bad)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 42 in progress")
 def test_no_string_import_runs_upward_or_reaches_a_game_by_name():
     bad = sorted({f"{importer} (line {line}) -> {imported}: {why}"
                   for path, line, importer, imported in all_arrows(strings=True)
@@ -203,7 +202,6 @@ def nameless_files() -> list[Path]:
     return files
 
 
-@pytest.mark.xfail(strict=False, reason="issue 42 in progress")
 def test_no_game_is_named_above_the_games():
     bad = [f"{path.relative_to(PACKAGE.parent)}:{line}: {text!r}" for path in nameless_files()
            for line, text in game_names(path)]

@@ -500,14 +500,21 @@ def _short_title(sec: Section, exp: ExperimentResult) -> str:
     return exp.title[len(sec.title) + 1:].strip() if exp.title.startswith(sec.title + ":") else exp.title
 
 
+def _game_titles() -> str:
+    """The registered games' titles, as a person writes a list ("A, B, C and D")."""
+    from ..engine import registry
+
+    titles = [spec.title for spec in registry.games().values()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else "".join(titles)
+
+
 def _title_page(sections, meta: dict, story: _Story) -> None:
     """Version, date, mode, seeds and run times; then every section (seed, trials, run time) with every one
     of its experiments (sample size, kind of conclusions), in one compact table that fits page 1."""
     import datetime as dt
 
     flow: list[Flowable] = [Paragraph(escape(meta.get("title", "pyradice_lab report")), TITLE),
-                            Paragraph("Exact probability and Monte Carlo for Purramid, Pyradice, Rocking Raft and "
-                                      "Meerkat Kingdom", SUBTITLE)]
+                            Paragraph(escape(f"Exact probability and Monte Carlo for {_game_titles()}"), SUBTITLE)]
     wall = f"{meta['wall_seconds']:.1f} s wall; " if "wall_seconds" in meta else ""
     info = [("version", f"pyradice_lab {__version__}", "mode", str(meta.get("mode", ""))),
             ("date", meta.get("date", dt.datetime.now().strftime("%Y-%m-%d %H:%M")), "root seed",
@@ -663,7 +670,7 @@ def render_pdf(path, sections, meta: dict) -> None:
     quick = meta.get("mode") == "quick"
     doc = _Doc(str(path), header=f"pyradice_lab {__version__}", quick=quick,
                title=meta.get("title", "pyradice_lab report"), author="pyradice_lab",
-               subject="Strategy and balance analysis of Purramid, Pyradice, Rocking Raft and Meerkat Kingdom",
+               subject=f"Strategy and balance analysis of {_game_titles()}",
                creator=f"pyradice_lab {__version__}")
     story = _Story()
     _title_page(sections, meta, story)
