@@ -40,7 +40,8 @@ bench-first-use: $(VENV)/.installed
 	$(BIN)/pyradice-lab bench --first-use
 
 # the documentation site: docs/_build/html/index.html; first the gallery's quick-run results (docs/results/, committed):
-# only the experiments whose code changed run again (none on a fresh clone of a consistent commit)
+# only the experiments whose code changed run again (none on a fresh clone of main: a test of `make test`,
+# tests/test_docs_results.py, fails when the stored results do not match the code; all of them: about 5 min)
 docs: $(VENV)/.installed-dev
 	$(BIN)/python docs/results.py
 	$(BIN)/python -m sphinx -b html -W --keep-going -j 1 docs docs/_build/html

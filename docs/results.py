@@ -10,12 +10,17 @@ page needs, small enough to commit:
 - ``manifest.json`` -- the key, the command, the seconds it took, and per result its title, question,
   method, finding sentences and the number of rows the full table had.
 
-An experiment's key is a SHA-256 over the contents of the script and of every file of ``pyradice_lab`` it can
-reach through imports (:func:`pyradice_lab.engine._sources.dependency_files`, the dependency walk behind the
-sweep cache and numba's cache), with names relative to the package, so two checkouts of the same code share
-keys.  An experiment whose files reach no game package (it reaches the games through the registry) is keyed on
-every file of the package.  ``make docs`` runs this script first: it re-runs only the experiments whose key
-changed (all 32 from nothing: about 4.5 minutes of CPU).
+An experiment's key is a SHA-256 over the code of the script and of every file it depends on
+(:func:`dependency_files`): the files of ``pyradice_lab`` it reaches through imports
+(:func:`pyradice_lab.engine._sources.dependency_files`, the dependency walk behind the sweep cache and numba's
+cache) and, for a game it names but reaches through the registry (``balance("meerkat", ...)``), that game's
+files.  Each file counts by :func:`~pyradice_lab.engine._sources.code_digest`: comments, the module docstring
+and blank lines are not code, so editing them marks no page stale; an edit of one game's code marks only the
+pages that use that game.  Names are relative to the checkout, so every clone of a commit has the same keys
+(no path, modification time or cache state enters them).  ``make docs`` runs this script first: it re-runs
+only the experiments whose key changed (all 34 experiments and 5 notebooks from nothing: about 5 minutes on
+idle cores, the sum of the ``seconds`` the manifests record).  ``tests/test_docs_results.py`` fails when a
+stored key differs from the current code's, naming the pages, so every commit of ``main`` shows current pages.
 
 The notebooks (``docs/notebooks/*.py``) are executed the same way, in a real Jupyter kernel (jupytext +
 nbclient, as ``tests/test_notebooks.py`` does): ``docs/results/notebooks/<notebook>/`` keeps each code cell's
@@ -61,7 +66,7 @@ NOTEBOOKS = DOCS / "notebooks"
 NOTEBOOK_RESULTS = RESULTS / "notebooks"
 #: the games whose experiments are gallery pages (docs/gallery_source.py groups them by this prefix)
 GAMES = ("purramid", "pyradice", "raft", "meerkat")
-_KEY_VERSION = "pyradice_lab-docs-results/1"
+_KEY_VERSION = "pyradice_lab-docs-results/2"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -72,24 +77,51 @@ def gallery_experiments() -> list[Path]:
     return sorted(p for g in GAMES for p in EXPERIMENTS.glob(f"{g}_*.py"))
 
 
-def experiment_key(script: str | os.PathLike) -> str:
-    """SHA-256 (hex) of the script and of every package file it depends on (see the module docstring)."""
+def _named_games(script: Path) -> set[str]:
+    """The games an experiment names: its file-name prefix (``raft_...``) and every game name written as a
+    string in it (``balance("meerkat", ...)`` reaches the game through the registry, not an import)."""
+    text = script.read_text(encoding="utf-8", errors="replace")
+    named = {g for g in GAMES if script.stem.startswith(g + "_")}
+    return named | {g for g in GAMES if f'"{g}"' in text or f"'{g}'" in text}
+
+
+def dependency_files(script: str | os.PathLike) -> list[Path]:
+    """The files an experiment's results depend on: the script, every file of ``pyradice_lab`` it reaches
+    through imports (:func:`pyradice_lab.engine._sources.dependency_files`: the files of the modules it
+    imports, followed recursively, and the ``data/`` files of their packages), and, for each game it names but
+    does not import (it reaches it through the registry), that game package's files and what they import.
+    Only an experiment that reaches no game either way depends on every file of the package."""
     from pyradice_lab.engine import _sources
 
     script = Path(script).resolve()
-    files = [Path(f) for f in _sources.dependency_files(script)]
     package = _sources.PACKAGE_DIR
-    games = {package / g for g in GAMES}
-    if not any(f.parent in games or any(p in games for p in f.parents) for f in files):
-        files = sorted({script, *(f for f in package.rglob("*") if f.is_file() and "__pycache__" not in f.parts
-                                  and f.suffix in (".py", ".toml"))})
+    files = set(_sources.dependency_files(script))
+    reached = {g for g in GAMES if any((package / g) in f.parents for f in files)}
+    missing = _named_games(script) - reached
+    for g in sorted(missing):
+        for module in sorted((package / g).rglob("*.py")):
+            if "__pycache__" not in module.parts:
+                files.update(_sources.dependency_files(module))
+    if not reached and not missing:
+        files |= {f for f in package.rglob("*") if f.is_file() and "__pycache__" not in f.parts
+                  and f.suffix in (".py", ".toml")}
+    return sorted(files)
+
+
+def experiment_key(script: str | os.PathLike) -> str:
+    """SHA-256 (hex) of the code of the script and of every file it depends on (:func:`dependency_files`):
+    each file's :func:`~pyradice_lab.engine._sources.code_digest` (comments, module docstrings and blank
+    lines do not count) under its name relative to the checkout (see the module docstring)."""
+    from pyradice_lab.engine import _sources
+
+    script = Path(script).resolve()
     entries = []
-    for f in files:
+    for f in dependency_files(script):
         if _sources.in_package(f):
-            name = "pyradice_lab/" + f.relative_to(package).as_posix()
+            name = "pyradice_lab/" + f.relative_to(_sources.PACKAGE_DIR).as_posix()
         else:  # the script itself: its name, wherever the checkout is
             name = f.name
-        entries.append((name, _sources.file_digest(f)))
+        entries.append((name, _sources.code_digest(f)))
     h = hashlib.sha256(_KEY_VERSION.encode() + b"\n")
     for name, digest in sorted(entries):  # by name, not by absolute path: the same key in every checkout
         h.update(name.encode() + b"\0" + digest.encode() + b"\n")

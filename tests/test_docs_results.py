@@ -23,9 +23,45 @@ def test_the_key_follows_the_code_not_the_checkout(tmp_path):
     copy = tmp_path / script.name
     shutil.copy(script, copy)
     assert results.experiment_key(copy) == key  # another folder, the same code
-    copy.write_text(script.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    text = script.read_text(encoding="utf-8")
+    copy.write_text("# a comment\n\n" + text.replace("\n\n", "\n\n\n") + "\n# edited\n", encoding="utf-8")
+    assert results.experiment_key(copy) == key  # comments and blank lines are not code
+    copy.write_text(text + "\nprint('edited')\n", encoding="utf-8")
     assert results.experiment_key(copy) != key
     assert results.experiment_key(results.EXPERIMENTS / "meerkat_hazards.py") != key
+
+
+def _package(f: Path) -> str:
+    from pyradice_lab.engine import _sources
+
+    return f.relative_to(_sources.PACKAGE_DIR).parts[0] if _sources.in_package(f) else ""
+
+
+def test_the_key_covers_what_the_experiment_uses_and_no_other_game():
+    """An edit of one game's code marks only the pages that use that game stale (issue 45)."""
+    for script in results.gallery_experiments():
+        used = {_package(f) for f in results.dependency_files(script)}
+        game = next(g for g in results.GAMES if script.stem.startswith(g + "_"))
+        assert game in used, script.name
+        others = set(results.GAMES) - results._named_games(script)  # games the experiment never names
+        assert not others & used, (script.name, sorted(used))
+    # a game reached through the registry (balance("meerkat", ...)), not an import, still counts its files
+    files = results.dependency_files(results.EXPERIMENTS / "meerkat_tile_values_balance.py")
+    assert any(f.name == "components.toml" and _package(f) == "meerkat" for f in files)
+
+
+def test_the_stored_results_were_computed_by_the_current_code():
+    """docs/results/ matches the code on every commit (issue 45: a fresh clone showed 39 pages as 'Computed
+    by an earlier version of the code'): an edit of code an experiment or notebook uses must come with its
+    results run again."""
+    state = {**results.status(), **results.status("notebooks")}
+    stale = sorted(n for n, s in state.items() if s != "fresh")
+    only = "" if len(stale) == len(state) else f"; or `python docs/results.py --only {','.join(stale)}`"
+    assert not stale, (
+        f"{len(stale)} of {len(state)} gallery and notebook pages would say 'Computed by an earlier version of the "
+        f"code': {', '.join(f'{n} ({state[n]})' for n in stale)}.  Their code changed since docs/results/ was "
+        f"written: run `make docs` (`python docs/results.py` re-runs only the stale ones{only}) and commit "
+        f"docs/results/.")
 
 
 def test_every_gallery_experiment_has_small_stored_results():

@@ -33,7 +33,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["PACKAGE_DIR", "in_package", "dependency_files", "fingerprint", "file_digest"]
+__all__ = ["PACKAGE_DIR", "in_package", "dependency_files", "fingerprint", "file_digest", "code_text",
+           "code_digest"]
 
 #: The directory of this package (the copy that is running).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -63,6 +64,62 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes (memoised on its modification time and size)."""
     return _digest(*_stat_key(Path(path).resolve()))
+
+
+#: a string literal (any prefix, triple-quoted or not, escapes included) or a comment: scanning for both at once
+#: finds the comments, which never start inside a string (Python 3.11 has no comments in f-string fields)
+_STRING_OR_COMMENT = re.compile(r'''[rRbBuUfF]{0,2}(?:"""(?:\\.|[^\\])*?"""|\'\'\'(?:\\.|[^\\])*?\'\'\''''
+                                r'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\#[^\n]*''')
+
+
+def code_text(path: str | os.PathLike) -> bytes:
+    """The bytes of a file as far as running it is concerned: for a Python file, its source without comments,
+    without the module docstring and without blank lines or trailing spaces; any other file (``.toml``
+    components), its bytes unchanged.  A plain text scan, the same on every Python version (no ``tokenize``,
+    whose output changed in 3.12, and 12 times faster).
+
+    Function and class docstrings stay: some are data (a Pyradice card kind's description is its scoring
+    function's ``__doc__``).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     a, b = Path(d, "a.py"), Path(d, "b.py")
+    ...     _ = a.write_text("'Old words.'\\nx = 1  # one\\n")
+    ...     _ = b.write_text("'''New words,\\nover two lines.'''\\n\\n# a comment\\nx = 1\\n")
+    ...     code_text(a) == code_text(b) == b"x = 1"
+    True
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    if path.suffix != ".py":
+        return raw
+    text = raw.decode("utf-8", errors="replace")
+    kept: list[str] = []
+    pos, before_code = 0, True
+    for m in _STRING_OR_COMMENT.finditer(text):
+        token = m.group()
+        if token.startswith("#"):                     # a comment: dropped
+            kept.append(text[pos:m.start()])
+            pos = m.end()
+            continue
+        if before_code and not "".join(kept).strip() and not text[pos:m.start()].strip() \
+                and not text[m.end():].partition("\n")[0].strip():   # the module docstring: dropped
+            kept.append(text[pos:m.start()])
+            pos = m.end()
+        before_code = False
+    kept.append(text[pos:])
+    return "\n".join(ln.rstrip() for ln in "".join(kept).splitlines() if ln.strip()).encode("utf-8")
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_digest(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(code_text(path)).hexdigest()
+
+
+def code_digest(path: str | os.PathLike) -> str:
+    """SHA-256 of :func:`code_text` (memoised on the file's modification time and size): unchanged by edits of
+    comments, of the module docstring and of blank lines."""
+    return _code_digest(*_stat_key(Path(path).resolve()))
 
 
 # ----------------------------------------------------------------------------------------- module names
