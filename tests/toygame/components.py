@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyradice_lab.engine.schema import (
-    Array, ComponentFormat, Field, Int, SchemaComponents, SchemaError, Table, Value,
+    Array,
+    ComponentFormat,
+    Field,
+    Int,
+    SchemaComponents,
+    SchemaError,
+    Table,
+    Value,
 )
 
 __all__ = ["Components", "FORMAT", "load_components", "default_components", "coerce_components",
