@@ -14,6 +14,8 @@ np.True_
 
 from __future__ import annotations
 
+import contextlib
+
 from pyradice_lab.engine._lazy import ROLE_MODULES, attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {
@@ -22,7 +24,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "sim": ["simulate_games"],
     "advisor": ["Position", "advise", "load_position", "position_from_game"],
 }, submodules=[*ROLE_MODULES, "advisor"])
-__all__ = [*__all__, "register"]
+__all__ = [*__all__, "register", "registered"]
 
 NAME = "toygame"
 
@@ -66,3 +68,18 @@ def register():
         smoke_run=_smoke_run, exact_tables=_exact_tables, bad_calls=_bad_calls,
         policies=("random", "hold_at:20", "optimal"),  # strength order, weakest first
         report_player="optimal", heuristic_player="hold_at:20", default_players=2)
+
+
+@contextlib.contextmanager
+def registered():
+    """Within the block the toy race is registered (the GameSpec is yielded); afterwards the registry holds exactly
+    the games it held before, so no other test (a report build, a loop over the games) ever meets it."""
+    from pyradice_lab.engine import registry
+
+    registry.games()  # the built-in games register first, into the registry that stays
+    saved = dict(registry._REGISTRY)
+    try:
+        yield register()
+    finally:
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(saved)
