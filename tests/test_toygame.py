@@ -31,21 +31,6 @@ def spec():
         yield s
 
 
-def through_registry(call):
-    """``call()``; an xfail (not a failure) while design/ still picks games from its own list of four instead of
-    the registry (issue 42: the helpers moving design/ onto the registry land separately).  Any other error fails."""
-    try:
-        return call()
-    except ValueError as exc:
-        if "game must be one of" in str(exc) and "toygame" not in str(exc).partition("got")[0]:
-            pytest.xfail(f"design/ does not reach games through the registry yet: {exc}")
-        raise
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").startswith("pyradice_lab.toygame"):
-            pytest.xfail(f"design/ imports games by name instead of through the registry: {exc}")
-        raise
-
-
 # ------------------------------------------------------------------------------------------- one package
 def test_the_toy_game_imports_only_the_engine():
     bad = []
@@ -149,8 +134,7 @@ def test_compare_measures_a_change_of_the_target(spec):
     import pyradice_lab as pl
 
     variant = toygame.default_components().replace({"race.target.value": 40})
-    res = through_registry(lambda: pl.compare("toygame", None, variant, "start_player_win", games=200,
-                                              policies="hold_at:20", rng=1))
+    res = pl.compare("toygame", None, variant, "start_player_win", games=200, policies="hold_at:20", rng=1)
     assert res.game == "toygame" and res.n_games == 200
     assert res.base.ci_low <= res.base.value <= res.base.ci_high
 
@@ -158,8 +142,8 @@ def test_compare_measures_a_change_of_the_target(spec):
 def test_robustness_draws_plausible_targets(spec):
     import pyradice_lab as pl
 
-    res = through_registry(lambda: pl.robustness("toygame", "start_player_win > 0.5", reconstructions=2,
-                                                 games=150, policies="hold_at:20", rng=1))
+    res = pl.robustness("toygame", "start_player_win > 0.5", reconstructions=2, games=150, policies="hold_at:20",
+                        rng=1)
     assert len(res.table) == 3 and res.verdict in ("robust", "no", "undecided")
 
 
