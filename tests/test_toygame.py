@@ -46,7 +46,8 @@ def test_the_toy_game_imports_only_the_engine():
 def test_every_component_value_has_its_source():
     doc = toygame.default_components().document
     sources = {f"{sec}.{key}": v["source"] for sec, table in doc.items() for key, v in table.items()}
-    assert sources == {"die.faces": "rules", "die.bust": "rules", "race.target": "reconstruction"}
+    assert sources == {"die.faces": "rules", "die.bust": "rules", "race.target": "reconstruction",
+                       "race.head_start": "rules"}
 
 
 def test_registration_is_scoped_to_the_block():
@@ -60,7 +61,7 @@ def test_registration_is_scoped_to_the_block():
     assert list(registry.games()) == before
 
 
-@pytest.mark.parametrize("module", ["components", "odds", "rules", "sim", "advisor", "__init__"])
+@pytest.mark.parametrize("module", ["components", "odds", "rules", "sim", "advisor", "metrics", "__init__"])
 def test_the_toy_game_doctests(module, spec):
     import importlib
 
@@ -129,14 +130,53 @@ def test_same_numbers_on_worker_processes():
     pd.testing.assert_frame_equal(a, b)
 
 
+def test_a_head_start_for_the_second_player_is_played_and_solved():
+    comp = toygame.default_components().replace({"race.head_start.value": 4})
+    rec = toygame.play_game(["hold_at:20", "hold_at:20"], rng=2, components=comp)
+    assert rec.decisions[0][1].scores == tuple(0 if s == rec.first_player else 4 for s in range(2))
+    assert "head start 4" in rec.transcript.splitlines()[0]
+    assert odds.solve(comp).win(0, 4, 0) < odds.solve().win(0, 0, 0)
+
+
 # ------------------------------------------------------------------------------------------- the layers above
-def test_compare_measures_a_change_of_the_target(spec):
+def test_the_contract_parts_are_found_in_the_package(spec):
+    from pyradice_lab.design.metrics import metrics
+    from pyradice_lab.engine.checkspec import GameChecks
+    from pyradice_lab.engine.levers import GameLevers
+    from pyradice_lab.engine.metrics import COMMON
+
+    assert spec.part("metrics") is toygame.metrics.METRICS
+    assert list(metrics("toygame")["metric"]) == [*COMMON, "game_length", "bust_rate"]
+    assert isinstance(spec.part("levers"), GameLevers) and spec.part("levers").lever("start_player_win")
+    assert isinstance(spec.part("checks"), GameChecks) and spec.part("checks").keys == ("toygame start 2p",)
+
+
+@pytest.mark.parametrize("metric", ["start_player_win", "game_length", "bust_rate"])
+def test_compare_measures_a_change_of_the_target(spec, metric):
     import pyradice_lab as pl
 
     variant = toygame.default_components().replace({"race.target.value": 40})
-    res = pl.compare("toygame", None, variant, "start_player_win", games=200, policies="hold_at:20", rng=1)
+    res = pl.compare("toygame", None, variant, metric, games=200, policies="hold_at:20", rng=1)
     assert res.game == "toygame" and res.n_games == 200
     assert res.base.ci_low <= res.base.value <= res.base.ci_high
+    if metric == "game_length":  # a shorter race takes fewer turns
+        assert res.difference.ci_high < 0
+
+
+def test_balance_with_the_games_lever(spec):
+    """The start-player lever's head starts, searched by pl.balance: the proposal gives the second player points,
+    and the exact value under optimal play says it brings the start player closer to a fair share."""
+    import pyradice_lab as pl
+
+    comp = toygame.default_components()
+    params, text, rule_change = spec.part("levers").lever("start_player_win")(comp, 2, None)
+    assert rule_change and "head start" in text
+    res = pl.balance("toygame", params, "start_player_win = 0.5", budget=1600, first_games=200, verify_games=400,
+                     rng=1)
+    h = res.values["race.head_start.value"]
+    assert h in params["race.head_start.value"] and h > 0
+    assert abs(odds.solve(comp.replace({"race.head_start.value": h})).win(0, h, 0) - 0.5) < \
+        abs(odds.solve(comp).win(0, 0, 0) - 0.5)
 
 
 def test_robustness_draws_plausible_targets(spec):
@@ -159,6 +199,33 @@ def test_the_report_section_carries_its_finding(spec, tmp_path):
     assert finding.n == 200 and finding.null == 0.5 and finding.ci_low <= finding.estimate <= finding.ci_high
     assert render(finding).startswith("Start-player win share")
     assert (tmp_path / "toygame_start_player" / "toygame_start_player_findings.csv").exists()
+
+
+@pytest.mark.slow  # end to end: the full-size section, a check on two targets and a small proposal (about 6 CPU s)
+def test_the_report_finding_is_rechecked_and_proposed_through_the_registry(spec, tmp_path):
+    """design/checks re-checks the toy's finding on plausible targets (its CHECKS), and design/proposals turns
+    the claimed, robust finding into a proposal with its lever (LEVERS): no edit to design/ or report/."""
+    from pyradice_lab.design import checks as C, proposals as P
+    from pyradice_lab.engine.levers import ProposalBudget
+    from pyradice_lab.engine.results import ExperimentResult, ReportContext
+
+    section = spec.report_section(ReportContext(quick=False, seed=1, out_dir=tmp_path))
+    checks = C.checks_for(["toygame"])
+    needed = C.needed_checks(checks, [section])
+    assert [c.key for c in needed] == ["toygame start 2p"]
+    results = {c.key: C.run_check(c, seed=1, reconstructions=2, games=100) for c in needed}
+    assert C.assess_sections([section], results) == ["toygame_start_player"]
+    exp = next(it for it in section.items if isinstance(it, ExperimentResult))
+    assert "sampled targets" in exp.findings[0].robustness
+    # as if the report's control and checks had confirmed it (their sizes are the report's, not a test's)
+    exp.findings = (exp.findings[0].with_context(p_value=1e-4, q_value=1e-3, robust=True,
+                                                 robustness="holds on 2 of 2 sampled targets"),)
+    (cand,) = P.find_candidates([section], checks=checks)
+    assert cand.game == "toygame"
+    out = P.proposals_section([section], checks=checks, seed=1, out_dir=tmp_path / "proposals",
+                              budgets={"toygame": ProposalBudget(search=800, first=100, verify=200, recheck=0)})
+    (proposal,) = out.proposals
+    assert set(proposal.result.values) == {"race.head_start.value"} and proposal.toml.exists()
 
 
 def test_the_bench_row_runs(spec):

@@ -1,8 +1,8 @@
 """Toy race components as data: the die's faces, its bust faces and the target score (``data/components.toml``).
 
 >>> comp = default_components()
->>> comp.faces, comp.bust, comp.target
-((1, 2, 3, 4, 5, 6), (1,), 50)
+>>> comp.faces, comp.bust, comp.target, comp.head_start
+((1, 2, 3, 4, 5, 6), (1,), 50, 0)
 >>> comp.replace({"race.target": 20}).target
 20
 """
@@ -36,6 +36,7 @@ class Components(SchemaComponents):
     faces: tuple[int, ...]
     bust: tuple[int, ...]
     target: int
+    head_start: int
 
     def source_table(self):
         """DataFrame (component, value, source)."""
@@ -54,6 +55,7 @@ SPEC = Table({
     }, doc="The die"), "the die"),
     "race": Field(Table({
         "target": _v(Int(5, 100), "banked points that win the race"),
+        "head_start": _v(Int(0, 99), "points the second player starts with (the start player starts at 0)"),
     }, doc="The race"), "the race"),
 })
 
@@ -63,11 +65,15 @@ def _check(doc: dict) -> None:
     if not set(bust) < set(faces):
         raise SchemaError(f"{bust} is not a proper subset of the faces {faces}", ("die", "bust", "value"),
                           allowed="some of the die's faces, not all of them")
+    race = doc["race"]
+    if race["head_start"]["value"] >= race["target"]["value"]:
+        raise SchemaError(f"{race['head_start']['value']} reaches the target", ("race", "head_start", "value"),
+                          allowed=f"0..{race['target']['value'] - 1}")
 
 
 def _build(doc: dict) -> Components:
     return Components(tuple(doc["die"]["faces"]["value"]), tuple(doc["die"]["bust"]["value"]),
-                      int(doc["race"]["target"]["value"]))
+                      int(doc["race"]["target"]["value"]), int(doc["race"]["head_start"]["value"]))
 
 
 FORMAT = ComponentFormat(game="toygame", spec=SPEC, data_dir=DATA_FILE.parent, packaged=(DATA_FILE.name,),

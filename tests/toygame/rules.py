@@ -92,8 +92,10 @@ def play_game(policies=None, *, rng=None, components=None, first_player: int | N
     if first not in (0, 1):
         raise ValueError(f"first_player must be 0 or 1, got {first!r}")
     names = names_of(policies)
-    state, turns, busts, decisions = State((0, 0), first, 0), 1, [0, 0], []
-    lines = [f"Toy race to {comp.target}: " + ", ".join(f"seat {s + 1} = {n}" for s, n in enumerate(names))
+    start = tuple(0 if s == first else comp.head_start for s in range(PLAYERS))  # the second player's head start
+    state, turns, busts, decisions = State(start, first, 0), 1, [0, 0], []
+    bonus = f" (head start {comp.head_start})" if comp.head_start else ""
+    lines = [f"Toy race to {comp.target}{bonus}: " + ", ".join(f"seat {s + 1} = {n}" for s, n in enumerate(names))
              + f"; seat {first + 1} starts"]
     rolls: list[str] = []
     while True:
