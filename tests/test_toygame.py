@@ -61,7 +61,7 @@ def test_registration_is_scoped_to_the_block():
     assert list(registry.games()) == before
 
 
-@pytest.mark.parametrize("module", ["components", "odds", "rules", "sim", "advisor", "metrics", "__init__"])
+@pytest.mark.parametrize("module", ["components", "odds", "rules", "sim", "advisor", "metrics", "desk", "__init__"])
 def test_the_toy_game_doctests(module, spec):
     import importlib
 
@@ -149,6 +149,7 @@ def test_the_contract_parts_are_found_in_the_package(spec):
     assert list(metrics("toygame")["metric"]) == [*COMMON, "game_length", "bust_rate"]
     assert isinstance(spec.part("levers"), GameLevers) and spec.part("levers").lever("start_player_win")
     assert isinstance(spec.part("checks"), GameChecks) and spec.part("checks").keys == ("toygame start 2p",)
+    assert spec.part("desk") is toygame.desk.DESK
 
 
 @pytest.mark.parametrize("metric", ["start_player_win", "game_length", "bust_rate"])
@@ -226,6 +227,28 @@ def test_the_report_finding_is_rechecked_and_proposed_through_the_registry(spec,
                               budgets={"toygame": ProposalBudget(search=800, first=100, verify=200, recheck=0)})
     (proposal,) = out.proposals
     assert set(proposal.result.values) == {"race.head_start.value"} and proposal.toml.exists()
+
+
+def test_the_web_desk_answers_one_json_round_trip(spec):
+    pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+    pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from pyradice_lab.web import create_app
+
+    with TestClient(create_app("A"), base_url="http://127.0.0.1:8000") as client:
+        assert "toygame" in [g["game"] for g in client.get("/api/games").json()["games"]]
+        layout = client.get("/api/toygame/layout", params={"seed": 3, "turn": 2}).json()
+        pos = advisor.position_from_game(3, 2)
+        assert layout["position"] == pos.document()
+        answer = client.post("/api/toygame/advise", json={"position": layout["position"]}).json()
+        assert [o["option"] for o in answer["options"]] == advisor.advise(pos)["option"].tolist()
+        assert answer["best"]["regret"] == 0 and answer["best"]["option"] == pos.played
+        bad = client.post("/api/toygame/advise", json={"position": {**layout["position"], "turn_total": 99}})
+        assert bad.status_code == 400 and "turn_total" in bad.text
 
 
 def test_the_bench_row_runs(spec):
