@@ -150,6 +150,7 @@ def test_the_contract_parts_are_found_in_the_package(spec):
     assert isinstance(spec.part("levers"), GameLevers) and spec.part("levers").lever("start_player_win")
     assert isinstance(spec.part("checks"), GameChecks) and spec.part("checks").keys == ("toygame start 2p",)
     assert spec.part("desk") is toygame.desk.DESK
+    assert spec.part("plan") is toygame.plan.PLAN
 
 
 @pytest.mark.parametrize("metric", ["start_player_win", "game_length", "bust_rate"])
@@ -227,6 +228,14 @@ def test_the_report_finding_is_rechecked_and_proposed_through_the_registry(spec,
                               budgets={"toygame": ProposalBudget(search=800, first=100, verify=200, recheck=0)})
     (proposal,) = out.proposals
     assert set(proposal.result.values) == {"race.head_start.value"} and proposal.toml.exists()
+
+
+def test_the_strength_ladder_follows_the_plan(spec):
+    from pyradice_lab.design import strength_report as S
+
+    assert S.plan_of("toygame") is toygame.plan.PLAN and "toygame" in S.rated_games()
+    res = S.ladder_experiment("toygame", games=100, rng=1)
+    assert res.table["policy"].tolist() == ["optimal", "hold_at:20", "random"]  # strongest first, as registered
 
 
 def test_the_web_desk_answers_one_json_round_trip(spec):
