@@ -1,5 +1,6 @@
-"""A new game is one package plus one registration: the toy race (tests/toygame) works with the designer's tools,
-the report, the bench and the CLI, none of which was edited for it.
+"""A new game is one package plus one registration: the toy race (tests/toygame) works with pl.compare,
+pl.robustness, pl.balance (with its lever), the robustness checks and proposals, the strength ladder, a report
+section with its finding, the web desk, its bench row and the CLI, none of which was edited for it.
 
 The toy game imports nothing but :mod:`pyradice_lab.engine`; it is registered only inside these tests
 (:func:`tests.toygame.registered`), so no other test meets it.  Its conformance check (determinism, exact tables,
@@ -271,7 +272,7 @@ def test_the_bench_row_runs(spec):
     assert (df["work_per_s"] > 0).all()
 
 
-def test_the_cli_plays_and_advises(spec, tmp_path, capsys):
+def test_the_cli_plays_advises_and_compares(spec, tmp_path, capsys):
     from pyradice_lab.cli import main
 
     assert main(["toygame", "play", "--seed", "12345"]) == 0
@@ -281,3 +282,11 @@ def test_the_cli_plays_and_advises(spec, tmp_path, capsys):
     assert main(["toygame", "advise", "--position", str(path)]) == 0
     out = capsys.readouterr().out
     assert "roll" in out and "hold" in out and "regret" in out
+    # the shared subcommands every game gets, built from the registry
+    assert main(["toygame", "components"]) == 0
+    assert "race.target      50                  reconstruction" in capsys.readouterr().out
+    variant = tmp_path / "short.toml"
+    variant.write_text('[race]\ntarget = { value = 40, source = "designer" }\n')
+    assert main(["toygame", "compare", "--variant", str(variant), "--metric", "game_length", "--games", "100",
+                 "--policies", "hold_at:20", "--no-progress"]) == 0
+    assert "the variant is lower" in capsys.readouterr().out
