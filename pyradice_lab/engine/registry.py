@@ -11,6 +11,12 @@ named sweep functions, a small seeded run, its exact probability tables and a li
 - every exact probability table sums to 1 (exactly for Fractions, to 1e-12 for floats) with no
   negative entry;
 - every bad call raises ``ValueError`` whose message names the offending parameter;
+- a game that declares an advisor (``position``, ``load_position``, ``position_from_game``) round-trips a
+  position taken from a seeded game: its ``document()`` read back from a mapping, a TOML file (``to_toml()``) and
+  a JSON file gives the same document (a game without one is skipped, saying so);
+- with ``golden_dir``, one seeded game's transcript (:func:`golden_transcript`: the game's ``rules.transcript(seed)``
+  where it declares one, else its small seeded run's outcomes, one line per game) equals
+  ``<golden_dir>/<game>.txt``, a file reviewed by eye once;
 - every registered policy plays (two games against the strongest registered policy, through
   ``lineup_outcomes``), every registered restriction parses and plays (the strongest policy restricted
   against itself), and the results are well-formed outcomes frames (:mod:`pyradice_lab.engine.outcomes`); a
@@ -40,7 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover - numpy and pandas load when a check runs,
     import pandas as pd
 
 __all__ = ["GameSpec", "SweepTarget", "CONTRACT_MODULES", "CONTRACT_PARTS", "register", "register_game", "games", "get_game", "check_game", "ConformanceError",
-           "BUILTIN_GAMES", "lazy", "strongest_policy", "restricted_player"]
+           "BUILTIN_GAMES", "lazy", "strongest_policy", "restricted_player", "golden_transcript"]
 
 #: Built-in game packages, in report order; a package that is not installed yet is skipped.
 BUILTIN_GAMES = ("purramid", "pyradice", "raft", "meerkat")
@@ -117,6 +123,7 @@ CONTRACT_MODULES = {
     "policies": "policies",      # named players
     "cli": "cli",                # the game's own subcommands
     "bench": "bench",            # bench cases
+    "rules": "rules",            # the readable engine; transcript: the golden game
 }
 #: part -> (module role, attribute) for :meth:`GameSpec.part`
 CONTRACT_PARTS = {
@@ -131,6 +138,7 @@ CONTRACT_PARTS = {
     "position_from_game": ("advisor", "position_from_game"),
     "advise": ("advisor", "advise"),
     "format": ("components", "FORMAT"),
+    "transcript": ("rules", "transcript"),
 }
 _MISSING = object()
 
@@ -444,11 +452,12 @@ def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
     return rows
 
 
-def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataFrame:
+def check_game(name: str, *, seed: int = 12345, strict: bool = True, golden_dir=None) -> pd.DataFrame:
     """Run the conformance checks on one registered game.
 
-    Returns a DataFrame (check, passed, detail); with ``strict=True`` raises
-    :class:`ConformanceError` listing every failed check.
+    Returns a DataFrame (check, passed, detail; a check that does not apply passes with a detail starting
+    ``"skipped: "``); with ``strict=True`` raises :class:`ConformanceError` listing every failed check.
+    ``golden_dir``: the folder of the golden transcripts (``<game>.txt``; none compared when None).
     """
     import pandas as pd
 
@@ -491,9 +500,118 @@ def check_game(name: str, *, seed: int = 12345, strict: bool = True) -> pd.DataF
             rows.append((f"bad {pname} -> ValueError", False, "no exception raised"))
 
     rows.extend(_player_checks(spec, seed))
+    rows.extend(_position_checks(spec, seed))
+    if golden_dir is not None:
+        rows.append(_golden_check(spec, seed, golden_dir))
 
     result = pd.DataFrame(rows, columns=["check", "passed", "detail"])
     if strict and not result["passed"].all():
         failed = result.loc[~result["passed"]]
         raise ConformanceError(f"{name} fails: " + "; ".join(f"{c} ({d})" for c, d in zip(failed.check, failed.detail)))
     return result
+
+
+SKIPPED = "skipped: "
+
+
+def _position_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
+    """A position from turn 3 (else 2, 1) of the game seeded ``seed`` survives document, TOML and JSON round trips."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    label = "position round trip"
+    parts = {p: spec.part(p, None) for p in ("position", "load_position", "position_from_game")}
+    if parts["position"] is None:
+        return [(label, True, f"{SKIPPED}{spec.name} declares no advisor Position (advisor.Position) yet")]
+    missing = [p for p, v in parts.items() if v is None]
+    if missing:
+        return [(label, False, f"advisor.Position is declared without {', '.join(missing)}")]
+    load, error = parts["load_position"], ""
+    for turn in (3, 2, 1):  # a later turn first: a table with something on it
+        try:
+            pos = parts["position_from_game"](seed, turn)
+            break
+        except ValueError as exc:  # e.g. a turn at which no player decides (an automa's)
+            error = f"{type(exc).__name__}: {exc}"
+    else:
+        return [(label, False, f"position_from_game({seed}, turn) failed for turns 3, 2 and 1: {error}")]
+    rows = []
+    try:
+        doc = pos.document()
+        with tempfile.TemporaryDirectory() as tmp:
+            toml_file, json_file = Path(tmp) / "position.toml", Path(tmp) / "position.json"
+            toml_file.write_text(pos.to_toml(), encoding="utf-8")
+            json_file.write_text(json.dumps(doc), encoding="utf-8")
+            for how, source in (("mapping", doc), ("TOML file", toml_file), ("JSON file", json_file)):
+                back = load(source)
+                ok = isinstance(back, parts["position"]) and back.document() == doc
+                rows.append((f"{label} ({how})", ok, f"turn {turn} of game seed {seed}" if ok else
+                             f"turn {turn} of game seed {seed}: read back as {type(back).__name__} "
+                             f"{_first_difference(back.document(), doc)}"))
+    except Exception as exc:  # noqa: BLE001 - any exception fails the check
+        rows.append((label, False, f"turn {turn} of game seed {seed}: {type(exc).__name__}: {exc}"))
+    return rows
+
+
+def _first_difference(a: Mapping, b: Mapping) -> str:
+    keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k, _MISSING) != b.get(k, _MISSING)]
+    return f"differing at {keys[0]!r}: {a.get(keys[0])!r} != {b.get(keys[0])!r}" if keys else "(documents equal)"
+
+
+def _number(x) -> str:
+    """A score as a person reads it: integers without a decimal point, other numbers to 6 significant digits."""
+    x = float(x)
+    return str(int(x)) if x.is_integer() else f"{x:.6g}"
+
+
+#: games in a generic golden transcript (a game without its own ``rules.transcript``)
+GOLDEN_GAMES = 3
+
+
+def golden_transcript(name: str, seed: int = 12345) -> str:
+    """One seeded game's transcript, the text :func:`check_game` compares with ``<golden_dir>/<name>.txt``.
+
+    The game's own ``rules.transcript(seed)`` (the contract part ``transcript``) where it declares one; otherwise a
+    small generic one from the outcomes of :data:`GOLDEN_GAMES` seeded games of its heuristic player in every seat
+    (``default_players`` seats, else 2; ``lineup_outcomes``): one line per game, every seat's player, turn
+    position, score, rank and win share, seats and positions numbered from 1.
+    """
+    spec = get_game(name)
+    own = spec.part("transcript", None)
+    head = f"{spec.title} ({spec.name}), seed {seed}: "
+    if own is not None:
+        return head + "the game's own transcript (rules.transcript)\n" + own(seed).rstrip("\n") + "\n"
+    lineup = [spec.heuristic_player] * (spec.default_players or 2)
+    if spec.lineup_ok is not None and not spec.lineup_ok(lineup):
+        raise ValueError(f"{spec.name}: {lineup} cannot play; declare rules.transcript(seed)")
+    out = spec.lineup_outcomes(lineup, GOLDEN_GAMES, rng=seed)
+    lines = [head + f"outcomes of {GOLDEN_GAMES} games, {spec.heuristic_player} in every seat (the game declares no "
+             "rules.transcript); seats and turn positions from 1"]
+    for g, rows in out.groupby("game", sort=True):
+        seats = [f"seat {int(r.seat) + 1} {r.policy} position {int(r.position) + 1} score {_number(r.score)} "
+                 f"rank {int(r.rank)}" + (f" win {_number(r.win)}" if r.win else "") for r in rows.itertuples()]
+        lines.append(f"game {int(g) + 1}: " + "; ".join(seats))
+    return "\n".join(lines) + "\n"
+
+
+def _golden_check(spec: GameSpec, seed: int, golden_dir) -> tuple[str, bool, str]:
+    from pathlib import Path
+
+    label = "golden transcript"
+    path = Path(golden_dir) / f"{spec.name}.txt"
+    try:
+        text = golden_transcript(spec.name, seed)
+    except Exception as exc:  # noqa: BLE001 - any exception fails the check
+        return label, False, f"{type(exc).__name__}: {exc}"
+    if not path.exists():
+        return label, False, (f"{path} is missing: write it with golden_transcript({spec.name!r}, {seed}) (tests/"
+                              "test_registry.py --regenerate) and review it by eye")
+    want = path.read_text(encoding="utf-8")
+    if text == want:
+        return label, True, f"{path.name}: {text.count(chr(10))} lines identical"
+    got_lines, want_lines = text.splitlines(), want.splitlines()
+    i = next((i for i, (a, b) in enumerate(zip(got_lines, want_lines)) if a != b), min(len(got_lines), len(want_lines)))
+    got = got_lines[i] if i < len(got_lines) else "<end>"
+    exp = want_lines[i] if i < len(want_lines) else "<end>"
+    return label, False, f"{path.name} differs at line {i + 1}: got {got!r}, expected {exp!r}"
