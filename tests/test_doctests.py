@@ -20,7 +20,7 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
 GAME_MODULES = [f"pyradice_lab.purramid.{m}" for m in (
     "advisor", "analysis", "board", "chance", "components", "odds", "policies", "race", "report", "rules", "sim", "solver",
     "turns")] + [f"pyradice_lab.meerkat.{m}" for m in (
-    "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
+    "_position", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
 
 
 @pytest.mark.parametrize("name", MODULES + GAME_MODULES)
