@@ -29,7 +29,6 @@ OVER_THE_LIMIT = {
     "meerkat/sim.py": "issue 42: split in progress",
     "purramid/advisor.py": "issue 42: split in progress",
     "purramid/components.py": "issue 42: split in progress",
-    "purramid/exact.py": "issue 42: split in progress",
     "pyradice/components.py": "issue 42: split in progress",
     "pyradice/search.py": "issue 42: split in progress",
     "report/proposals.py": "issue 42: split in progress",
