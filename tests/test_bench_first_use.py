@@ -88,10 +88,12 @@ def test_purramid_human_games_loop_cannot_reach_the_exact_solver():
 
     human = _reachable(kernel.run_games)
     assert "pyradice_lab.purramid.kernel.human_turn" in human
-    assert not any(name.startswith("pyradice_lab.purramid.exact") or name.endswith("optimal_turn") for name in human)
+    solver = ("pyradice_lab.purramid.exact", "pyradice_lab.purramid._exact_options")
+    assert not any(name.startswith(solver) or name.endswith("optimal_turn") for name in human)
     # the walker does see the solver where it is used: the loop with optimal seats reaches it
     optimal = _reachable(kernel.run_games_optimal)
     assert "pyradice_lab.purramid.exact.solve" in optimal
+    assert "pyradice_lab.purramid._exact_options._roll_sum" in optimal
     assert "pyradice_lab.purramid.kernel.human_turn" in optimal
 
 

@@ -31,6 +31,10 @@ Progress: :class:`Progress` draws a tqdm bar on a terminal; when stderr is not a
 prints one short line at most every few seconds (``done 12/40 blocks, 3,000 games, ETA 1 min``) and the
 last one when the work is done.  ``progress=False`` silences it.
 
+This module holds the validation, the pool and the game blocks; the rest lives in private modules it
+re-exports: ``_execution_workers`` (watchdog, loky settings, dask client), ``_execution_progress``
+(:class:`Progress`) and ``_execution_blocks`` (:func:`encode`, :func:`decode`, the stored blocks).
+
 Examples
 --------
 >>> from pyradice_lab.engine.execution import run_blocks
@@ -40,23 +44,30 @@ Examples
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import dataclasses
 import importlib.util
-import json
-import math
 import numbers
 import os
-import sys
-import threading
-import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from ._execution_blocks import _Blocks, decode, encode
+from ._execution_progress import Progress
+from ._execution_workers import (
+    DASK_CONNECT_TIMEOUT,
+    DASK_UNSET_WORKER_ENV,
+    _call,
+    _check_reachable,
+    _dask_client,
+    _watch_parent_from_start,
+    local_cluster,
+    loky_config,
+    stop_worker_processes,
+    watch_parent,
+)
 from .limits import MAX_JOBS  # the largest n_jobs accepted (a larger one is a typo, not a machine)
 
 __all__ = ["BACKENDS", "DASK_UNSET_WORKER_ENV", "local_cluster", "MAX_JOBS", "DASK_CONNECT_TIMEOUT", "Execution", "check_execution", "Pool", "run_blocks",
@@ -64,10 +75,6 @@ __all__ = ["BACKENDS", "DASK_UNSET_WORKER_ENV", "local_cluster", "MAX_JOBS", "DA
            "encode", "decode", "after_block_hook", "simulate_blocks", "join_frames", "generator_blocks"]
 
 BACKENDS = ("loky", "dask", "threading")
-#: Seconds to wait for a dask scheduler given by address before giving up with a clear error.
-DASK_CONNECT_TIMEOUT = 5.0
-_BLOCK_FORMAT = "pyradice_lab.engine.execution/1"
-_MAX_BLOCK_FILE = 256 << 20  # bytes: a block file holds at most a few thousand games' rows
 
 #: Called in the parent process with the block index after every block finished (and stored); tests set it to
 #: simulate an interruption after ``k`` blocks.
@@ -160,410 +167,6 @@ def check_execution(n_jobs=1, backend="loky", scheduler=None, *, progress=False,
         folder = _check_cache_dir(cache_dir)
     jobs = (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
     return Execution(jobs, backend, scheduler, bool(progress), folder)
-
-
-def _check_reachable(address) -> None:
-    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
-    import socket
-    from urllib.parse import urlsplit
-
-    if not isinstance(address, str):
-        raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
-                         f"{type(address).__name__}")
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
-    if parts.scheme != "tcp":
-        return  # other transports (tls, inproc, ucx): let distributed connect
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host = port = None
-    if not host or not port:
-        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
-    try:
-        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
-    except OSError as exc:
-        raise ValueError(f"scheduler {address!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
-                         f"({exc.strerror or type(exc).__name__})") from None
-
-
-# --------------------------------------------------------------------------------------------- workers
-_WATCHDOG: threading.Thread | None = None
-
-
-def watch_parent(parent_pid: int, interval: float = 0.5, *, child: bool = False) -> None:
-    """In a worker process started by ``parent_pid``: exit as soon as that parent is gone.
-
-    Run when loky workers start (``child=True``: this process is known to be a child of ``parent_pid``, so
-    a different parent means it has already died) and at the start of every task sent to worker processes,
-    so a run killed with SIGKILL leaves no worker computing for nobody.  Without ``child`` it does nothing in
-    the parent itself or in processes that are not its direct children (dask workers belong to their own
-    cluster)."""
-    global _WATCHDOG
-    if _WATCHDOG is not None or os.getpid() == parent_pid:
-        return
-    if os.getppid() != parent_pid:
-        if child:
-            os._exit(1)
-        return
-
-    def run() -> None:
-        while True:
-            time.sleep(interval)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    _WATCHDOG = threading.Thread(target=run, name="pyradice-lab-parent-watchdog", daemon=True)
-    _WATCHDOG.start()
-
-
-def _allow_carried_memos() -> None:
-    """Let a loky worker hold the solver memos it carries across tasks (up to ``limits.max_memo_bytes()``).
-
-    When psutil is installed, loky restarts a worker whose memory grew by more than 300 MB since its first
-    task, as a leak ("A worker stopped while some jobs were given to the executor"); a carried memo
-    (Purramid's exact solver) grows that much by design, and the restart threw it away.  The allowance becomes
-    loky's own plus the memo limit, so real leaks are still caught."""
-    from joblib.externals.loky import process_executor
-
-    from .limits import max_memo_bytes
-
-    default = getattr(process_executor, "_PYRADICE_LAB_DEFAULT_LEAK_SIZE", process_executor._MAX_MEMORY_LEAK_SIZE)
-    process_executor._PYRADICE_LAB_DEFAULT_LEAK_SIZE = default
-    process_executor._MAX_MEMORY_LEAK_SIZE = default + max_memo_bytes()
-
-
-def _watch_parent_from_start(parent_pid: int) -> None:
-    watch_parent(parent_pid, child=True)
-    _allow_carried_memos()
-
-
-def loky_config(n_jobs: int):
-    """``joblib.parallel_config`` for loky worker processes that watch this process (:func:`watch_parent`)
-    from the moment they start."""
-    from joblib import parallel_config
-
-    return parallel_config(backend="loky", n_jobs=n_jobs, initializer=_watch_parent_from_start,
-                           initargs=(os.getpid(),))
-
-
-def stop_worker_processes() -> None:
-    """Kill joblib's loky worker processes now (after an interruption; they would finish their tasks)."""
-    try:
-        from joblib.externals.loky import reusable_executor
-    except ImportError:  # pragma: no cover - joblib always ships loky
-        return
-    executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None:
-        with contextlib.suppress(Exception):
-            executor.shutdown(wait=False, kill_workers=True)
-
-
-@contextlib.contextmanager
-def _dask_client(scheduler, n_jobs: int):
-    if scheduler is not None and not hasattr(scheduler, "submit"):
-        _check_reachable(scheduler)  # before importing distributed (seconds)
-    try:
-        from distributed import Client, get_client
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ValueError("backend='dask' needs the dask extra: pip install 'pyradice-lab[dask]'") from exc
-    if scheduler is not None:
-        if isinstance(scheduler, Client):
-            yield scheduler
-            return
-        try:
-            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
-            raise ValueError(f"scheduler {scheduler!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
-                             f"({type(exc).__name__})") from None
-        with client:
-            yield client
-        return
-    try:
-        yield get_client()
-        return
-    except ValueError:
-        pass
-    with local_cluster(n_jobs) as cluster, Client(cluster) as client:
-        yield client
-
-
-#: Environment variables dask's nanny sets in every worker process it spawns
-#: (``distributed.nanny.pre-spawn-environ``) that :func:`local_cluster` leaves unset. dask sets
-#: ``MALLOC_TRIM_THRESHOLD_=65536`` to return freed memory to the system quickly; our blocks free and
-#: re-allocate many mid-sized numpy/pandas buffers, and with that setting the same Rocking Raft robustness
-#: block ran 2.7x slower (1.2 s against 0.45 s; the same factor with the variable set in a plain process).
-DASK_UNSET_WORKER_ENV = ("MALLOC_TRIM_THRESHOLD_",)
-
-
-@contextlib.contextmanager
-def local_cluster(n_workers: int = 2, **kwargs):
-    """A dask ``LocalCluster`` of ``n_workers`` single-threaded worker processes, as ``backend="dask"``
-    starts when no ``scheduler`` is given: no dashboard, and without dask's ``MALLOC_TRIM_THRESHOLD_``
-    in the workers (:data:`DASK_UNSET_WORKER_ENV`). Keyword arguments go to ``LocalCluster``.
-
-    Workers you start yourself (``dask worker``) get that variable from their nanny unless the dask
-    configuration unsets it (``distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_: null``, see the
-    "Running on a cluster" page); without that, expect blocks to run up to about 2.7x slower."""
-    import dask
-    from distributed import LocalCluster
-
-    options = {"n_workers": max(1, int(n_workers)), "threads_per_worker": 1, "processes": True,
-               "dashboard_address": None, **kwargs}
-    unset = {f"distributed.nanny.pre-spawn-environ.{name}": None for name in DASK_UNSET_WORKER_ENV}
-    with dask.config.set(unset), LocalCluster(**options) as cluster:
-        yield cluster
-
-
-def _call(fn, i, args, parent_pid=None):
-    if parent_pid is not None:
-        watch_parent(parent_pid)
-    return i, fn(*args)
-
-
-# --------------------------------------------------------------------------------------------- progress
-def _duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    if seconds < 90:
-        return f"{max(seconds, 0):.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
-class Progress:
-    """Progress over blocks: a tqdm bar on a terminal, else a short line on stderr at most every ``every``
-    seconds, e.g. ``done 12/40 blocks, 3,000 games, ETA 1 min``, and a last one when done; nothing when
-    disabled.
-
-    Examples
-    --------
-    >>> import io
-    >>> out = io.StringIO()
-    >>> with Progress(2, desc="demo", unit="games", file=out, tty=False, every=0) as p:
-    ...     p.update(games=10)
-    ...     p.update(games=10)
-    >>> out.getvalue().splitlines()[-1]
-    'demo: done 2/2 blocks, 20 games'
-    """
-
-    def __init__(self, total: int, *, desc: str = "", enabled: bool = True, unit: str = "games", done: int = 0,
-                 file=None, tty: bool | None = None, every: float = 5.0, what: str = "blocks"):
-        self.total, self.desc, self.unit, self.enabled, self.what = int(total), desc, unit, bool(enabled), what
-        self.done, self.count, self.every = int(done), 0, float(every)
-        self.file = file if file is not None else sys.stderr
-        self.started = self.last = time.monotonic()
-        self.bar = None
-        if not self.enabled:
-            return
-        if tty is None:
-            tty = bool(getattr(self.file, "isatty", lambda: False)())
-        if tty:
-            try:
-                from tqdm.auto import tqdm
-            except ImportError:  # pragma: no cover - tqdm is a dependency
-                tqdm = None
-            if tqdm is not None:
-                self.bar = tqdm(total=self.total, initial=self.done, desc=desc, unit=what.rstrip("s"),
-                                leave=False, file=self.file)
-
-    def update(self, blocks: int = 1, games: int = 0) -> None:
-        """``blocks`` more blocks finished, holding ``games`` games (or other units)."""
-        self.done += blocks
-        self.count += games
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(blocks)
-            return
-        now = time.monotonic()
-        # a line at most every ``every`` seconds, and the last one when done
-        if now - self.last >= self.every or self.done >= self.total:
-            self.last = now
-            self.file.write(self.line() + "\n")
-            self.file.flush()
-
-    def line(self) -> str:
-        text = f"{self.desc + ': ' if self.desc else ''}done {self.done}/{self.total} {self.what}"
-        if self.count:
-            text += f", {self.count:,} {self.unit}"
-        if 0 < self.done < self.total:
-            rate = (time.monotonic() - self.started) / self.done
-            text += f", ETA {_duration(rate * (self.total - self.done))}"
-        return text
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-# --------------------------------------------------------------------------------------------- stored blocks
-def encode(obj):
-    """A JSON-able, exact description of a block's result: numbers, strings, lists, tuples, dicts, numpy
-    arrays (their bytes), pandas frames and series (their columns and attrs); :func:`decode` rebuilds it.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> x = {"a": np.arange(3.0) / 3, "b": ("x", 1)}
-    >>> y = decode(encode(x))
-    >>> bool((y["a"] == x["a"]).all()), y["b"]
-    (True, ('x', 1))
-    """
-    import pandas as pd
-
-    if obj is None or isinstance(obj, (bool, str)):
-        return obj
-    if isinstance(obj, numbers.Integral) and not isinstance(obj, np.generic):
-        return int(obj)
-    if isinstance(obj, float):
-        return {"f": obj.hex()}
-    if isinstance(obj, np.generic):
-        return {"s": encode(np.asarray(obj))}
-    if isinstance(obj, np.ndarray):
-        if obj.dtype.kind in "biufcmM":
-            # the memory order is kept (a sum over an axis adds in memory order: its last bits depend on it)
-            order = "F" if obj.ndim > 1 and obj.flags.f_contiguous and not obj.flags.c_contiguous else "C"
-            out = {"nd": obj.dtype.str, "shape": list(obj.shape), "b": base64.b64encode(obj.tobytes(order)).decode()}
-            if order == "F":
-                out["order"] = "F"
-            return out
-        if obj.dtype.kind == "U":
-            return {"ndU": obj.tolist(), "dtype": obj.dtype.str}
-        return {"ndO": [encode(v) for v in obj.ravel().tolist()], "shape": list(obj.shape)}
-    if isinstance(obj, pd.DataFrame):
-        if not isinstance(obj.index, pd.RangeIndex) or obj.index.start != 0 or obj.index.step != 1:
-            raise TypeError("only frames with a default index are stored")
-        return {"df": [[encode(c), _encode_column(obj[c])] for c in obj.columns], "n": len(obj),
-                "attrs": encode(dict(obj.attrs))}
-    if isinstance(obj, pd.Series):
-        return {"series": _encode_column(obj), "name": encode(obj.name)}
-    if isinstance(obj, tuple):
-        return {"t": [encode(v) for v in obj]}
-    if isinstance(obj, list):
-        return [encode(v) for v in obj]
-    if isinstance(obj, dict):
-        return {"d": [[encode(k), encode(v)] for k, v in obj.items()]}
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type) and type(obj).__module__.startswith("pyradice_lab"):
-        return {"dc": f"{type(obj).__module__}:{type(obj).__qualname__}",
-                "f": [[f.name, encode(getattr(obj, f.name))] for f in dataclasses.fields(obj) if f.init]}
-    raise TypeError(f"cannot store a {type(obj).__name__} in a block file")
-
-
-def _encode_column(s):
-    import pandas as pd
-
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        return {"cat": encode(np.asarray(s.cat.categories)), "codes": encode(s.cat.codes.to_numpy()),
-                "ordered": bool(s.cat.ordered)}
-    if isinstance(s.dtype, np.dtype) and s.dtype.kind in "biufcmM":
-        return {"a": encode(s.to_numpy())}
-    return {"o": [encode(v) for v in s.tolist()], "dtype": str(s.dtype)}
-
-
-def _decode_column(c, n=None):
-    import pandas as pd
-
-    if "cat" in c:
-        return pd.Categorical.from_codes(decode(c["codes"]), categories=decode(c["cat"]), ordered=c["ordered"])
-    if "a" in c:
-        return decode(c["a"])
-    values = [decode(v) for v in c["o"]]
-    if c["dtype"] == "object":
-        out = np.empty(len(values), dtype=object)
-        out[:] = values
-        return out
-    return pd.array(values, dtype=c["dtype"])
-
-
-def decode(data):
-    """The object :func:`encode` described."""
-    import pandas as pd
-
-    if data is None or isinstance(data, (bool, str, int)):
-        return data
-    if isinstance(data, list):
-        return [decode(v) for v in data]
-    if "f" in data and len(data) == 1:
-        return float.fromhex(data["f"])
-    if "s" in data:
-        return decode(data["s"])[()]
-    if "nd" in data:
-        raw = base64.b64decode(data["b"].encode(), validate=True)
-        order = data.get("order", "C")
-        return np.frombuffer(raw, dtype=np.dtype(data["nd"])).reshape(data["shape"], order=order).copy(order=order)
-    if "ndU" in data:
-        return np.array(data["ndU"], dtype=np.dtype(data["dtype"]))
-    if "ndO" in data:
-        out = np.empty(len(data["ndO"]), dtype=object)
-        out[:] = [decode(v) for v in data["ndO"]]
-        return out.reshape(data["shape"])
-    if "df" in data:
-        df = pd.DataFrame({decode(k): _decode_column(c) for k, c in data["df"]}, index=pd.RangeIndex(data["n"]))
-        df.attrs.update(decode(data["attrs"]))
-        return df
-    if "series" in data:
-        return pd.Series(_decode_column(data["series"]), name=decode(data["name"]))
-    if "t" in data:
-        return tuple(decode(v) for v in data["t"])
-    if "d" in data:
-        return {decode(k): decode(v) for k, v in data["d"]}
-    if "dc" in data:
-        module, name = data["dc"].split(":")
-        if not module.startswith("pyradice_lab."):
-            raise ValueError(f"not a pyradice_lab type: {module}")
-        cls = importlib.import_module(module)
-        for part in name.split("."):
-            cls = getattr(cls, part)
-        if not dataclasses.is_dataclass(cls):
-            raise ValueError(f"{data['dc']} is not a dataclass")
-        return cls(**{k: decode(v) for k, v in data["f"]})
-    raise ValueError("not a stored block")
-
-
-class _Blocks:
-    """Finished blocks in a cache directory (the sweep cache's signed atomic files)."""
-
-    def __init__(self, folder: Path, fn, keys: Sequence, code: Sequence = ()):
-        from ._version import __version__
-        from .sweep import _Cache, _canonical, _code_fingerprint, _fn_id, _sha, _source_hash
-
-        self.cache = _Cache(folder)
-        self.cache.max_bytes = _MAX_BLOCK_FILE
-        fn_id = _fn_id(fn)
-        # the block function's code and the code it reaches by name (a game's simulation through the registry)
-        self.provenance = {"version": __version__, "source": _source_hash(fn),
-                           "code": [_code_fingerprint(f) for f in (fn, *code)]}
-        self.names = [_sha(json.dumps({"format": _BLOCK_FORMAT, "fn": fn_id, "key": _canonical(k)}, sort_keys=True))
-                      for k in keys]
-
-    def read(self, i: int):
-        got = self.cache.read(self.names[i], self.provenance)
-        if got is None:
-            return False, None
-        try:
-            return True, decode(json.loads(zlib.decompress(base64.b64decode(got["block"].encode(), validate=True))))
-        except Exception as exc:  # noqa: BLE001 - an undecodable block is recomputed
-            self.cache.note(f"could not be decoded ({type(exc).__name__})", self.names[i])
-            return False, None
-
-    def write(self, i: int, result) -> None:
-        try:
-            text = json.dumps(encode(result), separators=(",", ":"))
-        except TypeError:
-            return  # a result this format cannot hold is simply not stored
-        data = base64.b64encode(zlib.compress(text.encode(), 6)).decode()
-        self.cache.write(self.names[i], self.provenance, {"block": data})
-
-    def close(self) -> None:
-        self.cache.warn()
 
 
 # --------------------------------------------------------------------------------------------- the pool

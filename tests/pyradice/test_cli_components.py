@@ -105,7 +105,8 @@ def test_conformance_check_passes():
 
 
 @pytest.mark.parametrize("module", ["geometry", "quarry", "components", "goals", "cards", "skills", "scoring",
-                                    "rules", "policies", "odds", "sim", "analysis", "advisor", "search", "__init__"])
+                                    "rules", "policies", "odds", "sim", "analysis", "advisor", "_position", "search",
+                                    "__init__"])
 def test_docstring_examples(module):
     name = "pyradice_lab.pyradice" + ("" if module == "__init__" else "." + module)
     res = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

@@ -1,0 +1,172 @@
+"""The worker processes of :mod:`pyradice_lab.engine.execution`: the parent watchdog, loky's settings, the
+dask client and local cluster, the call a worker runs (re-exported by
+:mod:`pyradice_lab.engine.execution`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+
+# --------------------------------------------------------------------------------------------- workers
+_WATCHDOG: threading.Thread | None = None
+
+
+def watch_parent(parent_pid: int, interval: float = 0.5, *, child: bool = False) -> None:
+    """In a worker process started by ``parent_pid``: exit as soon as that parent is gone.
+
+    Run when loky workers start (``child=True``: this process is known to be a child of ``parent_pid``, so
+    a different parent means it has already died) and at the start of every task sent to worker processes,
+    so a run killed with SIGKILL leaves no worker computing for nobody.  Without ``child`` it does nothing in
+    the parent itself or in processes that are not its direct children (dask workers belong to their own
+    cluster)."""
+    global _WATCHDOG
+    if _WATCHDOG is not None or os.getpid() == parent_pid:
+        return
+    if os.getppid() != parent_pid:
+        if child:
+            os._exit(1)
+        return
+
+    def run() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    _WATCHDOG = threading.Thread(target=run, name="pyradice-lab-parent-watchdog", daemon=True)
+    _WATCHDOG.start()
+
+
+def _allow_carried_memos() -> None:
+    """Let a loky worker hold the solver memos it carries across tasks (up to ``limits.max_memo_bytes()``).
+
+    When psutil is installed, loky restarts a worker whose memory grew by more than 300 MB since its first
+    task, as a leak ("A worker stopped while some jobs were given to the executor"); a carried memo
+    (Purramid's exact solver) grows that much by design, and the restart threw it away.  The allowance becomes
+    loky's own plus the memo limit, so real leaks are still caught."""
+    from joblib.externals.loky import process_executor
+
+    from .limits import max_memo_bytes
+
+    default = getattr(process_executor, "_PYRADICE_LAB_DEFAULT_LEAK_SIZE", process_executor._MAX_MEMORY_LEAK_SIZE)
+    process_executor._PYRADICE_LAB_DEFAULT_LEAK_SIZE = default
+    process_executor._MAX_MEMORY_LEAK_SIZE = default + max_memo_bytes()
+
+
+def _watch_parent_from_start(parent_pid: int) -> None:
+    watch_parent(parent_pid, child=True)
+    _allow_carried_memos()
+
+
+def loky_config(n_jobs: int):
+    """``joblib.parallel_config`` for loky worker processes that watch this process (:func:`watch_parent`)
+    from the moment they start."""
+    from joblib import parallel_config
+
+    return parallel_config(backend="loky", n_jobs=n_jobs, initializer=_watch_parent_from_start,
+                           initargs=(os.getpid(),))
+
+
+def stop_worker_processes() -> None:
+    """Kill joblib's loky worker processes now (after an interruption; they would finish their tasks)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib always ships loky
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=False, kill_workers=True)
+
+
+#: Seconds to wait for a dask scheduler given by address before giving up with a clear error.
+DASK_CONNECT_TIMEOUT = 5.0
+
+
+def _check_reachable(address) -> None:
+    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not isinstance(address, str):
+        raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
+                         f"{type(address).__name__}")
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return  # other transports (tls, inproc, ucx): let distributed connect
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
+    try:
+        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ValueError(f"scheduler {address!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
+                         f"({exc.strerror or type(exc).__name__})") from None
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler, n_jobs: int):
+    if scheduler is not None and not hasattr(scheduler, "submit"):
+        _check_reachable(scheduler)  # before importing distributed (seconds)
+    try:
+        from distributed import Client, get_client
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ValueError("backend='dask' needs the dask extra: pip install 'pyradice-lab[dask]'") from exc
+    if scheduler is not None:
+        if isinstance(scheduler, Client):
+            yield scheduler
+            return
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"scheduler {scheduler!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
+                             f"({type(exc).__name__})") from None
+        with client:
+            yield client
+        return
+    try:
+        yield get_client()
+        return
+    except ValueError:
+        pass
+    with local_cluster(n_jobs) as cluster, Client(cluster) as client:
+        yield client
+
+
+#: Environment variables dask's nanny sets in every worker process it spawns
+#: (``distributed.nanny.pre-spawn-environ``) that :func:`local_cluster` leaves unset. dask sets
+#: ``MALLOC_TRIM_THRESHOLD_=65536`` to return freed memory to the system quickly; our blocks free and
+#: re-allocate many mid-sized numpy/pandas buffers, and with that setting the same Rocking Raft robustness
+#: block ran 2.7x slower (1.2 s against 0.45 s; the same factor with the variable set in a plain process).
+DASK_UNSET_WORKER_ENV = ("MALLOC_TRIM_THRESHOLD_",)
+
+
+@contextlib.contextmanager
+def local_cluster(n_workers: int = 2, **kwargs):
+    """A dask ``LocalCluster`` of ``n_workers`` single-threaded worker processes, as ``backend="dask"``
+    starts when no ``scheduler`` is given: no dashboard, and without dask's ``MALLOC_TRIM_THRESHOLD_``
+    in the workers (:data:`DASK_UNSET_WORKER_ENV`). Keyword arguments go to ``LocalCluster``.
+
+    Workers you start yourself (``dask worker``) get that variable from their nanny unless the dask
+    configuration unsets it (``distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_: null``, see the
+    "Running on a cluster" page); without that, expect blocks to run up to about 2.7x slower."""
+    import dask
+    from distributed import LocalCluster
+
+    options = {"n_workers": max(1, int(n_workers)), "threads_per_worker": 1, "processes": True,
+               "dashboard_address": None, **kwargs}
+    unset = {f"distributed.nanny.pre-spawn-environ.{name}": None for name in DASK_UNSET_WORKER_ENV}
+    with dask.config.set(unset), LocalCluster(**options) as cluster:
+        yield cluster
+
+
+def _call(fn, i, args, parent_pid=None):
+    if parent_pid is not None:
+        watch_parent(parent_pid)
+    return i, fn(*args)

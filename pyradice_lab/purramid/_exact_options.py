@@ -1,0 +1,271 @@
+"""The exact solver's constants and its per-roll option machinery: the entries a roll can place, the options
+ranked and picked, the sum over a roll's outcomes, the stop values known without a solve (used by
+:mod:`pyradice_lab.purramid.exact`, which re-exports the constants).
+"""
+
+from __future__ import annotations
+
+from ..engine._jit import njit
+from .memo import (  # noqa: I001
+    B_LEN,
+    B_START,
+    INF,
+    P_COST,
+    P_F,
+    closure,
+    connected,
+    ctz,
+    slot,
+    small_key,
+    sum_row,
+)
+
+#: the first compile of the exact solver, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
+#: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
+COMPILE_NOTICE = ("the Purramid exact solver", 20)
+
+TOL = 1e-12
+#: "auto" values bonus turns exactly on boards with at most this many valid dice groups (see advisor):
+#: measured, a cold compiled exact solve of a fresh 5-dice turn takes at most 0.65 s CPU on every board of
+#: both default sides (the empty boards, 72 and 76 groups, are the largest), and grows fast beyond
+AUTO_EXACT_MAX_VALID = 80
+MAX_YARN = 12
+K_MAX = 127
+F_AFTER, F_ROLL, F_STOP, F_MODES = 0, 1, 2, 3          # frame kinds (AFTER / ROLL are also table tags)
+MODE_EXACT, MODE_APPROX, MODE_NONE, MODE_AUTO = 0, 1, 2, 3
+MODE_CODES = {"exact": MODE_EXACT, "approx": MODE_APPROX, "none": MODE_NONE, "auto": MODE_AUTO}
+AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
+# frame columns; frf[frame] = (child value, child burst, own a, own b)
+(R_TAG, R_COV, R_P, R_D, R_DD, R_Y, R_K, R_SPEC, R_PHASE, R_CUR, R_BASE, R_CNT, R_ACC, R_BOARD, R_GOT) = range(15)
+
+
+# ------------------------------------------------------------------------------------------ options
+@njit(cache=True, nogil=True)
+def _better(v, b, v0, b0):
+    return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
+
+
+@njit(cache=True, nogil=True)
+def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
+    """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
+    ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
+    for s in range(n):
+        need[s] = INF
+    st = boards[b, B_START]
+    for r in range(st, st + boards[b, B_LEN]):
+        F = pool[r, P_F]
+        if F & P != P:
+            continue
+        c = pool[r, P_COST]
+        x = F & ~P
+        while x != 0:
+            low = x & -x
+            x ^= low
+            s = ctz(low)
+            if c < need[s]:
+                need[s] = c
+    cP = sum_row(P, brd, 5)
+    cnt = 0
+    for s in range(n):
+        if need[s] == INF:
+            continue
+        lo = brd[5, s]
+        hi_ = min(d - (need[s] - cP - lo), brd[2, s])
+        for c in range(lo, hi_ + 1):
+            scr[base + cnt, 0] = s
+            scr[base + cnt, 1] = c
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def _options(brd, scr, scv, base, cnt, wk, wf):
+    """Best option per (number, dice) from the entries and their values: views (number, dice, value, burst,
+    space) in first-seen order, the order by value (descending) and their count (work rows ``wk``/``wf``)."""
+    kn = wk[0]
+    kc = wk[1]
+    ks = wk[2]
+    order = wk[3]
+    idx = wk[4]          # (number, dice) -> option column; -1 everywhere between calls
+    kv = wf[0]
+    kb = wf[1]
+    nk = 0
+    for e in range(cnt):
+        s = scr[base + e, 0]
+        c = scr[base + e, 1]
+        v = scv[base + e, 0]
+        bp = scv[base + e, 1]
+        num = brd[2, s]
+        j = idx[num * 8 + c]
+        if j < 0:
+            idx[num * 8 + c] = nk
+            kn[nk] = num
+            kc[nk] = c
+            kv[nk] = v
+            kb[nk] = bp
+            ks[nk] = s
+            nk += 1
+        elif _better(v, bp, kv[j], kb[j]):
+            kv[j] = v
+            kb[j] = bp
+            ks[j] = s
+    for j in range(nk):
+        idx[kn[j] * 8 + kc[j]] = -1
+    for i in range(nk):  # insertion sort by value, descending
+        j = i
+        while j > 0 and kv[order[j - 1]] < kv[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return kn, kc, kv, kb, ks, order, nk
+
+
+@njit(cache=True, nogil=True)
+def _pick(cmrow, kn, kc, kv, kb, order, nk):
+    """The reference's choice for one roll: (best value, its burst chance, option column or -1)."""
+    first = -1
+    pos = 0
+    for q in range(nk):
+        j = order[q]
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0:
+            first = j
+            pos = q
+            break
+    if first < 0:
+        return 0.0, 1.0, -1
+    vstar = kv[first]
+    low = 2.0
+    for q in range(pos, nk):
+        j = order[q]
+        if kv[j] < vstar - TOL:
+            break
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kb[j] < low:
+            low = kb[j]
+    for j in range(nk):
+        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kv[j] >= vstar - TOL and kb[j] <= low + TOL:
+            return vstar, kb[j], j
+    return vstar, low, first  # not reached
+
+
+@njit(cache=True, nogil=True)
+def _roll_sum(d, can_reroll, rrv, rrb, kn, kc, kv, kb, order, nk, cm, w, nrows, avb, free):
+    """Expected (value, burst) of a roll of ``d`` dice when every roll takes its best option (or the
+    reroll).  Options are visited by value: the rolls in which an option is the first available one take
+    it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
+    best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does."""
+    nw = (nrows[d] + 63) // 64
+    for i in range(4):
+        free[i] = 0
+    for i in range(nw):
+        free[i] = -1
+    rem = nrows[d] - 64 * (nw - 1)
+    if rem < 64:
+        free[nw - 1] = (1 << rem) - 1
+    av = 0.0
+    ab = 0.0
+    for q in range(nk + 1):
+        if q < nk:
+            j = order[q]
+            tie = q + 1 < nk and kv[order[q + 1]] >= kv[j] - TOL
+            v = kv[j]
+            bp = kb[j]
+        else:  # the rolls no option can use
+            j = -1
+            tie = False
+            v = 0.0
+            bp = 1.0
+        if can_reroll and not tie and (rrv > v + TOL or (abs(rrv - v) <= TOL and rrb < bp - TOL)):
+            v = rrv
+            bp = rrb
+        ws = 0
+        for i in range(nw):
+            new = free[i] if j < 0 else avb[d, kn[j], kc[j], i] & free[i]
+            free[i] &= ~new
+            while new != 0:
+                low = new & -new
+                new ^= low
+                r = 64 * i + ctz(low)
+                if tie:
+                    bv, bb, col = _pick(cm[d, r], kn, kc, kv, kb, order, nk)
+                    if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
+                        bv = rrv
+                        bb = rrb
+                    av += w[d, r] * bv
+                    ab += w[d, r] * bb
+                else:
+                    ws += w[d, r]
+        av += ws * v
+        ab += ws * bp
+    total = 6.0 ** d
+    return av / total, ab / total
+
+
+@njit(cache=True, nogil=True)
+def _resolve_mode(mode, b, boards, auto_max):
+    if mode != MODE_AUTO:
+        return mode
+    return MODE_EXACT if boards[b, B_LEN] <= auto_max else MODE_APPROX
+
+
+@njit(cache=True, nogil=True)
+def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
+    fr[i, R_TAG] = tag
+    fr[i, R_COV] = cov
+    fr[i, R_P] = P
+    fr[i, R_D] = d
+    fr[i, R_DD] = DD
+    fr[i, R_Y] = y
+    fr[i, R_K] = k
+    fr[i, R_SPEC] = spec
+    fr[i, R_PHASE] = 0
+    fr[i, R_GOT] = 0
+    fr[i, R_ACC] = 0
+
+
+@njit(cache=True, nogil=True)
+def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, sp_mode, sp_yv, auto_max):
+    """The value of stopping on ``P`` -- what an AFTER state with no dice left is worth, never memoised --
+    if the bonus turn it needs is known: ``(value, burst, known)``, the same arithmetic as the AFTER frame."""
+    sv = 0.0
+    sb = 1.0
+    if P != 0 and closure(P, cov, brd) == P and connected(P, brd):
+        t = sum_row(P, brd, 3)
+        e = 0
+        x = P
+        while x != 0:
+            low = x & -x
+            x ^= low
+            e += eight[ctz(low)]
+        bon = DD > 1
+        sb = 0.0
+        kind = sp_kind[spec]
+        if kind == 0:
+            sv = t + sp_yv[spec] * e
+        elif t >= k:
+            sv = 1.0
+            bon = False
+        if bon:
+            mode = _resolve_mode(sp_mode[spec], b, boards, auto_max)
+            if mode != MODE_NONE:
+                c2 = cov | P if mode == MODE_EXACT else cov
+                y2 = min(y + e, MAX_YARN)
+                k2 = k - t if kind == 1 else 0
+                i = slot(T, c2, 0, small_key(F_ROLL, DD - 1, DD - 1, y2, k2, spec))
+                if T[i, 2] == -1:
+                    return 0.0, 1.0, False
+                sv += TF[i, 4]
+    return sv, sb, True
+
+
+@njit(cache=True, nogil=True)
+def _bonuses_known(T, TF, cov, P, d, DD, y, k, spec, b, brd, eight, n, boards, pool, scr, base, need, sp_kind,
+                   sp_mode, sp_yv, auto_max):
+    """Whether every option of a roll that uses the last dice finds its bonus turn in the memo."""
+    cnt = _entries(P, d, b, brd, n, boards, pool, scr, base, need)
+    for e in range(cnt):
+        if scr[base + e, 1] == d:
+            _, _, known = _stop_known(T, TF, cov, P | (1 << scr[base + e, 0]), DD, y, k, spec, b, brd, eight,
+                                      boards, sp_kind, sp_mode, sp_yv, auto_max)
+            if not known:
+                return False
+    return True
