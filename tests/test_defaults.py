@@ -25,6 +25,11 @@ BACKEND = inspect.signature(check_execution).parameters["backend"].default
 #: entry points whose ``players`` default is not the game's, and why (docs/guide/defaults.md)
 PLAYERS_EXCEPTIONS = {
     ("raft", "tilt_model"): "the tilt model of a raft loaded for 4 (all 27 gems), not a game",
+    # the advisor's seeded positions keep 2 players until the advisor split (its tests and the guide's position
+    # file are turn K of a 2-player game): docs/guide/defaults.md, "Not yet"
+    ("meerkat", "position_from_game"): "advisor, 2 players + automa until the advisor split",
+    ("meerkat", "positions_from_game"): "advisor, 2 players + automa until the advisor split",
+    ("meerkat", "advise"): "the CLI's advise, as position_from_game",
 }
 #: functions that take ``policy=`` for one player that is not the seats' lineup
 SINGLE_POLICY = {
@@ -62,7 +67,7 @@ def test_every_entry_point_defaults_to_the_registered_player_count(game):
     entry = {"simulate_games": package.simulate_games, "play_game": package.play_game}
     advisor = _module(spec, "advisor")
     for name in ("position_from_game", "positions_from_game"):
-        if advisor is not None and hasattr(advisor, name):
+        if advisor is not None and hasattr(advisor, name) and (game, name) not in PLAYERS_EXCEPTIONS:
             entry[name] = getattr(advisor, name)
     for name, fn in _functions(spec.module("analysis")).items():
         if isinstance(_default(fn, "players"), int) and (game, name) not in PLAYERS_EXCEPTIONS:
@@ -90,7 +95,7 @@ def test_the_cli_plays_the_registered_player_count(game):
     parsers = dict(_walk(cli.build_parser()))
     checked = 0
     for name in ("simulate", "play", "advise"):
-        parser = parsers.get((game, name))
+        parser = None if (game, name) in PLAYERS_EXCEPTIONS else parsers.get((game, name))
         option = None if parser is None else next(
             (a for a in parser._actions if "--players" in a.option_strings), None)
         if option is not None:

@@ -386,7 +386,7 @@ def _snapshot_doc(g, s, dice, stage, layout, comp, players, automa) -> dict:
             "tokens": {str(t): TOKEN_NAMES[T[t, TOK]] for t in range(3, 13) if T[t, TOK]}, "seat": seats}
 
 
-def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, policies="expectimax",
+def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, policies="expectimax",
                         after_reroll: bool = False, components=None, turns=None) -> Iterator[tuple[int, Position]]:
     """Every ``(turn, position)`` of the seeded game at which a player decides, in order (one replay).
 
@@ -501,7 +501,7 @@ def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, p
             yield turn, replace(_build(validate(position_spec(), doc), comp), played=choice)
 
 
-def position_from_game(seed, turn: int, *, players: int = 3, automa: bool | None = None, policies="expectimax",
+def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None = None, policies="expectimax",
                        after_reroll: bool = False, components=None) -> Position:
     """The position at turn ``turn`` (numbered as in the transcript of
     :func:`~pyradice_lab.meerkat.sim.play_game`) of the seeded game: "what should I have done at turn K?".

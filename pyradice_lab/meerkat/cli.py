@@ -305,7 +305,7 @@ def add_cli(sub) -> None:
     q.add_argument("--position", default=None, help="a position file (.toml or .json)")
     q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
     q.add_argument("--turn", type=nonneg_int, default=None, help="the turn of that game (as its transcript numbers it)")
-    q.add_argument("--players", type=positive_int, default=3, help="players of that game (default: 3)")
+    q.add_argument("--players", type=positive_int, default=2, help="players of that game (default: 2)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="the automa in that game (default: the rules' setup)")
     q.add_argument("--policies", type=comma_names, default="expectimax",
