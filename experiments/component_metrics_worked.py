@@ -26,5 +26,5 @@ t = time.process_time()
 base = raft.default_components()
 v = base.replace({f"card.{i}.points": base.deck[i - 1].points + 1 for i in range(1, 13)})
 for m in ("boat_pay_excess:2", "boat_pay_spread"):
-    print(pl.compare("raft", None, v, m, games=1000, players=3, rng=2026, options={"card_columns": True}))
+    print(pl.compare("raft", None, v, m, games=1000, players=3, policies="greedy", rng=2026, options={"card_columns": True}))
 print(f"CPU {time.process_time() - t:.1f} s")

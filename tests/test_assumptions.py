@@ -97,13 +97,13 @@ def test_compare_states_both_component_sets_and_what_was_played(capsys, tmp_path
     path = tmp_path / "raft_mine.toml"
     path.write_text(FILES["raft"], encoding="utf-8")
     out = run(capsys, "raft", "compare", "--variant", str(path), "--metric", "points_per_boat", "--players", "2",
-              "--games", "40", "--seed", "1", "--no-progress")
+              "--policies", "greedy", "--games", "40", "--seed", "1", "--no-progress")
     line = the_line(out)
     check_line(line, "raft", "base packaged", "2 players", "greedy, greedy", "1", "40 games")
     assert f"variant raft_mine.toml (content hash {the_hash('raft', path)})" in line
     from pyradice_lab.design.compare import compare
 
-    res = compare("raft", None, path, "points_per_boat", games=40, players=2, rng=1)
+    res = compare("raft", None, path, "points_per_boat", games=40, players=2, policies="greedy", rng=1)
     assert res.assumptions.line() in repr(res) and res.to_frame().attrs["assumptions"] == res.assumptions
 
 

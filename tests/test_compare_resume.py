@@ -48,7 +48,8 @@ def _call(case, **kw):
     game = case["game"]
     variant = (raft_components().replace({"card.1.points": 4}) if game == "raft" else
                meerkat_components().replace({"tile.7.values": [8, 3]}))
-    return compare(game, None, variant, case["metric"], players=case["players"], rng=6, options=case["options"],
+    return compare(game, None, variant, case["metric"], players=case["players"], policies="greedy", rng=6,
+                   options=case["options"],
                    **kw)
 
 

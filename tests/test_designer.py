@@ -28,7 +28,7 @@ def _variant(game: str):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_component_set_against_itself_differs_by_exactly_zero(game):
     base, _ = _variant(game)
-    res = pl.compare(game, base, base, "mean_score", games=60, players=2, rng=3)
+    res = pl.compare(game, base, base, "mean_score", games=60, players=2, policies="greedy", rng=3)
     assert res.difference.value == 0.0 and res.difference.se == 0.0
     assert res.base == res.variant and res.n_games == 60
     assert res.variance_reduction == math.inf and res.independent_se > 0
@@ -37,11 +37,11 @@ def test_a_component_set_against_itself_differs_by_exactly_zero(game):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game,metric,policies,factor", [
-    ("purramid", "start_player_win", None, 2.0), ("pyradice", "start_player_win", None, 2.0),
-    ("raft", "start_player_win", None, 2.0),
+    ("purramid", "start_player_win", "greedy", 2.0), ("pyradice", "start_player_win", "greedy", 2.0),
+    ("raft", "start_player_win", "greedy", 2.0),
     # greedy Meerkat players react to the new tile values from the first placement on, and the game amplifies
     # one different placement (every turn keeps its own dice: tests/meerkat/test_streams.py): a small gain only ...
-    ("meerkat", "mean_score", None, 1.0),
+    ("meerkat", "mean_score", "greedy", 1.0),
     # ... while players that ignore the values play the very same games (the seeds are shared)
     ("meerkat", "mean_score", "random_legal", 50.0)])
 def test_the_paired_interval_is_narrower_than_independent_runs(game, metric, policies, factor):
@@ -61,7 +61,7 @@ def test_per_game_seeds_are_explicit_and_shared():
     from pyradice_lab import meerkat
 
     base, var = _variant("meerkat")
-    res = pl.compare("meerkat", base, var, "points_per_meerkat:7", games=50, players=2, rng=11)
+    res = pl.compare("meerkat", base, var, "points_per_meerkat:7", games=50, players=2, policies="greedy", rng=11)
     for comp, est in ((base, res.base), (var, res.variant)):
         df = meerkat.simulate_games(50, players=2, rng=np.random.SeedSequence(11).spawn(1)[0], components=comp)
         assert est.value == df["paid_t7"].sum() / df["present_t7"].sum()
@@ -70,7 +70,7 @@ def test_per_game_seeds_are_explicit_and_shared():
 def test_ratio_metric_standard_error_is_the_delta_method():
     from pyradice_lab import purramid
 
-    res = pl.compare("purramid", None, None, "tiles_per_turn", games=80, players=2, rng=4)
+    res = pl.compare("purramid", None, None, "tiles_per_turn", games=80, players=2, policies="greedy", rng=4)
     df = purramid.simulate_games(80, players=2, rng=np.random.SeedSequence(4).spawn(1)[0])
     num, den = df["tiles_on_board"].to_numpy(float), df["turns"].to_numpy(float)
     r = num.sum() / den.sum()
@@ -152,7 +152,7 @@ def test_cli_compare(tmp_path, capsys):
     mine.write_text("[[tile]]\nnumber = 7\nvalues = [8, 4]\n", encoding="utf-8")
     out_csv = tmp_path / "cmp.csv"
     assert main(["meerkat", "compare", "--variant", str(mine), "--metric", "points_per_meerkat:7", "--games", "40",
-                 "--players", "2", "--seed", "1", "--no-progress", "--out", str(out_csv)]) == 0
+                 "--players", "2", "--policies", "greedy", "--seed", "1", "--no-progress", "--out", str(out_csv)]) == 0
     text = capsys.readouterr().out
     assert "variant - base: " in text and "variance-reduction factor" in text and out_csv.exists()
     assert main(["meerkat", "compare", "--list-metrics"]) == 0

@@ -47,7 +47,7 @@ def test_a_win_share_on_which_every_game_agrees_has_a_non_zero_width_interval():
 def test_compare_of_a_set_against_itself_on_a_share_still_has_an_interval():
     base = pl.purramid.default_components()
     with pytest.warns(SmallSampleWarning):
-        res = pl.compare("purramid", base, base, "start_player_win", games=12, players=2, rng=1)
+        res = pl.compare("purramid", base, base, "start_player_win", games=12, players=2, policies="greedy", rng=1)
     d = res.difference
     assert d.value == 0.0 and d.se == 0.0 and d.ci_low < 0 < d.ci_high
     assert d.ci_high < 0.5  # Agresti-Min at 12 agreeing games: about +-0.2
@@ -59,10 +59,10 @@ def test_compare_of_a_set_against_itself_on_a_share_still_has_an_interval():
 def test_small_sample_warning_is_public_and_only_below_30_games():
     assert pl.SmallSampleWarning is SmallSampleWarning and issubclass(SmallSampleWarning, UserWarning)
     with pytest.warns(SmallSampleWarning, match="fewer than 30"):
-        pl.compare("purramid", None, None, "game_length", games=29, players=2, rng=1)
+        pl.compare("purramid", None, None, "game_length", games=29, players=2, policies="greedy", rng=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error", SmallSampleWarning)
-        res = pl.compare("purramid", None, None, "game_length", games=30, players=2, rng=1)
+        res = pl.compare("purramid", None, None, "game_length", games=30, players=2, policies="greedy", rng=1)
     assert "note:" not in str(res)
 
 
@@ -73,7 +73,7 @@ def test_cli_compare_prints_the_small_sample_line(tmp_path, capsys):
     mine.write_text('[deal_2p]\nvalue = [26, 25]\n', encoding="utf-8")
     with pytest.warns(SmallSampleWarning):
         assert main(["purramid", "compare", "--variant", str(mine), "--metric", "start_player_win", "--games",
-                     "10", "--players", "2", "--seed", "1", "--no-progress"]) == 0
+                     "10", "--players", "2", "--policies", "greedy", "--seed", "1", "--no-progress"]) == 0
     assert "note: only 10 games (fewer than 30)" in capsys.readouterr().out
 
 
@@ -118,7 +118,7 @@ def test_compare_covers_a_provable_null_at_10_games(metric, monkeypatch):
         warnings.simplefilter("ignore", SmallSampleWarning)
         for r in range(300):
             null.seen.clear()
-            d = pl.compare("purramid", None, None, metric, games=10, players=2, rng=r).difference
+            d = pl.compare("purramid", None, None, metric, games=10, players=2, policies="greedy", rng=r).difference
             assert d.ci_low < d.ci_high
             covered += d.contains(0.0)
             normal += abs(d.value) <= 1.959964 * d.se

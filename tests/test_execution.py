@@ -81,7 +81,7 @@ def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkey
 
 
 @pytest.mark.parametrize("call", [
-    lambda kw: __import__("pyradice_lab").compare("raft", None, None, games=20, **kw),
+    lambda kw: __import__("pyradice_lab").compare("raft", None, None, games=20, policies="greedy", **kw),
     lambda kw: __import__("pyradice_lab").robustness("raft", "game_length > 1", reconstructions=2, games=10, **kw),
     lambda kw: __import__("pyradice_lab.design.strength", fromlist=["x"]).ladder("raft", ["random", "greedy"],
                                                                                  games=4, **kw),
@@ -216,11 +216,11 @@ def test_compare_is_the_same_on_every_backend_and_stops_at_the_same_block(dask_c
         _frames_equal(a.to_frame(), b.to_frame())
         assert a.n_games == b.n_games
 
-    _three(lambda **kw: compare("raft", None, v, "points_per_boat", games=150, players=2, rng=1, **kw),
+    _three(lambda **kw: compare("raft", None, v, "points_per_boat", games=150, players=2, policies="greedy", rng=1, **kw),
            dask_client, same)
     # until=: blocks run in waves of n_jobs, the run stops where one job stops
-    one = compare("raft", None, v, "game_length", games=100, players=2, rng=2, until=0.06, max_games=3000)
-    two = compare("raft", None, v, "game_length", games=100, players=2, rng=2, until=0.06, max_games=3000, n_jobs=2,
+    one = compare("raft", None, v, "game_length", games=100, players=2, policies="greedy", rng=2, until=0.06, max_games=3000)
+    two = compare("raft", None, v, "game_length", games=100, players=2, policies="greedy", rng=2, until=0.06, max_games=3000, n_jobs=2,
                   backend="threading")
     same(one, two)
     assert one.n_games > 100  # blocks after the first
@@ -268,7 +268,7 @@ def test_components_given_as_a_file_path_travel_to_the_workers_as_data(tmp_path,
 
     v = raft.default_components().replace({"card.1.points": 4})
     path = v.dump(tmp_path / "variant.toml")
-    want = compare("raft", None, v, "points_per_boat", games=40, players=2, rng=1)
+    want = compare("raft", None, v, "points_per_boat", games=40, players=2, policies="greedy", rng=1)
     original = rc.coerce_components
 
     def read_then_remove(components, name="components"):
@@ -278,7 +278,7 @@ def test_components_given_as_a_file_path_travel_to_the_workers_as_data(tmp_path,
         return out
 
     monkeypatch.setattr(rc, "coerce_components", read_then_remove)
-    got = compare("raft", None, path, "points_per_boat", games=40, players=2, rng=1, n_jobs=2, backend="dask",
+    got = compare("raft", None, path, "points_per_boat", games=40, players=2, policies="greedy", rng=1, n_jobs=2, backend="dask",
                   scheduler=dask_client)
     assert not path.exists()
     assert got.difference == want.difference and got.variant == want.variant
@@ -369,7 +369,7 @@ def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(en
         "robustness": (lambda **kw: robustness("raft", "game_length > 10", reconstructions=3, games=10, rng=1, **kw),
                        lambda r: r.table),
         "simulate": (lambda **kw: simulate_games(120, 2, rng=7, chunk=20, **kw), lambda r: r),
-        "compare": (lambda **kw: compare("meerkat", None, None, "start_player_win", games=1100, players=3, rng=4,
+        "compare": (lambda **kw: compare("meerkat", None, None, "start_player_win", games=1100, players=3, rng=4, policies="greedy",
                                          **kw), lambda r: r.to_frame()),
     }[entry]
     want = frame(call())

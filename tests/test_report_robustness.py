@@ -163,7 +163,7 @@ def _paired_findings():
     out += [("raft_gem_mix", f) for f in RA.gem_mix((0, 6), 12, 1).findings]
     out += [("raft_flag_depth", f) for f in RA.flag_depth((5, 30), 12, 1).findings]
     out += [("meerkat_hazards", f) for f in MR.hazard_findings(MA.hazard_impact(12, rng=1))]
-    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1, policy="greedy")).findings]
+    out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1, policies="greedy")).findings]
     return out
 
 

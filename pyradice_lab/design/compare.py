@@ -33,7 +33,7 @@ Examples
 >>> from pyradice_lab import compare
 >>> from pyradice_lab.meerkat import default_components
 >>> base = default_components()
->>> res = compare("meerkat", base, base, "start_player_win", games=50, players=3, rng=1)
+>>> res = compare("meerkat", base, base, "start_player_win", games=50, players=3, policies="greedy", rng=1)
 >>> res.difference.value, res.n_games
 (0.0, 50)
 """
@@ -209,7 +209,13 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         Games played with each component set (default 2000); with ``until``, the minimum.  At most
         ``limits.count_limit("compare_games")`` (10**8; ``PYRADICE_LAB_MAX_COMPARE_GAMES`` raises it), as is
         ``max_games``.
-    players, policies : as the game's ``simulate_games`` (default: its defaults).
+    players : int, optional
+        As for the game's ``simulate_games``; default: its default, the registry's ``default_players``.
+    policies : str or list, optional
+        The players of every game, as for ``simulate_games``; default: the game's report player
+        (``registry.get_game(game).report_player``, the strongest affordable at report scale), as for
+        :func:`~pyradice_lab.design.balance.balance` (docs/guide/defaults.md).  Pass ``policies="greedy"`` for
+        the fast heuristic.
     rng : int, SeedSequence, Generator or None
         Root seed: same seed -> the same games, the same result.
     until : float, optional
@@ -258,7 +264,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
 
     >>> from pyradice_lab import raft
     >>> v = raft.default_components().replace({"card.1.points": 4, "card.2.points": 4})
-    >>> res = compare("raft", None, v, "points_per_boat", games=100, players=2, rng=1)
+    >>> res = compare("raft", None, v, "points_per_boat", games=100, players=2, policies="greedy", rng=1)
     >>> round(res.difference.value, 3), res.difference.ci_low > 0
     (0.109, True)
     """
@@ -301,6 +307,10 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     sim_kw = dict(options)
     if players is not None:
         sim_kw["players"] = players
+    if policies is None:  # the report player by default, as balance (docs/guide/defaults.md)
+        from ..engine.registry import get_game
+
+        policies = get_game(game).report_player or None
     if policies is not None:
         sim_kw["policies"] = policies
     from ..engine.execution import Pool, check_execution

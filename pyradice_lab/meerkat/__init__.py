@@ -179,7 +179,7 @@ register_game(
     unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),
     report_player="mcts_v2",  # the strongest player affordable at report scale (<= 20x expectimax; the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
-    default_players=3,  # every entry point's default player count (docs/architecture.md, the defaults table)
+    default_players=3,  # every entry point's default (docs/guide/defaults.md): 2-4 players, the middle (2p adds the automa)
     report_parts=("tiles", "seats", "rest"),  # the report's longest section, built as three tasks (report.REPORT_PARTS)
     sweeps={
         "games": SweepTarget(

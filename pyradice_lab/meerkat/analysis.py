@@ -249,10 +249,12 @@ def with_params(policy, params: dict):
 
 
 def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, engine: str = "auto",
-                  policy="heuristic", components=None) -> pd.DataFrame:
-    """Seat 0 plays a variant of ``policy`` against ``policy`` in every other seat: its win share and score edge
-    (the start roll decides who starts, so seat 0 is not always first).  ``components``: a path or loaded
-    components (default: the packaged ones)."""
+                  policies="heuristic", components=None, policy=None) -> pd.DataFrame:
+    """Seat 0 plays a variant of ``policies`` (one policy) against it in every other seat: its win share and score
+    edge (the start roll decides who starts, so seat 0 is not always first).  ``components``: a path or loaded
+    components (default: the packaged ones).  ``policy=``, the old name of ``policies=``, is accepted for one
+    release with a DeprecationWarning."""
+    policy = _renamed_policy(policies, policy, "feature_value")
     comp = coerce_components(components)
     variants = FEATURE_VARIANTS if variants is None else variants
     rows = []
@@ -265,6 +267,18 @@ def feature_value(n_games: int, *, players: int = 3, rng=None, variants=None, en
         rows.append({"variant": name, **_est(share, "win_rate"), "fair_share": 1 / n,
                      **_est(edge, "score_edge"), "games": n_games})
     return pd.DataFrame(rows)
+
+
+def _renamed_policy(policies, policy, where: str):
+    """``policy=`` is the old name of ``policies=`` (one keyword per concept, docs/guide/defaults.md): still
+    accepted for one release, with a DeprecationWarning."""
+    if policy is None:
+        return policies
+    import warnings
+
+    warnings.warn(f"{where}: policy= is renamed policies= (the old name is removed in the next release)",
+                  DeprecationWarning, stacklevel=3)
+    return policy
 
 
 # ----------------------------------------------------------------------------------------- hazards
@@ -342,7 +356,7 @@ RESTRICTIONS = {"never rerolls": {"reroll": 0.0}, "never places the queen": {"qu
                 "never takes a guardian": {"guardian_value": -1e9}}
 
 
-def head_to_head(policy, opponent, n_games: int, *, players: int = 2, automa: bool | None = None, rng=None,
+def head_to_head(policy, opponent, n_games: int, *, players: int = 3, automa: bool | None = None, rng=None,
                  engine: str = "auto") -> pd.DataFrame:
     """``policy`` in one seat, ``opponent`` in every other seat, the seat rotating (``n_games`` split evenly;
     the start roll decides who starts): one row with ``policy``'s win share (SE, 95% CI), the fair share
@@ -352,7 +366,7 @@ def head_to_head(policy, opponent, n_games: int, *, players: int = 2, automa: bo
 
     Examples
     --------
-    >>> row = head_to_head("greedy", "random_legal", 4, rng=1, engine="python").iloc[0]
+    >>> row = head_to_head("greedy", "random_legal", 4, players=2, rng=1, engine="python").iloc[0]
     >>> row["setup"], int(row["games"])
     ('2p + automa', 4)
     """

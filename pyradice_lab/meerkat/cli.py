@@ -173,8 +173,8 @@ def _cmd_simulate(args) -> int:
                "mean_score_se"]].to_string(**fmt))
     print("by seat (the start roll decides who starts, so seats are not turn positions):")
     summary = summarise(df, n)
-    print(summary[["seat", "policy", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "mean_score",
-                   "mean_score_se"]].to_string(**fmt))
+    print(summary.assign(seat=summary["seat"] + 1)[["seat", "policy", "win_rate", "win_rate_ci_low",  # seats from 1
+                                                    "win_rate_ci_high", "mean_score", "mean_score_se"]].to_string(**fmt))
     if args.out:
         write_csv(df, args.out)
         print(f"wrote {args.out}")
@@ -284,7 +284,7 @@ def add_cli(sub) -> None:
     q = sub.add_parser("play", help="print the transcript of one game",
                        description="Play one seeded game and print its transcript. "
                                    "Example: pyradice-lab meerkat play --players 2 --seed 3")
-    q.add_argument("--players", type=positive_int, default=2)
+    q.add_argument("--players", type=positive_int, default=3, help="human players (default: 3)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="add the automa (default: the rules' setup, on for 2 players)")
     _reading_args(q)

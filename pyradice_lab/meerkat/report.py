@@ -260,9 +260,9 @@ def run_features(n: int, seed, engine: str = "auto") -> ExperimentResult:
                                                      df.score_edge_ci_high - df.score_edge], fmt="o", capsize=4)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(df)), df.variant)
-    ax.set_xlabel("seat 0 score minus the mean of the two baseline heuristics (points)")
+    ax.set_xlabel("seat 1 score minus the mean of the two baseline heuristics (points)")
     ax.grid(alpha=0.3)
-    reading = (f"{n} three-player games per variant; seat 0 plays the variant, seats 1-2 the baseline heuristic. "
+    reading = (f"{n} three-player games per variant; seat 1 plays the variant, seats 2-3 the baseline heuristic. "
                "The difference of a variant's score edge to the baseline row is the value of the feature to this "
                "player.")
     return ExperimentResult("meerkat_feature_value", "Meerkat Kingdom: value of the reroll, the queen, guardians+pups",

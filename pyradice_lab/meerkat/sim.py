@@ -20,6 +20,7 @@ from __future__ import annotations
 import numbers
 import types
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from ..engine.rng import as_generator
 from .components import AUTOMA_ACTIONS, Components, default_components
 from .policies import POLICIES, SEARCH, policy_name, policy_row
 
-__all__ = ["simulate_games", "play_game", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
+__all__ = ["simulate_games", "play_game", "GameRecord", "TAPE", "Setup", "seat_names", "setup_label", "READINGS", "engine_functions",
            "python_twins", "fresh_state", "outcomes", "lineup_outcomes", "AUTOMA_LEVELS"]
 
 TAPE = 2048
@@ -144,7 +145,9 @@ def _readings_k(K, reverse_reading, jackal_reading):
 
 
 def seat_names(players: int, automa: bool) -> list[str]:
-    return [f"p{s}" for s in range(players)] + (["automa"] if automa else [])
+    """The seats' names in transcripts: ``p1``, ``p2``, ... (numbered from 1, as everything a person reads) and
+    ``automa``; the seat with index ``s`` is ``p{s + 1}``."""
+    return [f"p{s + 1}" for s in range(players)] + (["automa"] if automa else [])
 
 
 def setup_label(players: int, automa: bool | None = None) -> str:
@@ -400,10 +403,28 @@ def _frame(seat_out, game_out, players, automa, names, tile_out) -> pd.DataFrame
     return df
 
 
-def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=None, *, trace: bool = True,
+class GameRecord(NamedTuple):
+    """One game played by :func:`play_game`: its transcript (``""`` without ``trace``) and its summary row (the
+    game's row of :func:`simulate_games`).  A record like the other games' ``play_game`` results, and still a
+    pair: ``text, row = play_game(...)`` unpacks it."""
+
+    transcript: str
+    summary: pd.Series
+
+    @property
+    def text(self) -> str:
+        """The transcript (as Rocking Raft's record names it)."""
+        return self.transcript
+
+    def __str__(self) -> str:
+        return self.transcript
+
+
+def play_game(players: int = 3, automa: bool | None = None, policies=None, rng=None, *, trace: bool = True,
               components=None, engine: str = "auto", reverse_reading: str = "literal",
-              jackal_reading: str = "literal"):
-    """Play one game; with ``trace=True`` return ``(transcript text, result row)``, else the result row.
+              jackal_reading: str = "literal") -> GameRecord:
+    """Play one game; a :class:`GameRecord` ``(transcript, summary)``: the transcript text (with ``trace=True``)
+    and the game's result row.
 
     The transcript lists the layout, every roll, reroll, placement, activation, token draw, hazard and the
     end scoring, in order.  The game is exactly the first game :func:`simulate_games` plays with the same
@@ -412,7 +433,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     Parameters
     ----------
     players : int
-        Human seats, 2..4 (1..3 with the automa).
+        Human seats, 2..4 (1..3 with the automa); default 3, the game's registered ``default_players``.
     automa : bool or None
         Add the automa as the last seat; ``None``: the rules' setup (see :func:`simulate_games`).
     policies : str, dict or list, optional
@@ -420,7 +441,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     rng : seed or Generator, optional
         Same seed -> the same game (the first game of :func:`simulate_games` with that seed).
     trace : bool
-        Also return the transcript.
+        Also record the transcript (``False``: the record's ``transcript`` is empty).
     components : path or Components, optional
         A designer's components file or loaded components, as for :func:`simulate_games`.
     engine : {"auto", "numba", "python"}
@@ -430,9 +451,9 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
 
     Returns
     -------
-    tuple of (str, pandas.Series) or pandas.Series
-        With ``trace=True`` ``(transcript, row)``, else ``row``: the game's row of :func:`simulate_games`
-        (``winner``, ``turns``, ``score_0`` ...).
+    GameRecord
+        ``transcript`` (str; empty with ``trace=False``) and ``summary``: the game's row of :func:`simulate_games`
+        (``winner``, ``turns``, ``score_0`` ...).  It unpacks as ``(transcript, summary)``.
 
     Raises
     ------
@@ -445,7 +466,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     --------
     >>> text, row = play_game(players=2, rng=3)
     >>> text.splitlines()[0]
-    'Meerkat Kingdom: 2p + automa; seats p0 = greedy, p1 = greedy, automa = automa'
+    'Meerkat Kingdom: 2p + automa; seats p1 = greedy, p2 = greedy, automa = automa'
     """
     from .kernel import GAME_COLUMNS, SEAT_COLUMNS
 
@@ -466,7 +487,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
               search_arg(pols))
     row = _frame(seat_out, game_out, players, automa, names, tile_out).iloc[0]
     if not trace:
-        return row
+        return GameRecord("", row)
     from .rules import TOTAL
 
     _, new_game, setup, play, winner_of = engine_functions(False)  # traces are recorded by the pure-Python twin
@@ -486,7 +507,7 @@ def play_game(players: int = 2, automa: bool | None = None, policies=None, rng=N
     from .rules import G_LOG, LOG0
 
     events = g[0][LOG0:].reshape(-1, 8)[:g[0][21, G_LOG]]
-    return head + "\n" + format_log(events, labels), row
+    return GameRecord(head + "\n" + format_log(events, labels), row)
 
 
 POLICY_NAMES = POLICIES

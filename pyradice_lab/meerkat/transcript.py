@@ -15,7 +15,7 @@ def _code_text(k: int, code: int) -> str:
     if k in (R.BA_MOVE,) or (k == R.BA_MALE and code >= 0):
         return f"{code // 16}->{code % 16}"
     if k == R.BA_SWAP:
-        return f"{(code // 8) // 16}<->{(code // 8) % 16} (seat {code % 8})"
+        return f"{(code // 8) // 16}<->{(code // 8) % 16} (seat {code % 8 + 1})"  # seats from 1
     if k == R.BA_QUEEN:
         return f"to {code}"
     if k == R.BA_OASIS:

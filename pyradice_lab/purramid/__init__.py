@@ -164,7 +164,7 @@ register_game(
     unrestrictable=("optimal",),  # the exact policy: restrictions apply to the human-style policies
     report_player="optimal",  # the strongest player affordable at report scale (see the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
-    default_players=4,  # every entry point's default player count (docs/architecture.md, the defaults table)
+    default_players=4,  # every entry point's default (docs/guide/defaults.md): the rules deal for 4 first; 2p is a special setup
     restrictions={
         "no_yarn": "never spends yarn tokens (a roll with no completable placement bursts)",
         "no_stop": "never stops while dice are left (presses on until the dice run out or burst)",

@@ -204,11 +204,25 @@ def stop_or_continue(quick: bool = False, side: str = "A") -> Answer:
 
 
 # ------------------------------------------------------------------------------------------ games
-def play_games(n_games: int, seed=0, *, policy: str = GAME_POLICY, n_jobs: int = 1) -> pd.DataFrame:
-    """The report's game sample: ``n_games`` per (2-4 players, side A/B), every seat playing ``policy``."""
+def play_games(n_games: int, seed=0, *, policies: str = GAME_POLICY, n_jobs: int = 1, policy=None) -> pd.DataFrame:
+    """The report's game sample: ``n_games`` per (2-4 players, side A/B), every seat playing ``policies`` (one
+    policy; ``policy=``, its old name, is accepted for one release with a DeprecationWarning)."""
+    policy = _renamed_policy(policies, policy, "play_games")
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
         raise ValueError(f"n_games must be an integer >= 2, got {n_games!r}")
     return game_cells(n_games=int(n_games), policy=policy, seed=seed, n_jobs=n_jobs)
+
+
+def _renamed_policy(policies, policy, where: str):
+    """``policy=`` is the old name of ``policies=`` (one keyword per concept, docs/guide/defaults.md): still
+    accepted for one release, with a DeprecationWarning."""
+    if policy is None:
+        return policies
+    import warnings
+
+    warnings.warn(f"{where}: policy= is renamed policies= (the old name is removed in the next release)",
+                  DeprecationWarning, stacklevel=3)
+    return policy
 
 
 def _policy_label(games: pd.DataFrame) -> str:
@@ -441,7 +455,7 @@ def bonus_answer(df: pd.DataFrame) -> Answer:
 
 
 # ------------------------------------------------------------------------------------------ strong play
-def strong_play_games(size="report", seed=0, *, n_jobs: int = 1, progress: bool = False, backend: str = "threading",
+def strong_play_games(size="report", seed=0, *, n_jobs: int = 1, progress: bool = False, backend: str = "loky",
                       scheduler=None, cache_dir=None, optimal: pd.DataFrame | None = None) -> dict:
     """The games of the strong-play experiments (:data:`STRONG_SIZES`, or a dict of the same shape): ``heuristic``
     (every seat GAME_POLICY), ``optimal`` (every seat the exact policy; ``optimal``: these games, already played)

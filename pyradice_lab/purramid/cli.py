@@ -85,7 +85,7 @@ def _cmd_advise(args) -> int:
     dice_left = args.turn_dice if args.dice_left is None else args.dice_left
     race = None
     if args.hands is not None:
-        race = {"hands": args.hands, "seat": args.seat}
+        race = {"hands": args.hands, "seat": None if args.seat is None else args.seat - 1}  # --seat counts from 1
     elif args.seat is not None:
         raise CliError("--seat needs --hands (the tiles left in every player's hand, in turn order)")
     objective = args.objective if args.objective is not None else ("auto" if race else "tiles")
@@ -134,10 +134,10 @@ def _summary_table(df):
 
     add("turns per game", mean_estimate(df["turns"]))
     for p in range(players):
-        add(f"P(seat {p} wins)" + (" (the start player)" if p == 0 else ""),
+        add(f"P(seat {p + 1} wins)" + (" (the start player)" if p == 0 else ""),
             proportion_estimate(int((df["winner"] == p).sum()), n))
     for p in range(players):
-        add(f"mean score seat {p}", mean_estimate(df[f"score_{p}"]))
+        add(f"mean score seat {p + 1}", mean_estimate(df[f"score_{p}"]))
     add("winner's gold tiles", mean_estimate(df["winner_gold"]))
     add("bursts per game", mean_estimate(df["bursts"]))
     add("bonus turns per game", mean_estimate(df["bonus_turns"]))
@@ -147,7 +147,7 @@ def _summary_table(df):
         add(f"P(end: {end})", proportion_estimate(int((df["end"] == end).sum()), n))
     for p in range(players):
         if f"expected_{p}" in df.columns and df[f"expected_{p}"].notna().all():
-            add(f"seat {p} (optimal): realised - exact turn values per game",
+            add(f"seat {p + 1} (optimal): realised - exact turn values per game",
                 mean_estimate(df[f"value_{p}"] - df[f"expected_{p}"]))
     return pd.DataFrame(rows)
 
@@ -175,7 +175,7 @@ def _cmd_simulate(args) -> int:
     print("\n".join(start_player_lines(out)))
     summ = _summary_table(df)
     print(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print("(se = standard error; ci = 95% confidence interval; seat 0 = the start player)")
+    print("(se = standard error; ci = 95% confidence interval; seats are numbered from 1, seat 1 = the start player)")
     if args.out:
         write_csv(df, args.out)
         print(f"wrote {args.out}")
@@ -236,8 +236,8 @@ def add_cli(sub) -> None:
     q.add_argument("--hands", type=int_list, default=None,
                    help="the race state: tiles left in every player's hand, in turn order, e.g. 5,3,12; the "
                         "advisor then suggests the objective and says why")
-    q.add_argument("--seat", type=nonneg_int, default=None,
-                   help="with --hands: the player to move, 0-based position in --hands (default: 0)")
+    q.add_argument("--seat", type=positive_int, default=None,
+                   help="with --hands: the player to move, by position in --hands, 1 = the first (default: 1)")
     q.add_argument("--yarn-value", type=float, default=None, help="tiles per yarn token (default: from data)")
     q.add_argument("--bonus", choices=["auto", "exact", "approx", "none"], default="auto",
                    help="how bonus turns are valued (default: auto)")
@@ -262,7 +262,7 @@ def add_cli(sub) -> None:
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
     components_arg(q)
-    execution_args(q, backend="threading", what="blocks of games")
+    execution_args(q, what="blocks of games")
     q.set_defaults(func=_cmd_simulate)
 
     q = sub.add_parser("play", help="play one game and print its transcript",

@@ -87,7 +87,7 @@ def press_your_luck(side: str = "A", objective="tiles", *, components=None) -> p
 
 # ------------------------------------------------------------------------------------------ games
 def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
-               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "threading",
+               seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "loky",
                scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
     ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated).  ``n_jobs``,
@@ -109,7 +109,7 @@ def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: s
 
 
 def skill_gap_games(players_list=(2, 3, 4), sides=("A", "B"), n_games=240, heuristic: str = GAME_POLICY,
-                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "threading",
+                    seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "loky",
                     scheduler=None, cache_dir=None) -> pd.DataFrame:
     """One ``"optimal"`` seat against ``heuristic`` seats: ``n_games`` per (players, side) (an int or
     ``{players: n}``), the optimal seat rotating through the seats in equal blocks so seat effects cancel;

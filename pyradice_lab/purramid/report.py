@@ -76,7 +76,7 @@ def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
 
 # ------------------------------------------------------------------------------------------ 3-5 games
 def game_experiments(n_games, seed, *, strong_games=None, player: str | None = None, heuristic: str | None = None,
-                     n_jobs: int = 1, backend: str = "threading", scheduler=None, cache_dir=None):
+                     n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None):
     """Seat advantage, game length and side A vs side B, measured with the report player (every seat
     ``player``, default the registry's ``report_player``, ``strong_games`` per players x side, default
     ``n_games``) with the heuristic (every seat ``heuristic``, default the registry's ``heuristic_player``,
@@ -127,7 +127,7 @@ def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
                           "fair share, %": (100 * seats["fair_share"]).round(1),
                           "mean score (95% CI)": ci_cells(seats, "score")})
     method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
-              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 0 starts (turn position 1); the "
+              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 1 starts (turn position 1); the "
               "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
               "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
               "own, larger sample.")

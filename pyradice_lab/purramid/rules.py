@@ -191,7 +191,7 @@ def place_tiles(g: GameState, p: int, spaces: int) -> None:
         return
     g.winner = p
     g.gold_hand, g.gold_supply = g.gold_supply, 0
-    g.say(f"    seat {p} WINS and takes the {g.gold_hand} gold tiles")
+    g.say(f"    seat {p + 1} WINS and takes the {g.gold_hand} gold tiles")
     r = t - h
     if r > 0:
         k = min(r, g.gold_hand)
@@ -238,7 +238,7 @@ def play_turn(g: GameState, policy, dice: DiceStream) -> None:
         tiles = 0
     bonus = False
     while D >= 1:
-        g.say(f"  {'bonus turn' if bonus else 'turn'} with {D} dice (seat {p}, {g.yarn[p]} yarn)")
+        g.say(f"  {'bonus turn' if bonus else 'turn'} with {D} dice (seat {p + 1}, {g.yarn[p]} yarn)")
         P = 0
         d = D
         placements = 0
@@ -392,10 +392,10 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     g = new_game(players, layout, trace=trace, yarn_tokens=yarn_tokens, components=comp)
     dice = DiceStream(rng)
     totals = [g.total_tiles()]
-    g.say("policies: " + ", ".join(f"seat {p} {pol.name}" for p, pol in enumerate(pols)))
+    g.say("policies: " + ", ".join(f"seat {p + 1} {pol.name}" for p, pol in enumerate(pols)))  # seats from 1
     while not g.over:
-        g.say(f"Turn {g.turns + 1}: seat {g.seat} (hands {g.hands}"
-              + (f", winner seat {g.winner} has {g.gold_hand} gold" if g.winner is not None else "") + ")")
+        g.say(f"Turn {g.turns + 1}: seat {g.seat + 1} (hands {g.hands}"
+              + (f", winner seat {g.winner + 1} has {g.gold_hand} gold" if g.winner is not None else "") + ")")
         pol = pols[g.seat]
         play_turn(g, pol.for_turn(g) if hasattr(pol, "for_turn") else pol, dice)   # for_turn: race-aware seats
         g.turns += 1
@@ -408,7 +408,7 @@ def play_game(players: int = 4, layout="A", policies=None, rng=None, trace: bool
     row["dice_rolled"] = dice.used
     row["doomed_segments"] = g.doomed_segments
     g.say(f"Game over after {g.turns} turns: {g.end}.")
-    g.say("Scores: " + ", ".join(f"seat {p} {s:+d}" for p, s in enumerate(g.scores()))
+    g.say("Scores: " + ", ".join(f"seat {p + 1} {s:+d}" for p, s in enumerate(g.scores()))
           + ("" if g.winner is None else
-             f"  (winner seat {g.winner}, {g.gold_placed} gold tile{'s' * (g.gold_placed != 1)})"))
+             f"  (winner seat {g.winner + 1}, {g.gold_placed} gold tile{'s' * (g.gold_placed != 1)})"))
     return GameRecord("\n".join(g.log) if g.log is not None else "", row, totals)

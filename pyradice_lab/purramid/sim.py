@@ -173,7 +173,7 @@ def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, b
 
 def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rng=None, *,
                    progress: bool = False, n_jobs: int = 1, yarn_tokens: bool = True,
-                   components=None, backend: str = "threading", scheduler=None, cache_dir=None) -> pd.DataFrame:
+                   components=None, backend: str = "loky", scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` complete games with the compiled rules; one row per game.
 
     Parameters
@@ -198,8 +198,8 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
         A designer's components file (partial files merge over the packaged ones: game constants and sides)
         or loaded components (:func:`~.components.load_components`, ``comp.replace(...)``).
     backend, scheduler : optional
-        ``"threading"`` (default: the kernels release the GIL), ``"loky"`` (worker processes) or ``"dask"``
-        (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
+        ``"loky"`` (worker processes; the default of every entry point), ``"threading"`` (the kernels release the
+        GIL) or ``"dask"`` (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
     cache_dir : path, optional
         Store every finished block of games there; a killed call started again plays only the missing ones.
 

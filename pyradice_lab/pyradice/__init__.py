@@ -185,7 +185,7 @@ register_game(
     unrestrictable=("flat_mc",),  # the search player: restrictions apply to the compiled heuristics
     report_player="flat_mc",  # the strongest player affordable at report scale (see the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
-    default_players=2,  # every entry point's default player count (docs/architecture.md, the defaults table)
+    default_players=2,  # every entry point's default (docs/guide/defaults.md): "a game for 2 players (3-4 with a second copy)"
     restrictions={
         "no_skills": "never uses a skill token",
         # a skill is named by its token everywhere (skill table, restricted play, report): the default setup's

@@ -11,7 +11,7 @@
 
 Examples
 --------
->>> df = first_player_advantage(20, players_list=(2,), policy="random_legal", rng=1)
+>>> df = first_player_advantage(20, players_list=(2,), policies="random_legal", rng=1)
 >>> df[["players", "position"]].values.tolist(), df["fair_share"].tolist()
 ([[2, 1], [2, 2]], [0.5, 0.5])
 """
@@ -160,13 +160,15 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     return (out, runs) if return_runs else out
 
 
-def skill_values(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
-                 setup: Setup | None = None, components=None) -> pd.DataFrame:
+def skill_values(n_games: int, players: int = 2, policies: str = "greedy", *, rng=None,
+                 setup: Setup | None = None, components=None, policy=None) -> pd.DataFrame:
     """Score and goals lost when one level's skill token is removed from every board.
 
     Every variant replays the same seeds as the full setup, so ``score_drop`` (mean score per seat with the skill
-    minus without, paired by game) has a small standard error.
+    minus without, paired by game) has a small standard error.  ``policies``: the one policy every seat plays
+    (``policy=``, its old name, is accepted for one release with a DeprecationWarning).
     """
+    policy = _renamed_policy(policies, policy, "skill_values")
     n_games = _check_games(n_games)
     players = check_players(players)
     setup = check_setup(setup, components)
@@ -201,15 +203,17 @@ CARD_GROUPS = (("Many", "Height", "Pairs", "Big"), ("Small", "Loners", "Cluster"
                ("Spread", "Many", "Pairs", "Small"))
 
 
-def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=None,
+def card_balance(n_games: int, players: int = 2, policies: str = "greedy", *, rng=None,
                  groups: Sequence[Sequence[str]] = CARD_GROUPS, setup: Setup | None = None,
-                 components=None, return_points: bool = False):
+                 components=None, return_points: bool = False, policy=None):
     """Points each objective card gives a seat (mean, SD, P(0)), pooling every line-up it appears in.
 
     Discs are random per game; goals and skills come from ``setup`` (default setup).  With
     ``return_points`` also ``{card: {line-up index: points per game (seats averaged)}}``, which pairs two
-    cards of one line-up game by game (:func:`card_findings`).
+    cards of one line-up game by game (:func:`card_findings`).  ``policies``: the one policy every seat plays
+    (``policy=``, its old name, is accepted for one release with a DeprecationWarning).
     """
+    policy = _renamed_policy(policies, policy, "card_balance")
     n_games = _check_games(n_games)
     players = check_players(players)
     base = check_setup(setup, components)
@@ -235,6 +239,18 @@ def card_balance(n_games: int, players: int = 2, policy: str = "greedy", *, rng=
                      "max_points": int(per_seat.max()), "policy": policy, "n_games": len(per_game)})
     out = pd.DataFrame(rows).sort_values("mean_points", ascending=False, ignore_index=True)
     return (out, by_group) if return_points else out
+
+
+def _renamed_policy(policies, policy, where: str):
+    """``policy=`` is the old name of ``policies=`` (one keyword per concept, docs/guide/defaults.md): still
+    accepted for one release, with a DeprecationWarning."""
+    if policy is None:
+        return policies
+    import warnings
+
+    warnings.warn(f"{where}: policy= is renamed policies= (the old name is removed in the next release)",
+                  DeprecationWarning, stacklevel=3)
+    return policy
 
 
 def win_shares(arrays: dict) -> np.ndarray:
@@ -270,12 +286,15 @@ def by_position(arrays: dict, policy: str = "") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4), policy: str = "greedy", *,
-                           rng=None, setup: Setup | None = None, components=None) -> pd.DataFrame:
+def first_player_advantage(n_games: int, players_list: Sequence[int] = (2, 3, 4), policies: str = "greedy", *,
+                           rng=None, setup: Setup | None = None, components=None, policy=None) -> pd.DataFrame:
     """Win share and mean score by turn position (1 = first player), with CIs, against the fair share.
 
     A shared win counts 1/k to each of the k winners, so the shares of a game sum to 1 (:func:`by_position`).
+    ``policies``: the one policy every seat plays (``policy=``, its old name, is accepted for one release with a
+    DeprecationWarning).
     """
+    policy = _renamed_policy(policies, policy, "first_player_advantage")
     n_games = _check_games(n_games)
     _check_policy(policy)
     setup = check_setup(setup, components)

@@ -83,12 +83,12 @@ def _cmd_simulate(args) -> int:
     share = win_shares(arr)
     rows = []
     for s in range(args.players):
-        rows.append({"seat": s, "policy": pols[s], "score": format(mean_estimate(df[f"score_s{s}"]), ".3g"),
+        rows.append({"seat": s + 1, "policy": pols[s], "score": format(mean_estimate(df[f"score_s{s}"]), ".3g"),
                      "goal tokens met": f"{df[f'goals_s{s}'].mean():.2f}",
                      "win share": format(mean_estimate(share[:, s]), ".3g"),
                      "skills used": f"{df[f'skills_used_s{s}'].mean():.2f}"})
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
-        print("By seat (seat s plays policy s; shared wins split; the start seat is drawn by roll-off):")
+        print("By seat (seat k plays the k-th policy, from 1; shared wins split; the start seat is drawn by roll-off):")
         print(pd.DataFrame(rows).to_string(index=False))
         pos = by_position(arr)
         print("\nStart-player advantage, by turn position (1 = the start player of each game; shared wins split):")

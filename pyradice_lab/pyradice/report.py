@@ -12,6 +12,7 @@ from ..engine.findings import format_value
 from ..engine.results import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
 from ..engine.stats import Z95
 from .analysis import (
+    _renamed_policy,
     available_by_turn,
     available_distribution,
     available_findings,
@@ -155,7 +156,8 @@ def experiment_available(n_games: int, seed, runs: dict) -> ExperimentResult:
                    available_findings(df), shown, n_games)
 
 
-def experiment_skills(n_games: int, seed, policy: str = "greedy") -> ExperimentResult:
+def experiment_skills(n_games: int, seed, policies: str = "greedy", *, policy=None) -> ExperimentResult:
+    policy = _renamed_policy(policies, policy, "experiment_skills")  # policy=: the old name, for one release
     df = skill_values(n_games, 2, policy, rng=seed)
     fig, ax = _fig(6.0, 2.7)
     ax.bar(df.skill + "\n" + df.skill_name, df.score_drop, color="tab:green",
@@ -179,7 +181,8 @@ def experiment_skills(n_games: int, seed, policy: str = "greedy") -> ExperimentR
                    method, df, fig, skill_findings(df), shown, n_games)
 
 
-def experiment_cards(n_games: int, seed, policy: str = "greedy") -> ExperimentResult:
+def experiment_cards(n_games: int, seed, policies: str = "greedy", *, policy=None) -> ExperimentResult:
+    policy = _renamed_policy(policies, policy, "experiment_cards")  # policy=: the old name, for one release
     df, points = card_balance(n_games, 2, policy, rng=seed, return_points=True)
     fig, ax = _fig(6.7, 2.8)
     colours = ["tab:red" if s == "rules" else "tab:purple" for s in df.source]

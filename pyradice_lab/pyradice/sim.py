@@ -528,7 +528,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
     --------
     >>> rec = play_game(rng=5)
     >>> print(rec.lines[0])
-    Pyradice, 2 players; first player: seat 0 (roll-off)
+    Pyradice, 2 players; first player: seat 1 (roll-off)
     >>> len(rec.totals), rec.winners in ([0], [1], [0, 1])
     (2, True)
     """
@@ -541,11 +541,11 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
     names = colour_letters(g.table.colour_names)
     lines: list[str] = []
     if trace:
-        lines.append(f"Pyradice, {players} players; first player: seat {g.first} (roll-off)")
+        lines.append(f"Pyradice, {players} players; first player: seat {g.first + 1} (roll-off)")  # seats from 1
         lines.append(f"Setup: {setup.describe()}")
         lines.append("Cards: " + ", ".join(g.table.card_labels()) + "; colour letters: "
                      + ", ".join(f"{x}={n}" for x, n in zip(names, g.table.colour_names)))
-        lines.append("Policies: " + ", ".join(f"seat {s}: {p if isinstance(p, str) else 'custom'}"
+        lines.append("Policies: " + ", ".join(f"seat {s + 1}: {p if isinstance(p, str) else 'custom'}"
                                               for s, p in enumerate(pols)))
         lines.append("Quarry at setup ([..] = available):")
         lines.extend("  " + row for row in g.quarry.render().splitlines())
@@ -556,7 +556,7 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
         mv = g.play(take, place, option)
         if trace:
             pos = g.geometry.position(take)
-            txt = (f"t{turn + 1:02d} seat {seat}: takes {mv.value}{names[mv.colour]} at {pos} "
+            txt = (f"t{turn + 1:02d} seat {seat + 1}: takes {mv.value}{names[mv.colour]} at {pos} "
                    f"({mv.n_available} available) -> {PYRAMID.label(place)}")
             if mv.action is not None:
                 tok = g.table.skills[int(PYRAMID.level_of[place])]
@@ -568,12 +568,12 @@ def play_game(players: int = 2, setup: Setup | None = None, policies=None, rng=N
     if trace:
         labels = g.table.card_labels()
         for s, sc in enumerate(scores):
-            lines.append(f"Seat {s} pyramid:")
+            lines.append(f"Seat {s + 1} pyramid:")
             lines.extend(_pyramid_text(*g.pyramids[s], names))
             goals = " ".join(f"L{lvl}:{'5' if m else '0'}" for lvl, m in zip(GOAL_LEVELS, sc.goals_met))
             cards = " ".join(f"{lab}:{p}" for lab, p in zip(labels, sc.cards))
             lines.append(f"  goals {goals} | cards {cards} | total {sc.total}")
-        lines.append("Winner: " + (f"seat {win[0]}" if len(win) == 1 else "shared by seats " +
-                                   ", ".join(map(str, win))))
+        lines.append("Winner: " + (f"seat {win[0] + 1}" if len(win) == 1 else "shared by seats " +
+                                   ", ".join(str(w + 1) for w in win)))
     return GameRecord(players, g.first, [s.total for s in scores], [s.goals_met for s in scores],
                       [s.cards for s in scores], win, lines, g)

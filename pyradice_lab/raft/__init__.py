@@ -170,7 +170,7 @@ register_game(
     policies=("fixed:1.0", "random", "aim", "greedy", "exact"),
     report_player="exact",  # the strongest player affordable at report scale (see the guide)
     heuristic_player="greedy",  # shown beside it as a sensitivity column
-    default_players=3,  # every entry point's default player count (docs/architecture.md, the defaults table)
+    default_players=3,  # every entry point's default (docs/guide/defaults.md): "2-4 pirates", none singled out: the middle
     restrictions={
         "centre_finger": "presses only the centre finger space (edges without one are never lowered)",
         "fixed_duration": "one intended tilt duration, 1 s (a fixed:<s> player keeps its own)",

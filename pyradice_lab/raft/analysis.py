@@ -408,7 +408,8 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
 
 def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None
                 ) -> ExperimentResult:
-    """Seat 0 always tilts for a fixed time (best edge for its boats); the others play greedy."""
+    """The first seat (index 0; "seat 1" on the page) always tilts for a fixed time (best edge for its boats); the
+    others play greedy."""
     comp = coerce_components(components)
     rows = []
     kids = _children(seed, len(durations) + 1)
@@ -428,28 +429,28 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
     f = t[t["duration"].notna()]
     base = t[t["duration"].isna()].iloc[0]
     fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], f["duration"], f, "seat0_score", "seat 0 (fixed tilt)")
+    _err(ax[0], f["duration"], f, "seat0_score", "seat 1 (fixed tilt)")
     _err(ax[0], f["duration"], f, "opponent_score", "each opponent (greedy)")
-    _err(ax[0], f["duration"], f, "points_gifted", "points seat 0's leftovers complete for others")
-    ax[0].axhline(base["seat0_score"], color="0.5", ls="--", label="seat 0 playing greedy")
+    _err(ax[0], f["duration"], f, "points_gifted", "points seat 1's leftovers complete for others")
+    ax[0].axhline(base["seat0_score"], color="0.5", ls="--", label="seat 1 playing greedy")
     ax[0].set_ylabel("points per game")
     ax[0].legend(fontsize=7)
-    _err(ax[1], f["duration"], f, "seat0_win", "seat 0 win rate")
+    _err(ax[1], f["duration"], f, "seat0_win", "seat 1 win rate")
     ax[1].axhline(1 / players, color="0.5", ls=":", label="fair share")
     ax[1].set_ylabel("win rate")
     ax[1].legend(fontsize=7)
     for a in ax:
-        a.set_xlabel("seat 0's intended tilt (s)")
+        a.set_xlabel("seat 1's intended tilt (s)")
     fig.tight_layout()
     best = f.loc[f["seat0_score"].idxmax()]
-    findings = [difference_of(f"seat 0's points, best fixed tilt ({best['duration']:g} s, the best of {len(f)} tried) "
+    findings = [difference_of(f"seat 1's points, best fixed tilt ({best['duration']:g} s, the best of {len(f)} tried) "
                               f"instead of playing greedy, {players} players", _est(best, "seat0_score"),
                               _est(base, "seat0_score"), player="fixed tilt vs greedy", unit="points",
                               scale=float(base["seat0_score"]) or 1.0),
-                difference_of(f"points seat 0's leftovers complete for others, {f['duration'].iloc[-1]:g} s instead of "
+                difference_of(f"points seat 1's leftovers complete for others, {f['duration'].iloc[-1]:g} s instead of "
                               f"{f['duration'].iloc[0]:g} s tilts, {players} players", _est(f.iloc[-1], "points_gifted"),
                               _est(f.iloc[0], "points_gifted"), player="fixed tilt vs greedy", unit="points")]
-    reading = (f"{n_games:,} games per duration ({players} players). Seat 0 always tilts for the same time (on the edge "
+    reading = (f"{n_games:,} games per duration ({players} players). Seat 1 always tilts for the same time (on the edge "
                "and finger space best for its lifeboats); the others play greedy. The greed curve belongs to the "
                "reconstructed tilt model: a calibrated model moves it.")
     return ExperimentResult("raft_greed_curve", "Greed curve: tilt duration vs points, including gifts", reading,
@@ -458,7 +459,7 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
 
 
 def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, components=None) -> ExperimentResult:
-    """Seat 0's timing noise (dexterity) vs its win rate, everyone playing greedy."""
+    """The first seat's (index 0; "seat 1" on the page) timing noise (dexterity) vs its win rate, everyone greedy."""
     from .physics import default_params
 
     base = default_params().timing_noise
@@ -474,19 +475,19 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
         rows.append(row)
     t = pd.DataFrame(rows)
     fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 0")
+    _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 1")
     ax[0].axhline(1 / players, color="0.5", ls=":", label="fair share")
     ax[0].set_ylabel("win rate")
     ax[0].legend(fontsize=8)
-    _err(ax[1], t["seat0_timing_noise"], t, "score_margin", "seat 0 minus the average opponent")
+    _err(ax[1], t["seat0_timing_noise"], t, "score_margin", "seat 1 minus the average opponent")
     ax[1].axhline(0, color="0.5", ls=":")
     ax[1].set_ylabel("points")
     for a in ax:
-        a.set_xlabel("seat 0 timing noise (log-sd of the executed tilt)")
+        a.set_xlabel("seat 1 timing noise (log-sd of the executed tilt)")
         a.axvline(base, color="0.7", ls="--")
     fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
-    findings = [difference_of(f"seat 0's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
+    findings = [difference_of(f"seat 1's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
                               f"{lo.seat0_timing_noise:g} instead of {hi.seat0_timing_noise:g}, {players} players",
                               _est(lo, m), _est(hi, m), player="greedy", unit=u, scale=sc)
                 for m, u, sc in (("seat0_win", "%", 1 / players), ("score_margin", "points", 5.0))]

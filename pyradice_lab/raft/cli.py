@@ -78,7 +78,7 @@ def add_cli(sub) -> None:
     s.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     components_arg(s)
-    execution_args(s, backend="threading", what="blocks of games")
+    execution_args(s, what="blocks of games")
     s.set_defaults(func=_cmd_simulate)
 
     g = sub.add_parser("play", help="play one game and print its transcript",
@@ -266,7 +266,7 @@ def _cmd_simulate(args) -> int:
     for p in range(args.players):
         sc = mean_estimate(df[f"score_{p}"]) if args.games > 1 else None
         win = proportion_estimate(int((df["winner"] == p).sum()), args.games)
-        rows.append({"seat": p, "policy": df.attrs["policies"][p],
+        rows.append({"seat": p + 1, "policy": df.attrs["policies"][p],
                      "mean_score": sc.value if sc else float(df[f"score_{p}"].iloc[0]),
                      "se": sc.se if sc else float("nan"), "ci_low": sc.ci_low if sc else float("nan"),
                      "ci_high": sc.ci_high if sc else float("nan"), "lifeboats": df[f"boats_{p}"].mean(),
@@ -282,7 +282,7 @@ def _cmd_simulate(args) -> int:
             "score_margin_ci_low", "score_margin_ci_high"]
     with pd.option_context("display.width", 200):
         print("by turn position (1 = start player):")
-        print(pos[cols].assign(position=pos["position"] + 1).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print(pos[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     tie = proportion_estimate(int(df["tie"].sum()), args.games)
     lines = [("turns per game", df["turns"]), ("rounds per game", df["rounds"]), ("winning score", df["winning_score"]),
              ("gems passed per game", df["gems_passed"]), ("points completed by gifts", df["gift_points"])]

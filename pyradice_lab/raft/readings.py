@@ -47,7 +47,7 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
             t.insert(0, "players", p)
             rows.append(t)
     t = pd.concat(rows, ignore_index=True)
-    t["position"] = t["position"] + 1  # in text, tables and figures turn positions are 1-based: 1 = the start player
+    # start_player_table numbers turn positions from 1 (1 = the start player), as text, tables and figures do
     # compact: outright win rates and the points' standard errors are in start_player_table
     t = t[["players", "variant", "position", "games", "fair_share", "win_share", "win_share_ci_low",
            "win_share_ci_high", "mean_score", "score_margin", "score_margin_ci_low", "score_margin_ci_high"]]

@@ -320,8 +320,8 @@ class Game:
         self.note(f"Rocking Raft: {self.players} players, {self.variant} variant; policies {names}")
         self.note(f"Setup: gems in play {_gems(in_play, self.letters)}; raft (N row / middle / S row): {self.raft_text()}")
         for p in range(self.players):
-            self.note(f"  seat {p} lifeboats: " + "; ".join(self.boat_text(b) for b in self.boats[p]))
-        self.note(f"  pirate flag under {self.flag_depth} cards; first player: seat {self.first}")
+            self.note(f"  seat {p + 1} lifeboats: " + "; ".join(self.boat_text(b) for b in self.boats[p]))
+        self.note(f"  pirate flag under {self.flag_depth} cards; first player: seat {self.first + 1}")  # seats from 1
         self.check_conservation("setup")
 
     # ------------------------------------------------------------------------------------- a turn
@@ -402,7 +402,7 @@ class Game:
         self.hand -= placed
         if placed.any():
             where = "; ".join(self.boat_text(b) for b, h in zip(boats, held) if h.any())
-            self.note(f"    seat {q} places {_gems(placed, self.letters)} -> {where}")
+            self.note(f"    seat {q + 1} places {_gems(placed, self.letters)} -> {where}")
         return placed
 
     def play_turn(self) -> None:
@@ -421,7 +421,7 @@ class Game:
         cumw, cumf = cumulative_tables(*fate_table(edge, fi, duration, self.seat_params[p], self.comp.raft))
         fallen, self.raft = sample_tilt(self.turn_u[1], self.turn_u[2:], self.raft, cumw, cumf)
         self.hand = fallen.copy()
-        self.note(f"Turn {self.turn} (round {(self.turn - 1) // self.players + 1}), seat {p}: tilts {edge} edge, "
+        self.note(f"Turn {self.turn} (round {(self.turn - 1) // self.players + 1}), seat {p + 1}: tilts {edge} edge, "
                   f"{self.comp.raft.fingers[edge][fi]} finger, {duration:.2f} s -> fell {_gems(fallen, self.letters)}")
         self.check_conservation("tilt")
         self.resolve(fallen)
@@ -465,7 +465,7 @@ class Game:
                     if q != p:
                         self.stats["gift_points"] += b.points
                         self.gifted[p] += b.points
-                    self.note(f"    seat {q} completes {self.card_name(b.card)}")
+                    self.note(f"    seat {q + 1} completes {self.card_name(b.card)}")
                 else:
                     keep.append(b)
             self.boats[q] = keep
@@ -481,7 +481,7 @@ class Game:
                     self.card_tally[b.card, 1] += b.turns
                     draws[p] += int(self.replace_sunk)
                     self.stats["sunk"] += 1
-                    self.note(f"    seat {p}'s {self.card_name(b.card)} sinks (card to the bottom of the deck)")
+                    self.note(f"    seat {p + 1}'s {self.card_name(b.card)} sinks (card to the bottom of the deck)")
                 else:
                     keep.append(b)
             self.boats[p] = keep
@@ -504,13 +504,13 @@ class Game:
             if card == FLAG:
                 self.flag_drawn = True
                 self.flag_turn = self.turn
-                self.note(f"    seat {q} draws the pirate flag: the game ends after seat {self.last}'s turn")
+                self.note(f"    seat {q + 1} draws the pirate flag: the game ends after seat {self.last + 1}'s turn")
                 continue
             self.boats[q].append(self.new_boat(card))
-            self.note(f"    seat {q} draws {self.card_name(card)}")
+            self.note(f"    seat {q + 1} draws {self.card_name(card)}")
             return
         self.deck_exhausted = True
-        self.note(f"    seat {q} cannot draw: the deck is empty")
+        self.note(f"    seat {q + 1} cannot draw: the deck is empty")
 
     # ------------------------------------------------------------------------------------- whole game
     def play(self) -> GameRecord:
@@ -538,8 +538,8 @@ class Game:
                     "gifts_placed": self.stats["gifts_placed"], "gift_points": self.stats["gift_points"],
                     "sunk": self.stats["sunk"], "deck_exhausted": self.deck_exhausted, "truncated": self.truncated,
                     "black_passed": self.stats["black_passed"]})
-        self.note("Final: " + ", ".join(f"seat {p} {scores[p]} pts ({boats[p]} boats)" for p in range(self.players))
-                  + (f"; winner seat {winner}" if winner >= 0 else "; shared win"))
+        self.note("Final: " + ", ".join(f"seat {p + 1} {scores[p]} pts ({boats[p]} boats)" for p in range(self.players))
+                  + (f"; winner seat {winner + 1}" if winner >= 0 else "; shared win"))
         return GameRecord(row, list(self.log))
 
 

@@ -138,7 +138,7 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
              params=None, components=None, skills=None, flag_depth: int | None = None,
              max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1, progress: bool = False,
              chunk: int = CHUNK, discards_roll: bool = False, replace_sunk: bool = True,
-             card_columns: bool = False, backend: str = "threading", scheduler=None, cache_dir=None) -> GameBatch:
+             card_columns: bool = False, backend: str = "loky", scheduler=None, cache_dir=None) -> GameBatch:
     """Play ``n_games`` games; return per-game rows and per-card totals (see :func:`simulate_games`)."""
     if not isinstance(card_columns, bool):
         raise TypeError(f"card_columns must be True or False, got {card_columns!r}")
@@ -237,7 +237,7 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
                    params=None, components=None, skills=None, flag_depth: int | None = None,
                    max_turns: int = MAX_TURNS, engine: str = "auto", n_jobs: int = 1,
                    progress: bool = False, chunk: int = CHUNK, discards_roll: bool = False,
-                   replace_sunk: bool = True, card_columns: bool = False, backend: str = "threading",
+                   replace_sunk: bool = True, card_columns: bool = False, backend: str = "loky",
                    scheduler=None, cache_dir=None) -> pd.DataFrame:
     """Simulate ``n_games`` full games of Rocking Raft.
 
@@ -265,8 +265,8 @@ def simulate_games(n_games: int, players: int = 3, variant: str = "standard", po
     n_jobs : int
         Parallel workers over chunks of games (results do not depend on it).
     backend, scheduler : optional
-        ``"threading"`` (default: numpy releases the GIL), ``"loky"`` (worker processes) or ``"dask"``
-        (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
+        ``"loky"`` (worker processes; the default of every entry point), ``"threading"`` (numpy releases the
+        GIL) or ``"dask"`` (``scheduler``: a cluster's address); see :mod:`pyradice_lab.engine.execution`.
     cache_dir : path, optional
         Store every finished block of games there; a killed call started again plays only the missing ones.
     chunk : int
@@ -324,10 +324,11 @@ def by_position(games: pd.DataFrame, column: str = "score") -> np.ndarray:
 
 
 def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Win rate and points by turn position (0 = the start player), with 95% CIs.
+    """Win rate and points by turn position (1 = the start player), with 95% CIs.
 
     Seats are dealt the first-player token at random, so a seat's numbers average over positions and hide a
-    start-player advantage; this table re-indexes every game by turn position.  Columns: ``position``,
+    start-player advantage; this table re-indexes every game by turn position.  Columns: ``position`` (the turn position, 1 = the start
+    player, as everything a person reads numbers it),
     ``win_rate`` (outright wins, Wilson CI), ``win_share`` (ties split equally between the tied players; the
     shares sum to 1, compare them with ``fair_share`` = 1 / players), ``mean_score`` and ``score_margin``
     (the position's points minus the average of the other players'), each with ``_se``, ``_ci_low``,
@@ -352,7 +353,7 @@ def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> t = start_player_table(simulate_games(40, players=3, rng=2))
     >>> t["position"].tolist(), round(float(t["win_share"].sum()), 12)
-    ([0, 1, 2], 1.0)
+    ([1, 2, 3], 1.0)
     """
     players = int(games["players"].iloc[0]) if "players" in games and len(games) else 0
     score = by_position(games, "score")
@@ -365,7 +366,7 @@ def start_player_table(games: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for pos in range(players):
         others = (score.sum(axis=1) - score[:, pos]) / max(players - 1, 1)
-        row = {"position": pos, "games": n, "fair_share": 1.0 / players}
+        row = {"position": pos + 1, "games": n, "fair_share": 1.0 / players}  # turn positions are 1-based
         row.update(proportion_estimate(int(solo[:, pos].sum()), n).to_dict("win_rate"))
         row.update(_estimate(share[:, pos]).to_dict("win_share"))
         row.update(_estimate(score[:, pos]).to_dict("mean_score"))

@@ -121,7 +121,7 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
             starts.append(t)
             for r in t.itertuples():
                 for m in ("win_share", "score_margin"):
-                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position + 1}",
+                    rows.append({"finding": "start player", "players": p, "policy": pol, "item": f"position {r.position}",
                                  "metric": m, "value": getattr(r, m), "se": getattr(r, f"{m}_se"),
                                  "ci_low": getattr(r, f"{m}_ci_low"), "ci_high": getattr(r, f"{m}_ci_high"),
                                  "reference": 1 / p if m == "win_share" else 0.0, "n": len(games)})
@@ -194,7 +194,7 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
     out = []
     strong, heur = policies[-1], policies[:-1]
     for r in start.itertuples():
-        if r.position != 0:
+        if r.position != 1:  # turn positions are 1-based: 1 = the start player
             continue
         who = "start player"
         out.append(Finding("difference", f"{who}'s win share, {r.players} players", r.win_share, r.win_share_ci_low,
@@ -204,7 +204,7 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
                            r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games),
                            null=0.0, test="t interval", player=r.policy, unit="points", scale=5.0))
     # how far each start-player number moved from each heuristic to the strong player
-    s0 = start[start.position == 0].set_index(["players", "policy"])
+    s0 = start[start.position == 1].set_index(["players", "policy"])
     for p in sorted(set(start.players)):
         for h in heur:
             if (p, strong) not in s0.index or (p, h) not in s0.index:
@@ -256,7 +256,7 @@ def _figure(table, start, players, policies, card_players):
             ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
                         sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
         ax.axhline(1 / p, color="0.5", ls=":")
-        ax.set_xticks(range(p), [str(k + 1) for k in range(p)])  # 1 = the start player
+        ax.set_xticks(range(1, p + 1), [str(k) for k in range(1, p + 1)])  # 1 = the start player
         ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
     axes[0].set_ylabel("share of the wins (95% CI)")
     axes[0].legend(fontsize=7)

@@ -147,7 +147,7 @@ def test_the_replay_leaves_the_shared_engine_untouched():
     position_from_game(1, 3)
     assert python_twins()["base_turn"].__globals__["choose_keep"] is before
     text, _ = play_game(2, policies="expectimax", rng=1, engine="python")
-    assert "[  4]           p1: rerolls (kept none) -> " in text
+    assert "[  4]           p2: rerolls (kept none) -> " in text  # transcripts number seats from 1
 
 
 def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):

@@ -107,8 +107,9 @@ def test_rules_setup_by_default_and_extensions_labelled():
     assert not three["automa"].any() and (three["setup"] == "3p").all()
     assert (simulate_games(2, players=3, automa=True, policies="random_legal", rng=2, engine="python")["setup"]
             == "3p + automa").all()
-    text, _ = play_game(rng=3, policies="random_legal", engine="python")
+    text, _ = play_game(players=2, rng=3, policies="random_legal", engine="python")
     assert text.startswith("Meerkat Kingdom: 2p + automa;")
+    assert play_game(rng=3, policies="random_legal", engine="python").transcript.startswith("Meerkat Kingdom: 3p;")
     with pytest.raises(TypeError, match="automa"):
         simulate_games(1, automa="yes")
 

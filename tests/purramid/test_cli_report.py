@@ -44,13 +44,13 @@ def test_simulate_optimal_policy(capsys):
     rc, out = run(["purramid", "simulate", "--players", "2", "--games", "4", "--seed", "2", "--policies",
                    "optimal,risk:0.35", "--no-progress"], capsys)
     assert rc == 0 and "; 2 players; policies optimal, " in out
-    assert "seat 0 (optimal): realised - exact turn values per game" in out
+    assert "seat 1 (optimal): realised - exact turn values per game" in out
 
 
 def test_simulate_prints_estimates_with_cis(capsys):
     rc, out = run(["purramid", "simulate", "--players", "3", "--games", "30", "--seed", "1", "--policy",
                    "risk:0.3", "--no-progress"], capsys)
-    assert rc == 0 and "P(seat 0 wins) (the start player)" in out and "ci_low" in out and "; 30 games" in out
+    assert rc == 0 and "P(seat 1 wins) (the start player)" in out and "ci_low" in out and "; 30 games" in out
     assert "start player (turn position 1) wins " in out
 
 

@@ -187,6 +187,7 @@ def test_start_player_table_reindexes_by_turn_position():
                           "boats_0": [3, 2, 2], "boats_1": [1, 3, 2], "boats_2": [1, 4, 1]})
     np.testing.assert_array_equal(by_position(games), [[10, 4, 1], [20, 5, 9], [7, 3, 7]])
     t = start_player_table(games)
+    assert t["position"].tolist() == [1, 2, 3]  # turn positions are numbered from 1 (1 = the start player)
     # game 3: seats 1 and 0 tie on 7 points and 2 boats (positions 0 and 2) -> a shared win
     np.testing.assert_allclose(t["win_rate"], [2 / 3, 0, 0])
     np.testing.assert_allclose(t["win_share"], [2.5 / 3, 0, 0.5 / 3])

@@ -60,20 +60,20 @@ def test_the_jack_example_of_the_rules():
     game.resolve(fallen)
 
     log = "\n".join(game.log)
-    assert "seat 0 places R1 Y1 -> " in log
+    assert "seat 1 places R1 Y1 -> " in log  # transcripts number seats from 1
     assert "K1 back to the raft centre (black is never passed)" in log
     assert "passes R3 B3 to the left" in log
-    assert "seat 1 places B1 -> " in log
-    assert "seat 2 places R2 B1 -> " in log
-    assert "seat 3 places B1 -> " in log
+    assert "seat 2 places B1 -> " in log
+    assert "seat 3 places R2 B1 -> " in log
+    assert "seat 4 places B1 -> " in log
     assert "nobody can place R1: back to the raft centre" in log
     order = [ln.strip() for ln in game.log if "completes" in ln or "draws" in ln]
-    assert order == [f"seat 0 completes {game.card_name(card('RR'))}",
-                     f"seat 0 completes {game.card_name(card('YYY'))}",
-                     f"seat 2 completes {game.card_name(card('RR-B'))}",
-                     f"seat 0 draws {game.card_name(top[0])}",
-                     f"seat 0 draws {game.card_name(top[1])}",
-                     f"seat 2 draws {game.card_name(top[2])}"]
+    assert order == [f"seat 1 completes {game.card_name(card('RR'))}",
+                     f"seat 1 completes {game.card_name(card('YYY'))}",
+                     f"seat 3 completes {game.card_name(card('RR-B'))}",
+                     f"seat 1 draws {game.card_name(top[0])}",
+                     f"seat 1 draws {game.card_name(top[1])}",
+                     f"seat 3 draws {game.card_name(top[2])}"]
     assert game.piles[jack] == [card("RR"), card("YYY")] and game.piles[will] == [card("RR-B")]
     assert game.piles[eliz] == [] and game.piles[ang] == []
     assert [b.card for b in game.boats[jack]] == top[:2]
