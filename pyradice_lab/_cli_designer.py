@@ -82,7 +82,8 @@ def add_compare(sub, name: str) -> None:
                    help="with --until: at most this many games per set (default: 100 x --games)")
     c.add_argument("--players", type=positive_int, default=None, help="players (default: the game's default)")
     c.add_argument("--policies", type=comma_names, default=None,
-                   help="one policy for every seat or one per seat, comma-separated (default: the game's)")
+                   help="one policy for every seat or one per seat, comma-separated (default: the game's "
+                        "report player)")
     c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
     _option_arg(c)
     c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
