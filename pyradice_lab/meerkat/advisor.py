@@ -87,7 +87,7 @@ __all__ = ["advise", "Position", "load_position", "position_from_game", "positio
 OBJECTIVES = {"margin": "expected end-of-game points margin (own minus w_opp x the others' mean)",
               "points": "expected end-of-game points (own)"}
 #: the players whose evaluation :func:`advise` uses (all exact: no sampling)
-POLICIES = ("expectimax", "heuristic", "greedy")
+POLICIES = ("expectimax", "expectimax_v2", "heuristic", "greedy")
 #: the five burrow action spaces, in the engine's order
 BURROW_ACTIONS = ("move", "queen", "swap", "oasis", "male")
 _TOKENS = TOKEN_NAMES[1:10]        # what can lie on a tile (hazards fire at once and turn to their tan side)
@@ -621,9 +621,10 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
         ``"margin"``: the player's evaluation (its expected end-of-game points on the tiles minus ``w_opp`` x the
         others' mean, plus the bonus it takes and what it credits a guardian or the queen); ``"points"``: the
         same with ``w_opp = 0`` (own points only).
-    policy : {"expectimax", "heuristic", "greedy"}
-        Whose evaluation: ``expectimax`` (expected end-of-game majorities) or the players that score the tiles
-        as they stand.
+    policy : {"expectimax", "expectimax_v2", "heuristic", "greedy"}
+        Whose evaluation: ``expectimax`` (expected end-of-game majorities), ``expectimax_v2`` (the same with
+        issue 27's tuned burrow cost: what the report player ``mcts_v2`` plays where it does not search, and the
+        web page's default) or the players that score the tiles as they stand.
     rng : None
         Unused (every value is exact); accepted for the common signature of the advisors.
     components : path or Components, optional

@@ -21,7 +21,9 @@ class RaftDesk(Desk):
     name, title = "raft", "Rocking Raft"
     fields = ("position", "objective")
     query = ("seed", "players", "turn", "stage")
-    max_turn = 120
+    #: the last turn the layout endpoint replays to: twice the longest of 900 simulated games (28 turns with 4
+    #: players; 2 to 4 players, 300 games each)
+    max_turn = 60
 
     def layout(self, query) -> dict:
         from .advisor import position_from_game
@@ -32,8 +34,8 @@ class RaftDesk(Desk):
         players = _int(q, "players", 3, 2, 4)
         turn = _int(q, "turn", 1, 1, self.max_turn)
         stage = _pick(q, "stage", ("tilt", "load"), "tilt")
-        pos = self.run(lambda: _replayed(lambda: position_from_game(seed, turn, players=players,
-                                                                    after_tilt=stage == "load")))
+        pos = self.run(lambda: self.cached(("layout", seed, players, turn, stage), lambda: _replayed(
+            lambda: position_from_game(seed, turn, players=players, after_tilt=stage == "load"))))
         comp = load_components(None)
         slots, points = comp.deck_arrays()
         letters = list(comp.gems.letters)
