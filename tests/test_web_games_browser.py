@@ -79,11 +79,12 @@ def test_meerkat_page_answers_like_advise(browser, server):
     sent = _after_change(wait, sent)
     assert sent["position"]["seat"][0]["meerkats"].get("9") == 1
     assert sent["position"]["roll"][0] == first["position"]["roll"][0] % 6 + 1
-    expected = advise(sent["position"], objective=sent["objective"])
+    expected = advise(sent["position"], objective=sent["objective"], policy="expectimax_v2")   # the desk's player
     cells, n = _top_row(d)
     assert n == len(expected)
     assert cells[1] == expected["option"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+    assert d.find_element(By.ID, "table-note").text.startswith("ranked by: expectimax_v2 (the report player mcts_v2")
 
 
 def test_raft_page_answers_like_advise(browser, server):
@@ -161,7 +162,7 @@ def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, serv
     click(d, "#mk-die-1")                           # a die turned: not the seeded game's roll any more
     changed = _after_change(wait, sent)
     assert changed["position"]["roll"][1] == sent["position"]["roll"][1] % 6 + 1
-    expected = advise(changed["position"], objective=changed["objective"])
+    expected = advise(changed["position"], objective=changed["objective"], policy="expectimax_v2")
     cells, n = _top_row(d)
     assert n == len(expected) and cells[1] == expected["option"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)

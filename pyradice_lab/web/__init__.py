@@ -41,7 +41,7 @@ Safe from a hostile page (any web site the user's browser has open can send requ
   silently; every game warms in its own thread, so a quick game is served while a slow one compiles;
 - every answer names the player whose judgement ranks it (``player``, and ``player_why`` when it is not the
   game's report player: ``desk.player``);
-- SIGTERM and Ctrl-C stop ``serve`` within :data:`SHUTDOWN_GRACE` seconds plus a moment: requests still
+- SIGTERM and Ctrl-C stop ``serve`` within :data:`SHUTDOWN_GRACE` seconds plus a moment (well under 2 s): requests still
   computing are abandoned (their threads are daemons).
 
 Examples
@@ -81,7 +81,7 @@ KEEP_ALIVE_TIMEOUT = 5
 #: requests that may wait for a busy desk (beyond them: 503 "busy" with ``Retry-After``)
 MAX_WAITING = 8
 #: seconds ``serve`` waits for requests in flight after SIGTERM / Ctrl-C before it stops anyway
-SHUTDOWN_GRACE = 1
+SHUTDOWN_GRACE = 0.5
 #: the ``Sec-Fetch-Site`` values accepted on ``/api/`` requests (the page's own requests, the address bar)
 FETCH_SITES = ("same-origin", "none")
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
@@ -220,7 +220,10 @@ class _Slots:
                 pass
 
         threading.Thread(target=work, name=f"desk-{self.title}", daemon=True).start()
-        ok, value = await done
+        try:
+            ok, value = await done
+        except asyncio.CancelledError:     # the server is stopping (or the client left): the thread is abandoned
+            raise RequestError("the server is stopping", 503) from None
         if not ok:
             raise value
         return value
