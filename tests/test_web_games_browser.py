@@ -25,9 +25,12 @@ from pyradice_lab.web import create_app  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+_APP = {}
+
+
 @pytest.fixture(scope="module")
 def server():
-    app = create_app("A")
+    app = _APP["app"] = create_app("A")
     for desk in app.state.desks.values():       # compile every engine first (the page would say it warms up)
         desk.advise(desk.warm_body())
     with serving(app) as url:
@@ -214,3 +217,29 @@ def test_raft_page_sets_the_hand_by_clicking_and_ranks_the_loadings(browser, ser
     cells, n = _top_row(d)
     assert n == len(expected) and cells[1] == expected["action"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5.01e-4)   # shown to 3 decimals
+
+
+def test_a_warming_game_shows_how_long_its_solver_has_been_prepared(browser, server):
+    """While a game warms up, the page says "preparing the solver: N s so far", counts on and asks again; once
+    warm, the answer replaces the message."""
+    import re
+    import time
+
+    d = browser
+    desk = _APP["app"].state.desks["raft"]
+    desk.warming, desk.warm_started = True, time.monotonic() - 5
+    try:
+        d.get("about:blank")
+        d.get(server + "#raft")
+        wait = WebDriverWait(d, 60)
+        spinner = lambda d: d.find_element(By.ID, "table-spinner-text").text  # noqa: E731
+        first = wait.until(lambda d: re.search(r"preparing the solver: (\d+) s so far", spinner(d)))
+        assert int(first.group(1)) >= 5 and d.find_element(By.ID, "table-spinner").is_displayed()
+        later = wait.until(lambda d: (lambda m: m if m and int(m.group(1)) > int(first.group(1)) else None)(
+            re.search(r"preparing the solver: (\d+) s so far", spinner(d))))
+        assert later
+    finally:
+        desk.warming = False
+    wait.until(lambda d: d.execute_script("return document.body.dataset.tableGame || ''") == "raft")
+    assert not d.find_element(By.ID, "table-spinner").is_displayed()
+    assert d.find_element(By.ID, "table-note").text.startswith("ranked by: exact")
