@@ -179,6 +179,11 @@ def test_serve_stops_within_two_seconds_of_sigterm_or_ctrl_c(sig, tmp_path):
     proc = _start_serve(port, tmp_path)
     try:
         _wait_answering(proc, port)
+        if sig == signal.SIGTERM:   # the stall reproducer on a fresh server, its engines compiling meanwhile
+            for seed in range(1, 7):
+                r, dt = _timed(lambda s=seed: httpx.get(f"http://127.0.0.1:{port}/api/meerkat/layout",
+                                                        params={"seed": s, "players": 3, "turn": 200}, timeout=30))
+                assert r.status_code == 400 and dt < 1.0, (r.text, dt)
         # a long request in flight: the first solve of a board the warm-up does not solve (seconds)
         done = threading.Event()
         threading.Thread(target=lambda: (_quiet(lambda: httpx.post(

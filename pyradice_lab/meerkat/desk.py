@@ -36,14 +36,14 @@ class MeerkatDesk(Desk):
     games_cached = 16
 
     def layout(self, query) -> dict:
-        from .advisor import _TOKENS, _setup
-        from .components import default_components
-
         q = self.check_query(query)
         seed = _int(q, "seed", 1, 0, 10 ** 6)
         players = _int(q, "players", 2, 1, 3)
         turn = _int(q, "turn", 0, 0, self.max_turn)
         stage = _pick(q, "stage", ("reroll", "action"), "reroll")
+        from .advisor import _TOKENS, _setup
+        from .components import default_components  # after the checks: a refusal imports nothing
+
         pos = self.run(lambda: self._replay(seed, players, turn, stage == "action"))
         comp = default_components()
         V = _setup(comp).V

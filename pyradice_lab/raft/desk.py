@@ -26,14 +26,14 @@ class RaftDesk(Desk):
     max_turn = 60
 
     def layout(self, query) -> dict:
-        from .advisor import position_from_game
-        from .components import load_components
-
         q = self.check_query(query)
         seed = _int(q, "seed", 7, 0, 10 ** 6)
         players = _int(q, "players", 3, 2, 4)
         turn = _int(q, "turn", 1, 1, self.max_turn)
         stage = _pick(q, "stage", ("tilt", "load"), "tilt")
+        from .advisor import position_from_game
+        from .components import load_components  # after the checks: a refusal imports nothing
+
         pos = self.run(lambda: self.cached(("layout", seed, players, turn, stage), lambda: _replayed(
             lambda: position_from_game(seed, turn, players=players, after_tilt=stage == "load"))))
         comp = load_components(None)
