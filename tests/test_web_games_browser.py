@@ -243,3 +243,41 @@ def test_a_warming_game_shows_how_long_its_solver_has_been_prepared(browser, ser
     wait.until(lambda d: d.execute_script("return document.body.dataset.tableGame || ''") == "raft")
     assert not d.find_element(By.ID, "table-spinner").is_displayed()
     assert d.find_element(By.ID, "table-note").text.startswith("ranked by: exact")
+
+
+def test_an_img_on_another_site_starts_no_work(browser, server, caplog):
+    """A page of another site (here http://localhost:PORT, another site than 127.0.0.1) that points an ``<img>``
+    at the layout endpoint sends no Origin; Chromium's ``Sec-Fetch-Site: cross-site`` gets it refused (403)
+    before the desk does anything."""
+    import logging
+    import time
+    from urllib.parse import urlsplit
+
+    from browser import serving
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+
+    target = server + "api/meerkat/layout?seed=9&players=3&turn=5"
+
+    async def hostile(request):
+        return HTMLResponse(f'<!doctype html><img id="x" src="{target}" alt="">')
+
+    desk = _APP["app"].state.desks["meerkat"]
+    calls = []
+    desk.layout = lambda q, _orig=desk.layout: (calls.append(q), _orig(q))[1]
+    caplog.set_level(logging.INFO, logger="pyradice_lab.web")
+    try:
+        with serving(Starlette(routes=[Route("/", hostile)])) as other:
+            port = urlsplit(other).port
+            browser.get(f"http://localhost:{port}/")
+            WebDriverWait(browser, 30).until(
+                lambda d: d.execute_script("return document.getElementById('x').complete"))
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not any("cross-site" in r.getMessage() for r in caplog.records):
+                time.sleep(0.2)
+    finally:
+        del desk.layout
+    refused = [r.getMessage() for r in caplog.records if "refused GET /api/meerkat/layout" in r.getMessage()]
+    assert refused and "cross-site" in refused[0] and "(403)" in refused[0], caplog.text
+    assert calls == []

@@ -144,6 +144,7 @@ class _Guard:
                                 f"itself")
         if problem is None:
             return await self.app(scope, receive, send)
+        log.info("refused %s %s (%d): %s", scope.get("method"), scope.get("path"), problem[0], problem[1])
         body = json.dumps({"error": problem[1]}).encode()
         await send({"type": "http.response.start", "status": problem[0],
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
