@@ -25,9 +25,12 @@ from pyradice_lab.web import create_app  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+_APP = {}
+
+
 @pytest.fixture(scope="module")
 def server():
-    app = create_app("A")
+    app = _APP["app"] = create_app("A")
     for desk in app.state.desks.values():       # compile every engine first (the page would say it warms up)
         desk.advise(desk.warm_body())
     with serving(app) as url:
@@ -79,11 +82,12 @@ def test_meerkat_page_answers_like_advise(browser, server):
     sent = _after_change(wait, sent)
     assert sent["position"]["seat"][0]["meerkats"].get("9") == 1
     assert sent["position"]["roll"][0] == first["position"]["roll"][0] % 6 + 1
-    expected = advise(sent["position"], objective=sent["objective"])
+    expected = advise(sent["position"], objective=sent["objective"], policy="expectimax_v2")   # the desk's player
     cells, n = _top_row(d)
     assert n == len(expected)
     assert cells[1] == expected["option"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
+    assert d.find_element(By.ID, "table-note").text.startswith("ranked by: expectimax_v2 (the report player mcts_v2")
 
 
 def test_raft_page_answers_like_advise(browser, server):
@@ -161,7 +165,7 @@ def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, serv
     click(d, "#mk-die-1")                           # a die turned: not the seeded game's roll any more
     changed = _after_change(wait, sent)
     assert changed["position"]["roll"][1] == sent["position"]["roll"][1] % 6 + 1
-    expected = advise(changed["position"], objective=changed["objective"])
+    expected = advise(changed["position"], objective=changed["objective"], policy="expectimax_v2")
     cells, n = _top_row(d)
     assert n == len(expected) and cells[1] == expected["option"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5e-4)
@@ -213,3 +217,67 @@ def test_raft_page_sets_the_hand_by_clicking_and_ranks_the_loadings(browser, ser
     cells, n = _top_row(d)
     assert n == len(expected) and cells[1] == expected["action"].iloc[0]
     assert float(cells[2]) == pytest.approx(expected["value"].iloc[0], abs=5.01e-4)   # shown to 3 decimals
+
+
+def test_a_warming_game_shows_how_long_its_solver_has_been_prepared(browser, server):
+    """While a game warms up, the page says "preparing the solver: N s so far", counts on and asks again; once
+    warm, the answer replaces the message."""
+    import re
+    import time
+
+    d = browser
+    desk = _APP["app"].state.desks["raft"]
+    desk.warming, desk.warm_started = True, time.monotonic() - 5
+    try:
+        d.get("about:blank")
+        d.get(server + "#raft")
+        wait = WebDriverWait(d, 60)
+        spinner = lambda d: d.find_element(By.ID, "table-spinner-text").text  # noqa: E731
+        first = wait.until(lambda d: re.search(r"preparing the solver: (\d+) s so far", spinner(d)))
+        assert int(first.group(1)) >= 5 and d.find_element(By.ID, "table-spinner").is_displayed()
+        later = wait.until(lambda d: (lambda m: m if m and int(m.group(1)) > int(first.group(1)) else None)(
+            re.search(r"preparing the solver: (\d+) s so far", spinner(d))))
+        assert later
+    finally:
+        desk.warming = False
+    wait.until(lambda d: d.execute_script("return document.body.dataset.tableGame || ''") == "raft")
+    assert not d.find_element(By.ID, "table-spinner").is_displayed()
+    assert d.find_element(By.ID, "table-note").text.startswith("ranked by: exact")
+
+
+def test_an_img_on_another_site_starts_no_work(browser, server, caplog):
+    """A page of another site (here http://localhost:PORT, another site than 127.0.0.1) that points an ``<img>``
+    at the layout endpoint sends no Origin; Chromium's ``Sec-Fetch-Site: cross-site`` gets it refused (403)
+    before the desk does anything."""
+    import logging
+    import time
+    from urllib.parse import urlsplit
+
+    from browser import serving
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+
+    target = server + "api/meerkat/layout?seed=9&players=3&turn=5"
+
+    async def hostile(request):
+        return HTMLResponse(f'<!doctype html><img id="x" src="{target}" alt="">')
+
+    desk = _APP["app"].state.desks["meerkat"]
+    calls = []
+    desk.layout = lambda q, _orig=desk.layout: (calls.append(q), _orig(q))[1]
+    caplog.set_level(logging.INFO, logger="pyradice_lab.web")
+    try:
+        with serving(Starlette(routes=[Route("/", hostile)])) as other:
+            port = urlsplit(other).port
+            browser.get(f"http://localhost:{port}/")
+            WebDriverWait(browser, 30).until(
+                lambda d: d.execute_script("return document.getElementById('x').complete"))
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not any("cross-site" in r.getMessage() for r in caplog.records):
+                time.sleep(0.2)
+    finally:
+        del desk.layout
+    refused = [r.getMessage() for r in caplog.records if "refused GET /api/meerkat/layout" in r.getMessage()]
+    assert refused and "cross-site" in refused[0] and "(403)" in refused[0], caplog.text
+    assert calls == []

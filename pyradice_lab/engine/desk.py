@@ -17,10 +17,19 @@ The protocol (what the server reads from a desk):
     the ranked options for the JSON object ``body`` (``position`` plus the game's options, ``desk.fields``):
     ``{"game", "decision", "objective", "options": [...], "best": {...}}``; ``gate=False`` lets the warm-up's
     own request through while ``warming``;
-``warming``, ``solved``, ``warm()``
-    the warm-up flag (requests answered 503 with ``Retry-After`` meanwhile), whether a request has been
-    answered, and the warm-up itself (by default one ``advise(warm_body(), gate=False)``: it compiles the
-    game's kernels);
+``warming``, ``warm_started``, ``solved``, ``warm()``
+    the warm-up flag (requests answered 503 with ``Retry-After`` meanwhile, and how long the warm-up has run:
+    :meth:`Desk.warming_seconds`), whether a request has been answered, and the warm-up itself (by default one
+    ``advise(warm_body(), gate=False)``: it compiles the game's kernels);
+``max_turn``
+    the last turn ``layout`` replays a seeded game to (a bound from the game's length, so a turn the game never
+    reaches is refused before any replay); replays are cached (:meth:`Desk.cached`);
+``workers``
+    how many of the desk's requests the server computes at once (each in its own worker thread, off the event
+    loop; further requests wait, a bounded number of them, then are answered 503 "busy");
+``player``, ``player_why``
+    the player whose judgement ranks the options (named in every answer; empty: the registry's
+    ``report_player``) and, when it is not the report player, why;
 ``settings``
     the names of the server's start-up options the desk takes as keyword arguments (``create_app(layout=...,
     components=...)``): a desk is built as ``DESK(**{k: v for k in settings})``;
@@ -56,6 +65,8 @@ from __future__ import annotations
 import math
 import numbers
 import threading
+import time
+from collections import OrderedDict
 
 __all__ = ["Desk", "RequestError", "WARM_RETRY_AFTER", "int_field", "pick", "replayed", "num"]
 
@@ -120,11 +131,50 @@ class Desk:
     query: tuple = ("seed", "players")
     settings: tuple = ()
     aliases: dict = {}
+    #: the last turn ``layout`` replays to (0: the desk takes no turn)
+    max_turn: int = 0
+    #: requests computed at once (the server's worker threads for this desk)
+    workers: int = 1
+    #: the player ranking the options ("": the registry's report player) and why, when it is not that one
+    player: str = ""
+    player_why: str = ""
+    #: replays (and other pure answers) remembered per desk
+    cache_size: int = 64
 
     def __init__(self):
         self.lock = threading.Lock()
         self.warming = False
+        self.warm_started = None
         self.solved = False
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    def warming_seconds(self) -> float:
+        """Seconds since the warm-up began (0 when none is running)."""
+        started = getattr(self, "warm_started", None)
+        return max(0.0, time.monotonic() - started) if self.warming and started is not None else 0.0
+
+    def cached(self, key, fn):
+        """``fn()``, remembered under ``key`` (a bounded LRU of :attr:`cache_size` answers, refusals included:
+        a :class:`RequestError` is raised again from the cache)."""
+        with self._cache_lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                ok, value = self._cache[key]
+                if ok:
+                    return value
+                raise RequestError(*value)
+        try:
+            value, ok = fn(), True
+        except RequestError as exc:
+            value, ok = (str(exc), exc.status, exc.headers), False
+        with self._cache_lock:
+            self._cache[key] = (ok, value)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        if ok:
+            return value
+        raise RequestError(*value)
 
     @property
     def state(self) -> dict:

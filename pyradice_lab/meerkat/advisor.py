@@ -77,7 +77,7 @@ __all__ = ["advise", "Position", "load_position", "position_from_game", "positio
 OBJECTIVES = {"margin": "expected end-of-game points margin (own minus w_opp x the others' mean)",
               "points": "expected end-of-game points (own)"}
 #: the players whose evaluation :func:`advise` uses (all exact: no sampling)
-POLICIES = ("expectimax", "heuristic", "greedy")
+POLICIES = ("expectimax", "expectimax_v2", "heuristic", "greedy")
 _KEEP_ORDER = (7, 6, 5, 4, 3, 2, 1, 0)
 
 
@@ -198,7 +198,7 @@ def _why_action(pos, code, value, best_gain) -> str:
     return f"{what}: {why}" + ("; " + ", ".join(extra) if extra else "")
 
 
-def advise(position, *, objective: str = "margin", policy: str = "expectimax", rng=None,
+def advise(position, *, objective: str = "margin", policy: str = "expectimax_v2", rng=None,
            components=None) -> pd.DataFrame:
     """Rank the options of the decision at hand: which dice to keep for the reroll, or which action to take.
 
@@ -210,9 +210,11 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax", r
         ``"margin"``: the player's evaluation (its expected end-of-game points on the tiles minus ``w_opp`` x the
         others' mean, plus the bonus it takes and what it credits a guardian or the queen); ``"points"``: the
         same with ``w_opp = 0`` (own points only).
-    policy : {"expectimax", "heuristic", "greedy"}
-        Whose evaluation: ``expectimax`` (expected end-of-game majorities) or the players that score the tiles
-        as they stand.
+    policy : {"expectimax", "expectimax_v2", "heuristic", "greedy"}
+        Whose evaluation: ``expectimax_v2`` (the default: expected end-of-game majorities with issue 27's tuned
+        burrow cost, what the report player ``mcts_v2`` plays on every decision it does not search; the report
+        player itself gives no value per option), ``expectimax`` (the untuned one, the default before issue 43)
+        or the players that score the tiles as they stand.
     rng : None
         Unused (every value is exact); accepted for the common signature of the advisors.
     components : path or Components, optional

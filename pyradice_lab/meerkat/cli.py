@@ -212,7 +212,7 @@ def _cmd_advise(args) -> int:
     print(pos.text())
     decision = df.attrs["decision"]
     print(f"\n{'which dice to keep for the reroll' if decision == 'reroll' else 'which action'} "
-          f"({args.policy}'s evaluation, exact); value: {df.attrs['objective']}")
+          f"(ranked by: {args.policy}, exact); value: {df.attrs['objective']}")
     cols = ["option", "value", "regret"] + (["p_better"] if decision == "reroll" else []) + ["why"]
     with pd.option_context("display.width", 200, "display.max_colwidth", 90):
         print(df[cols].head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
@@ -313,8 +313,10 @@ def add_cli(sub) -> None:
     q.add_argument("--after-reroll", action="store_true", help="the action decision of that turn (after the reroll)")
     q.add_argument("--objective", choices=["margin", "points"], default="margin",
                    help="margin: own minus the others' expected points (default); points: own only")
-    q.add_argument("--policy", choices=["expectimax", "heuristic", "greedy"], default="expectimax",
-                   help="whose evaluation (default: expectimax)")
+    q.add_argument("--policy", choices=["expectimax_v2", "expectimax", "heuristic", "greedy"],
+                   default="expectimax_v2", help="whose evaluation ranks the options (default: expectimax_v2, the "
+                                                 "evaluation the report player mcts_v2 plays where it does not "
+                                                 "search)")
     q.add_argument("--top", type=positive_int, default=8, help="options to show (default: %(default)s)")
     q.add_argument("--dump-position", type=output_file(".toml"), default=None,
                    help="also write the position as a TOML file (to edit and ask again)")

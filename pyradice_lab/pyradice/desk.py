@@ -90,7 +90,8 @@ class PyradiceDesk(Desk):
                             "vp_now": int(r.vp_now), "why": r.why, "then": r.then, "after": {"values": v,
                                                                                             "colours": c}})
         return {"game": self.name, "decision": "move", "objective": df.attrs["objective"], "options": options,
-                "best": options[0], "moves": len(df), "samples": samples, "candidates": candidates, "seed": seed}
+                "best": options[0], "moves": len(df), "samples": samples, "candidates": candidates, "seed": seed,
+                "player": policy}
 
 
 def _afters(pos, df) -> list[tuple[list, list]]:

@@ -25,15 +25,24 @@ Safe from a hostile page (any web site the user's browser has open can send requ
 - the ``Host`` header must name this machine (``localhost``, ``127.0.0.1``, ``::1``, the ``--host`` address or a
   name given with ``allowed_hosts``): anything else is answered 400, which defeats DNS rebinding;
 - ``POST`` bodies must be sent as ``Content-Type: application/json`` (415 otherwise: a cross-site form or
-  ``text/plain`` post cannot be made to run a solve) and an ``Origin`` header, when sent, must be this server's
-  own (403 otherwise); bodies over :data:`MAX_BODY` bytes are refused (413);
+  ``text/plain`` post cannot be made to run a solve); every ``/api/`` request, GET or POST, is refused (403)
+  when its ``Origin`` header, if sent, is not this server's own, or its ``Sec-Fetch-Site`` header, if sent, is
+  not ``same-origin`` or ``none`` (an ``<img>`` or a link on another site sends no Origin but says
+  ``cross-site``); bodies over :data:`MAX_BODY` bytes are refused (413);
 - a connection that does not deliver its whole request within :data:`READ_TIMEOUT` seconds is closed, idle
   keep-alive connections after :data:`KEEP_ALIVE_TIMEOUT`; a client that disconnects mid-body is logged in one
   line (logger ``pyradice_lab.web``);
-- every desk bounds its numbers before any work, and one lock per desk (per board for Purramid) lets one request
-  at a time compute;
-- while the start-up warm-up compiles a game's engine, its requests are answered 503 with ``Retry-After`` (the
-  page says it is warming up and asks again) instead of waiting silently.
+- every desk bounds its numbers before any work (a turn beyond ``desk.max_turn`` is refused before any replay;
+  replays are cached), and computes in its own worker threads (``desk.workers``, daemon threads off the event
+  loop): one game's long solve delays no other game; at most :data:`MAX_WAITING` further requests wait for a
+  desk, beyond them the answer is 503 "busy" with ``Retry-After``;
+- while the start-up warm-up compiles a game's engine, its requests are answered 503 with ``Retry-After`` and
+  ``warming_seconds`` (the page says "preparing the solver: N s so far" and asks again) instead of waiting
+  silently; every game warms in its own thread, so a quick game is served while a slow one compiles;
+- every answer names the player whose judgement ranks it (``player``, and ``player_why`` when it is not the
+  game's report player: ``desk.player``);
+- SIGTERM and Ctrl-C stop ``serve`` within :data:`SHUTDOWN_GRACE` seconds plus a moment (well under 2 s): requests still
+  computing are abandoned (their threads are daemons).
 
 Examples
 --------
@@ -50,13 +59,14 @@ import json
 import logging
 import threading
 import time
+from collections import deque
 from importlib import resources
 
 from ..engine import registry
 from ..engine.desk import WARM_RETRY_AFTER, RequestError
 
 __all__ = ["create_app", "build_desks", "RequestError", "MAX_BODY", "serve", "warm_desks", "LOCAL_HOSTS",
-           "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "WARM_RETRY_AFTER"]
+           "READ_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "WARM_RETRY_AFTER", "MAX_WAITING", "SHUTDOWN_GRACE"]
 
 log = logging.getLogger("pyradice_lab.web")
 
@@ -68,6 +78,12 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 READ_TIMEOUT = 10.0
 #: seconds an idle keep-alive connection stays open
 KEEP_ALIVE_TIMEOUT = 5
+#: requests that may wait for a busy desk (beyond them: 503 "busy" with ``Retry-After``)
+MAX_WAITING = 8
+#: seconds ``serve`` waits for requests in flight after SIGTERM / Ctrl-C before it stops anyway
+SHUTDOWN_GRACE = 0.5
+#: the ``Sec-Fetch-Site`` values accepted on ``/api/`` requests (the page's own requests, the address bar)
+FETCH_SITES = ("same-origin", "none")
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/advisor.js": ("advisor.js", "text/javascript; charset=utf-8"),
            "/tables.js": ("tables.js", "text/javascript; charset=utf-8"),
@@ -99,8 +115,8 @@ def _host_name(header: str) -> str:
 
 
 class _Guard:
-    """ASGI middleware: the Host allowlist (400), and for POST the JSON content type (415) and a same-origin
-    ``Origin`` when one is sent (403)."""
+    """ASGI middleware: the Host allowlist (400); for POST the JSON content type (415); for every ``/api/``
+    request a same-origin ``Origin`` and a ``Sec-Fetch-Site`` of :data:`FETCH_SITES` when sent (403)."""
 
     def __init__(self, app, hosts):
         self.app = app
@@ -115,15 +131,20 @@ class _Guard:
         if _host_name(host) not in self.hosts:
             problem = (400, f"host {host!r} is not served here: open the page as http://127.0.0.1:PORT/ "
                             f"(or start the server with --allow-host for another name)")
-        elif scope.get("method") == "POST":
+        else:
+            origin, site = headers.get("origin"), headers.get("sec-fetch-site")
             ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-            origin = headers.get("origin")
-            if ctype != "application/json":
+            work = scope.get("method") == "POST" or scope.get("path", "").startswith("/api/")
+            if scope.get("method") == "POST" and ctype != "application/json":
                 problem = (415, f"POST bodies must be sent as Content-Type: application/json, got {ctype or 'none'!r}")
-            elif origin is not None and origin.lower() != f"{scope.get('scheme', 'http')}://{host}".lower():
+            elif work and origin is not None and origin.lower() != f"{scope.get('scheme', 'http')}://{host}".lower():
                 problem = (403, f"requests from another site ({origin!r}) are refused")
+            elif work and site is not None and site.strip().lower() not in FETCH_SITES:
+                problem = (403, f"requests from another site (Sec-Fetch-Site: {site!r}) are refused: open the page "
+                                f"itself")
         if problem is None:
             return await self.app(scope, receive, send)
+        log.info("refused %s %s (%d): %s", scope.get("method"), scope.get("path"), problem[0], problem[1])
         body = json.dumps({"error": problem[1]}).encode()
         await send({"type": "http.response.start", "status": problem[0],
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -150,6 +171,79 @@ async def _read_body(request) -> bytes:
 
     await asyncio.wait_for(read(), READ_TIMEOUT)
     return b"".join(chunks)
+
+
+class _Slots:
+    """A desk's worker slots: at most ``workers`` of its requests compute at once, each in its own daemon thread
+    (off the event loop; a solve abandoned at shutdown does not hold the process), at most ``waiting`` more
+    wait for a slot (503 "busy" beyond them).  A slot is freed when its thread ends, even if the request that
+    started it has gone."""
+
+    def __init__(self, title: str, workers: int, waiting: int):
+        self.title, self.free, self.waiting = title, max(1, int(workers)), int(waiting)
+        self.queue: deque = deque()
+        self.lock = threading.Lock()
+
+    async def run(self, fn, *args):
+        loop = asyncio.get_running_loop()
+        with self.lock:
+            if self.free > 0:
+                self.free -= 1
+                turn = None
+            elif len(self.queue) >= self.waiting:
+                raise RequestError(f"{self.title}'s advisor is busy ({self.waiting} requests already wait for it); "
+                                   f"ask again in a moment", 503, {"Retry-After": str(WARM_RETRY_AFTER)})
+            else:
+                turn = loop.create_future()
+                self.queue.append(turn)
+        if turn is not None:
+            try:
+                await turn
+            except asyncio.CancelledError:
+                with self.lock:
+                    granted = turn not in self.queue
+                    if not granted:
+                        self.queue.remove(turn)
+                if granted:
+                    self._release()
+                raise
+        done = loop.create_future()
+
+        def work():
+            try:
+                out = (True, fn(*args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the request
+                out = (False, exc)
+            self._release()
+            try:
+                loop.call_soon_threadsafe(_settle, done, out)
+            except RuntimeError:       # the loop has closed (the server stopped): nobody waits for the answer
+                pass
+
+        threading.Thread(target=work, name=f"desk-{self.title}", daemon=True).start()
+        try:
+            ok, value = await done
+        except asyncio.CancelledError:     # the server is stopping (or the client left): the thread is abandoned
+            raise RequestError("the server is stopping", 503) from None
+        if not ok:
+            raise value
+        return value
+
+    def _release(self):
+        with self.lock:
+            if not self.queue:
+                self.free += 1
+                return
+            turn = self.queue.popleft()
+        try:
+            turn.get_loop().call_soon_threadsafe(_settle, turn, (True, None))
+        except RuntimeError:
+            self._release()
+
+
+def _settle(fut, out):
+    if not fut.done():
+        fut.set_result(out)
 
 
 def build_desks(layout="A", components=None) -> dict:
@@ -183,6 +277,8 @@ def build_desks(layout="A", components=None) -> dict:
             desk.name = name
         if not desk.title:
             desk.title = spec.title
+        if not desk.player:
+            desk.player = spec.report_player
         desks[name] = desk
     return desks
 
@@ -222,7 +318,6 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
     {'game': 'purramid', 'title': 'Purramid'}
     """
     from starlette.applications import Starlette
-    from starlette.concurrency import run_in_threadpool
     from starlette.requests import ClientDisconnect
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
@@ -234,16 +329,21 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
             raise ValueError(f"allowed_hosts / host must be host names or addresses, got {h!r}")
 
     desks = build_desks(layout, components)
+    slots = {game: _Slots(d.title, getattr(d, "workers", 1), MAX_WAITING) for game, d in desks.items()}
     pages = {path: (resources.files(__package__).joinpath("static", fname).read_bytes(), ctype)
              for path, (fname, ctype) in _STATIC.items()}
 
     def headers():
         return {"Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 
-    def error(exc: Exception) -> JSONResponse:
+    def error(exc: Exception, game: str | None = None) -> JSONResponse:
         status = exc.status if isinstance(exc, RequestError) else 400
         extra = exc.headers if isinstance(exc, RequestError) else {}
-        return JSONResponse({"error": " ".join(str(exc).split())}, status_code=status, headers={**headers(), **extra})
+        out = {"error": " ".join(str(exc).split())}
+        d = desks.get(game)
+        if status == 503 and d is not None and d.warming:      # how long the solver has been prepared so far
+            out["warming_seconds"] = round(d.warming_seconds(), 1)
+        return JSONResponse(out, status_code=status, headers={**headers(), **extra})
 
     async def static(request):
         content, ctype = pages[request.url.path]
@@ -254,16 +354,17 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
             raise RequestError(f"game must be one of {', '.join(desks)}, got {game!r}", 404)
         return desks[game]
 
-    async def post_json(request, answer):
+    async def post_json(request, game, answer):
         """Read the JSON body of a POST (bounded, with its read deadline) and answer it with ``answer(body)``
-        in a worker thread; every refusal is a JSON error with its status."""
+        in one of the game desk's worker slots; every refusal is a JSON error with its status."""
         try:
             raw = await _read_body(request)
             try:
                 body = json.loads(raw or b"null")
             except (ValueError, UnicodeDecodeError, RecursionError):
                 raise RequestError("the request body must be JSON (nested at most a few levels)") from None
-            out = await run_in_threadpool(answer, body)
+            desk(game)
+            out = await slots[game].run(answer, body)
         except ClientDisconnect:
             client = request.client
             log.info("client %s disconnected before sending its whole request", client.host if client else "?")
@@ -271,24 +372,29 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
         except TimeoutError:
             return error(RequestError(f"the request body did not arrive within {READ_TIMEOUT:g} s", 408))
         except (RequestError, ValueError, TypeError) as exc:
-            return error(exc)
+            return error(exc, game)
         return JSONResponse(out, headers=headers())
 
     async def layout_of(request, game):
         try:
-            out = await run_in_threadpool(desk(game).layout, dict(request.query_params))
+            d = desk(game)
+            out = await slots[game].run(d.layout, dict(request.query_params))
         except (RequestError, ValueError, TypeError) as exc:
-            return error(exc)
+            return error(exc, game)
         return JSONResponse(out, headers=headers())
 
     async def advise_of(request, game):
         def answer(body):
+            d = desk(game)
             t0 = time.perf_counter()
-            out = desk(game).advise(body)
+            out = d.advise(body)
             out.setdefault("seconds", time.perf_counter() - t0)
+            out.setdefault("player", d.player)
+            if out["player"] == d.player and d.player_why:
+                out.setdefault("player_why", d.player_why)
             return out
 
-        return await post_json(request, answer)
+        return await post_json(request, game, answer)
 
     async def game_layout(request):
         return await layout_of(request, request.path_params["game"])
@@ -329,8 +435,9 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
 
 
 def warm_desks(desks: dict) -> threading.Thread:
-    """Compile the games' engines once, one game after the other in one background thread (each desk's
-    ``warm()``; a game's requests are answered 503 with ``Retry-After`` until its turn is done).
+    """Compile the games' engines once, each game in its own background thread (each desk's ``warm()``; a
+    game's requests are answered 503 with ``Retry-After`` and ``warming_seconds`` until its own warm-up is done,
+    so a quick game is served while a slow one still compiles).
 
     Parameters
     ----------
@@ -340,25 +447,35 @@ def warm_desks(desks: dict) -> threading.Thread:
     Returns
     -------
     threading.Thread
-        The (daemon) thread compiling them.
+        A (daemon) thread that ends when every game is warm.
 
     Examples
     --------
     >>> warm_desks(create_app("A").state.desks).join()   # doctest: +SKIP
     """
+    now = time.monotonic()
     for d in desks.values():
         d.warming = True
+        d.warm_started = now
 
-    def _warm():
-        for name, d in desks.items():
-            try:
-                d.warm()     # the warm-up's own request passes the 503 gate
-            except Exception as exc:  # noqa: BLE001 - a warm-up failure shows on the first real request instead
-                log.warning("warming up %s failed: %s", name, exc)
-            finally:
-                d.warming = False
+    def _warm(name, d):
+        try:
+            d.warm()     # the warm-up's own request passes the 503 gate
+        except Exception as exc:  # noqa: BLE001 - a warm-up failure shows on the first real request instead
+            log.warning("warming up %s failed: %s", name, exc)
+        finally:
+            d.warming = False
 
-    t = threading.Thread(target=_warm, name="advisor-warm-up-games", daemon=True)
+    threads = [threading.Thread(target=_warm, args=(name, d), name=f"advisor-warm-up-{name}", daemon=True)
+               for name, d in desks.items()]
+    for t in threads:
+        t.start()
+
+    def _all():
+        for t in threads:
+            t.join()
+
+    t = threading.Thread(target=_all, name="advisor-warm-up-games", daemon=True)
     t.start()
     return t
 
@@ -444,4 +561,4 @@ def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=N
     print(f"Table companion ({', '.join(d.title for d in desks)}) on http://{host}:{port}/  "
           f"({notes + '; ' if notes else ''}Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=_timed_protocol(),
-                timeout_keep_alive=KEEP_ALIVE_TIMEOUT)
+                timeout_keep_alive=KEEP_ALIVE_TIMEOUT, timeout_graceful_shutdown=SHUTDOWN_GRACE)

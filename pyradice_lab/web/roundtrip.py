@@ -31,7 +31,8 @@ def _quantile(xs, q: float) -> float:
 
 
 def measure(requests: int = 40, positions: int = 4, *, samples: int = 32) -> dict[str, dict]:
-    """Per game ``{"n", "p50_ms", "p95_ms", "max_ms", "status"}`` of ``requests`` sequential advise POSTs."""
+    """Per game ``{"n", "p50_ms", "p95_ms", "max_ms", "status", "player"}`` of ``requests`` sequential advise
+    POSTs (``player``: the player the answers name as ranking them)."""
     import httpx
     import uvicorn
 
@@ -62,16 +63,17 @@ def measure(requests: int = 40, positions: int = 4, *, samples: int = 32) -> dic
                 bodies[game] = [{"position": d, **extra} for d in docs]
             for game, cycle in bodies.items():
                 client.post(f"/api/{game}/advise", json=cycle[0])        # each game's first answer untimed
-                times, codes = [], set()
+                times, codes, players = [], set(), set()
                 for i in range(requests):
                     t0 = time.perf_counter()
                     r = client.post(f"/api/{game}/advise", json=cycle[i % len(cycle)])
                     r.read()
                     times.append(time.perf_counter() - t0)
                     codes.add(r.status_code)
+                    players.add(r.json().get("player", ""))
                 out[game] = {"n": requests, "p50_ms": 1000 * _quantile(times, 0.5),
                              "p95_ms": 1000 * _quantile(times, 0.95), "max_ms": 1000 * max(times),
-                             "status": sorted(codes)}
+                             "status": sorted(codes), "player": ", ".join(sorted(players))}
     finally:
         srv.should_exit = True
         thread.join(10)
@@ -90,9 +92,9 @@ def main(argv=None) -> int:
     res = measure(args.requests, args.positions, samples=args.samples)
     print(f"advise round trips on loopback, {args.requests} sequential POSTs per game ({args.positions} positions "
           f"cycled; {args.samples} rollouts x 8 candidates where sampled)")
-    print(f"{'game':<10} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}  status")
+    print(f"{'game':<10} {'ranked by':<14} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}  status")
     for game, r in res.items():
-        print(f"{game:<10} {r['p50_ms']:>9.1f} {r['p95_ms']:>9.1f} {r['max_ms']:>9.1f}  {r['status']}")
+        print(f"{game:<10} {r['player']:<14} {r['p50_ms']:>9.1f} {r['p95_ms']:>9.1f} {r['max_ms']:>9.1f}  {r['status']}")
     return 0
 
 

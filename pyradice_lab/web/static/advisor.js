@@ -5,7 +5,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 (function () {
   const U = 64, H = 52, PAD = 8, SVGNS = "http://www.w3.org/2000/svg";
   const st = { board: null, layout: null, covered: new Set(), placed: new Set(), turnDice: 5, diceLeft: 5,
-               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0 };
+               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null };
   const $ = (id) => document.getElementById(id);
   const key = (s) => s[0] + "," + s[1];
 
@@ -104,11 +104,14 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
       return;
     }
     const seq = ++st.seq;
-    const timer = setTimeout(() => {
-      $("spinner-text").textContent = "Solving this board… the first solve compiles the exact solver (about 30 s); " +
-        "later answers take milliseconds.";
-      $("spinner").hidden = false;
-    }, 250);
+    // a wait the player can see: the seconds so far, counted on the page between the server's answers
+    const waiting = (text, base) => {
+      clearInterval(st.ticker);
+      const t0 = Date.now(), tick = () => { $("spinner-text").textContent = text(Math.round(base + (Date.now() - t0) / 1000)); };
+      tick(); $("spinner").hidden = false; st.ticker = setInterval(tick, 1000);
+    };
+    const timer = setTimeout(() => waiting((n) => "Solving this board… the first solve of a board prepares the " +
+      `exact solver (later answers take milliseconds): preparing the solver: ${n} s so far`, 0), 250);
     let res, data;
     const sent = body();
     try {
@@ -118,14 +121,15 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     } catch (e) {
       res = { ok: false }; data = { error: "the server did not answer: " + e };
     } finally {
-      clearTimeout(timer);
+      clearTimeout(timer); clearInterval(st.ticker);
     }
     if (seq !== st.seq) return;            // a newer question is on its way
     if (res.status === 503) {              // the server is still warming up the opening board: say so, ask again
       const wait = Math.max(1, Number(res.headers.get("Retry-After")) || 2);
-      $("spinner-text").textContent = "The advisor is warming up (its first solve compiles the exact solver, " +
-        "about 30 s); asking again in " + wait + " s…";
-      $("spinner").hidden = false;
+      if (data.warming_seconds !== undefined)
+        waiting((n) => "The advisor is warming up (its first solve compiles the exact solver once per machine): " +
+                       `preparing the solver: ${n} s so far; asking again every ${wait} s…`, Number(data.warming_seconds) || 0);
+      else waiting(() => `The advisor is busy: ${data.error || ""} Asking again in ${wait} s…`, 0);
       document.body.dataset.warming = "1";
       setTimeout(() => { if (seq === st.seq) ask(); }, 1000 * wait);
       return;
@@ -172,7 +176,8 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     $("odds").textContent = od.dice > 0
       ? `Rolling ${od.dice} ${od.dice === 1 ? "die" : "dice"} now: ${pct(od.probability)} chance that no dice sum to an open space's number.`
       : "No dice left to roll.";
-    $("note").textContent = `Objective ${d.objective}; bonus turns valued ${d.bonus}; answered in ${(1000 * d.seconds).toFixed(0)} ms.`;
+    $("note").textContent = `ranked by: ${d.player || "?"}` + (d.player_why ? ` (${d.player_why})` : "") +
+      `; objective ${d.objective}; bonus turns valued ${d.bonus}; answered in ${(1000 * d.seconds).toFixed(0)} ms.`;
   }
 
   function playBest() {

@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const COLOURS = { r: "#d32f2f", y: "#f2c12e", g: "#2e7d32", b: "#1e5bc6", k: "#222", R: "#d32f2f", Y: "#f2c12e",
                     B: "#1e5bc6", K: "#222" };
-  const st = { game: null, seq: 0, data: {}, best: null, answer: null, titles: {} };
+  const st = { game: null, seq: 0, data: {}, best: null, answer: null, titles: {}, ticker: null };
 
   function el(name, attrs, parent, text) {
     const e = document.createElementNS(SVGNS, name);
@@ -46,9 +46,18 @@
   const fmt = (v) => (v === null || v === undefined) ? "" : Number(v).toFixed(3);
 
   // ------------------------------------------------------------------------------------------ asking
+  // a wait the player can see: the seconds so far, counted on the page between the server's answers
+  function waiting(text, base) {
+    clearInterval(st.ticker);
+    const t0 = Date.now(), show = () => {
+      $("table-spinner-text").textContent = text(Math.round(base + (Date.now() - t0) / 1000));
+    };
+    show(); $("table-spinner").hidden = false;
+    st.ticker = setInterval(show, 1000);
+  }
   async function ask() {
     const G = GAMES[st.game], seq = ++st.seq, sent = G.body();
-    const timer = setTimeout(() => { $("table-spinner-text").textContent = "Thinking…"; $("table-spinner").hidden = false; }, 250);
+    const timer = setTimeout(() => waiting((n) => n < 2 ? "Thinking…" : `Thinking… ${n} s so far`, 0), 250);
     let res, data;
     try {
       res = await fetch(`/api/${st.game}/advise`, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -56,13 +65,16 @@
       data = await res.json();
     } catch (e) {
       res = { ok: false }; data = { error: "the server did not answer: " + e };
-    } finally { clearTimeout(timer); }
+    } finally { clearTimeout(timer); clearInterval(st.ticker); }
     if (seq !== st.seq) return;
-    if (res.status === 503) {              // the game's engine is still compiling: say so, ask again
+    if (res.status === 503) {              // the game's engine is still compiling (or busy): say so, ask again
       const wait = Math.max(1, Number(res.headers.get("Retry-After")) || 2);
-      $("table-spinner-text").textContent = `The advisor is warming up (compiling ${G.title}'s engine once); ` +
-        `asking again in ${wait} s…`;
-      $("table-spinner").hidden = false; document.body.dataset.warming = "1";
+      if (data.warming_seconds !== undefined)
+        waiting((n) => `The advisor is warming up (compiling ${G.title}'s engine once per machine): ` +
+                       `preparing the solver: ${n} s so far; asking again every ${wait} s…`,
+                Number(data.warming_seconds) || 0);
+      else waiting(() => `The advisor is busy: ${data.error || ""} Asking again in ${wait} s…`, 0);
+      document.body.dataset.warming = "1";
       setTimeout(() => { if (seq === st.seq) ask(); }, 1000 * wait);
       return;
     }
@@ -94,7 +106,8 @@
     });
     $("table-verdict").textContent = "Best: " + d.best.option + (d.best.then ? " — " + d.best.then : "");
     $("table-verdict").dataset.option = d.best.option;
-    $("table-note").textContent = `value: ${d.objective}; answered in ${(1000 * d.seconds).toFixed(0)} ms.` +
+    $("table-note").textContent = `ranked by: ${d.player || "?"}` + (d.player_why ? ` (${d.player_why})` : "") +
+      `; value: ${d.objective}; answered in ${(1000 * d.seconds).toFixed(0)} ms.` +
       (d.moves ? ` ${d.moves} moves, the ${d.candidates} best sampled ${d.samples} times each (seed ${d.seed}).` : "");
     $("table-play").hidden = !G.play;
   }
