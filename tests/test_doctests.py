@@ -21,7 +21,7 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
 GAME_MODULES = [f"pyradice_lab.purramid.{m}" for m in (
     "advisor", "_position", "_layout", "analysis", "board", "chance", "components", "odds", "policies", "race", "report", "rules", "sim", "solver",
     "turns")] + [f"pyradice_lab.meerkat.{m}" for m in (
-    "_position", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
+    "_position", "_setup", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
 
 
 @pytest.mark.parametrize("name", MODULES + GAME_MODULES)
