@@ -10,7 +10,7 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
            "pyradice_lab.engine.figures", "pyradice_lab.engine._lazy", "pyradice_lab.engine._sources", "pyradice_lab.engine._jit",
            "pyradice_lab.engine.outcomes", "pyradice_lab.design.strength", "pyradice_lab.engine.limits", "pyradice_lab.design.compare",
            "pyradice_lab.design.robustness", "pyradice_lab.design.balance", "pyradice_lab.design._balance_grid",
-          "pyradice_lab.engine.positions",
+           "pyradice_lab.engine.positions",
            "pyradice_lab.engine.checkspec", "pyradice_lab.engine.schema", "pyradice_lab.engine._schema_merge", "pyradice_lab.engine.execution",
            "pyradice_lab.engine._execution_blocks", "pyradice_lab.engine._findings_prose",
            "pyradice_lab.engine._findings_players"]

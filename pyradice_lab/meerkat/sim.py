@@ -444,9 +444,9 @@ def python_twins() -> dict:
     """name -> pure-Python twin of every numba function of the game engine modules."""
     from numba.core.registry import CPUDispatcher
 
-    from . import automa, evaluation, kernel, oasis, policies, rules, search, turns
+    from . import _rules_chance, automa, evaluation, kernel, oasis, policies, rules, search, turns
 
-    modules = (rules, oasis, automa, evaluation, policies, turns, search, kernel)
+    modules = (_rules_chance, rules, oasis, automa, evaluation, policies, turns, search, kernel)
     spaces = {m.__name__: dict(vars(m)) for m in modules}
     for space in spaces.values():
         space["TRACE"] = True  # the twins record trace events (compiled code prunes them)
