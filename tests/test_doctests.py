@@ -9,7 +9,8 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
            "pyradice_lab.report", "pyradice_lab.engine.registry", "pyradice_lab.report.overview", "pyradice_lab.engine.findings",
            "pyradice_lab.engine.figures", "pyradice_lab.engine._lazy", "pyradice_lab.engine._sources", "pyradice_lab.engine._jit",
            "pyradice_lab.engine.outcomes", "pyradice_lab.design.strength", "pyradice_lab.engine.limits", "pyradice_lab.design.compare",
-           "pyradice_lab.design.robustness", "pyradice_lab.design.balance", "pyradice_lab.engine.positions",
+           "pyradice_lab.design.robustness", "pyradice_lab.design.balance", "pyradice_lab.design._balance_grid",
+           "pyradice_lab.engine.positions",
            "pyradice_lab.engine.checkspec", "pyradice_lab.engine.schema", "pyradice_lab.engine._schema_merge", "pyradice_lab.engine.execution",
            "pyradice_lab.engine._execution_blocks", "pyradice_lab.engine._findings_prose",
            "pyradice_lab.engine._findings_players"]
@@ -18,9 +19,9 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
 # Purramid's and Meerkat's modules with examples (Pyradice's run in tests/pyradice/test_cli_components.py,
 # Rocking Raft's in tests/raft/test_doctests.py).
 GAME_MODULES = [f"pyradice_lab.purramid.{m}" for m in (
-    "advisor", "_position", "analysis", "board", "chance", "components", "odds", "policies", "race", "report", "rules", "sim", "solver",
+    "advisor", "_position", "_layout", "analysis", "board", "chance", "components", "odds", "policies", "race", "report", "rules", "sim", "solver",
     "turns")] + [f"pyradice_lab.meerkat.{m}" for m in (
-    "_position", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
+    "_position", "_setup", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
 
 
 @pytest.mark.parametrize("name", MODULES + GAME_MODULES)

@@ -115,8 +115,9 @@ def top(module: str) -> str:
 
 
 def layer(top_name: str) -> int:
-    """The layer of a top-level module or package (the CLI's private ``_cli_*`` modules are the CLI's)."""
-    return 4 if top_name.startswith("_cli") else LAYERS[top_name]
+    """The layer of a top-level module or package (the CLI's private ``_cli_*`` modules are the CLI's, the
+    bench's ``_bench_*`` the bench's)."""
+    return 4 if top_name.startswith(("_cli", "_bench")) else LAYERS[top_name]
 
 
 def upward(importer: str, imported: str) -> str | None:
@@ -159,7 +160,7 @@ def all_arrows(strings: bool = False):
 
 def test_every_module_is_in_a_layer():
     tops = {top(module_name(p)) for p in PACKAGE.rglob("*.py")}
-    assert {t for t in tops if not t.startswith("_cli")} <= set(LAYERS)
+    assert {t for t in tops if not t.startswith(("_cli", "_bench"))} <= set(LAYERS)
 
 
 def test_no_import_runs_upward():
@@ -178,7 +179,7 @@ def test_no_string_import_runs_upward_or_reaches_a_game_by_name():
 
 
 #: where no game is named (docstrings and comments aside): everything above the games
-NAMELESS = ("design", "report", "web", "cli.py", "_cli*.py", "bench.py")
+NAMELESS = ("design", "report", "web", "cli.py", "_cli*.py", "bench.py", "_bench*.py")
 _LAB = re.compile(r"pyradice[-_]lab", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
 

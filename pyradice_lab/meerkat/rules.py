@@ -27,7 +27,7 @@ the game is ``g = (W, tapes, prm)``: three arrays, which keeps numba's compile t
 
 Chance is declared once: every die comes from :func:`roll_die` (uniform 1..6) and every other random choice
 (setup shuffles, random policies) from :func:`rand_below`, both drawn from the game's key by (turn, purpose,
-draw) (see "chance" below) or, for hand-built positions, from tapes; the exact engine
+draw) (see "chance" in ``_rules_chance``) or, for hand-built positions, from tapes; the exact engine
 (:mod:`.odds`) enumerates the same dice through :func:`roll_allows` and :func:`automa_split`.
 
 Interpretations of ambiguous rules are documented where they are coded (search for "Interpretation").
@@ -39,166 +39,27 @@ import numpy as np
 
 from ..engine._jit import njit
 
-# ----------------------------------------------------------------------------------------- layout of arrays
-SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK, HAZLOST, MALEACT, NSF = 14, 15, 16, 17, 18, 19, 20, 21
-TOK, LOCK, USED, PIC, PAID, PRESENT, NTF = 0, 1, 2, 3, 4, 5, 6
-(G_NS, G_MALE, G_DP, G_CP, G_TURN, G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE,
- G_JACKAL, G_WRAP, G_CAP, G_LOG, G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, G_POS, G_FINAL,
- G_KEY0, G_KEY1, G_TKEY, G_PURP, G_CPURP, NG) = range(31)
-# keyed chance (see "chance" below): the draws made so far in this turn's stream of purpose p are G[GC0 + p]
-GC0 = 32
-(P_ROLL, P_REROLL, P_MALE, P_HAZARD, P_AUTOMA, P_CHOICE, P_LAYOUT, P_BLUE, P_BROWN, P_AQUEEN, P_START,
- NPURP) = range(12)
-#: The turn coordinate of the setup's streams (turns are numbered 0, 1, ... from the first turn).
-SETUP_TURN = 0xFFFFF
-#: A game whose chance source ``g[1]`` is this wide holds a key (the game's seed), not tapes.
-KEY_WIDTH = 2
-# token kinds
-NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP = 0, 1, 2, 3, 4
-T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE = 5, 6, 7, 8, 9
-H_HAWK, H_FIRE, H_JACKAL = 10, 11, 12
-TOKEN_NAMES = ("none", "blue move", "blue recall", "blue guardian", "blue swap", "tan move", "tan swap",
-               "tan two-guardians", "tan +3", "reverse scoring", "hawk", "fire", "jackal")
-# K constants: count by face at K[face], queen face flag at K[6 + face], automa faces at K[13..18]
-# (0 = L, 1 = M, 2 = H), pair action by pair value at K[18 + v], bonus values at K[25..27], limits, and the
-# readings of ambiguous rules (K_REVREAD: 0 literal / 1 extended reverse scoring; K_JACKREAD: 0 literal / 1
-# next-tile jackal; see READINGS).
-K_QF, K_AF, K_PA, K_BV, K_MAXG, K_MAXP, K_MEERKATS, K_REVREAD, K_JACKREAD, NK = 6, 13, 18, 25, 29, 30, 31, 32, 33, 34
-# burrow action spaces
-BA_MOVE, BA_QUEEN, BA_SWAP, BA_OASIS, BA_MALE = 0, 1, 2, 3, 4
-# automa pair actions
-PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH = 0, 1, 2, 3, 4, 5
-# trace events: log row = (turn, seat, event, a, b, c, d, e)
-(EV_ROLL, EV_REROLL, EV_PLACE, EV_QUEEN, EV_GUARD, EV_MALE, EV_DRIVE, EV_PUP, EV_OASIS, EV_MOVE, EV_SWAP,
- EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA, EV_APAIR,
- EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL) = range(30)
-# internal kernel functions are only called from compiled code: no CPython/cfunc wrappers (saves about a
-# third of the cold compile time); the pure-Python twins (:mod:`.sim`) call their ``py_func`` instead.
-INTERNAL = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "error_model": "numpy"}
-# Trace events are only recorded by the pure-Python twins (sim.python_twins sets TRACE = True in their namespaces);
-# in compiled code ``if TRACE:`` is a constant False, so numba prunes every trace call (shorter compile).
-TRACE = False
-LOG_COLS = 8
-MAX_TURNS = 600
-# rows of the game's one int64 work array W (width 64): C 0..3, S 4..7, T 8..20, G 21, bags 22..24,
-# V 25..37, A 38..50, D 51..63, K 64, then trace log rows (8 events of 8 numbers per row).
-W_WIDTH, LOG0 = 64, 65
-
-
-# ----------------------------------------------------------------------------------------- chance
-# A game's chance source ``g[1]`` is either a key (uint32 array (2, KEY_WIDTH): the game's seed in row 0) or
-# tapes (uint32 (2, L), L > KEY_WIDTH: dice tape, choice tape).  Keyed games (every simulated game) draw every
-# number from a counter-based hash of (key, turn, purpose, draw index): turn t's three dice, its rerolls (die i's
-# reroll always the same number), its wandering-male and hazard rolls, the automa's dice and the random choices
-# are separate streams, so a game that takes another decision at turn t meets the very same dice at every later
-# turn (the paired comparisons of :mod:`pyradice_lab.design.compare` rest on it).  Tapes are read by position:
-# hand-built positions (:func:`.sim.fresh_state`) and the search player's determinizations (:mod:`.search`).
-M32 = 0xFFFFFFFF
-
-
-@njit(**INTERNAL)
-def mul32(a: int, c: int) -> int:
-    """``a * c`` mod 2**32 for ``a``, ``c`` in 0..2**32-1 without an intermediate above 2**48 (the compiled
-    kernel's int64 and the pure-Python twin's ints give the same numbers)."""
-    return ((((a >> 16) * c) & 0xFFFF) * 65536 + (a & 0xFFFF) * c) & M32
-
-
-@njit(**INTERNAL)
-def mix32(x: int) -> int:
-    """A bijective 32-bit integer hash (Wellons' "lowbias32": xor-shift, multiply, xor-shift, multiply,
-    xor-shift); ``x`` is taken mod 2**32."""
-    x = int(x) & M32
-    x ^= x >> 16
-    x = mul32(x, 0x7FEB352D)
-    x ^= x >> 15
-    x = mul32(x, 0x846CA68B)
-    x ^= x >> 16
-    return x
-
-
-@njit(**INTERNAL)
-def keyed(g) -> bool:
-    """Whether the game draws from its key (every simulated game) rather than from tapes read by position."""
-    return g[1].shape[1] == KEY_WIDTH
-
-
-@njit(**INTERNAL)
-def start_streams(g, turn: int) -> None:
-    """Open the streams of turn ``turn`` (:data:`SETUP_TURN` for the setup): every purpose's draw counter back
-    to 0, dice from the placement-roll stream, choices from the choice stream.  No effect on tapes."""
-    G = g[0][21]
-    if not keyed(g):
-        return
-    G[G_TKEY] = mix32(mix32(mix32(G[G_KEY0]) ^ G[G_KEY1]) ^ (int(turn) & M32))
-    for p in range(NPURP):
-        G[GC0 + p] = 0
-    G[G_PURP] = P_ROLL
-    G[G_CPURP] = P_CHOICE
-
-
-@njit(**INTERNAL)
-def use_dice(g, purpose: int) -> None:
-    """The next dice of this turn come from the stream of ``purpose`` (``P_ROLL``, ``P_MALE`` ...)."""
-    g[0][21, G_PURP] = purpose
-
-
-@njit(**INTERNAL)
-def seek_dice(g, purpose: int, i: int) -> None:
-    """The next die is draw ``i`` of this turn's stream of ``purpose`` (rerolls: die i's reroll is draw i)."""
-    G = g[0][21]
-    G[G_PURP] = purpose
-    G[GC0 + purpose] = i
-
-
-@njit(**INTERNAL)
-def stream_word(g, purpose: int) -> int:
-    """The next 32-bit number of this turn's stream of ``purpose`` (keyed games)."""
-    G = g[0][21]
-    i = G[GC0 + purpose]
-    G[GC0 + purpose] = i + 1
-    h = mix32(G[G_TKEY] + mul32(purpose + 1, 0x9E3779B9))
-    return mix32(mix32(h ^ i) + 0x6A09E667)
-
-
-@njit(**INTERNAL)
-def roll_die(g) -> int:
-    """Next die (1..6): keyed games from the current dice stream (:func:`use_dice`), else from the dice tape
-    (wraps round, flagging ``G_WRAP``, if ever exhausted)."""
-    G = g[0][21]
-    if keyed(g):
-        return 1 + (stream_word(g, G[G_PURP]) * 6 >> 32)
-    dt = g[1][0]
-    i = G[G_DP]
-    G[G_DP] = i + 1
-    if i + 1 >= dt.shape[0]:
-        G[G_WRAP] = 1
-    return np.int64(dt[i % dt.shape[0]])
-
-
-@njit(**INTERNAL)
-def rand_below(g, n: int) -> int:
-    """A uniform choice in 0..n-1 (each value's probability within n / 2**32 of 1 / n): keyed games from the
-    current choice stream (``G_CPURP``: the turn's random choices; the setup's shuffles have their own; a 32-bit
-    word times n, shifted down 32 bits), else the choice tape (uint32 modulo n)."""
-    G = g[0][21]
-    if keyed(g):
-        return int(stream_word(g, G[G_CPURP]) * n >> 32)
-    ct = g[1][1]
-    i = G[G_CP]
-    G[G_CP] = i + 1
-    if i + 1 >= ct.shape[0]:
-        G[G_WRAP] = 1
-    return int(np.int64(ct[i % ct.shape[0]]) % n)
-
-
-@njit(**INTERNAL)
-def roll_tile(g, avoid: int) -> int:
-    """Two dice summed to a tile 3..12.  Interpretation: a total of 2 (no tile 2) and ``avoid`` are rerolled."""
-    while True:
-        t = roll_die(g) + roll_die(g)
-        if t >= 3 and t != avoid:
-            return t
+# isort: off
+from ._rules_layout import (  # noqa: F401 - the layout and constants, re-exported for the engine's modules
+    SUP, QUEEN, RES, PUP, BOX, BONUS, OUT, AUTO, POL, BUR, TILEPTS, PUPPTS, MOVED, TOTAL, WONMASK,
+    HAZLOST, MALEACT, NSF, TOK, LOCK, USED, PIC, PAID, PRESENT, NTF, G_NS, G_MALE, G_DP, G_CP, G_TURN,
+    G_BLUE, G_NBLUE, G_BROWN, G_NBROWN, G_TOKENS, G_NTOK, G_HAWK, G_FIRE, G_JACKAL, G_WRAP, G_CAP, G_LOG,
+    G_TRACE, G_FIRST, G_END, G_OUTCNT, G_REVDIFF, G_JACKDIFF, G_POS, G_FINAL, G_KEY0, G_KEY1, G_TKEY,
+    G_PURP, G_CPURP, NG, GC0, P_ROLL, P_REROLL, P_MALE, P_HAZARD, P_AUTOMA, P_CHOICE, P_LAYOUT, P_BLUE,
+    P_BROWN, P_AQUEEN, P_START, NPURP, SETUP_TURN, KEY_WIDTH, NONE, B_MOVE, B_RECALL, B_GUARD, B_SWAP,
+    T_MOVE, T_SWAP, T_TWO, T_PLUS3, T_REVERSE, H_HAWK, H_FIRE, H_JACKAL, TOKEN_NAMES, K_QF, K_AF, K_PA,
+    K_BV, K_MAXG, K_MAXP, K_MEERKATS, K_REVREAD, K_JACKREAD, NK, BA_MOVE, BA_QUEEN, BA_SWAP, BA_OASIS,
+    BA_MALE, PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH, EV_ROLL,
+    EV_REROLL, EV_PLACE, EV_QUEEN, EV_GUARD, EV_MALE, EV_DRIVE, EV_PUP, EV_OASIS, EV_MOVE, EV_SWAP,
+    EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA,
+    EV_APAIR, EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL,
+    INTERNAL, TRACE, LOG_COLS, MAX_TURNS, W_WIDTH, LOG0,
+)
+from ._rules_chance import (  # noqa: F401 - keyed chance, re-exported
+    M32, mul32, mix32, keyed, start_streams, use_dice, seek_dice, stream_word, roll_die, rand_below,
+    roll_tile,
+)
+# isort: on
 
 
 @njit(**INTERNAL)

@@ -105,7 +105,7 @@ def test_conformance_check_passes():
 
 
 @pytest.mark.parametrize("module", ["geometry", "quarry", "components", "goals", "cards", "skills", "scoring",
-                                    "rules", "policies", "odds", "sim", "analysis", "advisor", "_position", "search",
+                                    "rules", "policies", "odds", "sim", "analysis", "advisor", "_position", "search", "_search_candidates",
                                     "__init__"])
 def test_docstring_examples(module):
     name = "pyradice_lab.pyradice" + ("" if module == "__init__" else "." + module)

@@ -1,0 +1,174 @@
+"""What the search player sees and which moves it considers (private; :mod:`.search` re-exports every name).
+
+:func:`observe` (the visible quarry), :func:`box_counts` and :func:`determinize` (sampling the hidden quarry),
+:func:`move_values` (compiled: every move of a turn valued) and :func:`candidates` (the ``k`` best).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine._jit import njit
+from .geometry import PYRAMID, quarry_geometry
+from .kernel import GEO, K_OPTIONS, R_SKF, compile_options, evaluate, skill_options
+
+
+# ----------------------------------------------------------------------------------------- what a seat sees
+def observe(values, colours, occupied, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The quarry as a player sees it: ``(values, colours)`` with 0 / -1 where hidden or empty.
+
+    A value is visible when no die rests on the die (its top face); a colour when the die shows any face (its
+    top, or a side without a die beside it).  Arrays are flat quarry positions (:func:`.geometry.quarry_geometry`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v, c = observe(np.full(47, 4), np.zeros(47, int), np.ones(47, bool), 2)
+    >>> int((v > 0).sum()), int((c >= 0).sum())        # the top layer's values; colours of every outer face
+    (8, 36)
+    """
+    geom = quarry_geometry(players)
+    occ = np.asarray(occupied, dtype=bool)
+    pad = np.concatenate([occ, [False]])
+    top_free = ~pad[geom.covers].any(axis=1)
+    side_free = ~pad[geom.sides].all(axis=1)
+    val_known = occ & top_free
+    col_known = occ & (top_free | side_free)
+    return (np.where(val_known, values, 0).astype(np.int64), np.where(col_known, colours, -1).astype(np.int64))
+
+
+def box_counts(setup, players: int) -> np.ndarray:
+    """Dice of each colour in the box for ``players`` (one copy for 2 players, two for 3-4)."""
+    return np.array(setup.catalogue.palette.counts, dtype=np.int64) * (1 if players == 2 else 2)
+
+
+def determinize(obs_values, obs_colours, occupied, seen_colours, box, n_samples: int, *, rng) -> tuple:
+    """``n_samples`` quarries consistent with an observation: arrays ``(values, colours)`` of shape (n_samples, n).
+
+    Hidden values are fair d6 rolls; hidden colours are drawn without replacement from ``box`` (dice per colour)
+    minus every colour seen (``obs_colours`` and ``seen_colours``, e.g. the dice in the pyramids).  Visible
+    entries are copied; empty positions get value 1 and colour 0 (never read).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> occ = np.ones(47, bool)
+    >>> v, c = determinize(np.zeros(47, int), np.full(47, -1), occ, [], np.array([12] * 5), 3, rng=0)
+    >>> v.shape, bool(((v >= 1) & (v <= 6)).all()), bool(np.bincount(c[0], minlength=5).max() <= 12)
+    ((3, 47), True, True)
+    """
+    gen = np.random.default_rng(rng)
+    obs_values = np.asarray(obs_values, dtype=np.int64)
+    obs_colours = np.asarray(obs_colours, dtype=np.int64)
+    occ = np.asarray(occupied, dtype=bool)
+    if obs_colours.shape != obs_values.shape or occ.shape != obs_values.shape:
+        raise ValueError(f"obs_values, obs_colours and occupied must have one shape, got {obs_values.shape}, "
+                         f"{obs_colours.shape} and {occ.shape}")
+    hv = occ & (obs_values == 0)
+    hc = occ & (obs_colours < 0)
+    left = np.asarray(box, dtype=np.int64).copy()
+    seen = np.concatenate([obs_colours[obs_colours >= 0], np.asarray(seen_colours, dtype=np.int64).ravel()])
+    seen = seen[seen >= 0]
+    left -= np.bincount(seen, minlength=len(left))[:len(left)]
+    if (left < 0).any() or left.sum() < hc.sum():
+        raise ValueError("obs_colours: more dice of a colour seen than the box holds")
+    values = np.where(occ, obs_values, 1)[None, :].repeat(n_samples, axis=0)
+    colours = np.where(occ, obs_colours, 0)[None, :].repeat(n_samples, axis=0)
+    values[:, hv] = gen.integers(1, 7, size=(n_samples, int(hv.sum())))
+    k = int(hc.sum())
+    if k:
+        pool = np.repeat(np.arange(len(left), dtype=np.int64), left)
+        colours[:, hc] = gen.permuted(np.broadcast_to(pool, (n_samples, len(pool))), axis=1)[:, :k]
+    return np.ascontiguousarray(values), np.ascontiguousarray(colours)
+
+
+# ----------------------------------------------------------------------------------------- candidates
+@njit(cache=True)
+def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, work, opt, saved, terms, tmp, out):
+    """Every (die, space, skill option) of one turn with its value (the search of :mod:`.policies` without the
+    choice): ``out[m] = (take, place, option, milli-VP)``; returns the number of moves.
+
+    ``vals``/``cols``: the mover's pyramid (restored on return); ``qvals``/``qcols``: the quarry (only the
+    ``avail`` entries are read); ``mode`` 1 greedy / 2 lookahead valuation.
+    """
+    m = 0
+    for ia in range(avail.shape[0]):
+        i = avail[ia]
+        for ip in range(places.shape[0]):
+            pl = places[ip]
+            vals[pl] = qvals[i]
+            cols[pl] = qcols[i]
+            n_opt = skill_options(geo[pl, 0], vals, cols, pl, tab, geo, opt)
+            for o in range(-1, n_opt):
+                only = -1
+                dst = terms
+                if o >= 0:
+                    for a in range(opt[o, 0]):
+                        s = opt[o, 1 + 3 * a]
+                        saved[2 * a] = vals[s]
+                        saved[2 * a + 1] = cols[s]
+                        vals[s] = opt[o, 2 + 3 * a]
+                        cols[s] = opt[o, 3 + 3 * a]
+                    dst = tmp
+                    if tab[R_SKF, geo[pl, 0]] != 1:
+                        only = geo[opt[o, 1], 0]
+                val = evaluate(vals, cols, mode, only, tab, discs, geo, work, terms, dst)
+                if o >= 0:
+                    for a in range(opt[o, 0]):
+                        s = opt[o, 1 + 3 * a]
+                        vals[s] = saved[2 * a]
+                        cols[s] = saved[2 * a + 1]
+                out[m, 0] = i
+                out[m, 1] = pl
+                out[m, 2] = o
+                out[m, 3] = val
+                m += 1
+            vals[pl] = 0
+            cols[pl] = -1
+    return m
+
+
+def _places(vals) -> np.ndarray:
+    sup = PYRAMID.supports
+    ok = (vals == 0) & ((sup[:, 0] < 0) | ((vals[sup[:, 0]] != 0) & (vals[sup[:, 1]] != 0)))
+    return np.flatnonzero(ok).astype(np.int64)
+
+
+def _available(occ, geom) -> np.ndarray:
+    pad = np.concatenate([occ.astype(bool), [False]])
+    faces = (~pad[geom.sides]).sum(axis=1) + ~pad[geom.covers].any(axis=1)
+    return np.flatnonzero(occ.astype(bool) & (faces >= 3)).astype(np.int64)
+
+
+def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, players: int, *, k: int = 8,
+               per_pair: int = 2) -> np.ndarray:
+    """The ``k`` best moves of one turn by the lookahead valuation: rows ``(take, place, option, milli-VP)``.
+
+    At most ``per_pair`` skill options of one (die, space) are kept, so the candidates are different moves
+    rather than one move with many equivalent skill uses.  Ties keep the enumeration order (die, space, option).
+    """
+    geom = quarry_geometry(players)
+    occ = np.asarray(occupied, dtype=np.int64)
+    avail = _available(occ, geom)
+    if (obs_values[avail] == 0).any():          # cannot happen (module docstring): a guard, not a branch
+        raise AssertionError("an available die's value is hidden")
+    v = np.array(vals, dtype=np.int64)
+    c = np.array(cols, dtype=np.int64)
+    places = _places(v)
+    out = np.empty((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)   # rows :m written
+    z = np.zeros                  # the scratch arrays of workspace() move_values uses: work, opt, saved, terms, tmp
+    with compile_options():
+        m = move_values(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
+                        np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
+                        np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
+                        z(12, np.int64), z(10, np.int64), z(10, np.int64), out)
+    moves = out[:m]
+    order = np.argsort(-moves[:, 3], kind="stable")
+    # the rank of each move among the moves of its (die, space), best first: keep ranks < per_pair
+    pair = (moves[order, 0] * PYRAMID.n + moves[order, 1])
+    by_pair = np.argsort(pair, kind="stable")              # grouped by pair, best first within a group
+    grouped = pair[by_pair]
+    starts = np.flatnonzero(np.concatenate([[True], grouped[1:] != grouped[:-1]]))
+    rank = np.empty(m, np.int64)
+    rank[by_pair] = np.arange(m) - np.repeat(starts, np.diff(np.concatenate([starts, [m]])))
+    return moves[order[rank < per_pair][:k]]
