@@ -315,9 +315,10 @@ def test_a_forbidden_option_is_never_searched():
     from pyradice_lab.meerkat import play_game
 
     no_queen = ("mcts", {"budget": 6, "own": ("expectimax", {"queen_bonus": -1e9})})
+    # transcripts number the seats from 1: p1 is seat index 0 (the restricted player), p2 seat index 1
     text, _ = play_game(players=2, policies=[no_queen, "mcts:6"], rng=4, engine="python")
-    mine = [line for line in text.splitlines() if "p0" in line and "queen" in line]
-    theirs = [line for line in text.splitlines() if "p1" in line and "places the queen" in line]
+    mine = [line for line in text.splitlines() if "p1" in line and "queen" in line]
+    theirs = [line for line in text.splitlines() if "p2" in line and "places the queen" in line]
     assert not any("places the queen" in line for line in mine) and theirs
 
 
