@@ -31,7 +31,7 @@ class MeerkatDesk(Desk):
         q = self.check_query(query)
         seed = _int(q, "seed", 1, 0, 10 ** 6)
         players = _int(q, "players", 2, 1, 3)
-        turn = _int(q, "turn", 0, 0, self.max_turn)
+        turn = _int(q, "turn", 1, 1, self.max_turn)  # from 1, as the transcript
         stage = _pick(q, "stage", ("reroll", "action"), "reroll")
         pos = self.run(lambda: _replayed(lambda: position_from_game(seed, turn, players=players,
                                                                     after_reroll=stage == "action")))
