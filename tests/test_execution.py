@@ -394,7 +394,7 @@ def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, mon
     from pyradice_lab.design.strength import ladder
     from pyradice_lab.engine import sweep
 
-    want = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    want = ladder("raft", ["random", "greedy"], players=2, games=4, rng=5, cache_dir=tmp_path)
     real = sweep._code_fingerprint
     game_code = real(__import__("pyradice_lab.raft.sim", fromlist=["x"]).lineup_outcomes)
     # the game's simulation changed (a block's own function did not): its blocks are not used
@@ -402,7 +402,7 @@ def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, mon
     seen: list = []
     monkeypatch.setattr(ex, "after_block_hook", seen.append)
     with pytest.warns(sweep.CacheWarning, match="other code"):
-        got = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+        got = ladder("raft", ["random", "greedy"], players=2, games=4, rng=5, cache_dir=tmp_path)
     _frames_equal(got, want)
     assert len(seen) == 2  # both seatings played again
 
