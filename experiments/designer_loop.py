@@ -16,8 +16,8 @@ from pyradice_lab.report.runner import parse_experiment_args
 quick, seed, _ = parse_experiment_args(seed=2026)
 K, G = (4, 200) if quick else (12, 1500)
 
-for game, finding, kw in [("purramid", "start_player_win < 0.5", {"players": 2}),
-                          ("raft", "start_player_win > 0.3333", {"players": 3})]:
+for game, finding, kw in [("purramid", "start_player_win < 0.5", {"players": 2, "policies": "greedy"}),
+                          ("raft", "start_player_win > 0.3333", {"players": 3, "policies": "greedy"})]:
     r = robustness(game, finding, reconstructions=K, games=G, rng=seed, progress=True, **kw)
     print(f"\n{game}: {r.summary()}")
     print(r.table[["set", "value", "ci_low", "ci_high", "verdict"]].to_string(index=False, float_format="%.3f"))

@@ -243,7 +243,8 @@ def add_designer(sub, name: str) -> None:
     p.add_argument("--reconstructions", type=positive_int, default=20, help="component sets (default: %(default)s)")
     p.add_argument("--games", type=positive_int, default=2000, help="games per set (default: %(default)s)")
     p.add_argument("--policies", type=comma_names, default=None,
-                   help="one policy for every seat or one per seat, comma-separated (default: the game's)")
+                   help=f"one policy for every seat or one per seat, comma-separated (default: the report player, "
+                        f"{spec.report_player or 'the game default'}; greedy for a quick look)")
     _option_arg(p, what="both runs")
     for flag, what in (("--variant", "variant"), ("--reference", "reference")):
         p.add_argument(flag, action="append", type=_key_value, default=None, metavar="PATH=VALUE",

@@ -79,7 +79,8 @@ def add_strength(sub, name: str) -> None:
     common = {"--games": dict(type=positive_int, default=1000, help="games per lineup / restriction (default: "
                                                                     "%(default)s)"),
               "--seed": dict(type=nonneg_int, default=0, help="root seed (default: %(default)s)"),
-              "--players": dict(type=positive_int, default=2, help="seats per game, 2..4 (default: %(default)s)"),
+              "--players": dict(type=positive_int, default=spec.default_players or 2,
+                                help="seats per game, 2..4 (default: %(default)s, the game's player count)"),
               "--out": dict(type=output_file(".csv"), default=None, help="CSV path for the table"),
               "--no-progress": dict(action="store_true", help="no progress bar")}
     p = sub.add_parser("ladder", help="rate policies against each other (Bradley-Terry, Elo scale, CIs)",

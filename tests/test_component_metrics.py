@@ -242,7 +242,7 @@ def test_robustness_many_checks_its_arguments_and_agrees_with_robustness():
         robustness_many("meerkat", ["game_length > 1"], reconstructions=2, games=10, runs=[{"rng": 1}])
     with pytest.raises(TypeError, match="runs must be a list of dicts"):
         robustness_many("meerkat", ["game_length > 1"], reconstructions=2, games=10, runs={"players": 3})
-    kw = dict(reconstructions=2, games=30, players=3, rng=3, game_kwargs={"automa": False})
+    kw = dict(reconstructions=2, games=30, players=3, policies="greedy", rng=3, game_kwargs={"automa": False})
     one = robustness("meerkat", "tile_pay_excess:12 > 0", **kw)
     many = robustness_many("meerkat", ["tile_pay_excess:5 > 0", "tile_pay_excess:12 > 0"], **kw)
     pd.testing.assert_frame_equal(one.table, many[1].table)

@@ -25,11 +25,6 @@ BACKEND = inspect.signature(check_execution).parameters["backend"].default
 #: entry points whose ``players`` default is not the game's, and why (docs/guide/defaults.md)
 PLAYERS_EXCEPTIONS = {
     ("raft", "tilt_model"): "the tilt model of a raft loaded for 4 (all 27 gems), not a game",
-    # the advisor's seeded positions keep 2 players until the advisor split (its tests and the guide's position
-    # file are turn K of a 2-player game): docs/guide/defaults.md, "Not yet"
-    ("meerkat", "position_from_game"): "advisor, 2 players + automa until the advisor split",
-    ("meerkat", "positions_from_game"): "advisor, 2 players + automa until the advisor split",
-    ("meerkat", "advise"): "the CLI's advise, as position_from_game",
 }
 #: functions that take ``policy=`` for one player that is not the seats' lineup
 SINGLE_POLICY = {
@@ -124,6 +119,107 @@ def test_every_entry_point_that_runs_blocks_defaults_to_one_backend():
     assert seen >= 8 and not wrong, wrong
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_strength_tools_and_purramids_race_value_play_the_registered_player_count(game):
+    from pyradice_lab import cli
+    from pyradice_lab.design import strength
+
+    spec = registry.get_game(game)
+    for fn in (strength.ladder, strength.restricted_play):
+        assert _default(fn, "players") is None and "default_players" in fn.__doc__
+    parsers = dict(_walk(cli.build_parser()))
+    for name in ("ladder", "restricted"):
+        option = next(a for a in parsers[(game, name)]._actions if "--players" in a.option_strings)
+        assert option.default == spec.default_players, (game, name)
+    if game == "purramid":
+        from pyradice_lab.purramid.race import race_value
+
+        assert _default(race_value, "players") == spec.default_players
+
+
+def test_the_ladder_plays_the_registered_player_count():
+    from pyradice_lab.design.strength import ladder, restricted_play
+
+    table = ladder("raft", ["random", "greedy"], games=3, rng=1)
+    assert table.attrs["players"] == registry.get_game("raft").default_players == 3
+    assert set(restricted_play("raft", "greedy", ["fixed_duration"], games=3, rng=1)["players"]) == {3}
+
+
+def test_robustness_defaults_to_the_report_player(monkeypatch):
+    from pyradice_lab import raft
+    from pyradice_lab.design import robustness as rob
+
+    for fn in (rob.robustness, rob.robustness_many):
+        assert _default(fn, "policies") is None
+    assert "report player" in rob.robustness.__doc__
+    import functools
+
+    asked = []
+    real = raft.simulate_games
+
+    @functools.wraps(real)
+    def spy(n_games, **kwargs):  # records the lineup asked for, plays the fast one
+        asked.append(kwargs.get("policies"))
+        return real(n_games, **{**kwargs, "policies": "greedy"})
+
+    monkeypatch.setattr(rob, "_simulate", lambda game: spy)
+    with pytest.warns(UserWarning):
+        rob.robustness("raft", "game_length > 1", reconstructions=2, games=10, players=2, rng=1)
+    assert asked and set(asked) == {registry.get_game("raft").report_player}
+    asked.clear()
+    with pytest.warns(UserWarning):
+        rob.robustness("raft", "game_length > 1", reconstructions=2, games=10, players=2, policies="aim", rng=1)
+    assert set(asked) == {"aim"}
+
+
+def test_the_report_checks_pass_their_players_to_robustness():
+    # the report's robustness column states its players (Check.policies), so the default does not move its numbers
+    import dataclasses
+
+    from pyradice_lab.engine.checkspec import Check
+
+    field = {f.name: f for f in dataclasses.fields(Check)}["policies"]
+    assert field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_simulate_and_play_take_policies(game, capsys):
+    from pyradice_lab import cli
+
+    parsers = dict(_walk(cli.build_parser()))
+    for name in ("simulate", "play"):
+        parser = parsers.get((game, name))
+        if parser is None:
+            continue
+        shown = {o for a in parser._actions if a.help != "==SUPPRESS==" for o in a.option_strings}
+        assert "--policies" in shown and "--policy" not in shown, (game, name)
+    if game in ("purramid", "meerkat"):  # the old flag: a hidden alias for one release
+        args = cli.build_parser().parse_args([game, "play", "--policy", "random_legal" if game == "meerkat" else
+                                              "greedy"])
+        assert args.policies in ("random_legal", "greedy") and "renamed --policies" in capsys.readouterr().err
+
+
+def test_meerkat_turns_read_from_1_as_the_transcript_and_the_other_games():
+    from pyradice_lab.meerkat import play_game
+    from pyradice_lab.meerkat.advisor import position_from_game, positions_from_game
+
+    for game in ("raft", "pyradice", "purramid", "meerkat"):
+        doc = registry.get_game(game).part("position_from_game").__doc__
+        assert "1 = the first" in doc, game
+    text = play_game(players=3, policies="expectimax", rng=1, engine="python").transcript
+    assert "[  0]" not in text and "[  1]" in text
+    turns = [t for t, _ in positions_from_game(1, turns=range(1, 4))]
+    assert turns and min(turns) >= 1
+    pos = position_from_game(1, turns[0])
+    assert pos.doc["turn"] == turns[0] and pos.players == registry.get_game("meerkat").default_players
+    name = f"p{pos.to_move + 1}"
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"[{turns[0]:3d}]") and "rolls" in ln)
+    assert name in line and " ".join(map(str, pos.roll)) in line or "rerolls" in line
+    assert pos.text().startswith(f"Meerkat Kingdom, 3 players, turn {turns[0]}: {name} rolled")
+    with pytest.raises(ValueError, match=">= 1"):
+        position_from_game(1, 0)
+
+
 def test_compare_and_balance_default_to_the_report_player(monkeypatch):
     from pyradice_lab import raft
     from pyradice_lab.design.balance import balance
@@ -139,6 +235,7 @@ def test_compare_and_balance_default_to_the_report_player(monkeypatch):
         return real(n_games, **{**kwargs, "policies": "greedy"})
 
     monkeypatch.setattr(raft, "simulate_games", spy)
+    monkeypatch.setattr(registry.get_game("raft").module("sim"), "simulate_games", spy)  # what compare calls
     with pytest.warns(UserWarning):  # 10 games: the small-sample warning
         res = compare("raft", None, None, "game_length", games=10, players=2, rng=1)
     assert asked and set(asked) == {registry.get_game("raft").report_player}

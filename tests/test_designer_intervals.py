@@ -79,7 +79,8 @@ def test_cli_compare_prints_the_small_sample_line(tmp_path, capsys):
 
 def test_robustness_and_balance_warn_and_say_so_below_30_games():
     with pytest.warns(SmallSampleWarning):
-        r = pl.robustness("purramid", "game_length > 10", reconstructions=2, games=12, players=2, rng=1)
+        r = pl.robustness("purramid", "game_length > 10", reconstructions=2, games=12, players=2, policies="greedy",
+                          rng=1)
     assert "Only 12 games (fewer than 30)" in r.summary()
     with pytest.warns(SmallSampleWarning):
         b = pl.balance("purramid", {"deal_2p.value": [[27, 24], [26, 25]]}, "start_player_win = 0.5", players=2,
@@ -113,6 +114,7 @@ def test_compare_covers_a_provable_null_at_10_games(metric, monkeypatch):
     89.0%.)"""
     null = _NullVariant(pl.purramid.simulate_games)
     monkeypatch.setattr(pl.purramid, "simulate_games", null)
+    monkeypatch.setattr(pl.purramid.sim, "simulate_games", null)  # what compare calls (through the registry)
     covered = normal = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)

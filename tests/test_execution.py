@@ -234,10 +234,11 @@ def test_robustness_and_robustness_many_are_the_same_on_every_backend(dask_clien
         for x, y in zip(a if isinstance(a, list) else [a], b if isinstance(b, list) else [b]):
             _frames_equal(x.table, y.table)
 
-    _three(lambda **kw: robustness("raft", "game_length > 10", reconstructions=2, games=20, rng=1, **kw),
+    _three(lambda **kw: robustness("raft", "game_length > 10", reconstructions=2, games=20, policies="greedy", rng=1,
+                                   **kw),
            dask_client, same)
     _three(lambda **kw: robustness_many("meerkat", ["hazards_per_game < 0", "start_player_win > 0.2"],
-                                        reconstructions=2, games=20, players=3, rng=1,
+                                        reconstructions=2, games=20, players=3, policies="greedy", rng=1,
                                         variant={"blue.move.copies": 3}, **kw), dask_client, same)
 
 
@@ -366,7 +367,8 @@ def test_a_killed_run_resumed_from_its_cache_computes_only_the_missing_blocks(en
 
     call, frame = {
         "ladder": (lambda **kw: ladder("raft", ["random", "greedy", "aim"], games=6, rng=5, **kw), lambda r: r),
-        "robustness": (lambda **kw: robustness("raft", "game_length > 10", reconstructions=3, games=10, rng=1, **kw),
+        "robustness": (lambda **kw: robustness("raft", "game_length > 10", reconstructions=3, games=10, policies="greedy",
+                                                rng=1, **kw),
                        lambda r: r.table),
         "simulate": (lambda **kw: simulate_games(120, 2, rng=7, chunk=20, **kw), lambda r: r),
         "compare": (lambda **kw: compare("meerkat", None, None, "start_player_win", games=1100, players=3, rng=4, policies="greedy",
@@ -392,7 +394,7 @@ def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, mon
     from pyradice_lab.design.strength import ladder
     from pyradice_lab.engine import sweep
 
-    want = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+    want = ladder("raft", ["random", "greedy"], players=2, games=4, rng=5, cache_dir=tmp_path)
     real = sweep._code_fingerprint
     game_code = real(__import__("pyradice_lab.raft.sim", fromlist=["x"]).lineup_outcomes)
     # the game's simulation changed (a block's own function did not): its blocks are not used
@@ -400,7 +402,7 @@ def test_stored_blocks_of_other_code_are_recomputed_with_a_warning(tmp_path, mon
     seen: list = []
     monkeypatch.setattr(ex, "after_block_hook", seen.append)
     with pytest.warns(sweep.CacheWarning, match="other code"):
-        got = ladder("raft", ["random", "greedy"], games=4, rng=5, cache_dir=tmp_path)
+        got = ladder("raft", ["random", "greedy"], players=2, games=4, rng=5, cache_dir=tmp_path)
     _frames_equal(got, want)
     assert len(seen) == 2  # both seatings played again
 

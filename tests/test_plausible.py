@@ -86,20 +86,20 @@ def test_robustness_plays_common_games_and_reports(monkeypatch):
     # a sampler that returns the packaged components: with common random numbers every row is identical
     monkeypatch.setattr(plausible, "_sampler", lambda game: lambda rng, base=None, return_choices=True:
                         plausible.PlausibleSample(base, {"x": float(rng.random())}))
-    r = robustness("raft", "game_length > 1", reconstructions=3, games=30, rng=3, base=base)
+    r = robustness("raft", "game_length > 1", reconstructions=3, games=30, policies="greedy", rng=3, base=base)
     assert len(r.table) == 4 and r.table["value"].nunique() == 1
     assert r.robust and r.holds_share.value == 1.0
     assert "holds on 3 of 3" in r.summary()
 
 
 def test_robustness_takes_a_game_specific_metric():
-    r = robustness("meerkat", "points_per_meerkat:6 > 0", reconstructions=2, games=20, rng=4)
+    r = robustness("meerkat", "points_per_meerkat:6 > 0", reconstructions=2, games=20, policies="greedy", rng=4)
     assert len(r.table) == 3 and (r.table["value"] > 0).all()
 
 
 def test_robustness_real_sets_reproducible_and_sensitivity():
-    r1 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
-    r2 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, rng=11)
+    r1 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, policies="greedy", rng=11)
+    r2 = robustness("raft", "mean_score > 0", reconstructions=3, games=30, policies="greedy", rng=11)
     assert r1.table.equals(r2.table)
     assert set(r1.sensitivity["choice"]) == {"points_per_gem", "points_per_concentration", "points_offset",
                                              "black_gems"}
@@ -226,7 +226,8 @@ def test_sample_plausible_docstring_examples(game):
 # ------------------------------------------------------------------------------- paired robustness
 def test_paired_robustness_of_an_identical_variant_is_exactly_zero_on_every_set():
     for kw in ({"variant": {}}, {"variant_options": {"layout": "A"}, "reference_options": {"layout": "A"}}):
-        r = robustness("purramid", "start_player_win > 0", reconstructions=3, games=40, players=2, rng=5, **kw)
+        r = robustness("purramid", "start_player_win > 0", reconstructions=3, games=40, players=2, policies="greedy",
+                       rng=5, **kw)
         assert len(r.table) == 4 and r.paired is not None
         assert (r.table["value"] == 0).all() and (r.table["se"] == 0).all()
         assert (r.table["variant_value"] == r.table["reference_value"]).all()
@@ -236,13 +237,13 @@ def test_paired_robustness_of_an_identical_variant_is_exactly_zero_on_every_set(
 
 
 def test_paired_robustness_is_the_difference_of_the_two_runs_and_repeats_with_its_seed():
-    kw = dict(reconstructions=2, games=40, players=3, rng=8, variant_options={"flag_depth": 30},
+    kw = dict(reconstructions=2, games=40, players=3, policies="greedy", rng=8, variant_options={"flag_depth": 30},
               reference_options={"flag_depth": 5})
     r = robustness("raft", "rounds > 0", **kw)
     pd.testing.assert_frame_equal(r.table, robustness("raft", "rounds > 0", **kw).table)
     assert r.table["value"].to_numpy() == pytest.approx((r.table["variant_value"] - r.table["reference_value"]).to_numpy())
     # the variant run is the same games as an unpaired robustness of the variant (same seed, same sets)
-    one = robustness("raft", "rounds > 0", reconstructions=2, games=40, players=3, rng=8,
+    one = robustness("raft", "rounds > 0", reconstructions=2, games=40, players=3, policies="greedy", rng=8,
                      game_kwargs={"flag_depth": 30})
     assert one.table["value"].to_numpy() == pytest.approx(r.table["variant_value"].to_numpy())
     # a known effect: a flag under 30 cards makes far longer games than one under 5, on every set
@@ -254,7 +255,8 @@ def test_paired_robustness_takes_a_change_that_depends_on_the_set():
         counts = list(comp.gems.in_play(3))
         return comp.with_gems(3, counts[:-1] + [6])
 
-    r = robustness("raft", "rounds < 0", reconstructions=2, games=30, players=3, rng=2, variant=six_black)
+    r = robustness("raft", "rounds < 0", reconstructions=2, games=30, players=3, policies="greedy", rng=2,
+                   variant=six_black)
     assert "six_black" in r.paired["variant"] and r.paired["reference"] == "the set as drawn"
     assert r.table["value"].abs().sum() > 0
 
@@ -273,7 +275,7 @@ def test_paired_robustness_bad_arguments(kwargs, error, word):
 
 
 def test_games_rng_keeps_the_component_sets_and_changes_the_games():
-    kw = dict(reconstructions=2, games=30, players=2, rng=4)
+    kw = dict(reconstructions=2, games=30, players=2, policies="greedy", rng=4)
     a = robustness("purramid", "start_player_win > 0.5", **kw)
     b = robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw)
     assert (a.table["components_hash"] == b.table["components_hash"]).all()

@@ -307,7 +307,7 @@ def test_cli_ladder_and_restricted(capsys, tmp_path):
     assert cli.main(["raft", "ladder", "--policies", "random,greedy", "--games", "6", "--seed", "1",
                      "--no-progress", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "raft ladder: 2 players, 3 games per seating, seed 1" in text and "head to head" in text
+    assert "raft ladder: 3 players, 2 games per seating, seed 1" in text  # the game's 3 players and "head to head" in text
     assert list(pd.read_csv(out)["policy"]) in (["greedy", "random"], ["random", "greedy"])
     assert cli.main(["raft", "restricted", "--policy", "greedy", "--restrictions", "ignore_gifts",
                      "--games", "4", "--seed", "1", "--no-progress"]) == 0
@@ -327,12 +327,13 @@ def test_cli_restricted_defaults_to_the_reports_player(capsys):
         s = registry.get_game(game)
         assert s.report_player in s.unrestrictable and registry.restricted_player(s) == registry.strongest_policy(s)
     assert cli.main(["meerkat", "restricted", "--restrictions", "no_queen", "--games", "4", "--seed", "1",
-                     "--no-progress"]) == 0
+                     "--players", "2", "--no-progress"]) == 0  # 2 players: the search player is slow
     out = capsys.readouterr().out
     assert "meerkat restricted play: mcts_v2 forbidden one option" in out and "mcts_v2/no_queen" in out
-    t = restricted_play("meerkat", None, ["no_queen"], games=2, rng=1)
+    t = restricted_play("meerkat", None, ["no_queen"], players=2, games=2, rng=1)
     assert set(t["player"]) == {"mcts_v2/no_queen"}
-    assert cli.main(["raft", "restricted", "--restrictions", "ignore_gifts", "--games", "2", "--no-progress"]) == 0
+    assert cli.main(["raft", "restricted", "--restrictions", "ignore_gifts", "--games", "2", "--players", "2",
+                     "--no-progress"]) == 0
     assert "raft restricted play: exact forbidden" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["meerkat", "restricted", "--help"])

@@ -287,15 +287,15 @@ def test_a_layout_replays_the_seeded_game_to_the_turn_and_decision_asked(client)
     from pyradice_lab.meerkat.advisor import position_from_game as meerkat_position
     from pyradice_lab.raft.advisor import position_from_game as raft_position
 
-    got = client.get("/api/meerkat/layout?seed=1&turn=3&stage=action").json()
-    assert (got["turn"], got["stage"]) == (3, "action")
-    assert got["position"] == meerkat_position(1, 3, players=2, after_reroll=True).document()
+    got = client.get("/api/meerkat/layout?seed=1&turn=4&stage=action").json()
+    assert (got["turn"], got["stage"]) == (4, "action")
+    assert got["position"] == meerkat_position(1, 4, players=2, after_reroll=True).document()
     got = client.get("/api/raft/layout?seed=7&turn=3&stage=load").json()
     assert got["position"] == raft_position(7, 3, players=3, after_tilt=True).document()
     assert got["position"]["fallen"] != "-"
     r = client.post("/api/raft/advise", json={"position": got["position"]})
     assert r.status_code == 200 and r.json()["decision"] == "load"
-    for game, query, word in [("meerkat", "turn=2", "turn must be a turn at which a player rolls"),
+    for game, query, word in [("meerkat", "turn=3", "turn must be a turn at which a player rolls"),
                               ("meerkat", "turn=999", "turn"), ("meerkat", "stage=tilt", "stage"),
                               ("raft", "turn=0", "turn"), ("raft", "stage=reroll", "stage")]:
         r = client.get(f"/api/{game}/layout?seed=1&{query}")

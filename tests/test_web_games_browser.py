@@ -154,14 +154,14 @@ def test_meerkat_page_loads_a_turn_of_a_seeded_game_then_clicks_it(browser, serv
     d = browser
     wait = _open(d, server, "meerkat")
     first = _answered(d)
-    for box, value in (("table-seed", "1"), ("table-turn", "3")):
+    for box, value in (("table-seed", "1"), ("table-turn", "4")):
         e = d.find_element(By.ID, box)
         e.clear()
         e.send_keys(value)
     Select(d.find_element(By.ID, "table-stage")).select_by_value("action")
     click(d, "#table-new")
     sent = _after_change(wait, first)
-    assert sent["position"] == position_from_game(1, 3, players=2, after_reroll=True).document()
+    assert sent["position"] == position_from_game(1, 4, players=2, after_reroll=True).document()
     click(d, "#mk-die-1")                           # a die turned: not the seeded game's roll any more
     changed = _after_change(wait, sent)
     assert changed["position"]["roll"][1] == sent["position"]["roll"][1] % 6 + 1

@@ -494,8 +494,13 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         Plausible component sets to draw (>= 2).
     games : int
         Games per component set (>= 10); every set plays the same per-game seeds.
-    players, policies
-        Passed to the game's ``simulate_games`` (default: the game's own defaults).
+    players : int, optional
+        Passed to the game's ``simulate_games`` (default: the game's ``default_players``).
+    policies : str or list, optional
+        The players of every game; default: the game's report player (``registry.get_game(game).report_player``,
+        the strongest affordable at report scale), as for :func:`~pyradice_lab.design.compare.compare` and
+        :func:`~pyradice_lab.design.balance.balance` (docs/guide/defaults.md), unless ``game_kwargs`` or every
+        one of ``runs`` sets them.  Pass ``policies="greedy"`` for a quick look.
     rng : seed, SeedSequence or Generator, optional
         One seed gives the same sets, the same games and the same numbers.
     games_rng : seed, SeedSequence or Generator, optional
@@ -653,6 +658,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             if bad:
                 raise ValueError(f"runs must not set {', '.join(sorted(map(repr, bad)))} (robustness sets it)")
             _check_simulate_keys(simulate, r, "runs")
+    report_player = get_game(game).report_player  # the default players, as compare and balance
+    if report_player and "policies" not in kwargs and not (runs and all("policies" in r for r in runs)):
+        kwargs["policies"] = report_player
     paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
     if paired:
         allowed = [k for k in inspect.signature(simulate).parameters

@@ -474,7 +474,7 @@ def _game_kwargs(game_kwargs) -> dict:
     return dict(game_kwargs)
 
 
-def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_jobs: int = 1,
+def ladder(game, policies, *, players: int | None = None, games: int = 1000, rng=None, n_jobs: int = 1,
            progress: bool = False, anchor: str | None = None, prior_sd: float = DEFAULT_PRIOR_SD,
            game_kwargs: Mapping | None = None, return_outcomes: bool = False, backend: str = "loky",
            scheduler=None, cache_dir=None):
@@ -487,8 +487,8 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     policies : sequence of str or None
         At least two distinct policy names the game's simulator accepts (restricted players
         ``"<policy>/<restriction>"`` included); None: the game's registered policies.
-    players : int
-        Seats per game, 2..4.
+    players : int, optional
+        Seats per game, 2..4; None: the game's ``default_players`` (registry; 2 where a game states none).
     games : int
         Games per lineup (two players: per pair of policies), split evenly over its seatings and rounded
         up to a multiple of them.
@@ -528,7 +528,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
 
     Examples
     --------
-    >>> t = ladder("purramid", ["greedy", "stop_after:2"], games=40, rng=3)
+    >>> t = ladder("purramid", ["greedy", "stop_after:2"], players=2, games=40, rng=3)
     >>> t["policy"].tolist(), int(t["games"].iloc[0])
     (['stop_after:2', 'greedy'], 40)
     """
@@ -536,7 +536,7 @@ def ladder(game, policies, *, players: int = 2, games: int = 1000, rng=None, n_j
     names = _names(policies, "policies", spec)
     if len(names) < 2:
         raise ValueError(f"policies must name at least two policies, got {names!r}")
-    players = _pos_int(players, "players", 2, 4)
+    players = _pos_int((spec.default_players or 2) if players is None else players, "players", 2, 4)
     games = _pos_int(games, "games")
     execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if anchor is not None and anchor not in names:
@@ -579,7 +579,7 @@ def _assumptions(game: str, kwargs: dict, rng, policies: str, players: int, game
                              policies=policies, rng=rng, games=games, **extra)
 
 
-def restricted_play(game, policy, restrictions, *, players: int = 2, games: int = 1000, rng=None,
+def restricted_play(game, policy, restrictions, *, players: int | None = None, games: int = 1000, rng=None,
                     n_jobs: int = 1, progress: bool = False, dominant_fraction: float = DOMINANT_FRACTION,
                     game_kwargs: Mapping | None = None, backend: str = "loky", scheduler=None,
                     cache_dir=None) -> pd.DataFrame:
@@ -594,8 +594,8 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
         can sit twice in a game).
     restrictions : sequence of str or None
         Names the game registers (``registry.get_game(game).restrictions``); None: all of them.
-    players : int
-        Seats, 2..4: one restricted player, ``players - 1`` unrestricted ones; the restricted player sits in
+    players : int, optional
+        Seats, 2..4 (None: the game's ``default_players``, 2 where a game states none): one restricted player, ``players - 1`` unrestricted ones; the restricted player sits in
         every seat equally often.
     games : int
         Games per restriction (rounded up to a multiple of ``players``).
@@ -619,7 +619,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     --------
     >>> t = restricted_play("raft", "greedy", ["fixed_duration"], games=20, rng=2)
     >>> t[["restriction", "player", "games"]].values.tolist()
-    [['fixed_duration', 'greedy/fixed_duration', 20]]
+    [['fixed_duration', 'greedy/fixed_duration', 21]]
     """
     spec = _spec(game)
     if policy is None:
@@ -634,7 +634,7 @@ def restricted_play(game, policy, restrictions, *, players: int = 2, games: int 
     unknown = [r for r in names if r not in spec.restrictions]
     if unknown:
         raise ValueError(f"restrictions must be among {sorted(spec.restrictions)} ({spec.name}), got {unknown}")
-    players = _pos_int(players, "players", 2, 4)
+    players = _pos_int((spec.default_players or 2) if players is None else players, "players", 2, 4)
     games = _pos_int(games, "games")
     execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
     if isinstance(dominant_fraction, bool) or not isinstance(dominant_fraction, numbers.Real) or \

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,7 +25,7 @@ from pathlib import Path
 __all__ = ["CliError", "ArgumentParser", "components_arg", "show_progress", "positive_int", "nonneg_int", "jobs_int",
            "int_list", "float_list", "positive_float", "parse_grid_value", "grid_arg", "check_output_path",
            "output_file", "output_dir", "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR", "PROG", "execution_args",
-           "execution_kwargs"]
+           "execution_kwargs", "policies_arg", "policy_names"]
 
 PROG = "pyradice-lab"
 
@@ -95,6 +96,27 @@ def comma_names(text: str) -> str:
     if not text.strip() or not all(items):
         raise argparse.ArgumentTypeError(f"expected a name or comma-separated names, none empty, got {text!r}")
     return text
+
+
+def policies_arg(parser, *, default: str | None = "greedy", help: str, old: str | None = "--policy") -> None:
+    """``--policies NAME[,NAME...]`` (one policy for every seat or one per seat; ``args.policies``, the text), the
+    one flag for the seats' players; ``old`` (``--policy``) stays a hidden alias for one release and warns."""
+    parser.add_argument("--policies", type=comma_names, default=default, help=help)
+    if old:
+        class _Deprecated(argparse.Action):
+            def __call__(self, parser, namespace, values, option_string=None):
+                print(f"warning: {option_string} is renamed --policies (accepted for one release)", file=sys.stderr)
+                setattr(namespace, self.dest, values)
+
+        parser.add_argument(old, dest="policies", type=comma_names, action=_Deprecated, help=argparse.SUPPRESS)
+
+
+def policy_names(text: str | None):
+    """The ``--policies`` text as ``simulate_games`` takes it: None, one name (every seat) or a list per seat."""
+    if text is None:
+        return None
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    return items[0] if len(items) == 1 else items
 
 
 # ----------------------------------------------------------------------------------------- output paths

@@ -62,7 +62,8 @@ def position_spec() -> Table:
     """The schema of a position file (:mod:`pyradice_lab.engine.schema` nodes)."""
     tile = Int(3, 12)
     seat = Table({
-        "seat": Field(Int(0, 3), "seat number (turn order follows the seats; the automa is the last seat)"),
+        "seat": Field(Int(0, 3), "seat index from 0 (seat 1 in the texts; turn order follows the seats; the automa "
+                                 "is the last seat)"),
         "meerkats": Field(MapOf(tile, Int(0, 40), max_len=10), "regular meerkats per desert tile, e.g. "
                                                                "{ 7 = 2, 9 = 1 }", default={}),
         "queen": Field(Int(-1, 12), "the queen: 0 in the supply, 3..12 on that tile, -1 forfeited", default=0),
@@ -79,13 +80,13 @@ def position_spec() -> Table:
         "players": Field(Int(1, 4), "human players"),
         "automa": Field(Bool(), "whether the automa plays (the last seat); default: the rules' setup (with the "
                                 "automa for 1-2 players)", default=None),
-        "to_move": Field(Int(0, 3), "the seat deciding"),
+        "to_move": Field(Int(0, 3), "the index of the seat deciding, from 0 (seat 1 in the texts)"),
         "roll": Field(Array(Int(1, 6), 3, 3), "the three dice as they stand"),
         "stage": Field(Str(("reroll", "action")), "the decision: \"reroll\" (the first roll; keep which dice?) or "
                                                   "\"action\" (reroll used or declined: place or guardian?)",
                        default="reroll"),
-        "turn": Field(Int(0, 600), "the turn number (as transcripts number them)", default=0),
-        "first_player": Field(Int(0, 3), "the start player's seat", default=0),
+        "turn": Field(Int(1, 601), "the turn number, from 1 (as transcripts number them)", default=1),
+        "first_player": Field(Int(0, 3), "the start player's seat index, from 0", default=0),
         "male": Field(tile, "the wandering male's tile", default=7),
         "bonus_taken": Field(Int(0, 3), "bonus tokens already taken", default=0),
         "layout": Field(Array(tile, 10, 10, unique=True), "the tile on each layout position 0..9 (default: tile "
@@ -134,8 +135,9 @@ class Position:
     def to_toml(self) -> str:
         """The position as a TOML file."""
         d = self.document()
-        lines = [f"# Meerkat Kingdom position: seat {d['to_move']} to decide", f"players = {d['players']}",
-                 f"automa = {'true' if self.automa else 'false'}", f"to_move = {d['to_move']}",
+        lines = [f"# Meerkat Kingdom position: p{d['to_move'] + 1} to decide", f"players = {d['players']}",
+                 f"automa = {'true' if self.automa else 'false'}",
+                 f"to_move = {d['to_move']}  # seat indices count from 0: p{d['to_move'] + 1} in the texts",
                  f"roll = {d['roll']}", f'stage = "{d["stage"]}"  # reroll: keep which dice? action: what to do',
                  f"turn = {d['turn']}", f"first_player = {d['first_player']}", f"male = {d['male']}",
                  f"bonus_taken = {d['bonus_taken']}"]
@@ -143,7 +145,8 @@ class Position:
             lines.append(f"layout = {d['layout']}  # the tile on each layout position 0..9")
         lines.append("tokens = {" + ", ".join(f'{k} = "{v}"' for k, v in d["tokens"].items()) + "}")
         for s in d["seat"]:
-            lines += ["", "[[seat]]", f"seat = {s['seat']}",
+            who = f"p{s['seat'] + 1}" if s["seat"] < d["players"] else "the automa"
+            lines += ["", "[[seat]]", f"seat = {s['seat']}  # {who}",
                       "meerkats = {" + ", ".join(f"{k} = {v}" for k, v in s["meerkats"].items()) + "}",
                       f"queen = {s['queen']}  # 0 supply, 3..12 tile, -1 forfeited", f"supply = {s['supply']}",
                       f"reserve = {s['reserve']}", f"pups = {s['pups']}", f"lost = {s['lost']}",
@@ -154,7 +157,7 @@ class Position:
         """The table as text: meerkats per tile (queens as Q), then every seat's supply and reserve."""
         d = self.doc
         n = self.seats
-        names = [f"p{s}" for s in range(self.players)] + (["automa"] if self.automa else [])
+        names = [f"p{s + 1}" for s in range(self.players)] + (["automa"] if self.automa else [])  # seats from 1
         V = _setup(self.comp).V
         head = (f"Meerkat Kingdom, {self.players} players" + (" + automa" if self.automa else "")
                 + f", turn {d['turn']}: {names[d['to_move']]} rolled {' '.join(map(str, d['roll']))}"
@@ -291,12 +294,12 @@ def _snapshot_doc(g, s, dice, stage, layout, comp, players, automa) -> dict:
                       "pups": int(S[o, PUP]), "lost": int(S[o, BOX]), "bonus": int(S[o, BONUS]),
                       "out": int(S[o, OUT]), "burrow": [b for k, b in enumerate(BURROW_ACTIONS) if S[o, BUR + k]]})
     return {"players": players, "automa": automa, "to_move": int(s), "roll": [int(x) for x in dice],
-            "stage": stage, "turn": int(G[G_TURN]), "first_player": int(G[G_FIRST]),
+            "stage": stage, "turn": int(G[G_TURN]) + 1, "first_player": int(G[G_FIRST]),
             "male": int(G[G_MALE]), "bonus_taken": int(G[G_TOKENS]), "layout": layout,
             "tokens": {str(t): TOKEN_NAMES[T[t, TOK]] for t in range(3, 13) if T[t, TOK]}, "seat": seats}
 
 
-def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, policies="expectimax",
+def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, policies="expectimax",
                         after_reroll: bool = False, components=None, turns=None) -> Iterator[tuple[int, Position]]:
     """Every ``(turn, position)`` of the seeded game at which a player decides, in order (one replay).
 
@@ -305,18 +308,18 @@ def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, p
     seed : int or Generator
         The game's seed (the game of :func:`~pyradice_lab.meerkat.sim.play_game` with that seed).
     players, automa, policies, components
-        As for :func:`~pyradice_lab.meerkat.sim.play_game`; the default policy is ``"expectimax"`` for every
-        player.
+        As for :func:`~pyradice_lab.meerkat.sim.play_game` (default: the game's 3 players, no automa); the default
+        policy is ``"expectimax"`` for every player.
     after_reroll : bool
         ``False``: the reroll decision (the first roll); ``True``: the action decision (the dice after the
         reroll, or the first roll if the seat kept it).
     turns : collection of int, optional
-        Only these turns (the replay stops after the last).
+        Only these turns, numbered from 1 as the transcript numbers them (the replay stops after the last).
 
     Returns
     -------
     iterator of (int, Position)
-        The turn number and the position; ``played`` holds the seat's choice there.
+        The turn number (from 1, as in the transcript) and the position; ``played`` holds the seat's choice.
 
     Raises
     ------
@@ -325,8 +328,8 @@ def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, p
 
     Examples
     --------
-    >>> [t for t, _ in positions_from_game(1)][:4]
-    [0, 1, 3, 4]
+    >>> [t for t, _ in positions_from_game(1, players=2)][:4]   # turns 3, 6, ... are the automa's
+    [1, 2, 4, 5]
     """
     from ..engine.rng import as_generator
     from .components import coerce_components
@@ -360,7 +363,7 @@ def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, p
         return layout_box[0]
 
     def choose_keep(g, s, d0, d1, d2, tab, gval):
-        turn = int(g[0][21, G_TURN])
+        turn = int(g[0][21, G_TURN]) + 1  # from 1, as the transcript
         doc = None
         if want is None or turn in want:
             doc = _snapshot_doc(g, s, (d0, d1, d2), "reroll", layout_of(g), comp, players, automa)
@@ -372,7 +375,7 @@ def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, p
 
     def choose_action(g, s, d0, d1, d2, tab, gval):
         code = act0(g, s, d0, d1, d2, tab, gval)
-        turn = int(g[0][21, G_TURN])
+        turn = int(g[0][21, G_TURN]) + 1
         if after_reroll and (want is None or turn in want):
             doc = _snapshot_doc(g, s, (d0, d1, d2), "action", layout_of(g), comp, players, automa)
             found.append((turn, doc, int(code)))
@@ -411,10 +414,11 @@ def positions_from_game(seed, *, players: int = 2, automa: bool | None = None, p
             yield turn, replace(_build(validate(position_spec(), doc), comp), played=choice)
 
 
-def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None = None, policies="expectimax",
+def position_from_game(seed, turn: int, *, players: int = 3, automa: bool | None = None, policies="expectimax",
                        after_reroll: bool = False, components=None) -> Position:
-    """The position at turn ``turn`` (numbered as in the transcript of
-    :func:`~pyradice_lab.meerkat.sim.play_game`) of the seeded game: "what should I have done at turn K?".
+    """The position at turn ``turn`` (1 = the first turn, as the transcript of
+    :func:`~pyradice_lab.meerkat.sim.play_game` numbers them, and as the other games' ``position_from_game``) of
+    the seeded game: "what should I have done at turn K?".
 
     Parameters
     ----------
@@ -423,7 +427,8 @@ def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None
     turn : int
         A turn at which a player (not the automa) rolls.
     players, automa, policies, components
-        As for :func:`~pyradice_lab.meerkat.sim.play_game` (default policy: ``"expectimax"`` for everyone).
+        As for :func:`~pyradice_lab.meerkat.sim.play_game` (default: the game's 3 players, no automa; policy
+        ``"expectimax"`` for everyone).
     after_reroll : bool
         ``True``: the action decision, with the dice after the reroll (see :func:`positions_from_game`).
 
@@ -439,12 +444,12 @@ def position_from_game(seed, turn: int, *, players: int = 2, automa: bool | None
 
     Examples
     --------
-    >>> pos = position_from_game(1, 0)
+    >>> pos = position_from_game(1, 1, players=2)
     >>> pos.roll, pos.played        # kept the 6, rerolled the 3 and the 4
     ((3, 4, 6), 4)
     """
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 0:
-        raise ValueError(f"turn must be an integer >= 0 (as transcripts number the turns), got {turn!r}")
+    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
+        raise ValueError(f"turn must be an integer >= 1 (as transcripts number the turns), got {turn!r}")
     for t, pos in positions_from_game(seed, players=players, automa=automa, policies=policies,
                                       after_reroll=after_reroll, components=components, turns=(int(turn),)):
         if t == turn:

@@ -25,7 +25,7 @@ here); this module ranks.
 Examples
 --------
 >>> from pyradice_lab.meerkat.advisor import advise, position_from_game
->>> pos = position_from_game(1, 1)             # turn 1 of the seeded 2p + automa game 1 (expectimax players)
+>>> pos = position_from_game(1, 2)             # turn 2 of the seeded 3-player game 1 (expectimax players)
 >>> df = advise(pos)
 >>> bool(df["keep"].iloc[0] == pos.played)
 True
@@ -128,7 +128,7 @@ def _game(pos: Position, policy: str, objective: str):
         T[int(t), TOK] = TOKEN_NAMES.index(name)
     for t in st.oasis:
         T[t, 3] = 1          # PIC: the oasis pictures
-    G[G_MALE], G[G_TURN], G[G_FIRST], G[G_TOKENS] = d["male"], d["turn"], d["first_player"], d["bonus_taken"]
+    G[G_MALE], G[G_TURN], G[G_FIRST], G[G_TOKENS] = d["male"], d["turn"] - 1, d["first_player"], d["bonus_taken"]
     G[G_POS] = (d["to_move"] - d["first_player"]) % n + 1
     assert G[G_NS] == n and G[G_NTOK] == n - 1 and S[n - 1, AUTO] == int(pos.automa)
     return g
@@ -182,7 +182,7 @@ def _why_action(pos, code, value, best_gain) -> str:
         why = f"strengthens the majority on tile {t}"
     elif a == "cancelled":
         others = [o for o in range(len(after)) if o != s and after[o] == after[s]]
-        why = f"ties seat {others[0]} on tile {t} (both cancel)" if others else f"ties on tile {t}"
+        why = f"ties seat {others[0] + 1} on tile {t} (both cancel)" if others else f"ties on tile {t}"  # from 1
     elif b == "cancelled" or b == "absent":
         why = f"takes {a} place on tile {t}"
     else:
@@ -238,7 +238,7 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax_v2"
 
     Examples
     --------
-    >>> df = advise(position_from_game(1, 0, after_reroll=True))
+    >>> df = advise(position_from_game(1, 1, players=2, after_reroll=True))
     >>> df["option"].iloc[0], df.attrs["decision"]
     ('queen on 9', 'action')
     """

@@ -13,6 +13,7 @@ from ..engine.cliargs import (
     int_list,
     nonneg_int,
     output_file,
+    policies_arg,
     positive_int,
     show_progress,
     write_csv,
@@ -142,7 +143,7 @@ def _readings(args) -> dict:
 def _cmd_simulate(args) -> int:
     from .sim import setup_label, simulate_games
 
-    policies = _policy_list(args.policy)
+    policies = _policy_list(args.policies)
     policies = policies * args.players if len(policies) == 1 else policies
     df = simulate_games(args.games, players=args.players, automa=args.automa, policies=policies, rng=args.seed,
                         progress=show_progress(args), components=args.components, **_readings(args),
@@ -184,7 +185,7 @@ def _cmd_simulate(args) -> int:
 def _cmd_play(args) -> int:
     from .sim import play_game
 
-    policies = _policy_list(args.policy)
+    policies = _policy_list(args.policies)
     policies = policies * args.players if len(policies) == 1 else policies
     text, _ = play_game(players=args.players, automa=args.automa, policies=policies, rng=args.seed,
                         components=args.components, **_readings(args))
@@ -271,9 +272,9 @@ def add_cli(sub) -> None:
                         "--no-automa with 2 players and 1 player + automa are extensions, not in the rules)")
     _reading_args(q)
     q.add_argument("--games", type=positive_int, default=2000, help="games (default: %(default)s)")
-    q.add_argument("--policy", type=comma_names, default="greedy",
-                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per decision), "
-                        "optionally /restriction (e.g. heuristic/no_queen); one for all or comma-separated per player")
+    policies_arg(q, help="random_legal, heuristic, greedy, expectimax or mcts[:N] (search, N rollouts per "
+                         "decision), optionally /restriction (e.g. heuristic/no_queen); one for every seat or one per "
+                         "seat, comma-separated (default: %(default)s)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed (default: 0)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-game table")
     q.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -288,9 +289,9 @@ def add_cli(sub) -> None:
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="add the automa (default: the rules' setup, on for 2 players)")
     _reading_args(q)
-    q.add_argument("--policy", type=comma_names, default="greedy",
-                   help="random_legal, heuristic, greedy, expectimax or mcts[:N] (comma-separated per player; the "
-                        "transcript is replayed by the pure-Python engine: keep N small, e.g. mcts:8)")
+    policies_arg(q, help="random_legal, heuristic, greedy, expectimax or mcts[:N], one for every seat or one per "
+                         "seat, comma-separated (the transcript is replayed by the pure-Python engine: keep N "
+                         "small, e.g. mcts:8; default: %(default)s)")
     q.add_argument("--seed", type=nonneg_int, default=0)
     components_arg(q)
     q.set_defaults(func=_cmd_play)
@@ -300,12 +301,13 @@ def add_cli(sub) -> None:
                                    "outcome) or, once the reroll is behind, every placement, queen and guardian, "
                                    "by a strong player's evaluation. The position comes from a file (--position, "
                                    "TOML or JSON; format in docs/guide/meerkat.md) or from turn K of a seeded game. "
-                                   "Examples: pyradice-lab meerkat advise --game-seed 1 --turn 4; "
+                                   "Examples: pyradice-lab meerkat advise --game-seed 1 --turn 5; "
                                    "pyradice-lab meerkat advise --position my_turn.toml")
     q.add_argument("--position", default=None, help="a position file (.toml or .json)")
     q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
-    q.add_argument("--turn", type=nonneg_int, default=None, help="the turn of that game (as its transcript numbers it)")
-    q.add_argument("--players", type=positive_int, default=2, help="players of that game (default: 2)")
+    q.add_argument("--turn", type=positive_int, default=None,
+                   help="the turn of that game, from 1 (as its transcript numbers it)")
+    q.add_argument("--players", type=positive_int, default=3, help="players of that game (default: %(default)s)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="the automa in that game (default: the rules' setup)")
     q.add_argument("--policies", type=comma_names, default="expectimax",

@@ -39,7 +39,7 @@ class MeerkatDesk(Desk):
         q = self.check_query(query)
         seed = _int(q, "seed", 1, 0, 10 ** 6)
         players = _int(q, "players", 2, 1, 3)
-        turn = _int(q, "turn", 0, 0, self.max_turn)
+        turn = _int(q, "turn", 1, 1, self.max_turn)  # from 1, as the transcript
         stage = _pick(q, "stage", ("reroll", "action"), "reroll")
         from .advisor import _TOKENS, _setup
         from .components import default_components  # after the checks: a refusal imports nothing

@@ -30,7 +30,7 @@ def format_log(log, names) -> str:
     for row in log:
         turn, s, ev, a, b, c, d, e = (int(x) for x in row)
         who = names[s] if 0 <= s < len(names) else "-"
-        p = f"[{turn:3d}] {who:>12}: "
+        p = f"[{turn + 1:3d}] {who:>12}: "  # turns and seats from 1 (the trace's turn is an index)
         if ev == R.EV_LAYOUT:
             layout[a] = b
             if len(layout) == 10:

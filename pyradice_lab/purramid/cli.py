@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ..engine.cliargs import (
     CliError,
-    comma_names,
     components_arg,
     execution_args,
     execution_kwargs,
     int_list,
     nonneg_int,
     output_file,
+    policies_arg,
+    policy_names,
     positive_int,
     show_progress,
     write_csv,
@@ -157,9 +158,7 @@ def _cmd_simulate(args) -> int:
 
     from .sim import simulate_games
 
-    pols = args.policy
-    if args.policies:
-        pols = [p for p in args.policies.split(",") if p]
+    pols = policy_names(args.policies)
     t0 = time.perf_counter()
     df = simulate_games(args.games, players=args.players, layout=args.layout, policies=pols, rng=args.seed,
                         progress=show_progress(args), yarn_tokens=not args.no_yarn,
@@ -185,9 +184,7 @@ def _cmd_simulate(args) -> int:
 def _cmd_play(args) -> int:
     from .rules import play_game
 
-    pols = args.policy
-    if args.policies:
-        pols = [p for p in args.policies.split(",") if p]
+    pols = policy_names(args.policies)
     rec = play_game(args.players, args.layout, policies=pols, rng=args.seed, trace=True,
                     yarn_tokens=not args.no_yarn, components=args.components)
     print(rec.transcript)
@@ -248,16 +245,14 @@ def add_cli(sub) -> None:
 
     q = sub.add_parser("simulate", help="simulate whole games and print a summary with CIs",
                        description="Simulate complete games. Example: pyradice-lab purramid simulate "
-                                   "--players 4 --games 10000 --seed 1 --policy greedy; the exact policy: "
-                                   "--policy optimal --games 200 --jobs 2")
+                                   "--players 4 --games 10000 --seed 1 --policies greedy; the exact policy: "
+                                   "--policies optimal --games 200 --jobs 2")
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
     q.add_argument("--games", type=positive_int, default=10_000)
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
-    q.add_argument("--policy", default="greedy",
-                   help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K for every seat")
-    q.add_argument("--policies", type=comma_names, default=None,
-                   help="one policy per seat, comma-separated (overrides --policy)")
+    policies_arg(q, help="greedy, stop_after:K, risk:P, optimal or optimal:at_least:K: one for every seat or one "
+                         "per seat, comma-separated (default: %(default)s)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     q.add_argument("--out", type=output_file(".csv"), default=None, help="write the per-game table to this CSV")
     q.add_argument("--no-progress", action="store_true")
@@ -270,8 +265,7 @@ def add_cli(sub) -> None:
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
     q.add_argument("--seed", type=nonneg_int, default=0)
     q.add_argument("--layout", default="A")
-    q.add_argument("--policy", default="greedy", help="as for simulate (optimal too)")
-    q.add_argument("--policies", type=comma_names, default=None)
+    policies_arg(q, help="as for simulate (optimal too; default: %(default)s)")
     q.add_argument("--no-yarn", action="store_true", help="play without yarn tokens (analysis switch)")
     components_arg(q)
     q.set_defaults(func=_cmd_play)

@@ -219,7 +219,7 @@ class _Counted:
         return got
 
 
-def race_value(n_games: int = 200, players: int = 2, layout="A", *, seed=0, threshold: float = RACE_THRESHOLD,
+def race_value(n_games: int = 200, players: int = 4, layout="A", *, seed=0, threshold: float = RACE_THRESHOLD,
                progress: bool = False):
     """What following :func:`race_objective` is worth: paired seeded games of the readable engine.
 
@@ -231,6 +231,8 @@ def race_value(n_games: int = 200, players: int = 2, layout="A", *, seed=0, thre
     n_games : int
         Paired games (each played twice).
     players : {2, 3, 4}
+        Default 4, the game's ``default_players`` (docs/guide/defaults.md); about 1 CPU-second per paired game
+        at 3 or 4 players.  The Purramid guide's table is ``players=2``.
     layout : "A", "B" or a layout
     seed : int or SeedSequence
         Game ``i`` uses ``spawn(seed, n_games)[i]`` for both of its plays.
@@ -253,7 +255,7 @@ def race_value(n_games: int = 200, players: int = 2, layout="A", *, seed=0, thre
 
     Examples
     --------
-    >>> df = race_value(4, seed=1)                          # doctest: +SKIP
+    >>> df = race_value(4, players=2, seed=1)               # doctest: +SKIP
     >>> df.set_index("quantity").loc["win share difference", "n"]   # doctest: +SKIP
     4
     """

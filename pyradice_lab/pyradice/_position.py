@@ -36,7 +36,7 @@ def position_spec() -> Table:
     row = Str(max_len=200, pattern=_CELL, pattern_doc=_CELL_DOC)
     level = Str(max_len=60, pattern=_PYR, pattern_doc=_PYR_DOC)
     seat = Table({
-        "seat": Field(Int(0, 3), "seat number (turns go to seat + 1)"),
+        "seat": Field(Int(0, 3), "seat index from 0 (seat 1 in the texts is 0; turns go to index + 1)"),
         "pyramid": Field(Array(level, 6, 6), "the pyramid's levels 1 (6 spaces) to 6 (1 space), bottom first",
                          default=[" ".join("." * (7 - k)) for k in range(1, 7)]),
     }, doc="one seat")
@@ -51,8 +51,8 @@ def position_spec() -> Table:
     }, doc="what every pyramid board and the table show")
     return Table({
         "players": Field(Int(2, 4), "number of players"),
-        "to_move": Field(Int(0, 3), "the seat about to take a die"),
-        "first_player": Field(Int(0, 3), "the start player's seat", default=0),
+        "to_move": Field(Int(0, 3), "the index of the seat about to take a die, from 0 (seat 1 in the texts is 0)"),
+        "first_player": Field(Int(0, 3), "the start player's seat index, from 0", default=0),
         "setup": Field(setup, "the tokens, cards and discs"),
         "quarry": Field(Table({k: Field(Array(row, 1, 4), f"the {k} layer, rows north to south, each a string of "
                                                           "its dice west to east") for k in _LAYERS},
@@ -123,13 +123,15 @@ class Position:
 
         d = self.document()
         q = json.dumps
-        lines = [f"# Pyradice position: seat {self.to_move} to take a die (turn {self.turn + 1})",
-                 f"players = {d['players']}", f"to_move = {d['to_move']}", f"first_player = {d['first_player']}",
+        lines = [f"# Pyradice position: seat {self.to_move + 1} to take a die (turn {self.turn + 1})",
+                 f"players = {d['players']}",
+                 f"to_move = {d['to_move']}  # seat indices count from 0: seat {d['to_move'] + 1} in the texts",
+                 f"first_player = {d['first_player']}",
                  "", "[setup]"] + [f"{k} = {q(v)}" for k, v in d["setup"].items()]
         lines += ["", "[quarry]  # rows north to south; 4r = value and colour, ?r = colour only, ? hidden, . empty"]
         lines += [f"{k} = [\n" + "".join(f"  {q(r)},\n" for r in d["quarry"][k]) + "]" for k in reversed(_LAYERS)]
         for s in d["seat"]:
-            lines += ["", "[[seat]]", f"seat = {s['seat']}", "pyramid = [  # level 1 (6 spaces) first"]
+            lines += ["", "[[seat]]", f"seat = {s['seat']}  # seat {s['seat'] + 1}", "pyramid = [  # level 1 (6 spaces) first"]
             lines += [f"  {q(r)}," for r in s["pyramid"]] + ["]"]
         return "\n".join(lines) + "\n"
 
@@ -141,8 +143,8 @@ class Position:
         geom = quarry_geometry(self.players)
         avail = set(_available(self))
         table = ScoreTable.build(self.setup, self.discs)
-        out = [f"Pyradice, {self.players} players, turn {self.turn + 1}: seat {self.to_move} to take a die "
-               f"(start player seat {self.first_player})", f"Setup: {self.setup.describe()}",
+        out = [f"Pyradice, {self.players} players, turn {self.turn + 1}: seat {self.to_move + 1} to take a die "
+               f"(start player seat {self.first_player + 1})", f"Setup: {self.setup.describe()}",
                "Cards: " + ", ".join(table.card_labels()) + "; colour letters: "
                + ", ".join(f"{x}={n}" for x, n in zip(self.letters, table.colour_names)),
                "Quarry ([..] = available, ? = hidden):"]
@@ -160,7 +162,7 @@ class Position:
             from .scoring import _score_pyramid
 
             sc = _score_pyramid(list(v), list(c), table)
-            out.append(f"Seat {s}{' (to move)' if s == self.to_move else ''}: {int((v > 0).sum())} dice, "
+            out.append(f"Seat {s + 1}{' (to move)' if s == self.to_move else ''}: {int((v > 0).sum())} dice, "
                        f"{sc.total} VP if the game ended now")
             out += _pyramid_text(v, c, self.letters)
         return "\n".join(out)
@@ -259,7 +261,7 @@ def _build(doc: dict, comp, file=None) -> Position:
     for s in range(players):
         if rounds[s] != k:
             fail(f"holds {counts[s]} dice", ("seat", str(s), "pyramid"),
-                 f"{k + ahead[s]}: seat {to_move} is to move after {k} full rounds from first_player {first}")
+                 f"{k + ahead[s]}: seat index {to_move} is to move after {k} full rounds from first_player {first}")
     turn = sum(counts)
     if turn >= PYRAMID.n * players:
         fail("every pyramid is full: the game is over", ("seat",), "a position with a die still to take")

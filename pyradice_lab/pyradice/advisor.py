@@ -267,7 +267,7 @@ class _Describer:
             new = [int(i) for i in avail(occ, self.geom)]
             opened = [i for i in new if i not in self.avail]
             nxt = (pos.to_move + 1) % pos.players
-            txt = f"seat {nxt} chooses from {len(new)} dice"
+            txt = f"seat {nxt + 1} chooses from {len(new)} dice"  # seats from 1
             shown = [self.die(pos.values[i], pos.colours[i]) for i in opened if pos.values[i] and pos.colours[i] >= 0]
             hidden = len(opened) - len(shown)
             if opened:

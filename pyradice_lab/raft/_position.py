@@ -44,7 +44,8 @@ def position_spec() -> Table:
                        default=0),
     }, doc="one lifeboat card in front of the player")
     seat = Table({
-        "seat": Field(Int(0, 3), "seat number (0..players-1; passing goes to seat + 1)"),
+        "seat": Field(Int(0, 3), "seat index from 0 (0..players-1: seat 1 in the texts is 0; passing goes to "
+                                 "index + 1)"),
         "score": Field(Int(0, 10_000), "points completed so far", default=0),
         "completed": Field(Int(0, 100), "lifeboats completed so far (the tie-break)", default=0),
         "boats": Field(Array(boat, 0, 10), "the lifeboats in front of this player", default=[]),
@@ -52,8 +53,9 @@ def position_spec() -> Table:
     return Table({
         "players": Field(Int(2, 4), "number of players"),
         "variant": Field(Str(VARIANTS), "rules variant", default="standard"),
-        "to_move": Field(Int(0, 3), "the seat about to tilt"),
-        "first_player": Field(Int(0, 3), "the start player's seat (the game ends after the seat before it)",
+        "to_move": Field(Int(0, 3), "the index of the seat about to tilt, from 0 (seat 1 in the texts is 0)"),
+        "first_player": Field(Int(0, 3), "the start player's seat index, from 0 (the game ends after the seat "
+                                         "before it)",
                               default=0),
         "flag": Field(Int(-1, 1000), "cards still above the pirate flag in the deck (-1: the flag is drawn)"),
         "raft": Field(Array(Array(gems, 3, 3), 3, 3), "gems on the 3x3 raft, rows north to south, spaces west to "
@@ -111,8 +113,10 @@ class Position:
     def to_toml(self) -> str:
         """The position as a TOML file (the format of :func:`load_position`)."""
         d = self.document()
-        lines = [f"# Rocking Raft position: seat {self.to_move} to tilt", f"players = {d['players']}",
-                 f'variant = "{d["variant"]}"', f"to_move = {d['to_move']}", f"first_player = {d['first_player']}",
+        lines = [f"# Rocking Raft position: seat {self.to_move + 1} to tilt", f"players = {d['players']}",
+                 f'variant = "{d["variant"]}"',
+                 f"to_move = {d['to_move']}  # seat indices count from 0: seat {d['to_move'] + 1} in the texts",
+                 f"first_player = {d['first_player']}",
                  f"flag = {d['flag']}  # cards above the pirate flag (-1: drawn)"]
         if "skill" in d:
             lines.append(f"skill = {d['skill']!r}")
@@ -124,7 +128,7 @@ class Position:
         for s in d["seat"]:
             boats = ", ".join("{" + ", ".join(f"{k} = {json.dumps(v)}" for k, v in b.items()) + "}"
                               for b in s["boats"])
-            lines += ["", "[[seat]]", f"seat = {s['seat']}", f"score = {s['score']}",
+            lines += ["", "[[seat]]", f"seat = {s['seat']}  # seat {s['seat'] + 1}", f"score = {s['score']}",
                       f"completed = {s['completed']}", f"boats = [{boats}]"]
         return "\n".join(lines) + "\n"
 
@@ -135,8 +139,8 @@ class Position:
         flag = "the pirate flag is drawn (last round)" if self.flag < 0 else \
             f"the pirate flag is under {self.flag} card{'s' if self.flag != 1 else ''}"
         act = "to tilt" if self.fallen is None else f"to load {_gem_text(self.fallen, letters, '')}"
-        out = [f"Rocking Raft, {self.players} players ({self.variant}), seat {self.to_move} {act} "
-               f"(start player seat {self.first_player}); {flag}", "Raft (north at the top):"]
+        out = [f"Rocking Raft, {self.players} players ({self.variant}), seat {self.to_move + 1} {act} "
+               f"(start player seat {self.first_player + 1}); {flag}", "Raft (north at the top):"]  # seats from 1
         out += ["  " + " ".join(f"{x:>9}" for x in cells[r * 3:r * 3 + 3]) for r in range(3)]
         slots, _ = self.comp.deck_arrays()
         for s in range(self.players):
@@ -146,7 +150,7 @@ class Position:
                 boats.append(f"{self.comp.card_label(c)} [{need}]" + (f" water {w}" if self.variant == "sinking"
                                                                         else ""))
             who = f" ({act})" if s == self.to_move else ""
-            out.append(f"seat {s}{who}: {self.scores[s]} pts, {self.completed[s]} boats; "
+            out.append(f"seat {s + 1}{who}: {self.scores[s]} pts, {self.completed[s]} boats; "
                        + ("; ".join(boats) or "no lifeboat"))
         return "\n".join(out)
 
@@ -214,7 +218,7 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
             if b["card"] not in ids:
                 fail(f"no lifeboat card #{b['card']}", path + ("card",), f"the deck's cards #1..#{len(comp.deck)}")
             if b["card"] in seen:
-                fail(f"card #{b['card']} is also in front of seat {seen[b['card']]}", path + ("card",),
+                fail(f"card #{b['card']} is also in front of seat index {seen[b['card']]}", path + ("card",),
                      "each card once")
             seen[b["card"]] = s
             idx = ids[b["card"]]

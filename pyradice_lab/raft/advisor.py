@@ -431,9 +431,9 @@ def _passing(pos, st, left) -> tuple[str, list[str]]:
         placed = np.array(held, dtype=np.int64).reshape(len(boats), -1).sum(axis=0)
         if placed.any():
             done = [comp.card_label(c) for (c, _, _), e, f in zip(boats, empty, fill) if list(f) == e]
-            said.append(f"seat {q} places {_gem_text(placed, letters, '')}"
+            said.append(f"seat {q + 1} places {_gem_text(placed, letters, '')}"  # seats from 1
                         + (f" (completes {', '.join(done)})" if done else ""))
-            gifts += [f"seat {q}'s {d}" for d in done]
+            gifts += [f"seat {q + 1}'s {d}" for d in done]
             rest = rest - placed
     if rest.any():
         said.append(f"{_gem_text(rest, letters, '')} back to the centre")

@@ -25,7 +25,7 @@ def _check(pos):
 def test_advise_top_option_is_the_expectimax_players_choice_in_one_game():
     n = 0
     for after in (False, True):
-        for _, pos in positions_from_game(1, after_reroll=after):
+        for _, pos in positions_from_game(1, players=2, after_reroll=after):
             _check(pos)
             n += 1
     assert n >= 24   # every rolled turn of both players, twice (seed 1: 14 turns, keyed dice)
@@ -42,9 +42,9 @@ def test_advise_top_option_is_the_expectimax_players_choice_on_100_positions():
     assert n >= 100, n
 
 
-@pytest.mark.parametrize("seed, turn", [(1, 4), (2, 6), (5, 10)])
+@pytest.mark.parametrize("seed, turn", [(1, 5), (2, 7), (5, 11)])
 def test_reroll_values_and_odds_equal_brute_force_over_the_dice(seed, turn):
-    pos = position_from_game(seed, turn)
+    pos = position_from_game(seed, turn, players=2)
     df = advise(pos).set_index("keep")
     tw = advisor._twins()
     g = advisor._game(pos, "expectimax", "margin")
@@ -68,7 +68,7 @@ def test_reroll_values_and_odds_equal_brute_force_over_the_dice(seed, turn):
 
 
 def test_action_table_lists_every_legal_action_with_reasons():
-    pos = position_from_game(1, 4, after_reroll=True)
+    pos = position_from_game(1, 5, players=2, after_reroll=True)
     df = advise(pos)
     assert df.attrs["decision"] == "action"
     assert df["option"].iloc[0] == "3 on 8" and "takes the majority on tile 8" in df["why"].iloc[0]
@@ -80,14 +80,14 @@ def test_action_table_lists_every_legal_action_with_reasons():
 
 
 def test_a_queen_option_appears_when_the_count_die_allows_it():
-    pos = position_from_game(1, 0, after_reroll=True)     # rolled 3 5 6 with the queen in the supply
+    pos = position_from_game(1, 1, players=2, after_reroll=True)  # rolled 3 5 6 with the queen in the supply
     df = advise(pos)
     assert df["option"].iloc[0] == "queen on 9"
     assert "the queen (2.5" in df["why"].iloc[0] and (df["meerkats"] == -1).any()
 
 
 def test_position_files_round_trip_in_toml_and_json(tmp_path):
-    pos = position_from_game(2, 6)
+    pos = position_from_game(2, 7, players=2)
     (tmp_path / "p.toml").write_text(pos.to_toml())
     (tmp_path / "p.json").write_text(json.dumps(pos.document()))
     ref = advise(pos)["value"].tolist()
@@ -98,7 +98,7 @@ def test_position_files_round_trip_in_toml_and_json(tmp_path):
 
 
 def _doc():
-    return position_from_game(1, 4).document()
+    return position_from_game(1, 5, players=2).document()
 
 
 @pytest.mark.parametrize("change, key", [
@@ -126,16 +126,16 @@ def test_bad_positions_name_the_key(change, key):
 
 
 def test_bad_arguments_name_the_parameter():
-    pos = position_from_game(1, 4)
+    pos = position_from_game(1, 5, players=2)
     for kw, name in [({"objective": "tiles"}, "objective"), ({"policy": "mcts"}, "policy")]:
         with pytest.raises(ValueError, match=name):
             advise(pos, **kw)
     with pytest.raises(ValueError, match="turn must be a turn at which a player rolls"):
-        position_from_game(1, 2)       # the automa's turn
+        position_from_game(1, 3, players=2)       # the automa's turn
     with pytest.raises(ValueError, match="turn"):
-        position_from_game(1, -1)
+        position_from_game(1, 0)       # turns count from 1
     with pytest.raises(ValueError, match="after_reroll"):
-        position_from_game(1, 0, after_reroll="yes")
+        position_from_game(1, 1, after_reroll="yes")
     with pytest.raises(TypeError, match="position"):
         load_position(3)
 
@@ -144,41 +144,42 @@ def test_the_replay_leaves_the_shared_engine_untouched():
     from pyradice_lab.meerkat.sim import play_game, python_twins
 
     before = python_twins()["base_turn"].__globals__["choose_keep"]
-    position_from_game(1, 3)
+    position_from_game(1, 4, players=2)
     assert python_twins()["base_turn"].__globals__["choose_keep"] is before
     text, _ = play_game(2, policies="expectimax", rng=1, engine="python")
-    assert "[  4]           p2: rerolls (kept none) -> " in text  # transcripts number seats from 1
+    assert "[  5]           p2: rerolls (kept none) -> " in text  # transcripts number turns and seats from 1
 
 
 def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):
     dump = tmp_path / "pos.toml"
-    assert main(["meerkat", "advise", "--game-seed", "1", "--turn", "4", "--dump-position", str(dump)]) == 0
+    assert main(["meerkat", "advise", "--game-seed", "1", "--turn", "5", "--players", "2",
+                 "--dump-position", str(dump)]) == 0
     out = capsys.readouterr().out
     assert "which dice to keep for the reroll" in out and "keep 2, reroll 2 dice" in out
     assert "played in the game: reroll 3 dice, rank 1, regret 0.000" in out
     assert main(["meerkat", "advise", "--position", str(dump), "--top", "2"]) == 0
     assert "... 4 more options" in capsys.readouterr().out
-    assert main(["meerkat", "advise", "--game-seed", "1", "--turn", "4", "--after-reroll"]) == 0
+    assert main(["meerkat", "advise", "--game-seed", "1", "--turn", "5", "--players", "2", "--after-reroll"]) == 0
     assert "takes the majority on tile 8" in capsys.readouterr().out
 
 
 def test_cli_advise_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text(position_from_game(1, 4).to_toml().replace("supply = 19", "supply = 18"))
+    bad.write_text(position_from_game(1, 5, players=2).to_toml().replace("supply = 19", "supply = 18"))
     for argv, word in [(["--position", str(bad)], "seat.1"), (["--turn", "3"], "--game-seed"),
-                       (["--game-seed", "1"], "--turn"), (["--game-seed", "1", "--turn", "2"], "turn"),
+                       (["--game-seed", "1"], "--turn"), (["--game-seed", "1", "--turn", "3", "--players", "2"], "turn"),
                        (["--position", str(tmp_path / "none.toml")], "no such file"), ([], "--position")]:
         assert main(["meerkat", "advise", *argv]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and word in err, (argv, err)
 
 
-def test_the_guides_example_position_file_is_turn_4_of_game_1():
+def test_the_guides_example_position_file_is_turn_5_of_2_player_game_1():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "meerkat.md").read_text(encoding="utf-8")
-    start = text.index("```toml\n# Meerkat Kingdom position: seat 1 to decide\n") + len("```toml\n")
+    start = text.index("```toml\n# Meerkat Kingdom position: p2 to decide\n") + len("```toml\n")
     block = text[start:text.index("```", start)]
-    pos = position_from_game(1, 4)
+    pos = position_from_game(1, 5, players=2)
     assert block == pos.to_toml()
     assert load_position(__import__("tomllib").loads(block)).document() == pos.document()

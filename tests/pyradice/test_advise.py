@@ -174,7 +174,7 @@ def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):
     assert main(["pyradice", "advise", "--game-seed", "3", "--turn", "30", "--policies", "greedy", "--samples", "8",
                  "--dump-position", str(dump)]) == 0
     out = capsys.readouterr().out
-    assert "Quarry ([..] = available, ? = hidden):" in out and "Seat 1 (to move)" in out
+    assert "Quarry ([..] = available, ? = hidden):" in out and "Seat 2 (to move)" in out
     assert "played in the game: take" in out and "1. take" in out
     assert main(["pyradice", "advise", "--position", str(dump), "--top", "3", "--samples", "4"]) == 0
     assert "more moves (--top)" in capsys.readouterr().out
@@ -193,7 +193,7 @@ def test_cli_advise_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
 
 def test_the_guides_example_position_file_is_turn_40_of_game_3():
     text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "pyradice.md").read_text(encoding="utf-8")
-    start = text.index("```toml\n# Pyradice position: seat 1 to take a die (turn 40)\n") + len("```toml\n")
+    start = text.index("```toml\n# Pyradice position: seat 2 to take a die (turn 40)\n") + len("```toml\n")
     block = text[start:text.index("```", start)]
     pos = position_from_game(3, 40, policies="greedy")
     assert block == pos.to_toml()

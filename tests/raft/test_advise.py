@@ -196,7 +196,7 @@ def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):
     dump = tmp_path / "pos.toml"
     assert main(["raft", "advise", "--game-seed", "7", "--turn", "3", "--dump-position", str(dump)]) == 0
     out = capsys.readouterr().out
-    assert "Raft (north at the top):" in out and "seat 0 (to tilt)" in out
+    assert "Raft (north at the top):" in out and "seat 1 (to tilt)" in out
     assert "played in the game: north right 1 s, rank 1, regret 0.000" in out
     assert "exact distribution of the gems fallen" in out and "P(total fallen)" in out
     assert main(["raft", "advise", "--position", str(dump), "--top", "3", "--outcomes", "0"]) == 0
@@ -226,7 +226,7 @@ def test_the_guides_example_position_file_is_turn_3_of_game_7():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "raft.md").read_text(encoding="utf-8")
-    start = text.index("```toml\n# Rocking Raft position: seat 0 to tilt\n") + len("```toml\n")
+    start = text.index("```toml\n# Rocking Raft position: seat 1 to tilt\n") + len("```toml\n")
     block = text[start:text.index("```", start)]
     assert block == position_from_game(7, 3).to_toml()
     assert load_position(__import__("tomllib").loads(block)).document() == position_from_game(7, 3).document()
