@@ -8,8 +8,8 @@ claims a difference only when its interval excludes "no difference" on enough ga
 are exact).  Burst odds, stop-or-continue values, yarn token values and the bonus-mode errors are exact;
 the game experiments simulate whole games with confidence intervals.
 
-The measurements (tidy tables) live in :mod:`.measures` and are re-exported here; :mod:`.report` and
-:mod:`.strongplay` draw the figures and lay the answers out.
+The measurements (tidy tables) live in :mod:`.measures` and are re-exported here; :mod:`.pages` draws the
+figures and lays the answers out.
 
 Examples
 --------
