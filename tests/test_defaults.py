@@ -105,7 +105,7 @@ def test_the_cli_plays_the_registered_player_count(game):
 
 
 def test_every_entry_point_that_runs_blocks_defaults_to_one_backend():
-    names = [f"pyradice_lab.{g}.{m}" for g in GAMES for m in ("sim", "analysis", "report", "measures", "strongplay")]
+    names = [f"pyradice_lab.{g}.{m}" for g in GAMES for m in ("sim", "analysis", "pages", "measures")]
     names += [f"pyradice_lab.design.{m}" for m in ("compare", "robustness", "balance", "strength")]
     names += ["pyradice_lab.engine.sweep"]
     seen, wrong = 0, {}

@@ -44,7 +44,9 @@ from .analysis import (  # noqa: E402, F401  (the experiments and their findings
 )
 from .components import default_components  # noqa: E402
 
-__all__ = ["report_section", "REPORT_PARTS", "join_parts", "draw", "FIGURES", "figure_placement_odds", "figure_tile_fairness", "figure_seat_advantage", "figure_automa_strength", "figure_feature_value", "figure_hazards", "figure_rule_readings", "figure_strong_play"]
+__all__ = ["report_section", "REPORT_PARTS", "join_parts", "draw", "FIGURES", "figure_placement_odds",
+           "figure_tile_fairness", "figure_seat_advantage", "figure_automa_strength", "figure_feature_value",
+           "figure_hazards", "figure_rule_readings", "figure_strong_play"]
 
 
 def _n(name: str, quick: bool) -> int:
@@ -207,7 +209,10 @@ def figure_strong_play(res: ExperimentResult):
 
 
 #: result name -> its drawing function
-FIGURES = {"meerkat_placement_odds": figure_placement_odds, "meerkat_tile_fairness": figure_tile_fairness, "meerkat_seat_advantage": figure_seat_advantage, "meerkat_automa_strength": figure_automa_strength, "meerkat_feature_value": figure_feature_value, "meerkat_hazards": figure_hazards, "meerkat_rule_readings": figure_rule_readings, "meerkat_strong_play": figure_strong_play}
+FIGURES = {"meerkat_placement_odds": figure_placement_odds, "meerkat_tile_fairness": figure_tile_fairness,
+           "meerkat_seat_advantage": figure_seat_advantage, "meerkat_automa_strength": figure_automa_strength,
+           "meerkat_feature_value": figure_feature_value, "meerkat_hazards": figure_hazards,
+           "meerkat_rule_readings": figure_rule_readings, "meerkat_strong_play": figure_strong_play}
 
 
 def draw(res: ExperimentResult) -> ExperimentResult:

@@ -1,4 +1,8 @@
-"""The Rocking Raft section of the PDF report: components, the tilt model, calibration and ten experiments.
+"""The Rocking Raft section of the PDF report (the pages): components, the tilt model, calibration and ten experiments.
+
+The experiments (data, findings, reading) are computed in :mod:`.analysis`, :mod:`.readings` and :mod:`.strong_play`;
+this module draws them, one function per experiment, ``figure_<experiment>(result)`` (from the result's
+``meta["figure_data"]``), attaches the figure (:func:`draw`, :data:`FIGURES` by result name) and lays the section out.
 
 Every experiment states its conclusions as :class:`~pyradice_lab.engine.findings.Finding` objects computed from its
 own table (its reading only says how it was run).  Sizes: quick mode plays about 1,700 games in all (most
@@ -10,14 +14,288 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pandas as pd
 
-from ..engine.results import ReportContext, Section, Table, Text, save_experiment
+from ..engine.results import ExperimentResult, ReportContext, Section, Table, Text, save_experiment
+from ..engine.stats import Z95
 from . import analysis as ex, readings as rd, strong_play as sp
+from .analysis import paired
 from .components import default_components
 from .physics import default_params
 
-__all__ = ["report_section", "components_table", "SIZES"]
+__all__ = ["report_section", "components_table", "SIZES", "draw", "FIGURES", "paired", "figure_tilt_model",
+           "figure_calibration", "figure_card_fairness", "figure_gem_mix", "figure_flag_depth", "figure_greed_curve",
+           "figure_dexterity", "figure_sinking", "figure_start_player", "figure_readings", "figure_strength",
+           "figure_strong_play"]
+
+# ----------------------------------------------------------------------------------------- figures
+def _fig(ncols=1, w=7.0, h=3.6):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, ncols, figsize=(w, h), squeeze=False)
+    return fig, axes[0]
+
+
+def _err(ax, x, df, col, label, **kw):
+    y = df[col].to_numpy()
+    lo, hi = df[f"{col}_ci_low"].to_numpy(), df[f"{col}_ci_high"].to_numpy()
+    ax.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", capsize=3, label=label, **kw)
+
+
+def figure_tilt_model(res: ExperimentResult):
+    """Exact expected gems fallen against the intended tilt, one line per edge and finger space."""
+    fd = res.meta["figure_data"]
+    df, comp = fd["df"], fd["comp"]
+    fig, ax = _fig(1, 7.0, 3.2)
+    ax = ax[0]
+    styles = {"left": "--", "centre": "-", "right": ":"}
+    for (edge, f), sub in df.groupby(["edge", "finger"], sort=False):
+        ax.plot(sub["duration"], sub["expected_fallen"], ls=styles.get(f, "-."),
+                color={"north": "C0", "east": "C1", "south": "C2", "west": "C3"}[edge],
+                label=f"{edge} {list(comp.raft.openings[edge])} / {f}")
+    ax.set_xlabel("intended tilt (s)")
+    ax.set_ylabel("expected gems fallen")
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # 12 lines: beside
+    fig.tight_layout()
+    return fig
+
+
+def figure_calibration(res: ExperimentResult):
+    """Fitted over true value of each parameter, with its 95% interval."""
+    fd = res.meta["figure_data"]
+    t = fd["t"]
+    fig, ax = _fig(1, 6.5, 3.2)
+    ax = ax[0]
+    x = np.arange(len(t))
+    rel = t["value"] / t["true"]
+    ax.errorbar(x, rel, yerr=[rel - t["ci_low"] / t["true"], t["ci_high"] / t["true"] - rel], fmt="o", capsize=4)
+    ax.axhline(1.0, color="0.5", ls="--")
+    ax.set_xticks(x, t["parameter"], fontsize=8)
+    ax.set_ylabel("fitted / true (95% CI)")
+    fig.tight_layout()
+    return fig
+
+
+def figure_card_fairness(res: ExperimentResult):
+    """Each card's points against the own turns it is held per completion, with the fair line."""
+    fd = res.meta["figure_data"]
+    table, k, c = fd["table"], fd["k"], fd["c"]
+    fig, ax = _fig(1, 7.0, 3.4)
+    ax = ax[0]
+    for size, sub in table.groupby("size"):
+        ax.errorbar(sub["turns_per_completion"], sub["points"] + (size - 3) * 0.06,
+                    xerr=Z95 * sub["turns_per_completion_se"], fmt="o", capsize=2, label=f"{size} slots")
+    xs = np.linspace(0, table["turns_per_completion"].max() * 1.05, 10)
+    ax.plot(xs, k * xs, color="0.4", ls="--", label=f"fair: {k:.2f} points per turn held")
+    for _, r in c.reindex(c["z"].abs().sort_values(ascending=False).index).head(6).iterrows():
+        ax.annotate(r["name"], (r["turns_per_completion"], r["points"]), fontsize=7, xytext=(3, 3),
+                    textcoords="offset points")
+    ax.set_xlabel("own turns a card is held per completion (95% CI)")
+    ax.set_ylabel("points (rope knots)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_gem_mix(res: ExperimentResult):
+    """Rounds and points against the number of black gems."""
+    fd = res.meta["figure_data"]
+    t = fd["t"]
+    fig, ax = _fig(2, 9, 2.8)
+    _err(ax[0], t["black_gems"], t, "rounds", "rounds")
+    ax[0].set_ylabel("rounds per game")
+    _err(ax[1], t["black_gems"], t, "winning_score", "winner")
+    _err(ax[1], t["black_gems"], t, "mean_score", "average player")
+    ax[1].set_ylabel("points")
+    ax[1].legend(fontsize=8)
+    for a in ax:
+        a.set_xlabel("black gems in play")
+    fig.tight_layout()
+    return fig
+
+
+def figure_flag_depth(res: ExperimentResult):
+    """Rounds and the share of games where the deck ran out, against the flag's depth."""
+    fd = res.meta["figure_data"]
+    t, comp, players = fd["t"], fd["comp"], fd["players"]
+    fig, ax = _fig(2, 9, 2.8)
+    _err(ax[0], t["flag_depth"], t, "rounds", "rounds")
+    ax[0].set_ylabel("rounds per game")
+    _err(ax[1], t["flag_depth"], t, "deck_exhausted", "deck ran out")
+    ax[1].set_ylabel("share of games where the deck ran out")
+    rule = comp.rules.flag_depth[players]
+    for a in ax:
+        a.axvline(rule, color="0.6", ls=":")
+        a.set_xlabel("cards above the pirate flag")
+    fig.tight_layout()
+    return fig
+
+
+def figure_greed_curve(res: ExperimentResult):
+    """Seat 1's points, the opponents' and the gifts, and its win rate, against its fixed tilt."""
+    fd = res.meta["figure_data"]
+    f, base, players = fd["f"], fd["base"], fd["players"]
+    fig, ax = _fig(2, 9, 2.8)
+    _err(ax[0], f["duration"], f, "seat0_score", "seat 1 (fixed tilt)")
+    _err(ax[0], f["duration"], f, "opponent_score", "each opponent (greedy)")
+    _err(ax[0], f["duration"], f, "points_gifted", "points seat 1's leftovers complete for others")
+    ax[0].axhline(base["seat0_score"], color="0.5", ls="--", label="seat 1 playing greedy")
+    ax[0].set_ylabel("points per game")
+    ax[0].legend(fontsize=7)
+    _err(ax[1], f["duration"], f, "seat0_win", "seat 1 win rate")
+    ax[1].axhline(1 / players, color="0.5", ls=":", label="fair share")
+    ax[1].set_ylabel("win rate")
+    ax[1].legend(fontsize=7)
+    for a in ax:
+        a.set_xlabel("seat 1's intended tilt (s)")
+    fig.tight_layout()
+    return fig
+
+
+def figure_dexterity(res: ExperimentResult):
+    """Seat 1's win rate and points margin against its timing noise."""
+    fd = res.meta["figure_data"]
+    t, players, base = fd["t"], fd["players"], fd["base"]
+    fig, ax = _fig(2, 9, 2.8)
+    _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 1")
+    ax[0].axhline(1 / players, color="0.5", ls=":", label="fair share")
+    ax[0].set_ylabel("win rate")
+    ax[0].legend(fontsize=8)
+    _err(ax[1], t["seat0_timing_noise"], t, "score_margin", "seat 1 minus the average opponent")
+    ax[1].axhline(0, color="0.5", ls=":")
+    ax[1].set_ylabel("points")
+    for a in ax:
+        a.set_xlabel("seat 1 timing noise (log-sd of the executed tilt)")
+        a.axvline(base, color="0.7", ls="--")
+    fig.tight_layout()
+    return fig
+
+
+def figure_sinking(res: ExperimentResult):
+    """Points and rounds per player count, standard against sinking."""
+    fd = res.meta["figure_data"]
+    t, players = fd["t"], fd["players"]
+    fig, ax = _fig(2, 9, 2.8)
+    for v, off in (("standard", -0.1), ("sinking", 0.1)):
+        sub = t[t.variant == v]
+        _err(ax[0], sub["players"] + off, sub, "mean_score", v)
+        _err(ax[1], sub["players"] + off, sub, "rounds", v)
+    ax[0].set_ylabel("points per player")
+    ax[1].set_ylabel("rounds per game")
+    for a in ax:
+        a.set_xlabel("players")
+        a.set_xticks(list(players))
+        a.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_start_player(res: ExperimentResult):
+    """Win share by turn position, one panel per player count."""
+    fd = res.meta["figure_data"]
+    t, players, variants = fd["t"], fd["players"], fd["variants"]
+    fig, axes = _fig(len(players), 3.2 * len(players), 2.8)
+    for ax, p in zip(axes, players):
+        for v, off, ls in zip(variants, (-0.06, 0.06), ("-", "--")):
+            sub = t[(t.players == p) & (t.variant == v)]
+            y = sub["win_share"].to_numpy()
+            ax.errorbar(sub["position"] + off, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y],
+                        marker="o", capsize=3, ls=ls, label=v)
+        ax.axhline(1 / p, color="0.5", ls=":", label="fair share")
+        ax.set_xticks(range(1, p + 1))
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
+        ax.set_title(f"{p} players", fontsize=9)
+    axes[0].set_ylabel("share of wins (ties split)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def figure_readings(res: ExperimentResult):
+    """Each alternative reading minus the default: winning score and the start player's win share."""
+    fd = res.meta["figure_data"]
+    t = fd["t"]
+    fig, axes = _fig(2, 9, 2.6)
+    for ax, metric, unit in zip(axes, ("winning_score", "start_win_share"), ("points", "share of wins")):
+        sub = t[t.metric == metric].reset_index(drop=True)
+        y = np.arange(len(sub))
+        ax.errorbar(sub["difference"], y, xerr=Z95 * sub["se"], fmt="o", capsize=3)
+        ax.axvline(0, color="0.5", ls=":")
+        ax.set_yticks(y, sub["reading"] if ax is axes[0] else [""] * len(sub), fontsize=7)
+        ax.set_xlabel(f"alternative minus default: {metric.replace('_', ' ')} ({unit})", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_strength(res: ExperimentResult):
+    """The strong player's win share against each field, with the fair share."""
+    fd = res.meta["figure_data"]
+    t, rivals, players, strong = fd["t"], fd["rivals"], fd["players"], fd["strong"]
+    fig, ax = _fig(1, 6.0, 2.6)
+    ax = ax[0]
+    for k, rival in enumerate(rivals):
+        sub = t[t.rival == rival]
+        x = np.arange(len(sub)) + (k - (len(rivals) - 1) / 2) * 0.15
+        y = sub["win_share"].to_numpy()
+        ax.errorbar(x, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y], fmt="o", capsize=3,
+                    label=f"vs {rival}")
+    for j, p in enumerate(players):
+        ax.hlines(1 / p, j - 0.4, j + 0.4, color="0.5", ls=":")
+    ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+    ax.set_ylabel(f"{strong}'s share of the wins (95% CI)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_strong_play(res: ExperimentResult):
+    """Win share by turn position under each policy, and points per own turn held by card size."""
+    fd = res.meta["figure_data"]
+    table, start, players, policies, card_players = (fd["table"], fd["start"], fd["players"], fd["policies"],
+                                                     fd["card_players"])
+    fig, axes = _fig(len(players) + 1, 3.0 * (len(players) + 1), 2.8)
+    for ax, p in zip(axes, players):
+        for k, pol in enumerate(policies):
+            sub = start[(start.players == p) & (start.policy == pol)]
+            y = sub["win_share"].to_numpy()
+            ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
+                        sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
+        ax.axhline(1 / p, color="0.5", ls=":")
+        ax.set_xticks(range(1, p + 1), [str(k) for k in range(1, p + 1)])  # 1 = the start player
+        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
+    axes[0].set_ylabel("share of the wins (95% CI)")
+    axes[0].legend(fontsize=7)
+    ax = axes[-1]
+    cards = table[table.finding == "card fairness"]
+    for k, pol in enumerate(policies):
+        sub = cards[cards.policy == pol]
+        x = np.array([int(s.split()[0]) for s in sub["item"]]) + (k - 0.5) * 0.1
+        y = sub["value"].to_numpy()
+        ax.errorbar(x, y, yerr=[y - sub["ci_low"], sub["ci_high"] - y], marker="o", capsize=3, label=pol)
+    ax.set_xlabel(f"card size (slots), {card_players} players")
+    ax.set_ylabel("points per own turn held")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+#: result name -> its drawing function
+FIGURES = {"raft_tilt_model": figure_tilt_model, "raft_calibration": figure_calibration,
+           "raft_card_fairness": figure_card_fairness, "raft_gem_mix": figure_gem_mix,
+           "raft_flag_depth": figure_flag_depth, "raft_greed_curve": figure_greed_curve,
+           "raft_dexterity": figure_dexterity, "raft_sinking": figure_sinking,
+           "raft_start_player": figure_start_player, "raft_readings": figure_readings,
+           "raft_strength": figure_strength, "raft_strong_play": figure_strong_play}
+
+
+def draw(res: ExperimentResult) -> ExperimentResult:
+    """Attach the figure of an experiment of :mod:`.analysis`, :mod:`.readings` or :mod:`.strong_play` (its
+    :data:`FIGURES` entry); returns ``res``."""
+    res.figure = FIGURES[res.name](res)
+    return res
+
+
 
 #: games per configuration (quick, full)
 # (2026-12-03, the report's 5-minute budget: the heuristic's card-fairness, start-player and readings runs, now the
@@ -110,23 +388,6 @@ and says so when the two disagree.  The other pages use greedy unless they say o
 measures how much stronger exact is."""
 
 
-def paired(make, strong_args: tuple, heuristic_args: tuple, **kwargs):
-    """``make(*strong_args, policies=<report player>, **kwargs)``, the experiment's page, with the start-player and
-    component findings of ``make(*heuristic_args, policies=<heuristic player>, **kwargs)`` beside its own (the
-    sensitivity; players from the registry: ``report_player``, ``heuristic_player``)."""
-    import matplotlib.pyplot as plt
-
-    from ..engine import registry
-    from ..engine.findings import pair_findings
-
-    spec = registry.get_game("raft")
-    res = make(*strong_args, policies=spec.report_player, **kwargs)
-    base = make(*heuristic_args, policies=spec.heuristic_player, **kwargs)
-    plt.close(base.figure)
-    res.findings = tuple(pair_findings(res.findings, base.findings))
-    res.meta["sensitivity_player"] = spec.heuristic_player
-    return res
-
 
 def report_section(ctx: ReportContext) -> Section:
     quick = ctx.quick
@@ -156,6 +417,7 @@ def report_section(ctx: ReportContext) -> Section:
                           rivals=("greedy",) if quick else ("greedy", "aim"), n_jobs=jobs),
     ]
     for r in results:
+        draw(r)
         save_experiment(r, ctx.out_dir)
     # the calibration check's figure (fitted / true, two parameters) repeats its table: its PNG is beside the PDF
     results[1].pdf_figure = False
