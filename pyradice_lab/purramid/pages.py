@@ -13,7 +13,6 @@ heuristic seats, issue 11 section 4) are :func:`strong_play_experiments`, :func:
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -66,9 +65,9 @@ def ci_cells(df: pd.DataFrame, col: str, pct: bool = False) -> pd.Series:
 
 
 
-# ------------------------------------------------------------------------------------------ 1 burst odds
-def burst_odds_experiment() -> ExperimentResult:
-    ans = A.burst_odds()
+# ------------------------------------------------------------------------------------------ figures
+def figure_burst_odds(ans: Answer):
+    """The figure of the ``purramid_burst_odds`` page, from :mod:`.analysis`'s answer."""
     grid = ans.frames["grid"]
     fig, ax = figure(6.7, 2.5)
     im = ax.imshow(100 * grid.to_numpy(), cmap="RdYlGn_r", vmin=0, vmax=100, aspect="auto")
@@ -82,17 +81,11 @@ def burst_odds_experiment() -> ExperimentResult:
             ax.text(j, i, f"{100 * grid.iat[i, j]:.0f}", ha="center", va="center", fontsize=7.5, color="k")
     fig.colorbar(im, ax=ax, label=axis_label("P(burst)", "%"), pad=0.02)
     fig.tight_layout()
-    table = (100 * grid).round(1).reset_index()
-    table.columns = ["dice rolled"] + [f"{c}" for c in grid.columns]
-    method = ("Exact P(burst) when only one empty space is left, by its number and the dice rolled: no subset of "
-              "the dice sums to the number (integer-weighted enumeration of sorted rolls, no sampling error). "
-              "Table: P(burst) in %, columns = the number on the space.")
-    return result_of("purramid_burst_odds", "Burst odds by dice and number", ans, method, fig, table)
+    return fig
 
 
-# ------------------------------------------------------------------------------------------ 2 press your luck
-def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
-    ans = A.stop_or_continue(quick)
+def figure_press_your_luck(ans: Answer):
+    """The figure of the ``purramid_press_your_luck`` page, from :mod:`.analysis`'s answer."""
     df = ans.data
     fig, ax = figure(6.7, 2.7)
     for k, (sit, d) in enumerate(df.groupby("situation", sort=False)):
@@ -103,50 +96,11 @@ def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
     ax.set_ylabel(axis_label("continue minus stop", "expected tiles"))
     place_legend(ax)
     fig.tight_layout()
-    shown = pd.DataFrame({"situation": df["situation"], "dice left": df["dice_left"],
-                          "stop (tiles)": df["stop_value"].round(3), "continue (tiles)": df["continue_value"].round(3),
-                          "P(burst) if continuing, %": (100 * df["continue_burst"]).round(1), "best": df["best"],
-                          "bonus turns": df["bonus_mode"]})
-    method = ("Exact expected tiles this turn (bonus turns included, a yarn token counted at "
-              f"{ans.info['yarn_value']:g} tiles) of stopping now and of rolling the dice left and then playing "
-              f"on optimally, in named situations on side {ans.info['side']} (the advisor's expectimax over every "
-              "roll). Above the dashed line continuing is worth more.")
-    return result_of("purramid_press_your_luck", "Press your luck: stop vs continue", ans, method, fig, shown)
+    return fig
 
 
-# ------------------------------------------------------------------------------------------ 3-5 games
-def game_experiments(n_games, seed, *, strong_games=None, player: str | None = None, heuristic: str | None = None,
-                     n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None):
-    """Seat advantage, game length and side A vs side B, measured with the report player (every seat
-    ``player``, default the registry's ``report_player``, ``strong_games`` per players x side, default
-    ``n_games``) with the heuristic (every seat ``heuristic``, default the registry's ``heuristic_player``,
-    ``n_games`` per cell) beside every start-player and component finding as its sensitivity
-    (:func:`pyradice_lab.engine.findings.pair_findings`).  Returns the three results, the games played and the
-    report player's games (reused by the strong-play page)."""
-    from ..engine import registry
-    from ..engine.findings import pair_findings
-    from ..engine.rng import seed_sequence
-
-    spec = registry.get_game("purramid")
-    player = player or spec.report_player
-    heuristic = heuristic or spec.heuristic_player
-    strong_games = n_games if strong_games is None else strong_games
-    s_heur, s_strong = seed_sequence(seed).spawn(2)
-    where = dict(n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
-    heur = A.game_cells(n_games=n_games, policy=heuristic, seed=s_heur, **where)
-    strong = A.game_cells(n_games=strong_games, policy=player, seed=s_strong, **where)
-    out = []
-    for make in (seat_experiment, length_experiment, sides_experiment):
-        res, base = make(strong), make(heur)
-        plt.close(base.figure)  # only its findings are used
-        res.findings = tuple(pair_findings(res.findings, base.findings))
-        res.meta["sensitivity_player"] = heuristic
-        out.append(res)
-    return out, len(heur) + len(strong), strong
-
-
-def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
-    ans = A.seat_advantage(games)
+def figure_seat_advantage(ans: Answer):
+    """The figure of the ``purramid_seat_advantage`` page, from :mod:`.analysis`'s answer."""
     seats = ans.data
     fig, axes = figure(6.7, 2.6, ncols=3, sharey=True)
     for ax, players in zip(axes, (2, 3, 4)):
@@ -162,20 +116,11 @@ def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
     axes[0].set_ylabel(axis_label("win share, 95% CI", "%"))
     place_legend(axes[2])
     fig.tight_layout()
-    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "turn position": seats["seat"] + 1,
-                          "win share, % (95% CI)": ci_cells(seats, "p_win", pct=True),
-                          "fair share, %": (100 * seats["fair_share"]).round(1),
-                          "mean score (95% CI)": ci_cells(seats, "score")})
-    method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
-              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 1 starts (turn position 1); the "
-              "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
-              "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
-              "own, larger sample.")
-    return result_of("purramid_seat_advantage", "Seat advantage by player count and side", ans, method, fig, shown)
+    return fig
 
 
-def length_experiment(games: pd.DataFrame) -> ExperimentResult:
-    ans = A.game_length(games)
+def figure_game_length(ans: Answer):
+    """The figure of the ``purramid_game_length`` page, from :mod:`.analysis`'s answer."""
     sides = ans.data
     fig, ax = figure(4.6, 2.5)
     for k, side in enumerate(("A", "B")):
@@ -188,20 +133,11 @@ def length_experiment(games: pd.DataFrame) -> ExperimentResult:
     ax.set_ylabel(axis_label("turns per game", "turns"))
     place_legend(ax)
     fig.tight_layout()
-    ends = ans.frames["ends"]
-    shown = pd.DataFrame({"players": sides["players"], "side": sides["side"], "games": sides["games"],
-                          "turns per game (95% CI)": ci_cells(sides, "turns"),
-                          "turns per player": sides["turns_per_player"].round(1),
-                          "all gold placed, % (95% CI)": ci_cells(sides, "p_all_gold", pct=True)})
-    end_txt = ", ".join(f"{r.end.replace('_', ' ')} {100 * r.share:.0f}%" for r in ends.itertuples())
-    method = ("Normal turns per game (bonus turns not counted) in the same simulated games as the seat "
-              f"advantage ({ans.info['player']}); intervals on the log scale (never below 0). How the games "
-              f"ended: {end_txt}.")
-    return result_of("purramid_game_length", "Game length by player count and side", ans, method, fig, shown)
+    return fig
 
 
-def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
-    ans = A.side_a_vs_b(games)
+def figure_side_a_vs_b(ans: Answer):
+    """The figure of the ``purramid_side_a_vs_b`` page, from :mod:`.analysis`'s answer."""
     diffs = ans.frames["diffs"]
     qs = [("turns per game", 1.0, "turns"), ("bursts per turn", 1.0, "bursts per turn"),
           ("start player's win share", 100.0, "percentage points")]
@@ -217,6 +153,192 @@ def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
         ax.set_xlabel(axis_label("players"))
         ax.set_ylabel(axis_label("side B - side A", unit))
     fig.tight_layout()
+    return fig
+
+
+def figure_yarn_value(ans: Answer):
+    """The figure of the ``purramid_yarn_value`` page, from :mod:`.analysis`'s answer."""
+    df = ans.data
+    yv = ans.info["yarn_value"]
+    fig, ax = figure(5.2, 2.6)
+    ax.scatter(df["free_spaces"], df["gain_first_token"], marker="o", label="first token")
+    ax.scatter(df["free_spaces"], df["gain_second_token"], marker="s", facecolors="none", edgecolors="C3",
+               label="second token")
+    ax.axhline(yv, color="0.5", ls="--", lw=1, label=f"data default {yv:g}")
+    ax.set_xlabel(axis_label("empty spaces on the board", "spaces"))
+    ax.set_ylabel(axis_label("gain this turn", "expected tiles"))
+    place_legend(ax)
+    fig.tight_layout()
+    return fig
+
+
+def figure_policy_regret(ans: Answer):
+    """The figure of the ``purramid_policy_regret`` page, from :mod:`.analysis`'s answer."""
+    df = ans.data
+    labels = ans.info["policies"]
+    fig, ax = figure(6.7, 2.7)
+    n_b = df["board"].nunique()
+    for k, (board, d) in enumerate(df.groupby("board", sort=False)):
+        x = np.arange(len(labels)) + (k - (n_b - 1) / 2) * 0.22
+        d = d.set_index("policy").loc[labels]
+        ax.errorbar(x, d["regret"], yerr=[d["regret"] - d["regret_ci_low"], d["regret_ci_high"] - d["regret"]],
+                    fmt="o", capsize=3, label=board)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.axhline(0, color="0.5", lw=1, ls="--")
+    ax.set_xlabel("rule of thumb")
+    ax.set_ylabel(axis_label("loss against the optimum", "tiles per turn"))
+    place_legend(ax)
+    fig.tight_layout()
+    return fig
+
+
+def figure_bonus_modes(ans: Answer):
+    """The figure of the ``purramid_bonus_modes`` page, from :mod:`.analysis`'s answer."""
+    df = ans.data
+    fig, ax = figure(5.2, 2.6)
+    ax.scatter(df["valid_groups"], df["approx_error"], marker="^", label="approx - exact")
+    ax.scatter(df["valid_groups"], df["none_error"], marker="v", label="none - exact")
+    ax.axhline(0, color="0.5", lw=1, ls="--")
+    ax.set_xlabel(axis_label("valid dice groups on the board", "groups"))
+    ax.set_ylabel(axis_label("error of a fresh turn's value", "tiles"))
+    place_legend(ax)
+    fig.tight_layout()
+    return fig
+
+
+def figure_strong_play(ans: Answer):
+    """The figure of the ``purramid_strong_play`` page, from :mod:`.analysis`'s answer."""
+    cmp = ans.data
+    fig, axes = figure(6.7, 2.6, ncols=2)
+    for ax, q, k, ylab in ((axes[0], "P(start player wins)", 100.0, axis_label("start player's win share", "%")),
+                           (axes[1], "turns per game", 1.0, axis_label("turns per game", "turns"))):
+        d = cmp[cmp["quantity"] == q].reset_index(drop=True)
+        for j, (lab, col) in enumerate(((f"{A.GAME_POLICY}, every seat", "heuristic"),
+                                        ("optimal, every seat", "optimal"))):
+            x = [i + (j - 0.5) * 0.3 for i in range(len(d))]
+            ax.errorbar(x, k * d[col], yerr=[k * (d[col] - d[f"{col}_ci_low"]), k * (d[f"{col}_ci_high"] - d[col])],
+                        fmt="os"[j], capsize=3, label=lab)
+        if k == 100.0:
+            for i, p in enumerate(d["players"]):
+                ax.hlines(100 / p, i - 0.4, i + 0.4, color="0.5", ls="--", lw=1)
+        ax.set_xticks(range(len(d)), _cell_labels(d))
+        ax.set_xlabel("players, side")
+        ax.set_ylabel(ylab)
+    place_legend(axes[1])
+    fig.tight_layout()
+    return fig
+
+
+def figure_skill_gap(ans: Answer):
+    """The figure of the ``purramid_skill_gap`` page, from :mod:`.analysis`'s answer."""
+    gap = ans.data
+    fig, ax = figure(4.6, 2.5)
+    x = range(len(gap))
+    ax.errorbar(x, 100 * gap["p_win"], yerr=[100 * (gap["p_win"] - gap["p_win_ci_low"]),
+                                             100 * (gap["p_win_ci_high"] - gap["p_win"])],
+                fmt="o", capsize=3, label="one optimal seat")
+    ax.plot(x, 100 * gap["fair_share"], "_", ms=18, color="0.4", label="fair share")
+    ax.set_xticks(list(x), _cell_labels(gap))
+    ax.set_xlim(-0.6, len(gap) - 0.4)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("players, side")
+    ax.set_ylabel(axis_label("optimal seat's win share", "%"))
+    place_legend(ax)
+    fig.tight_layout()
+    return fig
+
+
+
+# ------------------------------------------------------------------------------------------ 1 burst odds
+def burst_odds_experiment() -> ExperimentResult:
+    ans = A.burst_odds()
+    grid = ans.frames["grid"]
+    fig = figure_burst_odds(ans)
+    table = (100 * grid).round(1).reset_index()
+    table.columns = ["dice rolled"] + [f"{c}" for c in grid.columns]
+    method = ("Exact P(burst) when only one empty space is left, by its number and the dice rolled: no subset of "
+              "the dice sums to the number (integer-weighted enumeration of sorted rolls, no sampling error). "
+              "Table: P(burst) in %, columns = the number on the space.")
+    return result_of("purramid_burst_odds", "Burst odds by dice and number", ans, method, fig, table)
+
+
+# ------------------------------------------------------------------------------------------ 2 press your luck
+def press_your_luck_experiment(quick: bool = False) -> ExperimentResult:
+    ans = A.stop_or_continue(quick)
+    df = ans.data
+    fig = figure_press_your_luck(ans)
+    shown = pd.DataFrame({"situation": df["situation"], "dice left": df["dice_left"],
+                          "stop (tiles)": df["stop_value"].round(3), "continue (tiles)": df["continue_value"].round(3),
+                          "P(burst) if continuing, %": (100 * df["continue_burst"]).round(1), "best": df["best"],
+                          "bonus turns": df["bonus_mode"]})
+    method = ("Exact expected tiles this turn (bonus turns included, a yarn token counted at "
+              f"{ans.info['yarn_value']:g} tiles) of stopping now and of rolling the dice left and then playing "
+              f"on optimally, in named situations on side {ans.info['side']} (the advisor's expectimax over every "
+              "roll). Above the dashed line continuing is worth more.")
+    return result_of("purramid_press_your_luck", "Press your luck: stop vs continue", ans, method, fig, shown)
+
+
+# ------------------------------------------------------------------------------------------ 3-5 games
+def game_experiments(n_games, seed, *, strong_games=None, player: str | None = None, heuristic: str | None = None,
+                     n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None):
+    """Seat advantage, game length and side A vs side B (:func:`~.analysis.game_answers`: the report player's games,
+    the heuristic's findings beside each), as pages.  Returns the three results, the games played and the report
+    player's games (reused by the strong-play page)."""
+    answers, strong, heur = A.game_answers(n_games, seed, strong_games=strong_games, player=player,
+                                           heuristic=heuristic, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                                           cache_dir=cache_dir)
+    out = [page(ans) for page, ans in zip((seat_page, length_page, sides_page), answers)]
+    return out, len(heur) + len(strong), strong
+
+
+def seat_experiment(games: pd.DataFrame) -> ExperimentResult:
+    """The page of :func:`~.analysis.seat_advantage` on ``games``."""
+    return seat_page(A.seat_advantage(games))
+
+
+def seat_page(ans: Answer) -> ExperimentResult:
+    seats = ans.data
+    fig = figure_seat_advantage(ans)
+    shown = pd.DataFrame({"players": seats["players"], "side": seats["side"], "turn position": seats["seat"] + 1,
+                          "win share, % (95% CI)": ci_cells(seats, "p_win", pct=True),
+                          "fair share, %": (100 * seats["fair_share"]).round(1),
+                          "mean score (95% CI)": ci_cells(seats, "score")})
+    method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
+              f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 1 starts (turn position 1); the "
+              "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
+              "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
+              "own, larger sample.")
+    return result_of("purramid_seat_advantage", "Seat advantage by player count and side", ans, method, fig, shown)
+
+
+def length_experiment(games: pd.DataFrame) -> ExperimentResult:
+    """The page of :func:`~.analysis.game_length` on ``games``."""
+    return length_page(A.game_length(games))
+
+
+def length_page(ans: Answer) -> ExperimentResult:
+    sides = ans.data
+    fig = figure_game_length(ans)
+    ends = ans.frames["ends"]
+    shown = pd.DataFrame({"players": sides["players"], "side": sides["side"], "games": sides["games"],
+                          "turns per game (95% CI)": ci_cells(sides, "turns"),
+                          "turns per player": sides["turns_per_player"].round(1),
+                          "all gold placed, % (95% CI)": ci_cells(sides, "p_all_gold", pct=True)})
+    end_txt = ", ".join(f"{r.end.replace('_', ' ')} {100 * r.share:.0f}%" for r in ends.itertuples())
+    method = ("Normal turns per game (bonus turns not counted) in the same simulated games as the seat "
+              f"advantage ({ans.info['player']}); intervals on the log scale (never below 0). How the games "
+              f"ended: {end_txt}.")
+    return result_of("purramid_game_length", "Game length by player count and side", ans, method, fig, shown)
+
+
+def sides_experiment(games: pd.DataFrame) -> ExperimentResult:
+    """The page of :func:`~.analysis.side_a_vs_b` on ``games``."""
+    return sides_page(A.side_a_vs_b(games))
+
+
+def sides_page(ans: Answer) -> ExperimentResult:
+    diffs = ans.frames["diffs"]
+    fig = figure_side_a_vs_b(ans)
     ex = ans.frames["exact"]
     rows = [{"players": "any", "quantity": f"exact fresh-turn value, {r.board} board (tiles)",
              "side A (95% CI)": "", "side B (95% CI)": "", "B - A (95% CI)": ""} for r in ex[ex.side == "A"].itertuples()]
@@ -245,15 +367,7 @@ def yarn_value_experiment(quick: bool = False, seed=0) -> ExperimentResult:
     ans = A.yarn_value(quick, seed)
     df = ans.data
     yv = ans.info["yarn_value"]
-    fig, ax = figure(5.2, 2.6)
-    ax.scatter(df["free_spaces"], df["gain_first_token"], marker="o", label="first token")
-    ax.scatter(df["free_spaces"], df["gain_second_token"], marker="s", facecolors="none", edgecolors="C3",
-               label="second token")
-    ax.axhline(yv, color="0.5", ls="--", lw=1, label=f"data default {yv:g}")
-    ax.set_xlabel(axis_label("empty spaces on the board", "spaces"))
-    ax.set_ylabel(axis_label("gain this turn", "expected tiles"))
-    place_legend(ax)
-    fig.tight_layout()
+    fig = figure_yarn_value(ans)
     shown = pd.DataFrame({"board": df["board"], "empty spaces": df["free_spaces"],
                           "turn value, no token (tiles)": df["value_0_tokens"].round(3),
                           "gain, first token": df["gain_first_token"].round(3),
@@ -271,20 +385,7 @@ def yarn_value_experiment(quick: bool = False, seed=0) -> ExperimentResult:
 def policy_regret_experiment(quick: bool = False, seed=0) -> ExperimentResult:
     ans = A.rule_of_thumb_regret(quick, seed)
     df = ans.data
-    labels = ans.info["policies"]
-    fig, ax = figure(6.7, 2.7)
-    n_b = df["board"].nunique()
-    for k, (board, d) in enumerate(df.groupby("board", sort=False)):
-        x = np.arange(len(labels)) + (k - (n_b - 1) / 2) * 0.22
-        d = d.set_index("policy").loc[labels]
-        ax.errorbar(x, d["regret"], yerr=[d["regret"] - d["regret_ci_low"], d["regret_ci_high"] - d["regret"]],
-                    fmt="o", capsize=3, label=board)
-    ax.set_xticks(range(len(labels)), labels)
-    ax.axhline(0, color="0.5", lw=1, ls="--")
-    ax.set_xlabel("rule of thumb")
-    ax.set_ylabel(axis_label("loss against the optimum", "tiles per turn"))
-    place_legend(ax)
-    fig.tight_layout()
+    fig = figure_policy_regret(ans)
     shown = pd.DataFrame({"board": df["board"], "policy": df["policy"],
                           "optimum (tiles)": df["optimal_value"].round(3),
                           "expected tiles (95% CI)": ci_cells(df, "value"),
@@ -304,14 +405,7 @@ def bonus_mode_experiment(quick: bool = False, seed=0) -> ExperimentResult:
 
     ans = A.bonus_mode_accuracy(quick, seed)
     df = ans.data
-    fig, ax = figure(5.2, 2.6)
-    ax.scatter(df["valid_groups"], df["approx_error"], marker="^", label="approx - exact")
-    ax.scatter(df["valid_groups"], df["none_error"], marker="v", label="none - exact")
-    ax.axhline(0, color="0.5", lw=1, ls="--")
-    ax.set_xlabel(axis_label("valid dice groups on the board", "groups"))
-    ax.set_ylabel(axis_label("error of a fresh turn's value", "tiles"))
-    place_legend(ax)
-    fig.tight_layout()
+    fig = figure_bonus_modes(ans)
     shown = pd.DataFrame({"board": df["board"], "dice": df["dice"], "valid groups": df["valid_groups"],
                           "exact (tiles)": df["exact"].round(3), "approx - exact": df["approx_error"].round(3),
                           "none - exact": df["none_error"].round(3),
@@ -348,23 +442,7 @@ def _cell_labels(df: pd.DataFrame) -> list[str]:
 def strong_play_result(ans: A.Answer, size: str) -> ExperimentResult:
     """The report page of :func:`~.analysis.strong_play`: figure, compact table and method."""
     cmp = ans.data
-    fig, axes = figure(6.7, 2.6, ncols=2)
-    for ax, q, k, ylab in ((axes[0], "P(start player wins)", 100.0, axis_label("start player's win share", "%")),
-                           (axes[1], "turns per game", 1.0, axis_label("turns per game", "turns"))):
-        d = cmp[cmp["quantity"] == q].reset_index(drop=True)
-        for j, (lab, col) in enumerate(((f"{A.GAME_POLICY}, every seat", "heuristic"),
-                                        ("optimal, every seat", "optimal"))):
-            x = [i + (j - 0.5) * 0.3 for i in range(len(d))]
-            ax.errorbar(x, k * d[col], yerr=[k * (d[col] - d[f"{col}_ci_low"]), k * (d[f"{col}_ci_high"] - d[col])],
-                        fmt="os"[j], capsize=3, label=lab)
-        if k == 100.0:
-            for i, p in enumerate(d["players"]):
-                ax.hlines(100 / p, i - 0.4, i + 0.4, color="0.5", ls="--", lw=1)
-        ax.set_xticks(range(len(d)), _cell_labels(d))
-        ax.set_xlabel("players, side")
-        ax.set_ylabel(ylab)
-    place_legend(axes[1])
-    fig.tight_layout()
+    fig = figure_strong_play(ans)
     d = cmp[cmp["quantity"].isin(_SHOWN)].reset_index(drop=True)
     pct = d["quantity"] == "P(start player wins)"
     shown = pd.DataFrame({
@@ -393,19 +471,7 @@ def strong_play_result(ans: A.Answer, size: str) -> ExperimentResult:
 def skill_gap_result(ans: A.Answer, size: str) -> ExperimentResult:
     """The report page of :func:`~.analysis.skill_gap`: figure, compact table and method."""
     gap = ans.data
-    fig, ax = figure(4.6, 2.5)
-    x = range(len(gap))
-    ax.errorbar(x, 100 * gap["p_win"], yerr=[100 * (gap["p_win"] - gap["p_win_ci_low"]),
-                                             100 * (gap["p_win_ci_high"] - gap["p_win"])],
-                fmt="o", capsize=3, label="one optimal seat")
-    ax.plot(x, 100 * gap["fair_share"], "_", ms=18, color="0.4", label="fair share")
-    ax.set_xticks(list(x), _cell_labels(gap))
-    ax.set_xlim(-0.6, len(gap) - 0.4)
-    ax.set_ylim(0, 100)
-    ax.set_xlabel("players, side")
-    ax.set_ylabel(axis_label("optimal seat's win share", "%"))
-    place_legend(ax)
-    fig.tight_layout()
+    fig = figure_skill_gap(ans)
     shown = pd.DataFrame({"players": gap["players"], "side": gap["side"], "games": gap["games"],
                           "win share, % (95% CI)": ci_cells(gap, "p_win", pct=True),
                           "fair share, %": (100 * gap["fair_share"]).round(1),

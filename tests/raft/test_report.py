@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from pyradice_lab.raft import analysis as ex, readings as rd, sweeps
-from pyradice_lab.raft.report import components_table
+from pyradice_lab.raft.pages import components_table
 from pyradice_lab.report.build import save_experiment
 
 
