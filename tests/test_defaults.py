@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 
@@ -152,8 +153,9 @@ def test_compare_and_balance_default_to_the_report_player(monkeypatch):
 @pytest.mark.parametrize("game", GAMES)
 def test_policies_is_the_keyword_for_the_seats_players(game):
     spec = registry.get_game(game)
-    for role in ("sim", "analysis", "report"):
-        module = _module(spec, role)
+    private = sorted(p.stem for p in Path(importlib.import_module(spec.package).__file__).parent.glob("_analysis_*.py"))
+    for role in ("sim", "analysis", "pages", *private):
+        module = _module(spec, role) if not role.startswith("_") else importlib.import_module(f"{spec.package}.{role}")
         if module is None:
             continue
         for name, fn in _functions(module).items():
