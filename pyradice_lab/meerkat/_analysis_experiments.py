@@ -62,10 +62,6 @@ QUICK_BUDGET = 2
 STRONG = {0: ("expectimax", None), 1: ("expectimax", "mcts:32"), 2: ("mcts:32", "mcts")}
 
 
-def _n(name: str, quick: bool) -> int:
-    return SIZES[name][0 if quick else 1]
-
-
 # ----------------------------------------------------------------------------------------- findings helpers
 def _estimate(row, prefix: str, n) -> Estimate:
     """The :class:`~pyradice_lab.engine.stats.Estimate` of the ``prefix`` columns of a table row (a table without the
