@@ -241,9 +241,9 @@ def test_purramid_cli_numbers_seats_from_1(capsys):
 
 
 def test_findings_and_figures_number_seats_from_1():
-    from pyradice_lab.raft import analysis
+    from pyradice_lab.raft import analysis, pages
 
-    res = analysis.greed_curve((1.0,), 4, 1, players=2)
+    res = pages.draw(analysis.greed_curve((1.0,), 4, 1, players=2))
     words = [f.quantity for f in res.findings] + [res.reading] + [
         t.get_text() for ax in res.figure.axes for t in (ax.xaxis.label, *ax.get_legend().get_texts())]
     assert not [w for w in words if re.search(r"\b[Ss]eat 0\b", w)]
