@@ -8,10 +8,11 @@
 
 # %%
 from pyradice_lab.meerkat import automa_placement_table
-from pyradice_lab.meerkat.report import odds_experiment
+from pyradice_lab.meerkat.analysis import odds_experiment
+from pyradice_lab.meerkat.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: odds_experiment())
+run_experiment(lambda quick, seed: draw(odds_experiment()))
 
 # %%
 automa = automa_placement_table()

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from pyradice_lab.purramid import advisor, simulate_turns
-from pyradice_lab.purramid.report import bonus_mode_experiment
+from pyradice_lab.purramid.pages import bonus_mode_experiment
 from pyradice_lab.purramid.turns import turn_value
 from pyradice_lab.report import run_experiment
 

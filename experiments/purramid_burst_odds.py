@@ -6,7 +6,7 @@
 
 # %%
 from pyradice_lab.purramid import burst_table
-from pyradice_lab.purramid.report import burst_odds_experiment
+from pyradice_lab.purramid.pages import burst_odds_experiment
 from pyradice_lab.report import run_experiment
 
 run_experiment(lambda quick, seed: burst_odds_experiment())

@@ -7,7 +7,7 @@
 # %%
 import numpy as np
 
-from pyradice_lab.purramid.report import policy_regret_experiment
+from pyradice_lab.purramid.pages import policy_regret_experiment
 from pyradice_lab.report import run_experiment
 
 run_experiment(lambda quick, seed: policy_regret_experiment(quick=quick, seed=np.random.SeedSequence(seed)),

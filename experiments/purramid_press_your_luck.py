@@ -6,7 +6,7 @@
 
 # %%
 from pyradice_lab.purramid import advise
-from pyradice_lab.purramid.report import press_your_luck_experiment
+from pyradice_lab.purramid.pages import press_your_luck_experiment
 from pyradice_lab.report import run_experiment
 
 run_experiment(lambda quick, seed: press_your_luck_experiment(quick=quick))

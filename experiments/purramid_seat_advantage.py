@@ -7,7 +7,7 @@
 # %%
 import numpy as np
 
-from pyradice_lab.purramid.report import game_experiments
+from pyradice_lab.purramid.pages import game_experiments
 from pyradice_lab.report import run_experiment
 
 run_experiment(lambda quick, seed: game_experiments(200 if quick else 2000,

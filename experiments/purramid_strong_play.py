@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pyradice_lab.engine.execution import check_execution
 from pyradice_lab.purramid import analysis as A
-from pyradice_lab.purramid.strongplay import skill_gap_result, strong_play_result
+from pyradice_lab.purramid.pages import skill_gap_result, strong_play_result
 from pyradice_lab.report import run_experiment
 
 extra = argparse.ArgumentParser(add_help=False)  # this script's own options; the runner parses the rest

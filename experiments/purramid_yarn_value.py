@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from pyradice_lab.purramid.report import yarn_value_experiment
+from pyradice_lab.purramid.pages import yarn_value_experiment
 from pyradice_lab.report import run_experiment
 
 derive = "--derive" in sys.argv[1:]  # this script's own flag (the cell below); the runner parses the rest

@@ -7,8 +7,9 @@
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import SIZES, experiment_cards
+from pyradice_lab.pyradice.analysis import SIZES, experiment_cards
+from pyradice_lab.pyradice.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: experiment_cards(SIZES["cards"][0] if quick else 300,
-                                                    np.random.SeedSequence(seed)), seed=20263)
+run_experiment(lambda quick, seed: draw(experiment_cards(SIZES["cards"][0] if quick else 300,
+                                                         np.random.SeedSequence(seed))), seed=20263)

@@ -7,11 +7,12 @@
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import SIZES, experiment_first_player
+from pyradice_lab.pyradice.analysis import SIZES, experiment_first_player
+from pyradice_lab.pyradice.pages import draw
 from pyradice_lab.report import run_experiment
 
 GAMES = {2: 2000, 3: 400, 4: 250}
 QUICK = {p: SIZES[f"first{p}"][0] for p in GAMES}
 
-run_experiment(lambda quick, seed: experiment_first_player(QUICK if quick else GAMES,
-                                                           np.random.SeedSequence(seed)), seed=20264)
+run_experiment(lambda quick, seed: draw(experiment_first_player(QUICK if quick else GAMES,
+                                                                np.random.SeedSequence(seed))), seed=20264)

@@ -8,7 +8,8 @@
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import SIZES, experiment_available, experiment_goals
+from pyradice_lab.pyradice.analysis import SIZES, experiment_available, experiment_goals
+from pyradice_lab.pyradice.pages import draw
 from pyradice_lab.report import run_experiment
 
 
@@ -16,7 +17,7 @@ def goals_and_available(quick: bool, seed: int):
     n = SIZES["goals"][0] if quick else 400
     seeds = np.random.SeedSequence(seed).spawn(2)
     goals, runs = experiment_goals(n, seeds[0])
-    return [goals, experiment_available(n, seeds[1], runs)]
+    return [draw(goals), draw(experiment_available(n, seeds[1], runs))]
 
 
 run_experiment(goals_and_available, seed=20261)

@@ -9,8 +9,9 @@
 # %%
 import numpy as np
 
-from pyradice_lab.pyradice.report import SIZES, experiment_skills
+from pyradice_lab.pyradice.analysis import SIZES, experiment_skills
+from pyradice_lab.pyradice.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: experiment_skills(SIZES["skills"][0] if quick else 300,
-                                                     np.random.SeedSequence(seed)), seed=20262)
+run_experiment(lambda quick, seed: draw(experiment_skills(SIZES["skills"][0] if quick else 300,
+                                                          np.random.SeedSequence(seed))), seed=20262)

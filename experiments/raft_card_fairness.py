@@ -11,6 +11,7 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: ex.card_fairness(240 if quick else 3000, seed, players=3), seed=20240601)
+run_experiment(lambda quick, seed: draw(ex.card_fairness(240 if quick else 3000, seed, players=3)), seed=20240601)

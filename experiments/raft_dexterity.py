@@ -9,7 +9,8 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 NOISES = (0.0, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
-run_experiment(lambda quick, seed: ex.dexterity(NOISES, 80 if quick else 500, seed, players=3), seed=20240601)
+run_experiment(lambda quick, seed: draw(ex.dexterity(NOISES, 80 if quick else 500, seed, players=3)), seed=20240601)

@@ -8,8 +8,9 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 DEPTHS = (5, 10, 15, 20, 25, 30)
-run_experiment(lambda quick, seed: ex.flag_depth(DEPTHS, 60 if quick else 400, seed, players=3),
+run_experiment(lambda quick, seed: draw(ex.flag_depth(DEPTHS, 60 if quick else 400, seed, players=3)),
                seed=20240601)

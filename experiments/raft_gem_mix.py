@@ -9,7 +9,8 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: ex.gem_mix(range(0, 7), 60 if quick else 400, seed, players=3),
+run_experiment(lambda quick, seed: draw(ex.gem_mix(range(0, 7), 60 if quick else 400, seed, players=3)),
                seed=20240601)

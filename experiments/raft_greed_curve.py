@@ -9,8 +9,9 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 DURATIONS = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
-run_experiment(lambda quick, seed: ex.greed_curve(DURATIONS, 60 if quick else 400, seed, players=3),
+run_experiment(lambda quick, seed: draw(ex.greed_curve(DURATIONS, 60 if quick else 400, seed, players=3)),
                seed=20240601)

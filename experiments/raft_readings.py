@@ -11,13 +11,14 @@
 
 # %%
 from pyradice_lab.raft import readings as rd
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 
 def readings(quick: bool, seed: int):
     results = []
     for players in (3, 4):
-        res = rd.readings(60 if quick else 4000, seed, players=players)
+        res = draw(rd.readings(60 if quick else 4000, seed, players=players))
         res.name = f"raft_readings_{players}p"
         results.append(res)
     return results

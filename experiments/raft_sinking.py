@@ -8,6 +8,7 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: ex.sinking(50 if quick else 400, seed, players=(2, 3, 4)), seed=20240601)
+run_experiment(lambda quick, seed: draw(ex.sinking(50 if quick else 400, seed, players=(2, 3, 4))), seed=20240601)

@@ -10,7 +10,8 @@
 
 # %%
 from pyradice_lab.raft import readings as rd
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
-run_experiment(lambda quick, seed: rd.start_player(60 if quick else 4000, seed, players=(2, 3, 4),
-                                                 variants=("standard", "sinking")), seed=20240601)
+run_experiment(lambda quick, seed: draw(rd.start_player(60 if quick else 4000, seed, players=(2, 3, 4),
+                                                 variants=("standard", "sinking"))), seed=20240601)

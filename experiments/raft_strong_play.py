@@ -12,15 +12,16 @@
 
 # %%
 from pyradice_lab.raft import strong_play as sp
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 
 def duels(quick: bool, seed: int):
-    return sp.strength_duels(16 if quick else 1500, seed, players=(2, 3), rivals=("greedy", "aim"))
+    return draw(sp.strength_duels(16 if quick else 1500, seed, players=(2, 3), rivals=("greedy", "aim")))
 
 
 def balance_findings(quick: bool, seed: int):
-    return sp.strong_play(24 if quick else 3000, seed + 1, players=(2, 3, 4), mix_games=12 if quick else 1000)
+    return draw(sp.strong_play(24 if quick else 3000, seed + 1, players=(2, 3, 4), mix_games=12 if quick else 1000))
 
 
 run_experiment(lambda quick, seed: [duels(quick, seed), balance_findings(quick, seed)], seed=20241101)

@@ -11,8 +11,9 @@
 
 # %%
 from pyradice_lab.raft import analysis as ex
+from pyradice_lab.raft.pages import draw
 from pyradice_lab.report import run_experiment
 
 QUICK_DURATIONS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # the report's quick size
-run_experiment(lambda quick, seed: [ex.tilt_model(durations=QUICK_DURATIONS if quick else None),
-                                    ex.calibration_demo(seed, quick=quick)], seed=20240601)
+run_experiment(lambda quick, seed: [draw(ex.tilt_model(durations=QUICK_DURATIONS if quick else None)),
+                                    draw(ex.calibration_demo(seed, quick=quick))], seed=20240601)

@@ -58,8 +58,7 @@ def test_tile_pay_excess_by_hand():
 
 
 def test_tile_pay_excess_is_the_fairness_finding_against_its_board_mean(meerkat_frame):
-    from pyradice_lab.meerkat.analysis import tile_pay
-    from pyradice_lab.meerkat.report import fairness_findings
+    from pyradice_lab.meerkat.analysis import fairness_findings, tile_pay
 
     found = fairness_findings(tile_pay(meerkat_frame), len(meerkat_frame))
     assert len(found) == 2

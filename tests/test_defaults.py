@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 
@@ -100,7 +101,7 @@ def test_the_cli_plays_the_registered_player_count(game):
 
 
 def test_every_entry_point_that_runs_blocks_defaults_to_one_backend():
-    names = [f"pyradice_lab.{g}.{m}" for g in GAMES for m in ("sim", "analysis", "report", "measures", "strongplay")]
+    names = [f"pyradice_lab.{g}.{m}" for g in GAMES for m in ("sim", "analysis", "pages", "measures")]
     names += [f"pyradice_lab.design.{m}" for m in ("compare", "robustness", "balance", "strength")]
     names += ["pyradice_lab.engine.sweep"]
     seen, wrong = 0, {}
@@ -249,8 +250,9 @@ def test_compare_and_balance_default_to_the_report_player(monkeypatch):
 @pytest.mark.parametrize("game", GAMES)
 def test_policies_is_the_keyword_for_the_seats_players(game):
     spec = registry.get_game(game)
-    for role in ("sim", "analysis", "report"):
-        module = _module(spec, role)
+    private = sorted(p.stem for p in Path(importlib.import_module(spec.package).__file__).parent.glob("_analysis_*.py"))
+    for role in ("sim", "analysis", "pages", *private):
+        module = _module(spec, role) if not role.startswith("_") else importlib.import_module(f"{spec.package}.{role}")
         if module is None:
             continue
         for name, fn in _functions(module).items():
@@ -336,9 +338,9 @@ def test_purramid_cli_numbers_seats_from_1(capsys):
 
 
 def test_findings_and_figures_number_seats_from_1():
-    from pyradice_lab.raft import analysis
+    from pyradice_lab.raft import analysis, pages
 
-    res = analysis.greed_curve((1.0,), 4, 1, players=2)
+    res = pages.draw(analysis.greed_curve((1.0,), 4, 1, players=2))
     words = [f.quantity for f in res.findings] + [res.reading] + [
         t.get_text() for ax in res.figure.axes for t in (ax.xaxis.label, *ax.get_legend().get_texts())]
     assert not [w for w in words if re.search(r"\b[Ss]eat 0\b", w)]

@@ -19,7 +19,7 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
 # Purramid's and Meerkat's modules with examples (Pyradice's run in tests/pyradice/test_cli_components.py,
 # Rocking Raft's in tests/raft/test_doctests.py).
 GAME_MODULES = [f"pyradice_lab.purramid.{m}" for m in (
-    "advisor", "_position", "_layout", "analysis", "board", "chance", "components", "odds", "policies", "race", "report", "rules", "sim", "solver",
+    "advisor", "_position", "_layout", "analysis", "board", "chance", "components", "odds", "pages", "policies", "race", "rules", "sim", "solver",
     "turns")] + [f"pyradice_lab.meerkat.{m}" for m in (
     "_position", "_setup", "advisor", "analysis", "components", "odds", "policies", "scoring", "sim")]
 

@@ -5,7 +5,7 @@ import pytest
 
 from pyradice_lab.engine import registry
 from pyradice_lab.engine.results import ExperimentResult, ReportContext
-from pyradice_lab.meerkat import report as R
+from pyradice_lab.meerkat import pages as R
 
 
 def test_meerkat_registers_its_parts_and_their_join():

@@ -118,7 +118,7 @@ def test_quick_mode_says_not_assessed_and_the_summary_prints_assessed_values(tmp
 
 def _start_findings():
     """Each game's start-player findings as its report builds them (tiny samples): (experiment, finding)."""
-    from pyradice_lab.meerkat import analysis as MA, report as MR
+    from pyradice_lab.meerkat import analysis as MA
     from pyradice_lab.purramid import analysis as PA
     from pyradice_lab.pyradice import analysis as YA
     from pyradice_lab.raft import readings
@@ -127,7 +127,7 @@ def _start_findings():
     out += [("pyradice_first_player", f) for f in YA.first_player_findings(YA.first_player_advantage(6, rng=1))]
     out += [("raft_start_player", f) for f in readings.start_player(4, 1, players=(2, 3, 4)).findings]
     setups = [*MA.RULES_SETUPS, (2, False)]
-    out += [("meerkat_seat_advantage", f) for f in MR.seat_findings(MA.seat_advantage(setups, 4, rng=1))]
+    out += [("meerkat_seat_advantage", f) for f in MA.seat_findings(MA.seat_advantage(setups, 4, rng=1))]
     return out
 
 
@@ -154,7 +154,7 @@ PAIRED = {c.key: c for c in checks_for(["purramid", "pyradice", "raft", "meerkat
 
 def _paired_findings():
     """The two-variant component findings as the games' reports build them (tiny samples)."""
-    from pyradice_lab.meerkat import analysis as MA, report as MR
+    from pyradice_lab.meerkat import analysis as MA
     from pyradice_lab.purramid import analysis as PA
     from pyradice_lab.pyradice import analysis as YA
     from pyradice_lab.raft import analysis as RA
@@ -162,7 +162,7 @@ def _paired_findings():
     out = [("pyradice_skill_values", f) for f in YA.skill_findings(YA.skill_values(4, 2, "greedy", rng=1))]
     out += [("raft_gem_mix", f) for f in RA.gem_mix((0, 6), 12, 1).findings]
     out += [("raft_flag_depth", f) for f in RA.flag_depth((5, 30), 12, 1).findings]
-    out += [("meerkat_hazards", f) for f in MR.hazard_findings(MA.hazard_impact(12, rng=1))]
+    out += [("meerkat_hazards", f) for f in MA.hazard_findings(MA.hazard_impact(12, rng=1))]
     out += [("purramid_side_a_vs_b", f) for f in PA.side_a_vs_b(PA.play_games(3, seed=1, policies="greedy")).findings]
     return out
 

@@ -35,8 +35,7 @@ for _c in _all_checks():   # every check, also those of pages the report no long
 
 def _component_findings():
     """Each component finding of the four experiments as the experiments build them (tiny samples)."""
-    from pyradice_lab.meerkat.analysis import tile_pay
-    from pyradice_lab.meerkat.report import fairness_findings, strong_findings
+    from pyradice_lab.meerkat.analysis import fairness_findings, strong_findings, tile_pay
     from pyradice_lab.meerkat.sim import simulate_games as meerkat_games
     from pyradice_lab.pyradice.analysis import card_balance, card_findings
     from pyradice_lab.raft.analysis import card_fairness
@@ -135,8 +134,7 @@ def test_the_raft_strong_play_finding_gets_the_check_with_its_players():
 
 def test_a_real_component_check_reaches_page_two(tmp_path, monkeypatch):
     """The meerkat tile check run small (not the report's size) on a real finding: page 2 shows its verdict."""
-    from pyradice_lab.meerkat.analysis import tile_pay
-    from pyradice_lab.meerkat.report import fairness_findings
+    from pyradice_lab.meerkat.analysis import fairness_findings, tile_pay
     from pyradice_lab.meerkat.sim import simulate_games as meerkat_games
 
     check = CHECKS["meerkat tile pay greedy"]

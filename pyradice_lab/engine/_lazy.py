@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 __all__ = ["attach", "ROLE_MODULES"]
 
 #: The modules every game package has (one role, one file name; see docs/architecture.md), reachable as attributes.
-ROLE_MODULES = ("components", "rules", "kernel", "sim", "odds", "policies", "analysis", "sweeps", "report", "metrics", "cli",
+ROLE_MODULES = ("components", "rules", "kernel", "sim", "odds", "policies", "analysis", "sweeps", "pages", "metrics", "cli",
                 "bench", "checks", "levers")
 
 

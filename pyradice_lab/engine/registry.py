@@ -173,7 +173,7 @@ class GameSpec:
         over the workers): ``report_section(ctx, part=p)`` builds group ``p`` and ``report_join(ctx, parts)``
         joins the built groups into the section.  Empty: the section is one task.
     report_join : callable ``(ReportContext, sections) -> Section`` or None
-        The package's ``report:join_parts`` when it has ``report_parts``.
+        The package's ``pages:join_parts`` when it has ``report_parts``.
     bench_cases : callable ``(quick: bool) -> list[BenchCase]`` or None
     sweeps : dict of name -> SweepTarget
     policies : tuple of str
@@ -312,11 +312,11 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
                   default_players: int = 0) -> GameSpec:
     """Register a game package that has the shared shape (docs/architecture.md).
 
-    The CLI, report section and bench cases are the package's ``cli:add_cli``, ``report:report_section`` and
+    The CLI, report section and bench cases are the package's ``cli:add_cli``, ``pages:report_section`` and
     ``bench:bench_cases``; a sweep target whose ``fn`` is a string names a function of the package's ``sweeps``
     module; ``outcomes`` and ``lineup_outcomes`` are the package's ``sim:outcomes`` and
     ``sim:lineup_outcomes``, and ``lineup_ok``, if given, names a function of its ``sim`` module; with
-    ``report_parts``, the report builds the section in those parts and joins them with ``report:join_parts``.
+    ``report_parts``, the report builds the section in those parts and joins them with ``pages:join_parts``.
     All of them load on first use.
     """
     policies = tuple(policies)
@@ -332,8 +332,8 @@ def register_game(package: str, *, name: str, title: str, summary: str, smoke_ru
     return register(GameSpec(
         name=name, title=title, summary=summary, smoke_run=smoke_run, exact_tables=exact_tables,
         bad_calls=bad_calls, add_cli=lazy(f"{package}.cli:add_cli"),
-        report_section=lazy(f"{package}.report:report_section"), report_parts=tuple(report_parts),
-        report_join=lazy(f"{package}.report:join_parts") if report_parts else None, bench_cases=lazy(f"{package}.bench:bench_cases"),
+        report_section=lazy(f"{package}.pages:report_section"), report_parts=tuple(report_parts),
+        report_join=lazy(f"{package}.pages:join_parts") if report_parts else None, bench_cases=lazy(f"{package}.bench:bench_cases"),
         sweeps=targets, policies=policies, restrictions=restrictions, outcomes=lazy(f"{package}.sim:outcomes"),
         lineup_outcomes=lazy(f"{package}.sim:lineup_outcomes"),
         lineup_ok=None if lineup_ok is None else lazy(f"{package}.sim:{lineup_ok}"),

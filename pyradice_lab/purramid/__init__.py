@@ -13,7 +13,7 @@ Public API:
 - turns (Monte Carlo): :func:`simulate_turns`, policies :func:`greedy`, :func:`stop_after`,
   :func:`stop_if_burst_risk_above`, :func:`optimal`;
 - games: :func:`simulate_games` (compiled, one row per game), :func:`play_game` (transcript);
-- report: :func:`report_section`.
+- pages (the report section): :func:`report_section`.
 
 Examples
 --------
@@ -43,7 +43,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "policies": ["greedy", "stop_after", "stop_if_burst_risk_above", "optimal"],
     "sim": ["simulate_games"],
     "rules": ["play_game"],
-    "report": ["report_section"],
+    "pages": ["report_section"],
 }, submodules=[*ROLE_MODULES, "advisor", "board", "chance", "turns"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above load on first use
@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
         load_layout as load_layout,
     )
     from .odds import burst_probability as burst_probability, burst_table as burst_table
+    from .pages import report_section as report_section
     from .policies import (
         greedy as greedy,
         optimal as optimal,
@@ -69,7 +70,6 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see; the names above l
         stop_if_burst_risk_above as stop_if_burst_risk_above,
     )
     from .race import RacePolicy as RacePolicy, race_objective as race_objective, race_value as race_value
-    from .report import report_section as report_section
     from .rules import play_game as play_game
     from .sim import simulate_games as simulate_games
     from .turns import simulate_turns as simulate_turns

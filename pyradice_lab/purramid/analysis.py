@@ -8,8 +8,8 @@ claims a difference only when its interval excludes "no difference" on enough ga
 are exact).  Burst odds, stop-or-continue values, yarn token values and the bonus-mode errors are exact;
 the game experiments simulate whole games with confidence intervals.
 
-The measurements (tidy tables) live in :mod:`.measures` and are re-exported here; :mod:`.report` and
-:mod:`.strongplay` draw the figures and lay the answers out.
+The measurements (tidy tables) live in :mod:`.measures` and are re-exported here; :mod:`.pages` draws the
+figures and lays the answers out.
 
 Examples
 --------
@@ -59,7 +59,7 @@ from .sim import split_policies
 
 __all__ = ["Answer", "SIZES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
            "stop_or_continue", "play_games", "seat_advantage", "game_length", "side_a_vs_b", "yarn_value",
-           "rule_of_thumb_regret", "bonus_mode_accuracy", "strong_play_games", "strong_play", "skill_gap",
+           "rule_of_thumb_regret", "bonus_mode_accuracy", "strong_play_games", "strong_play", "skill_gap", "game_answers",
            "yarn_answer", "regret_answer", "bonus_answer",
            # the measurements, re-exported from .measures
            "GAME_POLICY", "SMALL_LAYOUTS", "burst_heatmap", "situations", "press_your_luck", "game_cells",
@@ -264,6 +264,34 @@ def game_length(games: pd.DataFrame) -> Answer:
     data["turns_per_player"] = data["turns"] / data["players"]
     return Answer("How many turns does a game last, by player count and side?", data, findings,
                   frames={"ends": (ends / ends.sum()).rename("share").reset_index()}, info={"player": player})
+
+
+def game_answers(n_games, seed, *, strong_games=None, player: str | None = None, heuristic: str | None = None,
+                 n_jobs: int = 1, backend: str = "loky", scheduler=None, cache_dir=None
+                 ) -> tuple[list[Answer], pd.DataFrame, pd.DataFrame]:
+    """Seat advantage, game length and side A vs side B, measured with the report player (every seat ``player``,
+    default the registry's ``report_player``, ``strong_games`` per players x side, default ``n_games``) with the
+    heuristic (every seat ``heuristic``, default the registry's ``heuristic_player``, ``n_games`` per cell) beside
+    every start-player and component finding as its sensitivity (:func:`pyradice_lab.engine.findings.pair_findings`).
+    Returns the three answers, the report player's games and the heuristic's."""
+    from ..engine import registry
+    from ..engine.findings import pair_findings
+
+    spec = registry.get_game("purramid")
+    player = player or spec.report_player
+    heuristic = heuristic or spec.heuristic_player
+    strong_games = n_games if strong_games is None else strong_games
+    s_heur, s_strong = seed_sequence(seed).spawn(2)
+    where = dict(n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+    heur = game_cells(n_games=n_games, policy=heuristic, seed=s_heur, **where)
+    strong = game_cells(n_games=strong_games, policy=player, seed=s_strong, **where)
+    out = []
+    for answer in (seat_advantage, game_length, side_a_vs_b):
+        ans, base = answer(strong), answer(heur)
+        ans.findings = list(pair_findings(ans.findings, base.findings))
+        ans.info["sensitivity_player"] = heuristic
+        out.append(ans)
+    return out, strong, heur
 
 
 _SIDE_QUANTITIES = (("turns per game", "turns", "turns", ""), ("bursts per turn", "bursts_per_turn", "", ""),

@@ -37,7 +37,10 @@ from .sim import check_setup, simulate_games
 __all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance",
            "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components",
            "START_COMPONENT", "available_findings", "goal_findings", "skill_findings", "card_findings",
-           "first_player_findings"]
+           "first_player_findings",
+           # the report's experiments (one per designer question; data + findings, no figure), from ._analysis_experiments
+           "SIZES", "START_POLICIES", "GOAL_POLICIES", "experiment_goals", "experiment_available", "experiment_skills",
+           "experiment_cards", "experiment_first_player", "paired"]
 
 
 def _check_games(n_games) -> int:
@@ -436,3 +439,17 @@ def first_player_findings(df: pd.DataFrame) -> list[Finding]:
                                test="normal interval of a difference", player=f"{r.policy} vs greedy, every seat",
                                scale=float(b.fair_share)))
     return out
+
+
+# the report's experiments (they call the functions above: imported last)
+from ._analysis_experiments import (  # noqa: E402
+    GOAL_POLICIES,
+    SIZES,
+    START_POLICIES,
+    experiment_available,
+    experiment_cards,
+    experiment_first_player,
+    experiment_goals,
+    experiment_skills,
+    paired,
+)

@@ -1,4 +1,5 @@
-"""Rocking Raft experiments: each answers one designer's question with a table, a figure and a reading.
+"""Rocking Raft experiments: each answers one designer's question with a table, its findings and a reading (no figure:
+:mod:`.pages` draws it from ``meta["figure_data"]``).
 
 Every function takes the sizes and a seed (int, SeedSequence or Generator; each configuration gets
 its own spawned child) and returns a :class:`~pyradice_lab.report.ExperimentResult`; the report
@@ -19,7 +20,7 @@ from .components import coerce_components
 from .policies import fixed
 from .sim import simulate, simulate_games, start_player_table
 
-__all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity",
+__all__ = ["tilt_model", "calibration_demo", "card_fairness", "gem_mix", "flag_depth", "greed_curve", "dexterity", "paired",
            "sinking", "points_per_turn_by_size"]
 
 
@@ -98,19 +99,6 @@ def card_rate_blocks(cards: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _fig(ncols=1, w=7.0, h=3.6):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, ncols, figsize=(w, h), squeeze=False)
-    return fig, axes[0]
-
-
-def _err(ax, x, df, col, label, **kw):
-    y = df[col].to_numpy()
-    lo, hi = df[f"{col}_ci_low"].to_numpy(), df[f"{col}_ci_high"].to_numpy()
-    ax.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", capsize=3, label=label, **kw)
-
-
 # ----------------------------------------------------------------------------------------- tilt model
 def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, components=None) -> ExperimentResult:
     """Exact expected gems fallen vs intended duration, every edge and finger space: averaged over random
@@ -135,17 +123,6 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
                          "expected_fallen": mean, "sd_fallen": float(np.sqrt(max(pmf @ k**2 - mean**2, 0))),
                          "p_none": float(pmf[0]), "p_6_or_more": float(pmf[6:].sum())})
     df = pd.DataFrame(rows)
-    fig, ax = _fig(1, 7.0, 3.2)
-    ax = ax[0]
-    styles = {"left": "--", "centre": "-", "right": ":"}
-    for (edge, f), sub in df.groupby(["edge", "finger"], sort=False):
-        ax.plot(sub["duration"], sub["expected_fallen"], ls=styles.get(f, "-."),
-                color={"north": "C0", "east": "C1", "south": "C2", "west": "C3"}[edge],
-                label=f"{edge} {list(comp.raft.openings[edge])} / {f}")
-    ax.set_xlabel("intended tilt (s)")
-    ax.set_ylabel("expected gems fallen")
-    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # 12 lines: beside
-    fig.tight_layout()
     d1 = float(df["duration"].iloc[int(np.argmin(np.abs(df["duration"].to_numpy() - 1.0)))])
     at1 = df[df.duration == d1].set_index(["edge", "finger"])["expected_fallen"]
     best, worst = at1.idxmax(), at1.idxmin()
@@ -163,8 +140,9 @@ def tilt_model(players: int = 4, durations=None, layout: str = "setup", *, compo
                "(wall gap widths in the legend, left to right as seen by the tilting player), finger space (line "
                "style) and intended tilt time: dynamic programming over the model, no sampling error. A designer can "
                "change the gaps in raft.toml and rerun this page.")
-    return ExperimentResult("raft_tilt_model", "Tilt model: expected gems fallen vs tilt time", reading, df, fig,
-                            {"players": players, "layout": layout, "exact": True}, findings=findings, max_rows=8,
+    return ExperimentResult("raft_tilt_model", "Tilt model: expected gems fallen vs tilt time", reading, df, None,
+                            {"figure_data": {"df": df, "comp": comp},
+                             "players": players, "layout": layout, "exact": True}, findings=findings, max_rows=8,
                             question="How many gems does a tilt drop, by edge, finger space and time?")
 
 
@@ -193,15 +171,6 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
     t["z"] = (t["value"] - t["true"]) / t["se"]
     t["true_in_ci"] = (t["ci_low"] <= t["true"]) & (t["true"] <= t["ci_high"])
     t = t.drop(columns=["fitted"])
-    fig, ax = _fig(1, 6.5, 3.2)
-    ax = ax[0]
-    x = np.arange(len(t))
-    rel = t["value"] / t["true"]
-    ax.errorbar(x, rel, yerr=[rel - t["ci_low"] / t["true"], t["ci_high"] / t["true"] - rel], fmt="o", capsize=4)
-    ax.axhline(1.0, color="0.5", ls="--")
-    ax.set_xticks(x, t["parameter"], fontsize=8)
-    ax.set_ylabel("fitted / true (95% CI)")
-    fig.tight_layout()
     findings = [Finding("difference", f"fitted {r.parameter} against the true value (synthetic tilts)", float(r.value - r.true),
                         float(r.ci_low - r.true), float(r.ci_high - r.true), n=len(obs), null=0.0,
                         null_label="the true value", test="Wald interval, observed information", sample_unit="tilts",
@@ -217,8 +186,9 @@ def calibration_demo(seed, quick: bool = False) -> ExperimentResult:
                f"{lr:.1f} on {k} degrees of freedom, p = {p_joint:.2f} (p below 0.05 would put the truth outside the "
                "joint 95% region; the slide and drop rates trade off, so marginal intervals tend to miss together). "
                "The goodness-of-fit table of calibrate() shows where real tilts depart from the model.")
-    return ExperimentResult("raft_calibration", "Calibrating the tilt model from measured tilts", reading, t, fig,
-                            {"observations": len(obs), "loglik": res.loglik, "lr_truth": lr, "p_joint": p_joint},
+    return ExperimentResult("raft_calibration", "Calibrating the tilt model from measured tilts", reading, t, None,
+                            {"figure_data": {"t": t},
+                             "observations": len(obs), "loglik": res.loglik, "lr_truth": lr, "p_joint": p_joint},
                             findings=findings, sample_size=len(obs),
                             question="Does calibrate() recover known tilt parameters from this many tilts?")
 
@@ -277,20 +247,6 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
     shown = table.drop(columns=["size", "drawn", "fair_points"]).rename(columns={
         "turns_per_completion": "turns_per_compl", "turns_per_completion_se": "se", "fair_ci_low": "fair_low",
         "fair_ci_high": "fair_high", "proposed_points": "proposed"})
-    fig, ax = _fig(1, 7.0, 3.4)
-    ax = ax[0]
-    for size, sub in table.groupby("size"):
-        ax.errorbar(sub["turns_per_completion"], sub["points"] + (size - 3) * 0.06,
-                    xerr=Z95 * sub["turns_per_completion_se"], fmt="o", capsize=2, label=f"{size} slots")
-    xs = np.linspace(0, table["turns_per_completion"].max() * 1.05, 10)
-    ax.plot(xs, k * xs, color="0.4", ls="--", label=f"fair: {k:.2f} points per turn held")
-    for _, r in c.reindex(c["z"].abs().sort_values(ascending=False).index).head(6).iterrows():
-        ax.annotate(r["name"], (r["turns_per_completion"], r["points"]), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
-    ax.set_xlabel("own turns a card is held per completion (95% CI)")
-    ax.set_ylabel("points (rope knots)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
     findings = []
     for r in rates[rates["size"] > 0].itertuples():
         if not _finite(r.excess, r.excess_ci_low, r.excess_ci_high):
@@ -312,8 +268,9 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
                f"{0.05 * len(table):.0f} by chance). The proposed values keep the deck total; they depend "
                "on the policies and player count simulated. Table: turns_per_compl = own turns held per completion "
                "(se its standard error); fair_low..fair_high = the 95% interval of the fair value.")
-    return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, fig,
-                            {"games": n_games, "players": players, "rate": k, "policies": who}, findings=findings,
+    return ExperimentResult("raft_card_fairness", "Card fairness: points vs time to complete", reading, shown, None,
+                            {"figure_data": {"table": table, "k": k, "c": c},
+                             "games": n_games, "players": players, "rate": k, "policies": who}, findings=findings,
                             sample_size=n_games, max_rows=8,
                             question="Are the lifeboat cards' points fair for how long they take to complete?")
 
@@ -347,16 +304,6 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
                             n_jobs=n_jobs)
         rows.append({"black_gems": int(b), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], t["black_gems"], t, "rounds", "rounds")
-    ax[0].set_ylabel("rounds per game")
-    _err(ax[1], t["black_gems"], t, "winning_score", "winner")
-    _err(ax[1], t["black_gems"], t, "mean_score", "average player")
-    ax[1].set_ylabel("points")
-    ax[1].legend(fontsize=8)
-    for a in ax:
-        a.set_xlabel("black gems in play")
-    fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     lo_b, hi_b = int(lo["black_gems"]), int(hi["black_gems"])
     findings = [difference_of(f"{m.replace('_', ' ')} with {hi_b} instead of {lo_b} black gems, {players} players",
@@ -366,8 +313,9 @@ def gem_mix(blacks, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, co
     reading = (f"{n_games:,} games per gem mix ({players} players, {int(base[0])} gems of each ordinary colour, "
                f"{policies} players), independent seeds per mix; the default of 3 black gems is a reconstruction this "
                "curve lets a designer revisit.")
-    return ExperimentResult("raft_gem_mix", "Gem mix: number of black (wild) gems", reading, _long(t, ["black_gems"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+    return ExperimentResult("raft_gem_mix", "Gem mix: number of black (wild) gems", reading, _long(t, ["black_gems"]), None,
+                            {"figure_data": {"t": t},
+                             "players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How does the number of black (wild) gems change the game?")
 
 
@@ -381,16 +329,7 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
                             components=comp)
         rows.append({"flag_depth": int(d), **_summary(df, players)})
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], t["flag_depth"], t, "rounds", "rounds")
-    ax[0].set_ylabel("rounds per game")
-    _err(ax[1], t["flag_depth"], t, "deck_exhausted", "deck ran out")
-    ax[1].set_ylabel("share of games where the deck ran out")
     rule = comp.rules.flag_depth[players]
-    for a in ax:
-        a.axvline(rule, color="0.6", ls=":")
-        a.set_xlabel("cards above the pirate flag")
-    fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     findings = [difference_of(f"rounds with the flag under {int(hi.flag_depth)} instead of {int(lo.flag_depth)} cards, "
                               f"{players} players", _est(hi, "rounds"), _est(lo, "rounds"), player=policies,
@@ -401,8 +340,9 @@ def flag_depth(depths, n_games: int, seed, players: int = 3, n_jobs: int = 1, *,
     reading = (f"{n_games:,} games per depth ({players} players, {policies} players); the rules put the flag under "
                f"{rule} cards (dotted line). When the deck runs out before the end, some players finish with fewer "
                "than two lifeboats.")
-    return ExperimentResult("raft_flag_depth", "Pirate-flag depth vs game length", reading, _long(t, ["flag_depth"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+    return ExperimentResult("raft_flag_depth", "Pirate-flag depth vs game length", reading, _long(t, ["flag_depth"]), None,
+                            {"figure_data": {"t": t, "comp": comp, "players": players},
+                             "players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How does the depth of the pirate flag set the length of the game?")
 
 
@@ -428,20 +368,6 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
     t = pd.DataFrame(rows)
     f = t[t["duration"].notna()]
     base = t[t["duration"].isna()].iloc[0]
-    fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], f["duration"], f, "seat0_score", "seat 1 (fixed tilt)")
-    _err(ax[0], f["duration"], f, "opponent_score", "each opponent (greedy)")
-    _err(ax[0], f["duration"], f, "points_gifted", "points seat 1's leftovers complete for others")
-    ax[0].axhline(base["seat0_score"], color="0.5", ls="--", label="seat 1 playing greedy")
-    ax[0].set_ylabel("points per game")
-    ax[0].legend(fontsize=7)
-    _err(ax[1], f["duration"], f, "seat0_win", "seat 1 win rate")
-    ax[1].axhline(1 / players, color="0.5", ls=":", label="fair share")
-    ax[1].set_ylabel("win rate")
-    ax[1].legend(fontsize=7)
-    for a in ax:
-        a.set_xlabel("seat 1's intended tilt (s)")
-    fig.tight_layout()
     best = f.loc[f["seat0_score"].idxmax()]
     findings = [difference_of(f"seat 1's points, best fixed tilt ({best['duration']:g} s, the best of {len(f)} tried) "
                               f"instead of playing greedy, {players} players", _est(best, "seat0_score"),
@@ -454,7 +380,8 @@ def greed_curve(durations, n_games: int, seed, players: int = 3, n_jobs: int = 1
                "and finger space best for its lifeboats); the others play greedy. The greed curve belongs to the "
                "reconstructed tilt model: a calibrated model moves it.")
     return ExperimentResult("raft_greed_curve", "Greed curve: tilt duration vs points, including gifts", reading,
-                            _long(t, ["seat0_policy", "duration"]), fig, {"players": players}, findings=findings,
+                            _long(t, ["seat0_policy", "duration"]), None, {"figure_data": {"f": f, "base": base, "players": players},
+                                                                           "players": players}, findings=findings,
                             sample_size=n_games, max_rows=8, question="How long should one tilt, counting the gems passed on?")
 
 
@@ -474,18 +401,6 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
         row.update(_cols("score_margin", mean_estimate(df["score_0"] - others)))
         rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 2.8)
-    _err(ax[0], t["seat0_timing_noise"], t, "seat0_win", "seat 1")
-    ax[0].axhline(1 / players, color="0.5", ls=":", label="fair share")
-    ax[0].set_ylabel("win rate")
-    ax[0].legend(fontsize=8)
-    _err(ax[1], t["seat0_timing_noise"], t, "score_margin", "seat 1 minus the average opponent")
-    ax[1].axhline(0, color="0.5", ls=":")
-    ax[1].set_ylabel("points")
-    for a in ax:
-        a.set_xlabel("seat 1 timing noise (log-sd of the executed tilt)")
-        a.axvline(base, color="0.7", ls="--")
-    fig.tight_layout()
     lo, hi = t.iloc[0], t.iloc[-1]
     findings = [difference_of(f"seat 1's {'win rate' if m == 'seat0_win' else 'points margin'}, timing noise "
                               f"{lo.seat0_timing_noise:g} instead of {hi.seat0_timing_noise:g}, {players} players",
@@ -495,8 +410,9 @@ def dexterity(noises, n_games: int, seed, players: int = 3, n_jobs: int = 1, *, 
                f"{base:g}, dashed line). Timing noise {hi.seat0_timing_noise:g} means the executed tilt is off by a "
                f"factor e^{hi.seat0_timing_noise:g} one time in three. In this model dexterity is timing only (the "
                "finger space is always hit); how much it matters depends on the calibrated noise.")
-    return ExperimentResult("raft_dexterity", "How much dexterity matters", reading, _long(t, ["seat0_timing_noise"]), fig,
-                            {"players": players}, findings=findings, sample_size=n_games, max_rows=8,
+    return ExperimentResult("raft_dexterity", "How much dexterity matters", reading, _long(t, ["seat0_timing_noise"]), None,
+                            {"figure_data": {"t": t, "players": players, "base": base},
+                             "players": players}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How much does a steady hand win?")
 
 
@@ -514,18 +430,6 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, component
             row.update(_cols("sunk", mean_estimate(df["sunk"])))
             rows.append(row)
     t = pd.DataFrame(rows)
-    fig, ax = _fig(2, 9, 2.8)
-    for v, off in (("standard", -0.1), ("sinking", 0.1)):
-        sub = t[t.variant == v]
-        _err(ax[0], sub["players"] + off, sub, "mean_score", v)
-        _err(ax[1], sub["players"] + off, sub, "rounds", v)
-    ax[0].set_ylabel("points per player")
-    ax[1].set_ylabel("rounds per game")
-    for a in ax:
-        a.set_xlabel("players")
-        a.set_xticks(list(players))
-        a.legend(fontsize=8)
-    fig.tight_layout()
     findings = []
     for p in players:
         st, sk = t[(t.players == p) & (t.variant == "standard")].iloc[0], t[(t.players == p) & (t.variant == "sinking")].iloc[0]
@@ -537,5 +441,21 @@ def sinking(n_games: int, seed, players=(2, 3, 4), n_jobs: int = 1, *, component
                "model's speed: recalibrate it before trusting this page. The table also gives rounds and lifeboats "
                "sunk per game.")
     return ExperimentResult("raft_sinking", "How much harder is the sinking variant?", reading,
-                            _long(t, ["players", "variant"]), fig, {}, findings=findings, sample_size=n_games, max_rows=8,
+                            _long(t, ["players", "variant"]), None, {"figure_data": {"t": t, "players": players}}, findings=findings, sample_size=n_games, max_rows=8,
                             question="How many points does the sinking variant cost?")
+
+
+# ----------------------------------------------------------------------------------------- the report player
+def paired(make, strong_args: tuple, heuristic_args: tuple, **kwargs):
+    """``make(*strong_args, policies=<report player>, **kwargs)``, the experiment's page, with the start-player and
+    component findings of ``make(*heuristic_args, policies=<heuristic player>, **kwargs)`` beside its own (the
+    sensitivity; players from the registry: ``report_player``, ``heuristic_player``)."""
+    from ..engine import registry
+    from ..engine.findings import pair_findings
+
+    spec = registry.get_game("raft")
+    res = make(*strong_args, policies=spec.report_player, **kwargs)
+    base = make(*heuristic_args, policies=spec.heuristic_player, **kwargs)
+    res.findings = tuple(pair_findings(res.findings, base.findings))
+    res.meta["sensitivity_player"] = spec.heuristic_player
+    return res

@@ -16,8 +16,8 @@ import pandas as pd
 
 from ..engine.findings import Finding
 from ..engine.results import ExperimentResult
-from ..engine.stats import Z95, mean_estimate
-from .analysis import _children, _fig
+from ..engine.stats import mean_estimate
+from .analysis import _children
 from .sim import by_position, simulate_games, start_player_table
 
 __all__ = ["start_player", "readings", "READINGS"]
@@ -51,20 +51,6 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
     # compact: outright win rates and the points' standard errors are in start_player_table
     t = t[["players", "variant", "position", "games", "fair_share", "win_share", "win_share_ci_low",
            "win_share_ci_high", "mean_score", "score_margin", "score_margin_ci_low", "score_margin_ci_high"]]
-    fig, axes = _fig(len(players), 3.2 * len(players), 2.8)
-    for ax, p in zip(axes, players):
-        for v, off, ls in zip(variants, (-0.06, 0.06), ("-", "--")):
-            sub = t[(t.players == p) & (t.variant == v)]
-            y = sub["win_share"].to_numpy()
-            ax.errorbar(sub["position"] + off, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y],
-                        marker="o", capsize=3, ls=ls, label=v)
-        ax.axhline(1 / p, color="0.5", ls=":", label="fair share")
-        ax.set_xticks(range(1, p + 1))
-        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
-        ax.set_title(f"{p} players", fontsize=9)
-    axes[0].set_ylabel("share of wins (ties split)")
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
     findings = []
     for r in t.itertuples():
         if r.position != 1 and not (r.win_share_ci_low > r.fair_share or r.win_share_ci_high < r.fair_share):
@@ -81,8 +67,9 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
                "the start player), so what remains is the order within a round: who tilts the fresh raft first, and "
                "whose leftovers (passed to the left, the next player in turn order) each player receives first. The "
                "table lists every position.")
-    return ExperimentResult("raft_start_player", "Start-player advantage by turn position", reading, t, fig,
-                            {"games_per_cell": n_games}, findings=findings,
+    return ExperimentResult("raft_start_player", "Start-player advantage by turn position", reading, t, None,
+                            {"figure_data": {"t": t, "players": players, "variants": variants},
+                             "games_per_cell": n_games}, findings=findings,
                             sample_size=min(n_games.values()) if isinstance(n_games, dict) else n_games, max_rows=8,
                             question="Does going first pay, at each player count and in each variant?")
 
@@ -122,15 +109,6 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
                          "alternative": alt[metric].mean(), "difference": d.value, "se": d.se, "ci_low": d.ci_low,
                          "ci_high": d.ci_high, "n": n_games, "matters": bool(d.ci_low > 0 or d.ci_high < 0)})
     t = pd.DataFrame(rows)
-    fig, axes = _fig(2, 9, 2.6)
-    for ax, metric, unit in zip(axes, ("winning_score", "start_win_share"), ("points", "share of wins")):
-        sub = t[t.metric == metric].reset_index(drop=True)
-        y = np.arange(len(sub))
-        ax.errorbar(sub["difference"], y, xerr=Z95 * sub["se"], fmt="o", capsize=3)
-        ax.axvline(0, color="0.5", ls=":")
-        ax.set_yticks(y, sub["reading"] if ax is axes[0] else [""] * len(sub), fontsize=7)
-        ax.set_xlabel(f"alternative minus default: {metric.replace('_', ' ')} ({unit})", fontsize=8)
-    fig.tight_layout()
     findings = []
     names = {"winning_score": ("winning score", "points", 5.0), "start_win_share": ("start player's win share", "%",
                                                                                   1 / players)}
@@ -144,6 +122,7 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
                "on the same seeds (paired differences); the table has every metric and says which intervals exclude "
                "0. A reading whose intervals all contain 0 does not matter at this sample size; the guide lists the "
                "reasons for each default.")
-    return ExperimentResult("raft_readings", "Do the readings of the rules matter?", reading, t, fig,
-                            {"players": players, "games": n_games}, findings=findings, sample_size=n_games, max_rows=8,
+    return ExperimentResult("raft_readings", "Do the readings of the rules matter?", reading, t, None,
+                            {"figure_data": {"t": t},
+                             "players": players, "games": n_games}, findings=findings, sample_size=n_games, max_rows=8,
                             question="Would another reading of the rules text change the numbers?")

@@ -19,7 +19,7 @@ import pandas as pd
 from ..engine.findings import Finding, difference_of, merge_players
 from ..engine.results import ExperimentResult
 from ..engine.stats import Z95, Estimate, mean_estimate
-from .analysis import _blocks, _children, _fig, card_rate_blocks
+from .analysis import _blocks, _children, card_rate_blocks
 from .components import default_components
 from .sim import simulate, simulate_games, start_player_table
 
@@ -63,20 +63,6 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
     t = pd.DataFrame(rows)
     t = t.drop(columns=[c for c in t.columns if c.endswith("_n")])
     t["verdict"] = [_verdict(r.win_share_ci_low, r.win_share_ci_high, r.fair_share) for r in t.itertuples()]
-    fig, ax = _fig(1, 6.0, 2.6)
-    ax = ax[0]
-    for k, rival in enumerate(rivals):
-        sub = t[t.rival == rival]
-        x = np.arange(len(sub)) + (k - (len(rivals) - 1) / 2) * 0.15
-        y = sub["win_share"].to_numpy()
-        ax.errorbar(x, y, yerr=[y - sub["win_share_ci_low"], sub["win_share_ci_high"] - y], fmt="o", capsize=3,
-                    label=f"vs {rival}")
-    for j, p in enumerate(players):
-        ax.hlines(1 / p, j - 0.4, j + 0.4, color="0.5", ls=":")
-    ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
-    ax.set_ylabel(f"{strong}'s share of the wins (95% CI)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
     reading = (f"The expected-points player ({strong}: exact outcome distribution of every tilt, outcomes valued by "
                f"optimal loading and the gems passed on) alone against a field of each weaker policy, taking every seat "
                f"in turn on the same {n_games:,} seeds per player count (the first player is drawn at random, so every "
@@ -87,8 +73,9 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
                         null_label="a fair share", test="t interval over seeds (seat-rotated, paired)",
                         player=f"{strong} vs {r.rival}", unit="%", sample_unit="seeds")
                 for r in t.itertuples()]
-    return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, fig,
-                            {"games_per_seating": n_games, "strong": strong}, findings=findings,
+    return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, None,
+                            {"figure_data": {"t": t, "rivals": rivals, "players": players, "strong": strong},
+                             "games_per_seating": n_games, "strong": strong}, findings=findings,
                             question="Does the expected-points player beat the heuristics?", sample_size=n_games)
 
 
@@ -149,7 +136,6 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                              "reference": np.nan, "n": len(df)})
     table = pd.DataFrame(rows)
     start = pd.concat(starts, ignore_index=True)
-    fig = _figure(table, start, players, policies, card_players)
     findings = _findings(table, start, card_diffs, policies, blacks, card_players)
     if len(policies) == 2:  # each designer finding once: the strong player's, the other's beside it
         findings = merge_players(findings, policies[-1], policies[0])
@@ -164,7 +150,9 @@ def strong_play(n_games: int, seed, players=(2, 3, 4), policies=("greedy", "exac
                f"tells the same story as {policies[-2]}'s (both exclude the reference on the same side, or both "
                "contain it).")
     return ExperimentResult("raft_strong_play", "Balance under strong play: greedy and exact players", reading, table,
-                            fig, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies)},
+                            None, {"games_per_cell": n_games, "mix_games": mix_games, "policies": list(policies),
+                                   "figure_data": {"table": table, "start": start, "players": players,
+                                                   "policies": policies, "card_players": card_players}},
                             findings=findings, sample_size=min(n_games, mix_games), max_rows=8,
                             question="Do the start-player, card-fairness and gem-mix findings hold under strong play?")
 
@@ -245,30 +233,3 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
 def _row_est(r, m: str) -> Estimate:
     return Estimate(float(r[m]), float(r[f"{m}_se"]), int(r["games"]), float(r[f"{m}_ci_low"]),
                     float(r[f"{m}_ci_high"]))
-
-
-def _figure(table, start, players, policies, card_players):
-    fig, axes = _fig(len(players) + 1, 3.0 * (len(players) + 1), 2.8)
-    for ax, p in zip(axes, players):
-        for k, pol in enumerate(policies):
-            sub = start[(start.players == p) & (start.policy == pol)]
-            y = sub["win_share"].to_numpy()
-            ax.errorbar(sub["position"] + (k - 0.5) * 0.12, y, yerr=[y - sub["win_share_ci_low"],
-                        sub["win_share_ci_high"] - y], marker="o", capsize=3, label=pol)
-        ax.axhline(1 / p, color="0.5", ls=":")
-        ax.set_xticks(range(1, p + 1), [str(k) for k in range(1, p + 1)])  # 1 = the start player
-        ax.set_xlabel(f"turn position ({p} players; 1 = start player)")
-    axes[0].set_ylabel("share of the wins (95% CI)")
-    axes[0].legend(fontsize=7)
-    ax = axes[-1]
-    cards = table[table.finding == "card fairness"]
-    for k, pol in enumerate(policies):
-        sub = cards[cards.policy == pol]
-        x = np.array([int(s.split()[0]) for s in sub["item"]]) + (k - 0.5) * 0.1
-        y = sub["value"].to_numpy()
-        ax.errorbar(x, y, yerr=[y - sub["ci_low"], sub["ci_high"] - y], marker="o", capsize=3, label=pol)
-    ax.set_xlabel(f"card size (slots), {card_players} players")
-    ax.set_ylabel("points per own turn held")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig

@@ -80,7 +80,7 @@ def test_quick_report_section(tmp_path):
 
     from pyradice_lab.engine.figures import figure_problems, tidy_figure
     from pyradice_lab.engine.findings import render
-    from pyradice_lab.purramid.report import report_section
+    from pyradice_lab.purramid.pages import report_section
     from pyradice_lab.report.build import ExperimentResult, ReportContext
 
     sec = report_section(ReportContext(quick=True, seed=3, out_dir=tmp_path))

@@ -15,7 +15,7 @@ import pytest
 from pyradice_lab.engine.findings import Finding, render
 from pyradice_lab.engine.stats import Z95
 from pyradice_lab.pyradice import analysis as A
-from pyradice_lab.pyradice.report import SIZES
+from pyradice_lab.pyradice.analysis import SIZES
 
 BAD = re.compile(r"\b(nan|NaN|inf|None)\b")
 POLICIES = ("random_legal", "greedy", "lookahead")
@@ -132,7 +132,7 @@ def test_quick_report_pages():
     from tempfile import mkdtemp
 
     from pyradice_lab.engine.figures import figure_problems, tidy_figure
-    from pyradice_lab.pyradice.report import report_section
+    from pyradice_lab.pyradice.pages import report_section
     from pyradice_lab.report.build import ExperimentResult, ReportContext
 
     out = Path(mkdtemp())

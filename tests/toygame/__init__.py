@@ -2,7 +2,7 @@
 
 Roll a d6: a 1 busts the turn's points; any other face adds to the turn total; hold to bank it; the first to the
 target (50, a documented reconstruction) wins.  The package has the shape every game has (docs/architecture.md):
-``components`` + ``data/components.toml``, ``rules``, ``sim``, ``odds``, ``policies``, ``analysis``, ``report``,
+``components`` + ``data/components.toml``, ``rules``, ``sim``, ``odds``, ``policies``, ``analysis``, ``pages``,
 ``advisor``, ``metrics`` (METRICS), ``levers`` (LEVERS), ``checks`` (CHECKS), ``desk`` (DESK), ``plan`` (PLAN),
 ``bench`` and ``cli``, imports nothing but :mod:`pyradice_lab.engine`, and joins the registry with one
 call, :func:`register` (the built-in games call ``register_game`` at import; the toy game waits to be asked, so

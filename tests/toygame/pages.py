@@ -1,4 +1,4 @@
-"""The toy race's report section (registered by convention as ``report:report_section``)."""
+"""The toy race's report section, its pages (registered by convention as ``pages:report_section``)."""
 
 from __future__ import annotations
 
