@@ -18,8 +18,6 @@ MAX_LINES = 600
 
 #: module (path under pyradice_lab/) -> why it may exceed MAX_LINES
 OVER_THE_LIMIT = {
-    "design/robustness.py": "issue 42: split in progress",
-    "design/strength.py": "issue 42: split in progress",
 }
 
 
