@@ -118,12 +118,12 @@ MUTATIONS: tuple[Mutation, ...] = (
     # issue 32: rules of the designer's loop, the findings and the ladder that passed the whole suite or were
     # caught only by a documentation page's printed output; each is now killed by a named unit test
     Mutation("robustness-tolerates-one", "'robust' tolerates one sampled set on which the finding does not hold",
-             "pyradice_lab/design/robustness.py",
+             "pyradice_lab/design/_robustness_result.py",
              "robust = k == len(sampled)",
              "robust = k >= len(sampled) - 1",
              ("tests/test_designer_rules.py", "-k", "one_undecided_is_not_robust")),
     Mutation("robustness-share-packaged", "the robustness share counts the packaged set as a sampled one",
-             "pyradice_lab/design/robustness.py",
+             "pyradice_lab/design/_robustness_result.py",
              '        sampled = table[is_set]\n',
              "        sampled = table\n",
              ("tests/test_designer_rules.py", "-k", "sampled_sets_only_not_the_packaged")),
@@ -169,7 +169,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_fuzz.py", "-k", "each_games_bad_calls or top_level_bad_calls")),
     # issue 28: statistics a designer can rely on
     Mutation("robustness-no-uncorrected", "robustness says 'no' on one set's own interval, without Holm across sets",
-             "pyradice_lab/design/robustness.py",
+             "pyradice_lab/design/_robustness_result.py",
              '("no" if (sampled["p_reversed_holm"] < REVERSAL_ALPHA).any() else',
              '("no" if (sampled["p_reversed"] < REVERSAL_ALPHA).any() else',
              ("tests/test_robustness_calibration.py", "-k", "at_its_threshold")),

@@ -61,3 +61,20 @@ def test_pages_module_builds_the_section(game):
         assert spec.report_join.target == f"{spec.package}.pages:join_parts"
     old = importlib.import_module(f"{spec.package}.report")  # the old module name: the same module object
     assert old is pages
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_running_the_experiments_loads_no_matplotlib(game):
+    """At run time too: importing a game's analysis (and the result types it returns) neither imports matplotlib
+    nor chooses its backend, so a notebook that imports it keeps its inline figures (the stored Meerkat tile-pay
+    notebook lost its figure when engine/results.py forced the Agg backend on import)."""
+    import subprocess
+    import sys
+
+    package = registry.get_game(game).package
+    code = (f"import sys, importlib; importlib.import_module({package + '.analysis'!r}); "
+            "import pyradice_lab.engine.results; print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False", f"{package}.analysis imports matplotlib"

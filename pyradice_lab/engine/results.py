@@ -14,6 +14,7 @@ import math
 import numbers
 import os
 import shutil
+import sys
 import tempfile
 import weakref
 import zlib
@@ -21,17 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from .figures import PAGE_HEIGHT_IN, PAGE_WIDTH_IN, relayout, tidy_figure  # noqa: E402
-from .findings import MIN_CLAIM_N, Finding  # noqa: E402
-from .sweep import remove_stale_temporaries, temporary_prefix  # noqa: E402
+from .figures import PAGE_HEIGHT_IN, PAGE_WIDTH_IN, relayout, tidy_figure
+from .findings import MIN_CLAIM_N, Finding
+from .sweep import remove_stale_temporaries, temporary_prefix
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "RasterFigure",
            "format_table", "figure_png", "render_figure", "EXPERIMENT_TABLE_ROWS", "MIN_CLAIM_N", "save_experiment"]
@@ -295,6 +291,14 @@ class RasterFigure:
     size: tuple[float, float] | None = None
 
 
+def _is_figure(obj) -> bool:
+    """Whether ``obj`` is a matplotlib Figure, without importing matplotlib (no figure exists before it is
+    imported): importing this module must not import matplotlib nor choose its backend (a notebook keeps its
+    inline backend; the report's worker processes choose Agg in :mod:`pyradice_lab.report.build`)."""
+    mod = sys.modules.get("matplotlib.figure")
+    return mod is not None and isinstance(obj, mod.Figure)
+
+
 _PNG_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PNG_DPI = 150
 
@@ -330,8 +334,11 @@ def render_figure(figure, *, close: bool = True) -> RasterFigure:
         if figure.size is None and figure.png:
             return dataclasses.replace(figure, size=_png_size(figure.png))
         return figure
-    if not isinstance(figure, Figure):
+    if not _is_figure(figure):
         raise TypeError(f"figure must be a matplotlib Figure, got {type(figure).__name__}")
+    import matplotlib
+    import matplotlib.pyplot as plt
+
     tidy_figure(figure)
     png = (_PNG_CACHE.get(figure) or {}).get(_PNG_DPI, b"")
     max_w, max_h = PAGE_WIDTH_IN * 72, PAGE_HEIGHT_IN * 72
@@ -375,9 +382,9 @@ def rasterise(section: Section) -> Section:
     section is small, picklable and can travel back from a worker process.  In place; returns it."""
     items = []
     for item in section.items:
-        if isinstance(item, Figure):
+        if _is_figure(item):
             item = render_figure(item)
-        elif isinstance(item, (FigureItem, ExperimentResult)) and isinstance(item.figure, Figure):
+        elif isinstance(item, (FigureItem, ExperimentResult)) and _is_figure(item.figure):
             item = dataclasses.replace(item, figure=render_figure(item.figure))
         items.append(item)
     section.items = items

@@ -37,7 +37,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib
 import numpy as np
+
+# the document is drawn off screen, in this process and in the report's worker processes (which import this
+# module to run a section): the Agg backend, chosen here rather than when a game's experiments load, so a notebook
+# importing them keeps its own backend
+matplotlib.use("Agg")
 
 from ..design.checks import (
     Check,

@@ -18,9 +18,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import matplotlib
+
 from ..engine.cliargs import ArgumentParser, nonneg_int, output_dir
 from ..engine.findings import render
 from ..engine.results import ExperimentResult, save_experiment
+
+matplotlib.use("Agg")  # experiments write PNG files; no window
 
 __all__ = ["run_experiment", "parse_experiment_args", "ExperimentArgs"]
 

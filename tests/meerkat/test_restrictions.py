@@ -38,7 +38,7 @@ def test_forbidden_options_never_appear_in_play():
         text, _ = play_game(players=2, policies=[ALL, "greedy"], rng=seed, engine="python")
         for line in text.splitlines():
             head, _, event = line.partition(": ")
-            who = {"p0": "restricted", "p1": "free"}.get(head.split("]")[-1].strip())
+            who = {"p1": "restricted", "p2": "free"}.get(head.split("]")[-1].strip())  # transcripts count seats from 1
             for k, m in marks.items():
                 if who and m in event and (k != "oasis" or "activates" in event):
                     seen[who].add(k)

@@ -99,7 +99,8 @@ def test_position_from_game_replays_the_transcript(players, seed):
     for turn in (1, 2, last // 2, last):
         pos = position_from_game(seed, turn, players=players)
         i = next(i for i, line in enumerate(lines) if line.startswith(f"Turn {turn}:"))
-        assert lines[i].startswith(f"Turn {turn}: seat {pos.seat} (hands {list(pos.hands)}")
+        # the transcript numbers seats from 1; pos.seat is the 0-based index
+        assert lines[i].startswith(f"Turn {turn}: seat {pos.seat + 1} (hands {list(pos.hands)}")
         rolled = next(line for line in lines[i + 1:] if "rolls" in line).split("rolls")[1].split()
         assert pos.roll == tuple(sorted(map(int, rolled)))
         assert pos.turn == turn and pos.played is not None
