@@ -37,10 +37,7 @@ from .sim import check_setup, simulate_games
 __all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance",
            "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components",
            "START_COMPONENT", "available_findings", "goal_findings", "skill_findings", "card_findings",
-           "first_player_findings",
-           # the report's experiments (one per designer question; data + findings, no figure), from ._analysis_experiments
-           "SIZES", "START_POLICIES", "GOAL_POLICIES", "experiment_goals", "experiment_available", "experiment_skills",
-           "experiment_cards", "experiment_first_player", "paired"]
+           "first_player_findings"]  # and the report's experiments (data + findings, no figure): _EXPERIMENTS, below
 
 
 def _check_games(n_games) -> int:
@@ -441,15 +438,21 @@ def first_player_findings(df: pd.DataFrame) -> list[Finding]:
     return out
 
 
-# the report's experiments (they call the functions above: imported last)
-from ._analysis_experiments import (  # noqa: E402
-    GOAL_POLICIES,
-    SIZES,
-    START_POLICIES,
-    experiment_available,
-    experiment_cards,
-    experiment_first_player,
-    experiment_goals,
-    experiment_skills,
-    paired,
-)
+# the report's experiments (they call the functions above) live in ._analysis_experiments, which imports this
+# module: they load on first use (PEP 562), so either module can be imported first
+_EXPERIMENTS = frozenset({'GOAL_POLICIES', 'SIZES', 'START_POLICIES', 'experiment_available', 'experiment_cards', 'experiment_first_player', 'experiment_goals', 'experiment_skills', 'paired'})
+
+
+def __getattr__(name: str):
+    if name in _EXPERIMENTS:
+        from . import _analysis_experiments
+
+        return getattr(_analysis_experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ += sorted(_EXPERIMENTS)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _EXPERIMENTS)
