@@ -110,7 +110,7 @@ def test_compare_states_both_component_sets_and_what_was_played(capsys, tmp_path
 def test_robustness_balance_ladder_restricted_state_their_assumptions(capsys):
     common = ["--players", "2", "--seed", "4", "--no-progress"]
     line = the_line(run(capsys, "raft", "robustness", "game_length > 5", "--reconstructions", "2", "--games", "30",
-                        *common))
+                        "--policies", "greedy", *common))  # robustness plays the report player unless told
     check_line(line, "raft", "packaged", "2 players", "greedy, greedy", "4", "30 per component set")
     line = the_line(run(capsys, "purramid", "balance", "--param", "deal_2p.value=[[27,24],[26,25]]", "--objective",
                         "start_player_win = 0.5", "--budget", "200", "--verify-games", "40", *common))
@@ -128,8 +128,8 @@ def test_robustness_balance_ladder_restricted_state_their_assumptions(capsys):
 def test_the_result_objects_carry_the_record():
     from pyradice_lab.design.strength import ladder, restricted_play
 
-    t = ladder("raft", ["greedy", "random"], games=10, rng=2)
-    r = restricted_play("raft", "greedy", ["fixed_duration"], games=10, rng=2)
+    t = ladder("raft", ["greedy", "random"], players=2, games=10, rng=2)   # the game's default is 3 players
+    r = restricted_play("raft", "greedy", ["fixed_duration"], players=2, games=10, rng=2)
     for frame in (t, r):
         a = frame.attrs["assumptions"]
         assert isinstance(a, Assumptions) and a.seed == "2" and a.players == "2 players"
