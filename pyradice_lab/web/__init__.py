@@ -4,18 +4,16 @@ A small Starlette application (needs the ``web`` extra: ``pip install 'pyradice-
 every game whose package declares a web desk (``<game>/desk.py``: ``DESK``, see :mod:`pyradice_lab.engine.desk`)
 is served, in the registry's order, through ``spec.part("desk")``:
 
-``GET /``                      the page (HTML, JavaScript and CSS from this package: works offline): a game
-                               picker built from ``/api/games``, the game's table drawn as SVG on which the
-                               position is set by clicking (a game the page has no drawing for gets its position
-                               document to edit), and the ranked options
-``GET /api/games``             the games served: ``{"games": [{"game", "title"}, ...]}``
-``GET /api/<game>/layout``     the desk's ``layout(query)``: what the page draws (the table's geometry) and a
-                               ``position`` document (the format of the game's position files), e.g. a position
-                               of a seeded game (``?seed=S&players=P``)
-``POST /api/<game>/advise``    the desk's ``advise(body)``: a JSON object with a ``position`` document (validated by
-                               the game's ``load_position``: a bad field is answered 400 naming the key) and the
-                               game's options; answers the ranked options and the recommended one
-                               (``seconds``: the time taken)
+- ``GET /``: the page (HTML, JavaScript and CSS from this package: works offline): a game picker built from
+  ``/api/games``, the game's table drawn as SVG on which the position is set by clicking (a game the page has no
+  drawing for gets its position document to edit), and the ranked options;
+- ``GET /api/games``: the games served, ``{"games": [{"game", "title"}, ...]}``;
+- ``GET /api/<game>/layout``: the desk's ``layout(query)``: what the page draws (the table's geometry) and a
+  ``position`` document (the format of the game's position files), e.g. a position of a seeded game
+  (``?seed=S&players=P``);
+- ``POST /api/<game>/advise``: the desk's ``advise(body)``: a JSON object with a ``position`` document (validated
+  by the game's ``load_position``: a bad field is answered 400 naming the key) and the game's options; answers the
+  ranked options and the recommended one (``seconds``: the time taken).
 
 A desk may answer further routes (``desk.aliases``: Purramid's ``/api/layout`` and ``/api/advise``, its routes
 before the desks) and expose objects as ``app.state.<name>`` (``desk.state``: Purramid's ``boards``).
