@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 
-__all__ = ["attach", "ROLE_MODULES"]
+__all__ = ["attach", "lazy_names", "ROLE_MODULES"]
 
 #: The modules every game package has (one role, one file name; see docs/architecture.md), reachable as attributes.
 ROLE_MODULES = ("components", "rules", "kernel", "sim", "odds", "policies", "analysis", "sweeps", "pages", "metrics", "cli",
@@ -68,3 +68,22 @@ def attach(namespace: dict, names: Mapping[str, Iterable[str]], submodules: Iter
         return sorted(public)
 
     return __getattr__, __dir__, public
+
+
+def lazy_names(namespace: dict, module: str, names: Iterable[str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for a module that re-exports ``names`` of its sibling ``module`` on first use
+    (PEP 562), e.g. when that sibling imports the module itself (an import cycle if re-exported eagerly).
+    Appends ``names`` to the module's ``__all__``."""
+    names = frozenset(names)
+    package = namespace["__name__"].rpartition(".")[0]
+    namespace.setdefault("__all__", []).extend(sorted(names))
+
+    def __getattr__(name: str):
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.{module}"), name)
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | names)
+
+    return __getattr__, __dir__

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine._lazy import lazy_names
 from ..engine.rng import spawn_seeds
 from ..engine.stats import mean_estimate, nonnegative_estimate, proportion_estimate
 from .components import TILES, Components, coerce_components
@@ -18,7 +19,7 @@ from .sim import READINGS, setup_label, simulate_games
 __all__ = ["tile_fairness", "suggest_values", "value_sweep", "values_for_exponent", "seat_advantage", "automa_strength",
            "feature_value", "hazard_impact", "reading_impact", "win_shares", "turn_positions", "shares_by_position", "start_edge",
            "RULES_SETUPS", "tile_pay", "with_params", "head_to_head", "strong_play", "RESTRICTIONS"]
-# and the report's experiments (data + findings, no figure): _EXPERIMENTS, below
+# and the report's experiments (data + findings, no figure): lazy_names, below
 
 #: The setups the rules describe: 2 players + automa (the 2-player game), 3 and 4 players.
 RULES_SETUPS = ((2, True), (3, False), (4, False))
@@ -456,19 +457,5 @@ def strong_play(n_games: int, *, strong="mcts:32", base="heuristic", setups=((2,
 
 # the report's experiments (they call the functions above) live in ._analysis_experiments, which imports this
 # module: they load on first use (PEP 562), so either module can be imported first
-_EXPERIMENTS = frozenset({'QUICK_BUDGET', 'SIZES', 'STRONG', 'automa_findings', 'fairness_findings', 'feature_findings', 'hazard_findings', 'odds_experiment', 'odds_findings', 'paired', 'reading_findings', 'report_players', 'run_automa', 'run_features', 'run_hazards', 'run_readings', 'run_seat_advantage', 'run_strong_play', 'run_tile_fairness', 'seat_findings', 'strong_findings', 'without_restated'})
-
-
-def __getattr__(name: str):
-    if name in _EXPERIMENTS:
-        from . import _analysis_experiments
-
-        return getattr(_analysis_experiments, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ += sorted(_EXPERIMENTS)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _EXPERIMENTS)
+__getattr__, __dir__ = lazy_names(globals(), "_analysis_experiments", (
+    "QUICK_BUDGET", "SIZES", "STRONG", "automa_findings", "fairness_findings", "feature_findings", "hazard_findings", "odds_experiment", "odds_findings", "paired", "reading_findings", "report_players", "run_automa", "run_features", "run_hazards", "run_readings", "run_seat_advantage", "run_strong_play", "run_tile_fairness", "seat_findings", "strong_findings", "without_restated"))

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
+from ..engine._lazy import lazy_names
 from ..engine.findings import Finding
 from ..engine.rng import seed_sequence
 from ..engine.stats import Z95, mean_estimate, proportion_estimate
@@ -37,7 +38,7 @@ from .sim import check_setup, simulate_games
 __all__ = ["available_by_turn", "available_distribution", "goal_rates", "skill_values", "card_balance",
            "first_player_advantage", "by_position", "win_shares", "CARD_GROUPS", "reconstructed_components",
            "START_COMPONENT", "available_findings", "goal_findings", "skill_findings", "card_findings",
-           "first_player_findings"]  # and the report's experiments (data + findings, no figure): _EXPERIMENTS, below
+           "first_player_findings"]  # and the report's experiments (data + findings, no figure): lazy_names, below
 
 
 def _check_games(n_games) -> int:
@@ -440,19 +441,5 @@ def first_player_findings(df: pd.DataFrame) -> list[Finding]:
 
 # the report's experiments (they call the functions above) live in ._analysis_experiments, which imports this
 # module: they load on first use (PEP 562), so either module can be imported first
-_EXPERIMENTS = frozenset({'GOAL_POLICIES', 'SIZES', 'START_POLICIES', 'experiment_available', 'experiment_cards', 'experiment_first_player', 'experiment_goals', 'experiment_skills', 'paired'})
-
-
-def __getattr__(name: str):
-    if name in _EXPERIMENTS:
-        from . import _analysis_experiments
-
-        return getattr(_analysis_experiments, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ += sorted(_EXPERIMENTS)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _EXPERIMENTS)
+__getattr__, __dir__ = lazy_names(globals(), "_analysis_experiments", (
+    "GOAL_POLICIES", "SIZES", "START_POLICIES", "experiment_available", "experiment_cards", "experiment_first_player", "experiment_goals", "experiment_skills", "paired"))
