@@ -444,7 +444,12 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     rows, used, games, rnd = [], 0, min(int(first_games), budget // len(alive)), 0
     round_seeds = search_seed.spawn(64)
     single = None
-    with Pool(execution=execution) as pool:
+    from ..engine.notices import announce, announcing
+
+    workers = execution.n_jobs if execution.parallel else 1
+    announce(f"{game} balance (at most; {int(verify_games):,} games twice to verify)", budget + 2 * int(verify_games),
+             game, kwargs.get("policies"), kwargs.get("players"), workers=workers)
+    with Pool(execution=execution) as pool, announcing():
         while games >= MIN_ROUND_GAMES and used + games * len(alive) <= budget:
             seed = round_seeds[rnd]
             # the same games (seeds) for every candidate

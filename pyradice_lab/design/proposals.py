@@ -284,7 +284,7 @@ def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str,
         b_vals, v_vals = pool.map(_recheck_side, [(game, metrics, int(games), seed, comp, sim_kw)
                                                   for comp in (base, proposal)],
                                   keys=keys, desc=f"{game} proposal re-check", sizes=[int(games)] * 2,
-                                  code=[simulate])
+                                  code=[simulate], cost={"game": game, "policies": policies, "players": players})
     out = []
     for exp, f, m, null in others:
         be, ve, d, _ = paired_estimates(b_vals[m], v_vals[m], m, warn=False)

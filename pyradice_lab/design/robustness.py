@@ -498,7 +498,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     _warn_small(int(games) * len(plan), ", ".join(c.metric for c in claims), stacklevel=3)
     with Pool(execution=execution) as pool:
         measured = pool.map(_robustness_set, tasks, keys=keys, desc=f"{game} robustness",
-                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks), code=[simulate])
+                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks), code=[simulate],
+                            cost={"game": game, "policies": kwargs.get("policies"),
+                                  "players": kwargs.get("players")})
     rows: list[list[dict]] = [[] for _ in claims]
     for (label, comp, choices), per_claim in zip(sets, measured):
         for claim, out, est in zip(claims, rows, per_claim):

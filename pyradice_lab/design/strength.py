@@ -148,7 +148,8 @@ def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry
              **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
     with Pool(execution=execution) as pool:
         parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args),
-                         code=[spec.lineup_outcomes])
+                         code=[spec.lineup_outcomes],
+                         cost={"game": spec.name, "policies": [p for s in blocks for p in s], "players": players})
     frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
 

@@ -132,6 +132,7 @@ CONTRACT_PARTS = {
     "levers": ("levers", "LEVERS"),
     "plan": ("plan", "PLAN"),
     "bench_plan": ("plan", "BENCH"),
+    "questions": ("plan", "QUESTIONS"),
     "desk": ("desk", "DESK"),
     "position": ("advisor", "Position"),
     "load_position": ("advisor", "load_position"),

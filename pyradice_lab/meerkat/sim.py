@@ -128,6 +128,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from ..engine.execution import check_execution
 
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    from ..engine.notices import announce_games
+
+    announce_games("meerkat", n_games, policies, players, workers=execution.n_jobs if execution.parallel else 1)
 
     def told(df):
         from ..engine.assumptions import frame_assumptions

@@ -210,7 +210,7 @@ def play_games(n_games: int, seed=0, *, policies: str = GAME_POLICY, n_jobs: int
     policy = _renamed_policy(policies, policy, "play_games")
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
         raise ValueError(f"n_games must be an integer >= 2, got {n_games!r}")
-    return game_cells(n_games=int(n_games), policy=policy, seed=seed, n_jobs=n_jobs)
+    return game_cells(n_games=int(n_games), policies=policy, seed=seed, n_jobs=n_jobs)
 
 
 def _renamed_policy(policies, policy, where: str):
@@ -283,8 +283,8 @@ def game_answers(n_games, seed, *, strong_games=None, player: str | None = None,
     strong_games = n_games if strong_games is None else strong_games
     s_heur, s_strong = seed_sequence(seed).spawn(2)
     where = dict(n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
-    heur = game_cells(n_games=n_games, policy=heuristic, seed=s_heur, **where)
-    strong = game_cells(n_games=strong_games, policy=player, seed=s_strong, **where)
+    heur = game_cells(n_games=n_games, policies=heuristic, seed=s_heur, **where)
+    strong = game_cells(n_games=strong_games, policies=player, seed=s_strong, **where)
     out = []
     for answer in (seat_advantage, game_length, side_a_vs_b):
         ans, base = answer(strong), answer(heur)
@@ -500,7 +500,7 @@ def strong_play_games(size="report", seed=0, *, n_jobs: int = 1, progress: bool 
     players_opt = tuple(p for p in (2, 3, 4) if sz["optimal"][p])
     players_gap = tuple(p for p in (2, 3, 4) if sz["gap"][p])
     if optimal is None:
-        optimal = game_cells(players_opt, n_games=sz["optimal"], policy="optimal", seed=s_opt, **where)
+        optimal = game_cells(players_opt, n_games=sz["optimal"], policies="optimal", seed=s_opt, **where)
     else:
         players_opt = tuple(sorted(set(optimal["players"])))
     return {"heuristic": game_cells(players_opt, n_games=sz["heuristic"], seed=s_heur), "optimal": optimal,
