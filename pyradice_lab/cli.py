@@ -256,7 +256,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--long", action="store_true", help="add the peak memory of 10**6 games per game (tens of minutes)")
     p.add_argument("--first-use", action="store_true",
                    help="only the first-use targets: import, CLI start-up, sweep efficiency, each game's first "
-                        "simulate_games with an empty numba cache (minutes, not tens of minutes)")
+                        "simulate_games and advise with an empty numba cache (minutes, not tens of minutes)")
     p.add_argument("--games", default=None, help="comma-separated: core and/or game names (default: all)")
     p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

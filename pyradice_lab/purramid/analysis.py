@@ -196,9 +196,11 @@ def stop_or_continue(quick: bool = False, side: str = "A") -> Answer:
         one = df[(df["situation"] == sit) & (df["dice_left"] == 1)]
         if len(one):
             r = one.iloc[0]
-            findings.append(_exact(f"expected tiles this turn if continuing with one die left, {sit}",
-                                   r["continue_value"], null=float(r["stop_value"]), null_label="stopping",
-                                   unit="tiles", player="exact optimum"))
+            # said as a change ("0.40 tiles less"), not "1.00 tiles below stopping of 1.00 tiles"
+            findings.append(_exact(f"expected tiles this turn from rolling the last die instead of stopping, {sit} "
+                                   f"(stopping keeps {float(r['stop_value']):.2f} tiles)",
+                                   float(r["continue_value"]) - float(r["stop_value"]), null=0.0, unit="tiles",
+                                   player="exact optimum"))
     return Answer("With dice on the board, should I stop or roll again?", df, findings, exact=True,
                   info={"side": side, "yarn_value": load_game_config().yarn_value})
 
