@@ -191,6 +191,21 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("checks-for-every-finding", "the report runs the check of a finding that claims nothing",
              "pyradice_lab/design/checks.py", "if isinstance(c, Check) and f.is_claim and f.kind", "if isinstance(c, Check) and f.kind",
              ("tests/test_report_needed_checks.py",)),
+    Mutation("eta-before-stable", "the progress display extrapolates an ETA from the first block (issue 45)",
+             "pyradice_lab/engine/_execution_progress.py", "if self.done < self.total and self.stable:",
+             "if 0 < self.done < self.total:", ("tests/test_notices.py", "-k", "stable")),
+    Mutation("compare-cost-unsaid", "compare starts its games without saying their cost (issue 45)",
+             "pyradice_lab/design/compare.py", "code=[spec.simulate_games, spec.module(\"sim\").outcomes], cost=said)",
+             "code=[spec.simulate_games, spec.module(\"sim\").outcomes], cost=None)",
+             ("tests/test_notices.py", "-k", "compare_says")),
+    Mutation("independent-settings-share-seeds", "compare_settings(pairing='independent') plays both settings on "
+             "the same seeds", "pyradice_lab/design/_compare_settings.py",
+             "pairs = [tuple(s.spawn(2)) for s in seeds]", "pairs = [(s, s) for s in seeds]",
+             ("tests/test_questions.py", "-k", "independent_uses")),
+    Mutation("compile-warning-every-signature", "the compile warning repeats for every kernel of a group",
+             "pyradice_lab/engine/_jit.py", "        if first:\n            text = _notice_text(label, seconds)",
+             "        if True:\n            text = _notice_text(label, seconds)",
+             ("tests/test_notices.py", "-k", "compile_is_one")),
 )
 
 
