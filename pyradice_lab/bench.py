@@ -441,12 +441,12 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
         cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache", "calls",
                                cold_start(target, n_games=100, rng=0, **rows.first_call),
                                max_seconds=3.0, cpu=True, game=g, repeat=1))
-        if known[g].part("advise", None) is not None and known[g].part("position_from_game", None) is not None:
-            cases.append(_first_advise_case(g))
         if not quick:
             cases.append(BenchCase(f"{g} first simulate_games(100 games) of a later process (numba cache filled)",
                                    "calls", warm_start(target, n_games=100, rng=0, **rows.first_call),
                                    cpu=True, game=g, repeat=1))
+        if known[g].part("advise", None) is not None and known[g].part("position_from_game", None) is not None:
+            cases.append(_first_advise_case(g))
         if extra and not quick:
             for kernel, kwargs in rows.first_use_extra:
                 kwargs = dict(kwargs, n_games=sized(kwargs["n_games"], tiny=1))
