@@ -154,3 +154,17 @@ def test_a_compile_is_one_warning_per_kernel_group_that_a_user_can_silence():
         warnings.simplefilter("error")
         warnings.simplefilter("ignore", pl.CompileWarning)
         _fake_compile(_jit._CompileNotice(), "pyradice_lab.meerkat.kernel")   # silenced: no error
+
+
+def test_the_progress_display_opens_with_the_cost_unless_the_logger_says_it(capsys, monkeypatch):
+    log = logging.getLogger(notices.COST_LOGGER)
+    before = log.level
+    try:
+        log.setLevel(logging.WARNING)
+        pl.compare("raft", None, None, "game_length", games=40, players=2, policies="greedy", rng=1, progress=True)
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("raft compare: 80 games of greedy, 2 players, estimated ")
+        log.setLevel(logging.INFO)   # the CLI, or a user's logging at INFO: said there, once
+        assert notices.intro("x") == ""
+    finally:
+        log.setLevel(before)

@@ -69,7 +69,7 @@ from ._execution_workers import (
     watch_parent,
 )
 from .limits import MAX_JOBS  # the largest n_jobs accepted (a larger one is a typo, not a machine)
-from .notices import announce, announcing
+from .notices import announce, announcing, intro
 
 __all__ = ["BACKENDS", "DASK_UNSET_WORKER_ENV", "local_cluster", "MAX_JOBS", "DASK_CONNECT_TIMEOUT", "Execution", "check_execution", "Pool", "run_blocks",
            "Progress", "watch_parent", "loky_config", "stop_worker_processes", "block_seeds", "game_blocks",
@@ -397,7 +397,7 @@ class Pool:
         said = self._announce(desc, cost, [size(i) for i in todo]) if cost is not None and todo else None
         progress = Progress(n, desc=desc, enabled=ex.progress and n > 0, unit=unit, done=n - len(todo),
                             estimate=None if said is None else said.wall_seconds,
-                            intro="" if said is None else said.sentence())
+                            intro="" if said is None else intro(said.sentence()))
         progress.count = sum(size(i) for i in results)
         nxt = 0
         quiet = announcing()

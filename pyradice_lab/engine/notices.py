@@ -48,7 +48,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = ["CompileWarning", "Cost", "COST_LOGGER", "ANNOUNCE_SECONDS", "game_cost", "announce", "announcing",
-           "announce_games", "announce_sweep", "duration"]
+           "announce_games", "announce_sweep", "duration", "intro"]
 
 #: the logger of the cost lines (a child of the library's logger ``pyradice_lab``)
 COST_LOGGER = "pyradice_lab.cost"
@@ -165,6 +165,12 @@ def game_cost(game: str, policies=None, players: int | None = None) -> tuple[flo
     if unknown:
         return None, basis, tuple(dict.fromkeys(unknown))
     return sum(costs) / len(costs) * n / default, basis, ()
+
+
+def intro(text: str) -> str:
+    """``text`` for the progress display's first line, or "" when the logger shows it already (the CLI, or a
+    user who configured logging at INFO): the cost is said once."""
+    return "" if not text or _log.isEnabledFor(logging.INFO) else text
 
 
 # ------------------------------------------------------------------------------------------ saying it once

@@ -424,13 +424,13 @@ def run_sweep(
     if cache is not None:
         cache.warn()
 
-    from .notices import announce_sweep
+    from .notices import announce_sweep, intro
 
     said = announce_sweep(fn, [params for _, params, _ in todo], trials,
                           workers=execution.n_jobs if execution.parallel else 1)
     bar = Progress(len(cells), done=len(results), enabled=bool(progress), desc=getattr(fn, "__name__", "sweep"),
                    what="cells", estimate=None if said is None else said.wall_seconds,
-                   intro="" if said is None else said.sentence())
+                   intro="" if said is None else intro(said.sentence()))
     try:
         for i, out in _iter_results(fn, todo, trials, entropy, execution):
             results[i] = out

@@ -417,11 +417,12 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     remove_stale_temporaries(root)
     stage = Path(tempfile.mkdtemp(prefix=temporary_prefix() + "run-", dir=root))
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
+    from ..engine.notices import intro
     from ._cost import report_cost
 
     said = report_cost(quick, names, len(builders), n_jobs)
     bar = Progress(len(builders), desc="report", what="tasks (sections, checks, proposals)", enabled=progress,
-                   estimate=said[1], intro=said[0])
+                   estimate=said[1], intro=intro(said[0]))
     try:
         # the robustness checks (full report only) test claims: a check starts once a finished section shows a
         # finding it assesses that could claim, sized by those claims (design.checks.needed_checks), in the same
