@@ -154,7 +154,7 @@ def add_questions(sub, name: str) -> None:
 
     spec = registry.get_game(name)
     for key, q in dict(spec.part("questions", None) or {}).items():
-        c = sub.add_parser(key, help=q.help, description=f"{q.help}. Example: {PROG} {name} {key} --policies "
+        c = sub.add_parser(key, help=q.help.replace("%", "%%"), description=f"{q.help}. Example: {PROG} {name} {key} --policies "
                                                           f"{spec.report_player} --games {q.games} --seed 1")
         c.add_argument("--policies", type=comma_names, default=None,
                        help=f"the player of every seat (default: the report player, {spec.report_player})")

@@ -12,7 +12,7 @@ linearly with the seats.  The estimate is
 
 - logged on the logger ``pyradice_lab.cost`` (:data:`COST_LOGGER`, a child of ``pyradice_lab``): at INFO for an
   entry point, and for a plain ``simulate_games`` when it is estimated at :data:`ANNOUNCE_SECONDS` CPU seconds or
-  more (else at DEBUG), e.g. ``meerkat compare: 4,000 games of mcts_v2, 3 players, estimated 1.7 CPU min (25 ms
+  more (else at DEBUG; a player missing from the cost table, often a typo about to be refused, at DEBUG), e.g. ``meerkat compare: 4,000 games of mcts_v2, 3 players, estimated 1.7 CPU min (25 ms
   CPU a game, measured), about 50 s on 2 workers``;
 - shown by the progress display (:class:`~pyradice_lab.engine.execution.Progress`) in place of an ETA until the
   measured rate is stable (at least 2 blocks and 5% of the blocks done);
@@ -208,7 +208,9 @@ def announce(what: str, games: int, game: str | None = None, policies=None, play
     except Exception:  # noqa: BLE001 - the estimate never stops the work
         per_game, basis, unknown = None, "", ()
     cost = Cost(what, int(games), per_game, basis, max(1, int(workers)), unknown)
-    _log.log(level, cost.sentence())
+    # an unmeasured player (often a typo the call is about to refuse) is said at DEBUG only: no line before the
+    # error that names the bad player
+    _log.log(level if per_game is not None else min(level, logging.DEBUG), cost.sentence())
     return cost
 
 
@@ -274,5 +276,5 @@ def announce_sweep(fn, cells: list[dict], trials: int, *, workers: int = 1) -> C
     per = None if unknown else total / (trials * len(cells))
     cost = Cost(f"{game} sweep of {len(cells)} cells", trials * len(cells), per,
                 "; ".join(dict.fromkeys(basis)), max(1, int(workers)), tuple(dict.fromkeys(unknown)))
-    _log.info(cost.sentence())
+    _log.log(logging.INFO if per is not None else logging.DEBUG, cost.sentence())
     return cost
