@@ -52,6 +52,14 @@ def _cmd_ladder(args) -> int:
         print(f"note: {a['separation']}")
     print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
     print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    flagged = a["nontransitive"]
+    if flagged.empty:
+        print("\nnon-transitive pairs: none (every pair's head to head agrees with the ratings within its 95% CI)")
+    else:
+        print(f"\nnon-transitive pairs: {len(flagged)} whose head to head contradicts the ratings beyond its 95% CI "
+              "(order: the higher-rated policy loses the pair; size: the ratings' predicted score lies outside the "
+              "pair's CI), so one head-to-head result cannot rank these policies over the field:")
+        print(flagged.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
 
 
