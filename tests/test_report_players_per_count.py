@@ -12,7 +12,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyradice_lab.design.strength import fit_bradley_terry, head_to_head, ladder, nontransitive_pairs, pairwise_results
+from pyradice_lab.design.strength import (
+    fit_bradley_terry,
+    head_to_head,
+    ladder,
+    nontransitive_pairs,
+    pairwise_results,
+)
 from pyradice_lab.engine import registry
 from pyradice_lab.engine.outcomes import outcome_frame
 from pyradice_lab.engine.reportplayers import ReportPlayer

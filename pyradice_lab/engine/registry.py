@@ -246,9 +246,9 @@ class GameSpec:
     def report_players(self) -> dict:
         """player count -> :class:`~pyradice_lab.engine.reportplayers.ReportPlayer`, as the game declares them in
         ``strength.py`` (empty: the game declares none; every count then plays :attr:`report_player`)."""
-        from .reportplayers import check_report_players
+        from .reportplayers import coerce_report_players
 
-        return check_report_players(self.part("report_players", {}))
+        return coerce_report_players(self.part("report_players", {}))
 
     def report_player_entry(self, players: int | None = None):
         """The :class:`~pyradice_lab.engine.reportplayers.ReportPlayer` the game declares for ``players`` (None:

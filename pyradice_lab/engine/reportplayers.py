@@ -33,10 +33,11 @@ ValueError: ratings must rate the report player 'c' (rated: ['a'])
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["ReportPlayer", "check_report_players"]
+__all__ = ["ReportPlayer", "coerce_report_players", "with_margin_notes"]
 
 
 def _num(x) -> bool:
@@ -62,9 +63,13 @@ class ReportPlayer:
     setup : str
         The setup the ladder played, as the reading states it ("2 players + the automa").
     margin_note : str
-        Said beside every finding measured with this player (empty: nothing to say).
+        Said beside every finding measured with this player at this count (empty: nothing to say); see
+        :func:`with_margin_notes`.
     source : str
         Where the evidence is when the entry was not re-measured (a guide section, a docs/results file).
+    note_findings : str
+        A regular expression: the margin note goes beside the findings measured with this player whose quantity
+        matches it; empty: those naming the count (``"2 players"``, ``"2p"``, ``"2-player"``).
     """
 
     name: str
@@ -75,13 +80,18 @@ class ReportPlayer:
     setup: str = ""
     margin_note: str = ""
     source: str = ""
+    note_findings: str = ""
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a policy name, got {self.name!r}")
-        for attr in ("ladder_date", "command", "setup", "margin_note", "source"):
+        for attr in ("ladder_date", "command", "setup", "margin_note", "source", "note_findings"):
             if not isinstance(getattr(self, attr), str):
                 raise ValueError(f"{attr} must be a string, got {getattr(self, attr)!r}")
+        try:
+            re.compile(self.note_findings)
+        except re.error as exc:
+            raise ValueError(f"note_findings must be a regular expression, got {self.note_findings!r} ({exc})") from None
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 0:
             raise ValueError(f"games must be a non-negative int, got {self.games!r}")
         if not isinstance(self.ratings, Mapping):
@@ -136,12 +146,12 @@ class ReportPlayer:
         return s + (f". {self.margin_note}" if self.margin_note else "")
 
 
-def check_report_players(declared) -> dict[int, ReportPlayer]:
+def coerce_report_players(declared) -> dict[int, ReportPlayer]:
     """``declared`` (a game's ``REPORT_PLAYERS``) checked: a mapping of player count (int >= 1) -> :class:`ReportPlayer`.
 
-    >>> check_report_players({2: ReportPlayer("x", source="the guide")})[2].name
+    >>> coerce_report_players({2: ReportPlayer("x", source="the guide")})[2].name
     'x'
-    >>> check_report_players({"2": ReportPlayer("x", source="the guide")})
+    >>> coerce_report_players({"2": ReportPlayer("x", source="the guide")})
     Traceback (most recent call last):
     ...
     ValueError: REPORT_PLAYERS must map player counts (int >= 1) to ReportPlayer, got '2': ReportPlayer
@@ -153,3 +163,35 @@ def check_report_players(declared) -> dict[int, ReportPlayer]:
             raise ValueError(f"REPORT_PLAYERS must map player counts (int >= 1) to ReportPlayer, got {k!r}: "
                              f"{type(v).__name__}")
     return dict(declared)
+
+
+def _plays(label: str, name: str) -> bool:
+    """Whether a finding's ``player`` label names the player ``name`` (``"mcts_v2:2"`` names ``mcts_v2``)."""
+    base = name.split(":")[0]
+    return any(w.split(":")[0] == base for w in re.findall(r"[A-Za-z0-9_:.]+", label or ""))
+
+
+def with_margin_notes(findings, entries) -> list:
+    """``findings`` with the margin note of every entry of ``entries`` (count -> :class:`ReportPlayer`, a game's
+    ``REPORT_PLAYERS``) added to the notes of the findings it concerns: measured with its player (the finding's
+    ``player`` names it) at its count (the quantity matches ``note_findings``, by default it names the count).
+    A note already there is not repeated.
+
+    >>> from pyradice_lab.engine.findings import Finding
+    >>> e = {2: ReportPlayer("exact", source="the guide", margin_note="Barely above greedy at 2 players.")}
+    >>> fs = [Finding("estimate", f"points, {p} players", 1.0, 0.5, 1.5, 100, player="exact") for p in (2, 3)]
+    >>> [f.notes for f in with_margin_notes(fs, e)]
+    [('Barely above greedy at 2 players.',), ()]
+    """
+    noted = []
+    for players, e in sorted(coerce_report_players(entries).items()):
+        if e.margin_note:
+            pattern = e.note_findings or rf"\b{players}(?: players\b|p\b|-player\b)"
+            noted.append((e, re.compile(pattern)))
+    out = []
+    for f in findings:
+        for e, pattern in noted:
+            if e.margin_note not in f.notes and _plays(f.player, e.name) and pattern.search(f.quantity):
+                f = f.with_context(notes=(*f.notes, e.margin_note))
+        out.append(f)
+    return out
