@@ -185,11 +185,11 @@ def test_compare_and_robustness_default_to_the_report_player_of_the_count(toy):
     variant = toygame.default_components().replace({"race.target.value": 40})
     res = pl.compare("toygame", None, variant, "start_player_win", games=40, players=2, rng=1)
     assert "hold_at:20" in res.assumptions.line() and "optimal" not in res.assumptions.line()
-    rob = pl.robustness("toygame", "start_player_win > 0.4", reconstructions=2, games=20, rng=1)
+    rob = pl.robustness("toygame", "start_player_win > 0.4", reconstructions=2, games=30, rng=1)
     assert "hold_at:20" in rob.assumptions.line() and "optimal" not in rob.assumptions.line()
     from pyradice_lab.design.robustness import robustness_many
 
-    (rob,) = robustness_many("toygame", ["start_player_win > 0.4"], reconstructions=2, games=20, rng=1,
+    (rob,) = robustness_many("toygame", ["start_player_win > 0.4"], reconstructions=2, games=30, rng=1,
                              runs=[{"players": 2}])
     assert "hold_at:20" in rob.assumptions.line() and "optimal" not in rob.assumptions.line()
 
