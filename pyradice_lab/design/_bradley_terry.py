@@ -127,7 +127,7 @@ def nontransitive_pairs(h2h: pd.DataFrame, ratings) -> pd.DataFrame:
     >>> nontransitive_pairs(h2h, {"p": 0.0, "r": 0.0, "s": 0.0})[["a", "b", "reason"]].values.tolist()
     [['p', 'r', 'size'], ['p', 's', 'size'], ['r', 's', 'size']]
     >>> nontransitive_pairs(h2h, {"p": 100.0, "r": 50.0, "s": 0.0})[["a", "b", "reason"]].values.tolist()
-    [['p', 'r', 'order'], ['r', 's', 'order']]
+    [['p', 'r', 'order'], ['p', 's', 'size'], ['r', 's', 'order']]
     """
     cols = ["a", "b", "score", "score_ci_low", "score_ci_high", "predicted", "rating_a", "rating_b", "reason"]
     if not isinstance(h2h, pd.DataFrame) or not {"a", "b", "score_ci_low", "score_ci_high"} <= set(h2h.columns):

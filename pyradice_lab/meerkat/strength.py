@@ -30,9 +30,10 @@ REPORT_PLAYERS = {
                                 "strongest: tuned with the automa at the table, it ranks third of four there (issue "
                                 "48: mcts_v1 +147 [133, 160], mcts_v2 -51 [-63, -39])",
                     note_findings=r"no automa"),
-    3: ReportPlayer("mcts_v2", source="docs/guide/meerkat.md, 'The tuned players': mcts_v2 beats mcts_v1 0.582 "
-                                      "[0.542, 0.620] in the 3-player lineup mcts_v2,mcts_v1,expectimax (600 games)",
-                    setup="3 players"),
+    3: ReportPlayer("mcts_v2", ladder_date="2026-12-06", games=960,
+                    ratings={"mcts_v2": (80, 59, 102), "mcts_v1": (34, 15, 53), "expectimax": (-13, -29, 4),
+                             "greedy": (-102, -120, -84)},
+                    command=_CMD.format(p=3, games=240, seed=50), setup="3 players"),
     4: ReportPlayer("mcts_v2", source="not re-measured by a ladder at 4 players: the 3-player ladder's top (above) and "
                                       "docs/guide/meerkat.md, 'The tuned players' (3-player lineups)",
                     setup="4 players"),
