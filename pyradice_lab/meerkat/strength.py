@@ -27,8 +27,9 @@ REPORT_PLAYERS = {
                     command=_CMD.format(p=2, games=300, seed=48) + " automa",
                     setup="2 players + the automa (the rules' 2-player game)",
                     margin_note="In 2 players without the automa (an extension) the report player mcts_v2 is not the "
-                                "strongest: tuned with the automa at the table, it ranks third of four there (issue "
-                                "48: mcts_v1 +147 [133, 160], mcts_v2 -51 [-63, -39])",
+                                "strongest: tuned with the automa at the table, it ranks last of four there (ladder "
+                                "of 2026-12-06, 900 games: mcts_v1 +141 [108, 174], mcts_v2 -64 [-93, -35]; issue "
+                                "48's 2,700 games: third, -51 [-63, -39])",
                     note_findings=r"no automa"),
     3: ReportPlayer("mcts_v2", ladder_date="2026-12-06", games=960,
                     ratings={"mcts_v2": (80, 59, 102), "mcts_v1": (34, 15, 53), "expectimax": (-13, -29, 4),
