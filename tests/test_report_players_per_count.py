@@ -244,3 +244,16 @@ def test_the_report_player_tops_a_fresh_small_ladder(game):
     top = table.iloc[0]
     mine = table[table["policy"] == name].iloc[0]
     assert mine["rating"] >= top["rating_ci_low"], table
+
+
+def test_the_report_puts_the_margin_note_beside_the_findings_measured_with_that_player():
+    from pyradice_lab.engine.findings import Finding
+    from pyradice_lab.engine.results import ExperimentResult, Section
+    from pyradice_lab.report.players import add_margin_notes
+
+    note = registry.get_game("raft").report_player_entry(2).margin_note
+    fs = tuple(Finding("difference", f"start player's win share, {p} players", 0.5, 0.4, 0.6, 100, null=0.5,
+                       player=who) for p, who in ((2, "exact"), (3, "exact"), (2, "greedy")))
+    exp = ExperimentResult("raft_start_player", "t", "r", pd.DataFrame(), None, findings=fs)
+    sec = add_margin_notes(Section("Rocking Raft", [exp]))
+    assert [note in f.notes for f in sec.items[0].findings] == [True, False, False]
