@@ -355,7 +355,12 @@ def _print_balance(r, args) -> int:
     print(r.summary())
     if r.objectives is not None and len(r.objectives) > 1:
         print(r.objectives.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    h = r.history
+    if len([c for c in h.columns if c not in ("round", "games", "estimate", "se", "distance")]) <= 4:
+        print(h.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    else:  # a joint search names every path it may move: too wide to read
+        print(f"search history: {len(h)} rows over {h['round'].nunique()} rounds, one column per path "
+              "(BalanceResult.history in Python)")
     if args.out is not None:
         print(f"proposed components written to {r.to_toml(args.out)}"
               + ("" if r.reached else " (marked: not meeting the objective)")

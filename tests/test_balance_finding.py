@@ -121,3 +121,18 @@ def test_a_bad_finding_id_is_a_one_line_error_naming_finding(tmp_path, capsys):
     assert "--param" in capsys.readouterr().err
     with pytest.raises(ValueError, match="finding 'nope': no component finding of meerkat"):
         balance_finding("meerkat", "nope", findings_csv=csv)
+
+
+def test_the_report_findings_csv_gives_each_answerable_finding_its_id(toy):
+    """The report's findings CSV has the id `balance --finding` takes, for a component finding a check measures
+    with one metric; "" for the others."""
+    from pyradice_lab.engine.results import ExperimentResult, Section
+    from pyradice_lab.report.pdf import findings_frame
+
+    f = Finding("difference", "start-player win share", 0.56, 0.53, 0.59, n=2000, null=0.5, player="optimal",
+                component="start-player compensation")
+    g = Finding("difference", "turns per game", 9.0, 8.0, 10.0, n=2000, null=8.0)
+    exp = ExperimentResult("toygame_start_player", "A page", "", pd.DataFrame({"x": [1]}), findings=(f, g))
+    frame = findings_frame([Section("Toy race", [exp])])
+    assert list(frame.columns[:4]) == ["rank", "id", "section", "experiment"]
+    assert sorted(frame["id"]) == ["", TOY_ID]

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 __all__ = ["DEFAULT_FINDINGS_CSV", "FindingRef", "findings_of", "resolve_finding", "finding_candidate",
-           "balance_finding"]
+           "balance_finding", "id_of"]
 
 #: the findings CSV of the report at its default path (``pyradice-lab report`` writes ``reports/
 #: pyradice_lab_report.pdf`` and this file beside it)
@@ -121,6 +121,19 @@ def findings_of(findings_csv=None, game: str | None = None) -> list[FindingRef]:
     return out
 
 
+def id_of(experiment: str, f) -> str:
+    """The id ``balance --finding`` takes for finding ``f`` of ``experiment`` (the report's findings CSV's ``id``
+    column): ``<experiment>-<metric>-<N>p`` when a game's robustness check measures it with one metric and it
+    names a component, else ""."""
+    from .checks import all_checks, check_of
+    from .proposals import finding_id, metric_checks
+
+    if not f.component or f.null is None:
+        return ""
+    check = check_of(metric_checks(all_checks()), experiment, f)
+    return "" if check is None else finding_id(experiment, check.metric_for(f.quantity), check.players)
+
+
 def resolve_finding(game: str, finding, findings_csv=None) -> FindingRef:
     """The finding ``finding`` (its id, or its rank in the CSV) of ``game`` in ``findings_csv``; a ValueError
     naming ``finding`` and the ids there are otherwise."""
@@ -128,8 +141,8 @@ def resolve_finding(game: str, finding, findings_csv=None) -> FindingRef:
 
     get_game(game)
     if isinstance(finding, bool) or not isinstance(finding, (str, int)) or not str(finding).strip():
-        raise ValueError(f"finding must be a finding's id (e.g. 'meerkat_tile_fairness-tile_pay_excess_9-3p') or its "
-                         f"rank in the findings CSV, got {finding!r}")
+        raise ValueError(f"finding must be a finding's id (<experiment>-<metric>-<N>p, the id column of the findings "
+                         f"CSV) or its rank there, got {finding!r}")
     key = str(finding).strip()
     every = findings_of(findings_csv)
     hit = [r for r in every if r.id == key or str(r.rank) == key]
@@ -276,12 +289,11 @@ def _excess_text(r) -> str:
 def _widen(game, cand, first, ranges, own, *, rng, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
     search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried)``."""
-    from ._balance_joint import joint_candidates, point_of
+    from ._balance_joint import joint_candidates
     from .balance import balance
 
-    start = point_of(first.components, ranges)
     base = type(first.components).FORMAT.coerce(kw.get("components"))
-    cands = joint_candidates(base, ranges, own=own, start=start)
+    cands = joint_candidates(base, ranges, own=own, start_comp=first.components)
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + "; ".join(r.text() for r in ranges) + ")")
     if len(cands) < 2:
@@ -319,8 +331,10 @@ def _guard(res, game, cand, ref, lever, levers, findings_csv, budget, seed, kw) 
 def _unreachable(res, tried, ranges) -> str:
     """What the data say when the objective is not met: the closest point, the levers tried and their ranges, and
     a suggestion with numbers (the metric's move per step of the lever from the search's first round)."""
+    from ._balance_toml import changed_paths
+
     t = res.objectives.iloc[0]
-    values = ", ".join(f"{k} = {v!r}" for k, v in res.values.items())
+    values = ", ".join(f"{p} = {res.components.get(p)!r}" for p in changed_paths(res.components)) or "the packaged values"
     head = (f"unreachable with these levers: closest point {values}: {t['after']:.4g} "
             f"[{t['after_ci_low']:.4g}, {t['after_ci_high']:.4g}] for target {t['target']:g}; tried "
             + " and ".join(tried))
@@ -330,8 +344,9 @@ def _unreachable(res, tried, ranges) -> str:
     per, se, path = slope
     gap = t["target"] - t["after"]
     if abs(per) <= 2 * se:
-        return (head + f"; the metric hardly follows {path} ({per:+.3g} +/- {se:.2g} per step): another lever or a "
-                "rule change is needed (check the guards: the players may be using the component less)")
+        return (head + f"; the metric follows none of them clearly (the clearest, {path}: {per:+.3g} +/- {se:.2g} per "
+                "step): another lever or a rule change is needed (the guards show whether the players use the "
+                "component less)")
     steps = gap / per
     return (head + f"; {path} moves the metric by {per:+.3g} +/- {se:.2g} per step, so the target needs about "
             f"{steps:+.2g} step(s) from the closest point"
@@ -339,8 +354,9 @@ def _unreachable(res, tried, ranges) -> str:
 
 
 def _slope(res):
-    """``(per step, its SE, path)``: a weighted line through the first round's estimates of the candidates that
-    differ from the proposal in one integer path only; None when there are too few."""
+    """``(per step, its SE, path)`` of the path the metric follows most clearly (largest |slope| / SE): a weighted
+    line through the first round's estimates of the candidates that differ from its first candidate (a joint
+    search's start) in that one integer path only; None when no path has two such values."""
     import ast
 
     import numpy as np
@@ -350,9 +366,11 @@ def _slope(res):
     if h is None or not len(h) or "estimate" not in h.columns:
         return None
     first = h[h["round"] == 0]
-    best = {k: repr(v) for k, v in res.values.items()}
-    for path in best:
-        others = [k for k in best if k != path and k in first.columns]
+    cols = [c for c in first.columns if c not in ("round", "games", "estimate", "se", "distance")]
+    best = {c: first.iloc[0][c] for c in cols}  # the search's first candidate: its start
+    found = []
+    for path in cols:
+        others = [k for k in cols if k != path]
         rows = first[(first[others] == pd.Series({c: best[c] for c in others})).all(axis=1)] if others else first
         xs, ys, ws = [], [], []
         for _, r in rows.iterrows():
@@ -370,5 +388,8 @@ def _slope(res):
             xm = (w * x).sum() / w.sum()
             sxx = (w * (x - xm) ** 2).sum()
             per = (w * (x - xm) * (y - (w * y).sum() / w.sum())).sum() / sxx
-            return float(per), float(np.sqrt(1 / sxx)), path
-    return None
+            found.append((abs(per) * np.sqrt(sxx), float(per), float(np.sqrt(1 / sxx)), path))
+    if not found:
+        return None
+    _, per, se, path = max(found)
+    return per, se, path

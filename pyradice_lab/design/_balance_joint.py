@@ -28,14 +28,18 @@ def point_of(comp, ranges: Sequence) -> tuple[int, ...]:
     return tuple(r.current(comp.get(r.paths[0])) for r in ranges)
 
 
-def values_at(base, ranges: Sequence, point: Sequence[int]) -> dict:
-    """The component values (by path; a grouped path comma-joined) of ``point``, the ranges applied to ``base``'s
-    values in order (ranges on one path compose)."""
-    out: dict = {}
-    for r, v in zip(ranges, point):
-        key = r.path
-        now = out.get(key, base.get(r.paths[0]))
-        out[key] = r.apply(now, int(v), packaged=base.get(r.paths[0]))
+def values_at(base, ranges: Sequence, point: Sequence[int], *, start_comp=None) -> dict:
+    """The component values, one per path every range touches, of ``point``: the values at ``start_comp``
+    (default ``base``) with each range that ``point`` moves off its value there applied in order (a group's
+    cards and one card of it, a tile's high and low value, compose; a range left where it is overrides nothing)."""
+    start_comp = base if start_comp is None else start_comp
+    start = point_of(start_comp, ranges)
+    out = {p: start_comp.get(p) for r in ranges for p in r.paths}
+    for r, v, s in zip(ranges, point, start):
+        if int(v) == s:
+            continue
+        for p in r.paths:
+            out[p] = r.apply(out[p], int(v), packaged=base.get(p))
     return out
 
 
@@ -49,11 +53,12 @@ def _legal(base, values: dict) -> bool:
     return True
 
 
-def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start=None,
+def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start_comp=None,
                      max_candidates: int = 64) -> list[dict]:
-    """Candidate component values of ``ranges`` around ``start`` (a point, one integer per range; default: the
-    ranges at ``base``): the start, each range's every value alone (nearest first), then pairs of ranges one or
-    two steps together (the first ``own`` ranges' pairs first), legal ones only, at most ``max_candidates``.
+    """Candidate component values of ``ranges`` around ``start_comp`` (components; default ``base``): the start,
+    each range's every value alone (nearest first), then pairs of ranges one or two steps together (the first
+    ``own`` ranges' pairs first), legal ones only, at most ``max_candidates``; each a dict with one value per
+    path the ranges touch (:func:`values_at`).
 
     >>> from pyradice_lab.engine.levers import Range
     >>> from pyradice_lab.engine.registry import get_game
@@ -64,7 +69,8 @@ def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start=No
     """
     ranges = list(ranges)
     own = len(ranges) if own is None else int(own)
-    start = tuple(point_of(base, ranges) if start is None else (int(v) for v in start))
+    start_comp = base if start_comp is None else start_comp
+    start = point_of(start_comp, ranges)
     points: list[tuple] = [start]
     singles = []
     for i, r in enumerate(ranges):
@@ -84,7 +90,7 @@ def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start=No
                     points.append(tuple(p))
     out, seen = [], set()
     for p in points:
-        values = values_at(base, ranges, p)
+        values = values_at(base, ranges, p, start_comp=start_comp)
         key = repr(sorted(values.items()))
         if key in seen or not _legal(base, values):
             continue

@@ -119,7 +119,7 @@ class BalanceResult:
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
-        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items())
+        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items()) or "the starting values"
         tol = f" within {self.tolerance:g}" if self.tolerance else ""
         if self.reached:
             return f"objective met{tol} on fresh seeds at {values}"
@@ -137,6 +137,8 @@ class BalanceResult:
         """What to change: the ranges whose end the proposal sits at, or (none) a finer step / another lever."""
         params = self.parameters or {}
         edge = [p for p, vals in params.items() if len(vals) > 1 and self.values.get(p) in (vals[0], vals[-1])]
+        if not params and self.parameters is not None:  # a joint search: its notes say what was tried
+            return "the levers tried and the metric's move per step are below"
         if edge or not params:
             return f"widen the ranges of {', '.join(edge or list(self.values))}"
         return (f"it lies inside the ranges of {', '.join(params)}: a finer step or another parameter is needed "
@@ -553,6 +555,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                 break
         best = sorted(alive, key=lambda i: (dist[i], i))[0]
         values, comp, _ = cands[best]
+        if listed is not None:  # a joint search's candidate names every path it may move: keep those it moves
+            values = {k: v for k, v in values.items() if base.get(k.split(",")[0]) != v}
         checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
     _warn_small(int(verify_games), ", ".join(targets), stacklevel=2)
     (b_vals, _), (a_vals, _) = checked
@@ -581,4 +585,4 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                          used, assumptions=told, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
-                         parameters={p: list(v) for p, v in axes}, candidates=n_valid)
+                         parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid)
