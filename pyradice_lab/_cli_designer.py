@@ -359,7 +359,8 @@ def _print_balance(r, args) -> int:
     if len([c for c in h.columns if c not in ("round", "games", "estimate", "se", "distance")]) <= 4:
         print(h.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     else:  # a joint search names every path it may move: too wide to read
-        print(f"search history: {len(h)} rows over {h['round'].nunique()} rounds, one column per path "
+        n = h["round"].nunique()
+        print(f"search history: {len(h)} rows over {n} round{'s' if n != 1 else ''}, one column per path "
               "(BalanceResult.history in Python)")
     if args.out is not None:
         print(f"proposed components written to {r.to_toml(args.out)}"

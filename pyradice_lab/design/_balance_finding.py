@@ -271,9 +271,12 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
 
         from ..engine.assumptions import seed_label
 
-        res.assumptions = _replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)")
-    if guards and lever is not None:
-        _guard(res, game, cand, ref, lever, levers, findings_csv, b, guard_seed, kw)
+        res.assumptions = _replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)",
+                                   games=f"{res.games_used:,} in the search{' (two searches)' if len(tried) > 1 else ''}"
+                                         f", {res.verify_games:,} per verification run")
+    if guards:
+        own_lever = levers.lever(ref.metric) if levers is not None else None
+        _guard(res, game, cand, ref, own_lever, levers, findings_csv, b, guard_seed, kw)
     if not res.reached:
         notes.append(_unreachable(res, tried, ranges))
     res.notes = notes + res.notes
@@ -293,7 +296,9 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
     from .balance import balance
 
     base = type(first.components).FORMAT.coerce(kw.get("components"))
-    cands = joint_candidates(base, ranges, own=own, start_comp=first.components)
+    # as many candidates as leave two halving rounds of the first round's size in the budget
+    most = max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
+    cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + "; ".join(r.text() for r in ranges) + ")")
     if len(cands) < 2:
@@ -311,14 +316,15 @@ def _guard(res, game, cand, ref, lever, levers, findings_csv, budget, seed, kw) 
     from ._balance_guards import run_guards
 
     arg = ref.metric.partition(":")[2]
-    in_play = lever.in_play.format(arg=arg) if lever.in_play else ""
+    in_play = lever.in_play.format(arg=arg) if lever is not None and lever.in_play else ""
     others = [(o.experiment, o.finding, o.metric, float(o.check.threshold)) for o in findings_of(findings_csv, game)
               if o.id != ref.id and o.check.players == cand.players
               and dict(o.check.game_kwargs) == dict(ref.check.game_kwargs)]
     games = (budget.recheck or budget.verify) if budget is not None else kw["verify_games"]
     base = type(res.components).FORMAT.coerce(kw.get("components"))
     res.guards = run_guards(game, base, res.components, players=cand.players, in_play=in_play,
-                            fraction=levers.in_play_fraction, others=others, games=games,
+                            fraction=levers.in_play_fraction if levers is not None else 0.5, others=others,
+                            games=games,
                             policies=kw["policies"], game_kwargs=kw["game_kwargs"], rng=seed, n_jobs=kw["n_jobs"],
                             backend=kw["backend"], scheduler=kw["scheduler"], cache_dir=kw["cache_dir"])
     res.guarded = bool(res.guards["passed"].all())
