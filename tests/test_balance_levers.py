@@ -117,3 +117,34 @@ def test_the_search_meets_a_known_reachable_objective_in_9_of_10_seeds(monkeypat
         met += r.reached
         near += r.values["deal_2p.value"][0] in (24, 25, 26)          # the right deal or one tile from it
     assert met >= 9 and near >= 9, (met, near)
+
+
+# ------------------------------------------------------------------------------------------------ unreachable
+def _missed(estimates):
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    base = get_game("purramid").part("format").default()
+    deals = (27, 26, 25, 24)
+    hist = pd.DataFrame({"round": 0, "deal_2p.value": [repr([d, 51 - d]) for d in deals], "games": 100,
+                         "estimate": estimates, "se": 0.005, "distance": [abs(e - 0.5) for e in estimates]})
+    t = pd.DataFrame([{"metric": "start_player_win", "target": 0.5, "after": estimates[-1],
+                       "after_ci_low": estimates[-1] - 0.01, "after_ci_high": estimates[-1] + 0.01,
+                       "excess": estimates[-1] - 0.5}])
+    return SimpleNamespace(history=hist, objectives=t, values={"deal_2p.value": [24, 27]},
+                           components=base.replace({"deal_2p.value": [24, 27]}))
+
+
+def test_an_unreachable_objective_states_the_closest_point_the_levers_and_the_steps_it_needs():
+    from pyradice_lab.design._balance_finding import _unreachable
+
+    text = _unreachable(_missed([0.60, 0.58, 0.56, 0.54]), ["the 2-player deal (4 candidates)"], ())
+    assert "\n" not in text
+    assert text.startswith("unreachable with these levers: closest point deal_2p.value = [24, 27]: 0.54 [0.53, 0.55]"
+                           " for target 0.5; tried the 2-player deal (4 candidates)")
+    # one tile more for the start player moves the share by +0.02: the target is 2 tiles fewer, beyond the range
+    assert "deal_2p.value moves the metric by +0.02 +/- 0.0022 per step" in text
+    assert "needs about -2 step(s) from the closest point: widen its range or add a lever" in text
+    flat = _unreachable(_missed([0.541, 0.539, 0.542, 0.54]), ["the 2-player deal (4 candidates)"], ())
+    assert "the metric follows none of them clearly" in flat and "another lever or a rule change" in flat
