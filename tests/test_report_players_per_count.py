@@ -257,3 +257,11 @@ def test_the_report_puts_the_margin_note_beside_the_findings_measured_with_that_
     exp = ExperimentResult("raft_start_player", "t", "r", pd.DataFrame(), None, findings=fs)
     sec = add_margin_notes(Section("Rocking Raft", [exp]))
     assert [note in f.notes for f in sec.items[0].findings] == [True, False, False]
+
+
+def test_the_strength_part_names_the_report_player_of_every_count():
+    from pyradice_lab.design.strength_report import report_players_note
+
+    note = report_players_note("raft")
+    assert "2 players: exact: the top of a ladder of 3" in note and "4 players: exact" in note
+    assert "barely above the greedy heuristic" in note
