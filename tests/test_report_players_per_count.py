@@ -222,8 +222,9 @@ def test_raft_at_two_players_says_its_strong_player_is_barely_above_the_heuristi
     assert e.margin_note and "greedy" in e.margin_note
 
 
-#: a small ladder per game at its default count (bounded: 10-60 CPU s each): the field without the players too
-#: expensive for a test (Meerkat Kingdom's mcts_v1, 0.2-0.5 CPU s a game; the stored 2026-12-06 ladders have it)
+#: a small ladder per game at its default count: the field without the players too expensive for a test (Meerkat
+#: Kingdom's mcts_v1, 0.2-0.5 CPU s a game; the stored 2026-12-06 ladders have it).  Wall time on the shared 2-core
+#: machine under a load of ~8 (2026-12-06): pyradice 29 s, meerkat 51 s, raft 59 s, purramid 354 s
 SMALL_LADDERS = {
     "purramid": (["risk:0.5", "risk:0.7", "optimal"], 4, 150, {}),
     "pyradice": (["greedy", "lookahead", "flat_mc"], 2, 200, {}),
