@@ -266,3 +266,18 @@ def test_the_strength_part_names_the_report_player_of_every_count():
     note = report_players_note("raft")
     assert "2 players: exact: the top of a ladder of 3" in note and "4 players: exact" in note
     assert "barely above the greedy heuristic" in note
+
+
+def test_a_meerkat_ladder_can_play_the_rules_two_player_game():
+    """``game_kwargs={"automa": True}``: two policies play 2 players + the automa (seat 3, named, not rated)."""
+    spec = registry.get_game("meerkat")
+    out = spec.lineup_outcomes(["greedy", "heuristic"], 2, rng=1, automa=True)
+    assert out.groupby("game")["seat"].count().tolist() == [3, 3]
+    assert out[out["seat"] == 2]["policy"].unique().tolist() == ["automa"]
+    assert spec.lineup_outcomes(["greedy", "heuristic"], 1, rng=1)["seat"].max() == 1  # alone: the extension
+    with pytest.raises(ValueError, match="automa"):
+        spec.lineup_outcomes(["greedy", "automa"], 1, rng=1, automa=False)
+    with pytest.raises(ValueError, match="automa"):
+        spec.lineup_outcomes(["greedy", "heuristic"], 1, rng=1, automa="yes")
+    table = ladder("meerkat", ["greedy", "heuristic"], players=2, games=8, rng=1, game_kwargs={"automa": True})
+    assert sorted(table["policy"]) == ["greedy", "heuristic"]
