@@ -9,6 +9,7 @@ from ..engine._jit import njit
 from .memo import (  # noqa: I001
     B_LEN,
     B_START,
+    B_UNION,
     INF,
     P_COST,
     P_F,
@@ -53,8 +54,12 @@ def _better(v, b, v0, b0):
 def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
     """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
     ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
-    for s in range(n):
-        need[s] = INF
+    U = boards[b, B_UNION] & ~P   # the spaces of the board's groups: only they can get an entry
+    x = U
+    while x != 0:
+        low = x & -x
+        x ^= low
+        need[ctz(low)] = INF
     st = boards[b, B_START]
     for r in range(st, st + boards[b, B_LEN]):
         F = pool[r, P_F]
@@ -70,7 +75,11 @@ def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
                 need[s] = c
     cP = sum_row(P, brd, 5)
     cnt = 0
-    for s in range(n):
+    x = U
+    while x != 0:  # ascending spaces, as before
+        low = x & -x
+        x ^= low
+        s = ctz(low)
         if need[s] == INF:
             continue
         lo = brd[5, s]

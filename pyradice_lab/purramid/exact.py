@@ -21,7 +21,9 @@ numba cannot cache recursive functions, so the recursion runs on an explicit sta
 A finished frame hands its value to the frame below it, so a value is looked up in the memo (:mod:`.memo`)
 once.  AFTER states with no dice left (the stop value of a finished group plus its bonus turn) are not
 memoised: the ROLL frame computes them from the bonus turn's value where it needs them (:func:`_stop_known`;
-43% fewer entries).  A memo carried across calls may have been pruned (:mod:`.memopool`): a known ROLL value
+43% fewer entries); a 1-die bonus turn there is valued from the classes of the 1-die spaces it can fill
+(:func:`_exact_options._fresh1`: no board, no frames; memoised per class set, shared by every board).  A pushed
+frame gets its board row and the table row its value goes to from the frame below it.  A memo carried across calls may have been pruned (:mod:`.memopool`): a known ROLL value
 is then used only once the bonus turns its last placements lead to are known again (:func:`_bonuses_known`),
 since :func:`decide_roll` reads them.  Several objectives share a memo through a ``spec`` number (one row of the spec arrays: objective
 kind, bonus mode, token value).
@@ -69,7 +71,6 @@ from ._exact_options import (
     _better,
     _bonuses_known,
     _entries,
-    _fresh1,
     _options,
     _pick,
     _resolve_mode,
@@ -338,15 +339,12 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                             c2 = fc | fP if mode == MODE_EXACT else fc
                             y2 = min(fy + e, MAX_YARN)
                             k2 = fk - t if kind == 1 else 0
-                            if fD == 2:  # a 1-die bonus turn: known from its classes (_fresh1)
-                                sv += _fresh1(T, TF, meta, c2, y2, k2, fs, sc, scr, scv, scr_top, wk, wf)[0]
+                            i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
+                            if T[i, 2] == -1:
+                                push = True
+                                ct, cc, cP, cd, cD, cy, ck, ci = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2, i
                             else:
-                                i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
-                                if T[i, 2] == -1:
-                                    push = True
-                                    ct, cc, cP, cd, cD, cy, ck, ci = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2, i
-                                else:
-                                    sv += TF[i, 4]
+                                sv += TF[i, 4]
                 frf[f, 2] = sv
                 frf[f, 3] = sb
                 phase = 2 if push else 3
