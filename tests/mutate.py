@@ -109,10 +109,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "if closure(P, cov, brd, n) == P:",
              "if True:",
              ("tests/purramid/test_supported_games.py",)),
-    Mutation("purramid-one-die-unsupported", "the exact solver's 1-die bonus turns count unsupported 1-die spaces",
+    Mutation("purramid-ties-to-higher-burst", "the exact solver breaks value ties towards the higher burst chance",
              "pyradice_lab/purramid/_exact_options.py",
-             "if c >= 0 and brd[0, s] & ~cov == 0:",
-             "if c >= 0:",
+             "return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)",
+             "return v > v0 + TOL or (abs(v - v0) <= TOL and b > b0 + TOL)",
              ("tests/purramid/test_optimal_identity.py", "-k", "compiled_games and 4p")),
     # input validation (issue 15 section 5): silently wrong answers come back if a check is dropped
     Mutation("purramid-space-not-integer", "a purramid space (row, col) of floats is truncated to integers",

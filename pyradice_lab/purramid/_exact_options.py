@@ -9,14 +9,12 @@ from ..engine._jit import njit
 from .memo import (  # noqa: I001
     B_LEN,
     B_START,
-    B_UNION,
     INF,
     P_COST,
     P_F,
     closure,
     connected,
     ctz,
-    put,
     slot,
     small_key,
     sum_row,
@@ -38,10 +36,7 @@ MODE_EXACT, MODE_APPROX, MODE_NONE, MODE_AUTO = 0, 1, 2, 3
 MODE_CODES = {"exact": MODE_EXACT, "approx": MODE_APPROX, "none": MODE_NONE, "auto": MODE_AUTO}
 AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
 # frame columns; frf[frame] = (child value, child burst, own a, own b)
-# R_BOARD: the frame's board row (-1 until known); R_SLOT: the table row its value goes to, as probed by the frame
-# below it (-1: probe again; every saved row is dropped when the table grows)
-(R_TAG, R_COV, R_P, R_D, R_DD, R_Y, R_K, R_SPEC, R_PHASE, R_CUR, R_BASE, R_CNT, R_ACC, R_BOARD, R_GOT,
- R_SLOT) = range(16)
+(R_TAG, R_COV, R_P, R_D, R_DD, R_Y, R_K, R_SPEC, R_PHASE, R_CUR, R_BASE, R_CNT, R_ACC, R_BOARD, R_GOT) = range(15)
 
 
 # ------------------------------------------------------------------------------------------ options
@@ -54,12 +49,8 @@ def _better(v, b, v0, b0):
 def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
     """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
     ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
-    U = boards[b, B_UNION] & ~P   # the spaces of the board's groups: only they can get an entry
-    x = U
-    while x != 0:
-        low = x & -x
-        x ^= low
-        need[ctz(low)] = INF
+    for s in range(n):
+        need[s] = INF
     st = boards[b, B_START]
     for r in range(st, st + boards[b, B_LEN]):
         F = pool[r, P_F]
@@ -75,11 +66,7 @@ def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
                 need[s] = c
     cP = sum_row(P, brd, 5)
     cnt = 0
-    x = U
-    while x != 0:  # ascending spaces, as before
-        low = x & -x
-        x ^= low
-        s = ctz(low)
+    for s in range(n):
         if need[s] == INF:
             continue
         lo = brd[5, s]
@@ -235,82 +222,10 @@ def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
     fr[i, R_ACC] = 0
 
 
-# ------------------------------------------------------------------------------------------ 1-die segments
-# A fresh segment of one die (the last bonus turn of every chain) is worth what the 1-die spaces it can fill are
-# worth: its value depends on the board only through the set of their classes (number, tiles, token; ``ip`` lists
-# each space's class and a space of each class), so it is memoised under that set -- the same few values for
-# every board -- with the marker ``ONE_DIE`` in place of the placed spaces, and never needs the board's groups.
-ONE_DIE = -2
-IP_CLASSES = 3      # ip[IP_CLASSES] = number of classes, then the class of each space (-1: not a 1-die space),
-#                     then one space of each class
-
-
 @njit(cache=True, nogil=True)
-def _one_die_key(cov, brd, ip):
-    """Bit set of the classes of the uncovered, supported 1-die spaces of board ``cov``."""
-    x = ip[0] & ~cov
-    key = 0
-    while x != 0:
-        low = x & -x
-        x ^= low
-        s = ctz(low)
-        c = ip[IP_CLASSES + 1 + s]
-        if c >= 0 and brd[0, s] & ~cov == 0:
-            key |= 1 << c
-    return key
-
-
-@njit(cache=True, nogil=True)
-def _fresh1(T, TF, meta, cov, y, k, spec, sc, scr, scv, base, wk, wf):
-    """Value ``(v, burst)`` of a fresh 1-die segment on board ``cov`` with ``y`` tokens and target ``k``: the
-    ROLL frame's arithmetic (the same entries, options and sum, so the same numbers to the last bit), keyed
-    by the board's 1-die classes (:func:`_one_die_key`).  Values are stored while the table stays under half
-    load; ``scr``/``scv`` rows from ``base`` and the option work rows are used as scratch."""
-    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
-    key = _one_die_key(cov, brd, ip)
-    n = ip[1]
-    ncls = ip[IP_CLASSES]
-    free4 = wk[5, :4]
-    kn, kc, ks, order, kv, kb = wk[0], wk[1], wk[2], wk[3], wf[0], wf[1]
-    rv = 0.0
-    rb = 1.0
-    nk = -1
-    for yy in range(y + 1):
-        i = slot(T, key, ONE_DIE, small_key(F_ROLL, 1, 1, yy, k, spec))
-        if T[i, 2] != -1:
-            rv = TF[i, 4]
-            rb = TF[i, 5]
-            continue
-        if nk < 0:  # the options, in the order of the classes' first spaces (equal values: the same sums)
-            cnt = 0
-            for c in range(ncls):
-                if (key >> c) & 1 != 0:
-                    s = ip[IP_CLASSES + 1 + n + c]
-                    t = brd[3, s]
-                    if sp_kind[spec] == 0:
-                        v = t + sp_yv[spec] * eight[s]
-                    elif t >= k:
-                        v = 1.0
-                    else:
-                        v = 0.0
-                    scr[base + cnt, 0] = s
-                    scr[base + cnt, 1] = 1
-                    scv[base + cnt, 0] = v
-                    scv[base + cnt, 1] = 0.0
-                    cnt += 1
-            kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, base, cnt, wk, wf)
-        rv, rb = _roll_sum(1, yy > 0, rv - sp_yv[spec], rb, kn, kc, kv, kb, order, nk, cm, w, nrows, avb, free4)
-        if 2 * (meta[0] + 8) <= T.shape[0]:
-            put(T, TF, meta, key, ONE_DIE, small_key(F_ROLL, 1, 1, yy, k, spec), rv, rb)
-    return rv, rb
-
-
-@njit(cache=True, nogil=True)
-def _stop_known(T, TF, meta, cov, P, DD, y, k, spec, b, boards, sc, scr, scv, base, wk, wf):
+def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, sp_mode, sp_yv, auto_max):
     """The value of stopping on ``P`` -- what an AFTER state with no dice left is worth, never memoised --
-    if the bonus turn it needs is known: ``(value, burst, known)``, the same arithmetic as the AFTER frame
-    (a 1-die bonus turn is always known: :func:`_fresh1`, scratch rows from ``base``)."""
-    brd, eight, sp_kind, sp_mode, sp_yv, auto_max = sc[0], sc[1], sc[5], sc[6], sc[7], sc[8][2]
+    if the bonus turn it needs is known: ``(value, burst, known)``, the same arithmetic as the AFTER frame."""
     sv = 0.0
     sb = 1.0
     if P != 0 and closure(P, cov, brd) == P and connected(P, brd):
@@ -335,25 +250,22 @@ def _stop_known(T, TF, meta, cov, P, DD, y, k, spec, b, boards, sc, scr, scv, ba
                 c2 = cov | P if mode == MODE_EXACT else cov
                 y2 = min(y + e, MAX_YARN)
                 k2 = k - t if kind == 1 else 0
-                if DD == 2:
-                    sv += _fresh1(T, TF, meta, c2, y2, k2, spec, sc, scr, scv, base, wk, wf)[0]
-                else:
-                    i = slot(T, c2, 0, small_key(F_ROLL, DD - 1, DD - 1, y2, k2, spec))
-                    if T[i, 2] == -1:
-                        return 0.0, 1.0, False
-                    sv += TF[i, 4]
+                i = slot(T, c2, 0, small_key(F_ROLL, DD - 1, DD - 1, y2, k2, spec))
+                if T[i, 2] == -1:
+                    return 0.0, 1.0, False
+                sv += TF[i, 4]
     return sv, sb, True
 
 
 @njit(cache=True, nogil=True)
-def _bonuses_known(T, TF, meta, cov, P, d, DD, y, k, spec, b, boards, pool, sc, scr, scv, base, wk, wf):
+def _bonuses_known(T, TF, cov, P, d, DD, y, k, spec, b, brd, eight, n, boards, pool, scr, base, need, sp_kind,
+                   sp_mode, sp_yv, auto_max):
     """Whether every option of a roll that uses the last dice finds its bonus turn in the memo."""
-    n = sc[8][1]
-    cnt = _entries(P, d, b, sc[0], n, boards, pool, scr, base, wk[5, 4:])
+    cnt = _entries(P, d, b, brd, n, boards, pool, scr, base, need)
     for e in range(cnt):
         if scr[base + e, 1] == d:
-            _, _, known = _stop_known(T, TF, meta, cov, P | (1 << scr[base + e, 0]), DD, y, k, spec, b, boards, sc,
-                                      scr, scv, base + cnt, wk, wf)
+            _, _, known = _stop_known(T, TF, cov, P | (1 << scr[base + e, 0]), DD, y, k, spec, b, brd, eight,
+                                      boards, sp_kind, sp_mode, sp_yv, auto_max)
             if not known:
                 return False
     return True

@@ -21,9 +21,7 @@ numba cannot cache recursive functions, so the recursion runs on an explicit sta
 A finished frame hands its value to the frame below it, so a value is looked up in the memo (:mod:`.memo`)
 once.  AFTER states with no dice left (the stop value of a finished group plus its bonus turn) are not
 memoised: the ROLL frame computes them from the bonus turn's value where it needs them (:func:`_stop_known`;
-43% fewer entries); a 1-die bonus turn there is valued from the classes of the 1-die spaces it can fill
-(:func:`_exact_options._fresh1`: no board, no frames; memoised per class set, shared by every board).  A pushed
-frame gets its board row and the table row its value goes to from the frame below it.  A memo carried across calls may have been pruned (:mod:`.memopool`): a known ROLL value
+43% fewer entries).  A memo carried across calls may have been pruned (:mod:`.memopool`): a known ROLL value
 is then used only once the bonus turns its last placements lead to are known again (:func:`_bonuses_known`),
 since :func:`decide_roll` reads them.  Several objectives share a memo through a ``spec`` number (one row of the spec arrays: objective
 kind, bonus mode, token value).
@@ -63,7 +61,6 @@ from ._exact_options import (
     R_K,
     R_P,
     R_PHASE,
-    R_SLOT,
     R_SPEC,
     R_TAG,
     R_Y,
@@ -99,7 +96,7 @@ from .memo import (  # noqa: I001
     grow_table,
     memo_size,
     new_memory,
-    put_at,
+    put,
     reset_memory,
     risk_tables,
     rows3,
@@ -137,12 +134,7 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     kind = np.array([s[0] for s in specs], dtype=np.int64)
     mode = np.array([s[1] for s in specs], dtype=np.int64)
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
-    classes: dict = {}   # 1-die spaces by (number, tiles, token): see _exact_options._fresh1
-    cls = [classes.setdefault((v, t, int(e)), len(classes)) if -(-v // 6) == 1 else -1
-           for v, t, e in zip(layout.numbers, layout.tile_counts, eight)]
-    first = [cls.index(c) for c in range(len(classes))]
-    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, len(classes)] + cls + first,
-                  dtype=np.int64)
+    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max], dtype=np.int64)
     return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _avail_bits(cm, nrows))
 
 
@@ -177,8 +169,6 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
     out_v = 0.0
     out_b = 1.0
     _set_frame(fr, 0, tag, cov, P, d, DD, min(y, MAX_YARN), min(k, K_MAX), spec)
-    fr[0, R_BOARD] = -1
-    fr[0, R_SLOT] = -1
     sp = 1
     scr_top = 0
     while sp > 0:
@@ -186,8 +176,6 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
         if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
             T = grow_table(T)
             TF = T.view(np.float64)
-            for j in range(sp):
-                fr[j, R_SLOT] = -1
         if meta[M_NBOARDS] + 2 > boards.shape[0]:
             boards = grow_rows(boards)
         if sp + 2 > fr.shape[0]:
@@ -217,8 +205,6 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
         cD = 0
         cy = 0
         ck = 0
-        cb = -1         # the board row of a pushed frame on the same board (-1: look it up)
-        ci = -1         # the table row a pushed frame's value goes to (-1: probe when it is known)
         if phase == 0:
             if f == 0 and (ftag == F_ROLL or ftag == F_AFTER):  # only the root can already be known
                 i = slot(T, fc, fP, small_key(ftag, fd, fD, fy, fk, fs))
@@ -230,13 +216,12 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                         # a pruned memo may have lost the bonus turns of this state's last placements
                         # (boards with more covered spaces); decide_roll needs them: solve them first
                         b = board_of(T, fc, fD)
-                        if b < 0 or not _bonuses_known(T, TF, meta, fc, fP, fd, fD, fy, fk, fs, b, boards, pool, sc,
-                                                       scr, scv, scr_top, wk, wf):
+                        if b < 0 or not _bonuses_known(T, TF, fc, fP, fd, fD, fy, fk, fs, b, brd, eight, n,
+                                                       boards, pool, scr, scr_top, need, sp_kind, sp_mode, sp_yv,
+                                                       auto_max):
                             done = False
             if not done:
-                b = fr[f, R_BOARD]
-                if b < 0:
-                    b = board_of(T, fc, fD)
+                b = board_of(T, fc, fD)
                 if b < 0:
                     st = build_board(fc, fD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue)
                     if st == -1:
@@ -272,11 +257,11 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                     s = scr[base + cur, 0]
                     c = scr[base + cur, 1]
                     if fd == c:  # no dice left: the stop value, computed here (never memoised)
-                        av_, ab_, known = _stop_known(T, TF, meta, fc, fP | (1 << s), fD, fy, fk, fs, b, boards, sc,
-                                                      scr, scv, scr_top, wk, wf)
+                        av_, ab_, known = _stop_known(T, TF, fc, fP | (1 << s), fD, fy, fk, fs, b, brd, eight,
+                                                      boards, sp_kind, sp_mode, sp_yv, auto_max)
                         if not known:
                             push = True
-                            ct, cc, cP, cd, cD, cy, ck, cb = F_AFTER, fc, fP | (1 << s), 0, fD, fy, fk, b
+                            ct, cc, cP, cd, cD, cy, ck = F_AFTER, fc, fP | (1 << s), 0, fD, fy, fk
                             break
                         scv[base + cur, 0] = av_
                         scv[base + cur, 1] = ab_
@@ -285,7 +270,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                     i = slot(T, fc, fP | (1 << s), small_key(F_AFTER, fd - c, fD, fy, fk, fs))
                     if T[i, 2] == -1:
                         push = True
-                        ct, cc, cP, cd, cD, cy, ck, cb, ci = F_AFTER, fc, fP | (1 << s), fd - c, fD, fy, fk, b, i
+                        ct, cc, cP, cd, cD, cy, ck = F_AFTER, fc, fP | (1 << s), fd - c, fD, fy, fk
                         break
                     scv[base + cur, 0] = TF[i, 4]
                     scv[base + cur, 1] = TF[i, 5]
@@ -297,7 +282,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                         i = slot(T, fc, fP, small_key(F_ROLL, fd, fD, fy - 1, fk, fs))
                         if T[i, 2] == -1:
                             push = True
-                            ct, cc, cP, cd, cD, cy, ck, cb, ci = F_ROLL, fc, fP, fd, fD, fy - 1, fk, b, i
+                            ct, cc, cP, cd, cD, cy, ck = F_ROLL, fc, fP, fd, fD, fy - 1, fk
                             phase = 2
                         else:
                             frf[f, 2] = TF[i, 4]
@@ -312,7 +297,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                 kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, base, cnt, wk, wf)
                 rv, rb = _roll_sum(fd, fy > 0, frf[f, 2] - sp_yv[fs], frf[f, 3], kn, kc, kv, kb, order, nk, cm,
                                    w, nrows, avb, free4)
-                put_at(T, TF, meta, fr[f, R_SLOT], fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs), rv, rb)
+                put(T, TF, meta, fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs), rv, rb)
                 done = True
         elif ftag == F_AFTER or ftag == F_STOP:
             if phase == 1:  # the stop value, and the bonus turn it needs
@@ -342,7 +327,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                             i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
                             if T[i, 2] == -1:
                                 push = True
-                                ct, cc, cP, cd, cD, cy, ck, ci = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2, i
+                                ct, cc, cP, cd, cD, cy, ck = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2
                             else:
                                 sv += TF[i, 4]
                 frf[f, 2] = sv
@@ -363,7 +348,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                     i = slot(T, fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs))
                     if T[i, 2] == -1:
                         push = True
-                        ct, cc, cP, cd, cD, cy, ck, cb, ci = F_ROLL, fc, fP, fd, fD, fy, fk, b, i
+                        ct, cc, cP, cd, cD, cy, ck = F_ROLL, fc, fP, fd, fD, fy, fk
                         fr[f, R_PHASE] = 4
                     else:
                         frf[f, 0] = TF[i, 4]
@@ -378,7 +363,7 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                 fr[f, R_GOT] = 0
                 done = True
             if done and ftag == F_AFTER and fd > 0:
-                put_at(T, TF, meta, fr[f, R_SLOT], fc, fP, small_key(F_AFTER, fd, fD, fy, fk, fs), rv, rb)
+                put(T, TF, meta, fc, fP, small_key(F_AFTER, fd, fD, fy, fk, fs), rv, rb)
         else:  # F_MODES: which modes "auto" uses for bonus turns below this board
             if boards[b, B_MODES] >= 0 or fD <= 1:
                 if boards[b, B_MODES] < 0:
@@ -421,8 +406,6 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                     done = True
         if push:
             _set_frame(fr, sp, ct, cc, cP, cd, cD, cy, ck, fs)
-            fr[sp, R_BOARD] = cb
-            fr[sp, R_SLOT] = ci
             sp += 1
             continue
         if done:
@@ -455,8 +438,8 @@ def decide_roll(cov, P, d, DD, y, k, spec, cmrow, sc, mem):
     cnt = _entries(P, d, b, brd, ip[1], boards, pool, scr, 0, wk[5, 4:])
     for e in range(cnt):
         if d == scr[e, 1]:
-            scv[e, 0], scv[e, 1], _ = _stop_known(T, TF, meta, cov, P | (1 << scr[e, 0]), DD, y, k, spec, b, boards,
-                                                  sc, scr, scv, cnt, wk, wf)
+            scv[e, 0], scv[e, 1], _ = _stop_known(T, TF, cov, P | (1 << scr[e, 0]), DD, y, k, spec, b, brd, eight,
+                                                  boards, sp_kind, sp_mode, sp_yv, ip[2])
             continue
         i = slot(T, cov, P | (1 << scr[e, 0]), small_key(F_AFTER, d - scr[e, 1], DD, y, k, spec))
         scv[e, 0] = TF[i, 4]

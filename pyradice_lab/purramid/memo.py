@@ -26,7 +26,7 @@ from .chance import count_masks, multisets
 COMPILE_NOTICE = ("the Purramid exact solver", 20)
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
-           "slot", "put", "put_at", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
+           "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
            "MAX_SPACES", "ROW_BYTES"]
 
 MAX_SPACES = 62
@@ -287,21 +287,6 @@ def put(T, TF, meta, a, b, c, v, bp):
     i = slot(T, a, b, c)
     if T[i, 2] == -1:
         meta[M_COUNT] += 1
-    T[i, 0] = a
-    T[i, 1] = b
-    T[i, 2] = c
-    TF[i, 4] = v
-    TF[i, 5] = bp
-    return i
-
-
-@njit(cache=True, nogil=True)
-def put_at(T, TF, meta, i, a, b, c, v, bp):
-    """:func:`put` into row ``i`` when it is still empty (the row a probe for this key returned earlier: with
-    no deletions it stays the key's row while empty), else wherever :func:`put` puts it."""
-    if i < 0 or T[i, 2] != -1:
-        return put(T, TF, meta, a, b, c, v, bp)
-    meta[M_COUNT] += 1
     T[i, 0] = a
     T[i, 1] = b
     T[i, 2] = c
