@@ -1,7 +1,8 @@
 """Issue 47 item 2: the faster exact solver plays THE SAME games as the solver it replaced.
 
 ``tests/golden/purramid_optimal_games.json`` was recorded with the exact solver as it was before issue 47
-(commit 8ee05d9, ``python tests/purramid/test_optimal_identity.py --regenerate`` run on that commit):
+(its files as of commit 8ee05d9; ``python tests/purramid/test_optimal_identity.py --regenerate`` run on that
+commit; the transcripts' digests again on 029a0bb, which labels spaces from 1 and left the solver as it was):
 
 - ``frames``: every row of :func:`~pyradice_lab.purramid.sim.simulate_games` (the compiled game loop) for
   several lineups of optimal seats (2, 3 and 4 players, both sides, every objective, bonus modes, no yarn):
