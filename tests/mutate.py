@@ -109,10 +109,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "if closure(P, cov, brd, n) == P:",
              "if True:",
              ("tests/purramid/test_supported_games.py",)),
-    Mutation("purramid-ties-to-higher-burst", "the exact solver breaks value ties towards the higher burst chance",
+    Mutation("purramid-reroll-threshold", "the exact solver's sum over a roll counts a reroll only if it gains 0.05",
              "pyradice_lab/purramid/_exact_options.py",
-             "return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)",
-             "return v > v0 + TOL or (abs(v - v0) <= TOL and b > b0 + TOL)",
+             "if can_reroll and not tie and (rrv > v + TOL or",
+             "if can_reroll and not tie and (rrv > v + 0.05 or",
              ("tests/purramid/test_optimal_identity.py", "-k", "compiled_games and 4p")),
     # input validation (issue 15 section 5): silently wrong answers come back if a check is dropped
     Mutation("purramid-space-not-integer", "a purramid space (row, col) of floats is truncated to integers",
