@@ -109,6 +109,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "if closure(P, cov, brd, n) == P:",
              "if True:",
              ("tests/purramid/test_supported_games.py",)),
+    Mutation("purramid-reroll-threshold", "the exact solver's sum over a roll counts a reroll only if it gains 0.05",
+             "pyradice_lab/purramid/_exact_options.py",
+             "if can_reroll and not tie and (rrv > v + TOL or",
+             "if can_reroll and not tie and (rrv > v + 0.05 or",
+             ("tests/purramid/test_optimal_identity.py", "-k", "compiled_games and 4p")),
     # input validation (issue 15 section 5): silently wrong answers come back if a check is dropped
     Mutation("purramid-space-not-integer", "a purramid space (row, col) of floats is truncated to integers",
              "pyradice_lab/purramid/_layout.py",
