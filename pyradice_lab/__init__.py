@@ -28,7 +28,7 @@ __getattr__, __dir__, __all__ = attach(globals(), {
     "engine.stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until", "SmallSampleWarning"],
     "engine.sweep": ["run_sweep"], "engine.notices": ["CompileWarning"],
     "design.compare": ["compare", "Comparison", "compare_settings"],
-    "design.robustness": ["robustness", "robustness_many"], "design.balance": ["balance"]}, submodules=[
+    "design.robustness": ["robustness", "robustness_many"], "design.balance": ["balance", "balance_finding"]}, submodules=[
     "engine", "design", "report", "bench", "cli", "purramid", "pyradice", "raft", "meerkat"])
 
 if TYPE_CHECKING:  # pragma: no cover - what static tools see
@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         raft as raft,
         report as report,
     )
-    from .design.balance import balance as balance
+    from .design.balance import balance as balance, balance_finding as balance_finding
     from .design.compare import (
         Comparison as Comparison,
         compare as compare,

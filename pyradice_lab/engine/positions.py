@@ -29,7 +29,7 @@ import numpy as np
 
 from .schema import Table, read_document, validate
 
-__all__ = ["check_choice", "read_position", "seats_by_index", "exact_columns", "sampled_columns"]
+__all__ = ["check_choice", "read_position", "seats_by_index", "SeatNumbers", "exact_columns", "sampled_columns"]
 
 
 def check_choice(value, name: str, allowed):
@@ -59,6 +59,22 @@ def read_position(source, position_type: type, spec: Table, build: Callable, com
         raise TypeError(f"position must be a path, a mapping or a {position_type.__name__}, got "
                         f"{type(source).__name__}")
     return build(validate(spec, doc, file=file), comp, file)
+
+
+class SeatNumbers:
+    """The one numbering of a position's seats: ``seat`` / ``first_seat`` are the 0-based indices a position
+    holds, ``to_move`` / ``first_player`` the numbers from 1 the file and every text use (mixed into a game's
+    ``Position``)."""
+
+    @property
+    def to_move(self) -> int:
+        """The seat about to move, numbered from 1 (as in the file and every text; ``seat`` is its 0-based index)."""
+        return self.seat + 1
+
+    @property
+    def first_player(self) -> int:
+        """The start player's seat, numbered from 1 (``first_seat`` is its 0-based index)."""
+        return self.first_seat + 1
 
 
 def seats_by_index(doc: Mapping, deciders: int, fail: Callable, *, seats: int | None = None,

@@ -30,5 +30,6 @@ PLAN = ReportPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "
 BENCH = BenchPlan(cold=None, first_call={},
                   memory={"players": 2, "automa": True, "policies": "random_legal"},
                   memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200},
+                  multifidelity={"metric": "hazards_per_game", "strong_games": 40, "cheap_games": 80},
                   cost={"random_legal": 0.00015, "automa": 0.00015, "heuristic": 0.00052, "greedy": 0.00048,
                         "expectimax": 0.0055, "mcts_late": 0.13, "mcts": 1.3, "mcts_v2": 0.15})

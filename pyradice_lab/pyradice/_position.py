@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import read_position, seats_by_index
+from ..engine.positions import SeatNumbers, read_position, seats_by_index
 from ..engine.schema import Array, Field, Int, Records, SchemaError, Str, Table
 from .components import Setup, coerce_components
 from .geometry import PYRAMID, quarry_geometry
@@ -62,7 +62,7 @@ def position_spec() -> Table:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(SeatNumbers):
     """A validated Pyradice position (build with :func:`load_position` or :func:`position_from_game`).
 
     ``occupied`` (n,) which quarry positions hold a die, ``values`` / ``colours`` (n,) what shows of them (0 / -1
@@ -84,16 +84,6 @@ class Position:
 
     def __deepcopy__(self, memo):      # immutable in use; pandas deep-copies the attrs of every slice
         return self
-
-    @property
-    def to_move(self) -> int:
-        """The seat about to move, numbered from 1 (as in the file and every text; ``seat`` is its 0-based index)."""
-        return self.seat + 1
-
-    @property
-    def first_player(self) -> int:
-        """The start player's seat, numbered from 1 (``first_seat`` is its 0-based index)."""
-        return self.first_seat + 1
 
     @property
     def turns_played(self) -> int:

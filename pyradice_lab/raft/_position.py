@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import read_position, seats_by_index
+from ..engine.positions import SeatNumbers, read_position, seats_by_index
 from ..engine.schema import (
     Array,
     Field,
@@ -69,7 +69,7 @@ def position_spec() -> Table:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(SeatNumbers):
     """A validated Rocking Raft position (build with :func:`load_position` or :func:`position_from_game`).
 
     ``raft`` (9, colours) gems per space (row by row from the north-west corner); ``boats[seat]`` a tuple of
@@ -93,16 +93,6 @@ class Position:
     comp: Components = field(repr=False)
     played: tuple | None = None
     fallen: np.ndarray | None = None
-
-    @property
-    def to_move(self) -> int:
-        """The seat about to move, numbered from 1 (as in the file and every text; ``seat`` is its 0-based index)."""
-        return self.seat + 1
-
-    @property
-    def first_player(self) -> int:
-        """The start player's seat, numbered from 1 (``first_seat`` is its 0-based index)."""
-        return self.first_seat + 1
 
     def document(self) -> dict:
         """The position as a plain document (the file format; :func:`load_position` reads it back)."""
