@@ -382,8 +382,56 @@ class PurramidDesk(Desk):
     def warm_body(self) -> dict:
         return {"layout": self.boards.default, "roll": [1, 2, 3, 4, 5], "yarn": 1}
 
+    # the recommendation in the board's words (engine/recommend.py): spaces by the number printed on them, the
+    # row from the bottom and the place from the left, both from 1
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        objective = str(answer.get("objective", "tiles"))
+        if objective == "tiles":
+            return "expected tiles this turn", False
+        return "chance of " + objective.removeprefix("P(").removesuffix(")"), True
+
+    def describe(self, option: dict, answer: dict) -> dict:
+        return _describe_option(option, answer)
+
     def warm(self) -> None:
         warm_up(self.boards).join()
+
+
+def _space_words(space) -> str:
+    """Where a space is, as a player finds it on the board: ``"bottom row, 3rd from the left"``."""
+    r, c = int(space[0]), int(space[1])
+    row = "bottom row" if r == 0 else f"row {r + 1} from the bottom"
+    return f"{row}, {_ordinal(c + 1)} from the left"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_THEN = {"continue": "then roll on", "stop": "then stop", "burst": "then the turn bursts"}
+
+
+def _describe_option(o: dict, answer: dict) -> dict:
+    """One option of :func:`advise_json` in the board's words (the recommendation; placements of other dice on
+    the same space with the same value are merged by the page's recommendation)."""
+    burst = o.get("burst_probability")
+    extra = "" if burst is None else f"{100 * float(burst):.0f}% chance the turn ends in a burst"
+    action = o.get("action")
+    if o.get("space") is not None:
+        group = f"put {{}} on the {o['number']} ({_space_words(o['space'])})"
+        then = _THEN.get(o.get("then"), "")
+        if then:
+            group += ", " + then
+        variant = "+".join(str(d) for d in o.get("dice", ()))
+        return {"label": group.format(variant), "group": group, "variant": variant, "value": o.get("value"),
+                "extra": extra}
+    dice = (answer.get("burst_odds") or {}).get("dice")
+    words = {"stop": ("stop now", "bank this turn's tiles"),
+             "continue": (f"roll the {dice} dice left" if dice else "roll on", ""),
+             "reroll": ("spend a yarn token to reroll", ""),
+             "burst": ("nothing fits: the turn bursts", "no placement fits this roll")}
+    label, why = words.get(action, (str(action), ""))
+    return {"label": label, "value": o.get("value"), "detail": why, "extra": extra if action != "burst" else ""}
 
 
 #: the desk the web server builds for this game

@@ -7,6 +7,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
   const st = { board: null, layout: null, covered: new Set(), placed: new Set(), turnDice: 5, diceLeft: 5,
                yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null };
   const $ = (id) => document.getElementById(id);
+  const IDS = { alts: "alts", table: "options", summary: "ranking-summary" }, GAME = "purramid";
   const key = (s) => s[0] + "," + s[1];
 
   function el(name, attrs, parent) {
@@ -83,7 +84,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     document.querySelectorAll(".die-btn").forEach((b) => { b.disabled = need <= 0; });
   }
 
-  function changed() { st.best = null; syncControls(); draw(); ask(); }
+  function changed() { st.best = null; window.clearRecommendation(IDS, true, GAME); syncControls(); draw(); ask(); }
 
   function body() {
     const b = { layout: st.board, covered: [...st.covered].map((k) => k.split(",").map(Number)),
@@ -96,11 +97,10 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
   }
 
   const pct = (p) => (100 * p).toFixed(1) + "%";
-  const fmt = (v) => st.objective === "tiles" ? v.toFixed(3) : pct(v);
 
   async function ask() {
     if (st.roll.length > 0 && st.roll.length < st.diceLeft) {
-      $("verdict").textContent = `Enter ${st.diceLeft - st.roll.length} more dice of the roll.`;
+      window.clearRecommendation(IDS, false, GAME);   // the roll shown says how many dice are missing
       return;
     }
     const seq = ++st.seq;
@@ -144,32 +144,13 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 
   function showError(msg) {
     $("error").textContent = msg; $("error").hidden = false;
-    $("options").querySelector("tbody").innerHTML = ""; $("verdict").textContent = ""; $("play-best").hidden = true;
+    window.clearRecommendation(IDS, false, GAME); $("play-best").hidden = true;
   }
 
   function show(d) {
-    const tb = $("options").querySelector("tbody"); tb.innerHTML = "";
-    d.options.forEach((o, i) => {
-      const tr = document.createElement("tr");
-      const cells = [i + 1, o.action, fmt(o.value), pct(o.burst_probability), fmt(o.regret), o.then || ""];
-      cells.forEach((c, j) => {
-        const td = document.createElement("td"); td.textContent = c; if (j >= 2 && j <= 4) td.className = "n";
-        tr.appendChild(td);
-      });
-      tb.appendChild(tr);
-    });
-    const b = d.best, v = $("verdict");
-    v.innerHTML = "";
-    const add = (text, cls) => { const s = document.createElement("span"); s.textContent = text; if (cls) s.className = cls; v.appendChild(s); };
-    if (b.space) {
-      add(`Best: put ${b.dice.join("+")} on ${b.space[0]},${b.space[1]} (the ${b.number}), then `);
-      add(b.then === "continue" ? "roll on" : b.then === "stop" ? "stop" : "the turn is lost (burst)", b.then);
-      add(".");
-    } else if (b.action === "stop" || b.action === "continue") {
-      add("Best: "); add(b.action === "stop" ? "stop now" : "roll the dice left", b.action); add(".");
-    } else if (b.action === "reroll") add("Best: spend a yarn token to reroll.");
-    else add("Burst: no placement fits this roll.", "stop");
-    v.dataset.action = b.action;
+    const b = d.best;
+    window.showRecommendation(d.recommendation, IDS, GAME);
+    $("rec-headline").dataset.action = b.action;
     st.best = b.space; st.bestDice = b.dice.length; draw();
     $("play-best").hidden = !b.space;
     const od = d.burst_odds;

@@ -10,6 +10,7 @@
   const COLOURS = { r: "#d32f2f", y: "#f2c12e", g: "#2e7d32", b: "#1e5bc6", k: "#222", R: "#d32f2f", Y: "#f2c12e",
                     B: "#1e5bc6", K: "#222" };
   const st = { game: null, seq: 0, data: {}, best: null, answer: null, titles: {}, ticker: null };
+  const IDS = { alts: "table-alts", table: "table-options", summary: "table-ranking-summary" };
 
   function el(name, attrs, parent, text) {
     const e = document.createElementNS(SVGNS, name);
@@ -43,7 +44,6 @@
     g.addEventListener("click", fn);
     g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); } });
   }
-  const fmt = (v) => (v === null || v === undefined) ? "" : Number(v).toFixed(3);
 
   // ------------------------------------------------------------------------------------------ asking
   // a wait the player can see: the seconds so far, counted on the page between the server's answers
@@ -89,23 +89,13 @@
   }
   function showError(msg) {
     $("table-error").textContent = msg; $("table-error").hidden = false;
-    $("table-options").querySelector("tbody").innerHTML = ""; $("table-verdict").textContent = "";
+    window.clearRecommendation(IDS, false, st.game);
     $("table-play").hidden = true; st.best = null;
     if (GAMES[st.game].layout) GAMES[st.game].draw();
   }
   function showOptions(G, d) {
-    const head = $("table-options").querySelector("thead tr"), tb = $("table-options").querySelector("tbody");
-    head.innerHTML = ""; tb.innerHTML = "";
-    for (const c of ["#", "option", "value", "regret", "why"]) h("th", {}, head, c);
-    d.options.forEach((o, i) => {
-      const tr = h("tr", {}, tb);
-      const value = o.se !== undefined && o.se !== null ? `${fmt(o.value)} ± ${fmt(o.se)}` : fmt(o.value);
-      [i + 1, o.option, value, fmt(o.regret), o.why || ""].forEach((c, j) => {
-        h("td", j === 2 || j === 3 ? { class: "n" } : {}, tr, c);
-      });
-    });
-    $("table-verdict").textContent = "Best: " + d.best.option + (d.best.then ? " — " + d.best.then : "");
-    $("table-verdict").dataset.option = d.best.option;
+    window.showRecommendation(d.recommendation, IDS, st.game);
+    $("rec-headline").dataset.option = d.best.option;
     $("table-note").textContent = `ranked by: ${d.player || "?"}` + (d.player_why ? ` (${d.player_why})` : "") +
       `; value: ${d.objective}; answered in ${(1000 * d.seconds).toFixed(0)} ms.` +
       (d.moves ? ` ${d.moves} moves, the ${d.candidates} best sampled ${d.samples} times each (seed ${d.seed}).` : "");
@@ -241,7 +231,12 @@
       svg.innerHTML = "";
       const C = 110, PAD = 40, X0 = PAD, Y0 = PAD;
       const seats = d.seat.length, boatsY = Y0 + 3 * C + PAD;
-      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
+      // a phone: the lifeboats under the raft, with slots big enough to tap; a wide screen: beside it
+      const narrow = window.matchMedia("(max-width: 700px)").matches;
+      const BW = narrow ? 200 : 150, SP = narrow ? 32 : 20, R = narrow ? 11 : 7, BH = narrow ? 60 : 40;
+      const seatH = narrow ? BH + 32 : 3 * C / Math.max(seats, 3), by0 = narrow ? Y0 + 3 * C + 70 : Y0;
+      svg.setAttribute("viewBox", narrow ? `0 0 ${Math.max(3 * C + 2 * PAD, 2 * BW + 2 * PAD)} ${by0 + seats * seatH + 10}`
+        : `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
       const best = st.best && st.best.edge ? st.best : null;
       const edges = { north: [X0, Y0 - 12, X0 + 3 * C, Y0 - 12], south: [X0, Y0 + 3 * C + 12, X0 + 3 * C, Y0 + 3 * C + 12],
                       west: [X0 - 12, Y0, X0 - 12, Y0 + 3 * C], east: [X0 + 3 * C + 12, Y0, X0 + 3 * C + 12, Y0 + 3 * C] };
@@ -273,21 +268,23 @@
       for (const x0 of L.letters) for (let n = 0; n < (hand[x0] || 0); n++, hk++)
         el("circle", { cx: X0 + 60 + 19 * hk, cy: hy + 15, r: 8, fill: COLOURS[x0], stroke: "#fff" }, hg);
       clickable(hg, () => this.hand());
-      const bx = X0 + 3 * C + PAD + 10;
+      const bx = narrow ? X0 - 20 : X0 + 3 * C + PAD + 10;
       d.seat.forEach((s, si) => {
-        const y = Y0 + si * (3 * C / Math.max(seats, 3));
+        const y = by0 + si * seatH;
         el("text", { class: "label", x: bx, y: y + 12 }, svg,
            `seat ${si + 1}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
         s.boats.forEach((b, bi) => {
-          const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
+          const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * BW;
           const g = el("g", { class: "boat" }, svg);
-          el("rect", { x: gx, y: y + 18, width: 140, height: 40, rx: 8 }, g);
+          el("rect", { x: gx, y: y + 18, width: BW - 10, height: BH, rx: 8 }, g);
           el("text", { x: gx + 6, y: y + 32 }, g, `#${b.card} (${card.points} pts)`);
           let k = 0;
           for (const [colour, n] of Object.entries(card.slots)) for (let j = 0; j < n; j++, k++) {
             const filled = (f[colour] || 0) > j;
             const sg = el("g", { class: "slot", "data-slot": `${si},${bi},${colour},${j}` }, svg);
-            el("circle", { cx: gx + 14 + 20 * k, cy: y + 47, r: 7, fill: filled ? COLOURS[colour] : "#fff",
+            const cx = gx + 6 + SP / 2 + SP * k;
+            el("rect", { x: cx - SP / 2, y: y + 18, width: SP, height: BH, fill: "transparent" }, sg);  // the tap area
+            el("circle", { cx, cy: y + 18 + BH - R - 5, r: R, fill: filled ? COLOURS[colour] : "#fff",
                            stroke: COLOURS[colour] }, sg);
             clickable(sg, () => this.slot(si, bi, colour, j));
           }
@@ -443,7 +440,7 @@
 
   const GAMES = { meerkat: Meerkat, raft: Raft, pyradice: Pyradice };
 
-  function changed() { st.best = null; GAMES[st.game].draw(); ask(); }
+  function changed() { st.best = null; window.clearRecommendation(IDS, true, st.game); GAMES[st.game].draw(); ask(); }
 
   function seedControl(c, G, game) {
     const l = h("label", {}, c, "Game seed ");
@@ -452,9 +449,9 @@
     let turn = null, stage = null;
     if (G.stages) {       // Meerkat and Raft: any turn of the seeded game (position_from_game), either decision
       const lt = h("label", {}, c, "Turn ");
-      turn = h("input", { id: "table-turn", type: "number", min: 0, max: 200, value: G.layout.turn }, lt);
+      turn = h("input", { id: "table-turn", type: "number", min: 1, max: 200, value: G.layout.turn }, lt);
       turn.style.width = "5em";
-      stage = select("table-stage", "Decision", G.stages, G.layout.stage, c, () => {});
+      stage = select("table-stage", "At", G.stages, G.layout.stage, c, () => {});
     }
     button("table-new", "Load this game's turn", c, () => {
       G.previous = G.layout; G.layout = null;
@@ -489,11 +486,15 @@
     for (const [g, id] of Object.entries(views)) if ($(id)) $(id).hidden = g !== game;
     $("table-view").hidden = Boolean(own);
     document.body.dataset.game = game;
+    window.recallRecommendation(game);
     if (!own) {
       if (!GAMES[game]) GAMES[game] = generic(game, st.titles[game] || game);
       load(game);
     }
   }
+
+  // a phone turned, a window resized: the picture is drawn again for its width
+  window.addEventListener("resize", () => { const G = GAMES[st.game]; if (G && G.layout && G.doc !== undefined) G.draw(); });
 
   async function init() {
     const views = window.gameViews || {};
