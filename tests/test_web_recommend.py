@@ -1,0 +1,103 @@
+"""The one recommendation the page shows (engine/recommend.py and each game's ``Desk.describe``): the sentence,
+options in the board's words numbered from 1, identical options merged, every option valued or "not searched"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pyradice_lab.engine.recommend import recommendation
+from pyradice_lab.web import build_desks
+
+
+def test_the_sentence_names_the_best_its_value_why_and_the_runner_up():
+    rec = recommendation([{"label": "stop now", "value": 0.62, "detail": "banks 3 tiles"},
+                          {"label": "roll on", "value": 0.5, "extra": "40% chance of a burst"},
+                          {"label": "reroll", "value": None}], value_name="chance of at least 3 tiles", percent=True)
+    assert rec["headline"] == ("Best: stop now — 62.0% chance of at least 3 tiles: banks 3 tiles. Runner-up: roll on, "
+                               "12.0% less (50.0%).")
+    assert "".join(p["text"] for p in rec["parts"]) == rec["headline"]
+    assert [o["value_text"] for o in rec["options"]] == ["62.0%", "50.0%", "not searched"]
+    assert [o["diff_text"] for o in rec["options"]] == ["best", "12.0% less", "not searched"]
+    assert rec["not_searched"] == 1 and rec["merged"] == 0
+    assert recommendation([{"label": "a", "value": 1.0}], value_name="v")["headline"].endswith("the only option.")
+    with pytest.raises(ValueError, match="value_name"):
+        recommendation([], value_name="")
+
+
+def test_options_alike_are_merged_only_with_the_same_value():
+    rows = [{"label": f"put it on space {k}", "group": "put it on space {}", "variant": k, "value": 2.0} for k in
+            (1, 2, 3, 5)]
+    rows.insert(2, {"label": "put it on space 4", "group": "put it on space {}", "variant": 4, "value": 1.0})
+    rows.append({"label": "x", "group": "other {}", "variant": "a", "value": None})        # no value, no tie
+    rows.append({"label": "y", "group": "other {}", "variant": "b", "value": None})
+    rec = recommendation(rows, value_name="points")
+    labels = [o["label"] for o in rec["options"]]
+    assert labels == ["put it on space 1–3 or 5", "put it on space 4", "x", "y"]
+    assert rec["options"][0]["count"] == 4 and rec["merged"] == 3
+    tied = recommendation([{**r, "tie": 1.5} for r in rows[-2:]], value_name="points")
+    assert [o["label"] for o in tied["options"]] == ["other a or b"]
+    runs = recommendation([{"label": "", "group": "s {}", "variant": k, "value": 1.0} for k in (1, 2, 3, 4, 6)],
+                          value_name="v")
+    assert runs["options"][0]["label"] == "s 1–4 or 6"
+
+
+@pytest.fixture(scope="module")
+def desks():
+    return build_desks("A")
+
+
+def test_purramid_names_spaces_as_on_the_board(desks):
+    desk = desks["purramid"]
+    answer = {"objective": "tiles", "burst_odds": {"dice": 3}, "options": [
+        {"action": "place 1+4+5 on 0,5 (10)", "space": [0, 5], "number": 10, "dice": [1, 4, 5], "value": 4.8,
+         "burst_probability": 0.23, "then": "continue"},
+        {"action": "place 2+3+5 on 0,5 (10)", "space": [0, 5], "number": 10, "dice": [2, 3, 5], "value": 4.8,
+         "burst_probability": 0.23, "then": "continue"},
+        {"action": "place 2 on 1,0 (2)", "space": [1, 0], "number": 2, "dice": [2], "value": 4.5,
+         "burst_probability": 0.3, "then": "stop"},
+        {"action": "stop", "space": None, "number": None, "dice": [], "value": 1.0, "burst_probability": 0.0}]}
+    rec = desk.recommend(answer)
+    assert [o["label"] for o in rec["options"]] == [
+        "put 1+4+5 or 2+3+5 on the 10 (bottom row, 6th from the left), then roll on",
+        "put 2 on the 2 (row 2 from the bottom, 1st from the left), then stop", "stop now"]
+    assert rec["headline"].startswith("Best: put 1+4+5 or 2+3+5 on the 10 (bottom row, 6th from the left), then "
+                                      "roll on — 4.80 expected tiles this turn: 23% chance the turn ends in a burst.")
+    chance = desk.recommend({**answer, "objective": "P(at least 3 tiles)"})
+    assert chance["value_name"] == "chance of at least 3 tiles" and chance["percent"]
+
+
+def test_pyradice_options_are_dice_and_spaces_not_tuples_and_symmetric_moves_merge(desks):
+    desk = desks["pyradice"]
+    layout = desk.layout({})
+    answer = desk.advise({"position": layout["position"], "samples": 16, "candidates": 4})
+    rec = desk.recommend(answer)
+    labels = [o["label"] for o in rec["options"]]
+    assert not any(re.search(r"\(\d+, \d+, \d+\)|L\d\.\d", x) for x in labels), labels
+    assert all(x.startswith("take the ") and " layer, row " in x for x in labels)
+    assert len(labels) < len(answer["options"]) and rec["merged"] == len(answer["options"]) - len(labels)
+    assert all(o["value_text"] for o in rec["options"])
+    searched = sum(1 for o in answer["options"] if o["value"] is not None)
+    assert rec["not_searched"] == sum(1 for o in rec["options"] if o["value_text"] == "not searched") > 0
+    assert sum(o["count"] for o in rec["options"] if o["value"] is not None) == searched
+
+
+def test_raft_hold_times_alike_merge_and_the_table_shrinks(desks):
+    desk = desks["raft"]
+    answer = desk.advise({"position": desk.layout({})["position"]})
+    rec = desk.recommend(answer)
+    assert len(answer["options"]) == 110 and len(rec["options"]) <= 110
+    best = answer["best"]
+    assert rec["options"][0]["label"].startswith(f"tilt the raft at the {best['edge']} edge, {best['finger']} finger")
+    assert rec["headline"].startswith("Best: tilt the raft") and "expected points" in rec["headline"]
+
+
+def test_meerkat_actions_name_the_tile_and_the_meerkats(desks):
+    desk = desks["meerkat"]
+    answer = desk.advise({"position": desk.layout({"stage": "action"})["position"]})
+    labels = [o["label"] for o in desk.recommend(answer)["options"]]
+    for o, label in zip(answer["options"], labels):
+        if o.get("tile") is not None:
+            assert label.endswith(f"on tile {o['tile']}")
+            assert ("queen" in label) == (o["meerkats"] < 0)
