@@ -101,3 +101,21 @@ def test_meerkat_actions_name_the_tile_and_the_meerkats(desks):
         if o.get("tile") is not None:
             assert label.endswith(f"on tile {o['tile']}")
             assert ("queen" in label) == (o["meerkats"] < 0)
+
+
+def test_a_pyradice_goal_token_changes_the_advice(desks):
+    """The goal tokens on the table decide the move: the level-1 goal C5 instead of C6 (the seeded deal's) makes
+    the advisor take another die (the page edits ``setup.goals``; the catalogue it offers is the layout's)."""
+    desk = desks["pyradice"]
+    layout = desk.layout({})
+    assert {g["code"] for g in layout["catalogue"]["goals"]} >= {"C5", "C6"}
+    assert len(layout["catalogue"]["cards"]) >= 4 and layout["catalogue"]["skills"]
+    base = layout["position"]
+    other = {**base, "setup": {**base["setup"], "goals": ["C5", *base["setup"]["goals"][1:]]}}
+    assert base["setup"]["goals"][0] == "C6"
+    ask = {"samples": 16, "candidates": 4}
+    before = desk.recommend(desk.advise({"position": base, **ask}))
+    after = desk.recommend(desk.advise({"position": other, **ask}))
+    assert before["options"][0]["label"] != after["options"][0]["label"], before["headline"]
+    assert before["options"][0]["label"].startswith("take the yellow 2")
+    assert after["options"][0]["label"].startswith("take the yellow 1")

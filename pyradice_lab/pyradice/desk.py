@@ -61,7 +61,8 @@ class PyradiceDesk(Desk):
                     "seat": [{"seat": s, "pyramid": list(empty)} for s in range(players)]}
         return {"game": self.name, "title": self.title, "seed": seed, "players": players, "n": geom.n,
                 "shapes": [list(x) for x in geom.shapes], "dice": dice, "spaces": spaces, "letters": letters,
-                "colours": names, "cards": table.card_labels(), "describe": setup.describe(), "position": position}
+                "colours": names, "cards": table.card_labels(), "describe": setup.describe(), "position": position,
+                "catalogue": _catalogue(setup)}
 
     def warm_body(self) -> dict:
         return {"position": self.layout({})["position"], "samples": 2, "candidates": 2}
@@ -108,6 +109,16 @@ class PyradiceDesk(Desk):
 
 
 _LAYERS = ("bottom", "middle", "top")
+
+
+def _catalogue(setup) -> dict:
+    """The goal tokens, skill tokens and objective cards a table may show (the page's choices for the setup)."""
+    comp = setup.catalogue
+    return {"goals": [{"code": g.code, "name": g.name, "number": int(g.number), "description": g.description}
+                      for g in comp.goals.values()],
+            "skills": [{"code": k.code, "name": k.name, "level": int(k.level), "description": k.description}
+                       for k in comp.skills.values()],
+            "cards": [{"name": c.name, "description": c.description} for c in comp.cards.values()]}
 
 
 def _dice(pos, df) -> list[dict]:

@@ -305,6 +305,30 @@
       this.occ = new Set(L.dice.map((x) => x.i));
       this.pyr = Array.from({ length: L.players }, () => ({ v: Array(21).fill(0), c: Array(21).fill(-1) }));
       this.toMove = L.position.to_move; this.selected = null;
+      this.setup = JSON.parse(JSON.stringify(L.position.setup));
+    },
+    // the goal tokens, skill tokens and objective cards (with their discs) on the table: shown in the summary,
+    // each one a choice from the components' catalogue (the server checks the combination)
+    setupControls(c) {
+      const L = this.layout, S = this.setup, cat = L.catalogue, box = h("details", { class: "setup", id: "pr-setup" }, c);
+      const summary = h("summary", {}, box);
+      const show = () => {
+        summary.textContent = `Goals (levels 1-5): ${S.goals.join(" ")} · skills (levels 2-6): ` +
+          `${S.skills.map((x) => x || "-").join(" ")} · cards: ${S.cards.map((x, i) => S.discs ? `${x} (${S.discs[i]})` : x).join(", ")}`;
+      };
+      show();
+      const set = (fn) => (v) => { fn(v); show(); changed(); };
+      S.goals.forEach((code, k) => select(`pr-goal-${k + 1}`, `Goal, level ${k + 1}`,
+        cat.goals.map((g) => [g.code, `${g.code} ${g.name}`]), code, box, set((v) => { S.goals[k] = v; })));
+      S.skills.forEach((code, k) => select(`pr-skill-${k + 2}`, `Skill, level ${k + 2}`,
+        [["", "none"], ...cat.skills.filter((x) => x.level === k + 2).map((x) => [x.code, `${x.code} ${x.name}`])],
+        code || "", box, set((v) => { S.skills[k] = v || null; })));
+      S.cards.forEach((name, k) => {
+        select(`pr-card-${k + 1}`, `Card ${k + 1}`, cat.cards.map((x) => [x.name, x.name]), name, box,
+               set((v) => { S.cards[k] = v; }));
+        if (S.discs) select(`pr-disc-${k + 1}`, "disc", L.colours.map((x) => [x, x]), S.discs[k], box,
+                            set((v) => { S.discs[k] = v; }));
+      });
     },
     controls(c) {
       select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
@@ -315,6 +339,7 @@
       select("pr-mode", "Click a die", [["take", "takes it (then a space: the move)"], ["value", "turns its value"],
                                         ["colour", "changes its colour"], ["remove", "removes / puts it back"]],
              this.mode, c, (v) => { this.mode = v; this.selected = null; this.draw(); });
+      if (this.layout.catalogue) this.setupControls(c);
     },
     topFree(i) { const n = this.layout.n; return this.layout.dice[i].covers.every((j) => j === n || !this.occ.has(j)); },
     freeSides(i) { const n = this.layout.n; return this.layout.dice[i].sides.filter((j) => j === n || !this.occ.has(j)).length; },
@@ -325,6 +350,7 @@
     },
     position() {
       const L = this.layout, pos = JSON.parse(JSON.stringify(L.position));
+      if (this.setup) pos.setup = JSON.parse(JSON.stringify(this.setup));     // as set on the page
       const keys = ["bottom", "middle", "top"];
       keys.forEach((key, layer) => {
         const [rows, cols] = L.shapes[layer], out = [];
