@@ -16,10 +16,10 @@ def test_the_sentence_names_the_best_its_value_why_and_the_runner_up():
                           {"label": "roll on", "value": 0.5, "extra": "40% chance of a burst"},
                           {"label": "reroll", "value": None}], value_name="chance of at least 3 tiles", percent=True)
     assert rec["headline"] == ("Best: stop now — 62.0% chance of at least 3 tiles: banks 3 tiles. Runner-up: roll on, "
-                               "12.0% less (50.0%).")
+                               "12.0 percentage points less (50.0%).")
     assert "".join(p["text"] for p in rec["parts"]) == rec["headline"]
     assert [o["value_text"] for o in rec["options"]] == ["62.0%", "50.0%", "not searched"]
-    assert [o["diff_text"] for o in rec["options"]] == ["best", "12.0% less", "not searched"]
+    assert [o["diff_text"] for o in rec["options"]] == ["best", "12.0 percentage points less", "not searched"]
     assert rec["not_searched"] == 1 and rec["merged"] == 0
     assert recommendation([{"label": "a", "value": 1.0}], value_name="v")["headline"].endswith("the only option.")
     with pytest.raises(ValueError, match="value_name"):
@@ -119,3 +119,22 @@ def test_a_pyradice_goal_token_changes_the_advice(desks):
     assert before["options"][0]["label"] != after["options"][0]["label"], before["headline"]
     assert before["options"][0]["label"].startswith("take the yellow 2")
     assert after["options"][0]["label"].startswith("take the yellow 1")
+
+
+def test_a_purramid_opponents_hand_near_the_end_changes_the_advice(desks):
+    """With the race (every player's tiles in hand, as the page sends it with objective "auto"): an opponent about
+    to finish (2 tiles left) makes the player go for all 3 of their tiles now; with 30 left, expected tiles."""
+    desk = desks["purramid"]
+    body = {"layout": "A", "roll": [6, 2, 5, 1, 3], "objective": "auto"}
+    near = desk.advise({**body, "race": {"hands": [3, 2], "seat": 0}})
+    far = desk.advise({**body, "race": {"hands": [3, 30], "seat": 0}})
+    assert near["race"]["objective"] == "at_least:3" and "player 2 has 2 tiles left" in near["race"]["reason"]
+    assert far["race"]["objective"] == "tiles"
+    rec_near, rec_far = desk.recommend(near), desk.recommend(far)
+    assert "chance of at least 3 tiles" in rec_near["headline"] and "%" in rec_near["headline"]
+    assert "expected tiles this turn" in rec_far["headline"]
+    assert [o["label"] for o in rec_near["options"][:3]] != [o["label"] for o in rec_far["options"][:3]]
+    with pytest.raises(ValueError, match="race is read with objective 'auto'"):
+        desk.advise({**body, "objective": "tiles", "race": {"hands": [3, 2], "seat": 0}})
+    with pytest.raises(ValueError, match="race"):
+        desk.advise({**body, "race": {"hands": [3], "seat": 0}})

@@ -70,6 +70,11 @@ def value_text(v, percent: bool = False, se=None) -> str:
     return text
 
 
+def _diff(d: float, percent: bool) -> str:
+    """A difference of values: of chances in percentage points."""
+    return f"{100 * d:.1f} percentage points" if percent else f"{d:.2f}"
+
+
 def _or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
@@ -154,7 +159,7 @@ def recommendation(rows: list[dict], *, value_name: str, percent: bool = False, 
             continue
         d = best["value"] - line["value"]
         line["diff_text"] = "best" if line is best else (
-            f"{value_text(abs(d), percent)} {lower if d >= 0 else higher}" if abs(d) > _SAME else "the same")
+            f"{_diff(abs(d), percent)} {lower if d >= 0 else higher}" if abs(d) > _SAME else "the same")
     parts = [("best", "No option to rank.")] if best is None else _sentence(lines, value_name, percent, lower, higher)
     return {"headline": "".join(text for _, text in parts), "parts": [{"kind": k, "text": t} for k, t in parts], "options": lines, "alternatives": int(alternatives), "value_name": value_name,
             "percent": bool(percent), "merged": len(rows) - len(lines),
@@ -181,5 +186,5 @@ def _sentence(lines, value_name, percent, lower, higher) -> list[tuple[str, str]
     d = best["value"] - second["value"]
     if abs(d) <= _SAME:
         return parts + [("runner", f" {_cap(second['label'])} is worth the same.")]
-    return parts + [("runner", f" Runner-up: {second['label']}, {value_text(abs(d), percent)} "
+    return parts + [("runner", f" Runner-up: {second['label']}, {_diff(abs(d), percent)} "
                                f"{lower if d >= 0 else higher} ({second['value_text']}).")]

@@ -51,7 +51,7 @@ MAX_VARIANTS = 12
 #: the fields of the keyword form of ``POST /api/purramid/advise``: those of :func:`.advisor.advise` that take
 #: no file path
 FIELDS = ("layout", "covered", "placed", "dice_left", "roll", "yarn", "turn_dice", "objective", "yarn_value",
-          "bonus", "yarn_tokens")
+          "bonus", "yarn_tokens", "race")
 #: the options beside a ``position`` document
 OPTIONS = ("objective", "yarn_value", "bonus")
 
@@ -160,7 +160,9 @@ def advise_json(body, boards: Boards) -> dict:
     Parameters
     ----------
     body : object
-        The parsed JSON body (an object with the fields :data:`FIELDS`).
+        The parsed JSON body (an object with the fields :data:`FIELDS`; ``race``: ``{"hands": [tiles in hand
+        per player in turn order], "seat": whose turn (0-based)}`` with ``objective: "auto"``, the objective
+        the race suggests, :func:`~.race.race_objective`).
     boards : Boards
         The server's boards (``create_app(...).state.boards``).
 
@@ -168,7 +170,8 @@ def advise_json(body, boards: Boards) -> dict:
     -------
     dict
         ``options`` (``advise``'s rows), ``best``, ``objective``, ``bonus``, ``burst_odds``, ``seconds``,
-        ``first_solve``.
+        ``first_solve``; with a race, ``race`` (the suggested ``objective``, its ``reason``, ``threat`` and
+        ``finish_now``).
 
     Examples
     --------
@@ -191,6 +194,10 @@ def advise_json(body, boards: Boards) -> dict:
     kwargs = {k: body[k] for k in FIELDS[1:] if k in body}
     if "objective" in kwargs and isinstance(kwargs["objective"], list):
         kwargs["objective"] = tuple(kwargs["objective"])
+    race = kwargs.pop("race", None)
+    if race is not None and kwargs.get("objective") != "auto":
+        raise RequestError("race is read with objective 'auto' (the objective the race suggests), got objective "
+                           f"{kwargs.get('objective', 'tiles')!r}")
     yv = kwargs.get("yarn_value")
     if isinstance(yv, (int, float)) and not isinstance(yv, bool) and yv > layout.capacity:
         raise RequestError(f"yarn_value must be at most {layout.capacity} (the tiles of board {name!r}), got {yv!r}")
@@ -199,6 +206,16 @@ def advise_json(body, boards: Boards) -> dict:
     dice_left = kwargs.get("dice_left", kwargs.get("turn_dice", 5))
     if "dice_left" not in kwargs and "turn_dice" in kwargs:
         kwargs["dice_left"] = kwargs["turn_dice"]
+    suggestion = None
+    if kwargs.get("objective") == "auto":     # the race's objective, before the variant is counted and solved
+        from .advisor import _race_advice
+
+        _check_advise_args(layout, {**kwargs, "objective": "tiles"})
+        if race is not None:
+            suggestion = _race_advice(race, layout, kwargs.get("covered", ()), int(kwargs.get("yarn", 0)),
+                                      boards.components, bool(kwargs.get("yarn_tokens", True)))
+        kwargs["objective"] = suggestion.objective if suggestion is not None else "tiles"
+        variant = (json.dumps(kwargs["objective"]), *variant[1:])
     _check_advise_args(layout, kwargs)
     boards.admit_variant(name, variant)
     first = name not in boards.solved
@@ -218,7 +235,10 @@ def advise_json(body, boards: Boards) -> dict:
         o["then"] = _then(o["then"])
     return {"layout": name, "options": options, "best": options[0], "objective": str(df["objective"].iloc[0]),
             "bonus": str(df["bonus"].iloc[0]), "seconds": seconds, "first_solve": first,
-            "burst_odds": _burst_odds(layout, kwargs.get("covered"), kwargs.get("placed"), int(dice_left))}
+            "burst_odds": _burst_odds(layout, kwargs.get("covered"), kwargs.get("placed"), int(dice_left)),
+            **({} if suggestion is None else {"race": {"objective": suggestion.label, "reason": suggestion.reason,
+                                                       "threat": suggestion.threat,
+                                                       "finish_now": suggestion.finish_now}})}
 
 
 def _check_advise_args(layout: Layout, kwargs: dict) -> None:
