@@ -113,6 +113,7 @@ def test_the_page_recommends_in_one_sentence_at_the_table(browser, server, game,
     sent = wait.until(lambda d: (lambda s: s if s and s != first and _headline(d) and (
         game != "purramid" or "roll" in s) else None)(_answered(d, game)))
     shown = _headline(d)
+    print(f"\n{game} at {size}: {shown}")
 
     # the sentence is the server's recommendation of the position the page sent
     desk = _APP["app"].state.desks[game]
