@@ -82,8 +82,12 @@ def _edit(d, game, size):
                 e.send_keys(tiles + "\t")
         for v in ROLL:                                         # ... and the roll: where do the dice go?
             click(d, f"#die-{v}")
-    elif game == "meerkat":
+    elif game == "meerkat" and size == "phone":
         click(d, 'g.tile[data-tile="9"]')                      # a meerkat of seat 1 on tile 9
+    elif game == "meerkat":                                    # the oasis token on tile 8 is "tan +3"
+        Select(d.find_element(By.ID, "mk-mode")).select_by_value("token")
+        Select(d.find_element(By.ID, "mk-token")).select_by_value("tan +3")
+        click(d, 'g.tile[data-tile="8"]')
     elif game == "raft":
         Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
         click(d, 'g.cell[data-cell="1,1"]')                    # a gem off the centre of the raft
@@ -124,6 +128,8 @@ def test_the_page_recommends_in_one_sentence_at_the_table(browser, server, game,
         assert len(sent["covered"]) == (20 if size == "phone" else 1) and sent["roll"] == list(ROLL)
         assert size == "phone" or (sent["race"] == {"hands": [3, 2, 18, 17], "seat": 0}
                                    and "race" in d.find_element(By.ID, "race").text.lower())
+    if game == "meerkat" and size == "desktop":
+        assert sent["position"]["tokens"]["8"] == "tan +3" and first["position"]["tokens"]["8"] == "blue move"
     if game == "pyradice" and size == "desktop":
         assert sent["position"]["setup"]["goals"][0] == "C5" and first["position"]["setup"]["goals"][0] == "C6"
     assert shown == expected["headline"], (shown, expected["headline"])
@@ -146,7 +152,7 @@ def test_the_page_recommends_in_one_sentence_at_the_table(browser, server, game,
     if mobile:   # every control a finger can hit: at least 44 x 44 px (the radio buttons' labels are)
         small = d.execute_script("""
             return [...document.querySelectorAll('button, select, input:not([type=radio]), summary, .mode label')]
-              .filter((e) => e.offsetParent !== null)
+              .filter((e) => e.offsetParent !== null && (!e.checkVisibility || e.checkVisibility()))
               .map((e) => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
               .filter(([, r]) => r.height < 44 || r.width < 44)
               .map(([n, r]) => `${n}: ${Math.round(r.width)} x ${Math.round(r.height)}`);""")

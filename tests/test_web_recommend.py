@@ -138,3 +138,15 @@ def test_a_purramid_opponents_hand_near_the_end_changes_the_advice(desks):
         desk.advise({**body, "objective": "tiles", "race": {"hands": [3, 2], "seat": 0}})
     with pytest.raises(ValueError, match="race"):
         desk.advise({**body, "race": {"hands": [3], "seat": 0}})
+
+
+def test_a_meerkat_oasis_token_changes_the_advice(desks):
+    """The oasis tokens on the tiles (the page sets them by clicking a tile): "tan +3" instead of "blue move" on
+    tile 8 makes the queen go to tile 8 rather than 9 (seed 1, turn 1, the action after the reroll)."""
+    desk = desks["meerkat"]
+    base = desk.layout({"stage": "action"})["position"]
+    assert base["tokens"]["8"] == "blue move"
+    other = {**base, "tokens": {**base["tokens"], "8": "tan +3"}}
+    before, after = (desk.recommend(desk.advise({"position": p})) for p in (base, other))
+    assert before["options"][0]["label"] == "put the queen on tile 9"
+    assert after["options"][0]["label"] == "put the queen on tile 8"

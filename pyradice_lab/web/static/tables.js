@@ -105,22 +105,56 @@
   // ------------------------------------------------------------------------------------------ Meerkat
   const Meerkat = {
     title: "Meerkat Kingdom",
-    sub: "Click a tile to put a meerkat of the chosen seat on it (or take one off, or move the queen there); " +
-         "click a die to turn it. The advisor ranks the reroll or the action.",
+    sub: "Click a tile to put a meerkat of the chosen seat on it (or take one off, move the queen or the male " +
+         "there, or set its oasis token); click a die to turn it; the seat's guardians, pups, bonus points and " +
+         "lost meerkats are under its line. The advisor ranks the reroll or the action.",
     legend: "Each tile: its number, its majority values, the meerkats of every seat (Q: the queen).",
-    layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
+    layout: null, doc: null, seat: 0, mode: "add", objective: "margin", token: "",
     stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
       const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i + 1}` : "automa"]);
-      select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
-      select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"]],
+      select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); this.refreshSeat(); });
+      select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"],
+                                  ["male", "moves the male"], ["token", "sets the oasis token"]],
              this.mode, c, (v) => { this.mode = v; });
+      select("mk-token", "Token", [["", "none (takes it off)"], ...this.layout.tokens.map((x) => [x, x])], this.token, c,
+             (v) => { this.token = v; });
+      this.seatControls(c);
       select("mk-stage", "Decision", [["reroll", "reroll (keep which dice?)"], ["action", "action (reroll done)"]],
              this.doc.stage, c, (v) => { this.doc.stage = v; changed(); });
       select("mk-objective", "Objective", [["margin", "points margin"], ["points", "own points"]], this.objective, c,
              (v) => { this.objective = v; changed(); });
     },
     body() { return { position: this.doc, objective: this.objective }; },
+    // the chosen seat's guardians in reserve, pups, bonus points and meerkats lost (the supply pays for the
+    // reserve and the lost ones: every seat's 20 meerkats stay accounted for; the server checks the rest)
+    seatControls(c) {
+      const box = h("details", { class: "setup", id: "mk-seat-details" }, c), summary = h("summary", {}, box);
+      const s = () => this.doc.seat[this.seat];
+      const show = () => {
+        const x = s();
+        summary.textContent = `${this.seat < this.doc.players ? "p" + (this.seat + 1) : "automa"}: supply ${x.supply}, ` +
+          `guardians in reserve ${x.reserve}, pups ${x.pups}, bonus ${x.bonus} points, lost ${x.lost}`;
+      };
+      show();
+      this.showSeat = show;
+      for (const [key, label, paid] of [["reserve", "Guardians in reserve", true], ["pups", "Pups", false],
+                                         ["bonus", "Bonus points", false], ["lost", "Meerkats lost", true]]) {
+        const l = h("label", {}, box, label + " ");
+        const inp = h("input", { id: `mk-${key}`, type: "number", min: 0, max: 20, value: s()[key] }, l);
+        inp.addEventListener("change", () => {
+          const x = s(), v = Math.max(0, Math.round(Number(inp.value)) || 0), d = v - x[key];
+          if (paid && d > x.supply) { inp.value = x[key]; return; }
+          if (paid) x.supply -= d;
+          x[key] = v; show(); changed();
+        });
+      }
+    },
+    refreshSeat() {
+      const x = this.doc.seat[this.seat];
+      for (const key of ["reserve", "pups", "bonus", "lost"]) if ($(`mk-${key}`)) $(`mk-${key}`).value = x[key];
+      if (this.showSeat) this.showSeat();
+    },
     click(t) {
       const s = this.doc.seat[this.seat], k = String(t), have = s.meerkats[k] || 0;
       if (this.mode === "add" && s.supply > 0) { s.meerkats[k] = have + 1; s.supply -= 1; }
@@ -128,7 +162,10 @@
         if (have === 1) delete s.meerkats[k]; else s.meerkats[k] = have - 1;
         s.supply += 1;
       } else if (this.mode === "queen" && s.queen >= 0) s.queen = s.queen === t ? 0 : t;
+      else if (this.mode === "male") this.doc.male = t;
+      else if (this.mode === "token") { if (this.token) this.doc.tokens[k] = this.token; else delete this.doc.tokens[k]; }
       else return;
+      if (this.showSeat) this.showSeat();
       changed();
     },
     turn(i) { this.doc.roll[i] = this.doc.roll[i] % 6 + 1; changed(); },
