@@ -88,9 +88,12 @@ def _edit(d, game, size):
         Select(d.find_element(By.ID, "mk-mode")).select_by_value("token")
         Select(d.find_element(By.ID, "mk-token")).select_by_value("tan +3")
         click(d, 'g.tile[data-tile="8"]')
-    elif game == "raft":
+    elif game == "raft" and size == "phone":
         Select(d.find_element(By.ID, "rf-mode")).select_by_value("remove")
         click(d, 'g.cell[data-cell="1,1"]')                    # a gem off the centre of the raft
+    elif game == "raft":                                       # the mover's first lifeboat is card #30
+        click(d, "#rf-table summary")
+        Select(d.find_element(By.ID, "rf-card-2-1")).select_by_value("30")
     elif size == "phone":
         Select(d.find_element(By.ID, "pr-mode")).select_by_value("value")
         click(d, "g.die.available")                            # a die of the quarry turned to another value
@@ -128,6 +131,8 @@ def test_the_page_recommends_in_one_sentence_at_the_table(browser, server, game,
         assert len(sent["covered"]) == (20 if size == "phone" else 1) and sent["roll"] == list(ROLL)
         assert size == "phone" or (sent["race"] == {"hands": [3, 2, 18, 17], "seat": 0}
                                    and "race" in d.find_element(By.ID, "race").text.lower())
+    if game == "raft" and size == "desktop":
+        assert [b["card"] for b in sent["position"]["seat"][1]["boats"]] == [30, 1]
     if game == "meerkat" and size == "desktop":
         assert sent["position"]["tokens"]["8"] == "tan +3" and first["position"]["tokens"]["8"] == "blue move"
     if game == "pyradice" and size == "desktop":

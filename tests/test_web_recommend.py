@@ -150,3 +150,19 @@ def test_a_meerkat_oasis_token_changes_the_advice(desks):
     before, after = (desk.recommend(desk.advise({"position": p})) for p in (base, other))
     assert before["options"][0]["label"] == "put the queen on tile 9"
     assert after["options"][0]["label"] == "put the queen on tile 8"
+
+
+def test_a_raft_lifeboat_card_and_the_timing_change_the_advice(desks):
+    """The lifeboat cards in front of the mover (their points and slots) and the mover's timing noise decide the
+    tilt: card #30 (R-YYY, 5 points) instead of #16 (RR-Y, 3) turns the tilt to the west edge's left finger space
+    for 4 s; a shakier hand (timing noise 0.8) holds the same space for 2 s instead of 2.5 s."""
+    desk = desks["raft"]
+    base = desk.layout({})["position"]
+    assert base["seat"][1]["boats"][0]["card"] == 16          # the second seat's: the one to tilt
+    seats = [dict(x) for x in base["seat"]]
+    seats[1] = {**seats[1], "boats": [{"card": 30, "filled": "-"}, *seats[1]["boats"][1:]]}
+    top = [desk.recommend(desk.advise({"position": p}))["options"][0]["label"]
+           for p in (base, {**base, "seat": seats}, {**base, "skill": 0.8})]
+    assert top[0] == "tilt the raft at the west edge, right finger space, for 2.5 s"
+    assert top[1] == "tilt the raft at the west edge, left finger space, for 4 s"
+    assert top[2].startswith("tilt the raft at the west edge, right finger space, for 2 ")

@@ -238,6 +238,32 @@
       select("rf-mode", "Click", [["add", "adds a gem"], ["remove", "removes a gem"]], this.mode, c, (v) => { this.mode = v; });
       select("rf-objective", "Objective", [["points", "expected points"], ["completed", "points completed now"]],
              this.objective, c, (v) => { this.objective = v; changed(); });
+      this.tableControls(c);
+    },
+    // every seat's score and lifeboat cards, the mover's timing noise and the cards above the pirate flag
+    tableControls(c) {
+      const d = this.doc, L = this.layout, box = h("details", { class: "setup", id: "rf-table" }, c);
+      const summary = h("summary", {}, box);
+      const show = () => {
+        summary.textContent = d.seat.map((x, i) => `seat ${i + 1}: ${x.score} pts (${x.boats.map((b) => "#" + b.card).join(", ")})`)
+          .join(" · ") + ` · timing noise ${d.skill === null || d.skill === undefined ? "the model's" : d.skill}` +
+          ` · ${d.flag < 0 ? "the flag is drawn" : d.flag + " cards above the flag"}`;
+      };
+      show();
+      const number = (id, label, value, attrs, set) => {
+        const l = h("label", {}, box, label + " ");
+        const inp = h("input", { id, type: "number", value, ...attrs }, l);
+        inp.addEventListener("change", () => { const v = Number(inp.value); if (Number.isNaN(v)) return; set(v); show(); changed(); });
+      };
+      number("rf-skill", "Your timing noise (0: perfect)", d.skill ?? "", { min: 0, max: 2, step: 0.05 },
+             (v) => { d.skill = v; });
+      number("rf-flag", "Cards above the pirate flag (-1: drawn)", d.flag, { min: -1, max: 60 }, (v) => { d.flag = Math.round(v); });
+      const cards = Object.entries(L.cards).sort((a, b) => Number(a[0]) - Number(b[0])).map(([id, x]) => [id, x.label]);
+      d.seat.forEach((x, si) => {
+        number(`rf-score-${si + 1}`, `Seat ${si + 1}: points`, x.score, { min: 0, max: 999 }, (v) => { x.score = Math.round(v); });
+        x.boats.forEach((b, bi) => select(`rf-card-${si + 1}-${bi + 1}`, `seat ${si + 1}, lifeboat ${bi + 1}`, cards, b.card, box,
+          (v) => { b.card = Number(v); b.filled = "-"; show(); changed(); }));
+      });
     },
     body() { return { position: this.doc, objective: this.objective }; },
     click(r, c) {
