@@ -400,7 +400,9 @@
       // set the quarry in front of you: a click on any die turns its value, changes its colour, or takes it off
       // the table / puts it back (the server checks the position and names what does not fit)
       select("pr-mode", "Click a die", [["take", "takes it (then a space: the move)"], ["value", "turns its value"],
-                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"]],
+                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"],
+                                        ["pvalue", "(a pyramid's space) turns its die's value, 6 → empty"],
+                                        ["pcolour", "(a pyramid's space) changes its die's colour"]],
              this.mode, c, (v) => { this.mode = v; this.selected = null; this.draw(); });
       if (this.layout.catalogue) this.setupControls(c);
     },
@@ -442,6 +444,11 @@
       else if (this.mode === "take" && this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); }
     },
     clickSpace(seat, s) {
+      const P = this.pyr[seat], nc = this.layout.letters.length;
+      if (this.mode === "pvalue") {      // set a pyramid as it stands on the table (the server checks it)
+        P.v[s] = (P.v[s] + 1) % 7; P.c[s] = P.v[s] ? Math.max(0, P.c[s]) : -1; changed(); return;
+      }
+      if (this.mode === "pcolour") { if (P.v[s]) { P.c[s] = (P.c[s] + 1) % nc; changed(); } return; }
       if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
       const d = this.layout.dice[this.selected], P = this.pyr[seat];
       P.v[s] = d.value; P.c[s] = d.colour;
