@@ -166,3 +166,21 @@ def test_a_raft_lifeboat_card_and_the_timing_change_the_advice(desks):
     assert top[0] == "tilt the raft at the west edge, right finger space, for 2.5 s"
     assert top[1] == "tilt the raft at the west edge, left finger space, for 4 s"
     assert top[2].startswith("tilt the raft at the west edge, right finger space, for 2 ")
+
+
+def test_the_pages_scripts_parse():
+    """Every script of the page is valid JavaScript (``node --check``; skipped without node): a syntax error
+    leaves the page blank, which only the slow browser tests would see otherwise."""
+    import shutil
+    import subprocess
+    from importlib import resources
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    static = resources.files("pyradice_lab.web").joinpath("static")
+    scripts = sorted(p for p in static.iterdir() if p.name.endswith(".js"))
+    assert {p.name for p in scripts} >= {"advisor.js", "recommend.js", "tables.js"}
+    for path in scripts:
+        run = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, f"{path.name}: {run.stderr.strip()[:500]}"

@@ -194,7 +194,8 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     const L = await res.json();
     if (!res.ok) { showError(L.error); return; }
     st.layout = L; st.board = L.name; st.covered.clear(); st.placed.clear(); st.roll = []; st.diceLeft = st.turnDice;
-    for (const s of L.position.covered || []) st.covered.add(key(s));
+    // the position file numbers rows and spaces from 1; the board (and the keyword API) from 0
+    for (const s of L.position.covered || []) st.covered.add(key([s[0] - 1, s[1] - 1]));
     st.hands = (L.position.player || []).map((p) => p.hand);
     handControls();
     const sel = $("board"); sel.innerHTML = "";

@@ -450,7 +450,7 @@
       }
       if (this.mode === "pcolour") { if (P.v[s]) { P.c[s] = (P.c[s] + 1) % nc; changed(); } return; }
       if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
-      const d = this.layout.dice[this.selected], P = this.pyr[seat];
+      const d = this.layout.dice[this.selected];
       P.v[s] = d.value; P.c[s] = d.colour;
       this.advance(this.selected);
     },
