@@ -211,9 +211,10 @@ def advise_json(body, boards: Boards) -> dict:
         from .advisor import _race_advice
 
         _check_advise_args(layout, {**kwargs, "objective": "tiles"})
-        if race is not None:
-            suggestion = _race_advice(race, layout, kwargs.get("covered", ()), int(kwargs.get("yarn", 0)),
-                                      boards.components, bool(kwargs.get("yarn_tokens", True)))
+        if race is not None:      # it solves turns of this board: under its lock (the solvers are shared)
+            with boards.locks[name]:
+                suggestion = _race_advice(race, layout, kwargs.get("covered", ()), int(kwargs.get("yarn", 0)),
+                                          boards.components, bool(kwargs.get("yarn_tokens", True)))
         kwargs["objective"] = suggestion.objective if suggestion is not None else "tiles"
         variant = (json.dumps(kwargs["objective"]), *variant[1:])
     _check_advise_args(layout, kwargs)
