@@ -284,7 +284,8 @@ H2_LOOSE = ParagraphStyle("h2_loose", parent=H2, keepWithNext=0)
 
 
 def findings_frame(sections) -> pd.DataFrame:
-    """Every finding of ``sections``, ranked as on the summary page, with where it is (section, experiment)."""
+    """Every finding of ``sections``, ranked as on the summary page, with where it is (section, experiment) and
+    the ``id`` a balance run takes (``<game> balance --finding ID``; "" for a finding it cannot answer)."""
     from ..engine.findings import findings_table
 
     found = [(sec, exp, f) for sec, exp in _experiments(sections) for f in exp.findings]
@@ -293,8 +294,12 @@ def findings_frame(sections) -> pd.DataFrame:
     if not ranked:
         return pd.DataFrame()
     table = findings_table(ranked)
+    from ..design._balance_finding import id_of
+
     table.insert(0, "experiment", [where[id(f)][2] for f in ranked])
     table.insert(0, "section", [where[id(f)][0] for f in ranked])
+    # the id `<game> balance --finding ID` takes (component findings a check measures with one metric)
+    table.insert(0, "id", [id_of(where[id(f)][2], f) for f in ranked])
     table.insert(0, "rank", range(1, len(ranked) + 1))
     return table
 
