@@ -244,7 +244,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         raise ValueError(f"finding {ref.id!r}: no lever: {exc}") from None
     levers = game_levers(game)
     b = levers.budget_for(cand.players) if levers is not None else None
-    policies = policies or get_game(game).report_player or None
+    policies = policies or get_game(game).report_player_at(cand.players) or None
     search_seed, widen_seed, guard_seed = spawn_seeds(rng, 3)
     kw = dict(budget=budget or (b.search if b else 20000), players=cand.players, policies=policies,
               components=components, first_games=first_games or (b.first if b else 200),

@@ -482,7 +482,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     if players is not None:
         kwargs["players"] = players
     if policies is None:
-        policies = get_game(game).report_player or None
+        policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         kwargs["policies"] = policies
     targets = dict(objectives)

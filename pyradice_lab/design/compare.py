@@ -213,7 +213,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         As for the game's ``simulate_games``; default: its default, the registry's ``default_players``.
     policies : str or list, optional
         The players of every game, as for ``simulate_games``; default: the game's report player
-        (``registry.get_game(game).report_player``, the strongest affordable at report scale), as for
+        at ``players`` (``registry.get_game(game).report_player_at(players)``, the strongest affordable at report
+        scale at that count), as for
         :func:`~pyradice_lab.design.balance.balance` (docs/guide/defaults.md).  Pass ``policies="greedy"`` for
         the fast heuristic.
     rng : int, SeedSequence, Generator or None
@@ -310,7 +311,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     if policies is None:  # the report player by default, as balance (docs/guide/defaults.md)
         from ..engine.registry import get_game
 
-        policies = get_game(game).report_player or None
+        policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         sim_kw["policies"] = policies
     from ..engine.execution import Pool, check_execution

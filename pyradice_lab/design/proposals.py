@@ -327,7 +327,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     from .balance import balance
 
     budget = budget or budget_for(c.game, c.players)
-    policies = policies or get_game(c.game).report_player
+    policies = policies or get_game(c.game).report_player_at(c.players)
     t0 = time.perf_counter()
     root = _seed(seed, c.id)
     search_seed, check_seed = root.spawn(2)

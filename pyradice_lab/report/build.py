@@ -78,6 +78,7 @@ from ..engine.sweep import (
     temporary_prefix,
     watch_parent,
 )
+from .players import add_margin_notes
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
@@ -149,7 +150,7 @@ def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | Non
     if parent_pid is not None:
         watch_parent(parent_pid)  # a worker process: exit if the report is killed
     t0, c0 = time.perf_counter(), time.process_time()
-    sec = builder(ctx)
+    sec = add_margin_notes(builder(ctx))  # issue 48: a report player's margin note beside the findings it measured
     rasterise(sec)
     sec.seconds = time.perf_counter() - t0
     sec.cpu_seconds = time.process_time() - c0
