@@ -49,6 +49,16 @@ class Mutation:
 
 
 MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("recommend-merge-values", "the recommendation merges options alike whatever their values",
+             "pyradice_lab/engine/recommend.py",
+             'key = (group, ("tie", r.get("tie")) if value is None else round(value / _SAME) if abs(value) < 1e6',
+             'key = (group, ("tie", r.get("tie")) if value is None else 0 if abs(value) < 1e6',
+             ("tests/test_web_recommend.py",)),
+    Mutation("purramid-race-ignored", "the page's race (every player's hand) no longer sets Purramid's objective",
+             "pyradice_lab/purramid/desk.py",
+             'kwargs["objective"] = suggestion.objective if suggestion is not None else "tiles"',
+             'kwargs["objective"] = "tiles"',
+             ("tests/test_web_recommend.py",)),
     Mutation("sweep-seeding", "every sweep cell draws from the root seed, without its spawn key",
              "pyradice_lab/engine/sweep.py",
              "return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key)))",

@@ -39,6 +39,10 @@ The protocol (what the server reads from a desk):
     objects the server exposes as ``app.state.<name>``;
 ``note``
     optional: what ``serve`` prints about the desk at start-up (e.g. the opening board);
+``recommend(answer) -> dict``
+    the one recommendation the page shows for an answer of ``advise`` (:mod:`pyradice_lab.engine.recommend`:
+    the sentence, the merged options with their values); a game words its options through
+    :meth:`Desk.describe` (the board's names, numbered from 1) and :meth:`Desk.value_name`;
 module-level ``WEB_NAMES``
     names of the desk module that ``pyradice_lab.web`` still offers as attributes (old import paths).
 
@@ -220,6 +224,25 @@ class Desk:
 
     def advise(self, body, gate: bool = True) -> dict:  # pragma: no cover - every desk answers it
         raise NotImplementedError
+
+    # -------------------------------------------------------------------------------------- the recommendation
+    def describe(self, option: dict, answer: dict) -> dict:
+        """One ranked option in the words of the table (see :mod:`pyradice_lab.engine.recommend`); by default
+        its ``option`` text, ``value``, ``se`` and ``why``."""
+        return {"label": str(option.get("option", "")), "value": option.get("value"), "se": option.get("se"),
+                "detail": option.get("why") or ""}
+
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        """What the values of ``answer`` are, in plain words, and whether they are chances (percentages)."""
+        return str(answer.get("objective") or "value"), False
+
+    def recommend(self, answer: dict) -> dict:
+        """The recommendation of ``answer`` (:func:`pyradice_lab.engine.recommend.recommendation`)."""
+        from .recommend import recommendation
+
+        name, percent = self.value_name(answer)
+        return recommendation([self.describe(o, answer) for o in answer.get("options", ())], value_name=name,
+                              percent=percent)
 
     def warm_body(self) -> dict:
         """The request the warm-up sends (the layout's own position)."""

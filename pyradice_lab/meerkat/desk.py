@@ -74,6 +74,19 @@ class MeerkatDesk(Desk):
         return {"game": self.name, "decision": decision, "objective": df.attrs["objective"], "options": options,
                 "best": options[0], "player": policy}
 
+    # the recommendation in the table's words (engine/recommend.py)
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        if str(answer.get("objective", "")).startswith("expected end-of-game points margin"):
+            return "points expected ahead of the others at the end", False
+        return "points expected at the end", False
+
+    def describe(self, option: dict, answer: dict) -> dict:
+        label, tile, n = str(option["option"]), option.get("tile"), option.get("meerkats")
+        if tile is not None and n is not None:
+            label = (f"put the queen on tile {tile}" if n < 0 else
+                     f"put {n} meerkat{'s' if n != 1 else ''} on tile {tile}") if n else label
+        return {"label": label, "value": option.get("value"), "detail": option.get("why") or ""}
+
     def _replay(self, seed: int, players: int, turn: int, after_reroll: bool):
         """The position at ``turn`` of the seeded game, replayed once per game (positions remembered): a turn
         past the game's end is refused from the remembered end after one replay."""

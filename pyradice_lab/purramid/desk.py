@@ -51,7 +51,7 @@ MAX_VARIANTS = 12
 #: the fields of the keyword form of ``POST /api/purramid/advise``: those of :func:`.advisor.advise` that take
 #: no file path
 FIELDS = ("layout", "covered", "placed", "dice_left", "roll", "yarn", "turn_dice", "objective", "yarn_value",
-          "bonus", "yarn_tokens")
+          "bonus", "yarn_tokens", "race")
 #: the options beside a ``position`` document
 OPTIONS = ("objective", "yarn_value", "bonus")
 
@@ -160,7 +160,9 @@ def advise_json(body, boards: Boards) -> dict:
     Parameters
     ----------
     body : object
-        The parsed JSON body (an object with the fields :data:`FIELDS`).
+        The parsed JSON body (an object with the fields :data:`FIELDS`; ``race``: ``{"hands": [tiles in hand
+        per player in turn order], "seat": whose turn (0-based)}`` with ``objective: "auto"``, the objective
+        the race suggests, :func:`~.race.race_objective`).
     boards : Boards
         The server's boards (``create_app(...).state.boards``).
 
@@ -168,7 +170,8 @@ def advise_json(body, boards: Boards) -> dict:
     -------
     dict
         ``options`` (``advise``'s rows), ``best``, ``objective``, ``bonus``, ``burst_odds``, ``seconds``,
-        ``first_solve``.
+        ``first_solve``; with a race, ``race`` (the suggested ``objective``, its ``reason``, ``threat`` and
+        ``finish_now``).
 
     Examples
     --------
@@ -191,6 +194,10 @@ def advise_json(body, boards: Boards) -> dict:
     kwargs = {k: body[k] for k in FIELDS[1:] if k in body}
     if "objective" in kwargs and isinstance(kwargs["objective"], list):
         kwargs["objective"] = tuple(kwargs["objective"])
+    race = kwargs.pop("race", None)
+    if race is not None and kwargs.get("objective") != "auto":
+        raise RequestError("race is read with objective 'auto' (the objective the race suggests), got objective "
+                           f"{kwargs.get('objective', 'tiles')!r}")
     yv = kwargs.get("yarn_value")
     if isinstance(yv, (int, float)) and not isinstance(yv, bool) and yv > layout.capacity:
         raise RequestError(f"yarn_value must be at most {layout.capacity} (the tiles of board {name!r}), got {yv!r}")
@@ -199,6 +206,17 @@ def advise_json(body, boards: Boards) -> dict:
     dice_left = kwargs.get("dice_left", kwargs.get("turn_dice", 5))
     if "dice_left" not in kwargs and "turn_dice" in kwargs:
         kwargs["dice_left"] = kwargs["turn_dice"]
+    suggestion = None
+    if kwargs.get("objective") == "auto":     # the race's objective, before the variant is counted and solved
+        from .advisor import _race_advice
+
+        _check_advise_args(layout, {**kwargs, "objective": "tiles"})
+        if race is not None:      # it solves turns of this board: under its lock (the solvers are shared)
+            with boards.locks[name]:
+                suggestion = _race_advice(race, layout, kwargs.get("covered", ()), int(kwargs.get("yarn", 0)),
+                                          boards.components, bool(kwargs.get("yarn_tokens", True)))
+        kwargs["objective"] = suggestion.objective if suggestion is not None else "tiles"
+        variant = (json.dumps(kwargs["objective"]), *variant[1:])
     _check_advise_args(layout, kwargs)
     boards.admit_variant(name, variant)
     first = name not in boards.solved
@@ -218,7 +236,10 @@ def advise_json(body, boards: Boards) -> dict:
         o["then"] = _then(o["then"])
     return {"layout": name, "options": options, "best": options[0], "objective": str(df["objective"].iloc[0]),
             "bonus": str(df["bonus"].iloc[0]), "seconds": seconds, "first_solve": first,
-            "burst_odds": _burst_odds(layout, kwargs.get("covered"), kwargs.get("placed"), int(dice_left))}
+            "burst_odds": _burst_odds(layout, kwargs.get("covered"), kwargs.get("placed"), int(dice_left)),
+            **({} if suggestion is None else {"race": {"objective": suggestion.label, "reason": suggestion.reason,
+                                                       "threat": suggestion.threat,
+                                                       "finish_now": suggestion.finish_now}})}
 
 
 def _check_advise_args(layout: Layout, kwargs: dict) -> None:
@@ -382,8 +403,56 @@ class PurramidDesk(Desk):
     def warm_body(self) -> dict:
         return {"layout": self.boards.default, "roll": [1, 2, 3, 4, 5], "yarn": 1}
 
+    # the recommendation in the board's words (engine/recommend.py): spaces by the number printed on them, the
+    # row from the bottom and the place from the left, both from 1
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        objective = str(answer.get("objective", "tiles"))
+        if objective == "tiles":
+            return "expected tiles this turn", False
+        return "chance of " + objective.removeprefix("P(").removesuffix(")"), True
+
+    def describe(self, option: dict, answer: dict) -> dict:
+        return _describe_option(option, answer)
+
     def warm(self) -> None:
         warm_up(self.boards).join()
+
+
+def _space_words(space) -> str:
+    """Where a space is, as a player finds it on the board: ``"bottom row, 3rd from the left"``."""
+    r, c = int(space[0]), int(space[1])
+    row = "bottom row" if r == 0 else f"row {r + 1} from the bottom"
+    return f"{row}, {_ordinal(c + 1)} from the left"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_THEN = {"continue": "then roll on", "stop": "then stop", "burst": "then the turn bursts"}
+
+
+def _describe_option(o: dict, answer: dict) -> dict:
+    """One option of :func:`advise_json` in the board's words (the recommendation; placements of other dice on
+    the same space with the same value are merged by the page's recommendation)."""
+    burst = o.get("burst_probability")
+    extra = "" if burst is None else f"{100 * float(burst):.0f}% chance the turn ends in a burst"
+    action = o.get("action")
+    if o.get("space") is not None:
+        group = f"put {{}} on the {o['number']} ({_space_words(o['space'])})"
+        then = _THEN.get(o.get("then"), "")
+        if then:
+            group += ", " + then
+        variant = "+".join(str(d) for d in o.get("dice", ()))
+        return {"label": group.format(variant), "group": group, "variant": variant, "value": o.get("value"),
+                "extra": extra}
+    dice = (answer.get("burst_odds") or {}).get("dice")
+    words = {"stop": ("stop now", "bank this turn's tiles"),
+             "continue": (f"roll the {dice} dice left" if dice else "roll on", ""),
+             "reroll": ("spend a yarn token to reroll", ""),
+             "burst": ("nothing fits: the turn bursts", "no placement fits this roll")}
+    label, why = words.get(action, (str(action), ""))
+    return {"label": label, "value": o.get("value"), "detail": why, "extra": extra if action != "burst" else ""}
 
 
 #: the desk the web server builds for this game

@@ -61,7 +61,8 @@ class PyradiceDesk(Desk):
                     "seat": [{"seat": s + 1, "pyramid": list(empty)} for s in range(players)]}
         return {"game": self.name, "title": self.title, "seed": seed, "players": players, "n": geom.n,
                 "shapes": [list(x) for x in geom.shapes], "dice": dice, "spaces": spaces, "letters": letters,
-                "colours": names, "cards": table.card_labels(), "describe": setup.describe(), "position": position}
+                "colours": names, "cards": table.card_labels(), "describe": setup.describe(), "position": position,
+                "catalogue": _catalogue(setup)}
 
     def warm_body(self) -> dict:
         return {"position": self.layout({})["position"], "samples": 2, "candidates": 2}
@@ -82,16 +83,75 @@ class PyradiceDesk(Desk):
         df = self.run(lambda: advise(pos, objective=objective, policy=policy, rng=seed, samples=samples,
                                      candidates=candidates))
         after = _afters(pos, df.head(self.shown))
+        dice = _dice(pos, df.head(self.shown))
         options = []
-        for r, (v, c) in zip(df.head(self.shown).itertuples(index=False), after):
+        for r, (v, c), die in zip(df.head(self.shown).itertuples(index=False), after, dice):
             options.append({"option": r.option, "take": int(r.take), "place": int(r.place), "skill": int(r.skill),
                             "value": _num(r.value), "se": _num(r.se), "ci_low": _num(r.ci_low),
                             "ci_high": _num(r.ci_high), "regret": _num(r.regret), "lookahead": float(r.lookahead),
                             "vp_now": int(r.vp_now), "why": r.why, "then": r.then, "after": {"values": v,
-                                                                                            "colours": c}})
+                                                                                            "colours": c},
+                            "die": die})
         return {"game": self.name, "decision": "move", "objective": df.attrs["objective"], "options": options,
                 "best": options[0], "moves": len(df), "samples": samples, "candidates": candidates, "seed": seed,
                 "player": policy}
+
+
+    # the recommendation in the table's words (engine/recommend.py): the die by its colour, value and place in
+    # the quarry, the space by its level and place from the left, all from 1
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        if str(answer.get("objective", "")).startswith("win share"):
+            return "win share (rollouts to the end)", True
+        return "VP lead over the best other seat, 3 turns ahead", False
+
+    def describe(self, option: dict, answer: dict) -> dict:
+        return _describe(option)
+
+
+_LAYERS = ("bottom", "middle", "top")
+
+
+def _catalogue(setup) -> dict:
+    """The goal tokens, skill tokens and objective cards a table may show (the page's choices for the setup)."""
+    comp = setup.catalogue
+    return {"goals": [{"code": g.code, "name": g.name, "number": int(g.number), "description": g.description}
+                      for g in comp.goals.values()],
+            "skills": [{"code": k.code, "name": k.name, "level": int(k.level), "description": k.description}
+                       for k in comp.skills.values()],
+            "cards": [{"name": c.name, "description": c.description} for c in comp.cards.values()]}
+
+
+def _dice(pos, df) -> list[dict]:
+    """The die each move of ``df`` takes, as the page draws it (colour name, value, layer, row and column)."""
+    from .geometry import quarry_geometry
+
+    geom, names = quarry_geometry(pos.players), list(pos.setup.catalogue.palette.names)
+    out = []
+    for r in df.itertuples(index=False):
+        layer, row, col = geom.position(int(r.take))
+        out.append({"value": int(pos.values[r.take]), "colour": names[int(pos.colours[r.take])],
+                    "layer": _LAYERS[layer], "row": row + 1, "column": col + 1})
+    return out
+
+
+def _describe(o: dict) -> dict:
+    """A move in the table's words; the same die put on another space of the same level with the same value
+    (symmetric spaces) is merged by the recommendation."""
+    import re
+
+    from .geometry import PYRAMID
+
+    d, place = o["die"], int(o["place"])
+    level, index = int(PYRAMID.level_of[place]), int(PYRAMID.index_in_level[place]) + 1
+    group = (f"take the {d['colour']} {d['value']} ({d['layer']} layer, row {d['row']}, column {d['column']}) "
+             f"to level {level}, space {{}}")
+    option = str(o.get("option", ""))
+    if "; skill " in option:      # the skill's effect, its spaces named as on the page
+        skill = option.split("; skill ", 1)[1]
+        group += ", then its skill " + re.sub(r"L(\d+)\.(\d+)", r"level \1 space \2", skill).replace("{", "(").replace("}", ")")
+    extra = f"lookahead {float(o['lookahead']):.1f} VP" if o.get("value") is None else ""
+    return {"label": group.format(index), "group": group, "variant": index, "value": o.get("value"),
+            "se": o.get("se"), "detail": o.get("why") or "", "extra": extra, "tie": o.get("lookahead")}
 
 
 def _afters(pos, df) -> list[tuple[list, list]]:

@@ -69,6 +69,21 @@ class RaftDesk(Desk):
         return {"game": self.name, "decision": "tilt", "objective": df.attrs["objective"], "options": options,
                 "best": options[0], "lifeboats": df.attrs["lifeboats"]}
 
+    # the recommendation in the table's words (engine/recommend.py): hold times of one edge and finger space
+    # that are worth the same are merged
+    def value_name(self, answer: dict) -> tuple[str, bool]:
+        objective = str(answer.get("objective", ""))
+        return ("expected points completed this turn" if "completed" in objective else "expected points"), False
+
+    def describe(self, option: dict, answer: dict) -> dict:
+        if "edge" not in option:
+            return {"label": "load: " + str(option["option"]), "value": option.get("value"),
+                    "detail": option.get("why") or ""}
+        group = f"tilt the raft at the {option['edge']} edge, {option['finger']} finger space, for {{}} s"
+        variant = f"{float(option['duration']):g}"
+        return {"label": group.format(variant), "group": group, "variant": variant, "value": option.get("value"),
+                "detail": option.get("why") or "", "extra": f"{float(option['gems_fallen']):.1f} gems fall"}
+
 
 #: the desk the web server builds for this game
 DESK = RaftDesk

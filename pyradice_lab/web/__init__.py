@@ -13,7 +13,9 @@ is served, in the registry's order, through ``spec.part("desk")``:
   (``?seed=S&players=P``);
 - ``POST /api/<game>/advise``: the desk's ``advise(body)``: a JSON object with a ``position`` document (validated
   by the game's ``load_position``: a bad field is answered 400 naming the key) and the game's options; answers the
-  ranked options and the recommended one (``seconds``: the time taken).
+  ranked options and the recommended one (``seconds``: the time taken), and ``recommendation``: the desk's
+  ``recommend(answer)``, one sentence, the options in the board's words with identical ones merged (the page
+  shows the sentence at the top, three alternatives below, the whole ranking folded away).
 
 A desk may answer further routes (``desk.aliases``: Purramid's ``/api/layout`` and ``/api/advise``, its routes
 before the desks) and expose objects as ``app.state.<name>`` (``desk.state``: Purramid's ``boards``).
@@ -85,6 +87,7 @@ FETCH_SITES = ("same-origin", "none")
 _STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
            "/advisor.js": ("advisor.js", "text/javascript; charset=utf-8"),
            "/tables.js": ("tables.js", "text/javascript; charset=utf-8"),
+           "/recommend.js": ("recommend.js", "text/javascript; charset=utf-8"),
            "/advisor.css": ("advisor.css", "text/css; charset=utf-8")}
 _CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
 
@@ -390,6 +393,7 @@ def create_app(layout="A", components=None, *, host: str = "127.0.0.1", allowed_
             out.setdefault("player", d.player)
             if out["player"] == d.player and d.player_why:
                 out.setdefault("player_why", d.player_why)
+            out.setdefault("recommendation", d.recommend(out))
             return out
 
         return await post_json(request, game, answer)

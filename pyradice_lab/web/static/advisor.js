@@ -5,8 +5,9 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 (function () {
   const U = 64, H = 52, PAD = 8, SVGNS = "http://www.w3.org/2000/svg";
   const st = { board: null, layout: null, covered: new Set(), placed: new Set(), turnDice: 5, diceLeft: 5,
-               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null };
+               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null, players: 4, hands: [] };
   const $ = (id) => document.getElementById(id);
+  const IDS = { alts: "alts", table: "options", summary: "ranking-summary" }, GAME = "purramid";
   const key = (s) => s[0] + "," + s[1];
 
   function el(name, attrs, parent) {
@@ -83,24 +84,25 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     document.querySelectorAll(".die-btn").forEach((b) => { b.disabled = need <= 0; });
   }
 
-  function changed() { st.best = null; syncControls(); draw(); ask(); }
+  function changed() { st.best = null; window.clearRecommendation(IDS, true, GAME); syncControls(); draw(); ask(); }
 
   function body() {
     const b = { layout: st.board, covered: [...st.covered].map((k) => k.split(",").map(Number)),
                 placed: [...st.placed].map((k) => k.split(",").map(Number)), dice_left: st.diceLeft,
                 turn_dice: st.turnDice, yarn: st.yarn };
     const o = st.objective.split(":");
-    b.objective = o.length === 2 ? ["at_least", Number(o[1])] : "tiles";
+    b.objective = o.length === 2 ? ["at_least", Number(o[1])] : st.objective === "auto" ? "auto" : "tiles";
+    // the race: every player's tiles in hand, in turn order from the player to move (seat 0)
+    if (st.objective === "auto") b.race = { hands: st.hands.slice(0, st.players), seat: 0 };
     if (st.roll.length === st.diceLeft && st.diceLeft > 0) b.roll = st.roll.slice();
     return b;
   }
 
   const pct = (p) => (100 * p).toFixed(1) + "%";
-  const fmt = (v) => st.objective === "tiles" ? v.toFixed(3) : pct(v);
 
   async function ask() {
     if (st.roll.length > 0 && st.roll.length < st.diceLeft) {
-      $("verdict").textContent = `Enter ${st.diceLeft - st.roll.length} more dice of the roll.`;
+      window.clearRecommendation(IDS, false, GAME);   // the roll shown says how many dice are missing
       return;
     }
     const seq = ++st.seq;
@@ -144,34 +146,17 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 
   function showError(msg) {
     $("error").textContent = msg; $("error").hidden = false;
-    $("options").querySelector("tbody").innerHTML = ""; $("verdict").textContent = ""; $("play-best").hidden = true;
+    window.clearRecommendation(IDS, false, GAME); $("play-best").hidden = true;
   }
 
   function show(d) {
-    const tb = $("options").querySelector("tbody"); tb.innerHTML = "";
-    d.options.forEach((o, i) => {
-      const tr = document.createElement("tr");
-      const cells = [i + 1, o.action, fmt(o.value), pct(o.burst_probability), fmt(o.regret), o.then || ""];
-      cells.forEach((c, j) => {
-        const td = document.createElement("td"); td.textContent = c; if (j >= 2 && j <= 4) td.className = "n";
-        tr.appendChild(td);
-      });
-      tb.appendChild(tr);
-    });
-    const b = d.best, v = $("verdict");
-    v.innerHTML = "";
-    const add = (text, cls) => { const s = document.createElement("span"); s.textContent = text; if (cls) s.className = cls; v.appendChild(s); };
-    if (b.space) {
-      add(`Best: put ${b.dice.join("+")} on the ${b.number} (row ${b.space[0] + 1}, col ${b.space[1] + 1}), then `);
-      add(b.then === "continue" ? "roll on" : b.then === "stop" ? "stop" : "the turn is lost (burst)", b.then);
-      add(".");
-    } else if (b.action === "stop" || b.action === "continue") {
-      add("Best: "); add(b.action === "stop" ? "stop now" : "roll the dice left", b.action); add(".");
-    } else if (b.action === "reroll") add("Best: spend a yarn token to reroll.");
-    else add("Burst: no placement fits this roll.", "stop");
-    v.dataset.action = b.action;
+    const b = d.best;
+    window.showRecommendation(d.recommendation, IDS, GAME);
+    $("rec-headline").dataset.action = b.action;
     st.best = b.space; st.bestDice = b.dice.length; draw();
     $("play-best").hidden = !b.space;
+    $("race").hidden = !d.race;
+    $("race").textContent = d.race ? `Objective from the race (${d.race.objective}): ${d.race.reason}.` : "";
     const od = d.burst_odds;
     $("odds").textContent = od.dice > 0
       ? `Rolling ${od.dice} ${od.dice === 1 ? "die" : "dice"} now: ${pct(od.probability)} chance that no dice sum to an open space's number.`
@@ -185,11 +170,34 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     st.placed.add(key(b)); st.diceLeft = Math.max(0, st.diceLeft - st.bestDice); st.roll = []; changed();
   }
 
+  // the tiles in hand of every player, in turn order from the player to move (their counts edit the race)
+  function handControls() {
+    const box = $("hands"); box.innerHTML = "";
+    const who = ["you", "the next player", "the 2nd after you", "the 3rd after you"];
+    for (let i = 0; i < st.players; i++) {
+      const l = document.createElement("label"); l.textContent = `Tiles in hand: ${who[i]} `;
+      const inp = document.createElement("input");
+      Object.assign(inp, { type: "number", min: 0, max: 36, value: st.hands[i], id: `hand-${i + 1}` });
+      inp.addEventListener("change", () => {
+        const v = Math.max(0, Math.min(36, Math.round(Number(inp.value)) || 0)); inp.value = v;
+        st.hands[i] = v; if (st.objective === "auto") changed();
+      });
+      l.appendChild(inp); box.appendChild(l);
+    }
+  }
+
+  // a board as set up for the player count (the covered rows of a game of fewer players, the hands)
   async function loadBoard(name) {
-    const res = await fetch("/api/layout" + (name ? "?name=" + encodeURIComponent(name) : ""));
+    const q = new URLSearchParams({ players: st.players });
+    if (name) q.set("name", name);
+    const res = await fetch("/api/layout?" + q.toString());
     const L = await res.json();
     if (!res.ok) { showError(L.error); return; }
     st.layout = L; st.board = L.name; st.covered.clear(); st.placed.clear(); st.roll = []; st.diceLeft = st.turnDice;
+    // the position file numbers rows and spaces from 1; the board (and the keyword API) from 0
+    for (const s of L.position.covered || []) st.covered.add(key([s[0] - 1, s[1] - 1]));
+    st.hands = (L.position.player || []).map((p) => p.hand);
+    handControls();
     const sel = $("board"); sel.innerHTML = "";
     for (const b of L.boards) { const o = document.createElement("option"); o.value = b; o.textContent = b; sel.appendChild(o); }
     sel.value = L.name;
@@ -206,6 +214,8 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
       db.appendChild(b);
     }
     $("board").addEventListener("change", (e) => loadBoard(e.target.value));
+    fill($("players"), 2, 4, st.players);
+    $("players").addEventListener("change", (e) => { st.players = Number(e.target.value); loadBoard(st.board); });
     $("turn-dice").addEventListener("change", (e) => { st.turnDice = Number(e.target.value); st.placed.clear(); st.diceLeft = st.turnDice; st.roll = []; changed(); });
     $("dice-left").addEventListener("change", (e) => { st.diceLeft = Number(e.target.value); st.roll = []; changed(); });
     $("yarn").addEventListener("change", (e) => { st.yarn = Number(e.target.value); changed(); });

@@ -10,6 +10,7 @@
   const COLOURS = { r: "#d32f2f", y: "#f2c12e", g: "#2e7d32", b: "#1e5bc6", k: "#222", R: "#d32f2f", Y: "#f2c12e",
                     B: "#1e5bc6", K: "#222" };
   const st = { game: null, seq: 0, data: {}, best: null, answer: null, titles: {}, ticker: null };
+  const IDS = { alts: "table-alts", table: "table-options", summary: "table-ranking-summary" };
 
   function el(name, attrs, parent, text) {
     const e = document.createElementNS(SVGNS, name);
@@ -43,7 +44,6 @@
     g.addEventListener("click", fn);
     g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); fn(ev); } });
   }
-  const fmt = (v) => (v === null || v === undefined) ? "" : Number(v).toFixed(3);
 
   // ------------------------------------------------------------------------------------------ asking
   // a wait the player can see: the seconds so far, counted on the page between the server's answers
@@ -89,23 +89,13 @@
   }
   function showError(msg) {
     $("table-error").textContent = msg; $("table-error").hidden = false;
-    $("table-options").querySelector("tbody").innerHTML = ""; $("table-verdict").textContent = "";
+    window.clearRecommendation(IDS, false, st.game);
     $("table-play").hidden = true; st.best = null;
     if (GAMES[st.game].layout) GAMES[st.game].draw();
   }
   function showOptions(G, d) {
-    const head = $("table-options").querySelector("thead tr"), tb = $("table-options").querySelector("tbody");
-    head.innerHTML = ""; tb.innerHTML = "";
-    for (const c of ["#", "option", "value", "regret", "why"]) h("th", {}, head, c);
-    d.options.forEach((o, i) => {
-      const tr = h("tr", {}, tb);
-      const value = o.se !== undefined && o.se !== null ? `${fmt(o.value)} ± ${fmt(o.se)}` : fmt(o.value);
-      [i + 1, o.option, value, fmt(o.regret), o.why || ""].forEach((c, j) => {
-        h("td", j === 2 || j === 3 ? { class: "n" } : {}, tr, c);
-      });
-    });
-    $("table-verdict").textContent = "Best: " + d.best.option + (d.best.then ? " — " + d.best.then : "");
-    $("table-verdict").dataset.option = d.best.option;
+    window.showRecommendation(d.recommendation, IDS, st.game);
+    $("rec-headline").dataset.option = d.best.option;
     $("table-note").textContent = `ranked by: ${d.player || "?"}` + (d.player_why ? ` (${d.player_why})` : "") +
       `; value: ${d.objective}; answered in ${(1000 * d.seconds).toFixed(0)} ms.` +
       (d.moves ? ` ${d.moves} moves, the ${d.candidates} best sampled ${d.samples} times each (seed ${d.seed}).` : "");
@@ -115,22 +105,56 @@
   // ------------------------------------------------------------------------------------------ Meerkat
   const Meerkat = {
     title: "Meerkat Kingdom",
-    sub: "Click a tile to put a meerkat of the chosen seat on it (or take one off, or move the queen there); " +
-         "click a die to turn it. The advisor ranks the reroll or the action.",
+    sub: "Click a tile to put a meerkat of the chosen seat on it (or take one off, move the queen or the male " +
+         "there, or set its oasis token); click a die to turn it; the seat's guardians, pups, bonus points and " +
+         "lost meerkats are under its line. The advisor ranks the reroll or the action.",
     legend: "Each tile: its number, its majority values, the meerkats of every seat (Q: the queen).",
-    layout: null, doc: null, seat: 0, mode: "add", objective: "margin",
+    layout: null, doc: null, seat: 0, mode: "add", objective: "margin", token: "",
     stages: [["reroll", "the reroll"], ["action", "the action"]],
     controls(c) {
       const seats = this.doc.seat.map((s, i) => [i, i < this.doc.players ? `p${i + 1}` : "automa"]);
-      select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); });
-      select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"]],
+      select("mk-seat", "Seat", seats, this.seat, c, (v) => { this.seat = Number(v); this.refreshSeat(); });
+      select("mk-mode", "Click", [["add", "adds a meerkat"], ["remove", "removes a meerkat"], ["queen", "moves the queen"],
+                                  ["male", "moves the male"], ["token", "sets the oasis token"]],
              this.mode, c, (v) => { this.mode = v; });
+      select("mk-token", "Token", [["", "none (takes it off)"], ...this.layout.tokens.map((x) => [x, x])], this.token, c,
+             (v) => { this.token = v; });
+      this.seatControls(c);
       select("mk-stage", "Decision", [["reroll", "reroll (keep which dice?)"], ["action", "action (reroll done)"]],
              this.doc.stage, c, (v) => { this.doc.stage = v; changed(); });
       select("mk-objective", "Objective", [["margin", "points margin"], ["points", "own points"]], this.objective, c,
              (v) => { this.objective = v; changed(); });
     },
     body() { return { position: this.doc, objective: this.objective }; },
+    // the chosen seat's guardians in reserve, pups, bonus points and meerkats lost (the supply pays for the
+    // reserve and the lost ones: every seat's 20 meerkats stay accounted for; the server checks the rest)
+    seatControls(c) {
+      const box = h("details", { class: "setup", id: "mk-seat-details" }, c), summary = h("summary", {}, box);
+      const s = () => this.doc.seat[this.seat];
+      const show = () => {
+        const x = s();
+        summary.textContent = `${this.seat < this.doc.players ? "p" + (this.seat + 1) : "automa"}: supply ${x.supply}, ` +
+          `guardians in reserve ${x.reserve}, pups ${x.pups}, bonus ${x.bonus} points, lost ${x.lost}`;
+      };
+      show();
+      this.showSeat = show;
+      for (const [key, label, paid] of [["reserve", "Guardians in reserve", true], ["pups", "Pups", false],
+                                         ["bonus", "Bonus points", false], ["lost", "Meerkats lost", true]]) {
+        const l = h("label", {}, box, label + " ");
+        const inp = h("input", { id: `mk-${key}`, type: "number", min: 0, max: 20, value: s()[key] }, l);
+        inp.addEventListener("change", () => {
+          const x = s(), v = Math.max(0, Math.round(Number(inp.value)) || 0), d = v - x[key];
+          if (paid && d > x.supply) { inp.value = x[key]; return; }
+          if (paid) x.supply -= d;
+          x[key] = v; show(); changed();
+        });
+      }
+    },
+    refreshSeat() {
+      const x = this.doc.seat[this.seat];
+      for (const key of ["reserve", "pups", "bonus", "lost"]) if ($(`mk-${key}`)) $(`mk-${key}`).value = x[key];
+      if (this.showSeat) this.showSeat();
+    },
     click(t) {
       const s = this.doc.seat[this.seat], k = String(t), have = s.meerkats[k] || 0;
       if (this.mode === "add" && s.supply > 0) { s.meerkats[k] = have + 1; s.supply -= 1; }
@@ -138,7 +162,10 @@
         if (have === 1) delete s.meerkats[k]; else s.meerkats[k] = have - 1;
         s.supply += 1;
       } else if (this.mode === "queen" && s.queen >= 0) s.queen = s.queen === t ? 0 : t;
+      else if (this.mode === "male") this.doc.male = t;
+      else if (this.mode === "token") { if (this.token) this.doc.tokens[k] = this.token; else delete this.doc.tokens[k]; }
       else return;
+      if (this.showSeat) this.showSeat();
       changed();
     },
     turn(i) { this.doc.roll[i] = this.doc.roll[i] % 6 + 1; changed(); },
@@ -211,6 +238,32 @@
       select("rf-mode", "Click", [["add", "adds a gem"], ["remove", "removes a gem"]], this.mode, c, (v) => { this.mode = v; });
       select("rf-objective", "Objective", [["points", "expected points"], ["completed", "points completed now"]],
              this.objective, c, (v) => { this.objective = v; changed(); });
+      this.tableControls(c);
+    },
+    // every seat's score and lifeboat cards, the mover's timing noise and the cards above the pirate flag
+    tableControls(c) {
+      const d = this.doc, L = this.layout, box = h("details", { class: "setup", id: "rf-table" }, c);
+      const summary = h("summary", {}, box);
+      const show = () => {
+        summary.textContent = d.seat.map((x, i) => `seat ${i + 1}: ${x.score} pts (${x.boats.map((b) => "#" + b.card).join(", ")})`)
+          .join(" · ") + ` · timing noise ${d.skill === null || d.skill === undefined ? "the model's" : d.skill}` +
+          ` · ${d.flag < 0 ? "the flag is drawn" : d.flag + " cards above the flag"}`;
+      };
+      show();
+      const number = (id, label, value, attrs, set) => {
+        const l = h("label", {}, box, label + " ");
+        const inp = h("input", { id, type: "number", value, ...attrs }, l);
+        inp.addEventListener("change", () => { const v = Number(inp.value); if (Number.isNaN(v)) return; set(v); show(); changed(); });
+      };
+      number("rf-skill", "Your timing noise (0: perfect)", d.skill ?? "", { min: 0, max: 2, step: 0.05 },
+             (v) => { d.skill = v; });
+      number("rf-flag", "Cards above the pirate flag (-1: drawn)", d.flag, { min: -1, max: 60 }, (v) => { d.flag = Math.round(v); });
+      const cards = Object.entries(L.cards).sort((a, b) => Number(a[0]) - Number(b[0])).map(([id, x]) => [id, x.label]);
+      d.seat.forEach((x, si) => {
+        number(`rf-score-${si + 1}`, `Seat ${si + 1}: points`, x.score, { min: 0, max: 999 }, (v) => { x.score = Math.round(v); });
+        x.boats.forEach((b, bi) => select(`rf-card-${si + 1}-${bi + 1}`, `seat ${si + 1}, lifeboat ${bi + 1}`, cards, b.card, box,
+          (v) => { b.card = Number(v); b.filled = "-"; show(); changed(); }));
+      });
     },
     body() { return { position: this.doc, objective: this.objective }; },
     click(r, c) {
@@ -241,7 +294,12 @@
       svg.innerHTML = "";
       const C = 110, PAD = 40, X0 = PAD, Y0 = PAD;
       const seats = d.seat.length, boatsY = Y0 + 3 * C + PAD;
-      svg.setAttribute("viewBox", `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
+      // a phone: the lifeboats under the raft, with slots big enough to tap; a wide screen: beside it
+      const narrow = window.matchMedia("(max-width: 700px)").matches;
+      const BW = narrow ? 200 : 150, SP = narrow ? 32 : 20, R = narrow ? 11 : 7, BH = narrow ? 60 : 40;
+      const seatH = narrow ? BH + 32 : 3 * C / Math.max(seats, 3), by0 = narrow ? Y0 + 3 * C + 70 : Y0;
+      svg.setAttribute("viewBox", narrow ? `0 0 ${Math.max(3 * C + 2 * PAD, 2 * BW + 2 * PAD)} ${by0 + seats * seatH + 10}`
+        : `0 0 ${3 * C + 2 * PAD + 330} ${Math.max(boatsY, 3 * C + 2 * PAD) + 40}`);
       const best = st.best && st.best.edge ? st.best : null;
       const edges = { north: [X0, Y0 - 12, X0 + 3 * C, Y0 - 12], south: [X0, Y0 + 3 * C + 12, X0 + 3 * C, Y0 + 3 * C + 12],
                       west: [X0 - 12, Y0, X0 - 12, Y0 + 3 * C], east: [X0 + 3 * C + 12, Y0, X0 + 3 * C + 12, Y0 + 3 * C] };
@@ -273,21 +331,23 @@
       for (const x0 of L.letters) for (let n = 0; n < (hand[x0] || 0); n++, hk++)
         el("circle", { cx: X0 + 60 + 19 * hk, cy: hy + 15, r: 8, fill: COLOURS[x0], stroke: "#fff" }, hg);
       clickable(hg, () => this.hand());
-      const bx = X0 + 3 * C + PAD + 10;
+      const bx = narrow ? X0 - 20 : X0 + 3 * C + PAD + 10;
       d.seat.forEach((s, si) => {
-        const y = Y0 + si * (3 * C / Math.max(seats, 3));
+        const y = by0 + si * seatH;
         el("text", { class: "label", x: bx, y: y + 12 }, svg,
            `seat ${si + 1}${si + 1 === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
         s.boats.forEach((b, bi) => {
-          const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
+          const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * BW;
           const g = el("g", { class: "boat" }, svg);
-          el("rect", { x: gx, y: y + 18, width: 140, height: 40, rx: 8 }, g);
+          el("rect", { x: gx, y: y + 18, width: BW - 10, height: BH, rx: 8 }, g);
           el("text", { x: gx + 6, y: y + 32 }, g, `#${b.card} (${card.points} pts)`);
           let k = 0;
           for (const [colour, n] of Object.entries(card.slots)) for (let j = 0; j < n; j++, k++) {
             const filled = (f[colour] || 0) > j;
             const sg = el("g", { class: "slot", "data-slot": `${si},${bi},${colour},${j}` }, svg);
-            el("circle", { cx: gx + 14 + 20 * k, cy: y + 47, r: 7, fill: filled ? COLOURS[colour] : "#fff",
+            const cx = gx + 6 + SP / 2 + SP * k;
+            el("rect", { x: cx - SP / 2, y: y + 18, width: SP, height: BH, fill: "transparent" }, sg);  // the tap area
+            el("circle", { cx, cy: y + 18 + BH - R - 5, r: R, fill: filled ? COLOURS[colour] : "#fff",
                            stroke: COLOURS[colour] }, sg);
             clickable(sg, () => this.slot(si, bi, colour, j));
           }
@@ -308,6 +368,30 @@
       this.occ = new Set(L.dice.map((x) => x.i));
       this.pyr = Array.from({ length: L.players }, () => ({ v: Array(21).fill(0), c: Array(21).fill(-1) }));
       this.toMove = L.position.to_move - 1; this.selected = null;   // files number seats from 1
+      this.setup = JSON.parse(JSON.stringify(L.position.setup));
+    },
+    // the goal tokens, skill tokens and objective cards (with their discs) on the table: shown in the summary,
+    // each one a choice from the components' catalogue (the server checks the combination)
+    setupControls(c) {
+      const L = this.layout, S = this.setup, cat = L.catalogue, box = h("details", { class: "setup", id: "pr-setup" }, c);
+      const summary = h("summary", {}, box);
+      const show = () => {
+        summary.textContent = `Goals (levels 1-5): ${S.goals.join(" ")} · skills (levels 2-6): ` +
+          `${S.skills.map((x) => x || "-").join(" ")} · cards: ${S.cards.map((x, i) => S.discs ? `${x} (${S.discs[i]})` : x).join(", ")}`;
+      };
+      show();
+      const set = (fn) => (v) => { fn(v); show(); changed(); };
+      S.goals.forEach((code, k) => select(`pr-goal-${k + 1}`, `Goal, level ${k + 1}`,
+        cat.goals.map((g) => [g.code, `${g.code} ${g.name}`]), code, box, set((v) => { S.goals[k] = v; })));
+      S.skills.forEach((code, k) => select(`pr-skill-${k + 2}`, `Skill, level ${k + 2}`,
+        [["", "none"], ...cat.skills.filter((x) => x.level === k + 2).map((x) => [x.code, `${x.code} ${x.name}`])],
+        code || "", box, set((v) => { S.skills[k] = v || null; })));
+      S.cards.forEach((name, k) => {
+        select(`pr-card-${k + 1}`, `Card ${k + 1}`, cat.cards.map((x) => [x.name, x.name]), name, box,
+               set((v) => { S.cards[k] = v; }));
+        if (S.discs) select(`pr-disc-${k + 1}`, "disc", L.colours.map((x) => [x, x]), S.discs[k], box,
+                            set((v) => { S.discs[k] = v; }));
+      });
     },
     controls(c) {
       select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
@@ -316,8 +400,11 @@
       // set the quarry in front of you: a click on any die turns its value, changes its colour, or takes it off
       // the table / puts it back (the server checks the position and names what does not fit)
       select("pr-mode", "Click a die", [["take", "takes it (then a space: the move)"], ["value", "turns its value"],
-                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"]],
+                                        ["colour", "changes its colour"], ["remove", "removes / puts it back"],
+                                        ["pvalue", "(a pyramid's space) turns its die's value, 6 → empty"],
+                                        ["pcolour", "(a pyramid's space) changes its die's colour"]],
              this.mode, c, (v) => { this.mode = v; this.selected = null; this.draw(); });
+      if (this.layout.catalogue) this.setupControls(c);
     },
     topFree(i) { const n = this.layout.n; return this.layout.dice[i].covers.every((j) => j === n || !this.occ.has(j)); },
     freeSides(i) { const n = this.layout.n; return this.layout.dice[i].sides.filter((j) => j === n || !this.occ.has(j)).length; },
@@ -328,6 +415,7 @@
     },
     position() {
       const L = this.layout, pos = JSON.parse(JSON.stringify(L.position));
+      if (this.setup) pos.setup = JSON.parse(JSON.stringify(this.setup));     // as set on the page
       const keys = ["bottom", "middle", "top"];
       keys.forEach((key, layer) => {
         const [rows, cols] = L.shapes[layer], out = [];
@@ -356,8 +444,13 @@
       else if (this.mode === "take" && this.available(i)) { this.selected = this.selected === i ? null : i; this.draw(); }
     },
     clickSpace(seat, s) {
+      const P = this.pyr[seat], nc = this.layout.letters.length;
+      if (this.mode === "pvalue") {      // set a pyramid as it stands on the table (the server checks it)
+        P.v[s] = (P.v[s] + 1) % 7; P.c[s] = P.v[s] ? Math.max(0, P.c[s]) : -1; changed(); return;
+      }
+      if (this.mode === "pcolour") { if (P.v[s]) { P.c[s] = (P.c[s] + 1) % nc; changed(); } return; }
       if (seat !== this.toMove || this.selected === null || !this.legal(s)) return;
-      const d = this.layout.dice[this.selected], P = this.pyr[seat];
+      const d = this.layout.dice[this.selected];
       P.v[s] = d.value; P.c[s] = d.colour;
       this.advance(this.selected);
     },
@@ -443,7 +536,7 @@
 
   const GAMES = { meerkat: Meerkat, raft: Raft, pyradice: Pyradice };
 
-  function changed() { st.best = null; GAMES[st.game].draw(); ask(); }
+  function changed() { st.best = null; window.clearRecommendation(IDS, true, st.game); GAMES[st.game].draw(); ask(); }
 
   function seedControl(c, G, game) {
     const l = h("label", {}, c, "Game seed ");
@@ -452,9 +545,9 @@
     let turn = null, stage = null;
     if (G.stages) {       // Meerkat and Raft: any turn of the seeded game (position_from_game), either decision
       const lt = h("label", {}, c, "Turn ");
-      turn = h("input", { id: "table-turn", type: "number", min: 0, max: 200, value: G.layout.turn }, lt);
+      turn = h("input", { id: "table-turn", type: "number", min: 1, max: 200, value: G.layout.turn }, lt);
       turn.style.width = "5em";
-      stage = select("table-stage", "Decision", G.stages, G.layout.stage, c, () => {});
+      stage = select("table-stage", "At", G.stages, G.layout.stage, c, () => {});
     }
     button("table-new", "Load this game's turn", c, () => {
       G.previous = G.layout; G.layout = null;
@@ -489,11 +582,15 @@
     for (const [g, id] of Object.entries(views)) if ($(id)) $(id).hidden = g !== game;
     $("table-view").hidden = Boolean(own);
     document.body.dataset.game = game;
+    window.recallRecommendation(game);
     if (!own) {
       if (!GAMES[game]) GAMES[game] = generic(game, st.titles[game] || game);
       load(game);
     }
   }
+
+  // a phone turned, a window resized: the picture is drawn again for its width
+  window.addEventListener("resize", () => { const G = GAMES[st.game]; if (G && G.layout && G.doc !== undefined) G.draw(); });
 
   async function init() {
     const views = window.gameViews || {};
