@@ -80,6 +80,68 @@ def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkey
         check_execution(2, "dask", "tcp://127.0.0.1:1")
 
 
+class _Banner:
+    """A local TCP server that speaks first with ``banner`` (an SSH server), or says nothing (``banner=b""``)."""
+
+    def __init__(self, banner: bytes):
+        import socket
+        import threading
+
+        self.banner, self.srv = banner, socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(8)
+        self.address = f"tcp://127.0.0.1:{self.srv.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                return
+            conn.sendall(self.banner)
+            time.sleep(0.3)
+            conn.close()
+
+    def close(self):
+        self.srv.close()
+
+
+def test_a_port_that_is_not_a_dask_scheduler_is_refused_at_once_naming_scheduler(monkeypatch):
+    """Issue 46: an SSH banner read as dask's frame length asked for 2.82 EiB (MemoryError after 7.7 s, and the
+    CLI advised asking for less work).  A bounded handshake reads the server's first 8 bytes instead."""
+    import pyradice_lab.engine._execution_workers as workers
+
+    ssh = _Banner(b"SSH-2.0-OpenSSH_9.6\r\n")
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=r"scheduler .* is not a dask scheduler: it sent b'SSH-2.0-'"):
+            check_execution(2, "dask", ssh.address)
+        assert time.monotonic() - t0 < 2.5
+        with pytest.raises(ValueError, match="is not a dask scheduler"):  # an entry point, before any work
+            __import__("pyradice_lab.raft", fromlist=["x"]).simulate_games(5, backend="dask", scheduler=ssh.address)
+    finally:
+        ssh.close()
+    monkeypatch.setattr(workers, "DASK_CONNECT_TIMEOUT", 0.5)
+    quiet = _Banner(b"")  # waits for the client to speak first (an HTTP server)
+    try:
+        with pytest.raises(ValueError, match="sent nothing within 0.5 s"):
+            check_execution(2, "dask", quiet.address)
+    finally:
+        quiet.close()
+    with pytest.raises(ValueError, match=r"scheduler must be a dask address .*'garbage://x'"):
+        check_execution(2, "dask", "garbage://x")
+
+
+def test_a_real_tcp_scheduler_passes_the_handshake_check():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://")
+        assert check_execution(2, "dask", cluster.scheduler_address).scheduler == cluster.scheduler_address
+        assert run_blocks(pow, [(2, 3), (3, 2)], n_jobs=2, backend="dask", scheduler=cluster.scheduler_address) == [8, 9]
+
+
 @pytest.mark.parametrize("call", [
     lambda kw: __import__("pyradice_lab").compare("raft", None, None, games=20, policies="greedy", **kw),
     lambda kw: __import__("pyradice_lab").robustness("raft", "game_length > 1", reconstructions=2, games=10, **kw),
