@@ -208,3 +208,69 @@ def test_json_position_files_go_through_the_input_file_limits(game, tmp_path, mo
     monkeypatch.delenv(limits.INPUT_ENV_VAR)
     with pytest.raises(SchemaError, match="not valid JSON"):
         load_position(bad)
+
+
+# ------------------------------------------------------------------------------------------------ issue 46
+@pytest.mark.parametrize("game", ["meerkat", "raft"])
+def test_advise_refuses_a_bad_rng_whatever_the_policy_naming_rng(game):
+    """Issue 46: raft.advise and meerkat.advise ignored rng='x', -1 and 1.5 (exact values draw nothing)."""
+    import importlib
+
+    adv = importlib.import_module(f"pyradice_lab.{game}.advisor")
+    pos = adv.position_from_game(1, 1, players=2, policies="greedy") if game == "meerkat" else \
+        adv.position_from_game(3, 2, players=2)
+    for bad in ("x", -1, 1.5, True):
+        with pytest.raises((TypeError, ValueError), match="rng"):
+            adv.advise(pos, rng=bad)
+
+
+@pytest.mark.parametrize("game", ["meerkat", "raft"])
+def test_advise_of_a_position_object_checks_its_components_instead_of_ignoring_them(game, tmp_path):
+    """Issue 46: components= was silently ignored for a Position (even /dev/zero or a malformed file).  Now they
+    are read and checked: invalid ones are refused, different ones refused naming components, the same ones
+    accepted."""
+    import importlib
+
+    import pyradice_lab as pl
+
+    adv = importlib.import_module(f"pyradice_lab.{game}.advisor")
+    pos = adv.position_from_game(1, 1, players=2, policies="greedy") if game == "meerkat" else \
+        adv.position_from_game(3, 2, players=2)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml")
+    for comp in ("/dev/zero", str(bad), str(tmp_path / "missing.toml")):
+        with pytest.raises(SchemaError):
+            adv.advise(pos, components=comp)
+    default = getattr(pl, game).default_components()
+    assert len(adv.advise(pos, components=default)) > 0  # the position's own components: used as they are
+    if game == "meerkat":
+        other = default.replace({"tile.3.values": (8, 4)})
+        with pytest.raises(ValueError, match="components: the position already carries its own components"):
+            adv.advise(pos, components=other)
+
+
+def test_meerkat_position_from_game_bounds_the_turn_before_any_replay_and_replays_a_game_once():
+    """Issue 46: a turn the game never reaches was refused only after replaying the whole game twice (6.9 s),
+    a 5,000-digit turn with Python's int-limit message."""
+    import time
+
+    from pyradice_lab.meerkat import position_from_game
+    from pyradice_lab.meerkat.rules import MAX_TURNS
+
+    for turn, shown in ((10 ** 5000, "a number of about 5001 digits"), (MAX_TURNS + 1, str(MAX_TURNS + 1)), (0, "0")):
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=rf"turn must be an integer from 1 to {MAX_TURNS} .*, got {shown}$"):
+            position_from_game(46, turn, players=2, policies="greedy")
+        assert time.monotonic() - t0 < 0.5
+    with pytest.raises(ValueError, match="turn must be a turn at which a player rolls in game 46"):
+        position_from_game(46, MAX_TURNS - 1, players=2, policies="greedy")  # one replay, to the game's end
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match="turn must be a turn at which a player rolls in game 46"):
+        position_from_game(46, MAX_TURNS - 2, players=2, policies="greedy")  # remembered: no replay
+    assert time.monotonic() - t0 < 0.05
+    assert position_from_game(46, 1, players=2, policies="greedy").roll  # a turn it reaches still replays
+
+
+def test_cli_integers_with_thousands_of_digits_are_refused_by_size(capsys):
+    err = one_line_error(capsys, "meerkat", "advise", "--game-seed", "1", "--turn", "9" * 5000)
+    assert "at most 18 digits" in err and "9999" not in err

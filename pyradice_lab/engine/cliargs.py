@@ -42,7 +42,19 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 # ----------------------------------------------------------------------------------------- arg types
+#: The most digits a command-line integer may have (every count, seed and turn fits; Python's own limit on
+#: converting text to int is 4,300 digits, with a message about sys.set_int_max_str_digits)
+MAX_INT_DIGITS = 18
+
+
+def _digits(text: str, what: str) -> None:
+    if isinstance(text, str) and len(text.strip().lstrip("+-")) > MAX_INT_DIGITS:
+        raise argparse.ArgumentTypeError(f"expected {what} of at most {MAX_INT_DIGITS} digits, got "
+                                         f"{len(text.strip().lstrip('+-')):,} characters")
+
+
 def positive_int(text: str) -> int:
+    _digits(text, "a positive integer")
     try:
         v = int(text)
     except ValueError:
@@ -53,6 +65,7 @@ def positive_int(text: str) -> int:
 
 
 def nonneg_int(text: str) -> int:
+    _digits(text, "a non-negative integer")
     try:
         v = int(text)
     except ValueError:

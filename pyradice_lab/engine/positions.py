@@ -29,7 +29,7 @@ import numpy as np
 
 from .schema import Table, read_document, validate
 
-__all__ = ["check_choice", "read_position", "exact_columns", "sampled_columns"]
+__all__ = ["check_choice", "read_position", "position_components", "exact_columns", "sampled_columns"]
 
 
 def check_choice(value, name: str, allowed):
@@ -59,6 +59,24 @@ def read_position(source, position_type: type, spec: Table, build: Callable, com
         raise TypeError(f"position must be a path, a mapping or a {position_type.__name__}, got "
                         f"{type(source).__name__}")
     return build(validate(spec, doc, file=file), comp, file)
+
+
+def position_components(source, position_type: type, components, coerce: Callable):
+    """The components ``read_position`` builds a position from: ``coerce(components)`` for a path or a mapping;
+    for a ``position_type`` already (which carries its own components) ``None``, after checking that
+    ``components``, when given, are valid and the same as the position's (a ValueError naming ``components``
+    otherwise: an advisor never silently ignores them)."""
+    if not isinstance(source, position_type):
+        return coerce(components)
+    if components is not None:
+        given = coerce(components)  # a missing, malformed or non-regular file is refused here
+        own = getattr(source, "comp", None)
+        own = coerce(None) if own is None else own
+        if given != own:
+            raise ValueError("components: the position already carries its own components, which differ from "
+                             "the ones given; pass components with a position file or mapping (they are what its "
+                             "numbers refer to), or leave them out for a position object")
+    return None
 
 
 def _plain(x):

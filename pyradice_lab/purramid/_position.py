@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..engine.positions import read_position
+from ..engine.positions import position_components, read_position
 from ..engine.schema import Array, Bool, Field, Int, SchemaError, Str, Table
 from .board import dice_cost, popcount
 from .components import Components, Layout, coerce_components, load_layout
@@ -357,7 +357,7 @@ def load_position(source, *, components=None) -> Position:
     pyradice_lab.engine.schema.SchemaError: to_move: 3 is not a player of a 2-player game (allowed: 1..2)
     """
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import read_position
+from ..engine.positions import position_components, read_position
 from ..engine.schema import Array, Field, Int, Records, SchemaError, Str, Table
 from .components import Setup, coerce_components
 from .geometry import PYRAMID, quarry_geometry
@@ -317,7 +317,7 @@ def load_position(source, *, components=None) -> Position:
     pyradice_lab.engine.schema.SchemaError: quarry.top[0]: has 2 cells (allowed: 4 cells (2 players))
     """
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games
