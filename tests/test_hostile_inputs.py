@@ -274,3 +274,21 @@ def test_meerkat_position_from_game_bounds_the_turn_before_any_replay_and_replay
 def test_cli_integers_with_thousands_of_digits_are_refused_by_size(capsys):
     err = one_line_error(capsys, "meerkat", "advise", "--game-seed", "1", "--turn", "9" * 5000)
     assert "at most 18 digits" in err and "9999" not in err
+
+
+def test_implausible_hands_and_yarn_values_are_refused_naming_the_parameter(capsys):
+    """Issue 46: `purramid advise --hands 1000000000000,3` and yarn_value=1e54 were accepted (and solved)."""
+    import pyradice_lab as pl
+    from pyradice_lab.purramid.advisor import MAX_YARN_VALUE
+    from pyradice_lab.purramid.race import MAX_HAND, check_race
+
+    with pytest.raises(ValueError, match=f"hands must be tile counts of at most {MAX_HAND}"):
+        check_race((10 ** 12, 3), 0)
+    assert check_race((MAX_HAND, 3), 0)[0] == (MAX_HAND, 3)
+    for bad in (1e54, MAX_YARN_VALUE + 1, -0.5, float("inf")):
+        with pytest.raises(ValueError, match="yarn_value must be a number of tiles per token from 0 to 100"):
+            pl.purramid.advise("A", roll=(1, 2, 3, 4, 5), yarn_value=bad)
+    assert "hands must be tile counts of at most 500" in one_line_error(
+        capsys, "purramid", "advise", "--roll", "1,2,3,4,5", "--hands", "1000000000000,3")
+    assert "yarn_value must be a number" in one_line_error(capsys, "purramid", "advise", "--roll", "1,2,3,4,5",
+                                                           "--yarn-value", "1e54")

@@ -90,10 +90,13 @@ def jobs_int(text: str) -> int:
 
 def int_list(text: str) -> list[int]:
     """``"3,4,6"`` -> ``[3, 4, 6]``."""
+    items = [x for x in text.replace(" ", "").split(",") if x != ""]
+    for x in items:
+        _digits(x, "comma-separated integers")
     try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+        return [int(x) for x in items]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r:.200}") from None
 
 
 def float_list(text: str) -> list[float]:
