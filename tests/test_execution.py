@@ -608,3 +608,90 @@ def test_loky_workers_may_hold_the_carried_memos():
 
     allowances = run_blocks(_loky_leak_allowance, [(i,) for i in range(4)], n_jobs=2)
     assert set(allowances) == {int(3e8) + max_memo_bytes()}
+
+
+# ------------------------------------------------------------------------------------------ issue 46: behaviours
+def _chunked_sim(n, rng=None):
+    """A game that draws every 64 games' numbers at once from one Generator (as Pyradice's batches do)."""
+    from pyradice_lab.engine.rng import as_generator
+
+    gen, out = as_generator(rng), []
+    for a in range(0, n, 64):
+        out.extend(gen.random(64)[:min(64, n - a)])
+    return pd.DataFrame({"x": out})
+
+
+def test_blocks_are_whole_chunks_so_a_chunked_generator_gives_the_same_games_with_any_n_jobs():
+    """Issue 46: simulate_blocks rounds a block up to whole chunks of the game's own batch; a block that ended
+    inside a chunk would start the next block at another point of the stream than the single call does."""
+    from pyradice_lab.engine.execution import generator_blocks, simulate_blocks
+
+    want = _chunked_sim(1000, rng=46)
+    blocks = generator_blocks(lambda gen, m: gen.random(64), 64)
+    for n_jobs in (1, 2, 3):
+        got = simulate_blocks(_chunked_sim, 1000, 46, {}, check_execution(n_jobs, "threading"), chunk=64,
+                              blocks=blocks)
+        np.testing.assert_array_equal(got["x"].to_numpy(), want["x"].to_numpy(), err_msg=f"n_jobs={n_jobs}")
+
+
+def _block_a(i):
+    _CALLS.append(("a", i))
+    return i
+
+
+def _block_b(i):
+    _CALLS.append(("b", i))
+    return -i
+
+
+_CALLS: list = []
+
+
+def test_a_stored_block_is_named_by_its_function_so_resume_never_reads_another_functions_blocks(tmp_path):
+    """Issue 46: two block functions with the same keys keep separate blocks in one cache folder: running the
+    second neither reads nor overwrites the first one's (which then resumes without recomputing or warning)."""
+    import warnings
+
+    args, keys = [(1,), (2,)], [{"k": 1}, {"k": 2}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a CacheWarning (a block of another function found) fails the test
+        _CALLS.clear()
+        assert run_blocks(_block_a, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [1, 2]
+        assert run_blocks(_block_b, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [-1, -2]
+        assert run_blocks(_block_a, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [1, 2]  # read back
+    assert _CALLS == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
+
+
+def test_imap_scheduled_never_has_more_than_n_jobs_tasks_in_flight():
+    """Issue 46: at most n_jobs tasks are handed to the workers at once, so a task that ``then`` adds with a
+    smaller priority starts before the waiting ones (had every waiting task been submitted at once, the added
+    ones would queue behind all of them in the executor)."""
+    lock, state, order = threading.Lock(), {"now": 0, "most": 0}, []
+
+    def task(i):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+            order.append(i)
+        time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        return i
+
+    def then(key, out):  # every first-generation task adds one more, which goes first
+        return [(key + 100, (key + 100,))] if key < 100 else []
+
+    with Pool(2, "threading") as pool:
+        done = sorted(k for k, _ in pool.imap_scheduled(task, [(i, (i,)) for i in range(8)], then,
+                                                         priority=lambda key: 0 if key >= 100 else 1))
+    assert done == [*range(8), *range(100, 108)]
+    assert state["most"] == 2
+    assert order.index(100) < order.index(7) and order.index(101) < order.index(7), order
+
+
+def test_the_final_done_line_is_written_however_long_the_interval():
+    out = io.StringIO()
+    with Progress(5, desc="sweep", file=out, tty=False, every=3600) as p:
+        for _ in range(5):
+            p.update(1, 10)
+    assert out.getvalue().splitlines()[-1] == "sweep: done 5/5 blocks, 50 games"
