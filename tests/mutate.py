@@ -272,6 +272,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        if now - self.last >= self.every or self.done >= self.total:",
              "        if now - self.last >= self.every:",
              ("tests/test_execution.py", "-k", "final_done")),
+    Mutation("robustness-ge-reversal", "a '>=' claim's reversal p-value is computed as for a '<' claim",
+             "pyradice_lab/design/_robustness_result.py", '    above = claim.op in (">", ">=")',
+             '    above = claim.op == ">"',
+             ("tests/test_robustness_calibration.py", "-k", "strict_twin")),
+    Mutation("reversal-p-normal", "the reversal p-value uses the normal whatever the sets' games",
+             "pyradice_lab/design/_robustness_result.py",
+             '    df = np.maximum(table["n"].to_numpy(float) - 1, 1) if "n" in table else np.full(len(v), np.inf)',
+             '    df = np.full(len(v), 1e9)',
+             ("tests/test_robustness_calibration.py", "-k", "strict_twin")),
+    Mutation("t-interval-df", "the designer's t interval uses n degrees of freedom instead of n - 1",
+             "pyradice_lab/design/metrics.py", "    q = float(stdtrit(n - 1, 0.975))\n",
+             "    q = float(stdtrit(n, 0.975))\n",
+             ("tests/test_designer_intervals.py", "-k", "n_minus_1")),
 )
 
 
