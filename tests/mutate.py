@@ -285,6 +285,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/metrics.py", "    q = float(stdtrit(n - 1, 0.975))\n",
              "    q = float(stdtrit(n, 0.975))\n",
              ("tests/test_designer_intervals.py", "-k", "n_minus_1")),
+    Mutation("memopool-key-no-yarn-value", "a memo's setting key leaves out the yarn value",
+             "pyradice_lab/purramid/memopool.py", "    for i in (0, 1, 5, 6, 7, 8):", "    for i in (0, 1, 5, 6, 8):",
+             ("tests/purramid/test_memopool.py", "-k", "setting_key_covers")),
+    Mutation("memopool-busy-ignored", "memos in use do not count toward the idle memos' limit",
+             "pyradice_lab/purramid/memopool.py", "            limit = max_memo_bytes() - sum(self._busy.values())",
+             "            limit = max_memo_bytes()",
+             ("tests/purramid/test_memopool.py", "-k", "in_use_count")),
+    Mutation("memopool-no-worker-share", "a memo taken for one of several workers may use the whole limit",
+             "pyradice_lab/purramid/memopool.py",
+             "        if mem is not None and (M.memo_bytes(mem) * workers > max_memo_bytes()",
+             "        if mem is not None and (M.memo_bytes(mem) > max_memo_bytes()",
+             ("tests/purramid/test_memopool.py", "-k", "its_share")),
 )
 
 
