@@ -297,6 +297,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        if mem is not None and (M.memo_bytes(mem) * workers > max_memo_bytes()",
              "        if mem is not None and (M.memo_bytes(mem) > max_memo_bytes()",
              ("tests/purramid/test_memopool.py", "-k", "its_share")),
+    Mutation("raft-likely-unweighted", "Raft's most likely outcome sums the timing nodes without their weights",
+             "pyradice_lab/raft/advisor.py", 'joint = np.einsum("ojr,ojy,ojb,ojk,j->orybk", *pm, w)',
+             'joint = np.einsum("ojr,ojy,ojb,ojk->orybk", *pm)',
+             ("tests/raft/test_advise.py", "-k", "most_likely_outcome_named")),
+    Mutation("raft-likely-least", "Raft's 'most likely' outcome is the least likely one",
+             "pyradice_lab/raft/advisor.py", "    best_cell = flat.argmax(axis=1)", "    best_cell = flat.argmin(axis=1)",
+             ("tests/raft/test_advise.py", "-k", "most_likely_outcome_named")),
 )
 
 
