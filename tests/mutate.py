@@ -304,6 +304,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("raft-likely-least", "Raft's 'most likely' outcome is the least likely one",
              "pyradice_lab/raft/advisor.py", "    best_cell = flat.argmax(axis=1)", "    best_cell = flat.argmin(axis=1)",
              ("tests/raft/test_advise.py", "-k", "most_likely_outcome_named")),
+    Mutation("meerkat-standing-counts-cancelled", "a seat's standing counts tied (cancelled) seats above it",
+             "pyradice_lab/meerkat/advisor.py",
+             "    alive = [x for x in st if x > 0 and sum(1 for y in st if y == x) == 1]",
+             "    alive = [x for x in st if x > 0]",
+             ("tests/meerkat/test_advise.py", "-k", "tied_seats")),
 )
 
 
