@@ -309,6 +309,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    alive = [x for x in st if x > 0 and sum(1 for y in st if y == x) == 1]",
              "    alive = [x for x in st if x > 0]",
              ("tests/meerkat/test_advise.py", "-k", "tied_seats")),
+    Mutation("check-key-no-games", "a stored check's key leaves out its games per set",
+             "pyradice_lab/design/checks.py", '            "games": _games(check), "reconstructions": RECONSTRUCTIONS,',
+             '            "reconstructions": RECONSTRUCTIONS,',
+             ("tests/test_report_resume.py", "-k", "size_parameter or fewer_games")),
+    Mutation("check-of-first-match", "a finding is assessed by the first matching check, whatever its players",
+             "pyradice_lab/design/checks.py",
+             '    return next((c for c in matching if getattr(c, "player", None) == f.player), matching[0] if matching else None)',
+             '    return matching[0] if matching else None',
+             ("tests/test_report_needed_checks.py", "-k", "own_players")),
 )
 
 
