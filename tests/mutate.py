@@ -318,6 +318,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              '    return next((c for c in matching if getattr(c, "player", None) == f.player), matching[0] if matching else None)',
              '    return matching[0] if matching else None',
              ("tests/test_report_needed_checks.py", "-k", "own_players")),
+    Mutation("balance-worst-ignores-met", "a multi-objective result names the objective farthest from its target "
+             "even when it is met (and shows another one's numbers)",
+             "pyradice_lab/design/balance.py",
+             '        return str(t.loc[(t["excess"].abs() * np.where(t["met"], 1, 1e9)).idxmax(), "metric"])',
+             '        return str(t.loc[t["excess"].abs().idxmax(), "metric"])',
+             ("tests/test_balance_objectives.py", "-k", "worst_met")),
 )
 
 
