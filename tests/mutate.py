@@ -324,6 +324,21 @@ MUTATIONS: tuple[Mutation, ...] = (
              '        return str(t.loc[(t["excess"].abs() * np.where(t["met"], 1, 1e9)).idxmax(), "metric"])',
              '        return str(t.loc[t["excess"].abs().idxmax(), "metric"])',
              ("tests/test_balance_objectives.py", "-k", "worst_met")),
+    Mutation("proposal-recheck-search-seed", "a proposal's re-check replays the search's games",
+             "pyradice_lab/design/proposals.py",
+             "players=c.players, policies=policies, game_kwargs=c.game_kwargs, rng=check_seed,",
+             "players=c.players, policies=policies, game_kwargs=c.game_kwargs, rng=search_seed,",
+             ("tests/test_design_proposals.py", "-k", "independent_of_the_search")),
+    Mutation("proposal-recheck-other-players", "findings of other player counts are re-checked on a proposal's games",
+             "pyradice_lab/design/proposals.py",
+             "    same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players\n",
+             "    same = [o for o in others if o.id != c.id and o.game == c.game\n",
+             ("tests/test_design_proposals.py", "-k", "other_player_counts")),
+    Mutation("proposal-key-no-options", "candidates that differ only in their game options are one candidate",
+             "pyradice_lab/design/proposals.py",
+             "        key = (check.game, metric, check.players, repr(sorted(dict(check.game_kwargs).items())))",
+             "        key = (check.game, metric, check.players)",
+             ("tests/test_design_proposals.py", "-k", "include_the_game_options")),
 )
 
 
