@@ -92,6 +92,16 @@ def test_the_paired_difference_of_rare_counts_covers_at_10_games_and_is_never_ze
     assert d.value == 0 and d.ci_low < 0 < d.ci_high
 
 
+def test_compare_of_a_rare_count_at_10_games_never_shows_a_zero_width_interval():
+    """compare (and so robustness and balance, through the same estimates) of Meerkat's hazards per game at 10
+    games: every interval has width, even for a set against itself."""
+    with pytest.warns(SmallSampleWarning):
+        res = pl.compare("meerkat", None, None, "hazards_per_game", games=10, players=2, policies="greedy", rng=1)
+    for est in (res.base, res.variant, res.difference):
+        assert est.ci_low < est.ci_high, est
+    assert res.difference.value == 0.0 and res.difference.ci_low < 0 < res.difference.ci_high
+
+
 def test_frequent_counts_keep_the_student_t_interval():
     """From COUNT_EXACT_BELOW events on the t interval alone holds (an under-dispersed count, e.g. turns per
     game, would get a needlessly wide Poisson interval)."""
