@@ -339,6 +339,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        key = (check.game, metric, check.players, repr(sorted(dict(check.game_kwargs).items())))",
              "        key = (check.game, metric, check.players)",
              ("tests/test_design_proposals.py", "-k", "include_the_game_options")),
+    Mutation("positions-turn-no-cap", "a turn beyond a game's cap on turns is replayed before being refused",
+             "pyradice_lab/engine/positions.py", "            (hi is not None and turn > hi):", "            False:",
+             ("tests/test_hostile_inputs.py", "-k", "huge_turn")),
+    Mutation("desk-int-digits", "a web query of thousands of digits reaches int()",
+             "pyradice_lab/engine/desk.py", "    if isinstance(raw, str) and len(raw) > 18:", "    if False:",
+             ("tests/test_hostile_inputs.py", "-k", "thousands")),
 )
 
 

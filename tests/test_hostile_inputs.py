@@ -292,3 +292,30 @@ def test_implausible_hands_and_yarn_values_are_refused_naming_the_parameter(caps
         capsys, "purramid", "advise", "--roll", "1,2,3,4,5", "--hands", "1000000000000,3")
     assert "yarn_value must be a number" in one_line_error(capsys, "purramid", "advise", "--roll", "1,2,3,4,5",
                                                            "--yarn-value", "1e54")
+
+
+@pytest.mark.parametrize("game", ["raft", "pyradice", "purramid"])
+def test_every_games_position_from_game_refuses_a_huge_turn_at_once_naming_turn(game):
+    """Issue 46: a 5,000-digit turn got Python's int-limit message (Rocking Raft and Purramid after replaying the
+    whole game); now one message naming turn, before any replay."""
+    import importlib
+    import time
+
+    mod = importlib.import_module(f"pyradice_lab.{game}")
+    with pytest.raises(ValueError, match="turn"):
+        mod.position_from_game(1, 0)  # the first call imports what the replay needs
+    for bad in (10 ** 5000, 0, "3"):
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=r"^turn must be (an integer|at most)") as info:
+            mod.position_from_game(1, bad)
+        assert time.monotonic() - t0 < 0.5 and "Exceeds the limit" not in str(info.value)
+    with pytest.raises(ValueError, match="a number of about 5001 digits"):
+        mod.position_from_game(1, 10 ** 5000)
+
+
+def test_a_web_query_with_thousands_of_digits_names_its_field():
+    from pyradice_lab.engine.desk import RequestError, int_field
+
+    for raw in ("9" * 5000, 10 ** 5000):
+        with pytest.raises(RequestError, match=r"turn must be an integer in 1\.\.60, got a number of"):
+            int_field({"turn": raw}, "turn", 1, 1, 60)

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..engine.positions import position_components, read_position
+from ..engine.positions import check_turn, position_components, read_position
 from ..engine.schema import Array, Bool, Field, Int, SchemaError, Str, Table
 from .board import dice_cost, popcount
 from .components import Components, Layout, coerce_components, load_layout
@@ -446,9 +446,8 @@ def position_from_game(seed, turn: int, *, players: int = 4, layout="A", policie
     from .policies import seat_policies
     from .rules import DiceStream, check_players, new_game, play_turn
 
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (1 = the first turn), got {turn!r}")
     comp = coerce_components(components)
+    turn = check_turn(turn, comp.config.turn_limit, "a game ends at the components' turn_limit")
     players = check_players(players)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")

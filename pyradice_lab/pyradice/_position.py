@@ -4,13 +4,12 @@ games (:func:`position_from_game`) (re-exported by :mod:`pyradice_lab.pyradice.a
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import position_components, read_position
+from ..engine.positions import check_turn, position_components, read_position, shown_int
 from ..engine.schema import Array, Field, Int, Records, SchemaError, Str, Table
 from .components import Setup, coerce_components
 from .geometry import PYRAMID, quarry_geometry
@@ -425,11 +424,10 @@ def position_from_game(seed, turn: int, *, players: int = 2, policies="flat_mc",
     """
     from .geometry import check_players
 
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (1 = the first turn), got {turn!r}")
+    turn = check_turn(turn)
     n = PYRAMID.n * check_players(players)
     if turn > n:
-        raise ValueError(f"turn must be at most {n}: a {players}-player game has {n} turns, got {turn}")
+        raise ValueError(f"turn must be at most {n}: a {players}-player game has {n} turns, got {shown_int(turn)}")
     for _t, pos in positions_from_game(seed, players=players, policies=policies, setup=setup, components=components,
                                       turns=(int(turn),)):
         return pos
