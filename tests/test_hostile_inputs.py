@@ -319,3 +319,13 @@ def test_a_web_query_with_thousands_of_digits_names_its_field():
     for raw in ("9" * 5000, 10 ** 5000):
         with pytest.raises(RequestError, match=r"turn must be an integer in 1\.\.60, got a number of"):
             int_field({"turn": raw}, "turn", 1, 1, 60)
+
+
+def test_meerkat_remembers_a_games_turns_only_from_a_replay_that_ran_to_its_end():
+    """A turn that is the automa's stops the replay just after it: that partial replay must not be remembered as
+    the whole game (turn 5 of game 1 with 2 players and the automa was then refused)."""
+    from pyradice_lab.meerkat import position_from_game
+
+    with pytest.raises(ValueError, match=r"turn must be a turn at which a player rolls in game 1 \(e.g. \[1, 2, 4, 5"):
+        position_from_game(1, 3, players=2, policies="greedy")      # the automa's turn
+    assert position_from_game(1, 5, players=2, policies="greedy").roll

@@ -400,6 +400,8 @@ def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, p
         while True:
             s = next_seat(g)
             if s < 0:
+                if _seen is not None:
+                    _seen.append(None)  # the game ran to its end
                 break
             unlock(g, s)
             if S[s, AUTO] == 1:
@@ -470,11 +472,17 @@ def position_from_game(seed, turn: int, *, players: int = 3, automa: bool | None
                                       _seen=seen):
         if t == turn:
             return pos
+    if not seen or seen[-1] is not None:  # stopped past the turn (an automa's): replay to the end to list them
+        seen = []
+        for _ in positions_from_game(seed, players=players, automa=automa, policies=policies,
+                                     components=components, turns=(MAX_TURNS + 1,), _seen=seen):
+            pass
+    rolls = tuple(t for t in seen if t is not None)
     if key is not None:  # the replay ran to the end: every turn at which a player rolls is known
-        _ROLL_TURNS[key] = tuple(seen)
+        _ROLL_TURNS[key] = rolls
         while len(_ROLL_TURNS) > _ROLL_TURNS_KEPT:
             _ROLL_TURNS.pop(next(iter(_ROLL_TURNS)))
-    raise _no_such_turn(seed, turn, seen)
+    raise _no_such_turn(seed, turn, rolls)
 
 
 #: Per replayed game (seed, players, automa, policies; default components): the turns at which a player rolls,
