@@ -371,6 +371,8 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
         cases.append(BenchCase(f"{game} first simulate_games(100 games), empty numba cache", "calls",
                                cold_start(target, n_games=100, rng=0, **rows.cold), max_seconds=3.0, cpu=True,
                                game=game, repeat=1))
+    if rows.multifidelity is not None:
+        cases.append(multifidelity_case(game, rows.multifidelity, quick))
     counts = [10 ** 4] if quick else [10 ** 5] + ([10 ** 6] if long else [])
     for n in counts if rows.memory is not None else ():
         desc = ", ".join(f"{k}={v}" for k, v in rows.memory.items())
@@ -379,6 +381,34 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
                                peak_rss(target, n_games=played, rng=0, units=played, **rows.memory),
                                max_peak_mb=rows.memory_bound_mb[n], game=game, repeat=1))
     return cases
+
+
+def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
+    """The row "variance-reduction factor at equal CPU" of the multi-fidelity estimate of one of the game's metrics
+    (issue 47 item 1): the report player and the heuristic on common seeds, their per-game correlation and CPU
+    costs measured in one run (:func:`pyradice_lab.design.multifidelity.multifidelity`).  The ratio column is the
+    factor: precision per CPU-second of the estimate at the best split over that of the report player's games
+    alone; below :data:`~pyradice_lab.design.multifidelity.WORTH_USING` the estimator is not used."""
+    from .design.multifidelity import WORTH_USING, multifidelity
+
+    kw = dict(kwargs)
+    if quick or is_tiny():
+        kw.update(strong_games=10, cheap_games=20)
+    took = {}
+
+    def fast():     # units: the factor in thousandths over the run's CPU seconds (the ratio column is the factor)
+        t0 = time.process_time()
+        factor = multifidelity(game, **kw).factor
+        took["s"] = max(time.process_time() - t0, 1e-9)
+        return int(round(1000 * factor)), took["s"]
+
+    def reference():
+        return 1000, took.get("s", 1.0)
+
+    return BenchCase(f"{game} multi-fidelity estimate of {kw['metric']} ({kw.get('strong_games', 100)} report-player "
+                     f"games, heuristic on common seeds): variance-reduction factor at equal CPU (ratio; below "
+                     f"{WORTH_USING}: not used)", "precision/1000", fast, reference, "report player alone", game=game,
+                     repeat=1)
 
 
 def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,

@@ -28,7 +28,7 @@ def _counting(monkeypatch):
 # ------------------------------------------------------------------------------------------------ objectives
 def test_objectives_parse_families_and_lists():
     assert parse_objectives("tile_pay_excess:* = 0") == [("tile_pay_excess:*", 0.0)]
-    assert parse_objectives(["seat_win:0 = 0.5", ("mean_score", 3)]) == [("seat_win:0", 0.5), ("mean_score", 3.0)]
+    assert parse_objectives(["seat_win:1 = 0.5", ("mean_score", 3)]) == [("seat_win:1", 0.5), ("mean_score", 3.0)]
     for bad in ([], "tile_pay_excess:* > 0", ["a = 1", "a = 2"]):
         with pytest.raises(ValueError, match="objective"):
             parse_objectives(bad)

@@ -213,7 +213,7 @@ def test_meerkat_turns_read_from_1_as_the_transcript_and_the_other_games():
     assert turns and min(turns) >= 1
     pos = position_from_game(1, turns[0])
     assert pos.doc["turn"] == turns[0] and pos.players == registry.get_game("meerkat").default_players
-    name = f"p{pos.to_move + 1}"
+    name = f"p{pos.to_move}"          # to_move numbers seats from 1, as the transcript
     line = next(ln for ln in text.splitlines() if ln.startswith(f"[{turns[0]:3d}]") and "rolls" in ln)
     assert name in line and " ".join(map(str, pos.roll)) in line or "rerolls" in line
     assert pos.text().startswith(f"Meerkat Kingdom, 3 players, turn {turns[0]}: {name} rolled")
@@ -333,7 +333,7 @@ def test_purramid_cli_numbers_seats_from_1(capsys):
     assert main(["purramid", "simulate", "--players", "2", "--games", "3", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "P(seat 1 wins) (the start player)" in out and "P(seat 2 wins)" in out and "seat 0" not in out
-    assert main(["purramid", "advise", "--hands", "5,3", "--seat", "2", "--placed", "0,3", "--dice-left", "4"]) == 0
+    assert main(["purramid", "advise", "--hands", "5,3", "--seat", "2", "--placed", "1,4", "--dice-left", "4"]) == 0
     assert "player 2 to move" in capsys.readouterr().out
 
 

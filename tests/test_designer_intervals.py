@@ -35,7 +35,7 @@ def test_a_win_share_on_which_every_game_agrees_has_a_non_zero_width_interval():
     est = metric_estimate(ones, ones, "start_player_win")
     assert est.value == 1.0 and est.ci_high == 1.0 and est.ci_low < 1.0
     assert (est.ci_low, est.ci_high) == pytest.approx((proportion_estimate(40, 40).ci_low, 1.0))  # Wilson
-    b, v, d, _ = paired_estimates((ones, ones), (ones, ones), "seat_win:0")
+    b, v, d, _ = paired_estimates((ones, ones), (ones, ones), "seat_win:1")
     assert d.value == 0.0 and d.se == 0.0 and d.ci_low < 0 < d.ci_high  # Agresti-Min, not "0..0"
     # shared wins (fractions) are shares too; an unnamed metric of 0/1 values is one; a count is not
     assert metric_estimate(np.full(40, 0.5), ones, "position_win:1").ci_low < 0.5

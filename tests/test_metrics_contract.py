@@ -185,7 +185,10 @@ def test_outcomes_frame_of_the_common_metrics():
                         "score": [10.0, 4, 7, 7]})
     assert list(COMMON["start_player_win"].fn(df, out, "")[0]) == [1.0, 0.5]
     assert list(COMMON["score_spread"].fn(df, out, "")[0]) == [6.0, 0.0]
-    assert list(COMMON["seat_win"].fn(df, out, "1")[0]) == [0.0, 0.5]
+    assert list(COMMON["seat_win"].fn(df, out, "2")[0]) == [0.0, 0.5]  # seats numbered from 1
+    assert list(COMMON["position_win"].fn(df, out, "1")[0]) == [1.0, 0.5]  # 1 = the start player
+    with pytest.raises(ValueError, match="seat 0 is not in this game"):
+        COMMON["seat_win"].fn(df, out, "0")
 
 
 @pytest.mark.parametrize("name", ["pyradice_lab.engine.metrics", "pyradice_lab.design.metrics",

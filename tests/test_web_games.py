@@ -96,9 +96,9 @@ def test_pyradice_answer_equals_advise_with_the_same_seed(client, layouts):
 
 
 @pytest.mark.parametrize("game, change, word", [
-    ("meerkat", lambda d: d["seat"][0].update(supply=3), "seat.0"),
+    ("meerkat", lambda d: d["seat"][0].update(supply=3), "seat.1"),
     ("meerkat", lambda d: d.update(roll=[1, 2, 9]), "roll[2]"),
-    ("raft", lambda d: d["seat"][1]["boats"][0].update(card=999), "seat.1.boats[0].card"),
+    ("raft", lambda d: d["seat"][1]["boats"][0].update(card=999), "seat.2.boats[0].card"),
     ("raft", lambda d: d.update(players=7), "players"),
     ("pyradice", lambda d: d["quarry"]["top"].pop(), "quarry.top"),
     ("pyradice", lambda d: d["setup"].update(discs=["red", "red", "red", "pink"]), "setup.discs[3]"),
@@ -213,7 +213,7 @@ def test_the_purramid_desk_answers_a_position_like_advise(client):
     assert [o["action"] for o in old["options"]] == df["action"].tolist()
     for doc, word in [(dict(lay["position"], layout="/etc/passwd"), "layout"),
                       (dict(lay["position"], to_move=9), "to_move"),
-                      (dict(lay["position"], covered=[[0, 0]]), "player")]:
+                      (dict(lay["position"], covered=[[1, 1]]), "player")]:
         r = client.post("/api/purramid/advise", json={"position": doc})
         assert r.status_code == 400 and word in r.json()["error"], r.json()
     r = client.post("/api/purramid/advise", json={"position": lay["position"], "engine": "python"})

@@ -131,7 +131,7 @@ def test_pyradice_page_answers_like_advise(browser, server):
     click(d, "#table-play")
     nxt = _after_change(wait, sent)["position"]
     assert sum(row.count(".") for rows in nxt["quarry"].values() for row in rows) == 2
-    assert nxt["to_move"] == pos["to_move"] ^ 1 or pos["players"] > 2
+    assert nxt["to_move"] == 3 - pos["to_move"] or pos["players"] > 2     # seats 1 and 2
 
 
 def test_a_new_game_seed_loads_that_games_position(browser, server):

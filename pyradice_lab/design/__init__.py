@@ -12,6 +12,8 @@
 - :mod:`~pyradice_lab.design.proposals`: the report's proposed component changes (a ``balance`` run per claimed,
   robust component finding, with the game's levers).
 - :mod:`~pyradice_lab.design.strength_report`: the report's strength experiments, computed from each game's plan.
+- :mod:`~pyradice_lab.design.multifidelity`: a strong player's metric with many cheap games as a control variate,
+  and what that buys at equal CPU.
 
 >>> import pyradice_lab.design as design
 >>> "compare" in dir(design)
@@ -21,4 +23,5 @@ True
 from ..engine._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "checks", "balance",
-                                                               "strength", "strength_report", "proposals"])
+                                                               "strength", "strength_report", "proposals",
+                                                               "multifidelity"])

@@ -201,7 +201,20 @@ def _position_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
                              f"{_first_difference(back.document(), doc)}"))
     except Exception as exc:  # noqa: BLE001 - any exception fails the check
         rows.append((label, False, f"turn {turn} of game seed {seed}: {type(exc).__name__}: {exc}"))
+    rows.append(_numbering_check(pos, turn, seed))
     return rows
+
+
+def _numbering_check(pos, turn: int, seed: int) -> tuple[str, bool, str]:
+    """The one numbering (docs/guide/defaults.md): the file's ``to_move`` counts seats from 1, as ``pos.to_move``
+    does, and ``pos.seat`` is its 0-based index."""
+    label = "position numbering"
+    doc = pos.document()
+    got = (doc.get("to_move"), getattr(pos, "to_move", None), getattr(pos, "seat", None))
+    ok = isinstance(got[0], int) and got[0] >= 1 and got[1] == got[0] and got[2] == got[0] - 1
+    return (label, ok, f"turn {turn} of game seed {seed}: to_move {got[0]} (from 1), seat index {got[2]}" if ok else
+            f"turn {turn} of game seed {seed}: document to_move, Position.to_move, Position.seat = {got}; "
+            "expected to_move >= 1 (seats from 1) in both and seat = to_move - 1 (the 0-based index)")
 
 
 def _first_difference(a: Mapping, b: Mapping) -> str:

@@ -193,30 +193,25 @@ def _start_player_edge(df, out, arg):
     return start - others / (players - 1), ones(df)
 
 
-def _seat(arg: str, out) -> int:
-    seats = int(out["seat"].max()) + 1
+def _number(arg: str, column, what: str) -> int:
+    """The 0-based index of a metric argument numbered from 1 (``seat_win:1`` is the first seat)."""
+    n = int(column.max()) + 1
     try:
         k = int(arg)
     except ValueError:
-        raise ValueError(f"metric: the seat must be an integer 0..{seats - 1}, got {arg!r}") from None
-    if not 0 <= k < seats:
-        raise ValueError(f"metric: seat {k} is not in this game (seats 0..{seats - 1})")
-    return k
+        raise ValueError(f"metric: the {what} must be an integer 1..{n} (numbered from 1), got {arg!r}") from None
+    if not 1 <= k <= n:
+        raise ValueError(f"metric: {what} {k} is not in this game (1..{n}, numbered from 1)")
+    return k - 1
 
 
 def _seat_win(df, out, arg):
-    k = _seat(arg, out)
+    k = _number(arg, out["seat"], "seat")
     return per_game(out, out["win"].where(out["seat"] == k, 0.0), "sum", len(df)), ones(df)
 
 
 def _position_win(df, out, arg):
-    seats = int(out["position"].max()) + 1
-    try:
-        k = int(arg)
-    except ValueError:
-        raise ValueError(f"metric: the turn position must be an integer 0..{seats - 1}, got {arg!r}") from None
-    if not 0 <= k < seats:
-        raise ValueError(f"metric: turn position {k} is not in this game (0..{seats - 1})")
+    k = _number(arg, out["position"], "turn position")
     return per_game(out, out["win"].where(out["position"] == k, 0.0), "sum", len(df)), ones(df)
 
 
@@ -235,11 +230,11 @@ COMMON: dict[str, Metric] = {
     "start_player_win": Metric("win share of the start player (ties shared)", _start_player_win),
     "start_player_edge": Metric("start player's win share minus the mean of the other players' (the automa "
                                 "excluded; ties shared)", _start_player_edge),
-    "seat_win": Metric("win share of seat K (ties shared)", _seat_win, "K = seat", True,
-                       family=lambda df: [str(s) for s in seat_columns(df, "{s}")]),
-    "position_win": Metric("win share of the player taking turn position K (0 = start player)",
-                           _position_win, "K = turn position", True,
-                           family=lambda df: [str(k) for k in range(len(seat_columns(df, "{s}")))]),
+    "seat_win": Metric("win share of seat K, numbered from 1 (ties shared)", _seat_win, "K = seat, from 1", True, example="1",
+                       family=lambda df: [str(int(s) + 1) for s in seat_columns(df, "{s}")]),
+    "position_win": Metric("win share of the player taking turn position K (1 = start player)",
+                           _position_win, "K = turn position, from 1", True, example="1",
+                           family=lambda df: [str(k + 1) for k in range(len(seat_columns(df, "{s}")))]),
     "mean_score": Metric("mean final score of the players (the automa excluded)", _mean_score),
     "score_spread": Metric("best minus worst final score of the players in a game (the automa excluded)",
                            _score_spread),

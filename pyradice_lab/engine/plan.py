@@ -133,6 +133,10 @@ class BenchPlan:
         The game's calls of the execution layer's parallel-efficiency rows, by entry point (``"robustness"``,
         ``"ladder"``): keyword arguments besides ``game`` and the number of blocks the call runs.  The bench
         takes each entry from the first registered game that declares it.
+    multifidelity : mapping or None
+        Keyword arguments of :func:`pyradice_lab.design.multifidelity.multifidelity` (``metric``,
+        ``strong_games``, ...) for the row "variance-reduction factor of the multi-fidelity estimate at equal
+        CPU"; None: no such row.
     """
 
     cold: Mapping | None = None
@@ -141,9 +145,10 @@ class BenchPlan:
     memory_bound_mb: Mapping[int, float] = field(default_factory=dict)
     first_use_extra: tuple[tuple[str, Mapping], ...] = ()
     execution: Mapping[str, tuple[Mapping, int]] = field(default_factory=dict)
+    multifidelity: Mapping | None = None
 
     def __post_init__(self):
-        for name in ("cold", "memory"):
+        for name in ("cold", "memory", "multifidelity"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mapping):
                 raise ValueError(f"{name} must be a mapping of keyword arguments or None, got {value!r}")

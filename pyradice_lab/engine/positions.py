@@ -30,7 +30,8 @@ import numpy as np
 
 from .schema import Table, read_document, validate
 
-__all__ = ["check_choice", "read_position", "position_components", "check_turn", "shown_int", "exact_columns", "sampled_columns"]
+__all__ = ["check_choice", "read_position", "seats_by_index", "SeatNumbers", "position_components",
+           "check_turn", "shown_int", "exact_columns", "sampled_columns"]
 
 
 def check_choice(value, name: str, allowed):
@@ -60,6 +61,50 @@ def read_position(source, position_type: type, spec: Table, build: Callable, com
         raise TypeError(f"position must be a path, a mapping or a {position_type.__name__}, got "
                         f"{type(source).__name__}")
     return build(validate(spec, doc, file=file), comp, file)
+
+
+class SeatNumbers:
+    """The one numbering of a position's seats: ``seat`` / ``first_seat`` are the 0-based indices a position
+    holds, ``to_move`` / ``first_player`` the numbers from 1 the file and every text use (mixed into a game's
+    ``Position``)."""
+
+    @property
+    def to_move(self) -> int:
+        """The seat about to move, numbered from 1 (as in the file and every text; ``seat`` is its 0-based index)."""
+        return self.seat + 1
+
+    @property
+    def first_player(self) -> int:
+        """The start player's seat, numbered from 1 (``first_seat`` is its 0-based index)."""
+        return self.first_seat + 1
+
+
+def seats_by_index(doc: Mapping, deciders: int, fail: Callable, *, seats: int | None = None,
+                   keys=("to_move", "first_player"), note: str = "") -> dict:
+    """The ``[[seat]]`` entries of a position document by 0-based index, after checking the 1-based numbering.
+
+    Position files number seats from 1, as every text does: ``to_move``, ``first_player`` (``keys``) must be
+    1..``deciders`` and the ``[[seat]]`` entries must be exactly seats 1..``seats`` (default ``deciders``).
+    ``fail(what, path, allowed)`` raises the game's error; ``note`` is added to the seat-list message (e.g. which
+    seat is the automa).
+
+    >>> def fail(what, path, allowed=None):
+    ...     raise ValueError(f"{'.'.join(path)}: {what} (allowed: {allowed})")
+    >>> sorted(seats_by_index({"to_move": 2, "first_player": 1, "seat": [{"seat": 2}, {"seat": 1}]}, 2, fail))
+    [0, 1]
+    >>> seats_by_index({"to_move": 3, "first_player": 1, "seat": []}, 2, fail)
+    Traceback (most recent call last):
+    ...
+    ValueError: to_move: 3 is not a seat of a 2-player game (allowed: 1..2, numbered from 1)
+    """
+    seats = deciders if seats is None else seats
+    for key in keys:
+        if doc.get(key) is not None and not 1 <= doc[key] <= deciders:
+            fail(f"{doc[key]} is not a seat of a {deciders}-player game", (key,), f"1..{deciders}, numbered from 1")
+    by = {int(s["seat"]) - 1: s for s in doc["seat"]}
+    if sorted(by) != list(range(seats)):
+        fail(f"lists seats {sorted(k + 1 for k in by)}", ("seat",), f"one [[seat]] for each of seats 1..{seats}{note}")
+    return by
 
 
 def shown_int(v) -> str:

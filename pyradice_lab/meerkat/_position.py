@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..engine.positions import position_components, read_position
+from ..engine.positions import position_components, read_position, seats_by_index
 from ..engine.schema import (
     Array,
     Bool,
@@ -62,8 +62,8 @@ def position_spec() -> Table:
     """The schema of a position file (:mod:`pyradice_lab.engine.schema` nodes)."""
     tile = Int(3, 12)
     seat = Table({
-        "seat": Field(Int(0, 3), "seat index from 0 (seat 1 in the texts; turn order follows the seats; the automa "
-                                 "is the last seat)"),
+        "seat": Field(Int(1, 4), "the seat, numbered from 1 as in every text (p1 is seat 1; turn order follows "
+                                 "the seats; the automa is the last seat)"),
         "meerkats": Field(MapOf(tile, Int(0, 40), max_len=10), "regular meerkats per desert tile, e.g. "
                                                                "{ 7 = 2, 9 = 1 }", default={}),
         "queen": Field(Int(-1, 12), "the queen: 0 in the supply, 3..12 on that tile, -1 forfeited", default=0),
@@ -80,17 +80,17 @@ def position_spec() -> Table:
         "players": Field(Int(1, 4), "human players"),
         "automa": Field(Bool(), "whether the automa plays (the last seat); default: the rules' setup (with the "
                                 "automa for 1-2 players)", default=None),
-        "to_move": Field(Int(0, 3), "the index of the seat deciding, from 0 (seat 1 in the texts)"),
+        "to_move": Field(Int(1, 4), "the seat deciding, numbered from 1 (p1 is 1)"),
         "roll": Field(Array(Int(1, 6), 3, 3), "the three dice as they stand"),
         "stage": Field(Str(("reroll", "action")), "the decision: \"reroll\" (the first roll; keep which dice?) or "
                                                   "\"action\" (reroll used or declined: place or guardian?)",
                        default="reroll"),
         "turn": Field(Int(1, 601), "the turn number, from 1 (as transcripts number them)", default=1),
-        "first_player": Field(Int(0, 3), "the start player's seat index, from 0", default=0),
+        "first_player": Field(Int(1, 4), "the start player's seat, numbered from 1", default=1),
         "male": Field(tile, "the wandering male's tile", default=7),
         "bonus_taken": Field(Int(0, 3), "bonus tokens already taken", default=0),
-        "layout": Field(Array(tile, 10, 10, unique=True), "the tile on each layout position 0..9 (default: tile "
-                                                          "t on position t - 3)", default=None),
+        "layout": Field(Array(tile, 10, 10, unique=True), "the tiles in layout order, positions 1..10 (default: "
+                                                          "tile t on position t - 2)", default=None),
         "tokens": Field(MapOf(tile, Str(_TOKENS), max_len=10), "oasis tokens lying on tiles, e.g. "
                                                                "{ 3 = \"blue move\" }", default={}),
         "seat": Field(Records(seat, "seat", min_len=2, max_len=4, merge="replace"), "the seats, [[seat]]"),
@@ -118,7 +118,22 @@ class Position:
 
     @property
     def to_move(self) -> int:
+        """The seat deciding, numbered from 1 (as in the file and every text; ``seat`` is its 0-based index)."""
         return self.doc["to_move"]
+
+    @property
+    def seat(self) -> int:
+        """The 0-based index of the seat deciding."""
+        return self.doc["to_move"] - 1
+
+    @property
+    def first_player(self) -> int:
+        """The start player's seat, numbered from 1 (``first_seat`` is its 0-based index)."""
+        return self.doc["first_player"]
+
+    @property
+    def first_seat(self) -> int:
+        return self.doc["first_player"] - 1
 
     @property
     def roll(self) -> tuple[int, int, int]:
@@ -135,17 +150,17 @@ class Position:
     def to_toml(self) -> str:
         """The position as a TOML file."""
         d = self.document()
-        lines = [f"# Meerkat Kingdom position: p{d['to_move'] + 1} to decide", f"players = {d['players']}",
+        lines = [f"# Meerkat Kingdom position: p{d['to_move']} to decide", f"players = {d['players']}",
                  f"automa = {'true' if self.automa else 'false'}",
-                 f"to_move = {d['to_move']}  # seat indices count from 0: p{d['to_move'] + 1} in the texts",
+                 f"to_move = {d['to_move']}  # seats are numbered from 1: p{d['to_move']}",
                  f"roll = {d['roll']}", f'stage = "{d["stage"]}"  # reroll: keep which dice? action: what to do',
                  f"turn = {d['turn']}", f"first_player = {d['first_player']}", f"male = {d['male']}",
                  f"bonus_taken = {d['bonus_taken']}"]
         if d.get("layout") is not None:
-            lines.append(f"layout = {d['layout']}  # the tile on each layout position 0..9")
+            lines.append(f"layout = {d['layout']}  # the tiles on layout positions 1..10")
         lines.append("tokens = {" + ", ".join(f'{k} = "{v}"' for k, v in d["tokens"].items()) + "}")
         for s in d["seat"]:
-            who = f"p{s['seat'] + 1}" if s["seat"] < d["players"] else "the automa"
+            who = f"p{s['seat']}" if s["seat"] <= d["players"] else "the automa"
             lines += ["", "[[seat]]", f"seat = {s['seat']}  # {who}",
                       "meerkats = {" + ", ".join(f"{k} = {v}" for k, v in s["meerkats"].items()) + "}",
                       f"queen = {s['queen']}  # 0 supply, 3..12 tile, -1 forfeited", f"supply = {s['supply']}",
@@ -160,7 +175,7 @@ class Position:
         names = [f"p{s + 1}" for s in range(self.players)] + (["automa"] if self.automa else [])  # seats from 1
         V = _setup(self.comp).V
         head = (f"Meerkat Kingdom, {self.players} players" + (" + automa" if self.automa else "")
-                + f", turn {d['turn']}: {names[d['to_move']]} rolled {' '.join(map(str, d['roll']))}"
+                + f", turn {d['turn']}: {names[self.seat]} rolled {' '.join(map(str, d['roll']))}"
                 + (" (the reroll is behind: choose the action)" if d["stage"] == "action" else " (reroll available)")
                 + f"; wandering male on tile {d['male']}; "
                 f"bonus tokens taken {d['bonus_taken']}")
@@ -181,7 +196,7 @@ class Position:
         for s in range(n):
             seat = d["seat"][s]
             q = {0: "queen in supply", -1: "queen forfeited"}.get(seat["queen"], f"queen on {seat['queen']}")
-            out.append(f"{names[s]}{' (to move)' if s == d['to_move'] else ''}: supply {seat['supply']}, {q}, "
+            out.append(f"{names[s]}{' (to move)' if s == self.seat else ''}: supply {seat['supply']}, {q}, "
                        f"reserve {seat['reserve']}, pups {seat['pups']}, lost {seat['lost']}, bonus {seat['bonus']}"
                        + (f", burrow {'/'.join(seat['burrow'])}" if seat["burrow"] else ""))
         return "\n".join(out)
@@ -205,16 +220,10 @@ def _build(doc: dict, comp, file=None) -> Position:
     if not 2 <= n <= 4:
         fail(f"{players} players {'with' if automa else 'without'} the automa make {n} seats", ("players",),
              "2..4 seats in all (1..3 players with the automa)")
-    for key in ("to_move", "first_player"):
-        if doc[key] >= players:
-            fail(f"{doc[key]} is not a player's seat", (key,), f"0..{players - 1} (the automa does not decide)")
-    seats = {int(s["seat"]): s for s in doc["seat"]}
-    if sorted(seats) != list(range(n)):
-        fail(f"lists seats {sorted(seats)}", ("seat",), f"one [[seat]] for each of seats 0..{n - 1}"
-                                                        + (f" (seat {n - 1}: the automa)" if automa else ""))
+    seats = seats_by_index(doc, players, fail, seats=n, note=f" (seat {n}: the automa)" if automa else "")
     for s in range(n):
         e = seats[s]
-        path = ("seat", str(s))
+        path = ("seat", str(s + 1))
         q = e["queen"]
         if q in (1, 2):
             fail(f"{q} is not allowed", path + ("queen",), "0 (supply), 3..12 (a tile), -1 (forfeited)")
@@ -228,7 +237,7 @@ def _build(doc: dict, comp, file=None) -> Position:
                  f"exactly the {K[K_MEERKATS]} each seat has")
         if automa and s == n - 1 and (e["reserve"] or e["pups"] or e["burrow"]):
             fail("the automa takes no guardians, pups or burrow actions", path, "reserve = pups = 0, burrow = []")
-    if seats[doc["to_move"]]["supply"] == 0:
+    if seats[doc["to_move"] - 1]["supply"] == 0:
         fail("this seat has no meerkat left to place (it passes)", ("to_move",), "a seat with supply > 0")
     if doc["bonus_taken"] > n - 1:
         fail(f"{doc['bonus_taken']} is out of range", ("bonus_taken",), f"0..{n - 1} ({n - 1} bonus tokens)")
@@ -262,12 +271,12 @@ def load_position(source, *, components=None) -> Position:
 
     Examples
     --------
-    >>> pos = load_position({"players": 2, "to_move": 0, "roll": [5, 4, 2],
-    ...                      "seat": [{"seat": 0, "supply": 20}, {"seat": 1, "supply": 20},
-    ...                               {"seat": 2, "supply": 20, "queen": 12}]})
-    >>> pos.seats, pos.automa
-    (3, True)
-    >>> load_position({"players": 2, "to_move": 0, "roll": [5, 4, 9], "seat": []})
+    >>> pos = load_position({"players": 2, "to_move": 1, "roll": [5, 4, 2],
+    ...                      "seat": [{"seat": 1, "supply": 20}, {"seat": 2, "supply": 20},
+    ...                               {"seat": 3, "supply": 20, "queen": 12}]})
+    >>> pos.seats, pos.automa, pos.to_move, pos.seat
+    (3, True, 1, 0)
+    >>> load_position({"players": 2, "to_move": 1, "roll": [5, 4, 9], "seat": []})
     Traceback (most recent call last):
     ...
     pyradice_lab.engine.schema.SchemaError: roll[2]: 9 is out of range (allowed: an integer in 1..6)
@@ -289,12 +298,12 @@ def _snapshot_doc(g, s, dice, stage, layout, comp, players, automa) -> dict:
     n = int(G[G_NS])
     seats = []
     for o in range(n):
-        seats.append({"seat": o, "meerkats": {str(t): int(W[o, t]) for t in range(3, 13) if W[o, t]},
+        seats.append({"seat": o + 1, "meerkats": {str(t): int(W[o, t]) for t in range(3, 13) if W[o, t]},
                       "queen": int(S[o, QUEEN]), "supply": int(S[o, SUP]), "reserve": int(S[o, RES]),
                       "pups": int(S[o, PUP]), "lost": int(S[o, BOX]), "bonus": int(S[o, BONUS]),
                       "out": int(S[o, OUT]), "burrow": [b for k, b in enumerate(BURROW_ACTIONS) if S[o, BUR + k]]})
-    return {"players": players, "automa": automa, "to_move": int(s), "roll": [int(x) for x in dice],
-            "stage": stage, "turn": int(G[G_TURN]) + 1, "first_player": int(G[G_FIRST]),
+    return {"players": players, "automa": automa, "to_move": int(s) + 1, "roll": [int(x) for x in dice],
+            "stage": stage, "turn": int(G[G_TURN]) + 1, "first_player": int(G[G_FIRST]) + 1,
             "male": int(G[G_MALE]), "bonus_taken": int(G[G_TOKENS]), "layout": layout,
             "tokens": {str(t): TOKEN_NAMES[T[t, TOK]] for t in range(3, 13) if T[t, TOK]}, "seat": seats}
 

@@ -128,7 +128,7 @@ def _game(pos: Position, policy: str, objective: str):
         T[int(t), TOK] = TOKEN_NAMES.index(name)
     for t in st.oasis:
         T[t, 3] = 1          # PIC: the oasis pictures
-    G[G_MALE], G[G_TURN], G[G_FIRST], G[G_TOKENS] = d["male"], d["turn"] - 1, d["first_player"], d["bonus_taken"]
+    G[G_MALE], G[G_TURN], G[G_FIRST], G[G_TOKENS] = d["male"], d["turn"] - 1, d["first_player"] - 1, d["bonus_taken"]
     G[G_POS] = (d["to_move"] - d["first_player"]) % n + 1
     assert G[G_NS] == n and G[G_NTOK] == n - 1 and S[n - 1, AUTO] == int(pos.automa)
     return g
@@ -147,7 +147,7 @@ def _strength(pos, t, extra=0, queen=False):
     out = []
     for s, e in enumerate(d["seat"]):
         v = 2 * int(e["meerkats"].get(str(t), 0)) + (5 if e["queen"] == t else 0)
-        if s == pos.to_move:
+        if s == pos.seat:
             v += 2 * extra + (5 if queen else 0)
         out.append(v)
     return out
@@ -166,7 +166,7 @@ def _standing(st, s) -> str:
 
 def _why_action(pos, code, value, best_gain) -> str:
     d = pos.doc
-    s = pos.to_move
+    s = pos.seat
     e = d["seat"][s]
     if code == 0:
         return f"a guardian in reserve (pups {e['pups']} x guardians {e['reserve'] + 1} at the end)"
@@ -251,7 +251,7 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax_v2"
     pos = load_position(position, components=components)
     tw = _twins()
     g = _game(pos, policy, objective)
-    s = pos.to_move
+    s = pos.seat
     d0, d1, d2 = pos.roll
     tab = np.zeros((13, 4))
     gval = tw["placement_table"](g, s, tab)

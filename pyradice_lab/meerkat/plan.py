@@ -26,4 +26,5 @@ PLAN = ReportPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "
 #: call, CPU of the whole fresh process); memory with 2 random_legal players and the automa.
 BENCH = BenchPlan(cold=None, first_call={},
                   memory={"players": 2, "automa": True, "policies": "random_legal"},
-                  memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200})
+                  memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200},
+                  multifidelity={"metric": "hazards_per_game", "strong_games": 40, "cheap_games": 80})

@@ -285,3 +285,9 @@ def _side(doc: dict, key: str) -> Layout:
     rows = doc["rows"]
     return Layout.from_rows(rows["value"], name=doc.get("name") or key, source=rows["source"],
                             notes=doc.get("notes", ""))
+
+
+def space_label(number: int, space) -> str:
+    """``"8 (row 2, col 1)"``: the number a space shows and its row and column, numbered from 1 (row 1 at the
+    bottom, column 1 at the left); the transcripts' and the advisor's name of a space."""
+    return f"{number} (row {space[0] + 1}, col {space[1] + 1})"

@@ -5,16 +5,17 @@ player's regular tiles in hand and yarn tokens, who has won and how many gold ti
 holding cat tiles, and the turn at hand: whose turn it is, how many dice the turn started with (5, fewer in a
 bonus turn), the spaces holding this turn's dice, the dice not yet placed and the roll just made (if any).
 
-Numbering: players are numbered from 1 in turn order in the file and in every text (``to_move = 1`` is the start
-player); the Python attributes ``seat`` and ``winner`` are 0-based indices and named so.  Spaces are ``(row,
-col)`` as everywhere in Purramid (row 0 at the bottom; :func:`.advisor.advise`'s own convention).
+Numbering: the file and every text number from 1: players in turn order (``to_move = 1`` is the start player)
+and board spaces ``[row, col]`` (row 1 at the bottom, column 1 at the left).  The Python attributes are 0-based
+indices, as in :func:`.advisor.advise`'s keyword form: ``seat`` and ``winner`` (players), ``covered``, ``placed``
+and ``played`` (``(row, col)`` spaces, row 0 at the bottom).
 
 Examples
 --------
 >>> pos = load_position({"players": 2, "to_move": 1, "covered": [], "player": [{"hand": 36}, {"hand": 36}],
-...                      "placed": [[0, 3]], "dice_left": 4, "roll": [6, 2, 3, 1]})
->>> pos.seat, pos.scores, pos.roll
-(0, (-36, -36), (1, 2, 3, 6))
+...                      "placed": [[1, 4]], "dice_left": 4, "roll": [6, 2, 3, 1]})
+>>> pos.seat, pos.placed, pos.scores, pos.roll          # row 1, column 4 of the file is the index (0, 3)
+(0, ((0, 3),), (-36, -36), (1, 2, 3, 6))
 >>> load_position(pos.to_dict()) == pos
 True
 """
@@ -104,7 +105,7 @@ def _check_roll(roll, dice_left: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------------------------------ the format
 def position_spec() -> Table:
     """The schema of a Purramid position file (:mod:`pyradice_lab.engine.schema` nodes)."""
-    space = Array(Int(0, 99), 2, 2)
+    space = Array(Int(1, 99), 2, 2)
     player = Table({
         "hand": Field(Int(0, 1000), "regular cat tiles still in this player's hand"),
         "yarn": Field(Int(0, MAX_YARN), "yarn tokens this player holds", default=0),
@@ -121,7 +122,8 @@ def position_spec() -> Table:
                                    "(leave it out while nobody has)", default=None),
         "gold_placed": Field(Int(0, 1000), "gold tiles the winner has placed (their score)", default=0),
         "covered": Field(Array(space, 0, 500, unique=True), "spaces holding cat tiles at the start of this turn, "
-                                                            "[row, col] with row 0 at the bottom", default=[]),
+                                                            "[row, col] numbered from 1, row 1 at the bottom, "
+                                                            "column 1 at the left", default=[]),
         "turn_dice": Field(Int(1, MAX_TURN_DICE), "dice this turn started with: 5, or 4, 3, ... in bonus turns",
                            default=MAX_TURN_DICE),
         "dice_left": Field(Int(0, MAX_TURN_DICE), "dice not yet placed this turn (default: turn_dice)", default=None),
@@ -199,8 +201,8 @@ class Position:
         doc["yarn_tokens"] = self.yarn_tokens
         if self.winner is not None:
             doc.update(winner=self.winner + 1, gold_placed=self.gold_placed)
-        doc.update(covered=[list(s) for s in self.covered], turn_dice=self.turn_dice, dice_left=self.dice_left,
-                   placed=[list(s) for s in self.placed])
+        doc.update(covered=[[r + 1, c + 1] for r, c in self.covered], turn_dice=self.turn_dice,
+                   dice_left=self.dice_left, placed=[[r + 1, c + 1] for r, c in self.placed])   # spaces from 1
         if self.roll is not None:
             doc["roll"] = list(self.roll)
         doc["player"] = [{"hand": h, "yarn": y} for h, y in zip(self.hands, self.yarn)]
@@ -219,7 +221,7 @@ class Position:
         lines.append(f"yarn_tokens = {'true' if d['yarn_tokens'] else 'false'}")
         if "winner" in d:
             lines += [f"winner = {d['winner']}", f"gold_placed = {d['gold_placed']}"]
-        lines += [f"covered = {json.dumps(d['covered'])}  # [row, col], row 0 at the bottom",
+        lines += [f"covered = {json.dumps(d['covered'])}  # [row, col] from 1: row 1 at the bottom, column 1 at the left",
                   f"turn_dice = {d['turn_dice']}", f"dice_left = {d['dice_left']}", f"placed = {json.dumps(d['placed'])}"]
         if "roll" in d:
             lines.append(f"roll = {json.dumps(d['roll'])}")
@@ -277,11 +279,12 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
     for key in ("covered", "placed"):
         got = []
         for i, s in enumerate(doc[key]):
-            try:
-                L.index(tuple(s), key)
-            except ValueError as exc:
-                fail(" ".join(str(exc).split()), (key, i))
-            got.append((int(s[0]), int(s[1])))
+            r, c = int(s[0]) - 1, int(s[1]) - 1            # the file numbers rows and columns from 1
+            if (r, c) not in L.index_map:
+                fail(f"[{r + 1}, {c + 1}] is not a space of side {L.name}", (key, i),
+                     f"[row, col] numbered from 1: rows 1..{L.n_rows}; row k has "
+                     f"{', '.join(str(len(x)) for x in L.rows)} spaces (bottom row first)")
+            got.append((r, c))
         spaces.append(tuple(sorted(got)))
     covered, placed = spaces
     hands = tuple(int(p["hand"]) for p in doc["player"])
@@ -348,7 +351,7 @@ def load_position(source, *, components=None) -> Position:
     Examples
     --------
     >>> pos = load_position({"players": 3, "to_move": 2, "player": [{"hand": 16}, {"hand": 24}, {"hand": 24}],
-    ...                      "covered": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6]]})
+    ...                      "covered": [[1, 1], [1, 2], [1, 3], [1, 4], [1, 5], [1, 6], [1, 7]]})
     >>> pos.to_move, pos.hands, pos.dice_left
     (2, (16, 24, 24), 5)
     >>> load_position({"players": 2, "to_move": 3, "player": [{"hand": 36}, {"hand": 36}]})

@@ -62,6 +62,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ._layout import space_label
 from ._position import (  # noqa: F401 - the position format and its checks, importable from here
     MAX_TURN_DICE,
     MAX_YARN,
@@ -307,8 +308,8 @@ def advise(layout="A", covered=(), placed=(), dice_left: int = 5, roll=None, yar
                 if solver.should_stop(cov, P2, d2, D, y, k):
                     then = "stop" if solver.stop(cov, P2, d2, D, y, k)[1] == 0 else "burst"
                 sp = L.spaces[s]
-                rows.append((f"place {'+'.join(map(str, used))} on {sp[0]},{sp[1]} ({n})", sp, n, used, v, b,
-                             then))
+                rows.append((f"place {'+'.join(map(str, used))} on {space_label(n, sp)}", sp, n, used, v, b,
+                             then))                        # the label numbers rows and columns from 1
         if y > 0:
             v, b = solver.reroll_value(cov, P, d, D, y, k)
             rows.append(("reroll", None, None, (), v, b, None))

@@ -25,7 +25,8 @@ DESCRIPTION = ("Purramid (Knizia): exact burst odds, the exact press-your-luck a
 
 
 def parse_spaces(text: str | None, option: str) -> list[tuple[int, int]]:
-    """``"0,0 0,1"`` (or ``"0,0;0,1"``) -> ``[(0, 0), (0, 1)]``; ValueError naming ``option``."""
+    """``"1,1 1,2"`` (or ``"1,1;1,2"``: row,col numbered from 1, row 1 at the bottom) -> the 0-based ``(row, col)``
+    pairs ``[(0, 0), (0, 1)]``; a CliError naming ``option``."""
     if not text:
         return []
     out = []
@@ -34,10 +35,13 @@ def parse_spaces(text: str | None, option: str) -> list[tuple[int, int]]:
         try:
             if len(parts) != 2:
                 raise ValueError
-            out.append((int(parts[0]), int(parts[1])))
+            r, c = int(parts[0]), int(parts[1])
+            if r < 1 or c < 1:
+                raise ValueError
+            out.append((r - 1, c - 1))
         except ValueError:
-            raise CliError(f"{option} expects spaces as row,col separated by spaces, e.g. \"0,0 0,1\"; "
-                           f"got {tok!r}") from None
+            raise CliError(f"{option} expects spaces as row,col numbered from 1 (row 1 at the bottom, column 1 at "
+                           f"the left), separated by spaces, e.g. \"1,1 1,2\"; got {tok!r}") from None
     return out
 
 
@@ -216,11 +220,12 @@ def add_cli(sub) -> None:
 
     q = sub.add_parser("advise", help="rank the options of a turn exactly",
                        description="Rank stop/continue (without --roll) or every placement (with --roll). "
-                                   "Example: pyradice-lab purramid advise --layout A --covered \"0,0 0,1\" "
-                                   "--placed \"1,0\" --dice-left 2 --roll 3,4")
+                                   "Example: pyradice-lab purramid advise --layout A --covered \"1,1 1,2\" "
+                                   "--placed \"2,1\" --dice-left 2 --roll 3,4")
     q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
-    q.add_argument("--covered", default="", help="covered spaces as \"row,col row,col ...\"")
-    q.add_argument("--placed", default="", help="spaces holding this turn's dice, \"row,col ...\"")
+    q.add_argument("--covered", default="",
+                   help="covered spaces as \"row,col row,col ...\", numbered from 1 (row 1 at the bottom)")
+    q.add_argument("--placed", default="", help="spaces holding this turn's dice, \"row,col ...\" from 1")
     q.add_argument("--dice-left", type=nonneg_int, default=None,
                    help="dice not yet placed (required with --placed; default: the turn dice)")
     q.add_argument("--roll", type=int_list, default=None, help="the dice just rolled, e.g. 3,4")

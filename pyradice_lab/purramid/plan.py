@@ -19,4 +19,5 @@ BENCH = BenchPlan(
     cold={"players": 4}, first_call={"players": 4}, memory={"players": 4, "policies": "greedy"},
     memory_bound_mb={10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000},
     first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): compiles the exact solver",
-                      {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),))
+                      {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),),
+    multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200})

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.rng import as_generator
+from ._layout import space_label
 from .board import bits, completable, is_valid, rows_spanned
 from .chance import sub_multisets
 from .components import GameConfig, Layout, coerce_components, load_layout
@@ -152,8 +153,9 @@ def legal_placements(layout: Layout, covered: int, placed: int, roll) -> list[tu
 
 
 def _sp(layout: Layout, s: int) -> str:
-    r, c = layout.spaces[s]
-    return f"{r},{c} ({layout.numbers[s]})"
+    """A space as people read it: its number, then row and column from 1 (row 1 at the bottom)."""
+    return space_label(layout.numbers[s], layout.spaces[s])
+
 
 
 def place_tiles(g: GameState, p: int, spaces: int) -> None:

@@ -9,7 +9,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import check_turn, position_components, read_position, shown_int
+from ..engine.positions import (
+    SeatNumbers,
+    check_turn,
+    position_components,
+    read_position,
+    seats_by_index,
+    shown_int,
+)
 from ..engine.schema import Array, Field, Int, Records, SchemaError, Str, Table
 from .components import Setup, coerce_components
 from .geometry import PYRAMID, quarry_geometry
@@ -35,7 +42,7 @@ def position_spec() -> Table:
     row = Str(max_len=200, pattern=_CELL, pattern_doc=_CELL_DOC)
     level = Str(max_len=60, pattern=_PYR, pattern_doc=_PYR_DOC)
     seat = Table({
-        "seat": Field(Int(0, 3), "seat index from 0 (seat 1 in the texts is 0; turns go to index + 1)"),
+        "seat": Field(Int(1, 4), "the seat, numbered from 1 as in every text (turns pass from seat k to k + 1)"),
         "pyramid": Field(Array(level, 6, 6), "the pyramid's levels 1 (6 spaces) to 6 (1 space), bottom first",
                          default=[" ".join("." * (7 - k)) for k in range(1, 7)]),
     }, doc="one seat")
@@ -50,8 +57,8 @@ def position_spec() -> Table:
     }, doc="what every pyramid board and the table show")
     return Table({
         "players": Field(Int(2, 4), "number of players"),
-        "to_move": Field(Int(0, 3), "the index of the seat about to take a die, from 0 (seat 1 in the texts is 0)"),
-        "first_player": Field(Int(0, 3), "the start player's seat index, from 0", default=0),
+        "to_move": Field(Int(1, 4), "the seat about to take a die, numbered from 1"),
+        "first_player": Field(Int(1, 4), "the start player's seat, numbered from 1", default=1),
         "setup": Field(setup, "the tokens, cards and discs"),
         "quarry": Field(Table({k: Field(Array(row, 1, 4), f"the {k} layer, rows north to south, each a string of "
                                                           "its dice west to east") for k in _LAYERS},
@@ -61,7 +68,7 @@ def position_spec() -> Table:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(SeatNumbers):
     """A validated Pyradice position (build with :func:`load_position` or :func:`position_from_game`).
 
     ``occupied`` (n,) which quarry positions hold a die, ``values`` / ``colours`` (n,) what shows of them (0 / -1
@@ -70,8 +77,8 @@ class Position:
     """
 
     players: int
-    to_move: int
-    first_player: int
+    seat: int
+    first_seat: int
     setup: Setup
     discs: tuple
     occupied: np.ndarray
@@ -85,9 +92,14 @@ class Position:
         return self
 
     @property
-    def turn(self) -> int:
-        """Turns played so far (0 = the first)."""
+    def turns_played(self) -> int:
+        """Turns played so far (0 before the first)."""
         return int(sum((v > 0).sum() for v, _ in self.pyramids))
+
+    @property
+    def turn(self) -> int:
+        """The turn number, from 1 (as :func:`position_from_game` and the transcripts number turns)."""
+        return self.turns_played + 1
 
     @property
     def letters(self) -> tuple[str, ...]:
@@ -113,7 +125,7 @@ class Position:
                 "setup": {"skills": list(self.setup.skills), "goals": list(self.setup.goals),
                           "cards": list(self.setup.cards), "discs": [names[d] for d in self.discs]},
                 "quarry": quarry,
-                "seat": [{"seat": s, "pyramid": _pyramid_rows(v, c, self.letters)}
+                "seat": [{"seat": s + 1, "pyramid": _pyramid_rows(v, c, self.letters)}
                          for s, (v, c) in enumerate(self.pyramids)]}
 
     def to_toml(self) -> str:
@@ -122,15 +134,15 @@ class Position:
 
         d = self.document()
         q = json.dumps
-        lines = [f"# Pyradice position: seat {self.to_move + 1} to take a die (turn {self.turn + 1})",
+        lines = [f"# Pyradice position: seat {self.to_move} to take a die (turn {self.turn})",
                  f"players = {d['players']}",
-                 f"to_move = {d['to_move']}  # seat indices count from 0: seat {d['to_move'] + 1} in the texts",
+                 f"to_move = {d['to_move']}  # seats are numbered from 1",
                  f"first_player = {d['first_player']}",
                  "", "[setup]"] + [f"{k} = {q(v)}" for k, v in d["setup"].items()]
         lines += ["", "[quarry]  # rows north to south; 4r = value and colour, ?r = colour only, ? hidden, . empty"]
         lines += [f"{k} = [\n" + "".join(f"  {q(r)},\n" for r in d["quarry"][k]) + "]" for k in reversed(_LAYERS)]
         for s in d["seat"]:
-            lines += ["", "[[seat]]", f"seat = {s['seat']}  # seat {s['seat'] + 1}", "pyramid = [  # level 1 (6 spaces) first"]
+            lines += ["", "[[seat]]", f"seat = {s['seat']}", "pyramid = [  # level 1 (6 spaces) first"]
             lines += [f"  {q(r)}," for r in s["pyramid"]] + ["]"]
         return "\n".join(lines) + "\n"
 
@@ -142,8 +154,8 @@ class Position:
         geom = quarry_geometry(self.players)
         avail = set(_available(self))
         table = ScoreTable.build(self.setup, self.discs)
-        out = [f"Pyradice, {self.players} players, turn {self.turn + 1}: seat {self.to_move + 1} to take a die "
-               f"(start player seat {self.first_player + 1})", f"Setup: {self.setup.describe()}",
+        out = [f"Pyradice, {self.players} players, turn {self.turn}: seat {self.to_move} to take a die "
+               f"(start player seat {self.first_player})", f"Setup: {self.setup.describe()}",
                "Cards: " + ", ".join(table.card_labels()) + "; colour letters: "
                + ", ".join(f"{x}={n}" for x, n in zip(self.letters, table.colour_names)),
                "Quarry ([..] = available, ? = hidden):"]
@@ -161,7 +173,7 @@ class Position:
             from .scoring import _score_pyramid
 
             sc = _score_pyramid(list(v), list(c), table)
-            out.append(f"Seat {s + 1}{' (to move)' if s == self.to_move else ''}: {int((v > 0).sum())} dice, "
+            out.append(f"Seat {s + 1}{' (to move)' if s == self.seat else ''}: {int((v > 0).sum())} dice, "
                        f"{sc.total} VP if the game ended now")
             out += _pyramid_text(v, c, self.letters)
         return "\n".join(out)
@@ -186,12 +198,7 @@ def _build(doc: dict, comp, file=None) -> Position:
     from .search import box_counts, observe
 
     players = doc["players"]
-    for key in ("to_move", "first_player"):
-        if doc[key] >= players:
-            fail(f"{doc[key]} is not a seat of a {players}-player game", (key,), f"0..{players - 1}")
-    seats = {int(s["seat"]): s for s in doc["seat"]}
-    if sorted(seats) != list(range(players)):
-        fail(f"lists seats {sorted(seats)}", ("seat",), f"one [[seat]] for each of seats 0..{players - 1}")
+    seats = seats_by_index(doc, players, fail)
     default = Setup.default(comp)
     st = doc["setup"]
     names = comp.palette.names
@@ -239,7 +246,7 @@ def _build(doc: dict, comp, file=None) -> Position:
         v = np.zeros(PYRAMID.n, dtype=np.int64)
         c = np.full(PYRAMID.n, -1, dtype=np.int64)
         for k, text in enumerate(seats[s]["pyramid"], start=1):
-            path = ("seat", str(s), "pyramid", k - 1)
+            path = ("seat", str(s + 1), "pyramid", k - 1)
             cells = text.split()
             if len(cells) != 7 - k:
                 fail(f"has {len(cells)} cells", path, f"{7 - k} cells on level {k}")
@@ -253,14 +260,14 @@ def _build(doc: dict, comp, file=None) -> Position:
                              "a die on level k > 1 directly above two dice of level k - 1")
         pyramids.append((v, c))
     counts = [int((v > 0).sum()) for v, _ in pyramids]
-    first, to_move = doc["first_player"], doc["to_move"]
+    first, to_move = doc["first_player"] - 1, doc["to_move"] - 1
     ahead = [(s - first) % players < (to_move - first) % players for s in range(players)]   # moved this round
     rounds = [c - a for c, a in zip(counts, ahead)]
     k = max(set(rounds), key=lambda x: (rounds.count(x), -abs(x - rounds[to_move])))
     for s in range(players):
         if rounds[s] != k:
-            fail(f"holds {counts[s]} dice", ("seat", str(s), "pyramid"),
-                 f"{k + ahead[s]}: seat index {to_move} is to move after {k} full rounds from first_player {first}")
+            fail(f"holds {counts[s]} dice", ("seat", str(s + 1), "pyramid"),
+                 f"{k + ahead[s]}: seat {to_move + 1} is to move after {k} full rounds from start seat {first + 1}")
     turn = sum(counts)
     if turn >= PYRAMID.n * players:
         fail("every pyramid is full: the game is over", ("seat",), "a position with a die still to take")
@@ -275,7 +282,7 @@ def _build(doc: dict, comp, file=None) -> Position:
         fail(f"shows more {names[j]} dice than the box holds", ("quarry",), f"at most {int(box[j])} {names[j]} dice "
                                                                              "in the quarry and the pyramids")
     obs_v, obs_c = observe(values, colours, occ, players)
-    pos = Position(players, doc["to_move"], doc["first_player"], setup, tuple(names.index(d) for d in st["discs"]),
+    pos = Position(players, to_move, first, setup, tuple(names.index(d) for d in st["discs"]),
                    occ, obs_v, obs_c, tuple(pyramids), comp=comp)
     for i in _available(pos):
         if obs_v[i] == 0 or obs_c[i] < 0:
@@ -307,8 +314,8 @@ def load_position(source, *, components=None) -> Position:
     Examples
     --------
     >>> pos = position_from_game(1, 1, policies="greedy")
-    >>> load_position(pos.document()).turn
-    0
+    >>> load_position(pos.document()).turn          # turns are numbered from 1
+    1
     >>> doc = pos.document(); doc["quarry"]["top"][0] = "4r 2b"
     >>> load_position(doc)
     Traceback (most recent call last):
@@ -420,7 +427,7 @@ def position_from_game(seed, turn: int, *, players: int = 2, policies="flat_mc",
     --------
     >>> pos = position_from_game(1, 1, policies="greedy")
     >>> pos.turn, pos.to_move == pos.first_player, pos.played
-    (0, True, (43, 4, -1))
+    (1, True, (43, 4, -1))
     """
     from .geometry import check_players
 

@@ -170,7 +170,7 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     candidates = spec.candidates if candidates is None else _check_int(candidates, "candidates", 1, 64)
     pos = load_position(position, components=components)
     gen = as_generator(rng)
-    setup, players, s = pos.setup, pos.players, pos.to_move
+    setup, players, s = pos.setup, pos.players, pos.seat
     tabs = kernel_tables(setup)
     pv = np.array([v for v, _ in pos.pyramids], np.int64)
     pc = np.array([c for _, c in pos.pyramids], np.int64)
@@ -179,7 +179,7 @@ def advise(position, *, objective: str = "search", policy: str = "flat_mc", rng=
     args = (pv[s], pc[s], pos.values, pos.colours, occ, tabs["tab"], discs, players)
     every = search_candidates(*args, k=10 ** 6, per_pair=10 ** 6)
     cands = search_candidates(*args, k=candidates, per_pair=spec.per_pair)
-    dec = _Decision(s, pos.turn, pos.first_player, occ, pos.values, pos.colours, pv, pc, discs, spec, gen, cands)
+    dec = _Decision(s, pos.turns_played, pos.first_seat, occ, pos.values, pos.colours, pv, pc, discs, spec, gen, cands)
     res = _rank_moves(dec, samples, tabs, box_counts(setup, players), quarry_table(players))
     est = {tuple(int(x) for x in cands[j, :3]): mean_estimate(res[j]) for j in range(len(cands))}
     rows, estimates = [], []
@@ -213,7 +213,7 @@ class _Describer:
         self.pos = pos
         self.table = ScoreTable.build(pos.setup, pos.discs)
         self.score = _score_pyramid
-        v, c = pos.pyramids[pos.to_move]
+        v, c = pos.pyramids[pos.seat]
         self.v, self.c = [int(x) for x in v], [int(x) for x in c]
         self.before = _score_pyramid(self.v, self.c, self.table)
         self.geom = quarry_geometry(pos.players)
@@ -266,7 +266,7 @@ class _Describer:
             occ[take] = 0
             new = [int(i) for i in avail(occ, self.geom)]
             opened = [i for i in new if i not in self.avail]
-            nxt = (pos.to_move + 1) % pos.players
+            nxt = (pos.seat + 1) % pos.players
             txt = f"seat {nxt + 1} chooses from {len(new)} dice"  # seats from 1
             shown = [self.die(pos.values[i], pos.colours[i]) for i in opened if pos.values[i] and pos.colours[i] >= 0]
             hidden = len(opened) - len(shown)

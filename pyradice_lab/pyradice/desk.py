@@ -52,13 +52,13 @@ class PyradiceDesk(Desk):
         table = Table.build(setup, d.discs)
         first = first_player(d.rolls)
         empty = [" ".join("." * (7 - k)) for k in range(1, 7)]
-        position = {"players": players, "to_move": first, "first_player": first,
+        position = {"players": players, "to_move": first + 1, "first_player": first + 1,   # seats from 1
                     "setup": {"skills": list(setup.skills), "goals": list(setup.goals), "cards": list(setup.cards),
                               "discs": [names[x] for x in d.discs]},
                     "quarry": {key: [" ".join(f"{d.values[geom.index(k, r, c)]}{letters[d.colours[geom.index(k, r, c)]]}"
                                               for c in range(geom.shapes[k][1])) for r in range(geom.shapes[k][0])]
                                for k, key in enumerate(("bottom", "middle", "top"))},
-                    "seat": [{"seat": s, "pyramid": list(empty)} for s in range(players)]}
+                    "seat": [{"seat": s + 1, "pyramid": list(empty)} for s in range(players)]}
         return {"game": self.name, "title": self.title, "seed": seed, "players": players, "n": geom.n,
                 "shapes": [list(x) for x in geom.shapes], "dice": dice, "spaces": spaces, "letters": letters,
                 "colours": names, "cards": table.card_labels(), "describe": setup.describe(), "position": position}
@@ -101,7 +101,7 @@ def _afters(pos, df) -> list[tuple[list, list]]:
     from .skills import apply_action, skill_options
 
     table = Table.build(pos.setup, pos.discs)
-    v0, c0 = ([int(x) for x in a] for a in pos.pyramids[pos.to_move])
+    v0, c0 = ([int(x) for x in a] for a in pos.pyramids[pos.seat])
     out = []
     for r in df.itertuples(index=False):
         v, c = apply_action(v0, c0, ((int(r.place), int(pos.values[r.take]), int(pos.colours[r.take])),))

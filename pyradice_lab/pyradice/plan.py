@@ -15,4 +15,5 @@ PLAN = ReportPlan(policies=("random_legal", "greedy", "lookahead"), setup="2 pla
 #: The uniform bench rows: the game's own bench has its cold first-call row (``bench.first_call``: the same call,
 #: CPU of the whole fresh process); memory with random_legal players.
 BENCH = BenchPlan(cold=None, first_call={}, memory={"players": 2, "policies": "random_legal"},
-                  memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200})
+                  memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200},
+                  multifidelity={"metric": "card_points", "strong_games": 100, "cheap_games": 200})

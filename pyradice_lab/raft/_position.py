@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import check_turn, position_components, read_position
+from ..engine.positions import SeatNumbers, check_turn, position_components, read_position, seats_by_index
 from ..engine.schema import (
     Array,
     Field,
@@ -43,8 +43,8 @@ def position_spec() -> Table:
                        default=0),
     }, doc="one lifeboat card in front of the player")
     seat = Table({
-        "seat": Field(Int(0, 3), "seat index from 0 (0..players-1: seat 1 in the texts is 0; passing goes to "
-                                 "index + 1)"),
+        "seat": Field(Int(1, 4), "the seat, numbered from 1 as in every text (1..players; turns pass from "
+                                 "seat k to seat k + 1)"),
         "score": Field(Int(0, 10_000), "points completed so far", default=0),
         "completed": Field(Int(0, 100), "lifeboats completed so far (the tie-break)", default=0),
         "boats": Field(Array(boat, 0, 10), "the lifeboats in front of this player", default=[]),
@@ -52,10 +52,10 @@ def position_spec() -> Table:
     return Table({
         "players": Field(Int(2, 4), "number of players"),
         "variant": Field(Str(VARIANTS), "rules variant", default="standard"),
-        "to_move": Field(Int(0, 3), "the index of the seat about to tilt, from 0 (seat 1 in the texts is 0)"),
-        "first_player": Field(Int(0, 3), "the start player's seat index, from 0 (the game ends after the seat "
+        "to_move": Field(Int(1, 4), "the seat about to tilt, numbered from 1"),
+        "first_player": Field(Int(1, 4), "the start player's seat, numbered from 1 (the game ends after the seat "
                                          "before it)",
-                              default=0),
+                              default=1),
         "flag": Field(Int(-1, 1000), "cards still above the pirate flag in the deck (-1: the flag is drawn)"),
         "raft": Field(Array(Array(gems, 3, 3), 3, 3), "gems on the 3x3 raft, rows north to south, spaces west to "
                                                       "east"),
@@ -68,7 +68,7 @@ def position_spec() -> Table:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(SeatNumbers):
     """A validated Rocking Raft position (build with :func:`load_position` or :func:`position_from_game`).
 
     ``raft`` (9, colours) gems per space (row by row from the north-west corner); ``boats[seat]`` a tuple of
@@ -81,8 +81,8 @@ class Position:
 
     players: int
     variant: str
-    to_move: int
-    first_player: int
+    seat: int
+    first_seat: int
     flag: int
     raft: np.ndarray
     boats: tuple
@@ -103,7 +103,7 @@ class Position:
             doc["skill"] = self.skill
         if self.fallen is not None:
             doc["fallen"] = _gem_text(self.fallen, letters)
-        doc["seat"] = [{"seat": s, "score": self.scores[s], "completed": self.completed[s],
+        doc["seat"] = [{"seat": s + 1, "score": self.scores[s], "completed": self.completed[s],
                         "boats": [{"card": self.comp.deck[c].id, "filled": _gem_text(f, letters),
                                    **({"water": w} if w else {})} for c, f, w in self.boats[s]]}
                        for s in range(self.players)]
@@ -112,9 +112,9 @@ class Position:
     def to_toml(self) -> str:
         """The position as a TOML file (the format of :func:`load_position`)."""
         d = self.document()
-        lines = [f"# Rocking Raft position: seat {self.to_move + 1} to tilt", f"players = {d['players']}",
+        lines = [f"# Rocking Raft position: seat {self.to_move} to tilt", f"players = {d['players']}",
                  f'variant = "{d["variant"]}"',
-                 f"to_move = {d['to_move']}  # seat indices count from 0: seat {d['to_move'] + 1} in the texts",
+                 f"to_move = {d['to_move']}  # seats are numbered from 1",
                  f"first_player = {d['first_player']}",
                  f"flag = {d['flag']}  # cards above the pirate flag (-1: drawn)"]
         if "skill" in d:
@@ -127,7 +127,7 @@ class Position:
         for s in d["seat"]:
             boats = ", ".join("{" + ", ".join(f"{k} = {json.dumps(v)}" for k, v in b.items()) + "}"
                               for b in s["boats"])
-            lines += ["", "[[seat]]", f"seat = {s['seat']}  # seat {s['seat'] + 1}", f"score = {s['score']}",
+            lines += ["", "[[seat]]", f"seat = {s['seat']}", f"score = {s['score']}",
                       f"completed = {s['completed']}", f"boats = [{boats}]"]
         return "\n".join(lines) + "\n"
 
@@ -138,8 +138,8 @@ class Position:
         flag = "the pirate flag is drawn (last round)" if self.flag < 0 else \
             f"the pirate flag is under {self.flag} card{'s' if self.flag != 1 else ''}"
         act = "to tilt" if self.fallen is None else f"to load {_gem_text(self.fallen, letters, '')}"
-        out = [f"Rocking Raft, {self.players} players ({self.variant}), seat {self.to_move + 1} {act} "
-               f"(start player seat {self.first_player + 1}); {flag}", "Raft (north at the top):"]  # seats from 1
+        out = [f"Rocking Raft, {self.players} players ({self.variant}), seat {self.to_move} {act} "
+               f"(start player seat {self.first_player}); {flag}", "Raft (north at the top):"]  # seats from 1
         out += ["  " + " ".join(f"{x:>9}" for x in cells[r * 3:r * 3 + 3]) for r in range(3)]
         slots, _ = self.comp.deck_arrays()
         for s in range(self.players):
@@ -148,7 +148,7 @@ class Position:
                 need = " ".join(f"{col}{int(a)}/{int(b)}" for col, a, b in zip(letters, f, slots[c]) if b)
                 boats.append(f"{self.comp.card_label(c)} [{need}]" + (f" water {w}" if self.variant == "sinking"
                                                                         else ""))
-            who = f" ({act})" if s == self.to_move else ""
+            who = f" ({act})" if s == self.seat else ""
             out.append(f"seat {s + 1}{who}: {self.scores[s]} pts, {self.completed[s]} boats; "
                        + ("; ".join(boats) or "no lifeboat"))
         return "\n".join(out)
@@ -184,12 +184,7 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
     players = doc["players"]
     if not rules.min_players <= players <= rules.max_players:
         fail(f"{players} is out of range", ("players",), f"{rules.min_players}..{rules.max_players}")
-    for key in ("to_move", "first_player"):
-        if doc[key] >= players:
-            fail(f"{doc[key]} is not a seat of a {players}-player game", (key,), f"0..{players - 1}")
-    seats = {int(s["seat"]): s for s in doc["seat"]}
-    if sorted(seats) != list(range(players)):
-        fail(f"lists seats {sorted(seats)}", ("seat",), f"one [[seat]] for each of seats 0..{players - 1}")
+    seats = seats_by_index(doc, players, fail)
     raft = np.zeros((9, len(letters)), dtype=np.int64)
     for r in range(3):
         for c in range(3):
@@ -210,14 +205,14 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
     for s in range(players):
         entry = seats[s]
         if len(entry["boats"]) > rules.boats:
-            fail(f"has {len(entry['boats'])} lifeboats", ("seat", str(s), "boats"), f"at most {rules.boats}")
+            fail(f"has {len(entry['boats'])} lifeboats", ("seat", str(s + 1), "boats"), f"at most {rules.boats}")
         row = []
         for j, b in enumerate(entry["boats"]):
-            path = ("seat", str(s), "boats", j)
+            path = ("seat", str(s + 1), "boats", j)
             if b["card"] not in ids:
                 fail(f"no lifeboat card #{b['card']}", path + ("card",), f"the deck's cards #1..#{len(comp.deck)}")
             if b["card"] in seen:
-                fail(f"card #{b['card']} is also in front of seat index {seen[b['card']]}", path + ("card",),
+                fail(f"card #{b['card']} is also in front of seat {seen[b['card']] + 1}", path + ("card",),
                      "each card once")
             seen[b["card"]] = s
             idx = ids[b["card"]]
@@ -236,7 +231,7 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
     if doc["flag"] > cards_left:
         fail(f"{doc['flag']} cards cannot be above the flag", ("flag",), f"-1..{cards_left} (the cards not on the "
                                                                           "table)")
-    return Position(players, doc["variant"], doc["to_move"], doc["first_player"], doc["flag"], raft, tuple(boats),
+    return Position(players, doc["variant"], doc["to_move"] - 1, doc["first_player"] - 1, doc["flag"], raft, tuple(boats),
                     tuple(int(seats[s]["score"]) for s in range(players)),
                     tuple(int(seats[s]["completed"]) for s in range(players)), doc.get("skill"), comp,
                     fallen=fallen)
@@ -264,13 +259,13 @@ def load_position(source, *, components=None) -> Position:
 
     Examples
     --------
-    >>> pos = load_position({"players": 2, "to_move": 0, "flag": 10,
+    >>> pos = load_position({"players": 2, "to_move": 1, "flag": 10,
     ...                      "raft": [["R1", "Y1", "B1"], ["R1", "R3 Y3 B4 K3", "Y1"], ["B1", "R1", "Y1"]],
-    ...                      "seat": [{"seat": 0, "boats": [{"card": 1}, {"card": 5}]},
-    ...                               {"seat": 1, "boats": [{"card": 3, "filled": "Y1"}, {"card": 9}]}]})
-    >>> int(pos.raft.sum()), pos.players
-    (21, 2)
-    >>> load_position({"players": 2, "to_move": 0, "flag": 10, "raft": [], "seat": []})
+    ...                      "seat": [{"seat": 1, "boats": [{"card": 1}, {"card": 5}]},
+    ...                               {"seat": 2, "boats": [{"card": 3, "filled": "Y1"}, {"card": 9}]}]})
+    >>> int(pos.raft.sum()), pos.players, pos.to_move, pos.seat
+    (21, 2, 1, 0)
+    >>> load_position({"players": 2, "to_move": 1, "flag": 10, "raft": [], "seat": []})
     Traceback (most recent call last):
     ...
     pyradice_lab.engine.schema.SchemaError: raft: has 0 items (allowed: an array of 3 items, each an array of 3 items, each gems as colour letter + count, e.g. "R2 Y1 K1" (or "R2Y1K1"); "-" for none)
@@ -395,8 +390,8 @@ def position_from_game(seed, turn: int, *, players: int = 3, variant: str = "sta
     Examples
     --------
     >>> pos = position_from_game(7, 1)
-    >>> pos.to_move, pos.played
-    (1, ('west', 'right', 2.5))
+    >>> pos.to_move, pos.seat, pos.played        # seat 2 in the texts (0-based index 1)
+    (2, 1, ('west', 'right', 2.5))
     """
     from .rules import MAX_TURNS
 

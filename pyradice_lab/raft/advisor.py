@@ -74,7 +74,7 @@ def _setting(pos: Position, objective: str, params):
     from .policies import exact
 
     comp = pos.comp
-    nb, p, n = comp.rules.boats, pos.to_move, pos.players
+    nb, p, n = comp.rules.boats, pos.seat, pos.players
     slots, points = comp.deck_arrays()
     k = slots.shape[1]
 
@@ -93,11 +93,11 @@ def _setting(pos: Position, objective: str, params):
     if pos.variant == "sinking":
         for j, (_, _, w) in enumerate(pos.boats[p]):
             doomed[j] = w >= comp.rules.sink_at
-    order = [(pos.first_player + i) % n for i in range(n)]
+    order = [(pos.first_seat + i) % n for i in range(n)]
     later = [order.index((p + s) % n) > order.index(p) for s in range(1, n)]
     seats = [(p + s) % n for s in range(n)]
     standings = [[pos.scores[q], pos.completed[q]] for q in seats]
-    last = p == (pos.first_player - 1) % n
+    last = p == (pos.first_seat - 1) % n
     pol = exact()
     pars = pol.pars()
     if objective == "completed":
@@ -149,7 +149,7 @@ def _load_texts(pos, st, xs) -> list[str]:
     k = len(letters) - 1
     xs = np.asarray(xs, dtype=np.int64).reshape(-1, len(letters))
     my_empty, my_pts = st["my"]
-    nb = len(pos.boats[pos.to_move])
+    nb = len(pos.boats[pos.seat])
     n = len(xs)
     if nb:
         held, fill = load_batch(xs, np.broadcast_to(my_empty[:nb], (n, nb, k)).copy(),
@@ -164,7 +164,7 @@ def _load_texts(pos, st, xs) -> list[str]:
             out.append("nothing falls")
             continue
         parts = []
-        for j, (c, _, _) in enumerate(pos.boats[pos.to_move]):
+        for j, (c, _, _) in enumerate(pos.boats[pos.seat]):
             if held[i, j].any():
                 parts.append(f"{_gem_text(held[i, j], letters, '')} on {comp.card_label(c)}"
                              + (" (completes)" if full[i, j] else ""))
@@ -229,8 +229,8 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
     DataFrame
         One row per option, best first: ``edge``, ``finger``, ``duration``, ``value`` (the objective; its
         label is ``df.attrs["objective"]`` and the ``objective`` column), ``se``, ``ci_low``, ``ci_high``
-        (NaN where exact), ``regret``, ``p_complete_<i>`` (chance of completing the mover's lifeboat ``i``),
-        ``gems_fallen`` (expected), ``gift_points`` (expected points the leftovers complete for the
+        (NaN where exact), ``regret``, ``p_complete_<i>`` (chance of completing the mover's lifeboat ``i``,
+        numbered from 1 as listed), ``gems_fallen`` (expected), ``gift_points`` (expected points the leftovers complete for the
         opponents), ``then`` (the most likely outcome and how to load it) and ``why``.
         ``attrs["outcomes"]``: the exact distribution of the gems fallen for the top tilt
         (:func:`tilt_outcomes`).
@@ -290,7 +290,7 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
                                    active)
 
     done, gift = _mine_grid(pos, st, gems, game)
-    nb = len(pos.boats[pos.to_move])
+    nb = len(pos.boats[pos.seat])
     p_boat = [expect(done[:, j]) for j in range(nb)]
     gift_pts = expect(gift)
     fallen = np.einsum("osj,j,s->o", node_fall, w, raft.sum(axis=1))
@@ -321,14 +321,14 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
         rows.append([e, labels[o], float(d), value[o], se[o], lo[o], hi[o]]
                     + [p_boat[j][o] for j in range(nb)] + [fallen[o], gift_pts[o], then])
     cols = ["edge", "finger", "duration", "value", "se", "ci_low", "ci_high"] + \
-        [f"p_complete_{j}" for j in range(nb)] + ["gems_fallen", "gift_points", "then"]
+        [f"p_complete_{j + 1}" for j in range(nb)] + ["gems_fallen", "gift_points", "then"]
     df = pd.DataFrame(rows, columns=cols)
     df = df.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
     df.insert(7, "regret", df["value"].iloc[0] - df["value"])
     df["why"] = [_why(pos, r, nb) for r in df.itertuples(index=False)]
     df["objective"] = OBJECTIVES[objective]
     df.attrs.update(objective=OBJECTIVES[objective], policy=policy, position=pos,
-                    lifeboats=[comp.card_label(c) for c, _, _ in pos.boats[pos.to_move]])
+                    lifeboats=[comp.card_label(c) for c, _, _ in pos.boats[pos.seat]])
     top = df.iloc[0]
     df.attrs["outcomes"] = tilt_outcomes(pos, top["edge"], top["finger"], top["duration"], objective=objective,
                                          params=params)
@@ -368,7 +368,7 @@ def _advise_loading(pos: Position, objective: str, params) -> pd.DataFrame:
     st = _setting(pos, objective, params)
     my_empty, my_pts = st["my"]
     opp_empty, opp_pts = st["opp"]
-    nb = len(pos.boats[pos.to_move])
+    nb = len(pos.boats[pos.seat])
     letters = comp.gems.letters
     k = my_empty.shape[1]
     x = pos.fallen
@@ -385,7 +385,7 @@ def _advise_loading(pos: Position, objective: str, params) -> pd.DataFrame:
         v = outcome_values(left[None], np.zeros(1, dtype=np.int64), st["pars"][None], after[None], my_pts[None],
                            opp_empty[None], opp_pts[None], ctx)[0]
         parts, done = [], []
-        for j, (c, _, _) in enumerate(pos.boats[pos.to_move]):
+        for j, (c, _, _) in enumerate(pos.boats[pos.seat]):
             if t[j].any():
                 full = not after[j].any()
                 parts.append(f"{_gem_text(t[j], letters[:k], '')} on {comp.card_label(c)}"
@@ -409,7 +409,7 @@ def _advise_loading(pos: Position, objective: str, params) -> pd.DataFrame:
     exact_columns(df, 4)
     df["objective"] = OBJECTIVES[objective]
     df.attrs.update(objective=OBJECTIVES[objective], policy="exact", position=pos, decision="load",
-                    lifeboats=[comp.card_label(c) for c, _, _ in pos.boats[pos.to_move]])
+                    lifeboats=[comp.card_label(c) for c, _, _ in pos.boats[pos.seat]])
     return df
 
 
@@ -427,7 +427,7 @@ def _passing(pos, st, left) -> tuple[str, list[str]]:
     slots, points = comp.deck_arrays()
     said, gifts = [], []
     for step in range(1, pos.players):
-        q = (pos.to_move + step) % pos.players
+        q = (pos.seat + step) % pos.players
         boats = pos.boats[q]
         if not rest.any() or not boats:
             continue
@@ -448,12 +448,12 @@ def _passing(pos, st, left) -> tuple[str, list[str]]:
 def _why(pos, r, nb) -> str:
     comp = pos.comp
     parts = []
-    probs = [getattr(r, f"p_complete_{j}") for j in range(nb)]
+    probs = [getattr(r, f"p_complete_{j + 1}") for j in range(nb)]
     order = sorted(range(nb), key=lambda j: -probs[j])
     for j in order:
         p = probs[j]
-        label = comp.card_label(pos.boats[pos.to_move][j][0])
-        slots = int(comp.deck[pos.boats[pos.to_move][j][0]].size)
+        label = comp.card_label(pos.boats[pos.seat][j][0])
+        slots = int(comp.deck[pos.boats[pos.seat][j][0]].size)
         if p >= 0.9:
             parts.append(f"secures the {slots}-slot lifeboat {label} (p {p:.2f})")
         elif p >= 0.3:
@@ -534,7 +534,7 @@ def tilt_outcomes(position, edge, finger, duration, *, objective: str = "points"
                                  my_empty[None], my_pts[None], opp_empty[None], opp_pts[None], st["ctx"](w, nf))
     from .loading import load_batch
 
-    nb = len(pos.boats[pos.to_move])
+    nb = len(pos.boats[pos.seat])
     k = my_empty.shape[1]
     if nb:
         held, fill = load_batch(x, np.broadcast_to(my_empty[:nb], (len(x), nb, k)).copy(),

@@ -217,7 +217,7 @@ def _cmd_advise(args) -> int:
         print(df[cols].head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if len(df) > args.top:
         print(f"... {len(df) - args.top} more options (--top)")
-    lifeboats = ", ".join(f"p_complete_{i} = {b}" for i, b in enumerate(df.attrs["lifeboats"]))
+    lifeboats = ", ".join(f"p_complete_{i} = {b}" for i, b in enumerate(df.attrs["lifeboats"], start=1))
     if lifeboats:
         print(f"({lifeboats})")
     for i, r in enumerate(df.head(min(3, args.top)).itertuples(index=False)):

@@ -48,7 +48,7 @@ def test_reroll_values_and_odds_equal_brute_force_over_the_dice(seed, turn):
     df = advise(pos).set_index("keep")
     tw = advisor._twins()
     g = advisor._game(pos, "expectimax", "margin")
-    s = pos.to_move
+    s = pos.seat
     tab = np.zeros((13, 4))
     gval = tw["placement_table"](g, s, tab)
 
@@ -103,18 +103,19 @@ def _doc():
 
 @pytest.mark.parametrize("change, key", [
     (lambda d: d.update(players=5), "players"),
-    (lambda d: d.update(to_move=2), "to_move"),
+    (lambda d: d.update(to_move=3), "to_move"),               # seat 3 is the automa
+    (lambda d: d.update(to_move=0), "to_move"),               # seats are numbered from 1
     (lambda d: d.update(roll=[1, 2]), "roll"),
     (lambda d: d.update(stage="place"), "stage"),
     (lambda d: d.update(mail=7), "mail"),
     (lambda d: d.update(male=2), "male"),
     (lambda d: d.update(bonus_taken=3), "bonus_taken"),
     (lambda d: d["tokens"].update({"5": "gold"}), "tokens.5"),
-    (lambda d: d["seat"][1]["meerkats"].update({"13": 1}), "seat.1.meerkats.13"),
-    (lambda d: d["seat"][1].update(supply=3), "seat.1"),
-    (lambda d: d["seat"][0].update(queen=2), "seat.0.queen"),
-    (lambda d: d["seat"][0].update(burrow=["dig"]), "seat.0.burrow[0]"),
-    (lambda d: d["seat"][2].update(reserve=1, supply=16), "seat.2"),
+    (lambda d: d["seat"][1]["meerkats"].update({"13": 1}), "seat.2.meerkats.13"),
+    (lambda d: d["seat"][1].update(supply=3), "seat.2"),
+    (lambda d: d["seat"][0].update(queen=2), "seat.1.queen"),
+    (lambda d: d["seat"][0].update(burrow=["dig"]), "seat.1.burrow[0]"),
+    (lambda d: d["seat"][2].update(reserve=1, supply=16), "seat.3"),
     (lambda d: d["seat"].pop(), "seat"),
 ])
 def test_bad_positions_name_the_key(change, key):
@@ -166,7 +167,7 @@ def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):
 def test_cli_advise_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(position_from_game(1, 5, players=2).to_toml().replace("supply = 19", "supply = 18"))
-    for argv, word in [(["--position", str(bad)], "seat.1"), (["--turn", "3"], "--game-seed"),
+    for argv, word in [(["--position", str(bad)], "seat.2"), (["--turn", "3"], "--game-seed"),
                        (["--game-seed", "1"], "--turn"), (["--game-seed", "1", "--turn", "3", "--players", "2"], "turn"),
                        (["--position", str(tmp_path / "none.toml")], "no such file"), ([], "--position")]:
         assert main(["meerkat", "advise", *argv]) == 2

@@ -89,7 +89,7 @@ def test_advise_rows_equal_brute_force_values():
     assert list(df["value"]) == sorted(df["value"], reverse=True)
     # 8 = 4+4; 4 = 4 (on (1,2)); 10 = ... not reachable; 5 = 1+4 (on (2,1): unsupported, still legal)
     acts = set(df["action"])
-    assert {"place 4+4 on 1,0 (8)", "place 4 on 1,2 (4)", "place 1+4 on 2,1 (5)", "reroll"} <= acts
+    assert {"place 4+4 on 8 (row 2, col 1)", "place 4 on 4 (row 2, col 3)", "place 1+4 on 5 (row 3, col 2)", "reroll"} <= acts
 
 
 def test_stop_continue_rows():

@@ -14,8 +14,9 @@ from pyradice_lab.engine.schema import SchemaError
 from pyradice_lab.purramid.advisor import Position, advise, load_position, position_from_game
 from pyradice_lab.purramid.rules import play_game
 
-DOC = {"players": 2, "to_move": 2, "turn": 4, "covered": [[0, c] for c in range(10)] + [[1, c] for c in range(10)],
-       "turn_dice": 4, "dice_left": 2, "placed": [[2, 0]], "roll": [5, 2],
+DOC = {"players": 2, "to_move": 2, "turn": 4,      # spaces [row, col] numbered from 1: the two bottom rows covered
+       "covered": [[1, c] for c in range(1, 11)] + [[2, c] for c in range(1, 11)],
+       "turn_dice": 4, "dice_left": 2, "placed": [[3, 1]], "roll": [5, 2],
        "player": [{"hand": 25, "yarn": 1}, {"hand": 24, "yarn": 2}]}
 
 
@@ -23,7 +24,7 @@ DOC = {"players": 2, "to_move": 2, "turn": 4, "covered": [[0, c] for c in range(
 def pos():
     board = load_position({"players": 2, "to_move": 1, "player": [{"hand": 36}, {"hand": 36}]}).board
     d = copy.deepcopy(DOC)
-    on_board = board.tiles_of(board.mask_of([tuple(s) for s in d["covered"]]))
+    on_board = board.tiles_of(board.mask_of([(r - 1, c - 1) for r, c in d["covered"]]))
     d["player"][0]["hand"] = 72 - on_board - d["player"][1]["hand"]
     return load_position(d)
 
@@ -32,6 +33,8 @@ def test_a_position_holds_the_table(pos):
     assert (pos.players, pos.seat, pos.to_move, pos.turn_dice, pos.dice_left, pos.roll) == (2, 1, 2, 4, 2, (2, 5))
     assert pos.scores == tuple(-h for h in pos.hands) and pos.winner is None
     assert "player 2 (to move)" in pos.text()
+    assert pos.placed == ((2, 0),) and len(pos.covered) == 20 and min(pos.covered) == (0, 0)   # 0-based in Python
+    assert pos.to_dict()["placed"] == [[3, 1]]                                                 # 1-based in the file
 
 
 def test_round_trip_through_dict_toml_and_json(pos, tmp_path):
@@ -73,7 +76,8 @@ def test_a_position_and_state_keywords_are_not_mixed(pos):
     (lambda d: d.update(to_move=3), "to_move"),
     (lambda d: d["player"].pop(), "player"),
     (lambda d: d["player"][0].update(hand=3), "player"),             # tiles not conserved
-    (lambda d: d["covered"].append([99, 0]), "covered[20]"),
+    (lambda d: d["covered"].append([99, 1]), "covered[20]"),
+    (lambda d: d["covered"].append([0, 1]), "covered[20]"),           # rows are numbered from 1
     (lambda d: d.update(roll=[5, 2, 1]), "roll"),
     (lambda d: d.update(roll=[5, 9]), "roll[1]"),
     (lambda d: d.update(dice_left=5), "dice_left"),

@@ -20,20 +20,20 @@ def test_odds(capsys):
 
 
 def test_advise_with_and_without_roll(capsys):
-    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "0,0 0,1", "--placed", "1,0",
+    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "1,1 1,2", "--placed", "2,1",
                    "--dice-left", "2", "--roll", "3,4"], capsys)
     assert rc == 0 and "place 3+4 on" in out and "regret" in out and " then" in out
     place_rows = [line for line in out.splitlines() if line.strip().startswith("place")]
     assert place_rows and all(line.split()[-1] in ("stop", "continue", "burst") for line in place_rows)
-    rc, out = run(["purramid", "advise", "--placed", "0,3", "--dice-left", "4"], capsys)
+    rc, out = run(["purramid", "advise", "--placed", "1,4", "--dice-left", "4"], capsys)
     assert "continue" in out and "stop" in out
 
 
 def test_advise_needs_dice_left_with_placed(capsys):
     """Issue 9 item 8: --placed without --dice-left would silently assume one die per space."""
     with pytest.raises(CliError, match="--dice-left"):
-        run(["purramid", "advise", "--covered", "0,0 0,1", "--placed", "1,0"], capsys)
-    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "0,0 0,1", "--placed", "1,0",
+        run(["purramid", "advise", "--covered", "1,1 1,2", "--placed", "2,1"], capsys)
+    rc, out = run(["purramid", "advise", "--layout", "A", "--covered", "1,1 1,2", "--placed", "2,1",
                    "--dice-left", "2"], capsys)
     lines = {line.split()[0]: float(line.split()[1]) for line in out.splitlines()
              if line.split() and line.split()[0] in ("stop", "continue")}
@@ -63,7 +63,10 @@ def test_play_and_layout(capsys):
 
 def test_bad_input_raises_for_one_line_errors(capsys):
     with pytest.raises(CliError, match="--covered"):
-        parse_spaces("0,0 zz", "--covered")
+        parse_spaces("1,1 zz", "--covered")
+    assert parse_spaces("1,1 2,3", "--placed") == [(0, 0), (1, 2)]     # numbered from 1 on the command line
+    with pytest.raises(CliError, match="numbered from 1"):
+        parse_spaces("0,1", "--covered")
     with pytest.raises(ValueError, match="n_dice"):
         run(["purramid", "odds", "--dice", "9", "--targets", "6"], capsys)
     with pytest.raises(ValueError, match="roll"):

@@ -85,7 +85,7 @@ def test_felix_places_three_tiles_wins_a_token_and_a_bonus_turn():
                          [False, False, True])
     rules.play_turn(g, pol, dice)
     text = "\n".join(g.log)
-    assert "puts 4+4 on 1,0 (8)" in text and "puts 1+1 on 0,1 (2)" in text
+    assert "puts 4+4 on 8 (row 2, col 1)" in text and "puts 1+1 on 2 (row 1, col 2)" in text
     assert "takes 1 yarn token" in text and "places 3 tiles" in text
     assert "earns a bonus turn (all dice used)" in text and "bonus turn with 4 dice" in text
     assert "spends a yarn token, rerolls 6 3" in text and "places 2 tiles" in text
@@ -98,7 +98,7 @@ def test_felix_places_three_tiles_wins_a_token_and_a_bonus_turn():
 def test_felix_advisor_recommends_the_two():
     df = advisor.advise(FELIX, placed=[(0, 0), (1, 0)], dice_left=2, roll=[1, 1], bonus="exact", yarn_value=0.25)
     top = df.iloc[0]
-    assert top["action"] == "place 1+1 on 0,1 (2)"
+    assert top["action"] == "place 1+1 on 2 (row 1, col 2)"
     assert top["value"] > 3 + 0.25 and top["burst_probability"] == 0
     # everything else leaves the 8 unsupported: a sure burst
     assert (df["value"].iloc[1:] == 0).all()

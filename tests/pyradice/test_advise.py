@@ -27,7 +27,7 @@ def test_advise_ranks_every_legal_move_and_samples_the_candidates():
     df = advise(pos, samples=16, rng=1, policy="flat_mc:16:greedy:full")   # rollouts to the end: noisy values
 
     # every (available die, legal space) pair is there, each with no skill (level-1 spaces: no skill token)
-    pairs = {(t, p) for t in advisor._available(pos) for p in _legal_places(list(pos.pyramids[pos.to_move][0]))}
+    pairs = {(t, p) for t in advisor._available(pos) for p in _legal_places(list(pos.pyramids[pos.seat][0]))}
     assert set(zip(df["take"], df["place"])) == pairs
     assert (df["skill"] == -1).sum() == len(pairs)
     sampled = df["value"].notna()
@@ -63,7 +63,7 @@ def test_lookahead_column_is_the_readable_engines_valuation_and_vp_now_its_score
         pos = position_from_game(seed, turn, policies="lookahead")
         df = advise(pos, samples=4, rng=0)
         table = Table.build(pos.setup, pos.discs)
-        v0, c0 = (list(x) for x in pos.pyramids[pos.to_move])
+        v0, c0 = (list(x) for x in pos.pyramids[pos.seat])
         for r in df.itertuples(index=False):
             v, c = apply_action(v0, c0, ((r.place, int(pos.values[r.take]), int(pos.colours[r.take])),))
             if r.skill >= 0:
@@ -118,9 +118,10 @@ def _set_cell(doc, layer, row, col, cell):
 
 @pytest.mark.parametrize("change, key", [
     (lambda d: d.update(players=5), "players"),
-    (lambda d: d.update(to_move=1), "seat.0.pyramid"),
-    (lambda d: d.update(first_player=2), "first_player"),
-    (lambda d: d.update(to_move=2), "to_move"),
+    (lambda d: d.update(to_move=2), "seat.1.pyramid"),
+    (lambda d: d.update(first_player=3), "first_player"),
+    (lambda d: d.update(to_move=3), "to_move"),
+    (lambda d: d.update(to_move=0), "to_move"),              # seats are numbered from 1
     (lambda d: d.update(plyers=2), "plyers"),
     (lambda d: d["setup"].update(discs=["red", "red", "blue", "pink"]), "setup.discs[3]"),
     (lambda d: d["setup"].update(skills=["A2", "A2", "A4", "A5", "A6"]), "setup.skills"),
@@ -131,9 +132,9 @@ def _set_cell(doc, layer, row, col, cell):
     (lambda d: _set_cell(d, "bottom", 0, 0, "4q"), "quarry.bottom[0]"),
     (lambda d: _set_cell(d, "bottom", 0, 0, "."), "quarry"),
     (lambda d: d["seat"][0].update(pyramid=["1r . . . . .", ". . . . .", ". . . .", ". . .", ". .", "3r"]),
-     "seat.0.pyramid[5]"),
+     "seat.1.pyramid[5]"),
     (lambda d: d["seat"][1].update(pyramid=[". . . . . .", ". . . . .", ". . . .", ". . .", ". .", "."]),
-     "seat.1.pyramid"),
+     "seat.2.pyramid"),
     (lambda d: d["seat"].pop(), "seat"),
 ])
 def test_bad_positions_name_the_key(change, key):

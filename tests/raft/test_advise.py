@@ -57,7 +57,7 @@ def _brute_completed(pos, edge, finger, duration):
     """Expected points completed this turn: every outcome of the joint pmf loaded by the public loader."""
     comp = pos.comp
     boats = [{"slots": dict(zip(comp.gems.slot_colours, comp.deck[c].slots)), "points": comp.deck[c].points,
-              "filled": dict(zip(comp.gems.slot_colours, f.tolist()))} for c, f, _ in pos.boats[pos.to_move]]
+              "filled": dict(zip(comp.gems.slot_colours, f.tolist()))} for c, f, _ in pos.boats[pos.seat]]
     pmf = fallen_joint_pmf(pos.raft, edge, finger, duration, {"timing_noise": pos.skill})
     pmf = pmf[pmf["p"] > 0]
     total, cache = 0.0, {}
@@ -154,17 +154,18 @@ def _doc():
 
 @pytest.mark.parametrize("change, key", [
     (lambda d: d.update(players=5), "players"),
-    (lambda d: d.update(to_move=3), "to_move"),
+    (lambda d: d.update(to_move=4), "to_move"),
+    (lambda d: d.update(to_move=0), "to_move"),           # seats are numbered from 1
     (lambda d: d.update(flag=40), "flag"),
     (lambda d: d.update(varaint="sinking"), "varaint"),
     (lambda d: d["raft"][1].__setitem__(1, "R3 Q1"), "raft[1][1]"),
     (lambda d: d["raft"][1].__setitem__(1, "R30"), "raft"),
     (lambda d: d["raft"].pop(), "raft"),
-    (lambda d: d["seat"][1]["boats"][0].update(card=99), "seat.1.boats[0].card"),
-    (lambda d: d["seat"][1]["boats"][0].update(card=18), "seat.1.boats[0].card"),
-    (lambda d: d["seat"][0]["boats"][0].update(filled="R1 Y2"), "seat.0.boats[0].filled"),
-    (lambda d: d["seat"][0]["boats"][0].update(filled="K1"), "seat.0.boats[0].filled"),
-    (lambda d: d["seat"][0]["boats"][0].update(water=1), "seat.0.boats[0].water"),
+    (lambda d: d["seat"][1]["boats"][0].update(card=99), "seat.2.boats[0].card"),
+    (lambda d: d["seat"][1]["boats"][0].update(card=18), "seat.2.boats[0].card"),
+    (lambda d: d["seat"][0]["boats"][0].update(filled="R1 Y2"), "seat.1.boats[0].filled"),
+    (lambda d: d["seat"][0]["boats"][0].update(filled="K1"), "seat.1.boats[0].filled"),
+    (lambda d: d["seat"][0]["boats"][0].update(water=1), "seat.1.boats[0].water"),
     (lambda d: d["seat"].pop(), "seat"),
     (lambda d: d.update(fallen="R9"), "fallen"),
 ])
@@ -209,7 +210,7 @@ def test_cli_advise_from_a_game_and_from_a_file(capsys, tmp_path):
 def test_cli_advise_bad_input_is_one_line_and_exit_2(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(position_from_game(7, 3).to_toml().replace("card = 16", "card = 99"))
-    for argv, word in [(["--position", str(bad)], "seat.1.boats[0].card"), (["--turn", "3"], "--game-seed"),
+    for argv, word in [(["--position", str(bad)], "seat.2.boats[0].card"), (["--turn", "3"], "--game-seed"),
                        (["--game-seed", "7"], "--turn"), (["--game-seed", "7", "--turn", "99"], "turn"),
                        (["--position", str(tmp_path / "none.toml")], "no such file"), ([], "--position")]:
         assert main(["raft", "advise", *argv]) == 2

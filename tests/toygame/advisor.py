@@ -33,22 +33,27 @@ def position_spec() -> Table:
 
 @dataclass(frozen=True)
 class Position:
-    """A validated position: banked ``scores`` (seat order), ``to_move`` (0-based seat), the ``turn_total``;
-    ``played`` is what the seat did when the position comes from a game."""
+    """A validated position: banked ``scores`` (seat order), ``seat`` (the 0-based index of the seat to move;
+    ``to_move`` is its number from 1, as in the file), the ``turn_total``; ``played`` is what the seat did when
+    the position comes from a game."""
 
     scores: tuple[int, int]
-    to_move: int
+    seat: int
     turn_total: int
     comp: Components = field(repr=False, compare=False)
     played: str | None = field(default=None, compare=False)
 
     @property
+    def to_move(self) -> int:
+        return self.seat + 1
+
+    @property
     def state(self) -> State:
-        return State(self.scores, self.to_move, self.turn_total)
+        return State(self.scores, self.seat, self.turn_total)
 
     def document(self) -> dict:
         """The position as a plain document (the file format)."""
-        return {"to_move": self.to_move + 1, "scores": list(self.scores), "turn_total": self.turn_total}
+        return {"to_move": self.to_move, "scores": list(self.scores), "turn_total": self.turn_total}
 
     def to_toml(self) -> str:
         d = self.document()

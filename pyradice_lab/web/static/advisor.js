@@ -41,7 +41,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
       if (st.placed.has(k)) cls.push("placed");
       if (st.best && key(st.best) === k) cls.push("best");
       const g = el("g", { class: cls.join(" "), "data-space": k, "data-number": s.number, tabindex: 0,
-                          role: "button", "aria-label": `space ${k} showing ${s.number}` }, svg);
+                          role: "button", "aria-label": `space row ${s.space[0] + 1}, col ${s.space[1] + 1} showing ${s.number}` }, svg);
       el("rect", { class: "face", x: x + 2, y: y + 2, width: sw - 4, height: H - 4, rx: 5 }, g);
       const t = el("text", { class: "num", x: x + sw / 2, y: y + H / 2 }, g); t.textContent = s.number;
       if (s.yarn) {  // an "8": a yarn token lies here at setup
@@ -162,7 +162,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     v.innerHTML = "";
     const add = (text, cls) => { const s = document.createElement("span"); s.textContent = text; if (cls) s.className = cls; v.appendChild(s); };
     if (b.space) {
-      add(`Best: put ${b.dice.join("+")} on ${b.space[0]},${b.space[1]} (the ${b.number}), then `);
+      add(`Best: put ${b.dice.join("+")} on the ${b.number} (row ${b.space[0] + 1}, col ${b.space[1] + 1}), then `);
       add(b.then === "continue" ? "roll on" : b.then === "stop" ? "stop" : "the turn is lost (burst)", b.then);
       add(".");
     } else if (b.action === "stop" || b.action === "continue") {

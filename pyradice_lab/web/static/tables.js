@@ -173,7 +173,7 @@
         }
       });
       const y0 = L.rows.length * TH + PAD + 10;
-      el("text", { class: "label", x: PAD, y: y0 + 30 }, svg, `${names[d.to_move]} rolled:`);
+      el("text", { class: "label", x: PAD, y: y0 + 30 }, svg, `${names[d.to_move - 1]} rolled:`);
       d.roll.forEach((v, i) => {
         const keep = st.best && st.best.keep !== undefined && (st.best.keep >> i & 1);
         const g = el("g", { class: "die" + (keep ? " best" : ""), id: `mk-die-${i}`, "data-die": i }, svg);
@@ -181,7 +181,7 @@
         el("text", { x: PAD + 116 + 60 * i, y: y0 + 34, class: "label" }, g, String(v));
         clickable(g, () => this.turn(i));
       });
-      const me = d.seat[d.to_move];
+      const me = d.seat[d.to_move - 1];   // seats are numbered from 1
       el("text", { class: "label", x: PAD + 300, y: y0 + 30 }, svg,
          `supply ${me.supply}, reserve ${me.reserve}, pups ${me.pups}; ${d.stage === "reroll" ? "reroll available" : "choose the action"}`);
     },
@@ -277,7 +277,7 @@
       d.seat.forEach((s, si) => {
         const y = Y0 + si * (3 * C / Math.max(seats, 3));
         el("text", { class: "label", x: bx, y: y + 12 }, svg,
-           `seat ${si + 1}${si === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
+           `seat ${si + 1}${si + 1 === d.to_move ? " (to tilt)" : ""}: ${s.score} pts`);
         s.boats.forEach((b, bi) => {
           const card = L.cards[String(b.card)], f = gems(b.filled), gx = bx + bi * 150;
           const g = el("g", { class: "boat" }, svg);
@@ -307,7 +307,7 @@
       const L = this.layout;
       this.occ = new Set(L.dice.map((x) => x.i));
       this.pyr = Array.from({ length: L.players }, () => ({ v: Array(21).fill(0), c: Array(21).fill(-1) }));
-      this.toMove = L.position.to_move; this.selected = null;
+      this.toMove = L.position.to_move - 1; this.selected = null;   // files number seats from 1
     },
     controls(c) {
       select("pr-samples", "Rollouts per move", [[16, "16"], [32, "32"], [64, "64"], [128, "128"]], this.samples, c,
@@ -341,8 +341,8 @@
         }
         pos.quarry[key] = out;
       });
-      pos.to_move = this.toMove;
-      pos.seat = this.pyr.map((P, s) => ({ seat: s, pyramid: [1, 2, 3, 4, 5, 6].map((k) =>
+      pos.to_move = this.toMove + 1;
+      pos.seat = this.pyr.map((P, s) => ({ seat: s + 1, pyramid: [1, 2, 3, 4, 5, 6].map((k) =>
         L.spaces.filter((x) => x.level === k).map((x) => P.v[x.space] ? `${P.v[x.space]}${L.letters[P.c[x.space]]}` : ".").join(" ")) }));
       return pos;
     },
