@@ -273,7 +273,8 @@ def test_meerkat_position_from_game_bounds_the_turn_before_any_replay_and_replay
 
 def test_cli_integers_with_thousands_of_digits_are_refused_by_size(capsys):
     err = one_line_error(capsys, "meerkat", "advise", "--game-seed", "1", "--turn", "9" * 5000)
-    assert "at most 18 digits" in err and "9999" not in err
+    assert "at most 40 digits" in err and "9999" not in err
+    assert cli(capsys, "meerkat", "advise", "--game-seed", str(2 ** 128), "--turn", "0")[1].count("digits") == 0
 
 
 def test_implausible_hands_and_yarn_values_are_refused_naming_the_parameter(capsys):

@@ -42,9 +42,10 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 # ----------------------------------------------------------------------------------------- arg types
-#: The most digits a command-line integer may have (every count, seed and turn fits; Python's own limit on
-#: converting text to int is 4,300 digits, with a message about sys.set_int_max_str_digits)
-MAX_INT_DIGITS = 18
+#: The most digits a command-line integer may have (every count and turn fits, and every seed: a 128-bit one has
+#: 39 digits; Python's own limit on converting text to int is 4,300 digits, with a message about
+#: sys.set_int_max_str_digits)
+MAX_INT_DIGITS = 40
 
 
 def _digits(text: str, what: str) -> None:
