@@ -264,29 +264,40 @@ def add_designer(sub, name: str) -> None:
                                    f"on fresh seeds; says in one line when the target is out of reach of the "
                                    f"ranges given. Several --objective (or a family NAME:*) minimise the --combine "
                                    f"of their excesses. Played by {report_player or 'the default player'} (the "
-                                   f"report player) unless --policies. Example: {PROG} {name} balance "
-                                   f"{examples.get('balance', '')} --out proposal.toml")
-    p.add_argument("--param", action="append", type=_param_arg, required=True, metavar="PATH=RANGE",
-                   help="a component path and its values: PATH=LOW..HIGH or PATH=[choices] (repeatable)")
-    p.add_argument("--objective", action="append", required=True,
+                                   f"report player) unless --policies. --finding ID takes the objective, players, "
+                                   f"games and lever from a finding of the report's findings CSV. Example: {PROG} "
+                                   f"{name} balance {examples.get('balance', '')} --out proposal.toml")
+    p.add_argument("--finding", metavar="ID", default=None,
+                   help="a finding of the report's findings CSV (its id, e.g. the report's proposal file name "
+                        "without .toml, or its rank): the objective, the players, the games and (without --param) "
+                        "the game's lever come from it")
+    p.add_argument("--findings-csv", metavar="PATH", default=None,
+                   help="the report's findings CSV for --finding (default: reports/pyradice_lab_report_findings.csv)")
+    p.add_argument("--param", action="append", type=_param_arg, default=None, metavar="PATH=RANGE",
+                   help="a component path and its values: PATH=LOW..HIGH or PATH=[choices] (repeatable; required "
+                        "without --finding)")
+    p.add_argument("--objective", action="append", default=None,
                    help="'metric = target', e.g. 'start_player_win = 0.5', or a family 'tile_pay_excess:* = 0' "
-                        "(repeatable: several objectives)")
+                        "(repeatable: several objectives; required without --finding)")
     p.add_argument("--combine", choices=["max", "sumsq"], default="max",
                    help="several objectives: minimise the largest |excess| (max) or the sum of squared excesses "
                         "(default: %(default)s)")
     p.add_argument("--tolerance", type=float, default=0.0,
                    help="an objective is met when its verified 95%% CI comes within this of the target (default: 0)")
-    p.add_argument("--budget", type=positive_int, default=20000, help="games the search may play, a hard cap "
-                                                                        "(default: %(default)s)")
-    p.add_argument("--first-games", type=positive_int, default=200, help="games per candidate in the first round "
-                                                                           "(default: %(default)s)")
-    p.add_argument("--verify-games", type=positive_int, default=4000, help="games of each verification run "
-                                                                              "(default: %(default)s)")
+    p.add_argument("--budget", type=positive_int, default=None, help="games the search may play, a hard cap "
+                                                                       "(default: 20000; with --finding the game's "
+                                                                       "proposal budget)")
+    p.add_argument("--first-games", type=positive_int, default=None,
+                   help="games per candidate in the first round (default: 200; with --finding the game's)")
+    p.add_argument("--verify-games", type=positive_int, default=None,
+                   help="games of each verification run (default: 4000; with --finding the game's)")
     p.add_argument("--policies", type=comma_names, default=None,
                    help=f"one policy for every seat or one per seat, comma-separated (default: the report player, "
                         f"{report_player or 'the game default'})")
     _option_arg(p)
-    p.add_argument("--out", type=output_file(".toml"), default=None, help="write the proposed components here")
+    p.add_argument("--out", type=output_file(".toml"), default=None,
+                   help="write the proposal here: only the values it changes, under a header with the objective "
+                        "and its verification (loads with --components)")
     components_arg(p)
     for flag, kw in common.items():
         p.add_argument(flag, **kw)
@@ -324,17 +335,62 @@ def _cmd_robustness(args) -> int:
 def _cmd_balance(args) -> int:
     from .design.balance import balance
 
+    if args.finding is not None:
+        return _cmd_balance_finding(args)
+    if args.findings_csv is not None:
+        raise CliError("--findings-csv goes with --finding ID")
+    if not args.param or not args.objective:
+        raise CliError(f"balance needs --finding ID, or --param PATH=RANGE and --objective 'metric = target' (missing "
+                       f"{'--param' if not args.param else '--objective'})")
     objective = args.objective[0] if len(args.objective) == 1 else args.objective
-    r = balance(args.game_name, dict(args.param), objective, budget=args.budget, players=args.players,
+    r = balance(args.game_name, dict(args.param), objective, budget=args.budget or 20000, players=args.players,
                 policies=_policies(args.policies), rng=args.seed, components=args.components,
-                first_games=args.first_games, verify_games=args.verify_games, combine=args.combine,
+                first_games=args.first_games or 200, verify_games=args.verify_games or 4000, combine=args.combine,
                 tolerance=args.tolerance, game_kwargs=_options(args.option, "--option") or None,
                 progress=show_progress(args), **execution_kwargs(args))
+    return _print_balance(r, args)
+
+
+def _print_balance(r, args) -> int:
     print(r.summary())
     if r.objectives is not None and len(r.objectives) > 1:
         print(r.objectives.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    print(r.history.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    h = r.history
+    if len([c for c in h.columns if c not in ("round", "games", "estimate", "se", "distance")]) <= 4:
+        print(h.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    else:  # a joint search names every path it may move: too wide to read
+        n = h["round"].nunique()
+        print(f"search history: {len(h)} rows over {n} round{'s' if n != 1 else ''}, one column per path "
+              "(BalanceResult.history in Python)")
     if args.out is not None:
         print(f"proposed components written to {r.to_toml(args.out)}"
-              + ("" if r.reached else " (marked: not meeting the objective)"))
+              + ("" if r.reached else " (marked: not meeting the objective)")
+              + ": only the changed values, load with --components")
     return 0
+
+
+def _cmd_balance_finding(args) -> int:
+    """``balance --finding ID``: the finding's objective, games and lever (``--param`` replaces the lever)."""
+    from .design._balance_finding import balance_finding, finding_candidate, resolve_finding
+    from .engine.levers import NoLever
+
+    for flag, given in (("--objective", args.objective), ("--players", args.players), ("--option", args.option),
+                        ("--combine", args.combine != "max")):
+        if given:
+            raise CliError(f"{flag} does not go with --finding (the finding gives the objective and its games)")
+    try:  # before any work: the finding and its lever
+        ref = resolve_finding(args.game_name, args.finding, args.findings_csv)
+        finding_candidate(ref, dict(args.param or {}))
+    except NoLever as exc:
+        raise CliError(f"--finding {args.finding}: no lever: {exc}") from None
+    except ValueError as exc:
+        text = str(exc)
+        if text.startswith("findings_csv:"):
+            raise CliError("--findings-csv" + text[len("findings_csv"):]) from None
+        raise CliError(f"--{text}" if text.startswith("finding ") else f"--finding {args.finding}: {text}") from None
+    print(f"finding {ref.describe()}")
+    r = balance_finding(args.game_name, ref.id, findings_csv=args.findings_csv, parameters=dict(args.param or {}),
+                        budget=args.budget, first_games=args.first_games, verify_games=args.verify_games,
+                        policies=_policies(args.policies), rng=args.seed, components=args.components,
+                        tolerance=args.tolerance, progress=show_progress(args), **execution_kwargs(args))
+    return _print_balance(r, args)

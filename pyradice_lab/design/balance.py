@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ._balance_finding import DEFAULT_FINDINGS_CSV, balance_finding, findings_of, resolve_finding
 from ._balance_grid import (
     _CANDIDATE_BYTES as _CANDIDATE_BYTES,
     _OBJECTIVE as _OBJECTIVE,
@@ -48,8 +49,8 @@ from ._balance_grid import (
     parse_objectives,
 )
 
-__all__ = ["balance", "BalanceResult", "parse_objective", "parse_objectives", "candidate_grid", "combine_excess",
-           "COMBINE"]
+__all__ = ["balance", "balance_finding", "findings_of", "resolve_finding", "DEFAULT_FINDINGS_CSV", "BalanceResult",
+           "parse_objective", "parse_objectives", "candidate_grid", "combine_excess", "COMBINE"]
 
 
 @dataclass
@@ -84,6 +85,13 @@ class BalanceResult:
         Whether every objective is met on the verification games.
     combine, tolerance, budget, verify_games, policies
         The search's settings (``policies``: the players every candidate was played with).
+    finding : str
+        The finding the proposal answers (:func:`balance_finding`: its id, quantity and estimate), "" otherwise.
+    notes : list of str
+        Further lines of the proposal file's header and the summary (the levers tried, the guards' numbers).
+    guards : DataFrame or None
+        :func:`balance_finding`'s guards against empty wins (in play, start player, other findings: before and
+        after with 95% CIs, the paired difference, ``passed`` and why); ``guarded``: all passed (None: not run).
     """
 
     metric: str
@@ -104,10 +112,14 @@ class BalanceResult:
     policies: object = None
     parameters: dict | None = None
     candidates: int = 0
+    finding: str = ""
+    notes: list = field(default_factory=list)
+    guards: pd.DataFrame | None = None
+    guarded: bool | None = None
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
-        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items())
+        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items()) or "the starting values"
         tol = f" within {self.tolerance:g}" if self.tolerance else ""
         if self.reached:
             return f"objective met{tol} on fresh seeds at {values}"
@@ -125,22 +137,64 @@ class BalanceResult:
         """What to change: the ranges whose end the proposal sits at, or (none) a finer step / another lever."""
         params = self.parameters or {}
         edge = [p for p, vals in params.items() if len(vals) > 1 and self.values.get(p) in (vals[0], vals[-1])]
+        if not params and self.parameters is not None:  # a joint search: its notes say what was tried
+            return "the levers tried and the metric's move per step are below"
         if edge or not params:
             return f"widen the ranges of {', '.join(edge or list(self.values))}"
         return (f"it lies inside the ranges of {', '.join(params)}: a finer step or another parameter is needed "
                 "(or a --tolerance)")
 
-    def to_toml(self, path) -> Path:
-        """Write the proposed components as a TOML file ready for ``--components``; its first comment lines say
-        what the proposal is for and whether it meets the objective (``# NOT MEETING THE OBJECTIVE: ...``)."""
-        p = self.components.dump(path)
-        status = ("# meets the objective on fresh seeds" if self.reached
-                  else f"# NOT MEETING THE OBJECTIVE: {self.verdict()}")
-        head = [f"# balance proposal: {self.metric} -> {self.target:g}" if self.objectives is None
-                or len(self.objectives) == 1 else
-                f"# balance proposal for {len(self.objectives)} objectives ({self.combine}): {self.metric}", status]
-        p.write_text("\n".join(head) + "\n" + p.read_text(encoding="utf-8"), encoding="utf-8")
-        return p
+    def to_toml(self, path, *, full: bool = False) -> Path:
+        """Write the proposal as a TOML file ready for ``--components``: only the values it changes from the
+        packaged components (a partial file, merged over them as ``--components`` merges any; ``full=True``: every
+        value).  Its first comment lines say what the proposal is for and whether it meets the objective
+        (``# NOT MEETING THE OBJECTIVE: ...``), then the finding it answers (:attr:`finding`), each objective's
+        verification before and after with 95% CIs, the players, seed and games (:meth:`header`)."""
+        from ._balance_toml import overlay_toml
+
+        if full:
+            p = self.components.dump(path)
+            p.write_text("\n".join(f"# {line}" for line in self.header()) + "\n" + p.read_text(encoding="utf-8"),
+                         encoding="utf-8")
+            return p
+        return overlay_toml(self.components, path, self.header())
+
+    def header(self) -> list[str]:
+        """The proposal file's header lines (without ``#``): the objective, met or not, the finding answered, the
+        verification of every objective on fresh seeds (before -> after with 95% CIs), the search's settings and
+        the assumptions (components, players, policies, seed, games)."""
+        status = ("meets the objective on fresh seeds" if self.reached
+                  else f"NOT MEETING THE OBJECTIVE: {self.verdict()}")
+        several = self.objectives is not None and len(self.objectives) > 1
+        lines = [f"balance proposal: {self.metric} -> {self.target:g}" if not several else
+                 f"balance proposal for {len(self.objectives)} objectives ({self.combine}): {self.metric}", status]
+        if self.guarded is not None:
+            lines.append("passes the guards (in play, start player, other findings)" if self.guarded else
+                         "REFUSED BY THE GUARDS: " + "; ".join(str(w).removeprefix("REFUSED: ") for w in
+                                                              self.guards.loc[~self.guards["passed"], "why"]))
+        if self.finding:
+            lines.append(f"finding fixed: {self.finding}")
+        t = self.objectives
+        if t is not None:
+            n = self.after.n if self.after is not None else self.verify_games
+            tol = f", met when the 95% CI comes within {self.tolerance:g} of it" if self.tolerance else ""
+            for m in t.itertuples():
+                lines.append(f"objective {m.metric} = {m.target:g}{tol}: before {m.before:.4g} "
+                             f"[{m.before_ci_low:.4g}, {m.before_ci_high:.4g}], after {m.after:.4g} "
+                             f"[{m.after_ci_low:.4g}, {m.after_ci_high:.4g}] (95% CIs, the same {n:,} fresh games "
+                             f"each){'' if m.met else ': not met'}")
+        from ._balance_toml import changed_paths
+
+        lines.append("changed: " + (", ".join(f"{p} = {self.components.get(p)!r}" for p in
+                                               changed_paths(self.components)) or "nothing"))
+        lines += self.notes
+        lines.append(f"search: {self.games_used:,} of {self.budget:,} games over {self.candidates} candidates; "
+                     f"verified on {self.verify_games:,} games per side on seeds the search never used")
+        if self.assumptions is not None:
+            lines.append(self.assumptions.line())
+        lines.append("only the values the proposal changes: load it with --components FILE (it merges over the "
+                     "packaged components)")
+        return lines
 
     def summary(self) -> str:
         from .metrics import small_sample_note
@@ -155,7 +209,8 @@ class BalanceResult:
         return told + (f"{head} -> {self.target:g}: proposed {self.values}; before {b.value:.3f} "
                 f"[{b.ci_low:.3f}, {b.ci_high:.3f}], after {a.value:.3f} [{a.ci_low:.3f}, {a.ci_high:.3f}] "
                 f"(fresh seeds, {a.n} games each; search used {self.games_used}{budget} games)"
-                + (f"; note: {note}" if (note := small_sample_note(a.n)) else "") + f"\n{self.verdict()}")
+                + (f"; note: {note}" if (note := small_sample_note(a.n)) else "") + f"\n{self.verdict()}"
+                + "".join(f"\n{line}" for line in self.notes))
 
     def metric_worst(self) -> str:
         """The worst-met objective's metric (the one ``before``/``after`` show): the unmet one farthest from its
@@ -256,6 +311,27 @@ class _Runs:
             self.cache.warn()
 
 
+def _candidate_list(parameters):
+    """``parameters`` as a list of candidates (dicts of component values by path), or None for a grid."""
+    if isinstance(parameters, Mapping) or isinstance(parameters, (str, bytes)) or \
+            not isinstance(parameters, Sequence) or not parameters:
+        return None
+    if not all(isinstance(c, Mapping) and c and all(isinstance(k, str) and k for k in c) for c in parameters):
+        raise ValueError("parameters given as a list must be candidates: non-empty dicts {component path: value}")
+    return [dict(c) for c in parameters]
+
+
+def _list_axes(listed: list) -> list:
+    """Every path of a candidate list with the values it takes (in order of first appearance)."""
+    seen: dict = {}
+    for c in listed:
+        for k, v in c.items():
+            vals = seen.setdefault(k, [])
+            if v not in vals:
+                vals.append(v)
+    return list(seen.items())
+
+
 def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp) -> tuple[dict, int]:
     """One simulation run of a search (a block): ``({metric: (numerator, denominator)}, rows)``, every family
     ``name:*`` of ``metrics`` expanded on these games."""
@@ -296,9 +372,11 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     ----------
     game : str
         A registered game.
-    parameters : dict
+    parameters : dict or list of dicts
         Component path (as for ``comp.replace``) -> integer bounds ``(low, high)`` or a list of choices; a key
         of several paths joined by commas (``"card.1.points,card.2.points"``) sets them all to the one value.
+        A list of dicts (path -> value) gives the candidates themselves (a joint search over several levers:
+        :func:`balance_finding`), the first :data:`MAX_CANDIDATES` of them.
     objective : str, tuple or list of them
         ``"metric = target"``, e.g. ``"start_player_win = 0.5"`` (any metric of
         :func:`pyradice_lab.design.compare.metrics`); a family ``"name:*"`` stands for the metric at every
@@ -408,15 +486,18 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     if players is not None:
         kwargs["players"] = players
     if policies is None:
-        policies = get_game(game).report_player or None
+        policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         kwargs["policies"] = policies
     targets = dict(objectives)
-    axes = _axes(parameters)
+    listed = _candidate_list(parameters)
+    axes = _axes(parameters) if listed is None else _list_axes(listed)
     runs = _Runs(game, [m for m, _ in objectives], simulate, kwargs, cache_dir)
     search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
-    size = _grid_size(axes)
-    if size > MAX_CANDIDATES:  # sampled by index: a grid of 10**12 candidates is never built
+    size = _grid_size(axes) if listed is None else len(listed)
+    if listed is not None:  # the candidates as given (a joint search's), the first MAX_CANDIDATES
+        grid = listed[:MAX_CANDIDATES]
+    elif size > MAX_CANDIDATES:  # sampled by index: a grid of 10**12 candidates is never built
         pick = np.random.default_rng(pick_seed).choice(size, MAX_CANDIDATES, replace=False)
         grid = [_candidate(axes, int(i)) for i in sorted(pick)]
     else:
@@ -448,7 +529,12 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     rows, used, games, rnd = [], 0, min(int(first_games), budget // len(alive)), 0
     round_seeds = search_seed.spawn(64)
     single = None
-    with Pool(execution=execution) as pool:
+    from ..engine.notices import announce, announcing
+
+    workers = execution.n_jobs if execution.parallel else 1
+    announce(f"{game} balance (at most; {int(verify_games):,} games twice to verify)", budget + 2 * int(verify_games),
+             game, kwargs.get("policies"), kwargs.get("players"), workers=workers)
+    with Pool(execution=execution) as pool, announcing():
         while games >= MIN_ROUND_GAMES and used + games * len(alive) <= budget:
             seed = round_seeds[rnd]
             # the same games (seeds) for every candidate
@@ -478,6 +564,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                 break
         best = sorted(alive, key=lambda i: (dist[i], i))[0]
         values, comp, _ = cands[best]
+        if listed is not None:  # a joint search's candidate names every path it may move: keep those it moves
+            values = {k: v for k, v in values.items() if base.get(k.split(",")[0]) != v}
         checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
     _warn_small(int(verify_games), ", ".join(targets), stacklevel=2)
     (b_vals, _), (a_vals, _) = checked
@@ -506,4 +594,4 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                          used, assumptions=told, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
-                         parameters={p: list(v) for p, v in axes}, candidates=n_valid)
+                         parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid)

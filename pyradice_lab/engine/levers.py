@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["NoLever", "ProposalBudget", "Lever", "GameLevers", "component_source"]
+__all__ = ["NoLever", "ProposalBudget", "Lever", "GameLevers", "Range", "component_source", "RANGE_KINDS"]
 
 
 class NoLever(Exception):
@@ -65,6 +65,88 @@ class ProposalBudget:
         return self.search + 2 * self.verify + 2 * self.recheck
 
 
+#: how a :class:`Range`'s integer sets the component value it moves
+RANGE_KINDS = {"set": "the value itself (one integer; several comma-joined paths move together)",
+               "index": "element ``index`` of a list value (a tile's high or low value)",
+               "scale": "a list value scaled to ``v`` percent of its packaged value, rounded (a scoring table)",
+               "transfer": "``v`` moved from element 0 to the last element of a list value, the total kept (a deal)"}
+
+
+@dataclass(frozen=True)
+class Range:
+    """One integer a proposal may move, with its legal range and natural step: ``low..high`` by ``step``.
+
+    ``path`` is a component path (several comma-joined paths are moved together: a group of cards); ``kind`` how
+    the integer sets the value (:data:`RANGE_KINDS`: the value itself, one element ``index`` of a list, a list
+    scaled to that percentage, or a transfer between the first and the last element); ``label`` names it for a
+    person ("tile 12 high value").  Every value of the range must be legal for the component on its own (the
+    game's component checks may still refuse a combination, e.g. values that are not highest first: such a
+    candidate is skipped, never played).
+
+    >>> r = Range("tile.12.values", 8, 14, kind="index", index=0, label="tile 12 high value")
+    >>> r.values(), r.apply([11, 6, 3], 9)
+    ([8, 9, 10, 11, 12, 13, 14], [9, 6, 3])
+    >>> Range("deal_2p.value", -2, 2, kind="transfer").apply([26, 25], 1)
+    [25, 26]
+    """
+
+    path: str
+    low: int
+    high: int
+    step: int = 1
+    kind: str = "set"
+    index: int = 0
+    label: str = ""
+
+    def __post_init__(self):
+        for name in ("low", "high", "step", "index"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"Range.{name} must be an integer, got {v!r}")
+        if self.low > self.high or self.step < 1:
+            raise ValueError(f"Range {self.path!r}: needs low <= high and step >= 1, got {self.low}..{self.high} "
+                             f"by {self.step}")
+        if self.kind not in RANGE_KINDS:
+            raise ValueError(f"Range.kind must be one of {', '.join(RANGE_KINDS)}, got {self.kind!r}")
+
+    @property
+    def paths(self) -> list[str]:
+        return [p.strip() for p in self.path.split(",") if p.strip()]
+
+    def values(self) -> list[int]:
+        """The legal values, ``low..high`` by ``step``."""
+        return list(range(self.low, self.high + 1, self.step))
+
+    def current(self, value, packaged=None) -> int:
+        """The range's integer for the component's ``value`` (``packaged``: the list a scale refers to)."""
+        if self.kind == "set":
+            return int(value)
+        if self.kind == "index":
+            return int(value[self.index])
+        if self.kind == "transfer":
+            return int((packaged or value)[0]) - int(value[0])
+        return 100
+
+    def apply(self, value, v: int, packaged=None):
+        """The component value with the range at ``v`` (``packaged``: the list a scale refers to)."""
+        if self.kind == "set":
+            return int(v)
+        out = [int(x) for x in value]
+        if self.kind == "index":
+            out[self.index] = int(v)
+        elif self.kind == "transfer":
+            out[0] -= int(v)
+            out[-1] += int(v)
+        else:
+            out = [int(round(x * v / 100)) for x in (packaged or value)]
+        return out
+
+    def text(self) -> str:
+        step = f" by {self.step}" if self.step != 1 else ""
+        unit = "%" if self.kind == "scale" else ""
+        return f"{self.label or self.path} {self.low}{unit}..{self.high}{unit}{step}"
+
+
 @dataclass(frozen=True)
 class Lever:
     """How a proposal may move the components behind one designer metric.
@@ -77,12 +159,28 @@ class Lever:
     simulation options the lever adds (a line-up).  ``argument`` is the metric's argument (``"12"`` of
     ``tile_pay_excess:12``), or the finding's player count when :attr:`by_players` (a start-player metric).
     ``ranges``: the legal ranges and natural steps, in one line (the designer guide's table of levers).
+    ``axes(components, argument, finding)``: the same as :class:`Range` objects a joint search moves, the
+    finding's own first (``own`` of them), then its neighbours (another tile, another card group), or None.
+    ``in_play``: the metric (a template filled with ``{arg}``, the metric's argument) that says how much the
+    players use the component (pieces committed, cards completed): a proposal must keep it within
+    :attr:`GameLevers.in_play_fraction` of its packaged value; "" = no such guard.
     """
 
     metric: str
     propose: Callable[..., tuple]
     ranges: str = ""
     by_players: bool = False
+    axes: Callable[..., tuple] | None = None
+    in_play: str = ""
+
+    def ranges_of(self, components, argument, finding) -> tuple[tuple[Range, ...], int]:
+        """``(ranges, own)``: the :class:`Range` objects of :attr:`axes` and how many of them are the finding's
+        own lever (the first ``own``); ``((), 0)`` when the lever declares none."""
+        if self.axes is None:
+            return (), 0
+        out = self.axes(components, argument, finding)
+        ranges, own = (out if len(out) == 2 and isinstance(out[1], int) else (tuple(out), len(out)))
+        return tuple(ranges), int(own)
 
     def __call__(self, components, argument, finding) -> tuple:
         return self.propose(components, argument, finding)
@@ -93,12 +191,15 @@ class GameLevers:
     """A game's balance levers (its ``levers.LEVERS``): ``levers`` (metric name -> :class:`Lever`), ``budget``
     (the games one proposal plays, :class:`ProposalBudget`), ``player_budgets`` (player count -> budget, where one
     count costs far more than the others) and ``examples`` (designer subcommand, ``"balance"`` or
-    ``"robustness"`` -> its example arguments in ``--help``; tests/test_cli_help.py runs each)."""
+    ``"robustness"`` -> its example arguments in ``--help``; tests/test_cli_help.py runs each) and
+    ``in_play_fraction`` (a proposal is refused when the component's :attr:`Lever.in_play` metric falls below this
+    fraction of its packaged value: the objective won by making the component unattractive)."""
 
     levers: Mapping[str, Lever]
     budget: ProposalBudget
     player_budgets: Mapping[int, ProposalBudget] = field(default_factory=dict)
     examples: Mapping[str, str] = field(default_factory=dict)
+    in_play_fraction: float = 0.5
 
     def __post_init__(self):
         for name, lever in self.levers.items():

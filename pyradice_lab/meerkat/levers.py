@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, component_source
+from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, Range, component_source
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "TILE_STEPS", "tile_values"]
+__all__ = ["LEVERS", "TILE_STEPS", "TILE_REACH", "tile_values", "tile_ranges"]
 
 #: steps of a tile's high value a proposal tries, towards the board mean (one point each)
 TILE_STEPS = 4
@@ -48,12 +48,47 @@ def tile_values(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
             f"{TILE_STEPS}, lower values by the reconstruction rule", False)
 
 
+#: how far above its packaged high value a tile's high value may go in a joint search
+TILE_REACH = 6
+
+
+def _tile_ranges(comp, t: int) -> list[Range]:
+    """Every value of tile ``t`` on its own, one point a step, each within what keeps the tile's values highest
+    first with the others packaged: the high value from the next value up to :data:`TILE_REACH` above its own,
+    a middle value between its neighbours, the low value from 1 up to the value above it."""
+    vals = [int(v) for v in comp.get(f"tile.{t}.values")]
+    names = ["high", "middle", "low"] if len(vals) == 3 else ["high", "low"]
+    out = []
+    for i, name in enumerate(names):
+        low = vals[i + 1] if i + 1 < len(vals) else 1
+        high = min(99, vals[0] + TILE_REACH) if i == 0 else vals[i - 1]
+        if low < high:
+            out.append(Range(f"tile.{t}.values", max(1, low), high, kind="index", index=i,
+                             label=f"tile {t} {name} value"))
+    return out
+
+
+def tile_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
+    """The joint search's ranges for tile ``arg``: each of its values (the finding's own lever, first), then the
+    high values of the neighbouring reconstructed tiles (one number either side): ``(ranges, own)``."""
+    t = int(arg)
+    if component_source(comp, f"tile.{t}.values") in ("rules", "designer"):
+        raise NoLever(f"tile {t}'s values are stated by the rules or the designer file")
+    own = _tile_ranges(comp, t)
+    near = [r for u in (t - 1, t + 1) if 3 <= u <= 12
+            and component_source(comp, f"tile.{u}.values") not in ("rules", "designer")
+            for r in _tile_ranges(comp, u)[:1]]
+    return own + near, len(own)
+
+
 #: the games of one proposal under the report player (mcts, 0.02-0.08 CPU s per game)
 LEVERS = GameLevers(
     levers={"tile_pay_excess": Lever(
         "tile_pay_excess", tile_values,
         f"a reconstructed tile's high value, 1 to {TILE_STEPS} points towards the board mean (at least 2), its lower "
-        "values by the reconstruction rule; tiles the rules state are kept")},
+        "values by the reconstruction rule; tiles the rules state are kept; joint search: each of the tile's values "
+        f"by 1 (high up to {TILE_REACH} above its own, every value highest first), then the neighbouring tiles' high "
+        "values", axes=tile_ranges, in_play="meerkats_on_tile:{arg}")},
     budget=ProposalBudget(search=240, first=24, verify=120, recheck=100),
     examples={"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
               "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},

@@ -3,7 +3,7 @@
 meerkat on it, a tile's pay against the board mean, and the hazards that fired.
 
 >>> sorted(METRICS)
-['game_length', 'hazards_per_game', 'points_per_meerkat', 'tile_pay_excess']
+['game_length', 'hazards_per_game', 'meerkats_on_tile', 'points_per_meerkat', 'tile_pay_excess']
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ def _tile_pay_excess(df, out, arg):
                             df[[f"present_t{u}" for u in tiles]].to_numpy(dtype=float).sum(axis=1))
 
 
+def _meerkats_on_tile(df, out, arg):
+    (t,) = _tiles(df, arg, "meerkats_on_tile")
+    return df[f"present_t{t}"].to_numpy(dtype=float), ones(df)
+
+
 #: name -> :class:`~pyradice_lab.engine.metrics.Metric`: Meerkat Kingdom's own designer metrics.
 METRICS: dict[str, Metric] = {
     "game_length": Metric("turns in a game", column("turns")),
@@ -55,4 +60,7 @@ METRICS: dict[str, Metric] = {
                               "games; 0 = the tile pays the board mean)", _tile_pay_excess,
                               "tile T", True, "12", family=lambda df: [str(t) for t in _tiles(df, "")]),
     "hazards_per_game": Metric("hazard tokens that fired in a game (hawk, fire, jackal)", _hazards),
+    "meerkats_on_tile": Metric("meerkats on tile T when it is scored, per game (the pieces the players commit "
+                               "there)", _meerkats_on_tile, "tile T", True, "12",
+                               family=lambda df: [str(t) for t in _tiles(df, "")]),
 }

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.levers import GameLevers, Lever, ProposalBudget
+from ..engine.levers import GameLevers, Lever, ProposalBudget, Range
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "start_deal"]
+__all__ = ["LEVERS", "start_deal", "deal_ranges"]
 
 
 def start_deal(comp, players: int, f: Finding) -> tuple[dict, str, bool]:
@@ -33,13 +33,21 @@ def start_deal(comp, players: int, f: Finding) -> tuple[dict, str, bool]:
             "start player and the last player (a rule change: the rules state the deal)", True)
 
 
+def deal_ranges(comp, players: int, f: Finding) -> tuple[list[Range], int]:
+    """The joint search's range: up to 3 tiles moved from the start player's deal to the last player's (negative:
+    the other way), the total kept, every seat at least 1 (a rule change): ``(ranges, own)``."""
+    now = [int(v) for v in comp.get(f"deal_{players}p.value")]
+    return [Range(f"deal_{players}p.value", -min(3, now[-1] - 1), min(3, now[0] - 1), kind="transfer",
+                  label=f"tiles moved from the start player's to the last player's {players}-player deal")], 1
+
+
 #: the games of one proposal under the report player (optimal, 0.06-0.3 CPU s per game; no re-check: the game
 #: has one component finding per player count); at 3 and 4 players the optimal player costs far more
 LEVERS = GameLevers(
     levers={"start_player_win": Lever(
         "start_player_win", start_deal,
         "the deal of the start player and the last player, up to 2 tiles moved either way, the total kept, every "
-        "seat at least 1 (a rule change)", by_players=True)},
+        "seat at least 1 (a rule change); joint search: up to 3 tiles", by_players=True, axes=deal_ranges)},
     budget=ProposalBudget(search=300, first=40, verify=150, recheck=0),
     player_budgets={3: ProposalBudget(search=100, first=20, verify=40, recheck=0),
                     4: ProposalBudget(search=50, first=10, verify=20, recheck=0)},

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, component_source
+from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, Range, component_source
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "card_scoring", "card_choices"]
+__all__ = ["LEVERS", "card_scoring", "card_choices", "card_ranges"]
 
 
 def card_choices(comp, name: str, down: bool) -> tuple[str, list]:
@@ -64,12 +64,40 @@ def card_scoring(comp, arg: str, f: Finding) -> tuple:
             f"{', '.join(line)}", False, {"setup": Setup(cards=tuple(line))})
 
 
+def _card_range(comp, name: str) -> Range:
+    """Card ``name``'s scoring as one integer: its ``points`` (1 to 3 points above, by 1) or its ``table``
+    scaled 50% to 150% by 5% (finer than the 12.5% steps of :func:`card_choices`)."""
+    try:
+        now = int(comp.get(f"card.{name}.points"))
+    except Exception:  # noqa: BLE001 - a card scored by a table
+        comp.get(f"card.{name}.table")
+        return Range(f"card.{name}.table", 50, 150, 5, kind="scale", label=f"card {name} table scale")
+    return Range(f"card.{name}.points", 1, now + 3, label=f"card {name} points")
+
+
+def card_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
+    """The joint search's ranges for ``strong-weak``: each card's scoring (:func:`_card_range`), the cards the
+    rules state kept; both are the finding's own lever: ``(ranges, own)``."""
+    out = []
+    for name in arg.split("-"):
+        if component_source(comp, f"card.{name}.kind") in ("rules", "designer"):
+            continue
+        try:
+            out.append(_card_range(comp, name))
+        except Exception as exc:  # noqa: BLE001 - no points, no table
+            raise NoLever(f"card {name}'s scoring has no points or table to move") from exc
+    if not out:
+        raise NoLever(f"cards {arg} are stated by the rules")
+    return out, len(out)
+
+
 #: the games of one proposal under the report player (flat_mc, 0.04-0.11 CPU s per game)
 LEVERS = GameLevers(
     levers={"card_points_difference": Lever(
         "card_points_difference", card_scoring,
         "the stronger card's scoring down and the weaker's up: points by 1 or 2 (at least 1), tables scaled by "
-        "12.5% or 25%; cards the rules state are kept; one line-up holding both")},
+        "12.5% or 25%; cards the rules state are kept; one line-up holding both; joint search: points 1 to 3 above, "
+        "tables 50-150% by 5%", axes=card_ranges)},
     budget=ProposalBudget(search=240, first=20, verify=120, recheck=120),
     examples={"balance": "--param 'card.Height.table=[[0,0,1,2,3,4,5],[0,1,2,3,4,5,6]]' --objective "
                          "'card_points_difference:Height-Big = 0'",

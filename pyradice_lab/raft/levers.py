@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, component_source
+from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, Range, component_source
 
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "boat_points"]
+__all__ = ["LEVERS", "BOAT_REACH", "boat_points", "boat_ranges"]
 
 
 def boat_points(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
@@ -33,12 +33,46 @@ def boat_points(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
     return params, text, False
 
 
+#: how many points a lifeboat group or card may move either way in a joint search
+BOAT_REACH = 3
+
+
+def _groups(comp, size: int) -> dict[int, list[int]]:
+    groups: dict[int, list[int]] = {}
+    for card in comp.deck:
+        if card.size == size and component_source(comp, f"card.{card.id}.points") not in ("rules", "designer"):
+            groups.setdefault(int(card.points), []).append(int(card.id))
+    return groups
+
+
+def boat_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
+    """The joint search's ranges for the ``arg``-slot lifeboats: each group of one packaged point value moved
+    together, then each card alone (finer than a group), :data:`BOAT_REACH` points either way, at least 1 (the
+    finding's own lever); then the groups of the sizes either side (its neighbours): ``(ranges, own)``."""
+    size = int(arg)
+    groups = _groups(comp, size)
+    if not groups:
+        raise NoLever(f"no {size}-slot lifeboat's points are a reconstruction")
+
+    def group(p, ids, what):
+        return Range(",".join(f"card.{i}.points" for i in ids), max(1, p - BOAT_REACH), p + BOAT_REACH,
+                     label=f"{what} ({len(ids)} card{'s' if len(ids) > 1 else ''} at {p})")
+
+    own = [group(p, ids, f"the {size}-slot lifeboats") for p, ids in sorted(groups.items())]
+    own += [Range(f"card.{i}.points", max(1, p - BOAT_REACH), p + BOAT_REACH, label=f"card {i} points")
+            for p, ids in sorted(groups.items()) for i in ids if len(ids) > 1]
+    near = [group(p, ids, f"the {k}-slot lifeboats") for k in (size - 1, size + 1)
+            for p, ids in sorted(_groups(comp, k).items())]
+    return own + near, len(own)
+
+
 #: the games of one proposal under the report player (exact, 0.02-0.1 CPU s per game)
 LEVERS = GameLevers(
     levers={"boat_pay_excess": Lever(
         "boat_pay_excess", boat_points,
         "the reconstructed lifeboats of one size, grouped by packaged points, each group one point down or up "
-        "(at least 1)")},
+        f"(at least 1); joint search: each group and each card {BOAT_REACH} points either way, then the groups of "
+        "the sizes either side", axes=boat_ranges, in_play="boats_completed:{arg}")},
     budget=ProposalBudget(search=400, first=20, verify=200, recheck=200),
     examples={"balance": "--param 'card.1.points=1..4' --objective 'boat_pay_excess:* = 0'",
               "robustness": "'start_player_win > 0.3333' --players 3"},

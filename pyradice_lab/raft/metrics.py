@@ -7,7 +7,7 @@ of the form ``"raft_boat_rates"``, registered here) and need the per-card column
 ``simulate_games(..., card_columns=True)`` (the metrics' ``options``).
 
 >>> sorted(METRICS)[:3]
-['boat_pay_excess', 'boat_pay_spread', 'game_length']
+['boat_pay_excess', 'boat_pay_spread', 'boats_completed']
 """
 
 from __future__ import annotations
@@ -148,6 +148,14 @@ def _boat_pay_spread(df, out, arg):
 
 _CARD_COLUMNS = (("card_columns", True),)
 
+
+def _boats_completed(df, out, arg):
+    """The K-slot lifeboats completed per game (every player's), from the per-card columns."""
+    k = _size(df, arg)
+    _, sizes, _, m = _card_rates(df, "boats_completed")
+    cols = [f"completed_c{i}" for i in range(m) if sizes[i] == k]
+    return df[cols].to_numpy(dtype=float).sum(axis=1), np.ones(len(df))
+
 #: name -> :class:`~pyradice_lab.engine.metrics.Metric`: Rocking Raft's own designer metrics.
 METRICS: dict[str, Metric] = {
     "game_length": Metric("turns in a game", column("turns")),
@@ -165,6 +173,11 @@ METRICS: dict[str, Metric] = {
                                    "simulate_games(..., card_columns=True))", _points_per_turn_held,
                                    "K = card id", True, "1", family=lambda df: [str(k) for k in _card_ids(df)],
                                    options=_CARD_COLUMNS),
+    "boats_completed": Metric("K-slot lifeboats completed per game, every player's (how much the players use "
+                              "them; needs simulate_games(..., card_columns=True))", _boats_completed,
+                              "K = lifeboat size (slots)", True, "2",
+                              family=lambda df: [str(k) for k in sorted(set(df.attrs.get("card_sizes") or []))],
+                              options=_CARD_COLUMNS),
     "boat_pay_spread": Metric("points per own turn held, the largest lifeboats minus the smallest (needs "
                               "simulate_games(..., card_columns=True))", _boat_pay_spread,
                               options=_CARD_COLUMNS),

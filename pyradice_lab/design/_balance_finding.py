@@ -1,0 +1,401 @@
+"""Asking for a proposal by finding: ``pyradice-lab <game> balance --finding ID`` and :func:`balance_finding`
+(private; :mod:`.balance` re-exports the public names).
+
+A finding of the report's findings CSV (``<report>_findings.csv`` beside the PDF; its ``id`` column) is found by
+its **id**, ``<experiment>-<metric>-<N>p`` (:func:`pyradice_lab.design.proposals.finding_id`: the name the report
+gives its proposal file, e.g. ``meerkat_tile_fairness-tile_pay_excess_9-3p``), or by its ``rank`` (the CSV's first
+column).  The game's robustness check that measures the finding (the game's ``checks.py``) gives the metric,
+its null value (the objective's target), the player count and the simulation options; the game's lever for that
+metric (its ``levers.py``) gives the parameters and the budget; the game's report player plays.  ``--param``
+still names parameters of one's own (the finding then gives the objective and the games).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+__all__ = ["DEFAULT_FINDINGS_CSV", "FindingRef", "findings_of", "resolve_finding", "finding_candidate",
+           "balance_finding", "id_of"]
+
+#: the findings CSV of the report at its default path (``pyradice-lab report`` writes ``reports/
+#: pyradice_lab_report.pdf`` and this file beside it)
+DEFAULT_FINDINGS_CSV = Path("reports") / "pyradice_lab_report_findings.csv"
+#: the columns a findings CSV must have to be read here
+_COLUMNS = ("rank", "experiment", "kind", "quantity", "estimate", "ci_low", "ci_high", "n", "null", "player",
+            "component")
+
+
+class FindingRef:
+    """One row of a findings CSV that a balance run can answer: its ``id`` and ``rank``, the ``experiment``, the
+    :class:`~pyradice_lab.engine.findings.Finding` rebuilt from the row, and the robustness ``check`` measuring it
+    (its ``game``, metric, null, player count and options)."""
+
+    def __init__(self, id: str, rank: int, experiment: str, finding, check):
+        self.id, self.rank, self.experiment, self.finding, self.check = id, rank, experiment, finding, check
+
+    @property
+    def game(self) -> str:
+        return self.check.game
+
+    @property
+    def metric(self) -> str:
+        return self.check.metric_for(self.finding.quantity)
+
+    def describe(self) -> str:
+        f = self.finding
+        claim = "a claim" if f.is_claim else "no claim"
+        return (f"{self.id} (rank {self.rank}): {f.quantity}, {f.player or 'the report player'}: {f.estimate:.4g} "
+                f"[{f.ci_low:.4g}, {f.ci_high:.4g}] against {f.null:.4g}, n = {f.n:,} ({claim})")
+
+    def __repr__(self) -> str:
+        return f"FindingRef({self.describe()})"
+
+
+def _read(path):
+    import pandas as pd
+
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"findings_csv: no file {str(p)!r} (the report writes <report>_findings.csv beside its PDF; "
+                         f"default {str(DEFAULT_FINDINGS_CSV)!r})")
+    try:
+        df = pd.read_csv(p, keep_default_na=False)
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"findings_csv: {str(p)!r} is not a CSV file ({exc})") from None
+    missing = [c for c in _COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"findings_csv: {str(p)!r} is not a report's findings CSV (no column "
+                         f"{', '.join(missing)})")
+    return df
+
+
+def _num(v, default=None):
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return default
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return default
+    return default if math.isnan(x) else x
+
+
+def _finding(row):
+    """The :class:`Finding` of one CSV row (what a lever reads: quantity, estimate, interval, null, player)."""
+    from ..engine.findings import Finding
+
+    robust = {"True": True, "False": False}.get(str(row.get("robust", "")))
+    q = _num(row.get("q_value"))
+    return Finding(str(row["kind"]), str(row["quantity"]), float(row["estimate"]), float(row["ci_low"]),
+                   float(row["ci_high"]), n=int(float(row["n"])), null=_num(row["null"]),
+                   test=str(row.get("test", "") or ""), player=str(row.get("player", "") or ""),
+                   unit=str(row.get("unit", "") or ""), component=str(row.get("component", "") or ""),
+                   robust=robust, robustness=str(row.get("robustness", "") or ""),
+                   p_value=_num(row.get("p_value")), q_value=None if q is None else min(q, 1.0),
+                   no_claim=str(row.get("no_claim", "") or ""))
+
+
+def findings_of(findings_csv=None, game: str | None = None) -> list[FindingRef]:
+    """The component findings of a findings CSV (default :data:`DEFAULT_FINDINGS_CSV`) that a game's robustness
+    check measures with one metric (the findings a balance run can answer), of ``game`` only if given."""
+    from .checks import all_checks, check_of
+    from .proposals import finding_id, metric_checks
+
+    df = _read(findings_csv if findings_csv is not None else DEFAULT_FINDINGS_CSV)
+    checks = metric_checks(all_checks())
+    out = []
+    for _, row in df.iterrows():
+        if not str(row["component"]).strip() or _num(row["null"]) is None:
+            continue
+        try:
+            f = _finding(row)
+        except (ValueError, TypeError):  # a row the Finding type refuses is not one a proposal can answer
+            continue
+        exp = str(row["experiment"])
+        check = check_of(checks, exp, f)
+        if check is None or (game is not None and check.game != game):
+            continue
+        out.append(FindingRef(finding_id(exp, check.metric_for(f.quantity), check.players), int(row["rank"]),
+                              exp, f, check))
+    return out
+
+
+def id_of(experiment: str, f) -> str:
+    """The id ``balance --finding`` takes for finding ``f`` of ``experiment`` (the report's findings CSV's ``id``
+    column): ``<experiment>-<metric>-<N>p`` when a game's robustness check measures it with one metric and it
+    names a component, else ""."""
+    from .checks import all_checks, check_of
+    from .proposals import finding_id, metric_checks
+
+    if not f.component or f.null is None:
+        return ""
+    check = check_of(metric_checks(all_checks()), experiment, f)
+    return "" if check is None else finding_id(experiment, check.metric_for(f.quantity), check.players)
+
+
+def resolve_finding(game: str, finding, findings_csv=None) -> FindingRef:
+    """The finding ``finding`` (its id, or its rank in the CSV) of ``game`` in ``findings_csv``; a ValueError
+    naming ``finding`` and the ids there are otherwise."""
+    from ..engine.registry import get_game
+
+    get_game(game)
+    if isinstance(finding, bool) or not isinstance(finding, (str, int)) or not str(finding).strip():
+        raise ValueError(f"finding must be a finding's id (<experiment>-<metric>-<N>p, the id column of the findings "
+                         f"CSV) or its rank there, got {finding!r}")
+    key = str(finding).strip()
+    every = findings_of(findings_csv)
+    hit = [r for r in every if r.id == key or str(r.rank) == key]
+    if hit and hit[0].game != game:
+        raise ValueError(f"finding {key!r} is a finding of {hit[0].game}, not of {game}")
+    mine = [r for r in every if r.game == game]
+    if not hit:
+        where = str(findings_csv if findings_csv is not None else DEFAULT_FINDINGS_CSV)
+        ids = ", ".join(f"{r.id} (rank {r.rank})" for r in mine[:8]) + (" ..." if len(mine) > 8 else "")
+        raise ValueError(f"finding {key!r}: no component finding of {game} with that id or rank in {where!r}"
+                         + (f" (its ids: {ids})" if mine else f" (it has none of {game} with a metric)"))
+    return hit[0]
+
+
+def finding_candidate(ref: FindingRef, parameters=None):
+    """The proposal candidate of ``ref`` (:class:`pyradice_lab.design.proposals.Candidate`): the objective (the
+    check's metric at its null), the games (players, options) and, unless ``parameters`` are given, the game's
+    lever for the metric (:class:`~pyradice_lab.engine.levers.NoLever` when there is none)."""
+    from ..engine.levers import NoLever
+    from .proposals import Candidate, _components, game_levers
+
+    c = ref.check
+    cand = Candidate(ref.id, c.game, ref.experiment, ref.finding, ref.metric, float(c.threshold), c.players,
+                     dict(c.game_kwargs))
+    if parameters:
+        return replace(cand, parameters=dict(parameters), lever="the parameters given")
+    levers = game_levers(c.game)
+    lever = levers.lever(ref.metric) if levers is not None else None
+    if lever is None:
+        raise NoLever(f"{c.game} declares no lever for {ref.metric.partition(':')[0]} (its levers.py); name the "
+                      "parameters yourself (--param)")
+    arg = c.players if lever.by_players else ref.metric.partition(":")[2]
+    params, text, rule, *extra = lever(_components(c.game), arg, ref.finding)
+    return replace(cand, parameters=params, lever=text, rule_change=rule,
+                   game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
+
+
+def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, budget: int | None = None,
+                    first_games: int | None = None, verify_games: int | None = None, policies=None, rng=0,
+                    components=None, tolerance: float = 0.0, progress: bool = False, cache_dir=None, n_jobs: int = 1,
+                    backend: str = "loky", scheduler=None, widen: bool = True, guards: bool = True):
+    """A balance proposal for one finding of the report: :func:`~pyradice_lab.design.balance.balance` with the
+    objective, games, lever and players the finding gives.
+
+    Parameters
+    ----------
+    game : str
+        A registered game (the finding must be one of its findings).
+    finding : str or int
+        The finding's id in the findings CSV (``<experiment>-<metric>-<N>p``, e.g.
+        ``"meerkat_tile_fairness-tile_pay_excess_9-3p"``: the name of the report's proposal file) or its rank.
+    findings_csv : path, optional
+        The report's findings CSV (default :data:`DEFAULT_FINDINGS_CSV`, beside the default report's PDF).
+    parameters : dict, optional
+        Parameters of one's own (as for ``balance``); default: the game's lever for the finding's metric.
+    budget, first_games, verify_games : int, optional
+        Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s.
+    policies : optional
+        Default: the game's report player.
+    rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
+        As for ``balance``.
+    widen : bool
+        When the lever's grid does not meet the objective, search the lever's declared ranges jointly (its own,
+        finer steps, and its neighbours'; ``Lever.axes``) around the grid's best, on a second budget of games.
+    guards : bool
+        Check the proposal against empty wins (:mod:`._balance_guards`: the component kept in play, the start
+        player's share not worse, no other finding of the CSV made worse), one paired run; the result's
+        ``guards`` table and ``guarded`` flag hold the verdicts, and the file's header states them.
+
+    Returns
+    -------
+    BalanceResult
+        With :attr:`~pyradice_lab.design.balance.BalanceResult.finding` set (the finding answered, its estimate
+        and interval); ``to_toml`` writes only the changed values under a header that states it.
+
+    Raises
+    ------
+    ValueError
+        ``finding`` is not in the CSV (the message lists the game's ids), is another game's, the CSV is missing
+        or not a findings CSV, or the finding's metric has no lever and no ``parameters`` are given.
+
+    Examples
+    --------
+    >>> balance_finding("meerkat", "no-such-finding", findings_csv="/nonexistent.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: findings_csv: no file '/nonexistent.csv' ...
+    """
+    from ..engine.levers import NoLever
+    from ..engine.registry import get_game
+    from ..engine.rng import spawn_seeds
+    from .balance import balance
+    from .proposals import _components, game_levers
+
+    ref = resolve_finding(game, finding, findings_csv)
+    try:
+        cand = finding_candidate(ref, parameters)
+    except NoLever as exc:
+        raise ValueError(f"finding {ref.id!r}: no lever: {exc}") from None
+    levers = game_levers(game)
+    b = levers.budget_for(cand.players) if levers is not None else None
+    policies = policies or get_game(game).report_player_at(cand.players) or None
+    search_seed, widen_seed, guard_seed = spawn_seeds(rng, 3)
+    kw = dict(budget=budget or (b.search if b else 20000), players=cand.players, policies=policies,
+              components=components, first_games=first_games or (b.first if b else 200),
+              verify_games=verify_games or (b.verify if b else 4000), game_kwargs=dict(cand.game_kwargs),
+              tolerance=tolerance, progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
+              scheduler=scheduler)
+    res = balance(game, cand.parameters, (cand.metric, cand.target), rng=search_seed, **kw)
+    notes = [f"lever: {cand.lever}" + (" (a rule change)" if cand.rule_change else "")]
+    lever = levers.lever(ref.metric) if levers is not None and not parameters else None
+    ranges, own = (), 0
+    if lever is not None:
+        arg = cand.players if lever.by_players else ref.metric.partition(":")[2]
+        ranges, own = lever.ranges_of(_components(game), arg, ref.finding)
+    tried = [f"{cand.lever} ({res.candidates} candidates)"]
+    if widen and not res.reached and ranges:
+        first = res
+        res, text = _widen(game, cand, first, ranges, own, rng=widen_seed, **kw)
+        tried.append(text)
+        notes.append(f"first search (the lever's grid): {_excess_text(first)}; then {text}: "
+                     f"{_excess_text(res) if res is not first else 'no closer'}")
+    res.finding = ref.describe()
+    if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
+        from dataclasses import replace as _replace
+
+        from ..engine.assumptions import seed_label
+
+        res.assumptions = _replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)",
+                                   games=f"{res.games_used:,} in the search{' (two searches)' if len(tried) > 1 else ''}"
+                                         f", {res.verify_games:,} per verification run")
+    if guards:
+        own_lever = levers.lever(ref.metric) if levers is not None else None
+        _guard(res, game, cand, ref, own_lever, levers, findings_csv, b, guard_seed, kw)
+    if not res.reached:
+        notes.append(_unreachable(res, tried, ranges))
+    res.notes = notes + res.notes
+    return res
+
+
+def _excess_text(r) -> str:
+    t = r.objectives.iloc[0]
+    return (f"best {t['after']:.3g} [{t['after_ci_low']:.3g}, {t['after_ci_high']:.3g}] for target {t['target']:g} "
+            f"({'met' if r.reached else 'not met'})")
+
+
+def _widen(game, cand, first, ranges, own, *, rng, **kw):
+    """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
+    search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried)``."""
+    from ._balance_joint import joint_candidates
+    from .balance import balance
+
+    base = type(first.components).FORMAT.coerce(kw.get("components"))
+    # as many candidates as leave two halving rounds of the first round's size in the budget
+    most = max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
+    cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
+    text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
+            + "; ".join(r.text() for r in ranges) + ")")
+    if len(cands) < 2:
+        return first, text
+    second = balance(game, cands, (cand.metric, cand.target), rng=rng, **kw)
+    second.games_used += first.games_used
+    second.budget += first.budget
+    a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
+    keep = second if (second.reached, -b) > (first.reached, -a) else first
+    return keep, text
+
+
+def _guard(res, game, cand, ref, lever, levers, findings_csv, budget, seed, kw) -> None:
+    """Run the guards on ``res`` (:func:`pyradice_lab.design._balance_guards.run_guards`) and record them."""
+    from ._balance_guards import run_guards
+
+    arg = ref.metric.partition(":")[2]
+    in_play = lever.in_play.format(arg=arg) if lever is not None and lever.in_play else ""
+    others = [(o.experiment, o.finding, o.metric, float(o.check.threshold)) for o in findings_of(findings_csv, game)
+              if o.id != ref.id and o.check.players == cand.players
+              and dict(o.check.game_kwargs) == dict(ref.check.game_kwargs)]
+    games = (budget.recheck or budget.verify) if budget is not None else kw["verify_games"]
+    base = type(res.components).FORMAT.coerce(kw.get("components"))
+    res.guards = run_guards(game, base, res.components, players=cand.players, in_play=in_play,
+                            fraction=levers.in_play_fraction if levers is not None else 0.5, others=others,
+                            games=games,
+                            policies=kw["policies"], game_kwargs=kw["game_kwargs"], rng=seed, n_jobs=kw["n_jobs"],
+                            backend=kw["backend"], scheduler=kw["scheduler"], cache_dir=kw["cache_dir"])
+    res.guarded = bool(res.guards["passed"].all())
+    for g in res.guards.itertuples():
+        res.notes.append(f"guard {g.guard}, {g.metric}: {g.before:.4g} [{g.before_ci_low:.4g}, "
+                         f"{g.before_ci_high:.4g}] -> {g.after:.4g} [{g.after_ci_low:.4g}, {g.after_ci_high:.4g}] "
+                         f"(paired, {games:,} games each): {g.why}")
+
+
+def _unreachable(res, tried, ranges) -> str:
+    """What the data say when the objective is not met: the closest point, the levers tried and their ranges, and
+    a suggestion with numbers (the metric's move per step of the lever from the search's first round)."""
+    from ._balance_toml import changed_paths
+
+    t = res.objectives.iloc[0]
+    values = ", ".join(f"{p} = {res.components.get(p)!r}" for p in changed_paths(res.components)) or "the packaged values"
+    head = (f"unreachable with these levers: closest point {values}: {t['after']:.4g} "
+            f"[{t['after_ci_low']:.4g}, {t['after_ci_high']:.4g}] for target {t['target']:g}; tried "
+            + " and ".join(tried))
+    slope = _slope(res)
+    if slope is None:
+        return head + "; suggestion: widen the ranges or add another lever"
+    per, se, path = slope
+    gap = t["target"] - t["after"]
+    if abs(per) <= 2 * se:
+        return (head + f"; the metric follows none of them clearly (the clearest, {path}: {per:+.3g} +/- {se:.2g} per "
+                "step): another lever or a rule change is needed (the guards show whether the players use the "
+                "component less)")
+    steps = gap / per
+    return (head + f"; {path} moves the metric by {per:+.3g} +/- {se:.2g} per step, so the target needs about "
+            f"{steps:+.2g} step(s) from the closest point"
+            + (": a finer step or a second lever" if abs(steps) < 1 else ": widen its range or add a lever"))
+
+
+def _slope(res):
+    """``(per step, its SE, path)`` of the path the metric follows most clearly (largest |slope| / SE): a weighted
+    line through the first round's estimates of the candidates that differ from its first candidate (a joint
+    search's start) in that one integer path only; None when no path has two such values."""
+    import ast
+
+    import numpy as np
+    import pandas as pd
+
+    h = res.history
+    if h is None or not len(h) or "estimate" not in h.columns:
+        return None
+    first = h[h["round"] == 0]
+    cols = [c for c in first.columns if c not in ("round", "games", "estimate", "se", "distance")]
+    best = {c: first.iloc[0][c] for c in cols}  # the search's first candidate: its start
+    found = []
+    for path in cols:
+        others = [k for k in cols if k != path]
+        rows = first[(first[others] == pd.Series({c: best[c] for c in others})).all(axis=1)] if others else first
+        xs, ys, ws = [], [], []
+        for _, r in rows.iterrows():
+            try:
+                v = ast.literal_eval(str(r[path]))  # the history's own repr of an int or a list
+            except (ValueError, SyntaxError):
+                continue
+            x = v[0] if isinstance(v, list) and v else v
+            if isinstance(x, (int, float)) and r["se"] > 0:
+                xs.append(float(x))
+                ys.append(float(r["estimate"]))
+                ws.append(1 / float(r["se"]) ** 2)
+        if len(set(xs)) >= 2:
+            x, y, w = np.array(xs), np.array(ys), np.array(ws)
+            xm = (w * x).sum() / w.sum()
+            sxx = (w * (x - xm) ** 2).sum()
+            per = (w * (x - xm) * (y - (w * y).sum() / w.sum())).sum() / sxx
+            found.append((abs(per) * np.sqrt(sxx), float(per), float(np.sqrt(1 / sxx)), path))
+    if not found:
+        return None
+    _, per, se, path = max(found)
+    return per, se, path

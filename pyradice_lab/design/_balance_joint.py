@@ -1,0 +1,101 @@
+"""Several levers searched at once (private; :mod:`._balance_finding` uses it): the candidates of a game's
+declared :class:`~pyradice_lab.engine.levers.Range` objects around a starting point.
+
+A range is one integer with its legal ``low..high`` and natural step (a tile's high value, a card group's points,
+a table's scale in percent, tiles moved between two deals).  :func:`joint_candidates` lists, around the starting
+point (the packaged values, or the best of a first search):
+
+1. every value of every range on its own (the finest steps the component allows, each lever alone);
+2. then every pair of ranges moved one or two steps together, the finding's own ranges first;
+
+each a dict of component values by path (ranges on the same path compose: a tile's high and low value), all
+integers; a combination the game's component checks refuse (values not highest first, a deal that does not sum)
+is left out before any game is played.  At most ``max_candidates``: a search of ``balance``'s successive halving
+over them (:func:`pyradice_lab.design.balance.balance` with a list of candidates) then picks one on common random
+numbers and verifies it on fresh seeds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+__all__ = ["joint_candidates", "point_of", "values_at"]
+
+
+def point_of(comp, ranges: Sequence) -> tuple[int, ...]:
+    """The ranges' integers at components ``comp`` (a scale is 100: the packaged table)."""
+    return tuple(r.current(comp.get(r.paths[0])) for r in ranges)
+
+
+def values_at(base, ranges: Sequence, point: Sequence[int], *, start_comp=None) -> dict:
+    """The component values, one per path every range touches, of ``point``: the values at ``start_comp``
+    (default ``base``) with each range that ``point`` moves off its value there applied in order (a group's
+    cards and one card of it, a tile's high and low value, compose; a range left where it is overrides nothing)."""
+    start_comp = base if start_comp is None else start_comp
+    start = point_of(start_comp, ranges)
+    out = {p: start_comp.get(p) for r in ranges for p in r.paths}
+    for r, v, s in zip(ranges, point, start):
+        if int(v) == s:
+            continue
+        for p in r.paths:
+            out[p] = r.apply(out[p], int(v), packaged=base.get(p))
+    return out
+
+
+def _legal(base, values: dict) -> bool:
+    from ._balance_grid import _paths
+
+    try:
+        base.replace(_paths(values))
+    except ValueError:
+        return False
+    return True
+
+
+def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start_comp=None,
+                     max_candidates: int = 64) -> list[dict]:
+    """Candidate component values of ``ranges`` around ``start_comp`` (components; default ``base``): the start,
+    each range's every value alone (nearest first), then pairs of ranges one or two steps together (the first
+    ``own`` ranges' pairs first), legal ones only, at most ``max_candidates``; each a dict with one value per
+    path the ranges touch (:func:`values_at`).
+
+    >>> from pyradice_lab.engine.levers import Range
+    >>> from pyradice_lab.engine.registry import get_game
+    >>> base = get_game("meerkat").part("format").default()
+    >>> r = [Range("tile.12.values", 7, 13, kind="index", index=0)]
+    >>> [c["tile.12.values"] for c in joint_candidates(base, r)][:3]
+    [[11, 6, 3], [10, 6, 3], [12, 6, 3]]
+    """
+    ranges = list(ranges)
+    own = len(ranges) if own is None else int(own)
+    start_comp = base if start_comp is None else start_comp
+    start = point_of(start_comp, ranges)
+    points: list[tuple] = [start]
+    singles = []
+    for i, r in enumerate(ranges):
+        for v in r.values():
+            if v != start[i]:
+                singles.append((abs(v - start[i]) / r.step, i >= own, i, v))
+    for _, _, i, v in sorted(singles):
+        points.append(start[:i] + (v,) + start[i + 1:])
+    pairs = sorted(itertools.combinations(range(len(ranges)), 2), key=lambda ij: (ij[0] >= own or ij[1] >= own, ij))
+    for k in (1, 2):
+        for i, j in pairs:
+            for di, dj in itertools.product((-k, k), repeat=2):
+                vi, vj = start[i] + di * ranges[i].step, start[j] + dj * ranges[j].step
+                if ranges[i].low <= vi <= ranges[i].high and ranges[j].low <= vj <= ranges[j].high:
+                    p = list(start)
+                    p[i], p[j] = vi, vj
+                    points.append(tuple(p))
+    out, seen = [], set()
+    for p in points:
+        values = values_at(base, ranges, p, start_comp=start_comp)
+        key = repr(sorted(values.items()))
+        if key in seen or not _legal(base, values):
+            continue
+        seen.add(key)
+        out.append(values)
+        if len(out) >= max_candidates:
+            break
+    return out
