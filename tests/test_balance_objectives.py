@@ -222,3 +222,23 @@ def test_a_parameter_key_of_several_paths_moves_them_together():
                 first_games=20, verify_games=20, rng=1)
     v = r.values[keys]
     assert r.components.get("card.1.points") == v == r.components.get("card.2.points")
+
+
+def test_a_multi_objective_result_reports_its_worst_met_metric():
+    """Issue 46: the summary names the worst-met objective and shows its before/after: the unmet objective
+    farthest from its target, before any met one however far (a met one with a wide interval), and the
+    farthest of all when every objective is met."""
+    import dataclasses
+
+    import pandas as pd
+
+    r = balance("meerkat", {"tile.12.values": [[10, 5, 2], [12, 6, 2]]}, "tile_pay_excess:* = 0", players=2,
+                policies="greedy", budget=60, first_games=20, verify_games=30, rng=3)
+    t = r.objectives
+    row = t[t["metric"] == r.metric_worst()].iloc[0]
+    assert r.after.value == pytest.approx(row["after"]) and r.before.value == pytest.approx(row["before"])
+    assert f"worst {r.metric_worst()}" in r.summary()
+    fake = pd.DataFrame({"metric": ["a", "b", "c"], "target": [0.0] * 3, "excess": [0.9, -0.3, 0.2],
+                         "met": [True, False, False], "after": [0.9, -0.3, 0.2]})
+    assert dataclasses.replace(r, objectives=fake).metric_worst() == "b"
+    assert dataclasses.replace(r, objectives=fake.assign(met=True)).metric_worst() == "a"

@@ -333,3 +333,75 @@ def test_startable_runs_only_the_candidates_sure_to_be_among_the_reports_proposa
     # a candidate that will not run (not robust) takes no place
     secs = _sections("raft_card_fairness", big, _boat(2, -1.0, robust=None), small)
     assert [c.id for c in startable(secs, lambda c: False, max_proposals=2)] == [ids[0], ids[2]]
+
+
+# ------------------------------------------------------------------------------------------------ issue 46
+def _candidate(cid, players=2, game_kwargs=None, game="meerkat"):
+    f = _finding(START, 0.56, 0.53, 0.59, 0.5)
+    return P.Candidate(cid, game, "exp", f, "start_player_win", 0.5, players, dict(game_kwargs or {}),
+                       parameters={"x": [1, 2]})
+
+
+def _fake_run(monkeypatch):
+    """run_proposal with balance and the re-check replaced by recorders (no games played)."""
+    import types
+
+    seen = {}
+
+    def fake_balance(game, parameters, objective, *, rng, **kw):
+        seen["search"] = rng
+        return types.SimpleNamespace(games_used=10, components="proposal components")
+
+    def fake_recheck(game, base, proposal, others, *, rng, **kw):
+        seen["check"], seen["others"] = rng, [o[0] for o in others]
+        return []
+
+    monkeypatch.setattr("pyradice_lab.design.balance.balance", fake_balance)
+    monkeypatch.setattr(P, "recheck", fake_recheck)
+    monkeypatch.setattr(P, "_components", lambda game: "packaged components")
+    return seen
+
+
+def test_the_recheck_draws_seeds_independent_of_the_search(monkeypatch):
+    """Issue 46: the re-check plays games of its own (a child of the proposal's seed that the search never
+    uses), not the search's games: those chose the proposal and would flatter it."""
+    import numpy as np
+
+    seen = _fake_run(monkeypatch)
+    c, other = _candidate("a"), dataclasses.replace(_candidate("b"), experiment="other exp")
+    P.run_proposal(c, seed=3, others=[other], budget=TINY)
+    s, k = seen["search"], seen["check"]
+    assert isinstance(s, np.random.SeedSequence) and isinstance(k, np.random.SeedSequence)
+    assert (s.entropy, s.spawn_key) != (k.entropy, k.spawn_key)
+    a, b = np.random.default_rng(s).random(4), np.random.default_rng(k).random(4)
+    assert not np.allclose(a, b)
+
+
+def test_findings_of_other_player_counts_or_options_are_not_rechecked_on_a_proposals_games(monkeypatch):
+    """Issue 46: only the findings measured in the proposal's games (same game, player count and options) are
+    re-checked; the others are counted as not re-checked."""
+    seen = _fake_run(monkeypatch)
+    c = _candidate("a", players=2, game_kwargs={"variant": "x"})
+    others = [dataclasses.replace(_candidate("same", 2, {"variant": "x"}), experiment="same"),
+              dataclasses.replace(_candidate("3p", 3, {"variant": "x"}), experiment="3p"),
+              dataclasses.replace(_candidate("opt", 2, {"variant": "y"}), experiment="opt"),
+              dataclasses.replace(_candidate("game", 2, {"variant": "x"}, game="raft"), experiment="game")]
+    p = P.run_proposal(c, seed=1, others=others, budget=TINY)
+    assert seen["others"] == ["same"]
+    assert p.not_rechecked == 2  # the 3-player one and the other options (another game is not counted)
+
+
+def test_candidate_keys_include_the_game_options():
+    """Issue 46: two checks of one metric and player count that differ only in their game options are two
+    candidates (two proposals), not one."""
+    base = next(c for c in _checks() if c.key == "meerkat tile pay greedy")
+    a = dataclasses.replace(base, key="opt a", game_kwargs={**base.game_kwargs, "automa": True})
+    b = dataclasses.replace(base, key="opt b", experiment="exp b", game_kwargs={**base.game_kwargs, "automa": False})
+    quantity = "points paid per piece committed, tile 12 (9, 6, 3)"
+    f = _claimed(Finding("difference", quantity, 1.2, 1.0, 1.4, n=2000, null=0.0, player=base.player,
+                         component="tile 12 values"))
+    sections = [Section("A game", [ExperimentResult(base.experiment, "A page", "", pd.DataFrame({"x": [1]}),
+                                                    findings=[f]),
+                                   ExperimentResult("exp b", "B page", "", pd.DataFrame({"x": [1]}), findings=[f])])]
+    cands = P.find_candidates(sections, checks=[a, b], quick=True)
+    assert sorted(c.game_kwargs["automa"] for c in cands) == [False, True], cands

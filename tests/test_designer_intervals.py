@@ -40,8 +40,96 @@ def test_a_win_share_on_which_every_game_agrees_has_a_non_zero_width_interval():
     # shared wins (fractions) are shares too; an unnamed metric of 0/1 values is one; a count is not
     assert metric_estimate(np.full(40, 0.5), ones, "position_win:1").ci_low < 0.5
     assert metric_estimate(np.zeros(40), ones).ci_high > 0
-    assert metric_estimate(np.zeros(40), ones, "hazards_per_game").ci_high == 0.0  # t: all equal, no interval
+    # a count (whole numbers per game) with no event in 40 games: the exact Poisson bound, not "0..0"
+    assert metric_estimate(np.zeros(40), ones, "hazards_per_game").ci_high == pytest.approx(3.6889 / 40, rel=1e-4)
     assert {"start_player_win", "seat_win", "position_win"} == SHARE_METRICS
+
+
+# ------------------------------------------------------------------------------------------------ rare counts
+def _poisson_runs(rate, n, reps, seed):
+    return np.random.default_rng(seed).poisson(rate, size=(reps, n)).astype(float)
+
+
+def test_a_rare_count_covers_its_rate_at_10_games_and_never_shows_a_zero_width_interval():
+    """Issue 46: a 0.15-a-game hazard over 10 games had a Student-t interval covering 77% (22% of them [0, 0]).
+    Now the hull of t and the exact Poisson interval: >= 93% over 1000 seeded runs, none of zero width; the
+    plain t interval on the same runs covers less."""
+    runs, ones = _poisson_runs(0.15, 10, 1000, 46), np.ones(10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        ests = [metric_estimate(x, ones, "hazards_per_game") for x in runs]
+    assert min(e.ci_high - e.ci_low for e in ests) > 0
+    covered = sum(e.contains(0.15) for e in ests)
+    t_covered = sum(abs(x.mean() - 0.15) <= student_t.ppf(0.975, 9) * x.std(ddof=1) / math.sqrt(10) for x in runs)
+    assert covered >= 930 and t_covered < 850, (covered, t_covered)
+    # the interval contains the exact Poisson (Garwood) one of the total
+    x = runs[0]
+    from pyradice_lab.engine.stats import count_estimate
+
+    pois, e = count_estimate(int(x.sum()), 10), ests[0]
+    assert e.ci_low <= pois.ci_low and e.ci_high >= pois.ci_high
+
+
+def test_the_paired_difference_of_rare_counts_covers_at_10_games_and_is_never_zero_width():
+    """Two runs of the same 10 games (a shared part of the events, as with common random numbers): the
+    difference of a 0.15-a-game count to a 0.15 (no change) or 0.3 one covers >= 93% of 1000 runs; no interval
+    is zero-width, not even when neither run saw an event (the paired t interval was [0, 0] then)."""
+    gen, ones = np.random.default_rng(7), np.ones(10)
+    for rate_v in (0.15, 0.3):
+        covered = 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            for _ in range(1000):
+                shared = gen.poisson(0.1, 10)
+                xb, xv = shared + gen.poisson(0.05, 10), shared + gen.poisson(rate_v - 0.1, 10)
+                b, v, d, _ = paired_estimates((xb, ones), (xv, ones), "hazards_per_game")
+                assert d.ci_low < d.ci_high and b.ci_low < b.ci_high
+                covered += d.contains(rate_v - 0.15)
+        assert covered >= 930, (rate_v, covered)
+    zeros = np.zeros(10)
+    with pytest.warns(SmallSampleWarning):
+        _, _, d, _ = paired_estimates((zeros, ones), (zeros, ones), "hazards_per_game")
+    assert d.value == 0 and d.ci_low < 0 < d.ci_high
+
+
+def test_compare_of_a_rare_count_at_10_games_never_shows_a_zero_width_interval():
+    """compare (and so robustness and balance, through the same estimates) of Meerkat's hazards per game at 10
+    games: every interval has width, even for a set against itself."""
+    with pytest.warns(SmallSampleWarning):
+        res = pl.compare("meerkat", None, None, "hazards_per_game", games=10, players=2, policies="greedy", rng=1)
+    for est in (res.base, res.variant, res.difference):
+        assert est.ci_low < est.ci_high, est
+    assert res.difference.value == 0.0 and res.difference.ci_low < 0 < res.difference.ci_high
+
+
+def test_frequent_counts_keep_the_student_t_interval():
+    """From COUNT_EXACT_BELOW events on the t interval alone holds (an under-dispersed count, e.g. turns per
+    game, would get a needlessly wide Poisson interval)."""
+    from pyradice_lab.design.metrics import COUNT_EXACT_BELOW
+
+    x = np.array([20.0, 21, 19, 20, 22, 18, 20, 21, 19, 20])
+    assert x.sum() >= COUNT_EXACT_BELOW
+    with pytest.warns(SmallSampleWarning):
+        est = metric_estimate(x, np.ones(10), "game_length")
+    assert est.ci_high - est.value == pytest.approx(student_t.ppf(0.975, 9) * x.std(ddof=1) / math.sqrt(10))
+
+
+@pytest.mark.slow
+def test_a_rare_count_of_real_games_covers_at_10_30_and_100_games():
+    """Meerkat Kingdom's hazards per game (3 players, greedy: a few tenths of a hazard a game) from a pool of
+    200 seeded games: runs of 10, 30 and 100 games drawn from the pool cover the pool's rate
+    >= 93% of 600 runs each, with no zero-width interval."""
+    df = pl.meerkat.simulate_games(200, players=3, policies="greedy", rng=4646)
+    num, _ = metric_values("meerkat", df, "hazards_per_game")
+    truth, gen = num.mean(), np.random.default_rng(0)
+    assert 0 < truth < 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        for n in (10, 30, 100):
+            ests = [metric_estimate(num[gen.integers(0, len(num), n)], np.ones(n), "hazards_per_game")
+                    for _ in range(600)]
+            assert min(e.ci_high - e.ci_low for e in ests) > 0, n
+            assert sum(e.contains(truth) for e in ests) >= 0.93 * 600, n
 
 
 def test_compare_of_a_set_against_itself_on_a_share_still_has_an_interval():

@@ -80,6 +80,68 @@ def test_an_unreachable_scheduler_and_a_missing_dask_fail_before_any_work(monkey
         check_execution(2, "dask", "tcp://127.0.0.1:1")
 
 
+class _Banner:
+    """A local TCP server that speaks first with ``banner`` (an SSH server), or says nothing (``banner=b""``)."""
+
+    def __init__(self, banner: bytes):
+        import socket
+        import threading
+
+        self.banner, self.srv = banner, socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(8)
+        self.address = f"tcp://127.0.0.1:{self.srv.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                return
+            conn.sendall(self.banner)
+            time.sleep(0.3)
+            conn.close()
+
+    def close(self):
+        self.srv.close()
+
+
+def test_a_port_that_is_not_a_dask_scheduler_is_refused_at_once_naming_scheduler(monkeypatch):
+    """Issue 46: an SSH banner read as dask's frame length asked for 2.82 EiB (MemoryError after 7.7 s, and the
+    CLI advised asking for less work).  A bounded handshake reads the server's first 8 bytes instead."""
+    import pyradice_lab.engine._execution_workers as workers
+
+    ssh = _Banner(b"SSH-2.0-OpenSSH_9.6\r\n")
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=r"scheduler .* is not a dask scheduler: it sent b'SSH-2.0-'"):
+            check_execution(2, "dask", ssh.address)
+        assert time.monotonic() - t0 < 2.5
+        with pytest.raises(ValueError, match="is not a dask scheduler"):  # an entry point, before any work
+            __import__("pyradice_lab.raft", fromlist=["x"]).simulate_games(5, backend="dask", scheduler=ssh.address)
+    finally:
+        ssh.close()
+    monkeypatch.setattr(workers, "DASK_CONNECT_TIMEOUT", 0.5)
+    quiet = _Banner(b"")  # waits for the client to speak first (an HTTP server)
+    try:
+        with pytest.raises(ValueError, match="sent nothing within 0.5 s"):
+            check_execution(2, "dask", quiet.address)
+    finally:
+        quiet.close()
+    with pytest.raises(ValueError, match=r"scheduler must be a dask address .*'garbage://x'"):
+        check_execution(2, "dask", "garbage://x")
+
+
+def test_a_real_tcp_scheduler_passes_the_handshake_check():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://")
+        assert check_execution(2, "dask", cluster.scheduler_address).scheduler == cluster.scheduler_address
+        assert run_blocks(pow, [(2, 3), (3, 2)], n_jobs=2, backend="dask", scheduler=cluster.scheduler_address) == [8, 9]
+
+
 @pytest.mark.parametrize("call", [
     lambda kw: __import__("pyradice_lab").compare("raft", None, None, games=20, policies="greedy", **kw),
     lambda kw: __import__("pyradice_lab").robustness("raft", "game_length > 1", reconstructions=2, games=10, **kw),
@@ -464,6 +526,43 @@ def test_a_sigkilled_parent_leaves_no_loky_worker_alive(tmp_path):
     assert not left, f"worker processes {left} outlived their killed parent by 10 s"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signalled_dask_run_on_its_own_cluster_leaves_no_worker_after_5_s(sig, tmp_path):
+    """Issue 46: SIGTERM or Ctrl-C of a run on its own dask LocalCluster left a worker alive 5 s later in 2 of 4
+    runs.  The CLI turns both into an interrupt that closes the cluster: every child process (the workers, the
+    resource tracker) is gone within 5 s of the signal."""
+    pytest.importorskip("distributed")
+    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "pyradice_lab.cli", "raft", "ladder", "--policies",
+                             "random,greedy", "--games", "400000", "--jobs", "2", "--backend", "dask",
+                             "--no-progress", "--out", str(tmp_path / "l.csv")], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 3:  # 2 workers and the resource tracker
+            workers |= _children(proc.pid)
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the dask workers did not start"
+        time.sleep(1.0)
+        workers |= _children(proc.pid)
+        sent = time.monotonic()
+        proc.send_signal(getattr(signal, sig))
+        while time.monotonic() < sent + 5 and any(_alive(w) for w in workers | {proc.pid}):
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+    finally:
+        for w in workers:  # clean up before failing: never leave a process computing
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+    assert not left, f"dask worker processes {left} outlived the {sig} of their run by 5 s"
+    assert proc.returncode in (130, 143), proc.returncode
+
+
 _RAN: list = []
 
 
@@ -509,3 +608,90 @@ def test_loky_workers_may_hold_the_carried_memos():
 
     allowances = run_blocks(_loky_leak_allowance, [(i,) for i in range(4)], n_jobs=2)
     assert set(allowances) == {int(3e8) + max_memo_bytes()}
+
+
+# ------------------------------------------------------------------------------------------ issue 46: behaviours
+def _chunked_sim(n, rng=None):
+    """A game that draws every 64 games' numbers at once from one Generator (as Pyradice's batches do)."""
+    from pyradice_lab.engine.rng import as_generator
+
+    gen, out = as_generator(rng), []
+    for a in range(0, n, 64):
+        out.extend(gen.random(64)[:min(64, n - a)])
+    return pd.DataFrame({"x": out})
+
+
+def test_blocks_are_whole_chunks_so_a_chunked_generator_gives_the_same_games_with_any_n_jobs():
+    """Issue 46: simulate_blocks rounds a block up to whole chunks of the game's own batch; a block that ended
+    inside a chunk would start the next block at another point of the stream than the single call does."""
+    from pyradice_lab.engine.execution import generator_blocks, simulate_blocks
+
+    want = _chunked_sim(1000, rng=46)
+    blocks = generator_blocks(lambda gen, m: gen.random(64), 64)
+    for n_jobs in (1, 2, 3):
+        got = simulate_blocks(_chunked_sim, 1000, 46, {}, check_execution(n_jobs, "threading"), chunk=64,
+                              blocks=blocks)
+        np.testing.assert_array_equal(got["x"].to_numpy(), want["x"].to_numpy(), err_msg=f"n_jobs={n_jobs}")
+
+
+def _block_a(i):
+    _CALLS.append(("a", i))
+    return i
+
+
+def _block_b(i):
+    _CALLS.append(("b", i))
+    return -i
+
+
+_CALLS: list = []
+
+
+def test_a_stored_block_is_named_by_its_function_so_resume_never_reads_another_functions_blocks(tmp_path):
+    """Issue 46: two block functions with the same keys keep separate blocks in one cache folder: running the
+    second neither reads nor overwrites the first one's (which then resumes without recomputing or warning)."""
+    import warnings
+
+    args, keys = [(1,), (2,)], [{"k": 1}, {"k": 2}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a CacheWarning (a block of another function found) fails the test
+        _CALLS.clear()
+        assert run_blocks(_block_a, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [1, 2]
+        assert run_blocks(_block_b, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [-1, -2]
+        assert run_blocks(_block_a, args, n_jobs=1, cache_dir=tmp_path, keys=keys) == [1, 2]  # read back
+    assert _CALLS == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
+
+
+def test_imap_scheduled_never_has_more_than_n_jobs_tasks_in_flight():
+    """Issue 46: at most n_jobs tasks are handed to the workers at once, so a task that ``then`` adds with a
+    smaller priority starts before the waiting ones (had every waiting task been submitted at once, the added
+    ones would queue behind all of them in the executor)."""
+    lock, state, order = threading.Lock(), {"now": 0, "most": 0}, []
+
+    def task(i):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+            order.append(i)
+        time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        return i
+
+    def then(key, out):  # every first-generation task adds one more, which goes first
+        return [(key + 100, (key + 100,))] if key < 100 else []
+
+    with Pool(2, "threading") as pool:
+        done = sorted(k for k, _ in pool.imap_scheduled(task, [(i, (i,)) for i in range(8)], then,
+                                                         priority=lambda key: 0 if key >= 100 else 1))
+    assert done == [*range(8), *range(100, 108)]
+    assert state["most"] == 2
+    assert order.index(100) < order.index(7) and order.index(101) < order.index(7), order
+
+
+def test_the_final_done_line_is_written_however_long_the_interval():
+    out = io.StringIO()
+    with Progress(5, desc="sweep", file=out, tty=False, every=3600) as p:
+        for _ in range(5):
+            p.update(1, 10)
+    assert out.getvalue().splitlines()[-1] == "sweep: done 5/5 blocks, 50 games"

@@ -204,14 +204,19 @@ def test_a_quick_run_claims_nothing_and_shows_the_numbers():
     assert fdr_sentence(fs, quick=True).startswith("Quick run: no claims")
 
 
-def test_the_summary_sentence_counts_claims_and_expected_false_ones():
+def test_the_summary_sentence_counts_claims_and_states_what_bh_guarantees():
     from pyradice_lab.engine.findings import control_fdr, fdr_sentence
 
     fs = control_fdr([diff(0.6, 0.55, 0.65), diff(0.62, 0.57, 0.67), diff(0.5, 0.45, 0.55),
                       Finding("exact", "exact odds", 0.3, 0.3, 0.3, n=0, null=0.25)])
     s = fdr_sentence(fs)
     assert s.startswith("The report makes 2 claims from 3 Monte Carlo tests")
-    assert "controlled at 5%" in s and "at most 0.1" in s and "1 exact finding is not tested" in s
+    assert "controlled at 5%" in s and "1 exact finding is not tested" in s
+    # Benjamini-Hochberg bounds the expected false discovery PROPORTION, under independence or positive
+    # (regression) dependence, which the report's tests (sharing games) are assumed to have: not a count
+    assert "expected proportion of false claims among the claims made" in s and "at most 5%" in s
+    assert "independent or positively dependent" in s and "share games" in s and "assumption" in s
+    assert "expected number" not in s and "at most 0.1" not in s
     assert s.count(".") <= 3  # one sentence (the decimals aside)
 
 
@@ -244,3 +249,49 @@ def test_write_pdf_controls_the_claims_and_states_them_on_the_summary_page(tmp_p
     assert "The report makes 1 claim from 4 Monte Carlo tests" in text
     csv = (tmp_path / "r_findings.csv").read_text()
     assert "p_value" in csv.splitlines()[0] and "q_value" in csv.splitlines()[0]
+
+
+# ------------------------------------------------------------------------ p-values from the interval's distribution
+def test_a_t_interval_finding_reads_its_p_value_off_t_with_its_degrees_of_freedom():
+    """Issue 46: Purramid's yarn value over 12 boards (a log-scale t interval) reported p = 0.00064 read off the
+    normal; t(11) on the same interval gives about 4x more.  The finding takes dist and df from its estimate."""
+    from scipy.stats import norm, t as student_t
+
+    from pyradice_lab.engine.findings import from_estimate
+    from pyradice_lab.engine.stats import nonnegative_estimate
+
+    gains = [0.61, 0.55, 0.72, 0.49, 0.66, 0.58, 0.70, 0.52, 0.63, 0.57, 0.68, 0.60]
+    est = nonnegative_estimate(gains)
+    assert (est.dist, est.df, est.n) == ("t", 11, 12)
+    f = from_estimate("difference", "gain from a yarn token", est, null=0.5, sample_unit="boards", min_n=10)
+    side = (f.estimate - f.ci_low) / student_t.ppf(0.975, 11)
+    assert f.p == pytest.approx(2 * student_t.sf(f.effect / side, 11), rel=1e-9)
+    normal = 2 * norm.sf(f.effect / ((f.estimate - f.ci_low) / 1.959964))
+    assert f.p > 2 * normal  # the normal p understated it
+    # the same interval built by hand, with its df
+    g = Finding("difference", "x", f.estimate, f.ci_low, f.ci_high, n=12, null=0.5, dist="t", df=11)
+    assert g.p == pytest.approx(f.p)
+    with pytest.raises(ValueError, match="df"):
+        Finding("difference", "x", 0.6, 0.55, 0.65, n=12, null=0.5, dist="t")
+    with pytest.raises(ValueError, match="dist"):
+        Finding("difference", "x", 0.6, 0.55, 0.65, n=12, null=0.5, dist="laplace")
+
+
+def test_shares_take_the_score_test_and_counts_the_exact_poisson_test():
+    from scipy.stats import norm, poisson
+
+    from pyradice_lab.engine.findings import from_estimate
+    from pyradice_lab.engine.stats import count_estimate
+
+    f = from_estimate("difference", "win share", proportion_estimate(62, 100), null=0.5)
+    assert f.dist == "score" and f.p == pytest.approx(2 * norm.sf(0.12 / math.sqrt(0.25 / 100)))
+    c = from_estimate("difference", "hazards per game", count_estimate(3, 40), null=0.25)
+    exact = 2 * min(poisson.cdf(3, 10.0), poisson.sf(2, 10.0))
+    assert c.dist == "poisson" and c.p == pytest.approx(min(1.0, exact))
+    # each p is below 0.05 exactly when its 95% interval excludes the null
+    for k in range(0, 101, 3):
+        s = from_estimate("difference", "share", proportion_estimate(k, 100), null=0.4)
+        assert (s.p < 0.05) == s.excludes_null, k
+    for k in range(0, 30):
+        r = from_estimate("difference", "count", count_estimate(k, 40), null=0.3)
+        assert (r.p < 0.05) == r.excludes_null, k

@@ -208,3 +208,125 @@ def test_json_position_files_go_through_the_input_file_limits(game, tmp_path, mo
     monkeypatch.delenv(limits.INPUT_ENV_VAR)
     with pytest.raises(SchemaError, match="not valid JSON"):
         load_position(bad)
+
+
+# ------------------------------------------------------------------------------------------------ issue 46
+@pytest.mark.parametrize("game", ["meerkat", "raft"])
+def test_advise_refuses_a_bad_rng_whatever_the_policy_naming_rng(game):
+    """Issue 46: raft.advise and meerkat.advise ignored rng='x', -1 and 1.5 (exact values draw nothing)."""
+    import importlib
+
+    adv = importlib.import_module(f"pyradice_lab.{game}.advisor")
+    pos = adv.position_from_game(1, 1, players=2, policies="greedy") if game == "meerkat" else \
+        adv.position_from_game(3, 2, players=2)
+    for bad in ("x", -1, 1.5, True):
+        with pytest.raises((TypeError, ValueError), match="rng"):
+            adv.advise(pos, rng=bad)
+
+
+@pytest.mark.parametrize("game", ["meerkat", "raft"])
+def test_advise_of_a_position_object_checks_its_components_instead_of_ignoring_them(game, tmp_path):
+    """Issue 46: components= was silently ignored for a Position (even /dev/zero or a malformed file).  Now they
+    are read and checked: invalid ones are refused, different ones refused naming components, the same ones
+    accepted."""
+    import importlib
+
+    import pyradice_lab as pl
+
+    adv = importlib.import_module(f"pyradice_lab.{game}.advisor")
+    pos = adv.position_from_game(1, 1, players=2, policies="greedy") if game == "meerkat" else \
+        adv.position_from_game(3, 2, players=2)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml")
+    for comp in ("/dev/zero", str(bad), str(tmp_path / "missing.toml")):
+        with pytest.raises(SchemaError):
+            adv.advise(pos, components=comp)
+    default = getattr(pl, game).default_components()
+    assert len(adv.advise(pos, components=default)) > 0  # the position's own components: used as they are
+    if game == "meerkat":
+        other = default.replace({"tile.3.values": (8, 4)})
+        with pytest.raises(ValueError, match="components: the position already carries its own components"):
+            adv.advise(pos, components=other)
+
+
+def test_meerkat_position_from_game_bounds_the_turn_before_any_replay_and_replays_a_game_once():
+    """Issue 46: a turn the game never reaches was refused only after replaying the whole game twice (6.9 s),
+    a 5,000-digit turn with Python's int-limit message."""
+    import time
+
+    from pyradice_lab.meerkat import position_from_game
+    from pyradice_lab.meerkat.rules import MAX_TURNS
+
+    for turn, shown in ((10 ** 5000, "a number of about 5001 digits"), (MAX_TURNS + 1, str(MAX_TURNS + 1)), (0, "0")):
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=rf"turn must be an integer from 1 to {MAX_TURNS} .*, got {shown}$"):
+            position_from_game(46, turn, players=2, policies="greedy")
+        assert time.monotonic() - t0 < 0.5
+    with pytest.raises(ValueError, match="turn must be a turn at which a player rolls in game 46"):
+        position_from_game(46, MAX_TURNS - 1, players=2, policies="greedy")  # one replay, to the game's end
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match="turn must be a turn at which a player rolls in game 46"):
+        position_from_game(46, MAX_TURNS - 2, players=2, policies="greedy")  # remembered: no replay
+    assert time.monotonic() - t0 < 0.05
+    assert position_from_game(46, 1, players=2, policies="greedy").roll  # a turn it reaches still replays
+
+
+def test_cli_integers_with_thousands_of_digits_are_refused_by_size(capsys):
+    err = one_line_error(capsys, "meerkat", "advise", "--game-seed", "1", "--turn", "9" * 5000)
+    assert "at most 40 digits" in err and "9999" not in err
+    assert cli(capsys, "meerkat", "advise", "--game-seed", str(2 ** 128), "--turn", "0")[1].count("digits") == 0
+
+
+def test_implausible_hands_and_yarn_values_are_refused_naming_the_parameter(capsys):
+    """Issue 46: `purramid advise --hands 1000000000000,3` and yarn_value=1e54 were accepted (and solved)."""
+    import pyradice_lab as pl
+    from pyradice_lab.purramid.advisor import MAX_YARN_VALUE
+    from pyradice_lab.purramid.race import MAX_HAND, check_race
+
+    with pytest.raises(ValueError, match=f"hands must be tile counts of at most {MAX_HAND}"):
+        check_race((10 ** 12, 3), 0)
+    assert check_race((MAX_HAND, 3), 0)[0] == (MAX_HAND, 3)
+    for bad in (1e54, MAX_YARN_VALUE + 1, -0.5, float("inf")):
+        with pytest.raises(ValueError, match="yarn_value must be a number of tiles per token from 0 to 100"):
+            pl.purramid.advise("A", roll=(1, 2, 3, 4, 5), yarn_value=bad)
+    assert "hands must be tile counts of at most 500" in one_line_error(
+        capsys, "purramid", "advise", "--roll", "1,2,3,4,5", "--hands", "1000000000000,3")
+    assert "yarn_value must be a number" in one_line_error(capsys, "purramid", "advise", "--roll", "1,2,3,4,5",
+                                                           "--yarn-value", "1e54")
+
+
+@pytest.mark.parametrize("game", ["raft", "pyradice", "purramid"])
+def test_every_games_position_from_game_refuses_a_huge_turn_at_once_naming_turn(game):
+    """Issue 46: a 5,000-digit turn got Python's int-limit message (Rocking Raft and Purramid after replaying the
+    whole game); now one message naming turn, before any replay."""
+    import importlib
+    import time
+
+    mod = importlib.import_module(f"pyradice_lab.{game}")
+    with pytest.raises(ValueError, match="turn"):
+        mod.position_from_game(1, 0)  # the first call imports what the replay needs
+    for bad in (10 ** 5000, 0, "3"):
+        t0 = time.monotonic()
+        with pytest.raises(ValueError, match=r"^turn must be (an integer|at most)") as info:
+            mod.position_from_game(1, bad)
+        assert time.monotonic() - t0 < 0.5 and "Exceeds the limit" not in str(info.value)
+    with pytest.raises(ValueError, match="a number of about 5001 digits"):
+        mod.position_from_game(1, 10 ** 5000)
+
+
+def test_a_web_query_with_thousands_of_digits_names_its_field():
+    from pyradice_lab.engine.desk import RequestError, int_field
+
+    for raw in ("9" * 5000, 10 ** 5000):
+        with pytest.raises(RequestError, match=r"turn must be an integer in 1\.\.60, got a number of"):
+            int_field({"turn": raw}, "turn", 1, 1, 60)
+
+
+def test_meerkat_remembers_a_games_turns_only_from_a_replay_that_ran_to_its_end():
+    """A turn that is the automa's stops the replay just after it: that partial replay must not be remembered as
+    the whole game (turn 5 of game 1 with 2 players and the automa was then refused)."""
+    from pyradice_lab.meerkat import position_from_game
+
+    with pytest.raises(ValueError, match=r"turn must be a turn at which a player rolls in game 1 \(e.g. \[1, 2, 4, 5"):
+        position_from_game(1, 3, players=2, policies="greedy")      # the automa's turn
+    assert position_from_game(1, 5, players=2, policies="greedy").roll

@@ -228,3 +228,19 @@ def test_build_report_runs_a_proposal_in_its_pool_once_the_verdict_is_in_with_th
     assert pool.result.values == after.result.values
     pd.testing.assert_frame_equal(pool.result.objectives, after.result.objectives)
     assert pool_toml == after_toml
+
+
+def test_a_finding_is_checked_with_the_check_of_its_own_players():
+    """Issue 46: two checks match a finding (the heuristic's and the report player's); check_of picks the one
+    measured with the finding's players, and the first match only when none is."""
+    base = next(c for c in C.checks_for(["raft"]) if c.key == "raft start 2p standard")
+    heur = dataclasses.replace(base, pattern="start share", player="greedy players")
+    strong = dataclasses.replace(base, key=base.key + " strong", pattern="start share", player="exact players")
+
+    def finding(player):
+        return Finding("difference", "start share", 0.55, 0.5, 0.6, n=500, null=0.5, player=player)
+
+    assert C.check_of([heur, strong], base.experiment, finding("exact players")) is strong
+    assert C.check_of([strong, heur], base.experiment, finding("greedy players")) is heur
+    assert C.check_of([heur, strong], base.experiment, finding("random players")) is heur
+    assert C.check_of([heur], "another experiment", finding("greedy players")) is None

@@ -76,3 +76,26 @@ def test_build_report_passes_its_cache_dir_to_every_check(tmp_path, monkeypatch,
     except Exception:   # noqa: BLE001 - the stubbed sections may not combine into a report; the checks ran first
         pass
     assert ran == [other.key]   # the first check was read from the cache
+
+
+def test_the_stored_checks_key_covers_every_size_parameter(small_check):
+    """Issue 46: a check stored at one size is never read back at another: games, component sets, players,
+    policies, game options, threshold and the root seed each change the stored block's key."""
+    base = C._check_key(small_check, 4)
+    changed = {"games": C._check_key(dataclasses.replace(small_check, games=11), 4),
+               "seed": C._check_key(small_check, 5),
+               "players": C._check_key(dataclasses.replace(small_check, players=3), 4),
+               "policies": C._check_key(dataclasses.replace(small_check, policies="random"), 4),
+               "threshold": C._check_key(dataclasses.replace(small_check, threshold=0.6), 4),
+               "options": C._check_key(dataclasses.replace(small_check, game_kwargs={"variant": "x"}), 4)}
+    for what, key in changed.items():
+        assert key != base, what
+    assert C._check_key(dataclasses.replace(small_check), 4) == base
+
+
+def test_a_check_stored_for_fewer_games_is_not_read_for_more(tmp_path, small_check, monkeypatch):
+    monkeypatch.setattr(C, "RECONSTRUCTIONS", 2)
+    C.run_check_cached(small_check, seed=4, cache_dir=tmp_path)
+    monkeypatch.setattr(C, "run_check", lambda *a, **k: (_ for _ in ()).throw(AssertionError("recomputed")))
+    with pytest.raises(AssertionError, match="recomputed"):
+        C.run_check_cached(dataclasses.replace(small_check, games=12), seed=4, cache_dir=tmp_path)

@@ -64,6 +64,22 @@ def test_reversal_p_values_agree_with_the_intervals():
     assert reversal_p_values(t, below)[5] < 0.025 and reversal_p_values(t, below)[1] > 0.99
 
 
+def test_a_non_strict_claims_reversal_p_value_is_that_of_its_strict_twin_on_t_with_n_minus_1_df():
+    """Issue 46: a ``>=`` claim is reversed when the metric is below the threshold, as for ``>`` (and ``<=`` as
+    ``<``); the p-value is Student-t with n - 1 degrees of freedom on the interval's side."""
+    from scipy.stats import t as student_t
+
+    t = _table([0.47, 0.4804, 0.5, 0.53], se=0.01, n=10)
+    for strict, loose in ((">", ">="), ("<", "<=")):
+        a = reversal_p_values(t, Claim("start_player_win", strict, 0.5))
+        b = reversal_p_values(t, Claim("start_player_win", loose, 0.5))
+        np.testing.assert_allclose(b, a, err_msg=loose)
+    p = reversal_p_values(t, Claim("start_player_win", ">=", 0.5))
+    side = (t["ci_high"][1] - t["value"][1]) / student_t.ppf(0.975, 9)
+    assert p[1] == pytest.approx(student_t.cdf((0.47 - 0.5) / side, 9)) and p[1] < 0.025
+    assert reversal_p_values(t, Claim("start_player_win", "<=", 0.5))[1] > 0.99
+
+
 def test_spearman_p_values_are_exact_permutation_p_values():
     x = np.array([1.0, 2.0, 3.0])
     r, p = _spearman(x, np.array([3.0, 2.0, 1.0]))

@@ -300,3 +300,31 @@ def test_a_layout_replays_the_seeded_game_to_the_turn_and_decision_asked(client)
                               ("raft", "turn=0", "turn"), ("raft", "stage=reroll", "stage")]:
         r = client.get(f"/api/{game}/layout?seed=1&{query}")
         assert r.status_code == 400 and word in r.json()["error"], (game, query, r.json())
+
+
+def test_a_desk_holds_its_lock_for_the_whole_computation():
+    """Issue 46: Desk.run computes under the desk's lock from start to end (two requests of one desk never
+    compute at once: the game engines' scratch state is per desk), and marks the desk solved."""
+    import threading
+    import time
+
+    from pyradice_lab.engine.desk import Desk
+
+    desk = Desk()
+    inside, overlap = [], []
+
+    def work():
+        assert desk.lock.locked()
+        inside.append(1)
+        overlap.append(len(inside))
+        time.sleep(0.05)
+        inside.pop()
+        return "done"
+
+    threads = [threading.Thread(target=desk.run, args=(work,)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert overlap == [1, 1, 1, 1] and desk.solved and not desk.lock.locked()
+    assert desk.run(lambda: desk.lock.locked()) is True

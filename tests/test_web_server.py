@@ -131,6 +131,8 @@ def test_a_long_solve_delays_no_other_game_and_its_queue_is_bounded(app, url, mo
     ({"sec-fetch-site": "cross-site"}, 403),             # an <img> on another site: no Origin, but this header
     ({"sec-fetch-site": "same-site"}, 403),              # another port of localhost
     ({"origin": "http://evil.example"}, 403),
+    ({"origin": "http://127.0.0.1:8000.evil.example"}, 403),   # the page's origin as a prefix only (issue 46)
+    ({"origin": "http://127.0.0.1:8000"}, 200),                # exactly the page's own origin
     ({"sec-fetch-site": "same-origin"}, 200),            # the page's own fetch
     ({"sec-fetch-site": "none"}, 200),                   # typed in the address bar
     ({}, 200),                                           # curl, old browsers
@@ -145,6 +147,26 @@ def test_get_requests_that_start_work_are_guarded_like_posts(app, headers, statu
     assert (r.status_code == 403) == (status == 403)
     # the page itself may be opened from a link on another site (it starts no work)
     assert client.get("/", headers={"sec-fetch-site": "cross-site"}).status_code == 200
+
+
+def test_a_chunked_request_body_is_bounded_like_a_declared_one(app):
+    """Issue 46: a body sent in chunks (no Content-Length) is counted as it arrives and refused (413) past
+    MAX_BODY, as one whose Content-Length declares too much."""
+    from pyradice_lab.web import MAX_BODY
+
+    client = TestClient(app, base_url="http://127.0.0.1:8000")
+
+    def chunks():
+        yield b'{"position": "'
+        for _ in range(MAX_BODY // 4096 + 2):
+            yield b"x" * 4096
+        yield b'"}'
+
+    r = client.post("/api/raft/advise", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "request body over" in r.json()["error"]
+    small = client.post("/api/raft/advise", content=iter([b'{"position": ', b"{}}"]),
+                        headers={"content-type": "application/json"})
+    assert small.status_code != 413
 
 
 # ------------------------------------------------------------------------------------------ stopping

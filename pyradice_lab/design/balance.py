@@ -213,8 +213,12 @@ class BalanceResult:
                 + "".join(f"\n{line}" for line in self.notes))
 
     def metric_worst(self) -> str:
+        """The worst-met objective's metric (the one ``before``/``after`` show): the unmet one farthest from its
+        target, or when every objective is met the one farthest from its target."""
         t = self.objectives
-        return str(t.loc[t["excess"].abs().idxmax(), "metric"]) if t is not None and len(t) else self.metric
+        if t is None or not len(t):
+            return self.metric
+        return str(t.loc[(t["excess"].abs() * np.where(t["met"], 1, 1e9)).idxmax(), "metric"])
 
     def __repr__(self) -> str:
         return f"BalanceResult({self.summary()})"

@@ -86,28 +86,60 @@ def stop_worker_processes() -> None:
 DASK_CONNECT_TIMEOUT = 5.0
 
 
+#: The transports a dask scheduler address may name (``distributed.comm``'s registry).
+DASK_TRANSPORTS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+#: A dask scheduler greets a new connection with its handshake: one message whose first 8 bytes are the length of
+#: its frames, a few hundred bytes.  A first message longer than this is not a dask scheduler's (an SSH or SMTP
+#: banner read as a length asks for exabytes: dask itself fails with a MemoryError).
+DASK_HANDSHAKE_MAX = 1 << 20
+
+
 def _check_reachable(address) -> None:
-    """Fail fast (refused, unknown host, timeout) on a ``tcp://host:port`` scheduler address."""
+    """Fail fast on a scheduler address that is malformed, names no dask transport, cannot be reached (refused,
+    unknown host, timeout) or, for ``tcp://``, is not a dask scheduler: a bounded handshake reads the first 8
+    bytes the server sends (within :data:`DASK_CONNECT_TIMEOUT`) and checks they announce a dask handshake of at
+    most :data:`DASK_HANDSHAKE_MAX` bytes, so a port that speaks another protocol (an SSH or SMTP banner, an HTTP
+    server waiting for a request) gets one clear error naming ``scheduler`` instead of dask's MemoryError."""
     import socket
+    import struct
     from urllib.parse import urlsplit
 
     if not isinstance(address, str):
         raise ValueError(f"scheduler must be an address such as 'tcp://10.0.0.5:8786' or a Client, got "
                          f"{type(address).__name__}")
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in DASK_TRANSPORTS:
+        raise ValueError(f"scheduler must be a dask address '<transport>://host:port' with a transport of "
+                         f"{', '.join(DASK_TRANSPORTS)} (e.g. 'tcp://10.0.0.5:8786'), got {address!r:.200}")
     if parts.scheme != "tcp":
-        return  # other transports (tls, inproc, ucx): let distributed connect
+        return  # other transports (tls, inproc, ucx, ws): let distributed connect
     try:
         host, port = parts.hostname, parts.port
     except ValueError:
         host = port = None
     if not host or not port:
-        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r}")
+        raise ValueError(f"scheduler must look like 'tcp://host:port', got {address!r:.200}")
     try:
-        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
+        conn = socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT)
     except OSError as exc:
         raise ValueError(f"scheduler {address!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
                          f"({exc.strerror or type(exc).__name__})") from None
+    head = b""
+    with conn:
+        try:
+            while len(head) < 8:
+                chunk = conn.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+        except OSError:  # timeout: the server waits for the client to speak first (dask's does not)
+            pass
+    size = struct.unpack("Q", head)[0] if len(head) == 8 else None
+    if size is None or not 0 < size <= DASK_HANDSHAKE_MAX:
+        seen = f"it sent {head!r}" if head else f"it sent nothing within {DASK_CONNECT_TIMEOUT:g} s"
+        raise ValueError(f"scheduler {address!r} is not a dask scheduler: {seen} where a dask scheduler sends its "
+                         "handshake (check the host and port of 'dask scheduler')")
 
 
 @contextlib.contextmanager
@@ -124,7 +156,7 @@ def _dask_client(scheduler, n_jobs: int):
             return
         try:
             client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError, MemoryError) as exc:
             raise ValueError(f"scheduler {scheduler!r} could not be reached within {DASK_CONNECT_TIMEOUT:g} s "
                              f"({type(exc).__name__})") from None
         with client:

@@ -13,6 +13,9 @@ from .stats import Z95
 #: the kinds of finding: a comparison with a null value, a plain estimate, an exact number
 KINDS = ("difference", "estimate", "exact")
 
+#: the distributions an interval (and so its p-value) comes from: normal, Student-t, binomial score, Poisson
+DISTS = ("", "t", "score", "poisson")
+
 
 #: the smallest sample (games, or whatever ``sample_unit`` says) on which the report makes a claim
 MIN_CLAIM_N = 100
@@ -90,9 +93,18 @@ class Finding:
     notes : tuple of str
         Sentences appended to the rendered finding.
     p_value : float, optional
-        Two-sided p-value of "no difference" (``difference`` findings); default: read off the interval (the
-        normal test on the interval's side towards the null, so ``p < 0.05`` exactly when a 95% interval
-        excludes the null).  An experiment with a better test (exact, permutation) gives its own.
+        Two-sided p-value of "no difference" (``difference`` findings); default: read off the interval, from the
+        distribution the interval comes from (``dist``), so ``p < 0.05`` exactly when a 95% interval excludes
+        the null.  An experiment with a better test (exact, permutation) gives its own.
+    dist : {"", "t", "score", "poisson"}
+        The distribution of the interval (:func:`~pyradice_lab.engine.findings.from_estimate` takes it from the
+        estimate): ``"t"``: Student-t with ``df`` degrees of freedom (the test on the interval's side towards the
+        null); ``"score"``: a share's Wilson interval (the binomial score test at the null, ``n`` trials);
+        ``"poisson"``: a count's exact Poisson interval (``estimate * n`` events in ``n`` units: the exact
+        two-sided Poisson test); ``""``: normal (the interval's side read as 1.96 standard errors).
+    df : float, optional
+        Degrees of freedom of a ``"t"`` interval (``n - 1`` for a t interval over ``n`` games; blocks or boards
+        minus 1 for one over blocks or boards).
     q_value : float, optional
         The Benjamini-Hochberg q-value over the report's tests (set by :func:`control_fdr`); a claim needs
         ``q_value <= FDR_LEVEL``.  None: not controlled (a finding on its own: ``q = p``).
@@ -124,6 +136,8 @@ class Finding:
     no_claim: str = ""
     sensitivity_player: str = ""
     sensitivity: tuple[float, ...] = field(default=())
+    dist: str = ""
+    df: float | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -167,6 +181,12 @@ class Finding:
             raise ValueError("sensitivity must be (estimate, ci_low, ci_high) with ci_low <= estimate <= ci_high and "
                              f"a sensitivity_player, got {self.sensitivity!r}")
         set_(self, "sensitivity", sens)
+        if self.dist not in DISTS:
+            raise ValueError(f"dist must be one of {DISTS}, got {self.dist!r}")
+        if self.df is not None and not _finite("df", self.df) > 0:
+            raise ValueError(f"df must be positive degrees of freedom, got {self.df!r}")
+        if self.dist == "t" and self.df is None:
+            raise ValueError("df must be given for a 't' interval (dist='t'): its degrees of freedom")
         for name in ("p_value", "q_value"):
             v = getattr(self, name)
             if v is not None:
@@ -215,9 +235,17 @@ class Finding:
             return self.p_value
         if self.effect == 0:
             return 1.0
+        exact = _exact_p(self)
+        if exact is not None:
+            return exact
         side = self.estimate - self.ci_low if self.effect > 0 else self.ci_high - self.estimate
         if side <= 0:
             return 0.0
+        if self.dist == "t":
+            from scipy.special import stdtr, stdtrit
+
+            q = float(stdtrit(self.df, 0.5 + self.confidence / 2))
+            return float(min(1.0, 2 * stdtr(self.df, -abs(self.effect) / (side / q))))
         from statistics import NormalDist
 
         return float(2 * NormalDist().cdf(-abs(self.effect) / (side / _z(self.confidence))))
@@ -300,3 +328,25 @@ def _z(confidence: float) -> float:
     from statistics import NormalDist
 
     return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _exact_p(f: Finding) -> float | None:
+    """The p-value of a share's score test or a count's exact Poisson test at the null (None: not one of those,
+    or the test does not apply, e.g. a null share of 0 or 1, or a count estimate that is not whole events)."""
+    if f.dist == "score" and 0 < f.null < 1:
+        from statistics import NormalDist
+
+        return float(min(1.0, 2 * NormalDist().cdf(-abs(f.effect) / math.sqrt(f.null * (1 - f.null) / f.n))))
+    if f.dist == "poisson" and f.null >= 0:
+        total = f.estimate * f.n
+        if abs(total - round(total)) > 1e-6 * max(1.0, total):
+            return None
+        from scipy.special import pdtr, pdtrc
+
+        k, mu = int(round(total)), f.null * f.n
+        if mu == 0:
+            return 1.0 if k == 0 else 0.0
+        low = float(pdtr(k, mu))  # P(X <= k)
+        high = 1.0 if k == 0 else float(pdtrc(k - 1, mu))  # P(X >= k)
+        return float(min(1.0, 2 * min(low, high)))
+    return None

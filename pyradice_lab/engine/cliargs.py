@@ -42,7 +42,20 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 # ----------------------------------------------------------------------------------------- arg types
+#: The most digits a command-line integer may have (every count and turn fits, and every seed: a 128-bit one has
+#: 39 digits; Python's own limit on converting text to int is 4,300 digits, with a message about
+#: sys.set_int_max_str_digits)
+MAX_INT_DIGITS = 40
+
+
+def _digits(text: str, what: str) -> None:
+    if isinstance(text, str) and len(text.strip().lstrip("+-")) > MAX_INT_DIGITS:
+        raise argparse.ArgumentTypeError(f"expected {what} of at most {MAX_INT_DIGITS} digits, got "
+                                         f"{len(text.strip().lstrip('+-')):,} characters")
+
+
 def positive_int(text: str) -> int:
+    _digits(text, "a positive integer")
     try:
         v = int(text)
     except ValueError:
@@ -53,6 +66,7 @@ def positive_int(text: str) -> int:
 
 
 def nonneg_int(text: str) -> int:
+    _digits(text, "a non-negative integer")
     try:
         v = int(text)
     except ValueError:
@@ -77,10 +91,13 @@ def jobs_int(text: str) -> int:
 
 def int_list(text: str) -> list[int]:
     """``"3,4,6"`` -> ``[3, 4, 6]``."""
+    items = [x for x in text.replace(" ", "").split(",") if x != ""]
+    for x in items:
+        _digits(x, "comma-separated integers")
     try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+        return [int(x) for x in items]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r:.200}") from None
 
 
 def float_list(text: str) -> list[float]:

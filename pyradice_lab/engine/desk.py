@@ -102,10 +102,14 @@ def int_field(query, name: str, default: int, lo: int, hi: int) -> int:
     if raw is None:
         return default
     if isinstance(raw, bool) or not (isinstance(raw, numbers.Integral) or (isinstance(raw, str) and raw.isdigit())):
-        raise RequestError(f"{name} must be an integer in {lo}..{hi}, got {raw!r}")
+        raise RequestError(f"{name} must be an integer in {lo}..{hi}, got {raw!r:.60}")
+    if isinstance(raw, str) and len(raw) > 18:  # before int(): thousands of digits fail with Python's own message
+        raise RequestError(f"{name} must be an integer in {lo}..{hi}, got a number of {len(raw):,} digits")
     v = int(raw)
     if not lo <= v <= hi:
-        raise RequestError(f"{name} must be an integer in {lo}..{hi}, got {v}")
+        from .positions import shown_int
+
+        raise RequestError(f"{name} must be an integer in {lo}..{hi}, got {shown_int(v)}")
     return v
 
 

@@ -10,7 +10,8 @@ hand: :func:`render` turns each finding into a sentence, and the rules of eviden
   holds at least :data:`MIN_CLAIM_N` units (games), or when both numbers are exact;
 - across a report the claims are controlled together: every Monte Carlo finding that could claim carries its
   p-value, :func:`control_fdr` adds the Benjamini-Hochberg q-value over all of them, and a claim then also
-  needs ``q <= FDR_LEVEL`` (5%: on average at most 5% of the claims made are false); exact findings carry no
+  needs ``q <= FDR_LEVEL`` (5%: the expected proportion of false claims among those made is at most 5%, if
+  the tests are independent or positively dependent); exact findings carry no
   sampling error and are not tested;
 - inside one experiment's family of related findings (the pairs of one ladder, the cards of one table)
   :func:`holm` adjusts the family's p-values (familywise error), where one of them is singled out;
@@ -92,6 +93,8 @@ def from_estimate(kind: str, quantity: str, est: Estimate, **kwargs) -> Finding:
     """
     if not isinstance(est, Estimate):
         raise TypeError(f"est must be an Estimate, got {type(est).__name__}")
+    if "dist" not in kwargs and "df" not in kwargs:  # the p-value comes from the interval's own distribution
+        kwargs.update(dist=est.dist, df=est.df)
     return Finding(kind, quantity, est.value, est.ci_low, est.ci_high, n=est.n, confidence=est.confidence,
                    **kwargs)
 
@@ -168,8 +171,10 @@ def control_fdr(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick:
 
 
 def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick: bool = False) -> str:
-    """One sentence for a report's summary: how many claims, at which false discovery rate, how many of them
-    could be false on average; exact findings are not tested.
+    """One sentence for a report's summary: how many claims, at which false discovery rate, and exactly what
+    Benjamini-Hochberg guarantees (the expected false discovery *proportion* is at most ``level`` when the tests
+    are independent or positively regression dependent: an assumption, as a report's tests share games; not a
+    bound on the number of false claims); exact findings are not tested.
 
     Examples
     --------
@@ -177,8 +182,9 @@ def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick
     ...                   for i, e in enumerate([0.3, 0.105, 0.102, 0.0, 0.0])])
     >>> fdr_sentence(fs)  # doctest: +NORMALIZE_WHITESPACE
     'The report makes 1 claim from 5 Monte Carlo tests, with the false discovery rate controlled at 5%
-    (Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims among them
-    is at most 0.05.'
+    (Benjamini-Hochberg q-values, q_value in the findings CSV): the expected proportion of false claims among
+    the claims made (0 when none is made) is at most 5% if the tests are independent or positively dependent
+    (positive regression dependence), an assumption here, as the tests share games.'
     """
     findings = list(findings)
     tests = sum(f.tested for f in findings)
@@ -189,10 +195,11 @@ def fdr_sentence(findings: Sequence[Finding], *, level: float = FDR_LEVEL, quick
         return (f"Quick run: no claims; its {tests} Monte Carlo findings that could be tested show their numbers, "
                 f"p- and q-values (false discovery rate {level:.0%}, Benjamini-Hochberg) and make no claim{tail}.")
     claims = sum(f.is_claim and f.kind == "difference" for f in findings)
-    expected = level * claims
     return (f"The report makes {claims} claim{'s' if claims != 1 else ''} from {tests} Monte Carlo test"
             f"{'s' if tests != 1 else ''}, with the false discovery rate controlled at {level:.0%} "
-            f"(Benjamini-Hochberg q-values, q_value in the findings CSV): the expected number of false claims "
-            f"among them is at most {expected:.2g}{tail}.")
+            f"(Benjamini-Hochberg q-values, q_value in the findings CSV): the expected proportion of false claims "
+            f"among the claims made (0 when none is made) is at most {level:.0%} if the tests are independent or "
+            f"positively dependent (positive regression dependence), an assumption here, as the tests share "
+            f"games{tail}.")
 
 

@@ -22,6 +22,7 @@ ValueError: policy must be one of ['exact', 'sampled'], got 'fast'
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -29,7 +30,8 @@ import numpy as np
 
 from .schema import Table, read_document, validate
 
-__all__ = ["check_choice", "read_position", "seats_by_index", "SeatNumbers", "exact_columns", "sampled_columns"]
+__all__ = ["check_choice", "read_position", "seats_by_index", "SeatNumbers", "position_components",
+           "check_turn", "shown_int", "exact_columns", "sampled_columns"]
 
 
 def check_choice(value, name: str, allowed):
@@ -103,6 +105,43 @@ def seats_by_index(doc: Mapping, deciders: int, fail: Callable, *, seats: int | 
     if sorted(by) != list(range(seats)):
         fail(f"lists seats {sorted(k + 1 for k in by)}", ("seat",), f"one [[seat]] for each of seats 1..{seats}{note}")
     return by
+
+
+def shown_int(v) -> str:
+    """``v`` for an error message: an integer beyond 64 bits is described by its number of digits (printing one
+    of thousands of digits fails with Python's int-limit message), anything else shown as given, shortened."""
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool) and abs(int(v)).bit_length() > 64:
+        return f"a number of about {int(abs(int(v)).bit_length() * 0.30103) + 1} digits"
+    return f"{v!r:.60}"
+
+
+def check_turn(turn, hi: int | None = None, why: str = "") -> int:
+    """``turn`` (numbered from 1) as an int, refused before any replay with a message naming ``turn``: not an
+    integer, below 1, or above ``hi`` (the game's own cap on turns, ``why`` saying so, when it has one)."""
+    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1 or \
+            (hi is not None and turn > hi):
+        span = ">= 1" if hi is None else f"from 1 to {hi}"
+        raise ValueError(f"turn must be an integer {span} (1 = the first turn{'; ' + why if why else ''}), got "
+                         f"{shown_int(turn)}")
+    return int(turn)
+
+
+def position_components(source, position_type: type, components, coerce: Callable):
+    """The components ``read_position`` builds a position from: ``coerce(components)`` for a path or a mapping;
+    for a ``position_type`` already (which carries its own components) ``None``, after checking that
+    ``components``, when given, are valid and the same as the position's (a ValueError naming ``components``
+    otherwise: an advisor never silently ignores them)."""
+    if not isinstance(source, position_type):
+        return coerce(components)
+    if components is not None:
+        given = coerce(components)  # a missing, malformed or non-regular file is refused here
+        own = getattr(source, "comp", None)
+        own = coerce(None) if own is None else own
+        if given != own:
+            raise ValueError("components: the position already carries its own components, which differ from "
+                             "the ones given; pass components with a position file or mapping (they are what its "
+                             "numbers refer to), or leave them out for a position object")
+    return None
 
 
 def _plain(x):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
 import numpy as np
@@ -59,7 +59,13 @@ class SmallSampleWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Estimate:
-    """A Monte Carlo estimate: ``value`` ± ``se`` from ``n`` samples, with a confidence interval."""
+    """A Monte Carlo estimate: ``value`` ± ``se`` from ``n`` samples, with a confidence interval.
+
+    ``dist`` names the distribution the interval comes from, so that a test of the same data reads its p-value
+    off the same distribution (:attr:`pyradice_lab.engine.findings.Finding.p`): ``"t"`` (Student-t with ``df``
+    degrees of freedom), ``"score"`` (Wilson: the binomial score test), ``"poisson"`` (exact Poisson, ``n``
+    units of exposure) or ``""`` (normal).  Neither takes part in equality nor in :meth:`to_dict`.
+    """
 
     value: float
     se: float
@@ -67,6 +73,8 @@ class Estimate:
     ci_low: float
     ci_high: float
     confidence: float = 0.95
+    dist: str = field(default="", compare=False, repr=False)
+    df: float | None = field(default=None, compare=False, repr=False)
 
     @property
     def halfwidth(self) -> float:
@@ -80,6 +88,7 @@ class Estimate:
     def to_dict(self, prefix: str | None = None) -> dict:
         """Flat dict; with ``prefix`` the keys are ``prefix``, ``prefix_se``, ``prefix_ci_low`` ..."""
         d = asdict(self)
+        del d["dist"], d["df"]
         if prefix is None:
             return d
         return {
@@ -199,7 +208,7 @@ def _t_estimate(mean: float, se: float, n: int, confidence: float) -> Estimate:
     from scipy.special import stdtrit  # scipy loads on the first t interval, not at import
 
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
-    return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence)
+    return Estimate(mean, se, n, mean - q * se, mean + q * se, confidence, "t", n - 1)
 
 
 class MeanAccumulator:
@@ -369,7 +378,7 @@ def proportion_estimate(successes, n, *, confidence: float = 0.95) -> Estimate:
     se = math.sqrt(p * (1 - p) / n)
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
-    return Estimate(p, se, n, low, high, confidence)
+    return Estimate(p, se, n, low, high, confidence, "score")
 
 
 def count_estimate(total, n, *, confidence: float = 0.95) -> Estimate:
@@ -400,7 +409,7 @@ def count_estimate(total, n, *, confidence: float = 0.95) -> Estimate:
     alpha = 1 - confidence
     low = 0.0 if total == 0 else float(chdtri(2 * total, 1 - alpha / 2)) / 2 / n
     high = float(chdtri(2 * total + 2, alpha / 2)) / 2 / n
-    return Estimate(total / n, math.sqrt(total) / n, int(n), low, high, confidence)
+    return Estimate(total / n, math.sqrt(total) / n, int(n), low, high, confidence, "poisson")
 
 
 def nonnegative_estimate(samples, *, confidence: float = 0.95) -> Estimate:
@@ -434,7 +443,7 @@ def nonnegative_estimate(samples, *, confidence: float = 0.95) -> Estimate:
     sd = float(x.std(ddof=1))
     if sd == 0 and np.all(x == np.round(x)):
         pois = count_estimate(int(round(x.sum())), n, confidence=confidence)
-        return Estimate(mean, 0.0, n, pois.ci_low, pois.ci_high, confidence)
+        return Estimate(mean, 0.0, n, pois.ci_low, pois.ci_high, confidence, "poisson")
     se = sd / math.sqrt(n)
     if se == 0:
         return Estimate(mean, 0.0, n, mean, mean, confidence)
@@ -442,7 +451,7 @@ def nonnegative_estimate(samples, *, confidence: float = 0.95) -> Estimate:
 
     q = float(stdtrit(n - 1, 0.5 + confidence / 2))
     factor = math.exp(q * se / mean)
-    return Estimate(mean, se, n, mean / factor, mean * factor, confidence)
+    return Estimate(mean, se, n, mean / factor, mean * factor, confidence, "t", n - 1)
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,10 @@ for another cell), is reported with a :class:`CacheWarning` and recomputed, neve
 
 Entries are signed with HMAC-SHA256 under a random key kept in the cache directory (``.sweep-key``), so an
 edited value -- even with a recomputed checksum -- is rejected unless the editor also read the key.  This
-guards against accidents and casual edits, not against someone who can read the directory: **a cache
-directory is trusted input**; do not point ``cache_dir`` at files you did not write.
+guards against accidents and casual edits, not against someone who can read the directory: the key sits
+beside the data (the workers of a cluster sharing the folder must read it), so an entry re-signed with it
+is used without any warning.  **A cache directory is trusted input**; do not point ``cache_dir`` at files
+you did not write.
 
 Interrupting a parallel sweep (Ctrl-C, or SIGTERM under the CLI) stops its worker processes at once; a
 worker whose parent process dies (SIGKILL) exits within a second.  Temporary files carry the writer's

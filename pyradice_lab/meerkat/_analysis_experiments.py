@@ -159,7 +159,7 @@ def seat_findings(df: pd.DataFrame, player: str = "greedy") -> list[Finding]:
             out.append(from_estimate("difference", f"start player's win share against the other players' mean, "
                                      f"{setup}", _estimate(r, "start_edge", r.games), null=0.0,
                                      null_label="an even start", test="paired t interval", player=player,
-                                     unit="%"))
+                                     unit="%", dist="t", df=max(int(r.games) - 1, 1)))
     return out
 
 
@@ -334,7 +334,7 @@ def strong_findings(vs: pd.DataFrame, df: pd.DataFrame, base: str = "heuristic")
         out.append(Finding("difference", f"win share of {r.policy} against {r.opponent} players, {r.setup}",
                            r.win_rate, r.win_rate_ci_low, r.win_rate_ci_high, n=int(r.games), null=r.fair_share,
                            null_label="a fair share", test="t interval, seat rotated", player=f"{r.policy} vs "
-                           f"{r.opponent}", unit="%"))
+                           f"{r.opponent}", unit="%", dist="t", df=max(int(r.games) - 1, 1)))
     ppp = df[df.finding.str.startswith("points per piece") & (df.player == base)]
     tiles = set(ppp.loc[[ppp.value.idxmax(), ppp.value.idxmin()], "finding"]) if len(ppp) else set()
     keep = df[~df.finding.str.startswith("points per piece") | df.finding.isin(tiles)]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..engine.positions import read_position, seats_by_index
+from ..engine.positions import position_components, read_position, seats_by_index
 from ..engine.schema import (
     Array,
     Bool,
@@ -284,7 +284,7 @@ def load_position(source, *, components=None) -> Position:
     from .components import coerce_components
 
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games
@@ -309,7 +309,8 @@ def _snapshot_doc(g, s, dice, stage, layout, comp, players, automa) -> dict:
 
 
 def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, policies="expectimax",
-                        after_reroll: bool = False, components=None, turns=None) -> Iterator[tuple[int, Position]]:
+                        after_reroll: bool = False, components=None, turns=None,
+                        _seen: list | None = None) -> Iterator[tuple[int, Position]]:
     """Every ``(turn, position)`` of the seeded game at which a player decides, in order (one replay).
 
     Parameters
@@ -373,6 +374,8 @@ def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, p
 
     def choose_keep(g, s, d0, d1, d2, tab, gval):
         turn = int(g[0][21, G_TURN]) + 1  # from 1, as the transcript
+        if _seen is not None:
+            _seen.append(turn)
         doc = None
         if want is None or turn in want:
             doc = _snapshot_doc(g, s, (d0, d1, d2), "reroll", layout_of(g), comp, players, automa)
@@ -406,6 +409,8 @@ def positions_from_game(seed, *, players: int = 3, automa: bool | None = None, p
         while True:
             s = next_seat(g)
             if s < 0:
+                if _seen is not None:
+                    _seen.append(None)  # the game ran to its end
                 break
             unlock(g, s)
             if S[s, AUTO] == 1:
@@ -449,7 +454,9 @@ def position_from_game(seed, turn: int, *, players: int = 3, automa: bool | None
     Raises
     ------
     ValueError
-        If ``turn`` is not a turn at which a player rolls in that game (the message lists some that are).
+        If ``turn`` is not a turn at which a player rolls in that game (the message lists some that are): beyond
+        the rules engine's cap on a game's turns (``rules.MAX_TURNS``) at once, otherwise after one replay of
+        the game (remembered: asking again for that game answers at once).
 
     Examples
     --------
@@ -457,13 +464,53 @@ def position_from_game(seed, turn: int, *, players: int = 3, automa: bool | None
     >>> pos.roll, pos.played        # kept the 6, rerolled the 3 and the 4
     ((3, 4, 6), 4)
     """
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (as transcripts number the turns), got {turn!r}")
+    from .rules import MAX_TURNS
+
+    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or not 1 <= turn <= MAX_TURNS:
+        shown = f"{turn!r:.40}" if not isinstance(turn, numbers.Integral) or abs(turn) < 10 ** 30 else \
+            f"a number of about {int(abs(int(turn)).bit_length() * 0.30103) + 1} digits"
+        raise ValueError(f"turn must be an integer from 1 to {MAX_TURNS} (as transcripts number the turns; the rules "
+                         f"engine ends every game by turn {MAX_TURNS}), got {shown}")
+    key = _replay_key(seed, players, automa, policies, components)
+    known = _ROLL_TURNS.get(key) if key is not None else None
+    if known is not None and turn not in known:  # this game was replayed in full before: no replay again
+        raise _no_such_turn(seed, turn, known)
+    seen: list = []
     for t, pos in positions_from_game(seed, players=players, automa=automa, policies=policies,
-                                      after_reroll=after_reroll, components=components, turns=(int(turn),)):
+                                      after_reroll=after_reroll, components=components, turns=(int(turn),),
+                                      _seen=seen):
         if t == turn:
             return pos
-    some = [t for t, _ in positions_from_game(seed, players=players, automa=automa, policies=policies,
-                                              components=components)]
-    raise ValueError(f"turn must be a turn at which a player rolls in game {seed!r} (e.g. {some[:8]}, "
-                     f"last {some[-1] if some else None}), got {turn}")
+    if not seen or seen[-1] is not None:  # stopped past the turn (an automa's): replay to the end to list them
+        seen = []
+        for _ in positions_from_game(seed, players=players, automa=automa, policies=policies,
+                                     components=components, turns=(MAX_TURNS + 1,), _seen=seen):
+            pass
+    rolls = tuple(t for t in seen if t is not None)
+    if key is not None:  # the replay ran to the end: every turn at which a player rolls is known
+        _ROLL_TURNS[key] = rolls
+        while len(_ROLL_TURNS) > _ROLL_TURNS_KEPT:
+            _ROLL_TURNS.pop(next(iter(_ROLL_TURNS)))
+    raise _no_such_turn(seed, turn, rolls)
+
+
+#: Per replayed game (seed, players, automa, policies; default components): the turns at which a player rolls,
+#: remembered after a replay that ran to the end (a turn the game never reaches), so that asking again for
+#: that game answers at once instead of replaying it (seconds) once more.
+_ROLL_TURNS: dict = {}
+_ROLL_TURNS_KEPT = 64
+
+
+def _replay_key(seed, players, automa, policies, components):
+    if components is not None or isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        return None
+    pol = policies if isinstance(policies, str) else tuple(policies) if isinstance(policies, (list, tuple)) else None
+    if pol is None or not all(isinstance(p, str) for p in ((pol,) if isinstance(pol, str) else pol)):
+        return None
+    return int(seed), players, automa, pol
+
+
+def _no_such_turn(seed, turn, rolls) -> ValueError:
+    rolls = list(rolls)
+    return ValueError(f"turn must be a turn at which a player rolls in game {seed!r} (e.g. {rolls[:8]}, "
+                      f"last {rolls[-1] if rolls else None}), got {turn}")

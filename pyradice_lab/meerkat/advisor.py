@@ -215,8 +215,9 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax_v2"
         burrow cost, what the report player ``mcts_v2`` plays on every decision it does not search; the report
         player itself gives no value per option), ``expectimax`` (the untuned one, the default before issue 43)
         or the players that score the tiles as they stand.
-    rng : None
-        Unused (every value is exact); accepted for the common signature of the advisors.
+    rng : None, seed or Generator
+        Checked like every advisor's (a bad seed is refused naming ``rng``) but not drawn from: every value is
+        exact.
     components : path or Components, optional
         For a position given as a path or mapping.
 
@@ -242,8 +243,11 @@ def advise(position, *, objective: str = "margin", policy: str = "expectimax_v2"
     >>> df["option"].iloc[0], df.attrs["decision"]
     ('queen on 9', 'action')
     """
+    from ..engine.rng import as_generator
+
     check_choice(objective, "objective", OBJECTIVES)
     check_choice(policy, "policy", POLICIES)
+    as_generator(rng)  # refused naming rng when it is no seed; never drawn from (exact)
     pos = load_position(position, components=components)
     tw = _twins()
     g = _game(pos, policy, objective)

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..engine.positions import read_position
+from ..engine.positions import check_turn, position_components, read_position
 from ..engine.schema import Array, Bool, Field, Int, SchemaError, Str, Table
 from .board import dice_cost, popcount
 from .components import Components, Layout, coerce_components, load_layout
@@ -360,7 +360,7 @@ def load_position(source, *, components=None) -> Position:
     pyradice_lab.engine.schema.SchemaError: to_move: 3 is not a player of a 2-player game (allowed: 1..2)
     """
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games
@@ -449,9 +449,8 @@ def position_from_game(seed, turn: int, *, players: int = 4, layout="A", policie
     from .policies import seat_policies
     from .rules import DiceStream, check_players, new_game, play_turn
 
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (1 = the first turn), got {turn!r}")
     comp = coerce_components(components)
+    turn = check_turn(turn, comp.config.turn_limit, "a game ends at the components' turn_limit")
     players = check_players(players)
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")

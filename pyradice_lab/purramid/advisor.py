@@ -168,12 +168,18 @@ def _check_reachable(obj: Objective, layout: Layout, covered: int) -> None:
                              f"got k={obj.k}")
 
 
+#: The largest ``yarn_value`` (tiles per token) the advisor takes: the range of the components file's
+#: ``yarn_value`` (0..100; a board holds far fewer tiles).
+MAX_YARN_VALUE = 100.0
+
+
 def _check_yarn_value(yarn_value) -> float:
     if yarn_value is None:
         return load_game_config().yarn_value
     if isinstance(yarn_value, bool) or not isinstance(yarn_value, numbers.Real) or not math.isfinite(yarn_value) \
-            or yarn_value < 0:
-        raise ValueError(f"yarn_value must be a finite number >= 0 (tiles per token), got {yarn_value!r}")
+            or not 0 <= yarn_value <= MAX_YARN_VALUE:
+        raise ValueError(f"yarn_value must be a number of tiles per token from 0 to {MAX_YARN_VALUE:g} (the range a "
+                         f"components file allows), got {yarn_value!r}")
     return float(yarn_value)
 
 

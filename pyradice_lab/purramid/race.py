@@ -50,6 +50,11 @@ class RaceAdvice:
         return "tiles" if self.objective == "tiles" else f"at_least:{self.objective[1]}"
 
 
+#: The most tiles a hand can hold: the largest number of regular tiles a components file allows
+#: (``regular_tiles``, 1..500).
+MAX_HAND = 500
+
+
 def check_race(hands, seat, players_yarn=None) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """Validate a race state: ``hands`` (2..4 tile counts >= 0, one per player in turn order), ``seat`` (whose
     turn, 0-based) and optional ``players_yarn`` (yarn tokens per player)."""
@@ -58,7 +63,11 @@ def check_race(hands, seat, players_yarn=None) -> tuple[tuple[int, ...], int, tu
     hands = tuple(hands)
     if not 2 <= len(hands) <= 4 or any(isinstance(h, bool) or not isinstance(h, numbers.Integral) or h < 0
                                        for h in hands):
-        raise ValueError(f"hands must be a list of 2 to 4 integer tile counts >= 0 (one per player), got {hands!r}")
+        raise ValueError(f"hands must be a list of 2 to 4 integer tile counts >= 0 (one per player), got "
+                         f"{hands!r:.200}")
+    if any(h > MAX_HAND for h in hands):
+        raise ValueError(f"hands must be tile counts of at most {MAX_HAND} (no components file has more regular "
+                         f"tiles), got {hands!r:.200}")
     if sum(1 for h in hands if h == 0) > 1:
         raise ValueError(f"hands: at most one player can have finished (the game ends when a second does), "
                          f"got {hands!r}")

@@ -4,13 +4,19 @@ games (:func:`position_from_game`) (re-exported by :mod:`pyradice_lab.pyradice.a
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import SeatNumbers, read_position, seats_by_index
+from ..engine.positions import (
+    SeatNumbers,
+    check_turn,
+    position_components,
+    read_position,
+    seats_by_index,
+    shown_int,
+)
 from ..engine.schema import Array, Field, Int, Records, SchemaError, Str, Table
 from .components import Setup, coerce_components
 from .geometry import PYRAMID, quarry_geometry
@@ -317,7 +323,7 @@ def load_position(source, *, components=None) -> Position:
     pyradice_lab.engine.schema.SchemaError: quarry.top[0]: has 2 cells (allowed: 4 cells (2 players))
     """
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games
@@ -425,11 +431,10 @@ def position_from_game(seed, turn: int, *, players: int = 2, policies="flat_mc",
     """
     from .geometry import check_players
 
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (1 = the first turn), got {turn!r}")
+    turn = check_turn(turn)
     n = PYRAMID.n * check_players(players)
     if turn > n:
-        raise ValueError(f"turn must be at most {n}: a {players}-player game has {n} turns, got {turn}")
+        raise ValueError(f"turn must be at most {n}: a {players}-player game has {n} turns, got {shown_int(turn)}")
     for _t, pos in positions_from_game(seed, players=players, policies=policies, setup=setup, components=components,
                                       turns=(int(turn),)):
         return pos

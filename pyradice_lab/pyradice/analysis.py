@@ -356,7 +356,7 @@ def goal_findings(df: pd.DataFrame, policy: str = "lookahead") -> list[Finding]:
         out.append(_finding_from(r, "p_met", f"share of seats meeting the level-{int(r.level)} goal {r.goal} "
                                  f"{r.goal_name} ({word} token)", null=float(r.blind_exact),
                                  null_label="a level filled blind", unit="%", test="t interval over games",
-                                 player=policy, scale=1.0))
+                                 player=policy, scale=1.0, dist="t", df=max(int(r["n_games"]) - 1, 1)))
     sc = df.drop_duplicates("policy").set_index("policy")
     if policy != "greedy" and {policy, "greedy"} <= set(sc.index):
         a, b = sc.loc[policy], sc.loc["greedy"]
@@ -381,6 +381,7 @@ def skill_findings(df: pd.DataFrame) -> list[Finding]:
         out.append(_finding_from(r, "score_drop", f"points per seat lost without skill token {r.skill} "
                                  f"{r.skill_name}", null=0.0, unit="VP", player=r.policy,
                                  test="paired t interval (same seeds)", scale=float(df.score_with.iloc[0]) or 1.0,
+                                 dist="t", df=max(int(r["n_games"]) - 1, 1),
                                  component=f"skill token {r.skill} {r.skill_name}" if i in (hi, lo) else ""))
     return out
 
@@ -422,7 +423,8 @@ def first_player_findings(df: pd.DataFrame) -> list[Finding]:
         out.append(Finding("difference", f"start player's win share, {r.players} players (ties split)",
                            float(r.win_share), float(r.win_share_ci_low), float(r.win_share_ci_high), n=int(r.n_games),
                            null=float(r.fair_share), null_label="a fair share", unit="%",
-                           test="t interval of per-game shares", player=r.policy, component=START_COMPONENT))
+                           test="t interval of per-game shares", player=r.policy, component=START_COMPONENT,
+                           dist="t", df=max(int(r.n_games) - 1, 1)))
     if "greedy" in set(first.policy):
         base = first[first.policy == "greedy"].set_index("players")
         for r in first[first.policy != "greedy"].itertuples():

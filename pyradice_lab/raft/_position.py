@@ -5,14 +5,13 @@ seeded games (:func:`position_from_game`) (re-exported by :mod:`pyradice_lab.raf
 from __future__ import annotations
 
 import json
-import numbers
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine.positions import SeatNumbers, read_position, seats_by_index
+from ..engine.positions import SeatNumbers, check_turn, position_components, read_position, seats_by_index
 from ..engine.schema import (
     Array,
     Field,
@@ -272,7 +271,7 @@ def load_position(source, *, components=None) -> Position:
     pyradice_lab.engine.schema.SchemaError: raft: has 0 items (allowed: an array of 3 items, each an array of 3 items, each gems as colour letter + count, e.g. "R2 Y1 K1" (or "R2Y1K1"); "-" for none)
     """
     return read_position(source, Position, position_spec(), _build,
-                         None if isinstance(source, Position) else coerce_components(components))
+                         position_components(source, Position, components, coerce_components))
 
 
 # ------------------------------------------------------------------------------------------ from games
@@ -394,8 +393,11 @@ def position_from_game(seed, turn: int, *, players: int = 3, variant: str = "sta
     >>> pos.to_move, pos.seat, pos.played        # seat 2 in the texts (0-based index 1)
     (2, 1, ('west', 'right', 2.5))
     """
-    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) or turn < 1:
-        raise ValueError(f"turn must be an integer >= 1 (1 = the first turn), got {turn!r}")
+    from .rules import MAX_TURNS
+
+    cap = game_kw.get("max_turns", MAX_TURNS)
+    turn = check_turn(turn, cap if isinstance(cap, int) and not isinstance(cap, bool) else None,
+                      "a game stops after max_turns turns")
     game = _Recorder(players, variant, policies, rng=seed, trace=False, turns=(int(turn),),
                      after_tilt=_flag(after_tilt), **game_kw)
     try:

@@ -215,7 +215,8 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
         ``"exact"``: exact sums over the outcome distribution of the tilt model (``se`` NaN);
         ``"sampled"``: ``samples`` simulated tilts per option (``se`` and a 95% interval).
     rng : seed or Generator, optional
-        The sampled policy's random stream (unused by ``"exact"``).
+        The sampled policy's random stream (checked whatever the policy, a bad seed refused naming ``rng``; not
+        drawn from by ``"exact"``).
     samples : int
         Tilts simulated per option by the sampled policy (2..1,000,000).
     params : TiltParams or dict, optional
@@ -254,6 +255,10 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
         raise ValueError(f"samples must be an integer in 2..1000000, got {samples!r}")
     if params is not None and not isinstance(params, (TiltParams, Mapping)):
         raise ValueError(f"params must be TiltParams or a mapping of its fields, got {params!r}")
+    from ..engine.rng import as_generator
+
+    if not isinstance(rng, np.random.Generator):
+        as_generator(rng)  # refused naming rng when it is no seed, whatever the policy
     pos = load_position(position, components=components)
     if pos.fallen is not None:
         return _advise_loading(pos, objective, params)

@@ -255,6 +255,7 @@ def card_fairness(n_games: int, seed, players: int = 3, n_jobs: int = 1, policie
         findings.append(Finding("difference", f"points per own turn held, {what}, {players} players", r.excess,
                                 r.excess_ci_low, r.excess_ci_high, n=n_games, null=0.0,
                                 test=f"t interval over {r.blocks} blocks of games", player=who, unit="points",
+                                dist="t", df=max(int(r.blocks) - 1, 1),
                                 scale=r.deck_rate, component="lifeboat points"))
     n_off = int((table.verdict != "fair").sum())
     reading = (f"{n_games:,} simulated {players}-player games ({who} policies; {int(table.completed.sum()):,} "

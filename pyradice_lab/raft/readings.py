@@ -58,7 +58,8 @@ def start_player(n_games, seed, players=(2, 3, 4), variants=("standard", "sinkin
         who = "start player" if r.position == 1 else f"turn position {r.position}"
         findings.append(Finding("difference", f"{who}'s win share, {r.players} players, {r.variant}", r.win_share,
                                 r.win_share_ci_low, r.win_share_ci_high, n=int(r.games), null=r.fair_share,
-                                null_label="a fair share", test="t interval, ties split", player=policies, unit="%"))
+                                null_label="a fair share", test="t interval, ties split", player=policies, unit="%",
+                                dist="t", df=max(int(r.games) - 1, 1)))
     cells = (", ".join(f"{p}p {n:,}" for p, n in n_games.items()) if isinstance(n_games, dict) else f"{n_games:,}")
     reading = (f"{cells} games per cell, {policies} players, the first player drawn at random as the rules say; every "
                "game is re-indexed by turn position (seat numbers average over positions and hide a start-player "
@@ -117,6 +118,7 @@ def readings(n_games: int, seed, players: int = 3, n_jobs: int = 1, alternatives
         findings.append(Finding("difference", f"{what}, '{r.reading}' instead of the default reading ({r.variant}, "
                                 f"{players} players)", r.difference, r.ci_low, r.ci_high, n=int(r.n), null=0.0,
                                 null_label="no change", test="paired t interval (same seeds)", player=policies,
+                                dist="t", df=max(int(r.n) - 1, 1),
                                 unit=unit, scale=scale))
     reading = (f"{n_games:,} {players}-player games per reading, {policies} players, the default and the alternative played "
                "on the same seeds (paired differences); the table has every metric and says which intervals exclude "

@@ -71,6 +71,7 @@ def strength_duels(n_games: int, seed, players=(2, 3), strong: str = "exact", ri
     findings = [Finding("difference", f"{strong}'s win share against a field of {r.rival}, {r.players} players",
                         r.win_share, r.win_share_ci_low, r.win_share_ci_high, n=int(r.seeds), null=r.fair_share,
                         null_label="a fair share", test="t interval over seeds (seat-rotated, paired)",
+                        dist="t", df=max(int(r.seeds) - 1, 1),
                         player=f"{strong} vs {r.rival}", unit="%", sample_unit="seeds")
                 for r in t.itertuples()]
     return ExperimentResult("raft_strength", "Strength: the exact player against the heuristics", reading, t, None,
@@ -187,10 +188,12 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
         who = "start player"
         out.append(Finding("difference", f"{who}'s win share, {r.players} players", r.win_share, r.win_share_ci_low,
                            r.win_share_ci_high, n=int(r.games), null=1 / r.players, null_label="a fair share",
-                           test="t interval, ties split", player=r.policy, unit="%"))
+                           test="t interval, ties split", player=r.policy, unit="%", dist="t",
+                           df=max(int(r.games) - 1, 1)))
         out.append(Finding("difference", f"{who}'s points over the average opponent, {r.players} players",
                            r.score_margin, r.score_margin_ci_low, r.score_margin_ci_high, n=int(r.games),
-                           null=0.0, test="t interval", player=r.policy, unit="points", scale=5.0))
+                           null=0.0, test="t interval", player=r.policy, unit="points", scale=5.0, dist="t",
+                           df=max(int(r.games) - 1, 1)))
     # how far each start-player number moved from each heuristic to the strong player
     s0 = start[start.position == 1].set_index(["players", "policy"])
     for p in sorted(set(start.players)):
@@ -206,6 +209,7 @@ def _findings(table, start, card_diffs, policies, blacks, card_players) -> list[
         out.append(Finding("difference", f"points per own turn held, largest lifeboats against the smallest, "
                            f"{card_players} players", est.value, est.ci_low, est.ci_high, n=games, null=0.0,
                            test=f"t interval over {est.n} blocks of games", player=pol, unit="points", scale=1.0,
+                           dist="t", df=max(est.n - 1, 1),
                            component="lifeboat points"))
     if strong in card_diffs:
         a, n_a = card_diffs[strong]

@@ -184,3 +184,23 @@ def test_the_guides_example_position_file_is_turn_5_of_2_player_game_1():
     pos = position_from_game(1, 5, players=2)
     assert block == pos.to_toml()
     assert load_position(__import__("tomllib").loads(block)).document() == pos.document()
+
+
+def test_a_seats_standing_on_a_tile_treats_tied_seats_as_the_rules_do():
+    """Issue 46: the action's "why" ranks a seat among the seats still standing: tied seats cancel (and score
+    nothing), and the next strongest seat takes first place.  Checked against the rules' own tile scoring
+    (score_tile: the k-th strongest non-cancelled seat takes values[k]) on every tile of 3 seats with 0..3
+    meerkats each."""
+    import itertools
+
+    from pyradice_lab.meerkat.advisor import _standing
+    from pyradice_lab.meerkat.scoring import score_tile
+
+    place = {"first": 30, "second": 20, "third": 10, "cancelled": 0, "absent": 0}
+    for counts in itertools.product(range(4), repeat=3):
+        points = score_tile(np.array(counts), values=(30, 20, 10))
+        strength = [2 * c for c in counts]
+        for s in range(3):
+            assert place[_standing(strength, s)] == points[s], (counts, s, _standing(strength, s))
+    assert _standing([4, 4, 2], 2) == "first" and _standing([4, 4, 2], 0) == "cancelled"
+    assert _standing([6, 4, 4, 2], 3) == "second" and _standing([0, 4, 2], 0) == "absent"

@@ -169,3 +169,55 @@ def test_cache_dir_can_be_switched_off(monkeypatch):
     monkeypatch.delenv(memopool.CACHE_ENV_VAR)
     monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
     assert str(memopool.cache_dir()) == "/somewhere/pyradice_lab_memos"
+
+
+# ------------------------------------------------------------------------------------------ issue 46
+def test_the_setting_key_covers_every_field_a_memos_values_depend_on():
+    """Board, yarn tokens on the 8s, objective, bonus mode, yarn value, layout size and the ``auto`` cut each
+    change the key: a memo of one setting is never used for another."""
+    A, B = load_layout("A"), load_layout("B")
+    base = dict(layout=A, specs=[(0, 0, 0.6)], yarn_tokens=True, auto_max=None)
+    changes = {"board": dict(layout=B), "yarn tokens": dict(yarn_tokens=False),
+               "objective": dict(specs=[(1, 0, 0.6)]), "bonus mode": dict(specs=[(0, 1, 0.6)]),
+               "yarn value": dict(specs=[(0, 0, 0.7)]), "auto cut": dict(auto_max=3)}
+
+    def key(**kw):
+        d = {**base, **kw}
+        return memopool.setting_key(E.static_context(d["layout"], d["specs"], yarn_tokens=d["yarn_tokens"],
+                                                     auto_max=d["auto_max"]))
+
+    k0 = key()
+    assert key() == k0
+    for what, kw in changes.items():
+        assert key(**kw) != k0, what
+
+
+def test_memos_in_use_count_toward_the_idle_limit(monkeypatch):
+    """With three memos in use and room for two and a half, a memo given back is not kept idle while the two
+    others are still in use (idle + in use stays within the limit); once they are back, two are kept."""
+    pool = memopool.MemoPool()
+    one = M.memo_bytes(M.new_memory(10))
+    monkeypatch.setenv(limits.MEMO_ENV_VAR, str(int(2.5 * one)))
+    mems = [pool.take(b"k", 10) for _ in range(3)]
+    assert all(M.memo_bytes(m) == one for m in mems)
+    pool.give(b"k", mems[0])
+    assert pool.stats()["memos"] == 0            # 2 in use + 1 idle would exceed the limit
+    pool.give(b"k", mems[1])
+    assert pool.stats()["memos"] == 1
+    pool.give(b"k", mems[2])
+    assert pool.stats()["memos"] == 2 and pool.stats()["bytes"] <= limits.max_memo_bytes()
+
+
+def test_each_worker_keeps_to_its_share_of_the_memory_limit(monkeypatch):
+    """A memo taken by one of ``workers`` threads is pruned to 1/workers of the limit: a large idle memo taken
+    for 4 workers comes back at most a quarter of the limit."""
+    pool = memopool.MemoPool()
+    big = M.prune_memory(M.new_memory(10), -1, 1 << 17)   # an empty table of 131,072 rows
+    monkeypatch.setenv(limits.MEMO_ENV_VAR, str(2 * M.memo_bytes(big)))
+    pool.give(b"k", big)
+    assert pool.stats()["memos"] == 1
+    taken = pool.take(b"k", 10, workers=4)
+    assert M.memo_bytes(taken) * 4 <= limits.max_memo_bytes()
+    pool.give(b"k", taken)
+    whole = pool.take(b"k", 10, workers=1)   # one worker may use the whole limit: kept as it is
+    assert M.memo_bytes(whole) == M.memo_bytes(taken)

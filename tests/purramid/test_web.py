@@ -341,6 +341,24 @@ def test_yarn_value_is_bounded_and_variants_are_capped(monkeypatch):
     assert len(boards.variants["A"]) == 3
 
 
+def test_every_solver_option_bonus_included_counts_toward_the_variant_cap(monkeypatch):
+    """Issue 46: a request that differs only in ``bonus`` (or ``yarn_tokens``) is another solver variant: it
+    counts toward MAX_VARIANTS, so switching bonus modes cannot get around the cap."""
+    from pyradice_lab import web
+
+    boards = web.Boards("A")
+    real_frame = advise("A", dice_left=5)
+    monkeypatch.setattr(advisor, "advise", lambda *a, **k: real_frame)
+    monkeypatch.setattr("pyradice_lab.purramid.desk.MAX_VARIANTS", 2)
+    advise_json({"dice_left": 5, "bonus": "auto"}, boards)
+    advise_json({"dice_left": 5, "bonus": "exact"}, boards)
+    assert len(boards.variants["A"]) == 2
+    for other in ({"bonus": "none"}, {"bonus": "auto", "yarn_tokens": False}):
+        with pytest.raises(web.RequestError) as info:
+            advise_json({"dice_left": 5, **other}, boards)
+        assert info.value.status == 429
+
+
 def test_warming_up_answers_503_with_retry_after():
     from pyradice_lab import web
 

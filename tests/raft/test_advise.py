@@ -231,3 +231,26 @@ def test_the_guides_example_position_file_is_turn_3_of_game_7():
     block = text[start:text.index("```", start)]
     assert block == position_from_game(7, 3).to_toml()
     assert load_position(__import__("tomllib").loads(block)).document() == position_from_game(7, 3).document()
+
+
+def test_the_most_likely_outcome_named_in_then_is_the_most_likely_one():
+    """Issue 46: each option's ``then`` names the outcome of highest probability and its probability, as the
+    independent exact pmf of :func:`tilt_outcomes` (most likely first) gives them, for several options."""
+    import re
+
+    pos = position_from_game(3, 2, players=2)
+    df = advisor.advise(pos)
+    letters = "RYBK"
+    for i in (0, 5, len(df) - 1):
+        row = df.iloc[i]
+        m = re.match(r"most likely (\S+) \(p (\d\.\d\d)\)", row["then"])
+        assert m, row["then"]
+        out = tilt_outcomes(pos, row["edge"], row["finger"], row["duration"], described=1)
+        top = out.iloc[0]
+        assert float(m.group(2)) == pytest.approx(top["p"], abs=0.005)
+        assert top["p"] >= out["p"].max() - 1e-12
+        counts = dict(re.findall(r"([A-Z])(\d+)", m.group(1))) if m.group(1) != "nothing" else {}
+        named = [int(counts.get(c, 0)) for c in letters]
+        best = [[int(r.red), int(r.yellow), int(r.blue), int(r.black)] for r in out.itertuples()
+                if r.p >= top["p"] - 1e-12]
+        assert named in best, (named, best)
