@@ -35,7 +35,8 @@ REPORT_PLAYERS = {
                     ratings={"mcts_v2": (80, 59, 102), "mcts_v1": (34, 15, 53), "expectimax": (-13, -29, 4),
                              "greedy": (-102, -120, -84)},
                     command=_CMD.format(p=3, games=240, seed=50), setup="3 players"),
-    4: ReportPlayer("mcts_v2", source="not re-measured by a ladder at 4 players: the 3-player ladder's top (above) and "
-                                      "docs/guide/meerkat.md, 'The tuned players' (3-player lineups)",
-                    setup="4 players"),
+    4: ReportPlayer("mcts_v2", ladder_date="2026-12-06", games=152,
+                    ratings={"mcts_v2": (110, 68, 151), "mcts_v1": (21, -15, 56), "expectimax": (-6, -42, 31),
+                             "greedy": (-125, -162, -88)},
+                    command=_CMD.format(p=4, games=150, seed=52), setup="4 players"),
 }
