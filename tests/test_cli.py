@@ -237,7 +237,8 @@ def test_ladder_default_comes_from_the_games_plan(capsys):
     with pytest.raises(SystemExit):
         cli.main(["meerkat", "ladder", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert f"(default: the report's players, {spec.heuristic_player},{spec.report_player})" in text
+    assert (f"(default: the report's players at --players, {spec.heuristic_player} and the report player of that "
+            f"count ({spec.report_player} at {spec.default_players})") in text
 
 
 def test_game_help_is_the_description_of_its_cli_module(capsys):

@@ -59,9 +59,9 @@ def situations(side: str = "A", *, components=None) -> list[dict]:
         {"situation": "empty board, dice on one bottom space", "covered": [], "placed": [(0, 3)], "max_used": 4},
         {"situation": "empty board, dice on two bottom spaces", "covered": [], "placed": [(0, 3), (0, 4)],
          "max_used": 3},
-        {"situation": "2-player start, dice on one row-2 space", "covered": sp[:L.bottom_rows_mask(2).bit_count()],
+        {"situation": "2-player start, dice on one row-3 space", "covered": sp[:L.bottom_rows_mask(2).bit_count()],
          "placed": [(2, 2)], "max_used": 4},
-        {"situation": "late game (rows 0-6 covered), dice on (7,1)", "covered": late, "placed": [(7, 1)],
+        {"situation": "late game (rows 1-7 covered), dice on row 8, col 2", "covered": late, "placed": [(7, 1)],
          "max_used": 4},
     ]
 

@@ -79,9 +79,11 @@ def test_stop_or_continue_claims_follow_the_best_action_in_the_table(quick):
     assert close(share.estimate, (many["best"] == "continue").mean())
     assert len(one_die) == 2
     for f in one_die:
-        sit = next(s for s in df["situation"].unique() if f.quantity.endswith(s))
+        sit = next(s for s in df["situation"].unique() if f", {s} (stopping keeps" in f.quantity)
         row = df[(df["dice_left"] == 1) & (df["situation"] == sit)].iloc[0]
-        assert close(f.estimate, row["continue_value"]) and close(f.null, row["stop_value"])
+        # said as a change: rolling the last die minus stopping, against 0
+        assert close(f.estimate, row["continue_value"] - row["stop_value"]) and f.null == 0.0
+        assert f"stopping keeps {row['stop_value']:.2f} tiles" in f.quantity
         # the sign of the claim is the table's decision
         assert f.is_claim and (f.estimate > f.null) == (row["best"] == "continue")
     assert df["situation"].nunique() == (2 if quick else 4)

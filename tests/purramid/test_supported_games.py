@@ -14,7 +14,7 @@ TOWER = Layout.from_rows([[11, 11, 11, 11, 11], [1, 2, 1, 2], [2, 1, 2], [1, 2],
 POLICIES = ["stop_after:1", "stop_after:1", "risk:0.3"]
 
 
-PUTS = re.compile(r"puts \S+ on (\d+),(\d+) \(")
+PUTS = re.compile(r"puts \S+ on \d+ \(row (\d+), col (\d+)\)")   # rows and columns from 1
 
 
 def replay(transcript: str) -> tuple[int, int]:
@@ -29,7 +29,7 @@ def replay(transcript: str) -> tuple[int, int]:
             placed, last_unsupported = 0, False
         elif s.startswith("puts "):
             r, c = map(int, PUTS.match(s).groups())
-            placed |= 1 << TOWER.index((r, c))
+            placed |= 1 << TOWER.index((r - 1, c - 1))
             last_unsupported = not board.is_supported(TOWER, placed, covered)
             unsupported += last_unsupported
         elif s.startswith("stops: conditions hold"):
