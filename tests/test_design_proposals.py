@@ -98,7 +98,8 @@ def test_a_claimed_robust_component_finding_gets_a_verified_proposal_whose_toml_
     assert c.parameters["deal_2p.value"] and [26, 25] in c.parameters["deal_2p.value"]   # around the packaged deal
     # verified by balance on fresh seeds: before/after with their CIs and the verdict
     r = p.result
-    assert r.policies == "greedy" and r.verify_games == TINY.verify
+    # the lever declares ranges (a joint search may follow the grid): each search verifies on half the games
+    assert r.policies == "greedy" and r.verify_games == (TINY.verify // 2 if len(r.tries) < 2 else TINY.recheck)
     assert {"before_ci_low", "after_ci_high", "met"} <= set(r.objectives.columns)
     text = _texts(sec)
     assert "Verdict (fresh seeds" in text and r.verdict() in text and "a rule change" in text

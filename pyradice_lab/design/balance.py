@@ -92,6 +92,9 @@ class BalanceResult:
     guards : DataFrame or None
         :func:`balance_finding`'s guards against empty wins (in play, start player, other findings: before and
         after with 95% CIs, the paired difference, ``passed`` and why); ``guarded``: all passed (None: not run).
+    tries, rechecks : list
+        The candidates the guards judged (dicts: ``values``, ``passed``, ``why``; a refused pick, then the next-best
+        ones, :mod:`._balance_path`) and the other findings' paired re-checks of the proposal kept.
     """
 
     metric: str
@@ -116,6 +119,8 @@ class BalanceResult:
     notes: list = field(default_factory=list)
     guards: pd.DataFrame | None = None
     guarded: bool | None = None
+    tries: list = field(default_factory=list)
+    rechecks: list = field(default_factory=list)
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
