@@ -187,10 +187,10 @@ def _guarded(game, cand, res, objective, sizes, played, *, rng, in_play, fractio
             comp = base.replace(_paths(values))
         except ValueError:
             continue
-        if comp.content_hash() in seen:
+        changed = _changed(base, values)
+        if not changed or comp.content_hash() in seen or any(t["values"] == changed for t in res.tries):
             continue
         seen.add(comp.content_hash())
-        changed = _changed(base, values)
         if sizes.total is not None and played + 2 * sizes.guards > sizes.total:
             res.tries.append({"values": changed, "passed": None,
                               "why": f"not tried: the proposal's {sizes.total:,} games are spent"})
