@@ -214,6 +214,12 @@ def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(t
     assert "makes 1 other finding worse" in _table(sec).iloc[0]["status"]
     rows = next(it.frame for it in sec.items if isinstance(it, Table) and it.title is None)
     assert "re-check: tile_pay_excess:5" in set(rows["metric"]) and "worse" in set(rows["met"])
+    # the path of balance --finding: the objective targeted, the guards' before -> after, the refusal stated (the
+    # lever has one candidate: no next-best one to try)
+    assert "Objective targeted: tile_pay_excess:12 = 0" in text and "guard: start player, start_player_win" in \
+        set(rows["metric"])
+    assert "Guards (paired, 30 fresh games each side" in text and "REFUSED: moved further from" in text
+    assert "refused by the guards" in _table(sec).iloc[0]["status"] and p.result.guarded is False
     assert sum(played) == p.games <= TINY.games and p.games == p.result.games_used + 2 * TINY.verify + 2 * TINY.recheck
 
 
