@@ -26,7 +26,8 @@ __all__ = ["__version__"]
 __getattr__, __dir__, __all__ = attach(globals(), {
     "engine.rng": ["as_generator", "spawn"],
     "engine.stats": ["Estimate", "mean_estimate", "proportion_estimate", "run_until", "SmallSampleWarning"],
-    "engine.sweep": ["run_sweep"], "design.compare": ["compare", "Comparison"],
+    "engine.sweep": ["run_sweep"], "engine.notices": ["CompileWarning"],
+    "design.compare": ["compare", "Comparison", "compare_settings"],
     "design.robustness": ["robustness", "robustness_many"], "design.balance": ["balance", "balance_finding"]}, submodules=[
     "engine", "design", "report", "bench", "cli", "purramid", "pyradice", "raft", "meerkat"])
 
@@ -43,8 +44,13 @@ if TYPE_CHECKING:  # pragma: no cover - what static tools see
         report as report,
     )
     from .design.balance import balance as balance, balance_finding as balance_finding
-    from .design.compare import Comparison as Comparison, compare as compare
+    from .design.compare import (
+        Comparison as Comparison,
+        compare as compare,
+        compare_settings as compare_settings,
+    )
     from .design.robustness import robustness as robustness, robustness_many as robustness_many
+    from .engine.notices import CompileWarning as CompileWarning
     from .engine.rng import as_generator as as_generator, spawn as spawn
     from .engine.stats import (
         Estimate as Estimate,

@@ -3,8 +3,8 @@
 Private to :mod:`pyradice_lab.cli` (which adds them in :func:`~pyradice_lab.cli.game_subcommands`): the
 Bradley-Terry ladder of a game's players and restricted play (:mod:`pyradice_lab.design.strength`).  What
 ``<game> ladder`` plays by default is the game's report plan (``spec.part("plan").cli_ladder``): every registered
-policy, or the report's two players (the registry's ``heuristic_player`` and ``report_player``) for a game whose
-registered players make a long default run.
+policy, or the report's two players (the registry's ``heuristic_player`` and the report player at ``--players``,
+``spec.report_player_at(players)``) for a game whose registered players make a long default run.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _cmd_ladder(args) -> int:
         from .engine import registry
 
         spec = registry.get_game(args.game_name)
-        pols = [spec.heuristic_player, spec.report_player]
+        pols = list(dict.fromkeys([spec.heuristic_player, spec.report_player_at(args.players)]))
     table = ladder(args.game_name, pols, players=args.players, games=args.games, rng=args.seed,
                    progress=show_progress(args), anchor=args.anchor, **execution_kwargs(args))
     a = table.attrs
@@ -52,6 +52,14 @@ def _cmd_ladder(args) -> int:
         print(f"note: {a['separation']}")
     print("\nhead to head (score of a against b, ties half; predicted: the ratings' score):")
     print(a["head_to_head"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    flagged = a["nontransitive"]
+    if flagged.empty:
+        print("\nnon-transitive pairs: none (every pair's head to head agrees with the ratings within its 95% CI)")
+    else:
+        print(f"\nnon-transitive pairs: {len(flagged)} whose head to head contradicts the ratings beyond its 95% CI "
+              "(order: the higher-rated policy loses the pair; size: the ratings' predicted score lies outside the "
+              "pair's CI), so one head-to-head result cannot rank these policies over the field:")
+        print(flagged.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     return 0
 
 
@@ -87,8 +95,8 @@ def add_strength(sub, name: str) -> None:
                        description=f"Play every pair of policies (3-4 players: every lineup, rotated through every "
                                    f"seat) and fit a Bradley-Terry ladder. Registered policies, weakest first: "
                                    f"{', '.join(spec.policies) or '-'}.")
-    default = (f"the report's players, {spec.heuristic_player},{spec.report_player}" if report_ladder(name)
-               else "the registered ones")
+    default = (f"the report's players at --players, {spec.heuristic_player} and the report player of that count "
+               f"({spec.report_player} at {spec.default_players or 2})" if report_ladder(name) else "the registered ones")
     p.add_argument("--policies", default=None, help=f"comma-separated policies (default: {default})")
     p.add_argument("--anchor", default=None, help="policy rated 0 (default: ratings average 0)")
     for flag, kw in common.items():

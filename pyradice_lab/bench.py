@@ -48,7 +48,7 @@ from .engine.benchcase import BenchCase, Measured, is_tiny, jit_disabled, sized,
 __all__ = ["BenchCase", "Measured", "run_bench", "format_bench", "dice_cases", "core_cases", "measure",
            "jit_disabled", "cold_start", "warm_start", "peak_rss", "cli_cpu", "import_cpu", "fresh_process",
            "sweep_efficiency", "fresh_pool_sweep", "sweep_memory_run", "game_cases", "bench_plan", "efficiency_calls",
-           "first_use_cases", "all_cases", "write_bench", "tiny"]
+           "first_use_cases", "all_cases", "write_bench", "tiny", "first_advise", "position_doc", "FIRST_ADVISE"]
 
 
 def _target_text(case: BenchCase) -> str:
@@ -383,6 +383,38 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
     return cases
 
 
+#: The position of every game's first-advise row: turn 2 of the game of seed 1 (``position_from_game``).
+FIRST_ADVISE = {"seed": 1, "turn": 2}
+
+
+def position_doc(game: str) -> dict:
+    """The position document of ``game``'s first-advise row (:data:`FIRST_ADVISE`; played in this process)."""
+    from .engine import registry
+
+    spec = registry.get_game(game)
+    return spec.part("position_from_game")(FIRST_ADVISE["seed"], FIRST_ADVISE["turn"]).document()
+
+
+def first_advise(game: str, doc: dict) -> int:
+    """``advise`` of ``game`` on the position document ``doc`` with the game's default player: the call a fresh
+    process times in the first-use row (loading the position is part of it)."""
+    from .engine import registry
+
+    spec = registry.get_game(game)
+    spec.part("advise")(spec.part("load_position")(doc))
+    return 1
+
+
+def _first_advise_case(game: str) -> BenchCase:
+    def run() -> Measured:
+        doc = position_doc(game)   # the position is made here, untimed
+        r = fresh_process("pyradice_lab.bench:first_advise", {"game": game, "doc": doc}, empty_numba_cache=True)
+        return Measured(1, r["cpu"], r["peak_mb"])
+
+    return BenchCase(f"{game} first advise (turn {FIRST_ADVISE['turn']} of seed {FIRST_ADVISE['seed']}), empty "
+                     "numba cache", "calls", run, max_seconds=3.0, cpu=True, game=game, repeat=1)
+
+
 def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     """The row "variance-reduction factor at equal CPU" of the multi-fidelity estimate of one of the game's metrics
     (issue 47 item 1): the report player and the heuristic on common seeds, their per-game correlation and CPU
@@ -415,7 +447,8 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
                     extra: bool = True) -> list[BenchCase]:
     """The rows of issue 16's targets only, cheap enough to run in one go (``pyradice-lab bench --first-use``):
     import and CLI start-up costs, the sweep parallel-efficiency rows (pool reused; first sweep of a new
-    process) and, for every game, its first ``simulate_games(100 games)`` measured one way for all games
+    process) and, for every game, its first ``simulate_games(100 games)`` and its first ``advise`` (issue 45; a
+    position of :data:`FIRST_ADVISE`, made untimed in this process) measured one way for all games
     (:func:`cold_start`: CPU seconds from after ``import pyradice_lab`` to the end of the call, in a fresh
     process with an empty ``NUMBA_CACHE_DIR``; target 3 s).  ``games``: ``core`` and/or game names (default:
     all); ``extra`` adds the informational first calls of the games' bench plans (``first_use_extra``, no
@@ -442,6 +475,8 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
             cases.append(BenchCase(f"{g} first simulate_games(100 games) of a later process (numba cache filled)",
                                    "calls", warm_start(target, n_games=100, rng=0, **rows.first_call),
                                    cpu=True, game=g, repeat=1))
+        if known[g].part("advise", None) is not None and known[g].part("position_from_game", None) is not None:
+            cases.append(_first_advise_case(g))
         if extra and not quick:
             for kernel, kwargs in rows.first_use_extra:
                 kwargs = dict(kwargs, n_games=sized(kwargs["n_games"], tiny=1))

@@ -172,6 +172,7 @@ def game_subcommands(subparsers, name: str, description: str):
     (:mod:`pyradice_lab.design.strength`).
     """
     from ._cli_designer import add_compare, add_components, add_designer
+    from ._cli_questions import add_compare_settings, add_questions
     from ._cli_strength import add_strength
     from .engine import registry
 
@@ -181,6 +182,8 @@ def game_subcommands(subparsers, name: str, description: str):
     sub.required = True
     add_components(sub, name)
     add_compare(sub, name)
+    add_compare_settings(sub, name)
+    add_questions(sub, name)
     if spec.policies:
         add_strength(sub, name)
     add_designer(sub, name)
@@ -253,7 +256,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--long", action="store_true", help="add the peak memory of 10**6 games per game (tens of minutes)")
     p.add_argument("--first-use", action="store_true",
                    help="only the first-use targets: import, CLI start-up, sweep efficiency, each game's first "
-                        "simulate_games with an empty numba cache (minutes, not tens of minutes)")
+                        "simulate_games and advise with an empty numba cache (minutes, not tens of minutes)")
     p.add_argument("--games", default=None, help="comma-separated: core and/or game names (default: all)")
     p.add_argument("--out", type=output_file(".csv"), default="reports/bench.csv", help="CSV path (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -303,16 +306,28 @@ class _StderrHandler(logging.StreamHandler):
         pass
 
 
+#: the logger of the cost said before a long run (:mod:`.engine.notices`)
+COST_LOGGER = "pyradice_lab.cost"
+
+
 def _show_compile_notices() -> None:
-    """The compile announcements of :mod:`.engine._jit` as one ``pyradice-lab: ...`` line each on stderr."""
-    log = logging.getLogger(COMPILE_LOGGER)
-    if not any(isinstance(h, _StderrHandler) for h in log.handlers):
-        handler = _StderrHandler()
-        handler.setLevel(logging.INFO)
-        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
-        log.addHandler(handler)
-    if log.getEffectiveLevel() > logging.INFO:
-        log.setLevel(logging.INFO)
+    """The compile announcements of :mod:`.engine._jit` and the cost estimates of :mod:`.engine.notices` as one
+    ``pyradice-lab: ...`` line each on stderr; the compile's :class:`~.engine.notices.CompileWarning` (the Python
+    user's notice) is not shown again."""
+    import warnings
+
+    from .engine.notices import CompileWarning
+
+    warnings.filterwarnings("ignore", category=CompileWarning)
+    for name in (COMPILE_LOGGER, COST_LOGGER):
+        log = logging.getLogger(name)
+        if not any(isinstance(h, _StderrHandler) for h in log.handlers):
+            handler = _StderrHandler()
+            handler.setLevel(logging.INFO)
+            handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+            log.addHandler(handler)
+        if log.getEffectiveLevel() > logging.INFO:
+            log.setLevel(logging.INFO)
 
 
 def _command(argv: Sequence[str]) -> str:

@@ -34,7 +34,8 @@ def test_first_use_rows_filter_by_game_and_extra_rows():
     assert {c.game for c in cases} == {"purramid"}
     assert any("optimal seat" in c.kernel and c.max_seconds is None for c in cases)
     rows = bench.first_use_cases(quick=False, games=["purramid"], extra=False)
-    assert [c.max_seconds for c in rows] == [3.0, None]  # the cold row (target) and the warm-cache floor
+    # the cold row (target), the warm-cache floor and the first advise (target; issue 45)
+    assert [c.max_seconds for c in rows] == [3.0, None, 3.0] and "first advise" in rows[2].kernel
     assert "later process" in rows[1].kernel and rows[1].cpu
 
 
@@ -138,3 +139,16 @@ def test_import_row_imports_every_library_game_package():
     n = len(registry.BUILTIN_GAMES)
     assert row.kernel == f"import pyradice_lab + {n} game packages (CPU above numpy, pandas)"
     assert bench._library_games() == [registry.get_game(g).package for g in registry.BUILTIN_GAMES]
+
+
+def test_first_use_rows_time_every_games_first_advise_against_3_cpu_seconds():
+    """Issue 45: the first ``advise`` of each game, in a fresh process with an empty numba cache, target 3 CPU s."""
+    from pyradice_lab.engine import registry
+
+    cases = bench.first_use_cases(quick=True)
+    advise = {c.game: c for c in cases if "first advise" in c.kernel}
+    assert set(advise) == {g for g, s in registry.games().items() if s.part("advise", None) is not None
+                           and s.part("position_from_game", None) is not None and bench.bench_plan(g) is not None}
+    assert all(c.max_seconds == 3.0 and c.cpu and "empty numba cache" in c.kernel for c in advise.values())
+    doc = bench.position_doc("raft")
+    assert bench.first_advise("raft", doc) == 1

@@ -243,7 +243,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         raise ValueError(f"finding {ref.id!r}: no lever: {exc}") from None
     levers = game_levers(game)
     b = levers.budget_for(cand.players) if levers is not None else None
-    policies = policies or get_game(game).report_player or None
+    policies = policies or get_game(game).report_player_at(cand.players) or None
     search = budget or (b.search if b else 20000)
     verify = verify_games or (b.verify if b else 4000)
     sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify,

@@ -487,7 +487,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     if players is not None:
         kwargs["players"] = players
     if policies is None:
-        policies = get_game(game).report_player or None
+        policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         kwargs["policies"] = policies
     targets = dict(objectives)
@@ -530,7 +530,12 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     rows, used, games, rnd = [], 0, min(int(first_games), budget // len(alive)), 0
     round_seeds = search_seed.spawn(64)
     single = None
-    with Pool(execution=execution) as pool:
+    from ..engine.notices import announce, announcing
+
+    workers = execution.n_jobs if execution.parallel else 1
+    announce(f"{game} balance (at most; {int(verify_games):,} games twice to verify)", budget + 2 * int(verify_games),
+             game, kwargs.get("policies"), kwargs.get("players"), workers=workers)
+    with Pool(execution=execution) as pool, announcing():
         while games >= MIN_ROUND_GAMES and used + games * len(alive) <= budget:
             seed = round_seeds[rnd]
             # the same games (seeds) for every candidate

@@ -82,21 +82,23 @@ def _games(check: Check) -> int:
     return check.games or game_checks(check.game).games
 
 
-def report_player_label(game: str) -> str:
-    """The ``player`` label of a finding measured with ``game``'s report player at every seat."""
+def report_player_label(game: str, players: int | None = None) -> str:
+    """The ``player`` label of a finding measured with ``game``'s report player at ``players`` (None: the game's
+    ``default_players``) at every seat."""
     from ..engine import registry
 
-    return game_checks(game).player_label.format(player=registry.get_game(game).report_player)
+    return game_checks(game).player_label.format(player=registry.get_game(game).report_player_at(players))
 
 
 def _with_report_player(c, declared: GameChecks):
-    """``c``, re-targeted at the game's report player when ``declared.report_player_games`` lists it (the same key
-    and seed stream; its games per component set at that player's cost)."""
+    """``c``, re-targeted at the game's report player at the check's player count when
+    ``declared.report_player_games`` lists it (the same key and seed stream; its games per component set at that
+    player's cost)."""
     from ..engine import registry
 
     if isinstance(c, Check) and c.key in declared.report_player_games:
-        rp = registry.get_game(c.game).report_player
-        c = dataclasses.replace(c, policies=rp, player=report_player_label(c.game),
+        rp = registry.get_game(c.game).report_player_at(c.players)
+        c = dataclasses.replace(c, policies=rp, player=report_player_label(c.game, c.players),
                                 games=declared.report_player_games[c.key])
     return c
 

@@ -65,8 +65,16 @@ from .metrics import (
     small_sample_note,
 )
 
-__all__ = ["compare", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
+__all__ = ["compare", "compare_settings", "Comparison", "metrics", "metric_values", "metric_estimate", "paired_estimates", "check_metric",
            "BLOCK", "SmallSampleWarning"]
+
+def compare_settings(*args, **kwargs):
+    """Compare a metric between two settings of a game (``players=3`` against ``players=4``, ...), with the paired
+    or independent difference and its CI: :func:`pyradice_lab.design._compare_settings.compare_settings`."""
+    from ._compare_settings import compare_settings as run
+
+    return run(*args, **kwargs)
+
 
 #: Games per seed block (a fixed constant: the numbers never depend on anything but the seed and the count).
 BLOCK = 500
@@ -128,11 +136,17 @@ class Comparison:
         lines = [f"{self.game} {self.metric}: {self.description}"]
         if self.assumptions is not None:
             lines.append(self.assumptions.line("  assumptions: "))
+        pairing = self.settings.get("pairing")   # compare_settings: sides a and b
+        a, b = ("a", "b") if pairing else ("base", "variant")
         lines += [
-                 f"  base     {self.base_label}: {_fmt(self.base)}",
-                 f"  variant  {self.variant_label}: {_fmt(self.variant)}",
-                 f"  variant - base: {_fmt(d, '+')}, {self.n_games} paired games"]
-        if d.se > 0:
+                 f"  {a:<8} {self.base_label}: {_fmt(self.base)}",
+                 f"  {b:<8} {self.variant_label}: {_fmt(self.variant)}",
+                 f"  {b} - {a}: {_fmt(d, '+')}, " + (f"{self.n_games} games per setting, independent seeds (Welch t "
+                                                     f"interval)" if pairing == "independent" else
+                                                     f"{self.n_games} paired games")]
+        if pairing == "independent":
+            pass
+        elif d.se > 0:
             k = _decimals(d.se)
             gain = "" if self.variance_reduction >= 1 else ": pairing widened the interval here"
             lines.append(f"  common random numbers: SE {d.se:.{k}f} vs {self.independent_se:.{k}f} from independent "
@@ -146,7 +160,9 @@ class Comparison:
                 f"not reached by max_games={self.max_games} (half-width {d.halfwidth:.{_decimals(d.se)}f})"))
         if d.ci_low < d.ci_high:
             verdict = "0 is inside the interval: no detectable change" if d.contains(0.0) else (
-                "the variant is higher" if d.ci_low > 0 else "the variant is lower")
+                f"the {b} is higher" if d.ci_low > 0 else f"the {b} is lower")
+            if pairing:
+                verdict = verdict.replace("the a ", "setting a ").replace("the b ", "setting b ")
             lines.append(f"  {verdict}")
         note = small_sample_note(self.n_games)
         if note:
@@ -213,7 +229,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         As for the game's ``simulate_games``; default: its default, the registry's ``default_players``.
     policies : str or list, optional
         The players of every game, as for ``simulate_games``; default: the game's report player
-        (``registry.get_game(game).report_player``, the strongest affordable at report scale), as for
+        at ``players`` (``registry.get_game(game).report_player_at(players)``, the strongest affordable at report
+        scale at that count), as for
         :func:`~pyradice_lab.design.balance.balance` (docs/guide/defaults.md).  Pass ``policies="greedy"`` for
         the fast heuristic.
     rng : int, SeedSequence, Generator or None
@@ -310,7 +327,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     if policies is None:  # the report player by default, as balance (docs/guide/defaults.md)
         from ..engine.registry import get_game
 
-        policies = get_game(game).report_player or None
+        policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         sim_kw["policies"] = policies
     from ..engine.execution import Pool, check_execution
@@ -347,9 +364,11 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     with Pool(execution=execution) as pool:
         todo = list(range(first))
         while todo:
+            # the cost said once, before the first wave (both sides' games; with until=, the minimum)
+            said = None if used else {"game": game, "policies": policies, "players": players, "factor": 2}
             for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
                                   desc=f"{game} compare", sizes=[sizes[k] for k in todo],
-                                  code=[spec.simulate_games, spec.module("sim").outcomes]):
+                                  code=[spec.simulate_games, spec.module("sim").outcomes], cost=said):
                 b, who = b
                 played.append(who)
                 parts["base"].append(b)

@@ -172,7 +172,7 @@ def multifidelity(game: str, metric: str, *, strong_games: int = 100, cheap_game
         raise ValueError(f"cheap_games must be at least strong_games ({strong_games}), got {cheap_games}")
     if isinstance(rng, bool) or not isinstance(rng, int) or rng < 0:
         raise ValueError(f"rng must be an int >= 0, got {rng!r}")
-    strong = strong or spec.report_player
+    strong = strong or spec.report_player_at(players)  # the report player at that count (None: the default)
     cheap = cheap or spec.heuristic_player
     for name, pol in (("strong", strong), ("cheap", cheap)):
         if pol not in spec.policies:

@@ -284,7 +284,7 @@ def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str,
         b_vals, v_vals = pool.map(_recheck_side, [(game, metrics, int(games), seed, comp, sim_kw)
                                                   for comp in (base, proposal)],
                                   keys=keys, desc=f"{game} proposal re-check", sizes=[int(games)] * 2,
-                                  code=[simulate])
+                                  code=[simulate], cost={"game": game, "policies": policies, "players": players})
     out = []
     for exp, f, m, null in others:
         be, ve, d, _ = paired_estimates(b_vals[m], v_vals[m], m, warn=False)
@@ -329,7 +329,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     from ._balance_path import propose, report_sizes
 
     budget = budget or budget_for(c.game, c.players)
-    policies = policies or get_game(c.game).report_player
+    policies = policies or get_game(c.game).report_player_at(c.players)
     t0 = time.perf_counter()
     root = _seed(seed, c.id)
     search_seed, check_seed, widen_seed = root.spawn(3)  # the first two: the seeds of earlier reports

@@ -297,8 +297,9 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
     players : int, optional
         Passed to the game's ``simulate_games`` (default: the game's ``default_players``).
     policies : str or list, optional
-        The players of every game; default: the game's report player (``registry.get_game(game).report_player``,
-        the strongest affordable at report scale), as for :func:`~pyradice_lab.design.compare.compare` and
+        The players of every game; default: the game's report player at ``players`` (a run's own ``players``
+        where ``runs`` set them; ``registry.get_game(game).report_player_at(players)``, the strongest affordable at
+        report scale at that count), as for :func:`~pyradice_lab.design.compare.compare` and
         :func:`~pyradice_lab.design.balance.balance` (docs/guide/defaults.md), unless ``game_kwargs`` or every
         one of ``runs`` sets them.  Pass ``policies="greedy"`` for a quick look.
     rng : seed, SeedSequence or Generator, optional
@@ -458,9 +459,16 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             if bad:
                 raise ValueError(f"runs must not set {', '.join(sorted(map(repr, bad)))} (robustness sets it)")
             _check_simulate_keys(simulate, r, "runs")
-    report_player = get_game(game).report_player  # the default players, as compare and balance
-    if report_player and "policies" not in kwargs and not (runs and all("policies" in r for r in runs)):
-        kwargs["policies"] = report_player
+    spec = get_game(game)  # the default players: the report player at each run's count, as compare and balance
+    if spec.report_player and "policies" not in kwargs and not (runs and all("policies" in r for r in runs)):
+        def count(r):
+            return r.get("players", kwargs.get("players"))
+
+        at = {count(r): spec.report_player_at(count(r)) for r in (runs or [{}]) if "policies" not in r}
+        if len(set(at.values())) == 1:  # one player for every run: stated in the assumptions, as before
+            kwargs["policies"] = next(iter(at.values()))
+        else:  # runs at counts with different report players: each run plays its own
+            runs = [r if "policies" in r else {**r, "policies": at[count(r)]} for r in runs]
     paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
     if paired:
         allowed = [k for k in inspect.signature(simulate).parameters
@@ -498,7 +506,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     _warn_small(int(games) * len(plan), ", ".join(c.metric for c in claims), stacklevel=3)
     with Pool(execution=execution) as pool:
         measured = pool.map(_robustness_set, tasks, keys=keys, desc=f"{game} robustness",
-                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks), code=[simulate])
+                            sizes=[int(games) * len(plan) * len(sides)] * len(tasks), code=[simulate],
+                            cost={"game": game, "policies": kwargs.get("policies"),
+                                  "players": kwargs.get("players")})
     rows: list[list[dict]] = [[] for _ in claims]
     for (label, comp, choices), per_claim in zip(sets, measured):
         for claim, out, est in zip(claims, rows, per_claim):

@@ -49,6 +49,7 @@ import pandas as pd
 from ..engine.rng import seed_sequence
 
 __all__ = ["ladder", "restricted_play", "fit_bradley_terry", "pairwise_results", "head_to_head", "lineups",
+           "nontransitive_pairs",
            "wilson_interval", "quasi_variances", "ELO_PER_LOGIT", "DEFAULT_PRIOR_SD", "DOMINANT_FRACTION"]
 
 from ._bradley_terry import (  # noqa: E402 - the ladder's statistics, re-exported
@@ -56,6 +57,7 @@ from ._bradley_terry import (  # noqa: E402 - the ladder's statistics, re-export
     ELO_PER_LOGIT,
     fit_bradley_terry,
     head_to_head,
+    nontransitive_pairs,
     pairwise_results,
     quasi_variances,
     wilson_interval,
@@ -148,7 +150,8 @@ def _run_blocks(spec, blocks, n_games: int, seeds, execution, game_kwargs, entry
              **describe_seed(seed), "kwargs": game_kwargs} for seating, seed in zip(blocks, seeds)]
     with Pool(execution=execution) as pool:
         parts = pool.map(_play_block, args, keys=keys, desc=f"{spec.name} {entry}", sizes=[n_games] * len(args),
-                         code=[spec.lineup_outcomes])
+                         code=[spec.lineup_outcomes],
+                         cost={"game": spec.name, "policies": [p for s in blocks for p in s], "players": players})
     frames = [out.assign(block=i, game=i * n_games + out["game"].to_numpy()) for i, out in enumerate(parts)]
     return pd.concat(frames, ignore_index=True)
 
@@ -212,8 +215,10 @@ def ladder(game, policies, *, players: int | None = None, games: int = 1000, rng
         win_rate_ci_low, win_rate_ci_high, games`` (games the policy played) and ``rating_se``, ``wins`` (win
         shares), ``players``.  ``attrs``: ``head_to_head`` (see :func:`head_to_head`; its ``predicted`` column is
         the model's score of ``a`` against ``b``: far from ``score``, one rating cannot summarise the pair),
-        ``diff_se``, ``quasi_se_error`` and ``separation`` (see :func:`fit_bradley_terry`: not None when a
-        policy finished above another in every game they met, whose ratings then rest on the prior), ``game``,
+        ``nontransitive`` (:func:`nontransitive_pairs`: the pairs whose head to head contradicts the ratings
+        beyond their CIs; empty: none), ``diff_se``, ``quasi_se_error`` and ``separation`` (see
+        :func:`fit_bradley_terry`: not None when a policy finished above another in every game they met, whose
+        ratings then rest on the prior), ``game``,
         ``players``,
         ``games_per_seating``, ``anchor``, ``prior_sd``, ``seed_entropy``.
 
@@ -252,10 +257,11 @@ def ladder(game, policies, *, players: int | None = None, games: int = 1000, rng
     h2h = head_to_head(out)
     r = dict(zip(fit["policy"], fit["rating"]))
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
+    flagged = nontransitive_pairs(h2h, r)
     table.attrs.update({"game": spec.name, "players": players, "games_per_seating": per_seating, "anchor": anchor,
                         "prior_sd": prior_sd, "seed_entropy": root.entropy, "head_to_head": h2h,
                         "diff_se": fit.attrs["diff_se"], "quasi_se_error": fit.attrs["quasi_se_error"],
-                        "separation": fit.attrs["separation"],
+                        "separation": fit.attrs["separation"], "nontransitive": flagged,
                         "assumptions": _assumptions(spec.name, kwargs, rng, f"{len(names)} rated: {', '.join(names)}",
                                                     players, f"{per_seating:,} per seating, {per_seating * len(blocks):,} in all")})
     return (table, out) if return_outcomes else table

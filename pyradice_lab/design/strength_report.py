@@ -32,7 +32,7 @@ from ..engine.findings import MIN_CLAIM_N, Finding
 from ..engine.plan import ReportPlan
 from ..engine.results import ExperimentResult
 
-__all__ = ["SIZES", "plan_of", "rated_games", "experiment_sizes", "ladder_experiment", "restricted_experiment",
+__all__ = ["report_players_note", "SIZES", "plan_of", "rated_games", "experiment_sizes", "ladder_experiment", "restricted_experiment",
            "strength_experiments"]
 
 #: games per pair of policies (ladder), per restriction (restricted play) and per pair of a plan's ``optimal``
@@ -78,7 +78,13 @@ def _pct(x: float) -> str:
 
 def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataFrame:
     """The ladder of ``strength.ladder`` from an outcomes frame (several ladders' games fitted together)."""
-    from .strength import fit_bradley_terry, head_to_head, pairwise_results, wilson_interval
+    from .strength import (
+        fit_bradley_terry,
+        head_to_head,
+        nontransitive_pairs,
+        pairwise_results,
+        wilson_interval,
+    )
 
     fit = fit_bradley_terry(pairwise_results(out), names)
     by = out.groupby("policy")["win"]
@@ -91,9 +97,32 @@ def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataF
     r = dict(zip(fit["policy"], fit["rating"]))
     h2h["predicted"] = 1 / (1 + 10 ** ((h2h["b"].map(r) - h2h["a"].map(r)) / 400))
     table.attrs["head_to_head"] = h2h
+    table.attrs["nontransitive"] = nontransitive_pairs(h2h, r)
     table.attrs["quasi_se_error"] = fit.attrs["quasi_se_error"]
     table.attrs["separation"] = fit.attrs["separation"]
     return table
+
+
+def _nontransitive_note(flagged: pd.DataFrame) -> str:
+    """A sentence naming the pairs whose head to head contradicts the ratings beyond their CIs (empty: none)."""
+    if flagged is None or flagged.empty:
+        return ""
+    pairs = "; ".join(f"{r.a} against {r.b} {_pct(r.score)} [{_pct(r.score_ci_low)}, {_pct(r.score_ci_high)}], the "
+                      f"ratings predict {_pct(r.predicted)}" for r in flagged.itertuples())
+    return (f" Not transitive: {pairs} (a head to head beyond its 95% CI from the ratings' score, so no one "
+            "head-to-head result ranks these players over the field).")
+
+
+def report_players_note(game: str) -> str:
+    """A sentence naming ``game``'s report player at every player count it declares (``<game>/strength.py``) and
+    where each stands on the ladder over the field that chose it (empty: the game declares none)."""
+    from ..engine import registry
+
+    entries = registry.get_game(game).report_players()
+    if not entries:
+        return ""
+    return " Report players (the ladders over the field stored in the game's strength.py): " + "; ".join(
+        f"{p} players: {entries[p].line()}" for p in sorted(entries)) + "."
 
 
 def _pair(h2h: pd.DataFrame, a: str, b: str):
@@ -174,6 +203,7 @@ def ladder_experiment(game: str, *, games: int, rng, plan: ReportPlan | None = N
     if table.attrs.get("separation"):
         sep = table.attrs["separation"]
         reading += f" Note: {sep[0].upper()}{sep[1:]}."
+    reading += _nontransitive_note(table.attrs["nontransitive"]) + report_players_note(game)
     shown = table[["policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate", "win_rate_ci_low",
                    "win_rate_ci_high", "games"]]
     return ExperimentResult(

@@ -127,13 +127,15 @@ def game_heuristics(spec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(heuristics, strong)`` of a registered game (:class:`~pyradice_lab.engine.registry.GameSpec`), from the
     registry explicitly: the heuristics are its ``heuristic_player`` and the policies registered weaker than its
     ``report_player`` (``policies`` are in strength order, weakest first); ``strong`` the policies registered
-    after the report player (stronger, unaffordable at report scale: not heuristics)."""
+    after the report player (stronger, unaffordable at report scale: not heuristics) and the report players the
+    game declares for other player counts (``spec.report_players()``: never heuristics)."""
     pols = tuple(spec.policies)
     rp = spec.report_player
+    per_count = tuple(e.name for e in spec.report_players().values()) if hasattr(spec, "report_players") else ()
     k = pols.index(rp) if rp in pols else len(pols)
-    weaker = tuple(p for p in pols[:k] if p != rp)
+    weaker = tuple(p for p in pols[:k] if p != rp and p not in per_count)
     heuristics = tuple(dict.fromkeys((spec.heuristic_player, *weaker))) if spec.heuristic_player else weaker
-    strong = tuple(p for p in pols[k + 1:] if p not in heuristics)
+    strong = tuple(dict.fromkeys(p for p in (*pols[k + 1:], *per_count) if p not in heuristics and p != rp))
     return heuristics, strong
 
 

@@ -172,17 +172,26 @@ def methods_note(findings: Sequence[Finding]) -> str:
     >>> fs = [Finding("difference", "a", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"),
     ...       Finding("estimate", "b", 3.0, 2.0, 4.0, n=50, test="t interval")]
     >>> methods_note(fs)
-    'Method: 1 Wilson interval; 2 t interval (95% intervals; p- and q-values in the findings CSV).'
+    'Method: finding 1, Wilson interval; finding 2, t interval (95% intervals; p- and q-values in the findings CSV).'
+    >>> methods_note([Finding("exact", "a", 1.0, 1.0, 1.0, n=0), Finding("exact", "b", 2.0, 2.0, 2.0, n=0)])
+    'Method: findings 1 and 2, exact (no sampling error) (p- and q-values in the findings CSV).'
     """
     groups: dict[str, list[int]] = {}
     for i, f in enumerate(findings, 1):
-        groups.setdefault(f.test or ("exact" if f.kind == "exact" else "interval"), []).append(i)
+        groups.setdefault(f.test or ("exact (no sampling error)" if f.kind == "exact" else "interval"), []).append(i)
     if not groups:
         return ""
-    body = "; ".join(f"{', '.join(map(str, ix))} {t}" for t, ix in groups.items())
+    body = "; ".join(f"{_numbered(ix)}, {t}" for t, ix in groups.items())
     conf = {f"{100 * f.confidence:g}%" for f in findings if f.kind != "exact"}
     level = f"{'/'.join(sorted(conf))} intervals; " if conf else ""
     return f"Method: {body} ({level}p- and q-values in the findings CSV)."
+
+
+def _numbered(ix: list[int]) -> str:
+    """``finding 1``, ``findings 1 and 2``, ``findings 1, 2 and 4``."""
+    if len(ix) == 1:
+        return f"finding {ix[0]}"
+    return f"findings {', '.join(map(str, ix[:-1]))} and {ix[-1]}"
 
 
 def _pq(x: float) -> str:

@@ -27,7 +27,9 @@ The first compile of a game's kernels is announced once per process, before it s
 later runs reuse it".  numba raises its "numba:compile" event only when the function is neither in memory
 nor in the on-disk cache (or its cache entry is stale), so the message appears exactly when the user waits
 for the compiler.  A module (or its game package) names what it compiles and how long that typically takes
-with ``COMPILE_NOTICE = (label, seconds)``; the CLI shows the message on stderr, a Python user sees it with
+with ``COMPILE_NOTICE = (label, seconds)``; the CLI shows the message on stderr.  A Python user sees the same
+sentence once per kernel group as a :class:`~pyradice_lab.engine.notices.CompileWarning` (a ``UserWarning``;
+``warnings.simplefilter("ignore", pyradice_lab.CompileWarning)`` silences it), and on the logger with
 ``logging.basicConfig(level=logging.INFO)``.
 
 Examples
@@ -168,6 +170,17 @@ def _notice_text(label: str, seconds: float | None) -> str:
     return f"compiling {label} once{about}; later runs reuse it"
 
 
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside numba and this package (the user's call that compiles)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if not (name.startswith(("numba", "pyradice_lab.")) or name in {"pyradice_lab", "contextlib", "functools"}):
+            return level
+        frame, level = frame.f_back, level + 1
+    return 2
+
+
 class _CompileNotice(_event.Listener):
     """Logs, once per label and process, when numba starts compiling a cached kernel of this package."""
 
@@ -201,7 +214,14 @@ class _CompileNotice(_event.Listener):
             first = label not in self.announced
             self.announced.add(label)
         if first:
-            _log.info(_notice_text(label, seconds))
+            text = _notice_text(label, seconds)
+            _log.info(text)
+            import warnings
+
+            from .notices import CompileWarning
+
+            # the Python user's one line (logging is often unconfigured); silence it by its category
+            warnings.warn(text, CompileWarning, stacklevel=_caller_level())
 
     def on_end(self, event):
         self._local.depth = max(0, getattr(self._local, "depth", 1) - 1)

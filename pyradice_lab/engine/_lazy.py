@@ -24,7 +24,7 @@ __all__ = ["attach", "lazy_names", "ROLE_MODULES"]
 
 #: The modules every game package has (one role, one file name; see docs/architecture.md), reachable as attributes.
 ROLE_MODULES = ("components", "rules", "kernel", "sim", "odds", "policies", "analysis", "sweeps", "pages", "metrics", "cli",
-                "bench", "checks", "levers")
+                "bench", "checks", "levers", "strength")
 
 
 def attach(namespace: dict, names: Mapping[str, Iterable[str]], submodules: Iterable[str] = ()

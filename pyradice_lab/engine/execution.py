@@ -69,6 +69,7 @@ from ._execution_workers import (
     watch_parent,
 )
 from .limits import MAX_JOBS  # the largest n_jobs accepted (a larger one is a typo, not a machine)
+from .notices import announce, announcing, intro
 
 __all__ = ["BACKENDS", "DASK_UNSET_WORKER_ENV", "local_cluster", "MAX_JOBS", "DASK_CONNECT_TIMEOUT", "Execution", "check_execution", "Pool", "run_blocks",
            "Progress", "watch_parent", "loky_config", "stop_worker_processes", "block_seeds", "game_blocks",
@@ -354,17 +355,24 @@ class Pool:
                 executor.shutdown(wait=True)
 
     def map(self, fn: Callable, args: Sequence[tuple], *, keys: Sequence | None = None, desc: str = "",
-            sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = ()) -> list:
+            sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = (),
+            cost: dict | None = None) -> list:
         """``[fn(*a) for a in args]``, computed on the pool; with ``keys`` (one JSON-able description of what
         each block *is*, seeds included) and a ``cache_dir``, finished blocks are stored and reused while the
         code of ``fn`` and of the functions ``code`` (what ``fn`` reaches by name, e.g. a game's simulation)
         is unchanged.
 
-        ``sizes`` (games per block) feed the progress line."""
-        return list(self.imap(fn, args, keys=keys, desc=desc, sizes=sizes, unit=unit, code=code))
+        ``sizes`` (games per block) feed the progress line.  ``cost``: ``{"game": ..., "policies": ...,
+        "players": ..., "per_block": games played per block if not ``sizes``, "factor": games played per game
+        of ``sizes`` (2 for a paired comparison)}``: the cost of the blocks still to
+        compute is estimated from the game's cost table and said before any block starts
+        (:func:`pyradice_lab.engine.notices.announce`: logged, and the progress display's estimate); the calls
+        inside the blocks say nothing more."""
+        return list(self.imap(fn, args, keys=keys, desc=desc, sizes=sizes, unit=unit, code=code, cost=cost))
 
     def imap(self, fn: Callable, args: Sequence[tuple], *, keys: Sequence | None = None, desc: str = "",
-             sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = ()) -> Iterator:
+             sizes: Sequence[int] | None = None, unit: str = "games", code: Sequence[Callable] = (),
+             cost: dict | None = None) -> Iterator:
         """As :meth:`map`, yielding the results in block order as soon as each is available."""
         ex = self.execution
         args = list(args)
@@ -386,9 +394,14 @@ class Pool:
         if store is not None:
             store.cache.warn()
         size = (lambda i: int(sizes[i])) if sizes is not None else (lambda i: 0)
-        progress = Progress(n, desc=desc, enabled=ex.progress and n > 0, unit=unit, done=n - len(todo))
+        said = self._announce(desc, cost, [size(i) for i in todo]) if cost is not None and todo else None
+        progress = Progress(n, desc=desc, enabled=ex.progress and n > 0, unit=unit, done=n - len(todo),
+                            estimate=None if said is None else said.wall_seconds,
+                            intro="" if said is None else intro(said.sentence()))
         progress.count = sum(size(i) for i in results)
         nxt = 0
+        quiet = announcing()
+        quiet.__enter__()
         try:
             while nxt < n and nxt in results:
                 yield results.pop(nxt)
@@ -404,9 +417,19 @@ class Pool:
                     yield results.pop(nxt)
                     nxt += 1
         finally:
+            quiet.__exit__(None, None, None)
             progress.close()
             if store is not None:
                 store.close()
+
+    def _announce(self, desc: str, cost: dict, sizes: list[int]):
+        """Say the estimated cost of the blocks still to compute (``cost``: see :meth:`map`)."""
+        cost = dict(cost)
+        per_block = int(cost.pop("per_block", 0) or 0)
+        factor = int(cost.pop("factor", 1))
+        games = factor * (sum(sizes) if any(sizes) else per_block * len(sizes))
+        workers = self.execution.n_jobs if self.execution.parallel else 1
+        return announce(desc or "work", games, workers=min(workers, len(sizes)), **cost)
 
 
 def run_blocks(fn: Callable, args: Sequence[tuple], *, n_jobs=1, backend="loky", scheduler=None, progress=False,

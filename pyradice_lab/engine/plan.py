@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["ReportPlan", "StrengthPlan", "BenchPlan", "COMPILE_TASKS", "CLI_LADDERS"]
+__all__ = ["ReportPlan", "StrengthPlan", "BenchPlan", "Question", "COMPILE_TASKS", "CLI_LADDERS"]
 
 #: the report tasks a game's kernels can be compiled by: its section, its strength part, or none stated
 COMPILE_TASKS = ("", "section", "strength")
@@ -137,6 +137,10 @@ class BenchPlan:
         Keyword arguments of :func:`pyradice_lab.design.multifidelity.multifidelity` (``metric``,
         ``strong_games``, ...) for the row "variance-reduction factor of the multi-fidelity estimate at equal
         CPU"; None: no such row.
+    cost : mapping of str to float
+        CPU seconds of one game with every seat playing that policy, at the game's default player count (compiled
+        engine, warm, measured): the cost table every long entry point estimates its cost from before it starts
+        (:mod:`pyradice_lab.engine.notices`).
     """
 
     cold: Mapping | None = None
@@ -146,6 +150,7 @@ class BenchPlan:
     first_use_extra: tuple[tuple[str, Mapping], ...] = ()
     execution: Mapping[str, tuple[Mapping, int]] = field(default_factory=dict)
     multifidelity: Mapping | None = None
+    cost: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self):
         for name in ("cold", "memory", "multifidelity"):
@@ -161,3 +166,68 @@ class BenchPlan:
             if not (isinstance(call, tuple) and len(call) == 2 and isinstance(call[0], Mapping)
                     and isinstance(call[1], int)):
                 raise ValueError(f"execution[{entry!r}] must be (kwargs, blocks), got {call!r}")
+        for policy, seconds in dict(self.cost).items():
+            if not (isinstance(policy, str) and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                    and seconds > 0):
+                raise ValueError(f"cost must map policy names to positive CPU seconds per game, got "
+                                 f"{policy!r}: {seconds!r}")
+
+
+@dataclass(frozen=True)
+class Question:
+    """A designer question a game answers in one CLI call, ``pyradice-lab <game> <name> --policies P``: one of the
+    game's experiment functions, run under a chosen player, its table ranked by an estimate with its 95% CI.
+    A game declares them in ``plan.py`` as ``QUESTIONS`` (name -> Question; the contract part ``questions``).
+
+    Attributes
+    ----------
+    help : str
+        One line for ``--help``.
+    target : str
+        ``"module:function"`` in the game's package, called ``fn(games, players, policies, rng=, components=)``.
+    value : str
+        The estimate column the table is ranked by (its ``_ci_low`` / ``_ci_high`` columns give the CI).
+    label : tuple of str
+        The columns that name a row (``("goal", "goal_name")``).
+    first, last : str
+        What the lowest and the highest row are ("hardest goal", "easiest goal").
+    unit : str
+        ``"%"`` (a probability shown in percent) or the value's unit.
+    many : bool
+        Whether ``policies`` is a sequence of players (each a row block) rather than one player for every seat.
+    where : str
+        A boolean column: only its true rows are ranked (the others are listed after them).
+    games : int
+        The default number of games.
+    runs : int
+        How many runs of ``games`` games the function plays (its cost, said before the work, is ``runs x games``
+        games of the player).
+
+    >>> q = Question("hardest goal", "analysis:goal_rates", "p_met", ("goal",), "hardest goal", "easiest goal")
+    >>> q.target
+    'analysis:goal_rates'
+    """
+
+    help: str
+    target: str
+    value: str
+    label: tuple[str, ...]
+    first: str
+    last: str
+    unit: str = ""
+    many: bool = False
+    where: str = ""
+    games: int = 500
+    runs: int = 1
+
+    def __post_init__(self):
+        module, sep, fn = self.target.partition(":")
+        if not sep or not module or not fn:
+            raise ValueError(f"target must be 'module:function' in the game's package, got {self.target!r}")
+        if isinstance(self.label, str) or not self.label:
+            raise ValueError(f"label must be a tuple of column names, got {self.label!r}")
+        object.__setattr__(self, "label", tuple(self.label))
+        for name in ("games", "runs"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")

@@ -116,6 +116,7 @@ CONTRACT_MODULES = {
     "checks": "checks",          # CHECKS: the robustness checks of the game's findings
     "levers": "levers",          # LEVERS: the balance levers
     "plan": "plan",              # PLAN: the report plan (strength part, first wave); BENCH: the bench rows
+    "strength": "strength",      # REPORT_PLAYERS: the report player per player count and its ladder
     "advisor": "advisor",        # Position, load_position, position_from_game, advise
     "desk": "desk",              # DESK: the web desk
     "analysis": "analysis",      # experiments -> data + findings
@@ -132,6 +133,8 @@ CONTRACT_PARTS = {
     "levers": ("levers", "LEVERS"),
     "plan": ("plan", "PLAN"),
     "bench_plan": ("plan", "BENCH"),
+    "questions": ("plan", "QUESTIONS"),
+    "report_players": ("strength", "REPORT_PLAYERS"),
     "desk": ("desk", "DESK"),
     "position": ("advisor", "Position"),
     "load_position": ("advisor", "load_position"),
@@ -190,8 +193,10 @@ class GameSpec:
     unrestrictable : tuple of str
         Registered policies that take no restriction (e.g. Purramid's exact ``optimal``).
     report_player : str
-        The strongest player affordable at report scale: every finding a designer may act on (a component or
-        the start player) is measured with it.  Empty: the last (strongest) registered policy.
+        The strongest player affordable at report scale at the game's ``default_players``: every finding a
+        designer may act on (a component or the start player) is measured with it.  Empty: the last (strongest)
+        registered policy.  At another player count the game's ``strength.REPORT_PLAYERS`` may name another
+        (:meth:`report_player_at`, :mod:`pyradice_lab.engine.reportplayers`).
     heuristic_player : str
         The fast heuristic shown beside the report player as a sensitivity column.  Empty: the first
         registered policy.
@@ -237,6 +242,28 @@ class GameSpec:
             object.__setattr__(self, "heuristic_player", self.policies[0])
         if not isinstance(self.default_players, int) or self.default_players < 0:
             raise ValueError(f"default_players must be a positive int (0: not stated), got {self.default_players!r}")
+
+    # -- the report player per player count (the game's strength.REPORT_PLAYERS) ----------------------------------
+    def report_players(self) -> dict:
+        """player count -> :class:`~pyradice_lab.engine.reportplayers.ReportPlayer`, as the game declares them in
+        ``strength.py`` (empty: the game declares none; every count then plays :attr:`report_player`)."""
+        from .reportplayers import coerce_report_players
+
+        return coerce_report_players(self.part("report_players", {}))
+
+    def report_player_entry(self, players: int | None = None):
+        """The :class:`~pyradice_lab.engine.reportplayers.ReportPlayer` the game declares for ``players`` (None:
+        ``default_players``), or None when it declares none for that count."""
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 1):
+            raise ValueError(f"players must be a positive int or None, got {players!r}")
+        return self.report_players().get(self.default_players if players is None else players)
+
+    def report_player_at(self, players: int | None = None) -> str:
+        """The report player at ``players`` (None: ``default_players``): the game's ``strength.REPORT_PLAYERS``
+        entry for that count, else :attr:`report_player` (the default count's player, as before per-count
+        players)."""
+        entry = self.report_player_entry(players)
+        return entry.name if entry is not None else self.report_player
 
     # -- the contract's parts, each declared in the game's own package and found by name ------------------------
     def module(self, role: str):

@@ -314,8 +314,10 @@ def _run_cell(fn, params, trials, entropy, spawn_key, parent_pid=None):
 
 def _iter_results(fn, todo, trials, entropy, execution) -> Iterator[tuple[int, dict]]:
     from .execution import Pool
+    from .notices import announcing
 
-    with Pool(execution=execution) as pool:  # loky workers watch this process (execution.watch_parent)
+    # loky workers watch this process (execution.watch_parent); the games inside the cells say no cost of their own
+    with Pool(execution=execution) as pool, announcing():
         yield from pool.imap_unordered(_run_cell, ((i, (fn, params, trials, entropy, key))
                                                   for i, params, key in todo))
 
@@ -422,8 +424,13 @@ def run_sweep(
     if cache is not None:
         cache.warn()
 
+    from .notices import announce_sweep, intro
+
+    said = announce_sweep(fn, [params for _, params, _ in todo], trials,
+                          workers=execution.n_jobs if execution.parallel else 1)
     bar = Progress(len(cells), done=len(results), enabled=bool(progress), desc=getattr(fn, "__name__", "sweep"),
-                   what="cells")
+                   what="cells", estimate=None if said is None else said.wall_seconds,
+                   intro="" if said is None else intro(said.sentence()))
     try:
         for i, out in _iter_results(fn, todo, trials, entropy, execution):
             results[i] = out

@@ -63,7 +63,8 @@ def figure_placement_odds(res: ExperimentResult):
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for c, mk in zip((1, 2, 3), ("o", "s", "^")):
         ax.plot(tab.index, tab[c], marker=mk, label=f"{c} meerkat{'s' if c > 1 else ''} (3: or the queen), reroll")
-        ax.plot(no.index, no[c], marker=mk, ls=":", color=ax.lines[-1].get_color(), alpha=0.7)
+        ax.plot(no.index, no[c], marker=mk, ls=":", color=ax.lines[-1].get_color(), alpha=0.7,
+                label=f"{c} meerkat{'s' if c > 1 else ''}, no reroll (dotted)")
     ax.set_xlabel("desert tile")
     ax.set_ylabel("P(can place on the tile)")
     ax.set_xticks(range(3, 13))
@@ -81,11 +82,13 @@ def figure_tile_fairness(res: ExperimentResult):
     x = np.arange(10)
     width = 0.8 / len(sweep)
     for k, (b, _, fair) in enumerate(sweep):
-        ax.bar(x - 0.4 + width * (k + 0.5), fair["points_per_piece"], width,
+        ppp = fair["points_per_piece"]
+        ax.bar(x - 0.4 + width * (k + 0.5), ppp, width, capsize=2,   # Monte Carlo: every bar its 95% CI
+               yerr=[ppp - fair["points_per_piece_ci_low"], fair["points_per_piece_ci_high"] - ppp],
                label=f"exponent {b:g}{' (packaged values)' if k == k1 else ''}: CV {cvs[k]:.2f}")
     ax.set_xticks(x, [f"{t}\n{base.loc[base.tile == t, 'values'].iloc[0]}" for t in tiles], fontsize=7)
     ax.set_xlabel("desert tile and its packaged values")
-    ax.set_ylabel("points paid per piece committed")
+    ax.set_ylabel("points paid per piece committed (95% CI)")
     ax.legend(fontsize=7)
     return fig
 
@@ -169,7 +172,9 @@ def figure_rule_readings(res: ExperimentResult):
     ax.errorbar(x, df.start_change, yerr=[df.start_change - df.start_change_ci_low,
                                           df.start_change_ci_high - df.start_change], fmt="o", capsize=4,
                 label="change of the start player's win share (option - literal)")
-    ax.bar(x, df.winner_changed_rate, 0.4, alpha=0.35, label="share of games with another winner")
+    w = df.winner_changed_rate
+    ax.bar(x, w, 0.4, alpha=0.35, yerr=[w - df.winner_changed_rate_ci_low, df.winner_changed_rate_ci_high - w],
+           capsize=2, label="share of games with another winner (95% CI)")
     ax.axhline(0, color="0.4", lw=0.8)
     ax.set_xticks(x, labels, fontsize=6)
     ax.set_ylabel("share of games / change of share")

@@ -24,7 +24,12 @@ PLAN = ReportPlan(policies=("random_legal", "automa", "automa:H", "heuristic", "
 
 #: The uniform bench rows: the game's own bench has its cold first-call row (``bench.first_call_cold``: the same
 #: call, CPU of the whole fresh process); memory with 2 random_legal players and the automa.
+#: ``cost``: CPU seconds of one game, every seat playing that policy, 3 players, compiled engine warm (measured
+#: 2026-12-06 on the shared 2-core machine under a load of 5-7, so the search players perhaps 2x high): what long
+#: calls estimate their cost from.  The automa levels are ladder seats of the automa (a fast rule player).
 BENCH = BenchPlan(cold=None, first_call={},
                   memory={"players": 2, "automa": True, "policies": "random_legal"},
                   memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200},
-                  multifidelity={"metric": "hazards_per_game", "strong_games": 40, "cheap_games": 80})
+                  multifidelity={"metric": "hazards_per_game", "strong_games": 40, "cheap_games": 80},
+                  cost={"random_legal": 0.00015, "automa": 0.00015, "heuristic": 0.00052, "greedy": 0.00048,
+                        "expectimax": 0.0055, "mcts_late": 0.13, "mcts": 1.3, "mcts_v2": 0.15})

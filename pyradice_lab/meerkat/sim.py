@@ -128,6 +128,9 @@ def simulate_games(n_games: int, players: int = 3, automa: bool | None = None, p
     from ..engine.execution import check_execution
 
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    from ..engine.notices import announce_games
+
+    announce_games("meerkat", n_games, policies, players, workers=execution.n_jobs if execution.parallel else 1)
 
     def told(df):
         from ..engine.assumptions import frame_assumptions
@@ -413,8 +416,11 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
                     **kwargs) -> pd.DataFrame:
     """Play ``n_games`` games with ``policies[s]`` in seat ``s``; the :func:`outcomes` frame, policies named
     as given.  One entry may be an automa (:data:`AUTOMA_LEVELS`): it takes the last seat, as the rules
-    require (it always plays last), the others keep their order.  ``kwargs`` go to :func:`simulate_games`.
-    Used by :mod:`pyradice_lab.design.strength`."""
+    require (it always plays last), the others keep their order.  ``automa=True`` (a keyword, e.g. a ladder's
+    ``game_kwargs={"automa": True}``) adds the automa to a lineup of human players only: two policies then play
+    the rules' 2-player game (2 players + the automa, seat 3 named ``"automa"``); without it a lineup of humans
+    plays alone (2 players: the extension the rules do not describe).  Other ``kwargs`` go to
+    :func:`simulate_games`.  Used by :mod:`pyradice_lab.design.strength`."""
     from ..engine.outcomes import relabel_policies
     from .components import coerce_components
 
@@ -423,12 +429,19 @@ def lineup_outcomes(policies, n_games: int, *, rng=None, progress: bool = False,
     autos = [i for i, lv in enumerate(levels) if lv is not None]
     if len(autos) > 1:
         raise ValueError(f"policies: at most one automa per game, got {[pols[i] for i in autos]}")
+    add = kwargs.pop("automa", None)
+    if add is not None and not isinstance(add, bool):
+        raise ValueError(f"automa must be True, False or None, got {add!r}")
+    if add is False and autos:
+        raise ValueError(f"automa: False, but the lineup seats an automa ({pols[autos[0]]})")
     humans = [p for i, p in enumerate(pols) if i not in autos]
     labels = [p if isinstance(p, str) else "heuristic*" for p in humans] + [pols[i] for i in autos]
+    if add and not autos:
+        labels.append("automa")
     if autos and levels[autos[0]]:
         comp = coerce_components(components)
         components = comp.replace({"automa.die_faces": [levels[autos[0]]] * 6})
-    df = simulate_games(n_games, players=len(humans), automa=bool(autos), policies=humans, rng=rng,
+    df = simulate_games(n_games, players=len(humans), automa=bool(autos) or bool(add), policies=humans, rng=rng,
                         progress=progress, components=components, **kwargs)
     return relabel_policies(outcomes(df), labels)
 

@@ -196,9 +196,11 @@ def stop_or_continue(quick: bool = False, side: str = "A") -> Answer:
         one = df[(df["situation"] == sit) & (df["dice_left"] == 1)]
         if len(one):
             r = one.iloc[0]
-            findings.append(_exact(f"expected tiles this turn if continuing with one die left, {sit}",
-                                   r["continue_value"], null=float(r["stop_value"]), null_label="stopping",
-                                   unit="tiles", player="exact optimum"))
+            # said as a change ("0.40 tiles less"), not "1.00 tiles below stopping of 1.00 tiles"
+            findings.append(_exact(f"expected tiles this turn from rolling the last die instead of stopping, {sit} "
+                                   f"(stopping keeps {float(r['stop_value']):.2f} tiles)",
+                                   float(r["continue_value"]) - float(r["stop_value"]), null=0.0, unit="tiles",
+                                   player="exact optimum"))
     return Answer("With dice on the board, should I stop or roll again?", df, findings, exact=True,
                   info={"side": side, "yarn_value": load_game_config().yarn_value})
 
@@ -210,7 +212,7 @@ def play_games(n_games: int, seed=0, *, policies: str = GAME_POLICY, n_jobs: int
     policy = _renamed_policy(policies, policy, "play_games")
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 2:
         raise ValueError(f"n_games must be an integer >= 2, got {n_games!r}")
-    return game_cells(n_games=int(n_games), policy=policy, seed=seed, n_jobs=n_jobs)
+    return game_cells(n_games=int(n_games), policies=policy, seed=seed, n_jobs=n_jobs)
 
 
 def _renamed_policy(policies, policy, where: str):
@@ -283,8 +285,8 @@ def game_answers(n_games, seed, *, strong_games=None, player: str | None = None,
     strong_games = n_games if strong_games is None else strong_games
     s_heur, s_strong = seed_sequence(seed).spawn(2)
     where = dict(n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
-    heur = game_cells(n_games=n_games, policy=heuristic, seed=s_heur, **where)
-    strong = game_cells(n_games=strong_games, policy=player, seed=s_strong, **where)
+    heur = game_cells(n_games=n_games, policies=heuristic, seed=s_heur, **where)
+    strong = game_cells(n_games=strong_games, policies=player, seed=s_strong, **where)
     out = []
     for answer in (seat_advantage, game_length, side_a_vs_b):
         ans, base = answer(strong), answer(heur)
@@ -500,7 +502,7 @@ def strong_play_games(size="report", seed=0, *, n_jobs: int = 1, progress: bool 
     players_opt = tuple(p for p in (2, 3, 4) if sz["optimal"][p])
     players_gap = tuple(p for p in (2, 3, 4) if sz["gap"][p])
     if optimal is None:
-        optimal = game_cells(players_opt, n_games=sz["optimal"], policy="optimal", seed=s_opt, **where)
+        optimal = game_cells(players_opt, n_games=sz["optimal"], policies="optimal", seed=s_opt, **where)
     else:
         players_opt = tuple(sorted(set(optimal["players"])))
     return {"heuristic": game_cells(players_opt, n_games=sz["heuristic"], seed=s_heur), "optimal": optimal,

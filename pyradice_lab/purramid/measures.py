@@ -86,14 +86,22 @@ def press_your_luck(side: str = "A", objective="tiles", *, components=None) -> p
 
 
 # ------------------------------------------------------------------------------------------ games
-def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: str = GAME_POLICY,
+def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policies: str = GAME_POLICY,
                seed=0, *, n_jobs: int = 1, progress: bool = False, components=None, backend: str = "loky",
-               scheduler=None, cache_dir=None) -> pd.DataFrame:
+               scheduler=None, cache_dir=None, policy=None) -> pd.DataFrame:
     """Simulate ``n_games`` per (players, side) -- an int, or ``{players: n}`` -- with every seat playing
-    ``policy`` (``"optimal"`` too); one row per game (``simulate_games`` rows, concatenated).  ``n_jobs``,
+    ``policies`` (one name; ``"optimal"`` too; ``policy=``, its old name, is accepted for one release with a
+    DeprecationWarning); one row per game (``simulate_games`` rows, concatenated).  ``n_jobs``,
     ``backend``, ``scheduler``, ``cache_dir``: where the games are played (:mod:`pyradice_lab.engine.execution`;
     the same games whatever they are)."""
     from .sim import simulate_games
+
+    if policy is not None:
+        import warnings
+
+        warnings.warn("game_cells: policy= is renamed policies= (the old name is removed in the next release)",
+                      DeprecationWarning, stacklevel=2)
+        policies = policy
 
     comp = coerce_components(components)
     cells = [(p, s) for p in players_list for s in sides]
@@ -102,7 +110,7 @@ def game_cells(players_list=(2, 3, 4), sides=("A", "B"), n_games=1000, policy: s
     for (p, s), q in zip(cells, seqs):
         n = n_games[p] if isinstance(n_games, dict) else n_games
         if n:
-            frames.append(simulate_games(n, players=p, layout=s, policies=policy, rng=q, n_jobs=n_jobs,
+            frames.append(simulate_games(n, players=p, layout=s, policies=policies, rng=q, n_jobs=n_jobs,
                                          progress=progress, components=comp, backend=backend, scheduler=scheduler,
                                          cache_dir=cache_dir))
     return pd.concat(frames, ignore_index=True)
@@ -244,11 +252,19 @@ def side_table(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, policy: str = GAME_POLICY,
-                     seed=0, *, components=None) -> list[int]:
-    """Boards (covered masks) met at the start of turns of simulated games, spread over the game."""
+def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, policies: str = GAME_POLICY,
+                     seed=0, *, components=None, policy=None) -> list[int]:
+    """Boards (covered masks) met at the start of turns of simulated games, spread over the game, every seat
+    playing ``policies`` (``policy=``, its old name, is accepted for one release with a DeprecationWarning)."""
     from .policies import seat_policies
     from .rules import DiceStream, new_game, play_turn
+
+    if policy is not None:
+        import warnings
+
+        warnings.warn("sample_positions: policy= is renamed policies= (the old name is removed in the next "
+                      "release)", DeprecationWarning, stacklevel=2)
+        policies = policy
 
     gen = as_generator(seed)
     comp = coerce_components(components)
@@ -256,7 +272,7 @@ def sample_positions(side: str = "A", players: int = 4, n_positions: int = 8, po
     boards: list[int] = []
     while len(boards) < 4 * n_positions:
         g = new_game(players, L, components=comp)
-        pols = seat_policies(policy, players)
+        pols = seat_policies(policies, players)
         dice = DiceStream(gen)
         while not g.over and g.turns < 400:
             boards.append(g.covered)

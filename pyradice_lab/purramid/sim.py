@@ -240,6 +240,9 @@ def simulate_games(n_games: int, players: int = 4, layout="A", policies=None, rn
     if not isinstance(yarn_tokens, bool):
         raise TypeError(f"yarn_tokens must be True or False, got {yarn_tokens!r}")
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    from ..engine.notices import announce_games
+
+    announce_games("purramid", n_games, policies, players, workers=execution.n_jobs if execution.parallel else 1)
     comp = coerce_components(components)
     L = load_layout(layout, comp)
     cfg = comp.config

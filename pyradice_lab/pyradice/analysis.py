@@ -131,7 +131,9 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
     Seats of one game share a quarry, so the per-game share of seats meeting the goal is the sample (SE and
     Student-t CI over games).  ``blind_exact`` is the exact chance for a level filled blind
     (:func:`.odds.blind_goal_probability`); ``attainable`` is False for a token no level of that size can ever
-    meet (:meth:`.Setup.dead_goals`: exact; such a row's ``p_met`` is 0 by construction, not by play).
+    meet (:meth:`.Setup.dead_goals`: exact; such a row's ``p_met`` is 0 by construction, not by play).  Every column
+    holds one kind of value: ``p_met*`` probabilities, ``mean_score*`` the policy's mean score per seat (VP, the
+    same on each of its rows; before issue 45 it was a row of its own, level 0, with the score in ``p_met``).
     """
     n_games = _check_games(n_games)
     players = check_players(players)
@@ -145,18 +147,16 @@ def goal_rates(n_games: int, players: int = 2, policies: Sequence[str] = ("rando
         _check_policy(pol)
         df, arrays = simulate_games(n_games, players, setup, pol, rng=_child(root, i), return_arrays=True)
         runs[pol] = (df, arrays)
+        # the policy's mean score per seat: its own columns (a score is not a probability)
+        score = _est_cols("mean_score", mean_estimate(arrays["totals"].mean(axis=1)))
         for k, lvl in enumerate(GOAL_LEVELS):
             share = arrays["met"][:, :, k].mean(axis=1)
             code = setup.goals[k]
             tok = setup.catalogue.goals[code]
             rows.append({"policy": pol, "level": lvl, "goal": code, "goal_name": tok.name,
                          **_est_cols("p_met", mean_estimate(share), 0.0, 1.0),
-                         "blind_exact": blind[k], "attainable": lvl not in dead,
+                         "blind_exact": blind[k], "attainable": lvl not in dead, **score,
                          "n_games": n_games})
-        total = arrays["totals"].mean(axis=1)
-        rows.append({"policy": pol, "level": 0, "goal": "score", "goal_name": "mean score per seat",
-                     **_est_cols("p_met", mean_estimate(total)), "blind_exact": np.nan, "attainable": True,
-                     "n_games": n_games})
     out = pd.DataFrame(rows)
     return (out, runs) if return_runs else out
 
@@ -357,15 +357,15 @@ def goal_findings(df: pd.DataFrame, policy: str = "lookahead") -> list[Finding]:
                                  f"{r.goal_name} ({word} token)", null=float(r.blind_exact),
                                  null_label="a level filled blind", unit="%", test="t interval over games",
                                  player=policy, scale=1.0))
-    sc = df[df.level == 0].set_index("policy")
+    sc = df.drop_duplicates("policy").set_index("policy")
     if policy != "greedy" and {policy, "greedy"} <= set(sc.index):
         a, b = sc.loc[policy], sc.loc["greedy"]
-        d = float(a.p_met - b.p_met)
-        se = float(np.hypot(a.p_met_se, b.p_met_se))
+        d = float(a.mean_score - b.mean_score)
+        se = float(np.hypot(a.mean_score_se, b.mean_score_se))
         out.append(Finding("difference", f"mean score per seat with {policy} instead of greedy", d, d - Z95 * se,
                            d + Z95 * se, n=int(min(a.n_games, b.n_games)), null=0.0, unit="VP",
                            test="normal interval of a difference", player=f"{policy} vs greedy, every seat",
-                           scale=float(b.p_met)))
+                           scale=float(b.mean_score)))
     for r in df[(df.level > 0) & ~df.attainable].drop_duplicates("level").itertuples():
         out.append(Finding("exact", f"chance of ever meeting the level-{r.level} goal {r.goal} {r.goal_name}", 0.0,
                            0.0, 0.0, n=0, unit="%", component=f"goal token {r.goal} on level {r.level}"))

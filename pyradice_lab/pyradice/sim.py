@@ -348,6 +348,9 @@ def simulate_games(n_games: int, players: int = 2, setup: Setup | None = None, p
     from ..engine.execution import Progress, check_execution
 
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    from ..engine.notices import announce_games
+
+    announce_games("pyradice", n_games, policies, players, workers=execution.n_jobs if execution.parallel else 1)
     if execution.parallel or execution.cache_dir is not None:
         from ..engine.execution import simulate_blocks
 

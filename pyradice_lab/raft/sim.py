@@ -145,6 +145,9 @@ def simulate(n_games: int, players: int = 3, variant: str = "standard", policies
     n_games = check_result_size(_check_int(n_games, "n_games", 1), ROW_BYTES, name="n_games")
     chunk = _check_int(chunk, "chunk", 1)
     execution = check_execution(n_jobs, backend, scheduler, progress=progress, cache_dir=cache_dir)
+    from ..engine.notices import announce_games
+
+    announce_games("raft", n_games, policies, players, workers=execution.n_jobs if execution.parallel else 1)
     n_jobs = execution.n_jobs
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")

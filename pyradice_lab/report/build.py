@@ -78,6 +78,7 @@ from ..engine.sweep import (
     temporary_prefix,
     watch_parent,
 )
+from .players import add_margin_notes
 
 __all__ = ["Text", "FigureItem", "Table", "ExperimentResult", "Section", "ReportContext", "write_pdf",
            "build_report", "save_experiment", "DEFAULT_REPORT", "format_table", "figure_png", "RasterFigure",
@@ -149,7 +150,7 @@ def _build_section(name: str, builder, ctx: ReportContext, parent_pid: int | Non
     if parent_pid is not None:
         watch_parent(parent_pid)  # a worker process: exit if the report is killed
     t0, c0 = time.perf_counter(), time.process_time()
-    sec = builder(ctx)
+    sec = add_margin_notes(builder(ctx))  # issue 48: a report player's margin note beside the findings it measured
     rasterise(sec)
     sec.seconds = time.perf_counter() - t0
     sec.cpu_seconds = time.process_time() - c0
@@ -417,7 +418,12 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
     remove_stale_temporaries(root)
     stage = Path(tempfile.mkdtemp(prefix=temporary_prefix() + "run-", dir=root))
     ctx = ReportContext(quick=quick, seed=int(seed), n_jobs=1, out_dir=stage)
-    bar = Progress(len(builders), desc="report", what="tasks (sections, checks, proposals)", enabled=progress)
+    from ..engine.notices import intro
+    from ._cost import report_cost
+
+    said = report_cost(quick, names, len(builders), n_jobs)
+    bar = Progress(len(builders), desc="report", what="tasks (sections, checks, proposals)", enabled=progress,
+                   estimate=said[1], intro=intro(said[0]))
     try:
         # the robustness checks (full report only) test claims: a check starts once a finished section shows a
         # finding it assesses that could claim, sized by those claims (design.checks.needed_checks), in the same

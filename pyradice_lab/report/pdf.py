@@ -130,7 +130,42 @@ def _fmt_n(n, unit: str = "games") -> str:
     return f"{n:,}" + (f" {unit}" if unit != "games" else "")
 
 
-def _experiment(exp: ExperimentResult, story: _Story) -> None:
+def experiment_assumptions(exp: ExperimentResult, seed=None) -> str:
+    """The assumptions of an experiment's findings, as every CLI output states them: the components played (file
+    and content hash: the report plays the packaged components of the game the experiment belongs to), the
+    players its findings name, the seed and the games.
+
+    >>> from pyradice_lab.engine.findings import Finding
+    >>> exp = ExperimentResult("nogame_x", "X", "", None, None, {"n_games": 500},
+    ...                        findings=[Finding("estimate", "a", 1.0, 0.5, 1.5, n=500, player="greedy")])
+    >>> experiment_assumptions(exp, "0/12")
+    'Assumptions: players greedy; seed 0/12; 500 games.'
+    """
+    from ..engine import registry
+    from ..engine.assumptions import components_label
+
+    parts = []
+    game = next((g for g in registry.games() if exp.name.startswith(g + "_")), None)
+    if game is not None:
+        try:
+            parts.append(f"components {components_label(game)}")
+        except (LookupError, ValueError, OSError):
+            pass
+    players = list(dict.fromkeys(f.player for f in exp.findings if f.player))
+    if players:
+        parts.append(f"players {'; '.join(players)}")
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    if exp.exact:
+        parts.append("exact (no games)")
+    else:
+        n = exp.resolved_sample_size()
+        if n is not None:
+            parts.append(_fmt_n(n, exp.sample_unit) if exp.sample_unit != "games" else f"{n:,} games")
+    return f"Assumptions: {'; '.join(parts)}." if parts else ""
+
+
+def _experiment(exp: ExperimentResult, story: _Story, seed=None) -> None:
     flow: list[Flowable] = [story.heading(exp.title, H2, 1)]
     if exp.question:
         flow += paragraphs("Question: " + exp.question, QUESTION)
@@ -144,7 +179,8 @@ def _experiment(exp: ExperimentResult, story: _Story) -> None:
         more = (f"{len(rest)} more finding{'s' if len(rest) > 1 else ''} ({claims or 'none'} claiming a difference) "
                 f"in {exp.name}/{exp.name}_findings.csv beside this PDF. ")
     if shown or more:  # the method of the findings above, footnote-sized (the sentences say what, not how)
-        flow.append(Paragraph(markup(more + methods_note(shown)), SMALL))
+        told = experiment_assumptions(exp, seed)
+        flow.append(Paragraph(markup(more + methods_note(shown) + (" " + told if told else "")), SMALL))
     if exp.method.strip():
         flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
@@ -215,7 +251,7 @@ def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
             flow += paragraphs(item.text) if item.text.strip() else []
             story.add(flow)
         elif isinstance(item, ExperimentResult):
-            _experiment(item, story)
+            _experiment(item, story, seed=sec.seed)
         elif isinstance(item, (FigureItem, RasterFigure)) or _is_mpl_figure(item):
             fi = item if isinstance(item, FigureItem) else FigureItem(item)
             _figure(fi.figure, story, fi.title, fi.caption)

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..engine.findings import game_heuristics, heuristic_only
 
-__all__ = ["heuristic_only_findings", "ReportPlayerWarning", "game_of", "check_report_players"]
+__all__ = ["heuristic_only_findings", "ReportPlayerWarning", "game_of", "check_report_players", "add_margin_notes"]
 
 _START = re.compile(r"\bstart[- ]player", re.IGNORECASE)
 
@@ -41,6 +41,23 @@ def game_of(experiment: str) -> str | None:
 
     head = str(experiment).split("_", 1)[0]
     return head if head in registry.games() else None
+
+
+def add_margin_notes(section):
+    """``section`` with each game's report-player margin notes beside the findings they concern (in place; returns
+    it): a finding measured with a game's report player at a count whose stored entry carries a ``margin_note``
+    (``<game>/strength.py``, :func:`~pyradice_lab.engine.reportplayers.with_margin_notes`), e.g. a strong player
+    barely above the heuristic at that count."""
+    from ..engine import registry
+    from ..engine.reportplayers import with_margin_notes
+    from ..engine.results import ExperimentResult
+
+    for item in getattr(section, "items", ()):
+        g = game_of(item.name) if isinstance(item, ExperimentResult) and item.findings else None
+        entries = registry.get_game(g).report_players() if g else {}
+        if any(e.margin_note for e in entries.values()):
+            item.findings = tuple(with_margin_notes(item.findings, entries))
+    return section
 
 
 def heuristic_only_findings(table: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,170 @@
+"""Cost before work and the compile warning (issue 45, parts 2 and 3): every long entry point says its estimated
+cost from its size before it starts (a logged line, the progress display's estimate, one CLI line on stderr), an
+ETA is shown only once it is stable, and a kernel compile is one warning of a category a user can silence.
+The tests check the messages, never a time."""
+
+from __future__ import annotations
+
+import io
+import logging
+import types
+import warnings
+
+import pytest
+
+import pyradice_lab as pl
+from pyradice_lab.engine import _jit, execution, notices, registry
+from pyradice_lab.engine.execution import Progress
+
+
+def _cost_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == notices.COST_LOGGER and r.levelno >= logging.INFO]
+
+
+# ------------------------------------------------------------------------------------------------ cost table
+def test_every_game_prices_its_report_and_heuristic_players():
+    for name, spec in registry.games().items():
+        if not spec.package.startswith("pyradice_lab."):
+            continue
+        for policy in (spec.report_player, spec.heuristic_player):
+            per_game, basis, unknown = notices.game_cost(name, policy)
+            assert unknown == () and per_game > 0, (name, policy)
+            assert basis == f"{policy}, {spec.default_players} players"
+
+
+def test_cost_scales_with_seats_and_mixes_line_ups():
+    one, _, _ = notices.game_cost("raft", "greedy", 3)
+    more, _, _ = notices.game_cost("raft", "greedy", 4)
+    assert more == pytest.approx(one * 4 / 3)
+    mixed, basis, _ = notices.game_cost("raft", ["greedy", "exact", "greedy"], 3)
+    table = registry.get_game("raft").part("bench_plan").cost
+    assert mixed == pytest.approx((2 * table["greedy"] + table["exact"]) / 3)
+    assert basis == "greedy, exact, 3 players"
+    assert notices.game_cost("raft", "fixed:0.8", 3)[0] == pytest.approx(table["fixed"])  # fixed:<s> is fixed
+    assert notices.game_cost("raft", "greedy/no_flag", 3)[0] == pytest.approx(one)   # a restricted player
+    assert notices.game_cost("raft", "nobody", 3) == (None, "nobody, 3 players", ("nobody",))
+
+
+def test_the_sentence_names_games_players_and_the_estimate():
+    c = notices.Cost("raft compare", 4000, 0.0024, "greedy, 3 players", workers=2)
+    assert c.sentence() == ("raft compare: 4,000 games of greedy, 3 players, estimated 9.6 CPU s (2.4 ms CPU a "
+                            "game, measured), about 4.8 s on 2 workers")
+    assert notices.Cost("x", 10, None, "mystery, 2 players", unknown=("mystery",)).sentence() == \
+        "x: 10 games of mystery, 2 players; cost not measured for mystery"
+    assert notices.duration(7560) == "2.1 h"
+
+
+def test_bench_plan_refuses_a_bad_cost_table():
+    from pyradice_lab.engine.plan import BenchPlan
+
+    with pytest.raises(ValueError, match="cost must map policy names to positive CPU seconds"):
+        BenchPlan(cost={"greedy": 0})
+
+
+# ------------------------------------------------------------------------------------------------ said first
+def test_compare_says_its_cost_once_before_the_first_block(caplog, monkeypatch):
+    caplog.set_level(logging.INFO, logger=notices.COST_LOGGER)
+    said_at_first_block = []
+    monkeypatch.setattr(execution, "after_block_hook", lambda i: said_at_first_block.append(len(_cost_lines(caplog))))
+    pl.compare("raft", None, None, "game_length", games=600, players=3, policies="greedy", rng=1)
+    lines = _cost_lines(caplog)
+    assert said_at_first_block[0] == 1 and len(lines) == 1   # before the work, and the games inside say nothing
+    assert lines[0].startswith("raft compare: 1,200 games of greedy, 3 players, estimated ")
+    assert "CPU a game, measured" in lines[0]
+
+
+def test_a_big_simulate_games_says_its_cost_a_small_one_stays_quiet(caplog, monkeypatch):
+    from pyradice_lab import raft
+
+    caplog.set_level(logging.INFO, logger=notices.COST_LOGGER)
+    raft.simulate_games(20, players=2, policies="greedy", rng=1)
+    assert _cost_lines(caplog) == []
+    monkeypatch.setattr(notices, "ANNOUNCE_SECONDS", 0.0)
+    raft.simulate_games(20, players=2, policies="greedy", rng=1)
+    assert _cost_lines(caplog) == [notices.Cost("raft simulate_games", 20, notices.game_cost("raft", "greedy", 2)[0],
+                                                "greedy, 2 players").sentence()]
+    with notices.announcing():  # inside an announced call: silent
+        raft.simulate_games(20, players=2, policies="greedy", rng=1)
+    assert len(_cost_lines(caplog)) == 1
+
+
+def test_a_games_sweep_says_its_cost(caplog):
+    caplog.set_level(logging.INFO, logger=notices.COST_LOGGER)
+    fn = registry.get_game("raft").sweeps["games"].fn.resolve()
+    pl.run_sweep(fn, {"players": [2, 3], "policy": ["greedy"]}, trials=10, seed=1, progress=False)
+    (line,) = _cost_lines(caplog)
+    assert line.startswith("raft sweep of 2 cells: 20 games of greedy, 2 players; greedy, 3 players, estimated")
+
+
+def test_the_cli_prints_the_cost_on_stderr(capsys, tmp_path):
+    from pyradice_lab import cli
+
+    variant = tmp_path / "v.toml"
+    rc = cli.main(["raft", "components", "--dump", str(variant)])
+    rc = cli.main(["raft", "compare", "--variant", str(variant), "--games", "40", "--players", "2", "--policies",
+                   "greedy", "--seed", "1", "--metric", "game_length", "--no-progress"])
+    err = capsys.readouterr().err.splitlines()
+    assert rc == 0
+    assert [x for x in err if "estimated" in x] == [next(x for x in err if x.startswith("pyradice-lab: raft compare: "
+                                                                                         "80 games of greedy"))]
+
+
+# ------------------------------------------------------------------------------------------------ progress
+def test_no_eta_until_the_rate_is_stable_the_estimate_before():
+    out = io.StringIO()
+    p = Progress(100, desc="ladder", file=out, tty=False, every=0, estimate=150, intro="ladder: said first")
+    assert out.getvalue().splitlines() == ["ladder: said first"]
+    for _ in range(4):  # 4 of 100 blocks: below 5%
+        p.update(1, 10)
+    assert out.getvalue().splitlines()[-1] == "ladder: done 4/100 blocks, 40 games, estimated 2.5 min"
+    p.update(1, 10)  # 5%: stable
+    assert ", ETA " in out.getvalue().splitlines()[-1] and "estimated" not in out.getvalue().splitlines()[-1]
+    resumed = Progress(10, file=io.StringIO(), tty=False, done=8)  # blocks read back from a cache do not count
+    resumed.update(1)
+    assert not resumed.stable and "ETA" not in resumed.line()
+
+
+# ------------------------------------------------------------------------------------------------ compile warning
+def _fake_compile(listener, module):
+    def kernel():  # pragma: no cover - never called
+        pass
+
+    kernel.__module__ = module
+    d = types.SimpleNamespace(py_func=kernel, _cache=type("FunctionCache", (), {})())
+    event = types.SimpleNamespace(data={"dispatcher": d, "args": (), "return_type": None})
+    listener.on_start(event)
+    listener.on_end(event)
+
+
+def test_a_compile_is_one_warning_per_kernel_group_that_a_user_can_silence():
+    import pyradice_lab.meerkat  # noqa: F401
+    import pyradice_lab.raft.tilting  # noqa: F401
+
+    assert issubclass(pl.CompileWarning, UserWarning)
+    listener = _jit._CompileNotice()
+    with pytest.warns(pl.CompileWarning) as caught:
+        _fake_compile(listener, "pyradice_lab.meerkat.kernel")
+        _fake_compile(listener, "pyradice_lab.meerkat.kernel")      # the same group again: nothing more
+        _fake_compile(listener, "pyradice_lab.raft.tilting")
+    assert [str(w.message) for w in caught] == [
+        "compiling the Meerkat engine once (about 25 s); later runs reuse it",
+        "compiling the Rocking Raft tilt model once (about 1 s); later runs reuse it"]
+    assert all(w.filename == __file__ for w in caught)   # it points at the user's call, not at numba
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", pl.CompileWarning)
+        _fake_compile(_jit._CompileNotice(), "pyradice_lab.meerkat.kernel")   # silenced: no error
+
+
+def test_the_progress_display_opens_with_the_cost_unless_the_logger_says_it(capsys, monkeypatch):
+    log = logging.getLogger(notices.COST_LOGGER)
+    before = log.level
+    try:
+        log.setLevel(logging.WARNING)
+        pl.compare("raft", None, None, "game_length", games=40, players=2, policies="greedy", rng=1, progress=True)
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("raft compare: 80 games of greedy, 2 players, estimated ")
+        log.setLevel(logging.INFO)   # the CLI, or a user's logging at INFO: said there, once
+        assert notices.intro("x") == ""
+    finally:
+        log.setLevel(before)
