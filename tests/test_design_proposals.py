@@ -340,3 +340,16 @@ def test_startable_runs_only_the_candidates_sure_to_be_among_the_reports_proposa
     # a candidate that will not run (not robust) takes no place
     secs = _sections("raft_card_fairness", big, _boat(2, -1.0, robust=None), small)
     assert [c.id for c in startable(secs, lambda c: False, max_proposals=2)] == [ids[0], ids[2]]
+
+
+def test_the_reports_path_splits_each_games_proposal_budget_without_growing_it():
+    """The grid and the joint search (with their verifications) share what the grid alone played before; the guards
+    play the re-check's games: every step together stays within the game's per-proposal budget."""
+    from pyradice_lab.design._balance_path import report_sizes
+
+    for b in [*P.proposal_budgets().values(), *P.player_budgets().values()]:
+        s = report_sizes(b, widen=True)
+        assert s.grid + s.joint == b.search and s.grid_verify + s.joint_verify <= b.verify
+        assert s.grid + 2 * s.grid_verify + s.joint + 2 * s.joint_verify + 2 * s.guards <= b.games == s.total
+        whole = report_sizes(b, widen=False)      # no declared ranges: the grid has it all, as before
+        assert (whole.grid, whole.grid_verify, whole.joint, whole.guards) == (b.search, b.verify, 0, b.recheck)
