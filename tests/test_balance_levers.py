@@ -148,3 +148,80 @@ def test_an_unreachable_objective_states_the_closest_point_the_levers_and_the_st
     assert "needs about -2 step(s) from the closest point: widen its range or add a lever" in text
     flat = _unreachable(_missed([0.541, 0.539, 0.542, 0.54]), ["the 2-player deal (4 candidates)"], ())
     assert "the metric follows none of them clearly" in flat and "another lever or a rule change" in flat
+
+
+# ------------------------------------------------------------------------------------------------ the path
+def _synthetic(monkeypatch, *, out_of_play):
+    """Purramid's 2-player deal as a constructed case: the start player's share is 0.5 + 0.02 per tile of the
+    first deal above 26 plus a noise every candidate shares (so the search ranks the deals by their distance to
+    0.48: 25/26 first, then 26/25 and 24/27), and a stand-in in-play metric (``tiles_per_turn``) that falls to a
+    tenth at the deals in ``out_of_play`` (the guard must refuse them) and stays at 1 elsewhere."""
+    from pyradice_lab.design import proposals as P
+    from pyradice_lab.engine.rng import fresh_copy
+
+    def share(x, games, seed):
+        common = np.random.default_rng(fresh_copy(seed)).normal(0, 0.05, games)
+        return 0.5 + 0.02 * (x - 26) + common
+
+    def run(game, metrics, kwargs, games, seed, comp):
+        x = comp.get("deal_2p.value")[0]
+        return {"start_player_win": (share(x, games, seed), np.ones(games))}, games
+
+    def side(game, metrics, games, seed, comp, sim_kw):
+        x = comp.get("deal_2p.value")[0]
+        out = {"start_player_win": (share(x, games, seed), np.ones(games))}
+        out["tiles_per_turn"] = (np.full(games, 0.1 if x in out_of_play else 1.0)
+                                 + np.random.default_rng(fresh_copy(seed)).normal(0, 0.01, games), np.ones(games))
+        return {m: out[m] for m in metrics}
+
+    monkeypatch.setattr(balance_mod, "_balance_run", run)
+    monkeypatch.setattr(P, "_recheck_side", side)
+
+
+def _deal_candidate():
+    from pyradice_lab.design.proposals import Candidate
+
+    f = Finding("difference", "start player's win share", 0.52, 0.51, 0.53, n=2000, null=0.48)
+    deals = [[27, 24], [26, 25], [25, 26], [24, 27], [23, 28]]
+    return Candidate("toy-start_player_win-2p", "purramid", "toy", f, "start_player_win", 0.48, 2, {},
+                     parameters={"deal_2p.value": deals}, lever="the first deal, 27 to 23 tiles")
+
+
+def test_a_candidate_the_guards_refuse_is_reported_and_the_next_best_that_passes_them_is_proposed(monkeypatch):
+    from pyradice_lab.design._balance_path import Sizes, propose
+
+    _synthetic(monkeypatch, out_of_play={25})
+    sizes = Sizes(400, 200, 0, 0, 100, 40)
+    res, played = propose("purramid", _deal_candidate(), sizes=sizes, policies="greedy", rng=3,
+                          in_play="tiles_per_turn", fraction=0.5)
+    first, second = res.tries[:2]
+    assert first["values"] == {"deal_2p.value": [25, 26]} and first["passed"] is False
+    assert first["why"].startswith("out of play")
+    # the next-best of the search's ranking, one tile from the refused pick, passes and is the proposal
+    assert second["passed"] and second["values"]["deal_2p.value"] in ([26, 25], [24, 27])
+    assert res.values == second["values"] and res.guarded and len(res.tries) == 2
+    assert res.components.get("deal_2p.value") == second["values"]["deal_2p.value"]
+    # its objective is measured on the guards' paired run (fresh games), and the file's header says all of it
+    assert res.verify_games == 100 and res.objectives.iloc[0]["metric"] == "start_player_win"
+    head = "\n".join(res.header())
+    assert "candidate 1 of the search's ranking (deal_2p.value = [25, 26]): REFUSED: out of play" in head
+    assert "next-best candidate that passes" in head and "passes the guards" in head
+    # the games: the search, its verification, and two paired runs of the guards
+    assert played == res.games_used + 2 * 200 + 2 * 2 * 100
+
+
+def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatch):
+    from pyradice_lab.design._balance_path import MAX_TRIES, Sizes, propose
+
+    _synthetic(monkeypatch, out_of_play={23, 24, 25, 27})    # every deal but the packaged 26/25 is refused
+    res, played = propose("purramid", _deal_candidate(), sizes=Sizes(400, 200, 0, 0, 100, 40), policies="greedy",
+                          rng=3, in_play="tiles_per_turn")
+    assert len(res.tries) == MAX_TRIES == 3 and not any(t["passed"] for t in res.tries), res.tries
+    assert res.guarded is False and res.values == res.tries[0]["values"]   # the search's pick, refused, stated
+    assert "REFUSED BY THE GUARDS" in "\n".join(res.header())
+    assert played == res.games_used + 2 * 200 + 3 * 2 * 100
+    # a cap that leaves games for one paired run only: the next candidate is not tried, and says why
+    capped, played = propose("purramid", _deal_candidate(), sizes=Sizes(400, 200, 0, 0, 100, 40, total=1100),
+                             policies="greedy", rng=3, in_play="tiles_per_turn")
+    assert played <= 1100 and [t["passed"] for t in capped.tries] == [False, None]
+    assert capped.tries[1]["why"] == "not tried: the proposal's 1,100 games are spent"

@@ -98,7 +98,8 @@ def test_a_claimed_robust_component_finding_gets_a_verified_proposal_whose_toml_
     assert c.parameters["deal_2p.value"] and [26, 25] in c.parameters["deal_2p.value"]   # around the packaged deal
     # verified by balance on fresh seeds: before/after with their CIs and the verdict
     r = p.result
-    assert r.policies == "greedy" and r.verify_games == TINY.verify
+    # the lever declares ranges (a joint search may follow the grid): each search verifies on half the games
+    assert r.policies == "greedy" and r.verify_games == (TINY.verify // 2 if len(r.tries) < 2 else TINY.recheck)
     assert {"before_ci_low", "after_ci_high", "met"} <= set(r.objectives.columns)
     text = _texts(sec)
     assert "Verdict (fresh seeds" in text and r.verdict() in text and "a rule change" in text
@@ -213,6 +214,12 @@ def test_a_proposal_that_makes_another_finding_worse_says_so_within_its_budget(t
     assert "makes 1 other finding worse" in _table(sec).iloc[0]["status"]
     rows = next(it.frame for it in sec.items if isinstance(it, Table) and it.title is None)
     assert "re-check: tile_pay_excess:5" in set(rows["metric"]) and "worse" in set(rows["met"])
+    # the path of balance --finding: the objective targeted, the guards' before -> after, the refusal stated (the
+    # lever has one candidate: no next-best one to try)
+    assert "Objective targeted: tile_pay_excess:12 = 0" in text and "guard: start player, start_player_win" in \
+        set(rows["metric"])
+    assert "Guards (paired, 30 fresh games each side" in text and "REFUSED: moved further from" in text
+    assert "refused by the guards" in _table(sec).iloc[0]["status"] and p.result.guarded is False
     assert sum(played) == p.games <= TINY.games and p.games == p.result.games_used + 2 * TINY.verify + 2 * TINY.recheck
 
 
@@ -343,21 +350,18 @@ def _candidate(cid, players=2, game_kwargs=None, game="meerkat"):
 
 
 def _fake_run(monkeypatch):
-    """run_proposal with balance and the re-check replaced by recorders (no games played)."""
+    """run_proposal with its search-and-guards path (``_balance_path.propose``) replaced by a recorder (no games
+    played): the seeds it is given (grid search, joint search, guards and re-check) and the findings to keep."""
     import types
 
     seen = {}
 
-    def fake_balance(game, parameters, objective, *, rng, **kw):
-        seen["search"] = rng
-        return types.SimpleNamespace(games_used=10, components="proposal components")
+    def fake_propose(game, cand, *, rng, others, **kw):
+        seen["search"], seen["widen"], seen["check"] = rng
+        seen["others"] = [o[0] for o in others]
+        return types.SimpleNamespace(games_used=10, components="proposal components", rechecks=[]), 10
 
-    def fake_recheck(game, base, proposal, others, *, rng, **kw):
-        seen["check"], seen["others"] = rng, [o[0] for o in others]
-        return []
-
-    monkeypatch.setattr("pyradice_lab.design.balance.balance", fake_balance)
-    monkeypatch.setattr(P, "recheck", fake_recheck)
+    monkeypatch.setattr("pyradice_lab.design._balance_path.propose", fake_propose)
     monkeypatch.setattr(P, "_components", lambda game: "packaged components")
     return seen
 
@@ -405,3 +409,14 @@ def test_candidate_keys_include_the_game_options():
                                    ExperimentResult("exp b", "B page", "", pd.DataFrame({"x": [1]}), findings=[f])])]
     cands = P.find_candidates(sections, checks=[a, b], quick=True)
     assert sorted(c.game_kwargs["automa"] for c in cands) == [False, True], cands
+def test_the_reports_path_splits_each_games_proposal_budget_without_growing_it():
+    """The grid and the joint search (with their verifications) share what the grid alone played before; the guards
+    play the re-check's games: every step together stays within the game's per-proposal budget."""
+    from pyradice_lab.design._balance_path import report_sizes
+
+    for b in [*P.proposal_budgets().values(), *P.player_budgets().values()]:
+        s = report_sizes(b, widen=True)
+        assert s.grid + s.joint == b.search and s.grid_verify + s.joint_verify <= b.verify
+        assert s.grid + 2 * s.grid_verify + s.joint + 2 * s.joint_verify + 2 * s.guards <= b.games == s.total
+        whole = report_sizes(b, widen=False)      # no declared ranges: the grid has it all, as before
+        assert (whole.grid, whole.grid_verify, whole.joint, whole.guards) == (b.search, b.verify, 0, b.recheck)

@@ -233,8 +233,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     """
     from ..engine.levers import NoLever
     from ..engine.registry import get_game
-    from ..engine.rng import spawn_seeds
-    from .balance import balance
+    from ._balance_path import Sizes, propose
     from .proposals import _components, game_levers
 
     ref = resolve_finding(game, finding, findings_csv)
@@ -245,42 +244,37 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     levers = game_levers(game)
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
-    search_seed, widen_seed, guard_seed = spawn_seeds(rng, 3)
-    kw = dict(budget=budget or (b.search if b else 20000), players=cand.players, policies=policies,
-              components=components, first_games=first_games or (b.first if b else 200),
-              verify_games=verify_games or (b.verify if b else 4000), game_kwargs=dict(cand.game_kwargs),
-              tolerance=tolerance, progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
-              scheduler=scheduler)
-    res = balance(game, cand.parameters, (cand.metric, cand.target), rng=search_seed, **kw)
-    notes = [f"lever: {cand.lever}" + (" (a rule change)" if cand.rule_change else "")]
+    search = budget or (b.search if b else 20000)
+    verify = verify_games or (b.verify if b else 4000)
+    sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify,
+                  first_games or (b.first if b else 200))
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
-    if lever is not None:
+    if lever is not None and widen:
         arg = cand.players if lever.by_players else ref.metric.partition(":")[2]
         ranges, own = lever.ranges_of(_components(game), arg, ref.finding)
-    tried = [f"{cand.lever} ({res.candidates} candidates)"]
-    if widen and not res.reached and ranges:
-        first = res
-        res, text = _widen(game, cand, first, ranges, own, rng=widen_seed, **kw)
-        tried.append(text)
-        notes.append(f"first search (the lever's grid): {_excess_text(first)}; then {text}: "
-                     f"{_excess_text(res) if res is not first else 'no closer'}")
+    own_lever = levers.lever(ref.metric) if levers is not None else None
+    others = [(o.experiment, o.finding, o.metric, float(o.check.threshold)) for o in findings_of(findings_csv, game)
+              if o.id != ref.id and o.check.players == cand.players
+              and dict(o.check.game_kwargs) == dict(ref.check.game_kwargs)]
+    res, _ = propose(game, cand, sizes=sizes, ranges=ranges, own=own, policies=policies, components=components,
+                     tolerance=tolerance, rng=rng, in_play=_in_play(own_lever, ref.metric),
+                     fraction=levers.in_play_fraction if levers is not None else 0.5, others=others, guards=guards,
+                     progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend, scheduler=scheduler)
     res.finding = ref.describe()
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
-        from dataclasses import replace as _replace
-
         from ..engine.assumptions import seed_label
 
-        res.assumptions = _replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)",
-                                   games=f"{res.games_used:,} in the search{' (two searches)' if len(tried) > 1 else ''}"
-                                         f", {res.verify_games:,} per verification run")
-    if guards:
-        own_lever = levers.lever(ref.metric) if levers is not None else None
-        _guard(res, game, cand, ref, own_lever, levers, findings_csv, b, guard_seed, kw)
-    if not res.reached:
-        notes.append(_unreachable(res, tried, ranges))
-    res.notes = notes + res.notes
+        two = any(n.startswith("first search") for n in res.notes)
+        res.assumptions = replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)",
+                                  games=f"{res.games_used:,} in the search{' (two searches)' if two else ''}"
+                                        f", {res.verify_games:,} per verification run")
     return res
+
+
+def _in_play(lever, metric: str) -> str:
+    """The lever's in-play metric for ``metric``'s argument ("" = none)."""
+    return lever.in_play.format(arg=metric.partition(":")[2]) if lever is not None and lever.in_play else ""
 
 
 def _excess_text(r) -> str:
@@ -291,7 +285,8 @@ def _excess_text(r) -> str:
 
 def _widen(game, cand, first, ranges, own, *, rng, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
-    search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried)``."""
+    search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried, games
+    the second search and its verification played)``."""
     from ._balance_joint import joint_candidates
     from .balance import balance
 
@@ -302,36 +297,14 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + "; ".join(r.text() for r in ranges) + ")")
     if len(cands) < 2:
-        return first, text
+        return first, text, 0
     second = balance(game, cands, (cand.metric, cand.target), rng=rng, **kw)
+    games = second.games_used + 2 * second.verify_games
     second.games_used += first.games_used
     second.budget += first.budget
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
     keep = second if (second.reached, -b) > (first.reached, -a) else first
-    return keep, text
-
-
-def _guard(res, game, cand, ref, lever, levers, findings_csv, budget, seed, kw) -> None:
-    """Run the guards on ``res`` (:func:`pyradice_lab.design._balance_guards.run_guards`) and record them."""
-    from ._balance_guards import run_guards
-
-    arg = ref.metric.partition(":")[2]
-    in_play = lever.in_play.format(arg=arg) if lever is not None and lever.in_play else ""
-    others = [(o.experiment, o.finding, o.metric, float(o.check.threshold)) for o in findings_of(findings_csv, game)
-              if o.id != ref.id and o.check.players == cand.players
-              and dict(o.check.game_kwargs) == dict(ref.check.game_kwargs)]
-    games = (budget.recheck or budget.verify) if budget is not None else kw["verify_games"]
-    base = type(res.components).FORMAT.coerce(kw.get("components"))
-    res.guards = run_guards(game, base, res.components, players=cand.players, in_play=in_play,
-                            fraction=levers.in_play_fraction if levers is not None else 0.5, others=others,
-                            games=games,
-                            policies=kw["policies"], game_kwargs=kw["game_kwargs"], rng=seed, n_jobs=kw["n_jobs"],
-                            backend=kw["backend"], scheduler=kw["scheduler"], cache_dir=kw["cache_dir"])
-    res.guarded = bool(res.guards["passed"].all())
-    for g in res.guards.itertuples():
-        res.notes.append(f"guard {g.guard}, {g.metric}: {g.before:.4g} [{g.before_ci_low:.4g}, "
-                         f"{g.before_ci_high:.4g}] -> {g.after:.4g} [{g.after_ci_low:.4g}, {g.after_ci_high:.4g}] "
-                         f"(paired, {games:,} games each): {g.why}")
+    return keep, text, games
 
 
 def _unreachable(res, tried, ranges) -> str:

@@ -11,12 +11,9 @@ The winner and the starting components are then played again on **fresh seeds** 
 so the reported improvement is not the search's optimism), and the result carries both objectives with
 confidence intervals and a components file ready for ``--components``.
 
-No optimiser dependency: the parameter spaces a designer balances are small and discrete (a few integers or
-alternatives per component), where racing over the full grid is exact about what it tried and needs no
-surrogate model; a continuous parameter is given as a grid of choices.
+No optimiser dependency: the spaces a designer balances are small and discrete, where racing over the whole grid
+is exact about what it tried (a continuous parameter is given as a grid of choices).
 
-Examples
---------
 >>> parse_objective("start_player_win = 0.5")
 ('start_player_win', 0.5)
 """
@@ -92,6 +89,9 @@ class BalanceResult:
     guards : DataFrame or None
         :func:`balance_finding`'s guards against empty wins (in play, start player, other findings: before and
         after with 95% CIs, the paired difference, ``passed`` and why); ``guarded``: all passed (None: not run).
+    tries, rechecks : list
+        The candidates the guards judged (dicts: ``values``, ``passed``, ``why``; a refused pick, then the next-best
+        ones, :mod:`._balance_path`) and the other findings' paired re-checks of the proposal kept.
     """
 
     metric: str
@@ -116,6 +116,8 @@ class BalanceResult:
     notes: list = field(default_factory=list)
     guards: pd.DataFrame | None = None
     guarded: bool | None = None
+    tries: list = field(default_factory=list)
+    rechecks: list = field(default_factory=list)
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""

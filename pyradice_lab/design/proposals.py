@@ -49,10 +49,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from ..engine.findings import Finding, rank
 from ..engine.levers import GameLevers, NoLever, ProposalBudget
+from ._proposal_items import _candidates_table, _ci, _proposal_items, _short, _short_keys, _values  # noqa: F401
 
 __all__ = ["ProposalBudget", "NoLever", "game_levers", "proposal_budgets", "player_budgets", "budget_for",
            "MAX_PROPOSALS", "Candidate", "Proposal", "Recheck", "find_candidates", "run_proposal", "recheck",
@@ -320,35 +320,40 @@ def _seed(root: int, cid: str) -> np.random.SeedSequence:
 def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[Candidate] = (),
                  budget: ProposalBudget | None = None, policies=None, n_jobs: int = 1, backend: str = "loky",
                  scheduler=None, cache_dir=None) -> Proposal:
-    """Run ``balance`` for ``c`` (its lever, objective and games; ``policies`` default: the game's report player),
-    write the proposal to ``<out_dir>/<c.id>.toml`` and re-check ``others`` (the game's other candidates and
+    """The proposal for ``c`` along ``balance --finding``'s path (:mod:`._balance_path`: the lever's grid, the joint
+    search over its declared ranges when the grid misses, the guards with the next-best candidate when they refuse),
+    within ``budget`` (:func:`._balance_path.report_sizes`; ``policies`` default: the game's report player); writes
+    it to ``<out_dir>/<c.id>.toml``.  The guards' paired run re-checks ``others`` (the game's other candidates and
     component findings, as :class:`Candidate`) measured in the same games (player count and options)."""
     from ..engine.registry import get_game
-    from .balance import balance
+    from ._balance_path import propose, report_sizes
 
     budget = budget or budget_for(c.game, c.players)
     policies = policies or get_game(c.game).report_player_at(c.players)
     t0 = time.perf_counter()
     root = _seed(seed, c.id)
-    search_seed, check_seed = root.spawn(2)
-    res = balance(c.game, c.parameters, (c.metric, c.target), budget=budget.search, players=c.players,
-                  policies=policies, rng=search_seed, first_games=budget.first, verify_games=budget.verify,
-                  game_kwargs=dict(c.game_kwargs), cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
-                  scheduler=scheduler)
-    p = Proposal(c, res, budget=budget, games=res.games_used + 2 * budget.verify)
-    if out_dir is not None:
-        write_proposal(p, out_dir)
+    search_seed, check_seed, widen_seed = root.spawn(3)  # the first two: the seeds of earlier reports
+    levers = game_levers(c.game)
+    name, _, arg = c.metric.partition(":")
+    lever = levers.lever(name) if levers is not None else None
+    ranges, own = (), 0
+    if lever is not None:
+        ranges, own = lever.ranges_of(_components(c.game), c.players if lever.by_players else arg, c.finding)
     same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
             and dict(o.game_kwargs) == dict(c.game_kwargs)]
+    in_play = lever.in_play.format(arg=arg) if lever is not None and lever.in_play else ""
+    res, played = propose(c.game, c, sizes=report_sizes(budget, widen=bool(ranges)), ranges=ranges, own=own,
+                          policies=policies, rng=(search_seed, widen_seed, check_seed), in_play=in_play,
+                          fraction=levers.in_play_fraction if levers is not None else 0.5,
+                          others=[(o.experiment, o.finding, o.metric, o.target) for o in same], n_jobs=n_jobs,
+                          backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+    p = Proposal(c, res, budget=budget, games=played)
+    p.rechecks = list(res.rechecks)
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)
-    if same and budget.recheck:
-        p.rechecks = recheck(c.game, _components(c.game), res.components,
-                             [(o.experiment, o.finding, o.metric, o.target) for o in same], games=budget.recheck,
-                             players=c.players, policies=policies, game_kwargs=c.game_kwargs, rng=check_seed,
-                             n_jobs=n_jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir)
-        p.games += 2 * budget.recheck
-    elif same:
+    if same and not budget.recheck:
         p.not_rechecked += len(same)
+    if out_dir is not None:
+        write_proposal(p, out_dir)
     p.seconds = time.perf_counter() - t0
     return p
 
@@ -376,95 +381,6 @@ def _others(sections, *, checks) -> list[Candidate]:
 
 
 # ------------------------------------------------------------------------------------------------ the section
-def _ci(v: float, lo: float, hi: float) -> str:
-    return f"{v:.3g} [{lo:.3g}, {hi:.3g}]"
-
-
-def _values(comp, params: Mapping) -> str:
-    """``tile.12.values = 11/6/3``; paths holding the same value are named together (``card 7,8 points = 1``)."""
-    import json
-
-    groups: dict[str, tuple] = {}
-    for key in params:
-        for path in (p.strip() for p in key.split(",")):
-            v = comp.get(path)
-            groups.setdefault(json.dumps(v), (v, []))[1].append(path)
-    return "; ".join(f"{_short(ps)} = {'/'.join(map(str, v)) if isinstance(v, list) else v}"
-                     for v, ps in groups.values())
-
-
-def _short(paths: list[str]) -> str:
-    if len(paths) == 1:
-        return paths[0]
-    head = paths[0].split(".")[0]
-    return f"{head} {','.join(p.split('.')[1] for p in paths)} {paths[0].split('.')[-1]}"
-
-
-def _short_keys(text: str, params: Mapping) -> str:
-    """``text`` with every grouped parameter key (``card.7.points,card.8.points``) named as :func:`_short` names it
-    (``card 7,8 points``): a verdict naming a 6-card group once, not its 6 paths."""
-    for key in sorted(params, key=len, reverse=True):
-        paths = [p.strip() for p in key.split(",")]
-        if len(paths) > 1:
-            text = text.replace(key, _short(paths))
-    return text
-
-
-def _candidates_table(cands: Sequence[Candidate], done: Mapping[str, Proposal]) -> pd.DataFrame:
-    rows = []
-    for c in cands:
-        p = done.get(c.id)
-        if p is not None:
-            status = ("objective met" if p.result.reached else "objective not met") + (
-                f"; makes {len(p.worse)} other finding{'s' if len(p.worse) > 1 else ''} worse" if p.worse else "")
-        else:
-            status = c.status
-        # a proposal that ran states its lever in its own paragraph below: the table gives its size only
-        lever = ("–" if not c.parameters else f"{c.grid} candidates, below" if p is not None else
-                 f"{c.lever} ({c.grid} candidates)")
-        rows.append({"finding": c.finding.quantity, "objective": f"{c.metric} = {c.target:.4g}",
-                     "lever": lever, "status": status})
-    return pd.DataFrame(rows, columns=["finding", "objective", "lever", "status"])
-
-
-def _proposal_items(p: Proposal, out_name: str) -> list:
-    from ..engine.results import Table, Text
-
-    c, r = p.candidate, p.result
-    base = _components(c.game)
-    head = f"{c.game}: {c.finding.component}"
-    b = p.budget
-    lines = [f"Finding: {c.finding.quantity} (measured with {c.finding.player or 'the report player'}; "
-             f"{c.experiment}). Objective {c.metric} = {c.target:.4g}; lever: {c.lever}.",
-             f"Packaged: {_values(base, c.parameters)}. Proposed: {_values(r.components, c.parameters)}"
-             + (" (a rule change)" if c.rule_change else "") + ".",
-             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.policies} players): "
-             f"{_short_keys(r.verdict(), c.parameters)}.",
-             f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
-             f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "
-             f"{out_name}/{c.id}.toml)."]
-    if p.rechecks:
-        worse = p.worse
-        lines.append("Makes worse: " + "; ".join(x.sentence() for x in worse) + "." if worse else
-                      f"Re-check of the game's other {len(p.rechecks)} component finding"
-                      f"{'s' if len(p.rechecks) > 1 else ''} in the same games (paired, {b.recheck:,} games): none "
-                      "made worse.")
-    if p.not_rechecked:
-        lines.append(f"{p.not_rechecked} other component finding{'s' if p.not_rechecked > 1 else ''} of the game "
-                     "measured in other games (player count, options) or with the re-check off: not re-checked.")
-    t = r.objectives
-    rows = [{"metric": m.metric, "target": f"{m.target:.4g}", "before [95% CI]": _ci(m.before, m.before_ci_low,
-             m.before_ci_high), "after [95% CI]": _ci(m.after, m.after_ci_low, m.after_ci_high),
-             "met": bool(m.met)} for m in t.itertuples()]
-    rows += [{"metric": f"re-check: {x.metric}", "target": f"{x.null:.4g}",
-              "before [95% CI]": _ci(x.before.value, x.before.ci_low, x.before.ci_high),
-              "after [95% CI]": _ci(x.after.value, x.after.ci_low, x.after.ci_high),
-              "met": "worse" if x.worse else "not worse"} for x in p.rechecks]
-    return [Text("\n\n".join(lines), heading=head),
-            Table(pd.DataFrame(rows), caption="Before: the packaged components; after: the proposal; the same fresh "
-                                              "games on both (re-check rows: paired, their difference in the text).")]
-
-
 def write_proposal(p: Proposal, out_dir) -> Path:
     """Write ``p``'s components to ``<out_dir>/<candidate id>.toml`` (in the report's process: a proposal run on a
     worker writes nothing) and return the path."""
@@ -538,14 +454,19 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
                    for (g, p), b in player_budgets().items())
     intro = (
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
-        "sampled plausible component set, a balance run (successive halving with common random numbers) proposes new "
-        "values for its component: the finding's metric brought to its null value (the board mean, the deck's rate, "
-        "a fair share), the lever a small grid around the packaged values that keeps the values the rules state "
-        "(a start-player compensation is a rule change and says so), every game played by the game's report player. "
-        "The proposal is verified on fresh seeds (before and after with 95% CIs; 'met' when the after interval "
-        "reaches the target) and written beside this PDF as "
-        f"{out_name}/<finding>.toml, ready for --components; the game's other component findings measured in the "
-        "same games are re-checked on it, paired, and any it makes worse is stated. Budget: at most "
+        "sampled plausible component set, a balance run proposes new values for its component along the path of "
+        "balance --finding: the objective targeted is the finding's metric at its null value (the board mean, the "
+        "deck's rate, a fair share); the lever's small grid around the packaged values is searched first (successive "
+        "halving with common random numbers; the values the rules state are kept; a start-player compensation is a "
+        "rule change and says so), and when its best misses the objective the lever's declared ranges are searched "
+        "jointly around it (finer steps, neighbouring components), the two searches sharing what the grid alone "
+        "played before; every game is played by the game's report player. The proposal is verified on fresh seeds "
+        "(before and after with 95% CIs; 'met' when the after interval reaches the target), then checked by the "
+        "guards on one paired run: the component kept in play, the start player's share not further from fair, "
+        "the game's other component findings in the same games not made worse. A candidate the guards refuse is "
+        "stated and the next-best candidate of the search is tried (at most 3 in all, within the budget). An unmet "
+        "objective states the closest point, the levers tried and the metric's move per step. The proposal is "
+        f"written beside this PDF as {out_name}/<finding>.toml, ready for --components. Budget: at most "
         f"{max_proposals} proposals per report, each at most these games: {per} (pyradice_lab.design.proposals).")
     items: list = [Text(intro, heading=SECTION_TITLE)]
     if not cands:
