@@ -208,7 +208,21 @@ def local_cluster(n_workers: int = 2, **kwargs):
             yield cluster
             finished = True
         finally:
-            _settle_workers(cluster, _SETTLE_TIMEOUT if finished else 0.0)
+            if finished:
+                _settle_workers(cluster, _SETTLE_TIMEOUT)
+            else:
+                _kill_workers(cluster)  # an interrupt: nothing to keep of the blocks under way
+
+
+def _kill_workers(cluster) -> None:
+    """Kill the worker processes of ``cluster`` now (an interrupted run), so that none outlives the run by the
+    seconds dask's nannies give a worker to stop; the nannies do not restart them.  Best effort."""
+    import signal
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        with contextlib.suppress(Exception):
+            nanny.auto_restart = False
+            os.kill(nanny.process.process.pid, signal.SIGKILL)
 
 
 #: Seconds a :func:`local_cluster` that is closed normally waits for blocks still running on its workers

@@ -201,7 +201,10 @@ class Pool:
         return self
 
     def __exit__(self, *exc):
-        self.close()
+        # the exception goes on to the contexts the pool entered: a dask cluster of its own then closes at once
+        # on an interrupt (Ctrl-C, SIGTERM) instead of waiting for the blocks under way (issue 46)
+        self._client = None
+        self._stack.__exit__(*exc)
 
     def close(self) -> None:
         self._client = None
