@@ -391,11 +391,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except _Terminated as exc:
+        _stop_children()
         print(f"{PROG}: terminated (finished work was kept)", file=sys.stderr)
         return 128 + exc.signum
     except KeyboardInterrupt:
+        _stop_children()
         print(f"{PROG}: interrupted (finished work was kept)", file=sys.stderr)
         return 130
+
+
+def _stop_children() -> None:
+    """After an interrupt: kill every process this command started that is still alive (loky or dask workers,
+    their resource tracker), so none outlives the command, whichever clean-up the interrupt cut short.  Best
+    effort; needs psutil (installed with the dask extra), else the pools' own clean-up stands."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - depends on the environment
+        return
+    with contextlib.suppress(Exception):
+        for child in psutil.Process().children(recursive=True):
+            with contextlib.suppress(Exception):
+                child.kill()
 
 
 if __name__ == "__main__":  # pragma: no cover
