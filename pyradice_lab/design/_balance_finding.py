@@ -244,10 +244,10 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     levers = game_levers(game)
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
-    search = budget or (b.search if b else 20000)
+    first = first_games or (b.first if b else 200)
+    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
     verify = verify_games or (b.verify if b else 4000)
-    sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify,
-                  first_games or (b.first if b else 200))
+    sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify, first)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen:
@@ -270,6 +270,14 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                                   games=f"{res.games_used:,} in the search{' (two searches)' if two else ''}"
                                         f", {res.verify_games:,} per verification run")
     return res
+
+
+def _full_halving(parameters, first: int) -> int:
+    """The games of a successive halving over the grid of ``parameters`` run to one survivor
+    (:func:`._balance_grid.halving_games`; the grid capped at :data:`._balance_grid.MAX_CANDIDATES`)."""
+    from ._balance_grid import MAX_CANDIDATES, _axes, _grid_size, halving_games
+
+    return halving_games(min(_grid_size(_axes(parameters)), MAX_CANDIDATES), first)
 
 
 def _in_play(lever, metric: str) -> str:
