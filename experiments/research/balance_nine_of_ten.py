@@ -73,6 +73,14 @@ def _estimate(game: str, metric: str, kwargs: dict, games: int, seed, comp):
     return metric_estimate(*values[metric], metric, warn=False)
 
 
+def _changed(base, values: dict) -> dict:
+    """The values that differ from the packaged ``base`` (a list and a tuple of the same numbers are the same)."""
+    def plain(v):
+        return json.dumps(np.asarray(v).tolist())
+
+    return {k: v for k, v in values.items() if plain(base.get(k.split(",")[0].strip())) != plain(v)}
+
+
 def _p_meets(est, target: float, verify: int) -> float:
     """The chance that a verification of ``verify`` games meets ``target`` (its 95% CI contains it) when the true
     value is ``est.value`` and the per-game spread is that of ``est`` (normal approximation)."""
@@ -105,7 +113,7 @@ def space(args) -> int:
     def play(values, phase):
         comp = base.replace(_paths(values))
         est = _estimate(args.game, cand.metric, kwargs, args.games, seed, comp)
-        changed = {k: v for k, v in values.items() if base.get(k.split(",")[0].strip()) != v}
+        changed = _changed(base, values)
         row = {"phase": phase, "values": json.dumps(changed), "estimate": est.value, "ci_low": est.ci_low,
                "ci_high": est.ci_high, "p_meets": _p_meets(est, cand.target, verify), "comp": comp}
         rows.append(row)
@@ -162,7 +170,7 @@ def seeds(args) -> int:
         t2 = time.process_time()
         met = bool(est.ci_low <= cand.target <= est.ci_high)
         row = {"game": args.game, "finding": args.finding, "seed": s, "met": met, "search_met": bool(res.reached),
-               "values": json.dumps({k: v for k, v in res.values.items() if base.get(k.split(",")[0]) != v}), "check": est.value, "check_ci_low": est.ci_low,
+               "values": json.dumps(_changed(base, res.values)), "check": est.value, "check_ci_low": est.ci_low,
                "check_ci_high": est.ci_high, "check_games": check, "search_after": res.after.value,
                "search_ci_low": res.after.ci_low, "search_ci_high": res.after.ci_high, "games": res.games_used,
                "verify_games": res.verify_games, "two_searches": any(n.startswith("first search") for n in res.notes),

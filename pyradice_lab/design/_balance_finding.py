@@ -199,7 +199,11 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     parameters : dict, optional
         Parameters of one's own (as for ``balance``); default: the game's lever for the finding's metric.
     budget, first_games, verify_games : int, optional
-        Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s.
+        Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s;
+        the default budget of the grid's search is at least a full successive halving over the lever's grid
+        (:func:`._balance_grid.halving_games`: the candidates, ``first_games`` each, halved to one), since a search
+        cut short picks on its first round's few games (the designer guide's 9-of-10 table); the joint search keeps
+        the game's budget.
     policies : optional
         Default: the game's report player.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
@@ -245,9 +249,12 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
     first = first_games or (b.first if b else 200)
+    # the grid's search runs its halving to one candidate; the joint search keeps the game's budget (its number of
+    # candidates grows with its budget: budget / (2 x first))
+    joint = budget or (b.search if b else 20000)
     search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
     verify = verify_games or (b.verify if b else 4000)
-    sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify, first)
+    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen:
