@@ -183,10 +183,10 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
 def _chance(p: float) -> str:
     """A probability as the reasons print it: two decimals, or one significant digit below 0.005 (never a
     rounded "0.00" for a chance that is not 0, nor "1.00" for one that is not 1)."""
-    if 0.0 < p < 0.005:
-        return f"{p:.1g}"
-    if 0.995 < p < 1.0:
-        return f"1 - {1.0 - p:.1g}"
+    import math
+
+    if 0.0 < p < 0.005 or 0.995 < p < 1.0:       # the decimals of the first digit that is not 0 (or 9)
+        return f"{p:.{max(2, -math.floor(math.log10(min(p, 1.0 - p))))}f}"
     return f"{p:.2f}"
 
 

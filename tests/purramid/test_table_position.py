@@ -114,7 +114,9 @@ def test_a_race_that_cannot_be_won_this_turn_says_so():
     assert a.objective == "tiles" and "cannot all be placed this turn (probability 0" in a.reason
     small = race_objective("A", hands=(15, 1), seat=0)      # possible but rare: said with its digit, not 0.00
     assert small.objective == ("at_least", 15) and 0 < small.finish_now < 0.005
-    assert "probability 0.00)" not in small.reason and f"probability {small.finish_now:.1g})" in small.reason
+    assert "probability 0.00)" not in small.reason and "probability 0.001)" in small.reason   # 0.0011
+    sure = race_objective("A", [(0, 0)], hands=(3, 2, 18, 17), seat=0)    # player 2 finishes with p 0.9996
+    assert "probability 0.9996 " in sure.reason and "1.00" not in sure.reason
 
 
 def test_the_web_position_route_reads_the_race():
