@@ -173,7 +173,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 
   // the tiles in hand of every player, in turn order from the player to move (their counts edit the race)
   function handControls() {
-    const box = $("hands"); box.innerHTML = "";
+    const box = $("hands"), yarnBox = $("others-yarn"); box.innerHTML = ""; yarnBox.innerHTML = "";
     const who = ["you", "the next player", "the 2nd after you", "the 3rd after you"];
     for (let i = 0; i < st.players; i++) {
       const l = document.createElement("label"); l.textContent = `Tiles in hand: ${who[i]} `;
@@ -192,7 +192,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
         const v = Math.max(0, Math.min(12, Math.round(Number(yi.value)) || 0)); yi.value = v;
         st.others[i] = v; if (st.objective === "auto") changed();
       });
-      y.appendChild(yi); box.appendChild(y);
+      y.appendChild(yi); yarnBox.appendChild(y);
     }
   }
 
