@@ -234,7 +234,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     handControls();
     fill($("gold-placed"), 0, st.goldTiles - 1, st.gold);
     const ws = $("winner"); ws.innerHTML = ""; window.h("option", { value: 0 }, ws, "nobody yet");
-    for (let i = 0; i < st.players; i++) window.h("option", { value: i + 1 }, ws, `${i + 1} (${WHO[i]})`);
+    for (let i = 0; i < st.players; i++) window.h("option", { value: i + 1 }, ws, `${i + 1}: ${WHO[i].replace("the ", "")}`);
     const sel = $("board"); sel.innerHTML = "";
     for (const b of L.boards) { const o = document.createElement("option"); o.value = b; o.textContent = b; sel.appendChild(o); }
     sel.value = L.name;
