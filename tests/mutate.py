@@ -424,6 +424,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/engine/_jit.py", "        if first:\n            text = _notice_text(label, seconds)",
              "        if True:\n            text = _notice_text(label, seconds)",
              ("tests/test_notices.py", "-k", "compile_is_one")),
+    Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
+             "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
+             ("tests/test_report_players.py", "-k", "reads_the_registry")),
 )
 
 
