@@ -462,6 +462,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
              "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
              ("tests/test_report_players.py", "-k", "reads_the_registry")),
+    Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
+             "(a longer first advise)",
+             "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",
+             "@njit(cache=True)  # as the game kernels",
+             ("tests/test_bench_first_use.py", "-k", "search_functions_compile")),
+    Mutation("raft-slice-fill", "Raft's option_expectations fills a scratch array with a slice again",
+             "pyradice_lab/raft/expectation.py", "            for j in range(n_node):\n                below[j] = 0.0",
+             "            below[:] = 0.0",
+             ("tests/test_bench_first_use.py", "-k", "no_slice_fills")),
 )
 
 
