@@ -462,6 +462,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
              "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
              ("tests/test_report_players.py", "-k", "reads_the_registry")),
+    Mutation("compile-notice-pool-line", "a compile notice in a pool's worker points at a line of the pool",
+             "pyradice_lab/engine/_jit.py", '"joblib", "concurrent.futures", "multiprocessing", "loky", "dask",',
+             '"concurrent.futures", "multiprocessing", "loky", "dask",', ("tests/test_notices.py", "-k", "pool_worker")),
     Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
              "(a longer first advise)",
              "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",
