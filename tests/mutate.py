@@ -423,6 +423,14 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
              "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
              ("tests/test_report_players.py", "-k", "reads_the_registry")),
+    Mutation("raft-controls-wrong-uniforms", "the deck controls shuffle with the gem-drop uniforms, not the deck's: "
+             "not the deal the kernel made", "pyradice_lab/raft/metrics.py",
+             "shuffle_rows(order, u[:, 2 * gems:2 * gems + m])", "shuffle_rows(order, u[:, gems:gems + m])",
+             ("tests/test_controlvariates.py", "-k", "kernels_own_deal")),
+    Mutation("controls-slope-ignored", "the control-variate estimate returns the plain mean (the fit's intercept "
+             "read from the wrong coefficient)", "pyradice_lab/design/controlvariates.py",
+             "    value = float(coef[0])", "    value = float(y.mean())",
+             ("tests/test_controlvariates.py", "-k", "shrink or plain_mean")),
 )
 
 
