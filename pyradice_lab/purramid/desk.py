@@ -193,7 +193,7 @@ def advise_json(body, boards: Boards) -> dict:
     name, layout = boards.get(body.get("layout"))
     if name in boards.warming:
         raise RequestError(f"the advisor is warming up: board {name!r} is being solved once (the first solve "
-                           f"compiles the exact solver, about 30 s); ask again in a few seconds", 503,
+                           f"compiles the exact solver, about 15 s of CPU); ask again in a few seconds", 503,
                            {"Retry-After": str(WARM_RETRY_AFTER)})
     kwargs = {k: body[k] for k in FIELDS[1:] if k in body and k not in TABLE_FIELDS}
     if "objective" in kwargs and isinstance(kwargs["objective"], list):
