@@ -286,7 +286,8 @@ def add_designer(sub, name: str) -> None:
                    help="an objective is met when its verified 95%% CI comes within this of the target (default: 0)")
     p.add_argument("--budget", type=positive_int, default=None, help="games the search may play, a hard cap "
                                                                        "(default: 20000; with --finding the game's "
-                                                                       "proposal budget)")
+                                                                       "proposal budget, at least a full halving "
+                                                                       "over the lever's grid)")
     p.add_argument("--first-games", type=positive_int, default=None,
                    help="games per candidate in the first round (default: 200; with --finding the game's)")
     p.add_argument("--verify-games", type=positive_int, default=None,

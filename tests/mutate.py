@@ -212,6 +212,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "hit = [r for r in every if r.id == key or str(r.rank) == key]",
              "hit = [r for r in every if r.id == key]",
              ("tests/test_balance_finding.py", "-k", "found_by_its_id_or_rank")),
+    Mutation("finding-budget-cut-short", "balance --finding searches within the game's budget even when a full "
+             "halving over the lever's grid needs more games",
+             "pyradice_lab/design/_balance_finding.py",
+             "search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)",
+             "search = budget or (b.search if b else 20000)",
+             ("tests/test_balance_finding.py", "-k", "halving_run_to_one")),
     Mutation("unreachable-steps-sign", "the unmet objective's advice counts the steps the wrong way",
              "pyradice_lab/design/_balance_finding.py",
              "    steps = gap / per\n",

@@ -136,3 +136,28 @@ def test_the_report_findings_csv_gives_each_answerable_finding_its_id(toy):
     frame = findings_frame([Section("Toy race", [exp])])
     assert list(frame.columns[:4]) == ["rank", "id", "section", "experiment"]
     assert sorted(frame["id"]) == ["", TOY_ID]
+
+
+def test_the_default_search_budget_lets_the_halving_run_to_one_candidate(toy, tmp_path, monkeypatch):
+    """Issue 44, item 2: without --budget, balance --finding searches at least a full successive halving over the
+    lever's grid (the game's budget when that is larger; --budget as given), since a search cut short after its
+    first round picks on a few games per candidate (the designer guide's 9-of-10 table)."""
+    from types import SimpleNamespace
+
+    from pyradice_lab.design import _balance_path
+    from pyradice_lab.design._balance_grid import halving_games
+
+    seen = []
+
+    def fake_propose(game, cand, *, sizes, **kw):
+        seen.append(sizes)
+        return SimpleNamespace(assumptions=None, notes=[]), 0
+
+    monkeypatch.setattr(_balance_path, "propose", fake_propose)
+    csv = _csv(tmp_path, TOY_ROW)
+    for first, budget in ((1000, None), (20, None), (1000, 500)):
+        balance_finding("toygame", TOY_ID, findings_csv=csv, first_games=first, budget=budget, rng=1)
+    # the toy lever's 7 head starts: 7 x 1000 + 4 x 2000 + 2 x 4000 games > the toy game's 4,000
+    assert halving_games(7, 1000) == 23000
+    assert [(s.grid, s.joint, s.first) for s in seen] == [(23000, 4000, 1000), (4000, 4000, 20), (500, 500, 1000)]
+    assert [halving_games(n, 20) for n in (1, 2, 3, 27)] == [0, 40, 140, 2940]

@@ -199,7 +199,11 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     parameters : dict, optional
         Parameters of one's own (as for ``balance``); default: the game's lever for the finding's metric.
     budget, first_games, verify_games : int, optional
-        Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s.
+        Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s;
+        the default budget of the grid's search is at least a full successive halving over the lever's grid
+        (:func:`._balance_grid.halving_games`: the candidates, ``first_games`` each, halved to one), since a search
+        cut short picks on its first round's few games (the designer guide's 9-of-10 table); the joint search keeps
+        the game's budget.
     policies : optional
         Default: the game's report player.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
@@ -244,10 +248,13 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     levers = game_levers(game)
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
-    search = budget or (b.search if b else 20000)
+    first = first_games or (b.first if b else 200)
+    # the grid's search runs its halving to one candidate; the joint search keeps the game's budget (its number of
+    # candidates grows with its budget: budget / (2 x first))
+    joint = budget or (b.search if b else 20000)
+    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
     verify = verify_games or (b.verify if b else 4000)
-    sizes = Sizes(search, verify, search, verify, (b.recheck or b.verify) if b is not None else verify,
-                  first_games or (b.first if b else 200))
+    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen:
@@ -270,6 +277,14 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                                   games=f"{res.games_used:,} in the search{' (two searches)' if two else ''}"
                                         f", {res.verify_games:,} per verification run")
     return res
+
+
+def _full_halving(parameters, first: int) -> int:
+    """The games of a successive halving over the grid of ``parameters`` run to one survivor
+    (:func:`._balance_grid.halving_games`; the grid capped at :data:`._balance_grid.MAX_CANDIDATES`)."""
+    from ._balance_grid import MAX_CANDIDATES, _axes, _grid_size, halving_games
+
+    return halving_games(min(_grid_size(_axes(parameters)), MAX_CANDIDATES), first)
 
 
 def _in_play(lever, metric: str) -> str:
