@@ -241,13 +241,11 @@ class Recheck:
 
 def _recheck_side(game: str, metrics: list, games: int, seed, comp, sim_kw: dict) -> dict:
     """One side of a re-check: ``games`` games on ``comp`` from a fresh copy of ``seed`` (both sides get the same
-    seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame."""
-    from ..engine.registry import get_game
-    from ..engine.rng import fresh_copy
-    from .compare import metric_values
+    seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame (a metric of restricted
+    play on its own games, :func:`._restricted_games.play_metrics`)."""
+    from ._restricted_games import play_metrics
 
-    df = get_game(game).simulate_games(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **sim_kw)
-    return {m: tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, m)) for m in metrics}
+    return play_metrics(game, metrics, games, seed, comp, sim_kw)[0]
 
 
 def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str, float]], *, games: int,
