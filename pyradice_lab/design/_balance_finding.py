@@ -209,16 +209,17 @@ def finding_candidate(ref: FindingRef, parameters=None, objective_kind: str = "p
                    game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
 
 
-def _kind_note(kind: str, cand, ref, lever, policies) -> str:
-    """The proposal's line on its objective: which kind, and why."""
+def kind_note(kind: str, metric: str, target: float, finding_metric: str, lever, policies) -> str:
+    """A proposal's line on its objective (``metric`` at ``target``): which kind, and why (``finding_metric``: the
+    finding's own metric; ``lever``: the game's lever for it, or None)."""
     if kind == "win":
         who = policies if isinstance(policies, str) else "the players"
-        return (f"objective kind win: {cand.metric} = 0, by restricted play ({who} in every seat, some forbidden "
+        return (f"objective kind win: {metric} = 0, by restricted play ({who} in every seat, some forbidden "
                 f"the component in turn), asked for with objective_kind='win' (--objective-kind win): the "
-                f"finding's {ref.metric} can be met by making the component unattractive, this asks that committing "
-                "to it be worth the others' mean to winning")
-    alt = lever.win.format(arg=ref.metric.partition(":")[2]) if lever is not None and lever.win else ""
-    return (f"objective kind pay: {cand.metric} = {cand.target:g}, the finding's own metric (the default"
+                f"finding's {finding_metric} can be met by making the component unattractive, this asks that "
+                "committing to it be worth the others' mean to winning")
+    alt = lever.win.format(arg=finding_metric.partition(":")[2]) if lever is not None and lever.win else ""
+    return (f"objective kind pay: {metric} = {target:g}, the finding's own metric (the default"
             + (f"; objective_kind='win' (--objective-kind win) targets its worth to winning, {alt} = 0)" if alt
                else "; the game declares no objective about winning for it)"))
 
@@ -313,7 +314,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                      fraction=levers.in_play_fraction if levers is not None else 0.5, others=others, guards=guards,
                      progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend, scheduler=scheduler)
     res.finding = ref.describe()
-    res.notes.insert(0, _kind_note(objective_kind, cand, ref, own_lever, policies))
+    res.notes.insert(0, kind_note(objective_kind, cand.metric, cand.target, ref.metric, own_lever, policies))
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
         from ..engine.assumptions import seed_label
 

@@ -345,6 +345,9 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                           fraction=levers.in_play_fraction if levers is not None else 0.5,
                           others=[(o.experiment, o.finding, o.metric, o.target) for o in same], n_jobs=n_jobs,
                           backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+    from ._balance_finding import kind_note
+
+    res.notes.insert(0, kind_note("pay", c.metric, c.target, c.metric, lever, policies))  # the report's kind: pay
     p = Proposal(c, res, budget=budget, games=played)
     p.rechecks = list(res.rechecks)
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)
