@@ -77,11 +77,11 @@ def test_no_tile_rows_name_the_tile_and_bad_tiles_name_policies():
     pid, row = policy_row("mcts_v2/no_tile:9")
     assert int(row[P_NOTILE]) == 1 << 9 and row[:P_NOTILE].tolist() == policy_row("mcts_v2")[1][:P_NOTILE].tolist()
     assert policy_row("mcts_v2")[1][P_NOTILE] == 0
-    for bad in ("greedy/no_tile:13", "greedy/no_tile:x", "greedy/no_tile:"):
-        with pytest.raises(ValueError, match="policies: restriction no_tile:T takes a tile"):
+    for bad in ("greedy/no_tile:13", "greedy/no_tile:x", "greedy/no_tile:", "greedy/no_tile:<T>"):
+        with pytest.raises(ValueError, match="policies: restriction no_tile:T takes a tile T of the board"):
             policy_row(bad)
     with pytest.raises(ValueError, match="restriction must be one of"):
-        policy_row("greedy/no_tile:<T>")
+        policy_row("greedy/no_tiles")
 
 
 def test_the_registry_knows_a_restriction_with_an_argument_but_restricted_play_leaves_it_out_of_all():
