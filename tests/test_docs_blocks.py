@@ -123,6 +123,34 @@ def test_readme_stays_a_front_door():
             assert n <= 3, f"{b.where}: a canonical answer takes at most 3 lines of Python, not {n}"
 
 
+COST = re.compile(r"#.*?(\b\d+(\.\d+)?\s*(CPU )?(s|min)\b|\bminutes\b)")
+
+
+def _work_lines(b: Block) -> list[str]:
+    """The lines of a README block that start work: each ``$`` command of a console block, each command line of a
+    sh block naming ``pyradice-lab`` or ``make`` (a pycon block's cost may sit on any of its calls)."""
+    lines = b.code.splitlines()
+    if b.lang == "console":
+        return [x for x in lines if x.startswith("$ ")]
+    if b.lang == "sh":
+        return [x for x in lines if x.split()[:1] and x.split()[0] in {"pyradice-lab", "make"}]
+    return []
+
+
+def test_readme_blocks_state_their_cost():
+    """Issue 45: every README command says what it costs (CPU seconds, warm numba cache) in a comment; a pycon
+    block says it on one of its lines."""
+    missing = []
+    for b in blocks(ROOT / "README.md"):
+        if b.lang == "pycon":
+            calls = [x for x in b.code.splitlines() if x.startswith(">>> ") and "(" in x
+                     and not x[4:].startswith(("import ", "from "))]
+            if calls and not any(COST.search(x) for x in calls):
+                missing.append(b.where)
+        missing += [f"{b.where}: {x[:60]}" for x in _work_lines(b) if not COST.search(x)]
+    assert not missing, f"README blocks without their cost (# about N CPU s): {missing}"
+
+
 def _page_ids(lang_set):
     return [p for p in PAGES if any(b.lang in lang_set and b.skip is None for b in blocks(p))]
 

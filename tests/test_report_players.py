@@ -64,6 +64,7 @@ def test_heuristic_only_reads_the_registry_players():
     assert not heuristic_only("one optimal seat vs risk:0.35", "optimal", ["risk:0.35"])
     assert not heuristic_only("mcts:2", "mcts", ["greedy"])
     assert not heuristic_only("exact optimum", "optimal", ["greedy"])   # an exact computation, no policy
+    assert not heuristic_only("mcts_v2 vs greedy", "mcts_v2", ["greedy", "mcts_v1"])   # digits inside a name
     for name, spec in registry.games().items():
         heuristics, strong = game_heuristics(spec)
         assert spec.heuristic_player in heuristics and spec.report_player not in (*heuristics, *strong), name

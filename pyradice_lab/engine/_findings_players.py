@@ -116,8 +116,10 @@ def heuristic_only(player: str, report_player: str, heuristics: Iterable[str], *
     (True, False)
     >>> heuristic_only("mcts vs greedy", "mcts_late", ["greedy"], strong=["mcts"])
     False
+    >>> heuristic_only("mcts_v2 vs greedy", "mcts_v2", ["greedy", "mcts_v1"])   # names with digits are whole words
+    False
     """
-    words = set(re.findall(r"[A-Za-z_]+", player or ""))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", player or ""))
     base = {h.split(":")[0] for h in heuristics}
     top = {p.split(":")[0] for p in (report_player, *strong)}
     return not (words & top) and bool(words & base)

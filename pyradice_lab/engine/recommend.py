@@ -59,14 +59,21 @@ def _num(v):
 
 
 def value_text(v, percent: bool = False, se=None) -> str:
-    """``v`` as the page prints it (``"not searched"`` when there is none)."""
+    """``v`` as the page prints it (``"not searched"`` when there is none), with its standard error when one is
+    given and not 0 (a value without spread, such as an exact one, prints none); an error smaller than the
+    printed precision says so instead of printing 0.
+
+    >>> value_text(0.5, True, 0.02), value_text(3.2, se=0.001), value_text(3.2, se=0.0), value_text(None)
+    ('50.0% ± 2.0%', '3.20 ± <0.01', '3.20', 'not searched')
+    """
     v = _num(v)
     if v is None:
         return "not searched"
     text = f"{100 * v:.1f}%" if percent else f"{v:.2f}"
     se = _num(se)
-    if se is not None:
-        text += f" ± {100 * se:.1f}%" if percent else f" ± {se:.2f}"
+    if se is not None and se > 0:
+        shown, unit, floor = (100 * se, "%", 0.1) if percent else (se, "", 0.01)
+        text += f" ± {shown:.{1 if percent else 2}f}{unit}" if shown >= floor / 2 else f" ± <{floor:g}{unit}"
     return text
 
 

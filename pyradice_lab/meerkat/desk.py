@@ -41,7 +41,7 @@ class MeerkatDesk(Desk):
         players = _int(q, "players", 2, 1, 3)
         turn = _int(q, "turn", 1, 1, self.max_turn)  # from 1, as the transcript
         stage = _pick(q, "stage", ("reroll", "action"), "reroll")
-        from .advisor import _TOKENS, _setup
+        from .advisor import _TOKENS, BURROW_ACTIONS, _setup
         from .components import default_components  # after the checks: a refusal imports nothing
 
         pos = self.run(lambda: self._replay(seed, players, turn, stage == "action"))
@@ -50,7 +50,8 @@ class MeerkatDesk(Desk):
         tiles = [{"tile": t, "values": [int(x) for x in V[t, 1:1 + V[t, 0]]]} for t in range(3, 13)]
         return {"game": self.name, "title": self.title, "seed": seed, "players": players, "turn": turn,
                 "stage": stage, "rows": list(comp.rows), "tiles": tiles, "meerkats": int(comp.meerkats),
-                "tokens": list(_TOKENS), "position": pos.document(), "seats": pos.seats, "automa": pos.automa}
+                "tokens": list(_TOKENS), "burrow": list(BURROW_ACTIONS), "position": pos.document(),
+                "seats": pos.seats, "automa": pos.automa}
 
     def advise(self, body, gate: bool = True) -> dict:
         from .advisor import OBJECTIVES, POLICIES, advise, load_position

@@ -74,9 +74,73 @@ def _cmd_odds(args) -> int:
     return 0
 
 
+#: the keyword form's options and their defaults (a position file or a seeded game's turn holds these)
+_STATE_OPTIONS = {"layout": "A", "covered": "", "placed": "", "dice_left": None, "roll": None, "yarn": 0,
+                  "turn_dice": 5, "hands": None, "seat": None, "no_yarn": False}
+
+
 def _cmd_advise(args) -> int:
+    if args.position is not None or args.game_seed is not None:
+        return _advise_position(args)
+    if args.turn is not None or args.dump_position is not None:
+        raise CliError(f"{'--turn' if args.turn is not None else '--dump-position'} goes with --position FILE or "
+                       f"--game-seed S --turn K")
+    return _advise_keywords(args)
+
+
+def _advise_position(args) -> int:
+    """``advise --position FILE`` or ``--game-seed S --turn K``: the whole table (every hand and yarn token,
+    the winner and gold placed); the objective defaults to ``auto``, the race the hands make."""
+    from ..engine.positions import played_line, position_from_args
+    from .advisor import advise, load_position, position_from_game
+    from .components import load_components
+
+    given = [k for k, d in _STATE_OPTIONS.items() if getattr(args, k) != d]
+    if given:
+        raise CliError(f"{', '.join('--' + k.replace('_', '-') for k in given)}: the position holds the table; "
+                       f"give either a position (--position or --game-seed) or the turn state options, not both")
+    comp = load_components(args.components)
+    pos, where = position_from_args(
+        args, turn_hint="1 = the first turn, as the transcript numbers them", components=comp, load=load_position,
+        from_game=lambda: position_from_game(args.game_seed, args.turn, players=args.players,
+                                             policies=policy_names(args.policies), components=comp))
+    objective = "auto" if args.objective is None else args.objective
+    df = advise(pos, objective=_objective(objective), yarn_value=args.yarn_value, bonus=args.bonus)
+    print(f"Position: {where}")
+    print(pos.text())
+    print(f"\nobjective {df['objective'].iloc[0]}; bonus turns valued {df['bonus'].iloc[0]}")
+    if "race" in df.attrs:
+        a = df.attrs["race"]
+        print(f"Race (hands {', '.join(map(str, pos.hands))}, yarn {', '.join(map(str, pos.yarn))}; player "
+              f"{pos.to_move} to move): {a.label}: {a.reason}")
+    _print_options(df, args.top)
+    if pos.played is not None:
+        kind = pos.played[0]
+        if kind == "place":
+            hit = df["space"].apply(lambda sp: sp == pos.played[1]) & df["dice"].apply(
+                lambda d: tuple(sorted(d)) == tuple(sorted(pos.played[2])))
+        else:
+            hit = df["action"] == kind
+        line = played_line(df, hit, df.loc[hit, "action"].iloc[0] if hit.any() else kind)
+        print(line or f"played in the game: {kind}")
+    return 0
+
+
+def _print_options(df, top: int) -> None:
     import pandas as pd
 
+    label = _value_label(df["objective"].iloc[0])
+    cols = ["action", "value", "burst_probability", "regret"] + (["then"] if "then" in df.columns else [])
+    shown = df[cols].fillna("").head(top).rename(columns={"value": label})
+    with pd.option_context("display.width", 160, "display.max_colwidth", 40):
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if len(df) > top:
+        print(f"... {len(df) - top} more options (--top)")
+    if "then" in df.columns:
+        print("(then = the best next step after that placement: stop, continue, or burst when no tiles can follow)")
+
+
+def _advise_keywords(args) -> int:
     from .advisor import advise
     from .components import load_components, load_layout
 
@@ -112,15 +176,7 @@ def _cmd_advise(args) -> int:
         a = df.attrs["race"]
         print(f"Race (hands {', '.join(map(str, args.hands))}; player {race['seat'] + 1} to move): suggests "
               f"{a.label}: {a.reason}" + ("" if objective == "auto" else f" (you asked for {objective})"))
-    label = _value_label(df["objective"].iloc[0])
-    cols = ["action", "value", "burst_probability", "regret"] + (["then"] if "then" in df.columns else [])
-    shown = df[cols].fillna("").head(args.top).rename(columns={"value": label})
-    with pd.option_context("display.width", 160, "display.max_colwidth", 40):
-        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    if len(df) > args.top:
-        print(f"... {len(df) - args.top} more options (--top)")
-    if "then" in df.columns:
-        print("(then = the best next step after that placement: stop, continue, or burst when no tiles can follow)")
+    _print_options(df, args.top)
     return 0
 
 
@@ -219,9 +275,20 @@ def add_cli(sub) -> None:
     q.set_defaults(func=_cmd_odds)
 
     q = sub.add_parser("advise", help="rank the options of a turn exactly",
-                       description="Rank stop/continue (without --roll) or every placement (with --roll). "
-                                   "Example: pyradice-lab purramid advise --layout A --covered \"1,1 1,2\" "
-                                   "--placed \"2,1\" --dice-left 2 --roll 3,4")
+                       description="Rank stop/continue (without --roll) or every placement (with --roll). The "
+                                   "turn comes from the options below, from a position file (--position, TOML or "
+                                   "JSON; format in docs/guide/purramid.md: every hand and yarn token, the winner "
+                                   "and gold placed) or from turn K of a seeded game. Examples: pyradice-lab "
+                                   "purramid advise --layout A --covered \"1,1 1,2\" --placed \"2,1\" --dice-left "
+                                   "2 --roll 3,4; pyradice-lab purramid advise --position my_turn.toml")
+    q.add_argument("--position", default=None, help="a position file (.toml or .json): the whole table")
+    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
+    q.add_argument("--turn", type=positive_int, default=None,
+                   help="the turn of that game (1 = the first, as the transcript numbers them)")
+    q.add_argument("--players", type=int, choices=[2, 3, 4], default=4, help="players of that game (default: 4)")
+    policies_arg(q, help="the policies that played that game (default: %(default)s)")
+    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
+                   help="also write the position as a TOML file (to edit and ask again)")
     q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
     q.add_argument("--covered", default="",
                    help="covered spaces as \"row,col row,col ...\", numbered from 1 (row 1 at the bottom)")
@@ -234,7 +301,7 @@ def add_cli(sub) -> None:
     q.add_argument("--objective", default=None,
                    help="tiles (expected tiles this turn, tokens at --yarn-value; the default), at_least:K (the "
                         "chance of at least K tiles this turn) or auto (what the race state suggests; the "
-                        "default with --hands)")
+                        "default with --hands and with a position)")
     q.add_argument("--hands", type=int_list, default=None,
                    help="the race state: tiles left in every player's hand, in turn order, e.g. 5,3,12; the "
                         "advisor then suggests the objective and says why")

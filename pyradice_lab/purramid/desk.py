@@ -393,6 +393,8 @@ class PurramidDesk(Desk):
                   "yarn_tokens": pos.yarn_tokens, **{k: body[k] for k in OPTIONS if k in body}}
         if pos.roll is not None:
             legacy["roll"] = list(pos.roll)
+        if legacy.get("objective") == "auto":      # the race the position's hands and yarn make (every player's)
+            legacy["race"] = pos.race()
         with self._gate(name, gate):
             out = advise_json(legacy, self.boards)
         out.update(game=self.name, decision="stop or continue" if pos.roll is None else "placement")

@@ -7,6 +7,8 @@ left in every player's hand and whose turn it is) and suggests the objective, wi
 
 - if a player has already finished (a winner exists), or the tiles left on the board cannot finish your hand
   this turn, maximise expected tiles (every tile left in hand costs a point);
+- if you cannot place every tile in hand this turn whatever the dice (probability 0), maximise expected
+  tiles too, and say so (playing for all of them would value every option at 0);
 - otherwise it computes, exactly on the current board, the chance that each opponent finishes on their next
   turn (a fresh turn with the components' dice, their yarn tokens, aiming at exactly their hand) and from it
   the **threat**: the chance that at least one opponent finishes before your next turn.  When the threat is at
@@ -161,15 +163,31 @@ def race_objective(layout="A", covered=(), hands=(18, 18, 18, 18), seat: int = 0
     threat = 1.0 - safe
     now = finish(k, yv[seat])
     o, h, p = max(opp, key=lambda t: t[2])
+    if threat >= threshold and now == 0.0:
+        # no sequence of rolls places them all: every option's chance would be 0, so playing for them is no plan
+        return RaceAdvice("tiles", f"player {o + 1} has {h} tile{'s' * (h != 1)} left and finishes on their next "
+                                   f"turn with probability {_chance(p)}, but your {k} tiles cannot all be placed "
+                                   f"this turn (probability 0, even with every bonus turn): maximise expected "
+                                   f"tiles (each tile left in hand costs a point)", now, threat, opp)
     if threat >= threshold:
         return RaceAdvice(("at_least", k),
                           f"player {o + 1} has {h} tile{'s' * (h != 1)} left and finishes on their next turn with "
-                          f"probability {p:.2f} (some opponent: {threat:.2f}, at least {threshold:g}): play for "
-                          f"all {k} of your tiles now (you finish this turn with probability {now:.2f})",
-                          now, threat, opp)
+                          f"probability {_chance(p)} (some opponent: {_chance(threat)}, at least {threshold:g}): "
+                          f"play for all {k} of your tiles now (you finish this turn with probability "
+                          f"{_chance(now)})", now, threat, opp)
     return RaceAdvice("tiles", f"no opponent is likely to finish before your next turn (probability {threat:.2f}, "
                                f"below {threshold:g}; closest: player {o + 1} with {h} tiles): maximise expected "
                                f"tiles", now, threat, opp)
+
+
+def _chance(p: float) -> str:
+    """A probability as the reasons print it: two decimals, or one significant digit below 0.005 (never a
+    rounded "0.00" for a chance that is not 0, nor "1.00" for one that is not 1)."""
+    import math
+
+    if 0.0 < p < 0.005 or 0.995 < p < 1.0:       # the decimals of the first digit that is not 0 (or 9)
+        return f"{p:.{max(2, -math.floor(math.log10(min(p, 1.0 - p))))}f}"
+    return f"{p:.2f}"
 
 
 class RacePolicy:

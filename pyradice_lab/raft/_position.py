@@ -63,6 +63,10 @@ def position_spec() -> Table:
                        default=None),
         "fallen": Field(gems, "gems that just fell in the mover's tilt: the decision is then how to load them "
                               "(leave it out to choose the tilt)", default=None),
+        "deck": Field(Array(Int(1, 10_000), 0, 10_000, unique=True),
+                      "the lifeboat cards still in the deck, by number, in any order (the order is hidden): the "
+                      "cards a replacement can be; leave it out for the deck's average card (what the exact "
+                      "player of the simulations assumes)", default=None),
         "seat": Field(Records(seat, "seat", min_len=2, max_len=4, merge="replace"), "the players, [[seat]]"),
     }, doc="a Rocking Raft position: what the player about to tilt sees")
 
@@ -76,7 +80,8 @@ class Position(SeatNumbers):
     the pirate flag (-1: drawn); ``fallen`` (colours,) the gems in the mover's hand after the tilt (None:
     the tilt is still to choose); ``played`` what the seat actually did when the position comes from a game
     (the (edge, finger, duration) of the tilt, or with ``fallen`` the engine's loading as a
-    ``(fill (boats, slot colours), leftover (colours,))`` pair), else None.
+    ``(fill (boats, slot colours), leftover (colours,))`` pair), else None; ``deck`` the sorted card indices
+    still in the deck (None: not given, the replacement cards are valued at the whole deck's average card).
     """
 
     players: int
@@ -92,6 +97,7 @@ class Position(SeatNumbers):
     comp: Components = field(repr=False)
     played: tuple | None = None
     fallen: np.ndarray | None = None
+    deck: tuple | None = None
 
     def document(self) -> dict:
         """The position as a plain document (the file format; :func:`load_position` reads it back)."""
@@ -103,6 +109,8 @@ class Position(SeatNumbers):
             doc["skill"] = self.skill
         if self.fallen is not None:
             doc["fallen"] = _gem_text(self.fallen, letters)
+        if self.deck is not None:
+            doc["deck"] = [self.comp.deck[c].id for c in self.deck]
         doc["seat"] = [{"seat": s + 1, "score": self.scores[s], "completed": self.completed[s],
                         "boats": [{"card": self.comp.deck[c].id, "filled": _gem_text(f, letters),
                                    **({"water": w} if w else {})} for c, f, w in self.boats[s]]}
@@ -121,6 +129,8 @@ class Position(SeatNumbers):
             lines.append(f"skill = {d['skill']!r}")
         if "fallen" in d:
             lines.append(f'fallen = "{d["fallen"]}"  # gems that fell this turn: how to load them?')
+        if "deck" in d:
+            lines.append(f"deck = {json.dumps(d['deck'])}  # the lifeboat cards still in the deck, any order")
         lines.append("raft = [  # rows north to south, spaces west to east")
         lines += [f"  [{', '.join(json.dumps(x) for x in row)}]," for row in d["raft"]]
         lines.append("]")
@@ -138,8 +148,9 @@ class Position(SeatNumbers):
         flag = "the pirate flag is drawn (last round)" if self.flag < 0 else \
             f"the pirate flag is under {self.flag} card{'s' if self.flag != 1 else ''}"
         act = "to tilt" if self.fallen is None else f"to load {_gem_text(self.fallen, letters, '')}"
+        deck = "" if self.deck is None else f"; {len(self.deck)} card{'s' * (len(self.deck) != 1)} in the deck"
         out = [f"Rocking Raft, {self.players} players ({self.variant}), seat {self.to_move} {act} "
-               f"(start player seat {self.first_player}); {flag}", "Raft (north at the top):"]  # seats from 1
+               f"(start player seat {self.first_player}); {flag}{deck}", "Raft (north at the top):"]  # seats from 1
         out += ["  " + " ".join(f"{x:>9}" for x in cells[r * 3:r * 3 + 3]) for r in range(3)]
         slots, _ = self.comp.deck_arrays()
         for s in range(self.players):
@@ -228,13 +239,25 @@ def _build(doc: dict, comp: Components, file=None) -> Position:
             row.append((idx, filled, int(b["water"])))
         boats.append(tuple(row))
     cards_left = len(comp.deck) - len(seen)
+    deck = None
+    if doc.get("deck") is not None:
+        deck = []
+        for i, card in enumerate(doc["deck"]):
+            if card not in ids:
+                fail(f"no lifeboat card #{card}", ("deck", i), f"the deck's cards #1..#{len(comp.deck)}")
+            if card in seen:
+                fail(f"card #{card} is in front of seat {seen[card] + 1}, not in the deck", ("deck", i),
+                     "the cards not in front of a player (each card once)")
+            deck.append(ids[card])
+        deck = tuple(sorted(deck))
+        cards_left = len(deck)
     if doc["flag"] > cards_left:
-        fail(f"{doc['flag']} cards cannot be above the flag", ("flag",), f"-1..{cards_left} (the cards not on the "
-                                                                          "table)")
+        fail(f"{doc['flag']} cards cannot be above the flag", ("flag",),
+             f"-1..{cards_left} (the cards " + ("in the deck)" if deck is not None else "not on the table)"))
     return Position(players, doc["variant"], doc["to_move"] - 1, doc["first_player"] - 1, doc["flag"], raft, tuple(boats),
                     tuple(int(seats[s]["score"]) for s in range(players)),
                     tuple(int(seats[s]["completed"]) for s in range(players)), doc.get("skill"), comp,
-                    fallen=fallen)
+                    fallen=fallen, deck=deck)
 
 
 def load_position(source, *, components=None) -> Position:

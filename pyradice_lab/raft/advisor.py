@@ -2,8 +2,9 @@
 
 A **position** is what a player sees at the table when it is their turn to tilt: the gems on each space of
 the raft, every player's lifeboats (which card, which slots already hold a gem, water tokens), the points and
-lifeboats each player has completed, whose turn it is, who started, and how many cards are still above the
-pirate flag (its depth is public).  :func:`load_position` reads one from a TOML or JSON file (validated by
+lifeboats each player has completed, whose turn it is, who started, how many cards are still above the
+pirate flag (its depth is public) and, if known, which cards are still in the deck (the replacement cards'
+prospect; without it the deck's average card).  :func:`load_position` reads one from a TOML or JSON file (validated by
 the schema machinery of the component files: an error names the key), :func:`position_from_game` rebuilds
 the position at turn K of a seeded game, and :func:`advise` ranks the options:
 
@@ -105,7 +106,12 @@ def _setting(pos: Position, objective: str, params):
         pars[[1, 3, 5]] = 0.0          # no gift cost, no equity, no win bonus: the points completed this turn
     tp = coerce_params(params)
     sp = tp.replace(timing_noise=pos.skill) if pos.skill is not None else tp
-    ctx_args = (doomed[None], np.array([pos.flag]), np.array([later]), nb, slots.sum(axis=1), points,
+    deck_slots, deck_points = slots.sum(axis=1), points
+    if pos.deck is not None:       # the replacement cards' prospect: the cards still in the deck (none: 0)
+        cards = np.array(pos.deck, dtype=np.int64)
+        deck_slots, deck_points = (deck_slots[cards], points[cards]) if len(cards) else \
+            (np.zeros(1, dtype=deck_slots.dtype), np.zeros(1, dtype=points.dtype))
+    ctx_args = (doomed[None], np.array([pos.flag]), np.array([later]), nb, deck_slots, deck_points,
                 np.array([standings]), np.array([last]))
     return dict(pol=pol, pars=pars, params=sp, my=(my_empty, my_pts), opp=(opp_empty, opp_pts),
                 ctx=lambda w, nf: ExactContext(w[None], nf[None], np.zeros(1, dtype=np.int64), *ctx_args))

@@ -8,7 +8,7 @@ import pytest
 
 from pyradice_lab.engine import limits
 from pyradice_lab.purramid import advisor, exact as E, memo as M, memopool, rules
-from pyradice_lab.purramid.components import load_layout
+from pyradice_lab.purramid.components import Layout, load_layout
 from pyradice_lab.purramid.sim import simulate_games
 from pyradice_lab.purramid.solver import CompiledSolver
 
@@ -190,6 +190,42 @@ def test_the_setting_key_covers_every_field_a_memos_values_depend_on():
     assert key() == k0
     for what, kw in changes.items():
         assert key(**kw) != k0, what
+
+
+# ------------------------------------------------------------------------------------------ issue 47
+def test_the_state_key_packs_every_field_of_a_state_apart():
+    """Within a setting a memo entry is keyed by ``(covered, placed, small_key(tag, dice left, turn dice, yarn,
+    tiles needed, objective row))``: every combination of the small fields in their allowed ranges gets its own
+    key, so no state can read another's value (a turn-start solve is the ROLL state ``placed = 0``)."""
+    F = np.array(np.meshgrid(np.arange(3), np.arange(6), np.arange(6), np.arange(E.MAX_YARN + 1),
+                             np.arange(E.K_MAX + 1), np.arange(4), indexing="ij")).reshape(6, -1)
+    keys = M.small_key.py_func(*F)
+    assert len(np.unique(keys)) == F.shape[1]
+    assert M.small_key(*F[:, -1].tolist()) == keys[-1]   # the compiled key is the same formula
+
+
+def test_a_warm_memo_answers_every_changed_field_as_a_cold_solve():
+    """Solve a state, then each state that differs from it in one field on the same (warm) memo: the value is
+    the cold solve's, and differs from the first state's -- a key that left a field out would return it."""
+    L = Layout.from_rows([[2, 10, 6], [8, 3, 4], [12, 5]], name="small")
+    sc = E.static_context(L, [(0, E.MODE_CODES["exact"], 0.6), (1, E.MODE_CODES["exact"], 0.0)])
+
+    def cold(st):
+        return E.solve(*st, sc, E.new_memory(L.n_spaces))[:2]
+
+    # (tag, covered, placed, dice left, turn dice, yarn, tiles needed, objective row)
+    tiles = (E.F_ROLL, 0, 1 << 1, 3, 4, 1, 0, 0)
+    at_least = (E.F_ROLL, 0, 0, 4, 4, 1, 2, 1)
+    changed = {"covered": (tiles, 1, 1), "placed": (tiles, 2, 1 << 2), "dice left": (tiles, 3, 2),
+               "turn dice": (tiles, 4, 5), "yarn": (tiles, 5, 0), "objective row": (tiles, 7, 1),
+               "tiles needed": (at_least, 6, 3), "tag": ((E.F_ROLL, 0, 1, 2, 4, 1, 0, 0), 0, E.F_AFTER)}
+    for what, (base, field, value) in changed.items():
+        st = base[:field] + (value,) + base[field + 1:]
+        mem = E.new_memory(L.n_spaces)
+        v0, _, mem = E.solve(*base, sc, mem)
+        v, b, mem = E.solve(*st, sc, mem)
+        assert (v, b) == cold(st), what
+        assert abs(v - v0) > 1e-6, what
 
 
 def test_memos_in_use_count_toward_the_idle_limit(monkeypatch):

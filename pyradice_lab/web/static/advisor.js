@@ -5,7 +5,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 (function () {
   const U = 64, H = 52, PAD = 8, SVGNS = "http://www.w3.org/2000/svg";
   const st = { board: null, layout: null, covered: new Set(), placed: new Set(), turnDice: 5, diceLeft: 5,
-               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null, players: 4, hands: [] };
+               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null, players: 4, hands: [], others: [] };
   const $ = (id) => document.getElementById(id);
   const IDS = { alts: "alts", table: "options", summary: "ranking-summary" }, GAME = "purramid";
   const key = (s) => s[0] + "," + s[1];
@@ -92,8 +92,9 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
                 turn_dice: st.turnDice, yarn: st.yarn };
     const o = st.objective.split(":");
     b.objective = o.length === 2 ? ["at_least", Number(o[1])] : st.objective === "auto" ? "auto" : "tiles";
-    // the race: every player's tiles in hand, in turn order from the player to move (seat 0)
-    if (st.objective === "auto") b.race = { hands: st.hands.slice(0, st.players), seat: 0 };
+    // the race: every player's tiles in hand and yarn tokens, in turn order from the player to move (seat 0)
+    if (st.objective === "auto") b.race = { hands: st.hands.slice(0, st.players), seat: 0,
+                                            players_yarn: [st.yarn, ...st.others.slice(1, st.players)] };
     if (st.roll.length === st.diceLeft && st.diceLeft > 0) b.roll = st.roll.slice();
     return b;
   }
@@ -172,7 +173,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 
   // the tiles in hand of every player, in turn order from the player to move (their counts edit the race)
   function handControls() {
-    const box = $("hands"); box.innerHTML = "";
+    const box = $("hands"), yarnBox = $("others-yarn"); box.innerHTML = ""; yarnBox.innerHTML = "";
     const who = ["you", "the next player", "the 2nd after you", "the 3rd after you"];
     for (let i = 0; i < st.players; i++) {
       const l = document.createElement("label"); l.textContent = `Tiles in hand: ${who[i]} `;
@@ -183,6 +184,15 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
         st.hands[i] = v; if (st.objective === "auto") changed();
       });
       l.appendChild(inp); box.appendChild(l);
+      if (i === 0) continue;     // your own yarn tokens: the Yarn control above
+      const y = document.createElement("label"); y.textContent = `Yarn tokens: ${who[i]} `;
+      const yi = document.createElement("input");
+      Object.assign(yi, { type: "number", min: 0, max: 12, value: st.others[i] || 0, id: `yarn-${i + 1}` });
+      yi.addEventListener("change", () => {
+        const v = Math.max(0, Math.min(12, Math.round(Number(yi.value)) || 0)); yi.value = v;
+        st.others[i] = v; if (st.objective === "auto") changed();
+      });
+      y.appendChild(yi); yarnBox.appendChild(y);
     }
   }
 
@@ -197,6 +207,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     // the position file numbers rows and spaces from 1; the board (and the keyword API) from 0
     for (const s of L.position.covered || []) st.covered.add(key([s[0] - 1, s[1] - 1]));
     st.hands = (L.position.player || []).map((p) => p.hand);
+    st.others = (L.position.player || []).map((p) => p.yarn || 0);
     handControls();
     const sel = $("board"); sel.innerHTML = "";
     for (const b of L.boards) { const o = document.createElement("option"); o.value = b; o.textContent = b; sel.appendChild(o); }

@@ -134,10 +134,22 @@
       const show = () => {
         const x = s();
         summary.textContent = `${this.seat < this.doc.players ? "p" + (this.seat + 1) : "automa"}: supply ${x.supply}, ` +
-          `guardians in reserve ${x.reserve}, pups ${x.pups}, bonus ${x.bonus} points, lost ${x.lost}`;
+          `guardians in reserve ${x.reserve}, pups ${x.pups}, bonus ${x.bonus} points, lost ${x.lost}, ` +
+          `burrow ${x.burrow.length ? x.burrow.join("/") : "none"}; bonus tokens taken ${this.doc.bonus_taken}`;
       };
       show();
       this.showSeat = show;
+      // the burrow action spaces holding one of this seat's meerkats (used once each; paid from the supply)
+      this.layout.burrow.forEach((a) => {
+        select(`mk-burrow-${a}`, `Burrow space "${a}"`, [["", "free"], ["1", "holds its meerkat"]],
+               s().burrow.includes(a) ? "1" : "", box, (v) => {
+          const x = s(), on = x.burrow.includes(a);
+          if (v && !on && x.supply > 0) { x.burrow.push(a); x.supply -= 1; }
+          else if (!v && on) { x.burrow = x.burrow.filter((b) => b !== a); x.supply += 1; }
+          $(`mk-burrow-${a}`).value = x.burrow.includes(a) ? "1" : "";
+          show(); changed();
+        });
+      });
       for (const [key, label, paid] of [["reserve", "Guardians in reserve", true], ["pups", "Pups", false],
                                          ["bonus", "Bonus points", false], ["lost", "Meerkats lost", true]]) {
         const l = h("label", {}, box, label + " ");
@@ -149,10 +161,18 @@
           x[key] = v; show(); changed();
         });
       }
+      const l = h("label", {}, box, "Bonus tokens taken (all seats) ");
+      const taken = h("input", { id: "mk-bonus-taken", type: "number", min: 0, max: this.doc.seat.length - 1,
+                                 value: this.doc.bonus_taken }, l);
+      taken.addEventListener("change", () => {
+        this.doc.bonus_taken = Math.max(0, Math.min(this.doc.seat.length - 1, Math.round(Number(taken.value)) || 0));
+        taken.value = this.doc.bonus_taken; show(); changed();
+      });
     },
     refreshSeat() {
       const x = this.doc.seat[this.seat];
       for (const key of ["reserve", "pups", "bonus", "lost"]) if ($(`mk-${key}`)) $(`mk-${key}`).value = x[key];
+      for (const a of this.layout.burrow) if ($(`mk-burrow-${a}`)) $(`mk-burrow-${a}`).value = x.burrow.includes(a) ? "1" : "";
       if (this.showSeat) this.showSeat();
     },
     click(t) {
@@ -247,7 +267,8 @@
       const show = () => {
         summary.textContent = d.seat.map((x, i) => `seat ${i + 1}: ${x.score} pts (${x.boats.map((b) => "#" + b.card).join(", ")})`)
           .join(" · ") + ` · timing noise ${d.skill === null || d.skill === undefined ? "the model's" : d.skill}` +
-          ` · ${d.flag < 0 ? "the flag is drawn" : d.flag + " cards above the flag"}`;
+          ` · ${d.flag < 0 ? "the flag is drawn" : d.flag + " cards above the flag"}` +
+          ` · deck: ${d.deck ? d.deck.length + " cards" : "not given (its average card)"}`;
       };
       show();
       const number = (id, label, value, attrs, set) => {
@@ -258,9 +279,19 @@
       number("rf-skill", "Your timing noise (0: perfect)", d.skill ?? "", { min: 0, max: 2, step: 0.05 },
              (v) => { d.skill = v; });
       number("rf-flag", "Cards above the pirate flag (-1: drawn)", d.flag, { min: -1, max: 60 }, (v) => { d.flag = Math.round(v); });
+      // the cards still in the deck (their order is hidden): the replacement cards' prospect; empty: not given
+      const dl = h("label", {}, box, "Cards still in the deck (numbers; empty: not given) ");
+      const deck = h("input", { id: "rf-deck", type: "text", inputmode: "numeric", value: (d.deck || []).join(" ") }, dl);
+      deck.addEventListener("change", () => {
+        const ids = deck.value.split(/[^0-9]+/).filter((x) => x).map(Number);
+        if (ids.length) d.deck = ids; else delete d.deck;
+        show(); changed();
+      });
       const cards = Object.entries(L.cards).sort((a, b) => Number(a[0]) - Number(b[0])).map(([id, x]) => [id, x.label]);
       d.seat.forEach((x, si) => {
         number(`rf-score-${si + 1}`, `Seat ${si + 1}: points`, x.score, { min: 0, max: 999 }, (v) => { x.score = Math.round(v); });
+        number(`rf-completed-${si + 1}`, `lifeboats completed`, x.completed, { min: 0, max: 99 },
+               (v) => { x.completed = Math.round(v); });
         x.boats.forEach((b, bi) => select(`rf-card-${si + 1}-${bi + 1}`, `seat ${si + 1}, lifeboat ${bi + 1}`, cards, b.card, box,
           (v) => { b.card = Number(v); b.filled = "-"; show(); changed(); }));
       });
