@@ -347,7 +347,8 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                           backend=backend, scheduler=scheduler, cache_dir=cache_dir)
     from ._balance_finding import kind_note
 
-    res.notes.insert(0, kind_note("pay", c.metric, c.target, c.metric, lever, policies))  # the report's kind: pay
+    if isinstance(getattr(res, "notes", None), list):  # the report's objective kind: pay, said in the file
+        res.notes.insert(0, kind_note("pay", c.metric, c.target, c.metric, lever, policies))
     p = Proposal(c, res, budget=budget, games=played)
     p.rechecks = list(res.rechecks)
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)
