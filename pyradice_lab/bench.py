@@ -373,6 +373,8 @@ def game_cases(game: str, quick: bool = False, long: bool = False) -> list[Bench
                                game=game, repeat=1))
     if rows.multifidelity is not None:
         cases.append(multifidelity_case(game, rows.multifidelity, quick))
+    if rows.controls is not None:
+        cases.append(controls_case(game, rows.controls, quick))
     counts = [10 ** 4] if quick else [10 ** 5] + ([10 ** 6] if long else [])
     for n in counts if rows.memory is not None else ():
         desc = ", ".join(f"{k}={v}" for k, v in rows.memory.items())
@@ -440,6 +442,34 @@ def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     return BenchCase(f"{game} multi-fidelity estimate of {kw['metric']} ({kw.get('strong_games', 100)} report-player "
                      f"games, heuristic on common seeds): variance-reduction factor at equal CPU (ratio; below "
                      f"{WORTH_USING}: not used)", "precision/1000", fast, reference, "report player alone", game=game,
+                     repeat=1)
+
+
+def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
+    """The row "variance-reduction factor at equal CPU" of the estimate with the game's exogenous controls (issue 47
+    item 1; :func:`pyradice_lab.design.controlvariates.exogenous_estimate`): the report player's games, the same
+    games' deal as control variates.  The ratio column is the factor; below
+    :data:`~pyradice_lab.design.multifidelity.WORTH_USING` the estimator is not used."""
+    from .design.controlvariates import exogenous_estimate
+    from .design.multifidelity import WORTH_USING
+
+    kw = dict(kwargs)
+    if quick or is_tiny():
+        kw.update(games=20)
+    took = {}
+
+    def fast():     # units: the factor in thousandths over the run's CPU seconds (the ratio column is the factor)
+        t0 = time.process_time()
+        factor = exogenous_estimate(game, **kw).factor
+        took["s"] = max(time.process_time() - t0, 1e-9)
+        return int(round(1000 * factor)), took["s"]
+
+    def reference():
+        return 1000, took.get("s", 1.0)
+
+    return BenchCase(f"{game} exogenous control variates for {kw['metric']} ({kw.get('games', 200)} report-player "
+                     f"games, the deal's exact means): variance-reduction factor at equal CPU (ratio; below "
+                     f"{WORTH_USING}: not used)", "precision/1000", fast, reference, "the games alone", game=game,
                      repeat=1)
 
 

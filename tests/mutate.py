@@ -64,6 +64,16 @@ MUTATIONS: tuple[Mutation, ...] = (
              'legacy["race"] = pos.race()',
              'legacy["objective"] = "tiles"',
              ("tests/purramid/test_table_position.py::test_the_web_position_route_reads_the_race",)),
+    Mutation("purramid-position-gold-dropped", "the web position route drops the winner's gold tiles placed "
+             "(issue 43)", "pyradice_lab/purramid/desk.py",
+             "legacy.update(winner=pos.winner + 1, gold_placed=pos.gold_placed)",
+             "legacy.update(winner=pos.winner + 1)",
+             ("tests/purramid/test_web_winner.py",)),
+    Mutation("purramid-winner-unchecked", "the page's winner is not checked against the race's hands (issue 43)",
+             "pyradice_lab/purramid/desk.py",
+             "if p + 1 == winner and h != 0:",
+             "if p + 1 == winner and h < 0:",
+             ("tests/purramid/test_web_winner.py",)),
     Mutation("purramid-race-zero-chance", "a race that cannot be won this turn still plays for all the tiles",
              "pyradice_lab/purramid/race.py",
              "if threat >= threshold and now == 0.0:",
@@ -472,6 +482,26 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
              "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
              ("tests/test_report_players.py", "-k", "reads_the_registry")),
+    Mutation("compile-notice-pool-line", "a compile notice in a pool's worker points at a line of the pool",
+             "pyradice_lab/engine/_jit.py", '"joblib", "concurrent.futures", "multiprocessing", "loky", "dask",',
+             '"concurrent.futures", "multiprocessing", "loky", "dask",', ("tests/test_notices.py", "-k", "pool_worker")),
+    Mutation("raft-controls-wrong-uniforms", "the deck controls shuffle with the gem-drop uniforms, not the deck's: "
+             "not the deal the kernel made", "pyradice_lab/raft/metrics.py",
+             "shuffle_rows(order, u[:, 2 * gems:2 * gems + m])", "shuffle_rows(order, u[:, gems:gems + m])",
+             ("tests/test_controlvariates.py", "-k", "kernels_own_deal")),
+    Mutation("controls-slope-ignored", "the control-variate estimate returns the plain mean (the fit's intercept "
+             "read from the wrong coefficient)", "pyradice_lab/design/controlvariates.py",
+             "    value = float(coef[0])", "    value = float(y.mean())",
+             ("tests/test_controlvariates.py", "-k", "shrink or plain_mean")),
+    Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
+             "(a longer first advise)",
+             "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",
+             "@njit(cache=True)  # as the game kernels",
+             ("tests/test_bench_first_use.py", "-k", "search_functions_compile")),
+    Mutation("raft-slice-fill", "Raft's option_expectations fills a scratch array with a slice again",
+             "pyradice_lab/raft/expectation.py", "            for j in range(n_node):\n                below[j] = 0.0",
+             "            below[:] = 0.0",
+             ("tests/test_bench_first_use.py", "-k", "no_slice_fills")),
 )
 
 

@@ -152,3 +152,28 @@ def test_first_use_rows_time_every_games_first_advise_against_3_cpu_seconds():
     assert all(c.max_seconds == 3.0 and c.cpu and "empty numba cache" in c.kernel for c in advise.values())
     doc = bench.position_doc("raft")
     assert bench.first_advise("raft", doc) == 1
+
+
+# -- issue 45: what a first advise compiles --------------------------------------------------------------------------
+def test_pyradice_search_functions_compile_with_the_kernel_options():
+    """The search's two compiled functions (a first Pyradice ``advise`` compiles them with the game kernel) use the
+    kernels' options: no reference counting, no rewrite passes (a shorter cold compile, the same numbers)."""
+    from pyradice_lab.pyradice import _search_candidates, kernel, search
+
+    options = {k: v for k, v in kernel.KERNEL_OPTIONS.items() if k != "cache"}   # cache is not a target option
+    assert options and kernel.KERNEL_OPTIONS.get("cache") is True
+    for f in (search.evaluate_rows, _search_candidates.move_values):
+        assert type(f._cache).__name__ != "NullCache", f.__name__
+        for name, value in options.items():
+            assert f.targetoptions.get(name) == value, (f.__name__, name)
+
+
+def test_raft_expected_values_compile_no_slice_fills():
+    """Raft's ``option_expectations`` (a first ``advise`` compiles it) fills its scratch arrays with loops: every
+    slice assignment or slice is one more function numba compiles on a first call."""
+    import dis
+
+    from pyradice_lab.raft.expectation import option_expectations
+
+    ops = {i.opname for i in dis.get_instructions(option_expectations.py_func)}
+    assert "BUILD_SLICE" not in ops

@@ -20,15 +20,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.docs
 
+#: The build's time limit: about 1 minute on 2 idle cores (65 s wall, 64 CPU s at load 0.5 on 2026-12-06).
+BUILD_SECONDS = int(os.environ.get("PYRADICE_DOCS_BUILD_SECONDS", "900"))
+
 
 def test_sphinx_build_has_no_warnings(tmp_path):
     pytest.importorskip("sphinx")
     env = {k: v for k, v in os.environ.items() if k != "PYRADICE_DOCS_GALLERY"}
     out = tmp_path / "html"
-    p = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-E",
-                        "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(out)],
-                       capture_output=True, text=True, env=env, timeout=900)
-    assert p.returncode == 0, f"sphinx-build failed:\n{p.stderr[-6000:]}"
+    p = None
+    try:
+        p = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-E",
+                            "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(out)],
+                           capture_output=True, text=True, env=env, timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        pass
+    if p is None:   # a sentence, not a traceback (issue 45)
+        pytest.fail(f"the documentation site did not build within {BUILD_SECONDS} s (about 1 minute on 2 idle "
+                    "cores): the machine is busy; run `make docs-test` again when it is quieter", pytrace=False)
+    if p.returncode != 0:
+        pytest.fail(f"sphinx-build failed (warnings are errors); its messages:\n{p.stderr[-6000:]}", pytrace=False)
     for page in ["index.html", "api/index.html", "api/generated/pyradice_lab.purramid.advise.html",
                  "guide/purramid.html", "gallery/index.html", "notebooks/index.html"]:
         assert (out / page).is_file(), f"{page} was not built"

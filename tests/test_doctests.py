@@ -11,7 +11,7 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
            "pyradice_lab.engine.outcomes", "pyradice_lab.design.strength", "pyradice_lab.engine.limits", "pyradice_lab.design.compare",
            "pyradice_lab.design.robustness", "pyradice_lab.design._robustness_result", "pyradice_lab.design._bradley_terry",
            "pyradice_lab.design.balance",
-           "pyradice_lab.design._balance_grid", "pyradice_lab.design._balance_finding", "pyradice_lab.design._compare_settings",
+           "pyradice_lab.design._balance_grid", "pyradice_lab.design._balance_finding", "pyradice_lab.design._compare_settings", "pyradice_lab.design.controlvariates", "pyradice_lab.engine.controls",
            "pyradice_lab.engine.positions",
            "pyradice_lab.engine.checkspec", "pyradice_lab.engine.schema", "pyradice_lab.engine._schema_merge", "pyradice_lab.engine.execution",
            "pyradice_lab.engine._execution_blocks", "pyradice_lab.engine._findings_prose",

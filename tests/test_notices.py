@@ -168,3 +168,19 @@ def test_the_progress_display_opens_with_the_cost_unless_the_logger_says_it(caps
         assert notices.intro("x") == ""
     finally:
         log.setLevel(before)
+
+
+def test_a_compile_notice_in_a_pool_worker_names_no_line_of_the_pool():
+    """In a worker no frame is the user's: the notice must not point at (and print) a line of the pool's source
+    (the report's loky workers showed joblib's ``return self.fn(*self.args, **self.kwargs)``)."""
+    import threading
+
+    pool = {"__name__": "joblib.externals.loky.process_executor", "_jit": _jit, "warnings": warnings}
+    exec("def run():\n    warnings.warn('compiling', UserWarning, stacklevel=_jit._caller_level())\n", pool)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t = threading.Thread(target=pool["run"])
+        t.start()
+        t.join()
+        warnings.warn("compiling", UserWarning, stacklevel=_jit._caller_level())   # the user's own call
+    assert [w.filename for w in caught] == ["sys", __file__]

@@ -116,9 +116,11 @@ def test_every_game_gets_cold_start_and_memory_rows():
         else:
             assert any("empty numba cache" in n for n in names)
         assert sum("peak memory" in n for n in names) == 2  # 10**5 and 10**6 games
-        # every row has a target, bar the informational multi-fidelity row (its ratio is the measured factor)
-        assert all(c.max_seconds or c.max_peak_mb for c in rows if "multi-fidelity" not in c.kernel)
+        # every row has a target, bar the informational variance-reduction rows (their ratio is the measured factor)
+        assert all(c.max_seconds or c.max_peak_mb for c in rows
+                   if "multi-fidelity" not in c.kernel and "control variates" not in c.kernel)
         assert sum("multi-fidelity" in n for n in names) == (bench.bench_plan(game).multifidelity is not None)
+        assert sum("exogenous control variates" in n for n in names) == (bench.bench_plan(game).controls is not None)
 
 
 def test_icepool_peer_computes_the_same_burst_counts():

@@ -73,6 +73,9 @@ def _edit(d, game, size):
         if size == "phone":                                    # a 2-player game: its covered rows, its hands ...
             Select(d.find_element(By.ID, "players")).select_by_value("2")
             WebDriverWait(d, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "g.space.covered")) == 20)
+            Select(d.find_element(By.ID, "winner")).select_by_value("2")        # the other player has won
+            Select(d.find_element(By.ID, "gold-placed")).select_by_value("3")   # and placed 3 gold tiles
+            d.execute_script("window.scrollTo(0, 0)")      # the roll's buttons clear of the sticky sentence
         else:                                                  # a cat tile, and the race: the next player has
             click(d, 'g.space[data-space="0,0"]')              # 2 tiles left
             Select(d.find_element(By.ID, "objective")).select_by_value("auto")
@@ -129,6 +132,10 @@ def test_the_page_recommends_in_one_sentence_at_the_table(browser, server, game,
     expected = desk.recommend(desk.advise(sent))
     if game == "purramid":
         assert len(sent["covered"]) == (20 if size == "phone" else 1) and sent["roll"] == list(ROLL)
+        assert (sent["winner"], sent["gold_placed"]) == ((2, 3) if size == "phone" else (None, 0))
+        assert size == "desktop" or ("the next player +3 (has won: 3 of 12 gold tiles placed)" in
+                                     d.find_element(By.ID, "scores").text and
+                                     d.find_element(By.ID, "hand-2").get_attribute("value") == "0")
         assert size == "phone" or (sent["race"] == {"hands": [3, 2, 18, 17], "seat": 0, "players_yarn": [0, 0, 0, 0]}
                                    and "race" in d.find_element(By.ID, "race").text.lower())
     if game == "raft" and size == "desktop":

@@ -14,6 +14,8 @@
 - :mod:`~pyradice_lab.design.strength_report`: the report's strength experiments, computed from each game's plan.
 - :mod:`~pyradice_lab.design.multifidelity`: a strong player's metric with many cheap games as a control variate,
   and what that buys at equal CPU.
+- :mod:`~pyradice_lab.design.controlvariates`: the same games' exogenous variables (exact means) as control
+  variates, at no extra games.
 
 >>> import pyradice_lab.design as design
 >>> "compare" in dir(design)
@@ -24,4 +26,4 @@ from ..engine._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=["compare", "metrics", "robustness", "checks", "balance",
                                                                "strength", "strength_report", "proposals",
-                                                               "multifidelity"])
+                                                               "multifidelity", "controlvariates"])

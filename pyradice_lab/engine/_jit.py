@@ -171,14 +171,24 @@ def _notice_text(label: str, seconds: float | None) -> str:
 
 
 def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside numba and this package (the user's call that compiles)."""
+    """The ``stacklevel`` of the first frame outside numba and this package (the user's call that compiles).  In a
+    pool's worker no frame is the user's (the pool's machinery calls the package): the level then lies beyond the
+    stack, and Python shows the warning as ``sys:1`` instead of a line of the pool's source."""
     frame, level = sys._getframe(1), 1
     while frame is not None:
         name = frame.f_globals.get("__name__", "")
-        if not (name.startswith(("numba", "pyradice_lab.")) or name in {"pyradice_lab", "contextlib", "functools"}):
+        pool = any(part in frame.f_code.co_filename for part in _POOL_FILES)   # a worker's __main__ (python -m)
+        if not (pool or name.startswith(_NOT_THE_CALLER) or name in {"pyradice_lab", "contextlib", "functools",
+                                                                     "threading", "runpy"}):
             return level
         frame, level = frame.f_back, level + 1
-    return 2
+    return level + 1
+
+
+#: Modules whose frames are never the user's call: numba, this package and the pools that run it in workers.
+_NOT_THE_CALLER = ("numba", "pyradice_lab.", "joblib", "concurrent.futures", "multiprocessing", "loky", "dask",
+                   "distributed")
+_POOL_FILES = ("/joblib/", "/loky/", "/distributed/", "/multiprocessing/")
 
 
 class _CompileNotice(_event.Listener):

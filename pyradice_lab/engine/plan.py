@@ -137,6 +137,10 @@ class BenchPlan:
         Keyword arguments of :func:`pyradice_lab.design.multifidelity.multifidelity` (``metric``,
         ``strong_games``, ...) for the row "variance-reduction factor of the multi-fidelity estimate at equal
         CPU"; None: no such row.
+    controls : mapping or None
+        Keyword arguments of :func:`pyradice_lab.design.controlvariates.exogenous_estimate` (``metric``,
+        ``games``, ...) for the row "variance-reduction factor of the exogenous control variates at equal CPU"
+        (the game declares ``metrics.CONTROLS``); None: no such row.
     cost : mapping of str to float
         CPU seconds of one game with every seat playing that policy, at the game's default player count (compiled
         engine, warm, measured): the cost table every long entry point estimates its cost from before it starts
@@ -150,10 +154,11 @@ class BenchPlan:
     first_use_extra: tuple[tuple[str, Mapping], ...] = ()
     execution: Mapping[str, tuple[Mapping, int]] = field(default_factory=dict)
     multifidelity: Mapping | None = None
+    controls: Mapping | None = None
     cost: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self):
-        for name in ("cold", "memory", "multifidelity"):
+        for name in ("cold", "memory", "multifidelity", "controls"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mapping):
                 raise ValueError(f"{name} must be a mapping of keyword arguments or None, got {value!r}")

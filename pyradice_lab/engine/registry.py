@@ -129,6 +129,7 @@ CONTRACT_MODULES = {
 #: part -> (module role, attribute) for :meth:`GameSpec.part`
 CONTRACT_PARTS = {
     "metrics": ("metrics", "METRICS"),
+    "controls": ("metrics", "CONTROLS"),
     "checks": ("checks", "CHECKS"),
     "levers": ("levers", "LEVERS"),
     "plan": ("plan", "PLAN"),

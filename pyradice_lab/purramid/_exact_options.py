@@ -22,7 +22,7 @@ from .memo import (  # noqa: I001
 
 #: the first compile of the exact solver, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
 #: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
-COMPILE_NOTICE = ("the Purramid exact solver", 20)
+COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 TOL = 1e-12
 #: "auto" values bonus turns exactly on boards with at most this many valid dice groups (see advisor):

@@ -39,7 +39,8 @@ from contextlib import contextmanager
 from ..engine.desk import WARM_RETRY_AFTER, Desk, RequestError, int_field, replayed
 from .components import Layout, coerce_components, load_layout
 
-__all__ = ["PurramidDesk", "DESK", "Boards", "layout_json", "advise_json", "warm_up", "FIELDS", "MAX_VARIANTS"]
+__all__ = ["PurramidDesk", "DESK", "Boards", "layout_json", "advise_json", "check_table", "warm_up", "FIELDS",
+           "MAX_VARIANTS"]
 
 #: the names ``pyradice_lab.web`` still offers from here (their old import path)
 WEB_NAMES = ("Boards", "layout_json", "advise_json", "warm_up", "FIELDS", "MAX_VARIANTS")
@@ -51,7 +52,10 @@ MAX_VARIANTS = 12
 #: the fields of the keyword form of ``POST /api/purramid/advise``: those of :func:`.advisor.advise` that take
 #: no file path
 FIELDS = ("layout", "covered", "placed", "dice_left", "roll", "yarn", "turn_dice", "objective", "yarn_value",
-          "bonus", "yarn_tokens", "race")
+          "bonus", "yarn_tokens", "race", "winner", "gold_placed")
+#: the fields of the table the keyword form checks and answers back (``table``) but does not pass to ``advise``:
+#: who has won reaches it through the race's hands (the winner's is 0), the gold tiles placed are the score
+TABLE_FIELDS = ("winner", "gold_placed")
 #: the options beside a ``position`` document
 OPTIONS = ("objective", "yarn_value", "bonus")
 
@@ -189,15 +193,19 @@ def advise_json(body, boards: Boards) -> dict:
     name, layout = boards.get(body.get("layout"))
     if name in boards.warming:
         raise RequestError(f"the advisor is warming up: board {name!r} is being solved once (the first solve "
-                           f"compiles the exact solver, about 30 s); ask again in a few seconds", 503,
+                           f"compiles the exact solver, about 15 s of CPU); ask again in a few seconds", 503,
                            {"Retry-After": str(WARM_RETRY_AFTER)})
-    kwargs = {k: body[k] for k in FIELDS[1:] if k in body}
+    kwargs = {k: body[k] for k in FIELDS[1:] if k in body and k not in TABLE_FIELDS}
     if "objective" in kwargs and isinstance(kwargs["objective"], list):
         kwargs["objective"] = tuple(kwargs["objective"])
     race = kwargs.pop("race", None)
     if race is not None and kwargs.get("objective") != "auto":
         raise RequestError("race is read with objective 'auto' (the objective the race suggests), got objective "
                            f"{kwargs.get('objective', 'tiles')!r}")
+    # who has won is checked against the race's hands when the body says it (null: nobody yet); a body without
+    # it (an older client) keeps the race's own reading of a hand of 0
+    table = check_table(body.get("winner"), body.get("gold_placed", 0), race if "winner" in body else None,
+                        boards.components.config.gold_tiles)
     yv = kwargs.get("yarn_value")
     if isinstance(yv, (int, float)) and not isinstance(yv, bool) and yv > layout.capacity:
         raise RequestError(f"yarn_value must be at most {layout.capacity} (the tiles of board {name!r}), got {yv!r}")
@@ -235,11 +243,61 @@ def advise_json(body, boards: Boards) -> dict:
     for o in options:
         o["then"] = _then(o["then"])
     return {"layout": name, "options": options, "best": options[0], "objective": str(df["objective"].iloc[0]),
-            "bonus": str(df["bonus"].iloc[0]), "seconds": seconds, "first_solve": first,
+            "bonus": str(df["bonus"].iloc[0]), "seconds": seconds, "first_solve": first, "table": table,
             "burst_odds": _burst_odds(layout, kwargs.get("covered"), kwargs.get("placed"), int(dice_left)),
             **({} if suggestion is None else {"race": {"objective": suggestion.label, "reason": suggestion.reason,
                                                        "threat": suggestion.threat,
                                                        "finish_now": suggestion.finish_now}})}
+
+
+def check_table(winner, gold_placed, race, gold_tiles: int) -> dict:
+    """Check who has won and the gold tiles they have placed (the keyword form's ``winner``, ``gold_placed``) the
+    way a position file is checked: ``winner`` a player numbered from 1 in ``race.hands``' order (None: nobody
+    yet), and with a race the winner's hand, and only theirs, is 0; ``gold_placed`` 0 while nobody has won and
+    below ``gold_tiles`` (placing the last one ends the game).  Answers ``{"winner", "gold_placed"}`` and, with
+    a race, every player's ``scores`` now (the winner the gold tiles placed, the others minus their hand).
+
+    Examples
+    --------
+    >>> check_table(2, 3, {"hands": [5, 0], "seat": 0}, 12)
+    {'winner': 2, 'gold_placed': 3, 'scores': [-5, 3]}
+    >>> try:
+    ...     check_table(None, 0, {"hands": [5, 0], "seat": 0}, 12)
+    ... except RequestError as exc:
+    ...     print(str(exc)[:58])
+    winner: player 2 has no regular tile left in race.hands, s
+    """
+    hands = race.get("hands") if isinstance(race, dict) else None
+    if not (isinstance(hands, list) and 2 <= len(hands) <= 4
+            and all(isinstance(h, int) and not isinstance(h, bool) for h in hands)):
+        hands = None              # a malformed race is refused by the race's own check, naming it
+    top = len(hands) if hands is not None else 4
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 1 <= winner <= top):
+        raise RequestError(f"winner must be the player who has placed all their regular tiles, numbered from 1 "
+                           f"(1..{top}{', in race.hands order' if hands is not None else ''}), or null while "
+                           f"nobody has, got {winner!r}")
+    if isinstance(gold_placed, bool) or not isinstance(gold_placed, int) or not 0 <= gold_placed < gold_tiles:
+        raise RequestError(f"gold_placed must be an integer in 0..{gold_tiles - 1} (the gold tiles the winner has "
+                           f"placed; placing the last of {gold_tiles} ends the game), got {gold_placed!r}")
+    if winner is None and gold_placed:
+        raise RequestError(f"gold_placed is {gold_placed} but winner is null: gold tiles are placed only once a "
+                           f"player has won (0 while nobody has)")
+    out = {"winner": winner, "gold_placed": gold_placed}
+    if hands is None:
+        return out
+    for p, h in enumerate(hands):
+        if winner is None and h == 0:
+            raise RequestError(f"winner: player {p + 1} has no regular tile left in race.hands, so they have won: "
+                               f"set winner = {p + 1} (null only while every hand holds a tile)")
+        if p + 1 == winner and h != 0:
+            raise RequestError(f"winner: player {winner} still holds {h} regular tiles in race.hands; the winner "
+                               f"is the player whose hand is 0")
+        if winner is not None and p + 1 != winner and h == 0:
+            raise RequestError(f"winner: player {p + 1} has no regular tile left in race.hands but player {winner} "
+                               f"has won: the game ends when a second player finishes, so only the winner's hand "
+                               f"is 0")
+    out["scores"] = [gold_placed if p + 1 == winner else -h for p, h in enumerate(hands)]
+    return out
 
 
 def _check_advise_args(layout: Layout, kwargs: dict) -> None:
@@ -358,7 +416,7 @@ class PurramidDesk(Desk):
         out = layout_json(L)
         out.update(name=name, boards=list(self.boards.layouts), default=self.boards.default,
                    solved=name in self.boards.solved, game=self.name, title=self.title, seed=seed, players=players,
-                   turn=turn, position=doc)
+                   turn=turn, position=doc, gold_tiles=self.boards.components.config.gold_tiles)
         return out
 
     def advise(self, body, gate: bool = True) -> dict:
@@ -395,6 +453,8 @@ class PurramidDesk(Desk):
             legacy["roll"] = list(pos.roll)
         if legacy.get("objective") == "auto":      # the race the position's hands and yarn make (every player's)
             legacy["race"] = pos.race()
+        if pos.winner is not None:                 # numbered from 1 in turn order, as the race's hands are
+            legacy.update(winner=pos.winner + 1, gold_placed=pos.gold_placed)
         with self._gate(name, gate):
             out = advise_json(legacy, self.boards)
         out.update(game=self.name, decision="stop or continue" if pos.roll is None else "placement")

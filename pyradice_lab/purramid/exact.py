@@ -107,7 +107,7 @@ from .memo import (  # noqa: I001
 
 #: the first compile of the exact solver, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
 #: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
-COMPILE_NOTICE = ("the Purramid exact solver", 20)
+COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 __all__ = ["board_arrays", "risk_tables", "better", "AUTO_EXACT_MAX_VALID", "new_memory", "static_context",
            "solve", "decide_roll", "decision_table", "board_of", "memo_size", "reset_memory", "MODE_CODES",

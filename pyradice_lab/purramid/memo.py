@@ -23,7 +23,7 @@ from .chance import count_masks, multisets
 
 #: the first compile of the exact solver, announced (:func:`pyradice_lab.engine._jit.compile_notice`): typical CPU
 #: seconds with an empty numba cache (the advisor's first solve 11 s, the first game with an optimal seat 23.7 s)
-COMPILE_NOTICE = ("the Purramid exact solver", 20)
+COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
            "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..engine._jit import njit
 from .geometry import PYRAMID, quarry_geometry
-from .kernel import GEO, K_OPTIONS, R_SKF, compile_options, evaluate, skill_options
+from .kernel import GEO, K_OPTIONS, KERNEL_OPTIONS, R_SKF, ZERO, compile_options, evaluate, skill_options
 
 
 # ----------------------------------------------------------------------------------------- what a seat sees
@@ -83,7 +83,7 @@ def determinize(obs_values, obs_colours, occupied, seen_colours, box, n_samples:
 
 
 # ----------------------------------------------------------------------------------------- candidates
-@njit(cache=True)
+@njit(**KERNEL_OPTIONS)  # as the game kernels: no reference counting (it allocates nothing), no rewrite passes
 def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, work, opt, saved, terms, tmp, out):
     """Every (die, space, skill option) of one turn with its value (the search of :mod:`.policies` without the
     choice): ``out[m] = (take, place, option, milli-VP)``; returns the number of moves.
@@ -91,7 +91,7 @@ def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, 
     ``vals``/``cols``: the mover's pyramid (restored on return); ``qvals``/``qcols``: the quarry (only the
     ``avail`` entries are read); ``mode`` 1 greedy / 2 lookahead valuation.
     """
-    m = 0
+    m = ZERO                      # an int64 start, not a literal: one type-inference pass less (kernel.ZERO)
     for ia in range(avail.shape[0]):
         i = avail[ia]
         for ip in range(places.shape[0]):

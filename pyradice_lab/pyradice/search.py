@@ -66,7 +66,7 @@ from ._search_candidates import (
     observe,
 )
 from .geometry import PYRAMID
-from .kernel import GEO, compile_options, evaluate, play_batch, workspace
+from .kernel import GEO, KERNEL_OPTIONS, compile_options, evaluate, play_batch, workspace
 
 __all__ = ["FlatMC", "SEARCH_POLICY", "FLAT_MC_FULL", "observe", "determinize", "move_values", "candidates", "decide",
            "halving_schedule",
@@ -214,7 +214,7 @@ def halving_schedule(k: int, rollouts: int) -> list[int]:
     return out
 
 
-@njit(cache=True)
+@njit(**KERNEL_OPTIONS)  # as the game kernels: no reference counting (it allocates nothing), no rewrite passes
 def evaluate_rows(pv, pc, mode, tab, discs, geo, work, terms, out):
     """``out[r, s]``: the ``mode`` valuation (milli-VP) of seat ``s``'s pyramid in row ``r`` (truncated rollouts)."""
     for r in range(pv.shape[0]):

@@ -41,14 +41,16 @@ def option_expectations(cells, counts, caps, node_fall, weights, values, active)
     dmax = 1
     for c in range(ncol):
         dmax = max(dmax, size[c])
-    pm = np.zeros((ncol, dmax, n_node))
-    below = np.zeros(n_node)
-    acc = np.zeros(n_node)
-    idx = np.zeros(ncol, dtype=np.int64)
-    prefix = np.ones((ncol, n_node))
+    # two shapes of np.zeros with explicit dtypes and every fill an explicit loop: each distinct np.zeros signature
+    # and each slice assignment is one more function numba compiles on a first call (issue 45)
+    pm = np.zeros((ncol, dmax, n_node), np.float64)
+    prefix = np.zeros((ncol, 1, n_node), np.float64)
+    below = np.zeros(n_node, np.float64)
+    acc = np.zeros(n_node, np.float64)
+    out = np.zeros(n_opt, np.float64)
+    idx = np.zeros(ncol, np.int64)
     last = ncol - 1
     inner = size[last]
-    out = np.zeros(n_opt)
     for o in range(n_opt):
         if not active[o]:
             continue
@@ -56,8 +58,9 @@ def option_expectations(cells, counts, caps, node_fall, weights, values, active)
         # cap entry replaced by P(count >= cap)
         for c in range(ncol):
             d = size[c]
-            pm[c, :d, :] = 0.0
-            pm[c, 0, :] = 1.0
+            for x in range(d):
+                for j in range(n_node):
+                    pm[c, x, j] = 1.0 if x == 0 else 0.0
             for t in range(counts[c]):
                 p = node_fall[o, cells[c, t]]
                 for x in range(d - 1, 0, -1):
@@ -65,7 +68,8 @@ def option_expectations(cells, counts, caps, node_fall, weights, values, active)
                         pm[c, x, j] = pm[c, x, j] * (1.0 - p[j]) + pm[c, x - 1, j] * p[j]
                 for j in range(n_node):
                     pm[c, 0, j] = pm[c, 0, j] * (1.0 - p[j])
-            below[:] = 0.0
+            for j in range(n_node):
+                below[j] = 0.0
             for x in range(caps[c]):
                 for j in range(n_node):
                     below[j] += pm[c, x, j]
@@ -74,17 +78,18 @@ def option_expectations(cells, counts, caps, node_fall, weights, values, active)
         # sum over the grid: an odometer over the colours but the last, the last colour innermost
         for c in range(last):
             idx[c] = 0
-        prefix[0, :] = 1.0
+        for j in range(n_node):
+            prefix[0, 0, j] = 1.0
+            acc[j] = 0.0
         for c in range(last):
             for j in range(n_node):
-                prefix[c + 1, j] = prefix[c, j] * pm[c, 0, j]
-        acc[:] = 0.0
+                prefix[c + 1, 0, j] = prefix[c, 0, j] * pm[c, 0, j]
         base = 0
         while True:
             for x in range(inner):
                 v = values[base + x]
                 for j in range(n_node):
-                    acc[j] += prefix[last, j] * pm[last, x, j] * v
+                    acc[j] += prefix[last, 0, j] * pm[last, x, j] * v
             base += inner
             c = last - 1
             while c >= 0:
@@ -97,7 +102,7 @@ def option_expectations(cells, counts, caps, node_fall, weights, values, active)
                 break
             for cc in range(c, last):
                 for j in range(n_node):
-                    prefix[cc + 1, j] = prefix[cc, j] * pm[cc, idx[cc], j]
+                    prefix[cc + 1, 0, j] = prefix[cc, 0, j] * pm[cc, idx[cc], j]
         total = 0.0
         for j in range(n_node):
             total += weights[j] * acc[j]

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.controls import Controls, GameControls
 from ..engine.metrics import Metric, Smooth, column, register_smooth, seat_columns
 
-__all__ = ["METRICS"]
+__all__ = ["METRICS", "CONTROLS", "deck_controls"]
 
 
 def _points_per_boat(df, out, arg):
@@ -182,3 +183,47 @@ METRICS: dict[str, Metric] = {
                               "simulate_games(..., card_columns=True))", _boat_pay_spread,
                               options=_CARD_COLUMNS),
 }
+
+
+#: cards per block of the deck's draw order after the deal (:func:`deck_controls`)
+CONTROL_BLOCK = 8
+
+
+def deck_controls(n_games: int, *, players: int = 3, rng: int = 0, components=None):
+    """The deck order's points, game by game, for ``simulate_games(n_games, players=players, rng=rng,
+    components=components)``: the mean points of the lifeboats dealt, then of each block of
+    :data:`CONTROL_BLOCK` cards drawn after them (up to 3 blocks, the pirate flag not counted), recomputed from
+    each game's setup uniforms (its first draw, before any play: the kernel's own shuffle).  Every position of a
+    shuffled deck holds a card of the deck's mean points in expectation, so each control's exact mean is the deck's
+    mean points (a :class:`~pyradice_lab.engine.controls.Controls`).
+
+    >>> c = deck_controls(4, players=3, rng=1)
+    >>> c.names[0], c.values.shape, round(float(c.means[0]), 3)
+    ('points dealt', (4, 4), 3.231)
+    """
+    from .layouts import setup_block_size, shuffle_rows
+    from .sim import MAX_TURNS, _Setup
+
+    if isinstance(rng, bool) or not isinstance(rng, int) or rng < 0:
+        raise ValueError(f"rng must be an int seed >= 0 (the seed simulate_games was given), got {rng!r}")
+    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
+        raise ValueError(f"n_games must be an int >= 1, got {n_games!r}")
+    setup = _Setup(players, "standard", None, None, components, None, None, MAX_TURNS)
+    spec = setup.spec()
+    P, gems, points = spec[0], int(spec[2].sum()), np.asarray(spec[5], dtype=float)
+    dealt, m = P * spec[7], len(points)
+    u = np.stack([np.random.default_rng(s).random(setup_block_size(gems, m))
+                  for s in np.random.SeedSequence(rng).spawn(n_games)])
+    order = np.tile(np.arange(m), (n_games, 1))
+    shuffle_rows(order, u[:, 2 * gems:2 * gems + m])       # the kernel's setup: the same uniforms, the same deck
+    pts = points[order]
+    cuts = [(0, dealt)] + [(a, min(a + CONTROL_BLOCK, m)) for a in range(dealt, min(m, dealt + 3 * CONTROL_BLOCK),
+                                                                     CONTROL_BLOCK)]
+    names = ("points dealt",) + tuple(f"points of deck cards {a - dealt + 1}-{b - dealt}" for a, b in cuts[1:])
+    values = np.stack([pts[:, a:b].mean(axis=1) for a, b in cuts], axis=1)
+    return Controls(names, values, np.full(len(cuts), points.mean()))
+
+
+#: the contract part ``controls``: exogenous variables for :mod:`pyradice_lab.design.controlvariates`
+CONTROLS = GameControls(deck_controls, "the mean points of the lifeboats dealt and of the next 3 blocks of "
+                                       f"{CONTROL_BLOCK} cards in the shuffled deck (exact mean: the deck's)")

@@ -20,4 +20,5 @@ BENCH = BenchPlan(
     memory_bound_mb={10 ** 4: 250, 10 ** 5: 300, 10 ** 6: 1000},
     execution={"robustness": ({"finding": "game_length > 10", "reconstructions": 7, "rng": 1}, 8),
                "ladder": ({"policies": ["random", "greedy", "aim"], "rng": 1}, 6)},
-    multifidelity={"metric": "points_per_boat", "strong_games": 100, "cheap_games": 200})
+    multifidelity={"metric": "points_per_boat", "strong_games": 100, "cheap_games": 200},
+    controls={"metric": "points_per_boat", "games": 200})

@@ -530,7 +530,7 @@ def _timed_protocol():
 def serve(layout="A", *, host: str = "127.0.0.1", port: int = 8000, components=None, warm: bool = True,
           log_level: str = "warning", allowed_hosts=()) -> None:
     """Run the page with uvicorn until interrupted; ``warm`` compiles every game's engine in the background so the
-    first click is quick (Purramid's first solve compiles the exact solver: about 30 s CPU; meanwhile the page is
+    first click is quick (Purramid's first solve compiles the exact solver: about 15 s CPU (12-17 s measured cold); meanwhile the page is
     told it is warming up).  ``allowed_hosts``: further ``Host`` names to answer (besides this machine's).
 
     Parameters

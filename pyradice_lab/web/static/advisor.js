@@ -5,10 +5,12 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
 (function () {
   const U = 64, H = 52, PAD = 8, SVGNS = "http://www.w3.org/2000/svg";
   const st = { board: null, layout: null, covered: new Set(), placed: new Set(), turnDice: 5, diceLeft: 5,
-               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null, players: 4, hands: [], others: [] };
+               yarn: 0, objective: "tiles", roll: [], best: null, seq: 0, ticker: null, players: 4, hands: [], others: [],
+               winner: 0, gold: 0, goldTiles: 12 };   // winner: 0 nobody, else a player from 1 (the hands' order)
   const $ = (id) => document.getElementById(id);
   const IDS = { alts: "alts", table: "options", summary: "ranking-summary" }, GAME = "purramid";
   const key = (s) => s[0] + "," + s[1];
+  const WHO = ["you", "the next player", "the 2nd after you", "the 3rd after you"];
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVGNS, name);
@@ -84,7 +86,22 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     document.querySelectorAll(".die-btn").forEach((b) => { b.disabled = need <= 0; });
   }
 
-  function changed() { st.best = null; window.clearRecommendation(IDS, true, GAME); syncControls(); draw(); ask(); }
+  function changed() { st.best = null; window.clearRecommendation(IDS, true, GAME); syncControls(); syncTable(); draw(); ask(); }
+
+  // who has won and their gold tiles (the winner's hand is 0, and only theirs), and every player's score now
+  function syncTable() {
+    $("winner").value = String(st.winner); $("gold-placed").value = String(st.gold);
+    $("gold-placed").disabled = !st.winner;
+    st.hands.slice(0, st.players).forEach((v, i) => { $(`hand-${i + 1}`).value = v; });
+    const parts = st.hands.slice(0, st.players).map((v, i) => `${WHO[i]} ` + (i + 1 === st.winner
+      ? `+${st.gold} (has won: ${st.gold} of ${st.goldTiles} gold tiles placed)` : `\u2212${v}`));
+    $("scores").textContent = `Scores now: ${parts.join(" · ")}` +
+      (st.winner ? "" : " (nobody has won yet: each tile in hand costs a point)");
+  }
+  function setWinner(w) {   // the winner's hand is 0; a former winner holds a tile again
+    if (st.winner && st.hands[st.winner - 1] === 0) st.hands[st.winner - 1] = 1;
+    st.winner = w; if (w) st.hands[w - 1] = 0; else st.gold = 0;
+  }
 
   function body() {
     const b = { layout: st.board, covered: [...st.covered].map((k) => k.split(",").map(Number)),
@@ -96,6 +113,7 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     if (st.objective === "auto") b.race = { hands: st.hands.slice(0, st.players), seat: 0,
                                             players_yarn: [st.yarn, ...st.others.slice(1, st.players)] };
     if (st.roll.length === st.diceLeft && st.diceLeft > 0) b.roll = st.roll.slice();
+    b.winner = st.winner || null; b.gold_placed = st.gold;
     return b;
   }
 
@@ -174,14 +192,18 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
   // the tiles in hand of every player, in turn order from the player to move (their counts edit the race)
   function handControls() {
     const box = $("hands"), yarnBox = $("others-yarn"); box.innerHTML = ""; yarnBox.innerHTML = "";
-    const who = ["you", "the next player", "the 2nd after you", "the 3rd after you"];
+    const who = WHO;
     for (let i = 0; i < st.players; i++) {
       const l = document.createElement("label"); l.textContent = `Tiles in hand: ${who[i]} `;
       const inp = document.createElement("input");
       Object.assign(inp, { type: "number", min: 0, max: 36, value: st.hands[i], id: `hand-${i + 1}` });
       inp.addEventListener("change", () => {
-        const v = Math.max(0, Math.min(36, Math.round(Number(inp.value)) || 0)); inp.value = v;
-        st.hands[i] = v; if (st.objective === "auto") changed();
+        let v = Math.max(0, Math.min(36, Math.round(Number(inp.value)) || 0));
+        if (v === 0 && st.winner && st.winner !== i + 1) v = 1;   // a second player out ends the game
+        const w = st.winner;
+        st.hands[i] = v;
+        if (v === 0) setWinner(i + 1); else if (st.winner === i + 1) setWinner(0);
+        if (st.objective === "auto" || st.winner !== w) changed(); else syncTable();
       });
       l.appendChild(inp); box.appendChild(l);
       if (i === 0) continue;     // your own yarn tokens: the Yarn control above
@@ -208,7 +230,11 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     for (const s of L.position.covered || []) st.covered.add(key([s[0] - 1, s[1] - 1]));
     st.hands = (L.position.player || []).map((p) => p.hand);
     st.others = (L.position.player || []).map((p) => p.yarn || 0);
+    st.winner = L.position.winner || 0; st.gold = L.position.gold_placed || 0; st.goldTiles = L.gold_tiles || 12;
     handControls();
+    fill($("gold-placed"), 0, st.goldTiles - 1, st.gold);
+    const ws = $("winner"); ws.innerHTML = ""; window.h("option", { value: 0 }, ws, "nobody yet");
+    for (let i = 0; i < st.players; i++) window.h("option", { value: i + 1 }, ws, `${i + 1}: ${WHO[i].replace("the ", "")}`);
     const sel = $("board"); sel.innerHTML = "";
     for (const b of L.boards) { const o = document.createElement("option"); o.value = b; o.textContent = b; sel.appendChild(o); }
     sel.value = L.name;
@@ -231,6 +257,8 @@ window.gameViews = Object.assign(window.gameViews || {}, { purramid: "purramid-v
     $("dice-left").addEventListener("change", (e) => { st.diceLeft = Number(e.target.value); st.roll = []; changed(); });
     $("yarn").addEventListener("change", (e) => { st.yarn = Number(e.target.value); changed(); });
     $("objective").addEventListener("change", (e) => { st.objective = e.target.value; changed(); });
+    $("winner").addEventListener("change", (e) => { setWinner(Number(e.target.value)); changed(); });
+    $("gold-placed").addEventListener("change", (e) => { st.gold = Number(e.target.value); changed(); });
     $("clear-roll").addEventListener("click", () => { st.roll = []; changed(); });
     $("reset").addEventListener("click", () => { st.placed.clear(); st.diceLeft = st.turnDice; st.roll = []; changed(); });
     $("clear-board").addEventListener("click", () => { st.covered.clear(); st.placed.clear(); st.diceLeft = st.turnDice; st.roll = []; changed(); });

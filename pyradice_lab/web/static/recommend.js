@@ -5,6 +5,7 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  // an element with its attributes and text, appended to parent (the pages' one element helper: window.h)
   function h(tag, attrs, parent, text) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -12,6 +13,7 @@
     if (parent) parent.appendChild(e);
     return e;
   }
+  window.h = h;
 
   const shown = {};      // the last recommendation of each game (the bar shows the picked game's)
 

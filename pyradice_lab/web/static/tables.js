@@ -19,13 +19,7 @@
     if (parent) parent.appendChild(e);
     return e;
   }
-  function h(tag, attrs, parent, text) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
+  const h = window.h;      // recommend.js's element helper
   function select(id, label, options, value, parent, onchange) {
     const l = h("label", {}, parent, label + " ");
     const s = h("select", { id }, l);
@@ -271,8 +265,8 @@
           ` · deck: ${d.deck ? d.deck.length + " cards" : "not given (its average card)"}`;
       };
       show();
-      const number = (id, label, value, attrs, set) => {
-        const l = h("label", {}, box, label + " ");
+      const number = (id, label, value, attrs, set, parent) => {
+        const l = h("label", {}, parent || box, label + " ");
         const inp = h("input", { id, type: "number", value, ...attrs }, l);
         inp.addEventListener("change", () => { const v = Number(inp.value); if (Number.isNaN(v)) return; set(v); show(); changed(); });
       };
@@ -288,11 +282,15 @@
         show(); changed();
       });
       const cards = Object.entries(L.cards).sort((a, b) => Number(a[0]) - Number(b[0])).map(([id, x]) => [id, x.label]);
+      // one framed row per seat under its name: points, lifeboats completed, its lifeboat cards (two to a line;
+      // a phone stacks them)
       d.seat.forEach((x, si) => {
-        number(`rf-score-${si + 1}`, `Seat ${si + 1}: points`, x.score, { min: 0, max: 999 }, (v) => { x.score = Math.round(v); });
-        number(`rf-completed-${si + 1}`, `lifeboats completed`, x.completed, { min: 0, max: 99 },
-               (v) => { x.completed = Math.round(v); });
-        x.boats.forEach((b, bi) => select(`rf-card-${si + 1}-${bi + 1}`, `seat ${si + 1}, lifeboat ${bi + 1}`, cards, b.card, box,
+        const row = h("fieldset", { class: "seat-row", id: `rf-seat-${si + 1}` }, box);
+        h("legend", {}, row, `Seat ${si + 1}`);
+        number(`rf-score-${si + 1}`, "points", x.score, { min: 0, max: 999 }, (v) => { x.score = Math.round(v); }, row);
+        number(`rf-completed-${si + 1}`, "lifeboats completed", x.completed, { min: 0, max: 99 },
+               (v) => { x.completed = Math.round(v); }, row);
+        x.boats.forEach((b, bi) => select(`rf-card-${si + 1}-${bi + 1}`, `lifeboat ${bi + 1}`, cards, b.card, row,
           (v) => { b.card = Number(v); b.filled = "-"; show(); changed(); }));
       });
     },
