@@ -273,6 +273,10 @@ def add_designer(sub, name: str) -> None:
                         "the game's lever come from it")
     p.add_argument("--findings-csv", metavar="PATH", default=None,
                    help="the report's findings CSV for --finding (default: reports/pyradice_lab_report_findings.csv)")
+    p.add_argument("--objective-kind", choices=["pay", "win"], default=None,
+                   help="with --finding: pay (default) targets the finding's own metric (a tile's pay per piece), win "
+                        "the component's worth to winning by restricted play (the lever's win metric = 0), where the "
+                        "game declares one")
     p.add_argument("--param", action="append", type=_param_arg, default=None, metavar="PATH=RANGE",
                    help="a component path and its values: PATH=LOW..HIGH or PATH=[choices] (repeatable; required "
                         "without --finding)")
@@ -338,8 +342,9 @@ def _cmd_balance(args) -> int:
 
     if args.finding is not None:
         return _cmd_balance_finding(args)
-    if args.findings_csv is not None:
-        raise CliError("--findings-csv goes with --finding ID")
+    for flag, given in (("--findings-csv", args.findings_csv), ("--objective-kind", args.objective_kind)):
+        if given is not None:
+            raise CliError(f"{flag} goes with --finding ID")
     if not args.param or not args.objective:
         raise CliError(f"balance needs --finding ID, or --param PATH=RANGE and --objective 'metric = target' (missing "
                        f"{'--param' if not args.param else '--objective'})")
@@ -381,9 +386,10 @@ def _cmd_balance_finding(args) -> int:
             raise CliError(f"{flag} does not go with --finding (the finding gives the objective and its games)")
     try:  # before any work: the finding and its lever
         ref = resolve_finding(args.game_name, args.finding, args.findings_csv)
-        finding_candidate(ref, dict(args.param or {}))
+        finding_candidate(ref, dict(args.param or {}), args.objective_kind or "pay")
     except NoLever as exc:
-        raise CliError(f"--finding {args.finding}: no lever: {exc}") from None
+        raise CliError(f"--finding {args.finding}: no lever: {exc}" if args.objective_kind != "win" else
+                       f"--objective-kind win: {exc}") from None
     except ValueError as exc:
         text = str(exc)
         if text.startswith("findings_csv:"):
@@ -393,5 +399,6 @@ def _cmd_balance_finding(args) -> int:
     r = balance_finding(args.game_name, ref.id, findings_csv=args.findings_csv, parameters=dict(args.param or {}),
                         budget=args.budget, first_games=args.first_games, verify_games=args.verify_games,
                         policies=_policies(args.policies), rng=args.seed, components=args.components,
-                        tolerance=args.tolerance, progress=show_progress(args), **execution_kwargs(args))
+                        tolerance=args.tolerance, progress=show_progress(args),
+                        objective_kind=args.objective_kind or "pay", **execution_kwargs(args))
     return _print_balance(r, args)

@@ -17,7 +17,22 @@ from dataclasses import replace
 from pathlib import Path
 
 __all__ = ["DEFAULT_FINDINGS_CSV", "FindingRef", "findings_of", "resolve_finding", "finding_candidate",
-           "balance_finding", "id_of"]
+           "balance_finding", "id_of", "OBJECTIVE_KINDS", "check_objective_kind"]
+
+#: what a proposal by finding may target: kind -> what it means (``balance --finding ID --objective-kind``)
+OBJECTIVE_KINDS = {
+    "pay": "the finding's own metric at its null (e.g. a tile's pay per piece committed at the board mean)",
+    "win": "the component's worth to winning by restricted play (the lever's Lever.win metric at 0: committing to "
+           "it is worth the others' mean to winning)",
+}
+
+
+def check_objective_kind(objective_kind) -> str:
+    """``objective_kind`` if it is one of :data:`OBJECTIVE_KINDS`, else a ValueError naming the parameter."""
+    if not isinstance(objective_kind, str) or objective_kind not in OBJECTIVE_KINDS:
+        raise ValueError("objective_kind must be " + " or ".join(f"{k!r} ({v})" for k, v in OBJECTIVE_KINDS.items())
+                         + f", got {objective_kind!r}")
+    return objective_kind
 
 #: the findings CSV of the report at its default path (``pyradice-lab report`` writes ``reports/
 #: pyradice_lab_report.pdf`` and this file beside it)
@@ -157,33 +172,63 @@ def resolve_finding(game: str, finding, findings_csv=None) -> FindingRef:
     return hit[0]
 
 
-def finding_candidate(ref: FindingRef, parameters=None):
+def finding_candidate(ref: FindingRef, parameters=None, objective_kind: str = "pay"):
     """The proposal candidate of ``ref`` (:class:`pyradice_lab.design.proposals.Candidate`): the objective (the
-    check's metric at its null), the games (players, options) and, unless ``parameters`` are given, the game's
-    lever for the metric (:class:`~pyradice_lab.engine.levers.NoLever` when there is none)."""
+    check's metric at its null; ``objective_kind="win"``: the lever's :attr:`~pyradice_lab.engine.levers.Lever.win`
+    metric at 0), the games (players, options) and, unless ``parameters`` are given, the game's lever for the metric
+    (:class:`~pyradice_lab.engine.levers.NoLever` when there is none, or no win metric for ``"win"``)."""
     from ..engine.levers import NoLever
     from .proposals import Candidate, _components, game_levers
 
+    check_objective_kind(objective_kind)
     c = ref.check
     cand = Candidate(ref.id, c.game, ref.experiment, ref.finding, ref.metric, float(c.threshold), c.players,
                      dict(c.game_kwargs))
-    if parameters:
-        return replace(cand, parameters=dict(parameters), lever="the parameters given")
     levers = game_levers(c.game)
     lever = levers.lever(ref.metric) if levers is not None else None
+    if objective_kind == "win":
+        if lever is None or not lever.win:
+            raise NoLever(f"{c.game} declares no objective about winning for {ref.metric.partition(':')[0]} (Lever.win "
+                          f"in its levers.py); its objective is the finding's own, {ref.metric} (objective kind pay)")
+        cand = replace(cand, metric=lever.win.format(arg=ref.metric.partition(":")[2]), target=0.0)
+    if parameters:
+        return replace(cand, parameters=dict(parameters), lever="the parameters given")
     if lever is None:
         raise NoLever(f"{c.game} declares no lever for {ref.metric.partition(':')[0]} (its levers.py); name the "
                       "parameters yourself (--param)")
     arg = c.players if lever.by_players else ref.metric.partition(":")[2]
     params, text, rule, *extra = lever(_components(c.game), arg, ref.finding)
+    if objective_kind == "win":  # the finding's side is its own metric's: the lever's values both ways
+        f = ref.finding
+        other = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high,
+                        ci_high=2 * f.null - f.ci_low)
+        back = lever(_components(c.game), arg, other)[0]
+        params = {p: list(v) + [x for x in back.get(p, []) if x not in v] for p, v in params.items()}
+        text += "; and as far the other way (the finding's side is its pay, not its worth to winning)"
     return replace(cand, parameters=params, lever=text, rule_change=rule,
                    game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
+
+
+def kind_note(kind: str, metric: str, target: float, finding_metric: str, lever, policies) -> str:
+    """A proposal's line on its objective (``metric`` at ``target``): which kind, and why (``finding_metric``: the
+    finding's own metric; ``lever``: the game's lever for it, or None)."""
+    if kind == "win":
+        who = policies if isinstance(policies, str) else "the players"
+        return (f"objective kind win: {metric} = 0, by restricted play ({who} in every seat, some forbidden "
+                f"the component in turn), asked for with objective_kind='win' (--objective-kind win): the "
+                f"finding's {finding_metric} can be met by making the component unattractive, this asks that "
+                "committing to it be worth the others' mean to winning")
+    alt = lever.win.format(arg=finding_metric.partition(":")[2]) if lever is not None and lever.win else ""
+    return (f"objective kind pay: {metric} = {target:g}, the finding's own metric (the default"
+            + (f"; objective_kind='win' (--objective-kind win) targets its worth to winning, {alt} = 0)" if alt
+               else "; the game declares no objective about winning for it)"))
 
 
 def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, budget: int | None = None,
                     first_games: int | None = None, verify_games: int | None = None, policies=None, rng=0,
                     components=None, tolerance: float = 0.0, progress: bool = False, cache_dir=None, n_jobs: int = 1,
-                    backend: str = "loky", scheduler=None, widen: bool = True, guards: bool = True):
+                    backend: str = "loky", scheduler=None, widen: bool = True, guards: bool = True,
+                    objective_kind: str = "pay"):
     """A balance proposal for one finding of the report: :func:`~pyradice_lab.design.balance.balance` with the
     objective, games, lever and players the finding gives.
 
@@ -215,6 +260,11 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         Check the proposal against empty wins (:mod:`._balance_guards`: the component kept in play, the start
         player's share not worse, no other finding of the CSV made worse), one paired run; the result's
         ``guards`` table and ``guarded`` flag hold the verdicts, and the file's header states them.
+    objective_kind : {"pay", "win"}
+        ``"pay"`` (default): the finding's own metric at its null (:data:`OBJECTIVE_KINDS`).  ``"win"``: the lever's
+        objective about winning (``Lever.win``, e.g. Meerkat's ``commit_win_excess:T = 0``: committing to the tile
+        is worth the other tiles' mean to winning), measured by restricted play with the same players; the lever's
+        values are then tried both ways.  The result's notes (and the file's header) state the kind and why.
 
     Returns
     -------
@@ -226,7 +276,8 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     ------
     ValueError
         ``finding`` is not in the CSV (the message lists the game's ids), is another game's, the CSV is missing
-        or not a findings CSV, or the finding's metric has no lever and no ``parameters`` are given.
+        or not a findings CSV, the finding's metric has no lever and no ``parameters`` are given, or
+        ``objective_kind`` is not one of :data:`OBJECTIVE_KINDS` (or ``"win"`` where the lever declares none).
 
     Examples
     --------
@@ -240,9 +291,10 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     from ._balance_path import Sizes, propose
     from .proposals import _components, game_levers
 
+    check_objective_kind(objective_kind)
     ref = resolve_finding(game, finding, findings_csv)
     try:
-        cand = finding_candidate(ref, parameters)
+        cand = finding_candidate(ref, parameters, objective_kind)
     except NoLever as exc:
         raise ValueError(f"finding {ref.id!r}: no lever: {exc}") from None
     levers = game_levers(game)
@@ -269,6 +321,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                      fraction=levers.in_play_fraction if levers is not None else 0.5, others=others, guards=guards,
                      progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend, scheduler=scheduler)
     res.finding = ref.describe()
+    res.notes.insert(0, kind_note(objective_kind, cand.metric, cand.target, ref.metric, own_lever, policies))
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
         from ..engine.assumptions import seed_label
 

@@ -336,18 +336,11 @@ def _list_axes(listed: list) -> list:
 
 def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp) -> tuple[dict, int]:
     """One simulation run of a search (a block): ``({metric: (numerator, denominator)}, rows)``, every family
-    ``name:*`` of ``metrics`` expanded on these games."""
-    from ..engine.rng import fresh_copy
-    from .compare import metric_values
-    from .metrics import expand_metric
-    from .robustness import _simulate
+    ``name:*`` of ``metrics`` expanded on these games, a metric of restricted play on its own games
+    (:func:`._restricted_games.play_metrics`)."""
+    from ._restricted_games import play_metrics
 
-    df = _simulate(game)(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **kwargs)
-    out = {}
-    for spec in metrics:
-        for metric in expand_metric(game, df, spec):
-            out[metric] = tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
-    return out, len(df)
+    return play_metrics(game, metrics, games, seed, comp, kwargs)
 
 
 def _pack(a: np.ndarray) -> str:

@@ -241,13 +241,11 @@ class Recheck:
 
 def _recheck_side(game: str, metrics: list, games: int, seed, comp, sim_kw: dict) -> dict:
     """One side of a re-check: ``games`` games on ``comp`` from a fresh copy of ``seed`` (both sides get the same
-    seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame."""
-    from ..engine.registry import get_game
-    from ..engine.rng import fresh_copy
-    from .compare import metric_values
+    seed), every metric's per-game ``(numerator, denominator)`` computed on the whole frame (a metric of restricted
+    play on its own games, :func:`._restricted_games.play_metrics`)."""
+    from ._restricted_games import play_metrics
 
-    df = get_game(game).simulate_games(games, rng=np.random.default_rng(fresh_copy(seed)), components=comp, **sim_kw)
-    return {m: tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, m)) for m in metrics}
+    return play_metrics(game, metrics, games, seed, comp, sim_kw)[0]
 
 
 def recheck(game: str, base, proposal, others: Sequence[tuple[str, Finding, str, float]], *, games: int,
@@ -347,6 +345,10 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                           fraction=levers.in_play_fraction if levers is not None else 0.5,
                           others=[(o.experiment, o.finding, o.metric, o.target) for o in same], n_jobs=n_jobs,
                           backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+    from ._balance_finding import kind_note
+
+    if isinstance(getattr(res, "notes", None), list):  # the report's objective kind: pay, said in the file
+        res.notes.insert(0, kind_note("pay", c.metric, c.target, c.metric, lever, policies))
     p = Proposal(c, res, budget=budget, games=played)
     p.rechecks = list(res.rechecks)
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)

@@ -290,7 +290,8 @@ def restricted_play(game, policy, restrictions, *, players: int | None = None, g
         it takes restrictions, e.g. Meerkat Kingdom's ``mcts_v2``, else its strongest registered policy that
         can sit twice in a game).
     restrictions : sequence of str or None
-        Names the game registers (``registry.get_game(game).restrictions``); None: all of them.
+        Names the game registers (``registry.get_game(game).restrictions``; one with an argument, ``name:<X>``, given
+        with its value, e.g. ``"no_tile:7"``); None: all of them without an argument.
     players : int, optional
         Seats, 2..4 (None: the game's ``default_players``, 2 where a game states none): one restricted player, ``players - 1`` unrestricted ones; the restricted player sits in
         every seat equally often.
@@ -325,12 +326,13 @@ def restricted_play(game, policy, restrictions, *, players: int | None = None, g
         policy = restricted_player(spec)
     if not isinstance(policy, str) or not policy:
         raise ValueError(f"policy must be a policy name, got {policy!r}")
-    names = _names(restrictions if restrictions is not None else list(spec.restrictions), "restrictions", spec)
+    names = _names(restrictions if restrictions is not None else spec.plain_restrictions, "restrictions", spec)
     if not names:
         raise ValueError("restrictions must name at least one restriction")
-    unknown = [r for r in names if r not in spec.restrictions]
+    unknown = [r for r in names if spec.restriction_description(r) is None]
     if unknown:
-        raise ValueError(f"restrictions must be among {sorted(spec.restrictions)} ({spec.name}), got {unknown}")
+        raise ValueError(f"restrictions must be among {sorted(spec.restrictions)} ({spec.name}; a name:<X> with a "
+                         f"value, e.g. name:7), got {unknown}")
     players = _pos_int((spec.default_players or 2) if players is None else players, "players", 2, 4)
     games = _pos_int(games, "games")
     execution = _execution(n_jobs, backend, scheduler, progress, cache_dir)
@@ -355,7 +357,7 @@ def restricted_play(game, policy, restrictions, *, players: int | None = None, g
             flag = "dominant"
         else:
             flag = "valuable" if high < fair else "harmful"
-        rows.append({"restriction": r, "description": spec.restrictions[r], "player": f"{policy}/{r}",
+        rows.append({"restriction": r, "description": spec.restriction_description(r), "player": f"{policy}/{r}",
                      "opponent": policy, "players": players, "games": n, "win_rate": w / n, "win_rate_ci_low": low,
                      "win_rate_ci_high": high, "fair_share": fair, "effect": w / n - fair, "flag": flag})
     table = pd.DataFrame(rows).sort_values("effect", kind="stable", ignore_index=True)

@@ -75,7 +75,7 @@ def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
     except ValueError as exc:
         return [("policies registered", False, str(exc))]
     lineups = [(f"policy {p!r} plays", [p, strong]) for p in spec.policies]
-    lineups += [(f"restriction {r!r} parses and plays", [f"{strong}/{r}", strong]) for r in spec.restrictions]
+    lineups += [(f"restriction {r!r} parses and plays", [f"{strong}/{r}", strong]) for r in spec.plain_restrictions]
     for label, lineup in lineups:
         if spec.lineup_ok is not None and not spec.lineup_ok(lineup):
             lineup = [lineup[0], next(q for q in spec.policies if spec.lineup_ok([lineup[0], q]))]
@@ -87,8 +87,8 @@ def _player_checks(spec: GameSpec, seed: int) -> list[tuple[str, bool, str]]:
                          f"{sorted(set(out['policy']))}, {len(out)} rows"))
         except Exception as exc:  # noqa: BLE001 - any exception fails the check
             rows.append((label, False, f"{lineup}: {type(exc).__name__}: {exc}"))
-    for p in spec.unrestrictable if spec.restrictions else ():
-        bad = f"{p}/{next(iter(spec.restrictions))}"
+    for p in spec.unrestrictable if spec.plain_restrictions else ():
+        bad = f"{p}/{spec.plain_restrictions[0]}"
         try:
             spec.lineup_outcomes([bad, strong], 1, rng=seed)
         except ValueError:

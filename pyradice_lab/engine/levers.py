@@ -164,6 +164,10 @@ class Lever:
     ``in_play``: the metric (a template filled with ``{arg}``, the metric's argument) that says how much the
     players use the component (pieces committed, cards completed): a proposal must keep it within
     :attr:`GameLevers.in_play_fraction` of its packaged value; "" = no such guard.
+    ``win``: the objective about winning the lever may target instead (``balance --finding ID --objective-kind
+    win``): a metric (a template filled with ``{arg}``) of restricted play whose target 0 says the component is worth
+    the others' mean to winning (Meerkat ``commit_win_excess:{arg}``); "" = none.  The finding's direction is
+    about its own metric, so for it the lever's values are tried both ways.
     """
 
     metric: str
@@ -172,6 +176,7 @@ class Lever:
     by_players: bool = False
     axes: Callable[..., tuple] | None = None
     in_play: str = ""
+    win: str = ""
 
     def ranges_of(self, components, argument, finding) -> tuple[tuple[Range, ...], int]:
         """``(ranges, own)``: the :class:`Range` objects of :attr:`axes` and how many of them are the finding's

@@ -58,6 +58,10 @@ class Metric:
         Every argument the metric takes on these games (``name:*``).
     options : tuple of (key, value) pairs
         ``simulate_games`` keyword arguments the metric needs (e.g. ``(("card_columns", True),)``).
+    lineup : callable ``(arg, players, i) -> tuple of str`` or None
+        A metric of restricted play: the restriction of every human seat in game ``i`` (``""``: none; a name the
+        game registers, e.g. ``"no_tile:7"``).  Its games are not ordinary ones: the designer's tools play each game
+        with one policy in every seat, restricted as this says (:mod:`pyradice_lab.design._restricted_games`).
     """
 
     description: str
@@ -67,6 +71,7 @@ class Metric:
     example: str = "0"
     family: Callable | None = None
     options: tuple = ()
+    lineup: Callable | None = None
 
 
 @dataclass(frozen=True, eq=False)

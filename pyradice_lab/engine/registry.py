@@ -183,7 +183,10 @@ class GameSpec:
     policies : tuple of str
         Registered player names in strength order, weakest first (the default ladder).
     restrictions : dict of name -> one-line description
-        Options a player can be forbidden (restricted play): ``"<policy>/<name>"`` is that player.
+        Options a player can be forbidden (restricted play): ``"<policy>/<name>"`` is that player.  A name
+        ``"name:<X>"`` is a restriction with an argument, played as ``name:VALUE`` (Meerkat Kingdom's
+        ``no_tile:<T>``: ``"mcts_v2/no_tile:7"``; the game's policy parser checks the value); restricted play's
+        "all" (:attr:`plain_restrictions`) leaves them out.
     outcomes : callable ``(DataFrame) -> DataFrame`` or None
         The game's ``simulate_games`` frame as the common outcomes frame (:mod:`pyradice_lab.engine.outcomes`).
     lineup_outcomes : callable ``(policies, n_games, *, rng, progress, **kwargs) -> DataFrame`` or None
@@ -258,6 +261,22 @@ class GameSpec:
         if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 1):
             raise ValueError(f"players must be a positive int or None, got {players!r}")
         return self.report_players().get(self.default_players if players is None else players)
+
+    @property
+    def plain_restrictions(self) -> list[str]:
+        """The registered restrictions without an argument (restricted play's "all")."""
+        return [r for r in self.restrictions if ":<" not in r]
+
+    def restriction_description(self, name: str) -> str | None:
+        """The description of restriction ``name``: a registered one, or ``name:VALUE`` of a registered
+        ``name:<X>`` (with the value); None when the game registers neither."""
+        if name in self.restrictions and ":<" not in name:
+            return self.restrictions[name]
+        head, sep, value = str(name).partition(":")
+        for r, d in self.restrictions.items():
+            if sep and value and r.startswith(head + ":<") and r.endswith(">"):
+                return f"{d} ({r[len(head) + 2:-1]} = {value})"
+        return None
 
     def report_player_at(self, players: int | None = None) -> str:
         """The report player at ``players`` (None: ``default_players``): the game's ``strength.REPORT_PLAYERS``

@@ -174,6 +174,9 @@ register_game(
         "no_guardians": "never takes a guardian (by placement or blue oasis token)",
         "no_burrows": "never takes a burrow action",
         "no_oasis": "ignores the oases: never activates an oasis token nor moves one by burrow action",
+        # a restriction with an argument, named with it (no_tile:7); not in restricted play's "all"
+        "no_tile:<T>": ("never commits a meerkat or the queen to tile T (3..12): no placement, move, swap or queen "
+                        "move there"),
     },
     lineup_ok="lineup_ok",
     unrestrictable=("automa:L", "automa:M", "automa", "random_legal", "automa:H"),

@@ -19,7 +19,11 @@ P_FUTURE, P_MPT, P_BUDGET, P_CANDS, P_MARGIN, P_SREROLL, P_HALVING, P_OWNREST, P
 #: ``win_scale`` (19).
 P_RACE, P_SSUPPLY, P_DEPTH, P_WSCALE = 16, 17, 18, 19
 ROLL0 = 20
-N_PRM = 40
+#: Columns of the rollout policy's row copied from column :data:`ROLL0` on (its weights and evaluation).
+ROLL_N = 20
+#: The tiles a restricted player never commits to (``no_tile:T``): a bit mask, bit T set for tile T (0: none).
+P_NOTILE = 40
+N_PRM = 41
 GREEDY_PARAMS = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0)
 HEURISTIC_DEFAULTS = {"w_opp": 0.5, "guardian_value": 2.0, "pup_value": 1.5, "burrow_cost": 1.0,
                       "queen_bonus": 2.0, "reroll": 1.0, "oasis": 1.0}
@@ -33,7 +37,22 @@ RESTRICTIONS = {
     "no_burrows": ("never takes a burrow action", {"burrow_cost": FORBIDDEN}),
     "no_oasis": ("ignores the oases: never activates an oasis token nor moves one by burrow action",
                  {"oasis": 0.0}),
+    # a restriction with an argument (restricted play names it ``no_tile:7``): :data:`P_NOTILE`'s bit T
+    "no_tile:<T>": ("never commits a meerkat or the queen to tile T (3..12): no placement, move, swap or queen "
+                    "move there", {}),
 }
+#: The tiles of the board (the two-dice sums a placement reads), the arguments of ``no_tile:T``.
+TILES = tuple(range(3, 13))
+
+
+def tile_mask(mask: float, restriction: str) -> float:
+    """``mask`` (a row's :data:`P_NOTILE`) with the tile of ``restriction`` (``"no_tile:T"``) added; a ValueError
+    naming ``policies`` for a tile off the board."""
+    arg = restriction.partition(":")[2]
+    if not arg.isdigit() or int(arg) not in TILES:
+        raise ValueError(f"policies: restriction no_tile:T takes a tile T of the board ({TILES[0]}..{TILES[-1]}), "
+                         f"got {restriction!r}")
+    return float(int(mask) | (1 << int(arg)))
 #: The expectimax player: the heuristic's weights, the expected end-of-game evaluation (``future`` 0.5 measured
 #: best of 0.25 / 0.5 / 0.75 / 1 against the heuristic, 2 players + automa and 3 players).
 EXPECTIMAX_DEFAULTS = {**HEURISTIC_DEFAULTS, "future": 0.5, "meerkats_per_turn": 2.2, "race": 0.0}
@@ -142,7 +161,7 @@ def _search_row(params) -> np.ndarray:
     row[P_BUDGET], row[P_CANDS] = p["budget"], p["candidates"]
     row[P_MARGIN], row[P_SREROLL], row[P_HALVING] = p["margin_weight"], p["search_reroll"], p["halving"]
     row[P_OWNREST], row[P_SWITCHZ] = p["own_rest"], p["switch_z"]
-    row[ROLL0:] = rows["rollout"][:N_PRM - ROLL0]
+    row[ROLL0:ROLL0 + ROLL_N] = rows["rollout"][:ROLL_N]
     row[P_SSUPPLY] = p["search_supply"]
     row[P_DEPTH], row[P_WSCALE] = p["depth"], p["win_scale"]
     return row
@@ -162,7 +181,10 @@ def policy_row(policy) -> tuple[int, np.ndarray]:
             raise ValueError(f"policies: restrictions apply to greedy, heuristic, expectimax and mcts players, "
                              f"got {policy!r}")
         for r in restrictions:
-            if r.strip() not in RESTRICTIONS:
+            if r.strip().startswith("no_tile:"):
+                row[P_NOTILE] = tile_mask(row[P_NOTILE], r.strip())
+                continue
+            if r.strip() not in RESTRICTIONS or "<" in r:
                 raise ValueError(f"policies: restriction must be one of {sorted(RESTRICTIONS)}, got {r!r}")
             for k, v in RESTRICTIONS[r.strip()][1].items():
                 row[PARAM_NAMES.index(k)] = v

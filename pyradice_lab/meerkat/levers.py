@@ -88,7 +88,7 @@ LEVERS = GameLevers(
         f"a reconstructed tile's high value, 1 to {TILE_STEPS} points towards the board mean (at least 2), its lower "
         "values by the reconstruction rule; tiles the rules state are kept; joint search: each of the tile's values "
         f"by 1 (high up to {TILE_REACH} above its own, every value highest first), then the neighbouring tiles' high "
-        "values", axes=tile_ranges, in_play="meerkats_on_tile:{arg}")},
+        "values", axes=tile_ranges, in_play="meerkats_on_tile:{arg}", win="commit_win_excess:{arg}")},
     budget=ProposalBudget(search=240, first=24, verify=120, recheck=100),
     examples={"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
               "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},

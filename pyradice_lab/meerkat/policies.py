@@ -42,7 +42,10 @@ Restricted players (restricted play, :func:`pyradice_lab.design.strength.restric
 each is a parameter setting, so the compiled engine plays them unchanged: a forbidden option is valued at minus
 :data:`FORBIDDEN` (chosen only if it is the only legal move).  A search player gets the restriction on its own
 decisions (candidate ranking, the rest of its turn; a forbidden option is never searched) while its rollouts
-play unrestricted.
+play unrestricted.  ``no_tile:T`` (a restriction with an argument, the tile 3..12; restricted play's
+``commit_win_excess:T``) sets bit T of the row's :data:`P_NOTILE` mask: placing meerkats or the queen on tile T,
+moving or swapping a meerkat or the queen there are valued at minus :data:`FORBIDDEN`; unlike the options above,
+a search player keeps it in its own rollouts too (the other seats' rollouts play unrestricted).
 
 The parameter rows, defaults and named players live in the private module ``_policy_rows`` (re-exported
 here); this module holds the compiled decisions.
@@ -86,6 +89,7 @@ from ._policy_rows import (
     P_HALVING as P_HALVING,
     P_MARGIN as P_MARGIN,
     P_MPT,
+    P_NOTILE,
     P_OASIS,
     P_OWNREST as P_OWNREST,
     P_PUP,
@@ -103,8 +107,10 @@ from ._policy_rows import (
     RANDOM,
     RESTRICTIONS,
     ROLL0 as ROLL0,
+    ROLL_N as ROLL_N,
     SEARCH,
     SEARCH_DEFAULTS,
+    TILES as TILES,
     policy_name,
     policy_row,
 )
@@ -193,6 +199,12 @@ def value_of(g, s: int, t: int, w: float) -> float:
 
 # ----------------------------------------------------------------------------------------- placement
 @njit(**INTERNAL)
+def forbidden_tile(prm, s: int, t: int) -> bool:
+    """Whether seat ``s`` never commits to tile ``t`` (its row's :data:`P_NOTILE` mask; restriction no_tile:T)."""
+    return (int(prm[s, P_NOTILE]) >> t) & 1 == 1
+
+
+@njit(**INTERNAL)
 def placement_table(g, s: int, tab) -> float:
     """``tab[t, k]``: value of placing k+1 meerkats (k = 3: the queen) on tile t; returns the guardian value."""
     S = g[0][4:8]
@@ -226,6 +238,9 @@ def placement_table(g, s: int, tab) -> float:
         for k in range(3):
             tab[t, k] = vals[1 + k] - before + nb[k]
         tab[t, 3] = vals[4] - before + prm[s, P_QUEEN] if queen else NEG
+        if forbidden_tile(prm, s, t):  # no_tile:T: placing there is valued at minus FORBIDDEN
+            for k in range(4):
+                tab[t, k] -= FORBIDDEN
     if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
         return S[s, PUP] + prm[s, P_GUARD] + gb
     return NEG
@@ -414,6 +429,10 @@ def best_of(g, s: int, kind: int, opts, m: int):
                     extra[r, t] = value_of(g, s, t, w)
                 T[f, TOK], T[t, TOK] = k, 0
                 v = (0.0 + extra[0, f] + extra[r, t]) - before
+        if (kind == 0 or kind == 1) and forbidden_tile(prm, s, (c // 8 if kind == 1 else c) % 16):
+            v -= FORBIDDEN  # no_tile:T: a meerkat of s moved (or swapped) onto tile T
+        elif kind == 3 and forbidden_tile(prm, s, c):
+            v -= FORBIDDEN  # the queen moved onto tile T
         if v > best + 1e-12:
             best, code = v, c
     return best, code

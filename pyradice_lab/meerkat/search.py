@@ -47,6 +47,7 @@ from .policies import (
     P_HALVING,
     P_MARGIN,
     P_MPT,
+    P_NOTILE,
     P_OWNREST,
     P_REROLL,
     P_SREROLL,
@@ -55,6 +56,7 @@ from .policies import (
     P_WSCALE,
     PARAM,
     ROLL0,
+    ROLL_N,
     choose_action,
     choose_keep,
     keep_values,
@@ -174,7 +176,9 @@ def determinize(g, s: int, seed: int, Wc, tc, pc) -> None:
             if o == s and P[s, P_OWNREST] > 0:
                 pc[o, j] = P[s, j]  # s plays the rest of the searched turn by its own policy (then: to_rollout)
             else:
-                pc[o, j] = P[s, ROLL0 + j] if j < N_PRM - ROLL0 else P[s, j]
+                pc[o, j] = P[s, ROLL0 + j] if j < ROLL_N else P[s, j]
+        # the tiles s never commits to (no_tile:T) stay s's in its rollouts; the other seats play unrestricted
+        pc[o, P_NOTILE] = P[s, P_NOTILE] if o == s else 0.0
         if o < G[G_NS] and S[o, AUTO] == 0:
             S[o, POL] = PARAM
 
@@ -183,7 +187,7 @@ def determinize(g, s: int, seed: int, Wc, tc, pc) -> None:
 def to_rollout(gc, s: int) -> None:
     """Seat ``s`` of a determinization switches to the rollout policy after its searched turn."""
     pc = gc[2]
-    for j in range(N_PRM - ROLL0):
+    for j in range(ROLL_N):
         pc[s, j] = pc[s, ROLL0 + j]
 
 

@@ -18,9 +18,11 @@ from pyradice_lab.meerkat.policies import (
     P_BUDGET,
     P_CANDS,
     P_FUTURE,
+    P_NOTILE,
     PARAM,
     RANDOM,
     ROLL0,
+    ROLL_N,
     SEARCH,
     policy_name,
     policy_row,
@@ -254,7 +256,12 @@ def test_search_never_peeks_at_future_dice_or_bag_order():
     assert sorted(Wc[22, :W[21, R.G_NBLUE]]) == sorted(W[22, :W[21, R.G_NBLUE]])
     assert sorted(zip(Wc[23], Wc[24])) == sorted(zip(W[23], W[24]))
     assert not (tc[0, :50] == g[1][0, :50]).all() and set(tc[0]) == set(range(1, 7))
-    assert (pc[:2, :N_PRM - ROLL0] == g[2][0, ROLL0:]).all() and (pc[:2, N_PRM - ROLL0:] == g[2][0, N_PRM - ROLL0:]).all()
+    assert (pc[:2, :ROLL_N] == g[2][0, ROLL0:ROLL0 + ROLL_N]).all()
+    assert (pc[:2, ROLL_N:P_NOTILE] == g[2][0, ROLL_N:P_NOTILE]).all()
+    # the tiles the searching seat never commits to (no_tile:T) stay its own in its rollouts, no one else's
+    g[2][0, P_NOTILE] = 1 << 7
+    TW["determinize"](g, i64(0), 12345, Wc, tc, pc)
+    assert pc[0, P_NOTILE] == 1 << 7 and pc[1, P_NOTILE] == 0
 
 
 @pytest.mark.slow
