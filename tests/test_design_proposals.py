@@ -281,7 +281,7 @@ def test_a_verdict_names_a_group_of_paths_once():
     key = "card.7.points,card.8.points,card.9.points"
     text = f"target 0 not reached: best -0.7 [-0.8, -0.6] at values {key} = 2; widen the ranges of {key}, tile.1.v"
     got = _short_keys(text, {key: (1, 3), "tile.1.v": (1, 2)})
-    assert got.count("card 7,8,9 points") == 2 and "card.7.points" not in got and got.endswith("tile.1.v")
+    assert got.count("card 7-9 points") == 2 and "card.7.points" not in got and got.endswith("tile.1.v")
 
 
 def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
@@ -420,3 +420,19 @@ def test_the_reports_path_splits_each_games_proposal_budget_without_growing_it()
         assert s.grid + 2 * s.grid_verify + s.joint + 2 * s.joint_verify + 2 * s.guards <= b.games == s.total
         whole = report_sizes(b, widen=False)      # no declared ranges: the grid has it all, as before
         assert (whole.grid, whole.grid_verify, whole.joint, whole.guards) == (b.search, b.verify, 0, b.recheck)
+
+
+def test_a_proposal_names_each_value_once_with_its_card_numbers_as_ranges():
+    """The report printed 'card 34,35,36,37,38,39,34,35,36,37,38,39 points = 4': a group's key and its own paths
+    both listed, each card twice."""
+    from pyradice_lab.design._balance_toml import assignments_text
+    from pyradice_lab.design._proposal_items import _values
+
+    class Comp:
+        def get(self, path):
+            return {"card.34.points": 4, "card.35.points": 4, "card.36.points": 4, "card.25.points": 6}[path]
+
+    keys = {"card.34.points,card.35.points,card.36.points": None, "card.34.points": None, "card.25.points": None}
+    assert _values(Comp(), keys) == "card 34-36 points = 4; card.25.points = 6"
+    assert assignments_text([("card.34.points", 3), ("card.36.points", 3), ("card.35.points", 3)]) == \
+        "card 34-36 points = 3"

@@ -15,7 +15,8 @@ MODULES = ["pyradice_lab", "pyradice_lab.engine.dice", "pyradice_lab.engine.rng"
            "pyradice_lab.engine.positions",
            "pyradice_lab.engine.checkspec", "pyradice_lab.engine.schema", "pyradice_lab.engine._schema_merge", "pyradice_lab.engine.execution",
            "pyradice_lab.engine._execution_blocks", "pyradice_lab.engine._findings_prose",
-           "pyradice_lab.engine._findings_players", "pyradice_lab.engine.recommend"]
+           "pyradice_lab.engine._findings_players", "pyradice_lab.engine.recommend",
+           "pyradice_lab.design._balance_toml"]
 
 
 # Purramid's and Meerkat's modules with examples (Pyradice's run in tests/pyradice/test_cli_components.py,

@@ -378,10 +378,11 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
 def _unreachable(res, tried, ranges) -> str:
     """What the data say when the objective is not met: the closest point, the levers tried and their ranges, and
     a suggestion with numbers (the metric's move per step of the lever from the search's first round)."""
-    from ._balance_toml import changed_paths
+    from ._balance_toml import assignments_text, changed_paths
 
     t = res.objectives.iloc[0]
-    values = ", ".join(f"{p} = {res.components.get(p)!r}" for p in changed_paths(res.components)) or "the packaged values"
+    values = (assignments_text((p, res.components.get(p)) for p in changed_paths(res.components))
+              or "the packaged values")
     head = (f"unreachable with these levers: closest point {values}: {t['after']:.4g} "
             f"[{t['after_ci_low']:.4g}, {t['after_ci_high']:.4g}] for target {t['target']:g}; tried "
             + " and ".join(tried))

@@ -145,7 +145,7 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
             res, text, second_games = _widen(game, cand, first, ranges, own, rng=widen_seed, budget=sizes.joint,
                                              verify_games=sizes.joint_verify, **kw)
             played += second_games
-            tried.append(text)
+            tried.append(text.split(" (")[0] + " (its ranges above)")   # said in full in the note before
             notes.append(f"first search (the lever's grid): {_excess_text(first)}; then {text}: "
                          f"{_excess_text(res) if res is not first else 'no closer'}")
     res.tries = []

@@ -136,3 +136,41 @@ def overlay_toml(comp, path, header_lines, base=None) -> Path:
     head = "".join(f"# {line}".rstrip() + "\n" for text in header_lines for line in str(text).splitlines())
     p.write_text(head + "\n" + body, encoding="utf-8")
     return p
+
+
+def assignments_text(pairs) -> str:
+    """``path = value`` assignments in words, the paths of one group that hold the same value named once with their
+    numbers as ranges (a 12-card proposal reads as two groups, not 12 assignments); a path without a number in the
+    middle, or the only one of its group, is written as it is.
+
+    >>> assignments_text([("card.25.points", 5), ("card.26.points", 5), ("card.28.points", 3),
+    ...                   ("card.27.points", 5), ("tile.12.values", [11, 5, 2])])
+    'card 25-27 points = 5, card.28.points = 3, tile.12.values = [11, 5, 2]'
+    """
+    import json
+    import re
+
+    groups: dict[tuple, tuple[object, list]] = {}
+    for path, value in pairs:
+        m = re.fullmatch(r"(\w+)\.(\d+)\.(\w+)", path)
+        key = (m.group(1), m.group(3), json.dumps(value, default=str)) if m else (path, None, None)
+        groups.setdefault(key, (value, []))[1].append(int(m.group(2)) if m else path)
+    out = []
+    for (head, field, _), (value, ids) in groups.items():
+        if field is None:
+            out.append(f"{head} = {value!r}")
+        elif len(ids) == 1:
+            out.append(f"{head}.{ids[0]}.{field} = {value!r}")
+        else:
+            out.append(f"{head} {_ranges(sorted(set(ids)))} {field} = {value!r}")
+    return ", ".join(out)
+
+
+def _ranges(ids: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"1-3,7"``."""
+    runs, start = [], ids[0]
+    for a, b in zip(ids, ids[1:] + [None]):
+        if b != a + 1:
+            runs.append(str(start) if start == a else f"{start}-{a}")
+            start = b
+    return ",".join(runs)

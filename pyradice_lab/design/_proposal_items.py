@@ -19,8 +19,12 @@ def _values(comp, params: Mapping) -> str:
     import json
 
     groups: dict[str, tuple] = {}
+    seen: set[str] = set()
     for key in params:
         for path in (p.strip() for p in key.split(",")):
+            if path in seen:   # a group's key and its own paths both listed: each path once
+                continue
+            seen.add(path)
             v = comp.get(path)
             groups.setdefault(json.dumps(v), (v, []))[1].append(path)
     return "; ".join(f"{_short(ps)} = {'/'.join(map(str, v)) if isinstance(v, list) else v}"
@@ -30,8 +34,13 @@ def _values(comp, params: Mapping) -> str:
 def _short(paths: list[str]) -> str:
     if len(paths) == 1:
         return paths[0]
+    from ._balance_toml import _ranges
+
     head = paths[0].split(".")[0]
-    return f"{head} {','.join(p.split('.')[1] for p in paths)} {paths[0].split('.')[-1]}"
+    ids = [p.split(".")[1] for p in paths]
+    if all(i.isdigit() for i in ids):
+        ids = [_ranges(sorted({int(i) for i in ids}))]
+    return f"{head} {','.join(ids)} {paths[0].split('.')[-1]}"
 
 
 def _short_keys(text: str, params: Mapping) -> str:

@@ -121,7 +121,9 @@ class BalanceResult:
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
-        values = ", ".join(f"{k} = {v!r}" for k, v in self.values.items()) or "the starting values"
+        from ._balance_toml import assignments_text
+
+        values = assignments_text(self.values.items()) or "the starting values"
         tol = f" within {self.tolerance:g}" if self.tolerance else ""
         if self.reached:
             return f"objective met{tol} on fresh seeds at {values}"
