@@ -488,9 +488,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("heuristic-label-digits", "a player label's names are cut at their digits (mcts_v2 read as mcts_v)",
              "pyradice_lab/engine/_findings_players.py", 'r"[A-Za-z_][A-Za-z0-9_]*"', 'r"[A-Za-z_]+"',
              ("tests/test_report_players.py", "-k", "reads_the_registry")),
-    Mutation("proposal-paths-twice", "a proposal's packaged values name a group's cards twice (its key and its paths)",
-             "pyradice_lab/design/_proposal_items.py", "            if path in seen:   # a group's key",
-             "            if False:   # a group's key", ("tests/test_design_proposals.py", "-k", "names_each_value_once")),
+    Mutation("proposal-cards-listed", "a proposal's card group lists every number (and a group's key and paths "
+             "twice) instead of ranges", "pyradice_lab/design/_proposal_items.py",
+             "        ids = [_ranges(sorted({int(i) for i in ids}))]", "        ids = ids",
+             ("tests/test_design_proposals.py", "-k", "names_each_value_once")),
     Mutation("compile-notice-pool-line", "a compile notice in a pool's worker points at a line of the pool",
              "pyradice_lab/engine/_jit.py", '"joblib", "concurrent.futures", "multiprocessing", "loky", "dask",',
              '"concurrent.futures", "multiprocessing", "loky", "dask",', ("tests/test_notices.py", "-k", "pool_worker")),
