@@ -37,6 +37,9 @@ def test_a_win_share_on_which_every_game_agrees_has_a_non_zero_width_interval():
     assert (est.ci_low, est.ci_high) == pytest.approx((proportion_estimate(40, 40).ci_low, 1.0))  # Wilson
     b, v, d, _ = paired_estimates((ones, ones), (ones, ones), "seat_win:1")
     assert d.value == 0.0 and d.se == 0.0 and d.ci_low < 0 < d.ci_high  # Agresti-Min, not "0..0"
+    from pyradice_lab.design.metrics import _share_difference  # and not the count hull's -0.66..0.66 either
+
+    assert (d.ci_low, d.ci_high) == pytest.approx((_share_difference(np.zeros(40)).ci_low, 0.0481), abs=1e-3)
     # shared wins (fractions) are shares too; an unnamed metric of 0/1 values is one; a count is not
     assert metric_estimate(np.full(40, 0.5), ones, "position_win:1").ci_low < 0.5
     assert metric_estimate(np.zeros(40), ones).ci_high > 0
