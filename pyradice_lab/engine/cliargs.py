@@ -25,7 +25,7 @@ from pathlib import Path
 __all__ = ["CliError", "ArgumentParser", "components_arg", "show_progress", "positive_int", "nonneg_int", "jobs_int",
            "int_list", "float_list", "positive_float", "parse_grid_value", "grid_arg", "check_output_path",
            "output_file", "output_dir", "comma_names", "write_csv", "DEFAULT_OUTPUT_DIR", "PROG", "execution_args",
-           "execution_kwargs", "policies_arg", "policy_names"]
+           "execution_kwargs", "policies_arg", "policy_names", "position_source_args"]
 
 PROG = "pyradice-lab"
 
@@ -281,6 +281,17 @@ def components_arg(parser) -> None:
     parser.add_argument("--components", metavar="PATH", default=None,
                         help="a components TOML file ('components --dump FILE' writes one to edit); a partial "
                              "file merges over the packaged components")
+
+
+def position_source_args(parser, *, turn_help: str = "the turn of that game (1 = the first)",
+                         position_help: str = "a position file (.toml or .json)") -> None:
+    """Add an ``advise`` command's position options: ``--position FILE``, ``--game-seed S`` with ``--turn K`` and
+    ``--dump-position FILE`` (read by :func:`~pyradice_lab.engine.positions.position_from_args`)."""
+    parser.add_argument("--position", default=None, help=position_help)
+    parser.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
+    parser.add_argument("--turn", type=positive_int, default=None, help=turn_help)
+    parser.add_argument("--dump-position", type=output_file(".toml"), default=None,
+                        help="also write the position as a TOML file (to edit and ask again)")
 
 
 def check_position_source(args, turn_hint: str) -> None:

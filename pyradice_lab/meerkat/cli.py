@@ -14,6 +14,7 @@ from ..engine.cliargs import (
     nonneg_int,
     output_file,
     policies_arg,
+    position_source_args,
     positive_int,
     show_progress,
     write_csv,
@@ -303,10 +304,7 @@ def add_cli(sub) -> None:
                                    "TOML or JSON; format in docs/guide/meerkat.md) or from turn K of a seeded game. "
                                    "Examples: pyradice-lab meerkat advise --game-seed 1 --turn 5; "
                                    "pyradice-lab meerkat advise --position my_turn.toml")
-    q.add_argument("--position", default=None, help="a position file (.toml or .json)")
-    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
-    q.add_argument("--turn", type=positive_int, default=None,
-                   help="the turn of that game, from 1 (as its transcript numbers it)")
+    position_source_args(q, turn_help="the turn of that game, from 1 (as its transcript numbers it)")
     q.add_argument("--players", type=positive_int, default=3, help="players of that game (default: %(default)s)")
     q.add_argument("--automa", action=argparse.BooleanOptionalAction, default=None,
                    help="the automa in that game (default: the rules' setup)")
@@ -320,7 +318,5 @@ def add_cli(sub) -> None:
                                                  "evaluation the report player mcts_v2 plays where it does not "
                                                  "search)")
     q.add_argument("--top", type=positive_int, default=8, help="options to show (default: %(default)s)")
-    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
-                   help="also write the position as a TOML file (to edit and ask again)")
     components_arg(q)
     q.set_defaults(func=_cmd_advise)

@@ -12,6 +12,7 @@ from ..engine.cliargs import (
     output_file,
     policies_arg,
     policy_names,
+    position_source_args,
     positive_int,
     show_progress,
     write_csv,
@@ -281,14 +282,10 @@ def add_cli(sub) -> None:
                                    "and gold placed) or from turn K of a seeded game. Examples: pyradice-lab "
                                    "purramid advise --layout A --covered \"1,1 1,2\" --placed \"2,1\" --dice-left "
                                    "2 --roll 3,4; pyradice-lab purramid advise --position my_turn.toml")
-    q.add_argument("--position", default=None, help="a position file (.toml or .json): the whole table")
-    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
-    q.add_argument("--turn", type=positive_int, default=None,
-                   help="the turn of that game (1 = the first, as the transcript numbers them)")
+    position_source_args(q, turn_help="the turn of that game (1 = the first, as the transcript numbers them)",
+                         position_help="a position file (.toml or .json): the whole table")
     q.add_argument("--players", type=int, choices=[2, 3, 4], default=4, help="players of that game (default: 4)")
     policies_arg(q, help="the policies that played that game (default: %(default)s)")
-    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
-                   help="also write the position as a TOML file (to edit and ask again)")
     q.add_argument("--layout", default="A", help="A, B, a side of --components or a layout .toml (default: A)")
     q.add_argument("--covered", default="",
                    help="covered spaces as \"row,col row,col ...\", numbered from 1 (row 1 at the bottom)")

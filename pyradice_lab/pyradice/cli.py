@@ -16,6 +16,7 @@ from ..engine.cliargs import (
     execution_args,
     nonneg_int,
     output_file,
+    position_source_args,
     positive_int,
 )
 from ..engine.positions import played_line, position_from_args
@@ -237,9 +238,7 @@ def add_cli(sub) -> None:
                                    "docs/guide/pyradice.md) or from turn K of a seeded game. Examples: "
                                    "pyradice-lab pyradice advise --game-seed 3 --turn 40; "
                                    "pyradice-lab pyradice advise --position my_turn.toml")
-    q.add_argument("--position", default=None, help="a position file (.toml or .json)")
-    q.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
-    q.add_argument("--turn", type=positive_int, default=None, help="the turn of that game (1 = the first)")
+    position_source_args(q)
     players_arg(q)
     q.add_argument("--policies", type=comma_names, default="flat_mc",
                    help="the policies that played that game (default: flat_mc)")
@@ -256,7 +255,5 @@ def add_cli(sub) -> None:
                    help="moves sampled (default: as many as the search player keeps)")
     q.add_argument("--seed", type=nonneg_int, default=0, help="seed of the rollouts (default: 0)")
     q.add_argument("--top", type=positive_int, default=10, help="moves to show (default: %(default)s)")
-    q.add_argument("--dump-position", type=output_file(".toml"), default=None,
-                   help="also write the position as a TOML file (to edit and ask again)")
     components_arg(q)
     q.set_defaults(func=_cmd_advise)

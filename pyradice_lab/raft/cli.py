@@ -20,6 +20,7 @@ from ..engine.cliargs import (
     execution_args,
     nonneg_int,
     output_file,
+    position_source_args,
     positive_int,
 )
 from ..engine.positions import played_line, position_from_args
@@ -108,9 +109,7 @@ def add_cli(sub) -> None:
                                    "JSON; format in docs/guide/raft.md) or from turn K of a seeded game. Examples: "
                                    "pyradice-lab raft advise --game-seed 7 --turn 3; "
                                    "pyradice-lab raft advise --position my_turn.toml")
-    a.add_argument("--position", default=None, help="a position file (.toml or .json)")
-    a.add_argument("--game-seed", type=nonneg_int, default=None, help="rebuild the position from this seeded game")
-    a.add_argument("--turn", type=positive_int, default=None, help="the turn of that game (1 = the first)")
+    position_source_args(a)
     a.add_argument("--players", type=positive_int, default=3, help="players of that game (default: 3)")
     a.add_argument("--variant", choices=["standard", "sinking"], default="standard", help="variant of that game")
     a.add_argument("--policies", type=comma_names, default="exact",
@@ -126,8 +125,6 @@ def add_cli(sub) -> None:
     a.add_argument("--top", type=positive_int, default=10, help="options to show (default: %(default)s)")
     a.add_argument("--outcomes", type=nonneg_int, default=8,
                    help="most likely outcomes of the best tilt to show (default: %(default)s)")
-    a.add_argument("--dump-position", type=output_file(".toml"), default=None,
-                   help="also write the position as a TOML file (to edit and ask again)")
     components_arg(a)
     a.set_defaults(func=_cmd_advise)
 
