@@ -428,21 +428,27 @@ def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     kw = dict(kwargs)
     if quick or is_tiny():
         kw.update(strong_games=10, cheap_games=20)
+    return _factor_case(game, lambda: multifidelity(game, **kw).factor,
+                        f"{game} multi-fidelity estimate of {kw['metric']} ({kw.get('strong_games', 100)} "
+                        f"report-player games, heuristic on common seeds): variance-reduction factor at equal CPU "
+                        f"(ratio; below {WORTH_USING}: not used)", "report player alone")
+
+
+def _factor_case(game: str, factor, kernel: str, reference_label: str) -> BenchCase:
+    """A row whose ratio column is a variance-reduction factor: ``factor()`` run once, its result in thousandths
+    over the run's CPU seconds against 1000 in the same seconds."""
     took = {}
 
-    def fast():     # units: the factor in thousandths over the run's CPU seconds (the ratio column is the factor)
+    def fast():
         t0 = time.process_time()
-        factor = multifidelity(game, **kw).factor
+        value = factor()
         took["s"] = max(time.process_time() - t0, 1e-9)
-        return int(round(1000 * factor)), took["s"]
+        return int(round(1000 * value)), took["s"]
 
     def reference():
         return 1000, took.get("s", 1.0)
 
-    return BenchCase(f"{game} multi-fidelity estimate of {kw['metric']} ({kw.get('strong_games', 100)} report-player "
-                     f"games, heuristic on common seeds): variance-reduction factor at equal CPU (ratio; below "
-                     f"{WORTH_USING}: not used)", "precision/1000", fast, reference, "report player alone", game=game,
-                     repeat=1)
+    return BenchCase(kernel, "precision/1000", fast, reference, reference_label, game=game, repeat=1)
 
 
 def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
@@ -456,21 +462,10 @@ def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     kw = dict(kwargs)
     if quick or is_tiny():
         kw.update(games=20)
-    took = {}
-
-    def fast():     # units: the factor in thousandths over the run's CPU seconds (the ratio column is the factor)
-        t0 = time.process_time()
-        factor = exogenous_estimate(game, **kw).factor
-        took["s"] = max(time.process_time() - t0, 1e-9)
-        return int(round(1000 * factor)), took["s"]
-
-    def reference():
-        return 1000, took.get("s", 1.0)
-
-    return BenchCase(f"{game} exogenous control variates for {kw['metric']} ({kw.get('games', 200)} report-player "
-                     f"games, the deal's exact means): variance-reduction factor at equal CPU (ratio; below "
-                     f"{WORTH_USING}: not used)", "precision/1000", fast, reference, "the games alone", game=game,
-                     repeat=1)
+    return _factor_case(game, lambda: exogenous_estimate(game, **kw).factor,
+                        f"{game} exogenous control variates for {kw['metric']} ({kw.get('games', 200)} report-player "
+                        f"games, the deal's exact means): variance-reduction factor at equal CPU (ratio; below "
+                        f"{WORTH_USING}: not used)", "the games alone")
 
 
 def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
