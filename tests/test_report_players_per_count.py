@@ -281,3 +281,21 @@ def test_a_meerkat_ladder_can_play_the_rules_two_player_game():
         spec.lineup_outcomes(["greedy", "heuristic"], 1, rng=1, automa="yes")
     table = ladder("meerkat", ["greedy", "heuristic"], players=2, games=8, rng=1, game_kwargs={"automa": True})
     assert sorted(table["policy"]) == ["greedy", "heuristic"]
+
+
+def test_the_checks_cache_follows_a_swapped_and_restored_declaration(monkeypatch):
+    """The order-dependent CI failure of 2026-12-06: a test swapped the toy's CHECKS (and restored them); the cache
+    kept the built-in games' checks under the key "these games registered", so the next test that registered the
+    toy found none of its checks."""
+    from pyradice_lab.design import checks as C
+    from pyradice_lab.engine.checkspec import GameChecks
+
+    builtin = C.all_checks()  # the cache as the built-in games leave it
+    with toygame.registered():
+        with monkeypatch.context() as m:
+            m.setattr(toygame.checks, "CHECKS", GameChecks(checks=(), games=1))
+            assert not [c for c in C.all_checks() if c.game == "toygame"]
+        m.undo()
+        monkeypatch.setattr(C, "CHECKS", builtin)  # as a fixture's monkeypatch restores the cache it found
+        assert [c.key for c in C.all_checks() if c.game == "toygame"] == ["toygame start 2p"]
+    assert C.all_checks() == builtin

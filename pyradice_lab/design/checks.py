@@ -105,7 +105,7 @@ def _with_report_player(c, declared: GameChecks):
 
 #: every registered game's checks (:func:`all_checks`; filled on first use)
 CHECKS: tuple = ()
-_CHECKS_OF: tuple = ()   # the registered games CHECKS was built for
+_CHECKS_OF: tuple = ()   # what CHECKS was built from (:func:`all_checks`)
 
 
 def all_checks() -> tuple:
@@ -115,13 +115,16 @@ def all_checks() -> tuple:
     global CHECKS, _CHECKS_OF
     from ..engine import registry
 
+    # the cache follows what it is built from: the registered games, each one's declared checks and report
+    # players (a declaration swapped and restored, as tests do, renews it; equal declarations keep it)
     names = tuple(registry.games())
-    if not CHECKS or _CHECKS_OF != names:
+    key = tuple((n, game_checks(n), registry.get_game(n).part("report_players", None)) for n in names)
+    if not CHECKS or _CHECKS_OF != key:
         out = []
         for name in names:
             declared = game_checks(name)
             out += [_with_report_player(c, declared) for c in declared.checks]
-        CHECKS, _CHECKS_OF = tuple(out), names
+        CHECKS, _CHECKS_OF = tuple(out), key
     return CHECKS
 
 
