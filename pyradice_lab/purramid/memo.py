@@ -186,13 +186,13 @@ def prune_memory(mem, max_spaces, rows):
 
 
 # ------------------------------------------------------------------------------------------ bits
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def ctz(low):
     """Index of the single set bit of ``low``."""
     return _CTZ[np.int64((np.uint64(low) * _DEBRUIJN) >> np.uint64(58))]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def popcount(x):
     c = 0
     while x != 0:
@@ -201,7 +201,7 @@ def popcount(x):
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def closure(placed, cov, brd):
     """``placed`` plus every uncovered space below it, recursively (a work list over the set bits)."""
     result = placed
@@ -215,7 +215,7 @@ def closure(placed, cov, brd):
     return result
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sum_row(x, brd, row):
     """Sum of ``brd[row]`` over the spaces of ``x``."""
     s = 0
@@ -226,7 +226,7 @@ def sum_row(x, brd, row):
     return s
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def neighbours(x, brd):
     nb = 0
     while x != 0:
@@ -236,7 +236,7 @@ def neighbours(x, brd):
     return nb
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def connected(x, brd):
     if x == 0:
         return True
@@ -251,7 +251,7 @@ def connected(x, brd):
     return seen == x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def rows3(x, brd):
     """1 if the spaces of ``x`` span three or more rows."""
     m = 0
@@ -263,13 +263,13 @@ def rows3(x, brd):
 
 
 # ------------------------------------------------------------------------------------------ table
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def small_key(tag, d, DD, y, k, spec):
     """Pack dice left (3 bits), turn dice (3), yarn (4), tiles needed (7), tag (2) and objective row."""
     return d | (DD << 3) | (y << 6) | (k << 10) | (tag << 17) | (spec << 19)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def slot(T, a, b, c):
     """Row of key ``(a, b, c)`` in ``T``, or of the empty row where it would go (``T[i, 2] == -1``)."""
     mask = T.shape[0] - 1
@@ -282,7 +282,7 @@ def slot(T, a, b, c):
         i = (i + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def put(T, TF, meta, a, b, c, v, bp):
     i = slot(T, a, b, c)
     if T[i, 2] == -1:
@@ -317,14 +317,14 @@ def grow_rows(a):
 
 
 # ------------------------------------------------------------------------------------------ boards
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def board_of(T, cov, DD):
     """Row of board ``(cov, DD)`` in ``boards``, or -1 if it has not been built."""
     i = slot(T, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0))
     return T[i, 3] if T[i, 2] != -1 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue):
     """Enumerate the valid groups paid by at most ``DD`` dice into the pool and register the board.
 
