@@ -220,6 +220,7 @@ def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
     fr[i, R_PHASE] = 0
     fr[i, R_GOT] = 0
     fr[i, R_ACC] = 0
+    fr[i, R_BOARD] = -1
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -255,7 +255,9 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf
                                                        auto_max):
                             done = False
             if not done:
-                b = board_of(T, fc, fD)
+                b = fr[f, R_BOARD]  # known when the frame below is on the same board
+                if b < 0:
+                    b = board_of(T, fc, fD)
                 if b < 0:
                     st = build_board(fc, fD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue)
                     if st == -1:
@@ -437,6 +439,8 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf
                     done = True
         if push:
             _set_frame(fr, sp, ct, cc, cP, cd, cD, cy, ck, fs)
+            if cc == fc and cD == fD and fr[f, R_BOARD] >= 0:  # the same board: no look-up (boards stay put)
+                fr[sp, R_BOARD] = fr[f, R_BOARD]
             sp += 1
             continue
         if done:
