@@ -413,6 +413,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/memo.py", "    return d | (DD << 3) | (y << 6) | (k << 10)",
              "    return d | (DD << 3) | (y << 5) | (k << 10)",
              ("tests/purramid/test_memopool.py", "-k", "state_key_packs or warm_memo_answers")),
+    Mutation("memo-prune-in-place-holes", "the in-place prune empties dropped rows without re-inserting the kept "
+             "rows after them (a probe run broken: kept values no longer found)",
+             "pyradice_lab/purramid/memo.py", "            T[i, 2] = -1\n            moved = True",
+             "            T[i, 2] = -1\n            moved = False",
+             ("tests/purramid/test_memopool.py", "-k", "in_place")),
     Mutation("memopool-busy-ignored", "memos in use do not count toward the idle memos' limit",
              "pyradice_lab/purramid/memopool.py", "            limit = max_memo_bytes() - sum(self._busy.values())",
              "            limit = max_memo_bytes()",

@@ -185,6 +185,75 @@ def prune_memory(mem, max_spaces, rows):
     return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
 
 
+@njit(cache=True, nogil=True)
+def prune_in_place(mem, max_spaces):
+    """:func:`prune_memory` into the same arrays (the table keeps its size): no new table to allocate, fill
+    and fault in -- the copying prune of a 2M-entry memo cost about 0.6 s CPU, most of it memory.  Kept
+    boards and their valid groups move down in ``boards``/``pool`` (in building order, so a copy never
+    overwrites a row still to be read); dropped table rows are emptied, and the kept rows after them are
+    re-inserted in table order from an empty row on (each lands on its probe path at or before where it was: the
+    linear-probing table is whole again; rows in runs without a hole stay).  Returns False, changing nothing, if the boards are not in
+    building order (the caller then copies)."""
+    T, boards, pool, meta = mem[0], mem[1], mem[2], mem[3]
+    nbo = meta[M_NBOARDS]
+    for b in range(1, nbo):
+        if boards[b, B_START] < boards[b - 1, B_START] + boards[b - 1, B_LEN]:
+            return False
+    newb = np.full(max(nbo, 1), -1, dtype=np.int64)
+    nb = 0
+    npl = 0
+    for b in range(nbo):
+        if popcount(boards[b, B_COV]) > max_spaces:
+            continue
+        st = boards[b, B_START]
+        ln = boards[b, B_LEN]
+        for col in range(6):
+            boards[nb, col] = boards[b, col]
+        boards[nb, B_START] = npl
+        for r in range(ln):
+            for col in range(4):
+                pool[npl + r, col] = pool[st + r, col]
+        npl += ln
+        newb[b] = nb
+        nb += 1
+    rows = T.shape[0]
+    mask = rows - 1
+    count = 0
+    empty = -1
+    for i in range(rows):
+        if T[i, 2] == -1:
+            empty = i
+        elif popcount(T[i, 0]) > max_spaces:
+            T[i, 2] = -2          # dropped (a hole in its probe run, until the pass below)
+        else:
+            count += 1
+            if (T[i, 2] >> 17) & 3 == H_BOARD:
+                T[i, 3] = newb[T[i, 3]]
+    # from a row that was empty (no probe run crosses it; the table is at most half full, so one exists):
+    # holes become empty, and the kept rows after a hole in the same run are re-inserted (they may move up)
+    row = np.empty(6, dtype=np.int64)
+    moved = False
+    for step in range(1, rows + 1):
+        i = (empty + step) & mask
+        if T[i, 2] == -1:
+            moved = False
+        elif T[i, 2] == -2:
+            T[i, 2] = -1
+            moved = True
+        elif moved:
+            for col in range(6):
+                row[col] = T[i, col]
+            T[i, 2] = -1
+            j = slot(T, row[0], row[1], row[2])
+            for col in range(6):
+                T[j, col] = row[col]
+    meta[M_COUNT] = count
+    meta[M_NBOARDS] = nb
+    meta[M_NPOOL] = npl
+    meta[M_PRUNES] += 1
+    return True
+
+
 # ------------------------------------------------------------------------------------------ bits
 @njit(cache=True, nogil=True, _nrt=False)
 def ctz(low):
@@ -194,11 +263,12 @@ def ctz(low):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def popcount(x):
-    c = 0
-    while x != 0:
-        x &= x - 1
-        c += 1
-    return c
+    """Set bits of ``x`` (a SWAR count: the same number as counting bit by bit, without a loop)."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -108,6 +108,9 @@ def prune(mem, keep: int):
     rows = _MIN_ROWS
     while rows < 4 * kept:
         rows *= 2
+    if mem[0].shape[0] == rows and M.prune_in_place(mem, k):   # the table already has that size: no copy
+        nb, npl = int(mem[3][M.M_NBOARDS]), int(mem[3][M.M_NPOOL])  # boards and groups cut to what is kept
+        return (mem[0], mem[1][:max(nb + 16, 1024)].copy(), mem[2][:max(npl + 16, 1 << 14)].copy()) + tuple(mem[3:])
     return M.prune_memory(mem, k, rows)
 
 
