@@ -99,7 +99,8 @@ def setting_key(sc) -> bytes:
 def prune(mem, keep: int):
     """``mem`` keeping the entries of the boards with the fewest covered spaces, at most ``keep`` entries
     (whole layers: every entry of a board with ``k`` covered spaces, for each ``k`` up to the largest that
-    fits), in a table of at least four rows per entry kept."""
+    fits), in a table of at least four rows per entry kept (in place when the table already has that size,
+    :func:`.memo.prune_in_place`; the returned memo then shares the table with ``mem``)."""
     h = M.entries_by_spaces(mem[0])
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= keep)
