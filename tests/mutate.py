@@ -508,6 +508,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "read from the wrong coefficient)", "pyradice_lab/design/controlvariates.py",
              "    value = float(coef[0])", "    value = float(y.mean())",
              ("tests/test_controlvariates.py", "-k", "shrink or plain_mean")),
+    Mutation("compare-controls-other-deals", "compare's controls are recomputed from another seed than the block's "
+             "(deals that are not the games played)", "pyradice_lab/design/compare.py",
+             "players=players, rng=_fresh(seed), components=comp)", "players=players, rng=0, components=comp)",
+             ("tests/test_compare_controls.py", "-k", "narrow_the_same")),
+    Mutation("compare-controls-variant-deck", "compare regresses the variant on the base deck's controls",
+             "pyradice_lab/design/controlvariates.py", "    v = regression_estimate(yv, Xv, muv)",
+             "    v = regression_estimate(yv, Xb, mub)",
+             ("tests/test_compare_controls.py", "-k", "both_decks or narrow_the_same")),
     Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
              "(a longer first advise)",
              "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",
