@@ -516,6 +516,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/controlvariates.py", "    v = regression_estimate(yv, Xv, muv)",
              "    v = regression_estimate(yv, Xb, mub)",
              ("tests/test_compare_controls.py", "-k", "both_decks or narrow_the_same")),
+    Mutation("memopool-give-busy-id", "give() drops the busy entry under the pruned memo's id, not the taken one's",
+             "pyradice_lab/purramid/memopool.py", "            self._busy.pop(busy, None)",
+             "            self._busy.pop(id(taken if taken is not None else mem), None)",
+             ("tests/purramid/test_memopool.py", "-k", "busy_entry")),
     Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
              "(a longer first advise)",
              "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",

@@ -264,12 +264,13 @@ class MemoPool:
     def give(self, key: bytes, mem, taken=None) -> None:
         """Return a memo after use (``taken``: the memo as taken, if the solver replaced it since); one
         that outgrew the whole limit during its last solve is pruned first."""
+        busy = id(taken if taken is not None else mem)  # the memo as taken (a prune below may replace ``mem``)
         if self.enabled and M.memo_size(mem) >= memo_keep(1) // 2:
             self.save(key, mem)
         if self.enabled and M.memo_bytes(mem) > max_memo_bytes():
             mem = prune(mem, memo_keep(1))
         with self._lock:
-            self._busy.pop(id(taken if taken is not None else mem), None)
+            self._busy.pop(busy, None)
             if not self.enabled:
                 return
             self._idle.setdefault(key, []).append(mem)

@@ -296,3 +296,14 @@ def test_prune_in_place_keeps_what_the_copying_prune_keeps_and_every_kept_row_is
     fresh = CompiledSolver(L, s.objective, 0.6, "auto")
     for cov, D in ((L.bottom_rows_mask(3), 5), (L.bottom_rows_mask(4), 5), (L.bottom_rows_mask(5), 4)):
         assert s.fresh(cov, D, 1) == fresh.fresh(cov, D, 1)
+
+
+def test_a_memo_pruned_on_its_way_back_leaves_no_busy_entry(monkeypatch):
+    """give() prunes a memo that outgrew the limit into a new table; the memo as taken is no longer in use (a
+    busy entry left under the old table's id would shrink every later idle limit for good)."""
+    pool = memopool.MemoPool()
+    mem = pool.take(b"k", 10)
+    assert len(pool._busy) == 1
+    monkeypatch.setenv(limits.MEMO_ENV_VAR, str(M.memo_bytes(mem) // 3))   # the memo now outgrows the limit
+    pool.give(b"k", mem)
+    assert pool._busy == {}
