@@ -492,6 +492,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "twice) instead of ranges", "pyradice_lab/design/_proposal_items.py",
              "        ids = [_ranges(sorted({int(i) for i in ids}))]", "        ids = ids",
              ("tests/test_design_proposals.py", "-k", "names_each_value_once")),
+    Mutation("joint-ranges-listed", "the joint search's listing names every single card's range instead of one "
+             "per group", "pyradice_lab/engine/levers.py",
+             "        if len(members) == 1:\n            out.append(first.text())",
+             "        if True:\n            out.extend(r.text() for _, r in members)",
+             ("tests/test_balance_levers.py", "-k", "group_of_single")),
     Mutation("compile-notice-pool-line", "a compile notice in a pool's worker points at a line of the pool",
              "pyradice_lab/engine/_jit.py", '"joblib", "concurrent.futures", "multiprocessing", "loky", "dask",',
              '"concurrent.futures", "multiprocessing", "loky", "dask",', ("tests/test_notices.py", "-k", "pool_worker")),

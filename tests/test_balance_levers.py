@@ -225,3 +225,23 @@ def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatc
                              policies="greedy", rng=3, in_play="tiles_per_turn")
     assert played <= 1100 and [t["passed"] for t in capped.tries] == [False, None]
     assert capped.tries[1]["why"] == "not tried: the proposal's 1,100 games are spent"
+
+
+def test_a_joint_search_names_a_group_of_single_card_ranges_once():
+    """Rocking Raft's 4-slot lever moves 18 single cards: the joint search's listing names each group of cards
+    with the same range once ('card 34-39 points 1..7 each'), the tries' candidates as card ranges too, and a
+    candidate not tried says so once (issue 44's 44-page report: the listing took a third of a page)."""
+    from pyradice_lab.design._balance_path import _tries_notes
+    from pyradice_lab.engine.levers import ranges_text
+
+    _, _, (ranges, own) = _ranges("raft", "boat_pay_excess", "4", 1.0)
+    text = ranges_text(ranges)
+    assert "card 34-39 points 1..7 each" in text and "card 25-27 points 3..9 each" in text
+    assert "card 35 points" not in text and len(ranges) == 21 and text.count(";") == 9 - 1   # 21 ranges, 9 parts
+    assert ranges_text(ranges[-1:]) == ranges[-1].text()                    # one range: as it is
+    notes = _tries_notes([{"values": {f"card.{i}.points": 3 for i in range(7, 13)}, "passed": False,
+                           "why": "moved further from 0"},
+                          {"values": {"card.7.points": 2, "card.1.points": 4}, "passed": None,
+                           "why": "not tried: the proposal's 1,200 games are spent"}])
+    assert notes[0] == "candidate 1 of the search's ranking (card 7-12 points = 3): REFUSED: moved further from 0"
+    assert notes[1].endswith("): not tried: the proposal's 1,200 games are spent") and "not tried: not" not in notes[1]

@@ -107,7 +107,9 @@ def _changed(base, values: dict) -> dict:
 
 
 def _short_values(values: dict) -> str:
-    return ", ".join(f"{k} = {v!r}" for k, v in values.items()) or "the packaged values"
+    from ._balance_toml import assignments_text
+
+    return assignments_text(values.items()) or "the packaged values"
 
 
 def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=None, components=None,
@@ -219,9 +221,8 @@ def _tries_notes(tries: list) -> list[str]:
         return []
     out = []
     for i, t in enumerate(tries, 1):
-        state = {True: "passes the guards", False: "REFUSED", None: "not tried"}[t["passed"]]
-        out.append(f"candidate {i} of the search's ranking ({_short_values(t['values'])}): {state}"
-                   + (f": {t['why']}" if t["passed"] is not True else ""))
+        state = {True: "passes the guards", False: f"REFUSED: {t['why']}", None: t["why"]}[t["passed"]]
+        out.append(f"candidate {i} of the search's ranking ({_short_values(t['values'])}): {state}")
     return out
 
 
