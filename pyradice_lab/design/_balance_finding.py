@@ -367,8 +367,12 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
             + ranges_text(ranges) + ")")
     if len(cands) < 2:
         return first, text, 0
-    second = balance(game, cands, (cand.metric, cand.target), rng=rng, **kw)
-    games = second.games_used + 2 * second.verify_games
+    # verified on the grid's verification games: its packaged side is the grid's run, kept (._balance_memo), and
+    # the two picks are compared on the same games
+    second = balance(game, cands, (cand.metric, cand.target), rng=rng, verify_rng=first.verify_rng, **kw)
+    same = second.verify_games == first.verify_games   # then its packaged side is the grid's run, not replayed
+    picked = second.components.content_hash() != first.components.content_hash()
+    games = second.games_used + (picked + (not same)) * second.verify_games
     second.games_used += first.games_used
     second.budget += first.budget
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))

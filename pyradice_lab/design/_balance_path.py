@@ -122,6 +122,17 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
     ``fraction``: the in-play guard; ``rng``: a seed, or three (the grid's search, the joint search, the guards); ``others``: ``(experiment, finding, metric, null)`` of the other findings to
     keep from getting worse.  The result's ``tries`` lists every candidate the guards judged (values, passed, why),
     its ``guards`` those of the candidate kept, its ``notes`` what was tried and, unmet, the closest point."""
+    from ._balance_memo import sharing_runs
+
+    with sharing_runs():  # a run played twice in this proposal (the packaged side's verification) is played once
+        return _propose(game, cand, sizes=sizes, ranges=ranges, own=own, policies=policies, components=components,
+                        tolerance=tolerance, rng=rng, in_play=in_play, fraction=fraction, others=others,
+                        guards=guards, progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
+                        scheduler=scheduler)
+
+
+def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance, rng, in_play, fraction, others,
+             guards, progress, cache_dir, n_jobs, backend, scheduler):
     from ..engine.rng import spawn_seeds
     from ._balance_finding import _excess_text, _unreachable, _widen
     from .balance import balance
