@@ -503,6 +503,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/robustness.py",
              "        return metric_values(game, frames[side], metric, outcomes=outs[side])",
              "        return metric_values(game, frames[side], metric)", ("tests/test_plausible.py", "-k", "outcomes_once")),
+    Mutation("unmet-lever-twice", "an unmet proposal's closest-point note repeats the lever's description",
+             "pyradice_lab/design/_balance_path.py", """tried = [f"the lever's grid ({res.candidates} candidates)"]""",
+             """tried = [f"{cand.lever} ({res.candidates} candidates)"]""",
+             ("tests/test_balance_levers.py", "-k", "lever_once")),
     Mutation("joint-verify-own-seed", "the joint search verifies on seeds of its own: the packaged side's "
              "verification is played a second time", "pyradice_lab/design/_balance_finding.py",
              "rng=rng, verify_rng=first.verify_rng, **kw)", "rng=rng, **kw)",

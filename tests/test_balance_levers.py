@@ -274,3 +274,21 @@ def test_the_joint_search_verifies_on_the_grids_games_and_replays_no_packaged_ru
     verify = [p for p in played if p[2] == 100]
     assert [p[3] for p in verify].count(packaged) == 1 and len({p[:2] for p in verify}) == 1   # one seed
     assert games == sum(p[2] for p in played)
+
+
+def test_an_unmet_proposal_names_its_lever_once(monkeypatch):
+    """The closest point's note says which searches were tried without repeating the lever's own description (the
+    proposal's first note states it): a Rocking Raft proposal repeated three lines of it."""
+    from dataclasses import replace
+
+    from pyradice_lab.design._balance_path import Sizes, propose
+
+    _synthetic(monkeypatch, out_of_play=set())
+    cand = replace(_deal_candidate(), parameters={"deal_2p.value": [[27, 24], [26, 25]]}, target=0.1)
+    ranges = [Range("deal_2p.value", -3, 3, kind="transfer", label="tiles moved")]
+    res, _ = propose("purramid", cand, sizes=Sizes(200, 100, 200, 100, 0, 20), ranges=ranges, own=1,
+                     policies="greedy", rng=3, guards=False)
+    text = " ".join(res.notes)
+    assert not res.reached and text.count(cand.lever) == 1
+    assert "tried the lever's grid (2 candidates) and a joint search of 7 candidates over 1 ranges (its ranges above)" \
+        in text

@@ -147,7 +147,7 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
                   verify_games=sizes.grid_verify, **kw)
     played = res.games_used + 2 * res.verify_games
     notes = [f"lever: {cand.lever}" + (" (a rule change)" if cand.rule_change else "")]
-    tried = [f"{cand.lever} ({res.candidates} candidates)"]
+    tried = [f"the lever's grid ({res.candidates} candidates)"]   # the lever itself is said once, in the first note
     left = None if sizes.total is None else sizes.total - 2 * (sizes.guards if guards else 0)
     if ranges and not res.reached and sizes.joint:
         if left is not None and played + sizes.joint + 2 * sizes.joint_verify > left:
