@@ -507,6 +507,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/_balance_path.py", """tried = [f"the lever's grid ({res.candidates} candidates)"]""",
              """tried = [f"{cand.lever} ({res.candidates} candidates)"]""",
              ("tests/test_balance_levers.py", "-k", "lever_once")),
+    Mutation("strength-figures-in-pdf", "the strength part lays out its figures, which repeat their tables",
+             "pyradice_lab/report/strength.py", "        exp.pdf_figure = False\n", "",
+             ("tests/test_strength_report.py", "-k", "beside_the_pdf")),
     Mutation("joint-verify-own-seed", "the joint search verifies on seeds of its own: the packaged side's "
              "verification is played a second time", "pyradice_lab/design/_balance_finding.py",
              "rng=rng, verify_rng=first.verify_rng, **kw)", "rng=rng, **kw)",
