@@ -111,7 +111,7 @@ def test_quick_mode_says_not_assessed_and_the_summary_prints_assessed_values(tmp
     assert f.robust is True
     path = write_pdf(tmp_path / "r.pdf", full, meta={"seed": 0})
     text = " ".join((PdfReader(str(path)).pages[1].extract_text() or "").split())
-    assert "yes: holds on 4 of 4 sampled card decks" in text and "not assessed" not in text
+    assert "yes: holds on 4 of 4 card decks" in text and "not assessed" not in text   # the summary: no "sampled"
     found = pd.read_csv(tmp_path / "r_findings.csv")
     assert found["robust"].tolist() == [True]
 
