@@ -225,3 +225,70 @@ def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatc
                              policies="greedy", rng=3, in_play="tiles_per_turn")
     assert played <= 1100 and [t["passed"] for t in capped.tries] == [False, None]
     assert capped.tries[1]["why"] == "not tried: the proposal's 1,100 games are spent"
+
+
+def test_a_joint_search_names_a_group_of_single_card_ranges_once():
+    """Rocking Raft's 4-slot lever moves 18 single cards: the joint search's listing names each group of cards
+    with the same range once ('card 34-39 points 1..7 each'), the tries' candidates as card ranges too, and a
+    candidate not tried says so once (issue 44's 44-page report: the listing took a third of a page)."""
+    from pyradice_lab.design._balance_path import _tries_notes
+    from pyradice_lab.engine.levers import ranges_text
+
+    _, _, (ranges, own) = _ranges("raft", "boat_pay_excess", "4", 1.0)
+    text = ranges_text(ranges)
+    assert "card 34-39 points 1..7 each" in text and "card 25-27 points 3..9 each" in text
+    assert "card 35 points" not in text and len(ranges) == 21 and text.count(";") == 9 - 1   # 21 ranges, 9 parts
+    assert ranges_text(ranges[-1:]) == ranges[-1].text()                    # one range: as it is
+    notes = _tries_notes([{"values": {f"card.{i}.points": 3 for i in range(7, 13)}, "passed": False,
+                           "why": "moved further from 0"},
+                          {"values": {"card.7.points": 2, "card.1.points": 4}, "passed": None,
+                           "why": "not tried: the proposal's 1,200 games are spent"}])
+    assert notes[0] == "candidate 1 of the search's ranking (card 7-12 points = 3): REFUSED: moved further from 0"
+    assert notes[1].endswith("): not tried: the proposal's 1,200 games are spent") and "not tried: not" not in notes[1]
+
+
+def test_the_joint_search_verifies_on_the_grids_games_and_replays_no_packaged_run(monkeypatch):
+    """The grid misses 0.38 (its deals 27/24 and 26/25 give 0.52 and 0.50): the joint search over the deal's
+    declared range (-3..3 tiles moved) verifies its pick on the grid's verification games, so the packaged deal's
+    verification run is played once, not twice (the report's proposals played it twice: 100 games of a 1,200-game
+    Rocking Raft proposal), and the games counted are the games played."""
+    from dataclasses import replace
+
+    from pyradice_lab.design._balance_path import Sizes, propose
+
+    _synthetic(monkeypatch, out_of_play=set())
+    played, real = [], balance_mod._balance_run
+
+    def counting(game, metrics, kwargs, games, seed, comp):
+        played.append((seed.entropy, tuple(seed.spawn_key), games, comp.content_hash()))
+        return real(game, metrics, kwargs, games, seed, comp)
+
+    monkeypatch.setattr(balance_mod, "_balance_run", counting)
+    cand = replace(_deal_candidate(), parameters={"deal_2p.value": [[27, 24], [26, 25]]}, target=0.38)
+    ranges = [Range("deal_2p.value", -3, 3, kind="transfer", label="tiles moved")]
+    res, games = propose("purramid", cand, sizes=Sizes(200, 100, 200, 100, 0, 20), ranges=ranges, own=1,
+                         policies="greedy", rng=3, guards=False)
+    assert any(n.startswith("first search") for n in res.notes) and res.values["deal_2p.value"][0] < 26
+    assert len(played) == len(set(played)), "a run was played twice"
+    packaged = get_game("purramid").part("format").default().content_hash()
+    verify = [p for p in played if p[2] == 100]
+    assert [p[3] for p in verify].count(packaged) == 1 and len({p[:2] for p in verify}) == 1   # one seed
+    assert games == sum(p[2] for p in played)
+
+
+def test_an_unmet_proposal_names_its_lever_once(monkeypatch):
+    """The closest point's note says which searches were tried without repeating the lever's own description (the
+    proposal's first note states it): a Rocking Raft proposal repeated three lines of it."""
+    from dataclasses import replace
+
+    from pyradice_lab.design._balance_path import Sizes, propose
+
+    _synthetic(monkeypatch, out_of_play=set())
+    cand = replace(_deal_candidate(), parameters={"deal_2p.value": [[27, 24], [26, 25]]}, target=0.1)
+    ranges = [Range("deal_2p.value", -3, 3, kind="transfer", label="tiles moved")]
+    res, _ = propose("purramid", cand, sizes=Sizes(200, 100, 200, 100, 0, 20), ranges=ranges, own=1,
+                     policies="greedy", rng=3, guards=False)
+    text = " ".join(res.notes)
+    assert not res.reached and text.count(cand.lever) == 1
+    assert "tried the lever's grid (2 candidates) and a joint search of 7 candidates over 1 ranges (its ranges above)" \
+        in text

@@ -103,7 +103,8 @@ def test_a_claimed_robust_component_finding_gets_a_verified_proposal_whose_toml_
     assert {"before_ci_low", "after_ci_high", "met"} <= set(r.objectives.columns)
     text = _texts(sec)
     assert "Verdict (fresh seeds" in text and r.verdict() in text and "a rule change" in text
-    assert f"{PROPOSALS_DIR}/{c.id}.toml" in text
+    assert f"{PROPOSALS_DIR}/{c.id}.toml" in text and f"--components {PROPOSALS_DIR}/{c.id}.toml" not in text
+    assert f"{PROPOSALS_DIR}/{c.id}.toml (pyradice-lab purramid ... --components FILE)" in text   # the name once
     # the TOML beside the PDF loads through the game's components loader, with the proposed values
     assert p.toml == tmp_path / PROPOSALS_DIR / f"{c.id}.toml" and p.toml.exists()
     from pyradice_lab.purramid.components import load_components

@@ -281,3 +281,21 @@ def test_games_rng_keeps_the_component_sets_and_changes_the_games():
     assert (a.table["components_hash"] == b.table["components_hash"]).all()
     assert not a.table["value"].equals(b.table["value"])
     pd.testing.assert_frame_equal(b.table, robustness("purramid", "start_player_win > 0.5", games_rng=99, **kw).table)
+
+
+def test_robustness_builds_each_frames_outcomes_once_for_all_its_metrics(monkeypatch):
+    """A check of a family (Meerkat's 12 tiles' pay, Pyradice's card pairs) computes every metric on one frame per
+    set: the game's outcomes frame is built once per frame, not once per metric, with the same numbers."""
+    from pyradice_lab.design.robustness import robustness_many
+    from pyradice_lab.engine.registry import get_game
+
+    sim = get_game("raft").module("sim")
+    kw = dict(reconstructions=2, games=20, policies="greedy", rng=5)
+    before = [r.table for r in robustness_many("raft", ["mean_score > 0", "start_player_win > 0.2"], **kw)]
+    calls, real = [], sim.outcomes
+    monkeypatch.setattr(sim, "outcomes", lambda df: calls.append(1) or real(df))
+    after = [r.table for r in robustness_many("raft", ["mean_score > 0", "start_player_win > 0.2"], **kw)]
+    two = len(calls)
+    robustness_many("raft", ["mean_score > 0"], **kw)
+    assert two == len(calls) - two                    # one metric or two: the same outcomes frames built
+    assert all(a.equals(b) for a, b in zip(after, before))

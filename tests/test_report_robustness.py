@@ -111,7 +111,7 @@ def test_quick_mode_says_not_assessed_and_the_summary_prints_assessed_values(tmp
     assert f.robust is True
     path = write_pdf(tmp_path / "r.pdf", full, meta={"seed": 0})
     text = " ".join((PdfReader(str(path)).pages[1].extract_text() or "").split())
-    assert "yes: holds on 4 of 4 sampled card decks" in text and "not assessed" not in text
+    assert "yes: holds on 4 of 4 card decks" in text and "not assessed" not in text   # the summary: no "sampled"
     found = pd.read_csv(tmp_path / "r_findings.csv")
     assert found["robust"].tolist() == [True]
 
@@ -267,6 +267,14 @@ def test_the_summary_cell_keeps_the_verdict_and_games_and_leaves_the_check_detai
     f = Finding("difference", "q", 1.0, 0.5, 1.5, n=200, null=0.0, player="exact").with_context(
         robust=True, robustness="holds on 8 of 8 sampled card decks (60 games each, paired: every set with the flag "
                                 "under 30 and under 5 cards)")
-    assert robust_cell(f) == "yes: holds on 8 of 8 sampled card decks (60 games each)"
+    assert robust_cell(f) == "yes: holds on 8 of 8 card decks (60 games each)"
     g = f.with_context(robust=None, robustness="undecided: holds on 1 of 8 sampled board layouts (60 games each)")
-    assert robust_cell(g) == g.robustness
+    assert robust_cell(g) == "undecided: holds on 1 of 8 board layouts (60 games each)"
+    # the why of a finding not assessed is on its experiment's page and in the CSV, not in the summary's column
+    h = f.with_context(robust=None, robustness="not assessed: an exact solve on given boards, not a simulated metric "
+                                               "(robustness to the board numbers would need the exact solver)")
+    assert robust_cell(h) == "not assessed: an exact solve on given boards, not a simulated metric"
+    k = f.with_context(robust=None, robustness="not assessed for these players; with greedy players on 8 sampled "
+                                               "tile sets: 8 above, 0 below, 0 undecided (40 games each, paired: x)")
+    assert robust_cell(k) == ("not assessed for these players; with greedy players on 8 tile sets: 8 above, 0 below, "
+                              "0 undecided (40 games each)")

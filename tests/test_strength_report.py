@@ -159,3 +159,15 @@ def test_the_strength_part_reads_the_plan_through_the_registry(monkeypatch):
 def test_report_plan_refuses_bad_values_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=name):
         ReportPlan(**kwargs)
+
+
+def test_the_strength_figures_repeat_their_tables_and_stay_beside_the_pdf(tmp_path):
+    """Each ladder and restricted-play figure shows its table's rows (a rating or a win share with its interval):
+    drawn and saved beside the PDF, not laid out in it (the full report was 44 pages for a budget of 40)."""
+    from pyradice_lab.report.strength import game_part
+
+    part = game_part(ReportContext(quick=True, seed=1, out_dir=tmp_path), "raft")
+    assert [e.name for e in part.items] == ["raft_strength_ladder", "raft_restricted_play"]
+    for exp in part.items:
+        assert exp.figure is not None and exp.pdf_figure is False
+        assert (tmp_path / exp.name / f"{exp.name}.png").is_file()

@@ -355,6 +355,7 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
     search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried, games
     the second search and its verification played)``."""
+    from ..engine.levers import ranges_text
     from ._balance_joint import joint_candidates
     from .balance import balance
 
@@ -363,11 +364,15 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
     most = max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
     cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
-            + "; ".join(r.text() for r in ranges) + ")")
+            + ranges_text(ranges) + ")")
     if len(cands) < 2:
         return first, text, 0
-    second = balance(game, cands, (cand.metric, cand.target), rng=rng, **kw)
-    games = second.games_used + 2 * second.verify_games
+    # verified on the grid's verification games: its packaged side is the grid's run, kept (._balance_memo), and
+    # the two picks are compared on the same games
+    second = balance(game, cands, (cand.metric, cand.target), rng=rng, verify_rng=first.verify_rng, **kw)
+    same = second.verify_games == first.verify_games   # then its packaged side is the grid's run, not replayed
+    picked = second.components.content_hash() != first.components.content_hash()
+    games = second.games_used + (picked + (not same)) * second.verify_games
     second.games_used += first.games_used
     second.budget += first.budget
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))

@@ -107,7 +107,9 @@ def _changed(base, values: dict) -> dict:
 
 
 def _short_values(values: dict) -> str:
-    return ", ".join(f"{k} = {v!r}" for k, v in values.items()) or "the packaged values"
+    from ._balance_toml import assignments_text
+
+    return assignments_text(values.items()) or "the packaged values"
 
 
 def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=None, components=None,
@@ -120,6 +122,17 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
     ``fraction``: the in-play guard; ``rng``: a seed, or three (the grid's search, the joint search, the guards); ``others``: ``(experiment, finding, metric, null)`` of the other findings to
     keep from getting worse.  The result's ``tries`` lists every candidate the guards judged (values, passed, why),
     its ``guards`` those of the candidate kept, its ``notes`` what was tried and, unmet, the closest point."""
+    from ._balance_memo import sharing_runs
+
+    with sharing_runs():  # a run played twice in this proposal (the packaged side's verification) is played once
+        return _propose(game, cand, sizes=sizes, ranges=ranges, own=own, policies=policies, components=components,
+                        tolerance=tolerance, rng=rng, in_play=in_play, fraction=fraction, others=others,
+                        guards=guards, progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
+                        scheduler=scheduler)
+
+
+def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance, rng, in_play, fraction, others,
+             guards, progress, cache_dir, n_jobs, backend, scheduler):
     from ..engine.rng import spawn_seeds
     from ._balance_finding import _excess_text, _unreachable, _widen
     from .balance import balance
@@ -134,7 +147,7 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
                   verify_games=sizes.grid_verify, **kw)
     played = res.games_used + 2 * res.verify_games
     notes = [f"lever: {cand.lever}" + (" (a rule change)" if cand.rule_change else "")]
-    tried = [f"{cand.lever} ({res.candidates} candidates)"]
+    tried = [f"the lever's grid ({res.candidates} candidates)"]   # the lever itself is said once, in the first note
     left = None if sizes.total is None else sizes.total - 2 * (sizes.guards if guards else 0)
     if ranges and not res.reached and sizes.joint:
         if left is not None and played + sizes.joint + 2 * sizes.joint_verify > left:
@@ -219,9 +232,8 @@ def _tries_notes(tries: list) -> list[str]:
         return []
     out = []
     for i, t in enumerate(tries, 1):
-        state = {True: "passes the guards", False: "REFUSED", None: "not tried"}[t["passed"]]
-        out.append(f"candidate {i} of the search's ranking ({_short_values(t['values'])}): {state}"
-                   + (f": {t['why']}" if t["passed"] is not True else ""))
+        state = {True: "passes the guards", False: f"REFUSED: {t['why']}", None: t["why"]}[t["passed"]]
+        out.append(f"candidate {i} of the search's ranking ({_short_values(t['values'])}): {state}")
     return out
 
 

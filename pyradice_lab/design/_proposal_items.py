@@ -103,7 +103,7 @@ def _proposal_items(p, out_name: str) -> list:
              f"{_short_keys(r.verdict(), c.parameters)}.",
              f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
              f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "
-             f"{out_name}/{c.id}.toml)."]
+             "FILE)."]
     said = [n for n in r.notes if n.startswith(_SAID)]
     if said:
         lines.append("Tried: " + "; ".join(_short_keys(n, c.parameters) for n in said) + ".")

@@ -45,6 +45,7 @@ from ._balance_grid import (
     parse_objective,
     parse_objectives,
 )
+from ._balance_memo import _pack, _unpack, remember, remembered
 
 __all__ = ["balance", "balance_finding", "findings_of", "resolve_finding", "DEFAULT_FINDINGS_CSV", "BalanceResult",
            "parse_objective", "parse_objectives", "candidate_grid", "combine_excess", "COMBINE"]
@@ -118,6 +119,7 @@ class BalanceResult:
     guarded: bool | None = None
     tries: list = field(default_factory=list)
     rechecks: list = field(default_factory=list)
+    verify_rng: object = field(default=None, repr=False)
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
@@ -236,19 +238,22 @@ class _Runs:
     FORMAT = "pyradice_lab.balance/2"
 
     def __init__(self, game: str, metrics: list, simulate, kwargs: dict, cache_dir):
+        from ..engine.sweep import _canonical
+
         self.game, self.metrics, self.simulate, self.kwargs = game, list(metrics), simulate, kwargs
         self.cache = None
+        # what every run of this search shares, in the sweep cache's content-based form (also the name of a run
+        # kept in memory within a proposal: ._balance_memo)
+        self.key = {"format": self.FORMAT, "game": game, "metrics": self.metrics, "kwargs": _canonical(kwargs)}
         if cache_dir is None:
             return
         from ..engine._sources import fingerprint
         from ..engine._version import __version__
-        from ..engine.sweep import _Cache, _canonical, _check_cache_dir, _code_fingerprint
+        from ..engine.sweep import _Cache, _check_cache_dir, _code_fingerprint
 
         self.cache = _Cache(_check_cache_dir(cache_dir))
         self.provenance = {"version": __version__, "simulate": _code_fingerprint(simulate),
                            "metric": fingerprint(Path(__file__).with_name("metrics.py"))}
-        # what every run of this search shares, in the sweep cache's content-based form
-        self.key = {"format": self.FORMAT, "game": game, "metrics": self.metrics, "kwargs": _canonical(kwargs)}
 
     def _name(self, games: int, seed: np.random.SeedSequence, comp) -> str:
         import json
@@ -280,12 +285,17 @@ class _Runs:
                                                                         for m, (n, d) in values.items()}),
                                                  "rows": rows})
 
+    def _known(self, name: str):
+        hit = remembered(name)  # played earlier in this proposal (._balance_memo), else stored on disk
+        return hit if hit is not None or self.cache is None else self._read(name)
+
     def run(self, games: int, seed: np.random.SeedSequence, comp) -> tuple[dict, int]:
         """``({metric: (numerator, denominator)}, rows)`` of the metrics over ``games`` games from ``seed``."""
-        name = self._name(games, seed, comp) if self.cache is not None else ""
-        if self.cache is not None and (hit := self._read(name)) is not None:
+        name = self._name(games, seed, comp)
+        if (hit := self._known(name)) is not None:
             return hit
         res = _balance_run(self.game, self.metrics, self.kwargs, games, seed, comp)
+        remember(name, res)
         if self.cache is not None:
             self._write(name, res)
         return res
@@ -295,17 +305,16 @@ class _Runs:
         if not pool.execution.parallel:
             return [self.run(games, seed, comp) for comp in comps]
         out: dict[int, tuple] = {}
-        names = {}
-        if self.cache is not None:
-            for i, comp in enumerate(comps):
-                names[i] = self._name(games, seed, comp)
-                if (hit := self._read(names[i])) is not None:
-                    out[i] = hit
+        names = {i: self._name(games, seed, comp) for i, comp in enumerate(comps)}
+        for i in names:
+            if (hit := self._known(names[i])) is not None:
+                out[i] = hit
         todo = [i for i in range(len(comps)) if i not in out]
         done = pool.map(_balance_run, [(self.game, self.metrics, self.kwargs, games, seed, comps[i]) for i in todo],
                         desc=desc, sizes=[games] * len(todo))
         for i, res in zip(todo, done):
             out[i] = res
+            remember(names[i], res)
             if self.cache is not None:
                 self._write(names[i], res)
         return [out[i] for i in range(len(comps))]
@@ -345,24 +354,13 @@ def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp)
     return play_metrics(game, metrics, games, seed, comp, kwargs)
 
 
-def _pack(a: np.ndarray) -> str:
-    import base64
-    import zlib
-
-    return base64.b64encode(zlib.compress(np.ascontiguousarray(a, dtype="<f8").tobytes())).decode()
-
-
-def _unpack(text: str) -> np.ndarray:
-    import base64
-    import zlib
-
-    return np.frombuffer(zlib.decompress(base64.b64decode(text.encode(), validate=True)), dtype="<f8").copy()
 
 
 def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
             progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None, n_jobs: int = 1,
-            backend: str = "loky", scheduler=None, combine: str = "max", tolerance: float = 0.0) -> BalanceResult:
+            backend: str = "loky", scheduler=None, combine: str = "max", tolerance: float = 0.0,
+            verify_rng=None) -> BalanceResult:
     """Search component values that bring one or several metrics to their targets; verify on fresh seeds.
 
     Parameters
@@ -396,6 +394,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         Games per candidate in the first round (doubled each round, within the budget).
     verify_games : int
         Games for each of the before/after verification runs, on seeds the search never used.
+    verify_rng : SeedSequence, optional
+        The verification's seed (default: spawned from ``rng``; the result's ``verify_rng``): a second search
+        given the first one's verifies on the same games, its packaged side the same run.
     progress : bool
         Progress over each round's candidates on stderr (:class:`~pyradice_lab.engine.execution.Progress`).
     game_kwargs : dict, optional
@@ -491,6 +492,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     axes = _axes(parameters) if listed is None else _list_axes(listed)
     runs = _Runs(game, [m for m, _ in objectives], simulate, kwargs, cache_dir)
     search_seed, verify_seed, pick_seed = spawn_seeds(rng, 3)
+    verify_seed = verify_seed if verify_rng is None else verify_rng
     size = _grid_size(axes) if listed is None else len(listed)
     if listed is not None:  # the candidates as given (a joint search's), the first MAX_CANDIDATES
         grid = listed[:MAX_CANDIDATES]
@@ -591,4 +593,5 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                          used, assumptions=told, objectives=table.drop(columns=["_b", "_a"]), reached=bool(table["met"].all()),
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
-                         parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid)
+                         parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid,
+                         verify_rng=verify_seed)

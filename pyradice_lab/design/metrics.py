@@ -139,7 +139,8 @@ def simulate_options(game: str, metric: str) -> dict:
     return dict(_parse_metric(_check_game(game), metric)[1].options)
 
 
-def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray, np.ndarray]:
+def metric_values(game: str, df: pd.DataFrame, metric: str, *, outcomes: pd.DataFrame | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Per-game numerator and denominator of ``metric`` on a ``simulate_games`` frame of ``game``.
 
     The metric over many games is ``sum(numerator) / sum(denominator)`` (a plain mean when the denominator is 1
@@ -147,11 +148,12 @@ def metric_values(game: str, df: pd.DataFrame, metric: str) -> tuple[np.ndarray,
     one ratio (e.g. ``tile_pay_excess:T``, a difference of two ratios) gives its per-game linearised values
     (the metric plus each game's delta-method influence) over a denominator of 1: their mean is the metric on
     these games and their spread its delta-method standard error, but unlike a ratio's numerator they depend
-    on all the games of ``df`` (concatenate frames, not these values).
+    on all the games of ``df`` (concatenate frames, not these values).  ``outcomes``: the game's ``outcomes(df)``
+    when the caller has it (several metrics of one frame: built once, not once per metric).
     """
     game = _check_game(game)
     name, m, arg = _parse_metric(game, metric)
-    res = m.fn(df, registry.get_game(game).module("sim").outcomes(df), arg)
+    res = m.fn(df, registry.get_game(game).module("sim").outcomes(df) if outcomes is None else outcomes, arg)
     if isinstance(res, Smooth):
         value, z = _linear(res, name)
         return value + z, np.ones(len(z))

@@ -242,7 +242,7 @@ def _robustness_set(game: str, metrics: list, comps: dict, kwargs: dict, options
                     paired: bool) -> list[dict]:
     """One component set of a robustness run (a block): every side's games, every finding's estimate."""
     from ..engine.rng import fresh_copy
-    from .compare import metric_values, paired_estimates
+    from .compare import metric_estimate, metric_values, paired_estimates
 
     simulate = _simulate(game)
     frames = {}
@@ -253,12 +253,18 @@ def _robustness_set(game: str, metrics: list, comps: dict, kwargs: dict, options
         frames[side] = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True).assign(
             game=lambda d: np.arange(len(d)))
     out = []
+    sim = get_game(game).module("sim")
+    outs = {side: sim.outcomes(f) for side, f in frames.items()}  # once per frame, not once per metric
+
+    def values(side, metric):
+        return metric_values(game, frames[side], metric, outcomes=outs[side])
+
     for metric in metrics:
         if not paired:
-            est, extra = game_metric(game, frames["single"], metric, warn=False), {}
+            est, extra = metric_estimate(*values("single", metric), metric, warn=False), {}
         else:
-            ref, var, est, _ = paired_estimates(metric_values(game, frames["reference"], metric),
-                                                metric_values(game, frames["variant"], metric), metric, warn=False)
+            ref, var, est, _ = paired_estimates(values("reference", metric), values("variant", metric), metric,
+                                                warn=False)
             extra = {"variant_value": var.value, "reference_value": ref.value}
         out.append({"value": est.value, "se": est.se, "ci_low": est.ci_low, "ci_high": est.ci_high, "n": est.n,
                     **extra})

@@ -24,10 +24,11 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["NoLever", "ProposalBudget", "Lever", "GameLevers", "Range", "component_source", "RANGE_KINDS"]
+__all__ = ["NoLever", "ProposalBudget", "Lever", "GameLevers", "Range", "ranges_text", "component_source", "RANGE_KINDS"]
 
 
 class NoLever(Exception):
@@ -145,6 +146,40 @@ class Range:
         step = f" by {self.step}" if self.step != 1 else ""
         unit = "%" if self.kind == "scale" else ""
         return f"{self.label or self.path} {self.low}{unit}..{self.high}{unit}{step}"
+
+
+def ranges_text(ranges) -> str:
+    """The :meth:`Range.text` of every range, joined by "; ", the ranges of one group (labels ``"<word> <number>
+    <rest>"`` with the same word, rest, bounds, step and kind: one card each) named once with their numbers as
+    ranges, in the order of the group's first range (a joint search over 18 single cards reads as three groups,
+    not 18 ranges).
+
+    >>> ranges_text([Range("card.7.points", 1, 4, label="card 7 points"),
+    ...              Range("card.8.points", 1, 4, label="card 8 points"),
+    ...              Range("card.1.points", 1, 5, label="card 1 points"),
+    ...              Range("card.9.points", 1, 4, label="card 9 points"),
+    ...              Range("tile.12.values", 6, 17, kind="index", label="tile 12 high value")])
+    'card 7-9 points 1..4 each; card 1 points 1..5; tile 12 high value 6..17'
+    """
+    groups: dict[tuple, list] = {}
+    for r in ranges:
+        m = re.fullmatch(r"(\w+) (\d+) (.+)", r.label or "")
+        key = (m.group(1), m.group(3), r.low, r.high, r.step, r.kind) if m else (id(r),)
+        groups.setdefault(key, []).append((int(m.group(2)) if m else None, r))
+    out = []
+    for key, members in groups.items():
+        first = members[0][1]
+        if len(members) == 1:
+            out.append(first.text())
+            continue
+        ids = sorted({n for n, _ in members})
+        runs, start = [], ids[0]
+        for a, b in zip(ids, ids[1:] + [None]):
+            if b != a + 1:
+                runs.append(str(start) if start == a else f"{start}-{a}")
+                start = b
+        out.append(f"{key[0]} {','.join(runs)} {key[1]} " + first.text()[len(first.label) + 1:] + " each")
+    return "; ".join(out)
 
 
 @dataclass(frozen=True)

@@ -506,9 +506,12 @@ def _summary(sections, story: _Story, quick: bool = False) -> None:
 def robust_cell(f) -> str:
     """The summary's robustness column for a finding: "yes: holds on 10 of 10 sampled tile sets (...)", "no:
     ...", the assessment's own words when it gave no verdict ("undecided: ...", "no claim to test; ..."), or
-    "not assessed".  The check's own description after its games count ("paired: every set with ...") is left
-    to the findings CSV's ``robustness`` column, so a row of the summary stays a few lines high."""
+    "not assessed".  The check's own description after its games count ("paired: every set with ...") and the
+    why of a "not assessed: ..." (in brackets) are left to the findings CSV's ``robustness`` column and the
+    experiment's page, and the sets are not called "sampled" again (the summary's introduction says they are), so
+    a row of the summary stays a few lines high in its narrow column."""
     text = re.sub(r"\((\d[\d,]* games each)[^()]*\)", r"(\1)", f.robustness or "")
+    text = re.sub(r"^(not assessed: [^()]*?)\s*\(.*\)$", r"\1", text).replace(" sampled ", " ")
     if f.robust is None:
         return text or "not assessed"
     return ("yes" if f.robust else "no") + (f": {text}" if text else "")

@@ -136,6 +136,9 @@ def game_part(ctx: ReportContext, game: str, games=None) -> Section:
     h2h = lad.meta.pop("head_to_head")
     for exp in (lad, res):
         save_experiment(draw(exp, game), ctx.out_dir)
+        # each figure repeats its table row for row (a rating or a win share with its interval): the PNG is beside
+        # the PDF, the table in it (8 figures, about 1.7 pages of a report over its 40)
+        exp.pdf_figure = False
     h2h.to_csv(ctx.out_dir / lad.name / f"{lad.name}_pairs.csv", index=False)
     total = int(lad.table["games"].sum() // plan.players + res.table["games"].sum())
     return Section(f"Strength and restricted play: {game}", [lad, res], trials=total)
