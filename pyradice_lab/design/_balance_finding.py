@@ -288,6 +288,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     """
     from ..engine.levers import NoLever
     from ..engine.registry import get_game
+    from ._balance_grid import refine_games
     from ._balance_path import Sizes, propose
     from .proposals import _components, game_levers
 
@@ -301,12 +302,15 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
     first = first_games or (b.first if b else 200)
-    # the grid's search runs its halving to one candidate; the joint search keeps the game's budget (its number of
-    # candidates grows with its budget: budget / (2 x first))
-    joint = budget or (b.search if b else 20000)
-    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
+    # the grid's search runs its halving to one candidate; the joint search refines its pick: REFINE_CANDIDATES
+    # around it, halved to two that play FINAL_FACTOR x the verification's games each (the level's standard error a
+    # third of the verification's), its budget exactly that
     verify = verify_games or (b.verify if b else 4000)
-    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first)
+    final = FINAL_FACTOR * verify
+    joint = budget or refine_games(REFINE_CANDIDATES, first, final)
+    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
+    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first,
+                  final=final)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen:
@@ -351,27 +355,36 @@ def _excess_text(r) -> str:
             f"({'met' if r.reached else 'not met'})")
 
 
-def _widen(game, cand, first, ranges, own, *, rng, **kw):
+#: a refinement's last two candidates play this many times the verification's games each (``balance --finding``):
+#: their level's standard error is then a third of the verification's, enough to pick one a fresh verification
+#: of that size meets about 9 times in 10 when one lies within half its standard error of the target
+FINAL_FACTOR = 9
+#: candidates of a refinement (a joint search with ``final_games``): the first search's pick and its nearest moves
+REFINE_CANDIDATES = 19
+
+
+def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
-    search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried, games
-    the second search and its verification played)``."""
+    search's best: ``(result, what was tried, games the second search and its verification played)``.  The closer
+    of the two verified proposals (met first) is kept; a refinement (``final_games`` > 0: its last two candidates
+    play that many games each) keeps its own pick, which it chose over the first's on common random numbers."""
     from ._balance_joint import joint_candidates
     from .balance import balance
 
     base = type(first.components).FORMAT.coerce(kw.get("components"))
     # as many candidates as leave two halving rounds of the first round's size in the budget
-    most = max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
+    most = REFINE_CANDIDATES if final_games else max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
     cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + "; ".join(r.text() for r in ranges) + ")")
     if len(cands) < 2:
         return first, text, 0
-    second = balance(game, cands, (cand.metric, cand.target), rng=rng, **kw)
+    second = balance(game, cands, (cand.metric, cand.target), rng=rng, final_games=final_games, **kw)
     games = second.games_used + 2 * second.verify_games
     second.games_used += first.games_used
     second.budget += first.budget
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
-    keep = second if (second.reached, -b) > (first.reached, -a) else first
+    keep = second if final_games or (second.reached, -b) > (first.reached, -a) else first
     return keep, text, games
 
 
