@@ -3,6 +3,8 @@ them, the guards against empty wins, and the search meeting a known reachable ob
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -225,3 +227,72 @@ def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatc
                              policies="greedy", rng=3, in_play="tiles_per_turn")
     assert played <= 1100 and [t["passed"] for t in capped.tries] == [False, None]
     assert capped.tries[1]["why"] == "not tried: the proposal's 1,100 games are spent"
+
+
+# ------------------------------------------------------------------------------------------------ the refinement
+def test_the_last_two_candidates_play_final_games_each_within_the_budget(monkeypatch):
+    """``final_games``: an objective with a target is about the candidates' level, which common random numbers do
+    not cancel, so the last two play that many games each before the pick; the budget stays a hard cap, and the
+    games played are :func:`refine_games`'s count."""
+    from pyradice_lab.design._balance_grid import halving_games, refine_games
+
+    _synthetic(monkeypatch, out_of_play=set())
+    deals = [[27, 24], [26, 25], [25, 26], [24, 27], [23, 28]]
+    kw = dict(players=2, policies="greedy", first_games=20, verify_games=50, rng=2)
+    need = refine_games(5, 20, 600)
+    r = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=need,
+                            final_games=600, **kw)
+    last = r.history[r.history["round"] == r.history["round"].max()]
+    assert len(last) == 2 and set(last["games"]) == {600} and r.games_used == need == 5 * 20 + 3 * 40 + 2 * 540
+    plain = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=need, **kw)
+    assert plain.games_used == halving_games(5, 20) and set(plain.history["games"]) == {20, 60, 140}
+    capped = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=700,
+                                 final_games=600, **kw)
+    assert capped.games_used <= 700 and capped.history["games"].max() < 600      # shortened, never over the cap
+    with pytest.raises(ValueError, match="final_games must be an integer >= 0"):
+        balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", final_games=-1, **kw)
+
+
+def test_a_pick_met_at_the_edge_of_its_interval_is_not_confident():
+    from types import SimpleNamespace
+
+    from pyradice_lab.design._balance_path import MARGIN, confident
+
+    def res(value, half=0.08, reached=True, tolerance=0.0):
+        return SimpleNamespace(reached=reached, target=0.0, tolerance=tolerance,
+                               after=SimpleNamespace(value=value, ci_low=value - half, ci_high=value + half))
+
+    assert MARGIN == 0.25
+    assert confident(res(0.019), 800) and not confident(res(0.021), 800)   # within a quarter of the half-width
+    assert confident(res(-0.019), 800) and not confident(res(-0.021), 800)
+    assert confident(res(0.07), 0)                          # no refinement asked: met is enough
+    assert not confident(res(0.0, reached=False), 0) and not confident(res(0.0, reached=False), 800)
+    assert confident(res(0.05, tolerance=0.04), 800)        # the tolerance widens it
+
+
+def test_a_refinement_runs_on_a_met_but_not_confident_pick_and_keeps_its_own_pick(monkeypatch):
+    """The start player's share is 0.5 + 0.02 per tile of the first deal above 26 and the target 0.55: the grid's
+    best, 27/24 (0.52), lies 0.03 off; its 200-game verification (95% interval about +/- 0.07) meets it, but not
+    within a quarter of the interval, so the joint search over the declared range (up to 3 tiles either way: 28/23
+    and 29/22 lie 0.01 off) runs with its last two candidates at 9 x 200 games, and its pick is kept."""
+    from pyradice_lab.design._balance_grid import refine_games
+    from pyradice_lab.design._balance_path import Sizes, propose
+    from pyradice_lab.purramid.levers import deal_ranges
+
+    _synthetic(monkeypatch, out_of_play=set())
+    cand = _deal_candidate()
+    cand = replace(cand, target=0.55)
+    base = get_game("purramid").part("format").default()
+    ranges, own = deal_ranges(base, 2, cand.finding)
+    sizes = Sizes(400, 200, refine_games(7, 40, 1800), 200, 0, 40, final=1800)
+    res, played = propose("purramid", cand, sizes=sizes, ranges=ranges, own=own, policies="greedy", rng=4,
+                          guards=False)
+    note = next(n for n in res.notes if n.startswith("first search"))
+    grid = note.split("; then")[0]
+    assert grid.endswith("(met)")                                   # the grid's pick met its verification
+    assert "a joint search of 7 candidates" in note
+    assert res.history["games"].max() == 1800                       # the refinement's finalists
+    assert res.values["deal_2p.value"] in ([28, 23], [29, 22]) and res.reached
+    plain, _ = propose("purramid", cand, sizes=replace(sizes, final=0), ranges=ranges, own=own, policies="greedy",
+                       rng=4, guards=False)
+    assert not any(n.startswith("first search") for n in plain.notes)    # met: no joint search without refinement

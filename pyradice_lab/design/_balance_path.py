@@ -39,7 +39,7 @@ class Sizes:
     halving's own).
 
     ``final`` > 0 makes the joint search a **refinement** (``balance --finding``): it runs unless the grid's
-    verified pick lies within :data:`MARGIN` standard errors of the target, its candidates include that pick (its
+    verified pick lies within :data:`MARGIN` of its interval's half-width of the target, its candidates include that pick (its
     start), and its pick, made on common random numbers over far more games than a verification's, is kept."""
 
     grid: int
@@ -52,20 +52,22 @@ class Sizes:
     final: int = 0
 
 
-#: a refinement's grid pick is kept without a joint search only when its verified estimate lies within this many
-#: standard errors of the target (plus the tolerance): a fresh check of the same size then meets it about 92% of
-#: the time if the estimate is its true value; at the edge of the interval (1.96 standard errors) only half
-MARGIN = 0.5
+#: a refinement's grid pick is kept without a joint search only when its verified estimate lies within this
+#: fraction of its 95% interval's half-width of the target (plus the tolerance), about half a standard error: a
+#: fresh check of the same size then meets it about 92% of the time if the estimate is its true value; at the edge
+#: of the interval, where "met" alone allows it, only half the time
+MARGIN = 0.25
 
 
 def confident(res, final: int) -> bool:
     """Whether ``res`` (a verified search) needs no refinement: met, and (``final`` > 0) its worst objective's
-    verified estimate within :data:`MARGIN` standard errors (plus the tolerance) of its target."""
+    verified estimate within :data:`MARGIN` of its interval's half-width (plus the tolerance) of its target."""
     if not res.reached:
         return False
     if not final or res.after is None:
         return True
-    return abs(res.after.value - res.target) <= res.tolerance + MARGIN * res.after.se
+    a = res.after
+    return abs(a.value - res.target) <= res.tolerance + MARGIN * (a.ci_high - a.ci_low) / 2
 
 
 def report_sizes(budget, *, widen: bool) -> Sizes:
