@@ -63,6 +63,20 @@ def test_the_levers_are_finer_than_the_grid_of_before():
     assert any(r.kind == "scale" and r.step == 5 for r in cards)
 
 
+def test_raft_refines_a_card_point_at_a_time_before_whole_groups():
+    """The 3-slot lifeboats' own ranges: the first k cards of each group (k = 1 .. its size - 1), finest first, then
+    the whole groups; a refinement's 19 candidates are the start and every one of those moved one point."""
+    _, base, (ranges, own) = _ranges("raft", "boat_pay_excess", "3", -0.3)
+    fine = [r for r in ranges[:own] if "of the" in r.label]
+    assert [len(r.paths) for r in fine] == [1, 2, 1, 2, 3, 4, 5, 1, 2]           # 3 at 2, 6 at 3, 3 at 4
+    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3                   # then the 3 whole groups
+    assert fine[0].label == "card 22 points (1 of the 3 at 2)" and fine[0].text().endswith("1..5")
+    cands = joint_candidates(base, ranges, own=own, max_candidates=19)
+    moved = [sum(abs(c[p] - base.get(p)) for p in c) for c in cands]
+    assert moved[0] == 0 and len(cands) == 19
+    assert sorted(moved[1:]) == sorted(k for k in (1, 2, 1, 2, 3, 4, 5, 1, 2) for _ in (0, 1))   # k card-points
+
+
 def test_joint_candidates_start_at_the_finding_and_are_legal_integers():
     _, base, (ranges, own) = _ranges("meerkat", "tile_pay_excess", "12", 1.0)
     cands = joint_candidates(base, ranges, own=own)

@@ -247,15 +247,19 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s;
         the default budget of the grid's search is at least a full successive halving over the lever's grid
         (:func:`._balance_grid.halving_games`: the candidates, ``first_games`` each, halved to one), since a search
-        cut short picks on its first round's few games (the designer guide's 9-of-10 table); the joint search keeps
-        the game's budget.
+        cut short picks on its first round's few games (the designer guide's 9-of-10 table).  The joint search is
+        a **refinement** of the grid's pick: :data:`REFINE_CANDIDATES` candidates around it (the pick itself
+        first), halved to two that play :data:`FINAL_FACTOR` x ``verify_games`` games each
+        (:func:`._balance_grid.refine_games`; ``budget`` caps it when given); it runs unless the grid's verified
+        pick lies within a quarter of its interval's half-width of the target (:data:`._balance_path.MARGIN`), and
+        its pick, chosen over the grid's on common random numbers, is kept.
     policies : optional
         Default: the game's report player.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
         As for ``balance``.
     widen : bool
-        When the lever's grid does not meet the objective, search the lever's declared ranges jointly (its own,
-        finer steps, and its neighbours'; ``Lever.axes``) around the grid's best, on a second budget of games.
+        When the lever's grid does not meet the objective with a margin, search the lever's declared ranges jointly
+        (its own, finer steps, and its neighbours'; ``Lever.axes``) around the grid's best (the refinement above).
     guards : bool
         Check the proposal against empty wins (:mod:`._balance_guards`: the component kept in play, the start
         player's share not worse, no other finding of the CSV made worse), one paired run; the result's
