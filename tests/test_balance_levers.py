@@ -267,27 +267,26 @@ def test_the_last_two_candidates_play_final_games_each_within_the_budget(monkeyp
         balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", final_games=-1, **kw)
 
 
-def test_a_pick_met_at_the_edge_of_its_interval_is_not_confident():
+def test_a_pick_met_by_its_verification_is_still_refined_unless_met_beyond_doubt():
     from types import SimpleNamespace
 
-    from pyradice_lab.design._balance_path import MARGIN, confident
+    from pyradice_lab.design._balance_path import confident
 
     def res(value, half=0.08, reached=True, tolerance=0.0):
         return SimpleNamespace(reached=reached, target=0.0, tolerance=tolerance,
                                after=SimpleNamespace(value=value, ci_low=value - half, ci_high=value + half))
 
-    assert MARGIN == 0.25
-    assert confident(res(0.019), 800) and not confident(res(0.021), 800)   # within a quarter of the half-width
-    assert confident(res(-0.019), 800) and not confident(res(-0.021), 800)
+    assert not confident(res(0.0), 800) and not confident(res(0.07), 800)    # met, but a refinement is asked for
     assert confident(res(0.07), 0)                          # no refinement asked: met is enough
     assert not confident(res(0.0, reached=False), 0) and not confident(res(0.0, reached=False), 800)
-    assert confident(res(0.05, tolerance=0.04), 800)        # the tolerance widens it
+    assert confident(res(0.01, tolerance=0.09), 800)        # its whole interval within the tolerance
+    assert not confident(res(0.02, tolerance=0.09), 800) and not confident(res(-0.02, tolerance=0.09), 800)
 
 
 def test_a_refinement_runs_on_a_met_but_not_confident_pick_and_keeps_its_own_pick(monkeypatch):
     """The start player's share is 0.5 + 0.02 per tile of the first deal above 26 and the target 0.55: the grid's
     best, 27/24 (0.52), lies 0.03 off; its 200-game verification (95% interval about +/- 0.07) meets it, but not
-    within a quarter of the interval, so the joint search over the declared range (up to 3 tiles either way: 28/23
+    beyond doubt, so the joint search over the declared range (up to 3 tiles either way: 28/23
     and 29/22 lie 0.01 off) runs with its last two candidates at 9 x 200 games, and its pick is kept."""
     from pyradice_lab.design._balance_grid import refine_games
     from pyradice_lab.design._balance_path import Sizes, propose

@@ -251,14 +251,14 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         a **refinement** of the grid's pick: :data:`REFINE_CANDIDATES` candidates around it (the pick itself
         first), halved to two that play :data:`FINAL_FACTOR` x ``verify_games`` games each
         (:func:`._balance_grid.refine_games`; ``budget`` caps it when given); it runs unless the grid's verified
-        pick lies within a quarter of its interval's half-width of the target (:data:`._balance_path.MARGIN`), and
-        its pick, chosen over the grid's on common random numbers, is kept.
+        pick meets the objective beyond doubt (its whole interval within ``tolerance``: :func:`._balance_path.
+        confident`), and its pick, chosen over the grid's on common random numbers, is kept.
     policies : optional
         Default: the game's report player.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
         As for ``balance``.
     widen : bool
-        When the lever's grid does not meet the objective with a margin, search the lever's declared ranges jointly
+        When the lever's grid does not meet the objective beyond doubt, search the lever's declared ranges jointly
         (its own, finer steps, and its neighbours'; ``Lever.axes``) around the grid's best (the refinement above).
     guards : bool
         Check the proposal against empty wins (:mod:`._balance_guards`: the component kept in play, the start
