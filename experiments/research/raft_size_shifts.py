@@ -10,8 +10,10 @@ on one candidate, paired against the packaged deck on fresh seeds.
 
 Usage (the designer guide's numbers; the CSV of a quick report)::
 
-    python experiments/research/raft_size_shifts.py probe --games 400 --seed 11 \\
-        "7-12:2 1-2:2 3-6:1 25-39:-1 16-24:1" "7-12:2 1-6:1 25-39:-1 13-24:1"
+    python experiments/research/raft_size_shifts.py probe --games 300 --seed 9 --stream 5 \\
+        "1-12:1" "1-12:2" "1-12:2 25-39:-1" "1-12:2 25-39:-1 13-24:1"
+    python experiments/research/raft_size_shifts.py probe --games 400 --seed 11 --stream 6 \\
+        "7-12:2 1-6:1 25-39:-1 13-24:1" "7-12:2 1-2:2 3-6:1 25-39:-1 16-24:1"
     python experiments/research/raft_size_shifts.py guards --findings-csv CSV --games 400 --seed 44 \\
         "7-12:2 1-2:2 3-6:1 25-39:-1 16-24:1"
 """
@@ -45,10 +47,12 @@ def probe(args) -> int:
     from pyradice_lab.engine.registry import get_game
 
     base = _components("raft")
-    kw = {"players": 3, "policies": get_game("raft").report_player_at(3)}
+    # the games of the report's raft_card_fairness check (its game_kwargs), under the report player
+    kw = {"variant": "standard", "card_columns": True, "players": 3, "policies": get_game("raft").report_player_at(3)}
     for m in METRICS:
         kw.update(simulate_options("raft", m))
-    seed = np.random.SeedSequence(args.seed)
+    # the guide's rows: entropy [seed, 4410044, stream] (the 9-of-10 script's check salt), seeds 9/5 and 11/6
+    seed = np.random.SeedSequence([args.seed, 4_410_044, args.stream])
     print(f"{args.games} games per candidate, 3 players, {kw['policies']}, common seeds (root {args.seed})")
     t0 = time.process_time()
     for text in ["", *args.candidates]:
@@ -89,6 +93,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("candidates", nargs="+", help='"FIRST-LAST:DELTA ..." card ranges moved, one string a candidate')
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--stream", type=int, default=0, help="probe: the seed entropy's third number")
     p.add_argument("--findings-csv", help="guards: the report's findings CSV (the other findings)")
     args = p.parse_args(argv)
     if args.mode == "guards" and not args.findings_csv:
