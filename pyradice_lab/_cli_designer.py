@@ -50,7 +50,7 @@ def _cmd_compare(args) -> int:
     res = compare(args.game, args.components, args.variant, args.metric, games=args.games, players=args.players,
                   policies=pols, rng=args.seed, until=args.until, max_games=args.max_games,
                   options=_options(args.option, "--option") or None, progress=show_progress(args),
-                  **execution_kwargs(args))
+                  controls=args.controls, **execution_kwargs(args))
     print(res)
     if args.out:
         path = write_csv(res.to_frame(), args.out)
@@ -85,6 +85,9 @@ def add_compare(sub, name: str) -> None:
                    help="one policy for every seat or one per seat, comma-separated (default: the game's "
                         "report player)")
     c.add_argument("--seed", type=nonneg_int, default=0, help="root seed (default: %(default)s)")
+    c.add_argument("--controls", action="store_true",
+                   help="estimate with the game's exogenous controls (the deal, known exactly in the mean; only "
+                        "games that declare them): the same games, a narrower interval; prints the factor")
     _option_arg(c)
     c.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the result table")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")

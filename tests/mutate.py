@@ -429,6 +429,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/memo.py", "    return d | (DD << 3) | (y << 6) | (k << 10)",
              "    return d | (DD << 3) | (y << 5) | (k << 10)",
              ("tests/purramid/test_memopool.py", "-k", "state_key_packs or warm_memo_answers")),
+    Mutation("memo-prune-in-place-holes", "the in-place prune empties dropped rows without re-inserting the kept "
+             "rows after them (a probe run broken: kept values no longer found)",
+             "pyradice_lab/purramid/memo.py", "            T[i, 2] = -1\n            moved = True",
+             "            T[i, 2] = -1\n            moved = False",
+             ("tests/purramid/test_memopool.py", "-k", "in_place")),
     Mutation("memopool-busy-ignored", "memos in use do not count toward the idle memos' limit",
              "pyradice_lab/purramid/memopool.py", "            limit = max_memo_bytes() - sum(self._busy.values())",
              "            limit = max_memo_bytes()",
@@ -519,6 +524,14 @@ MUTATIONS: tuple[Mutation, ...] = (
              "read from the wrong coefficient)", "pyradice_lab/design/controlvariates.py",
              "    value = float(coef[0])", "    value = float(y.mean())",
              ("tests/test_controlvariates.py", "-k", "shrink or plain_mean")),
+    Mutation("compare-controls-other-deals", "compare's controls are recomputed from another seed than the block's "
+             "(deals that are not the games played)", "pyradice_lab/design/compare.py",
+             "players=players, rng=_fresh(seed), components=comp)", "players=players, rng=0, components=comp)",
+             ("tests/test_compare_controls.py", "-k", "narrow_the_same")),
+    Mutation("compare-controls-variant-deck", "compare regresses the variant on the base deck's controls",
+             "pyradice_lab/design/controlvariates.py", "    v = regression_estimate(yv, Xv, muv)",
+             "    v = regression_estimate(yv, Xb, mub)",
+             ("tests/test_compare_controls.py", "-k", "both_decks or narrow_the_same")),
     Mutation("search-compile-options", "the Pyradice search's move_values compiles without the kernels' options "
              "(a longer first advise)",
              "pyradice_lab/pyradice/_search_candidates.py", "@njit(**KERNEL_OPTIONS)  # as the game kernels",

@@ -112,6 +112,9 @@ class Comparison:
     max_games: int | None = None
     settings: dict = field(default_factory=dict)
     assumptions: Assumptions | None = None
+    plain_difference: Estimate | None = None   # with controls: the difference without them (same games)
+    controls_factor: float | None = None       # with controls: (plain SE / controlled SE)^2
+    controls: tuple = ()                       # with controls: their names
 
     @property
     def reached(self) -> bool | None:
@@ -127,6 +130,9 @@ class Comparison:
         df.attrs.update(game=self.game, metric=self.metric, base=self.base_label, variant=self.variant_label,
                         independent_se=self.independent_se, variance_reduction=self.variance_reduction,
                         until=self.until, reached=self.reached, **self.settings)
+        if self.plain_difference is not None:
+            df.attrs.update(controls=list(self.controls), controls_factor=self.controls_factor,
+                            plain_difference=self.plain_difference.to_dict())
         if self.assumptions is not None:
             df.attrs["assumptions"] = self.assumptions
         return df
@@ -146,14 +152,23 @@ class Comparison:
                                                      f"{self.n_games} paired games")]
         if pairing == "independent":
             pass
-        elif d.se > 0:
-            k = _decimals(d.se)
+        elif (self.plain_difference or d).se > 0:
+            p = self.plain_difference or d
+            k = _decimals(p.se)
             gain = "" if self.variance_reduction >= 1 else ": pairing widened the interval here"
-            lines.append(f"  common random numbers: SE {d.se:.{k}f} vs {self.independent_se:.{k}f} from independent "
+            lines.append(f"  common random numbers: SE {p.se:.{k}f} vs {self.independent_se:.{k}f} from independent "
                          f"runs (variance-reduction factor {self.variance_reduction:.1f}{gain})")
         else:
             lines.append("  every paired game gave the same value: the difference is " + (
                 "exactly 0" if d.ci_low == d.ci_high else "0 on these games (its interval: how large it could be)"))
+        if self.plain_difference is not None:
+            from .multifidelity import WORTH_USING
+
+            k = _decimals(d.se)
+            lines.append(f"  exogenous controls ({', '.join(self.controls)}): SE {d.se:.{k}f} vs "
+                         f"{self.plain_difference.se:.{k}f} without (variance-reduction factor "
+                         f"{self.controls_factor:.1f}" + ("" if self.controls_factor >= WORTH_USING else
+                                                           f", below {WORTH_USING}: the controls barely help here") + ")")
         if self.until is not None:
             lines.append(f"  until half-width {self.until:g}: " + (
                 f"reached (half-width {d.halfwidth:.{_decimals(d.se)}f})" if self.reached else
@@ -207,7 +222,7 @@ def _check_pos(x, name: str, allow_none: bool = False):
 def compare(game: str, base, variant, metric: str = "start_player_win", *, games: int = 2000,
             players: int | None = None, policies=None, rng=None, until: float | None = None,
             max_games: int | None = None, options: dict | None = None, progress: bool = False, n_jobs: int = 1,
-            backend: str = "loky", scheduler=None, cache_dir=None) -> Comparison:
+            backend: str = "loky", scheduler=None, cache_dir=None, controls: bool = False) -> Comparison:
     """Compare ``metric`` between the ``base`` and ``variant`` components on common random numbers.
 
     Parameters
@@ -251,6 +266,13 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         depend on them.
     cache_dir : path, optional
         Store every finished block there; a killed comparison started again plays only the missing blocks.
+    controls : bool
+        Estimate with the game's exogenous controls (its contract part ``controls``, e.g. Rocking Raft's deck
+        order: variables the seed draws before anyone plays, whose means are known exactly), recomputed for the
+        very games played, as control variates (:func:`pyradice_lab.design.controlvariates.controlled_paired`):
+        the same games, a narrower interval when the deal explains part of the metric's spread.  The result
+        states the variance-reduction factor; for a mean or a ratio (not a win share), with at least 30 games.
+        The plain paired difference stays in :attr:`Comparison.plain_difference`.
 
     Returns
     -------
@@ -307,6 +329,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     if options is not None and not isinstance(options, dict):
         raise TypeError(f"options must be a dict of simulate_games keyword arguments, got {type(options).__name__}")
     options = dict(options or {})
+    _check_controls(game, name, controls, games)
     clash = {"n_games", "players", "policies", "rng", "components", "progress"} & set(options)
     if clash:
         raise ValueError(f"options must not set {', '.join(sorted(clash))} (compare's own arguments)")
@@ -350,14 +373,14 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
                                       pool_size=root.pool_size)
 
     def task(k):
-        return (game, metric, sizes[k], seed(k), comps["base"], comps["variant"], sim_kw)
+        return (game, metric, sizes[k], seed(k), comps["base"], comps["variant"], sim_kw, controls)
 
     def key(k):
         return {"entry": "compare", "game": game, "metric": metric, "games": sizes[k],
                 **describe_seed(seed(k)), "base": comps["base"].content_hash(),
-                "variant": comps["variant"].content_hash(), "options": sim_kw}
+                "variant": comps["variant"].content_hash(), "options": sim_kw, **({"controls": 1} if controls else {})}
 
-    parts: dict[str, list] = {"base": [], "variant": []}
+    parts: dict[str, list] = {"base": [], "variant": [], "controls": []}
     played = []  # the lineup of each block's first base game (players and policies as played)
     wave = max(1, execution.n_jobs) if execution.parallel else 1
     n = used = 0
@@ -366,26 +389,28 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         while todo:
             # the cost said once, before the first wave (both sides' games; with until=, the minimum)
             said = None if used else {"game": game, "policies": policies, "players": players, "factor": 2}
-            for b, v in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
+            for b, v, *ctl in pool.imap(_compare_block, [task(k) for k in todo], keys=[key(k) for k in todo],
                                   desc=f"{game} compare", sizes=[sizes[k] for k in todo],
                                   code=[spec.simulate_games, spec.module("sim").outcomes], cost=said):
                 b, who = b
                 played.append(who)
                 parts["base"].append(b)
                 parts["variant"].append(v)
+                parts["controls"] += ctl
                 n += sizes[used]
                 used += 1
                 if until is not None and n >= games:
-                    res = _summarise(parts, name)
+                    res = _summarise(parts, name, controls)
                     if res[2].halfwidth <= until or n >= max_games:
                         todo = []
                         break
             else:
                 todo = [] if until is None else list(range(used, min(used + wave, len(sizes))))
     root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one
-    b, v, d, ind_se = _summarise(parts, name)
+    b, v, d, ind_se, cv = _summarise(parts, name, controls)
     _warn_small(n, metric.strip(), stacklevel=2)
-    vrf = (ind_se / d.se) ** 2 if d.se > 0 else math.inf
+    vrf = (ind_se / cv.plain.se) ** 2 if cv is not None and cv.plain.se > 0 else (
+        (ind_se / d.se) ** 2 if d.se > 0 else math.inf)
     labels = {side: components_label(game, x, comps[side]) for side, x in (("base", base), ("variant", variant))}
     who = played[0] if played else ("-", "-")
     told = Assumptions.build(game, components=f"base {labels['base']}, variant {labels['variant']}",
@@ -393,16 +418,20 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
                              **{k: v for k, v in sorted(options.items())})
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
-                      {"players": players, "policies": policies, "games": games, "block": BLOCK, **options}, told)
+                      {"players": players, "policies": policies, "games": games, "block": BLOCK, **options}, told,
+                      cv.plain if cv is not None else None, cv.factor if cv is not None else None,
+                      cv.names if cv is not None else ())
 
 
 #: Memory of one game's metric values in a comparison (both sides, numerator and denominator), rounded up.
 _GAME_BYTES = 64
 
 
-def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_kw: dict):
-    """One block of a comparison: ``size`` games on ``base`` and on ``variant`` from fresh copies of ``seed``."""
-    sim = registry.get_game(game).module("sim")
+def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_kw: dict, controls: bool = False):
+    """One block of a comparison: ``size`` games on ``base`` and on ``variant`` from fresh copies of ``seed``;
+    with ``controls``, a third item: both sides' exogenous controls of these games (recomputed from the seed)."""
+    spec = registry.get_game(game)
+    sim = spec.module("sim")
     _, m, arg = _parse_metric(game, metric)
     from ..engine.assumptions import lineup
 
@@ -413,8 +442,45 @@ def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_k
         out.append(m.fn(df, played, arg))
         if not len(out) - 1:
             out[0] = (out[0], lineup(played))  # the base run's players and policies, as played
+    if controls:
+        players = sim_kw.get("players", spec.default_players)
+        c = [spec.part("controls").compute(size, players=players, rng=_fresh(seed), components=comp)
+             for comp in (base, variant)]
+        out.append({"names": list(c[0].names), "Xb": c[0].values, "mub": c[0].means, "Xv": c[1].values,
+                    "muv": c[1].means})
     return tuple(out)
 
 
-def _summarise(parts, name):
-    return paired_estimates(_concat(parts["base"]), _concat(parts["variant"]), name, warn=False)
+def _summarise(parts, name, controls: bool = False):
+    """Base, variant, difference, the independent SE and (with ``controls``) the controlled estimates, whose
+    base/variant/difference then replace the plain ones."""
+    base, variant = _concat(parts["base"]), _concat(parts["variant"])
+    b, v, d, ind = paired_estimates(base, variant, name, warn=False)
+    if not controls:
+        return b, v, d, ind, None
+    from .controlvariates import controlled_paired
+    from .metrics import _linear
+
+    (rb, zb), (rv, zv) = _linear(base, name), _linear(variant, name)
+    X = {k: np.concatenate([c[k] for c in parts["controls"]]) for k in ("Xb", "Xv")}
+    first = parts["controls"][0]
+    cv = controlled_paired(rb + zb, rv + zv, X["Xb"], first["mub"], X["Xv"], first["muv"], d, first["names"])
+    return cv.base, cv.variant, cv.difference, ind, cv
+
+
+def _check_controls(game: str, metric: str, controls, games: int) -> None:
+    """``controls=`` checked before any game: a bool; the game declares controls; a mean or ratio; 30+ games."""
+    if not isinstance(controls, bool):
+        raise TypeError(f"controls must be True or False, got {type(controls).__name__}")
+    if not controls:
+        return
+    if not registry.get_game(game).has_part("controls"):
+        have = [g for g, s in registry.games().items() if s.has_part("controls")]
+        raise ValueError(f"controls: {game} declares no exogenous controls (games that do: {', '.join(have) or 'none'})")
+    from .metrics import SHARE_METRICS
+
+    if metric in SHARE_METRICS:
+        raise ValueError(f"controls: {metric} is a win share, whose Wilson/Agresti-Min intervals the regression would "
+                         "replace; controls apply to means and ratios")
+    if games < 30:
+        raise ValueError(f"controls: needs games >= 30 (a regression on the controls), got games={games}")

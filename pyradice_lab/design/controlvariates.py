@@ -34,13 +34,14 @@ from ..engine import registry
 from ..engine.stats import Estimate
 from .multifidelity import WORTH_USING, _per_game
 
-__all__ = ["regression_estimate", "exogenous_estimate", "ExogenousEstimate"]
+__all__ = ["regression_estimate", "exogenous_estimate", "ExogenousEstimate", "Controlled", "controlled_paired"]
 
 
 def regression_estimate(y, X, mu, *, confidence: float = 0.95) -> Estimate:
     """The mean of ``y`` with the controls ``X`` (shape ``(n, k)``) of exact means ``mu`` (``k`` values): the
     intercept of the least-squares fit of ``y`` on ``X - mu``, its OLS standard error and Student-t interval with
-    ``n - 1 - k`` degrees of freedom.  Controls that do not vary are dropped (``k`` counts the others)."""
+    ``n - 1 - k`` degrees of freedom.  Controls that do not vary are dropped; ``k`` is the rank of the others
+    (a control that repeats another, or a sum of others, adds nothing and costs no degree of freedom)."""
     y = np.asarray(y, dtype=float).ravel()
     X = np.asarray(X, dtype=float)
     X = X.reshape(len(X), -1) if X.ndim != 2 else X
@@ -56,7 +57,7 @@ def regression_estimate(y, X, mu, *, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     keep = np.ptp(X, axis=0) > 0 if n else np.zeros(X.shape[1], bool)
     Z = np.column_stack([np.ones(n), X[:, keep] - mu[keep]])
-    k = Z.shape[1] - 1
+    k = int(np.linalg.matrix_rank(Z)) - 1 if n else Z.shape[1] - 1  # a control repeated (both sides' decks) counts once
     if n < k + 3:
         raise ValueError(f"y needs at least {k + 3} games for {k} controls, got {n}")
     from scipy.special import stdtrit
@@ -67,7 +68,7 @@ def regression_estimate(y, X, mu, *, confidence: float = 0.95) -> Estimate:
     se = math.sqrt(s2 * float(np.linalg.pinv(Z.T @ Z)[0, 0]))
     q = float(stdtrit(n - 1 - k, 0.5 + confidence / 2))
     value = float(coef[0])
-    return Estimate(value, se, n, value - q * se, value + q * se, confidence)
+    return Estimate(value, se, n, value - q * se, value + q * se, confidence, "t", n - 1 - k)
 
 
 @dataclass(frozen=True)
@@ -150,3 +151,47 @@ def _r2(y: np.ndarray, X: np.ndarray) -> float:
     Z = np.column_stack([np.ones(len(y)), X])
     coef, *_ = np.linalg.lstsq(Z, y, rcond=None)
     return float(1 - np.var(y - Z @ coef) / np.var(y))
+
+
+# ------------------------------------------------------------------------- compare(..., controls=True)
+@dataclass(frozen=True)
+class Controlled:
+    """A paired comparison's estimates with the games' exogenous controls (:func:`controlled_paired`): the base,
+    variant and difference estimates, the difference without controls (``plain``), the controls' names and the
+    variance-reduction factor of the difference, ``(plain SE / controlled SE)^2`` on the same games."""
+
+    base: Estimate
+    variant: Estimate
+    difference: Estimate
+    plain: Estimate
+    names: tuple[str, ...]
+
+    @property
+    def factor(self) -> float:
+        if self.difference.se == 0:
+            return math.inf if self.plain.se > 0 else 1.0
+        return (self.plain.se / self.difference.se) ** 2
+
+
+def controlled_paired(base_values, variant_values, Xb, mub, Xv, muv, plain: Estimate, names=()) -> Controlled:
+    """Base, variant and paired-difference estimates with exogenous controls.
+
+    ``base_values`` / ``variant_values``: per-game values whose means are the two metrics (a ratio's linearised
+    values, :func:`pyradice_lab.design.metrics._linear`), the same games in the same order; ``Xb``/``Xv`` the
+    controls of each side's games (``(n, k)``; the variant's deck may differ from the base's) and ``mub``/``muv``
+    their exact means.  Each side is regressed on its own controls, the difference on both sides' controls
+    (:func:`regression_estimate`: Student-t with ``n - 1 - k`` degrees of freedom).
+
+    >>> rng = np.random.default_rng(1)
+    >>> x = rng.normal(size=(300, 1)); y = x[:, 0] + 0.1 * rng.normal(size=300)
+    >>> plain = regression_estimate(0.5 * y + 0.2, np.zeros((300, 0)), [])
+    >>> c = controlled_paired(y, 1.5 * y + 0.2, x, [0.0], x, [0.0], plain)
+    >>> round(c.difference.value, 1), c.factor > 10
+    (0.2, True)
+    """
+    yb, yv = np.asarray(base_values, dtype=float), np.asarray(variant_values, dtype=float)
+    Xb, Xv = np.asarray(Xb, dtype=float), np.asarray(Xv, dtype=float)
+    b = regression_estimate(yb, Xb, mub)
+    v = regression_estimate(yv, Xv, muv)
+    d = regression_estimate(yv - yb, np.hstack([Xb, Xv]), np.concatenate([np.ravel(mub), np.ravel(muv)]))
+    return Controlled(b, v, d, plain, tuple(names))

@@ -37,15 +37,18 @@ MODE_CODES = {"exact": MODE_EXACT, "approx": MODE_APPROX, "none": MODE_NONE, "au
 AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
 # frame columns; frf[frame] = (child value, child burst, own a, own b)
 (R_TAG, R_COV, R_P, R_D, R_DD, R_Y, R_K, R_SPEC, R_PHASE, R_CUR, R_BASE, R_CNT, R_ACC, R_BOARD, R_GOT) = range(15)
+# work rows (memo.new_memory's ``wk``): options' number, dice, space, order by value, (number, dice) -> column;
+# row 5 holds the free-roll bit set (columns 0-3) and the fewest dice per space (columns 4-, see _entries)
+W_N, W_C, W_S, W_ORD, W_IDX, W_FREE = range(6)
 
 
 # ------------------------------------------------------------------------------------------ options
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _better(v, b, v0, b0):
     return v > v0 + TOL or (abs(v - v0) <= TOL and b < b0 - TOL)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
     """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
     ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
@@ -78,17 +81,12 @@ def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
     return cnt
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _options(brd, scr, scv, base, cnt, wk, wf):
-    """Best option per (number, dice) from the entries and their values: views (number, dice, value, burst,
-    space) in first-seen order, the order by value (descending) and their count (work rows ``wk``/``wf``)."""
-    kn = wk[0]
-    kc = wk[1]
-    ks = wk[2]
-    order = wk[3]
-    idx = wk[4]          # (number, dice) -> option column; -1 everywhere between calls
-    kv = wf[0]
-    kb = wf[1]
+    """Best option per (number, dice) from the entries and their values, into the work rows: ``wk[0..2]``
+    (number, dice, space) and ``wf[0..1]`` (value, burst) in first-seen order, ``wk[3]`` the order by value
+    (descending); returns their count.  Rows are indexed, never sliced: a view of an array is a reference
+    count taken and dropped (an atomic operation), which cost about a quarter of the solver's time."""
     nk = 0
     for e in range(cnt):
         s = scr[base + e, 0]
@@ -96,79 +94,81 @@ def _options(brd, scr, scv, base, cnt, wk, wf):
         v = scv[base + e, 0]
         bp = scv[base + e, 1]
         num = brd[2, s]
-        j = idx[num * 8 + c]
+        j = wk[W_IDX, num * 8 + c]  # (number, dice) -> option column; -1 everywhere between calls
         if j < 0:
-            idx[num * 8 + c] = nk
-            kn[nk] = num
-            kc[nk] = c
-            kv[nk] = v
-            kb[nk] = bp
-            ks[nk] = s
+            wk[W_IDX, num * 8 + c] = nk
+            wk[W_N, nk] = num
+            wk[W_C, nk] = c
+            wf[0, nk] = v
+            wf[1, nk] = bp
+            wk[W_S, nk] = s
             nk += 1
-        elif _better(v, bp, kv[j], kb[j]):
-            kv[j] = v
-            kb[j] = bp
-            ks[j] = s
+        elif _better(v, bp, wf[0, j], wf[1, j]):
+            wf[0, j] = v
+            wf[1, j] = bp
+            wk[W_S, j] = s
     for j in range(nk):
-        idx[kn[j] * 8 + kc[j]] = -1
+        wk[W_IDX, wk[W_N, j] * 8 + wk[W_C, j]] = -1
     for i in range(nk):  # insertion sort by value, descending
         j = i
-        while j > 0 and kv[order[j - 1]] < kv[i]:
-            order[j] = order[j - 1]
+        while j > 0 and wf[0, wk[W_ORD, j - 1]] < wf[0, i]:
+            wk[W_ORD, j] = wk[W_ORD, j - 1]
             j -= 1
-        order[j] = i
-    return kn, kc, kv, kb, ks, order, nk
+        wk[W_ORD, j] = i
+    return nk
 
 
-@njit(cache=True, nogil=True)
-def _pick(cmrow, kn, kc, kv, kb, order, nk):
-    """The reference's choice for one roll: (best value, its burst chance, option column or -1)."""
+@njit(cache=True, nogil=True, _nrt=False)
+def _pick(cm, d, r, wk, wf, nk):
+    """The reference's choice for the roll of count masks ``cm[d, r]`` (options as :func:`_options` left
+    them): (best value, its burst chance, option column or -1)."""
     first = -1
     pos = 0
     for q in range(nk):
-        j = order[q]
-        if (cmrow[kn[j]] >> kc[j]) & 1 != 0:
+        j = wk[W_ORD, q]
+        if (cm[d, r, wk[W_N, j]] >> wk[W_C, j]) & 1 != 0:
             first = j
             pos = q
             break
     if first < 0:
         return 0.0, 1.0, -1
-    vstar = kv[first]
+    vstar = wf[0, first]
     low = 2.0
     for q in range(pos, nk):
-        j = order[q]
-        if kv[j] < vstar - TOL:
+        j = wk[W_ORD, q]
+        if wf[0, j] < vstar - TOL:
             break
-        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kb[j] < low:
-            low = kb[j]
+        if (cm[d, r, wk[W_N, j]] >> wk[W_C, j]) & 1 != 0 and wf[1, j] < low:
+            low = wf[1, j]
     for j in range(nk):
-        if (cmrow[kn[j]] >> kc[j]) & 1 != 0 and kv[j] >= vstar - TOL and kb[j] <= low + TOL:
-            return vstar, kb[j], j
+        if (cm[d, r, wk[W_N, j]] >> wk[W_C, j]) & 1 != 0 and wf[0, j] >= vstar - TOL and wf[1, j] <= low + TOL:
+            return vstar, wf[1, j], j
     return vstar, low, first  # not reached
 
 
-@njit(cache=True, nogil=True)
-def _roll_sum(d, can_reroll, rrv, rrb, kn, kc, kv, kb, order, nk, cm, w, nrows, avb, free):
+@njit(cache=True, nogil=True, _nrt=False)
+def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     """Expected (value, burst) of a roll of ``d`` dice when every roll takes its best option (or the
     reroll).  Options are visited by value: the rolls in which an option is the first available one take
     it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
-    best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does."""
+    best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does.  The rolls not
+    yet taken are a bit set in ``wk[W_FREE, :4]``."""
     nw = (nrows[d] + 63) // 64
     for i in range(4):
-        free[i] = 0
+        wk[W_FREE, i] = 0
     for i in range(nw):
-        free[i] = -1
+        wk[W_FREE, i] = -1
     rem = nrows[d] - 64 * (nw - 1)
     if rem < 64:
-        free[nw - 1] = (1 << rem) - 1
+        wk[W_FREE, nw - 1] = (1 << rem) - 1
     av = 0.0
     ab = 0.0
     for q in range(nk + 1):
         if q < nk:
-            j = order[q]
-            tie = q + 1 < nk and kv[order[q + 1]] >= kv[j] - TOL
-            v = kv[j]
-            bp = kb[j]
+            j = wk[W_ORD, q]
+            tie = q + 1 < nk and wf[0, wk[W_ORD, q + 1]] >= wf[0, j] - TOL
+            v = wf[0, j]
+            bp = wf[1, j]
         else:  # the rolls no option can use
             j = -1
             tie = False
@@ -179,14 +179,14 @@ def _roll_sum(d, can_reroll, rrv, rrb, kn, kc, kv, kb, order, nk, cm, w, nrows, 
             bp = rrb
         ws = 0
         for i in range(nw):
-            new = free[i] if j < 0 else avb[d, kn[j], kc[j], i] & free[i]
-            free[i] &= ~new
+            new = wk[W_FREE, i] if j < 0 else avb[d, wk[W_N, j], wk[W_C, j], i] & wk[W_FREE, i]
+            wk[W_FREE, i] &= ~new
             while new != 0:
                 low = new & -new
                 new ^= low
                 r = 64 * i + ctz(low)
                 if tie:
-                    bv, bb, col = _pick(cm[d, r], kn, kc, kv, kb, order, nk)
+                    bv, bb, col = _pick(cm, d, r, wk, wf, nk)
                     if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
                         bv = rrv
                         bb = rrb
@@ -200,14 +200,14 @@ def _roll_sum(d, can_reroll, rrv, rrb, kn, kc, kv, kb, order, nk, cm, w, nrows, 
     return av / total, ab / total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _resolve_mode(mode, b, boards, auto_max):
     if mode != MODE_AUTO:
         return mode
     return MODE_EXACT if boards[b, B_LEN] <= auto_max else MODE_APPROX
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
     fr[i, R_TAG] = tag
     fr[i, R_COV] = cov
@@ -220,9 +220,10 @@ def _set_frame(fr, i, tag, cov, P, d, DD, y, k, spec):
     fr[i, R_PHASE] = 0
     fr[i, R_GOT] = 0
     fr[i, R_ACC] = 0
+    fr[i, R_BOARD] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, sp_mode, sp_yv, auto_max):
     """The value of stopping on ``P`` -- what an AFTER state with no dice left is worth, never memoised --
     if the bonus turn it needs is known: ``(value, burst, known)``, the same arithmetic as the AFTER frame."""
@@ -257,7 +258,7 @@ def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, s
     return sv, sb, True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _bonuses_known(T, TF, cov, P, d, DD, y, k, spec, b, brd, eight, n, boards, pool, scr, base, need, sp_kind,
                    sp_mode, sp_yv, auto_max):
     """Whether every option of a roll that uses the last dice finds its bonus turn in the memo."""

@@ -153,37 +153,71 @@ def _avail_bits(cm, nrows) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ solver
+# what _frames needs grown before it can go on (0: the root's value is known)
+G_DONE, G_TABLE, G_BOARDS, G_FRAMES, G_SCRATCH, G_POOL, G_SEEN = range(7)
+
+
 @njit(cache=True, nogil=True)
 def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
     """Value ``(v, burst)`` of a state: ``tag`` F_ROLL (rolling the ``d`` unplaced dice), F_AFTER (stop or
     continue after a placement), F_STOP (stopping now) or F_MODES (``v`` = bit set of the modes ``auto``
-    uses below the board).  Returns ``(v, burst, mem)`` with ``mem`` possibly grown."""
-    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
+    uses below the board).  Returns ``(v, burst, mem)`` with ``mem`` possibly grown.
+
+    The frames run in :func:`_frames`, which never replaces an array: it returns when one must grow, and
+    this loop grows it and calls again.  (An array variable replaced inside the frame loop made numba take
+    and drop a reference to each such array on every step -- atomic operations that cost about a third
+    of the solver's time.)"""
     T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
-    free4 = wk[5, :4]
+    _set_frame(fr, 0, tag, cov, P, d, DD, min(y, MAX_YARN), min(k, K_MAX), spec)
+    sp = 1
+    scr_top = 0
+    out_v = 0.0
+    out_b = 1.0
+    while True:
+        status, sp, scr_top, out_v, out_b = _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr,
+                                                    frf, scr, scv, wk, wf)
+        if status == G_DONE:
+            break
+        if status == G_TABLE:
+            T = grow_table(T)
+        elif status == G_BOARDS:
+            boards = grow_rows(boards)
+        elif status == G_FRAMES:
+            fr = grow_rows(fr)
+            frf = grow_rows(frf)
+        elif status == G_SCRATCH:
+            scr = grow_rows(scr)
+            scv = grow_rows(scv)
+        elif status == G_POOL:
+            pool = grow_rows(pool)
+        else:
+            seenk = np.zeros(seenk.shape[0] * 2, dtype=np.int64)
+            seeng = np.zeros(seeng.shape[0] * 2, dtype=np.int64)
+            queue = np.zeros(queue.shape[0] * 2, dtype=np.int64)
+    return out_v, out_b, (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+
+
+@njit(cache=True, nogil=True)
+def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf):
+    """Run the frame stack ``fr[:sp]`` (see the module docstring) until the root's value is known:
+    ``(G_DONE, 0, 0, v, burst)``, or until an array needs room: ``(G_..., sp, scr_top, 0, 1)`` with every
+    frame as it was before the step that needed it (:func:`solve` grows the array and calls again)."""
+    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
     need = wk[5, 4:]
     TF = T.view(np.float64)
     full = ip[0]
     n = ip[1]
     auto_max = ip[2]
-    out_v = 0.0
-    out_b = 1.0
-    _set_frame(fr, 0, tag, cov, P, d, DD, min(y, MAX_YARN), min(k, K_MAX), spec)
-    sp = 1
-    scr_top = 0
     while sp > 0:
         # room for this step's insertions (at most one value, one board, one frame)
         if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
-            T = grow_table(T)
-            TF = T.view(np.float64)
+            return G_TABLE, sp, scr_top, 0.0, 1.0
         if meta[M_NBOARDS] + 2 > boards.shape[0]:
-            boards = grow_rows(boards)
+            return G_BOARDS, sp, scr_top, 0.0, 1.0
         if sp + 2 > fr.shape[0]:
-            fr = grow_rows(fr)
-            frf = grow_rows(frf)
+            return G_FRAMES, sp, scr_top, 0.0, 1.0
         if scr_top + 6 * n + 8 > scr.shape[0]:
-            scr = grow_rows(scr)
-            scv = grow_rows(scv)
+            return G_SCRATCH, sp, scr_top, 0.0, 1.0
         f = sp - 1
         ftag = fr[f, R_TAG]
         fc = fr[f, R_COV]
@@ -221,15 +255,15 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                                                        auto_max):
                             done = False
             if not done:
-                b = board_of(T, fc, fD)
+                b = fr[f, R_BOARD]  # known when the frame below is on the same board
+                if b < 0:
+                    b = board_of(T, fc, fD)
                 if b < 0:
                     st = build_board(fc, fD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue)
                     if st == -1:
-                        pool = grow_rows(pool)
-                    elif st == -2:
-                        seenk = np.zeros(seenk.shape[0] * 2, dtype=np.int64)
-                        seeng = np.zeros(seeng.shape[0] * 2, dtype=np.int64)
-                        queue = np.zeros(queue.shape[0] * 2, dtype=np.int64)
+                        return G_POOL, sp, scr_top, 0.0, 1.0
+                    if st == -2:
+                        return G_SEEN, sp, scr_top, 0.0, 1.0
                     continue
                 fr[f, R_BOARD] = b
                 if ftag == F_ROLL:
@@ -294,9 +328,8 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                 fr[f, R_GOT] = 0
                 phase = 3
             if phase == 3:
-                kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, base, cnt, wk, wf)
-                rv, rb = _roll_sum(fd, fy > 0, frf[f, 2] - sp_yv[fs], frf[f, 3], kn, kc, kv, kb, order, nk, cm,
-                                   w, nrows, avb, free4)
+                nk = _options(brd, scr, scv, base, cnt, wk, wf)
+                rv, rb = _roll_sum(fd, fy > 0, frf[f, 2] - sp_yv[fs], frf[f, 3], wk, wf, nk, cm, w, nrows, avb)
                 put(T, TF, meta, fc, fP, small_key(F_ROLL, fd, fD, fy, fk, fs), rv, rb)
                 done = True
         elif ftag == F_AFTER or ftag == F_STOP:
@@ -406,6 +439,8 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                     done = True
         if push:
             _set_frame(fr, sp, ct, cc, cP, cd, cD, cy, ck, fs)
+            if cc == fc and cD == fD and fr[f, R_BOARD] >= 0:  # the same board: no look-up (boards stay put)
+                fr[sp, R_BOARD] = fr[f, R_BOARD]
             sp += 1
             continue
         if done:
@@ -413,14 +448,11 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
                 scr_top = fr[f, R_BASE]
             sp -= 1
             if sp == 0:
-                out_v = rv
-                out_b = rb
-            else:
-                frf[sp - 1, 0] = rv
-                frf[sp - 1, 1] = rb
-                fr[sp - 1, R_GOT] = 1
-    mem = (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
-    return out_v, out_b, mem
+                return G_DONE, 0, 0, rv, rb
+            frf[sp - 1, 0] = rv
+            frf[sp - 1, 1] = rb
+            fr[sp - 1, R_GOT] = 1
+    return G_DONE, 0, 0, 0.0, 1.0  # not reached: the root's frame returns above
 
 
 # ------------------------------------------------------------------------------------------ decisions
@@ -444,10 +476,10 @@ def decide_roll(cov, P, d, DD, y, k, spec, cmrow, sc, mem):
         i = slot(T, cov, P | (1 << scr[e, 0]), small_key(F_AFTER, d - scr[e, 1], DD, y, k, spec))
         scv[e, 0] = TF[i, 4]
         scv[e, 1] = TF[i, 5]
-    kn, kc, kv, kb, ks, order, nk = _options(brd, scr, scv, 0, cnt, wk, wf)
-    bv, bb, col = _pick(cmrow, kn, kc, kv, kb, order, nk)
-    s = -1 if col < 0 else ks[col]
-    c = 0 if col < 0 else kc[col]
+    nk = _options(brd, scr, scv, 0, cnt, wk, wf)
+    bv, bb, col = _pick(cmrow.reshape((1, 1, cmrow.shape[0])), 0, 0, wk, wf, nk)
+    s = -1 if col < 0 else wk[2, col]
+    c = 0 if col < 0 else wk[1, col]
     if y > 0:
         i = slot(T, cov, P, small_key(F_ROLL, d, DD, y - 1, k, spec))
         rrv = TF[i, 4] - sp_yv[spec]

@@ -185,23 +185,93 @@ def prune_memory(mem, max_spaces, rows):
     return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
 
 
-# ------------------------------------------------------------------------------------------ bits
 @njit(cache=True, nogil=True)
+def prune_in_place(mem, max_spaces):
+    """:func:`prune_memory` into the same arrays (the table keeps its size): no new table to allocate, fill
+    and fault in -- the copying prune of a 2M-entry memo cost about 0.6 s CPU, most of it memory.  Kept
+    boards and their valid groups move down in ``boards``/``pool`` (in building order, so a copy never
+    overwrites a row still to be read); dropped table rows are emptied, and the kept rows after them are
+    re-inserted in table order from an empty row on (each lands on its probe path at or before where it was: the
+    linear-probing table is whole again; rows in runs without a hole stay).  Returns False, changing nothing, if the boards are not in
+    building order (the caller then copies)."""
+    T, boards, pool, meta = mem[0], mem[1], mem[2], mem[3]
+    nbo = meta[M_NBOARDS]
+    for b in range(1, nbo):
+        if boards[b, B_START] < boards[b - 1, B_START] + boards[b - 1, B_LEN]:
+            return False
+    newb = np.full(max(nbo, 1), -1, dtype=np.int64)
+    nb = 0
+    npl = 0
+    for b in range(nbo):
+        if popcount(boards[b, B_COV]) > max_spaces:
+            continue
+        st = boards[b, B_START]
+        ln = boards[b, B_LEN]
+        for col in range(6):
+            boards[nb, col] = boards[b, col]
+        boards[nb, B_START] = npl
+        for r in range(ln):
+            for col in range(4):
+                pool[npl + r, col] = pool[st + r, col]
+        npl += ln
+        newb[b] = nb
+        nb += 1
+    rows = T.shape[0]
+    mask = rows - 1
+    count = 0
+    empty = -1
+    for i in range(rows):
+        if T[i, 2] == -1:
+            empty = i
+        elif popcount(T[i, 0]) > max_spaces:
+            T[i, 2] = -2          # dropped (a hole in its probe run, until the pass below)
+        else:
+            count += 1
+            if (T[i, 2] >> 17) & 3 == H_BOARD:
+                T[i, 3] = newb[T[i, 3]]
+    # from a row that was empty (no probe run crosses it; the table is at most half full, so one exists):
+    # holes become empty, and the kept rows after a hole in the same run are re-inserted (they may move up)
+    row = np.empty(6, dtype=np.int64)
+    moved = False
+    for step in range(1, rows + 1):
+        i = (empty + step) & mask
+        if T[i, 2] == -1:
+            moved = False
+        elif T[i, 2] == -2:
+            T[i, 2] = -1
+            moved = True
+        elif moved:
+            for col in range(6):
+                row[col] = T[i, col]
+            T[i, 2] = -1
+            j = slot(T, row[0], row[1], row[2])
+            for col in range(6):
+                T[j, col] = row[col]
+    meta[M_COUNT] = count
+    meta[M_NBOARDS] = nb
+    meta[M_NPOOL] = npl
+    meta[M_PRUNES] += 1
+    return True
+
+
+# ------------------------------------------------------------------------------------------ bits
+@njit(cache=True, nogil=True, _nrt=False)
 def ctz(low):
     """Index of the single set bit of ``low``."""
     return _CTZ[np.int64((np.uint64(low) * _DEBRUIJN) >> np.uint64(58))]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def popcount(x):
-    c = 0
-    while x != 0:
-        x &= x - 1
-        c += 1
-    return c
+    """Set bits of ``x`` (a SWAR count: the same number as counting bit by bit, without a loop)."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def closure(placed, cov, brd):
     """``placed`` plus every uncovered space below it, recursively (a work list over the set bits)."""
     result = placed
@@ -215,7 +285,7 @@ def closure(placed, cov, brd):
     return result
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sum_row(x, brd, row):
     """Sum of ``brd[row]`` over the spaces of ``x``."""
     s = 0
@@ -226,7 +296,7 @@ def sum_row(x, brd, row):
     return s
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def neighbours(x, brd):
     nb = 0
     while x != 0:
@@ -236,7 +306,7 @@ def neighbours(x, brd):
     return nb
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def connected(x, brd):
     if x == 0:
         return True
@@ -251,7 +321,7 @@ def connected(x, brd):
     return seen == x
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def rows3(x, brd):
     """1 if the spaces of ``x`` span three or more rows."""
     m = 0
@@ -263,13 +333,13 @@ def rows3(x, brd):
 
 
 # ------------------------------------------------------------------------------------------ table
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def small_key(tag, d, DD, y, k, spec):
     """Pack dice left (3 bits), turn dice (3), yarn (4), tiles needed (7), tag (2) and objective row."""
     return d | (DD << 3) | (y << 6) | (k << 10) | (tag << 17) | (spec << 19)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def slot(T, a, b, c):
     """Row of key ``(a, b, c)`` in ``T``, or of the empty row where it would go (``T[i, 2] == -1``)."""
     mask = T.shape[0] - 1
@@ -282,7 +352,7 @@ def slot(T, a, b, c):
         i = (i + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def put(T, TF, meta, a, b, c, v, bp):
     i = slot(T, a, b, c)
     if T[i, 2] == -1:
@@ -317,14 +387,14 @@ def grow_rows(a):
 
 
 # ------------------------------------------------------------------------------------------ boards
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def board_of(T, cov, DD):
     """Row of board ``(cov, DD)`` in ``boards``, or -1 if it has not been built."""
     i = slot(T, cov, 0, small_key(H_BOARD, 0, DD, 0, 0, 0))
     return T[i, 3] if T[i, 2] != -1 else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue):
     """Enumerate the valid groups paid by at most ``DD`` dice into the pool and register the board.
 

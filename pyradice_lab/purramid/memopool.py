@@ -99,7 +99,8 @@ def setting_key(sc) -> bytes:
 def prune(mem, keep: int):
     """``mem`` keeping the entries of the boards with the fewest covered spaces, at most ``keep`` entries
     (whole layers: every entry of a board with ``k`` covered spaces, for each ``k`` up to the largest that
-    fits), in a table of at least four rows per entry kept."""
+    fits), in a table of at least four rows per entry kept (in place when the table already has that size,
+    :func:`.memo.prune_in_place`; the returned memo then shares the table with ``mem``)."""
     h = M.entries_by_spaces(mem[0])
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= keep)
@@ -108,6 +109,9 @@ def prune(mem, keep: int):
     rows = _MIN_ROWS
     while rows < 4 * kept:
         rows *= 2
+    if mem[0].shape[0] == rows and M.prune_in_place(mem, k):   # the table already has that size: no copy
+        nb, npl = int(mem[3][M.M_NBOARDS]), int(mem[3][M.M_NPOOL])  # boards and groups cut to what is kept
+        return (mem[0], mem[1][:max(nb + 16, 1024)].copy(), mem[2][:max(npl + 16, 1 << 14)].copy()) + tuple(mem[3:])
     return M.prune_memory(mem, k, rows)
 
 

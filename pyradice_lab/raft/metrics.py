@@ -201,19 +201,24 @@ def deck_controls(n_games: int, *, players: int = 3, rng: int = 0, components=No
     >>> c.names[0], c.values.shape, round(float(c.means[0]), 3)
     ('points dealt', (4, 4), 3.231)
     """
+    from ..engine.rng import fresh_copy
     from .layouts import setup_block_size, shuffle_rows
     from .sim import MAX_TURNS, _Setup
 
-    if isinstance(rng, bool) or not isinstance(rng, int) or rng < 0:
-        raise ValueError(f"rng must be an int seed >= 0 (the seed simulate_games was given), got {rng!r}")
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"n_games must be an int >= 1, got {n_games!r}")
+    if isinstance(rng, np.random.SeedSequence):  # a block's seed (compare): its children, its counter untouched
+        children = fresh_copy(rng).spawn(n_games)
+    elif isinstance(rng, bool) or not isinstance(rng, int) or rng < 0:
+        raise ValueError(f"rng must be an int seed >= 0 or a SeedSequence (the seed simulate_games was given), got "
+                         f"{rng!r}")
+    else:
+        children = np.random.SeedSequence(rng).spawn(n_games)
     setup = _Setup(players, "standard", None, None, components, None, None, MAX_TURNS)
     spec = setup.spec()
     P, gems, points = spec[0], int(spec[2].sum()), np.asarray(spec[5], dtype=float)
     dealt, m = P * spec[7], len(points)
-    u = np.stack([np.random.default_rng(s).random(setup_block_size(gems, m))
-                  for s in np.random.SeedSequence(rng).spawn(n_games)])
+    u = np.stack([np.random.default_rng(s).random(setup_block_size(gems, m)) for s in children])
     order = np.tile(np.arange(m), (n_games, 1))
     shuffle_rows(order, u[:, 2 * gems:2 * gems + m])       # the kernel's setup: the same uniforms, the same deck
     pts = points[order]

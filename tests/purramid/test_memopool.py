@@ -257,3 +257,42 @@ def test_each_worker_keeps_to_its_share_of_the_memory_limit(monkeypatch):
     pool.give(b"k", taken)
     whole = pool.take(b"k", 10, workers=1)   # one worker may use the whole limit: kept as it is
     assert M.memo_bytes(whole) == M.memo_bytes(taken)
+
+
+def test_prune_in_place_keeps_what_the_copying_prune_keeps_and_every_kept_row_is_found():
+    """Issue 47: a prune into the same table (no new table) keeps the same entries and valid groups as the
+    copying prune, and the table is whole again (every kept row is found by its key; a hole left inside a
+    probe run would hide the rows after it)."""
+    L = load_layout("A")
+    s = CompiledSolver(L, advisor.parse_objective("tiles"), 0.6, "auto")
+    s.fresh(L.bottom_rows_mask(3), 5, 1)
+    s.fresh(L.bottom_rows_mask(4), 5, 0)
+    h = np.cumsum(M.entries_by_spaces(s.mem[0]))
+    k = int(np.flatnonzero(h <= h[-1] // 2)[-1])
+    rows = s.mem[0].shape[0]
+    copied = M.prune_memory(tuple(a.copy() for a in s.mem), k, rows)
+    inplace = tuple(a.copy() for a in s.mem)
+    assert M.prune_in_place(inplace, k)
+    assert M.memo_size(inplace) == M.memo_size(copied) == int(h[k]) > 0
+
+    def content(mem):
+        T, boards, pool = mem[0], mem[1], mem[2]
+        out = {}
+        for r in T[T[:, 2] >= 0]:
+            if (r[2] >> 17) & 3 == M.H_BOARD:
+                b = boards[r[3]]
+                groups = tuple(map(tuple, pool[b[M.B_START]:b[M.B_START] + b[M.B_LEN]]))
+                out[tuple(r[:3])] = (tuple(b[[M.B_COV, M.B_DD, M.B_LEN, M.B_UNION]]), groups)
+            else:
+                out[tuple(r[:3])] = tuple(r[4:])
+        return out
+
+    assert content(inplace) == content(copied)
+    T = inplace[0]
+    assert not (T[:, 2] == -2).any()
+    for i in np.flatnonzero(T[:, 2] >= 0):
+        assert M.slot(T, T[i, 0], T[i, 1], T[i, 2]) == i
+    s.mem = inplace                              # solving on from the pruned memo: the values of a new solver
+    fresh = CompiledSolver(L, s.objective, 0.6, "auto")
+    for cov, D in ((L.bottom_rows_mask(3), 5), (L.bottom_rows_mask(4), 5), (L.bottom_rows_mask(5), 4)):
+        assert s.fresh(cov, D, 1) == fresh.fresh(cov, D, 1)
