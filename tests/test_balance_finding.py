@@ -145,7 +145,7 @@ def test_the_default_search_budget_lets_the_halving_run_to_one_candidate(toy, tm
     from types import SimpleNamespace
 
     from pyradice_lab.design import _balance_path
-    from pyradice_lab.design._balance_grid import halving_games
+    from pyradice_lab.design._balance_grid import halving_games, refine_games
 
     seen = []
 
@@ -159,5 +159,9 @@ def test_the_default_search_budget_lets_the_halving_run_to_one_candidate(toy, tm
         balance_finding("toygame", TOY_ID, findings_csv=csv, first_games=first, budget=budget, rng=1)
     # the toy lever's 7 head starts: 7 x 1000 + 4 x 2000 + 2 x 4000 games > the toy game's 4,000
     assert halving_games(7, 1000) == 23000
-    assert [(s.grid, s.joint, s.first) for s in seen] == [(23000, 4000, 1000), (4000, 4000, 20), (500, 500, 1000)]
+    # the joint search refines the grid's pick: 19 candidates halved to two that play 9 x the 2,000 verification
+    # games each (the level's standard error a third of the verification's); --budget caps it
+    assert [(s.grid, s.first, s.final) for s in seen] == [(23000, 1000, 18000), (4000, 20, 18000), (500, 1000, 18000)]
+    assert [s.joint for s in seen] == [refine_games(19, 1000, 18000), refine_games(19, 20, 18000), 500]
+    assert refine_games(19, 20, 18000) == 19 * 20 + 10 * 40 + 5 * 80 + 3 * 160 + 2 * (18000 - 300)
     assert [halving_games(n, 20) for n in (1, 2, 3, 27)] == [0, 40, 140, 2940]

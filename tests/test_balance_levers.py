@@ -3,6 +3,8 @@ them, the guards against empty wins, and the search meeting a known reachable ob
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -59,6 +61,20 @@ def test_the_levers_are_finer_than_the_grid_of_before():
     assert {r.path for r in tile[own:]} == {"tile.11.values"}
     _, _, (cards, _) = _ranges("pyradice", "card_points_difference", "Height-Small", 5.0)
     assert any(r.kind == "scale" and r.step == 5 for r in cards)
+
+
+def test_raft_refines_a_card_point_at_a_time_before_whole_groups():
+    """The 3-slot lifeboats' own ranges: the first k cards of each group (k = 1 .. its size - 1), finest first, then
+    the whole groups; a refinement's 19 candidates are the start and every one of those moved one point."""
+    _, base, (ranges, own) = _ranges("raft", "boat_pay_excess", "3", -0.3)
+    fine = [r for r in ranges[:own] if "of the" in r.label]
+    assert [len(r.paths) for r in fine] == [1, 2, 1, 2, 3, 4, 5, 1, 2]           # 3 at 2, 6 at 3, 3 at 4
+    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3                   # then the 3 whole groups
+    assert fine[0].label == "card 22 points (1 of the 3 at 2)" and fine[0].text().endswith("1..5")
+    cands = joint_candidates(base, ranges, own=own, max_candidates=19)
+    moved = [sum(abs(c[p] - base.get(p)) for p in c) for c in cands]
+    assert moved[0] == 0 and len(cands) == 19
+    assert sorted(moved[1:]) == sorted(k for k in (1, 2, 1, 2, 3, 4, 5, 1, 2) for _ in (0, 1))   # k card-points
 
 
 def test_joint_candidates_start_at_the_finding_and_are_legal_integers():
@@ -292,3 +308,71 @@ def test_an_unmet_proposal_names_its_lever_once(monkeypatch):
     assert not res.reached and text.count(cand.lever) == 1
     assert "tried the lever's grid (2 candidates) and a joint search of 7 candidates over 1 ranges (its ranges above)" \
         in text
+
+
+# ------------------------------------------------------------------------------------------------ the refinement
+def test_the_last_two_candidates_play_final_games_each_within_the_budget(monkeypatch):
+    """``final_games``: an objective with a target is about the candidates' level, which common random numbers do
+    not cancel, so the last two play that many games each before the pick; the budget stays a hard cap, and the
+    games played are :func:`refine_games`'s count."""
+    from pyradice_lab.design._balance_grid import halving_games, refine_games
+
+    _synthetic(monkeypatch, out_of_play=set())
+    deals = [[27, 24], [26, 25], [25, 26], [24, 27], [23, 28]]
+    kw = dict(players=2, policies="greedy", first_games=20, verify_games=50, rng=2)
+    need = refine_games(5, 20, 600)
+    r = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=need,
+                            final_games=600, **kw)
+    last = r.history[r.history["round"] == r.history["round"].max()]
+    assert len(last) == 2 and set(last["games"]) == {600} and r.games_used == need == 5 * 20 + 3 * 40 + 2 * 540
+    plain = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=need, **kw)
+    assert plain.games_used == halving_games(5, 20) and set(plain.history["games"]) == {20, 60, 140}
+    capped = balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", budget=700,
+                                 final_games=600, **kw)
+    assert capped.games_used <= 700 and capped.history["games"].max() < 600      # shortened, never over the cap
+    with pytest.raises(ValueError, match="final_games must be an integer >= 0"):
+        balance_mod.balance("purramid", {"deal_2p.value": deals}, "start_player_win = 0.48", final_games=-1, **kw)
+
+
+def test_a_pick_met_by_its_verification_is_still_refined_unless_met_beyond_doubt():
+    from types import SimpleNamespace
+
+    from pyradice_lab.design._balance_path import confident
+
+    def res(value, half=0.08, reached=True, tolerance=0.0):
+        return SimpleNamespace(reached=reached, target=0.0, tolerance=tolerance,
+                               after=SimpleNamespace(value=value, ci_low=value - half, ci_high=value + half))
+
+    assert not confident(res(0.0), 800) and not confident(res(0.07), 800)    # met, but a refinement is asked for
+    assert confident(res(0.07), 0)                          # no refinement asked: met is enough
+    assert not confident(res(0.0, reached=False), 0) and not confident(res(0.0, reached=False), 800)
+    assert confident(res(0.01, tolerance=0.09), 800)        # its whole interval within the tolerance
+    assert not confident(res(0.02, tolerance=0.09), 800) and not confident(res(-0.02, tolerance=0.09), 800)
+
+
+def test_a_refinement_runs_on_a_met_but_not_confident_pick_and_keeps_its_own_pick(monkeypatch):
+    """The start player's share is 0.5 + 0.02 per tile of the first deal above 26 and the target 0.55: the grid's
+    best, 27/24 (0.52), lies 0.03 off; its 200-game verification (95% interval about +/- 0.07) meets it, but not
+    beyond doubt, so the joint search over the declared range (up to 3 tiles either way: 28/23
+    and 29/22 lie 0.01 off) runs with its last two candidates at 9 x 200 games, and its pick is kept."""
+    from pyradice_lab.design._balance_grid import refine_games
+    from pyradice_lab.design._balance_path import Sizes, propose
+    from pyradice_lab.purramid.levers import deal_ranges
+
+    _synthetic(monkeypatch, out_of_play=set())
+    cand = _deal_candidate()
+    cand = replace(cand, target=0.55)
+    base = get_game("purramid").part("format").default()
+    ranges, own = deal_ranges(base, 2, cand.finding)
+    sizes = Sizes(400, 200, refine_games(7, 40, 1800), 200, 0, 40, final=1800)
+    res, played = propose("purramid", cand, sizes=sizes, ranges=ranges, own=own, policies="greedy", rng=4,
+                          guards=False)
+    note = next(n for n in res.notes if n.startswith("first search"))
+    grid = note.split("; then")[0]
+    assert grid.endswith("(met)")                                   # the grid's pick met its verification
+    assert "a joint search of 7 candidates" in note
+    assert res.history["games"].max() == 1800                       # the refinement's finalists
+    assert res.values["deal_2p.value"] in ([28, 23], [29, 22]) and res.reached
+    plain, _ = propose("purramid", cand, sizes=replace(sizes, final=0), ranges=ranges, own=own, policies="greedy",
+                       rng=4, guards=False)
+    assert not any(n.startswith("first search") for n in plain.notes)    # met: no joint search without refinement

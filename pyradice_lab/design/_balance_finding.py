@@ -247,15 +247,19 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         Default: the game's proposal budget at the finding's player count (``levers.LEVERS``), else ``balance``'s;
         the default budget of the grid's search is at least a full successive halving over the lever's grid
         (:func:`._balance_grid.halving_games`: the candidates, ``first_games`` each, halved to one), since a search
-        cut short picks on its first round's few games (the designer guide's 9-of-10 table); the joint search keeps
-        the game's budget.
+        cut short picks on its first round's few games (the designer guide's 9-of-10 table).  The joint search is
+        a **refinement** of the grid's pick: :data:`REFINE_CANDIDATES` candidates around it (the pick itself
+        first), halved to two that play :data:`FINAL_FACTOR` x ``verify_games`` games each
+        (:func:`._balance_grid.refine_games`; ``budget`` caps it when given); it runs unless the grid's verified
+        pick meets the objective beyond doubt (its whole interval within ``tolerance``: :func:`._balance_path.
+        confident`), and its pick, chosen over the grid's on common random numbers, is kept.
     policies : optional
         Default: the game's report player.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
         As for ``balance``.
     widen : bool
-        When the lever's grid does not meet the objective, search the lever's declared ranges jointly (its own,
-        finer steps, and its neighbours'; ``Lever.axes``) around the grid's best, on a second budget of games.
+        When the lever's grid does not meet the objective beyond doubt, search the lever's declared ranges jointly
+        (its own, finer steps, and its neighbours'; ``Lever.axes``) around the grid's best (the refinement above).
     guards : bool
         Check the proposal against empty wins (:mod:`._balance_guards`: the component kept in play, the start
         player's share not worse, no other finding of the CSV made worse), one paired run; the result's
@@ -288,6 +292,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     """
     from ..engine.levers import NoLever
     from ..engine.registry import get_game
+    from ._balance_grid import refine_games
     from ._balance_path import Sizes, propose
     from .proposals import _components, game_levers
 
@@ -301,12 +306,15 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     b = levers.budget_for(cand.players) if levers is not None else None
     policies = policies or get_game(game).report_player_at(cand.players) or None
     first = first_games or (b.first if b else 200)
-    # the grid's search runs its halving to one candidate; the joint search keeps the game's budget (its number of
-    # candidates grows with its budget: budget / (2 x first))
-    joint = budget or (b.search if b else 20000)
-    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
+    # the grid's search runs its halving to one candidate; the joint search refines its pick: REFINE_CANDIDATES
+    # around it, halved to two that play FINAL_FACTOR x the verification's games each (the level's standard error a
+    # third of the verification's), its budget exactly that
     verify = verify_games or (b.verify if b else 4000)
-    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first)
+    final = FINAL_FACTOR * verify
+    joint = budget or refine_games(REFINE_CANDIDATES, first, final)
+    search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
+    sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first,
+                  final=final)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen:
@@ -351,17 +359,26 @@ def _excess_text(r) -> str:
             f"({'met' if r.reached else 'not met'})")
 
 
-def _widen(game, cand, first, ranges, own, *, rng, **kw):
+#: a refinement's last two candidates play this many times the verification's games each (``balance --finding``):
+#: their level's standard error is then a third of the verification's, enough to pick one a fresh verification
+#: of that size meets about 9 times in 10 when one lies within half its standard error of the target
+FINAL_FACTOR = 9
+#: candidates of a refinement (a joint search with ``final_games``): the first search's pick and its nearest moves
+REFINE_CANDIDATES = 19
+
+
+def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
-    search's best; the closer of the two verified proposals (met first) is kept: ``(result, what was tried, games
-    the second search and its verification played)``."""
+    search's best: ``(result, what was tried, games the second search and its verification played)``.  The closer
+    of the two verified proposals (met first) is kept; a refinement (``final_games`` > 0: its last two candidates
+    play that many games each) keeps its own pick, which it chose over the first's on common random numbers."""
     from ..engine.levers import ranges_text
     from ._balance_joint import joint_candidates
     from .balance import balance
 
     base = type(first.components).FORMAT.coerce(kw.get("components"))
     # as many candidates as leave two halving rounds of the first round's size in the budget
-    most = max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
+    most = REFINE_CANDIDATES if final_games else max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
     cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + ranges_text(ranges) + ")")
@@ -369,14 +386,15 @@ def _widen(game, cand, first, ranges, own, *, rng, **kw):
         return first, text, 0
     # verified on the grid's verification games: its packaged side is the grid's run, kept (._balance_memo), and
     # the two picks are compared on the same games
-    second = balance(game, cands, (cand.metric, cand.target), rng=rng, verify_rng=first.verify_rng, **kw)
+    second = balance(game, cands, (cand.metric, cand.target), rng=rng, verify_rng=first.verify_rng,
+                     final_games=final_games, **kw)
     same = second.verify_games == first.verify_games   # then its packaged side is the grid's run, not replayed
     picked = second.components.content_hash() != first.components.content_hash()
     games = second.games_used + (picked + (not same)) * second.verify_games
     second.games_used += first.games_used
     second.budget += first.budget
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
-    keep = second if (second.reached, -b) > (first.reached, -a) else first
+    keep = second if final_games or (second.reached, -b) > (first.reached, -a) else first
     return keep, text, games
 
 

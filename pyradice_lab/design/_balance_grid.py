@@ -148,6 +148,23 @@ def halving_games(candidates: int, first: int) -> int:
     return total
 
 
+def refine_games(candidates: int, first: int, final: int) -> int:
+    """The games of :func:`halving_games`'s successive halving whose last two candidates play ``final`` games each
+    in all (:func:`~pyradice_lab.design.balance.balance`'s ``final_games``: their last round lengthened to it).
+
+    >>> refine_games(19, 20, 1800), refine_games(19, 20, 0) == halving_games(19, 20), refine_games(1, 20, 1800)
+    (4660, True, 0)
+    """
+    n = int(candidates)
+    total, games, each = 0, max(int(first), int(final) if n == 2 else 0), 0
+    while n > 1:
+        total += n * games
+        each += games
+        n = (n + 1) // 2
+        games = max(games * 2, int(final) - each if n == 2 else 0)
+    return total
+
+
 def combine_excess(excess, combine: str = "max") -> float:
     """The one number the search minimises from the objectives' excesses ``estimate - target``.
 
@@ -159,3 +176,25 @@ def combine_excess(excess, combine: str = "max") -> float:
     """
     x = np.abs(np.asarray(excess, dtype=float))
     return float(x.max()) if combine == "max" else float((x ** 2).sum())
+
+
+def _candidate_list(parameters):
+    """``parameters`` as a list of candidates (dicts of component values by path), or None for a grid."""
+    if isinstance(parameters, Mapping) or isinstance(parameters, (str, bytes)) or \
+            not isinstance(parameters, Sequence) or not parameters:
+        return None
+    if not all(isinstance(c, Mapping) and c and all(isinstance(k, str) and k for k in c) for c in parameters):
+        raise ValueError("parameters given as a list must be candidates: non-empty dicts {component path: value}")
+    return [dict(c) for c in parameters]
+
+
+def _list_axes(listed: list) -> list:
+    """Every path of a candidate list with the values it takes (in order of first appearance)."""
+    seen: dict = {}
+    for c in listed:
+        for k, v in c.items():
+            vals = seen.setdefault(k, [])
+            if v not in vals:
+                vals.append(v)
+    return list(seen.items())
+

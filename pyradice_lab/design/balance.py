@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +38,9 @@ from ._balance_grid import (
     MIN_ROUND_GAMES,
     _axes,
     _candidate,
+    _candidate_list,
     _grid_size,
+    _list_axes,
     _paths,
     candidate_grid,
     combine_excess,
@@ -324,27 +326,6 @@ class _Runs:
             self.cache.warn()
 
 
-def _candidate_list(parameters):
-    """``parameters`` as a list of candidates (dicts of component values by path), or None for a grid."""
-    if isinstance(parameters, Mapping) or isinstance(parameters, (str, bytes)) or \
-            not isinstance(parameters, Sequence) or not parameters:
-        return None
-    if not all(isinstance(c, Mapping) and c and all(isinstance(k, str) and k for k in c) for c in parameters):
-        raise ValueError("parameters given as a list must be candidates: non-empty dicts {component path: value}")
-    return [dict(c) for c in parameters]
-
-
-def _list_axes(listed: list) -> list:
-    """Every path of a candidate list with the values it takes (in order of first appearance)."""
-    seen: dict = {}
-    for c in listed:
-        for k, v in c.items():
-            vals = seen.setdefault(k, [])
-            if v not in vals:
-                vals.append(v)
-    return list(seen.items())
-
-
 def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp) -> tuple[dict, int]:
     """One simulation run of a search (a block): ``({metric: (numerator, denominator)}, rows)``, every family
     ``name:*`` of ``metrics`` expanded on these games, a metric of restricted play on its own games
@@ -354,13 +335,11 @@ def _balance_run(game: str, metrics: list, kwargs: dict, games: int, seed, comp)
     return play_metrics(game, metrics, games, seed, comp, kwargs)
 
 
-
-
 def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, players: int | None = None,
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
             progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None, n_jobs: int = 1,
             backend: str = "loky", scheduler=None, combine: str = "max", tolerance: float = 0.0,
-            verify_rng=None) -> BalanceResult:
+            verify_rng=None, final_games: int = 0) -> BalanceResult:
     """Search component values that bring one or several metrics to their targets; verify on fresh seeds.
 
     Parameters
@@ -419,6 +398,11 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         An objective is *met* when its verification interval reaches within ``tolerance`` of its target
         (default 0: the interval contains the target).  When the best candidate misses, the result (and the CLI)
         says so in one line, naming the parameters to widen, and :meth:`BalanceResult.to_toml` marks the file.
+    final_games : int
+        Games each of the last two candidates has played when the search picks between them (default 0: the
+        halving's own doubling): their final round is lengthened to it, within ``budget``.  An objective with a
+        target is about the candidates' *level*, whose noise common random numbers do not cancel; only more games
+        shrink it (:func:`pyradice_lab.design.balance.balance_finding` sets it from its verification's size).
 
     Returns
     -------
@@ -463,7 +447,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         if not is_family(metric):
             check_metric(game, metric)
     base = get_game(game).components.coerce_components(components)
-    for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10)):
+    for name, v, low in (("budget", budget, 10), ("first_games", first_games, 10), ("verify_games", verify_games, 10),
+                         ("final_games", final_games, 0)):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
     if not isinstance(progress, bool):
@@ -525,7 +510,8 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         return combine_excess([e.value - targets[family_of(m)] for m, e in ests.items()], combine)
 
     parts: dict[int, list] = {i: [] for i in alive}
-    rows, used, games, rnd = [], 0, min(int(first_games), budget // len(alive)), 0
+    first = max(int(first_games), int(final_games) if len(alive) == 2 else 0)
+    rows, used, games, rnd, each = [], 0, min(first, budget // len(alive)), 0, 0
     round_seeds = search_seed.spawn(64)
     single = None
     from ..engine.notices import announce, announcing
@@ -558,7 +544,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
             if len(alive) == 1:
                 break
             rnd += 1
-            games = min(games * 2, (budget - used) // len(alive))
+            each += games  # what every survivor has played; the last two play up to final_games
+            top = int(final_games) - each if len(alive) == 2 else 0
+            games = min(max(games * 2, top), (budget - used) // len(alive))
             if rnd >= len(round_seeds):
                 break
         best = sorted(alive, key=lambda i: (dist[i], i))[0]

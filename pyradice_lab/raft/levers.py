@@ -46,9 +46,11 @@ def _groups(comp, size: int) -> dict[int, list[int]]:
 
 
 def boat_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
-    """The joint search's ranges for the ``arg``-slot lifeboats: each group of one packaged point value moved
-    together, then each card alone (finer than a group), :data:`BOAT_REACH` points either way, at least 1 (the
-    finding's own lever); then the groups of the sizes either side (its neighbours): ``(ranges, own)``."""
+    """The joint search's ranges for the ``arg``-slot lifeboats, :data:`BOAT_REACH` points either way, at least 1
+    (the finding's own lever): first the finest, the first ``k`` cards of a group of one packaged point value moved
+    together for ``k`` = 1 .. its size - 1 (the cards of a group differ only in their colours, so which ``k`` move
+    hardly matters: one step is one card-point, the group's points moved a card at a time), then each whole group;
+    then the groups of the sizes either side (its neighbours): ``(ranges, own)``."""
     size = int(arg)
     groups = _groups(comp, size)
     if not groups:
@@ -58,9 +60,11 @@ def boat_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
         return Range(",".join(f"card.{i}.points" for i in ids), max(1, p - BOAT_REACH), p + BOAT_REACH,
                      label=f"{what} ({len(ids)} card{'s' if len(ids) > 1 else ''} at {p})")
 
-    own = [group(p, ids, f"the {size}-slot lifeboats") for p, ids in sorted(groups.items())]
-    own += [Range(f"card.{i}.points", max(1, p - BOAT_REACH), p + BOAT_REACH, label=f"card {i} points")
-            for p, ids in sorted(groups.items()) for i in ids if len(ids) > 1]
+    own = [Range(",".join(f"card.{i}.points" for i in ids[:k]), max(1, p - BOAT_REACH), p + BOAT_REACH,
+                 label=(f"card {ids[0]} points" if k == 1 else f"cards {ids[0]}-{ids[k - 1]} points")
+                 + f" ({k} of the {len(ids)} at {p})")
+           for p, ids in sorted(groups.items()) for k in range(1, len(ids))]
+    own += [group(p, ids, f"the {size}-slot lifeboats") for p, ids in sorted(groups.items())]
     near = [group(p, ids, f"the {k}-slot lifeboats") for k in (size - 1, size + 1)
             for p, ids in sorted(_groups(comp, k).items())]
     return own + near, len(own)
@@ -71,8 +75,8 @@ LEVERS = GameLevers(
     levers={"boat_pay_excess": Lever(
         "boat_pay_excess", boat_points,
         "the reconstructed lifeboats of one size, grouped by packaged points, each group one point down or up "
-        f"(at least 1); joint search: each group and each card {BOAT_REACH} points either way, then the groups of "
-        "the sizes either side", axes=boat_ranges, in_play="boats_completed:{arg}")},
+        f"(at least 1); joint search: the first 1, 2, ... cards of a group and each whole group {BOAT_REACH} points "
+        "either way, then the groups of the sizes either side", axes=boat_ranges, in_play="boats_completed:{arg}")},
     budget=ProposalBudget(search=400, first=20, verify=200, recheck=200),
     examples={"balance": "--param 'card.1.points=1..4' --objective 'boat_pay_excess:* = 0'",
               "robustness": "'start_player_win > 0.3333' --players 3"},
