@@ -533,7 +533,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_strength_report.py", "-k", "beside_the_pdf")),
     Mutation("joint-verify-own-seed", "the joint search verifies on seeds of its own: the packaged side's "
              "verification is played a second time", "pyradice_lab/design/_balance_finding.py",
-             "rng=rng, verify_rng=first.verify_rng, **kw)", "rng=rng, **kw)",
+             "rng=rng, verify_rng=first.verify_rng,\n", "rng=rng,\n",
              ("tests/test_balance_levers.py", "-k", "replays_no")),
     Mutation("proposal-runs-not-kept", "a proposal keeps no run it played: a run asked for twice is played twice",
              "pyradice_lab/design/balance.py", "        remember(name, res)\n        if self.cache is not None:",

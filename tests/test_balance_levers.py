@@ -252,8 +252,10 @@ def test_a_joint_search_names_a_group_of_single_card_ranges_once():
 
     _, _, (ranges, own) = _ranges("raft", "boat_pay_excess", "4", 1.0)
     text = ranges_text(ranges)
-    assert "card 34-39 points 1..7 each" in text and "card 25-27 points 3..9 each" in text
-    assert "card 35 points" not in text and len(ranges) == 21 and text.count(";") == 9 - 1   # 21 ranges, 9 parts
+    # the first k cards of a group moved together, k = 1..5, named once by the widest; then the whole groups
+    assert "cards 34-38 points (the first 1 to 5 of the 6 at 4) 1..7" in text
+    assert "the 4-slot lifeboats (3 cards at 6) 3..9" in text
+    assert "card 34 points" not in text and len(ranges) == 18 and text.count(";") == 9 - 1   # 18 ranges, 9 parts
     assert ranges_text(ranges[-1:]) == ranges[-1].text()                    # one range: as it is
     notes = _tries_notes([{"values": {f"card.{i}.points": 3 for i in range(7, 13)}, "passed": False,
                            "why": "moved further from 0"},

@@ -154,6 +154,12 @@ def ranges_text(ranges) -> str:
     ranges, in the order of the group's first range (a joint search over 18 single cards reads as three groups,
     not 18 ranges).
 
+    Ranges labelled ``"... (k of the n ...)"`` for several ``k`` (the first ``k`` cards of a group moved
+    together) are named once, by the widest:
+
+    >>> ranges_text([Range("card.3.points", 1, 7, label="card 3 points (1 of the 3 at 4)"),
+    ...              Range("card.3.points,card.4.points", 1, 7, label="cards 3-4 points (2 of the 3 at 4)")])
+    'cards 3-4 points (the first 1 to 2 of the 3 at 4) 1..7'
     >>> ranges_text([Range("card.7.points", 1, 4, label="card 7 points"),
     ...              Range("card.8.points", 1, 4, label="card 8 points"),
     ...              Range("card.1.points", 1, 5, label="card 1 points"),
@@ -163,7 +169,12 @@ def ranges_text(ranges) -> str:
     """
     groups: dict[tuple, list] = {}
     for r in ranges:
+        nested = re.fullmatch(r"(.+) \((\d+) of the (\d+) (.+)\)", r.label or "")
         m = re.fullmatch(r"(\w+) (\d+) (.+)", r.label or "")
+        if nested:  # "the first k of the n ..." for k = 1, 2, ...: named once
+            key = ("nested", nested.group(3), nested.group(4), r.low, r.high, r.step, r.kind)
+            groups.setdefault(key, []).append((int(nested.group(2)), r))
+            continue
         key = (m.group(1), m.group(3), r.low, r.high, r.step, r.kind) if m else (id(r),)
         groups.setdefault(key, []).append((int(m.group(2)) if m else None, r))
     out = []
@@ -171,6 +182,13 @@ def ranges_text(ranges) -> str:
         first = members[0][1]
         if len(members) == 1:
             out.append(first.text())
+            continue
+        if key[0] == "nested":
+            ks = sorted(k for k, _ in members)
+            last = max(members, key=lambda m: m[0])[1]
+            head = re.fullmatch(r"(.+) \(\d+ of the .+\)", last.label).group(1)
+            out.append(f"{head} (the first {ks[0]} to {ks[-1]} of the {key[1]} {key[2]}) "
+                       + first.text()[len(first.label) + 1:])
             continue
         ids = sorted({n for n, _ in members})
         runs, start = [], ids[0]
