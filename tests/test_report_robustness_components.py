@@ -158,4 +158,4 @@ def test_a_real_component_check_reaches_page_two(tmp_path, monkeypatch):
         assert f"holds on {held} of 3" in f.robustness
     path = write_pdf(tmp_path / "r.pdf", [Section("Meerkat Kingdom", [exp])], meta={"seed": 0})
     text = " ".join((PdfReader(str(path)).pages[1].extract_text() or "").split())
-    assert "sampled tile sets" in text and "holds on" in text
+    assert "holds on" in text   # the verdict; what was sampled is said on the finding's page (issue 44's pages)
