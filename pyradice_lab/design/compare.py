@@ -113,8 +113,16 @@ class Comparison:
     settings: dict = field(default_factory=dict)
     assumptions: Assumptions | None = None
     plain_difference: Estimate | None = None   # with controls: the difference without them (same games)
-    controls_factor: float | None = None       # with controls: (plain SE / controlled SE)^2
     controls: tuple = ()                       # with controls: their names
+
+    @property
+    def controls_factor(self) -> float | None:
+        """With controls: ``(plain SE / controlled SE)^2`` of the difference on the same games (else None)."""
+        if self.plain_difference is None:
+            return None
+        from .controlvariates import variance_factor
+
+        return variance_factor(self.plain_difference, self.difference)
 
     @property
     def reached(self) -> bool | None:
@@ -409,8 +417,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     root.spawn(used)  # the root's counter moves as if the blocks had been spawned one by one
     b, v, d, ind_se, cv = _summarise(parts, name, controls)
     _warn_small(n, metric.strip(), stacklevel=2)
-    vrf = (ind_se / cv.plain.se) ** 2 if cv is not None and cv.plain.se > 0 else (
-        (ind_se / d.se) ** 2 if d.se > 0 else math.inf)
+    plain = d if cv is None else cv.plain   # common random numbers' factor: on the plain difference
+    vrf = (ind_se / plain.se) ** 2 if plain.se > 0 else math.inf
     labels = {side: components_label(game, x, comps[side]) for side, x in (("base", base), ("variant", variant))}
     who = played[0] if played else ("-", "-")
     told = Assumptions.build(game, components=f"base {labels['base']}, variant {labels['variant']}",
@@ -419,8 +427,7 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
     return Comparison(game, metric.strip(), m.description, b, v, d, ind_se, vrf, n, _label(base),
                       _label(variant), until, max_games,
                       {"players": players, "policies": policies, "games": games, "block": BLOCK, **options}, told,
-                      cv.plain if cv is not None else None, cv.factor if cv is not None else None,
-                      cv.names if cv is not None else ())
+                      None if cv is None else cv.plain, () if cv is None else cv.names)
 
 
 #: Memory of one game's metric values in a comparison (both sides, numerator and denominator), rounded up.

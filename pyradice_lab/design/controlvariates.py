@@ -34,7 +34,8 @@ from ..engine import registry
 from ..engine.stats import Estimate
 from .multifidelity import WORTH_USING, _per_game
 
-__all__ = ["regression_estimate", "exogenous_estimate", "ExogenousEstimate", "Controlled", "controlled_paired"]
+__all__ = ["regression_estimate", "exogenous_estimate", "ExogenousEstimate", "Controlled", "controlled_paired",
+           "variance_factor"]
 
 
 def regression_estimate(y, X, mu, *, confidence: float = 0.95) -> Estimate:
@@ -168,9 +169,15 @@ class Controlled:
 
     @property
     def factor(self) -> float:
-        if self.difference.se == 0:
-            return math.inf if self.plain.se > 0 else 1.0
-        return (self.plain.se / self.difference.se) ** 2
+        return variance_factor(self.plain, self.difference)
+
+
+def variance_factor(plain: Estimate, controlled: Estimate) -> float:
+    """``(plain SE / controlled SE)^2``: how many times more games the plain estimate needs for the same interval
+    (``inf`` when only the controlled SE is 0, 1 when both are)."""
+    if controlled.se == 0:
+        return math.inf if plain.se > 0 else 1.0
+    return (plain.se / controlled.se) ** 2
 
 
 def controlled_paired(base_values, variant_values, Xb, mub, Xv, muv, plain: Estimate, names=()) -> Controlled:

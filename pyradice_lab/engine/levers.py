@@ -148,6 +148,10 @@ class Range:
         return f"{self.label or self.path} {self.low}{unit}..{self.high}{unit}{step}"
 
 
+#: a range label of the first ``k`` of a group's ``n`` (``"cards 3-4 points (2 of the 3 at 4)"``)
+_NESTED = re.compile(r"(.+) \((\d+) of the (\d+) (.+)\)")
+
+
 def ranges_text(ranges) -> str:
     """The :meth:`Range.text` of every range, joined by "; ", the ranges of one group (labels ``"<word> <number>
     <rest>"`` with the same word, rest, bounds, step and kind: one card each) named once with their numbers as
@@ -169,12 +173,12 @@ def ranges_text(ranges) -> str:
     """
     groups: dict[tuple, list] = {}
     for r in ranges:
-        nested = re.fullmatch(r"(.+) \((\d+) of the (\d+) (.+)\)", r.label or "")
-        m = re.fullmatch(r"(\w+) (\d+) (.+)", r.label or "")
+        nested = _NESTED.fullmatch(r.label or "")
         if nested:  # "the first k of the n ..." for k = 1, 2, ...: named once
             key = ("nested", nested.group(3), nested.group(4), r.low, r.high, r.step, r.kind)
             groups.setdefault(key, []).append((int(nested.group(2)), r))
             continue
+        m = re.fullmatch(r"(\w+) (\d+) (.+)", r.label or "")
         key = (m.group(1), m.group(3), r.low, r.high, r.step, r.kind) if m else (id(r),)
         groups.setdefault(key, []).append((int(m.group(2)) if m else None, r))
     out = []
@@ -186,7 +190,7 @@ def ranges_text(ranges) -> str:
         if key[0] == "nested":
             ks = sorted(k for k, _ in members)
             last = max(members, key=lambda m: m[0])[1]
-            head = re.fullmatch(r"(.+) \(\d+ of the .+\)", last.label).group(1)
+            head = _NESTED.fullmatch(last.label).group(1)
             out.append(f"{head} (the first {ks[0]} to {ks[-1]} of the {key[1]} {key[2]}) "
                        + first.text()[len(first.label) + 1:])
             continue
