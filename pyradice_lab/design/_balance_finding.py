@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 __all__ = ["DEFAULT_FINDINGS_CSV", "FindingRef", "findings_of", "resolve_finding", "finding_candidate",
-           "balance_finding", "id_of", "OBJECTIVE_KINDS", "check_objective_kind"]
+           "balance_finding", "id_of", "OBJECTIVE_KINDS", "check_objective_kind", "win_candidate"]
 
 #: what a proposal by finding may target: kind -> what it means (``balance --finding ID --objective-kind``)
 OBJECTIVE_KINDS = {
@@ -190,6 +190,8 @@ def finding_candidate(ref: FindingRef, parameters=None, objective_kind: str = "p
         if lever is None or not lever.win:
             raise NoLever(f"{c.game} declares no objective about winning for {ref.metric.partition(':')[0]} (Lever.win "
                           f"in its levers.py); its objective is the finding's own, {ref.metric} (objective kind pay)")
+        if not parameters:
+            return win_candidate(cand, lever, _components(c.game))
         cand = replace(cand, metric=lever.win.format(arg=ref.metric.partition(":")[2]), target=0.0)
     if parameters:
         return replace(cand, parameters=dict(parameters), lever="the parameters given")
@@ -198,26 +200,41 @@ def finding_candidate(ref: FindingRef, parameters=None, objective_kind: str = "p
                       "parameters yourself (--param)")
     arg = c.players if lever.by_players else ref.metric.partition(":")[2]
     params, text, rule, *extra = lever(_components(c.game), arg, ref.finding)
-    if objective_kind == "win":  # the finding's side is its own metric's: the lever's values both ways
-        f = ref.finding
-        other = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high,
-                        ci_high=2 * f.null - f.ci_low)
-        back = lever(_components(c.game), arg, other)[0]
-        params = {p: list(v) + [x for x in back.get(p, []) if x not in v] for p, v in params.items()}
-        text += "; and as far the other way (the finding's side is its pay, not its worth to winning)"
     return replace(cand, parameters=params, lever=text, rule_change=rule,
                    game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
 
 
-def kind_note(kind: str, metric: str, target: float, finding_metric: str, lever, policies) -> str:
+def win_candidate(cand, lever, comp):
+    """Candidate ``cand`` (its finding's own metric) turned to the lever's objective about winning: the metric
+    :attr:`~pyradice_lab.engine.levers.Lever.win` at 0, and the lever's values **both ways** (the finding's side is
+    that of its own metric, not of its worth to winning): those the lever proposes for the finding, then those it
+    proposes for the finding mirrored about its null.  The report's proposals (a lever whose ``report_kind`` is
+    ``"win"``) and ``balance --finding ID --objective-kind win`` both build it here."""
+    f = cand.finding
+    arg = cand.players if lever.by_players else cand.metric.partition(":")[2]
+    params, text, rule, *extra = lever(comp, arg, f)
+    other = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high, ci_high=2 * f.null - f.ci_low)
+    back = lever(comp, arg, other)[0]
+    params = {p: list(v) + [x for x in back.get(p, []) if x not in v] for p, v in params.items()}
+    text += "; and as far the other way (the finding's side is its pay, not its worth to winning)"
+    return replace(cand, metric=lever.win.format(arg=cand.metric.partition(":")[2]), target=0.0, parameters=params,
+                   lever=text, rule_change=rule, game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
+
+
+def kind_note(kind: str, metric: str, target: float, finding_metric: str, lever, policies, *,
+              report: bool = False) -> str:
     """A proposal's line on its objective (``metric`` at ``target``): which kind, and why (``finding_metric``: the
-    finding's own metric; ``lever``: the game's lever for it, or None)."""
+    finding's own metric; ``lever``: the game's lever for it, or None; ``report``: the report's proposal, whose
+    kind the lever declares, :attr:`~pyradice_lab.engine.levers.Lever.report_kind`, with its reason)."""
     if kind == "win":
         who = policies if isinstance(policies, str) else "the players"
+        asked = ("the game's choice for the report's proposals (Lever.report_kind): " + lever.report_why
+                 if report and lever is not None and lever.report_why else
+                 "asked for with objective_kind='win' (--objective-kind win): the finding's "
+                 f"{finding_metric} can be met by making the component unattractive, this asks that committing to it "
+                 "be worth the others' mean to winning")
         return (f"objective kind win: {metric} = 0, by restricted play ({who} in every seat, some forbidden "
-                f"the component in turn), asked for with objective_kind='win' (--objective-kind win): the "
-                f"finding's {finding_metric} can be met by making the component unattractive, this asks that "
-                "committing to it be worth the others' mean to winning")
+                f"the component in turn), {asked}")
     alt = lever.win.format(arg=finding_metric.partition(":")[2]) if lever is not None and lever.win else ""
     return (f"objective kind pay: {metric} = {target:g}, the finding's own metric (the default"
             + (f"; objective_kind='win' (--objective-kind win) targets its worth to winning, {alt} = 0)" if alt

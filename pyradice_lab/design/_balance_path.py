@@ -133,13 +133,15 @@ def _short_values(values: dict) -> str:
 
 def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=None, components=None,
             tolerance: float = 0.0, rng=0, in_play: str = "", fraction: float = 0.5, others=(), guards: bool = True,
-            progress: bool = False, cache_dir=None, n_jobs: int = 1, backend: str = "loky", scheduler=None):
+            progress: bool = False, cache_dir=None, n_jobs: int = 1, backend: str = "loky", scheduler=None,
+            search_policies=None):
     """The proposal for candidate ``cand`` (:class:`~pyradice_lab.design.proposals.Candidate`: objective, games,
     lever parameters) along the path of this module; returns ``(result, games played)``.
 
     ``ranges``/``own``: the lever's declared ranges (``Lever.ranges_of``; none: no joint search); ``in_play`` and
     ``fraction``: the in-play guard; ``rng``: a seed, or three (the grid's search, the joint search, the guards); ``others``: ``(experiment, finding, metric, null)`` of the other findings to
-    keep from getting worse.  The result's ``tries`` lists every candidate the guards judged (values, passed, why),
+    keep from getting worse; ``search_policies``: a cheaper player the searches play (``policies`` then plays only the
+    verifications and the guards: the report player judges the pick on fresh seeds).  The result's ``tries`` lists every candidate the guards judged (values, passed, why),
     its ``guards`` those of the candidate kept, its ``notes`` what was tried and, unmet, the closest point."""
     from ._balance_memo import sharing_runs
 
@@ -147,11 +149,11 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
         return _propose(game, cand, sizes=sizes, ranges=ranges, own=own, policies=policies, components=components,
                         tolerance=tolerance, rng=rng, in_play=in_play, fraction=fraction, others=others,
                         guards=guards, progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend,
-                        scheduler=scheduler)
+                        scheduler=scheduler, search_policies=search_policies)
 
 
 def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance, rng, in_play, fraction, others,
-             guards, progress, cache_dir, n_jobs, backend, scheduler):
+             guards, progress, cache_dir, n_jobs, backend, scheduler, search_policies=None):
     from ..engine.rng import spawn_seeds
     from ._balance_finding import _excess_text, _unreachable, _widen
     from .balance import balance
@@ -162,10 +164,15 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
     kw = dict(players=cand.players, policies=policies, components=components, first_games=sizes.first,
               game_kwargs=dict(cand.game_kwargs), tolerance=tolerance, progress=progress, cache_dir=cache_dir,
               n_jobs=n_jobs, backend=backend, scheduler=scheduler)
+    # a cheaper search player: the searches play it, the report player (``policies``) verifies and guards
+    skw = kw if not search_policies else {**kw, "policies": search_policies, "verify_policies": policies}
     res = balance(game, cand.parameters, objective, rng=search_seed, budget=sizes.grid,
-                  verify_games=sizes.grid_verify, **kw)
+                  verify_games=sizes.grid_verify, **skw)
     played = res.games_used + 2 * res.verify_games
     notes = [f"lever: {cand.lever}" + (" (a rule change)" if cand.rule_change else "")]
+    if search_policies:
+        notes.append(f"the search played by {search_policies} (a cheaper player: {res.games_used:,} games); its pick "
+                     f"verified and guarded by {policies} on fresh seeds")
     tried = [f"the lever's grid ({res.candidates} candidates)"]   # the lever itself is said once, in the first note
     left = None if sizes.total is None else sizes.total - 2 * (sizes.guards if guards else 0)
     if ranges and not confident(res, sizes.final) and sizes.joint:
@@ -175,7 +182,7 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
         else:
             first = res
             res, text, second_games = _widen(game, cand, first, ranges, own, rng=widen_seed, budget=sizes.joint,
-                                             verify_games=sizes.joint_verify, final_games=sizes.final, **kw)
+                                             verify_games=sizes.joint_verify, final_games=sizes.final, **skw)
             played += second_games
             tried.append(text.split(" (")[0] + " (its ranges above)")   # said in full in the note before
             notes.append(f"first search (the lever's grid): {_excess_text(first)}; then {text}: "

@@ -339,7 +339,7 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
             policies=None, rng=None, components=None, first_games: int = 200, verify_games: int = 4000,
             progress: bool = False, game_kwargs: Mapping | None = None, cache_dir=None, n_jobs: int = 1,
             backend: str = "loky", scheduler=None, combine: str = "max", tolerance: float = 0.0,
-            verify_rng=None, final_games: int = 0) -> BalanceResult:
+            verify_rng=None, final_games: int = 0, verify_policies=None) -> BalanceResult:
     """Search component values that bring one or several metrics to their targets; verify on fresh seeds.
 
     Parameters
@@ -373,6 +373,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         Games per candidate in the first round (doubled each round, within the budget).
     verify_games : int
         Games for each of the before/after verification runs, on seeds the search never used.
+    verify_policies : str or list, optional
+        The players of the two verification runs when they are not the search's (a search played by a cheaper
+        player, its pick judged by the report player on fresh seeds: the result's ``before``/``after`` are theirs).
     verify_rng : SeedSequence, optional
         The verification's seed (default: spawned from ``rng``; the result's ``verify_rng``): a second search
         given the first one's verifies on the same games, its packaged side the same run.
@@ -553,7 +556,9 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
         values, comp, _ = cands[best]
         if listed is not None:  # a joint search's candidate names every path it may move: keep those it moves
             values = {k: v for k, v in values.items() if base.get(k.split(",")[0]) != v}
-        checked = runs.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
+        judge = runs if verify_policies is None else _Runs(game, runs.metrics, simulate,
+                                                           {**kwargs, "policies": verify_policies}, cache_dir)
+        checked = judge.many(pool, int(verify_games), verify_seed, [base, comp], desc=f"{game} balance verify")
     _warn_small(int(verify_games), ", ".join(targets), stacklevel=2)
     (b_vals, _), (a_vals, _) = checked
     table = []
@@ -567,13 +572,17 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
     table = pd.DataFrame(table)
     worst = table.loc[(table["excess"].abs() * np.where(table["met"], 1, 1e9)).idxmax()] if len(table) > 1 \
         else table.iloc[0]
-    runs.close()
+    for r in {id(runs): runs, id(judge): judge}.values():
+        r.close()
     from ..engine.assumptions import Assumptions, components_label, played_lineup
 
-    who = played_lineup(game, **kwargs)
+    # the verification's players (``verify_policies``: the report player judging a cheaper search's pick)
+    who = played_lineup(game, **(kwargs if verify_policies is None else {**kwargs, "policies": verify_policies}))
     told = Assumptions.build(game, components=f"starting from {components_label(game, components, base)}",
                              players=who[0], policies=who[1], rng=rng,
-                             games=f"{used:,} in the search, {int(verify_games):,} per verification run")
+                             games=f"{used:,} in the search" + ("" if verify_policies is None else
+                                                                f" (played by {policies})")
+                             + f", {int(verify_games):,} per verification run")
     history = pd.DataFrame(rows)
     history.attrs["assumptions"] = told
     return BalanceResult(worst["metric"] if len(table) == 1 else ", ".join(m for m, _ in objectives),

@@ -326,16 +326,26 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     from ..engine.registry import get_game
     from ._balance_path import propose, report_sizes
 
-    budget = budget or budget_for(c.game, c.players)
-    policies = policies or get_game(c.game).report_player_at(c.players)
     t0 = time.perf_counter()
     root = _seed(seed, c.id)
     search_seed, check_seed, widen_seed = root.spawn(3)  # the first two: the seeds of earlier reports
     levers = game_levers(c.game)
     name, _, arg = c.metric.partition(":")
     lever = levers.lever(name) if levers is not None else None
-    ranges, own = (), 0
-    if lever is not None:
+    kind = lever.report_kind if lever is not None else "pay"
+    if budget is None or (kind == "win" and budget == budget_for(c.game, c.players)):  # the game's own
+        budget = levers.budget_for(c.players, kind) if levers is not None else budget_for(c.game, c.players)
+    report_player = get_game(c.game).report_player_at(c.players)
+    policies = policies or report_player
+    ranges, own, search = (), 0, None
+    finding_metric, finding_null = c.metric, c.target
+    if kind == "win":  # the game says its finding's own metric is out of honest reach: the objective about winning
+        from ._balance_finding import win_candidate
+
+        c = win_candidate(c, lever, _components(c.game))
+        # a cheaper search player, the report player's verification judging its pick (a test's players: all)
+        search = levers.search_player if levers.search_player and policies == report_player else None
+    elif lever is not None:
         ranges, own = lever.ranges_of(_components(c.game), c.players if lever.by_players else arg, c.finding)
     same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
             and dict(o.game_kwargs) == dict(c.game_kwargs)]
@@ -343,12 +353,15 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     res, played = propose(c.game, c, sizes=report_sizes(budget, widen=bool(ranges)), ranges=ranges, own=own,
                           policies=policies, rng=(search_seed, widen_seed, check_seed), in_play=in_play,
                           fraction=levers.in_play_fraction if levers is not None else 0.5,
-                          others=[(o.experiment, o.finding, o.metric, o.target) for o in same], n_jobs=n_jobs,
-                          backend=backend, scheduler=scheduler, cache_dir=cache_dir)
+                          others=[(o.experiment, o.finding, o.metric, o.target) for o in same]
+                          # the objective about winning: the finding's own metric is guarded too (the mechanism)
+                          + ([(c.experiment, c.finding, finding_metric, finding_null)] if kind == "win" else []),
+                          n_jobs=n_jobs,
+                          backend=backend, scheduler=scheduler, cache_dir=cache_dir, search_policies=search)
     from ._balance_finding import kind_note
 
-    if isinstance(getattr(res, "notes", None), list):  # the report's objective kind: pay, said in the file
-        res.notes.insert(0, kind_note("pay", c.metric, c.target, c.metric, lever, policies))
+    if isinstance(getattr(res, "notes", None), list):  # the report's objective kind, said in the file
+        res.notes.insert(0, kind_note(kind, c.metric, c.target, finding_metric, lever, policies, report=True))
     p = Proposal(c, res, budget=budget, games=played)
     p.rechecks = list(res.rechecks)
     p.not_rechecked = sum(1 for o in others if o.id != c.id and o.game == c.game) - len(same)

@@ -225,6 +225,10 @@ class Lever:
     win``): a metric (a template filled with ``{arg}``) of restricted play whose target 0 says the component is worth
     the others' mean to winning (Meerkat ``commit_win_excess:{arg}``); "" = none.  The finding's direction is
     about its own metric, so for it the lever's values are tried both ways.
+    ``report_kind``: the objective the report's proposals for this lever's findings target, ``"pay"`` (the
+    finding's own metric at its null, the default) or ``"win"`` (:attr:`win` at 0; the game's measurements say the
+    finding's own metric is not one a change of these components can honestly meet), and ``report_why``: the
+    reason, with its numbers, stated in the report and the proposal file (required with ``"win"``).
     """
 
     metric: str
@@ -234,6 +238,15 @@ class Lever:
     axes: Callable[..., tuple] | None = None
     in_play: str = ""
     win: str = ""
+    report_kind: str = "pay"
+    report_why: str = ""
+
+    def __post_init__(self):
+        if self.report_kind not in ("pay", "win"):
+            raise ValueError(f"Lever.report_kind must be 'pay' or 'win', got {self.report_kind!r}")
+        if self.report_kind == "win" and not (self.win and self.report_why.strip()):
+            raise ValueError(f"Lever {self.metric!r}: report_kind 'win' needs the win metric (Lever.win) and the "
+                             "reason (Lever.report_why)")
 
     def ranges_of(self, components, argument, finding) -> tuple[tuple[Range, ...], int]:
         """``(ranges, own)``: the :class:`Range` objects of :attr:`axes` and how many of them are the finding's
@@ -255,19 +268,26 @@ class GameLevers:
     count costs far more than the others) and ``examples`` (designer subcommand, ``"balance"`` or
     ``"robustness"`` -> its example arguments in ``--help``; tests/test_cli_help.py runs each) and
     ``in_play_fraction`` (a proposal is refused when the component's :attr:`Lever.in_play` metric falls below this
-    fraction of its packaged value: the objective won by making the component unattractive)."""
+    fraction of its packaged value: the objective won by making the component unattractive).
+
+    A proposal targeting an objective about winning (:attr:`Lever.win`: restricted play, a win share's per-game
+    spread is about 0.8) needs far more games than one on the finding's own metric: ``win_budget`` (None: ``budget``)
+    gives them, and ``search_player`` (a cheaper player of the game, "" = none) plays its search, the report player
+    then judging the pick on fresh seeds (the verification and the guards)."""
 
     levers: Mapping[str, Lever]
     budget: ProposalBudget
     player_budgets: Mapping[int, ProposalBudget] = field(default_factory=dict)
     examples: Mapping[str, str] = field(default_factory=dict)
     in_play_fraction: float = 0.5
+    win_budget: ProposalBudget | None = None
+    search_player: str = ""
 
     def __post_init__(self):
         for name, lever in self.levers.items():
             if not isinstance(lever, Lever) or lever.metric != name:
                 raise ValueError(f"levers must map a metric name to its Lever, got {name!r}: {lever!r}")
-        for b in (self.budget, *self.player_budgets.values()):
+        for b in (self.budget, *self.player_budgets.values(), *([self.win_budget] if self.win_budget else [])):
             if not isinstance(b, ProposalBudget):
                 raise TypeError(f"budget must be a ProposalBudget, got {type(b).__name__}")
 
@@ -275,6 +295,9 @@ class GameLevers:
         """The lever of ``metric`` (``"name"`` or ``"name:argument"``), or None."""
         return self.levers.get(metric.partition(":")[0])
 
-    def budget_for(self, players: int) -> ProposalBudget:
-        """The budget of one proposal at ``players`` players (:attr:`player_budgets`, else :attr:`budget`)."""
+    def budget_for(self, players: int, kind: str = "pay") -> ProposalBudget:
+        """The budget of one proposal at ``players`` players (:attr:`player_budgets`, else :attr:`budget`); ``kind
+        "win"``: :attr:`win_budget` when the game declares one."""
+        if kind == "win" and self.win_budget is not None:
+            return self.win_budget
         return self.player_budgets.get(int(players), self.budget)
