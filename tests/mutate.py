@@ -49,6 +49,18 @@ class Mutation:
 
 
 MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("report-kind-ignored", "the report's proposal targets the finding's own metric whatever the lever's "
+             "report_kind says (Meerkat's tile pay instead of its worth to winning)",
+             "pyradice_lab/design/proposals.py",
+             'kind = lever.report_kind if lever is not None else "pay"',
+             'kind = "pay"',
+             ("tests/test_report_win_objective.py", "-k", "targets_the_win_objective")),
+    Mutation("verify-policies-ignored", "balance verifies a cheaper search player's pick with that player, not with "
+             "verify_policies (the report player)",
+             "pyradice_lab/design/balance.py",
+             "judge = runs if verify_policies is None else _Runs(",
+             "judge = runs if True else _Runs(",
+             ("tests/test_report_win_objective.py", "-k", "verify_policies or search_player_plays")),
     Mutation("recommend-merge-values", "the recommendation merges options alike whatever their values",
              "pyradice_lab/engine/recommend.py",
              'key = (group, ("tie", r.get("tie")) if value is None else round(value / _SAME) if abs(value) < 1e6',
