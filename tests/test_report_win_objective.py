@@ -49,7 +49,11 @@ def test_meerkat_declares_the_win_objective_for_the_report_with_its_budget_and_s
     win, pay = LEVERS.budget_for(3, "win"), LEVERS.budget_for(3)
     assert win is LEVERS.win_budget and pay is LEVERS.budget
     # a win share needs several times the pay objective's verification games (its per-game spread is about 0.75)
-    assert win.verify >= 3 * pay.verify and win.search >= 9 * win.first
+    assert win.verify >= 3 * pay.verify
+    # the search's budget plays tile 12's 15 candidates' successive halving to one
+    from pyradice_lab.design._balance_grid import halving_games
+
+    assert win.search >= halving_games(15, win.first)
 
 
 def test_the_win_objectives_grid_for_tile_12_is_both_ways_one_point_a_step_and_legal():
@@ -58,12 +62,19 @@ def test_the_win_objectives_grid_for_tile_12_is_both_ways_one_point_a_step_and_l
     assert c.metric == "commit_win_excess:12" and c.target == 0.0 and c.id.endswith("tile_pay_excess_12-3p")
     grid = c.parameters["tile.12.values"]
     assert grid[0] == [11, 6, 3]                                    # the packaged values first
-    highs = sorted(v[0] for v in grid)
-    assert highs == list(range(7, 16))                              # 4 steps down and 4 up, one point each
+    level = [v for v in grid if v[0] != 11]
+    assert sorted(v[0] for v in level) == [7, 8, 9, 10, 12, 13, 14, 15]   # 4 steps down and 4 up, a point each
+    assert all(min(v) >= 2 for v in level)                          # the reconstruction rule's lower values
+    # the lower values one point down or up with the high value kept (the middle, the low, both)
+    lower = sorted(v for v in grid if v[0] == 11 and v != [11, 6, 3])
+    assert lower == [[11, 5, 2], [11, 5, 3], [11, 6, 2], [11, 6, 4], [11, 7, 3], [11, 7, 4]]
     for v in grid:
-        assert v == sorted(v, reverse=True) and min(v) >= 2        # the reconstruction rule: legal, highest first
-        comp.replace({"tile.12.values": v})
-    assert "both" in c.lever or "other way" in c.lever
+        assert v == sorted(v, reverse=True)
+        comp.replace({"tile.12.values": v})                         # every candidate a legal component set
+    assert "other way" in c.lever and "lower values one point" in c.lever
+    # a two-place tile: its low value one point either way, the high kept
+    seven = win_candidate(_tile(7, "6/3", 1.7), LEVERS.lever("tile_pay_excess"), comp).parameters["tile.7.values"]
+    assert [6, 4] in seven and [6, 2] in seven and [5, 2] in seven and [10, 5] in seven
 
 
 def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_guards_its_pay(tmp_path):

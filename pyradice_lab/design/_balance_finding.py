@@ -208,15 +208,19 @@ def win_candidate(cand, lever, comp):
     """Candidate ``cand`` (its finding's own metric) turned to the lever's objective about winning: the metric
     :attr:`~pyradice_lab.engine.levers.Lever.win` at 0, and the lever's values **both ways** (the finding's side is
     that of its own metric, not of its worth to winning): those the lever proposes for the finding, then those it
-    proposes for the finding mirrored about its null.  The report's proposals (a lever whose ``report_kind`` is
+    proposes for the finding mirrored about its null; or the lever's own grid for it (``Lever.win_grid``).  The report's proposals (a lever whose ``report_kind`` is
     ``"win"``) and ``balance --finding ID --objective-kind win`` both build it here."""
     f = cand.finding
     arg = cand.players if lever.by_players else cand.metric.partition(":")[2]
     params, text, rule, *extra = lever(comp, arg, f)
-    other = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high, ci_high=2 * f.null - f.ci_low)
-    back = lever(comp, arg, other)[0]
-    params = {p: list(v) + [x for x in back.get(p, []) if x not in v] for p, v in params.items()}
-    text += "; and as far the other way (the finding's side is its pay, not its worth to winning)"
+    if lever.win_grid is not None:  # the lever's own candidates for it
+        params, text = lever.win_grid(comp, arg, f)[:2]
+    else:
+        other = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high,
+                        ci_high=2 * f.null - f.ci_low)
+        back = lever(comp, arg, other)[0]
+        params = {p: list(v) + [x for x in back.get(p, []) if x not in v] for p, v in params.items()}
+        text += "; and as far the other way (the finding's side is its pay, not its worth to winning)"
     return replace(cand, metric=lever.win.format(arg=cand.metric.partition(":")[2]), target=0.0, parameters=params,
                    lever=text, rule_change=rule, game_kwargs={**cand.game_kwargs, **(extra[0] if extra else {})})
 

@@ -229,6 +229,8 @@ class Lever:
     finding's own metric at its null, the default) or ``"win"`` (:attr:`win` at 0; the game's measurements say the
     finding's own metric is not one a change of these components can honestly meet), and ``report_why``: the
     reason, with its numbers, stated in the report and the proposal file (required with ``"win"``).
+    ``win_grid(components, argument, finding)``: the candidates of the objective about winning, ``(parameters,
+    text)`` as :attr:`propose` gives them; None: :attr:`propose`'s values both ways.
     """
 
     metric: str
@@ -240,6 +242,7 @@ class Lever:
     win: str = ""
     report_kind: str = "pay"
     report_why: str = ""
+    win_grid: Callable[..., tuple] | None = None
 
     def __post_init__(self):
         if self.report_kind not in ("pay", "win"):

@@ -19,7 +19,7 @@ from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, Range, c
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "TILE_STEPS", "TILE_REACH", "REPORT_WHY", "tile_values", "tile_ranges"]
+__all__ = ["LEVERS", "TILE_STEPS", "TILE_REACH", "REPORT_WHY", "tile_values", "tile_win_values", "tile_ranges"]
 
 #: steps of a tile's high value a proposal tries, towards the board mean (one point each)
 TILE_STEPS = 4
@@ -50,6 +50,34 @@ def tile_values(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
     shown = "/".join(map(str, now))
     return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
             f"{TILE_STEPS}, lower values by the reconstruction rule", False)
+
+
+def tile_win_values(comp, arg: str, f: Finding) -> tuple[dict, str]:
+    """The candidates of tile ``arg``'s objective about winning (``commit_win_excess``): :func:`tile_values` both
+    ways (the high value up to :data:`TILE_STEPS` points down and up, the lower values by the reconstruction rule:
+    the finding's side is that of its pay, not of its worth to winning), then the tile's **lower values** one point
+    down or up with its high value kept (the middle, the low, or both together on three-place tiles; the low on
+    two-place ones; at least 1, highest first): what the places below the majority pay moves a tile's worth to
+    winning without driving the players away from it (tile 12 at 11/5/2 under mcts_v2, measured in
+    docs/guide/designer.md)."""
+    from dataclasses import replace
+
+    down, text, _ = tile_values(comp, arg, f)
+    mirrored = replace(f, estimate=2 * f.null - f.estimate, ci_low=2 * f.null - f.ci_high, ci_high=2 * f.null - f.ci_low)
+    path = f"tile.{int(arg)}.values"
+    choices = list(down[path]) + [v for v in tile_values(comp, arg, mirrored)[0][path] if v not in down[path]]
+    now = [int(v) for v in comp.get(path)]
+    # (index, points) moves of the lower values: the low on a two-place tile; the middle, the low, both
+    moves = [((1, -1),), ((1, 1),)] if len(now) == 2 else \
+        [((1, -1),), ((1, 1),), ((2, -1),), ((2, 1),), ((1, -1), (2, -1)), ((1, 1), (2, 1))]
+    for m in moves:
+        vals = list(now)
+        for i, d in m:
+            vals[i] += d
+        if min(vals) >= 1 and vals == sorted(vals, reverse=True) and vals not in choices:
+            choices.append(vals)
+    return ({path: choices}, f"{text}; and as far the other way (the finding's side is its pay, not its worth to "
+                             "winning); and its lower values one point down or up, its high value kept")
 
 
 #: how far above its packaged high value a tile's high value may go in a joint search
@@ -103,12 +131,13 @@ LEVERS = GameLevers(
         "values by the reconstruction rule; tiles the rules state are kept; joint search: each of the tile's values "
         f"by 1 (high up to {TILE_REACH} above its own, every value highest first), then the neighbouring tiles' high "
         "values", axes=tile_ranges, in_play="meerkats_on_tile:{arg}", win="commit_win_excess:{arg}",
-        report_kind="win", report_why=REPORT_WHY)},
+        report_kind="win", report_why=REPORT_WHY, win_grid=tile_win_values)},
     budget=ProposalBudget(search=240, first=24, verify=120, recheck=100),
-    # the report's win objective: the search by expectimax (about 4 ms a restricted game: 9 candidates halved from
-    # 200 games each to 3 at 1,400), the pick verified by the report player on 2 x 400 fresh games (a win share's
-    # per-game spread is about 0.75: +-0.07, enough to tell the packaged tile 12's +0.09 from 0)
-    win_budget=ProposalBudget(search=6400, first=200, verify=400, recheck=100),
+    # the report's win objective: the search by expectimax (about 4 ms a restricted game: tile 12's 15 candidates
+    # halved from 150 games each to the last two at 1,200 more), the pick verified by the report player on 2 x 400
+    # fresh games (a win share's per-game spread is about 0.75: +-0.07, enough to tell the packaged tile 12's +0.11
+    # from 0)
+    win_budget=ProposalBudget(search=9600, first=150, verify=400, recheck=100),
     search_player="expectimax",
     examples={"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
               "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},
