@@ -92,6 +92,11 @@ def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_gu
     assert not any("the search played by" in n for n in r.notes)
     text = p.toml.read_text()
     assert "objective kind win" in text and "commit_win_excess:12" in text
+    from pyradice_lab.design._proposal_items import _proposal_items
+
+    said = _proposal_items(p, "proposals")[0].text
+    assert "Objective targeted: commit_win_excess:12 = 0, an objective about winning instead of the finding's" in said
+    assert REPORT_WHY in said and "greedy players)" in said
     assert p.games <= 60 + 2 * 20 + 2 * 12 * 3   # within its budget (the guards may judge 3 candidates)
 
 
@@ -110,6 +115,9 @@ def test_the_search_player_plays_the_search_and_the_report_player_the_verificati
     assert "heuristic" in note and "verified and guarded by greedy" in note
     assert "played by heuristic" in r.assumptions.games and "greedy" in r.assumptions.policies
     assert "heuristic" not in r.assumptions.policies
+    from pyradice_lab.design._proposal_items import _proposal_items
+
+    assert "greedy players; the search played by heuristic)" in _proposal_items(p, "proposals")[0].text
 
 
 def test_balance_verifies_with_verify_policies_on_the_same_fresh_games():

@@ -95,11 +95,16 @@ def _proposal_items(p, out_name: str) -> list:
     shown = {**{k: None for k in c.parameters}, **moved}
     why = ("the finding's own metric at the value it was tested against (its null), so that what the finding "
            "claims no longer holds")
+    kind = next((n for n in r.notes if n.startswith("objective kind win")), "")
+    if kind:  # the game's objective about winning (Lever.report_kind): its line says which and why
+        why = kind.split(", the game's choice for the report's proposals (Lever.report_kind): ", 1)[-1]
+        why = f"an objective about winning instead of the finding's own metric: {why}"
     lines = [f"Finding: {c.finding.quantity} (measured with {c.finding.player or 'the report player'}; "
              f"{c.experiment}). Objective targeted: {c.metric} = {c.target:.4g}, {why}; lever: {c.lever}.",
              f"Packaged: {_values(base, shown)}. Proposed: {_values(r.components, moved) or 'the packaged values'}"
              + (" (a rule change)" if c.rule_change else "") + ".",
-             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.policies} players): "
+             f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.verify_policies or r.policies} players"
+             + (f"; the search played by {r.policies}" if r.verify_policies else "") + "): "
              f"{_short_keys(r.verdict(), c.parameters)}.",
              f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
              f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "

@@ -122,6 +122,7 @@ class BalanceResult:
     tries: list = field(default_factory=list)
     rechecks: list = field(default_factory=list)
     verify_rng: object = field(default=None, repr=False)
+    verify_policies: object = None   # the verification's players when not the search's (``balance(verify_policies=)``)
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""
@@ -591,4 +592,4 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
                          parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid,
-                         verify_rng=verify_seed)
+                         verify_rng=verify_seed, verify_policies=verify_policies)

@@ -467,11 +467,16 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
     per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in proposal_budgets().items())
     per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
                    for (g, p), b in player_budgets().items())
+    per += "".join(f", {g} for an objective about winning {lv.win_budget.games:,}"
+                   + (f" ({lv.win_budget.search:,} of them the search's, played by {lv.search_player})"
+                      if lv.search_player else "")
+                   for g, lv in _levered_games().items() if lv.win_budget is not None and g not in budgets)
     intro = (
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
         "sampled plausible component set, a balance run proposes new values for its component along the path of "
         "balance --finding: the objective targeted is the finding's metric at its null value (the board mean, the "
-        "deck's rate, a fair share); the lever's small grid around the packaged values is searched first (successive "
+        "deck's rate, a fair share), or, where the game's measurements say that metric cannot be met honestly by its "
+        "components, an objective about winning the game declares (each proposal states which, and why); the lever's small grid around the packaged values is searched first (successive "
         "halving with common random numbers; the values the rules state are kept; a start-player compensation is a "
         "rule change and says so), and when its best misses the objective the lever's declared ranges are searched "
         "jointly around it (finer steps, neighbouring components), the two searches sharing what the grid alone "
