@@ -46,6 +46,8 @@ def probe(args) -> int:
         metrics += [f"tile_pay_excess:{u}" for u in range(3, 13) if u != t]
     if args.win or args.win_only:
         metrics.append(f"commit_win_excess:{t}")
+    if args.recheck:
+        return _recheck(args, metrics)
     kw = {"automa": False, "engine": "numba", "players": 3, "policies": args.policies}
     # one seed for every candidate and the packaged tiles: common random numbers (the same dice)
     seed = np.random.SeedSequence([args.seed, 4_410_044, 12])
@@ -70,6 +72,29 @@ def probe(args) -> int:
     return 0
 
 
+def _recheck(args, metrics) -> int:
+    """``--recheck``: each candidate on its own paired run against the packaged tiles
+    (:func:`pyradice_lab.design.proposals.recheck`, the guards' run: the packaged side replayed per candidate)."""
+    from pyradice_lab.design._balance_guards import _probe
+    from pyradice_lab.design.proposals import _components, recheck
+
+    base = _components("meerkat")
+    probes = [("probe", _probe(m, 0.0), m, 0.0) for m in metrics]
+    print(f"{args.games} paired games per candidate (one paired run each), 3 players (no automa), {args.policies} in "
+          f"every seat, seed {args.seed}", flush=True)
+    t0 = time.process_time()
+    for text in args.candidates:
+        rows = recheck("meerkat", base, base.replace(changes(text)), probes, games=args.games, players=3,
+                       policies=args.policies, game_kwargs={"automa": False, "engine": "numba"}, rng=args.seed)
+        print(f"== {text}  (CPU {time.process_time() - t0:.0f} s)")
+        for x in rows:
+            b, a, d = x.before, x.after, x.difference
+            print(f"  {x.metric:22s} {b.value:+.3f} [{b.ci_low:+.3f}, {b.ci_high:+.3f}] -> {a.value:+.3f} "
+                  f"[{a.ci_low:+.3f}, {a.ci_high:+.3f}]  diff {d.value:+.3f} [{d.ci_low:+.3f}, {d.ci_high:+.3f}]")
+        sys.stdout.flush()
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -82,6 +107,8 @@ def main(argv=None) -> int:
     p.add_argument("--win", action="store_true", help="also commit_win_excess (restricted-play games)")
     p.add_argument("--win-only", action="store_true", help="commit_win_excess only")
     p.add_argument("--others", action="store_true", help="also every other tile's pay excess")
+    p.add_argument("--recheck", action="store_true",
+                   help="each candidate on its own paired run (the guards' run), the packaged side replayed")
     args = ap.parse_args(argv)
     return probe(args)
 
