@@ -94,6 +94,10 @@ def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_gu
     assert "objective kind win" in text and "commit_win_excess:12" in text
     from pyradice_lab.design._proposal_items import _proposal_items
 
+    from pyradice_lab.design._proposal_items import _candidates_table
+
+    table = _candidates_table([c], {c.id: p})
+    assert list(table["objective"]) == ["commit_win_excess:12 = 0"]
     said = _proposal_items(p, "proposals")[0].text
     assert "Objective targeted: commit_win_excess:12 = 0, an objective about winning instead of the finding's" in said
     assert REPORT_WHY in said and "greedy players)" in said

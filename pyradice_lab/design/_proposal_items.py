@@ -73,7 +73,8 @@ def _candidates_table(cands: Sequence, done: Mapping) -> pd.DataFrame:
         # a proposal that ran states its lever in its own paragraph below: the table gives its size only
         lever = ("–" if not c.parameters else f"{c.grid} candidates, below" if p is not None else
                  f"{c.lever} ({c.grid} candidates)")
-        rows.append({"finding": c.finding.quantity, "objective": f"{c.metric} = {c.target:.4g}",
+        o = p.candidate if p is not None else c   # a proposal run states the objective it targeted (its kind)
+        rows.append({"finding": c.finding.quantity, "objective": f"{o.metric} = {o.target:.4g}",
                      "lever": lever, "status": status})
     return pd.DataFrame(rows, columns=["finding", "objective", "lever", "status"])
 
