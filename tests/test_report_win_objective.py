@@ -92,9 +92,7 @@ def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_gu
     assert not any("the search played by" in n for n in r.notes)
     text = p.toml.read_text()
     assert "objective kind win" in text and "commit_win_excess:12" in text
-    from pyradice_lab.design._proposal_items import _proposal_items
-
-    from pyradice_lab.design._proposal_items import _candidates_table
+    from pyradice_lab.design._proposal_items import _candidates_table, _proposal_items
 
     table = _candidates_table([c], {c.id: p})
     assert list(table["objective"]) == ["commit_win_excess:12 = 0"]
