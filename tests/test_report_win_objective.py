@@ -135,3 +135,19 @@ def test_balance_verifies_with_verify_policies_on_the_same_fresh_games():
     assert judged.after.value == greedy.after.value and judged.before.value == greedy.before.value
     assert judged.after.value != plain.after.value
     assert list(judged.history["estimate"]) == list(plain.history["estimate"])   # the search itself: random_legal's
+
+
+def test_a_met_objective_says_when_the_packaged_values_meet_it_too():
+    """Seed 1 of the designer guide's runs: the packaged tile 12 at +0.050 [-0.021, +0.121] on the verification's 400
+    games meets the win objective as the proposal does, so "met" cannot tell the proposal from no change."""
+    from types import SimpleNamespace
+
+    from pyradice_lab.design._balance_path import _before_met
+    from pyradice_lab.engine.stats import Estimate
+
+    def res(lo, hi, tol=0.0):
+        return SimpleNamespace(before=Estimate((lo + hi) / 2, 0.03, 400, lo, hi), target=0.0, tolerance=tol)
+
+    assert _before_met(res(-0.021, 0.121)) and not _before_met(res(0.009, 0.161))
+    assert _before_met(res(0.009, 0.161, tol=0.01)) and not _before_met(SimpleNamespace(before=None, target=0.0,
+                                                                                         tolerance=0.0))

@@ -195,8 +195,19 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
         res.notes.append("guards not run: no games for them in this proposal's budget")
     if not res.reached:
         notes.append(_unreachable(res, tried, ranges))
+    elif _before_met(res):
+        b = res.before
+        notes.append(f"met, but the packaged values meet the objective on these verification games too (before "
+                     f"{b.value:.3g} [{b.ci_low:.3g}, {b.ci_high:.3g}]): {res.verify_games:,} games a side cannot tell "
+                     "the proposal from no change")
     res.notes = notes + res.notes
     return res, played
+
+
+def _before_met(res) -> bool:
+    """Whether the verification's packaged side meets the objective too (its interval reaching the target)."""
+    b = res.before
+    return b is not None and b.ci_low - res.tolerance <= res.target <= b.ci_high + res.tolerance
 
 
 def _guarded(game, cand, res, objective, sizes, played, *, rng, in_play, fraction, others, kw):

@@ -80,7 +80,8 @@ def _candidates_table(cands: Sequence, done: Mapping) -> pd.DataFrame:
 
 
 #: the notes of a proposal the report prints (what was tried, the closest point, the guards' refusals)
-_SAID = ("first search", "the joint search", "unreachable", "candidate ", "the search's pick", "guards not run")
+_SAID = ("first search", "the joint search", "unreachable", "candidate ", "the search's pick", "guards not run",
+         "met, but the packaged")
 
 
 def _proposal_items(p, out_name: str) -> list:
