@@ -54,7 +54,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/proposals.py",
              'kind = lever.report_kind if lever is not None else "pay"',
              'kind = "pay"',
-             ("tests/test_report_win_objective.py", "-k", "targets_the_win_objective")),
+             ("tests/test_report_win_objective.py", "-k", "declaring_the_win_kind")),
+    Mutation("meerkat-lower-places-dropped", "Meerkat's tile lever moves only the tile's level, not what the places "
+             "below the majority pay (the pay objective out of reach again under strong play)",
+             "pyradice_lab/meerkat/levers.py",
+             "lower = [v for v in _lower_places(now, step) if v not in choices]",
+             "lower = []",
+             ("tests/test_report_win_objective.py", "-k", "lower_places_as_a_lever")),
     Mutation("verify-policies-ignored", "balance verifies a cheaper search player's pick with that player, not with "
              "verify_policies (the report player)",
              "pyradice_lab/design/balance.py",

@@ -294,12 +294,15 @@ def test_the_meerkat_tile_lever_moves_only_towards_the_board_mean():
     over = Finding("difference", "points paid per piece committed, tile 12 (11/6/3)", 3.4, 3.3, 3.5, n=300, null=2.4)
     params, text, rule = _meerkat_tile(comp, "12", over)
     (choices,) = params.values()
-    highs = [v[0] for v in choices]
+    highs = [v[0] for v in choices[:TILE_STEPS + 1]]
     assert highs == [11 - k for k in range(TILE_STEPS + 1)] and choices[0] == [11, 6, 3] and not rule
-    assert "down by up to" in text and "other way" not in text
+    # then the lower places down with the high value kept (issue 44: they move the pay, the level does not)
+    assert all(v[0] == 11 and v[1] < 6 for v in choices[TILE_STEPS + 1:])
+    assert "down by up to" in text and "other way" not in text and "lower values down" in text
     under = Finding("difference", "points paid per piece committed, tile 5 (7/3)", 1.7, 1.6, 1.8, n=300, null=2.4)
     (choices,) = _meerkat_tile(comp, "5", under)[0].values()
-    assert [v[0] for v in choices] == [7 + k for k in range(TILE_STEPS + 1)]
+    assert [v[0] for v in choices[:TILE_STEPS + 1]] == [7 + k for k in range(TILE_STEPS + 1)]
+    assert all(v[0] == 7 and v[1] > 3 for v in choices[TILE_STEPS + 1:])
 
 
 def test_proposals_on_two_jobs_are_the_ones_played_on_one(tmp_path):

@@ -1,10 +1,12 @@
-"""Issue 44: the report's proposal for a Meerkat tile finding targets the objective a designer means.
+"""Issue 44: the report's proposal for a Meerkat tile finding meets an objective a designer means.
 
-Under strong play a tile's pay per piece committed does not follow its values (the players commit in proportion), so
-Meerkat's lever declares ``report_kind="win"``: the report's proposal targets ``commit_win_excess:T = 0`` (committing
-to the tile worth the other tiles' mean to winning), its values tried both ways, the search played by a cheaper
-player (``LEVERS.search_player``) and the pick verified by the report player on fresh seeds (``balance``'s
-``verify_policies``), within the game's ``win_budget``; the finding's own pay metric is one of the guards."""
+Under strong play a tile's level hardly moves its pay per piece committed (the players commit in proportion); what
+the places below the majority pay does.  Meerkat's lever also moves the lower values with the high kept; the report's
+search is played by a cheaper player (``LEVERS.search_player``), the pick verified by the report player on fresh
+seeds (``balance``'s ``verify_policies``) within ``LEVERS.search_budget``, and the tile's worth to winning
+(``commit_win_excess:T``, restricted play) is among the guards.  A lever may instead declare that the report target
+its objective about winning (``Lever.report_kind="win"``, with ``report_why``): the finding's own metric is then a
+guard."""
 
 from __future__ import annotations
 
@@ -18,16 +20,29 @@ from pyradice_lab.design.proposals import Candidate, _components, run_proposal
 from pyradice_lab.engine.findings import Finding
 from pyradice_lab.engine.levers import Lever, ProposalBudget
 from pyradice_lab.engine.registry import get_game
-from pyradice_lab.meerkat.levers import LEVERS, REPORT_WHY
+from pyradice_lab.meerkat.levers import LEVERS, tile_values
+
+WHY = "a constructed reason: the pay objective is out of honest reach"
+
+
+def _win_levers():
+    """Meerkat's levers with the tile lever's report kind set to win (the generic path, as a game would declare it)."""
+    lever = replace(LEVERS.lever("tile_pay_excess"), report_kind="win", report_why=WHY)
+    return replace(LEVERS, levers={"tile_pay_excess": lever})
 
 KW = {"automa": False, "engine": "numba"}
 
 
 def _tile(t: int, values: str, est: float) -> Candidate:
+    """The report's candidate for a tile finding (the lever's grid, as ``find_candidates`` gives it)."""
     f = Finding("difference", f"points paid per piece committed, tile {t} ({values})", est, est - 0.1, est + 0.1,
                 n=400, null=1.96, player="mcts_v2", unit="points", component=f"tile {t} values")
-    return Candidate(f"meerkat_tile_fairness-tile_pay_excess_{t}-3p", "meerkat", "meerkat_tile_fairness", f,
-                     f"tile_pay_excess:{t}", 0.0, 3, dict(KW))
+    c = Candidate(f"meerkat_tile_fairness-tile_pay_excess_{t}-3p", "meerkat", "meerkat_tile_fairness", f,
+                  f"tile_pay_excess:{t}", 0.0, 3, dict(KW))
+    if t == 6:   # the rules state tile 6: no lever, only an "other" finding
+        return c
+    params, text, rule = tile_values(_components("meerkat"), str(t), f)
+    return replace(c, parameters=params, lever=text, rule_change=rule)
 
 
 def test_a_lever_states_its_report_kind_and_why_or_is_refused():
@@ -41,19 +56,23 @@ def test_a_lever_states_its_report_kind_and_why_or_is_refused():
     assert Lever("x", propose).report_kind == "pay"
 
 
-def test_meerkat_declares_the_win_objective_for_the_report_with_its_budget_and_search_player():
+def test_meerkat_declares_its_search_player_and_budget_and_the_lower_places_as_a_lever():
     lever = LEVERS.lever("tile_pay_excess")
-    assert lever.report_kind == "win" and lever.win == "commit_win_excess:{arg}" and "mcts_v2" in REPORT_WHY
+    assert lever.report_kind == "pay" and lever.win == "commit_win_excess:{arg}"
     spec = get_game("meerkat")
     assert LEVERS.search_player in spec.policies and LEVERS.search_player != spec.report_player_at(3)
-    win, pay = LEVERS.budget_for(3, "win"), LEVERS.budget_for(3)
-    assert win is LEVERS.win_budget and pay is LEVERS.budget
-    # a win share needs several times the pay objective's verification games (its per-game spread is about 0.75)
-    assert win.verify >= 3 * pay.verify
-    # the search's budget plays tile 12's 15 candidates' successive halving to one
-    from pyradice_lab.design._balance_grid import halving_games
-
-    assert win.search >= halving_games(15, win.first)
+    cheap, pay = LEVERS.budget_for(3, True), LEVERS.budget_for(3)
+    assert cheap is LEVERS.search_budget and pay is LEVERS.budget and LEVERS.budget_for(3, False) is pay
+    assert cheap.verify > pay.verify
+    f = Finding("difference", "points paid per piece committed, tile 12 (11/6/3)", 2.8, 2.7, 2.9, n=400, null=1.96)
+    (grid,) = tile_values(_components("meerkat"), "12", f)[0].values()
+    # the search's budget plays the grid's first two halving rounds and a third (shortened) among its last three
+    assert cheap.search > len(grid) * cheap.first + (len(grid) + 1) // 2 * 2 * cheap.first
+    # the lower places, one point of the middle value a step, the third in proportion, the high value kept
+    assert [v for v in grid if v[0] == 11][1:] == [[11, 5, 2], [11, 4, 2], [11, 3, 2], [11, 2, 1], [11, 1, 1]]
+    u = Finding("difference", "points paid per piece committed, tile 7 (6/3)", 1.5, 1.4, 1.6, n=400, null=1.96)
+    (seven,) = tile_values(_components("meerkat"), "7", u)[0].values()
+    assert [v for v in seven if v[0] == 6][1:] == [[6, 4], [6, 5], [6, 6]]    # an under-paying tile: up to its high
 
 
 def test_the_win_objectives_grid_for_tile_12_is_both_ways_one_point_a_step_and_legal():
@@ -66,8 +85,9 @@ def test_the_win_objectives_grid_for_tile_12_is_both_ways_one_point_a_step_and_l
     assert sorted(v[0] for v in level) == [7, 8, 9, 10, 12, 13, 14, 15]   # 4 steps down and 4 up, a point each
     assert all(min(v) >= 2 for v in level)                          # the reconstruction rule's lower values
     # the lower values one point down or up with the high value kept (the middle, the low, both)
-    lower = sorted(v for v in grid if v[0] == 11 and v != [11, 6, 3])
-    assert lower == [[11, 5, 2], [11, 5, 3], [11, 6, 2], [11, 6, 4], [11, 7, 3], [11, 7, 4]]
+    lower = [v for v in grid if v[0] == 11 and v != [11, 6, 3]]
+    assert [[11, 5, 2], [11, 2, 1], [11, 7, 4]] == [v for v in lower if v in ([11, 5, 2], [11, 2, 1], [11, 7, 4])]
+    assert {(11, 5, 3), (11, 6, 2), (11, 6, 4), (11, 7, 3)} <= {tuple(v) for v in lower}   # one point either way
     for v in grid:
         assert v == sorted(v, reverse=True)
         comp.replace({"tile.12.values": v})                         # every candidate a legal component set
@@ -77,14 +97,18 @@ def test_the_win_objectives_grid_for_tile_12_is_both_ways_one_point_a_step_and_l
     assert [6, 4] in seven and [6, 2] in seven and [5, 2] in seven and [10, 5] in seven
 
 
-def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_guards_its_pay(tmp_path):
+def test_a_lever_declaring_the_win_kind_makes_the_report_target_it_and_guard_the_findings_own_metric(
+        tmp_path, monkeypatch):
+    import pyradice_lab.design.proposals as P
+
+    monkeypatch.setattr(P, "game_levers", lambda game: _win_levers())
     c = _tile(12, "11/6/3", 2.8)
     other = _tile(6, "6/3", 1.5)
     p = run_proposal(c, seed=1, out_dir=tmp_path, others=[c, other], policies="greedy",
                      budget=ProposalBudget(search=60, first=10, verify=20, recheck=12))
     r = p.result
     assert p.candidate.metric == "commit_win_excess:12" and r.objectives.iloc[0]["metric"] == "commit_win_excess:12"
-    assert r.notes[0].startswith("objective kind win: commit_win_excess:12 = 0") and REPORT_WHY in r.notes[0]
+    assert r.notes[0].startswith("objective kind win: commit_win_excess:12 = 0") and WHY in r.notes[0]
     # the finding's own pay metric is guarded (the mechanism), as are the other finding and the tile in play
     assert set(r.guards["metric"]) >= {"meerkats_on_tile:12", "start_player_win", "tile_pay_excess:12",
                                        "tile_pay_excess:6"}
@@ -98,8 +122,18 @@ def test_the_report_proposal_for_a_meerkat_tile_targets_the_win_objective_and_gu
     assert list(table["objective"]) == ["commit_win_excess:12 = 0"]
     said = _proposal_items(p, "proposals")[0].text
     assert "Objective targeted: commit_win_excess:12 = 0, an objective about winning instead of the finding's" in said
-    assert REPORT_WHY in said and "greedy players)" in said
+    assert WHY in said and "greedy players)" in said
     assert p.games <= 60 + 2 * 20 + 2 * 12 * 3   # within its budget (the guards may judge 3 candidates)
+
+
+def test_the_meerkat_report_proposal_targets_the_pay_and_guards_the_tiles_worth_to_winning(tmp_path):
+    c = _tile(12, "11/6/3", 2.8)
+    p = run_proposal(c, seed=1, out_dir=tmp_path, others=[c], policies="greedy",
+                     budget=ProposalBudget(search=100, first=10, verify=20, recheck=12))
+    r = p.result
+    assert p.candidate.metric == "tile_pay_excess:12" and r.notes[0].startswith("objective kind pay")
+    assert "commit_win_excess:12" in set(r.guards["metric"])
+    assert any(n.startswith("lever: ") and "the lower values down" in n for n in r.notes)
 
 
 def test_the_search_player_plays_the_search_and_the_report_player_the_verification(monkeypatch):
@@ -113,6 +147,7 @@ def test_the_search_player_plays_the_search_and_the_report_player_the_verificati
     c = _tile(12, "11/6/3", 2.8)
     p = run_proposal(c, seed=2, others=[c], budget=ProposalBudget(search=60, first=10, verify=20, recheck=12))
     r = p.result
+    assert p.candidate.metric == "tile_pay_excess:12"
     note = next(n for n in r.notes if n.startswith("the search played by"))
     assert "heuristic" in note and "verified and guarded by greedy" in note
     assert "played by heuristic" in r.assumptions.games and "greedy" in r.assumptions.policies

@@ -26,7 +26,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, action="append", help="the report's seed (repeatable; default 0)")
     args = ap.parse_args(argv)
 
-    from pyradice_lab.design.proposals import Candidate, run_proposal
+    from dataclasses import replace
+
+    from pyradice_lab.design.proposals import Candidate, _components, game_levers, run_proposal
     from pyradice_lab.engine.findings import Finding
 
     kw = {"automa": False, "engine": "numba"}   # the games of the report's tile-pay check
@@ -35,8 +37,13 @@ def main(argv=None) -> int:
         f = Finding("difference", f"points paid per piece committed, tile {t} ({values})", est, lo, hi, n=2000,
                     null=1.96, null_label="the board mean", player="mcts_v2", unit="points",
                     component=f"tile {t} values")
-        return Candidate(f"meerkat_tile_fairness-tile_pay_excess_{t}-3p", "meerkat", "meerkat_tile_fairness", f,
-                         f"tile_pay_excess:{t}", 0.0, 3, dict(kw))
+        c = Candidate(f"meerkat_tile_fairness-tile_pay_excess_{t}-3p", "meerkat", "meerkat_tile_fairness", f,
+                      f"tile_pay_excess:{t}", 0.0, 3, dict(kw))
+        try:  # the lever's grid, as the report's find_candidates gives it
+            params, text, rule = game_levers("meerkat").lever("tile_pay_excess")(_components("meerkat"), str(t), f)
+        except Exception:  # noqa: BLE001 - a tile the rules state (6): only an "other" finding
+            return c
+        return replace(c, parameters=params, lever=text, rule_change=rule)
 
     twelve, six = tile(12, "11/6/3", 2.74, 2.60, 2.88), tile(6, "6/3", 1.50, 1.43, 1.57)
     for seed in args.seed or [0]:

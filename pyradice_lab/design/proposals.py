@@ -333,19 +333,21 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     name, _, arg = c.metric.partition(":")
     lever = levers.lever(name) if levers is not None else None
     kind = lever.report_kind if lever is not None else "pay"
-    if budget is None or (kind == "win" and budget == budget_for(c.game, c.players)):  # the game's own
-        budget = levers.budget_for(c.players, kind) if levers is not None else budget_for(c.game, c.players)
     report_player = get_game(c.game).report_player_at(c.players)
     policies = policies or report_player
-    ranges, own, search = (), 0, None
+    # a cheaper search player the game declares, the report player's verification judging its pick (a test's
+    # players: every game theirs); its own budget unless the caller gave another than the game's
+    search = levers.search_player if levers is not None and levers.search_player and policies == report_player \
+        else None
+    if budget is None or (search and budget == budget_for(c.game, c.players)):
+        budget = levers.budget_for(c.players, bool(search)) if levers is not None else budget_for(c.game, c.players)
+    ranges, own = (), 0
     finding_metric, finding_null = c.metric, c.target
     if kind == "win":  # the game says its finding's own metric is out of honest reach: the objective about winning
         from ._balance_finding import win_candidate
 
         c = win_candidate(c, lever, _components(c.game))
-        # a cheaper search player, the report player's verification judging its pick (a test's players: all)
-        search = levers.search_player if levers.search_player and policies == report_player else None
-    elif lever is not None:
+    elif lever is not None and not search:  # a cheap search plays the lever's grid alone (no joint search)
         ranges, own = lever.ranges_of(_components(c.game), c.players if lever.by_players else arg, c.finding)
     same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
             and dict(o.game_kwargs) == dict(c.game_kwargs)]
@@ -354,8 +356,11 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                           policies=policies, rng=(search_seed, widen_seed, check_seed), in_play=in_play,
                           fraction=levers.in_play_fraction if levers is not None else 0.5,
                           others=[(o.experiment, o.finding, o.metric, o.target) for o in same]
-                          # the objective about winning: the finding's own metric is guarded too (the mechanism)
-                          + ([(c.experiment, c.finding, finding_metric, finding_null)] if kind == "win" else []),
+                          # the objective about winning: the finding's own metric is guarded too (the mechanism);
+                          # the finding's own: its worth to winning is (a component made a trap)
+                          + ([(c.experiment, c.finding, finding_metric, finding_null)] if kind == "win" else
+                             [("worth to winning", _probe_finding(c, lever.win.format(arg=arg)),
+                               lever.win.format(arg=arg), 0.0)] if lever is not None and lever.win else []),
                           n_jobs=n_jobs,
                           backend=backend, scheduler=scheduler, cache_dir=cache_dir, search_policies=search)
     from ._balance_finding import kind_note
@@ -371,6 +376,13 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
         write_proposal(p, out_dir)
     p.seconds = time.perf_counter() - t0
     return p
+
+
+def _probe_finding(c: Candidate, metric: str):
+    """A finding claiming nothing about ``metric`` (its guard judges it by the packaged value's side of 0)."""
+    from ._balance_guards import _probe
+
+    return _probe(f"{metric}: the component's worth to winning (restricted play)", 0.0)
 
 
 def _others(sections, *, checks) -> list[Candidate]:
@@ -467,10 +479,10 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
     per = ", ".join(f"{g} {(budgets.get(g) or b).games:,}" for g, b in proposal_budgets().items())
     per += "".join(f", {g} at {p} players {b.games:,}" if g not in budgets else ""
                    for (g, p), b in player_budgets().items())
-    per += "".join(f", {g} for an objective about winning {lv.win_budget.games:,}"
-                   + (f" ({lv.win_budget.search:,} of them the search's, played by {lv.search_player})"
-                      if lv.search_player else "")
-                   for g, lv in _levered_games().items() if lv.win_budget is not None and g not in budgets)
+    per += "".join(f", {g} with its search played by {lv.search_player} {lv.search_budget.games:,} ("
+                   f"{lv.search_budget.search:,} of them the search's)"
+                   for g, lv in _levered_games().items() if lv.search_budget is not None and lv.search_player
+                   and g not in budgets)
     intro = (
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
         "sampled plausible component set, a balance run proposes new values for its component along the path of "

@@ -273,24 +273,24 @@ class GameLevers:
     ``in_play_fraction`` (a proposal is refused when the component's :attr:`Lever.in_play` metric falls below this
     fraction of its packaged value: the objective won by making the component unattractive).
 
-    A proposal targeting an objective about winning (:attr:`Lever.win`: restricted play, a win share's per-game
-    spread is about 0.8) needs far more games than one on the finding's own metric: ``win_budget`` (None: ``budget``)
-    gives them, and ``search_player`` (a cheaper player of the game, "" = none) plays its search, the report player
-    then judging the pick on fresh seeds (the verification and the guards)."""
+    Where the report player is too dear for a search that can pick right (a proposal needs thousands of games per
+    candidate when one step moves the metric by a few hundredths), ``search_player`` (a cheaper player of the
+    game, "" = none) plays the report's proposal searches, the report player then judging the pick on fresh seeds
+    (the verification and the guards), within ``search_budget`` (None: ``budget``)."""
 
     levers: Mapping[str, Lever]
     budget: ProposalBudget
     player_budgets: Mapping[int, ProposalBudget] = field(default_factory=dict)
     examples: Mapping[str, str] = field(default_factory=dict)
     in_play_fraction: float = 0.5
-    win_budget: ProposalBudget | None = None
+    search_budget: ProposalBudget | None = None
     search_player: str = ""
 
     def __post_init__(self):
         for name, lever in self.levers.items():
             if not isinstance(lever, Lever) or lever.metric != name:
                 raise ValueError(f"levers must map a metric name to its Lever, got {name!r}: {lever!r}")
-        for b in (self.budget, *self.player_budgets.values(), *([self.win_budget] if self.win_budget else [])):
+        for b in (self.budget, *self.player_budgets.values(), *([self.search_budget] if self.search_budget else [])):
             if not isinstance(b, ProposalBudget):
                 raise TypeError(f"budget must be a ProposalBudget, got {type(b).__name__}")
 
@@ -298,9 +298,9 @@ class GameLevers:
         """The lever of ``metric`` (``"name"`` or ``"name:argument"``), or None."""
         return self.levers.get(metric.partition(":")[0])
 
-    def budget_for(self, players: int, kind: str = "pay") -> ProposalBudget:
-        """The budget of one proposal at ``players`` players (:attr:`player_budgets`, else :attr:`budget`); ``kind
-        "win"``: :attr:`win_budget` when the game declares one."""
-        if kind == "win" and self.win_budget is not None:
-            return self.win_budget
+    def budget_for(self, players: int, cheap: bool = False) -> ProposalBudget:
+        """The budget of one proposal at ``players`` players (:attr:`player_budgets`, else :attr:`budget`); ``cheap``:
+        its search played by :attr:`search_player`, :attr:`search_budget` when the game declares one."""
+        if cheap and self.search_budget is not None:
+            return self.search_budget
         return self.player_budgets.get(int(players), self.budget)

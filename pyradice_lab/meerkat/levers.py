@@ -5,9 +5,11 @@
 values: its high value up to :data:`TILE_STEPS` points towards the board mean, the lower values by the components
 file's reconstruction rule; a tile whose values the rules state (tile 6's 6/3) is not a lever.
 
-The report's proposals for these findings target the tile's worth to winning (``commit_win_excess:<tile> = 0``,
-``report_kind="win"``), the lever's values tried both ways, for the reason :data:`REPORT_WHY` states with its numbers;
-``balance --finding`` keeps the finding's own metric unless ``--objective-kind win`` asks.
+Under strong play a tile's level hardly moves its pay per piece (the players commit in proportion), what the
+places below the majority pay does: the lever also moves the lower values with the high value kept
+(:func:`_lower_places`), and the report's proposals search with ``expectimax`` (``LEVERS.search_player``), the
+report player verifying the pick; ``balance --finding ID --objective-kind win`` targets the tile's worth to winning
+over :func:`tile_win_values`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from ..engine.levers import GameLevers, Lever, NoLever, ProposalBudget, Range, c
 if TYPE_CHECKING:  # pragma: no cover - the type only: the CLI reads the examples without numpy
     from ..engine.findings import Finding
 
-__all__ = ["LEVERS", "TILE_STEPS", "TILE_REACH", "REPORT_WHY", "tile_values", "tile_win_values", "tile_ranges"]
+__all__ = ["LEVERS", "TILE_STEPS", "TILE_REACH", "tile_values", "tile_win_values", "tile_ranges"]
 
 #: steps of a tile's high value a proposal tries, towards the board mean (one point each)
 TILE_STEPS = 4
@@ -47,9 +49,30 @@ def tile_values(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
                                    [high, int(round(high / 2)), max(2, int(round(high / 4)))])
         if vals not in choices:
             choices.append(vals)
+    lower = [v for v in _lower_places(now, step) if v not in choices]
     shown = "/".join(map(str, now))
-    return ({path: choices}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
-            f"{TILE_STEPS}, lower values by the reconstruction rule", False)
+    return ({path: choices + lower}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
+            f"{TILE_STEPS}, lower values by the reconstruction rule; or the lower values {'down' if step < 0 else 'up'}"
+            f" one point of the {'middle' if len(now) == 3 else 'low'} value a step, the high value kept "
+            f"({len(lower)} candidates)", False)
+
+
+def _lower_places(now: list[int], step: int) -> list[list[int]]:
+    """What the places below the majority pay, moved towards the board mean with the high value kept: the second
+    place's value one point a step (down to 1, or up to the high value), a three-place tile's third place in
+    proportion (``round(low * middle' / middle)``, at least 1, at most the middle).  Under strong play these move a
+    tile's pay per piece where its level does not (the players keep committing for the majority): tile 12 at
+    11/2/1 pays the board mean under ``mcts_v2`` (docs/guide/designer.md, "Tile 12: which objective, which
+    lever")."""
+    out = []
+    for k in range(1, now[0] + 1):
+        mid = now[1] + step * k
+        if not 1 <= mid <= now[0]:
+            break
+        vals = [now[0], mid] if len(now) == 2 else \
+            [now[0], mid, min(mid, max(1, int(round(now[2] * mid / now[1]))))]
+        out.append(vals)
+    return out
 
 
 def tile_win_values(comp, arg: str, f: Finding) -> tuple[dict, str]:
@@ -113,16 +136,6 @@ def tile_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
     return own + near, len(own)
 
 
-#: why the report's tile proposals target the tile's worth to winning, not its pay per piece (measured:
-#: experiments/research/meerkat_tile_levers.py, docs/guide/designer.md "Tile 12: which objective, which lever")
-REPORT_WHY = (
-    "a tile's pay per piece committed does not follow its values under strong play, the players commit in "
-    "proportion (tile 12 at 11/6/3, 9/5/2, 8/4/2, 7/4/2 under mcts_v2: +0.84, +0.84, +0.79, +0.90 above the board "
-    "mean, its meerkats 6.4 -> 3.6 a game); it falls only when the lower places pay less (11/2/1 under expectimax: "
-    "-0.09), and then committing to the tile is worth less to winning than the others' mean (-0.12 [-0.15, -0.08]): "
-    "the pay objective is met only by making the tile a trap. What a designer means by a tile that overpays is "
-    "that committing to it wins more often than committing elsewhere: commit_win_excess")
-
 #: the games of one proposal under the report player (mcts, 0.02-0.08 CPU s per game)
 LEVERS = GameLevers(
     levers={"tile_pay_excess": Lever(
@@ -131,13 +144,12 @@ LEVERS = GameLevers(
         "values by the reconstruction rule; tiles the rules state are kept; joint search: each of the tile's values "
         f"by 1 (high up to {TILE_REACH} above its own, every value highest first), then the neighbouring tiles' high "
         "values", axes=tile_ranges, in_play="meerkats_on_tile:{arg}", win="commit_win_excess:{arg}",
-        report_kind="win", report_why=REPORT_WHY, win_grid=tile_win_values)},
+        win_grid=tile_win_values)},
     budget=ProposalBudget(search=240, first=24, verify=120, recheck=100),
-    # the report's win objective: the search by expectimax (about 4 ms a restricted game: tile 12's 15 candidates
-    # halved from 150 games each to the last two at 1,200 more), the pick verified by the report player on 2 x 400
-    # fresh games (a win share's per-game spread is about 0.75: +-0.07, enough to tell the packaged tile 12's +0.11
-    # from 0)
-    win_budget=ProposalBudget(search=9600, first=150, verify=400, recheck=100),
+    # the report's proposals: the search by expectimax (about 4 ms a game: tile 12's 10 candidates halved from 200
+    # games each to 3 at 1,400), the pick verified by the report player on 2 x 300 fresh games (+-0.09 on the pay)
+    # and guarded on 2 x 100, its worth to winning (restricted play) among the guards
+    search_budget=ProposalBudget(search=6000, first=200, verify=300, recheck=100),
     search_player="expectimax",
     examples={"balance": "--param 'tile.12.values=[[10,5,2],[9,5,2],[8,4,2]]' --objective 'tile_pay_excess:* = 0'",
               "robustness": "'hazards_per_game > 0' --variant 'blue.move.copies=3' --players 3"},
