@@ -10,10 +10,17 @@ from the packaged tiles: tile 12's pay excess, the meerkats on tile 12 a game (t
 player's win share, (``--others``) the pay excess of every other tile, and (``--win``; ``--win-only``: nothing else)
 ``commit_win_excess:12`` on its restricted-play games.
 
-Usage (the designer guide's numbers)::
+Usage (the designer guide's numbers; ``R=experiments/research/meerkat_tile_levers.py``)::
 
-    python experiments/research/meerkat_tile_levers.py probe --policies expectimax --games 1000 --seed 2026 \\
-        "12=10/5/3" "12=8/4/2" "12=6/3/2" "12=8/4/0" "12=11/6/0"
+    python $R probe --policies expectimax --games 2000 --seed 2026 --win "12=11/5/2" "12=11/4/2" "12=11/4/1" \
+        "12=11/3/2" "12=11/3/1" "12=11/2/1" "12=10/4/1" "12=10/3/1" "12=9/4/2" "12=9/3/1" "12=8/4/2" "12=8/3/1" \
+        "12=7/3/1"
+    python $R probe --policies expectimax --games 2000 --seed 2026 "12=11/6/0" "12=11/0/0" "12=6/0/0" "12=3/0/0" \
+        "12=2/1/0" "12=11/3/1" "12=8/4/0 11=9/5/0 10=8/4/0 9=7/4/0" "12=6/3/0 11=7/4/0" "12=30/15/8"
+    python $R probe --policies mcts_v2 --games 500 --seed 2026 --win "12=11/5/2" "12=11/4/2" "12=10/5/2" "12=11/3/1"
+    python $R probe --policies mcts_v2 --games 500 --seed 2026 --win "12=11/2/1" "12=11/2/2"
+    python $R probe --recheck --others --win --policies mcts_v2 --games 400 --seed 2026 "12=9/5/2" "12=8/4/2" \
+        "12=7/4/2"
 """
 
 from __future__ import annotations
