@@ -575,6 +575,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/raft/expectation.py", "            for j in range(n_node):\n                below[j] = 0.0",
              "            below[:] = 0.0",
              ("tests/test_bench_first_use.py", "-k", "no_slice_fills")),
+    Mutation("aot-any-types", "a built entry runs its build for any argument types (a short tuple crashes it)",
+             "pyradice_lab/engine/aot.py", "                if argtypes == types:", "                if True:",
+             ("tests/test_aot.py", "-k", "recorded_types")),
+    Mutation("aot-stale-build", "a build is loaded whatever sources it was built from",
+             "pyradice_lab/engine/aot.py", "    name = module_name(module, key(module))\n    suffix",
+             "    name = next((p.name.split('.')[0] for d in aot_dirs() for p in d.glob(module_name(module, '') + '*.json')),"
+             " module_name(module, key(module)))\n    suffix",
+             ("tests/test_aot.py", "-k", "other_sources")),
+
 )
 
 
