@@ -69,8 +69,10 @@ def test_raft_refines_a_card_point_at_a_time_before_whole_groups():
     _, base, (ranges, own) = _ranges("raft", "boat_pay_excess", "3", -0.3)
     fine = [r for r in ranges[:own] if "of the" in r.label]
     assert [len(r.paths) for r in fine] == [1, 2, 1, 2, 3, 4, 5, 1, 2]           # 3 at 2, 6 at 3, 3 at 4
-    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3                   # then the 3 whole groups
+    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3 + 1    # then the 3 whole groups, the size
     assert fine[0].label == "card 22 points (1 of the 3 at 2)" and fine[0].text().endswith("1..5")
+    # the whole sizes (tests/test_raft_size_levers.py) aside, the refinement is a card-point at a time
+    ranges, own = [r for r in ranges if r.kind != "steps"], own - 1
     cands = joint_candidates(base, ranges, own=own, max_candidates=19)
     moved = [sum(abs(c[p] - base.get(p)) for p in c) for c in cands]
     assert moved[0] == 0 and len(cands) == 19
@@ -255,7 +257,8 @@ def test_a_joint_search_names_a_group_of_single_card_ranges_once():
     # the first k cards of a group moved together, k = 1..5, named once by the widest; then the whole groups
     assert "cards 34-38 points (the first 1 to 5 of the 6 at 4) 1..7" in text
     assert "the 4-slot lifeboats (3 cards at 6) 3..9" in text
-    assert "card 34 points" not in text and len(ranges) == 18 and text.count(";") == 9 - 1   # 18 ranges, 9 parts
+    assert "every 4-slot lifeboat (15 cards: 6 at 4, 6 at 5, 3 at 6), a card-point a step -45..45" in text
+    assert "card 34 points" not in text and len(ranges) == 21 and text.count(";") == 12 - 1  # 21 ranges, 12 parts
     assert ranges_text(ranges[-1:]) == ranges[-1].text()                    # one range: as it is
     notes = _tries_notes([{"values": {f"card.{i}.points": 3 for i in range(7, 13)}, "passed": False,
                            "why": "moved further from 0"},
