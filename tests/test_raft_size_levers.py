@@ -85,8 +85,8 @@ def test_the_ranges_contain_the_candidate_that_met_the_2slot_objective():
 
 def test_the_joint_search_shifts_another_size_toward_the_target_while_the_own_moves_part_of_a_lap():
     """From the report's grid pick (every 2-slot card +1 point, still under 0), the first 8 candidates (the report's
-    joint search) include every 4-slot card one point down with 3 more 2-slot card-points (the cheapest 2-slot
-    cards first), and the 4-slot farthest from the finding's size comes first among the other sizes."""
+    joint search) are every 4-slot card one point down with 1, 3, 4, ... more 2-slot card-points (the cheapest
+    2-slot cards first): the 4-slot, farthest from the finding's size, comes first among the other sizes."""
     base = _base()
     ranges, own = _ranges("2")
     start = base.replace({f"card.{i}.points": base.get(f"card.{i}.points") + 1 for i in range(1, 13)})
@@ -98,7 +98,7 @@ def test_the_joint_search_shifts_another_size_toward_the_target_while_the_own_mo
     want = {**{f"card.{i}.points": 1 for i in (*range(1, 7), 10, 11, 12)},
             **{f"card.{i}.points": 2 for i in (7, 8, 9)}, **{f"card.{i}.points": -1 for i in range(25, 40)}}
     assert want in [moved(c) for c in cands]
-    assert moved(cands[1]) == {**{f"card.{i}.points": 1 for i in range(1, 13)},
+    assert moved(cands[1]) == {**{f"card.{i}.points": 1 for i in range(1, 13)}, "card.7.points": 2,
                                **{f"card.{i}.points": -1 for i in range(25, 40)}}   # the 4-slot a lap, first
     # the target below: the other sizes go up first
     down = joint_candidates(base, ranges, own=own, start_comp=start, max_candidates=8, toward=-1)

@@ -70,25 +70,24 @@ def whole_moves(ranges: Sequence, start: Sequence[int], own: int, toward: int = 
     """The points that move whole laps of the ``"steps"`` ranges (every card of a size one point), first in a joint
     search, around ``start``:
 
-    1. each such range one lap alone toward the target, the neighbours' first (``toward``: +1 the target lies
-       above the start's metric, -1 below, 0 unknown: then up; with each range's ``effect``);
-    2. a neighbour one lap toward the target with the finding's own such range moved 1/8, 2/8, ... 7/8 of its lap
-       (at least a card-point), toward the target first, then the other way, the neighbours in
-       their order: one size shifted one way while the finding's own size moves the other way, or further, by
-       part of a lap;
-    3. each such range one lap away from the target;
-    4. two such ranges a lap each in opposite directions (one size up, another down).
+    1. a neighbour (a range after the first ``own``) one lap toward the target (``toward``: +1 the target lies
+       above the start's metric, -1 below, 0 unknown: then up; with each range's ``effect``) with the finding's own
+       such range moved 1/8, 2/8, ... 7/8 of its lap (at least a card-point) toward the target: one size shifted
+       one way while the finding's own size moves further, a ladder of fine steps around the neighbour's lap, the
+       neighbours in their order;
+    2. each such range one lap alone toward the target, the neighbours first;
+    3. the ladders of 1. with the own range moved the other way;
+    4. each such range one lap away from the target;
+    5. two such ranges a lap each in opposite directions (one size up, another down).
 
     >>> from pyradice_lab.engine.levers import Range
     >>> own = Range("a,b,c,d", -4, 8, kind="steps", effect=1)
     >>> near = Range("e,f", -2, 6, kind="steps", effect=-1)
-    >>> whole_moves([own, near], (0, 0), 1, toward=1)[:5]
-    [(0, -2), (4, 0), (1, -2), (2, -2), (3, -2)]
-    >>> whole_moves([own, near], (0, 0), 1, toward=1)[5:]
-    [(-1, -2), (-2, -2), (-3, -2), (0, 2), (-4, 0), (4, -2), (-4, 2)]
+    >>> whole_moves([own, near], (0, 0), 1, toward=1)
+    [(1, -2), (2, -2), (3, -2), (0, -2), (4, 0), (-1, -2), (-2, -2), (-3, -2), (0, 2), (-4, 0), (4, -2), (-4, 2)]
     >>> third = Range("g,h", -2, 6, kind="steps", effect=-1)
-    >>> whole_moves([own, near, third], (0, 0, 0), 1, toward=1)[3:6]
-    [(1, -2, 0), (2, -2, 0), (3, -2, 0)]
+    >>> whole_moves([own, near, third], (0, 0, 0), 1, toward=1)[:6]
+    [(1, -2, 0), (2, -2, 0), (3, -2, 0), (1, 0, -2), (2, 0, -2), (3, 0, -2)]
     """
     wholes = [i for i, r in enumerate(ranges) if r.kind == "steps"]
     fits = [lambda v, r=r: r.low <= v <= r.high for r in ranges]
@@ -104,16 +103,21 @@ def whole_moves(ranges: Sequence, start: Sequence[int], own: int, toward: int = 
             out.append(tuple(p))
 
     order = sorted(wholes, key=lambda i: (i < own, i))           # the neighbours first
+    mine = [i for i in wholes if i < own]
+
+    def ladder(j, away):  # neighbour j a lap toward the target, the own sizes 1/8 .. 7/8 of a lap
+        dj = _sides(ranges[j], toward)[0]
+        for q in range(1, 8):
+            for i in mine:
+                di = _sides(ranges[i], toward)[away]
+                add([(j, start[j] + dj * ranges[j].lap), (i, start[i] + di * max(1, ranges[i].lap * q // 8))])
+
+    for j in (j for j in wholes if j >= own):
+        ladder(j, 0)
     for i in order:
         add([(i, start[i] + _sides(ranges[i], toward)[0] * ranges[i].lap)])
-    mine = [i for i in wholes if i < own]
     for j in (j for j in wholes if j >= own):
-        for away in (0, 1):
-            for q in range(1, 8):
-                dj = _sides(ranges[j], toward)[0]
-                for i in mine:
-                    di = _sides(ranges[i], toward)[away]
-                    add([(j, start[j] + dj * ranges[j].lap), (i, start[i] + di * max(1, ranges[i].lap * q // 8))])
+        ladder(j, 1)
     for i in order:
         add([(i, start[i] + _sides(ranges[i], toward)[1] * ranges[i].lap)])
     for i, j in itertools.combinations(wholes, 2):
