@@ -29,6 +29,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--game", required=True)
     p.add_argument("--metric", action="append", required=True, help="a finding's metric (e.g. boat_pay_excess:2)")
     p.add_argument("--seed", type=int, action="append", help="the report's seed (repeatable; default 0)")
+    p.add_argument("--history", action="store_true", help="print the kept search's history (estimates per round)")
     args = p.parse_args(argv)
 
     from pyradice_lab.design._balance_finding import finding_candidate, findings_of
@@ -65,6 +66,11 @@ def main(argv: list[str]) -> int:
             print("    proposal:", assignments_text((q, r.components.get(q)) for q in changed_paths(r.components)))
             for n in r.notes:
                 print("   ", n[:600], flush=True)
+            if args.history and getattr(r, "history", None) is not None:
+                h = r.history
+                moved = [c for c in h.columns if c not in ("round", "games", "estimate", "se", "distance")
+                         and not c.startswith("estimate[") and h[c].astype(str).nunique() > 1]
+                print(h[["round", "games", "estimate", "se", *moved]].to_string(max_colwidth=12), flush=True)
     return 0
 
 
