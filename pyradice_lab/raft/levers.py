@@ -1,7 +1,9 @@
 """Rocking Raft's balance levers (the game contract's ``levers`` part, :class:`~pyradice_lab.engine.levers.GameLevers`).
 
 ``boat_pay_excess:<size>`` (the lifeboats of one size pay more or less per own turn held than the deck) moves
-the points of every reconstructed lifeboat of that size, one group per packaged point value, one point each way.
+the points of every reconstructed lifeboat of that size, one group per packaged point value, one point each way;
+its joint search (:func:`boat_ranges`) adds finer steps (the first cards of a group) and whole sizes
+(:func:`size_range`: every lifeboat of a size a card-point a step, the size's own and every other).
 """
 
 from __future__ import annotations
