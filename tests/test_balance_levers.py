@@ -108,6 +108,29 @@ def test_the_guard_refuses_a_degenerate_candidate():
     assert ok.iloc[0]["passed"] and ok["passed"].all()
 
 
+def test_a_finding_carried_across_its_null_to_further_from_it_is_made_worse():
+    """Rocking Raft's 4-slot proposal once passed the guards while the 3-slot pay went -0.29 -> +1.11: moved to
+    the other side of 0, further from it than before. The guard refuses that; a move past 0 to nearer it passes."""
+    from types import SimpleNamespace as D
+
+    from pyradice_lab.design._balance_guards import guard_table
+    from pyradice_lab.design.proposals import Recheck, made_worse
+
+    def est(v):
+        return D(value=v, ci_low=v - 0.05, ci_high=v + 0.05)
+
+    def row(after):
+        d = est(after + 0.29)
+        return Recheck("raft_card_fairness", "3-slot", "boat_pay_excess:3", 0.0, est(-0.29), est(after), d,
+                       made_worse(-1, -0.29, 0.0, d))
+
+    table = guard_table([row(1.11), row(0.1), row(-0.6)], in_play="", fraction=0.5, players=3)
+    assert list(table["passed"]) == [False, True, False]
+    assert table["why"][0].startswith("REFUSED: carried across 0 to further from it than before")
+    assert table["why"][2].startswith("REFUSED: moved further from 0")
+    assert not made_worse(1, 0.3, 0.0, D(ci_low=-0.7, ci_high=-0.5))      # 0.3 -> -0.3: as far, not further
+
+
 # ------------------------------------------------------------------------------------------------ the search
 def test_the_search_meets_a_known_reachable_objective_in_9_of_10_seeds(monkeypatch):
     """A synthetic noisy objective with common random numbers: each game's value is 0.5 + 0.02 * (first deal - 26)
