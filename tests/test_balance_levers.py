@@ -235,20 +235,24 @@ def test_a_candidate_the_guards_refuse_is_reported_and_the_next_best_that_passes
     sizes = Sizes(400, 200, 0, 0, 100, 40)
     res, played = propose("purramid", _deal_candidate(), sizes=sizes, policies="greedy", rng=3,
                           in_play="tiles_per_turn", fraction=0.5)
-    first, second = res.tries[:2]
+    first, refused, second = res.tries
     assert first["values"] == {"deal_2p.value": [25, 26]} and first["passed"] is False
     assert first["why"].startswith("out of play")
-    # the next-best of the search's ranking, one tile from the refused pick, passes and is the proposal
-    assert second["passed"] and second["values"]["deal_2p.value"] in ([26, 25], [24, 27])
-    assert res.values == second["values"] and res.guarded and len(res.tries) == 2
+    # the next-best of the search's ranking, one tile from the refused pick (24/27), takes the start player's
+    # share from the packaged 0.498 to 0.458, across 1/2 to further from it: the start player's guard refuses it
+    assert refused["values"] == {"deal_2p.value": [24, 27]} and refused["passed"] is False
+    assert refused["why"].startswith("carried across 0.5 to further from it than before")
+    # the one after it passes and is the proposal
+    assert second["passed"] and second["values"]["deal_2p.value"] == [27, 24]
+    assert res.values == second["values"] and res.guarded
     assert res.components.get("deal_2p.value") == second["values"]["deal_2p.value"]
     # its objective is measured on the guards' paired run (fresh games), and the file's header says all of it
     assert res.verify_games == 100 and res.objectives.iloc[0]["metric"] == "start_player_win"
     head = "\n".join(res.header())
     assert "candidate 1 of the search's ranking (deal_2p.value = [25, 26]): REFUSED: out of play" in head
     assert "next-best candidate that passes" in head and "passes the guards" in head
-    # the games: the search, its verification, and two paired runs of the guards
-    assert played == res.games_used + 2 * 200 + 2 * 2 * 100
+    # the games: the search, its verification, and three paired runs of the guards
+    assert played == res.games_used + 2 * 200 + 3 * 2 * 100
 
 
 def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatch):
