@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 MUTATE_ARGS ?=
 JOBS ?= 2
 
-.PHONY: report test bench bench-first-use lint venv clean mutate docs docs-test
+.PHONY: report test bench bench-first-use lint venv clean mutate docs docs-test compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 venv: $(VENV)/.installed
 
-report: $(VENV)/.installed
+# build ahead of time what each game's first simulate_games and advise compile (pyradice_lab/_aot/): about a minute
+# after the sources changed, a second when they did not; without a C compiler the first calls compile as before
+compile: $(VENV)/.installed
+	-$(BIN)/pyradice-lab compile
+
+report: $(VENV)/.installed compile
 	$(BIN)/pyradice-lab report --out $(REPORT_OUT) $(if $(QUICK),--quick) --jobs $(JOBS) $(REPORT_ARGS)
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev compile
 	$(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
@@ -55,7 +60,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) reports/*.pdf reports/bench.csv .pytest_cache docs/_build docs/api/generated docs/gallery docs/gallery_src docs/notebooks/pages docs/sg_execution_times.rst
+	rm -rf $(VENV) pyradice_lab/_aot reports/*.pdf reports/bench.csv .pytest_cache docs/_build docs/api/generated docs/gallery docs/gallery_src docs/notebooks/pages docs/sg_execution_times.rst
 
 # realistic bugs introduced one at a time into a temporary copy must each make the relevant tests fail
 # (tests/mutate.py; tens of minutes, not part of `make test`): MUTATE_ARGS="--only sweep-seeding" for one

@@ -24,7 +24,7 @@ target, ok) and writes it to ``reports/bench.csv``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -414,7 +414,37 @@ def _first_advise_case(game: str) -> BenchCase:
         return Measured(1, r["cpu"], r["peak_mb"])
 
     return BenchCase(f"{game} first advise (turn {FIRST_ADVISE['turn']} of seed {FIRST_ADVISE['seed']}), empty "
-                     "numba cache", "calls", run, max_seconds=3.0, cpu=True, game=game, repeat=1)
+                     f"numba cache{_built_note(game, bench_plan(game))}", "calls", run, max_seconds=3.0, cpu=True,
+                     game=game, repeat=1)
+
+
+def _built_note(game: str, plan) -> str:
+    """What a first-use row of ``game`` runs besides numba: the ahead-of-time build (``pyradice-lab compile``,
+    :mod:`.engine.aot`) when the game declares one, present for the current sources or not."""
+    if plan is None or not plan.ahead_of_time:
+        return ""
+    from ._bench_compile import is_built
+
+    return ", ahead-of-time build" if is_built(game) else ", no ahead-of-time build (run pyradice-lab compile)"
+
+
+class _LazyDoc:
+    """The first-advise position of a game, made when the row runs (untimed), not when the rows are listed."""
+
+    def __init__(self, game: str):
+        self.game = game
+
+
+def _without_build(target: str, **kwargs) -> Callable[[], Measured]:
+    """:func:`cold_start` with the ahead-of-time builds switched off (``PYRADICE_LAB_AOT=0``): numba alone."""
+    from .engine.aot import AOT_ENV
+
+    def run() -> Measured:
+        kw = {k: (position_doc(v.game) if isinstance(v, _LazyDoc) else v) for k, v in kwargs.items()}
+        r = fresh_process(target, kw, empty_numba_cache=True, env={AOT_ENV: "0"})
+        return Measured(1, r["cpu"], r["peak_mb"])
+
+    return run
 
 
 def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
@@ -493,9 +523,18 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
         if rows is None:
             continue
         target = f"{known[g].package}:simulate_games"
-        cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache", "calls",
+        built = _built_note(g, rows)
+        cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache{built}", "calls",
                                cold_start(target, n_games=100, rng=0, **rows.first_call),
                                max_seconds=3.0, cpu=True, game=g, repeat=1))
+        if rows.ahead_of_time and not quick:   # the same first calls as numba alone makes them (no target)
+            cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache, no ahead-of-time "
+                                   "build", "calls", _without_build(target, n_games=100, rng=0, **rows.first_call),
+                                   cpu=True, game=g, repeat=1))
+            if known[g].part("advise", None) is not None and known[g].part("position_from_game", None) is not None:
+                cases.append(BenchCase(f"{g} first advise, empty numba cache, no ahead-of-time build", "calls",
+                                       _without_build("pyradice_lab.bench:first_advise", game=g,
+                                                      doc=_LazyDoc(g)), cpu=True, game=g, repeat=1))
         if not quick:
             cases.append(BenchCase(f"{g} first simulate_games(100 games) of a later process (numba cache filled)",
                                    "calls", warm_start(target, n_games=100, rng=0, **rows.first_call),

@@ -69,8 +69,10 @@ def test_raft_refines_a_card_point_at_a_time_before_whole_groups():
     _, base, (ranges, own) = _ranges("raft", "boat_pay_excess", "3", -0.3)
     fine = [r for r in ranges[:own] if "of the" in r.label]
     assert [len(r.paths) for r in fine] == [1, 2, 1, 2, 3, 4, 5, 1, 2]           # 3 at 2, 6 at 3, 3 at 4
-    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3                   # then the 3 whole groups
+    assert list(ranges[:len(fine)]) == fine and own == len(fine) + 3 + 1    # then the 3 whole groups, the size
     assert fine[0].label == "card 22 points (1 of the 3 at 2)" and fine[0].text().endswith("1..5")
+    # the whole sizes (tests/test_raft_size_levers.py) aside, the refinement is a card-point at a time
+    ranges, own = [r for r in ranges if r.kind != "steps"], own - 1
     cands = joint_candidates(base, ranges, own=own, max_candidates=19)
     moved = [sum(abs(c[p] - base.get(p)) for p in c) for c in cands]
     assert moved[0] == 0 and len(cands) == 19
@@ -104,6 +106,29 @@ def test_the_guard_refuses_a_degenerate_candidate():
     assert list(bad["guard"]) == ["in play", "start player"]
     ok = run_guards("meerkat", base, base.replace({"tile.9.values": [8, 4, 2]}), **kw)
     assert ok.iloc[0]["passed"] and ok["passed"].all()
+
+
+def test_a_finding_carried_across_its_null_to_further_from_it_is_made_worse():
+    """Rocking Raft's 4-slot proposal once passed the guards while the 3-slot pay went -0.29 -> +1.11: moved to
+    the other side of 0, further from it than before. The guard refuses that; a move past 0 to nearer it passes."""
+    from types import SimpleNamespace as D
+
+    from pyradice_lab.design._balance_guards import guard_table
+    from pyradice_lab.design.proposals import Recheck, made_worse
+
+    def est(v):
+        return D(value=v, ci_low=v - 0.05, ci_high=v + 0.05)
+
+    def row(after):
+        d = est(after + 0.29)
+        return Recheck("raft_card_fairness", "3-slot", "boat_pay_excess:3", 0.0, est(-0.29), est(after), d,
+                       made_worse(-1, -0.29, 0.0, d))
+
+    table = guard_table([row(1.11), row(0.1), row(-0.6)], in_play="", fraction=0.5, players=3)
+    assert list(table["passed"]) == [False, True, False]
+    assert table["why"][0].startswith("REFUSED: carried across 0 to further from it than before")
+    assert table["why"][2].startswith("REFUSED: moved further from 0")
+    assert not made_worse(1, 0.3, 0.0, D(ci_low=-0.7, ci_high=-0.5))      # 0.3 -> -0.3: as far, not further
 
 
 # ------------------------------------------------------------------------------------------------ the search
@@ -210,20 +235,24 @@ def test_a_candidate_the_guards_refuse_is_reported_and_the_next_best_that_passes
     sizes = Sizes(400, 200, 0, 0, 100, 40)
     res, played = propose("purramid", _deal_candidate(), sizes=sizes, policies="greedy", rng=3,
                           in_play="tiles_per_turn", fraction=0.5)
-    first, second = res.tries[:2]
+    first, refused, second = res.tries
     assert first["values"] == {"deal_2p.value": [25, 26]} and first["passed"] is False
     assert first["why"].startswith("out of play")
-    # the next-best of the search's ranking, one tile from the refused pick, passes and is the proposal
-    assert second["passed"] and second["values"]["deal_2p.value"] in ([26, 25], [24, 27])
-    assert res.values == second["values"] and res.guarded and len(res.tries) == 2
+    # the next-best of the search's ranking, one tile from the refused pick (24/27), takes the start player's
+    # share from the packaged 0.498 to 0.458, across 1/2 to further from it: the start player's guard refuses it
+    assert refused["values"] == {"deal_2p.value": [24, 27]} and refused["passed"] is False
+    assert refused["why"].startswith("carried across 0.5 to further from it than before")
+    # the one after it passes and is the proposal
+    assert second["passed"] and second["values"]["deal_2p.value"] == [27, 24]
+    assert res.values == second["values"] and res.guarded
     assert res.components.get("deal_2p.value") == second["values"]["deal_2p.value"]
     # its objective is measured on the guards' paired run (fresh games), and the file's header says all of it
     assert res.verify_games == 100 and res.objectives.iloc[0]["metric"] == "start_player_win"
     head = "\n".join(res.header())
     assert "candidate 1 of the search's ranking (deal_2p.value = [25, 26]): REFUSED: out of play" in head
     assert "next-best candidate that passes" in head and "passes the guards" in head
-    # the games: the search, its verification, and two paired runs of the guards
-    assert played == res.games_used + 2 * 200 + 2 * 2 * 100
+    # the games: the search, its verification, and three paired runs of the guards
+    assert played == res.games_used + 2 * 200 + 3 * 2 * 100
 
 
 def test_the_next_best_candidates_stop_at_three_and_within_the_budget(monkeypatch):
@@ -255,7 +284,8 @@ def test_a_joint_search_names_a_group_of_single_card_ranges_once():
     # the first k cards of a group moved together, k = 1..5, named once by the widest; then the whole groups
     assert "cards 34-38 points (the first 1 to 5 of the 6 at 4) 1..7" in text
     assert "the 4-slot lifeboats (3 cards at 6) 3..9" in text
-    assert "card 34 points" not in text and len(ranges) == 18 and text.count(";") == 9 - 1   # 18 ranges, 9 parts
+    assert "every 4-slot lifeboat (15 cards: 6 at 4, 6 at 5, 3 at 6), a card-point a step -45..45" in text
+    assert "card 34 points" not in text and len(ranges) == 21 and text.count(";") == 12 - 1  # 21 ranges, 12 parts
     assert ranges_text(ranges[-1:]) == ranges[-1].text()                    # one range: as it is
     notes = _tries_notes([{"values": {f"card.{i}.points": 3 for i in range(7, 13)}, "passed": False,
                            "why": "moved further from 0"},

@@ -171,9 +171,10 @@ def test_a_chunked_request_body_is_bounded_like_a_declared_one(app):
 
 # ------------------------------------------------------------------------------------------ stopping
 def _start_serve(port, cache):
-    # an empty numba cache: the warm-up and the first solve compile (as on a first start), so a solve is in
-    # flight for long
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]), NUMBA_CACHE_DIR=str(cache))
+    # an empty numba cache and no ahead-of-time builds (engine/aot.py): the warm-up and the first solve compile
+    # (as on a first start without `pyradice-lab compile`), so a solve is in flight for long
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]), NUMBA_CACHE_DIR=str(cache),
+               PYRADICE_LAB_AOT="0")
     exe = Path(sys.executable).with_name("pyradice-lab")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "pyradice_lab.cli"]
     return subprocess.Popen([*cmd, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,

@@ -400,7 +400,12 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
     base = type(first.components).FORMAT.coerce(kw.get("components"))
     # as many candidates as leave two halving rounds of the first round's size in the budget
     most = REFINE_CANDIDATES if final_games else max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
-    cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most))
+    # the side of the target from the first search's verified pick: moves toward it are tried first
+    after = getattr(first, "after", None)
+    gap = (float(cand.target) - float(after.value)) if after is not None else 0.0
+    toward = (gap > 0) - (gap < 0)
+    cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most),
+                             toward=toward)
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + ranges_text(ranges) + ")")
     if len(cands) < 2:

@@ -9,9 +9,10 @@ same fresh seeds, common random numbers) measures
   lifeboats of the size completed per game): the proposal must keep it at or above ``fraction`` (the game's
   ``LEVERS.in_play_fraction``, 0.5 unless it says otherwise) of its packaged value;
 - **start player**: the start player's win share must not move further from the fair share 1/p (its paired
-  difference's 95% interval excluding 0 on the side it already lies);
+  difference's 95% interval excluding 0 on the side it already lies, or beyond twice its distance the other way);
 - **other findings**: every other component finding of the game measured in the same games must not be made
-  worse (the report's re-check rule).
+  worse (the report's re-check rule, :func:`pyradice_lab.design.proposals.made_worse`: further from its null on
+  its side, or carried across the null to further from it than before).
 """
 
 from __future__ import annotations
@@ -46,8 +47,10 @@ def guard_table(rows, *, in_play: str, fraction: float, players: int) -> pd.Data
         else:
             passed = not x.worse
             guard = "start player" if x.experiment == "guard" else f"other finding ({x.experiment})"
+            crossed = (x.before.value - x.null) * (x.after.value - x.null) < 0
             why = ("not worse" if passed else
-                   f"REFUSED: moved further from {x.null:.4g}, paired difference {d.value:+.3g} "
+                   f"REFUSED: {'carried across' if crossed else 'moved further from'} {x.null:.4g}"
+                   f"{' to further from it than before' if crossed else ''}, paired difference {d.value:+.3g} "
                    f"[{d.ci_low:+.3g}, {d.ci_high:+.3g}]")
         out.append({"guard": guard, "metric": x.metric, "before": x.before.value, "before_ci_low": x.before.ci_low,
                     "before_ci_high": x.before.ci_high, "after": x.after.value, "after_ci_low": x.after.ci_low,

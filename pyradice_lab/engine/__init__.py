@@ -20,6 +20,7 @@
 - :mod:`~pyradice_lab.engine.levers`: the balance levers a game declares (:class:`~pyradice_lab.engine.levers.GameLevers`).
 - :mod:`~pyradice_lab.engine.benchcase`: one benchmark row (:class:`BenchCase`) for the games' bench modules.
 - :mod:`~pyradice_lab.engine.plan`: a game's report plan and bench plan (the types of its ``plan.py``).
+- :mod:`~pyradice_lab.engine.aot`: ahead-of-time builds of what first calls compile (``pyradice-lab compile``).
 - :mod:`~pyradice_lab.engine.reportplayers`: a game's report player per player count and the ladder that chose it
   (the type of its ``strength.py``).
 - private: ``_jit`` (numba with a pure-Python fallback), ``_sources`` (code fingerprints), ``_lazy`` (lazy
@@ -34,4 +35,4 @@ from ._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(globals(), {}, submodules=[
     "dice", "rng", "stats", "sweep", "execution", "outcomes", "limits", "schema", "registry", "sampling", "cliargs", "benchcase",
-    "findings", "results", "figures", "metrics", "levers", "checkspec", "plan", "reportplayers"])
+    "findings", "results", "figures", "metrics", "levers", "checkspec", "plan", "reportplayers", "aot"])

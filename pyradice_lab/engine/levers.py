@@ -70,7 +70,11 @@ class ProposalBudget:
 RANGE_KINDS = {"set": "the value itself (one integer; several comma-joined paths move together)",
                "index": "element ``index`` of a list value (a tile's high or low value)",
                "scale": "a list value scaled to ``v`` percent of its packaged value, rounded (a scoring table)",
-               "transfer": "``v`` moved from element 0 to the last element of a list value, the total kept (a deal)"}
+               "transfer": "``v`` moved from element 0 to the last element of a list value, the total kept (a deal)",
+               "steps": "``v`` one-point steps spread over the comma-joined paths from their packaged values, one path "
+                        "a step (up: the lowest packaged value first; down: the highest first), every path once a "
+                        "lap: ``len(paths)`` steps move them all one point, so they keep their order (a whole size "
+                        "of cards, a card-point at a time)"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,18 @@ class Range:
     ([8, 9, 10, 11, 12, 13, 14], [9, 6, 3])
     >>> Range("deal_2p.value", -2, 2, kind="transfer").apply([26, 25], 1)
     [25, 26]
+
+    A ``"steps"`` range moves its paths a point at a time from their packaged values (:meth:`moved`), the lowest
+    first going up and the highest first going down; :attr:`lap` steps move every path one point.  ``effect`` says
+    how raising the range moves the finding's metric (+1 up, -1 down, 0 unknown): a joint search told on which
+    side the target lies tries the moves toward it first (:func:`pyradice_lab.design._balance_joint.joint_candidates`).
+
+    >>> w = Range("card.1.points,card.2.points,card.3.points", -2, 6, kind="steps")
+    >>> packaged = {"card.1.points": 2, "card.2.points": 1, "card.3.points": 1}
+    >>> w.lap, w.moved(packaged, 2), w.moved(packaged, 4), w.moved(packaged, -1)
+    (3, {'card.1.points': 2, 'card.2.points': 2, 'card.3.points': 2}, {'card.1.points': 3, 'card.2.points': 3, 'card.3.points': 2}, {'card.1.points': 1, 'card.2.points': 1, 'card.3.points': 1})
+    >>> w.current({"card.1.points": 3, "card.2.points": 3, "card.3.points": 2}, packaged)
+    4
     """
 
     path: str
@@ -98,9 +114,10 @@ class Range:
     kind: str = "set"
     index: int = 0
     label: str = ""
+    effect: int = 0
 
     def __post_init__(self):
-        for name in ("low", "high", "step", "index"):
+        for name in ("low", "high", "step", "index", "effect"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"Range.{name} must be an integer, got {v!r}")
@@ -109,6 +126,8 @@ class Range:
                              f"by {self.step}")
         if self.kind not in RANGE_KINDS:
             raise ValueError(f"Range.kind must be one of {', '.join(RANGE_KINDS)}, got {self.kind!r}")
+        if self.effect not in (-1, 0, 1):
+            raise ValueError(f"Range.effect must be -1, 0 or 1, got {self.effect!r}")
 
     @property
     def paths(self) -> list[str]:
@@ -118,8 +137,27 @@ class Range:
         """The legal values, ``low..high`` by ``step``."""
         return list(range(self.low, self.high + 1, self.step))
 
+    @property
+    def lap(self) -> int:
+        """The steps that move every path once (a ``"steps"`` range: its number of paths; else one step)."""
+        return len(self.paths) if self.kind == "steps" else self.step
+
+    def moved(self, packaged: Mapping, v: int) -> dict:
+        """A ``"steps"`` range at ``v``: the value of each of its paths, from ``packaged`` (path -> value)."""
+        up = 1 if v >= 0 else -1
+        order = sorted(self.paths, key=lambda p: (up * int(packaged[p]), self.paths.index(p)))
+        if not order:
+            return {}
+        laps, rest = divmod(abs(int(v)), len(order))
+        out = {p: int(packaged[p]) + up * (laps + (i < rest)) for i, p in enumerate(order)}
+        return {p: out[p] for p in self.paths}
+
     def current(self, value, packaged=None) -> int:
-        """The range's integer for the component's ``value`` (``packaged``: the list a scale refers to)."""
+        """The range's integer for the component's ``value`` (``packaged``: the list a scale refers to; a
+        ``"steps"`` range: ``value`` and ``packaged`` map each of its paths to a value, and the integer is the
+        points its paths moved in all)."""
+        if self.kind == "steps":
+            return sum(int(value[p]) - int((packaged or value)[p]) for p in self.paths)
         if self.kind == "set":
             return int(value)
         if self.kind == "index":
@@ -132,6 +170,8 @@ class Range:
         """The component value with the range at ``v`` (``packaged``: the list a scale refers to)."""
         if self.kind == "set":
             return int(v)
+        if self.kind == "steps":
+            raise ValueError("a 'steps' range moves several paths at once: use Range.moved")
         out = [int(x) for x in value]
         if self.kind == "index":
             out[self.index] = int(v)

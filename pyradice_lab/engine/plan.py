@@ -141,6 +141,9 @@ class BenchPlan:
         Keyword arguments of :func:`pyradice_lab.design.controlvariates.exogenous_estimate` (``metric``,
         ``games``, ...) for the row "variance-reduction factor of the exogenous control variates at equal CPU"
         (the game declares ``metrics.CONTROLS``); None: no such row.
+    ahead_of_time : bool
+        Whether ``pyradice-lab compile`` builds what the game's first ``simulate_games`` and first ``advise`` call
+        from Python through :func:`pyradice_lab.engine.aot.entry` ahead of time (:mod:`pyradice_lab.engine.aot`).
     cost : mapping of str to float
         CPU seconds of one game with every seat playing that policy, at the game's default player count (compiled
         engine, warm, measured): the cost table every long entry point estimates its cost from before it starts
@@ -156,8 +159,11 @@ class BenchPlan:
     multifidelity: Mapping | None = None
     controls: Mapping | None = None
     cost: Mapping[str, float] = field(default_factory=dict)
+    ahead_of_time: bool = False
 
     def __post_init__(self):
+        if not isinstance(self.ahead_of_time, bool):
+            raise ValueError(f"ahead_of_time must be True or False, got {self.ahead_of_time!r}")
         for name in ("cold", "memory", "multifidelity", "controls"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mapping):

@@ -22,6 +22,6 @@ BENCH = BenchPlan(
     cost={"greedy": 0.00043, "stop_after": 0.00026, "risk": 0.00026, "optimal": 0.34},
     cold={"players": 4}, first_call={"players": 4}, memory={"players": 4, "policies": "greedy"},
     memory_bound_mb={10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000},
-    first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): compiles the exact solver",
+    first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): the exact solver's path",
                       {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),),
-    multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200})
+    multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200}, ahead_of_time=True)

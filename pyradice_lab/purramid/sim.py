@@ -28,6 +28,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ..engine import aot
 from ..engine.assumptions import frame_assumptions
 from ..engine.execution import Progress, check_execution, simulate_blocks
 from ..engine.limits import check_result_size
@@ -36,6 +37,11 @@ from . import exact as E, kernel as K
 from .components import coerce_components, load_layout
 from .policies import OptimalPolicy, seat_policies
 from .rules import BLOCK, check_players
+
+#: the compiled game loops called from here (human-style seats only; with optimal seats): their ahead-of-time
+#: builds when ``pyradice-lab compile`` made them (:mod:`pyradice_lab.engine.aot`)
+_RUN_GAMES = aot.entry(K.run_games)
+_RUN_OPTIMAL = aot.entry(K.run_games_optimal)
 
 __all__ = ["simulate_games", "check_players", "games_bench_run", "optimal_bench_run", "CHUNK", "CHUNK_OPTIMAL",
            "outcomes", "lineup_outcomes", "ROW_BYTES"]
@@ -129,7 +135,7 @@ def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, b
     tv = np.zeros((m, players, 2), dtype=np.float64)
     while True:
         if any_opt:  # the compiled exact solver is compiled (or loaded) only for games with optimal seats
-            suspended, box[0], memo_full = K.run_games_optimal(players, cfg.dice, cfg.turn_limit, kinds, params,
+            suspended, box[0], memo_full = _RUN_OPTIMAL(players, cfg.dice, cfg.turn_limit, kinds, params,
                                                                spec_of, k_of, brd, full, n, rcm, rw, rrows, buf, st,
                                                                hands, yarn, tv, sc, box[0], limit)
             if memo_full:  # at a turn boundary: keep the openings (on disk too), drop the rest, play on
@@ -139,7 +145,7 @@ def _play_chunk(seqs, players, L, cfg, pols, arrays, risk, seats, yarn_tokens, b
         else:
             # all seats greedy: no risk tables, a smaller compiled loop (the same games; see kernel.human_turn)
             greedy = _PRUNE_GREEDY and bool(np.all(kinds % K.NO_YARN == K.KIND_GREEDY))
-            suspended = K.run_games(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n,
+            suspended = _RUN_GAMES(players, cfg.dice, cfg.turn_limit, kinds, params, brd, full, n,
                                     None if greedy else rcm, rw, rrows, buf, st, hands, yarn)
         if not suspended:
             break

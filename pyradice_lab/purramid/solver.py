@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import aot
 from . import exact as E
 
 __all__ = ["CompiledSolver"]
+
+#: the solver called from Python: its ahead-of-time build when ``pyradice-lab compile`` made one (engine/aot.py)
+_SOLVE = aot.entry(E.solve)
 
 
 class CompiledSolver:
@@ -61,7 +65,7 @@ class CompiledSolver:
     def _solve(self, tag: int, cov: int, P: int, d: int, D: int, y: int, k: int) -> tuple[float, float]:
         if self._layers != -1 and self.memo_size() == 0:
             self._openings(cov)
-        v, b, self.mem = E.solve(tag, int(cov), int(P), int(d), int(D), int(y), int(k), 0, self.sc, self.mem)
+        v, b, self.mem = _SOLVE(tag, int(cov), int(P), int(d), int(D), int(y), int(k), 0, self.sc, self.mem)
         return float(v), float(b)
 
     # ----------------------------------------------------------------- values

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import aot
 from ..engine._jit import njit
 from .geometry import PYRAMID, quarry_geometry
 from .kernel import GEO, K_OPTIONS, KERNEL_OPTIONS, R_SKF, ZERO, compile_options, evaluate, skill_options
@@ -128,6 +129,10 @@ def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, 
     return m
 
 
+#: :func:`move_values` called from Python: its ahead-of-time build when ``pyradice-lab compile`` made one
+_MOVE_VALUES = aot.entry(move_values)
+
+
 def _places(vals) -> np.ndarray:
     sup = PYRAMID.supports
     ok = (vals == 0) & ((sup[:, 0] < 0) | ((vals[sup[:, 0]] != 0) & (vals[sup[:, 1]] != 0)))
@@ -158,7 +163,7 @@ def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, player
     out = np.empty((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)   # rows :m written
     z = np.zeros                  # the scratch arrays of workspace() move_values uses: work, opt, saved, terms, tmp
     with compile_options():
-        m = move_values(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
+        m = _MOVE_VALUES(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
                         np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
                         np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
                         z(12, np.int64), z(10, np.int64), z(10, np.int64), out)

@@ -20,7 +20,8 @@ PLAN = ReportPlan(policies=("random_legal", "greedy", "lookahead"), setup="2 pla
 BENCH = BenchPlan(cold=None, first_call={}, memory={"players": 2, "policies": "random_legal"},
                   memory_bound_mb={10 ** 4: 350, 10 ** 5: 500, 10 ** 6: 2200},
                   multifidelity={"metric": "card_points", "strong_games": 100, "cheap_games": 200},
-                  cost={"random_legal": 0.00016, "greedy": 0.0021, "lookahead": 0.0020, "flat_mc": 0.040})
+                  cost={"random_legal": 0.00016, "greedy": 0.0021, "lookahead": 0.0020, "flat_mc": 0.040},
+                  ahead_of_time=True)
 
 #: One-call questions of the CLI (``pyradice-lab pyradice goals --policies flat_mc``): goal difficulty and card
 #: strength under a chosen player (default: the report player, the strongest).

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine import aot
 from ..engine._jit import njit
 from ._search_candidates import (
     _available as _available,
@@ -222,6 +223,12 @@ def evaluate_rows(pv, pc, mode, tab, discs, geo, work, terms, out):
             out[r, s] = evaluate(pv[r, s], pc[r, s], mode, np.int64(-1), tab, discs[r], geo, work, terms, terms)
 
 
+#: the compiled functions called from here: their ahead-of-time builds when ``pyradice-lab compile`` made them
+#: (:mod:`pyradice_lab.engine.aot`)
+_PLAY = aot.entry(play_batch)
+_EVALUATE_ROWS = aot.entry(evaluate_rows)
+
+
 def _outcome_values(totals, goals, seat, margin: float) -> np.ndarray:
     """Rollout value to ``seat`` (one per row): win share (rules' tie-breaks) + margin x (own VP - best other VP)."""
     rows = np.arange(len(totals))
@@ -271,14 +278,14 @@ def _run_rollouts(jobs, setup_tab, n_colours: int, players: int, turns: int, cod
     totals = np.zeros((r, players), np.int64)
     met = np.zeros((r, players, 5), np.int64)
     with compile_options():
-        play_batch(values, colours, discs, first, start, stop, qocc, uniforms, codes,
+        _PLAY(values, colours, discs, first, start, stop, qocc, uniforms, codes,
                    np.stack([setup_tab] * players), qgeo, setup_tab, n_colours, GEO, pv, pc, totals, met,
                    np.zeros((r, players, 4), np.int64), np.zeros((r, turns), np.int64),
                    moves, np.zeros((r, players), np.int64), *workspace(n, n_colours))
     if stop < turns:                       # truncated: the lookahead valuation of every pyramid, in VP
         ev = np.zeros((r, players), np.int64)
         w = workspace(n, n_colours)
-        evaluate_rows(pv, pc, np.int64(2), setup_tab, discs, GEO, w[5], w[8], ev)
+        _EVALUATE_ROWS(pv, pc, np.int64(2), setup_tab, discs, GEO, w[5], w[8], ev)
         v = _margin(ev / 1000.0, seat)
     else:
         v = _outcome_values(totals, met.sum(axis=2), seat, margin)
@@ -395,7 +402,7 @@ def play_search_deals(deals, setup, policies: Sequence[str], *, tab, n_colours: 
             for g, mv in zip(todo, decide(decs, tab, n_colours, players, box, qgeo)):
                 out["moves"][g, t] = mv
         with compile_options():
-            play_batch(values, colours, discs, out["first"], np.full(b, t, np.int64), t + 1, occ, uniforms, codes,
+            _PLAY(values, colours, discs, out["first"], np.full(b, t, np.int64), t + 1, occ, uniforms, codes,
                        ptab, qgeo, tab, n_colours, GEO, out["final_v"], out["final_c"], out["totals"], out["met"],
                        out["cards"], out["choices"], out["moves"], out["skills_used"],
                        *workspace(n, n_colours))         # fresh: the search cache's stamps restart at 0

@@ -169,6 +169,7 @@ def quarry_table(players: int) -> np.ndarray:
 
 def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> dict[str, np.ndarray]:
     """Play dealt games with the compiled kernels; raw result arrays (batch axis first)."""
+    from ..engine import aot
     from .kernel import GEO, compile_options, play_batch, workspace
     from .search import is_search_policy, play_search_deals
 
@@ -191,7 +192,7 @@ def play_deals(deals: Sequence[Deal], setup: Setup, policies: Sequence[str]) -> 
                                  codes=pol, qgeo=quarry_table(players))
     values = np.stack([d.values for d in deals])
     with compile_options():
-        play_batch(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
+        aot.entry(play_batch)(values, np.stack([d.colours for d in deals]), np.stack([d.discs for d in deals]), out["first"],
                    np.zeros(b, np.int64), t, np.ones(values.shape, np.int64), np.stack([d.uniforms for d in deals]),
                    pol, ptab, quarry_table(players), tabs["tab"], tabs["n_colours"],
                    GEO, out["final_v"], out["final_c"], out["totals"], out["met"], out["cards"], out["choices"],

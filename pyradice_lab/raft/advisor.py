@@ -268,6 +268,7 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
     pos = load_position(position, components=components)
     if pos.fallen is not None:
         return _advise_loading(pos, objective, params)
+    from ..engine import aot
     from .expectation import gem_cells, option_expectations
     from .expectimax import _caps, _grid, exact_values, node_tables
     from .policies import OptionTable
@@ -292,7 +293,7 @@ def advise(position, *, objective: str = "points", policy: str = "exact", rng=No
     active = np.ones(len(table), dtype=bool)
 
     def expect(v):
-        return option_expectations(cells, counts, caps[0, order], node_fall, w, np.ascontiguousarray(v, float),
+        return aot.entry(option_expectations)(cells, counts, caps[0, order], node_fall, w, np.ascontiguousarray(v, float),
                                    active)
 
     done, gift = _mine_grid(pos, st, gems, game)

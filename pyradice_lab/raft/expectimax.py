@@ -200,7 +200,10 @@ def _grid(caps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def exact_values(pars, raft, my_empty, my_pts, opp_empty, opp_pts, ctx: ExactContext, allowed=None) -> np.ndarray:
     """Expected outcome value (n, O) of every option of ``n`` games (batch axis first); options not
     ``allowed`` (n, O) are skipped (value 0)."""
+    from ..engine import aot
     from .expectation import gem_cells, option_expectations
+
+    expectations = aot.entry(option_expectations)   # its ahead-of-time build when ``pyradice-lab compile`` made one
 
     raft = np.asarray(raft, dtype=np.int64)
     caps = _caps(raft, my_empty, opp_empty)
@@ -215,6 +218,6 @@ def exact_values(pars, raft, my_empty, my_pts, opp_empty, opp_pts, ctx: ExactCon
     for i in range(len(raft)):
         cells, counts = gem_cells(raft[i][:, order])
         t = ctx.table[i]
-        out[i] = option_expectations(cells, counts, caps[i, order], ctx.node_fall[t], ctx.weights[t],
+        out[i] = expectations(cells, counts, caps[i, order], ctx.node_fall[t], ctx.weights[t],
                                      vals[offsets[i]:offsets[i + 1]], allowed[i])
     return np.round(out, ROUND)

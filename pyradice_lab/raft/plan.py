@@ -21,4 +21,4 @@ BENCH = BenchPlan(
     execution={"robustness": ({"finding": "game_length > 10", "reconstructions": 7, "rng": 1}, 8),
                "ladder": ({"policies": ["random", "greedy", "aim"], "rng": 1}, 6)},
     multifidelity={"metric": "points_per_boat", "strong_games": 100, "cheap_games": 200},
-    controls={"metric": "points_per_boat", "games": 200})
+    controls={"metric": "points_per_boat", "games": 200}, ahead_of_time=True)
