@@ -376,8 +376,8 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
                           policies=policies, rng=(search_seed, widen_seed, check_seed), in_play=in_play,
                           fraction=levers.in_play_fraction if levers is not None else 0.5,
                           others=[(o.experiment, o.finding, o.metric, o.target) for o in same]
-                          # the objective about winning: the finding's own metric is guarded too (the mechanism);
-                          # the finding's own: its worth to winning is (a component made a trap)
+                          # an objective about winning: the finding's own metric is guarded (the mechanism);
+                          # the finding's own objective: the component's worth to winning is (not made a trap)
                           + ([(c.experiment, c.finding, finding_metric, finding_null)] if kind == "win" else
                              [("worth to winning", _probe_finding(c, lever.win.format(arg=arg)),
                                lever.win.format(arg=arg), 0.0)] if lever is not None and lever.win else []),
@@ -507,8 +507,9 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
         "For every component finding that claims a difference (q <= 0.05 over the whole report) and holds on every "
         "sampled plausible component set, a balance run proposes new values for its component along the path of "
         "balance --finding: the objective targeted is the finding's metric at its null value (the board mean, the "
-        "deck's rate, a fair share), or, where the game's measurements say that metric cannot be met honestly by its "
-        "components, an objective about winning the game declares (each proposal states which, and why); the lever's small grid around the packaged values is searched first (successive "
+        "deck's rate, a fair share), or, where the game's measurements say that metric cannot be met honestly by "
+        "its components, an objective about winning the game declares (each proposal states which, and why); the "
+        "lever's small grid around the packaged values is searched first (successive "
         "halving with common random numbers; the values the rules state are kept; a start-player compensation is a "
         "rule change and says so), and when its best misses the objective the lever's declared ranges are searched "
         "jointly around it (finer steps, neighbouring components), the two searches sharing what the grid alone "
