@@ -115,7 +115,7 @@ def fresh_process(target: str, kwargs: dict | None = None, *, empty_numba_cache:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def cold_start(target: str, *, units: int = 1, **kwargs) -> Callable[[], Measured]:
+def cold_start(target: str, *, units: int = 1, child_env: dict | None = None, **kwargs) -> Callable[[], Measured]:
     """A bench callable: CPU seconds of the first ``target(**kwargs)`` call in a fresh process with an empty
     numba cache (the library imported first, as a notebook user would; the call imports the game's modules
     and numba, compiles what it needs and runs).  Any game can use it for its cold-start row::
@@ -123,9 +123,11 @@ def cold_start(target: str, *, units: int = 1, **kwargs) -> Callable[[], Measure
         BenchCase("purramid first simulate_games(100), cold numba cache", "calls",
                   cold_start("pyradice_lab.purramid:simulate_games", n_games=100, rng=0),
                   max_seconds=3.0, cpu=True, repeat=1)
+
+    ``child_env``: environment variables set in the fresh process besides the empty cache.
     """
     def run() -> Measured:
-        r = fresh_process(target, kwargs, empty_numba_cache=True)
+        r = fresh_process(target, kwargs, empty_numba_cache=True, env=child_env)
         return Measured(units, r["cpu"], r["peak_mb"])
 
     return run

@@ -24,7 +24,7 @@ target, ok) and writes it to ``reports/bench.csv``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -407,12 +407,20 @@ def first_advise(game: str, doc: dict) -> int:
     return 1
 
 
-def _first_advise_case(game: str) -> BenchCase:
+def _first_advise_case(game: str, built: bool = True) -> BenchCase:
+    """The row of ``game``'s first ``advise`` (target 3 CPU s); ``built=False``: the same call with the
+    ahead-of-time builds switched off (``PYRADICE_LAB_AOT=0``: numba alone, no target)."""
+    from .engine.aot import AOT_ENV
+
     def run() -> Measured:
         doc = position_doc(game)   # the position is made here, untimed
-        r = fresh_process("pyradice_lab.bench:first_advise", {"game": game, "doc": doc}, empty_numba_cache=True)
+        r = fresh_process("pyradice_lab.bench:first_advise", {"game": game, "doc": doc}, empty_numba_cache=True,
+                          env=None if built else {AOT_ENV: "0"})
         return Measured(1, r["cpu"], r["peak_mb"])
 
+    if not built:
+        return BenchCase(f"{game} first advise, empty numba cache, no ahead-of-time build", "calls", run, cpu=True,
+                         game=game, repeat=1)
     return BenchCase(f"{game} first advise (turn {FIRST_ADVISE['turn']} of seed {FIRST_ADVISE['seed']}), empty "
                      f"numba cache{_built_note(game, bench_plan(game))}", "calls", run, max_seconds=3.0, cpu=True,
                      game=game, repeat=1)
@@ -426,25 +434,6 @@ def _built_note(game: str, plan) -> str:
     from ._bench_compile import is_built
 
     return ", ahead-of-time build" if is_built(game) else ", no ahead-of-time build (run pyradice-lab compile)"
-
-
-class _LazyDoc:
-    """The first-advise position of a game, made when the row runs (untimed), not when the rows are listed."""
-
-    def __init__(self, game: str):
-        self.game = game
-
-
-def _without_build(target: str, **kwargs) -> Callable[[], Measured]:
-    """:func:`cold_start` with the ahead-of-time builds switched off (``PYRADICE_LAB_AOT=0``): numba alone."""
-    from .engine.aot import AOT_ENV
-
-    def run() -> Measured:
-        kw = {k: (position_doc(v.game) if isinstance(v, _LazyDoc) else v) for k, v in kwargs.items()}
-        r = fresh_process(target, kw, empty_numba_cache=True, env={AOT_ENV: "0"})
-        return Measured(1, r["cpu"], r["peak_mb"])
-
-    return run
 
 
 def multifidelity_case(game: str, kwargs, quick: bool = False) -> BenchCase:
@@ -509,6 +498,7 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
     all); ``extra`` adds the informational first calls of the games' bench plans (``first_use_extra``, no
     target).  A game without a bench plan has no first-use rows."""
     from .engine import registry
+    from .engine.aot import AOT_ENV
 
     known = registry.games()
     names = ["core", *known] if games is None else list(games)
@@ -529,12 +519,10 @@ def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,
                                max_seconds=3.0, cpu=True, game=g, repeat=1))
         if rows.ahead_of_time and not quick:   # the same first calls as numba alone makes them (no target)
             cases.append(BenchCase(f"{g} first simulate_games(100 games), empty numba cache, no ahead-of-time "
-                                   "build", "calls", _without_build(target, n_games=100, rng=0, **rows.first_call),
-                                   cpu=True, game=g, repeat=1))
+                                   "build", "calls", cold_start(target, n_games=100, rng=0, child_env={AOT_ENV: "0"},
+                                                                **rows.first_call), cpu=True, game=g, repeat=1))
             if known[g].part("advise", None) is not None and known[g].part("position_from_game", None) is not None:
-                cases.append(BenchCase(f"{g} first advise, empty numba cache, no ahead-of-time build", "calls",
-                                       _without_build("pyradice_lab.bench:first_advise", game=g,
-                                                      doc=_LazyDoc(g)), cpu=True, game=g, repeat=1))
+                cases.append(_first_advise_case(g, built=False))
         if not quick:
             cases.append(BenchCase(f"{g} first simulate_games(100 games) of a later process (numba cache filled)",
                                    "calls", warm_start(target, n_games=100, rng=0, **rows.first_call),

@@ -617,9 +617,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/engine/aot.py", "                if argtypes == types:", "                if True:",
              ("tests/test_aot.py", "-k", "recorded_types")),
     Mutation("aot-stale-build", "a build is loaded whatever sources it was built from",
-             "pyradice_lab/engine/aot.py", "    name = module_name(module, key(module))\n    suffix",
+             "pyradice_lab/engine/aot.py", "    name = module_name(module, key(module))\n    for d in aot_dirs():",
              "    name = next((p.name.split('.')[0] for d in aot_dirs() for p in d.glob(module_name(module, '') + '*.json')),"
-             " module_name(module, key(module)))\n    suffix",
+             " module_name(module, key(module)))\n    for d in aot_dirs():",
              ("tests/test_aot.py", "-k", "other_sources")),
 
 )

@@ -46,6 +46,8 @@ import threading
 import warnings
 from pathlib import Path
 
+from numba import typeof
+
 from ._sources import PACKAGE_DIR, fingerprint
 
 __all__ = ["entry", "Entry", "recording", "recorded", "build", "key", "module_name", "aot_dirs", "enabled",
@@ -117,43 +119,34 @@ def module_name(module: str, digest: str) -> str:
     return "_aot_" + module.replace(".", "_") + "_" + digest
 
 
-_SIGS: dict[str, dict[str, list]] = {}
-
-
-def _signatures(module: str) -> dict[str, list]:
-    """``{function: [argument types as text]}`` of the loaded build of ``module`` (its ``.json`` beside it)."""
-    return _SIGS.get(module, {})
-
-
-def _load(module: str):
-    """The built extension module of ``module`` for its current sources, or None."""
+def _current(module: str) -> tuple[Path, str] | None:
+    """``(directory, name)`` of the build of ``module`` for its current sources (the extension module and its
+    ``.json`` of signatures), the first of :func:`aot_dirs` that holds one; None when there is none."""
     name = module_name(module, key(module))
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     for d in aot_dirs():
-        path = d / (name + suffix)
-        sidecar = d / (name + ".json")
-        if path.is_file() and sidecar.is_file():
-            try:
-                _SIGS[module] = {f: [tuple(a) for a in sigs] for f, sigs in json.loads(sidecar.read_text()).items()}
-            except (OSError, ValueError):
-                continue
-            if name in sys.modules:
-                return sys.modules[name]
-            spec = importlib.util.spec_from_file_location(name, path)
-            try:
-                mod = importlib.util.module_from_spec(spec)
-                spec.loader.exec_module(mod)
-            except ImportError:   # a damaged or foreign file: numba compiles instead
-                continue
-            sys.modules[name] = mod
-            return mod
+        if (d / (name + importlib.machinery.EXTENSION_SUFFIXES[0])).is_file() and (d / (name + ".json")).is_file():
+            return d, name
     return None
 
 
-def _typeof(value):
-    from numba import typeof
-
-    return typeof(value)
+def _load(module: str):
+    """``(extension module, {function: [argument types as text]})`` of the build of ``module`` for its current
+    sources, or None."""
+    found = _current(module)
+    if found is None:
+        return None
+    d, name = found
+    try:
+        sigs = {f: [tuple(a) for a in s] for f, s in json.loads((d / (name + ".json")).read_text()).items()}
+        mod = sys.modules.get(name)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(name, d / (name + importlib.machinery.EXTENSION_SUFFIXES[0]))
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            sys.modules[name] = mod
+    except (OSError, ValueError, ImportError):   # a damaged or foreign file: numba compiles instead
+        return None
+    return mod, sigs
 
 
 def _export_names(name: str, n: int) -> list[str]:
@@ -172,10 +165,10 @@ class Entry:
     def _resolve(self) -> list:
         built = []
         if enabled():
-            mod = _load(self.py_func.__module__)
-            if mod is not None:
-                name = self.py_func.__name__
-                sigs = _signatures(self.py_func.__module__).get(name, ())
+            loaded = _load(self.py_func.__module__)
+            if loaded is not None:
+                mod, name = loaded[0], self.py_func.__name__
+                sigs = loaded[1].get(name, ())
                 built = [(tuple(args), getattr(mod, n)) for n, args in zip(_export_names(name, len(sigs)), sigs)
                          if hasattr(mod, n)]
         self._built = built
@@ -193,7 +186,7 @@ class Entry:
         if built:
             # the built wrapper trusts its arguments' types (a tuple of the wrong length crashes it): only a call
             # whose types are exactly a built signature's goes there
-            types = tuple(str(_typeof(a)) for a in args)
+            types = tuple(str(typeof(a)) for a in args)
             for argtypes, fn in built:
                 if argtypes == types:
                     return fn(*args)
@@ -213,8 +206,6 @@ def entry(dispatcher) -> Entry:
 
 
 def _record(e: Entry, args) -> None:
-    from numba import typeof
-
     types = tuple(typeof(a) for a in args)
     with _LOCK:
         if _RECORDING is not None:
@@ -304,14 +295,11 @@ def _clean(out_dir: Path, module: str, keep: str) -> None:
 def is_current(module: str, functions: dict[str, list] | None = None) -> bool:
     """Whether a build of ``module`` for its current sources exists in :func:`aot_dirs` (and, given
     ``functions`` as for :func:`build`, holds each of them for each of its signatures)."""
-    name = module_name(module, key(module))
-    for d in aot_dirs():
-        if (d / (name + importlib.machinery.EXTENSION_SUFFIXES[0])).is_file():
-            if functions is None:
-                return True
-            try:
-                have = json.loads((d / (name + ".json")).read_text())
-            except (OSError, ValueError):
-                return False
-            return all([str(a) for a in sig.args] in have.get(f, []) for f, sigs in functions.items() for sig in sigs)
-    return False
+    found = _current(module)
+    if found is None or functions is None:
+        return found is not None
+    try:
+        have = json.loads((found[0] / (found[1] + ".json")).read_text())
+    except (OSError, ValueError):
+        return False
+    return all([str(a) for a in sig.args] in have.get(f, []) for f, sigs in functions.items() for sig in sigs)
