@@ -89,7 +89,7 @@ def compile_ahead(games: Sequence[str] | None = None, *, force: bool = False,
     known = registry.games()
     if games is not None:
         unknown = [g for g in games if g not in known]
-        if unknown:
+        if unknown or not games:
             raise ValueError(f"games must be among {sorted(known)}, got {unknown}")
     names = [g for g in (games or known) if (p := bench_plan(g)) is not None and p.ahead_of_time]
     manifest_path = aot._write_dir() / "manifest.json"

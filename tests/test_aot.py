@@ -102,6 +102,8 @@ def test_compile_refuses_an_unknown_game_before_any_work(capsys):
     assert main(["compile", "--games", "nosuch"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nosuch" in err[0] and "purramid" in err[0]
+    assert main(["compile", "--games", ","]) == 2        # an empty list is not "every game"
+    assert "games must be among" in capsys.readouterr().err
 
 
 @pytest.mark.slow
