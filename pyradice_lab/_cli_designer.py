@@ -302,6 +302,11 @@ def add_designer(sub, name: str) -> None:
     p.add_argument("--policies", type=comma_names, default=None,
                    help=f"one policy for every seat or one per seat, comma-separated (default: the report player, "
                         f"{report_player or 'the game default'})")
+    p.add_argument("--search-policies", type=comma_names, default=None, metavar="NAME[,NAME...]|none",
+                   help="with --finding: who plays the search, the --policies verifying and guarding its pick "
+                        "(default: the game's cheaper search player where it declares one and the report player "
+                        "verifies, with the game's search budget, as the report's proposals; none: every game by "
+                        "--policies)")
     _option_arg(p)
     p.add_argument("--out", type=output_file(".toml"), default=None,
                    help="write the proposal here: only the values it changes, under a header with the objective "
@@ -345,7 +350,8 @@ def _cmd_balance(args) -> int:
 
     if args.finding is not None:
         return _cmd_balance_finding(args)
-    for flag, given in (("--findings-csv", args.findings_csv), ("--objective-kind", args.objective_kind)):
+    for flag, given in (("--findings-csv", args.findings_csv), ("--objective-kind", args.objective_kind),
+                        ("--search-policies", args.search_policies)):
         if given is not None:
             raise CliError(f"{flag} goes with --finding ID")
     if not args.param or not args.objective:
@@ -380,7 +386,7 @@ def _print_balance(r, args) -> int:
 
 def _cmd_balance_finding(args) -> int:
     """``balance --finding ID``: the finding's objective, games and lever (``--param`` replaces the lever)."""
-    from .design._balance_finding import balance_finding, finding_candidate, resolve_finding
+    from .design._balance_finding import balance_finding, finding_candidate, finding_players, resolve_finding
     from .engine.levers import NoLever
 
     for flag, given in (("--objective", args.objective), ("--players", args.players), ("--option", args.option),
@@ -399,9 +405,19 @@ def _cmd_balance_finding(args) -> int:
             raise CliError("--findings-csv" + text[len("findings_csv"):]) from None
         raise CliError(f"--{text}" if text.startswith("finding ") else f"--finding {args.finding}: {text}") from None
     print(f"finding {ref.describe()}")
+    search = _policies(args.search_policies) or "auto"
+    searcher, judge = finding_players(args.game_name, ref.check.players, _policies(args.policies), search)
+    if searcher:
+        def who(p):
+            return p if isinstance(p, str) else ",".join(p) if p else "the game's default players"
+
+        print(f"searched with {who(searcher)}, verified with {who(judge)}"
+              + (" (the game's cheaper search player; --search-policies none: every game by the verifying players)"
+                 if search == "auto" else ""))
     r = balance_finding(args.game_name, ref.id, findings_csv=args.findings_csv, parameters=dict(args.param or {}),
                         budget=args.budget, first_games=args.first_games, verify_games=args.verify_games,
                         policies=_policies(args.policies), rng=args.seed, components=args.components,
                         tolerance=args.tolerance, progress=show_progress(args),
-                        objective_kind=args.objective_kind or "pay", **execution_kwargs(args))
+                        objective_kind=args.objective_kind or "pay", search_policies=search,
+                        **execution_kwargs(args))
     return _print_balance(r, args)

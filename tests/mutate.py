@@ -67,6 +67,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              "judge = runs if verify_policies is None else _Runs(",
              "judge = runs if True else _Runs(",
              ("tests/test_report_win_objective.py", "-k", "verify_policies or search_player_plays")),
+    Mutation("finding-search-player-dropped", "balance --finding plays its search with the report player even where "
+             "the game declares a cheaper search player (Meerkat's proposal asked for directly: mcts_v2 throughout)",
+             "pyradice_lab/design/_balance_finding.py",
+             "searcher, policies = finding_players(game, cand.players, policies, search_policies)",
+             "searcher, policies = None, finding_players(game, cand.players, policies, search_policies)[1]",
+             ("tests/test_balance_finding_search.py",)),
+    Mutation("finding-cheap-search-widens", "balance --finding refines a cheaper search player's grid pick on that "
+             "player's games (homing in on its crossing, not the report player's)",
+             "pyradice_lab/design/_balance_finding.py",
+             "if lever is not None and widen and not searcher:",
+             "if lever is not None and widen:",
+             ("tests/test_balance_finding_search.py", "-k", "meerkat_asked_directly")),
     Mutation("recommend-merge-values", "the recommendation merges options alike whatever their values",
              "pyradice_lab/engine/recommend.py",
              'key = (group, ("tie", r.get("tie")) if value is None else round(value / _SAME) if abs(value) < 1e6',

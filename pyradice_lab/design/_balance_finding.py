@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 __all__ = ["DEFAULT_FINDINGS_CSV", "FindingRef", "findings_of", "resolve_finding", "finding_candidate",
-           "balance_finding", "id_of", "OBJECTIVE_KINDS", "check_objective_kind", "win_candidate"]
+           "balance_finding", "id_of", "OBJECTIVE_KINDS", "check_objective_kind", "win_candidate",
+           "finding_players", "check_search_policies"]
 
 #: what a proposal by finding may target: kind -> what it means (``balance --finding ID --objective-kind``)
 OBJECTIVE_KINDS = {
@@ -33,6 +34,62 @@ def check_objective_kind(objective_kind) -> str:
         raise ValueError("objective_kind must be " + " or ".join(f"{k!r} ({v})" for k, v in OBJECTIVE_KINDS.items())
                          + f", got {objective_kind!r}")
     return objective_kind
+
+def check_search_policies(search_policies):
+    """``search_policies`` if it is ``"auto"``, ``"none"``, None, a policy name or one per seat, else a ValueError
+    naming the parameter (:func:`balance_finding`)."""
+    ok = search_policies is None or (isinstance(search_policies, str) and search_policies.strip()) or (
+        isinstance(search_policies, (list, tuple)) and search_policies
+        and all(isinstance(x, str) and x.strip() for x in search_policies))
+    if not ok:
+        raise ValueError("search_policies must be 'auto' (the game's declared cheaper search player when the report "
+                         "player verifies), 'none' or None (every game by the verifying players), or a policy name "
+                         f"or one per seat, got {search_policies!r}")
+    return search_policies
+
+
+def finding_players(game: str, players: int, policies=None, search_policies="auto"):
+    """``(search, policies)`` of :func:`balance_finding`: the players who verify and guard the proposal (``policies``,
+    default the game's report player at ``players``) and those who play its search when others do (``search``; None:
+    the same).  ``search_policies="auto"``: the game's declared cheaper search player
+    (:func:`._balance_path.cheap_player`, as the report's proposals) when the report player verifies; ``"none"`` or
+    None: nobody else; a policy name (or one per seat): that player."""
+    from ..engine.registry import get_game
+    from ._balance_path import cheap_player
+    from .proposals import game_levers
+
+    check_search_policies(search_policies)
+    report = get_game(game).report_player_at(players) or None
+    policies = policies or report
+    if isinstance(search_policies, str) and search_policies.strip() == "auto":
+        search = cheap_player(game_levers(game), policies, report)
+    elif search_policies is None or (isinstance(search_policies, str) and search_policies.strip() == "none"):
+        search = None
+    else:
+        search = search_policies
+    return (None if search == policies else search), policies
+
+
+def _who(policies) -> str:
+    return policies if isinstance(policies, str) else ",".join(map(str, policies or ())) or "the default players"
+
+
+def _players_note(search, policies, search_policies, *, budget, b, sizes, guards: bool = True) -> str:
+    """The proposal's line on who played what: "searched with S, verified with V", why, and the search's budget."""
+    why = ("the game's declared cheaper search player (its levers' search_player), as in the report's proposals"
+           if isinstance(search_policies, str) and search_policies.strip() == "auto" else
+           "the search player asked for (search_policies=, --search-policies)")
+    size = (f"the search's {sizes.grid:,} games as given (budget=, --budget)" if budget else
+            f"the game's search budget ({b.search:,} games, {b.first:,} a candidate first; raised to a full halving "
+            f"over the grid: {sizes.grid:,})" if b is not None and sizes.grid > b.search else
+            f"the game's search budget ({sizes.grid:,} games, {sizes.first:,} a candidate first)")
+    judged = f"{sizes.grid_verify:,} games per verification side" + (
+        f" and {sizes.guards:,} per guard side" if guards and sizes.guards else "")
+    return (f"searched with {_who(search)}, verified with {_who(policies)}: {why}; {size}; {judged} by "
+            f"{_who(policies)}; the grid alone (no joint search: a refinement on {_who(search)}'s games would home "
+            f"in on its crossing, not {_who(policies)}'s); search_policies='none' (--search-policies none) plays "
+            f"every game with {_who(policies)}")
+
 
 #: the findings CSV of the report at its default path (``pyradice-lab report`` writes ``reports/
 #: pyradice_lab_report.pdf`` and this file beside it)
@@ -249,7 +306,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                     first_games: int | None = None, verify_games: int | None = None, policies=None, rng=0,
                     components=None, tolerance: float = 0.0, progress: bool = False, cache_dir=None, n_jobs: int = 1,
                     backend: str = "loky", scheduler=None, widen: bool = True, guards: bool = True,
-                    objective_kind: str = "pay"):
+                    objective_kind: str = "pay", search_policies="auto"):
     """A balance proposal for one finding of the report: :func:`~pyradice_lab.design.balance.balance` with the
     objective, games, lever and players the finding gives.
 
@@ -275,7 +332,17 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         pick meets the objective beyond doubt (its whole interval within ``tolerance``: :func:`._balance_path.
         confident`), and its pick, chosen over the grid's on common random numbers, is kept.
     policies : optional
+        The players who verify and guard the proposal (and, without a separate search player, play its search).
         Default: the game's report player.
+    search_policies : "auto", "none", None, str or list
+        Who plays the search.  ``"auto"`` (default): the game's declared cheaper search player
+        (``LEVERS.search_player``, e.g. Meerkat's ``expectimax``) when the report player verifies (``policies`` not
+        given, or the report player), as the report's proposals do (:func:`._balance_path.cheap_player`); the budget
+        is then the game's search budget (``LEVERS.budget_for(players, True)``; ``budget``, ``first_games``,
+        ``verify_games`` as given), the lever's grid is searched alone (no joint search), and the pick is verified
+        and guarded by ``policies``.  ``"none"`` or None: every game by ``policies``.  A policy name (or one per
+        seat): that player searches.  The result's notes (and the file's header) say "searched with S, verified
+        with V" and why.
     rng, components, tolerance, progress, cache_dir, n_jobs, backend, scheduler
         As for ``balance``.
     widen : bool
@@ -312,20 +379,21 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     ValueError: findings_csv: no file '/nonexistent.csv' ...
     """
     from ..engine.levers import NoLever
-    from ..engine.registry import get_game
     from ._balance_grid import refine_games
     from ._balance_path import Sizes, propose
     from .proposals import _components, game_levers
 
     check_objective_kind(objective_kind)
+    check_search_policies(search_policies)
     ref = resolve_finding(game, finding, findings_csv)
     try:
         cand = finding_candidate(ref, parameters, objective_kind)
     except NoLever as exc:
         raise ValueError(f"finding {ref.id!r}: no lever: {exc}") from None
     levers = game_levers(game)
-    b = levers.budget_for(cand.players) if levers is not None else None
-    policies = policies or get_game(game).report_player_at(cand.players) or None
+    # a cheaper search player (the game's, as the report's proposals): its budget, the report player verifying
+    searcher, policies = finding_players(game, cand.players, policies, search_policies)
+    b = levers.budget_for(cand.players, bool(searcher)) if levers is not None else None
     first = first_games or (b.first if b else 200)
     # the grid's search runs its halving to one candidate; the joint search refines its pick: REFINE_CANDIDATES
     # around it, halved to two that play FINAL_FACTOR x the verification's games each (the level's standard error a
@@ -338,7 +406,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                   final=final)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
-    if lever is not None and widen:
+    if lever is not None and widen and not searcher:   # a separate search player plays the lever's grid alone
         arg = cand.players if lever.by_players else ref.metric.partition(":")[2]
         ranges, own = lever.ranges_of(_components(game), arg, ref.finding)
     own_lever = levers.lever(ref.metric) if levers is not None else None
@@ -348,16 +416,21 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     res, _ = propose(game, cand, sizes=sizes, ranges=ranges, own=own, policies=policies, components=components,
                      tolerance=tolerance, rng=rng, in_play=_in_play(own_lever, ref.metric),
                      fraction=levers.in_play_fraction if levers is not None else 0.5, others=others, guards=guards,
-                     progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend, scheduler=scheduler)
+                     progress=progress, cache_dir=cache_dir, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                     search_policies=searcher)
     res.finding = ref.describe()
     res.notes.insert(0, kind_note(objective_kind, cand.metric, cand.target, ref.metric, own_lever, policies))
+    if searcher:
+        res.notes.insert(1, _players_note(searcher, policies, search_policies, budget=budget, b=b, sizes=sizes,
+                                              guards=guards))
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
         from ..engine.assumptions import seed_label
 
         two = any(n.startswith("first search") for n in res.notes)
         res.assumptions = replace(res.assumptions, seed=f"{seed_label(rng)} (spawned: search, widening, guards)",
                                   games=f"{res.games_used:,} in the search{' (two searches)' if two else ''}"
-                                        f", {res.verify_games:,} per verification run")
+                                        + (f" (played by {_who(searcher)})" if searcher else "")
+                                        + f", {res.verify_games:,} per verification run")
     return res
 
 

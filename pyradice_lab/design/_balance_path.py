@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-__all__ = ["MAX_TRIES", "Sizes", "confident", "report_sizes", "propose", "ranked_candidates"]
+__all__ = ["MAX_TRIES", "Sizes", "cheap_player", "confident", "report_sizes", "propose", "ranked_candidates"]
 
 #: candidates the guards may judge for one proposal (the search's pick and then the next-best ones)
 MAX_TRIES = 3
@@ -50,6 +50,18 @@ class Sizes:
     first: int
     total: int | None = None
     final: int = 0
+
+
+def cheap_player(levers, policies, report_player) -> str | None:
+    """The game's declared cheaper search player (:attr:`~pyradice_lab.engine.levers.GameLevers.search_player`) when
+    the report player judges the pick (``policies`` None or the report player itself), else None: other players
+    (a test's, a designer's ``--policies``) play every game themselves.  The report's proposals
+    (:func:`~pyradice_lab.design.proposals.run_proposal`) and ``balance --finding``
+    (:func:`~pyradice_lab.design.balance.balance_finding`) both ask here; its budget is
+    ``levers.budget_for(players, True)``."""
+    if levers is None or not levers.search_player or (policies is not None and policies != report_player):
+        return None
+    return levers.search_player
 
 
 def confident(res, final: int) -> bool:

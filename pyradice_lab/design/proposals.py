@@ -344,7 +344,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     it to ``<out_dir>/<c.id>.toml``.  The guards' paired run re-checks ``others`` (the game's other candidates and
     component findings, as :class:`Candidate`) measured in the same games (player count and options)."""
     from ..engine.registry import get_game
-    from ._balance_path import propose, report_sizes
+    from ._balance_path import cheap_player, propose, report_sizes
 
     t0 = time.perf_counter()
     root = _seed(seed, c.id)
@@ -357,8 +357,7 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     policies = policies or report_player
     # a cheaper search player the game declares, the report player's verification judging its pick (a test's
     # players: every game theirs); its own budget unless the caller gave another than the game's
-    search = levers.search_player if levers is not None and levers.search_player and policies == report_player \
-        else None
+    search = cheap_player(levers, policies, report_player)
     if budget is None or (search and budget == budget_for(c.game, c.players)):
         budget = levers.budget_for(c.players, bool(search)) if levers is not None else budget_for(c.game, c.players)
     ranges, own = (), 0
