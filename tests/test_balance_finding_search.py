@@ -94,7 +94,8 @@ def test_the_search_player_searches_and_the_report_player_verifies_and_guards(ch
     assert (search["first_games"], search["verify_games"], search["budget"]) == (50, 100, halving_games(7, 50))
     assert [(k["policies"], k["games"]) for k in runs["recheck"]] == [("optimal", 60)]
     assert r.policies == "hold_at:20" and r.verify_policies == "optimal" and r.after.n == 100
-    note = r.notes[1]
+    (note,) = [n for n in r.notes if n.startswith("searched with")]
+    assert not any(n.startswith("the search played by") for n in r.notes)    # said once, in this line
     assert note.startswith("searched with hold_at:20, verified with optimal: the game's declared cheaper search "
                            "player") and "raised to a full halving over the grid: 1,150" in note
     assert "optimal" in r.assumptions.policies and "hold_at" not in r.assumptions.policies

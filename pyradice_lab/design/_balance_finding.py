@@ -420,9 +420,13 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
                      search_policies=searcher)
     res.finding = ref.describe()
     res.notes.insert(0, kind_note(objective_kind, cand.metric, cand.target, ref.metric, own_lever, policies))
-    if searcher:
-        res.notes.insert(1, _players_note(searcher, policies, search_policies, budget=budget, b=b, sizes=sizes,
-                                              guards=guards))
+    if searcher:   # in place of the path's own line on the search player: who, why, and the budget's origin
+        said = [i for i, n in enumerate(res.notes) if n.startswith("the search played by")]
+        note = _players_note(searcher, policies, search_policies, budget=budget, b=b, sizes=sizes, guards=guards)
+        if said:
+            res.notes[said[0]] = note
+        else:
+            res.notes.insert(1, note)
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
         from ..engine.assumptions import seed_label
 
