@@ -34,8 +34,9 @@ compile: $(VENV)/.installed
 report: $(VENV)/.installed compile
 	$(BIN)/pyradice-lab report --out $(REPORT_OUT) $(if $(QUICK),--quick) --jobs $(JOBS) $(REPORT_ARGS)
 
+# the 15 slowest tests are listed at the end (CI keeps under ~20 minutes on 2 cores: the list says where it goes)
 test: $(VENV)/.installed-dev compile
-	$(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --durations=15 $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/pyradice-lab bench
