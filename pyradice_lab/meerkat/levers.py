@@ -54,7 +54,7 @@ def tile_values(comp, arg: str, f: Finding) -> tuple[dict, str, bool]:
     return ({path: choices + lower}, f"tile {t} values {shown}: high value {'down' if step < 0 else 'up'} by up to "
             f"{TILE_STEPS}, lower values by the reconstruction rule; or the lower values {'down' if step < 0 else 'up'}"
             f" one point of the {'middle' if len(now) == 3 else 'low'} value a step, the high value kept "
-            f"({len(lower)} candidates)", False)
+            f"({len(lower)} such candidates; {len(choices + lower)} in all)", False)
 
 
 def _lower_places(now: list[int], step: int) -> list[list[int]]:
