@@ -141,18 +141,23 @@ def _seeds(text: str) -> list[int]:
 def seeds(args) -> int:
     """The 9-of-10 measurement: one row per seed in ``--out`` (resumable)."""
     from pyradice_lab.design._balance_finding import _full_halving
+    from pyradice_lab.design._balance_path import cheap_player
     from pyradice_lab.design.balance import balance_finding
-    from pyradice_lab.design.proposals import _components
+    from pyradice_lab.design.proposals import _components, game_levers
 
     ref, cand, kwargs, budget, _, _ = _setup(args.game, args.finding, args.findings_csv)
     base = _components(args.game)
+    levers = game_levers(args.game)
+    cheap = cheap_player(levers, None, kwargs["policies"]) if args.search_policies == "auto" else None
+    if cheap:  # the game's cheaper search player searches within its own budget (balance --finding's default)
+        budget = levers.budget_for(kwargs["players"], True)
     first = args.first_games or budget.first
     search = args.budget or max(budget.search, _full_halving(cand.parameters, first))
     out = Path(args.out)
     done = pd.read_csv(out) if out.is_file() else pd.DataFrame()
     check = args.check_games or args.verify_games or budget.verify
     print(f"{ref.describe()}\nobjective {cand.metric} = {cand.target:g}; {kwargs['players']} players, "
-          f"{kwargs['policies']}; budget {search} / first {first} / "
+          f"{kwargs['policies']}{f' (the search by {cheap})' if cheap else ''}; budget {search} / first {first} / "
           f"verify {args.verify_games or budget.verify}; check {check} fresh games; guards "
           f"{'on' if args.guards else 'off'}", flush=True)
     for s in _seeds(args.seeds):
@@ -163,7 +168,7 @@ def seeds(args) -> int:
             warnings.simplefilter("ignore")
             res = balance_finding(args.game, args.finding, findings_csv=args.findings_csv, budget=args.budget,
                                   first_games=args.first_games, verify_games=args.verify_games, rng=s,
-                                  guards=args.guards, n_jobs=1)
+                                  guards=args.guards, n_jobs=1, search_policies=args.search_policies)
             t1 = time.process_time()
             est = _estimate(args.game, cand.metric, kwargs, check, np.random.SeedSequence([s, CHECK_SALT]),
                             res.components)
@@ -202,6 +207,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--verify-games", type=int)
     p.add_argument("--check-games", type=int)
     p.add_argument("--guards", action="store_true")
+    p.add_argument("--search-policies", default="auto",
+                   help="seeds: balance --finding's search player (auto: the game's cheaper one, none, a player)")
     args = p.parse_args(argv)
     return space(args) if args.mode == "space" else seeds(args)
 
