@@ -107,10 +107,10 @@ def _nontransitive_note(flagged: pd.DataFrame) -> str:
     """A sentence naming the pairs whose head to head contradicts the ratings beyond their CIs (empty: none)."""
     if flagged is None or flagged.empty:
         return ""
-    pairs = "; ".join(f"{r.a} against {r.b} {_pct(r.score)} [{_pct(r.score_ci_low)}, {_pct(r.score_ci_high)}], the "
-                      f"ratings predict {_pct(r.predicted)}" for r in flagged.itertuples())
-    return (f" Not transitive: {pairs} (a head to head beyond its 95% CI from the ratings' score, so no one "
-            "head-to-head result ranks these players over the field).")
+    pairs = "; ".join(f"{r.a} against {r.b} {_pct(r.score)} [{_pct(r.score_ci_low)}, {_pct(r.score_ci_high)}] "
+                      f"(predicted {_pct(r.predicted)})" for r in flagged.itertuples())
+    return (f" Not transitive: {pairs}: each beyond its 95% CI from the ratings' prediction, so no one head to head "
+            "ranks these players over the field.")
 
 
 def report_players_note(game: str) -> str:
@@ -121,7 +121,7 @@ def report_players_note(game: str) -> str:
     entries = registry.get_game(game).report_players()
     if not entries:
         return ""
-    return " Report players (the ladders over the field stored in the game's strength.py): " + "; ".join(
+    return " Report players (ladders over the field, in the game's strength.py): " + "; ".join(
         f"{p} players: {entries[p].line()}" for p in sorted(entries)) + "."
 
 
@@ -206,8 +206,17 @@ def ladder_experiment(game: str, *, games: int, rng, plan: ReportPlan | None = N
     reading += _nontransitive_note(table.attrs["nontransitive"]) + report_players_note(game)
     shown = table[["policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate", "win_rate_ci_low",
                    "win_rate_ci_high", "games"]]
+    # the page's table: a rating and a win rate with their intervals in one cell each (the CSV keeps the columns)
+    display = pd.DataFrame({
+        "policy": shown["policy"],
+        "rating [95% CI]": [f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]" for v, lo, hi in
+                            zip(shown["rating"], shown["rating_ci_low"], shown["rating_ci_high"])],
+        "win rate [95% CI]": [f"{_pct(v)} [{_pct(lo)}, {_pct(hi)}]" for v, lo, hi in
+                              zip(shown["win_rate"], shown["win_rate_ci_low"], shown["win_rate_ci_high"])],
+        "games": shown["games"]})
     return ExperimentResult(
         f"{game}_strength_ladder", f"{spec.title}: strength ladder", reading, shown, None, findings=findings,
+        display=display,
         question=f"How strong is each {spec.title} player, and who beats whom?",
         meta={"games_per_lineup": per_pair, "players": plan.players, "head_to_head": h2h,
               "setup": plan.setup}, sample_size=int(min(f.n for f in findings)) if findings else None)
@@ -235,18 +244,16 @@ def restricted_experiment(game: str, *, games: int, rng, plan: ReportPlan | None
                         null_label="a fair share", unit="%", test="Wilson interval", scale=1.0,
                         player=f"{r.player} against {policy}")
                 for i, r in enumerate(table.itertuples()) if i in picked]
-    flags = table.groupby("flag")["restriction"].apply(lambda s: ", ".join(f"`{x}`" for x in s)).to_dict()
-    parts = [f"{flag}: {flags[flag]}" for flag in ("dominant", "valuable", "no measurable value", "harmful")
-             if flag in flags]
+    flags = " (each restriction's flag: the table)"  # the page's table lists them; the reading does not repeat it
     shown = table[["restriction", "description", "win_rate", "win_rate_ci_low", "win_rate_ci_high", "effect", "flag",
                    "games"]].copy()
     if int(table["games"].min()) < MIN_CLAIM_N:  # below the report's minimum sample the flags claim nothing either
         shown["flag"] = f"none (n < {MIN_CLAIM_N})"
-        parts = [f"no flags below {MIN_CLAIM_N} games"]
+        flags = f"; no flags below {MIN_CLAIM_N} games"
     reading = (
         f"{spec.title}, {plan.setup}: one seat `{policy}` forbidden one option, the others `{policy}`; "
         f"{int(table['games'].iloc[0]):,} games per restriction. Fair share {_pct(fair)}; dominant: below "
-        f"{_pct(float(table.attrs['dominant_below']))}. " + "; ".join(parts) + ".")
+        f"{_pct(float(table.attrs['dominant_below']))}{flags}.")
     # the page's table: one line a restriction (the descriptions are in the findings' sentences and in the CSV)
     display = pd.DataFrame({
         "restriction": shown["restriction"],

@@ -108,15 +108,13 @@ def _intro():
     return Text(
         "Balance found with weak players is not balance. For each game, two experiments. The ladder: its "
         "players against each other, every player in every seat equally often, rated by a Bradley-Terry model "
-        "(Elo scale: 400 points = 10:1 odds, 100 points = 64%) with 95% intervals; ratings average 0 and carry "
-        "quasi-standard errors, so two players whose intervals do not overlap differ; ratings of different games "
-        "are not comparable. Its findings: the strongest player's head-to-head score against the next one and "
-        "against greedy. Restricted play (after Jaffe et al. 2012): the strongest player forbidden one option "
-        "against unrestricted copies of itself; the flags compare the win share's 95% Wilson interval with the "
-        "fair share: no measurable value (it contains the fair share: the option is worth nothing measurable "
-        "to this player), valuable (below), dominant (below a fifth of it: without the option the player "
-        "almost never wins), harmful (above). An option without measurable value is dead weight only for this "
-        "player: one who uses it better may value it. The method and larger runs: docs/guide/strength.md.",
+        "(Elo scale: 400 points = 10:1 odds) with 95% intervals (quasi-standard errors; ratings average 0 and are "
+        "not comparable across games); its findings: the strongest player's head-to-head score against the next "
+        "one and against greedy. Restricted play (after Jaffe et al. 2012): the strongest player forbidden one "
+        "option against unrestricted copies of itself, flagged by its win share's 95% Wilson interval against the "
+        "fair share: no measurable value (the interval contains it: worth nothing measurable to this player, "
+        "though one who uses it better may value it), valuable (below), dominant (below a fifth of it), harmful "
+        "(above). Method and larger runs: docs/guide/strength.md.",
         heading="Strength and restricted play")
 
 
