@@ -40,6 +40,12 @@ def test_ladder_findings_follow_from_the_head_to_head_table():
         assert f.n == 160 and f.null == 0.5 and f.ci_low <= f.estimate <= f.ci_high
         # a claim only when the interval excludes an even match (160 games is above the minimum sample)
         assert f.is_claim == (f.ci_low > 0.5 or f.ci_high < 0.5)
+    # the page shows a rating and a win rate with their intervals in one cell each; the CSV keeps the columns
+    first = table.iloc[0]
+    assert list(exp.display["policy"]) == list(table["policy"])
+    assert exp.display["rating [95% CI]"].iloc[0] == (f"{first['rating']:+.0f} [{first['rating_ci_low']:+.0f}, "
+                                                      f"{first['rating_ci_high']:+.0f}]")
+    assert exp.display["win rate [95% CI]"].iloc[0].startswith(f"{100 * first['win_rate']:.1f}% [")
     assert exp.name == "raft_strength_ladder" and exp.figure is None  # design computes, the report draws
     assert draw(exp, "raft") is exp and exp.figure is not None
 
