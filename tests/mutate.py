@@ -67,6 +67,18 @@ MUTATIONS: tuple[Mutation, ...] = (
              "judge = runs if verify_policies is None else _Runs(",
              "judge = runs if True else _Runs(",
              ("tests/test_report_win_objective.py", "-k", "verify_policies or search_player_plays")),
+    Mutation("folded-table-kept-whole", "a folded table never splits at a page break: it moves whole to the next "
+             "page and leaves the rest of the page empty (the 41st page of a full report)",
+             "pyradice_lab/report/_folded.py",
+             "        if len(self.frame) < 2 * least:",
+             "        if True:",
+             ("tests/test_report_layout.py",)),
+    Mutation("ladder-all-nontransitive-pairs", "the ladder's reading names every pair that contradicts the ratings "
+             "(ten pairs, nine lines, in Purramid's)",
+             "pyradice_lab/design/strength_report.py",
+             "for r in far.head(NONTRANSITIVE_SHOWN).itertuples())",
+             "for r in far.itertuples())",
+             ("tests/test_strength_report.py",)),
     Mutation("finding-search-player-dropped", "balance --finding plays its search with the report player even where "
              "the game declares a cheaper search player (Meerkat's proposal asked for directly: mcts_v2 throughout)",
              "pyradice_lab/design/_balance_finding.py",

@@ -310,11 +310,31 @@ def test_a_folded_table_prints_its_rows_side_by_side_and_a_figure_can_stay_besid
         assert len({round(w["x0"]) for w in tiles}) == 2, "two blocks of rows side by side"
         assert sum(w["text"] == "component" for w in words) == 2  # each block has the header
         assert not any(p.images or len(p.curves) > 3 for p in pdf.pages[3:])  # no figure printed
-    assert "demo_fig/demo_fig.png" in "\n".join(page_texts(path))
+    assert "and the figure: demo_fig/ beside this PDF" in "\n".join(page_texts(path))  # one line: .csv and .png
     with pytest.raises(ValueError, match="fold"):
         Table(rows, fold=0)
     with pytest.raises(TypeError, match="pdf_figure"):
         ExperimentResult("x", "X", "r", pd.DataFrame({"a": [1]}), pdf_figure="no")
+
+
+def test_a_folded_table_splits_at_a_page_break_instead_of_leaving_half_a_page_empty(tmp_path):
+    # a folded table taller than the space left under some text: the rows that fit are folded on that page, the
+    # rest folded again on the next, each part with its headers, every row once, in order down each block
+    rows = pd.DataFrame({"component": [f"c{i:03d}" for i in range(120)], "value": [f"{i}/{i // 2}" for i in range(120)],
+                         "source": ["rules", "reconstruction"] * 60})
+    text = Text("\n\n".join(f"Paragraph {i}: " + "words that fill the page " * 12 for i in range(9)))
+    path = write_pdf(tmp_path / "t.pdf", [Section("Demo", [text, Table(rows, title="Components", fold=2)])])
+    pages = page_texts(path)
+    first = next(i for i, t in enumerate(pages) if "Components" in t and "Paragraph 8" in t)
+    on = [[int(w[1:]) for w in t.split() if w[:1] == "c" and w[1:].isdigit() and len(w) == 4] for t in pages]
+    assert on[first], "the table starts on the page of the text before it, not on the next"
+    assert sorted(r for rs in on for r in rs) == list(range(120))  # every row once
+    parts = [rs for rs in on if rs]
+    assert len(parts) >= 2 and all(max(a) < min(b) for a, b in zip(parts, parts[1:]))  # in order across pages
+    for i, rs in enumerate(on):
+        if rs:
+            assert pages[i].split().count("component") == 2, f"page {i + 1}: each block has its header"
+    assert layout_problems(path) == []
 
 
 def test_the_line_under_a_table_never_starts_a_page_on_its_own(tmp_path):

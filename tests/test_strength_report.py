@@ -177,3 +177,18 @@ def test_the_strength_figures_repeat_their_tables_and_stay_beside_the_pdf(tmp_pa
     for exp in part.items:
         assert exp.figure is not None and exp.pdf_figure is False
         assert (tmp_path / exp.name / f"{exp.name}.png").is_file()
+
+
+def test_the_ladder_names_the_three_pairs_furthest_from_the_ratings_and_counts_the_rest():
+    from pyradice_lab.design.strength_report import NONTRANSITIVE_SHOWN, _nontransitive_note
+
+    flagged = pd.DataFrame({"a": list("abcde"), "b": list("vwxyz"), "score": [0.1, 0.5, 0.3, 0.9, 0.2],
+                            "score_ci_low": [0.05] * 5, "score_ci_high": [0.95] * 5,
+                            "predicted": [0.2, 0.1, 0.35, 0.5, 0.21]})
+    note = _nontransitive_note(flagged)
+    assert NONTRANSITIVE_SHOWN == 3
+    named = [p for p in ("b against w", "d against y", "a against v", "c against x", "e against z") if p in note]
+    assert named == ["b against w", "d against y", "a against v"]  # gaps 0.40, 0.40, 0.10: the furthest first
+    assert note.index("b against w") < note.index("d against y") < note.index("a against v")
+    assert "and 2 more pairs (the pairs CSV)" in note
+    assert "more pair" not in _nontransitive_note(flagged.head(2)) and _nontransitive_note(flagged.head(0)) == ""

@@ -103,12 +103,21 @@ def _ladder_table(out: pd.DataFrame, names: list[str], players: int) -> pd.DataF
     return table
 
 
+#: the head-to-head pairs the ladder's reading names when they contradict the ratings (furthest first)
+NONTRANSITIVE_SHOWN = 3
+
+
 def _nontransitive_note(flagged: pd.DataFrame) -> str:
     """A sentence naming the pairs whose head to head contradicts the ratings beyond their CIs (empty: none)."""
     if flagged is None or flagged.empty:
         return ""
+    # the pairs furthest from the ratings' prediction first; the rest counted (every pair: the pairs CSV)
+    far = flagged.assign(_gap=(flagged["score"] - flagged["predicted"]).abs()).sort_values("_gap", ascending=False,
+                                                                                        kind="stable")
     pairs = "; ".join(f"{r.a} against {r.b} {_pct(r.score)} [{_pct(r.score_ci_low)}, {_pct(r.score_ci_high)}] "
-                      f"(predicted {_pct(r.predicted)})" for r in flagged.itertuples())
+                      f"(predicted {_pct(r.predicted)})" for r in far.head(NONTRANSITIVE_SHOWN).itertuples())
+    more = len(far) - NONTRANSITIVE_SHOWN
+    pairs += f"; and {more} more pair{'s' if more > 1 else ''} (the pairs CSV)" if more > 0 else ""
     return (f" Not transitive: {pairs}: each beyond its 95% CI from the ratings' prediction, so no one head to head "
             "ranks these players over the field.")
 

@@ -166,8 +166,11 @@ def method_line(f: Finding) -> str:
     return "; ".join(parts)
 
 
-def methods_note(findings: Sequence[Finding]) -> str:
+def methods_note(findings: Sequence[Finding], *, short: bool = False) -> str:
     """One footnote line for a list of findings: the methods used, numbered as the findings are listed.
+
+    ``short``: where a document states once that intervals are 95% and where the p- and q-values are (the PDF
+    report's title and summary pages), the note leaves both out, and says the level only when it is not 95%.
 
     >>> fs = [Finding("difference", "a", 0.6, 0.55, 0.65, n=400, null=0.5, test="Wilson interval"),
     ...       Finding("estimate", "b", 3.0, 2.0, 4.0, n=50, test="t interval")]
@@ -175,6 +178,8 @@ def methods_note(findings: Sequence[Finding]) -> str:
     'Method: finding 1, Wilson interval; finding 2, t interval (95% intervals; p- and q-values in the findings CSV).'
     >>> methods_note([Finding("exact", "a", 1.0, 1.0, 1.0, n=0), Finding("exact", "b", 2.0, 2.0, 2.0, n=0)])
     'Method: findings 1 and 2, exact (no sampling error) (p- and q-values in the findings CSV).'
+    >>> methods_note(fs, short=True)
+    'Method: finding 1, Wilson interval; finding 2, t interval.'
     """
     groups: dict[str, list[int]] = {}
     for i, f in enumerate(findings, 1):
@@ -184,6 +189,8 @@ def methods_note(findings: Sequence[Finding]) -> str:
     body = "; ".join(f"{_numbered(ix)}, {t}" for t, ix in groups.items())
     conf = {f"{100 * f.confidence:g}%" for f in findings if f.kind != "exact"}
     level = f"{'/'.join(sorted(conf))} intervals; " if conf else ""
+    if short:
+        return f"Method: {body}" + (f" ({level[:-2]})." if conf - {"95%"} else ".")
     return f"Method: {body} ({level}p- and q-values in the findings CSV)."
 
 

@@ -38,6 +38,7 @@ from ..engine._version import __version__
 from ..engine.figures import PAGE_HEIGHT_IN
 from ..engine.findings import MIN_CLAIM_N, component_findings, fdr_sentence, methods_note, rank, render
 from ..engine.results import ExperimentResult, FigureItem, RasterFigure, Section, Table, Text, render_figure
+from ._folded import FOLD_GAP as FOLD_GAP, folded as _folded
 from ._pdf_doc import (
     CONTENTS_GAP as CONTENTS_GAP,
     CONTENTS_HEAD as CONTENTS_HEAD,
@@ -180,7 +181,7 @@ def _experiment(exp: ExperimentResult, story: _Story, seed=None) -> None:
                 f"in {exp.name}/{exp.name}_findings.csv beside this PDF. ")
     if shown or more:  # the method of the findings above, footnote-sized (the sentences say what, not how)
         told = experiment_assumptions(exp, seed)
-        flow.append(Paragraph(markup(more + methods_note(shown) + (" " + told if told else "")), SMALL))
+        flow.append(Paragraph(markup(more + methods_note(shown, short=True) + (" " + told if told else "")), SMALL))
     if exp.method.strip():
         flow += paragraphs(exp.method)
     n = exp.resolved_sample_size()
@@ -212,9 +213,10 @@ def _experiment(exp: ExperimentResult, story: _Story, seed=None) -> None:
     if exp.figure is not None and exp.pdf_figure:
         _figure(exp.figure, story)
     size = size[:1].upper() + size[1:]
-    note = f"{size}; all rows: {csv}." if exp.display is None else f"{size}; all data: {csv}."
+    what = "all rows" if exp.display is None else "all data"
+    note = f"{size}; {what}: {csv}."
     if exp.figure is not None and not exp.pdf_figure:  # a figure that repeats the table: only beside the PDF
-        note += f" Figure: {exp.name}/{exp.name}.png."
+        note = f"{size}; {what} and the figure: {exp.name}/ beside this PDF."  # one line: its .csv and .png
     if has_table:
         # a compact table on the experiment's own page: columns that would need a landscape page are left
         # to the CSV (standard errors first; the intervals stay)
@@ -264,39 +266,6 @@ def _section(sec: Section, story: _Story, *, new_page: bool = True) -> None:
         else:
             raise TypeError(f"report items must be str, Text, Figure, FigureItem, DataFrame, Table or "
                             f"ExperimentResult, got {type(item).__name__}")
-
-
-#: points between the blocks of a folded table
-FOLD_GAP = 12.0
-
-
-def _folded(t: Table) -> tuple[list[Flowable], str] | None:
-    """A long, narrow table as ``t.fold`` blocks of rows side by side (title and caption above), or None
-    when it is short or a block does not fit its share of the portrait width without column groups."""
-    frame = t.frame.reset_index() if t.index else t.frame
-    if t.fold < 2 or len(frame) <= t.fold * 4:
-        return None
-    width = (frame_width("portrait") - (t.fold - 1) * FOLD_GAP) / t.fold
-    per = -(-len(frame) // t.fold)
-    blocks = []
-    for k in range(t.fold):
-        chunk = frame.iloc[k * per:(k + 1) * per]
-        flow, orient = table_flowables(Table(chunk, digits=t.digits), width=width)
-        tables = [f for f in flow if isinstance(f, RLTable)]
-        if orient != "portrait" or len(tables) != 1:
-            return None
-        blocks.append(tables[0])
-    head, _ = table_flowables(Table(frame.iloc[:0], title=t.title, caption=t.caption, digits=t.digits))
-    head = [f for f in head if not isinstance(f, RLTable)]
-    outer = RLTable([blocks], colWidths=[width + (FOLD_GAP if k < t.fold - 1 else 0) for k in range(t.fold)],
-                    hAlign="LEFT", style=TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                                     ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                                                     ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-    _, height = outer.wrap(frame_width("portrait"), frame_height("portrait"))
-    head[0] = CondPageBreak(height + 40)  # the blocks do not split: title, caption and blocks on one page
-    return head + [outer], "portrait"
 
 
 def _is_mpl_figure(x) -> bool:
