@@ -187,15 +187,17 @@ def figure_strong_play(res: ExperimentResult):
     """Head-to-head win shares, and the restated findings against their references."""
     fd = res.meta["figure_data"]
     vs, df = fd["vs"], fd["df"]
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.8), gridspec_kw={"width_ratios": [1, 1.4]})
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.8), gridspec_kw={"width_ratios": [1, 1.2]})
     ax = axes[0]
-    labels = [f"{r.policy} vs {r.opponent}\n{r.setup}" for r in vs.itertuples()]
+    # one line a pair (two-line labels overlapped at the report's size), the fair share said in the axis label
+    labels = [f"{r.policy} v {r.opponent}, {r.setup}" for r in vs.itertuples()]
     ax.errorbar(vs.win_rate, range(len(vs)), xerr=[vs.win_rate - vs.win_rate_ci_low, vs.win_rate_ci_high - vs.win_rate],
                 fmt="o", capsize=3)
-    ax.scatter(vs.fair_share, range(len(vs)), marker="|", s=200, color="0.3", label="fair share")
+    ax.scatter(vs.fair_share, range(len(vs)), marker="|", s=200, color="0.3")
     ax.set_yticks(range(len(vs)), labels, fontsize=6)
-    ax.set_xlabel("win share (seat rotated)")
-    ax.legend(fontsize=6)
+    ax.set_xticks([0.25, 0.5, 0.75])
+    ax.set_xlim(0.1, 0.9)
+    ax.set_xlabel("win share (seat rotated); |: fair share")
     ax.grid(alpha=0.3)
     ax = axes[1]
     shown = df[~df.finding.str.startswith("points per piece")]
