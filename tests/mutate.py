@@ -79,6 +79,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "for r in far.head(NONTRANSITIVE_SHOWN).itertuples())",
              "for r in far.itertuples())",
              ("tests/test_strength_report.py",)),
+    Mutation("final-round-caveat-dropped", "balance --finding calls a pick met on its verification alone, silent "
+             "when the refinement's final round puts it off the target beyond its interval",
+             "pyradice_lab/design/_balance_final.py",
+             "            if lo <= target <= hi:",
+             "            if True:",
+             ("tests/test_balance_finding_search.py",)),
     Mutation("finding-search-player-dropped", "balance --finding plays its search with the report player even where "
              "the game declares a cheaper search player (Meerkat's proposal asked for directly: mcts_v2 throughout)",
              "pyradice_lab/design/_balance_finding.py",

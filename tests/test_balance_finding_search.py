@@ -187,3 +187,22 @@ def test_the_cli_names_both_players_before_the_work_and_passes_search_policies(t
                  "--search-policies", "expectimax"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.endswith("--search-policies goes with --finding ID")
+
+
+def test_a_verified_pick_the_refinements_final_round_places_off_target_says_so():
+    import pandas as pd
+
+    from pyradice_lab.design._balance_final import final_round_note
+
+    hist = pd.DataFrame({"round": [3, 4, 4], "card.Height.table": ["[0, 1, 2]", "[0, 1, 3]", "[0, 1, 2]"],  # as shown
+                         "card.Small.points": [3, 3, 3], "games": [300, 1080, 1080],
+                         "estimate": [0.2, -1.07, 0.633], "se": [0.3, 0.10, 0.1135]})
+    pick = {"card.Height.table": (0, 1, 2), "card.Small.points": 3}
+    note = final_round_note(hist, pick, 0.0, 1080)
+    assert "final round (1,080 games)" in note and "0.633 [0.411, 0.855]" in note and "off the target 0" in note
+    assert final_round_note(hist, pick, 0.5, 1080) == ""  # its interval reaches the target: no caveat
+    assert final_round_note(hist, pick, 0.0, 0) == "" and final_round_note(None, pick, 0.0, 1080) == ""
+    assert final_round_note(hist, {"card.Height.table": [9, 9, 9], "card.Small.points": 3}, 0.0, 1080) == ""
+    # a parameter the pick leaves at its starting value (a proposal of no change: values {})
+    start = {"card.Height.table": [0, 1, 2], "card.Small.points": 3}
+    assert "off the target 0" in final_round_note(hist, {}, 0.0, 1080, base=start.get)

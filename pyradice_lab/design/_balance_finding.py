@@ -427,6 +427,13 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
             res.notes[said[0]] = note
         else:
             res.notes.insert(1, note)
+    start = components if components is not None else _components(game)   # a parameter the pick leaves unchanged
+    from ._balance_final import final_round_note
+
+    said = final_round_note(getattr(res, "history", None), res.values, cand.target, final,
+                            base=start.get) if getattr(res, "reached", False) else ""
+    if said:  # "met" on the verification alone, where the refinement's larger final round sees the gap
+        res.notes.append(said)
     if res.assumptions is not None:  # the root seed (the search, the widening and the guards are spawned from it)
         from ..engine.assumptions import seed_label
 
