@@ -107,7 +107,8 @@ def check_every_section_is_in_the_report(out, pages, folder):
     text = "\n".join(pages[first - 1:last])
     assert sorted(strength) == sorted(f"{g}_{k}" for g in rated for k in ("strength_ladder", "restricted_play"))
     for exp in strength:
-        assert f"{exp}/{exp}.csv" in text, f"experiment {exp} is not on the strength pages"
+        # its line names the CSV, or the folder of its CSV and its figure (one line)
+        assert f"{exp}/{exp}.csv" in text or f"{exp}/ beside this PDF" in text, f"experiment {exp} is not on the strength pages"
     claimed.update(strength)
     csvs = [c for c in csvs if c not in strength]
     assert "Overview" in parts and "Engine self-check" in parts["Overview"][2]
@@ -121,7 +122,7 @@ def check_every_section_is_in_the_report(out, pages, folder):
         mine = [c for c in csvs if c.startswith(f"{name}_")]
         assert mine, f"the {spec.title} section saved no experiment"
         for exp in mine:
-            assert f"{exp}/{exp}.csv" in text, f"experiment {exp} is not on the pages of {spec.title}"
+            assert f"{exp}/{exp}.csv" in text or f"{exp}/ beside this PDF" in text, f"experiment {exp} is not on the pages of {spec.title}"
         assert len(children) >= len(mine), f"{spec.title}: {len(children)} bookmarks for {len(mine)} experiments"
         claimed.update(mine)
     overview = [c for c in csvs if c.startswith("overview_")]

@@ -49,5 +49,6 @@ def test_findings_read_as_sentences_and_the_pdf_shows_words_and_a_method_footnot
     path = write_pdf(tmp_path / "r.pdf", [Section("Demo", [exp])], meta={"seed": 0})
     text = " ".join(" ".join(page_texts(path)).split())
     assert "applies_rate" not in text and "applies rate, 95% CI low" in text
-    assert "more findings" in text and "Method: finding 1, normal interval of a difference; finding 2, paired t interval (95% " in text
+    assert "more findings" in text and "Method: finding 1, normal interval of a difference; finding 2, paired t interval." in text
+    assert "p- and q-values: the findings CSV" in text  # said once, on the title page, not in every footnote
     assert "4.50 rounds more" in text and not MACHINE_PROSE.search(text.split("Summary of findings")[-1])

@@ -369,8 +369,8 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
             "Quick run: indicative only, small samples. Experiments below the minimum sample size of "
             f"{MIN_CLAIM_N} make no claim; build the full report for conclusions."), NOTE))
     flow.append(Paragraph(markup(
-        "Every Monte Carlo number carries its standard error and a 95% confidence interval (each finding's "
-        "p- and q-value: the findings CSV); the same seed reproduces every number. A difference is claimed only when its interval excludes 'no difference' on "
+        "Every Monte Carlo number carries its SE and a 95% CI (p- and q-values: the findings CSV); the same seed "
+        "reproduces every number. A difference is claimed only when its interval excludes 'no difference' on "
         f"at least {MIN_CLAIM_N} games and survives the false discovery rate control over the whole report (5%, "
         "Benjamini-Hochberg); a quick run claims nothing. Sample size: games (or trials) per compared group, the smallest group "
         "when they differ. Conclusions: k of m findings computed from the data claim a difference; numbers only "
