@@ -537,7 +537,10 @@ def test_a_signalled_dask_run_on_its_own_cluster_leaves_no_worker_after_5_s(sig,
     proc = subprocess.Popen([sys.executable, "-m", "pyradice_lab.cli", "raft", "ladder", "--policies",
                              "random,greedy", "--games", "400000", "--jobs", "2", "--backend", "dask",
                              "--no-progress", "--out", str(tmp_path / "l.csv")], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL,
+                            # a suite started as a background job (CI's nohup ... &) ignores SIGINT, and a child
+                            # inherits that: Ctrl-C of a run in a terminal is what is tested
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
