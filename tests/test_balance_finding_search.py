@@ -206,3 +206,6 @@ def test_a_verified_pick_the_refinements_final_round_places_off_target_says_so()
     # a parameter the pick leaves at its starting value (a proposal of no change: values {})
     start = {"card.Height.table": [0, 1, 2], "card.Small.points": 3}
     assert "off the target 0" in final_round_note(hist, {}, 0.0, 1080, base=start.get)
+    # the history holds each candidate's repr: a tuple value reads as the same numbers
+    tup = hist.assign(**{"card.Height.table": ["(0, 1, 2)", "(0, 1, 3)", "(0, 1, 2)"]})
+    assert "off the target 0" in final_round_note(tup, pick, 0.0, 1080)

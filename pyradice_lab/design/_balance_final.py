@@ -4,6 +4,7 @@ round's interval (measured on all three games of the designer guide's 9-of-10 ta
 
 from __future__ import annotations
 
+import ast
 import json
 
 import numpy as np
@@ -22,11 +23,11 @@ def final_round_note(history, values: dict, target: float, final: int, *, base=N
     params = [c for c in history.columns if c not in ("round", "games", "estimate", "se", "distance")]
     if base is not None:
         values = {k: values[k] if k in values else base(k) for k in params}
-    def plain(x):  # the history shows list values as text ("[26, 25]")
+    def plain(x):  # the history holds each value's repr ("[26, 25]", "(0, 1, 2)", "3")
         if isinstance(x, str):
             try:
-                x = json.loads(x)
-            except ValueError:
+                x = ast.literal_eval(x)
+            except (ValueError, SyntaxError):
                 return x
         return json.dumps(np.asarray(x).tolist())
 

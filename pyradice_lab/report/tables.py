@@ -255,10 +255,6 @@ def table_flowables(table: Table, *, max_rows: int | None = None, note: str = ""
             if widths is not None:
                 table = _rl_table(header, body, numeric, widths, size, pad)
                 out.append(TableWithNote(table, Paragraph(markup(note), CAPTION)) if note else table)
-                # a table shorter than the rows kept with its title needs only its own height left on the page
-                # (it used to move whole to the next page when 110 points were not left, leaving a gap)
-                whole = sum(f.wrap(avail, 10_000.0)[1] for f in out[1:]) + 6.0
-                out[0] = CondPageBreak(min(_KEEP_WITH_ROWS, whole))
                 return out, orientation
     # too wide even for a landscape page: column groups repeating the leading label columns
     avail = LANDSCAPE[0] - 2 * MARGIN_X
