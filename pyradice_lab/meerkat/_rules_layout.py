@@ -42,7 +42,8 @@ PA_REROLL, PA_MOVE_HIGH, PA_SWAP_LOW, PA_SWAP_HIGH, PA_QUEEN_LOW, PA_QUEEN_HIGH 
  EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL) = range(30)
 # internal kernel functions are only called from compiled code: no CPython/cfunc wrappers (saves about a
 # third of the cold compile time); the pure-Python twins (:mod:`.sim`) call their ``py_func`` instead.
-INTERNAL = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "error_model": "numpy"}
+INTERNAL_NRT = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "error_model": "numpy", "_nrt": True}
+INTERNAL = {**INTERNAL_NRT, "_nrt": False}
 # Trace events are only recorded by the pure-Python twins (sim.python_twins sets TRACE = True in their namespaces);
 # in compiled code ``if TRACE:`` is a constant False, so numba prunes every trace call (shorter compile).
 TRACE = False

@@ -47,6 +47,7 @@ from .rules import (
     G_NTOK,
     G_TOKENS,
     INTERNAL,
+    INTERNAL_NRT,
     K_AF,
     K_BV,
     K_REVREAD,
@@ -107,7 +108,7 @@ def store_model(g) -> None:
         W[25, M_COL + c - 1] = int(cnt[c] * M_SCALE + 0.5)
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def future_turns(g, s: int, mpt: float, turns) -> None:
     """``turns[o]``: the turns seat ``o`` is expected to play after this one (see the module docstring)."""
     W = g[0]
@@ -177,27 +178,32 @@ def future_dist(g, t: int, future: float, turns, f) -> None:
         f[o, 3] = max(0.0, 1.0 - f[o, 0] - f[o, 1] - f[o, 2])
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out) -> None:
     """``out[k]`` (k < m): seat ``s``'s expected end-of-game points on tile ``t`` minus ``w_opp`` x the other
     seats' mean expected points, with ``s``'s strength there raised by ``adds[k]`` half units now (2 per
     meerkat, 5 for the queen).  ``future = 0``: the points if the game were scored now."""
+    expected_tile_values_into(g, s, t, w_opp, future, mpt, adds, m, out, np.zeros(4, np.int64), np.zeros(4, np.int64),
+                              np.zeros((4, NF)), np.zeros(4, np.int64), np.zeros((4, NF), np.int64),
+                              np.zeros(4, np.int64), np.zeros(4, np.int64))
+
+
+@njit(**INTERNAL)
+def expected_tile_values_into(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out, base,
+                              turns, f, sup, vals, st, pts) -> None:
+    """:func:`expected_tile_values` with its scratch, all zeros: ``base``, ``turns``, ``sup``, ``st``, ``pts`` (4
+    integers each), ``f`` (4 x NF floats), ``vals`` (4 x NF integers); no reference counting here."""
     W = g[0]
     n = W[21, G_NS]
-    base = np.zeros(4, np.int64)
     for o in range(n):
         base[o] = 2 * W[o, t] + (5 if W[4 + o, QUEEN] == t else 0)
     tok = W[8 + t, TOK]
     mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
     bonus = 3 if tok == T_PLUS3 else 0
     vrow = W[25 + t]
-    turns = np.zeros(4, np.int64)
     future_turns(g, s, mpt, turns)
-    f = np.zeros((4, NF))
     future_dist(g, t, future, turns, f)
     # the outcomes with a positive probability, per seat (mixed-radix enumeration of the joint outcome)
-    sup = np.zeros(4, np.int64)
-    vals = np.zeros((4, NF), np.int64)
     total = 1
     for o in range(n):
         for a in range(NF):
@@ -207,8 +213,6 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
         total *= sup[o]
     for k in range(m):
         out[k] = 0.0
-    st = np.zeros(4, np.int64)
-    pts = np.zeros(4, np.int64)
     for idx in range(total):
         x = idx
         prob = 1.0
@@ -229,7 +233,7 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
         st[s] = own
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def expected_points(g, future: float, mpt: float, out) -> None:
     """``out[o]``: seat ``o``'s expected end-of-game points on the ten tiles under the model of the module
     docstring, between two turns (every seat still to play all its :func:`future_turns`): the value of a
@@ -277,7 +281,7 @@ def expected_points(g, future: float, mpt: float, out) -> None:
                 out[o] += prob * pts[o]
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def expected_totals(g, future: float, mpt: float, out) -> None:
     """``out[o]``: seat ``o``'s expected final score between two turns: :func:`expected_points` on the tiles,
     plus pups x the guardians in its reserve, its bonus token, and for a seat still in the race its expected
@@ -309,7 +313,7 @@ def turns_to_run_out(c1: float, c2: float, c3: float, top: int, F) -> None:
             F[x, t] = (c1 * F[max(0, x - 1), t - 1] + c2 * F[max(0, x - 2), t - 1]) + c3 * F[max(0, x - 3), t - 1]
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def race_values(g, s: int, pending: int, out) -> None:
     """``out[x]`` (x in 0..supply of ``s``): seat ``s``'s expected bonus-token points if it ends this turn with
     ``x`` meerkats in its supply (``pending`` 1: its queen still to place, one more turn), the other seats as

@@ -25,6 +25,7 @@ from .rules import (
     H_HAWK,
     HAZLOST,
     INTERNAL,
+    INTERNAL_NRT,
     K_JACKREAD,
     LOCK,
     NONE,
@@ -73,7 +74,7 @@ def do_token_move(g, s: int, code: int, sign: int) -> None:
         T[t, LOCK] = -1
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def resolve_hazard(g, s: int, kind: int) -> None:
     """Hawk / fire / jackal on a rolled tile.  Meerkats sharing a tile with their queen are immune.
 

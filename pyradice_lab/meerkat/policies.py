@@ -128,6 +128,7 @@ from .rules import (
     BA_SWAP,
     BUR,
     INTERNAL,
+    INTERNAL_NRT,
     K_MAXG,
     K_MAXP,
     K_QF,
@@ -144,7 +145,7 @@ from .rules import (
     drive_options,
     move_options,
     next_bonus,
-    placement_options,
+    placement_options_into,
     queen_options,
     rand_below,
     recall_options,
@@ -173,7 +174,7 @@ def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
         tile_values(g, s, t, w, adds, m, out)
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def spend_bonus(g, s: int, spent: int) -> float:
     """The bonus-token value of spending ``spent`` more meerkats from the supply this turn (a burrow action, a
     guardian by oasis token): the token taken at once (:func:`.rules.next_bonus`) or, with the parameter
@@ -189,7 +190,7 @@ def spend_bonus(g, s: int, spent: int) -> float:
     return race * (rv[max(0, S[s, SUP] - spent)] - rv[S[s, SUP]]) + (1.0 - race) * nb
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def value_of(g, s: int, t: int, w: float) -> float:
     """:func:`values_of` of tile ``t`` as it stands."""
     out = np.zeros(1)
@@ -204,7 +205,7 @@ def forbidden_tile(prm, s: int, t: int) -> bool:
     return (int(prm[s, P_NOTILE]) >> t) & 1 == 1
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def placement_table(g, s: int, tab) -> float:
     """``tab[t, k]``: value of placing k+1 meerkats (k = 3: the queen) on tile t; returns the guardian value."""
     S = g[0][4:8]
@@ -280,14 +281,18 @@ def die_table(tab, K, best_die) -> None:
         best_die[c, 2] = anyv
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def keep_values(g, d0: int, d1: int, d2: int, tab, gval: float, vals) -> None:
     """``vals[mask]``: the exact expected best option value after keeping the dice of ``mask`` (bit i = keep die
     i) and rerolling the others, every reroll outcome enumerated; ``vals[7]``: the value of this roll."""
+    keep_values_into(g, d0, d1, d2, tab, gval, vals, np.full((7, 13), NEG), np.empty((7, 7, 7)))
+
+
+@njit(**INTERNAL)
+def keep_values_into(g, d0: int, d1: int, d2: int, tab, gval: float, vals, best_die, rv) -> None:
+    """:func:`keep_values` with its scratch: ``best_die`` (7 x 13, all ``NEG``) and ``rv`` (7 x 7 x 7)."""
     K = g[0][64]
-    best_die = np.full((7, 13), NEG)
     die_table(tab, K, best_die)
-    rv = np.empty((7, 7, 7))
     for a in range(1, 7):  # a roll's value does not depend on the order of its dice: 56 evaluations
         for b in range(a, 7):
             for c in range(b, 7):
@@ -312,7 +317,7 @@ def keep_values(g, d0: int, d1: int, d2: int, tab, gval: float, vals) -> None:
         vals[mask] = tot / cnt
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """Keep mask for the optional reroll (bit i set = keep die i; 7 = no reroll): the best of
     :func:`keep_values` (an expectimax over the reroll outcomes; no reroll on a tie).
@@ -333,13 +338,13 @@ def choose_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     return best_mask
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """0 = take a guardian; otherwise ``tile * 8 + n`` (n = 1..3 meerkats, 4 = the queen)."""
     S = g[0][4:8]
     g[0][64]
     opts = np.empty(128, np.int64)
-    m = placement_options(g, s, d0, d1, d2, opts)
+    m = placement_options_into(g, s, d0, d1, d2, opts, np.zeros(13 * 8, np.bool_))
     if S[s, POL] == RANDOM:
         return opts[rand_below(g, m)]
     best, best_code = NEG, opts[0]
@@ -376,7 +381,7 @@ def memo_value(g, s: int, o: int, t: int, d: int, w: float, memo) -> float:
     return v
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def best_of(g, s: int, kind: int, opts, m: int):
     """(best value, best code) over ``m`` options of one kind: 0 move/drive, 1 swap, 2 recall, 3 queen, 4 token.
 
@@ -438,7 +443,7 @@ def best_of(g, s: int, kind: int, opts, m: int):
     return best, code
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_male(g, s: int) -> int:
     """Wandering male: -2 = do not activate; -1 = activate (no drive-away move possible); else drive code."""
     S = g[0][4:8]
@@ -474,7 +479,7 @@ def oasis_options(g, s: int, kind: int, opts) -> int:
     return 0
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_oasis(g, s: int, kind: int) -> int:
     """-1 = do not activate the token; else the option code to apply."""
     S = g[0][4:8]
@@ -513,7 +518,7 @@ def burrow_opts(g, s: int, k: int, opts) -> int:
     return m
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_burrow(g, s: int):
     """(space, option code) of the burrow action to take, or (-1, 0) for none."""
     S = g[0][4:8]
@@ -557,7 +562,7 @@ def choose_burrow(g, s: int):
 
 
 # ----------------------------------------------------------------------------------------- end scoring
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def choose_guardian(g, s: int, t: int) -> int:
     """Tile to move one reserve guardian to after winning tile ``t`` (0 = keep it): an adjacent tile not yet
     scored (tiles are scored 3, 4, ..., 12, so a higher-numbered one).  Parametrised policies take the one

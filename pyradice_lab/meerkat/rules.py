@@ -53,7 +53,7 @@ from ._rules_layout import (  # noqa: F401 - the layout and constants, re-export
     EV_REROLL, EV_PLACE, EV_QUEEN, EV_GUARD, EV_MALE, EV_DRIVE, EV_PUP, EV_OASIS, EV_MOVE, EV_SWAP,
     EV_RECALL, EV_TOKMOVE, EV_DRAW, EV_HAZARD, EV_LOSE, EV_OUT, EV_FORFEIT, EV_BURROW, EV_AUTOMA,
     EV_APAIR, EV_QMOVE, EV_PASS, EV_SCORE, EV_GMOVE, EV_FINAL, EV_START, EV_LAYOUT, EV_UNLOCK, EV_AREROLL,
-    INTERNAL, TRACE, LOG_COLS, MAX_TURNS, W_WIDTH, LOG0,
+    INTERNAL, INTERNAL_NRT, TRACE, LOG_COLS, MAX_TURNS, W_WIDTH, LOG0,
 )
 from ._rules_chance import (  # noqa: F401 - keyed chance, re-exported
     M32, mul32, mix32, keyed, start_streams, use_dice, seek_dice, stream_word, roll_die, rand_below,
@@ -127,15 +127,21 @@ def automa_split(d0: int, d1: int, d2: int, face: int):
     return c, a, b
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def placement_options(g, s: int, d0: int, d1: int, d2: int, opts) -> int:
+    """:func:`placement_options_into` with its scratch allocated here."""
+    return placement_options_into(g, s, d0, d1, d2, opts, np.zeros(13 * 8, np.bool_))
+
+
+@njit(**INTERNAL)
+def placement_options_into(g, s: int, d0: int, d1: int, d2: int, opts, seen) -> int:
     """Distinct legal actions for dice (d0, d1, d2): 0 = take a guardian (reserve below the maximum and a
     meerkat in the supply); ``tile * 8 + n`` = place n = 1..3 meerkats (what the count die allows, or what
     the supply still holds) on ``tile``; ``tile * 8 + 4`` = place the queen (count die 5-6, queen in the
-    supply).  One die is the count die, the other two sum to the tile; 1+1 reaches any tile."""
+    supply).  One die is the count die, the other two sum to the tile; 1+1 reaches any tile.  ``seen``: 104
+    booleans of scratch, all False (no reference counting here: :func:`placement_options` allocates it)."""
     S = g[0][4:8]
     K = g[0][64]
-    seen = np.zeros(13 * 8, np.bool_)
     m = 0
     if S[s, RES] < K[K_MAXG] and S[s, SUP] > 0:
         opts[0] = 0
@@ -201,12 +207,17 @@ def rank_points(strength, n: int, vrow, mode: int, bonus, out) -> None:
                 out[i] = vrow[1 + rank] + bonus
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def tile_points(g, t: int, pts) -> None:
     """Fill ``pts[seat]`` with each seat's points on tile ``t`` if the game were scored now."""
+    tile_points_into(g, t, pts, np.zeros(4, np.int64))
+
+
+@njit(**INTERNAL)
+def tile_points_into(g, t: int, pts, st) -> None:
+    """:func:`tile_points` with ``st`` (4 zeros) as scratch."""
     W = g[0]
     n = W[21, G_NS]
-    st = np.zeros(4, np.int64)
     for s in range(n):
         st[s] = 2 * W[s, t] + (5 if W[4 + s, QUEEN] == t else 0)
     tok = W[8 + t, TOK]
@@ -214,20 +225,24 @@ def tile_points(g, t: int, pts) -> None:
     rank_points(st, n, W[25 + t], mode, 3 if tok == T_PLUS3 else 0, pts)
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def tile_values(g, s: int, t: int, w_opp: float, adds, m: int, out) -> None:
     """``out[k]`` (k < m) = :func:`tile_value` of tile ``t`` with seat ``s``'s strength there raised by ``adds[k]``
     half units (2 per meerkat, 5 for the queen): one read of the tile serves every variant a policy weighs."""
+    tile_values_into(g, s, t, w_opp, adds, m, out, np.zeros(4, np.int64), np.zeros(4, np.int64))
+
+
+@njit(**INTERNAL)
+def tile_values_into(g, s: int, t: int, w_opp: float, adds, m: int, out, st, pts) -> None:
+    """:func:`tile_values` with ``st`` and ``pts`` (4 zeros each) as scratch."""
     W = g[0]
     n = W[21, G_NS]
-    st = np.zeros(4, np.int64)
     for o in range(n):
         st[o] = 2 * W[o, t] + (5 if W[4 + o, QUEEN] == t else 0)
     tok = W[8 + t, TOK]
     mode = 1 + W[64, K_REVREAD] if tok == T_REVERSE else 0
     bonus = 3 if tok == T_PLUS3 else 0
     vrow = W[25 + t]
-    pts = np.zeros(4, np.int64)
     base = st[s]
     for k in range(m):
         st[s] = base + adds[k]
@@ -239,7 +254,7 @@ def tile_values(g, s: int, t: int, w_opp: float, adds, m: int, out) -> None:
         out[k] = pts[s] - w_opp * other / (n - 1)
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def tile_value(g, s: int, t: int, w_opp: float) -> float:
     """Seat ``s``'s points on tile ``t`` minus ``w_opp`` x the mean of the other seats' points there."""
     out = np.zeros(1)
@@ -247,7 +262,7 @@ def tile_value(g, s: int, t: int, w_opp: float) -> float:
     return out[0]
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def reverse_readings_differ(g, t: int) -> bool:
     """Whether the literal and the extended reading of the reverse scoring token pay tile ``t`` differently."""
     W = g[0]
@@ -464,7 +479,7 @@ def male_rest(g, s: int) -> None:
         note(g, s, np.int64(EV_MALE), G[G_MALE], S[s, PUP], np.int64(0), np.int64(0), np.int64(0))
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def tile_winner(g, t: int) -> int:
     """The seat taking tile ``t``'s high value now (-1 if nobody): strongest (fewest under reverse scoring)
     among the seats present that are not cancelled by a tie."""
@@ -493,7 +508,7 @@ def tile_winner(g, t: int) -> int:
     return who
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)  # .min() needs reference counting
 def conservation_ok(g) -> bool:
     """supply + tiles + burrow + reserve + box (+ the queen) = meerkats + 1 for every seat."""
     C = g[0][0:4]

@@ -76,6 +76,7 @@ from .rules import (
     G_TRACE,
     G_TURN,
     INTERNAL,
+    INTERNAL_NRT,
     LOG0,
     OUT,
     POL,
@@ -212,7 +213,7 @@ def final_value(gc, s: int, margin_weight: float) -> float:
     return v + margin_weight * min(1.0, max(-1.0, margin))
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def cut_value(gc, s: int, margin_weight: float, win_scale: float, future: float, mpt: float) -> float:
     """Seat ``s``'s value of a truncated rollout (the state between two turns): the expected final scores of
     :func:`.evaluation.expected_totals` (``future``, ``mpt``: the expectimax evaluation's parameters), their
@@ -245,7 +246,7 @@ def rollout_value(gc, s: int, prm_s) -> float:
     return final_value(gc, s, prm_s[P_MARGIN])
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def rank_options(vals, m: int, k: int, order) -> None:
     """``order[:k]``: indices of the ``k`` best of ``vals[:m]``, best first; among equal values (within 1e-12)
     the earlier index, the choice the base policy makes."""
@@ -276,7 +277,7 @@ def play_candidate(g, s: int, kind: int, c: int, seed: int, gc, d0: int, d1: int
     return rollout_value(gc, s, g[2][s])
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """Index (into ``cands[:k]``, best-ranked first) of the candidate to play.
 
@@ -337,7 +338,7 @@ def pick(g, s: int, kind: int, cands, k: int, d0: int, d1: int, d2: int, tab, gv
     return best if mean * np.sqrt(j) > prm[s, P_SWITCHZ] * sd else 0
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def search_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """The keep mask (7 = no reroll) with the best rollout results among the best-ranked masks of ``own``."""
     vals = np.empty(8)
@@ -359,7 +360,7 @@ def search_keep(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     return cands[pick(g, s, np.int64(0), cands, np.int64(k), d0, d1, d2, tab, gval)]
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def search_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int:
     """The action (0 = guardian, ``tile * 8 + n``) with the best rollout results among the best of ``own``."""
     opts = np.empty(128, np.int64)
@@ -385,7 +386,7 @@ def search_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
     return cands[pick(g, s, np.int64(1), cands, np.int64(k), d0, d1, d2, tab, gval)]
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def search_turn(g, s: int) -> None:
     """A search player's turn: roll, the reroll by search (or by ``own`` if ``search_reroll`` is 0), the action
     by search, then the rest of the turn by ``own``."""

@@ -57,6 +57,7 @@ from .rules import (
     G_TOKENS,
     G_TURN,
     INTERNAL,
+    INTERNAL_NRT,
     MAX_TURNS,
     MOVED,
     OUT,
@@ -199,7 +200,7 @@ def reroll(g, s: int, keep: int, d0: int, d1: int, d2: int):
     return d0, d1, d2
 
 
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def base_turn(g, s: int) -> None:
     """A turn of a policy that decides without search: roll 3 (optional reroll), place or take a guardian,
     male / oasis activations, one burrow action."""
@@ -293,7 +294,7 @@ def finish_turn(g, s: int, code: int) -> None:
 # ----------------------------------------------------------------------------------------- scoring
 
 # ----------------------------------------------------------------------------------------- end scoring
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def final_scoring(g) -> None:
     """Score tiles 3..12 in order; the high-value taker may move a reserve guardian (2 with the tan
     two-guardians token, interpretation: instead of 1, not in addition) to an adjacent unscored tile; then
