@@ -77,6 +77,47 @@ def test_a_build_runs_for_the_recorded_types_and_numba_for_any_other(toy):
     assert aot.Entry(toy.total)(np.arange(4), (np.ones(3), 0.5)) == 9.5   # numba compiles it, as before
 
 
+def test_a_remembered_route_never_takes_a_call_of_other_types(toy):
+    """The entry remembers which function took a combination of argument keys; a call of other numba types (a
+    read-only or float32 array, an int where the build has a float, a short tuple) still goes to numba, before
+    and after the build's route is remembered."""
+    _build(toy)
+    e = _poisoned(toy)
+    args = (np.arange(4.0), (np.ones(3), 0.5))
+    assert e(*args) == 9.5 and e(*args) == 9.5                 # the build, then its remembered route
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    for other in [(frozen, (np.ones(3), 0.5)),                  # read-only: another numba type
+                  (np.arange(4.0, dtype=np.float32), (np.ones(3), 0.5)),
+                  (np.arange(4.0), (np.ones(3), 1)),            # an int for the float
+                  (np.arange(4.0), (np.ones(3),))]:
+        for _ in range(2):                                      # also once its own route is remembered
+            with pytest.raises(AssertionError, match="dispatcher"):
+                e(*other)
+    assert e(*args) == 9.5
+
+
+def test_equal_fast_keys_mean_equal_numba_types():
+    """``_fast_key`` may be finer than ``numba.typeof``, never coarser: values with one key have one type."""
+    from numba import typeof
+
+    frozen = np.zeros((2, 3))
+    frozen.flags.writeable = False
+    values = [np.zeros(3), np.zeros(3, np.int64), np.zeros(3, np.int32), np.zeros(3, np.bool_), np.zeros((2, 3)),
+              np.zeros((2, 3)).T, np.zeros((4, 3))[::2], frozen, np.zeros(1), np.zeros((1, 1)), np.zeros(0), 0, -1, 2**62, 2**63, 2**64 - 1, True, False, 0.5, np.int64(3), np.int32(3),
+              np.float64(1.0), np.float32(1.0), np.bool_(True), None, "x", (1, 2), (1, 2.0), (1, (2, np.zeros(2))),
+              (np.zeros(2), np.zeros(2, np.int64)), ()]
+    seen: dict = {}
+    for v in values:
+        k = aot._fast_key(v)
+        if k is None:
+            continue
+        t = str(typeof(v))
+        assert seen.setdefault(k, t) == t, (v, k, seen[k], t)
+    for untyped in (object(), [1, 2], 2**64, (1, object())):      # typed by numba on every call
+        assert aot._fast_key(untyped) is None
+
+
 def test_a_build_of_other_sources_or_a_switched_off_build_is_not_used(toy, monkeypatch):
     _build(toy)
     monkeypatch.setenv(aot.AOT_ENV, "0")

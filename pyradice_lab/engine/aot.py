@@ -153,14 +153,46 @@ def _export_names(name: str, n: int) -> list[str]:
     return [name if i == 0 else f"{name}__{i}" for i in range(n)]
 
 
+_INT64 = (-(1 << 63), 1 << 63)
+
+
+def _fast_key(a):
+    """A key that determines ``numba.typeof(a)`` and is cheap to compute, or None (then the call types its
+    arguments with numba).  It may be finer than the type (two keys of one type), never coarser: an array by its
+    dtype, dimensions, contiguity, writeability and alignment; a Python int by whether it fits an int64 (a larger
+    one types as uint64; one larger still has no key); a tuple by its items' keys; a NumPy scalar, float, bool,
+    str or None by its class."""
+    import numpy as np
+
+    t = type(a)
+    if t is np.ndarray:
+        f = a.flags
+        return (a.dtype.str, a.dtype.isbuiltin, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+    if t is int:
+        if _INT64[0] <= a < _INT64[1]:
+            return (int, 64)
+        return (int, "u64") if 0 <= a < 1 << 64 else None
+    if t is tuple:
+        items = tuple(_fast_key(x) for x in a)
+        return None if any(k is None for k in items) else (tuple, items)
+    if t in (float, bool, str, type(None)) or (isinstance(a, np.generic) and t.__module__ == "numpy"):
+        return t
+    return None
+
+
 class Entry:
     """A compiled function called from Python: its ahead-of-time build when one exists for the current sources
-    and accepts the arguments' types, else numba's dispatcher (:func:`entry` makes them)."""
+    and accepts the arguments' types, else numba's dispatcher (:func:`entry` makes them).
+
+    Which of the two takes a call is decided by the arguments' numba types, once per combination of
+    :func:`_fast_key` keys (typing every argument with ``numba.typeof`` on every call cost a quarter of the CPU of
+    Pyradice's search player, whose kernels take some 40 arrays)."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
         self.py_func = dispatcher.py_func
         self._built: list | None = None
+        self._routes: dict = {}
 
     def _resolve(self) -> list:
         built = []
@@ -184,13 +216,24 @@ class Entry:
             _record(self, args)
         built = self._built if self._built is not None else self._resolve()
         if built:
-            # the built wrapper trusts its arguments' types (a tuple of the wrong length crashes it): only a call
-            # whose types are exactly a built signature's goes there
-            types = tuple(str(typeof(a)) for a in args)
-            for argtypes, fn in built:
-                if argtypes == types:
-                    return fn(*args)
+            keys = tuple(_fast_key(a) for a in args)
+            fn = self._routes.get(keys) if None not in keys else None
+            if fn is None:
+                fn = self._route(built, args)
+                if None not in keys:
+                    self._routes[keys] = fn
+            return fn(*args)
         return self.dispatcher(*args)
+
+    def _route(self, built: list, args):
+        """The built function whose signature is exactly the arguments' types, else the dispatcher.  The built
+        wrapper trusts its arguments' types (a tuple of the wrong length crashes it): only a call whose types are
+        exactly a built signature's goes there."""
+        types = tuple(str(typeof(a)) for a in args)
+        for argtypes, fn in built:
+            if argtypes == types:
+                return fn
+        return self.dispatcher
 
     def __repr__(self) -> str:
         return f"<aot.entry {self.py_func.__module__}.{self.py_func.__qualname__}>"
