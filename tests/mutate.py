@@ -644,8 +644,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            below[:] = 0.0",
              ("tests/test_bench_first_use.py", "-k", "no_slice_fills")),
     Mutation("aot-any-types", "a built entry runs its build for any argument types (a short tuple crashes it)",
-             "pyradice_lab/engine/aot.py", "                if argtypes == types:", "                if True:",
+             "pyradice_lab/engine/aot.py", "            if argtypes == types:", "            if True:",
              ("tests/test_aot.py", "-k", "recorded_types")),
+    Mutation("aot-route-key-coarse", "an entry's remembered route ignores whether an array is writeable (a read-only "
+             "array, another numba type, would run the build)",
+             "pyradice_lab/engine/aot.py", "f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)",
+             "f.c_contiguous, f.f_contiguous, f.aligned)",
+             ("tests/test_aot.py", "-k", "remembered_route or fast_keys")),
     Mutation("aot-stale-build", "a build is loaded whatever sources it was built from",
              "pyradice_lab/engine/aot.py", "    name = module_name(module, key(module))\n    for d in aot_dirs():",
              "    name = next((p.name.split('.')[0] for d in aot_dirs() for p in d.glob(module_name(module, '') + '*.json')),"
