@@ -646,6 +646,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("aot-any-types", "a built entry runs its build for any argument types (a short tuple crashes it)",
              "pyradice_lab/engine/aot.py", "            if argtypes == types:", "            if True:",
              ("tests/test_aot.py", "-k", "recorded_types")),
+    Mutation("aot-build-always-refcounts", "an ahead-of-time build keeps numba.pycc's reference counting for kernels "
+             "declared without it (a tenth of Pyradice's search CPU)",
+             "pyradice_lab/engine/aot.py", "            cc.use_nrt = _module_needs_nrt(mod, functions)\n",
+             "            cc.use_nrt = True\n",
+             ("tests/test_aot.py", "-k", "reference_counting")),
     Mutation("aot-route-key-coarse", "an entry's remembered route ignores whether an array is writeable (a read-only "
              "array, another numba type, would run the build)",
              "pyradice_lab/engine/aot.py", "f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)",

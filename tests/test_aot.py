@@ -118,6 +118,23 @@ def test_equal_fast_keys_mean_equal_numba_types():
         assert aot._fast_key(untyped) is None
 
 
+def test_a_module_of_kernels_declared_without_reference_counting_is_built_without_it(toy, tmp_path, monkeypatch):
+    """``numba.pycc`` builds a whole module with reference counting unless told otherwise; a module whose every
+    exported kernel is declared ``_nrt=False`` (Pyradice's) is built without it, the others with it."""
+    lean_name = f"aot_lean_{uuid.uuid4().hex[:8]}"
+    (tmp_path / "src" / f"{lean_name}.py").write_text(TOY.replace("@njit", "@njit(_nrt=False)"))
+    lean = importlib.import_module(lean_name)
+    try:
+        assert aot._module_needs_nrt(toy, ["total"]) and not aot._module_needs_nrt(lean, ["total"])
+        fat = _build(toy).read_bytes()
+        thin = _build(lean).read_bytes()
+        assert b"NRT_MemInfo" in fat and b"NRT_MemInfo" not in thin
+        e = _poisoned(lean)
+        assert e.is_built and e(np.arange(4.0), (np.ones(3), 0.5)) == 9.5       # the lean build runs, same value
+    finally:
+        sys.modules.pop(lean_name, None)
+
+
 def test_a_build_of_other_sources_or_a_switched_off_build_is_not_used(toy, monkeypatch):
     _build(toy)
     monkeypatch.setenv(aot.AOT_ENV, "0")
