@@ -147,6 +147,15 @@ def test_a_build_of_other_sources_or_a_switched_off_build_is_not_used(toy, monke
     assert not _poisoned(toy).is_built                         # the sources changed: never the old build
 
 
+def test_a_build_made_by_an_older_recipe_is_never_loaded(toy, monkeypatch):
+    """The key holds the build recipe: builds made before the recipe changed (e.g. with reference counting the
+    kernels are declared without) are not loaded."""
+    _build(toy)
+    assert _poisoned(toy).is_built
+    monkeypatch.setattr(aot, "BUILD_RECIPE", aot.BUILD_RECIPE + 1)
+    assert not aot.is_current(toy.__name__) and not _poisoned(toy).is_built
+
+
 def test_rebuilding_removes_the_builds_of_older_sources(toy, monkeypatch, tmp_path):
     old = _build(toy)
     monkeypatch.setattr(aot, "key", lambda module: "f" * 16)

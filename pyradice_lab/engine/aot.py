@@ -101,15 +101,21 @@ def _cpu() -> str:
         return platform.machine()
 
 
+#: How :func:`build` builds: part of every build's :func:`key`, raised when the recipe changes, so that a build
+#: made the old way is never loaded (2: modules of kernels declared without reference counting built without it).
+BUILD_RECIPE = 2
+
+
 def key(module: str) -> str:
     """16 hex digits naming the build of ``module``'s functions: its sources' fingerprint, the versions of
-    Python, numba and numpy, and the CPU (a build uses the features of the CPU it was made on)."""
+    Python, numba and numpy, the CPU (a build uses the features of the CPU it was made on) and
+    :data:`BUILD_RECIPE`."""
     import numba
     import numpy
 
     path = sys.modules[module].__file__
     h = hashlib.sha256()
-    for part in (fingerprint(path), sys.version, numba.__version__, numpy.__version__, _cpu()):
+    for part in (fingerprint(path), sys.version, numba.__version__, numpy.__version__, _cpu(), BUILD_RECIPE):
         h.update(str(part).encode() + b"\0")
     return h.hexdigest()[:16]
 
