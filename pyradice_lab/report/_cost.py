@@ -1,5 +1,5 @@
 """The estimated cost of a report, said before the work (:func:`report_cost`): the report's measured budget
-(README: quick <= 45 s, full about 10 minutes on 2 idle cores), scaled by its games and workers."""
+(README: quick <= 45 s, full about 6 minutes on 2 idle cores), scaled by its games and workers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ __all__ = ["REPORT_SECONDS", "report_cost"]
 #: Measured wall seconds of a whole report of every game on 2 idle cores (README; docs/guide/designer.md,
 #: "Budget"): what :func:`report_cost` says before the work.  A report of fewer games is scaled by its share of
 #: the games.
-REPORT_SECONDS = {"quick": 45.0, "full": 600.0}
+REPORT_SECONDS = {"quick": 45.0, "full": 360.0}
 
 
 def report_cost(quick: bool, games, tasks: int, n_jobs: int = 2) -> tuple[str, float]:
