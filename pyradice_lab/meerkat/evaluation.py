@@ -189,6 +189,22 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
 
 
 @njit(**INTERNAL)
+def expected_tile_values_ws(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out, iw, ev,
+                            f) -> None:
+    """:func:`expected_tile_values` on a caller's workspace, zeroed here (so the same values as fresh scratch):
+    ``iw`` (6 x 4 integers), ``ev`` (4 x NF integers), ``f`` (4 x NF floats); no allocation and no reference
+    counting (a decision that values many tiles allocates one workspace)."""
+    for i in range(6):
+        for j in range(4):
+            iw[i, j] = 0
+    for i in range(4):
+        for j in range(NF):
+            ev[i, j] = 0
+            f[i, j] = 0.0
+    expected_tile_values_into(g, s, t, w_opp, future, mpt, adds, m, out, iw[0], iw[1], f, iw[2], ev, iw[3], iw[4])
+
+
+@njit(**INTERNAL)
 def expected_tile_values_into(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out, base,
                               turns, f, sup, vals, st, pts) -> None:
     """:func:`expected_tile_values` with its scratch, all zeros: ``base``, ``turns``, ``sup``, ``st``, ``pts`` (4

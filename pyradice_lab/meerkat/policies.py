@@ -114,7 +114,7 @@ from ._policy_rows import (
     policy_name,
     policy_row,
 )
-from .evaluation import expected_tile_values, race_values
+from .evaluation import NF, expected_tile_values, expected_tile_values_ws, race_values
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -152,6 +152,7 @@ from .rules import (
     swap_options,
     tile_points,
     tile_values,
+    tile_values_into,
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
@@ -174,6 +175,26 @@ def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
         tile_values(g, s, t, w, adds, m, out)
 
 
+@njit(**INTERNAL)
+def value_ws(g, s: int, t: int, w: float, ws) -> float:
+    """:func:`value_of` on a caller's workspace ``ws`` (no allocation, no reference counting): ``(ws_i, ws_e, ws_f,
+    one, zero1)``, 6 x 4 integers, 4 x NF integers, 4 x NF floats, 1 float, 1 integer; every array is zeroed
+    before use, so the values are those of :func:`value_of`'s fresh arrays."""
+    ws_i, ws_e, ws_f, one, zero1 = ws
+    prm = g[2]
+    one[0] = 0.0
+    zero1[0] = 0
+    if prm[s, P_FUTURE] > 0:
+        expected_tile_values_ws(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], zero1, np.int64(1), one, ws_i, ws_e,
+                                ws_f)
+    else:
+        for j in range(4):
+            ws_i[3, j] = 0
+            ws_i[4, j] = 0
+        tile_values_into(g, s, t, w, zero1, np.int64(1), one, ws_i[3], ws_i[4])
+    return one[0]
+
+
 @njit(**INTERNAL_NRT)
 def spend_bonus(g, s: int, spent: int) -> float:
     """The bonus-token value of spending ``spent`` more meerkats from the supply this turn (a burrow action, a
@@ -192,10 +213,9 @@ def spend_bonus(g, s: int, spent: int) -> float:
 
 @njit(**INTERNAL_NRT)
 def value_of(g, s: int, t: int, w: float) -> float:
-    """:func:`values_of` of tile ``t`` as it stands."""
-    out = np.zeros(1)
-    values_of(g, s, t, w, np.zeros(1, np.int64), np.int64(1), out)
-    return out[0]
+    """:func:`values_of` of tile ``t`` as it stands (:func:`value_ws` on a workspace of its own)."""
+    return value_ws(g, s, t, w, (np.zeros((6, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)),
+                                 np.zeros(1), np.zeros(1, np.int64)))
 
 
 # ----------------------------------------------------------------------------------------- placement
@@ -362,18 +382,19 @@ def choose_action(g, s: int, d0: int, d1: int, d2: int, tab, gval: float) -> int
 
 # ----------------------------------------------------------------------------------------- option values
 @njit(**INTERNAL)
-def memo_value(g, s: int, o: int, t: int, d: int, w: float, memo) -> float:
+def memo_value(g, s: int, o: int, t: int, d: int, w: float, memo, ws) -> float:
     """:func:`.rules.tile_value` of tile ``t`` for seat ``s`` with ``s``'s count there changed by ``d``
     (-1, 0, +1) and seat ``o``'s by ``-d`` (``o == s``: nobody else's), memoised in ``memo[d + 1, o, t]``
     (NaN = not computed yet).  A tile's value depends on its own column only, so one evaluation serves every
-    option that changes the tile the same way (values identical to evaluating each option afresh)."""
+    option that changes the tile the same way (values identical to evaluating each option afresh).  ``ws``:
+    :func:`value_ws`'s workspace."""
     v = memo[d + 1, o, t]
     if v != v:
         C = g[0]  # rows 0..3 of the work array: meerkats per seat and tile
         C[s, t] += d
         if o != s:
             C[o, t] -= d
-        v = value_of(g, s, t, w)
+        v = value_ws(g, s, t, w, ws)
         C[s, t] -= d
         if o != s:
             C[o, t] += d
@@ -395,6 +416,8 @@ def best_of(g, s: int, kind: int, opts, m: int):
     w = prm[s, P_WOPP]
     memo = np.full((3, 4, 13), np.nan)
     extra = np.full((3, 13), np.nan)  # tile values with the queen / a token taken away (row 0) or added (1, 2)
+    ws = (np.zeros((6, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)), np.zeros(1),
+          np.zeros(1, np.int64))  # value_ws's workspace, one for the whole decision
     best, code = NEG, -1
     for j in range(m):
         c = opts[j]
@@ -402,22 +425,22 @@ def best_of(g, s: int, kind: int, opts, m: int):
             cc = c // 8 if kind == 1 else c
             a, b = cc // 16, cc % 16
             o = c % 8 if kind == 1 else s
-            before = 0.0 + memo_value(g, s, s, a, np.int64(0), w, memo) + memo_value(g, s, s, b, np.int64(0), w, memo)
-            after = 0.0 + memo_value(g, s, o, a, np.int64(-1), w, memo) + memo_value(g, s, o, b, np.int64(1), w, memo)
+            before = 0.0 + memo_value(g, s, s, a, np.int64(0), w, memo, ws) + memo_value(g, s, s, b, np.int64(0), w, memo, ws)
+            after = 0.0 + memo_value(g, s, o, a, np.int64(-1), w, memo, ws) + memo_value(g, s, o, b, np.int64(1), w, memo, ws)
             v = after - before
         elif kind == 2:
             if c >= 100:
                 v = 0.0
             else:
-                v = memo_value(g, s, s, c, np.int64(-1), w, memo) - memo_value(g, s, s, c, np.int64(0), w, memo)
+                v = memo_value(g, s, s, c, np.int64(-1), w, memo, ws) - memo_value(g, s, s, c, np.int64(0), w, memo, ws)
         elif kind == 3:  # the queen q -> c: tile q without her (the same for every c), tile c with her
             q = S[s, QUEEN]
-            before = 0.0 + memo_value(g, s, s, q, np.int64(0), w, memo) + memo_value(g, s, s, c, np.int64(0), w, memo)
+            before = 0.0 + memo_value(g, s, s, q, np.int64(0), w, memo, ws) + memo_value(g, s, s, c, np.int64(0), w, memo, ws)
             if extra[0, q] != extra[0, q]:
                 S[s, QUEEN] = 0
-                extra[0, q] = value_of(g, s, q, w)
+                extra[0, q] = value_ws(g, s, q, w, ws)
             S[s, QUEEN] = c
-            v = (0.0 + extra[0, q] + value_of(g, s, c, w)) - before
+            v = (0.0 + extra[0, q] + value_ws(g, s, c, w, ws)) - before
             S[s, QUEEN] = q
         else:  # an oasis token f -> t; only the +3 and reverse tokens change what a tile pays
             f, t = c // 16, c % 16
@@ -425,13 +448,13 @@ def best_of(g, s: int, kind: int, opts, m: int):
             if k != T_PLUS3 and k != T_REVERSE:
                 v = 0.0
             else:
-                before = 0.0 + memo_value(g, s, s, f, np.int64(0), w, memo) + memo_value(g, s, s, t, np.int64(0), w, memo)
+                before = 0.0 + memo_value(g, s, s, f, np.int64(0), w, memo, ws) + memo_value(g, s, s, t, np.int64(0), w, memo, ws)
                 r = 1 if k == T_PLUS3 else 2
                 T[t, TOK], T[f, TOK] = k, 0
                 if extra[0, f] != extra[0, f]:
-                    extra[0, f] = value_of(g, s, f, w)
+                    extra[0, f] = value_ws(g, s, f, w, ws)
                 if extra[r, t] != extra[r, t]:
-                    extra[r, t] = value_of(g, s, t, w)
+                    extra[r, t] = value_ws(g, s, t, w, ws)
                 T[f, TOK], T[t, TOK] = k, 0
                 v = (0.0 + extra[0, f] + extra[r, t]) - before
         if (kind == 0 or kind == 1) and forbidden_tile(prm, s, (c // 8 if kind == 1 else c) % 16):
