@@ -15,7 +15,9 @@ Two modes, one finding of a report's findings CSV each:
     joint search when the grid misses; the guards off unless ``--guards``), then the proposal played again on
     fresh seeds that neither the search nor its verification used (``--check-games`` games, default the budget's
     verification size): met or not, the values, the CIs and the CPU seconds.  One CSV row per seed, appended as
-    each seed finishes: run again, the seeds already in ``--out`` are skipped (resumable).
+    each seed finishes: run again, the seeds already in ``--out`` are skipped (resumable).  Each seed's search
+    history (every round's candidates, games and estimates) goes beside it, ``<out>_history_seed<S>.csv``, and the
+    row says whether the refinement's final round put the pick off the target (``final_round_off``).
 
 Usage::
 
@@ -180,7 +182,10 @@ def seeds(args) -> int:
                "search_ci_low": res.after.ci_low, "search_ci_high": res.after.ci_high, "games": res.games_used,
                "verify_games": res.verify_games, "two_searches": any(n.startswith("first search") for n in res.notes),
                "budget": search, "first_games": first,
+               "final_round_off": any("refinement's final round" in n for n in res.notes),
                "cpu_search": round(t1 - t0, 1), "cpu_check": round(t2 - t1, 1)}
+        if isinstance(res.history, pd.DataFrame) and len(res.history):  # every round of the search, for later reading
+            res.history.to_csv(out.with_name(f"{out.stem}_history_seed{s}.csv"), index=False)
         done = pd.concat([done, pd.DataFrame([row])], ignore_index=True)
         done.to_csv(out, index=False)
         print(f"seed {s}: {'MET' if met else 'not met'} {est.value:+.3f} [{est.ci_low:+.3f}, {est.ci_high:+.3f}] "
