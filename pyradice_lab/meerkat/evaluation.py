@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine._jit import njit
+from ._policy_rows import P_FUTURE, P_MPT
 from .rules import (
     AUTO,
     BONUS,
@@ -61,6 +62,7 @@ from .rules import (
     TOK,
     automa_split,
     rank_points,
+    tile_values_into,
 )
 
 __all__ = ["HUMAN_COUNTS", "HUMAN_LANDING", "NF", "store_model", "expected_tile_values", "race_values", "turns_to_run_out",
@@ -202,6 +204,26 @@ def expected_tile_values_ws(g, s: int, t: int, w_opp: float, future: float, mpt:
             ev[i, j] = 0
             f[i, j] = 0.0
     expected_tile_values_into(g, s, t, w_opp, future, mpt, adds, m, out, iw[0], iw[1], f, iw[2], ev, iw[3], iw[4])
+
+
+@njit(**INTERNAL)
+def value_ws(g, s: int, t: int, w: float, ws) -> float:
+    """:func:`.policies.value_of` on a caller's workspace ``ws`` (no allocation, no reference counting): ``(ws_i, ws_e, ws_f,
+    one, zero1)``, 6 x 4 integers, 4 x NF integers, 4 x NF floats, 1 float, 1 integer; every array is zeroed
+    before use, so the values are those of ``value_of``'s fresh arrays."""
+    ws_i, ws_e, ws_f, one, zero1 = ws
+    prm = g[2]
+    one[0] = 0.0
+    zero1[0] = 0
+    if prm[s, P_FUTURE] > 0:
+        expected_tile_values_ws(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], zero1, np.int64(1), one, ws_i, ws_e,
+                                ws_f)
+    else:
+        for j in range(4):
+            ws_i[3, j] = 0
+            ws_i[4, j] = 0
+        tile_values_into(g, s, t, w, zero1, np.int64(1), one, ws_i[3], ws_i[4])
+    return one[0]
 
 
 @njit(**INTERNAL)

@@ -114,7 +114,7 @@ from ._policy_rows import (
     policy_name,
     policy_row,
 )
-from .evaluation import NF, expected_tile_values, expected_tile_values_ws, race_values
+from .evaluation import NF, expected_tile_values, race_values, value_ws
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -152,7 +152,6 @@ from .rules import (
     swap_options,
     tile_points,
     tile_values,
-    tile_values_into,
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
@@ -175,26 +174,6 @@ def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
         tile_values(g, s, t, w, adds, m, out)
 
 
-@njit(**INTERNAL)
-def value_ws(g, s: int, t: int, w: float, ws) -> float:
-    """:func:`value_of` on a caller's workspace ``ws`` (no allocation, no reference counting): ``(ws_i, ws_e, ws_f,
-    one, zero1)``, 6 x 4 integers, 4 x NF integers, 4 x NF floats, 1 float, 1 integer; every array is zeroed
-    before use, so the values are those of :func:`value_of`'s fresh arrays."""
-    ws_i, ws_e, ws_f, one, zero1 = ws
-    prm = g[2]
-    one[0] = 0.0
-    zero1[0] = 0
-    if prm[s, P_FUTURE] > 0:
-        expected_tile_values_ws(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], zero1, np.int64(1), one, ws_i, ws_e,
-                                ws_f)
-    else:
-        for j in range(4):
-            ws_i[3, j] = 0
-            ws_i[4, j] = 0
-        tile_values_into(g, s, t, w, zero1, np.int64(1), one, ws_i[3], ws_i[4])
-    return one[0]
-
-
 @njit(**INTERNAL_NRT)
 def spend_bonus(g, s: int, spent: int) -> float:
     """The bonus-token value of spending ``spent`` more meerkats from the supply this turn (a burrow action, a
@@ -213,7 +192,7 @@ def spend_bonus(g, s: int, spent: int) -> float:
 
 @njit(**INTERNAL_NRT)
 def value_of(g, s: int, t: int, w: float) -> float:
-    """:func:`values_of` of tile ``t`` as it stands (:func:`value_ws` on a workspace of its own)."""
+    """:func:`values_of` of tile ``t`` as it stands (:func:`.evaluation.value_ws` on a workspace of its own)."""
     return value_ws(g, s, t, w, (np.zeros((6, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)),
                                  np.zeros(1), np.zeros(1, np.int64)))
 
