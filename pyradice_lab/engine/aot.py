@@ -46,6 +46,7 @@ import threading
 import warnings
 from pathlib import Path
 
+import numpy as np
 from numba import typeof
 
 from ._sources import PACKAGE_DIR, fingerprint
@@ -168,8 +169,6 @@ def _fast_key(a):
     dtype, dimensions, contiguity, writeability and alignment; a Python int by whether it fits an int64 (a larger
     one types as uint64; one larger still has no key); a tuple by its items' keys; a NumPy scalar, float, bool,
     str or None by its class."""
-    import numpy as np
-
     t = type(a)
     if t is np.ndarray:
         f = a.flags
@@ -223,10 +222,11 @@ class Entry:
         built = self._built if self._built is not None else self._resolve()
         if built:
             keys = tuple(_fast_key(a) for a in args)
-            fn = self._routes.get(keys) if None not in keys else None
+            remembered = None not in keys  # an argument without a key is typed by numba on every call
+            fn = self._routes.get(keys) if remembered else None
             if fn is None:
                 fn = self._route(built, args)
-                if None not in keys:
+                if remembered:
                     self._routes[keys] = fn
             return fn(*args)
         return self.dispatcher(*args)
