@@ -185,18 +185,25 @@ def expected_tile_values(g, s: int, t: int, w_opp: float, future: float, mpt: fl
     """``out[k]`` (k < m): seat ``s``'s expected end-of-game points on tile ``t`` minus ``w_opp`` x the other
     seats' mean expected points, with ``s``'s strength there raised by ``adds[k]`` half units now (2 per
     meerkat, 5 for the queen).  ``future = 0``: the points if the game were scored now."""
-    expected_tile_values_into(g, s, t, w_opp, future, mpt, adds, m, out, np.zeros(4, np.int64), np.zeros(4, np.int64),
-                              np.zeros((4, NF)), np.zeros(4, np.int64), np.zeros((4, NF), np.int64),
-                              np.zeros(4, np.int64), np.zeros(4, np.int64))
+    ws = tile_workspace()
+    expected_tile_values_ws(g, s, t, w_opp, future, mpt, adds, m, out, ws[0], ws[1], ws[2])
+
+
+@njit(**INTERNAL_NRT)
+def tile_workspace():
+    """Scratch for valuing tiles without allocating (:func:`values_ws`, :func:`value_ws`,
+    :func:`expected_tile_values_ws`): ``(iw, ev, f, one, zero1)``, 5 x 4 integers, 4 x NF integers, 4 x NF
+    floats, 1 float, 1 integer.  Its users zero what they use, so a workspace serves any number of tiles."""
+    return (np.zeros((5, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)), np.zeros(1),
+            np.zeros(1, np.int64))
 
 
 @njit(**INTERNAL)
 def expected_tile_values_ws(g, s: int, t: int, w_opp: float, future: float, mpt: float, adds, m: int, out, iw, ev,
                             f) -> None:
-    """:func:`expected_tile_values` on a caller's workspace, zeroed here (so the same values as fresh scratch):
-    ``iw`` (6 x 4 integers), ``ev`` (4 x NF integers), ``f`` (4 x NF floats); no allocation and no reference
-    counting (a decision that values many tiles allocates one workspace)."""
-    for i in range(6):
+    """:func:`expected_tile_values` on the first three arrays of a :func:`tile_workspace`, zeroed here (so the same
+    values as fresh scratch); no allocation and no reference counting."""
+    for i in range(5):
         for j in range(4):
             iw[i, j] = 0
     for i in range(4):
@@ -207,22 +214,27 @@ def expected_tile_values_ws(g, s: int, t: int, w_opp: float, future: float, mpt:
 
 
 @njit(**INTERNAL)
-def value_ws(g, s: int, t: int, w: float, ws) -> float:
-    """:func:`.policies.value_of` on a caller's workspace ``ws`` (no allocation, no reference counting): ``(ws_i, ws_e, ws_f,
-    one, zero1)``, 6 x 4 integers, 4 x NF integers, 4 x NF floats, 1 float, 1 integer; every array is zeroed
-    before use, so the values are those of ``value_of``'s fresh arrays."""
-    ws_i, ws_e, ws_f, one, zero1 = ws
-    prm = g[2]
-    one[0] = 0.0
-    zero1[0] = 0
+def values_ws(g, s: int, t: int, w: float, adds, m: int, out, ws) -> None:
+    """Seat ``s``'s value of tile ``t`` for ``m`` variants of its strength there (``adds``, as
+    :func:`.rules.tile_values`): scored now, or (parameter ``future`` > 0, the expectimax player) expected at the
+    end of the game (:func:`expected_tile_values`); on the workspace ``ws`` (:func:`tile_workspace`), without
+    allocating or reference counting."""
+    iw, prm = ws[0], g[2]
     if prm[s, P_FUTURE] > 0:
-        expected_tile_values_ws(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], zero1, np.int64(1), one, ws_i, ws_e,
-                                ws_f)
+        expected_tile_values_ws(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], adds, m, out, iw, ws[1], ws[2])
     else:
         for j in range(4):
-            ws_i[3, j] = 0
-            ws_i[4, j] = 0
-        tile_values_into(g, s, t, w, zero1, np.int64(1), one, ws_i[3], ws_i[4])
+            iw[3, j] = 0
+            iw[4, j] = 0
+        tile_values_into(g, s, t, w, adds, m, out, iw[3], iw[4])
+
+
+@njit(**INTERNAL)
+def value_ws(g, s: int, t: int, w: float, ws) -> float:
+    """:func:`values_ws` of tile ``t`` as it stands (one variant, nothing added)."""
+    one, zero1 = ws[3], ws[4]
+    zero1[0] = 0
+    values_ws(g, s, t, w, zero1, np.int64(1), one, ws)
     return one[0]
 
 

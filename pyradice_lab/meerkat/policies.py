@@ -84,11 +84,11 @@ from ._policy_rows import (
     P_BURROW,
     P_CANDS as P_CANDS,
     P_DEPTH as P_DEPTH,
-    P_FUTURE,
+    P_FUTURE as P_FUTURE,
     P_GUARD,
     P_HALVING as P_HALVING,
     P_MARGIN as P_MARGIN,
-    P_MPT,
+    P_MPT as P_MPT,
     P_NOTILE,
     P_OASIS,
     P_OWNREST as P_OWNREST,
@@ -114,7 +114,7 @@ from ._policy_rows import (
     policy_name,
     policy_row,
 )
-from .evaluation import NF, expected_tile_values, race_values, value_ws
+from .evaluation import race_values, tile_workspace, value_ws, values_ws
 from .oasis import token_move_options
 from .rules import (
     B_GUARD,
@@ -151,7 +151,6 @@ from .rules import (
     recall_options,
     swap_options,
     tile_points,
-    tile_values,
 )
 
 __all__ = ["POLICIES", "PARAM_NAMES", "HEURISTIC_DEFAULTS", "EXPECTIMAX_DEFAULTS", "SEARCH_DEFAULTS", "policy_row",
@@ -162,16 +161,11 @@ NEG = -1e18
 
 
 # ----------------------------------------------------------------------------------------- tile values
-@njit(**INTERNAL)
+@njit(**INTERNAL_NRT)
 def values_of(g, s: int, t: int, w: float, adds, m: int, out) -> None:
-    """Seat ``s``'s value of tile ``t`` for ``m`` variants of its strength there (:func:`.rules.tile_values`):
-    scored now, or (parameter ``future`` > 0, the expectimax player) expected at the end of the game
-    (:func:`.evaluation.expected_tile_values`)."""
-    prm = g[2]
-    if prm[s, P_FUTURE] > 0:
-        expected_tile_values(g, s, t, w, prm[s, P_FUTURE], prm[s, P_MPT], adds, m, out)
-    else:
-        tile_values(g, s, t, w, adds, m, out)
+    """Seat ``s``'s value of tile ``t`` for ``m`` variants of its strength there (:func:`.evaluation.values_ws`
+    on a workspace of its own)."""
+    values_ws(g, s, t, w, adds, m, out, tile_workspace())
 
 
 @njit(**INTERNAL_NRT)
@@ -193,8 +187,7 @@ def spend_bonus(g, s: int, spent: int) -> float:
 @njit(**INTERNAL_NRT)
 def value_of(g, s: int, t: int, w: float) -> float:
     """:func:`values_of` of tile ``t`` as it stands (:func:`.evaluation.value_ws` on a workspace of its own)."""
-    return value_ws(g, s, t, w, (np.zeros((6, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)),
-                                 np.zeros(1), np.zeros(1, np.int64)))
+    return value_ws(g, s, t, w, tile_workspace())
 
 
 # ----------------------------------------------------------------------------------------- placement
@@ -395,8 +388,7 @@ def best_of(g, s: int, kind: int, opts, m: int):
     w = prm[s, P_WOPP]
     memo = np.full((3, 4, 13), np.nan)
     extra = np.full((3, 13), np.nan)  # tile values with the queen / a token taken away (row 0) or added (1, 2)
-    ws = (np.zeros((6, 4), np.int64), np.zeros((4, NF), np.int64), np.zeros((4, NF)), np.zeros(1),
-          np.zeros(1, np.int64))  # value_ws's workspace, one for the whole decision
+    ws = tile_workspace()  # one for the whole decision
     best, code = NEG, -1
     for j in range(m):
         c = opts[j]
