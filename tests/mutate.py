@@ -656,6 +656,20 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/engine/aot.py", "f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)",
              "f.c_contiguous, f.f_contiguous, f.aligned)",
              ("tests/test_aot.py", "-k", "remembered_route or fast_keys")),
+    Mutation("luck-not-subtracted", "Purramid's turn luck is the realised turn values, not realised minus solved "
+             "(a control whose mean is not 0: a biased estimate)",
+             "pyradice_lab/purramid/metrics.py",
+             'values = np.stack([frame[f"value_{p}"].to_numpy(float) - frame[f"expected_{p}"].to_numpy(float)',
+             'values = np.stack([frame[f"value_{p}"].to_numpy(float) - 0 * frame[f"expected_{p}"].to_numpy(float)',
+             ("tests/purramid/test_turn_luck.py", "-m", "not slow")),
+    Mutation("robustness-controls-ignored", "robustness(controls=True) measures every set without its controls",
+             "pyradice_lab/design/robustness.py", "            est = regression_estimate(y, ctl.values, ctl.means)",
+             "            est = plain",
+             ("tests/purramid/test_turn_luck.py", "-k", "robustness")),
+    Mutation("check-controls-dropped", "the report's Purramid 2-player check is re-run with the report player but "
+             "without its turn-luck controls",
+             "pyradice_lab/design/checks.py", "controls=c.key in declared.controlled)", "controls=False)",
+             ("tests/purramid/test_turn_luck.py", "-k", "check")),
     Mutation("aot-stale-build", "a build is loaded whatever sources it was built from",
              "pyradice_lab/engine/aot.py", "    name = module_name(module, key(module))\n    for d in aot_dirs():",
              "    name = next((p.name.split('.')[0] for d in aot_dirs() for p in d.glob(module_name(module, '') + '*.json')),"

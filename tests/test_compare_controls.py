@@ -9,6 +9,7 @@ import pytest
 
 from pyradice_lab import compare
 from pyradice_lab.design.controlvariates import controlled_paired, regression_estimate
+from pyradice_lab.engine import registry
 
 VARIANT = {"card.1.points": 4, "card.2.points": 4}
 
@@ -51,7 +52,8 @@ def test_until_stops_on_the_controlled_half_width(variant):
 
 
 @pytest.mark.parametrize("kw, err, word", [
-    (dict(game="purramid", metric="mean_score"), ValueError, "controls: purramid declares no exogenous controls"),
+    (dict(game="meerkat", metric="mean_score"), ValueError, "controls: meerkat declares no exogenous controls"),
+    (dict(game="purramid", metric="game_length", policies="greedy"), ValueError, "need a seat playing 'optimal'"),
     (dict(metric="start_player_win"), ValueError, "controls: start_player_win is a win share"),
     (dict(games=20), ValueError, "controls: needs games >= 30"),
     (dict(controls="yes"), TypeError, "controls must be True or False"),
@@ -72,7 +74,8 @@ def test_the_cli_flag(variant, tmp_path, capsys):
     assert main(["raft", "compare", "--variant", str(path), "--metric", "points_per_boat", "--players", "2",
                  "--policies", "greedy", "--games", "100", "--seed", "1", "--controls", "--no-progress"]) == 0
     assert "exogenous controls (points dealt" in capsys.readouterr().out
-    assert main(["purramid", "compare", "--variant", str(path), "--metric", "mean_score", "--controls"]) == 2
+    meerkat = registry.get_game("meerkat").components.coerce_components(None, "base").dump(tmp_path / "m.toml")
+    assert main(["meerkat", "compare", "--variant", str(meerkat), "--metric", "mean_score", "--controls"]) == 2
     err = capsys.readouterr().err
     assert "declares no exogenous controls" in err and len(err.strip().splitlines()) == 1
 

@@ -99,7 +99,7 @@ def _with_report_player(c, declared: GameChecks):
     if isinstance(c, Check) and c.key in declared.report_player_games:
         rp = registry.get_game(c.game).report_player_at(c.players)
         c = dataclasses.replace(c, policies=rp, player=report_player_label(c.game, c.players),
-                                games=declared.report_player_games[c.key])
+                                games=declared.report_player_games[c.key], controls=c.key in declared.controlled)
     return c
 
 
@@ -168,7 +168,8 @@ def _run_check_unwarned(check, *, seed: int, reconstructions: int, games: int | 
         return _run_paired(check, seed=seed, reconstructions=reconstructions, games=games)
     games = _games(check) if games is None else games
     kw = dict(reconstructions=reconstructions, games=games, players=check.players, policies=check.policies,
-              rng=check.seed(seed), game_kwargs=dict(check.game_kwargs))
+              rng=check.seed(seed), game_kwargs=dict(check.game_kwargs),
+              **({"controls": True} if check.controls else {}))
     if not check.family and check.runs is None:
         return robustness(check.game, f"{check.metric} > {check.threshold!r}", **kw)
     family = check.family or (check.metric,)
@@ -226,6 +227,11 @@ def verdict(f: Finding, check: Check, result) -> Finding:
     games = int(sampled["n"].iloc[0])
     per = " per player count" if getattr(check, "over_players", ()) else ""
     how = f"{games:,} games each{per}" + (f", {check.note}" if check.note else "")
+    if getattr(check, "controls", False) and "controls_factor" in sampled:
+        from ..engine import registry
+
+        short = registry.get_game(check.game).part("controls").short
+        how += f", {short}: variance {float(np.median(sampled['controls_factor'])):.1f}x smaller (median)"
     above = Claim(result.claim.metric, ">", check.threshold)
     below = Claim(result.claim.metric, "<", check.threshold)
     n_above = sum(above.verdict(lo, hi) == "holds" for lo, hi in zip(sampled["ci_low"], sampled["ci_high"]))
@@ -277,10 +283,10 @@ def sized_for(check: Check, claims: Sequence[Finding]) -> Check:
     sample (``n_f`` units, half-width ``h_f``); the largest over ``claims``, at least :data:`MIN_CHECK_GAMES`
     per set and at most the check's own size (its ``games``, else its game's ``GameChecks.games``: the
     budget).  A set with half the packaged effect is then decided about half the time.  A check that averages
-    over player counts keeps its size.  The size depends only on the findings, which depend only on the seed:
+    over player counts keeps its size, and so does one its game declares ``unsized``.  The size depends only on the findings, which depend only on the seed:
     the same seed gives the same checks."""
     cap = _games(check)
-    if getattr(check, "over_players", ()) or not claims:
+    if getattr(check, "over_players", ()) or not claims or check.key in game_checks(check.game).unsized:
         return check
     runs = len(check.runs) if check.runs else 1
     need = max(math.ceil(f.n * (2 * f.halfwidth / abs(f.effect)) ** 2 - 1e-9) if f.effect else cap * runs
@@ -355,7 +361,7 @@ def _result_from(data):
 def _check_key(check: Check, seed: int) -> dict:
     return {"check": check.key, "game": check.game, "seed": int(seed), "metric": check.metric,
             "threshold": float(check.threshold), "players": check.players, "policies": check.policies,
-            "games": _games(check), "reconstructions": RECONSTRUCTIONS,
+            "games": _games(check), "reconstructions": RECONSTRUCTIONS, **({"controls": 1} if check.controls else {}),
             "options": repr(sorted(dict(check.game_kwargs).items()))}
 
 

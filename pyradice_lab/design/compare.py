@@ -361,6 +361,8 @@ def compare(game: str, base, variant, metric: str = "start_player_win", *, games
         policies = get_game(game).report_player_at(players) or None
     if policies is not None:
         sim_kw["policies"] = policies
+    if controls:
+        spec.part("controls").check_players(policies)
     from ..engine.execution import Pool, check_execution
     from ..engine.limits import check_result_size
 
@@ -442,17 +444,18 @@ def _compare_block(game: str, metric: str, size: int, seed, base, variant, sim_k
     _, m, arg = _parse_metric(game, metric)
     from ..engine.assumptions import lineup
 
-    out = []
+    out, frames = [], []
     for comp in (base, variant):
         df = sim.simulate_games(size, rng=_fresh(seed), components=comp, **sim_kw)
+        frames.append(df)
         played = sim.outcomes(df)
         out.append(m.fn(df, played, arg))
         if not len(out) - 1:
             out[0] = (out[0], lineup(played))  # the base run's players and policies, as played
     if controls:
         players = sim_kw.get("players", spec.default_players)
-        c = [spec.part("controls").compute(size, players=players, rng=_fresh(seed), components=comp)
-             for comp in (base, variant)]
+        c = [spec.part("controls").controls(df, size, players=players, rng=_fresh(seed), components=comp)
+             for df, comp in zip(frames, (base, variant))]
         out.append({"names": list(c[0].names), "Xb": c[0].values, "mub": c[0].means, "Xv": c[1].values,
                     "muv": c[1].means})
     return tuple(out)

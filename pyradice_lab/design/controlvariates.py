@@ -130,13 +130,14 @@ def exogenous_estimate(game: str, metric: str, *, games: int = 200, players: int
     if player not in spec.policies:
         raise ValueError(f"player must be a {game} policy ({', '.join(spec.policies)}), got {player!r}")
     players = spec.default_players if players is None else players
+    declared.check_players(player)
     t0 = time.process_time()
     df = spec.module("sim").simulate_games(games, players=players, policies=[player] * players, rng=rng,
                                            components=components)
     num, den = metric_values(game, df, metric)
     y = _per_game(num, den)
     t1 = time.process_time()
-    c = declared.compute(games, players=players, rng=rng, components=components)
+    c = declared.controls(df, games, players=players, rng=rng, components=components)
     t2 = time.process_time()
     est = regression_estimate(y, c.values, c.means)
     plain = regression_estimate(y, np.zeros((games, 0)), [])

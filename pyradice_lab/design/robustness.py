@@ -239,8 +239,9 @@ _SET_BYTES = 100_000
 
 
 def _robustness_set(game: str, metrics: list, comps: dict, kwargs: dict, options: dict, plan: list, games: int,
-                    paired: bool) -> list[dict]:
-    """One component set of a robustness run (a block): every side's games, every finding's estimate."""
+                    paired: bool, controls: bool = False) -> list[dict]:
+    """One component set of a robustness run (a block): every side's games, every finding's estimate (with
+    ``controls``: the regression on the game's controls read off these games, and its ``controls_factor``)."""
     from ..engine.rng import fresh_copy
     from .compare import metric_estimate, metric_values, paired_estimates
 
@@ -259,8 +260,19 @@ def _robustness_set(game: str, metrics: list, comps: dict, kwargs: dict, options
     def values(side, metric):
         return metric_values(game, frames[side], metric, outcomes=outs[side])
 
+    if controls:
+        ctl = get_game(game).part("controls").controls(frames["single"], len(frames["single"]),
+                                                       players=kwargs.get("players"), rng=None)
     for metric in metrics:
-        if not paired:
+        if not paired and controls:
+            from .controlvariates import regression_estimate, variance_factor
+            from .multifidelity import _per_game
+
+            y = _per_game(*values("single", metric))
+            plain = regression_estimate(y, np.zeros((len(y), 0)), [])
+            est = regression_estimate(y, ctl.values, ctl.means)
+            extra = {"controls_factor": variance_factor(plain, est)}
+        elif not paired:
             est, extra = metric_estimate(*values("single", metric), metric, warn=False), {}
         else:
             ref, var, est, _ = paired_estimates(values("reference", metric), values("variant", metric), metric,
@@ -278,7 +290,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                game_kwargs: Mapping | None = None, variant=None, reference=None,
                variant_options: Mapping | None = None, reference_options: Mapping | None = None,
                games_rng=None, n_jobs: int = 1, backend: str = "loky", scheduler=None,
-               cache_dir=None) -> RobustnessResult:
+               cache_dir=None, controls: bool = False) -> RobustnessResult:
     """Evaluate a finding on the packaged components and on plausible reconstructions of the unknown ones.
 
     With ``variant`` / ``reference`` (or their ``*_options``) the finding is a *paired* one: a difference
@@ -341,6 +353,12 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
         on them.  The sets travel to the workers as data.
     cache_dir : path, optional
         Store every finished set there; a killed run started again measures only the missing sets.
+    controls : bool
+        Estimate each set's metric with the game's controls read off its games (the contract part ``controls``
+        with ``from_games``: Purramid's turn luck of its optimal seats, mean 0 exactly): the intercept of the
+        regression on them, a Student-t interval (:func:`~pyradice_lab.design.controlvariates.regression_estimate`)
+        and the set's ``controls_factor`` (the plain variance over the controlled one, same games).  Not for a
+        paired robustness; the seats must play what the controls need.
 
     Returns
     -------
@@ -374,7 +392,7 @@ def robustness(game: str, finding, *, reconstructions: int = 20, games: int = 20
                            game_kwargs=game_kwargs, variant=variant, reference=reference,
                            variant_options=variant_options, reference_options=reference_options,
                            games_rng=games_rng, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                           cache_dir=cache_dir)[0]
+                           cache_dir=cache_dir, controls=controls)[0]
 
 
 def robustness_many(game: str, findings, *, reconstructions: int = 20, games: int = 2000,
@@ -382,7 +400,8 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
                     confidence: float = 0.95, game_kwargs: Mapping | None = None,
                     runs=None, variant=None, reference=None, variant_options: Mapping | None = None,
                     reference_options: Mapping | None = None, games_rng=None, n_jobs: int = 1,
-                    backend: str = "loky", scheduler=None, cache_dir=None) -> list[RobustnessResult]:
+                    backend: str = "loky", scheduler=None, cache_dir=None,
+                    controls: bool = False) -> list[RobustnessResult]:
     """:func:`robustness` of several findings measured on the same games: one RobustnessResult per finding.
 
     The component sets and games are those :func:`robustness` plays with the same arguments (its numbers for
@@ -409,6 +428,8 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
         See above.
     n_jobs, backend, scheduler, cache_dir
         The execution layer's keywords (:mod:`pyradice_lab.engine.execution`).
+    controls
+        As in :func:`robustness`.
 
     Returns
     -------
@@ -476,6 +497,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
         else:  # runs at counts with different report players: each run plays its own
             runs = [r if "policies" in r else {**r, "policies": at[count(r)]} for r in runs]
     paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
+    _check_robustness_controls(game, controls, paired, kwargs, runs)
     if paired:
         allowed = [k for k in inspect.signature(simulate).parameters
                    if k not in ("n_games", "components", "rng", "players", "progress")]
@@ -504,8 +526,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
                for label, comp, _ in sets]
     options = {side: opts for side, (_, opts) in sides.items()}
     metrics = [c.metric for c in claims]
-    tasks = [(game, metrics, comps, kwargs, options, plan, int(games), paired) for comps in changed]
+    tasks = [(game, metrics, comps, kwargs, options, plan, int(games), paired, controls) for comps in changed]
     keys = [{"entry": "robustness", "game": game, "metrics": metrics, "games": int(games), "paired": paired,
+             **({"controls": 1} if controls else {}),
              "components": {side: c.content_hash() for side, c in comps.items()}, "kwargs": kwargs,
              "options": options,
              "plan": [[extra, describe_seed(seed)] for extra, seed in plan]} for comps in changed]
@@ -532,6 +555,30 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
                              games=f"{int(games) * len(plan):,} per component set")
     return [RobustnessResult.from_table(claim, pd.DataFrame(r), described, told, base=base_label)
             for claim, r in zip(claims, rows)]
+
+
+def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mapping, runs) -> None:
+    """``controls=`` checked before any game: a bool; the game declares controls read off its games; one run,
+    not paired; a seat plays what they need."""
+    if not isinstance(controls, bool):
+        raise TypeError(f"controls must be True or False, got {type(controls).__name__}")
+    if not controls:
+        return
+    declared = get_game(game).part("controls", None)
+    if declared is None or declared.from_games is None:
+        have = [g for g, s in _registered().items() if getattr(s.part("controls", None), "from_games", None)]
+        raise ValueError(f"controls: {game} declares no controls read off its games (games that do: "
+                         f"{', '.join(have) or 'none'})")
+    if paired or runs is not None:
+        raise ValueError("controls: robustness with controls takes one run of a single version (no variant, "
+                         "reference or runs)")
+    declared.check_players(kwargs.get("policies"))
+
+
+def _registered():
+    from ..engine import registry
+
+    return registry.games()
 
 
 def _base_label(base, comp) -> str:

@@ -47,7 +47,8 @@ class Check:
     ``metric`` may be a template (``"tile_pay_excess:{tile}"``) filled from the named groups of ``pattern``;
     ``family`` then lists every metric the check measures (all candidates, on the same games).  ``runs``: the
     simulations joined per component set (see :func:`pyradice_lab.design.robustness.robustness_many`); ``games``:
-    games per component set and run (default: :attr:`GameChecks.games` of the game).
+    games per component set and run (default: :attr:`GameChecks.games` of the game); ``controls``: estimate with
+    the game's controls read off the games (:func:`pyradice_lab.design.robustness.robustness`'s ``controls``).
     """
 
     key: str
@@ -64,6 +65,7 @@ class Check:
     family: tuple[str, ...] = ()
     runs: tuple[Mapping, ...] | None = None
     games: int | None = None
+    controls: bool = False
 
     def matches(self, experiment: str, f: Finding) -> bool:
         return experiment == self.experiment and re.fullmatch(self.pattern, f.quantity) is not None
@@ -141,6 +143,13 @@ class GameChecks:
         scripts print these findings) but the report does not run them.
     not_run : tuple of str
         Keys of checks the report does not run (their findings are assessed by another check's run).
+    controlled : tuple of str
+        Keys of ``report_player_games`` whose re-run with the report player estimates with the game's controls
+        read off the games (Purramid's turn luck of its optimal seats), as the findings they check do.
+    unsized : tuple of str
+        Keys of checks that play their declared games whatever the claims (not sized down by
+        :func:`pyradice_lab.design.checks.sized_for`): where the sampled sets' effects are known to be smaller than
+        the packaged one, so that a size that decides the packaged effect leaves sets undecided.
     """
 
     checks: tuple
@@ -150,6 +159,8 @@ class GameChecks:
     player_label: str = "{player}"
     not_in_report: tuple[str, ...] = ()
     not_run: tuple[str, ...] = ()
+    controlled: tuple[str, ...] = ()
+    unsized: tuple[str, ...] = ()
 
     def __post_init__(self):
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -164,6 +175,13 @@ class GameChecks:
             raise ValueError(f"player_label must contain '{{player}}', got {self.player_label!r}")
         object.__setattr__(self, "not_in_report", tuple(self.not_in_report))
         object.__setattr__(self, "not_run", tuple(self.not_run))
+        object.__setattr__(self, "controlled", tuple(self.controlled))
+        object.__setattr__(self, "unsized", tuple(self.unsized))
+        if set(self.unsized) - set(self.keys):
+            raise ValueError(f"unsized must name declared checks, got {sorted(set(self.unsized) - set(self.keys))}")
+        if set(self.controlled) - set(self.report_player_games):
+            raise ValueError(f"controlled must name keys of report_player_games, got "
+                             f"{sorted(set(self.controlled) - set(self.report_player_games))}")
         keys = set(self.keys)
         unknown = sorted((set(self.report_player_games) | set(self.not_run)) - keys)
         if unknown:

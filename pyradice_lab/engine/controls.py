@@ -7,6 +7,12 @@ very games it plays (no extra games).  A game declares them with :class:`GameCon
 :class:`Controls` for the games ``simulate_games(n_games, players=..., rng=seed, components=...)`` plays, recomputed
 from the same seed stream (the deal only: no game is played), so game ``i``'s row belongs to game ``i``.
 
+A game may instead (or also) declare controls read off the played games whose means are known exactly for
+another reason: ``from_games``.  Purramid's are each optimal seat's *turn luck*, the sum over its turns of what
+the turn realised minus the exact value the solver gave it at the turn's start: a sum of martingale differences,
+mean 0 exactly (the backgammon rollouts' "luck" variance reduction).  Such controls exist only for some players
+(``needs``: a policy name prefix one seat at least must play, e.g. ``"optimal"``).
+
 >>> c = Controls(("a",), np.array([[1.0], [3.0]]), np.array([2.0]))
 >>> c.values.shape, c.n
 ((2, 1), 2)
@@ -49,7 +55,37 @@ class Controls:
 @dataclass(frozen=True)
 class GameControls:
     """What a game declares: ``compute(n_games, *, players, rng, components=None) -> Controls`` for the games of
-    ``simulate_games`` with the same arguments (``rng`` an int seed), and a sentence saying what they are."""
+    ``simulate_games`` with the same arguments (``rng`` an int seed), and a sentence saying what they are; or
+    ``from_games(frame) -> Controls`` reading them off a ``simulate_games`` frame (``compute`` then None), with
+    ``needs`` the policy-name prefix they require at one seat at least (see the module docstring); ``short``: what
+    a robustness column calls them ("turn-luck controls")."""
 
-    compute: Callable[..., Controls]
+    compute: Callable[..., Controls] | None
     describe: str
+    from_games: Callable[..., Controls] | None = None
+    needs: str | None = None
+    short: str = "controls"
+
+    def __post_init__(self):
+        if (self.compute is None) == (self.from_games is None):
+            raise ValueError("GameControls: give exactly one of compute and from_games")
+
+    def check_players(self, policies) -> None:
+        """ValueError before any game when the seats' ``policies`` (names, or one name for every seat) cannot
+        give these controls (no seat plays a policy starting with :attr:`needs`)."""
+        if self.needs is None:
+            return
+        names = [policies] if isinstance(policies, str) else list(policies or [])
+        names = [str(getattr(p, "name", p)) for p in names]
+        if not any(n.startswith(self.needs) for n in names):
+            raise ValueError(f"controls: {self.describe} need a seat playing {self.needs!r}; the seats play "
+                             f"{', '.join(names) or 'the default'}")
+
+    def controls(self, frame, n_games: int, *, players: int, rng, components=None) -> Controls:
+        """The controls of the games of ``frame`` (``simulate_games(n_games, players=players, rng=rng,
+        components=components)``): read off the frame, or recomputed from the seed."""
+        c = self.from_games(frame) if self.from_games is not None else \
+            self.compute(n_games, players=players, rng=rng, components=components)
+        if c.n != n_games:
+            raise ValueError(f"controls: {c.n} rows of controls for {n_games} games")
+        return c

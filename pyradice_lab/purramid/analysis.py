@@ -57,7 +57,7 @@ from .measures import (  # noqa: F401  (re-exported: the measurements behind the
 )
 from .sim import split_policies
 
-__all__ = ["Answer", "SIZES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
+__all__ = ["Answer", "SIZES", "start_share", "LUCK_MIN_GAMES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
            "stop_or_continue", "play_games", "seat_advantage", "game_length", "side_a_vs_b", "yarn_value",
            "rule_of_thumb_regret", "bonus_mode_accuracy", "strong_play_games", "strong_play", "skill_gap", "game_answers",
            "yarn_answer", "regret_answer", "bonus_answer",
@@ -237,17 +237,42 @@ def _policy_label(games: pd.DataFrame) -> str:
     return "mixed seats"
 
 
+#: the fewest games of one player count whose start-player share is estimated with the seats' turn luck
+#: (:func:`start_share`; the interval's coverage is tested from 30 games, tests/purramid/test_turn_luck.py)
+LUCK_MIN_GAMES = 30
+
+
+def start_share(g: pd.DataFrame):
+    """The start player's win share over the games ``g`` (one player count) and the test that gives its interval.
+
+    With every seat optimal and at least :data:`LUCK_MIN_GAMES` games, the estimate regresses the win on the
+    seats' turn luck (:func:`.metrics.turn_luck`: mean 0 exactly; the intercept, with a Student-t interval of
+    ``n - 1 - players`` degrees of freedom, :func:`pyradice_lab.design.controlvariates.regression_estimate`): the
+    same games' dice luck taken out, about half the variance at 2 players.  Otherwise the Wilson interval."""
+    from ..design.controlvariates import regression_estimate
+    from .metrics import turn_luck
+
+    y = (g["winner"].to_numpy() == 0)
+    p = int(g["players"].iloc[0])
+    if len(g) >= LUCK_MIN_GAMES and all(f"expected_{s}" in g and g[f"expected_{s}"].notna().all()
+                                        for s in range(p)):
+        c = turn_luck(g)
+        return regression_estimate(y.astype(float), c.values, c.means), "regression on the seats' turn luck (t)"
+    return proportion_estimate(int(y.sum()), len(g)), "Wilson interval"
+
+
 def seat_advantage(games: pd.DataFrame) -> Answer:
     """Win share by seat; findings: the start player's win share per player count (sides pooled) against a
-    fair share, Wilson intervals."""
+    fair share: Wilson intervals, or with every seat optimal the regression on the seats' turn luck
+    (:func:`start_share`)."""
     seats = seat_table(games)
     player = _policy_label(games)
     findings = []
     for p, g in games.groupby("players", sort=True):
-        est = proportion_estimate(int((g["winner"] == 0).sum()), len(g))
+        est, test = start_share(g)
         findings.append(from_estimate(
             "difference", f"start player's win share, {p} players, {_sides_label(g)}", est, null=1 / p,
-            null_label="a fair share", unit="%", test="Wilson interval", player=player, component=START_COMPONENT))
+            null_label="a fair share", unit="%", test=test, player=player, component=START_COMPONENT))
     return Answer("Does the start player, or any seat, win more often than a fair share?", seats, findings,
                   info={"games_per_cell": int(games.groupby(["players", "layout"]).size().min()), "player": player})
 
@@ -518,10 +543,10 @@ def strong_play(heuristic: pd.DataFrame, optimal: pd.DataFrame) -> Answer:
     findings = []
     for p, o in optimal.groupby("players", sort=True):
         h = heuristic[heuristic["players"] == p]
+        est, test = start_share(o)
         findings.append(from_estimate(
-            "difference", f"start player's win share, {p} players, {_sides_label(o)}",
-            proportion_estimate(int((o["winner"] == 0).sum()), len(o)), null=1 / p, null_label="a fair share",
-            unit="%", test="Wilson interval", player="optimal, every seat", component=START_COMPONENT))
+            "difference", f"start player's win share, {p} players, {_sides_label(o)}", est, null=1 / p,
+            null_label="a fair share", unit="%", test=test, player="optimal, every seat", component=START_COMPONENT))
         if len(h) >= 2 and len(o) >= 2:
             findings.append(difference_of(f"turns per game, {p} players, optimal play instead of {GAME_POLICY}",
                                           nonnegative_estimate(o["turns"].to_numpy()),
