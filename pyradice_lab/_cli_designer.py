@@ -255,6 +255,10 @@ def add_designer(sub, name: str) -> None:
                             "card.1.points=3; repeatable): a paired finding")
     for flag, what in (("--variant-option", "variant"), ("--reference-option", "reference")):
         _option_arg(p, flag, what=f"the {what} run only")
+    p.add_argument("--controls", action="store_true",
+                   help="estimate every set with the game's controls read off its games (Purramid: the optimal "
+                        "seats' turn luck, mean 0 exactly): the same games, narrower intervals; the table's "
+                        "controls_factor")
     p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-set table")
     components_arg(p)
     for flag, kw in common.items():
@@ -335,7 +339,7 @@ def _cmd_robustness(args) -> int:
                    reference=_options(args.reference, "--reference") or None,
                    variant_options=_options(args.variant_option, "--variant-option") or None,
                    reference_options=_options(args.reference_option, "--reference-option") or None,
-                   progress=show_progress(args), **execution_kwargs(args))
+                   progress=show_progress(args), controls=args.controls, **execution_kwargs(args))
     print(r.summary())
     print_table(r.table, args.out, "component sets")
     print("\nwhich free choice the metric follows (Spearman over the sampled sets; permutation p, Holm across "

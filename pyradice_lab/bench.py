@@ -477,14 +477,19 @@ def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     :data:`~pyradice_lab.design.multifidelity.WORTH_USING` the estimator is not used."""
     from .design.controlvariates import exogenous_estimate
     from .design.multifidelity import WORTH_USING
+    from .engine import registry
 
     kw = dict(kwargs)
     if quick or is_tiny():
-        kw.update(games=20)
+        kw.update(games=40)
+    declared = registry.get_game(game).part("controls")
+    what = ("exogenous control variates" if declared.from_games is None else declared.short,
+            "the deal's exact means" if declared.from_games is None else "read off the same games, mean 0")
+    at = f", {kw['players']} players" if "players" in kw else ""
     return _factor_case(game, lambda: exogenous_estimate(game, **kw).factor,
-                        f"{game} exogenous control variates for {kw['metric']} ({kw.get('games', 200)} report-player "
-                        f"games, the deal's exact means): variance-reduction factor at equal CPU (ratio; below "
-                        f"{WORTH_USING}: not used)", "the games alone")
+                        f"{game} {what[0]} for {kw['metric']} ({kw.get('games', 200)} report-player games{at}, "
+                        f"{what[1]}): variance-reduction factor at equal CPU (ratio; below {WORTH_USING}: not used)",
+                        "the games alone")
 
 
 def first_use_cases(quick: bool = False, games: Sequence[str] | None = None, *,

@@ -152,7 +152,7 @@ def _sampled(table: pd.DataFrame) -> pd.Series:
 
 
 _NOT_CHOICES = ("set", "value", "se", "ci_low", "ci_high", "n", "verdict", "components_hash", "variant_value",
-                "reference_value", "p_reversed", "p_reversed_holm")
+                "reference_value", "p_reversed", "p_reversed_holm", "controls_factor")
 
 #: One-sided familywise level of "reversed on some set" (Holm across the sets): the far side of a 95% interval.
 REVERSAL_ALPHA = 0.025

@@ -173,7 +173,8 @@ class Comparison:
             from .multifidelity import WORTH_USING
 
             k = _decimals(d.se)
-            lines.append(f"  exogenous controls ({', '.join(self.controls)}): SE {d.se:.{k}f} vs "
+            label = registry.get_game(self.game).part("controls").label
+            lines.append(f"  {label} ({', '.join(self.controls)}): SE {d.se:.{k}f} vs "
                          f"{self.plain_difference.se:.{k}f} without (variance-reduction factor "
                          f"{self.controls_factor:.1f}" + ("" if self.controls_factor >= WORTH_USING else
                                                            f", below {WORTH_USING}: the controls barely help here") + ")")

@@ -104,7 +104,8 @@ class ExogenousEstimate:
         e, p = self.estimate, self.plain
         verdict = "worth using" if self.used else f"not used (below {WORTH_USING}): the plain estimate stands"
         return (f"{self.game} {self.metric}, {self.players} players, {self.player} in every seat (seed {self.seed}, "
-                f"{e.n} games): exogenous controls ({', '.join(self.controls)}) explain R^2 {self.r2:.2f}; variance "
+                f"{e.n} games): {registry.get_game(self.game).part('controls').label} ({', '.join(self.controls)}) "
+                f"explain R^2 {self.r2:.2f}; variance "
                 f"{self.factor:.2f}x smaller at equal CPU: {verdict}. Estimate {e.value:.4f} [{e.ci_low:.4f}, "
                 f"{e.ci_high:.4f}]; the games alone {p.value:.4f} [{p.ci_low:.4f}, {p.ci_high:.4f}]")
 

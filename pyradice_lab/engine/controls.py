@@ -70,6 +70,11 @@ class GameControls:
         if (self.compute is None) == (self.from_games is None):
             raise ValueError("GameControls: give exactly one of compute and from_games")
 
+    @property
+    def label(self) -> str:
+        """What outputs call them: "exogenous controls" (drawn before play) or :attr:`short`."""
+        return "exogenous controls" if self.from_games is None else self.short
+
     def check_players(self, policies) -> None:
         """ValueError before any game when the seats' ``policies`` (names, or one name for every seat) cannot
         give these controls (no seat plays a policy starting with :attr:`needs`)."""

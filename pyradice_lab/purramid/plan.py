@@ -24,4 +24,5 @@ BENCH = BenchPlan(
     memory_bound_mb={10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000},
     first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): the exact solver's path",
                       {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),),
-    multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200}, ahead_of_time=True)
+    multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200},
+    controls={"metric": "start_player_win", "games": 300, "players": 2}, ahead_of_time=True)

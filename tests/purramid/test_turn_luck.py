@@ -90,6 +90,20 @@ def test_robustness_with_controls_regresses_every_set_on_its_games():
     assert list(ctl["set"]) == list(plain["set"]) and (ctl["n"] == 40).all()
     assert (ctl["controls_factor"] > 1).all() and not np.allclose(ctl["value"], plain["value"])
     assert (ctl["se"] < plain["se"]).all()
+    r = robustness("purramid", "start_player_win > 0.5", controls=True, **kw)
+    assert "controls_factor" not in set(r.sensitivity["choice"])      # a measurement, not a free choice
+
+
+def test_the_cli_flag(capsys):
+    from pyradice_lab.cli import main
+
+    args = ["purramid", "robustness", "start_player_win > 0.5", "--players", "2", "--reconstructions", "2",
+            "--games", "30", "--controls", "--no-progress"]
+    assert main(args) == 0
+    assert "controls_factor" in capsys.readouterr().out
+    assert main(args + ["--policies", "greedy"]) == 2
+    err = capsys.readouterr().err
+    assert "need a seat playing 'optimal'" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_start_player_finding_uses_the_luck_with_every_seat_optimal(optimal2):
