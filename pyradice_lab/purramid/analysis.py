@@ -38,12 +38,15 @@ from . import advisor
 from .components import Layout, load_game_config, load_layout
 from .measures import (  # noqa: F401  (re-exported: the measurements behind the answers)
     GAME_POLICY,
+    LUCK_MIN_GAMES,
     SMALL_LAYOUTS,
     bonus_mode_errors,
     burst_heatmap,
     compare_play,
     difference,
     game_cells,
+    luck_of,
+    lucky,
     policy_regret,
     press_your_luck,
     sample_positions,
@@ -57,7 +60,7 @@ from .measures import (  # noqa: F401  (re-exported: the measurements behind the
 )
 from .sim import split_policies
 
-__all__ = ["Answer", "SIZES", "start_share", "LUCK_MIN_GAMES", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
+__all__ = ["Answer", "SIZES", "start_share", "STRONG_SIZES", "GAME_COLUMNS", "START_COMPONENT", "YARN_COMPONENT", "REGRET_POLICIES", "burst_odds",
            "stop_or_continue", "play_games", "seat_advantage", "game_length", "side_a_vs_b", "yarn_value",
            "rule_of_thumb_regret", "bonus_mode_accuracy", "strong_play_games", "strong_play", "skill_gap", "game_answers",
            "yarn_answer", "regret_answer", "bonus_answer",
@@ -237,11 +240,6 @@ def _policy_label(games: pd.DataFrame) -> str:
     return "mixed seats"
 
 
-#: the fewest games of one player count whose start-player share is estimated with the seats' turn luck
-#: (:func:`start_share`; the interval's coverage is tested from 30 games, tests/purramid/test_turn_luck.py)
-LUCK_MIN_GAMES = 30
-
-
 def start_share(g: pd.DataFrame):
     """The start player's win share over the games ``g`` (one player count) and the test that gives its interval.
 
@@ -249,16 +247,10 @@ def start_share(g: pd.DataFrame):
     seats' turn luck (:func:`.metrics.turn_luck`: mean 0 exactly; the intercept, with a Student-t interval of
     ``n - 1 - players`` degrees of freedom, :func:`pyradice_lab.design.controlvariates.regression_estimate`): the
     same games' dice luck taken out, about half the variance at 2 players.  Otherwise the Wilson interval."""
-    from ..design.controlvariates import regression_estimate
-    from .metrics import turn_luck
-
     y = (g["winner"].to_numpy() == 0)
-    p = int(g["players"].iloc[0])
-    if len(g) >= LUCK_MIN_GAMES and all(f"expected_{s}" in g and g[f"expected_{s}"].notna().all()
-                                        for s in range(p)):
-        c = turn_luck(g)
-        return regression_estimate(y.astype(float), c.values, c.means), "regression on the seats' turn luck (t)"
-    return proportion_estimate(int(y.sum()), len(g)), "Wilson interval"
+    luck = luck_of(g)
+    plain = proportion_estimate(int(y.sum()), len(g))
+    return lucky(y, luck, plain), "Wilson interval" if luck is None else "regression on the seats' turn luck (t)"
 
 
 def seat_advantage(games: pd.DataFrame) -> Answer:

@@ -22,7 +22,8 @@ from .odds import burst_table
 
 __all__ = ["GAME_POLICY", "burst_heatmap", "situations", "press_your_luck", "game_cells", "seat_table",
            "side_table", "sample_positions", "yarn_values", "policy_regret", "bonus_mode_errors", "SMALL_LAYOUTS",
-           "skill_gap_games", "skill_gap_table", "compare_play", "side_difference", "difference"]
+           "skill_gap_games", "skill_gap_table", "compare_play", "side_difference", "difference", "LUCK_MIN_GAMES",
+           "luck_of", "lucky"]
 
 #: the seat-symmetric "sensible human" used in the game experiments
 GAME_POLICY = "risk:0.35"
@@ -224,26 +225,59 @@ def side_difference(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: the fewest games of one cell (player count, or player count and side) whose win shares, scores and game length
+#: are estimated with the seats' turn luck (:func:`luck_of`; the interval's coverage is tested from 30 games,
+#: tests/purramid/test_turn_luck.py)
+LUCK_MIN_GAMES = 30
+
+
+def luck_of(g: pd.DataFrame):
+    """The seats' turn luck (:func:`.metrics.turn_luck`: mean 0 exactly) of the games ``g`` of one player count
+    when every seat plays ``optimal`` and there are at least :data:`LUCK_MIN_GAMES` of them; else None."""
+    players = int(g["players"].iloc[0]) if len(g) else 0
+    if len(g) < LUCK_MIN_GAMES or not all(f"expected_{s}" in g and g[f"expected_{s}"].notna().all()
+                                          for s in range(players)):
+        return None
+    from .metrics import turn_luck
+
+    return turn_luck(g)
+
+
+def lucky(values, luck, plain):
+    """The mean of ``values`` with the ``luck`` as control variates (the intercept of the regression on it, a
+    Student-t interval: :func:`pyradice_lab.design.controlvariates.regression_estimate`), or ``plain`` (the
+    Estimate without them) when ``luck`` is None."""
+    if luck is None:
+        return plain
+    from ..design.controlvariates import regression_estimate
+
+    return regression_estimate(np.asarray(values, dtype=float), luck.values, luck.means)
+
+
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Win probability and mean score by seat, with 95% CIs (one row per players x side x seat)."""
+    """Win probability and mean score by seat, with 95% CIs (one row per players x side x seat); with every seat
+    optimal and 30+ games a cell, estimated with the seats' turn luck (:func:`lucky`)."""
     rows = []
     for (players, side), g in games.groupby(["players", "layout"], sort=True):
         n = len(g)
+        luck = luck_of(g)
         for seat in range(players):
-            win = proportion_estimate(int((g["winner"] == seat).sum()), n)
-            score = mean_estimate(g[f"score_{seat}"])
+            won = (g["winner"].to_numpy() == seat)
+            win = lucky(won, luck, proportion_estimate(int(won.sum()), n))
+            score = lucky(g[f"score_{seat}"], luck, mean_estimate(g[f"score_{seat}"]))
             rows.append({"players": players, "side": side, "seat": seat, **win.to_dict("p_win"),
                          **score.to_dict("score"), "fair_share": 1 / players, "games": n})
     return pd.DataFrame(rows)
 
 
 def side_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Game length, bursts, bonus turns and the winner's gold by players x side, with 95% CIs."""
+    """Game length, bursts, bonus turns and the winner's gold by players x side, with 95% CIs (game length with the
+    seats' turn luck where :func:`luck_of` gives it)."""
     rows = []
     for (players, side), g in games.groupby(["players", "layout"], sort=True):
         turns = g["turns"].to_numpy()
         row = {"players": players, "side": side, "games": len(g)}
-        row.update(nonnegative_estimate(turns).to_dict("turns"))
+        row.update(lucky(turns, luck_of(g), nonnegative_estimate(turns)).to_dict("turns"))
         row.update(nonnegative_estimate(g["bursts"] / np.maximum(turns, 1)).to_dict("bursts_per_turn"))
         row.update(nonnegative_estimate(g["bonus_turns"] / np.maximum(turns, 1)).to_dict("bonus_per_turn"))
         row.update(nonnegative_estimate(g["winner_gold"]).to_dict("winner_gold"))

@@ -305,7 +305,9 @@ def seat_page(ans: Answer) -> ExperimentResult:
                           "mean score (95% CI)": ci_cells(seats, "score")})
     method = (f"Simulated whole games (compiled rules), {ans.info['games_per_cell']:,} per player count and side, "
               f"{ans.info['player']} (the report player; 'optimal' solves every turn exactly). Seat 1 starts (turn position 1); the "
-              "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; the "
+              "deal gives the start player one tile more (rules). Win shares with Wilson 95% intervals; with every "
+              "seat optimal, win shares and scores regress on the seats' turn luck (realised minus solved turn "
+              "values, mean 0 exactly: the dice's luck taken out of the same games; Student-t intervals). The "
               "findings pool both sides, and give the heuristic player's result beside (sensitivity), from its "
               "own, larger sample.")
     return result_of("purramid_seat_advantage", "Seat advantage by player count and side", ans, method, fig, shown)
@@ -326,7 +328,8 @@ def length_page(ans: Answer) -> ExperimentResult:
                           "all gold placed, % (95% CI)": ci_cells(sides, "p_all_gold", pct=True)})
     end_txt = ", ".join(f"{r.end.replace('_', ' ')} {100 * r.share:.0f}%" for r in ends.itertuples())
     method = ("Normal turns per game (bonus turns not counted) in the same simulated games as the seat "
-              f"advantage ({ans.info['player']}); intervals on the log scale (never below 0). How the games "
+              f"advantage ({ans.info['player']}); intervals on the log scale (never below 0), or with every seat "
+              "optimal the regression on the seats' turn luck (t). How the games "
               f"ended: {end_txt}.")
     return result_of("purramid_game_length", "Game length by player count and side", ans, method, fig, shown)
 

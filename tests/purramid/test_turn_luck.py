@@ -159,3 +159,23 @@ def test_the_interval_covers_on_real_games():
             hit += e.ci_low <= truth <= e.ci_high
         assert 0.93 <= hit / runs <= 0.97, (n, hit / runs)
     assert exogenous_estimate("purramid", "start_player_win", games=300, players=2, rng=0).factor > 2.0
+
+
+def test_the_tables_of_all_optimal_cells_use_the_luck(optimal2):
+    from pyradice_lab.engine.stats import mean_estimate, proportion_estimate
+    from pyradice_lab.purramid.measures import seat_table, side_table
+
+    c = turn_luck(optimal2)
+    seats = seat_table(optimal2)
+    for seat in (0, 1):
+        row = seats[seats["seat"] == seat].iloc[0]
+        won = (optimal2["winner"] == seat).to_numpy(float)
+        assert row["p_win"] == pytest.approx(regression_estimate(won, c.values, c.means).value)
+        assert row["p_win_se"] < proportion_estimate(int(won.sum()), len(won)).se
+        assert row["score_se"] < mean_estimate(optimal2[f"score_{seat}"]).se
+    turns = side_table(optimal2).iloc[0]
+    assert turns["turns"] == pytest.approx(regression_estimate(optimal2["turns"].to_numpy(float), c.values,
+                                                               c.means).value)
+    greedy = simulate_games(40, players=2, policies="greedy", rng=1)
+    g0 = seat_table(greedy).iloc[0]
+    assert g0["p_win"] == (greedy["winner"] == 0).mean()                  # no optimal seats: the plain share
