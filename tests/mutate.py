@@ -656,6 +656,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/engine/aot.py", "f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)",
              "f.c_contiguous, f.f_contiguous, f.aligned)",
              ("tests/test_aot.py", "-k", "remembered_route or fast_keys")),
+    Mutation("proposal-of-no-change-met", "a proposal whose pick is the packaged values says 'met' (nothing to adopt)",
+             "pyradice_lab/design/_balance_path.py", '    if res.reached and _no_change(res.components, kw.get("components")):',
+             "    if False:", ("tests/test_balance_levers.py", "-k", "packaged_values")),
     Mutation("luck-not-subtracted", "Purramid's turn luck is the realised turn values, not realised minus solved "
              "(a control whose mean is not 0: a biased estimate)",
              "pyradice_lab/purramid/metrics.py",

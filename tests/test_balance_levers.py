@@ -408,3 +408,26 @@ def test_a_refinement_runs_on_a_met_but_not_confident_pick_and_keeps_its_own_pic
     plain, _ = propose("purramid", cand, sizes=replace(sizes, final=0), ranges=ranges, own=own, policies="greedy",
                        rng=4, guards=False)
     assert not any(n.startswith("first search") for n in plain.notes)    # met: no joint search without refinement
+
+
+def test_a_pick_that_is_the_packaged_values_proposes_no_change(monkeypatch):
+    """The search's best deal is the packaged 26/25 (its share is the target here): nothing to adopt, so the
+    proposal is not 'met' whatever its verification says, and its notes say why and give the closest point (the
+    full report's 2-player Purramid proposal once said 'met' for the packaged deal, from 75 games a side)."""
+    import dataclasses
+
+    from pyradice_lab.design._balance_path import Sizes, _no_change, propose
+
+    _synthetic(monkeypatch, out_of_play=set())
+    cand = dataclasses.replace(_deal_candidate(), target=0.5)
+    res, _ = propose("purramid", cand, sizes=Sizes(400, 200, 0, 0, 0, 40), policies="greedy", rng=3, guards=False)
+    assert res.components.get("deal_2p.value") == [26, 25] and _no_change(res.components, None)
+    assert not res.reached
+    notes = "\n".join(res.notes)
+    assert "no change proposed: the search's pick is the packaged values" in notes
+    assert "closest point the packaged values" in notes
+    head = "\n".join(res.header())
+    assert "NOT MEETING THE OBJECTIVE: no change proposed: the search's pick is the starting values" in head
+    assert "changed: nothing" in head
+    moved = type(res.components).FORMAT.coerce(None).replace({"deal_2p.value": [27, 24]})
+    assert not _no_change(moved, None)

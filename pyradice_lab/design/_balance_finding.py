@@ -511,10 +511,10 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
 def _unreachable(res, tried, ranges) -> str:
     """What the data say when the objective is not met: the closest point, the levers tried and their ranges, and
     a suggestion with numbers (the metric's move per step of the lever from the search's first round)."""
-    from ._balance_toml import assignments_text, changed_paths
+    from ._balance_toml import assignments_text, value_changes
 
     t = res.objectives.iloc[0]
-    values = (assignments_text((p, res.components.get(p)) for p in changed_paths(res.components))
+    values = (assignments_text((p, res.components.get(p)) for p in value_changes(res.components))
               or "the packaged values")
     head = (f"unreachable with these levers: closest point {values}: {t['after']:.4g} "
             f"[{t['after_ci_low']:.4g}, {t['after_ci_high']:.4g}] for target {t['target']:g}; tried "

@@ -205,6 +205,12 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
                                fraction=fraction, others=others, kw=kw)
     elif guards:
         res.notes.append("guards not run: no games for them in this proposal's budget")
+    if res.reached and _no_change(res.components, kw.get("components")):
+        # the pick is the packaged values themselves: nothing to adopt, whatever its verification says (a finding
+        # that claims a difference was measured on more games than a proposal's verification)
+        res.reached = False
+        notes.append("no change proposed: the search's pick is the packaged values (its verification, "
+                     f"{res.verify_games:,} games a side, cannot overrule the finding)")
     if not res.reached:
         notes.append(_unreachable(res, tried, ranges))
     elif _before_met(res):
@@ -214,6 +220,14 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
                      "the proposal from no change")
     res.notes = notes + res.notes
     return res, played
+
+
+def _no_change(comp, start) -> bool:
+    """Whether ``comp`` holds the same values as the components the proposal started from (``start``: None for the
+    packaged ones): only sources differ (a value set to itself is marked ``designer``)."""
+    from ._balance_toml import value_changes
+
+    return not value_changes(comp, type(comp).FORMAT.coerce(start))
 
 
 def _before_met(res) -> bool:

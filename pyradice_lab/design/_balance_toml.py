@@ -123,6 +123,13 @@ def changed_paths(comp, base=None) -> list[str]:
     return out
 
 
+def value_changes(comp, base=None) -> list[str]:
+    """The paths of :func:`changed_paths` whose values differ from ``base``'s (default: the packaged ones): a value
+    set to itself changes only its source, and is left out."""
+    start = base if base is not None else type(comp).FORMAT.coerce(None)
+    return [p for p in changed_paths(comp, base) if comp.get(p) != start.get(p)]
+
+
 def overlay_toml(comp, path, header_lines, base=None) -> Path:
     """Write :func:`overlay` of ``comp`` to ``path`` as commented TOML, ``header_lines`` first (each a ``#``
     comment); returns the path."""

@@ -136,6 +136,8 @@ class BalanceResult:
         if t is None or not len(t):
             return f"target {self.target:g} not reached at {values}"
         missed = t[~t["met"]].assign(size=lambda d: d["excess"].abs()).sort_values("size", ascending=False)
+        if not len(missed):  # every objective met on the verification, yet the pick is where the search started
+            return f"no change proposed: the search's pick is the starting values ({values}); " + self._advice()
         top = missed.iloc[0]
         what = "target" if len(t) == 1 else f"{top['metric']} target"
         more = f" (and {len(missed) - 1} more of {len(t)} objectives)" if len(missed) > 1 else ""
@@ -192,10 +194,10 @@ class BalanceResult:
                              f"[{m.before_ci_low:.4g}, {m.before_ci_high:.4g}], after {m.after:.4g} "
                              f"[{m.after_ci_low:.4g}, {m.after_ci_high:.4g}] (95% CIs, the same {n:,} fresh games "
                              f"each){'' if m.met else ': not met'}")
-        from ._balance_toml import changed_paths
+        from ._balance_toml import value_changes
 
         lines.append("changed: " + (", ".join(f"{p} = {self.components.get(p)!r}" for p in
-                                               changed_paths(self.components)) or "nothing"))
+                                               value_changes(self.components)) or "nothing"))
         lines += self.notes
         lines.append(f"search: {self.games_used:,} of {self.budget:,} games over {self.candidates} candidates; "
                      f"verified on {self.verify_games:,} games per side on seeds the search never used")
