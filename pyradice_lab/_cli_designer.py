@@ -256,9 +256,9 @@ def add_designer(sub, name: str) -> None:
     for flag, what in (("--variant-option", "variant"), ("--reference-option", "reference")):
         _option_arg(p, flag, what=f"the {what} run only")
     p.add_argument("--controls", action="store_true",
-                   help="estimate every set with the game's controls read off its games (Purramid: the optimal "
-                        "seats' turn luck, mean 0 exactly): the same games, narrower intervals; the table's "
-                        "controls_factor")
+                   help="estimate every set with the game's controls read off its games (e.g. the optimal "
+                        "seats' turn luck, mean 0 exactly; games that declare them): the same games, narrower "
+                        "intervals; the table's controls_factor")
     p.add_argument("--out", type=output_file(".csv"), default=None, help="CSV path for the per-set table")
     components_arg(p)
     for flag, kw in common.items():

@@ -483,7 +483,7 @@ def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     if quick or is_tiny():
         kw.update(games=40)
     declared = registry.get_game(game).part("controls")
-    what = ("exogenous control variates" if declared.from_games is None else declared.short,
+    what = ("exogenous control variates" if declared.from_games is None else f"control variates ({declared.short})",
             "the deal's exact means" if declared.from_games is None else "read off the same games, mean 0")
     at = f", {kw['players']} players" if "players" in kw else ""
     return _factor_case(game, lambda: exogenous_estimate(game, **kw).factor,

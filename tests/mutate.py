@@ -619,7 +619,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "shuffle_rows(order, u[:, 2 * gems:2 * gems + m])", "shuffle_rows(order, u[:, gems:gems + m])",
              ("tests/test_controlvariates.py", "-k", "kernels_own_deal")),
     Mutation("controls-slope-ignored", "the control-variate estimate returns the plain mean (the fit's intercept "
-             "read from the wrong coefficient)", "pyradice_lab/design/controlvariates.py",
+             "read from the wrong coefficient)", "pyradice_lab/engine/controls.py",
              "    value = float(coef[0])", "    value = float(y.mean())",
              ("tests/test_controlvariates.py", "-k", "shrink or plain_mean")),
     Mutation("compare-controls-other-deals", "compare's controls are recomputed from another seed than the block's "
@@ -664,7 +664,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/metrics.py",
              'values = np.stack([frame[f"value_{p}"].to_numpy(float) - frame[f"expected_{p}"].to_numpy(float)',
              'values = np.stack([frame[f"value_{p}"].to_numpy(float) - 0 * frame[f"expected_{p}"].to_numpy(float)',
-             ("tests/purramid/test_turn_luck.py", "-m", "not slow")),
+             ("tests/purramid/test_turn_luck.py", "-k", "not covers")),
     Mutation("robustness-controls-ignored", "robustness(controls=True) measures every set without its controls",
              "pyradice_lab/design/robustness.py", "            est = regression_estimate(y, ctl.values, ctl.means)",
              "            est = plain",

@@ -120,7 +120,7 @@ def test_every_game_gets_cold_start_and_memory_rows():
         assert all(c.max_seconds or c.max_peak_mb for c in rows
                    if "multi-fidelity" not in c.kernel and "control variates" not in c.kernel)
         assert sum("multi-fidelity" in n for n in names) == (bench.bench_plan(game).multifidelity is not None)
-        assert sum("exogenous control variates" in n for n in names) == (bench.bench_plan(game).controls is not None)
+        assert sum("control variates" in n for n in names) == (bench.bench_plan(game).controls is not None)
 
 
 def test_icepool_peer_computes_the_same_burst_counts():

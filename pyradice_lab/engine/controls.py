@@ -20,12 +20,15 @@ mean 0 exactly (the backgammon rollouts' "luck" variance reduction).  Such contr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Controls", "GameControls"]
+from .stats import Estimate
+
+__all__ = ["Controls", "GameControls", "regression_estimate"]
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,37 @@ class GameControls:
         if c.n != n_games:
             raise ValueError(f"controls: {c.n} rows of controls for {n_games} games")
         return c
+
+
+def regression_estimate(y, X, mu, *, confidence: float = 0.95) -> Estimate:
+    """The mean of ``y`` with the controls ``X`` (shape ``(n, k)``) of exact means ``mu`` (``k`` values): the
+    intercept of the least-squares fit of ``y`` on ``X - mu``, its OLS standard error and Student-t interval with
+    ``n - 1 - k`` degrees of freedom.  Controls that do not vary are dropped; ``k`` is the rank of the others
+    (a control that repeats another, or a sum of others, adds nothing and costs no degree of freedom)."""
+    y = np.asarray(y, dtype=float).ravel()
+    X = np.asarray(X, dtype=float)
+    X = X.reshape(len(X), -1) if X.ndim != 2 else X
+    mu = np.asarray(mu, dtype=float).ravel()
+    n = len(y)
+    if X.shape[0] != n:
+        raise ValueError(f"X must hold one row of controls per value of y: got {X.shape[0]} rows for {n}")
+    if mu.shape != (X.shape[1],):
+        raise ValueError(f"mu must give one exact mean per control ({X.shape[1]}), got {mu.shape[0]}")
+    if not (np.all(np.isfinite(y)) and np.all(np.isfinite(X)) and np.all(np.isfinite(mu))):
+        raise ValueError("y, X and mu must hold finite numbers")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    keep = np.ptp(X, axis=0) > 0 if n else np.zeros(X.shape[1], bool)
+    Z = np.column_stack([np.ones(n), X[:, keep] - mu[keep]])
+    k = int(np.linalg.matrix_rank(Z)) - 1 if n else Z.shape[1] - 1  # a control repeated (both sides' decks) counts once
+    if n < k + 3:
+        raise ValueError(f"y needs at least {k + 3} games for {k} controls, got {n}")
+    from scipy.special import stdtrit
+
+    coef, *_ = np.linalg.lstsq(Z, y, rcond=None)
+    resid = y - Z @ coef
+    s2 = float(resid @ resid) / (n - 1 - k)
+    se = math.sqrt(s2 * float(np.linalg.pinv(Z.T @ Z)[0, 0]))
+    q = float(stdtrit(n - 1 - k, 0.5 + confidence / 2))
+    value = float(coef[0])
+    return Estimate(value, se, n, value - q * se, value + q * se, confidence, "t", n - 1 - k)

@@ -249,7 +249,7 @@ def lucky(values, luck, plain):
     Estimate without them) when ``luck`` is None."""
     if luck is None:
         return plain
-    from ..design.controlvariates import regression_estimate
+    from ..engine.controls import regression_estimate
 
     return regression_estimate(np.asarray(values, dtype=float), luck.values, luck.means)
 
