@@ -552,7 +552,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
     told = Assumptions.build(game, components=f"{components_label(game, base, packaged)} and {int(reconstructions)} "
                                               f"plausible reconstructions of it (hash per set in the table)",
                              players=who[0], policies=who[1], rng=rng,
-                             games=f"{int(games) * len(plan):,} per component set")
+                             games=f"{int(games) * len(plan):,} per component set" + (
+                                 f", each set estimated with its games' {get_game(game).part('controls').label} "
+                                 "(controls_factor: its variance reduction)" if controls else ""))
     return [RobustnessResult.from_table(claim, pd.DataFrame(r), described, told, base=base_label)
             for claim, r in zip(claims, rows)]
 

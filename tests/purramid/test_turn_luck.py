@@ -92,6 +92,7 @@ def test_robustness_with_controls_regresses_every_set_on_its_games():
     assert (ctl["se"] < plain["se"]).all()
     r = robustness("purramid", "start_player_win > 0.5", controls=True, **kw)
     assert "controls_factor" not in set(r.sensitivity["choice"])      # a measurement, not a free choice
+    assert "each set estimated with its games' turn-luck controls" in str(r.assumptions)
 
 
 def test_the_cli_flag(capsys):
