@@ -45,14 +45,16 @@ def deal_ranges(comp, players: int, f: Finding) -> tuple[list[Range], int]:
 #: count).  At 2 players an all-optimal game costs 1.5-4 ms CPU once the solver's openings are cached, and one tile
 #: of the deal moves the start player's share by about 8 points (2026-12-07, 1,500 games a deal: 26/25 0.535,
 #: 27/24 0.452, 25/26 0.620), so the search and its verification play enough games to tell the deals apart
-#: (1,500 a verification run: +-1.7 points); at 3 and 4 players the optimal player costs far more
+#: (1,500 a verification run: +-1.7 points; 6,000 games, about 10 CPU s: the count's own budget, beside the
+#: default that bounds every game's share of the report in games); at 3 and 4 players the optimal player costs far more
 LEVERS = GameLevers(
     levers={"start_player_win": Lever(
         "start_player_win", start_deal,
         "the deal of the start player and the last player, up to 2 tiles moved either way, the total kept, every "
         "seat at least 1 (a rule change); joint search: up to 3 tiles", by_players=True, axes=deal_ranges)},
-    budget=ProposalBudget(search=3000, first=300, verify=1500, recheck=0),
-    player_budgets={3: ProposalBudget(search=100, first=20, verify=40, recheck=0),
+    budget=ProposalBudget(search=300, first=40, verify=150, recheck=0),
+    player_budgets={2: ProposalBudget(search=3000, first=300, verify=1500, recheck=0),
+                    3: ProposalBudget(search=100, first=20, verify=40, recheck=0),
                     4: ProposalBudget(search=50, first=10, verify=20, recheck=0)},
     examples={"balance": "--param 'deal_2p.value=[[27,24],[26,25],[25,26]]' --objective 'start_player_win = 0.5' "
                          "--players 2",
