@@ -483,12 +483,14 @@ def controls_case(game: str, kwargs, quick: bool = False) -> BenchCase:
     if quick or is_tiny():
         kw.update(games=40)
     declared = registry.get_game(game).part("controls")
-    what = ("exogenous control variates" if declared.from_games is None else f"control variates ({declared.short})",
-            "the deal's exact means" if declared.from_games is None else "read off the same games, mean 0")
+    if declared.from_games is None:
+        what, means = "exogenous control variates", "the deal's exact means"
+    else:
+        what, means = f"control variates ({declared.short})", "read off the same games, mean 0"
     at = f", {kw['players']} players" if "players" in kw else ""
     return _factor_case(game, lambda: exogenous_estimate(game, **kw).factor,
-                        f"{game} {what[0]} for {kw['metric']} ({kw.get('games', 200)} report-player games{at}, "
-                        f"{what[1]}): variance-reduction factor at equal CPU (ratio; below {WORTH_USING}: not used)",
+                        f"{game} {what} for {kw['metric']} ({kw.get('games', 200)} report-player games{at}, "
+                        f"{means}): variance-reduction factor at equal CPU (ratio; below {WORTH_USING}: not used)",
                         "the games alone")
 
 

@@ -566,21 +566,17 @@ def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mappin
         raise TypeError(f"controls must be True or False, got {type(controls).__name__}")
     if not controls:
         return
+    from ..engine import registry
+
     declared = get_game(game).part("controls", None)
     if declared is None or declared.from_games is None:
-        have = [g for g, s in _registered().items() if getattr(s.part("controls", None), "from_games", None)]
+        have = [g for g, s in registry.games().items() if getattr(s.part("controls", None), "from_games", None)]
         raise ValueError(f"controls: {game} declares no controls read off its games (games that do: "
                          f"{', '.join(have) or 'none'})")
     if paired or runs is not None:
         raise ValueError("controls: robustness with controls takes one run of a single version (no variant, "
                          "reference or runs)")
     declared.check_players(kwargs.get("policies"))
-
-
-def _registered():
-    from ..engine import registry
-
-    return registry.games()
 
 
 def _base_label(base, comp) -> str:

@@ -177,12 +177,12 @@ class GameChecks:
         object.__setattr__(self, "not_run", tuple(self.not_run))
         object.__setattr__(self, "controlled", tuple(self.controlled))
         object.__setattr__(self, "unsized", tuple(self.unsized))
-        if set(self.unsized) - set(self.keys):
-            raise ValueError(f"unsized must name declared checks, got {sorted(set(self.unsized) - set(self.keys))}")
+        keys = set(self.keys)
+        if set(self.unsized) - keys:
+            raise ValueError(f"unsized must name declared checks, got {sorted(set(self.unsized) - keys)}")
         if set(self.controlled) - set(self.report_player_games):
             raise ValueError(f"controlled must name keys of report_player_games, got "
                              f"{sorted(set(self.controlled) - set(self.report_player_games))}")
-        keys = set(self.keys)
         unknown = sorted((set(self.report_player_games) | set(self.not_run)) - keys)
         if unknown:
             raise ValueError(f"report_player_games and not_run must name declared checks, got unknown keys {unknown}")
