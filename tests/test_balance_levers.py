@@ -431,3 +431,15 @@ def test_a_pick_that_is_the_packaged_values_proposes_no_change(monkeypatch):
     assert "changed: nothing" in head
     moved = type(res.components).FORMAT.coerce(None).replace({"deal_2p.value": [27, 24]})
     assert not _no_change(moved, None)
+    # the report's part says so too: no "Proposed: 26/25 (a rule change)", no "met: yes" (the full report once did)
+    from types import SimpleNamespace
+
+    from pyradice_lab.design._proposal_items import _proposal_items
+    from pyradice_lab.design.proposals import ProposalBudget
+
+    p = SimpleNamespace(candidate=dataclasses.replace(cand, rule_change=True), result=res, games=res.games_used,
+                        budget=ProposalBudget(400, 200, 40, 0), seconds=1.0, rechecks=[], worse=[], not_rechecked=0)
+    text, table = _proposal_items(p, "proposals")
+    assert "Proposed: no change (the search's pick is the packaged values)." in text.text
+    assert "(a rule change)" not in text.text
+    assert list(table.frame["met"]) == ["no change"]

@@ -45,6 +45,17 @@ def test_cost_scales_with_seats_and_mixes_line_ups():
     assert notices.game_cost("raft", "nobody", 3) == (None, "nobody, 3 players", ("nobody",))
 
 
+def test_a_player_count_measured_apart_is_not_scaled():
+    """Purramid's exact player costs 50x less a game at 2 players than 2/4 of its 4-player cost (the cost notice
+    of a 2-player optimal robustness check once said 50x too much)."""
+    table = registry.get_game("purramid").part("bench_plan").cost
+    assert notices.game_cost("purramid", "optimal", 2)[0] == pytest.approx(table["optimal@2"])
+    assert notices.game_cost("purramid", "optimal", 4)[0] == pytest.approx(table["optimal"])
+    assert notices.game_cost("purramid", "optimal", 4)[0] > 50 * notices.game_cost("purramid", "optimal", 2)[0]
+    mixed = notices.game_cost("purramid", ["optimal", "greedy"], 2)[0]
+    assert mixed == pytest.approx((table["optimal@2"] + table["greedy"] * 2 / 4) / 2)
+
+
 def test_the_sentence_names_games_players_and_the_estimate():
     c = notices.Cost("raft compare", 4000, 0.0024, "greedy, 3 players", workers=2)
     assert c.sentence() == ("raft compare: 4,000 games of greedy, 3 players, estimated 9.6 CPU s (2.4 ms CPU a "
@@ -59,6 +70,9 @@ def test_bench_plan_refuses_a_bad_cost_table():
 
     with pytest.raises(ValueError, match="cost must map policy names to positive CPU seconds"):
         BenchPlan(cost={"greedy": 0})
+    for bad in ("greedy@", "greedy@two", "@2", "greedy@0"):
+        with pytest.raises(ValueError, match="cost must map policy names"):
+            BenchPlan(cost={bad: 1.0})
 
 
 # ------------------------------------------------------------------------------------------------ said first

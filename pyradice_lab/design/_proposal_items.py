@@ -86,14 +86,14 @@ _SAID = ("first search", "the joint search", "unreachable", "candidate ", "the s
 
 def _proposal_items(p, out_name: str) -> list:
     from ..engine.results import Table, Text
-    from ._balance_toml import changed_paths
+    from ._balance_toml import value_changes
     from .proposals import _components
 
     c, r = p.candidate, p.result
     base = _components(c.game)
     head = f"{c.game}: {c.finding.component}"
     b = p.budget
-    moved = {k: None for k in changed_paths(r.components)}
+    moved = {k: None for k in value_changes(r.components)}   # a value set to itself is no change
     shown = {**{k: None for k in c.parameters}, **moved}
     why = ("the finding's own metric at the value it was tested against (its null), so that what the finding "
            "claims no longer holds")
@@ -103,8 +103,9 @@ def _proposal_items(p, out_name: str) -> list:
         why = f"an objective about winning instead of the finding's own metric: {why}"
     lines = [f"Finding: {c.finding.quantity} (measured with {c.finding.player or 'the report player'}; "
              f"{c.experiment}). Objective targeted: {c.metric} = {c.target:.4g}, {why}; lever: {c.lever}.",
-             f"Packaged: {_values(base, shown)}. Proposed: {_values(r.components, moved) or 'the packaged values'}"
-             + (" (a rule change)" if c.rule_change else "") + ".",
+             f"Packaged: {_values(base, shown)}. Proposed: "
+             + (f"{_values(r.components, moved)}" + (" (a rule change)" if c.rule_change else "") if moved else
+                "no change (the search's pick is the packaged values)") + ".",
              f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.verify_policies or r.policies} players"
              + (f"; the search played by {r.policies}" if r.verify_policies else "") + "): "
              f"{_short_keys(r.verdict(), c.parameters)}.",
@@ -130,7 +131,7 @@ def _proposal_items(p, out_name: str) -> list:
     t = r.objectives
     rows = [{"metric": m.metric, "target": f"{m.target:.4g}", "before [95% CI]": _ci(m.before, m.before_ci_low,
              m.before_ci_high), "after [95% CI]": _ci(m.after, m.after_ci_low, m.after_ci_high),
-             "met": bool(m.met)} for m in t.itertuples()]
+             "met": ("no change" if not moved else bool(m.met))} for m in t.itertuples()]
     if r.guards is not None:
         rows += [{"metric": f"guard: {g.guard}, {g.metric}", "target": "",
                   "before [95% CI]": _ci(g.before, g.before_ci_low, g.before_ci_high),

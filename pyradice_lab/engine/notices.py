@@ -136,7 +136,9 @@ def game_cost(game: str, policies=None, players: int | None = None) -> tuple[flo
     """``(CPU seconds per game, basis, unmeasured policies)`` of ``game`` with ``policies`` (a name, a list per
     seat, or the seats of several line-ups: the mean of their costs; None: the game's heuristic player) at
     ``players`` seats (None: the game's default), from the game's
-    cost table (``BenchPlan.cost``).  A policy ``name:arg`` costs what ``name`` does when only that is measured.
+    cost table (``BenchPlan.cost``).  A policy ``name:arg`` costs what ``name`` does when only that is measured;
+    the table's ``name@players`` entry, when there is one, is that player count's own cost (else the default
+    count's, scaled by the seats).
 
     >>> s, basis, unknown = game_cost("raft", "greedy", 3)
     >>> s > 0, basis, unknown
@@ -155,8 +157,11 @@ def game_cost(game: str, policies=None, players: int | None = None) -> tuple[flo
     costs, unknown = [], []
     for name in names:
         plain = name.split("/", 1)[0]  # a restricted player ("greedy/no_reroll") costs what its player does
+        own = next((table[k] for k in (f"{plain}@{n}", f"{plain.split(':', 1)[0]}@{n}") if k in table), None)
         c = table.get(plain, table.get(plain.split(":", 1)[0]))
-        if c is None:
+        if own is not None:  # measured at this player count: not scaled
+            costs.append(float(own) * default / n)
+        elif c is None:
             unknown.append(name)
         else:
             costs.append(float(c))

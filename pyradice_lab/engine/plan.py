@@ -147,7 +147,8 @@ class BenchPlan:
     cost : mapping of str to float
         CPU seconds of one game with every seat playing that policy, at the game's default player count (compiled
         engine, warm, measured): the cost table every long entry point estimates its cost from before it starts
-        (:mod:`pyradice_lab.engine.notices`).
+        (:mod:`pyradice_lab.engine.notices`).  Other player counts scale it by the seats, unless the table holds
+        ``"<policy>@<players>"``: that count's own measured cost (a player whose cost is not linear in the seats).
     """
 
     cold: Mapping | None = None
@@ -178,8 +179,9 @@ class BenchPlan:
                     and isinstance(call[1], int)):
                 raise ValueError(f"execution[{entry!r}] must be (kwargs, blocks), got {call!r}")
         for policy, seconds in dict(self.cost).items():
-            if not (isinstance(policy, str) and isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
-                    and seconds > 0):
+            name, at, count = policy.partition("@") if isinstance(policy, str) else ("", "", "")
+            if not (isinstance(policy, str) and name and (not at or (count.isdigit() and int(count) >= 1))
+                    and isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds > 0):
                 raise ValueError(f"cost must map policy names to positive CPU seconds per game, got "
                                  f"{policy!r}: {seconds!r}")
 
