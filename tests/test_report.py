@@ -154,6 +154,12 @@ def test_write_pdf_splits_long_tables_with_their_header_and_renders_every_item(t
     assert not list(tmp_path.glob(".tmp-*"))
 
 
+def test_the_title_page_says_where_the_checks_cpu_went(tmp_path):
+    meta = {"seed": 0, "checks_cpu": (3, 60.0), "checks_cpu_by_game": {"raft": 15.0, "purramid": 45.0}}
+    text = page_texts(write_pdf(tmp_path / "t.pdf", [Section("s", ["text"])], meta=meta))[0]
+    assert "3 robustness checks, 60.0 s CPU in the workers (purramid 45, raft 15)" in " ".join(text.split())
+
+
 def test_bad_items_and_paths(tmp_path):
     with pytest.raises(TypeError, match="report items"):
         write_pdf(tmp_path / "x.pdf", [Section("s", [object()])])

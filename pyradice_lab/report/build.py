@@ -431,6 +431,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
         check_cpu: dict[str, float] = {}
+        check_game: dict[str, str] = {}
         done: dict[int, Section] = {}
         started_checks: set[str] = set()
         # once every section is built, its findings are controlled (q-values over the whole report; the checks do
@@ -498,6 +499,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             outstanding[0] -= 1
             if isinstance(key, str):  # a check
                 checked[key], check_cpu[key] = result
+                check_game[key] = next((c.game for c in checks if c.key == key), "")
                 return release(proposals_now())
             done[key] = result
             new = [i for i, after in waiting.items() if after == key]
@@ -551,6 +553,8 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # where the rest of the CPU went: the robustness checks and the proposals run in the workers
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "checks_cpu": (len(check_cpu), sum(check_cpu.values())),
+                "checks_cpu_by_game": {g: sum(v for k, v in check_cpu.items() if check_game.get(k) == g)
+                                       for g in dict.fromkeys(check_game[k] for k in check_cpu) if g},
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
         staged_pdf = write_pdf(stage / out.name, sections, meta=meta)

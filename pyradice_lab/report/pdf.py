@@ -356,7 +356,9 @@ def _title_page(sections, meta: dict, story: _Story) -> None:
              str(meta.get("n_jobs", "")))]
     if meta.get("checks_cpu") and meta["checks_cpu"][0]:  # where the rest of the report's CPU went
         n_checks, cpu = meta["checks_cpu"]
-        info.append(("checks", f"{n_checks} robustness checks, {cpu:.1f} s CPU in the workers", "", ""))
+        by_game = sorted((meta.get("checks_cpu_by_game") or {}).items(), key=lambda kv: -kv[1])
+        per = f" ({', '.join(f'{g} {c:.0f}' for g, c in by_game)})" if by_game else ""
+        info.append(("checks", f"{n_checks} robustness checks, {cpu:.1f} s CPU in the workers{per}", "", ""))
     grey = colors.HexColor("#555555")
     flow.append(RLTable([list(r) for r in info], colWidths=[55, 260, 55, 70], hAlign="CENTER",
                         style=TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8.5),
