@@ -312,6 +312,10 @@ def add_designer(sub, name: str) -> None:
                         "verifies, with the game's search budget, as the report's proposals; none: every game by "
                         "--policies)")
     _option_arg(p)
+    p.add_argument("--controls", action="store_true",
+                   help="with --param: estimate every candidate and both verification runs with the game's controls "
+                        "read off their games (e.g. the optimal seats' turn luck, mean 0 exactly; games that "
+                        "declare them): the same games, narrower intervals")
     p.add_argument("--out", type=output_file(".toml"), default=None,
                    help="write the proposal here: only the values it changes, under a header with the objective "
                         "and its verification (loads with --components)")
@@ -366,7 +370,7 @@ def _cmd_balance(args) -> int:
                 policies=_policies(args.policies), rng=args.seed, components=args.components,
                 first_games=args.first_games or 200, verify_games=args.verify_games or 4000, combine=args.combine,
                 tolerance=args.tolerance, game_kwargs=_options(args.option, "--option") or None,
-                progress=show_progress(args), **execution_kwargs(args))
+                progress=show_progress(args), controls=args.controls, **execution_kwargs(args))
     return _print_balance(r, args)
 
 
@@ -393,6 +397,9 @@ def _cmd_balance_finding(args) -> int:
     from .design._balance_finding import balance_finding, finding_candidate, finding_players, resolve_finding
     from .engine.levers import NoLever
 
+    if args.controls:
+        raise CliError("--controls goes with --param and --objective (balance --finding uses the game's controls "
+                       "by itself wherever its players give them)")
     for flag, given in (("--objective", args.objective), ("--players", args.players), ("--option", args.option),
                         ("--combine", args.combine != "max")):
         if given:

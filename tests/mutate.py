@@ -669,6 +669,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/design/robustness.py", "            est = regression_estimate(y, ctl.values, ctl.means)",
              "            est = plain",
              ("tests/purramid/test_turn_luck.py", "-k", "robustness")),
+    Mutation("balance-controls-ignored", "balance(controls=True) estimates every candidate without its controls",
+             "pyradice_lab/design/_balance_controls.py", "    if not cols:\n        return metric_estimate",
+             "    if True:\n        return metric_estimate",
+             ("tests/test_balance_controls.py", "-k", "narrows")),
     Mutation("check-controls-dropped", "the report's Purramid 2-player check is re-run with the report player but "
              "without its turn-luck controls",
              "pyradice_lab/design/checks.py", "controls=c.key in declared.controlled)", "controls=False)",

@@ -167,6 +167,7 @@ def propose(game: str, cand, *, sizes: Sizes, ranges=(), own: int = 0, policies=
 def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance, rng, in_play, fraction, others,
              guards, progress, cache_dir, n_jobs, backend, scheduler, search_policies=None):
     from ..engine.rng import spawn_seeds
+    from ._balance_controls import available
     from ._balance_finding import _excess_text, _unreachable, _widen
     from .balance import balance
 
@@ -176,6 +177,8 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
     kw = dict(players=cand.players, policies=policies, components=components, first_games=sizes.first,
               game_kwargs=dict(cand.game_kwargs), tolerance=tolerance, progress=progress, cache_dir=cache_dir,
               n_jobs=n_jobs, backend=backend, scheduler=scheduler)
+    # the game's controls read off the games (Purramid's turn luck) wherever the players give them
+    kw["controls"] = available(game, cand.metric, search_policies or policies, policies)
     # a cheaper search player: the searches play it, the report player (``policies``) verifies and guards
     skw = kw if not search_policies else {**kw, "policies": search_policies, "verify_policies": policies}
     res = balance(game, cand.parameters, objective, rng=search_seed, budget=sizes.grid,

@@ -91,9 +91,12 @@ def play_metrics(game: str, metrics: list, games: int, seed, comp, kwargs: dict)
     restricted-play one on its own games (module docstring); ``rows``: the games of a run."""
     from ..engine.registry import get_game
     from ..engine.rng import fresh_copy
+    from ._balance_controls import CONTROLS_KEY, add_controls
     from .compare import metric_values
     from .metrics import expand_metric
 
+    controls = CONTROLS_KEY in metrics   # balance(controls=True): the games' controls beside the metrics
+    metrics = [m for m in metrics if m != CONTROLS_KEY]
     plain = [m for m in metrics if not is_restricted(game, m)]
     out, rows = {}, int(games)
     if plain:
@@ -103,6 +106,8 @@ def play_metrics(game: str, metrics: list, games: int, seed, comp, kwargs: dict)
         for spec in plain:
             for metric in expand_metric(game, df, spec):
                 out[metric] = tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
+        if controls:
+            add_controls(game, df, out, kwargs)
     for metric in (m for m in metrics if m not in plain):
         df = _restricted_frame(game, metric, games, seed, comp, kwargs)
         out[metric.strip()] = tuple(np.asarray(a, dtype=float) for a in metric_values(game, df, metric))
