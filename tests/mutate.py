@@ -534,7 +534,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_report_needed_checks.py", "-k", "own_players")),
     Mutation("balance-worst-ignores-met", "a multi-objective result names the objective farthest from its target "
              "even when it is met (and shows another one's numbers)",
-             "pyradice_lab/design/balance.py",
+             "pyradice_lab/design/_balance_result.py",
              '        return str(t.loc[(t["excess"].abs() * np.where(t["met"], 1, 1e9)).idxmax(), "metric"])',
              '        return str(t.loc[t["excess"].abs().idxmax(), "metric"])',
              ("tests/test_balance_objectives.py", "-k", "worst_met")),
