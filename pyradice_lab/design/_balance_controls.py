@@ -28,27 +28,23 @@ def is_control(name: str) -> bool:
 
 
 def check_controls(game: str, controls, metrics, kwargs, verify_policies=None) -> None:
-    """``controls=`` checked before any game: a bool; the game declares controls read off its games; no objective
-    of restricted play (its games are others); the search's and the verification's seats play what they need."""
-    if not isinstance(controls, bool):
-        raise TypeError(f"controls must be True or False, got {type(controls).__name__}")
+    """``controls=`` checked before any game: robustness's checks (a bool; the game declares controls read off its
+    games; a search seat plays what they need), then no objective of restricted play (its games are others) and
+    the verification's seats too."""
+    from .robustness import _check_robustness_controls
+
+    _check_robustness_controls(game, controls, False, kwargs, None)
     if not controls:
         return
     from ..engine import registry
     from ._restricted_games import is_restricted
 
-    declared = registry.get_game(game).part("controls", None)
-    if declared is None or declared.from_games is None:
-        have = [g for g, s in registry.games().items() if getattr(s.part("controls", None), "from_games", None)]
-        raise ValueError(f"controls: {game} declares no controls read off its games (games that do: "
-                         f"{', '.join(have) or 'none'})")
     restricted = [m for m in metrics if is_restricted(game, m)]
     if restricted:
         raise ValueError(f"controls: an objective of restricted play ({restricted[0]}) is measured on its own games; "
                          "balance with controls takes objectives of the search's games only")
-    declared.check_players(kwargs.get("policies"))
     if verify_policies is not None:
-        declared.check_players(verify_policies)
+        registry.get_game(game).part("controls").check_players(verify_policies)
 
 
 def available(game: str, metric: str, policies, verify_policies=None) -> bool:

@@ -104,7 +104,7 @@ def _proposal_items(p, out_name: str) -> list:
     lines = [f"Finding: {c.finding.quantity} (measured with {c.finding.player or 'the report player'}; "
              f"{c.experiment}). Objective targeted: {c.metric} = {c.target:.4g}, {why}; lever: {c.lever}.",
              f"Packaged: {_values(base, shown)}. Proposed: "
-             + (f"{_values(r.components, moved)}" + (" (a rule change)" if c.rule_change else "") if moved else
+             + (_values(r.components, moved) + (" (a rule change)" if c.rule_change else "") if moved else
                 "no change (the search's pick is the packaged values)") + ".",
              f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.verify_policies or r.policies} players"
              + (f"; the search played by {r.policies}" if r.verify_policies else "") + "): "

@@ -361,21 +361,19 @@ def choose_options(kinds, pars, allowed, u, raft, pf, my_empty, my_pts, opp_empt
     (code 2) the allowed option ``int(u * n_allowed)``.  Games whose mover plays ``exact`` (code 3) are
     scored by :func:`.expectimax.exact_values`, which needs ``exact``, an
     :class:`~pyradice_lab.raft.expectimax.ExactContext` of all ``n`` games."""
-    is_exact = kinds == KIND_CODES["exact"]
-    ex = np.flatnonzero(is_exact)
-    if len(ex) and exact is None:
-        raise ValueError("choose_options: the exact player needs its context (exact=ExactContext)")
+    ex = np.flatnonzero(kinds == KIND_CODES["exact"])
     if not len(ex):
         value = score_options(kinds, pars, raft, pf, my_empty, my_pts, opp_empty, opp_pts)
     else:  # the exact rows are valued by exact_values alone (a game's values do not depend on its batch)
+        from .expectimax import exact_values
+
+        if exact is None:
+            raise ValueError("choose_options: the exact player needs its context (exact=ExactContext)")
         value = np.zeros(pf.shape[:2])
-        rest = np.flatnonzero(~is_exact)
+        rest = np.flatnonzero(kinds != KIND_CODES["exact"])
         if len(rest):
             value[rest] = score_options(kinds[rest], pars[rest], raft[rest], pf[rest], my_empty[rest], my_pts[rest],
                                         opp_empty[rest], opp_pts[rest])
-    if len(ex):
-        from .expectimax import exact_values
-
         value[ex] = exact_values(pars[ex], raft[ex], my_empty[ex], my_pts[ex], opp_empty[ex], opp_pts[ex],
                                  exact.take(ex), allowed[ex])
     value = np.where(allowed, value, -np.inf)

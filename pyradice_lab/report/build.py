@@ -185,6 +185,19 @@ def _swap_proposals(new: Path, target: Path, *, full: bool) -> None:
         replace_with_default_mode(f, target / f.name)
 
 
+def _by_game(cpu: dict, game_of: dict) -> dict:
+    """The checks' CPU seconds (by check key) summed per game.
+
+    >>> _by_game({"raft a": 1.0, "purramid b": 2.0, "raft c": 0.5}, {"raft a": "raft", "purramid b": "purramid",
+    ...                                                            "raft c": "raft"})
+    {'raft': 1.5, 'purramid': 2.0}
+    """
+    out: dict[str, float] = {}
+    for key, seconds in cpu.items():
+        out[game_of[key]] = out.get(game_of[key], 0.0) + seconds
+    return out
+
+
 def _call_task(fn, args):
     return fn(*args)
 
@@ -431,7 +444,6 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         checks = [] if quick else checks_for(names)
         checked: dict[str, object] = {}
         check_cpu: dict[str, float] = {}
-        check_game: dict[str, str] = {}
         done: dict[int, Section] = {}
         started_checks: set[str] = set()
         # once every section is built, its findings are controlled (q-values over the whole report; the checks do
@@ -499,7 +511,6 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
             outstanding[0] -= 1
             if isinstance(key, str):  # a check
                 checked[key], check_cpu[key] = result
-                check_game[key] = next((c.game for c in checks if c.key == key), "")
                 return release(proposals_now())
             done[key] = result
             new = [i for i, after in waiting.items() if after == key]
@@ -553,8 +564,7 @@ def build_report(out: str | os.PathLike = DEFAULT_REPORT, *, quick: bool = False
         # where the rest of the CPU went: the robustness checks and the proposals run in the workers
         meta = {"seed": seed, "n_jobs": n_jobs, "mode": "quick" if quick else "full",
                 "checks_cpu": (len(check_cpu), sum(check_cpu.values())),
-                "checks_cpu_by_game": {g: sum(v for k, v in check_cpu.items() if check_game.get(k) == g)
-                                       for g in dict.fromkeys(check_game[k] for k in check_cpu) if g},
+                "checks_cpu_by_game": _by_game(check_cpu, {c.key: c.game for c in checks}),
                 "wall_seconds": time.perf_counter() - started,
                 "date": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
         staged_pdf = write_pdf(stage / out.name, sections, meta=meta)
