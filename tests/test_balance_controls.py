@@ -27,6 +27,7 @@ def test_the_turn_luck_narrows_the_search_and_the_verification_on_the_same_games
     assert (first[1]["se"] < first[0]["se"] / 1.2).all()     # every candidate of the first round, same games
     assert "turn-luck controls as control variates" in luck.assumptions.games
     assert "control" not in plain.assumptions.games
+    assert luck.controls and not plain.controls
     assert not any(str(m).startswith("@") for m in luck.objectives["metric"])
 
 
@@ -40,3 +41,20 @@ def test_controls_are_refused_before_any_game_where_they_cannot_be_had():
         balance("raft", {"card.1.points": (1, 3)}, "boat_pay_excess:3 = 0", controls=True)
     with pytest.raises(TypeError, match="controls must be True or False"):
         balance("purramid", DEALS, "start_player_win = 0.5", players=2, policies="optimal", controls="yes")
+
+
+def test_the_report_proposal_says_its_estimates_used_the_controls():
+    from types import SimpleNamespace
+
+    from pyradice_lab.design._proposal_items import _proposal_items
+    from pyradice_lab.design.proposals import Candidate, ProposalBudget
+    from pyradice_lab.engine.findings import Finding
+
+    f = Finding("difference", "start player's win share", 0.53, 0.51, 0.55, n=800, null=0.5)
+    cand = Candidate("toy-start_player_win-2p", "purramid", "toy", f, "start_player_win", 0.5, 2, {},
+                     parameters=DEALS, lever="the deal")
+    for res, said in ((_balance(controls=True), True), (_balance(), False)):
+        p = SimpleNamespace(candidate=cand, result=res, games=res.games_used, budget=ProposalBudget(600, 100, 300, 0),
+                            seconds=1.0, rechecks=[], worse=[], not_rechecked=0)
+        text = _proposal_items(p, "proposals")[0].text
+        assert ("every estimate with the games' turn-luck controls" in text) is said

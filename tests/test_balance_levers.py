@@ -442,4 +442,5 @@ def test_a_pick_that_is_the_packaged_values_proposes_no_change(monkeypatch):
     text, table = _proposal_items(p, "proposals")
     assert "Proposed: no change (the search's pick is the packaged values)." in text.text
     assert "(a rule change)" not in text.text
+    assert "every estimate with the games'" not in text.text          # greedy seats: no controls
     assert list(table.frame["met"]) == ["no change"]

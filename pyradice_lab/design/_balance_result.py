@@ -43,8 +43,9 @@ class BalanceResult:
         interval reaches the target, within ``tolerance``).
     reached : bool
         Whether every objective is met on the verification games.
-    combine, tolerance, budget, verify_games, policies
-        The search's settings (``policies``: the players every candidate was played with).
+    combine, tolerance, budget, verify_games, policies, controls
+        The search's settings (``policies``: the players every candidate was played with; ``controls``: its
+        estimates with the game's controls read off the games).
     finding : str
         The finding the proposal answers (:func:`balance_finding`: its id, quantity and estimate), "" otherwise.
     notes : list of str
@@ -83,6 +84,7 @@ class BalanceResult:
     rechecks: list = field(default_factory=list)
     verify_rng: object = field(default=None, repr=False)
     verify_policies: object = None   # the verification's players when not the search's (``balance(verify_policies=)``)
+    controls: bool = False   # every estimate with the game's controls read off its games (``balance(controls=)``)
 
     def verdict(self) -> str:
         """One line: the objective met, or "not reached" with the best candidate and what to widen."""

@@ -85,6 +85,7 @@ _SAID = ("first search", "the joint search", "unreachable", "candidate ", "the s
 
 
 def _proposal_items(p, out_name: str) -> list:
+    from ..engine.registry import get_game
     from ..engine.results import Table, Text
     from ._balance_toml import value_changes
     from .proposals import _components
@@ -107,7 +108,9 @@ def _proposal_items(p, out_name: str) -> list:
              + (_values(r.components, moved) + (" (a rule change)" if c.rule_change else "") if moved else
                 "no change (the search's pick is the packaged values)") + ".",
              f"Verdict (fresh seeds, {r.verify_games:,} games each, {r.verify_policies or r.policies} players"
-             + (f"; the search played by {r.policies}" if r.verify_policies else "") + "): "
+             + (f"; the search played by {r.policies}" if r.verify_policies else "")
+             + (f"; every estimate with the games' {get_game(c.game).part('controls').label}" if r.controls else "")
+             + "): "
              f"{_short_keys(r.verdict(), c.parameters)}.",
              f"Games: the search used {r.games_used:,} of {b.search:,}; {p.games:,} in all of this proposal's "
              f"{b.games:,} ({p.seconds:.0f} s). File: {out_name}/{c.id}.toml (pyradice-lab {c.game} ... --components "

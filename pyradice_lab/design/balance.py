@@ -423,4 +423,4 @@ def balance(game: str, parameters: Mapping, objective, *, budget: int = 20000, p
                          combine=combine, tolerance=float(tolerance), budget=int(budget),
                          verify_games=int(verify_games), policies=policies,
                          parameters={p: list(v) for p, v in axes} if listed is None else {}, candidates=n_valid,
-                         verify_rng=verify_seed, verify_policies=verify_policies)
+                         verify_rng=verify_seed, verify_policies=verify_policies, controls=controls)
