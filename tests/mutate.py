@@ -670,9 +670,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            est = plain",
              ("tests/purramid/test_turn_luck.py", "-k", "robustness")),
     Mutation("balance-controls-ignored", "balance(controls=True) estimates every candidate without its controls",
-             "pyradice_lab/design/_balance_controls.py", "    if not cols:\n        return metric_estimate",
+             "pyradice_lab/design/_balance_controls.py",
+             "    if not cols or len(values[cols[0]][0]) < SMALL_SAMPLE:\n        return metric_estimate",
              "    if True:\n        return metric_estimate",
              ("tests/test_balance_controls.py", "-k", "narrows")),
+    Mutation("balance-controls-on-few-games", "balance estimates a round of fewer than 30 games with its controls "
+             "(a regression on 4 controls from 10 games: intervals beyond [0, 1])",
+             "pyradice_lab/design/_balance_controls.py", "len(values[cols[0]][0]) < SMALL_SAMPLE:",
+             "len(values[cols[0]][0]) < 0:", ("tests/test_balance_controls.py", "-k", "thirty")),
+    Mutation("proposal-on-too-few-verification-games", "the report runs a proposal whose budget verifies on 10 games "
+             "a side", "pyradice_lab/design/proposals.py", "(v := _verify_games(c, lever, comp, arg)) < SMALL_SAMPLE:",
+             "(v := _verify_games(c, lever, comp, arg)) < 0:", ("tests/test_design_proposals.py", "-k", "unclaimed")),
     Mutation("check-controls-dropped", "the report's Purramid 2-player check is re-run with the report player but "
              "without its turn-luck controls",
              "pyradice_lab/design/checks.py", "controls=c.key in declared.controlled)", "controls=False)",

@@ -58,3 +58,28 @@ def test_the_report_proposal_says_its_estimates_used_the_controls():
                             seconds=1.0, rechecks=[], worse=[], not_rechecked=0)
         text = _proposal_items(p, "proposals")[0].text
         assert ("every estimate with the games' turn-luck controls" in text) is said
+
+
+def test_below_thirty_games_the_estimate_is_the_plain_one_and_robustness_refuses_controls():
+    """The regression on the controls is coverage-tested from 30 games (engine.stats.SMALL_SAMPLE): a balance
+    round of fewer games is estimated plainly (the full report's 4-player proposal once read 0.719 [0.347, 1.09]
+    for a share from 10 games a side on 4 controls); robustness refuses controls below 30 games a set."""
+    import numpy as np
+
+    from pyradice_lab.design._balance_controls import PREFIX, estimate
+    from pyradice_lab.design.compare import metric_estimate
+    from pyradice_lab.design.robustness import robustness
+
+    rng = np.random.default_rng(0)
+    for n, controlled in ((29, False), (30, True)):
+        luck = rng.normal(size=(n, 2))
+        win = (luck[:, 0] + rng.normal(size=n) > 0).astype(float)
+        values = {"start_player_win": (win, np.ones(n))}
+        values.update({f"{PREFIX}{j}": (luck[:, j], np.zeros(n)) for j in range(2)})
+        est = estimate(values, "start_player_win")
+        assert (est.dist == "t" and est.df == n - 3) is controlled
+        if not controlled:
+            plain = metric_estimate(win, np.ones(n), "start_player_win", warn=False)
+            assert (est.value, est.ci_low, est.ci_high) == (plain.value, plain.ci_low, plain.ci_high)
+    with pytest.raises(ValueError, match="games: robustness with controls needs at least 30 games a set"):
+        robustness("purramid", "start_player_win > 0.5", games=16, players=2, policies="optimal", controls=True)

@@ -142,9 +142,16 @@ def test_unclaimed_unrobust_and_rules_findings_get_no_proposal(tmp_path, monkeyp
     assert c.status == "not proposed: tile 6's values are stated by the rules" and not c.parameters
     sec = proposals_section(_sections("meerkat_tile_fairness", tile6), out_dir=tmp_path)
     assert sec.proposals == [] and _table(sec).iloc[0]["status"] == c.status
+    # a player count whose proposal budget verifies on fewer than 30 games a side (Purramid 4 players: 20, halved
+    # for the joint search): listed, not run
+    two = [_claimed(_finding(START.replace("2 players", f"{p} players"), 0.6, 0.55, 0.65, 1 / p)) for p in (2, 4)]
+    cands = find_candidates(_sections("purramid_seat_advantage", *two))
+    assert {c.players: c.status for c in cands} == {
+        2: "", 4: "not proposed: the game's proposal budget at 4 players verifies on 10 games a side, fewer than 30 "
+                  "(too few to decide whether a proposal meets its objective)"}
     # beyond MAX_PROPOSALS: listed "not run"
-    two = [_claimed(_finding(START.replace("2 players", f"{p} players"), 0.6, 0.55, 0.65, 1 / p)) for p in (2, 3)]
-    cands = find_candidates(_sections("purramid_seat_advantage", *two), max_proposals=1)
+    secs = _sections("purramid_seat_advantage", two[0]) + _sections("meerkat_tile_fairness", _tile(12, 3.4))
+    cands = find_candidates(secs, max_proposals=1)
     assert [c.status for c in cands] == ["", "not run: beyond the report's 1 proposals"]
 
 

@@ -69,11 +69,14 @@ def add_controls(game: str, df, out: dict, kwargs) -> None:
 
 def estimate(values: dict, metric: str):
     """The estimate of ``metric`` from a run's ``values`` (``{name: (numerator, denominator)}``, rounds joined):
-    with its games' controls when they are among ``values`` (the regression's intercept), else the plain one."""
+    with its games' controls when they are among ``values`` and there are at least ``SMALL_SAMPLE`` games (the
+    regression's intervals are coverage-tested from there: a first round of 10 games is estimated plainly), else
+    the plain one."""
+    from ..engine.stats import SMALL_SAMPLE
     from .compare import metric_estimate
 
     cols = sorted((k for k in values if k.startswith(PREFIX)), key=lambda k: int(k[len(PREFIX):]))
-    if not cols:
+    if not cols or len(values[cols[0]][0]) < SMALL_SAMPLE:
         return metric_estimate(*values[metric], metric, warn=False)
     from ..engine.controls import regression_estimate
     from .multifidelity import _per_game

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..engine.findings import Finding, rank
 from ..engine.levers import GameLevers, NoLever, ProposalBudget
+from ..engine.stats import SMALL_SAMPLE
 from ._proposal_items import _candidates_table, _ci, _proposal_items, _short, _short_keys, _values  # noqa: F401
 
 __all__ = ["ProposalBudget", "NoLever", "game_levers", "proposal_budgets", "player_budgets", "budget_for",
@@ -170,13 +171,16 @@ def _robust_reason(f: Finding) -> str:
     return f"not proposed: robustness {text.split(':')[0].split(';')[0]}"
 
 
-def find_candidates(sections, *, checks, quick: bool = False, max_proposals: int = MAX_PROPOSALS) -> list[Candidate]:
+def find_candidates(sections, *, checks, quick: bool = False, max_proposals: int = MAX_PROPOSALS,
+                    budgets: Mapping[str, ProposalBudget] | None = None) -> list[Candidate]:
     """The component findings of ``sections`` with a metric and a lever, ranked (claims first, by size): quick, all
     of them (``status`` :data:`QUICK_STATUS`); otherwise the claims, each with ``status`` "" (to run, the first
     ``max_proposals``) or why not (not robust, no lever, beyond the report's proposals).  One candidate per game,
     metric and games (two experiments stating the same finding share one).  ``checks``: the report's robustness
     checks (:func:`metric_checks` of them give each finding's metric, null and games); the lever is the game's
-    (its contract part ``levers``, :func:`game_levers`)."""
+    (its contract part ``levers``, :func:`game_levers`).  A claim whose game's own budget (not one of ``budgets``,
+    by game) verifies a proposal on fewer than ``SMALL_SAMPLE`` games a side is listed "not proposed" (Purramid at
+    4 players: 10 all-optimal games a side)."""
     from ..engine.results import ExperimentResult
 
     found = [(it.name, f) for s in sections for it in s.items if isinstance(it, ExperimentResult)
@@ -211,11 +215,29 @@ def find_candidates(sections, *, checks, quick: bool = False, max_proposals: int
             c = replace(c, status=c.status or QUICK_STATUS)
         elif not c.status and f.robust is not True:
             c = replace(c, status=_robust_reason(f))
+        elif not c.status and c.game not in (budgets or {}) and \
+                (v := _verify_games(c, lever, comp, arg)) < SMALL_SAMPLE:
+            c = replace(c, status=f"not proposed: the game's proposal budget at {c.players} players verifies on {v} "
+                                  f"games a side, fewer than {SMALL_SAMPLE} (too few to decide whether a proposal "
+                                  "meets its objective)")
         out.append(c)
     runnable = [c for c in out if not c.status]
     for c in runnable[max_proposals:]:
         out[out.index(c)] = replace(c, status=f"not run: beyond the report's {max_proposals} proposals")
     return out
+
+
+def _verify_games(c: Candidate, lever, comp, arg: str) -> int:
+    """The games a side of the report's verification of ``c`` (:func:`run_proposal`'s sizes: the grid's half of
+    the verification when a joint search over the lever's ranges follows)."""
+    from ..engine.registry import get_game
+    from ._balance_path import cheap_player, report_sizes
+
+    levers = game_levers(c.game)
+    search = cheap_player(levers, None, get_game(c.game).report_player_at(c.players))
+    widen = lever.report_kind != "win" and not search and \
+        bool(lever.ranges_of(comp, c.players if lever.by_players else arg, c.finding)[0])
+    return report_sizes(levers.budget_for(c.players, bool(search)), widen=widen).grid_verify
 
 
 # ------------------------------------------------------------------------------------------------ re-check
@@ -482,7 +504,7 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
 
     t0, c0 = time.perf_counter(), time.process_time()
     budgets = dict(budgets or {})
-    cands = find_candidates(sections, checks=checks, quick=quick, max_proposals=max_proposals)
+    cands = find_candidates(sections, checks=checks, quick=quick, max_proposals=max_proposals, budgets=budgets)
     others = _others(sections, checks=checks)
     done: dict[str, Proposal] = {}
     ran = dict(ran or {})

@@ -497,7 +497,7 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
         else:  # runs at counts with different report players: each run plays its own
             runs = [r if "policies" in r else {**r, "policies": at[count(r)]} for r in runs]
     paired = any(x is not None for x in (variant, reference, variant_options, reference_options))
-    _check_robustness_controls(game, controls, paired, kwargs, runs)
+    _check_robustness_controls(game, controls, paired, kwargs, runs, games)
     if paired:
         allowed = [k for k in inspect.signature(simulate).parameters
                    if k not in ("n_games", "components", "rng", "players", "progress")]
@@ -559,9 +559,9 @@ def robustness_many(game: str, findings, *, reconstructions: int = 20, games: in
             for claim, r in zip(claims, rows)]
 
 
-def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mapping, runs) -> None:
+def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mapping, runs, games=None) -> None:
     """``controls=`` checked before any game: a bool; the game declares controls read off its games; one run,
-    not paired; a seat plays what they need."""
+    not paired; a seat plays what they need; at least ``SMALL_SAMPLE`` ``games`` a set (when given)."""
     if not isinstance(controls, bool):
         raise TypeError(f"controls must be True or False, got {type(controls).__name__}")
     if not controls:
@@ -577,6 +577,11 @@ def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mappin
         raise ValueError("controls: robustness with controls takes one run of a single version (no variant, "
                          "reference or runs)")
     declared.check_players(kwargs.get("policies"))
+    from ..engine.stats import SMALL_SAMPLE
+
+    if games is not None and isinstance(games, int) and games < SMALL_SAMPLE:
+        raise ValueError(f"games: robustness with controls needs at least {SMALL_SAMPLE} games a set (the "
+                         f"regression's intervals are coverage-tested from {SMALL_SAMPLE}), got {games}")
 
 
 def _base_label(base, comp) -> str:

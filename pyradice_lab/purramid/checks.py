@@ -32,9 +32,13 @@ PAIRED_GAMES = {"purramid_sides": 2000}
 #: check plays 3,000 games per layout whatever the claim (``unsized``; about 1.5 ms CPU a game with the solver's
 #: openings cached, 22 CPU s for the 9 layouts) and estimates with the seats' turn luck (``controlled``: variance
 #: about 2x smaller): the sampled layouts' edges (0.52-0.56) are smaller than the packaged one, so the size that
-#: decides the packaged edge (about 800) left one layout undecided.  At 3 and 4 players a game costs 30-100 ms:
-#: 16 games, Wilson intervals (turn-luck controls need 30+ games: their coverage is tested from 30)
-REPORT_PLAYER_GAMES = {"purramid start 2p": 3000, "purramid start 3p": 16, "purramid start 4p": 16}
+#: decides the packaged edge (about 800) left one layout undecided.  The 4-player check is sized by its claim
+#: (:func:`~pyradice_lab.design.checks.sized_for`: about 290 games a layout for the packaged finding, at most 300)
+#: and controlled too (variance 1.5-2.2x smaller per layout, measured at 200 games): about 55 ms CPU a game on a
+#: layout's solver memo, some 150 CPU s in one worker of the full report.  At 3 players (about 90 ms a game; no
+#: claim at the report's seed) 16 games, Wilson intervals (turn-luck controls need 30+ games: their coverage is
+#: tested from 30)
+REPORT_PLAYER_GAMES = {"purramid start 2p": 3000, "purramid start 3p": 16, "purramid start 4p": 300}
 
 
 def _checks() -> tuple:
@@ -59,5 +63,5 @@ def _checks() -> tuple:
 
 #: Purramid's checks (the contract part ``checks``)
 CHECKS = GameChecks(checks=_checks(), games=GAMES, what="board layouts", report_player_games=REPORT_PLAYER_GAMES,
-                    player_label="{player}, every seat", controlled=("purramid start 2p",),
+                    player_label="{player}, every seat", controlled=("purramid start 2p", "purramid start 4p"),
                     unsized=("purramid start 2p",))

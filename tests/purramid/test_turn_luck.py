@@ -120,19 +120,25 @@ def test_the_start_player_finding_uses_the_luck_with_every_seat_optimal(optimal2
     assert f.test == "regression on the seats' turn luck (t)" and f.ci_high - f.ci_low < 0.2
 
 
-def test_the_reports_two_player_check_is_controlled_and_plays_its_size():
+def test_the_reports_two_and_four_player_checks_are_controlled_and_play_their_sizes():
     from pyradice_lab.design.checks import all_checks, game_checks, sized_for
     from pyradice_lab.engine.findings import Finding
 
     declared = game_checks("purramid")
-    assert declared.controlled == ("purramid start 2p",) and declared.unsized == ("purramid start 2p",)
+    assert declared.controlled == ("purramid start 2p", "purramid start 4p")
+    assert declared.unsized == ("purramid start 2p",)
     rp = {c.key: c for c in all_checks() if c.game == "purramid" and getattr(c, "policies", "") == "optimal"}
     assert rp["purramid start 2p"].controls and rp["purramid start 2p"].games == 3000
-    assert not rp["purramid start 4p"].controls
+    assert rp["purramid start 4p"].controls and not rp["purramid start 3p"].controls
     claim = Finding("difference", "start player's win share, 2 players, both sides", 0.6, 0.55, 0.65, n=800,
                     null=0.5)
     assert sized_for(rp["purramid start 2p"], [claim]).games == 3000      # not sized down by the claim
-    assert sized_for(rp["purramid start 4p"], [claim]).games <= 16
+    # the 4-player check is sized by its claim (the full report's finding: 0.331 [0.286, 0.376] on 240 games),
+    # at most its declared 300 games a layout
+    four = Finding("difference", "start player's win share, 4 players, both sides", 0.331, 0.286, 0.376, n=240,
+                   null=0.25)
+    assert sized_for(rp["purramid start 4p"], [four]).games == 297
+    assert sized_for(rp["purramid start 4p"], [four.with_context(ci_low=0.2, ci_high=0.46)]).games == 300
     with pytest.raises(ValueError, match="controlled must name keys of report_player_games"):
         type(declared)(checks=declared.checks, games=10, controlled=("purramid start 2p",))
     with pytest.raises(ValueError, match="unsized must name declared checks"):
