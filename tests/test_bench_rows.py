@@ -61,3 +61,26 @@ def test_tiny_runs_fresh_interpreter_code_in_this_process_and_restores_argv():
     assert real.stdout.strip() == "2"
     with pytest.raises(subprocess.CalledProcessError):
         benchcase.run_python("raise SystemExit(4)", check=True)
+
+
+def test_every_jit_disabled_reference_path_runs_with_the_jit_really_disabled():
+    """The rows' "same code, NUMBA_DISABLE_JIT=1" references in one real child with the JIT disabled, at their tiny
+    sizes: ``tiny()`` runs child code in this process, where the JIT is on, so it cannot see a path that fails
+    without it (the full bench stopped after 13 minutes when the ahead-of-time entries needed numba's
+    dispatcher: ``'function' object has no attribute 'py_func'``)."""
+    import json
+
+    benchcase.JIT_DISABLED_TARGETS.clear()
+    with benchcase.tiny():
+        bench.all_cases(quick=False, long=True)
+    targets = {(t, json.dumps(kw, sort_keys=True)) for t, kw in benchcase.JIT_DISABLED_TARGETS}
+    assert {t.split(".")[1] for t, _ in targets} == {"purramid", "pyradice", "raft", "meerkat"}
+    code = ("import importlib, json, sys\n"
+            "import numba\n"
+            "assert numba.config.DISABLE_JIT\n"
+            "for target, kw in json.loads(sys.argv[1]):\n"
+            "    module, _, func = target.partition(':')\n"
+            "    assert getattr(importlib.import_module(module), func)(**json.loads(kw)) > 0, target\n"
+            "print('ok')\n")
+    out = benchcase.run_python(code, [json.dumps(sorted(targets))], env={"NUMBA_DISABLE_JIT": "1"})
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stderr[-2000:]

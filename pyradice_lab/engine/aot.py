@@ -195,13 +195,14 @@ class Entry:
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
-        self.py_func = dispatcher.py_func
+        # with NUMBA_DISABLE_JIT=1 numba's decorator returns the plain function: no dispatcher, no build used
+        self.py_func = getattr(dispatcher, "py_func", dispatcher)
         self._built: list | None = None
         self._routes: dict = {}
 
     def _resolve(self) -> list:
         built = []
-        if enabled():
+        if enabled() and self.py_func is not self.dispatcher:
             loaded = _load(self.py_func.__module__)
             if loaded is not None:
                 mod, name = loaded[0], self.py_func.__name__

@@ -135,6 +135,11 @@ class BenchCase:
     repeat: int = 3
 
 
+#: every ``(target, kwargs)`` a :func:`jit_disabled` row was built with in this process (a test runs them all in one
+#: real child with the JIT disabled: :func:`tiny` runs child code in-process, where the JIT is on)
+JIT_DISABLED_TARGETS: list = []
+
+
 def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
     """A reference path: ``module:function(**kwargs)`` run in a fresh interpreter with ``NUMBA_DISABLE_JIT=1``.
 
@@ -144,6 +149,7 @@ def jit_disabled(target: str, **kwargs) -> Callable[[], tuple[int, float]]:
     """
     import json
 
+    JIT_DISABLED_TARGETS.append((target, dict(kwargs)))
     module, _, func = target.partition(":")
     code = (
         "import json, sys, time, importlib\n"

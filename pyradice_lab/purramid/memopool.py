@@ -229,6 +229,8 @@ def load_openings(key: bytes, n_spaces: int):
     while rows < 4 * len(R):
         rows *= 2
     _SAVED[path] = len(R)
+    with contextlib.suppress(OSError):  # a file in use counts as recent: the cap drops the least recently used
+        os.utime(path)
     return M.import_rows(M.new_memory(n_spaces), R, Bo, Po, rows)
 
 

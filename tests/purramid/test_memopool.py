@@ -163,6 +163,26 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     pd.testing.assert_frame_equal(fresh, simulate_games(2, 4, policies="optimal", rng=21))
 
 
+def test_an_openings_file_in_use_outlives_newer_unused_ones_at_the_cap(tiny_memo, own_cache):
+    """The cap on openings files drops the least recently *used* file: a report's checks write one file per sampled
+    layout, which must not push out the files of the layouts every later run loads (the packaged ones)."""
+    import os
+
+    simulate_games(1, 4, policies="optimal", rng=22)
+    (used,) = own_cache.glob("openings-*.npz")
+    version = used.stem.rsplit("-", 1)[-1]
+    os.utime(used, (1_000, 1_000))                       # written long ago
+    others = [own_cache / f"openings-{i:02x}-{version}.npz" for i in range(memopool.MAX_CACHE_FILES - 1)]
+    for i, f in enumerate(others):                       # the cap's other files, written after it, never used
+        f.write_bytes(b"x")
+        os.utime(f, (2_000 + i, 2_000 + i))
+    memopool.POOL.clear()
+    mem = memopool.load_openings(bytes.fromhex(used.name.split("-")[1]), load_layout("A").n_spaces)
+    assert mem is not None
+    memopool.save_openings(b"\x01" * 16, mem, force=True)  # one file more than the cap: one must go
+    assert used.exists() and not others[0].exists() and all(f.exists() for f in others[1:])
+
+
 def test_cache_dir_can_be_switched_off(monkeypatch):
     monkeypatch.setenv(memopool.CACHE_ENV_VAR, "off")
     assert memopool.cache_dir() is None
