@@ -198,3 +198,21 @@ def test_a_compile_notice_in_a_pool_worker_names_no_line_of_the_pool():
         t.join()
         warnings.warn("compiling", UserWarning, stacklevel=_jit._caller_level())   # the user's own call
     assert [w.filename for w in caught] == ["sys", __file__]
+
+
+def test_a_sweep_of_another_function_imports_no_game():
+    """Saying a game sweep's cost looks the function up among the games' lazy "games" targets by name: resolving
+    them imported all four games (numba, scipy) into every sweep, 245 MB peak for the bench's subset-sum cell
+    instead of about 120."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from pyradice_lab.engine.sweep import run_sweep\n"
+            "from pyradice_lab.report.overview import subset_sum_cell\n"
+            "run_sweep(subset_sum_cell, {'dice': [3], 'target': [6]}, trials=1000, seed=0, progress=False)\n"
+            "games = ('purramid', 'pyradice', 'raft', 'meerkat')\n"
+            "print(sorted(m for m in sys.modules if m.count('.') > 1 and m.split('.')[1] in games), "
+            "'numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] False", out.stdout    # the games' packages register them; nothing more

@@ -560,9 +560,10 @@ def proposals_section(sections, *, checks, seed: int = 0, quick: bool = False, o
     games = sum(p.games for p in done.values())
     if done:  # the front page's table lists experiments only: this part states its own games and time
         pooled = sum(1 for c in done if c in ran)
-        items.append(Text(f"This part played {games:,} games in {sum(p.seconds for p in done.values()):.0f} s of "
-                          "proposal run time" + (f" ({pooled} of its {len(done)} proposals in the report's worker "
-                                                 "pool, beside the robustness checks)" if pooled else "") + "."))
+        items.append(Text(f"This part played {games:,} games; its proposals took "
+                          f"{sum(p.seconds for p in done.values()):.0f} s of wall time together (each timed from its "
+                          "start to its end" + (f"; {pooled} of its {len(done)} proposals in the report's worker "
+                                                "pool, beside the robustness checks" if pooled else "") + ")."))
     sec = Section(SECTION_TITLE, items, seed=f"{seed}/{zlib.crc32(b'proposal')}",
                   trials=f"{games:,} games" if done else "none run")
     sec.seconds = time.perf_counter() - t0
