@@ -235,9 +235,17 @@ def _verify_games(c: Candidate, lever, comp, arg: str) -> int:
 
     levers = game_levers(c.game)
     search = cheap_player(levers, None, get_game(c.game).report_player_at(c.players))
-    widen = lever.report_kind != "win" and not search and \
-        bool(lever.ranges_of(comp, c.players if lever.by_players else arg, c.finding)[0])
-    return report_sizes(levers.budget_for(c.players, bool(search)), widen=widen).grid_verify
+    ranges, _ = _joint_ranges(c, lever, search, comp, arg)
+    return report_sizes(levers.budget_for(c.players, bool(search)), widen=bool(ranges)).grid_verify
+
+
+def _joint_ranges(c: Candidate, lever, search, comp, arg: str) -> tuple:
+    """``(ranges, own)``: the lever's declared ranges that a proposal's joint search widens to after the grid;
+    ``((), 0)`` when none runs (no lever, an objective about winning, or a cheaper ``search`` player, which plays
+    the grid alone)."""
+    if lever is None or search or lever.report_kind == "win":
+        return (), 0
+    return lever.ranges_of(comp, c.players if lever.by_players else arg, c.finding)
 
 
 # ------------------------------------------------------------------------------------------------ re-check
@@ -382,14 +390,12 @@ def run_proposal(c: Candidate, *, seed: int = 0, out_dir=None, others: Sequence[
     search = cheap_player(levers, policies, report_player)
     if budget is None or (search and budget == budget_for(c.game, c.players)):
         budget = levers.budget_for(c.players, bool(search)) if levers is not None else budget_for(c.game, c.players)
-    ranges, own = (), 0
+    ranges, own = _joint_ranges(c, lever, search, _components(c.game), arg)
     finding_metric, finding_null = c.metric, c.target
     if kind == "win":  # the game says its finding's own metric is out of honest reach: the objective about winning
         from ._balance_finding import win_candidate
 
         c = win_candidate(c, lever, _components(c.game))
-    elif lever is not None and not search:  # a cheap search plays the lever's grid alone (no joint search)
-        ranges, own = lever.ranges_of(_components(c.game), c.players if lever.by_players else arg, c.finding)
     same = [o for o in others if o.id != c.id and o.game == c.game and o.players == c.players
             and dict(o.game_kwargs) == dict(c.game_kwargs)]
     in_play = lever.in_play.format(arg=arg) if lever is not None and lever.in_play else ""

@@ -68,6 +68,7 @@ import pandas as pd
 
 from ..engine.registry import get_game
 from ..engine.sampling import PlausibleSample, finish_sample
+from ..engine.stats import SMALL_SAMPLE
 from ._robustness_result import (  # noqa: F401  # noqa: F401
     EXACT_PERMUTATIONS_UP_TO,
     PERMUTATIONS,
@@ -577,9 +578,7 @@ def _check_robustness_controls(game: str, controls, paired: bool, kwargs: Mappin
         raise ValueError("controls: robustness with controls takes one run of a single version (no variant, "
                          "reference or runs)")
     declared.check_players(kwargs.get("policies"))
-    from ..engine.stats import SMALL_SAMPLE
-
-    if games is not None and isinstance(games, int) and games < SMALL_SAMPLE:
+    if games is not None and games < SMALL_SAMPLE:
         raise ValueError(f"games: robustness with controls needs at least {SMALL_SAMPLE} games a set (the "
                          f"regression's intervals are coverage-tested from {SMALL_SAMPLE}), got {games}")
 
