@@ -61,6 +61,31 @@ def test_the_levers_are_finer_than_the_grid_of_before():
     assert {r.path for r in tile[own:]} == {"tile.11.values"}
     _, _, (cards, _) = _ranges("pyradice", "card_points_difference", "Height-Small", 5.0)
     assert any(r.kind == "scale" and r.step == 5 for r in cards)
+    # and the table's last three entries a point at a time, after its scale (they compose on it), kept in order
+    table = [r for r in cards if r.path == "card.Height.table"]
+    assert [(r.kind, r.index) for r in table] == [("scale", 0), ("index", 4), ("index", 5), ("index", 6)]
+    assert all(r.monotone for r in table[1:]) and table[3].text() == "card Height table[6] 2..8"
+
+
+def test_pyradice_refines_a_scaled_table_by_its_neighbouring_scales_and_single_entries():
+    """Around a pick that scaled Height's table (0/0/1/2/3/5/6, 115-120% of 0/0/1/2/3/4/5), the refinement's first
+    candidates are the neighbouring scales' tables (0/0/1/2/3/4/6 and 0/0/1/2/4/5/6: the scale is read from the
+    start's table, not taken as 100%) and each of the last entries a point either way, Small's points alone; no
+    table that scores a higher level less."""
+    _, base, (ranges, own) = _ranges("pyradice", "card_points_difference", "Height-Small", 5.0)
+    start = base.replace({"card.Height.table": [0, 0, 1, 2, 3, 5, 6], "card.Small.points": 3})
+    scale = ranges[0]
+    assert scale.current([0, 0, 1, 2, 3, 5, 6], [0, 0, 1, 2, 3, 4, 5]) == 115
+    assert scale.current([0, 0, 1, 2, 3, 4, 5], [0, 0, 1, 2, 3, 4, 5]) == 100
+    assert scale.current([0, 0, 1, 1, 3, 4, 5], [0, 0, 1, 2, 3, 4, 5]) == 100     # no scale gives it
+    cands = joint_candidates(base, ranges, own=own, start_comp=start, max_candidates=19)
+    tables = [tuple(c["card.Height.table"]) for c in cands]
+    assert tables[0] == (0, 0, 1, 2, 3, 5, 6) and set(tables[1:3]) == {(0, 0, 1, 2, 3, 4, 6), (0, 0, 1, 2, 4, 5, 6)}
+    for t in [(0, 0, 1, 2, 2, 5, 6), (0, 0, 1, 2, 3, 6, 6), (0, 0, 1, 2, 3, 5, 5), (0, 0, 1, 2, 3, 5, 7)]:
+        assert t in tables[:8]
+    assert {c["card.Small.points"] for c in cands} >= {2, 3, 4}
+    every = joint_candidates(base, ranges, own=own, start_comp=start, max_candidates=256)
+    assert all(list(c["card.Height.table"]) == sorted(c["card.Height.table"]) for c in every)
 
 
 def test_raft_refines_a_card_point_at_a_time_before_whole_groups():
@@ -444,3 +469,45 @@ def test_a_pick_that_is_the_packaged_values_proposes_no_change(monkeypatch):
     assert "(a rule change)" not in text.text
     assert "every estimate with the games'" not in text.text          # greedy seats: no controls
     assert list(table.frame["met"]) == ["no change"]
+
+
+def test_a_refinement_whose_pick_lies_off_the_target_widens_around_it(monkeypatch):
+    """The share is 0.5 + 0.02 per tile of the first deal above 26 and the target 0.56 (29/22). With refinements of
+    three candidates, the first plays the grid's best 27/24 and its two nearest deals and keeps 28/23 (0.54: off
+    the target beyond its final round's interval); a second refinement around 28/23, over deals not yet played,
+    reaches 29/22. With one refinement the pick stays 28/23."""
+    from pyradice_lab.design import _balance_finding as F
+    from pyradice_lab.design._balance_grid import refine_games
+    from pyradice_lab.design._balance_path import Sizes, propose
+    from pyradice_lab.design._balance_refine import final_estimate, off_target
+    from pyradice_lab.purramid.levers import deal_ranges
+
+    _synthetic(monkeypatch, out_of_play=set())
+    monkeypatch.setattr(F, "REFINE_CANDIDATES", 3)
+    cand = replace(_deal_candidate(), target=0.56)
+    base = get_game("purramid").part("format").default()
+    ranges, own = deal_ranges(base, 2, cand.finding)
+    sizes = Sizes(400, 200, refine_games(3, 40, 1800), 200, 0, 40, final=1800, refinements=3)
+    once, _ = propose("purramid", cand, sizes=replace(sizes, refinements=1), ranges=ranges, own=own,
+                      policies="greedy", rng=4, guards=False)
+    assert once.values["deal_2p.value"] == [28, 23]
+    assert off_target(final_estimate(once, 1800), 0.56) == 1
+    res, played = propose("purramid", cand, sizes=sizes, ranges=ranges, own=own, policies="greedy", rng=4,
+                          guards=False)
+    assert res.values["deal_2p.value"] == [29, 22] and res.reached
+    assert off_target(final_estimate(res, 1800), 0.56) == 0
+    notes = "\n".join(res.notes)
+    assert "refinement 2 (its pick at 0.538 [" in notes and "around deal_2p.value = [28, 23]" in notes and "refinement 3" not in notes   # on target: no third
+    assert "kept: the pick of the refinement whose final round lies closest to the target" in notes
+    assert res.games_used > once.games_used and played > 0
+    # refinements of two candidates, target 0.46 (24/27) from a grid that stops at 25/26: the first plays 25/26 and
+    # its nearer neighbour 26/25 and keeps 25/26, off the target; the second, around it, plays only a deal no
+    # earlier one played (24/27, not 26/25 again)
+    monkeypatch.setattr(F, "REFINE_CANDIDATES", 2)
+    low = replace(cand, target=0.46, parameters={"deal_2p.value": [[27, 24], [26, 25], [25, 26]]})
+    two, _ = propose("purramid", low, sizes=sizes, ranges=ranges, own=own, policies="greedy", rng=4, guards=False)
+    assert two.values["deal_2p.value"] == [24, 27]
+    assert "refinement 2 (its pick at 0.48 [" in "\n".join(two.notes)
+    # a pick whose final round reaches the target is not refined further; one with no final round is unknown
+    assert off_target((0.55, 0.01, 1800), 0.56) == 0 and off_target(None, 0.56) == 0
+    assert off_target((0.60, 0.01, 1800), 0.56) == -1

@@ -183,6 +183,9 @@ def seeds(args) -> int:
                "verify_games": res.verify_games, "two_searches": any(n.startswith("first search") for n in res.notes),
                "budget": search, "first_games": first,
                "final_round_off": any("refinement's final round" in n for n in res.notes),
+               "refinements": sum(n.startswith("refinement ") and "not run" not in n for n in res.notes)
+               + any(n.startswith("first search") for n in res.notes),
+               "refinement_notes": " | ".join(n for n in res.notes if n.startswith(("refinement ", "kept: "))),
                "cpu_search": round(t1 - t0, 1), "cpu_check": round(t2 - t1, 1)}
         if isinstance(res.history, pd.DataFrame) and len(res.history):  # every round of the search, for later reading
             res.history.to_csv(out.with_name(f"{out.stem}_history_seed{s}.csv"), index=False)

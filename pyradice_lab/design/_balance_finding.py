@@ -330,7 +330,10 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
         first), halved to two that play :data:`FINAL_FACTOR` x ``verify_games`` games each
         (:func:`._balance_grid.refine_games`; ``budget`` caps it when given); it runs unless the grid's verified
         pick meets the objective beyond doubt (its whole interval within ``tolerance``: :func:`._balance_path.
-        confident`), and its pick, chosen over the grid's on common random numbers, is kept.
+        confident`), and its pick, chosen over the grid's on common random numbers, is kept.  Without ``budget``,
+        while the kept pick's final round puts it off the target beyond its 95% interval, the search widens: a
+        further refinement around it over candidates no earlier one played, at most
+        :data:`._balance_refine.MAX_REFINEMENTS` in all, the pick whose final round lies closest kept.
     policies : optional
         The players who verify and guard the proposal (and, without a separate search player, play its search).
         Default: the game's report player.
@@ -381,6 +384,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     from ..engine.levers import NoLever
     from ._balance_grid import refine_games
     from ._balance_path import Sizes, propose
+    from ._balance_refine import MAX_REFINEMENTS
     from .proposals import _components, game_levers
 
     check_objective_kind(objective_kind)
@@ -403,7 +407,7 @@ def balance_finding(game: str, finding, *, findings_csv=None, parameters=None, b
     joint = budget or refine_games(REFINE_CANDIDATES, first, final)
     search = budget or (max(b.search, _full_halving(cand.parameters, first)) if b else 20000)
     sizes = Sizes(search, verify, joint, verify, (b.recheck or b.verify) if b is not None else verify, first,
-                  final=final)
+                  final=final, refinements=1 if budget else MAX_REFINEMENTS)
     lever = levers.lever(ref.metric) if levers is not None and not parameters else None
     ranges, own = (), 0
     if lever is not None and widen and not searcher:   # a separate search player plays the lever's grid alone
@@ -472,11 +476,16 @@ FINAL_FACTOR = 9
 REFINE_CANDIDATES = 19
 
 
-def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
+def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, exclude=frozenset(), toward=None,
+           played=None, **kw):
     """A second search over the lever's declared ranges jointly (its own and its neighbours'), around the first
     search's best: ``(result, what was tried, games the second search and its verification played)``.  The closer
     of the two verified proposals (met first) is kept; a refinement (``final_games`` > 0: its last two candidates
-    play that many games each) keeps its own pick, which it chose over the first's on common random numbers."""
+    play that many games each) keeps its own pick, which it chose over the first's on common random numbers.
+
+    ``exclude``: candidates (:func:`candidate_key`) an earlier refinement played, left out (the start is always
+    played); ``toward``: the target's side of the start (+1 above, -1 below; default from ``first``'s
+    verification); ``played``: a set the candidates played are added to."""
     from ..engine.levers import ranges_text
     from ._balance_joint import joint_candidates
     from .balance import balance
@@ -485,11 +494,16 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
     # as many candidates as leave two halving rounds of the first round's size in the budget
     most = REFINE_CANDIDATES if final_games else max(8, int(kw["budget"]) // (2 * int(kw["first_games"])))
     # the side of the target from the first search's verified pick: moves toward it are tried first
-    after = getattr(first, "after", None)
-    gap = (float(cand.target) - float(after.value)) if after is not None else 0.0
-    toward = (gap > 0) - (gap < 0)
-    cands = joint_candidates(base, ranges, own=own, start_comp=first.components, max_candidates=min(64, most),
-                             toward=toward)
+    if toward is None:
+        after = getattr(first, "after", None)
+        gap = (float(cand.target) - float(after.value)) if after is not None else 0.0
+        toward = (gap > 0) - (gap < 0)
+    cands = joint_candidates(base, ranges, own=own, start_comp=first.components,
+                             max_candidates=min(64, most) if not exclude else 256, toward=toward)
+    if exclude:   # the start, then what no earlier refinement played
+        cands = (cands[:1] + [c for c in cands[1:] if candidate_key(c) not in exclude])[:min(64, most)]
+    if played is not None:
+        played.update(candidate_key(c) for c in cands)
     text = (f"a joint search of {len(cands)} candidates over {len(ranges)} ranges ("
             + ranges_text(ranges) + ")")
     if len(cands) < 2:
@@ -506,6 +520,11 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, **kw):
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
     keep = second if final_games or (second.reached, -b) > (first.reached, -a) else first
     return keep, text, games
+
+
+def candidate_key(values: dict) -> tuple:
+    """A joint search's candidate as a key (its paths and values' reprs, as its ``history`` rows hold them)."""
+    return tuple(sorted((k, repr(v)) for k, v in values.items()))
 
 
 def _unreachable(res, tried, ranges) -> str:

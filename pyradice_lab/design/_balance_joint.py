@@ -24,11 +24,12 @@ __all__ = ["joint_candidates", "point_of", "values_at"]
 
 
 def point_of(comp, ranges: Sequence, base=None) -> tuple[int, ...]:
-    """The ranges' integers at components ``comp`` (a scale is 100: the packaged table; a ``"steps"`` range: the
-    points its paths moved from ``base``, default ``comp``)."""
+    """The ranges' integers at components ``comp`` (a scale: the percentage of ``base``'s table that gives ``comp``'s,
+    nearest 100, else 100; a ``"steps"`` range: the points its paths moved from ``base``, default ``comp``)."""
     base = comp if base is None else base
     return tuple(r.current({p: comp.get(p) for p in r.paths}, {p: base.get(p) for p in r.paths})
-                 if r.kind == "steps" else r.current(comp.get(r.paths[0])) for r in ranges)
+                 if r.kind == "steps" else r.current(comp.get(r.paths[0]), base.get(r.paths[0]))
+                 if r.kind == "scale" else r.current(comp.get(r.paths[0])) for r in ranges)
 
 
 def values_at(base, ranges: Sequence, point: Sequence[int], *, start_comp=None) -> dict:
@@ -57,6 +58,12 @@ def _legal(base, values: dict) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _ordered(ranges: Sequence, values: dict) -> bool:
+    """Whether every list a ``monotone`` range moves stays non-decreasing."""
+    return all(all(a <= b for a, b in zip(values[r.paths[0]], values[r.paths[0]][1:]))
+               for r in ranges if r.monotone)
 
 
 def _sides(r, toward: int) -> tuple[int, ...]:
@@ -166,7 +173,7 @@ def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start_co
     for p in points:
         values = values_at(base, ranges, p, start_comp=start_comp)
         key = repr(sorted(values.items()))
-        if key in seen or not _legal(base, values):
+        if key in seen or not _ordered(ranges, values) or not _legal(base, values):
             continue
         seen.add(key)
         out.append(values)

@@ -40,7 +40,9 @@ class Sizes:
 
     ``final`` > 0 makes the joint search a **refinement** (``balance --finding``): it runs unless the grid's
     verified pick meets the objective beyond doubt (:func:`confident`), its candidates include that pick (its
-    start), and its pick, made on common random numbers over far more games than a verification's, is kept."""
+    start), and its pick, made on common random numbers over far more games than a verification's, is kept.
+    ``refinements`` > 1: while the kept pick's final round lies off the target beyond its interval, further
+    refinements around it over candidates not yet played, that many in all (:mod:`._balance_refine`)."""
 
     grid: int
     grid_verify: int
@@ -50,6 +52,7 @@ class Sizes:
     first: int
     total: int | None = None
     final: int = 0
+    refinements: int = 1
 
 
 def cheap_player(levers, policies, report_player) -> str | None:
@@ -195,13 +198,24 @@ def _propose(game, cand, *, sizes, ranges, own, policies, components, tolerance,
             notes.append(f"the joint search over the declared ranges was not run: the proposal's {sizes.total:,} "
                          "games are spent")
         else:
-            first = res
-            res, text, second_games = _widen(game, cand, first, ranges, own, rng=widen_seed, budget=sizes.joint,
-                                             verify_games=sizes.joint_verify, final_games=sizes.final, **skw)
+            first, seen = res, set()
+            wkw = dict(budget=sizes.joint, verify_games=sizes.joint_verify, **skw)
+            res, text, second_games = _widen(game, cand, first, ranges, own, rng=widen_seed, final_games=sizes.final,
+                                             played=seen, **wkw)
             played += second_games
             tried.append(text.split(" (")[0] + " (its ranges above)")   # said in full in the note before
             notes.append(f"first search (the lever's grid): {_excess_text(first)}; then {text}: "
                          f"{_excess_text(res) if res is not first else 'no closer'}")
+            if sizes.final and sizes.refinements > 1 and res is not first:
+                from ._balance_refine import refine_more
+
+                res, more, said = refine_more(game, cand, res, ranges, own, rng=widen_seed, final=sizes.final,
+                                              played=seen, refinements=sizes.refinements, kw=wkw)
+                played += more
+                notes += said
+                if said:
+                    tried.append(f"{sum(n.startswith('refinement ') and 'not run' not in n for n in said) + 1} "
+                                 "refinements (the last ones over candidates no earlier one played)")
     res.tries = []
     if guards and sizes.guards:
         res, played = _guarded(game, cand, res, objective, sizes, played, rng=guard_seed, in_play=in_play,

@@ -115,6 +115,9 @@ class Range:
     index: int = 0
     label: str = ""
     effect: int = 0
+    #: an ``"index"`` range of a list that must stay non-decreasing (a table of points by level or count): a joint
+    #: candidate that breaks the order is left out before any game is played
+    monotone: bool = False
 
     def __post_init__(self):
         for name in ("low", "high", "step", "index", "effect"):
@@ -164,6 +167,11 @@ class Range:
             return int(value[self.index])
         if self.kind == "transfer":
             return int((packaged or value)[0]) - int(value[0])
+        if packaged is not None:   # a scale: the percentage of ``packaged`` nearest 100 that gives ``value``
+            want = [int(x) for x in value]
+            hits = [v for v in self.values() if self.apply(packaged, v, packaged=packaged) == want]
+            if hits:
+                return min(hits, key=lambda v: (abs(v - 100), v))
         return 100
 
     def apply(self, value, v: int, packaged=None):

@@ -64,26 +64,39 @@ def card_scoring(comp, arg: str, f: Finding) -> tuple:
             f"{', '.join(line)}", False, {"setup": Setup(cards=tuple(line))})
 
 
-def _card_range(comp, name: str) -> Range:
-    """Card ``name``'s scoring as one integer: its ``points`` (1 to 3 points above, by 1) or its ``table``
-    scaled 50% to 150% by 5% (finer than the 12.5% steps of :func:`card_choices`)."""
+#: a table card's entries a joint search also moves one at a time (the last ones: the scores of the most dice or the
+#: highest levels, which the scale moves most)
+TABLE_ENTRIES = 3
+
+
+def _card_range(comp, name: str) -> list[Range]:
+    """Card ``name``'s scoring as integers: its ``points`` (1 to 3 points above, by 1), or its ``table`` scaled 50%
+    to 150% by 5% (finer than the 12.5% steps of :func:`card_choices`) and then each of its last
+    :data:`TABLE_ENTRIES` entries a point at a time (up to 3 either way, at least 0, the table kept non-decreasing:
+    more dice or a higher level never scores less): a scale moves every entry at
+    once, so two neighbouring scales can differ by a point in the entries that score most (Height 0/0/1/2/3/4/6 and
+    0/0/1/2/3/5/6 lie 1.3 points of the finding's metric apart), and an entry alone lies between them."""
     try:
         now = int(comp.get(f"card.{name}.points"))
     except Exception:  # noqa: BLE001 - a card scored by a table
-        comp.get(f"card.{name}.table")
-        return Range(f"card.{name}.table", 50, 150, 5, kind="scale", label=f"card {name} table scale")
-    return Range(f"card.{name}.points", 1, now + 3, label=f"card {name} points")
+        table = [int(v) for v in comp.get(f"card.{name}.table")]
+        out = [Range(f"card.{name}.table", 50, 150, 5, kind="scale", label=f"card {name} table scale")]
+        for k in range(max(0, len(table) - TABLE_ENTRIES), len(table)):   # after the scale: they compose on it
+            out.append(Range(f"card.{name}.table", max(0, table[k] - 3), table[k] + 3, kind="index", index=k,
+                             label=f"card {name} table[{k}]", monotone=True))
+        return out
+    return [Range(f"card.{name}.points", 1, now + 3, label=f"card {name} points")]
 
 
 def card_ranges(comp, arg: str, f: Finding) -> tuple[list[Range], int]:
-    """The joint search's ranges for ``strong-weak``: each card's scoring (:func:`_card_range`), the cards the
-    rules state kept; both are the finding's own lever: ``(ranges, own)``."""
+    """The joint search's ranges for ``strong-weak``: each card's scoring (:func:`_card_range`: points, or a table's
+    scale and its last entries), the cards the rules state kept; all are the finding's own lever: ``(ranges, own)``."""
     out = []
     for name in arg.split("-"):
         if component_source(comp, f"card.{name}.kind") in ("rules", "designer"):
             continue
         try:
-            out.append(_card_range(comp, name))
+            out += _card_range(comp, name)
         except Exception as exc:  # noqa: BLE001 - no points, no table
             raise NoLever(f"card {name}'s scoring has no points or table to move") from exc
     if not out:
@@ -97,7 +110,7 @@ LEVERS = GameLevers(
         "card_points_difference", card_scoring,
         "the stronger card's scoring down and the weaker's up: points by 1 or 2 (at least 1), tables scaled by "
         "12.5% or 25%; cards the rules state are kept; one line-up holding both; joint search: points 1 to 3 above, "
-        "tables 50-150% by 5%", axes=card_ranges)},
+        "tables 50-150% by 5% and their last 3 entries a point at a time", axes=card_ranges)},
     budget=ProposalBudget(search=240, first=20, verify=120, recheck=120),
     examples={"balance": "--param 'card.Height.table=[[0,0,1,2,3,4,5],[0,1,2,3,4,5,6]]' --objective "
                          "'card_points_difference:Height-Big = 0'",
