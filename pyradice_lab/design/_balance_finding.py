@@ -483,11 +483,11 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, exclude
     of the two verified proposals (met first) is kept; a refinement (``final_games`` > 0: its last two candidates
     play that many games each) keeps its own pick, which it chose over the first's on common random numbers.
 
-    ``exclude``: candidates (:func:`candidate_key`) an earlier refinement played, left out (the start is always
+    ``exclude``: candidates (:func:`._balance_joint.candidate_key`) an earlier refinement played, left out (the start is always
     played); ``toward``: the target's side of the start (+1 above, -1 below; default from ``first``'s
     verification); ``played``: a set the candidates played are added to."""
     from ..engine.levers import ranges_text
-    from ._balance_joint import joint_candidates
+    from ._balance_joint import candidate_key, joint_candidates
     from .balance import balance
 
     base = type(first.components).FORMAT.coerce(kw.get("components"))
@@ -520,11 +520,6 @@ def _widen(game, cand, first, ranges, own, *, rng, final_games: int = 0, exclude
     a, b = (abs(float(r.objectives["excess"].abs().max())) for r in (first, second))
     keep = second if final_games or (second.reached, -b) > (first.reached, -a) else first
     return keep, text, games
-
-
-def candidate_key(values: dict) -> tuple:
-    """A joint search's candidate as a key (its paths and values' reprs, as its ``history`` rows hold them)."""
-    return tuple(sorted((k, repr(v)) for k, v in values.items()))
 
 
 def _unreachable(res, tried, ranges) -> str:

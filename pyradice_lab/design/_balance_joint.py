@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-__all__ = ["joint_candidates", "point_of", "values_at"]
+__all__ = ["candidate_key", "joint_candidates", "point_of", "values_at"]
 
 
 def point_of(comp, ranges: Sequence, base=None) -> tuple[int, ...]:
@@ -58,6 +58,11 @@ def _legal(base, values: dict) -> bool:
     except ValueError:
         return False
     return True
+
+
+def candidate_key(values: dict) -> tuple:
+    """A joint search's candidate as a key (its paths and values' reprs, as its ``history`` rows hold them)."""
+    return tuple(sorted((k, repr(v)) for k, v in values.items()))
 
 
 def _ordered(ranges: Sequence, values: dict) -> bool:
@@ -172,7 +177,7 @@ def joint_candidates(base, ranges: Sequence, *, own: int | None = None, start_co
     out, seen = [], set()
     for p in points:
         values = values_at(base, ranges, p, start_comp=start_comp)
-        key = repr(sorted(values.items()))
+        key = candidate_key(values)
         if key in seen or not _ordered(ranges, values) or not _legal(base, values):
             continue
         seen.add(key)

@@ -52,7 +52,7 @@ def _text(est, target: float) -> str:
 def refine_more(game, cand, res, ranges, own, *, rng, final: int, played: set, refinements: int, kw: dict):
     """Further refinements of ``res`` (the first refinement's result) while its final round puts the pick off the
     target: ``(result kept, games played, notes)``.  ``played``: the candidates the first refinement played (keys
-    of :func:`._balance_finding.candidate_key`); ``kw``: the refinement's keyword arguments for ``_widen``."""
+    of :func:`._balance_joint.candidate_key`); ``kw``: the refinement's keyword arguments for ``_widen``."""
     from ._balance_finding import _widen
     from ._balance_toml import assignments_text, value_changes
 

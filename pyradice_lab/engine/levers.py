@@ -129,6 +129,8 @@ class Range:
                              f"by {self.step}")
         if self.kind not in RANGE_KINDS:
             raise ValueError(f"Range.kind must be one of {', '.join(RANGE_KINDS)}, got {self.kind!r}")
+        if not isinstance(self.monotone, bool):
+            raise TypeError(f"Range.monotone must be True or False, got {self.monotone!r}")
         if self.effect not in (-1, 0, 1):
             raise ValueError(f"Range.effect must be -1, 0 or 1, got {self.effect!r}")
 
