@@ -13,6 +13,7 @@ changed and a second when they did not.  Without a C compiler it says so and the
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +24,7 @@ __all__ = ["compile_ahead", "first_use_calls", "is_built", "calls_key"]
 def first_use_calls(game: str) -> list[Callable[[], object]]:
     """The calls whose compiled entries ``game`` builds ahead of time: its first ``simulate_games`` (a few games,
     the bench plan's ``first_call`` arguments), the plan's ``first_use_extra`` calls and its first ``advise`` (the
-    bench's position)."""
+    bench's position), then the plan's ``ahead_of_time_extra`` functions."""
     from .bench import bench_plan, first_advise, position_doc
     from .engine import registry
 
@@ -33,6 +34,9 @@ def first_use_calls(game: str) -> list[Callable[[], object]]:
         calls.append(lambda kw=dict(kwargs): spec.simulate_games(**kw))
     if spec.part("advise", None) is not None and spec.part("position_from_game", None) is not None:
         calls.append(lambda: first_advise(game, position_doc(game)))
+    for name in plan.ahead_of_time_extra:   # paths a long run reaches soon after (Purramid: the memo's prune)
+        module, _, func = name.rpartition(".")
+        calls.append(getattr(importlib.import_module(f"{spec.package}.{module}"), func))
     return calls
 
 

@@ -144,6 +144,10 @@ class BenchPlan:
     ahead_of_time : bool
         Whether ``pyradice-lab compile`` builds what the game's first ``simulate_games`` and first ``advise`` call
         from Python through :func:`pyradice_lab.engine.aot.entry` ahead of time (:mod:`pyradice_lab.engine.aot`).
+    ahead_of_time_extra : tuple of str
+        Zero-argument functions of the game's package (``"module.function"``, relative to the package) that
+        ``pyradice-lab compile`` also runs while it records: compiled paths the first calls do not reach but a long
+        run soon does (Purramid: ``"memopool.exercise"``, the memo's prune and openings file).
     cost : mapping of str to float
         CPU seconds of one game with every seat playing that policy, at the game's default player count (compiled
         engine, warm, measured): the cost table every long entry point estimates its cost from before it starts
@@ -161,10 +165,15 @@ class BenchPlan:
     controls: Mapping | None = None
     cost: Mapping[str, float] = field(default_factory=dict)
     ahead_of_time: bool = False
+    ahead_of_time_extra: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.ahead_of_time, bool):
             raise ValueError(f"ahead_of_time must be True or False, got {self.ahead_of_time!r}")
+        extra = self.ahead_of_time_extra
+        if isinstance(extra, str) or not all(isinstance(x, str) and "." in x.strip(".") for x in extra):
+            raise ValueError("ahead_of_time_extra must be a tuple of 'module.function' names, got "
+                             f"{extra!r}")
         for name in ("cold", "memory", "multifidelity", "controls"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mapping):

@@ -91,11 +91,14 @@ from .memo import (  # noqa: I001
     build_board,
     closure,
     connected,
+    connected_groups,
     ctz,
     grow_rows,
     grow_table,
+    home,
     memo_size,
     new_memory,
+    prefetch_row,
     put,
     reset_memory,
     risk_tables,
@@ -135,7 +138,7 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     mode = np.array([s[1] for s in specs], dtype=np.int64)
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
     ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max], dtype=np.int64)
-    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _avail_bits(cm, nrows))
+    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _avail_bits(cm, nrows), connected_groups(brd, n))
 
 
 def _avail_bits(cm, nrows) -> np.ndarray:
@@ -154,7 +157,7 @@ def _avail_bits(cm, nrows) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ solver
 # what _frames needs grown before it can go on (0: the root's value is known)
-G_DONE, G_TABLE, G_BOARDS, G_FRAMES, G_SCRATCH, G_POOL, G_SEEN = range(7)
+G_DONE, G_TABLE, G_BOARDS, G_FRAMES, G_SCRATCH, G_POOL = range(6)
 
 
 @njit(cache=True, nogil=True)
@@ -167,15 +170,15 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
     this loop grows it and calls again.  (An array variable replaced inside the frame loop made numba take
     and drop a reference to each such array on every step -- atomic operations that cost about a third
     of the solver's time.)"""
-    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    T, boards, pool, meta, fr, frf, scr, scv, wk, wf = mem
     _set_frame(fr, 0, tag, cov, P, d, DD, min(y, MAX_YARN), min(k, K_MAX), spec)
     sp = 1
     scr_top = 0
     out_v = 0.0
     out_b = 1.0
     while True:
-        status, sp, scr_top, out_v, out_b = _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr,
-                                                    frf, scr, scv, wk, wf)
+        status, sp, scr_top, out_v, out_b = _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk,
+                                                    wf)
         if status == G_DONE:
             break
         if status == G_TABLE:
@@ -188,21 +191,17 @@ def solve(tag, cov, P, d, DD, y, k, spec, sc, mem):
         elif status == G_SCRATCH:
             scr = grow_rows(scr)
             scv = grow_rows(scv)
-        elif status == G_POOL:
+        else:  # G_POOL
             pool = grow_rows(pool)
-        else:
-            seenk = np.zeros(seenk.shape[0] * 2, dtype=np.int64)
-            seeng = np.zeros(seeng.shape[0] * 2, dtype=np.int64)
-            queue = np.zeros(queue.shape[0] * 2, dtype=np.int64)
-    return out_v, out_b, (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+    return out_v, out_b, (T, boards, pool, meta, fr, frf, scr, scv, wk, wf)
 
 
 @njit(cache=True, nogil=True)
-def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf):
+def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
     """Run the frame stack ``fr[:sp]`` (see the module docstring) until the root's value is known:
     ``(G_DONE, 0, 0, v, burst)``, or until an array needs room: ``(G_..., sp, scr_top, 0, 1)`` with every
     frame as it was before the step that needed it (:func:`solve` grows the array and calls again)."""
-    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
+    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb, grp = sc
     need = wk[5, 4:]
     TF = T.view(np.float64)
     full = ip[0]
@@ -259,11 +258,8 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf
                 if b < 0:
                     b = board_of(T, fc, fD)
                 if b < 0:
-                    st = build_board(fc, fD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue)
-                    if st == -1:
+                    if build_board(fc, fD, full, T, TF, boards, pool, meta, grp) < 0:
                         return G_POOL, sp, scr_top, 0.0, 1.0
-                    if st == -2:
-                        return G_SEEN, sp, scr_top, 0.0, 1.0
                     continue
                 fr[f, R_BOARD] = b
                 if ftag == F_ROLL:
@@ -287,7 +283,12 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf
                     scv[base + cur, 1] = frf[f, 1]
                     cur += 1
                     fr[f, R_GOT] = 0
+                pf = cur  # the options' table rows are loaded PREFETCH ahead of their reads (misses overlap)
                 while cur < cnt:
+                    while pf < cnt and pf < cur + PREFETCH:
+                        _prefetch_option(T, fc, fP, fd, fD, fy, fk, fs, scr[base + pf, 0], scr[base + pf, 1], eight,
+                                         sp_kind)
+                        pf += 1
                     s = scr[base + cur, 0]
                     c = scr[base + cur, 1]
                     if fd == c:  # no dice left: the stop value, computed here (never memoised)
@@ -455,14 +456,35 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, seenk, seeng, queue, fr, frf
     return G_DONE, 0, 0, 0.0, 1.0  # not reached: the root's frame returns above
 
 
+#: options whose table rows a ROLL frame asks the CPU to load ahead of reading them
+PREFETCH = 8
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _prefetch_option(T, cov, P, d, DD, y, k, spec, s, c, eight, sp_kind):
+    """Prefetch the table row an option (space ``s``, ``c`` dice) of a ROLL state will read: its AFTER state, or,
+    when it uses the last dice, the bonus turn of ``exact`` mode (no effect on any value)."""
+    if c < d:
+        prefetch_row(T, home(T, cov, P | (1 << s), small_key(F_AFTER, d - c, DD, y, k, spec)))
+    elif DD > 1 and sp_kind[spec] == 0:
+        y2 = y + eight[s]
+        x = P
+        while x != 0:
+            low = x & -x
+            x ^= low
+            y2 += eight[ctz(low)]
+        prefetch_row(T, home(T, cov | P | (1 << s), 0, small_key(F_ROLL, DD - 1, DD - 1, min(y2, MAX_YARN), 0,
+                                                                   spec)))
+
+
 # ------------------------------------------------------------------------------------------ decisions
 @njit(cache=True, nogil=True)
 def decide_roll(cov, P, d, DD, y, k, spec, cmrow, sc, mem):
     """The optimal choice for one roll (its count masks ``cmrow``, see :func:`.kernel.roll_masks`), once
     ``solve(F_ROLL, ...)`` has run for this state: ``(kind, space, dice)``; kind 0 burst, 1 place, 2 reroll
     (with the best placement reported too, as the reference does)."""
-    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb = sc
-    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    brd, eight, cm, w, nrows, sp_kind, sp_mode, sp_yv, ip, avb, grp = sc
+    T, boards, pool, meta, fr, frf, scr, scv, wk, wf = mem
     TF = T.view(np.float64)
     k = min(k, K_MAX)
     y = min(y, MAX_YARN)

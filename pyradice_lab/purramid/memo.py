@@ -17,6 +17,10 @@ the solver grows the arrays, so a caller keeps a memo warm across calls.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..engine._jit import njit
 from .chance import count_masks, multisets
@@ -26,14 +30,14 @@ from .chance import count_masks, multisets
 COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
-           "slot", "put", "board_of", "build_board", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
+           "slot", "home", "prefetch_row", "put", "board_of", "build_board", "connected_groups", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
            "MAX_SPACES", "ROW_BYTES"]
 
 MAX_SPACES = 62
 INF = 1 << 30
 H_BOARD = 2                     # table tag of a board entry (0 and 1: AFTER and ROLL values, see exact.py)
-# meta slots: table entries, boards, pool rows, seen-set generation, prunes so far
-M_COUNT, M_NBOARDS, M_NPOOL, M_GEN, M_PRUNES = 0, 1, 2, 3, 4
+# meta slots: table entries, boards, pool rows, (unused), prunes so far
+M_COUNT, M_NBOARDS, M_NPOOL, M_PRUNES = 0, 1, 2, 4
 # board rows: covered, turn dice, first pool row, valid groups, union of the groups, auto modes (-1 unknown)
 B_COV, B_DD, B_START, B_LEN, B_UNION, B_MODES = 0, 1, 2, 3, 4, 5
 # pool rows (one valid group): mask, fewest dice, sum of its numbers, spans 3+ rows
@@ -85,15 +89,12 @@ def risk_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def new_memory(n_spaces: int, hash_bits: int = 18):
-    """Empty memo arrays (grown by the solver as needed): ``(T, boards, pool, meta, seenk, seeng, queue, fr,
-    frf, scr, scv, wk, wf)`` (``wk``/``wf``: work rows for one roll's options, reused)."""
+    """Empty memo arrays (grown by the solver as needed): ``(T, boards, pool, meta, fr, frf, scr, scv, wk, wf)``
+    (``wk``/``wf``: work rows for one roll's options, reused)."""
     T = np.full((1 << hash_bits, 6), -1, dtype=np.int64)
     boards = np.zeros((1024, 6), dtype=np.int64)
     pool = np.zeros((1 << 14, 4), dtype=np.int64)
     meta = np.zeros(8, dtype=np.int64)
-    seenk = np.zeros(1 << 14, dtype=np.int64)
-    seeng = np.zeros(1 << 14, dtype=np.int64)
-    queue = np.zeros(1 << 14, dtype=np.int64)
     fr = np.zeros((512, N_FRAME), dtype=np.int64)
     frf = np.zeros((512, 4), dtype=np.float64)
     rows = 512 * (5 * max(n_spaces, 1) + 8)
@@ -102,7 +103,7 @@ def new_memory(n_spaces: int, hash_bits: int = 18):
     width = max(5 * n_spaces + 8, 256)
     wk = np.full((6, width), -1, dtype=np.int64)
     wf = np.zeros((2, width), dtype=np.float64)
-    return (T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+    return (T, boards, pool, meta, fr, frf, scr, scv, wk, wf)
 
 
 @njit(cache=True, nogil=True)
@@ -145,7 +146,7 @@ def prune_memory(mem, max_spaces, rows):
     A board's states are kept or dropped together, but the bonus turns they lead to lie on boards with more
     covered spaces: after a prune, the solver checks a known ROLL value's bonus turns before deciding from
     it (``meta[M_PRUNES]``)."""
-    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    T, boards, pool, meta, fr, frf, scr, scv, wk, wf = mem
     N = np.full((rows, 6), -1, dtype=np.int64)
     nb_rows = 16
     np_rows = 16
@@ -182,7 +183,7 @@ def prune_memory(mem, max_spaces, rows):
     meta[M_NBOARDS] = nb
     meta[M_NPOOL] = npl
     meta[M_PRUNES] += 1
-    return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+    return (N, nboards, npool, meta, fr, frf, scr, scv, wk, wf)
 
 
 @njit(cache=True, nogil=True)
@@ -340,12 +341,43 @@ def small_key(tag, d, DD, y, k, spec):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def home(T, a, b, c):
+    """The row where the probe for key ``(a, b, c)`` starts (its hash)."""
+    h = (np.uint64(a) * _H1) ^ (np.uint64(b) * _H2) ^ (np.uint64(c) * _H3)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(T.shape[0] - 1))
+
+
+@intrinsic
+def prefetch_row(typingctx, arr, i):
+    """Ask the CPU to start loading row ``i`` of the 2-d array ``arr`` into its caches (``llvm.prefetch``; no
+    effect on any value).  The solver prefetches the table rows of a state's options before reading them, so
+    their cache misses overlap instead of waiting one after another."""
+    if not isinstance(arr, types.Array) or arr.ndim != 2 or not isinstance(i, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        idx = context.cast(builder, args[1], signature.args[1], types.int64)
+        zero = context.get_constant(types.int64, 0)
+        ptr = cgutils.get_item_pointer2(context, builder, ary.data, cgutils.unpack_tuple(builder, ary.shape),
+                                        cgutils.unpack_tuple(builder, ary.strides), aryty.layout, [idx, zero])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep, data cache
+        return context.get_dummy_value()
+
+    return types.void(arr, i), codegen
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def slot(T, a, b, c):
     """Row of key ``(a, b, c)`` in ``T``, or of the empty row where it would go (``T[i, 2] == -1``)."""
     mask = T.shape[0] - 1
-    h = (np.uint64(a) * _H1) ^ (np.uint64(b) * _H2) ^ (np.uint64(c) * _H3)
-    h ^= h >> np.uint64(29)
-    i = np.int64(h & np.uint64(mask))
+    i = home(T, a, b, c)
     while True:
         if T[i, 2] == -1 or (T[i, 2] == c and T[i, 1] == b and T[i, 0] == a):
             return i
@@ -394,73 +426,66 @@ def board_of(T, cov, DD):
     return T[i, 3] if T[i, 2] != -1 else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def build_board(cov, DD, brd, full, T, TF, boards, pool, meta, seenk, seeng, queue):
-    """Enumerate the valid groups paid by at most ``DD`` dice into the pool and register the board.
+def connected_groups(brd, n: int, max_cost: int = 5) -> np.ndarray:
+    """Every connected set of spaces paid by at most ``max_cost`` dice (fewest dice per space), one row each:
+    ``(mask, spaces below it outside it, fewest dice, sum of its numbers, spans 3+ rows)`` -- the candidates
+    :func:`build_board` filters (a few hundred per side: 558 on side A, 754 on side B)."""
+    below, adj, num, _, row, cost = (list(map(int, brd[i])) for i in range(6))
+    seen = {1 << s: cost[s] for s in range(n) if cost[s] <= max_cost}
+    todo = list(seen)
+    while todo:
+        x = todo.pop()
+        c = seen[x]
+        nb = 0
+        y = x
+        while y:
+            low = y & -y
+            y ^= low
+            nb |= adj[low.bit_length() - 1]
+        nb &= ~x
+        while nb:
+            low = nb & -nb
+            nb ^= low
+            s = low.bit_length() - 1
+            z = x | low
+            if z not in seen and c + cost[s] <= max_cost:
+                seen[z] = c + cost[s]
+                todo.append(z)
+    out = np.zeros((len(seen), 5), dtype=np.int64)
+    for i, x in enumerate(sorted(seen, key=lambda m: (seen[m], m))):
+        sp = [s for s in range(n) if x >> s & 1]
+        bl = 0
+        for s in sp:
+            bl |= below[s]
+        out[i] = (x, bl & ~x, seen[x], sum(num[s] for s in sp), 1 if len({row[s] for s in sp}) >= 3 else 0)
+    return out
 
-    Grows connected sets one neighbour at a time (each seen once), pruning a set whose downward closure
-    already costs more than ``DD`` dice; a set equal to its closure is valid.  Returns the board row, -1
-    if the pool is too small, -2 if the seen-set is too small (nothing registered then)."""
+
+@njit(cache=True, nogil=True, _nrt=False)
+def build_board(cov, DD, full, T, TF, boards, pool, meta, grp):
+    """Register the board ``(cov, DD)`` with its valid groups in the pool: the connected sets of ``grp``
+    (:func:`connected_groups`, ordered by fewest dice) that avoid ``cov``, are paid by at most ``DD`` dice and
+    rest on covered spaces or on themselves.  Returns the board row, or -1 if the pool is too small (nothing
+    registered then)."""
     free = full & ~cov
-    cap = seenk.shape[0]
-    smask = cap - 1
-    meta[M_GEN] += 1
-    gen = meta[M_GEN]
-    qn = 0
-    x = free
-    while x != 0:
-        low = x & -x
-        x ^= low
-        if sum_row(closure(low, cov, brd), brd, 5) <= DD:
-            queue[qn] = low
-            qn += 1
-            j = np.int64((np.uint64(low) * _H1) >> np.uint64(32)) & smask
-            while seeng[j] == gen:
-                j = (j + 1) & smask
-            seeng[j] = gen
-            seenk[j] = low
-    seen = qn
-    head = 0
     start = meta[M_NPOOL]
     count = 0
     union = 0
-    while head < qn:
-        x = queue[head]
-        head += 1
-        if closure(x, cov, brd) == x:
-            if start + count >= pool.shape[0]:
-                return -1
-            r = start + count
-            pool[r, P_F] = x
-            pool[r, P_COST] = sum_row(x, brd, 5)
-            pool[r, P_SUMN] = sum_row(x, brd, 2)
-            pool[r, P_ROWS3] = rows3(x, brd)
-            count += 1
-            union |= x
-        if popcount(x) >= DD:
+    for g in range(grp.shape[0]):
+        if grp[g, 2] > DD:
+            break
+        x = grp[g, 0]
+        if x & free != x or grp[g, 1] & ~cov != 0:
             continue
-        nb = neighbours(x, brd) & free & ~x
-        while nb != 0:
-            low = nb & -nb
-            nb ^= low
-            y = x | low
-            j = np.int64((np.uint64(y) * _H1) >> np.uint64(32)) & smask
-            found = False
-            while seeng[j] == gen:
-                if seenk[j] == y:
-                    found = True
-                    break
-                j = (j + 1) & smask
-            if found:
-                continue
-            if 2 * (seen + 1) > cap or qn >= queue.shape[0]:
-                return -2
-            seeng[j] = gen
-            seenk[j] = y
-            seen += 1
-            if sum_row(closure(y, cov, brd), brd, 5) <= DD:
-                queue[qn] = y
-                qn += 1
+        if start + count >= pool.shape[0]:
+            return -1
+        r = start + count
+        pool[r, P_F] = x
+        pool[r, P_COST] = grp[g, 2]
+        pool[r, P_SUMN] = grp[g, 3]
+        pool[r, P_ROWS3] = grp[g, 4]
+        count += 1
+        union |= x
     b = meta[M_NBOARDS]
     meta[M_NBOARDS] += 1
     meta[M_NPOOL] += count
@@ -519,7 +544,7 @@ def export_rows(mem, max_spaces):
 def import_rows(mem, R, Bo, Po, rows):
     """A memo holding exactly the exported entries ``(R, Bo, Po)`` (see :func:`export_rows`), in a table
     of ``rows`` rows; the work arrays of ``mem`` (an empty memo) are reused."""
-    T, boards, pool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf = mem
+    T, boards, pool, meta, fr, frf, scr, scv, wk, wf = mem
     N = np.full((rows, 6), -1, dtype=np.int64)
     for i in range(R.shape[0]):
         j = slot(N, R[i, 0], R[i, 1], R[i, 2])
@@ -537,4 +562,4 @@ def import_rows(mem, R, Bo, Po, rows):
     meta[M_NBOARDS] = Bo.shape[0]
     meta[M_NPOOL] = Po.shape[0]
     meta[M_PRUNES] += 1  # a partial memo: known states re-check their bonus turns (see prune_memory)
-    return (N, nboards, npool, meta, seenk, seeng, queue, fr, frf, scr, scv, wk, wf)
+    return (N, nboards, npool, meta, fr, frf, scr, scv, wk, wf)

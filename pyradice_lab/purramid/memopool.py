@@ -48,6 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine import aot
 from ..engine.limits import max_memo_bytes
 from . import memo as M
 
@@ -55,6 +56,13 @@ __all__ = ["POOL", "MemoPool", "setting_key", "memo_max", "memo_keep", "table_ro
            "cache_dir", "save_openings", "load_openings", "openings_layers", "CACHE_ENV_VAR", "MAX_CACHE_FILES"]
 
 _MIN_ROWS = 1 << 12
+# the memo's upkeep, built ahead of time with the solver (``pyradice-lab compile`` runs :func:`exercise`): a
+# process's first prune or openings file would otherwise load numba's compiler (about a CPU second)
+_ENTRIES_BY_SPACES = aot.entry(M.entries_by_spaces)
+_PRUNE_IN_PLACE = aot.entry(M.prune_in_place)
+_PRUNE_MEMORY = aot.entry(M.prune_memory)
+_EXPORT_ROWS = aot.entry(M.export_rows)
+_IMPORT_ROWS = aot.entry(M.import_rows)
 #: Environment variable naming the openings' cache folder (``off`` or ``0``: no disk cache).
 CACHE_ENV_VAR = "PYRADICE_LAB_MEMO_CACHE"
 #: Opening files kept in the cache folder (the most recently written).
@@ -101,7 +109,7 @@ def prune(mem, keep: int):
     (whole layers: every entry of a board with ``k`` covered spaces, for each ``k`` up to the largest that
     fits), in a table of at least four rows per entry kept (in place when the table already has that size,
     :func:`.memo.prune_in_place`; the returned memo then shares the table with ``mem``)."""
-    h = M.entries_by_spaces(mem[0])
+    h = _ENTRIES_BY_SPACES(mem[0])
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= keep)
     k = int(fits[-1]) if len(fits) and fits[0] == 0 else -1
@@ -109,10 +117,10 @@ def prune(mem, keep: int):
     rows = _MIN_ROWS
     while rows < 4 * kept:
         rows *= 2
-    if mem[0].shape[0] == rows and M.prune_in_place(mem, k):   # the table already has that size: no copy
+    if mem[0].shape[0] == rows and _PRUNE_IN_PLACE(mem, k):   # the table already has that size: no copy
         nb, npl = int(mem[3][M.M_NBOARDS]), int(mem[3][M.M_NPOOL])  # boards and groups cut to what is kept
         return (mem[0], mem[1][:max(nb + 16, 1024)].copy(), mem[2][:max(npl + 16, 1 << 14)].copy()) + tuple(mem[3:])
-    return M.prune_memory(mem, k, rows)
+    return _PRUNE_MEMORY(mem, k, rows)
 
 
 # ------------------------------------------------------------------------------------------ disk cache
@@ -165,7 +173,7 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
     if path is None:
         return None
     cap = memo_keep(1) // 2
-    h = M.entries_by_spaces(mem[0])
+    h = _ENTRIES_BY_SPACES(mem[0])
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= cap)
     if not len(fits) or fits[0] != 0:
@@ -175,7 +183,7 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
         _SAVED[path] = _saved_count(path)
     if not force and 3 * _SAVED[path] >= 2 * int(cum[k]):
         return None
-    R, Bo, Po = M.export_rows(mem, k)
+    R, Bo, Po = _EXPORT_ROWS(mem, k)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
@@ -231,7 +239,7 @@ def load_openings(key: bytes, n_spaces: int):
     _SAVED[path] = len(R)
     with contextlib.suppress(OSError):  # a file in use counts as recent: the cap drops the least recently used
         os.utime(path)
-    return M.import_rows(M.new_memory(n_spaces), R, Bo, Po, rows)
+    return _IMPORT_ROWS(M.new_memory(n_spaces), R, Bo, Po, rows)
 
 
 # ------------------------------------------------------------------------------------------ pool
@@ -326,3 +334,21 @@ def carrying(enabled: bool = True):
         yield POOL
     finally:
         POOL.enabled = before
+
+
+def exercise() -> None:
+    """Run the memo's upkeep once on a small memo -- both kinds of prune, an export and an import of the openings
+    rows -- so that ``pyradice-lab compile`` records and builds them ahead of time (the bench plan's
+    ``ahead_of_time_extra``)."""
+    from . import exact as E
+    from .components import load_layout
+    from .solver import _SOLVE
+
+    L = load_layout("A")
+    sc = E.static_context(L, [(0, E.MODE_CODES["auto"], 0.0)])
+    bottom = [s for s in range(L.n_spaces) if L.row_of[s] == 0]
+    cov = L.all_mask & ~sum(1 << s for s in bottom[:6])   # a late board: a small solve
+    _, _, mem = _SOLVE(E.F_ROLL, cov, 0, 3, 3, 1, 0, 0, sc, M.new_memory(L.n_spaces))
+    mem = prune(prune(mem, 16), 16)                     # a copy into a small table, then in place
+    R, Bo, Po = _EXPORT_ROWS(mem, L.n_spaces)
+    _IMPORT_ROWS(M.new_memory(L.n_spaces), R, Bo, Po, _MIN_ROWS)

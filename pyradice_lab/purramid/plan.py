@@ -28,4 +28,5 @@ BENCH = BenchPlan(
     first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): the exact solver's path",
                       {"n_games": 2, "players": 4, "policies": ["optimal", "greedy", "greedy", "greedy"], "rng": 0}),),
     multifidelity={"metric": "tiles_per_turn", "strong_games": 100, "cheap_games": 200},
-    controls={"metric": "start_player_win", "games": 300, "players": 2}, ahead_of_time=True)
+    controls={"metric": "start_player_win", "games": 300, "players": 2}, ahead_of_time=True,
+    ahead_of_time_extra=("memopool.exercise",))
