@@ -9,7 +9,6 @@ from ..engine._jit import njit
 from .memo import (  # noqa: I001
     B_LEN,
     B_START,
-    INF,
     P_COST,
     P_F,
     closure,
@@ -51,27 +50,31 @@ def _better(v, b, v0, b0):
 @njit(cache=True, nogil=True, _nrt=False)
 def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
     """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
-    ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots)."""
-    for s in range(n):
-        need[s] = INF
+    ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots,
+    read only for the spaces some group containing ``P`` offers)."""
     st = boards[b, B_START]
+    seen = 0  # spaces some valid group containing P offers; need[s]: the fewest dice of such a group
     for r in range(st, st + boards[b, B_LEN]):
         F = pool[r, P_F]
         if F & P != P:
             continue
         c = pool[r, P_COST]
         x = F & ~P
+        new = x & ~seen
+        seen |= new
         while x != 0:
             low = x & -x
             x ^= low
             s = ctz(low)
-            if c < need[s]:
+            if low & new != 0 or c < need[s]:
                 need[s] = c
     cP = sum_row(P, brd, 5)
     cnt = 0
-    for s in range(n):
-        if need[s] == INF:
-            continue
+    x = seen
+    while x != 0:
+        low = x & -x
+        x ^= low
+        s = ctz(low)
         lo = brd[5, s]
         hi_ = min(d - (need[s] - cP - lo), brd[2, s])
         for c in range(lo, hi_ + 1):

@@ -46,18 +46,6 @@ N_FRAME = 16
 #: bytes of one table row (six int64)
 ROW_BYTES = 48
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-
-
-def _debruijn_table() -> np.ndarray:
-    t = np.zeros(64, dtype=np.int64)
-    for i in range(64):
-        t[(((1 << i) * int(_DEBRUIJN)) & ((1 << 64) - 1)) >> 58] = i
-    assert len(set(t.tolist())) == 64
-    return t
-
-
-_CTZ = _debruijn_table()
 _H1, _H2, _H3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
 
 
@@ -256,20 +244,40 @@ def prune_in_place(mem, max_spaces):
 
 
 # ------------------------------------------------------------------------------------------ bits
+@intrinsic
+def _cttz(typingctx, x):
+    """Trailing zero bits of a non-zero integer (``llvm.cttz``: one instruction, ``tzcnt``/``bsf``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return x(x), codegen
+
+
+@intrinsic
+def _ctpop(x_ty_ctx, x):
+    """Set bits of an integer (``llvm.ctpop``: one instruction, ``popcnt``, where the CPU has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def ctz(low):
     """Index of the single set bit of ``low``."""
-    return _CTZ[np.int64((np.uint64(low) * _DEBRUIJN) >> np.uint64(58))]
+    return np.int64(_cttz(np.int64(low)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def popcount(x):
-    """Set bits of ``x`` (a SWAR count: the same number as counting bit by bit, without a loop)."""
-    u = np.uint64(x)
-    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    """Set bits of ``x``."""
+    return np.int64(_ctpop(np.int64(x)))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
