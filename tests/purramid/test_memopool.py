@@ -83,7 +83,12 @@ def test_pool_limits_follow_the_memory_limit(monkeypatch):
     rows = memopool.table_rows(1)
     assert rows * M.ROW_BYTES <= 0.75 * 64 * 1024 ** 2 < 2 * rows * M.ROW_BYTES
     assert memopool.table_rows(2) == rows // 2
-    assert memopool.memo_max(1) == 3 * rows // 8 and memopool.memo_keep(1) == rows // 4
+    assert memopool.memo_max(1) == 3 * rows // 8 and memopool.memo_keep(1) == rows // 4   # a small table
+    monkeypatch.setenv(limits.MEMO_ENV_VAR, str(512 * 1024 ** 2))                          # the default's
+    big = memopool.table_rows(1)
+    assert memopool.memo_max(1) == big // 2 - memopool.TURN_ROOM > 3 * big // 8 > memopool.memo_keep(1)
+    assert memopool.memo_max(2) == 3 * big // 16            # half the rows each: 3/8 is the smaller room
+    monkeypatch.setenv(limits.MEMO_ENV_VAR, str(64 * 1024 ** 2))
     pool = memopool.MemoPool()
     mems = [pool.take(b"k", 10) for _ in range(3)]
     for m in mems:
