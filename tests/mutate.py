@@ -519,6 +519,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/memo.py", "    return d | (DD << 3) | (y << 6) | (k << 10)",
              "    return d | (DD << 3) | (y << 5) | (k << 10)",
              ("tests/purramid/test_memopool.py", "-k", "state_key_packs or warm_memo_answers")),
+    Mutation("memo-layers-uncounted", "the memo's per-layer counters miss the entries put adds (a prune then keeps "
+             "layers by stale counts)",
+             "pyradice_lab/purramid/memo.py", "        meta[M_LAYERS + popcount(a)] += 1\n", "",
+             ("tests/purramid/test_memopool.py", "-k", "prune_keeps")),
+    Mutation("board-groups-unsupported", "a board's valid groups include sets resting on uncovered spaces",
+             "pyradice_lab/purramid/memo.py", "if x & free != x or grp[g, 1] & ~cov != 0:", "if x & free != x:",
+             ("tests/purramid/test_exact.py",)),
     Mutation("memo-prune-in-place-holes", "the in-place prune empties dropped rows without re-inserting the kept "
              "rows after them (a probe run broken: kept values no longer found)",
              "pyradice_lab/purramid/memo.py", "            T[i, 2] = -1\n            moved = True",

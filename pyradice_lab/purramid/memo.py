@@ -30,14 +30,15 @@ from .chance import count_masks, multisets
 COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
-           "slot", "home", "prefetch_row", "put", "board_of", "build_board", "connected_groups", "prune_memory", "entries_by_spaces", "export_rows", "import_rows",
+           "slot", "home", "prefetch_row", "put", "board_of", "build_board", "connected_groups", "prune_memory", "entries_by_spaces", "layers", "export_rows", "import_rows",
            "MAX_SPACES", "ROW_BYTES"]
 
 MAX_SPACES = 62
 INF = 1 << 30
 H_BOARD = 2                     # table tag of a board entry (0 and 1: AFTER and ROLL values, see exact.py)
-# meta slots: table entries, boards, pool rows, (unused), prunes so far
-M_COUNT, M_NBOARDS, M_NPOOL, M_PRUNES = 0, 1, 2, 4
+# meta slots: table entries, boards, pool rows, (unused), prunes so far; from M_LAYERS on, the entries by the
+# number of covered spaces of their board (0..63: what a prune keeps is read there, not counted in the table)
+M_COUNT, M_NBOARDS, M_NPOOL, M_PRUNES, M_LAYERS = 0, 1, 2, 4, 8
 # board rows: covered, turn dice, first pool row, valid groups, union of the groups, auto modes (-1 unknown)
 B_COV, B_DD, B_START, B_LEN, B_UNION, B_MODES = 0, 1, 2, 3, 4, 5
 # pool rows (one valid group): mask, fewest dice, sum of its numbers, spans 3+ rows
@@ -82,7 +83,7 @@ def new_memory(n_spaces: int, hash_bits: int = 18):
     T = np.full((1 << hash_bits, 6), -1, dtype=np.int64)
     boards = np.zeros((1024, 6), dtype=np.int64)
     pool = np.zeros((1 << 14, 4), dtype=np.int64)
-    meta = np.zeros(8, dtype=np.int64)
+    meta = np.zeros(M_LAYERS + 64, dtype=np.int64)
     fr = np.zeros((512, N_FRAME), dtype=np.int64)
     frf = np.zeros((512, 4), dtype=np.float64)
     rows = 512 * (5 * max(n_spaces, 1) + 8)
@@ -104,6 +105,8 @@ def reset_memory(mem):
     meta[M_COUNT] = 0
     meta[M_NBOARDS] = 0
     meta[M_NPOOL] = 0
+    for k in range(64):
+        meta[M_LAYERS + k] = 0
 
 
 def memo_size(mem) -> int:
@@ -116,9 +119,16 @@ def memo_bytes(mem) -> int:
     return int(sum(a.nbytes for a in mem))
 
 
+def layers(mem) -> np.ndarray:
+    """Memoised entries (values and boards) by the number of covered spaces of their board (0..63), as
+    :func:`put` counted them (the same numbers as :func:`entries_by_spaces`, without reading the table)."""
+    return mem[3][M_LAYERS:M_LAYERS + 64].copy()
+
+
 @njit(cache=True, nogil=True)
 def entries_by_spaces(T):
-    """Memoised entries (values and boards) by the number of covered spaces of their board (0..63)."""
+    """Memoised entries (values and boards) by the number of covered spaces of their board (0..63), counted
+    in the table (:func:`layers` reads the same numbers from the memo's counters)."""
     h = np.zeros(64, dtype=np.int64)
     for i in range(T.shape[0]):
         if T[i, 2] != -1:
@@ -171,6 +181,8 @@ def prune_memory(mem, max_spaces, rows):
     meta[M_NBOARDS] = nb
     meta[M_NPOOL] = npl
     meta[M_PRUNES] += 1
+    for k in range(max_spaces + 1, 64):   # whole layers are dropped, the others kept
+        meta[M_LAYERS + k] = 0
     return (N, nboards, npool, meta, fr, frf, scr, scv, wk, wf)
 
 
@@ -240,6 +252,8 @@ def prune_in_place(mem, max_spaces):
     meta[M_NBOARDS] = nb
     meta[M_NPOOL] = npl
     meta[M_PRUNES] += 1
+    for k in range(max_spaces + 1, 64):   # whole layers are dropped, the others kept
+        meta[M_LAYERS + k] = 0
     return True
 
 
@@ -404,6 +418,7 @@ def put(T, TF, meta, a, b, c, v, bp):
     i = slot(T, a, b, c)
     if T[i, 2] == -1:
         meta[M_COUNT] += 1
+        meta[M_LAYERS + popcount(a)] += 1
     T[i, 0] = a
     T[i, 1] = b
     T[i, 2] = c
@@ -561,10 +576,13 @@ def import_rows(mem, R, Bo, Po, rows):
     of ``rows`` rows; the work arrays of ``mem`` (an empty memo) are reused."""
     T, boards, pool, meta, fr, frf, scr, scv, wk, wf = mem
     N = np.full((rows, 6), -1, dtype=np.int64)
+    for k in range(64):
+        meta[M_LAYERS + k] = 0
     for i in range(R.shape[0]):
         j = slot(N, R[i, 0], R[i, 1], R[i, 2])
         for col in range(6):
             N[j, col] = R[i, col]
+        meta[M_LAYERS + popcount(R[i, 0])] += 1
     nboards = np.zeros((max(Bo.shape[0] + 16, 1024), 6), dtype=np.int64)
     for i in range(Bo.shape[0]):
         for col in range(6):

@@ -58,7 +58,6 @@ __all__ = ["POOL", "MemoPool", "setting_key", "memo_max", "memo_keep", "TURN_ROO
 _MIN_ROWS = 1 << 12
 # the memo's upkeep, built ahead of time with the solver (``pyradice-lab compile`` runs :func:`exercise`): a
 # process's first prune or openings file would otherwise load numba's compiler (about a CPU second)
-_ENTRIES_BY_SPACES = aot.entry(M.entries_by_spaces)
 _PRUNE_IN_PLACE = aot.entry(M.prune_in_place)
 _PRUNE_MEMORY = aot.entry(M.prune_memory)
 _EXPORT_ROWS = aot.entry(M.export_rows)
@@ -117,7 +116,7 @@ def prune(mem, keep: int):
     (whole layers: every entry of a board with ``k`` covered spaces, for each ``k`` up to the largest that
     fits), in a table of at least four rows per entry kept (in place when the table already has that size,
     :func:`.memo.prune_in_place`; the returned memo then shares the table with ``mem``)."""
-    h = _ENTRIES_BY_SPACES(mem[0])
+    h = M.layers(mem)
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= keep)
     k = int(fits[-1]) if len(fits) and fits[0] == 0 else -1
@@ -181,7 +180,7 @@ def save_openings(key: bytes, mem, force: bool = False) -> Path | None:
     if path is None:
         return None
     cap = memo_keep(1) // 2
-    h = _ENTRIES_BY_SPACES(mem[0])
+    h = M.layers(mem)
     cum = np.cumsum(h)
     fits = np.flatnonzero(cum <= cap)
     if not len(fits) or fits[0] != 0:

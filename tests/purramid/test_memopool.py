@@ -64,8 +64,10 @@ def test_prune_keeps_the_lowest_layers_and_the_same_values():
     cov = L.bottom_rows_mask(3)
     v = s.fresh(cov, 5, 1)
     h = M.entries_by_spaces(s.mem[0])
+    assert np.array_equal(M.layers(s.mem), h)            # the counters the prune reads agree with the table
     n = s.memo_size()
     s.mem = memopool.prune(s.mem, n // 2)
+    assert np.array_equal(M.layers(s.mem), M.entries_by_spaces(s.mem[0]))
     kept = s.memo_size()
     k = int(np.flatnonzero(np.cumsum(h) <= n // 2)[-1])
     assert kept == int(np.cumsum(h)[k]) and 0 < kept <= n // 2
@@ -75,7 +77,8 @@ def test_prune_keeps_the_lowest_layers_and_the_same_values():
     assert s.fresh(L.bottom_rows_mask(4), 4, 0) == CompiledSolver(L, s.objective, 0.6, "auto").fresh(
         L.bottom_rows_mask(4), 4, 0)
     s.mem = memopool.prune(s.mem, 0)                     # nothing kept
-    assert s.memo_size() == 0 and s.fresh(cov, 5, 1) == v
+    assert s.memo_size() == 0 and not M.layers(s.mem).any() and s.fresh(cov, 5, 1) == v
+    assert np.array_equal(M.layers(s.mem), M.entries_by_spaces(s.mem[0]))
 
 
 def test_pool_limits_follow_the_memory_limit(monkeypatch):
@@ -154,6 +157,7 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     assert key in memopool._SAVED
     loaded = memopool.load_openings(bytes.fromhex(key.name.split("-")[1]), load_layout("A").n_spaces)
     assert loaded is not None and M.memo_size(loaded) == memopool._SAVED[key] > 0
+    assert np.array_equal(M.layers(loaded), M.entries_by_spaces(loaded[0]))
     assert 0 < memopool._SAVED[key] <= memopool.memo_keep(1) // 2
     pd.testing.assert_frame_equal(fresh, simulate_games(2, 4, policies="optimal", rng=21))
     s = CompiledSolver(load_layout("A"), advisor.parse_objective("tiles"), 0.6, "auto")   # the advisor's solver
