@@ -526,6 +526,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("board-groups-unsupported", "a board's valid groups include sets resting on uncovered spaces",
              "pyradice_lab/purramid/memo.py", "if x & free != x or grp[g, 1] & ~cov != 0:", "if x & free != x:",
              ("tests/purramid/test_exact.py",)),
+    Mutation("one-die-turn-no-reroll", "the directly computed 1-die bonus turn never spends a token on a die no "
+             "space takes",
+             "pyradice_lab/purramid/_exact_options.py", "            if rrv > TOL or (abs(rrv) <= TOL and bp < 1.0 - TOL):",
+             "            if rrv > 1.0:",
+             ("tests/purramid/test_exact.py", "-k", "one_die")),
     Mutation("memo-prune-in-place-holes", "the in-place prune empties dropped rows without re-inserting the kept "
              "rows after them (a probe run broken: kept values no longer found)",
              "pyradice_lab/purramid/memo.py", "            T[i, 2] = -1\n            moved = True",

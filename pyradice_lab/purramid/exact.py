@@ -68,6 +68,7 @@ from ._exact_options import (
     _better,
     _bonuses_known,
     _entries,
+    _one_die_turn,
     _options,
     _pick,
     _resolve_mode,
@@ -358,12 +359,15 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                             c2 = fc | fP if mode == MODE_EXACT else fc
                             y2 = min(fy + e, MAX_YARN)
                             k2 = fk - t if kind == 1 else 0
-                            i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
-                            if T[i, 2] == -1:
-                                push = True
-                                ct, cc, cP, cd, cD, cy, ck = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2
+                            if fD == 2 and kind == 0 and sp_yv[fs] >= 0.0:   # a 1-die bonus turn: computed
+                                sv += _one_die_turn(c2, y2, sp_yv[fs], brd)
                             else:
-                                sv += TF[i, 4]
+                                i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
+                                if T[i, 2] == -1:
+                                    push = True
+                                    ct, cc, cP, cd, cD, cy, ck = F_ROLL, c2, 0, fD - 1, fD - 1, y2, k2
+                                else:
+                                    sv += TF[i, 4]
                 frf[f, 2] = sv
                 frf[f, 3] = sb
                 phase = 2 if push else 3
@@ -466,7 +470,7 @@ def _prefetch_option(T, cov, P, d, DD, y, k, spec, s, c, eight, sp_kind):
     when it uses the last dice, the bonus turn of ``exact`` mode (no effect on any value)."""
     if c < d:
         prefetch_row(T, home(T, cov, P | (1 << s), small_key(F_AFTER, d - c, DD, y, k, spec)))
-    elif DD > 1 and sp_kind[spec] == 0:
+    elif DD > 2 and sp_kind[spec] == 0:   # (a 1-die bonus turn is computed, not read)
         y2 = y + eight[s]
         x = P
         while x != 0:

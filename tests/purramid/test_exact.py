@@ -163,3 +163,24 @@ def test_random_layouts_match_brute_force(L, D, y):
     fresh, _, _, _ = oracle.make_oracle(L, "tiles", 0.5)
     _, comp = pair(L, yarn_value=0.5)
     assert comp.fresh(0, D, y)[0] == pytest.approx(fresh(frozenset(), D, y, 0), abs=1e-9)
+
+
+@pytest.mark.parametrize("yv", [0.0, 0.35, 0.6, 1.0])
+def test_a_one_die_turn_computed_directly_equals_the_frames(yv):
+    """A 2-dice segment's bonus turn (1 die) is computed by ``_one_die_turn``, not solved by the frames: on many
+    boards and token counts both give the same value, bit for bit (the frames still solve a 1-die turn that is
+    the root, as at the table)."""
+    from pyradice_lab.purramid import _exact_options as X, exact as E
+
+    L = load_layout("A")
+    sc = E.static_context(L, [(0, E.MODE_CODES["auto"], yv)])
+    brd = sc[0]
+    rng = np.random.default_rng(7)
+    boards = [0, L.bottom_rows_mask(1), L.bottom_rows_mask(2), L.bottom_rows_mask(3)]
+    boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.2, 0.4, 0.6, 0.8, 0.95)
+               for _ in range(3)]
+    for cov in boards:
+        for y in range(4):
+            mem = E.new_memory(L.n_spaces)
+            v, _, mem = E.solve(E.F_ROLL, cov, 0, 1, 1, y, 0, 0, sc, mem)
+            assert X._one_die_turn(cov, y, yv, brd) == v, (cov, y)
