@@ -531,6 +531,11 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/_exact_options.py", "            if rrv > TOL or (abs(rrv) <= TOL and bp < 1.0 - TOL):",
              "            if rrv > 1.0:",
              ("tests/purramid/test_exact.py", "-k", "one_die")),
+    Mutation("tied-pick-first-only", "a roll whose best options tie takes the first one's burst chance, not the "
+             "lowest among the tied ones",
+             "pyradice_lab/purramid/_exact_options.py",
+             "    low = 2.0\n    for p in range(q, qend + 1):", "    low = 2.0\n    for p in range(q, q + 1):",
+             ("tests/purramid/test_exact.py", "tests/purramid/test_optimal_identity.py")),
     Mutation("memo-prune-in-place-holes", "the in-place prune empties dropped rows without re-inserting the kept "
              "rows after them (a probe run broken: kept values no longer found)",
              "pyradice_lab/purramid/memo.py", "            T[i, 2] = -1\n            moved = True",

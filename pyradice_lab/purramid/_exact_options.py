@@ -151,6 +151,24 @@ def _pick(cm, d, r, wk, wf, nk):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _pick_tied(cm, d, r, wk, wf, q, qend):
+    """:func:`_pick` for a roll whose first available option by value is the ``q``-th, tied (within ``TOL``)
+    with the options up to the ``qend``-th: the same choice, looking at those options only (every option
+    before ``q`` is unavailable to the roll, every one after ``qend`` worth less than the tie)."""
+    low = 2.0
+    for p in range(q, qend + 1):
+        j = wk[W_ORD, p]
+        if (cm[d, r, wk[W_N, j]] >> wk[W_C, j]) & 1 != 0 and wf[1, j] < low:
+            low = wf[1, j]
+    best = -1
+    for p in range(q, qend + 1):  # the first by column among the available ones within TOL of the lowest burst
+        j = wk[W_ORD, p]
+        if (best < 0 or j < best) and (cm[d, r, wk[W_N, j]] >> wk[W_C, j]) & 1 != 0 and wf[1, j] <= low + TOL:
+            best = j
+    return wf[0, wk[W_ORD, q]], wf[1, best], best
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     """Expected (value, burst) of a roll of ``d`` dice when every roll takes its best option (or the
     reroll).  Options are visited by value: the rolls in which an option is the first available one take
@@ -168,11 +186,14 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     av = 0.0
     ab = 0.0
     for q in range(nk + 1):
+        qend = q
         if q < nk:
             j = wk[W_ORD, q]
             tie = q + 1 < nk and wf[0, wk[W_ORD, q + 1]] >= wf[0, j] - TOL
             v = wf[0, j]
             bp = wf[1, j]
+            while tie and qend + 1 < nk and wf[0, wk[W_ORD, qend + 1]] >= v - TOL:
+                qend += 1  # the options tied with q (by value order: the later ones are lower)
         else:  # the rolls no option can use
             j = -1
             tie = False
@@ -190,7 +211,7 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
                 new ^= low
                 r = 64 * i + ctz(low)
                 if tie:
-                    bv, bb, col = _pick(cm, d, r, wk, wf, nk)
+                    bv, bb, col = _pick_tied(cm, d, r, wk, wf, q, qend)
                     if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
                         bv = rrv
                         bb = rrb
