@@ -74,6 +74,10 @@ def test_bench_plan_refuses_a_bad_cost_table():
     for bad in ("greedy@", "greedy@two", "@2", "greedy@0"):
         with pytest.raises(ValueError, match="cost must map policy names"):
             BenchPlan(cost={bad: 1.0})
+    for bad in ("memopool.exercise", ("exercise",), (".exercise",), (3,)):    # a bare string, no module, not a str
+        with pytest.raises(ValueError, match="ahead_of_time_extra must be a tuple of 'module.function' names"):
+            BenchPlan(ahead_of_time_extra=bad)
+    assert BenchPlan(ahead_of_time_extra=("memopool.exercise",)).ahead_of_time_extra == ("memopool.exercise",)
 
 
 # ------------------------------------------------------------------------------------------------ said first

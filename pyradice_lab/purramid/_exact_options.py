@@ -49,10 +49,10 @@ def _better(v, b, v0, b0):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _entries(P, d, b, brd, n, boards, pool, scr, base, need):
+def _entries(P, d, b, brd, boards, pool, scr, base, need):
     """Options of a roll into ``scr[base:]``: every (space, dice) keeping the segment completable, spaces
-    ascending then dice ascending (the reference's order).  Returns their number (``need``: n work slots,
-    read only for the spaces some group containing ``P`` offers)."""
+    ascending then dice ascending (the reference's order).  Returns their number (``need``: one work slot per
+    space, read only for the spaces some group containing ``P`` offers)."""
     st = boards[b, B_START]
     seen = 0  # spaces some valid group containing P offers; need[s]: the fewest dice of such a group
     for r in range(st, st + boards[b, B_LEN]):
@@ -315,10 +315,10 @@ def _one_die_turn(cov, y, yv, brd):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _bonuses_known(T, TF, cov, P, d, DD, y, k, spec, b, brd, eight, n, boards, pool, scr, base, need, sp_kind,
+def _bonuses_known(T, TF, cov, P, d, DD, y, k, spec, b, brd, eight, boards, pool, scr, base, need, sp_kind,
                    sp_mode, sp_yv, auto_max):
     """Whether every option of a roll that uses the last dice finds its bonus turn in the memo."""
-    cnt = _entries(P, d, b, brd, n, boards, pool, scr, base, need)
+    cnt = _entries(P, d, b, brd, boards, pool, scr, base, need)
     for e in range(cnt):
         if scr[base + e, 1] == d:
             _, _, known = _stop_known(T, TF, cov, P | (1 << scr[base + e, 0]), DD, y, k, spec, b, brd, eight,

@@ -32,6 +32,8 @@ ranking and the sum over a roll's outcomes) live in the private module ``_exact_
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..engine._jit import njit
@@ -139,7 +141,21 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     mode = np.array([s[1] for s in specs], dtype=np.int64)
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
     ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max], dtype=np.int64)
-    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _avail_bits(cm, nrows), connected_groups(brd, n))
+    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), _groups(brd.tobytes(), n))
+
+
+@functools.lru_cache(maxsize=16)
+def _groups(brd_bytes: bytes, n: int) -> np.ndarray:
+    """The layout's connected groups (:func:`.memo.connected_groups`), once per board arrays (every
+    ``static_context`` of a layout shares them; the solver only reads them)."""
+    return connected_groups(np.frombuffer(brd_bytes, dtype=np.int64).reshape(6, n), n)
+
+
+@functools.lru_cache(maxsize=1)
+def _roll_bits() -> np.ndarray:
+    """:func:`_avail_bits` of the chance tables, computed once per process (they never change)."""
+    cm, _, nrows = risk_tables()
+    return _avail_bits(cm, nrows)
 
 
 def _avail_bits(cm, nrows) -> np.ndarray:
@@ -250,8 +266,8 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                         # a pruned memo may have lost the bonus turns of this state's last placements
                         # (boards with more covered spaces); decide_roll needs them: solve them first
                         b = board_of(T, fc, fD)
-                        if b < 0 or not _bonuses_known(T, TF, fc, fP, fd, fD, fy, fk, fs, b, brd, eight, n,
-                                                       boards, pool, scr, scr_top, need, sp_kind, sp_mode, sp_yv,
+                        if b < 0 or not _bonuses_known(T, TF, fc, fP, fd, fD, fy, fk, fs, b, brd, eight, boards,
+                                                       pool, scr, scr_top, need, sp_kind, sp_mode, sp_yv,
                                                        auto_max):
                             done = False
             if not done:
@@ -265,7 +281,7 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                 fr[f, R_BOARD] = b
                 if ftag == F_ROLL:
                     fr[f, R_BASE] = scr_top
-                    fr[f, R_CNT] = _entries(fP, fd, b, brd, n, boards, pool, scr, scr_top, need)
+                    fr[f, R_CNT] = _entries(fP, fd, b, brd, boards, pool, scr, scr_top, need)
                     scr_top += fr[f, R_CNT]
                     fr[f, R_CUR] = 0
                 phase = 1
@@ -493,7 +509,7 @@ def decide_roll(cov, P, d, DD, y, k, spec, cmrow, sc, mem):
     k = min(k, K_MAX)
     y = min(y, MAX_YARN)
     b = board_of(T, cov, DD)
-    cnt = _entries(P, d, b, brd, ip[1], boards, pool, scr, 0, wk[5, 4:])
+    cnt = _entries(P, d, b, brd, boards, pool, scr, 0, wk[5, 4:])
     for e in range(cnt):
         if d == scr[e, 1]:
             scv[e, 0], scv[e, 1], _ = _stop_known(T, TF, cov, P | (1 << scr[e, 0]), DD, y, k, spec, b, brd, eight,

@@ -30,8 +30,8 @@ from .chance import count_masks, multisets
 COMPILE_NOTICE = ("the Purramid exact solver", 15)
 
 __all__ = ["board_arrays", "risk_tables", "new_memory", "reset_memory", "memo_size", "memo_bytes", "small_key",
-           "slot", "home", "prefetch_row", "put", "board_of", "build_board", "connected_groups", "prune_memory", "entries_by_spaces", "layers", "export_rows", "import_rows",
-           "MAX_SPACES", "ROW_BYTES"]
+           "slot", "home", "prefetch_row", "put", "board_of", "build_board", "connected_groups", "prune_memory",
+           "entries_by_spaces", "layers", "export_rows", "import_rows", "MAX_SPACES", "ROW_BYTES"]
 
 MAX_SPACES = 62
 INF = 1 << 30
