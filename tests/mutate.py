@@ -531,6 +531,19 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/_exact_options.py", "            if rrv > TOL or (abs(rrv) <= TOL and bp < 1.0 - TOL):",
              "            if rrv > 1.0:",
              ("tests/purramid/test_exact.py", "-k", "one_die")),
+    Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
+             "pyradice_lab/purramid/_exact_options.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
+             "rv, rb = _roll_sum(2, False, rv - yv,",
+             ("tests/purramid/test_exact.py", "-k", "two_dice")),
+    Mutation("two-dice-turn-approx-as-exact", "the directly computed 2-dice turn's 1-die bonus turns always look "
+             "at the new board (mode approx read as exact)",
+             "pyradice_lab/purramid/_exact_options.py",
+             "sv += _one_die_turn(cov | P if mode == MODE_EXACT else cov,", "sv += _one_die_turn(cov | P,",
+             ("tests/purramid/test_exact.py", "-k", "two_dice")),
+    Mutation("two-dice-turn-stop-always-bonus", "a 2-dice turn's stop with a die left earns a bonus turn without "
+             "3 rows",
+             "pyradice_lab/purramid/_exact_options.py", "    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:",
+             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice")),
     Mutation("tied-pick-first-only", "a roll whose best options tie takes the first one's burst chance, not the "
              "lowest among the tied ones",
              "pyradice_lab/purramid/_exact_options.py",

@@ -66,6 +66,7 @@ from ._exact_options import (
     R_SPEC,
     R_TAG,
     R_Y,
+    T_TURN2,
     TOL,
     _better,
     _bonuses_known,
@@ -77,6 +78,7 @@ from ._exact_options import (
     _roll_sum,
     _set_frame,
     _stop_known,
+    _two_dice_turn,
 )
 from .memo import (  # noqa: I001
     B_LEN,
@@ -140,8 +142,10 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     kind = np.array([s[0] for s in specs], dtype=np.int64)
     mode = np.array([s[1] for s in specs], dtype=np.int64)
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
-    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max], dtype=np.int64)
-    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), _groups(brd.tobytes(), n))
+    grp = _groups(brd.tobytes(), n)
+    room2 = int(np.count_nonzero(grp[:, 2] <= 2)) + 5 * n + 8   # scratch rows of _two_dice_turn
+    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room2], dtype=np.int64)
+    return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), grp)
 
 
 @functools.lru_cache(maxsize=16)
@@ -224,6 +228,7 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
     full = ip[0]
     n = ip[1]
     auto_max = ip[2]
+    room2 = ip[3]  # the scratch rows a 2-dice bonus turn computed in a step may use (_two_dice_turn)
     while sp > 0:
         # room for this step's insertions (at most one value, one board, one frame)
         if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
@@ -232,7 +237,7 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
             return G_BOARDS, sp, scr_top, 0.0, 1.0
         if sp + 2 > fr.shape[0]:
             return G_FRAMES, sp, scr_top, 0.0, 1.0
-        if scr_top + 6 * n + 8 > scr.shape[0]:
+        if scr_top + 6 * n + 8 + room2 > scr.shape[0]:
             return G_SCRATCH, sp, scr_top, 0.0, 1.0
         f = sp - 1
         ftag = fr[f, R_TAG]
@@ -377,6 +382,14 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                             k2 = fk - t if kind == 1 else 0
                             if fD == 2 and kind == 0 and sp_yv[fs] >= 0.0:   # a 1-die bonus turn: computed
                                 sv += _one_die_turn(c2, y2, sp_yv[fs], brd)
+                            elif fD == 3 and kind == 0 and sp_yv[fs] >= 0.0:  # a 2-dice one: computed, memoised
+                                key2 = small_key(T_TURN2, 2, 2, y2, 0, fs)
+                                i = slot(T, c2, 0, key2)
+                                if T[i, 2] == -1:
+                                    v2, b2 = _two_dice_turn(c2, y2, sp_yv[fs], sp_mode[fs], auto_max, full, brd, eight,
+                                                            grp, scr, scv, scr_top, need, wk, wf, cm, w, nrows, avb)
+                                    i = put(T, TF, meta, c2, 0, key2, v2, b2)
+                                sv += TF[i, 4]
                             else:
                                 i = slot(T, c2, 0, small_key(F_ROLL, fD - 1, fD - 1, y2, k2, fs))
                                 if T[i, 2] == -1:

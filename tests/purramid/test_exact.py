@@ -184,3 +184,29 @@ def test_a_one_die_turn_computed_directly_equals_the_frames(yv):
             mem = E.new_memory(L.n_spaces)
             v, _, mem = E.solve(E.F_ROLL, cov, 0, 1, 1, y, 0, 0, sc, mem)
             assert X._one_die_turn(cov, y, yv, brd) == v, (cov, y)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("mode", ["auto", "exact", "approx", "none"])
+@pytest.mark.parametrize("yv", [0.0, 0.35, 1.0])
+def test_a_two_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
+    """A 3-dice segment's bonus turn (2 dice) is computed by ``_two_dice_turn``, not solved by the frames: on many
+    boards, token counts and bonus modes both give the same value and burst chance, bit for bit (the frames
+    still solve a 2-dice turn that is the root, as at the table)."""
+    from pyradice_lab.purramid import _exact_options as X, exact as E
+
+    L = load_layout(side)
+    sc = E.static_context(L, [(0, E.MODE_CODES[mode], yv)])
+    brd, eight, cm, w, nrows, _, _, _, ip, avb, grp = sc
+    rng = np.random.default_rng(11)
+    boards = [0, L.bottom_rows_mask(1), L.bottom_rows_mask(2), L.bottom_rows_mask(3)]
+    boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.2, 0.4, 0.6, 0.8, 0.95)
+               for _ in range(3)]
+    for cov in boards:
+        for y in (0, 1, 2, 5):
+            mem = E.new_memory(L.n_spaces)
+            v, b, mem = E.solve(E.F_ROLL, cov, 0, 2, 2, y, 0, 0, sc, mem)
+            _, _, _, _, _, _, scr, scv, wk, wf = mem
+            got = X._two_dice_turn(cov, y, yv, E.MODE_CODES[mode], ip[2], ip[0], brd, eight, grp, scr, scv, 0,
+                                   wk[5, 4:], wk, wf, cm, w, nrows, avb)
+            assert got == (v, b), (cov, y)
