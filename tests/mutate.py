@@ -540,10 +540,20 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/_exact_options.py",
              "sv += _one_die_turn(cov | P if mode == MODE_EXACT else cov,", "sv += _one_die_turn(cov | P,",
              ("tests/purramid/test_exact.py", "-k", "two_dice")),
-    Mutation("two-dice-turn-stop-always-bonus", "a 2-dice turn's stop with a die left earns a bonus turn without "
-             "3 rows",
+    Mutation("two-dice-turn-stop-always-bonus", "a 2- or 3-dice turn's stop with dice left earns a bonus turn "
+             "without 3 rows",
              "pyradice_lab/purramid/_exact_options.py", "    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:",
-             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice")),
+             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice or three_dice"), 2),
+    Mutation("three-dice-turn-last-die-no-reroll", "the directly computed 3-dice turn's last die never rerolls",
+             "pyradice_lab/purramid/_exact_options.py",
+             "v1, b1 = _roll_sum(1, yl > 0, scv[slot_, 0] - yv,", "v1, b1 = _roll_sum(1, False, scv[slot_, 0] - yv,",
+             ("tests/purramid/test_exact.py", "-k", "three_dice")),
+    Mutation("three-dice-turn-slot-reused", "the directly computed 3-dice turn's 2-dice states share one reroll "
+             "slot (a level's values mixed up)",
+             "pyradice_lab/purramid/_exact_options.py",
+             "                scv[k, 0] = v2\n                scv[k, 1] = b2\n                k += 1\n",
+             "                scv[k, 0] = v2\n                scv[k, 1] = b2\n",
+             ("tests/purramid/test_exact.py", "-k", "three_dice")),
     Mutation("tied-pick-first-only", "a roll whose best options tie takes the first one's burst chance, not the "
              "lowest among the tied ones",
              "pyradice_lab/purramid/_exact_options.py",

@@ -66,7 +66,7 @@ from ._exact_options import (
     R_SPEC,
     R_TAG,
     R_Y,
-    T_TURN2,
+    T_TURN,
     TOL,
     _better,
     _bonuses_known,
@@ -78,6 +78,7 @@ from ._exact_options import (
     _roll_sum,
     _set_frame,
     _stop_known,
+    _three_dice_turn,
     _two_dice_turn,
 )
 from .memo import (  # noqa: I001
@@ -144,7 +145,11 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
     grp = _groups(brd.tobytes(), n)
     room2 = int(np.count_nonzero(grp[:, 2] <= 2)) + 5 * n + 8   # scratch rows of _two_dice_turn
-    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room2], dtype=np.int64)
+    g3 = int(np.count_nonzero(grp[:, 2] <= 3))
+    room3 = g3 + 6 * n + n * n + 3 * n + room2                   # ... of _three_dice_turn (it calls the former)
+    # ip: all spaces, spaces, "auto"'s limit, scratch rows and table entries a step may add beyond the usual
+    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room3, g3 * (MAX_YARN + 1) + 1],
+                  dtype=np.int64)
     return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), grp)
 
 
@@ -228,16 +233,16 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
     full = ip[0]
     n = ip[1]
     auto_max = ip[2]
-    room2 = ip[3]  # the scratch rows a 2-dice bonus turn computed in a step may use (_two_dice_turn)
+    room = ip[3]  # the scratch rows a bonus turn computed in a step may use (_two_dice_turn, _three_dice_turn)
     while sp > 0:
         # room for this step's insertions (at most one value, one board, one frame)
-        if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
+        if 2 * (meta[M_COUNT] + 4 + ip[4]) > T.shape[0]:
             return G_TABLE, sp, scr_top, 0.0, 1.0
         if meta[M_NBOARDS] + 2 > boards.shape[0]:
             return G_BOARDS, sp, scr_top, 0.0, 1.0
         if sp + 2 > fr.shape[0]:
             return G_FRAMES, sp, scr_top, 0.0, 1.0
-        if scr_top + 6 * n + 8 + room2 > scr.shape[0]:
+        if scr_top + 6 * n + 8 + room > scr.shape[0]:
             return G_SCRATCH, sp, scr_top, 0.0, 1.0
         f = sp - 1
         ftag = fr[f, R_TAG]
@@ -382,12 +387,18 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                             k2 = fk - t if kind == 1 else 0
                             if fD == 2 and kind == 0 and sp_yv[fs] >= 0.0:   # a 1-die bonus turn: computed
                                 sv += _one_die_turn(c2, y2, sp_yv[fs], brd)
-                            elif fD == 3 and kind == 0 and sp_yv[fs] >= 0.0:  # a 2-dice one: computed, memoised
-                                key2 = small_key(T_TURN2, 2, 2, y2, 0, fs)
+                            elif (fD == 3 or fD == 4) and kind == 0 and sp_yv[fs] >= 0.0:  # 2 or 3 dice: computed
+                                key2 = small_key(T_TURN, fD - 1, fD - 1, y2, 0, fs)       # and memoised
                                 i = slot(T, c2, 0, key2)
                                 if T[i, 2] == -1:
-                                    v2, b2 = _two_dice_turn(c2, y2, sp_yv[fs], sp_mode[fs], auto_max, full, brd, eight,
-                                                            grp, scr, scv, scr_top, need, wk, wf, cm, w, nrows, avb)
+                                    if fD == 3:
+                                        v2, b2 = _two_dice_turn(c2, y2, sp_yv[fs], sp_mode[fs], auto_max, full, brd,
+                                                                eight, grp, scr, scv, scr_top, need, wk, wf, cm, w,
+                                                                nrows, avb)
+                                    else:
+                                        v2, b2 = _three_dice_turn(T, TF, meta, c2, y2, sp_yv[fs], fs, sp_mode, auto_max,
+                                                                  full, brd, eight, grp, scr, scv, scr_top, need, wk,
+                                                                  wf, cm, w, nrows, avb)
                                     i = put(T, TF, meta, c2, 0, key2, v2, b2)
                                 sv += TF[i, 4]
                             else:

@@ -210,3 +210,28 @@ def test_a_two_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
             got = X._two_dice_turn(cov, y, yv, E.MODE_CODES[mode], ip[2], ip[0], brd, eight, grp, scr, scv, 0,
                                    wk[5, 4:], wk, wf, cm, w, nrows, avb)
             assert got == (v, b), (cov, y)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("mode", ["auto", "exact", "approx", "none"])
+@pytest.mark.parametrize("yv", [0.0, 0.35, 1.0])
+def test_a_three_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
+    """A 4-dice segment's bonus turn (3 dice) is computed by ``_three_dice_turn``: the same value and burst
+    chance as the frames' solve of that turn, bit for bit, on many boards, token counts and bonus modes (with a
+    fresh memo: the 2-dice bonus turns it needs are computed on the way)."""
+    from pyradice_lab.purramid import _exact_options as X, exact as E
+
+    L = load_layout(side)
+    sc = E.static_context(L, [(0, E.MODE_CODES[mode], yv)])
+    brd, eight, cm, w, nrows, _, sp_mode, _, ip, avb, grp = sc
+    rng = np.random.default_rng(13)
+    boards = [0, L.bottom_rows_mask(1), L.bottom_rows_mask(2), L.bottom_rows_mask(3)]
+    boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.3, 0.6, 0.9)
+               for _ in range(3)]
+    for cov in boards:
+        for y in (0, 1, 3):
+            v, b, _ = E.solve(E.F_ROLL, cov, 0, 3, 3, y, 0, 0, sc, E.new_memory(L.n_spaces))
+            T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces)
+            got = X._three_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, sp_mode, ip[2], ip[0], brd, eight,
+                                     grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
+            assert got == (v, b), (cov, y)

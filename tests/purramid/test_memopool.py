@@ -148,7 +148,7 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     own_cache.mkdir(parents=True)
     stale = own_cache / "openings-00-0123456789abcdef.npz"      # another solver version
     stale.write_bytes(b"old")
-    simulate_games(1, 4, policies="optimal", rng=22)
+    simulate_games(3, 4, policies="optimal", rng=22)    # enough entries to write a file (memo_keep / 2)
     assert not stale.exists()
     files = list(own_cache.glob("openings-*.npz"))
     assert len(files) == 1
@@ -177,7 +177,7 @@ def test_an_openings_file_in_use_outlives_newer_unused_ones_at_the_cap(tiny_memo
     layout, which must not push out the files of the layouts every later run loads (the packaged ones)."""
     import os
 
-    simulate_games(1, 4, policies="optimal", rng=22)
+    simulate_games(3, 4, policies="optimal", rng=22)    # enough entries to write a file
     (used,) = own_cache.glob("openings-*.npz")
     version = used.stem.rsplit("-", 1)[-1]
     os.utime(used, (1_000, 1_000))                       # written long ago
