@@ -532,28 +532,34 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            if rrv > 1.0:",
              ("tests/purramid/test_exact.py", "-k", "one_die")),
     Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
-             "pyradice_lab/purramid/_exact_options.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
+             "pyradice_lab/purramid/_exact_turns.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
              "rv, rb = _roll_sum(2, False, rv - yv,",
              ("tests/purramid/test_exact.py", "-k", "two_dice")),
     Mutation("two-dice-turn-approx-as-exact", "the directly computed 2-dice turn's 1-die bonus turns always look "
              "at the new board (mode approx read as exact)",
-             "pyradice_lab/purramid/_exact_options.py",
+             "pyradice_lab/purramid/_exact_turns.py",
              "sv += _one_die_turn(cov | P if mode == MODE_EXACT else cov,", "sv += _one_die_turn(cov | P,",
              ("tests/purramid/test_exact.py", "-k", "two_dice")),
-    Mutation("two-dice-turn-stop-always-bonus", "a 2- or 3-dice turn's stop with dice left earns a bonus turn "
+    Mutation("two-dice-turn-stop-always-bonus", "a directly computed turn's stop with dice left earns a bonus turn "
              "without 3 rows",
-             "pyradice_lab/purramid/_exact_options.py", "    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:",
-             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice or three_dice"), 2),
-    Mutation("three-dice-turn-last-die-no-reroll", "the directly computed 3-dice turn's last die never rerolls",
-             "pyradice_lab/purramid/_exact_options.py",
+             "pyradice_lab/purramid/_exact_turns.py", "    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:",
+             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice or three_dice or four_dice"),
+             3),
+    Mutation("three-dice-turn-last-die-no-reroll", "the directly computed 3- and 4-dice turns' last die never "
+             "rerolls",
+             "pyradice_lab/purramid/_exact_turns.py",
              "v1, b1 = _roll_sum(1, yl > 0, scv[slot_, 0] - yv,", "v1, b1 = _roll_sum(1, False, scv[slot_, 0] - yv,",
-             ("tests/purramid/test_exact.py", "-k", "three_dice")),
+             ("tests/purramid/test_exact.py", "-k", "three_dice or four_dice"), 2),
     Mutation("three-dice-turn-slot-reused", "the directly computed 3-dice turn's 2-dice states share one reroll "
              "slot (a level's values mixed up)",
-             "pyradice_lab/purramid/_exact_options.py",
+             "pyradice_lab/purramid/_exact_turns.py",
              "                scv[k, 0] = v2\n                scv[k, 1] = b2\n                k += 1\n",
              "                scv[k, 0] = v2\n                scv[k, 1] = b2\n",
              ("tests/purramid/test_exact.py", "-k", "three_dice")),
+    Mutation("four-dice-turn-three-left-no-reroll", "the directly computed 4-dice turn's states with three dice "
+             "left never reroll",
+             "pyradice_lab/purramid/_exact_turns.py", "v3, b3 = _roll_sum(3, yl > 0,", "v3, b3 = _roll_sum(3, False,",
+             ("tests/purramid/test_exact.py", "-k", "four_dice")),
     Mutation("tied-pick-first-only", "a roll whose best options tie takes the first one's burst chance, not the "
              "lowest among the tied ones",
              "pyradice_lab/purramid/_exact_options.py",

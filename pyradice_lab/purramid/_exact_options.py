@@ -15,8 +15,6 @@ from .memo import (  # noqa: I001
     connected,
     ctz,
     popcount,
-    put,
-    rows3,
     slot,
     small_key,
     sum_row,
@@ -42,9 +40,8 @@ AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
 # work rows (memo.new_memory's ``wk``): options' number, dice, space, order by value, (number, dice) -> column;
 # row 5 holds the free-roll bit set (columns 0-3) and the fewest dice per space (columns 4-, see _entries)
 W_N, W_C, W_S, W_ORD, W_IDX, W_FREE = range(6)
-#: table tag of a 2- or 3-dice bonus turn's value computed directly (:func:`_two_dice_turn`,
-#: :func:`_three_dice_turn`; AFTER 0, ROLL 1, board 2): kept apart from the frames' ROLL rows, whose options'
-#: rows :func:`.exact.decide_roll` reads at the table
+#: table tag of a 2-, 3- or 4-dice bonus turn's value computed directly (:mod:`._exact_turns`; AFTER 0, ROLL 1,
+#: board 2): kept apart from the frames' ROLL rows, whose options' rows :func:`.exact.decide_roll` reads
 T_TURN = 3
 
 
@@ -291,7 +288,7 @@ def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, s
                 if DD == 2 and kind == 0 and sp_yv[spec] >= 0.0:
                     sv += _one_die_turn(c2, y2, sp_yv[spec], brd)
                     return sv, sb, True
-                tag = T_TURN if (DD == 3 or DD == 4) and kind == 0 and sp_yv[spec] >= 0.0 else F_ROLL
+                tag = T_TURN if 3 <= DD <= 5 and kind == 0 and sp_yv[spec] >= 0.0 else F_ROLL
                 i = slot(T, c2, 0, small_key(tag, DD - 1, DD - 1, y2, k2, spec))
                 if T[i, 2] == -1:
                     return 0.0, 1.0, False
@@ -325,202 +322,6 @@ def _one_die_turn(cov, y, yv, brd):
         v = (float(k) + (6 - k) * vn) / 6.0
         bp = (0.0 + (6 - k) * bn) / 6.0
     return v
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _stop2(cov, P, left, y, yv, mode, brd, eight):
-    """Stopping on ``P`` with ``left`` dice unplaced in a 2-dice turn (objective "tiles", token value ``yv >= 0``,
-    bonus ``mode`` resolved): ``(value, burst)``, the arithmetic of the AFTER frame and :func:`_stop_known`."""
-    if P == 0 or closure(P, cov, brd) != P or not connected(P, brd):
-        return 0.0, 1.0
-    e = 0
-    x = P
-    while x != 0:
-        low = x & -x
-        x ^= low
-        e += eight[ctz(low)]
-    sv = sum_row(P, brd, 3) + yv * e
-    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:
-        sv += _one_die_turn(cov | P if mode == MODE_EXACT else cov, min(y + e, MAX_YARN), yv, brd)
-    return sv, 0.0
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _two_dice_turn(cov, y, yv, mode, auto_max, full, brd, eight, grp, scr, scv, base, need, wk, wf, cm, w, nrows,
-                   avb):
-    """The value ``(v, burst)`` of a fresh 2-dice turn on board ``cov`` with ``y`` tokens worth ``yv >= 0`` each
-    (objective "tiles"; bonus ``mode`` code, "auto" resolved on this board), computed directly -- no frame, no
-    board, one memo entry (the caller's) instead of a dozen -- with the solver's own functions in its order:
-    the board's valid groups (:func:`.memo.build_board`'s filter of ``grp``) on scratch rows from ``base``,
-    the roll's options (:func:`_entries_in`), each 1-die option's state (stop, or roll the last die: its
-    options stop, with a 1-die bonus turn), then :func:`_options` and :func:`_roll_sum`, token level by token
-    level (a reroll reads the level below).  A 3-dice segment's bonus turn reads it (two fifths of the memo's
-    entries were these turns; a test compares it with the frames).  Scratch rows used: at most the groups of
-    at most 2 dice, plus five per space."""
-    free = full & ~cov
-    ng = 0
-    for g in range(grp.shape[0]):
-        if grp[g, 2] > 2:
-            break
-        x = grp[g, 0]
-        if x & free != x or grp[g, 1] & ~cov != 0:
-            continue
-        scr[base + ng, 0] = x
-        scr[base + ng, 1] = grp[g, 2]
-        ng += 1
-    if mode == MODE_AUTO:
-        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
-    e0 = base + ng
-    cnt0 = _entries_in(0, 2, base, ng, brd, scr, scr, e0, need)
-    r1 = e0 + cnt0       # per root option: its 1-die state's roll value, one token level below (scv)
-    q = r1 + cnt0        # one 1-die state's options
-    rv = 0.0
-    rb = 1.0
-    for yl in range(y + 1):
-        for e in range(e0, e0 + cnt0):
-            P = 1 << scr[e, 0]
-            if scr[e, 1] == 2:
-                scv[e, 0], scv[e, 1] = _stop2(cov, P, 0, yl, yv, mode, brd, eight)
-                continue
-            cnt = _entries_in(P, 1, base, ng, brd, scr, scr, q, need)
-            for i in range(q, q + cnt):
-                scv[i, 0], scv[i, 1] = _stop2(cov, P | (1 << scr[i, 0]), 0, yl, yv, mode, brd, eight)
-            nk = _options(brd, scr, scv, q, cnt, wk, wf)
-            j = r1 + e - e0
-            v1, b1 = _roll_sum(1, yl > 0, scv[j, 0] - yv, scv[j, 1], wk, wf, nk, cm, w, nrows, avb)
-            scv[j, 0] = v1
-            scv[j, 1] = b1
-            sv, sb = _stop2(cov, P, 1, yl, yv, mode, brd, eight)
-            if _better(v1, b1, sv, sb):
-                sv = v1
-                sb = b1
-            scv[e, 0] = sv
-            scv[e, 1] = sb
-        nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
-        rv, rb = _roll_sum(2, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
-    return rv, rb
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _stop3(T, TF, meta, cov, P, left, y, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, base2,
-           need, wk, wf, cm, w, nrows, avb):
-    """:func:`_stop2` in a 3-dice turn: the bonus turn is a 2-dice one, read from the memo (``T_TURN`` row) or
-    computed by :func:`_two_dice_turn` on the scratch rows from ``base2`` and memoised."""
-    if P == 0 or closure(P, cov, brd) != P or not connected(P, brd):
-        return 0.0, 1.0
-    e = 0
-    x = P
-    while x != 0:
-        low = x & -x
-        x ^= low
-        e += eight[ctz(low)]
-    sv = sum_row(P, brd, 3) + yv * e
-    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:
-        c2 = cov | P if mode == MODE_EXACT else cov
-        key2 = small_key(T_TURN, 2, 2, min(y + e, MAX_YARN), 0, spec)
-        i = slot(T, c2, 0, key2)
-        if T[i, 2] == -1:
-            v2, b2 = _two_dice_turn(c2, min(y + e, MAX_YARN), yv, sp_mode[spec], auto_max, full, brd, eight, grp, scr,
-                                    scv, base2, need, wk, wf, cm, w, nrows, avb)
-            i = put(T, TF, meta, c2, 0, key2, v2, b2)
-        sv += TF[i, 4]
-    return sv, 0.0
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _last_die(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, gb, ng, q,
-              slot_, base2, need, wk, wf, cm, w, nrows, avb):
-    """A 3-dice turn's state with one die left on ``P`` at token level ``yl``: its roll's value (each option
-    stops; the reroll reads ``scv[slot_]``, the level below, which it then replaces), against stopping now (the
-    board's groups in scratch rows ``gb .. gb + ng - 1``, the options from row ``q``)."""
-    cnt = _entries_in(P, 1, gb, ng, brd, scr, scr, q, need)
-    for i in range(q, q + cnt):
-        scv[i, 0], scv[i, 1] = _stop3(T, TF, meta, cov, P | (1 << scr[i, 0]), 0, yl, yv, mode, spec, sp_mode, auto_max,
-                                      full, brd, eight, grp, scr, scv, base2, need, wk, wf, cm, w, nrows, avb)
-    nk = _options(brd, scr, scv, q, cnt, wk, wf)
-    v1, b1 = _roll_sum(1, yl > 0, scv[slot_, 0] - yv, scv[slot_, 1], wk, wf, nk, cm, w, nrows, avb)
-    scv[slot_, 0] = v1
-    scv[slot_, 1] = b1
-    sv, sb = _stop3(T, TF, meta, cov, P, 1, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv,
-                    base2, need, wk, wf, cm, w, nrows, avb)
-    if _better(v1, b1, sv, sb):
-        return v1, b1
-    return sv, sb
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, base, need,
-                     wk, wf, cm, w, nrows, avb):
-    """:func:`_two_dice_turn` for a fresh 3-dice turn (a 4-dice segment's bonus turn): the same functions in the
-    frames' order, token level by level; the 2-dice bonus turns its stops earn are read from the memo or
-    computed and memoised (at most one row per valid group and token level: the caller checks the table's room).
-    Scratch rows from ``base``: the groups of at most 3 dice, then the options of the roll, of one 2-dice state
-    and of one 1-die state, the states' values one token level below (in visiting order; at most ``n * n + 3 * n``),
-    then :func:`_two_dice_turn`'s rows."""
-    n = brd.shape[1]
-    free = full & ~cov
-    ng = 0
-    for g in range(grp.shape[0]):
-        if grp[g, 2] > 3:
-            break
-        x = grp[g, 0]
-        if x & free != x or grp[g, 1] & ~cov != 0:
-            continue
-        scr[base + ng, 0] = x
-        scr[base + ng, 1] = grp[g, 2]
-        ng += 1
-    mode = sp_mode[spec]
-    if mode == MODE_AUTO:
-        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
-    e0 = base + ng
-    cnt0 = _entries_in(0, 3, base, ng, brd, scr, scr, e0, need)
-    qB = e0 + cnt0          # one 2-dice state's options
-    qC = qB + 2 * n         # one 1-die state's options
-    sl = qC + n             # the states' values one token level below
-    base2 = sl + n * n + 3 * n
-    rv = 0.0
-    rb = 1.0
-    for yl in range(y + 1):
-        k = sl
-        for e in range(e0, e0 + cnt0):
-            P = 1 << scr[e, 0]
-            c = scr[e, 1]
-            if c == 3:
-                scv[e, 0], scv[e, 1] = _stop3(T, TF, meta, cov, P, 0, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
-                                              eight, grp, scr, scv, base2, need, wk, wf, cm, w, nrows, avb)
-            elif c == 2:
-                scv[e, 0], scv[e, 1] = _last_die(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
-                                                 eight, grp, scr, scv, base, ng, qC, k, base2, need, wk, wf, cm, w,
-                                                 nrows, avb)
-                k += 1
-            else:  # one die on P, two left: roll them
-                cntB = _entries_in(P, 2, base, ng, brd, scr, scr, qB, need)
-                for i in range(qB, qB + cntB):
-                    P2 = P | (1 << scr[i, 0])
-                    if scr[i, 1] == 2:
-                        scv[i, 0], scv[i, 1] = _stop3(T, TF, meta, cov, P2, 0, yl, yv, mode, spec, sp_mode, auto_max,
-                                                      full, brd, eight, grp, scr, scv, base2, need, wk, wf, cm, w,
-                                                      nrows, avb)
-                    else:
-                        scv[i, 0], scv[i, 1] = _last_die(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max,
-                                                         full, brd, eight, grp, scr, scv, base, ng, qC, k, base2, need,
-                                                         wk, wf, cm, w, nrows, avb)
-                        k += 1
-                nk = _options(brd, scr, scv, qB, cntB, wk, wf)
-                v2, b2 = _roll_sum(2, yl > 0, scv[k, 0] - yv, scv[k, 1], wk, wf, nk, cm, w, nrows, avb)
-                scv[k, 0] = v2
-                scv[k, 1] = b2
-                k += 1
-                sv, sb = _stop3(T, TF, meta, cov, P, 2, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp,
-                                scr, scv, base2, need, wk, wf, cm, w, nrows, avb)
-                if _better(v2, b2, sv, sb):
-                    sv = v2
-                    sb = b2
-                scv[e, 0] = sv
-                scv[e, 1] = sb
-        nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
-        rv, rb = _roll_sum(3, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
-    return rv, rb
 
 
 @njit(cache=True, nogil=True, _nrt=False)

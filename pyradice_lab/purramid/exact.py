@@ -78,9 +78,8 @@ from ._exact_options import (
     _roll_sum,
     _set_frame,
     _stop_known,
-    _three_dice_turn,
-    _two_dice_turn,
 )
+from ._exact_turns import _four_dice_turn, _three_dice_turn, _two_dice_turn
 from .memo import (  # noqa: I001
     B_LEN,
     B_MODES,
@@ -144,12 +143,12 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     mode = np.array([s[1] for s in specs], dtype=np.int64)
     yv = np.array([s[2] if s[0] == 0 else 0.0 for s in specs], dtype=np.float64)
     grp = _groups(brd.tobytes(), n)
-    room2 = int(np.count_nonzero(grp[:, 2] <= 2)) + 5 * n + 8   # scratch rows of _two_dice_turn
-    g3 = int(np.count_nonzero(grp[:, 2] <= 3))
-    room3 = g3 + 6 * n + n * n + 3 * n + room2                   # ... of _three_dice_turn (it calls the former)
-    # ip: all spaces, spaces, "auto"'s limit, scratch rows and table entries a step may add beyond the usual
-    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room3, g3 * (MAX_YARN + 1) + 1],
-                  dtype=np.int64)
+    # scratch rows of the bonus turns computed directly (_exact_turns; each calls the smaller one above its rows)
+    room2 = int(np.count_nonzero(grp[:, 2] <= 2)) + 5 * n + 8
+    room3 = int(np.count_nonzero(grp[:, 2] <= 3)) + 6 * n + n * n + 3 * n + room2
+    room4 = int(np.count_nonzero(grp[:, 2] <= 4)) + 10 * n + n ** 3 + 3 * n * n + 4 * n + room3
+    # ip: all spaces, spaces, "auto"'s limit, the scratch rows a step may use beyond the usual
+    ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room4], dtype=np.int64)
     return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), grp)
 
 
@@ -236,7 +235,7 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
     room = ip[3]  # the scratch rows a bonus turn computed in a step may use (_two_dice_turn, _three_dice_turn)
     while sp > 0:
         # room for this step's insertions (at most one value, one board, one frame)
-        if 2 * (meta[M_COUNT] + 4 + ip[4]) > T.shape[0]:
+        if 2 * (meta[M_COUNT] + 4) > T.shape[0]:
             return G_TABLE, sp, scr_top, 0.0, 1.0
         if meta[M_NBOARDS] + 2 > boards.shape[0]:
             return G_BOARDS, sp, scr_top, 0.0, 1.0
@@ -387,14 +386,18 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                             k2 = fk - t if kind == 1 else 0
                             if fD == 2 and kind == 0 and sp_yv[fs] >= 0.0:   # a 1-die bonus turn: computed
                                 sv += _one_die_turn(c2, y2, sp_yv[fs], brd)
-                            elif (fD == 3 or fD == 4) and kind == 0 and sp_yv[fs] >= 0.0:  # 2 or 3 dice: computed
-                                key2 = small_key(T_TURN, fD - 1, fD - 1, y2, 0, fs)       # and memoised
+                            elif fD >= 3 and kind == 0 and sp_yv[fs] >= 0.0:  # 2, 3 or 4 dice: computed and
+                                key2 = small_key(T_TURN, fD - 1, fD - 1, y2, 0, fs)  # memoised (_exact_turns)
                                 i = slot(T, c2, 0, key2)
                                 if T[i, 2] == -1:
                                     if fD == 3:
                                         v2, b2 = _two_dice_turn(c2, y2, sp_yv[fs], sp_mode[fs], auto_max, full, brd,
                                                                 eight, grp, scr, scv, scr_top, need, wk, wf, cm, w,
                                                                 nrows, avb)
+                                    elif fD == 5:
+                                        v2, b2 = _four_dice_turn(T, TF, meta, c2, y2, sp_yv[fs], fs, sp_mode, auto_max,
+                                                                 full, brd, eight, grp, scr, scv, scr_top, need, wk, wf,
+                                                                 cm, w, nrows, avb)
                                     else:
                                         v2, b2 = _three_dice_turn(T, TF, meta, c2, y2, sp_yv[fs], fs, sp_mode, auto_max,
                                                                   full, brd, eight, grp, scr, scv, scr_top, need, wk,

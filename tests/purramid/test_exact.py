@@ -193,7 +193,7 @@ def test_a_two_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
     """A 3-dice segment's bonus turn (2 dice) is computed by ``_two_dice_turn``, not solved by the frames: on many
     boards, token counts and bonus modes both give the same value and burst chance, bit for bit (the frames
     still solve a 2-dice turn that is the root, as at the table)."""
-    from pyradice_lab.purramid import _exact_options as X, exact as E
+    from pyradice_lab.purramid import _exact_turns as X, exact as E
 
     L = load_layout(side)
     sc = E.static_context(L, [(0, E.MODE_CODES[mode], yv)])
@@ -219,7 +219,7 @@ def test_a_three_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
     """A 4-dice segment's bonus turn (3 dice) is computed by ``_three_dice_turn``: the same value and burst
     chance as the frames' solve of that turn, bit for bit, on many boards, token counts and bonus modes (with a
     fresh memo: the 2-dice bonus turns it needs are computed on the way)."""
-    from pyradice_lab.purramid import _exact_options as X, exact as E
+    from pyradice_lab.purramid import _exact_turns as X, exact as E
 
     L = load_layout(side)
     sc = E.static_context(L, [(0, E.MODE_CODES[mode], yv)])
@@ -234,4 +234,29 @@ def test_a_three_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
             T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces)
             got = X._three_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, sp_mode, ip[2], ip[0], brd, eight,
                                      grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
+            assert got == (v, b), (cov, y)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("mode", ["auto", "exact", "approx", "none"])
+@pytest.mark.parametrize("yv", [0.0, 0.6])
+def test_a_four_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
+    """A 5-dice segment's bonus turn (4 dice) is computed by ``_four_dice_turn``: the same value and burst chance
+    as the frames' solve of that turn, bit for bit (a fresh memo: its 3- and 2-dice bonus turns computed on the
+    way; and a tiny table, where most of them cannot be kept)."""
+    from pyradice_lab.purramid import _exact_turns as X, exact as E
+
+    L = load_layout(side)
+    sc = E.static_context(L, [(0, E.MODE_CODES[mode], yv)])
+    brd, eight, cm, w, nrows, _, sp_mode, _, ip, avb, grp = sc
+    rng = np.random.default_rng(17)
+    boards = [L.bottom_rows_mask(1), L.bottom_rows_mask(3)]
+    boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.3, 0.6, 0.9)]
+    for cov in boards:
+        for y, bits in ((0, 18), (2, 18), (1, 6)):
+            v, b, _ = E.solve(E.F_ROLL, cov, 0, 4, 4, y, 0, 0, sc, E.new_memory(L.n_spaces))
+            T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces, hash_bits=bits)
+            scr, scv = np.zeros((ip[3] + 64, 2), dtype=np.int64), np.zeros((ip[3] + 64, 2))
+            got = X._four_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, sp_mode, ip[2], ip[0], brd, eight,
+                                    grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
             assert got == (v, b), (cov, y)

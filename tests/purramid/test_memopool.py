@@ -141,6 +141,16 @@ def test_bench_rows_of_the_carried_memo():
     assert len(boards) == 20 and all(0.25 <= L.tiles_of(c) / L.capacity <= 0.6 for c in boards)
 
 
+def _play_until_saved(cache, most=12):
+    """Play all-optimal games one by one until the pool writes an openings file (a memo of ``memo_keep / 2``
+    entries: a few games under ``tiny_memo``, more as the solver memoises fewer states)."""
+    for seed in range(22, 22 + most):
+        simulate_games(1, 4, policies="optimal", rng=seed)
+        if any(f.name != "openings-00-0123456789abcdef.npz" for f in cache.glob("openings-*.npz")):
+            return
+    raise AssertionError(f"no openings file after {most} games")
+
+
 def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo, own_cache):
     with memopool.carrying(False):
         fresh = simulate_games(2, 4, policies="optimal", rng=21)
@@ -148,7 +158,7 @@ def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo
     own_cache.mkdir(parents=True)
     stale = own_cache / "openings-00-0123456789abcdef.npz"      # another solver version
     stale.write_bytes(b"old")
-    simulate_games(3, 4, policies="optimal", rng=22)    # enough entries to write a file (memo_keep / 2)
+    _play_until_saved(own_cache)
     assert not stale.exists()
     files = list(own_cache.glob("openings-*.npz"))
     assert len(files) == 1
@@ -177,7 +187,7 @@ def test_an_openings_file_in_use_outlives_newer_unused_ones_at_the_cap(tiny_memo
     layout, which must not push out the files of the layouts every later run loads (the packaged ones)."""
     import os
 
-    simulate_games(3, 4, policies="optimal", rng=22)    # enough entries to write a file
+    _play_until_saved(own_cache)
     (used,) = own_cache.glob("openings-*.npz")
     version = used.stem.rsplit("-", 1)[-1]
     os.utime(used, (1_000, 1_000))                       # written long ago
