@@ -560,6 +560,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "left never reroll",
              "pyradice_lab/purramid/_exact_turns.py", "v3, b3 = _roll_sum(3, yl > 0,", "v3, b3 = _roll_sum(3, False,",
              ("tests/purramid/test_exact.py", "-k", "four_dice")),
+    Mutation("one-die-roll-sum-no-reroll-on-burst", "the 1-die roll sum never rerolls a die no option takes",
+             "pyradice_lab/purramid/_exact_options.py", "                ws = 6 - nk\n",
+             "                ws = 6 - nk\n                can_reroll = False\n",
+             ("tests/purramid/test_exact.py", "tests/purramid/test_optimal_identity.py")),
     Mutation("tied-pick-first-only", "a roll whose best options tie takes the first one's burst chance, not the "
              "lowest among the tied ones",
              "pyradice_lab/purramid/_exact_options.py",

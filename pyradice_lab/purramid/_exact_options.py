@@ -183,7 +183,26 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     reroll).  Options are visited by value: the rolls in which an option is the first available one take
     it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
     best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does.  The rolls not
-    yet taken are a bit set in ``wk[W_FREE, :4]``."""
+    yet taken are a bit set in ``wk[W_FREE, :4]``.  One die: each option (a number 1-6 taken by one die) is the
+    only one its roll can take, so no bit sets and no ties -- the same sums in the same order, directly."""
+    if d == 1:
+        av = 0.0
+        ab = 0.0
+        for q in range(nk + 1):
+            ws = 1
+            if q < nk:
+                v = wf[0, wk[W_ORD, q]]
+                bp = wf[1, wk[W_ORD, q]]
+            else:  # the rolls no option can use
+                v = 0.0
+                bp = 1.0
+                ws = 6 - nk
+            if can_reroll and (rrv > v + TOL or (abs(rrv - v) <= TOL and rrb < bp - TOL)):
+                v = rrv
+                bp = rrb
+            av += ws * v
+            ab += ws * bp
+        return av / 6.0, ab / 6.0
     nw = (nrows[d] + 63) // 64
     for i in range(4):
         wk[W_FREE, i] = 0
