@@ -17,12 +17,13 @@ PLAN = ReportPlan(policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3"
 #: The uniform bench rows: 4 players; memory with greedy players.
 #: ``cost``: CPU seconds of one game, every seat playing that policy, 4 players, compiled engine warm (measured
 #: 2026-12-06 on the shared 2-core machine, load about 1.5; +-30%): what long calls estimate their cost from.
-#: ``optimal`` (200 games in a fresh process, its memo filled from the openings file, 2026-12-07 afternoon after
-#: issue 47's solver work, AMD EPYC VM, load ~1: 0.032 at 4 players, 0.037 at 3, 0.0022 at 2; was 0.34 and 0.087)
-#: is measured per player count (a 2-player game revisits few boards, and the openings file covers them).
+#: ``optimal`` (200 games in a fresh process, its memo filled from the openings file, 2026-12-07 evening after
+#: issue 47's direct bonus turns, AMD EPYC VM, load ~1: 0.020 at 4 players, 0.022 at 3, 0.0042 at 2; the
+#: afternoon's 0.032 / 0.037 / 0.0031, the morning's 0.34 / 0.087) is measured per player count (a 2-player game
+#: revisits few boards, and the openings file covers them).
 BENCH = BenchPlan(
-    cost={"greedy": 0.00043, "stop_after": 0.00026, "risk": 0.00026, "optimal": 0.032, "optimal@2": 0.0031,
-          "optimal@3": 0.037},
+    cost={"greedy": 0.00043, "stop_after": 0.00026, "risk": 0.00026, "optimal": 0.020, "optimal@2": 0.0042,
+          "optimal@3": 0.022},
     cold={"players": 4}, first_call={"players": 4}, memory={"players": 4, "policies": "greedy"},
     memory_bound_mb={10 ** 4: 300, 10 ** 5: 400, 10 ** 6: 1000},
     first_use_extra=(("purramid first simulate_games(2 games, one optimal seat): the exact solver's path",
