@@ -28,6 +28,10 @@ kind, bonus mode, token value).
 
 The constants and the per-roll option machinery (:func:`_stop_known`, :func:`_bonuses_known`, the option
 ranking and the sum over a roll's outcomes) live in the private module ``_exact_options`` (re-exported here).
+A fresh bonus turn of 1 to 4 dice (objective "tiles", token value ``>= 0``) is not solved by frames but computed
+directly with the same functions in the same order (``_one_die_turn``; ``_exact_turns``: the 2-, 3- and 4-dice
+turns), its value memoised as one row with the table tag ``T_TURN`` -- most of the solver's states were inside
+these turns; tests compare each with the frames bit for bit.
 """
 
 from __future__ import annotations
