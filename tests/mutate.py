@@ -542,9 +542,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/purramid/test_exact.py", "-k", "two_dice")),
     Mutation("two-dice-turn-stop-always-bonus", "a directly computed turn's stop with dice left earns a bonus turn "
              "without 3 rows",
-             "pyradice_lab/purramid/_exact_turns.py", "    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:",
-             "    if mode != MODE_NONE:", ("tests/purramid/test_exact.py", "-k", "two_dice or three_dice or four_dice"),
-             3),
+             "pyradice_lab/purramid/_exact_turns.py", "e, (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE",
+             "e, mode != MODE_NONE", ("tests/purramid/test_exact.py", "-k", "two_dice or three_dice or four_dice")),
     Mutation("three-dice-turn-last-die-no-reroll", "the directly computed 3- and 4-dice turns' last die never "
              "rerolls",
              "pyradice_lab/purramid/_exact_turns.py",

@@ -30,19 +30,49 @@ from .memo import M_COUNT, closure, connected, ctz, put, rows3, slot, small_key,
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _stop2(cov, P, left, y, yv, mode, brd, eight):
-    """Stopping on ``P`` with ``left`` dice unplaced in a 2-dice turn (objective "tiles", token value ``yv >= 0``,
-    bonus ``mode`` resolved): ``(value, burst)``, the arithmetic of the AFTER frame and :func:`_stop_known`."""
+def _stop_head(cov, P, left, yv, mode, brd, eight):
+    """What every direct turn's stop on ``P`` (``left`` dice unplaced) shares with the AFTER frame: ``(valid,
+    value without the bonus turn, tokens taken, whether a bonus turn follows)``."""
     if P == 0 or closure(P, cov, brd) != P or not connected(P, brd):
-        return 0.0, 1.0
+        return False, 0.0, 0, False
     e = 0
     x = P
     while x != 0:
         low = x & -x
         x ^= low
         e += eight[ctz(low)]
-    sv = sum_row(P, brd, 3) + yv * e
-    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:
+    return True, sum_row(P, brd, 3) + yv * e, e, (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _turn_groups(cov, most, full, grp, scr, base, auto_max, mode):
+    """The valid groups of board ``(cov, most)`` -- :func:`.memo.build_board`'s filter of ``grp``, in its order --
+    into scratch rows from ``base`` (columns ``P_F``, ``P_COST``): ``(their number, bonus mode code with "auto"
+    resolved on this board)``."""
+    free = full & ~cov
+    ng = 0
+    for g in range(grp.shape[0]):
+        if grp[g, 2] > most:
+            break
+        x = grp[g, 0]
+        if x & free != x or grp[g, 1] & ~cov != 0:
+            continue
+        scr[base + ng, 0] = x
+        scr[base + ng, 1] = grp[g, 2]
+        ng += 1
+    if mode == MODE_AUTO:
+        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
+    return ng, mode
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _stop2(cov, P, left, y, yv, mode, brd, eight):
+    """Stopping on ``P`` with ``left`` dice unplaced in a 2-dice turn (objective "tiles", token value ``yv >= 0``,
+    bonus ``mode`` resolved): ``(value, burst)``, the arithmetic of the AFTER frame and :func:`_stop_known`."""
+    ok, sv, e, bonus = _stop_head(cov, P, left, yv, mode, brd, eight)
+    if not ok:
+        return 0.0, 1.0
+    if bonus:
         sv += _one_die_turn(cov | P if mode == MODE_EXACT else cov, min(y + e, MAX_YARN), yv, brd)
     return sv, 0.0
 
@@ -59,19 +89,7 @@ def _two_dice_turn(cov, y, yv, mode, auto_max, full, brd, eight, grp, scr, scv, 
     level (a reroll reads the level below).  A 3-dice segment's bonus turn reads it (two fifths of the memo's
     entries were these turns; a test compares it with the frames).  Scratch rows used: at most the groups of
     at most 2 dice, plus five per space."""
-    free = full & ~cov
-    ng = 0
-    for g in range(grp.shape[0]):
-        if grp[g, 2] > 2:
-            break
-        x = grp[g, 0]
-        if x & free != x or grp[g, 1] & ~cov != 0:
-            continue
-        scr[base + ng, 0] = x
-        scr[base + ng, 1] = grp[g, 2]
-        ng += 1
-    if mode == MODE_AUTO:
-        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
+    ng, mode = _turn_groups(cov, 2, full, grp, scr, base, auto_max, mode)
     e0 = base + ng
     cnt0 = _entries_in(0, 2, base, ng, brd, scr, scr, e0, need)
     r1 = e0 + cnt0       # per root option: its 1-die state's roll value, one token level below (scv)
@@ -108,16 +126,10 @@ def _stop3(T, TF, meta, cov, P, left, y, yv, mode, spec, sp_mode, auto_max, full
            need, wk, wf, cm, w, nrows, avb):
     """:func:`_stop2` in a 3-dice turn: the bonus turn is a 2-dice one, read from the memo (``T_TURN`` row) or
     computed by :func:`_two_dice_turn` on the scratch rows from ``base2`` and memoised (:func:`_keep`)."""
-    if P == 0 or closure(P, cov, brd) != P or not connected(P, brd):
+    ok, sv, e, bonus = _stop_head(cov, P, left, yv, mode, brd, eight)
+    if not ok:
         return 0.0, 1.0
-    e = 0
-    x = P
-    while x != 0:
-        low = x & -x
-        x ^= low
-        e += eight[ctz(low)]
-    sv = sum_row(P, brd, 3) + yv * e
-    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:
+    if bonus:
         c2 = cov | P if mode == MODE_EXACT else cov
         key2 = small_key(T_TURN, 2, 2, min(y + e, MAX_YARN), 0, spec)
         i = slot(T, c2, 0, key2)
@@ -169,20 +181,7 @@ def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd
     and of one 1-die state, the states' values one token level below (in visiting order; at most ``n * n + 3 * n``),
     then :func:`_two_dice_turn`'s rows."""
     n = brd.shape[1]
-    free = full & ~cov
-    ng = 0
-    for g in range(grp.shape[0]):
-        if grp[g, 2] > 3:
-            break
-        x = grp[g, 0]
-        if x & free != x or grp[g, 1] & ~cov != 0:
-            continue
-        scr[base + ng, 0] = x
-        scr[base + ng, 1] = grp[g, 2]
-        ng += 1
-    mode = sp_mode[spec]
-    if mode == MODE_AUTO:
-        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
+    ng, mode = _turn_groups(cov, 3, full, grp, scr, base, auto_max, sp_mode[spec])
     e0 = base + ng
     cnt0 = _entries_in(0, 3, base, ng, brd, scr, scr, e0, need)
     qB = e0 + cnt0          # one 2-dice state's options
@@ -241,16 +240,10 @@ def _stop4(T, TF, meta, cov, P, left, y, yv, mode, spec, sp_mode, auto_max, full
            need, wk, wf, cm, w, nrows, avb):
     """:func:`_stop3` in a 4-dice turn: the bonus turn is a 3-dice one (:func:`_three_dice_turn` on the scratch
     rows from ``base3``, memoised)."""
-    if P == 0 or closure(P, cov, brd) != P or not connected(P, brd):
+    ok, sv, e, bonus = _stop_head(cov, P, left, yv, mode, brd, eight)
+    if not ok:
         return 0.0, 1.0
-    e = 0
-    x = P
-    while x != 0:
-        low = x & -x
-        x ^= low
-        e += eight[ctz(low)]
-    sv = sum_row(P, brd, 3) + yv * e
-    if (left == 0 or rows3(P, brd) == 1) and mode != MODE_NONE:
+    if bonus:
         c2 = cov | P if mode == MODE_EXACT else cov
         key3 = small_key(T_TURN, 3, 3, min(y + e, MAX_YARN), 0, spec)
         i = slot(T, c2, 0, key3)
@@ -351,20 +344,7 @@ def _four_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd,
     dice, the roll's options, one state's with 3, 2 and 1 dice left, the slots (at most ``n**3 + 3n**2 + 3n``),
     then :func:`_three_dice_turn`'s rows."""
     n = brd.shape[1]
-    free = full & ~cov
-    ng = 0
-    for g in range(grp.shape[0]):
-        if grp[g, 2] > 4:
-            break
-        x = grp[g, 0]
-        if x & free != x or grp[g, 1] & ~cov != 0:
-            continue
-        scr[base + ng, 0] = x
-        scr[base + ng, 1] = grp[g, 2]
-        ng += 1
-    mode = sp_mode[spec]
-    if mode == MODE_AUTO:
-        mode = MODE_EXACT if ng <= auto_max else MODE_APPROX
+    ng, mode = _turn_groups(cov, 4, full, grp, scr, base, auto_max, sp_mode[spec])
     e0 = base + ng
     cnt0 = _entries_in(0, 4, base, ng, brd, scr, scr, e0, need)
     q3 = e0 + cnt0           # then 3n rows for a 3-left state's options, 2n for a 2-left, n for a 1-left
