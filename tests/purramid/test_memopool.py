@@ -151,6 +151,21 @@ def _play_until_saved(cache, most=12):
     raise AssertionError(f"no openings file after {most} games")
 
 
+def test_the_carried_memo_bench_row_reads_no_openings_file(monkeypatch, tmp_path):
+    """The bench row "memo carried from 16 earlier games" times games whose memo is those games' alone: a file an
+    earlier bench run wrote holds the very games it times (a small memo fits whole), which made it a replay."""
+    from pyradice_lab.purramid import bench
+
+    monkeypatch.setenv(memopool.CACHE_ENV_VAR, str(tmp_path))
+    with bench._no_openings_file():
+        assert memopool.cache_dir() is None
+    assert memopool.cache_dir() == tmp_path
+    monkeypatch.delenv(memopool.CACHE_ENV_VAR)
+    with bench._no_openings_file():
+        assert memopool.cache_dir() is None
+    assert memopool.CACHE_ENV_VAR not in __import__("os").environ
+
+
 def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo, own_cache):
     with memopool.carrying(False):
         fresh = simulate_games(2, 4, policies="optimal", rng=21)
