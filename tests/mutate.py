@@ -531,6 +531,15 @@ MUTATIONS: tuple[Mutation, ...] = (
              "pyradice_lab/purramid/_exact_options.py", "            if rrv > TOL or (abs(rrv) <= TOL and bp < 1.0 - TOL):",
              "            if rrv > 1.0:",
              ("tests/purramid/test_exact.py", "-k", "one_die")),
+    Mutation("turn-levels-kept-one-level-up", "a directly computed 3-dice turn keeps each token level's value "
+             "under the next level's key", "pyradice_lab/purramid/_exact_turns.py",
+             "small_key(T_TURN, 3, 3, yl, 0, spec)", "small_key(T_TURN, 3, 3, yl + 1, 0, spec)",
+             ("tests/purramid/test_exact.py", "-k", "three_dice")),
+    Mutation("turn-levels-not-kept", "a directly computed 2-dice turn keeps no token level below its own",
+             "pyradice_lab/purramid/_exact_turns.py", "        if yl < y:  # the turn with yl tokens, on the way: "
+             "kept too (_keep)\n            _keep(T, TF, meta, cov, small_key(T_TURN, 2, 2,",
+             "        if yl < -1:\n            _keep(T, TF, meta, cov, small_key(T_TURN, 2, 2,",
+             ("tests/purramid/test_exact.py", "-k", "two_dice")),
     Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
              "pyradice_lab/purramid/_exact_turns.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
              "rv, rb = _roll_sum(2, False, rv - yv,",

@@ -3,7 +3,9 @@ functions (:mod:`._exact_options`: options, their ranking, the sum over a roll's
 token level by level, on scratch rows instead of memo entries, frames and boards.  Only a fresh bonus turn of the
 objective "tiles" with a token value ``>= 0`` is computed here (most of the solver's states were inside these
 turns); its value is memoised as one row (table tag ``T_TURN``), apart from the frames' ROLL rows, whose options'
-rows :func:`.exact.decide_roll` reads at the table.  Tests compare every function with the frames bit for bit.
+rows :func:`.exact.decide_roll` reads at the table.  The turn with ``y`` tokens is computed token level by token
+level, and each level below ``y`` is the same turn with fewer tokens: those are kept too (half the turns the
+solver met were one board at several token counts).  Tests compare every function with the frames bit for bit.
 
 A state met by several orders of placement (two dice on ``{a, b}``: ``a`` then ``b`` or ``b`` then ``a``) is
 computed once per order: the memo it saves cost more.  Every state's value one token level below (the reroll)
@@ -78,8 +80,8 @@ def _stop2(cov, P, left, y, yv, mode, brd, eight):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _two_dice_turn(cov, y, yv, mode, auto_max, full, brd, eight, grp, scr, scv, base, need, wk, wf, cm, w, nrows,
-                   avb):
+def _two_dice_turn(T, TF, meta, cov, y, yv, spec, mode, auto_max, full, brd, eight, grp, scr, scv, base, need, wk,
+                   wf, cm, w, nrows, avb):
     """The value ``(v, burst)`` of a fresh 2-dice turn on board ``cov`` with ``y`` tokens worth ``yv >= 0`` each
     (objective "tiles"; bonus ``mode`` code, "auto" resolved on this board), computed directly -- no frame, no
     board, one memo entry (the caller's) instead of a dozen -- with the solver's own functions in its order:
@@ -118,6 +120,8 @@ def _two_dice_turn(cov, y, yv, mode, auto_max, full, brd, eight, grp, scr, scv, 
             scv[e, 1] = sb
         nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
         rv, rb = _roll_sum(2, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
+        if yl < y:  # the turn with yl tokens, on the way: kept too (_keep)
+            _keep(T, TF, meta, cov, small_key(T_TURN, 2, 2, yl, 0, spec), rv, rb)
     return rv, rb
 
 
@@ -135,8 +139,8 @@ def _stop3(T, TF, meta, cov, P, left, y, yv, mode, spec, sp_mode, auto_max, full
         i = slot(T, c2, 0, key2)
         if T[i, 2] != -1:
             return sv + TF[i, 4], 0.0
-        v2, _ = _two_dice_turn(c2, min(y + e, MAX_YARN), yv, sp_mode[spec], auto_max, full, brd, eight, grp, scr, scv,
-                               base2, need, wk, wf, cm, w, nrows, avb)
+        v2, _ = _two_dice_turn(T, TF, meta, c2, min(y + e, MAX_YARN), yv, spec, sp_mode[spec], auto_max, full, brd,
+                               eight, grp, scr, scv, base2, need, wk, wf, cm, w, nrows, avb)
         _keep(T, TF, meta, c2, key2, v2, _)
         sv += v2
     return sv, 0.0
@@ -230,6 +234,8 @@ def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd
                 scv[e, 1] = sb
         nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
         rv, rb = _roll_sum(3, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
+        if yl < y:  # the turn with yl tokens, on the way: kept too (_keep)
+            _keep(T, TF, meta, cov, small_key(T_TURN, 3, 3, yl, 0, spec), rv, rb)
     return rv, rb
 
 
@@ -375,4 +381,6 @@ def _four_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd,
                                                        wk, wf, cm, w, nrows, avb)
         nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
         rv, rb = _roll_sum(4, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
+        if yl < y:  # the turn with yl tokens, on the way: kept too (_keep)
+            _keep(T, TF, meta, cov, small_key(T_TURN, 4, 4, yl, 0, spec), rv, rb)
     return rv, rb

@@ -16,8 +16,10 @@
   (cold memo, compiled code loaded; target <= 3 s) against the readable Python solver doing the same solve
   (``--quick``: the board with its bottom row covered, so the reference takes seconds, not a minute);
   a fresh turn on a typical mid-game board with ``bonus="auto"`` (cold memo; target <= 20 ms);
-- four-player games with optimal seats: all four, and one against three ``risk:0.35`` seats, on 2
-  threads (goal >= 10 all-optimal games/s on 2 cores);
+- four-player games with optimal seats on 2 worker processes (wall time, no openings file): the first 16 games
+  of a new pool, its start-up included (no target); then, on a started pool whose memos carry 16 earlier games
+  of other seeds, all four seats optimal (goal >= 10 all-optimal games/s on 2 cores) and one optimal seat
+  against three ``risk:0.35`` (:func:`worker_pool_cases`);
 - issues 27 and 47: all-optimal against all-greedy 4-player games, CPU per game as a ratio in one run (1 thread,
   the solver memo carried from 16 earlier untimed games: the steady state of a long run; issue 47's targets:
   >= 100 games per CPU-second and a ratio >= 1/30), the first 16 all-optimal games of a new process (no target: the
@@ -245,16 +247,50 @@ def exact_cases(quick: bool = False) -> list[BenchCase]:
     cases.append(BenchCase(f"purramid exact solver: fresh 5-dice turn, mid-game side A ({L.tiles_of(mid)} tiles), "
                            "bonus=auto (cold memo)", "solves", midgame, max_seconds=0.02, game="purramid"))
     optimal_bench_run(1, 4, 0, 1)
-    n_all = sized(4 if quick else 16, tiny=1)
-    n_one = sized(8 if quick else 32, tiny=1)
-    seats = sized(4, tiny=2)  # inside ``tiny()``: 2-player games
-    cases.append(BenchCase("purramid 4-player games, all seats optimal (2 threads)", "games",
-                           lambda: optimal_bench_run(n_all, seats, 1, seats, n_jobs=2), min_rate=10.0, game="purramid",
-                           repeat=1))
-    cases.append(BenchCase("purramid 4-player games, 1 optimal seat + 3 risk:0.35 (2 threads)", "games",
-                           lambda: optimal_bench_run(n_one, seats, 1, 1, n_jobs=2), game="purramid", repeat=1))
+    cases += worker_pool_cases(quick)
     cases += carried_memo_cases(quick)
     return cases
+
+
+def worker_pool_cases(quick: bool = False) -> list[BenchCase]:
+    """Games with optimal seats on 2 worker processes (``n_jobs=2``; loky, the default backend), wall time, no
+    openings file: a new pool (its start-up -- processes, imports, compiled code loaded -- included; no target),
+    then a started pool whose memos carry 16 earlier games of other seeds (the goal: >= 10 all-optimal games per
+    second on 2 cores), all seats and one optimal seat against three ``risk:0.35``."""
+    import time
+
+    from ..engine.execution import stop_worker_processes
+    from .sim import optimal_bench_run
+
+    seats = sized(4, tiny=2)  # inside ``tiny()``: 2-player games
+    n_cold = sized(16, tiny=1)
+    n_warm = sized(4 if quick else 16, tiny=1)
+    n_all = sized(8 if quick else 32, tiny=1)
+    n_one = sized(8 if quick else 32, tiny=1)
+
+    def games(n, seed, optimal_seats, *, cold=False):
+        with _no_openings_file():  # inherited by the workers started here
+            if cold:
+                stop_worker_processes()
+            t0 = time.perf_counter()
+            optimal_bench_run(n, seats, seed, optimal_seats, n_jobs=2)
+            seconds = time.perf_counter() - t0
+        if not cold and optimal_seats == 1:  # the last row: leave no worker process behind
+            stop_worker_processes()
+        return n, seconds
+
+    def start():  # a new pool, its memos after 16 games of other seeds (untimed)
+        games(n_warm, 1000, seats, cold=True)
+
+    return [BenchCase(f"purramid 4-player games, all seats optimal, 2 worker processes: the first {n_cold} games "
+                      "of a new pool (start-up included)", "games", lambda: games(n_cold, 3, seats, cold=True),
+                      game="purramid", repeat=1),
+            BenchCase(f"purramid 4-player games, all seats optimal, 2 worker processes (started; memos carried "
+                      f"from {n_warm} earlier games)", "games", lambda: games(n_all, 1, seats), setup=start,
+                      min_rate=10.0, game="purramid", repeat=1),
+            BenchCase(f"purramid 4-player games, 1 optimal seat + 3 risk:0.35, 2 worker processes (started; memos "
+                      f"carried from {n_warm} earlier games)", "games", lambda: games(n_one, 2, 1), setup=start,
+                      game="purramid", repeat=1)]
 
 
 def mid_game_boards(n: int = 20, seed: int = 0) -> list[int]:

@@ -395,9 +395,9 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                                 i = slot(T, c2, 0, key2)
                                 if T[i, 2] == -1:
                                     if fD == 3:
-                                        v2, b2 = _two_dice_turn(c2, y2, sp_yv[fs], sp_mode[fs], auto_max, full, brd,
-                                                                eight, grp, scr, scv, scr_top, need, wk, wf, cm, w,
-                                                                nrows, avb)
+                                        v2, b2 = _two_dice_turn(T, TF, meta, c2, y2, sp_yv[fs], fs, sp_mode[fs],
+                                                                auto_max, full, brd, eight, grp, scr, scv, scr_top,
+                                                                need, wk, wf, cm, w, nrows, avb)
                                     elif fD == 5:
                                         v2, b2 = _four_dice_turn(T, TF, meta, c2, y2, sp_yv[fs], fs, sp_mode, auto_max,
                                                                  full, brd, eight, grp, scr, scv, scr_top, need, wk, wf,

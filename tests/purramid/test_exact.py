@@ -203,13 +203,27 @@ def test_a_two_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
     boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.2, 0.4, 0.6, 0.8, 0.95)
                for _ in range(3)]
     for cov in boards:
+        ref = [E.solve(E.F_ROLL, cov, 0, 2, 2, y, 0, 0, sc, E.new_memory(L.n_spaces))[:2] for y in range(6)]
         for y in (0, 1, 2, 5):
-            mem = E.new_memory(L.n_spaces)
-            v, b, mem = E.solve(E.F_ROLL, cov, 0, 2, 2, y, 0, 0, sc, mem)
-            _, _, _, _, _, _, scr, scv, wk, wf = mem
-            got = X._two_dice_turn(cov, y, yv, E.MODE_CODES[mode], ip[2], ip[0], brd, eight, grp, scr, scv, 0,
-                                   wk[5, 4:], wk, wf, cm, w, nrows, avb)
-            assert got == (v, b), (cov, y)
+            T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces)
+            got = X._two_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, E.MODE_CODES[mode], ip[2], ip[0], brd,
+                                   eight, grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
+            assert got == ref[y], (cov, y)
+            _assert_levels_kept(T, cov, 2, y, ref)
+
+
+def _assert_levels_kept(T, cov, d, y, ref, room=True):
+    """A direct ``d``-dice turn with ``y`` tokens keeps the same turn with each fewer token count (``T_TURN``
+    rows): the frames' value and burst chance bit for bit (``ref[yl]``); every level when the table has room."""
+    from pyradice_lab.purramid import exact as E, memo as M
+
+    TF = T.view(np.float64)
+    for yl in range(y):
+        i = M.slot(T, cov, 0, M.small_key(E.T_TURN, d, d, yl, 0, 0))
+        if T[i, 2] == -1:
+            assert not room, (cov, d, y, yl)
+            continue
+        assert (TF[i, 4], TF[i, 5]) == tuple(ref[yl]), (cov, d, y, yl)
 
 
 @pytest.mark.parametrize("side", ["A", "B"])
@@ -229,12 +243,13 @@ def test_a_three_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
     boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.3, 0.6, 0.9)
                for _ in range(3)]
     for cov in boards:
+        ref = [E.solve(E.F_ROLL, cov, 0, 3, 3, y, 0, 0, sc, E.new_memory(L.n_spaces))[:2] for y in range(4)]
         for y in (0, 1, 3):
-            v, b, _ = E.solve(E.F_ROLL, cov, 0, 3, 3, y, 0, 0, sc, E.new_memory(L.n_spaces))
             T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces)
             got = X._three_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, sp_mode, ip[2], ip[0], brd, eight,
                                      grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
-            assert got == (v, b), (cov, y)
+            assert got == ref[y], (cov, y)
+            _assert_levels_kept(T, cov, 3, y, ref)
 
 
 @pytest.mark.parametrize("side", ["A", "B"])
@@ -253,10 +268,12 @@ def test_a_four_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
     boards = [L.bottom_rows_mask(1), L.bottom_rows_mask(3)]
     boards += [int(sum(1 << s for s in range(L.n_spaces) if rng.random() < p)) for p in (0.3, 0.6, 0.9)]
     for cov in boards:
+        ref = [E.solve(E.F_ROLL, cov, 0, 4, 4, y, 0, 0, sc, E.new_memory(L.n_spaces))[:2] for y in range(3)]
         for y, bits in ((0, 18), (2, 18), (1, 6)):
-            v, b, _ = E.solve(E.F_ROLL, cov, 0, 4, 4, y, 0, 0, sc, E.new_memory(L.n_spaces))
+            v, b = ref[y]
             T, _, _, meta, _, _, scr, scv, wk, wf = E.new_memory(L.n_spaces, hash_bits=bits)
             scr, scv = np.zeros((ip[3] + 64, 2), dtype=np.int64), np.zeros((ip[3] + 64, 2))
             got = X._four_dice_turn(T, T.view(np.float64), meta, cov, y, yv, 0, sp_mode, ip[2], ip[0], brd, eight,
                                     grp, scr, scv, 0, wk[5, 4:], wk, wf, cm, w, nrows, avb)
             assert got == (v, b), (cov, y)
+            _assert_levels_kept(T, cov, 4, y, ref, room=bits > 6)

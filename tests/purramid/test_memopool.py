@@ -166,6 +166,30 @@ def test_the_carried_memo_bench_row_reads_no_openings_file(monkeypatch, tmp_path
     assert memopool.CACHE_ENV_VAR not in __import__("os").environ
 
 
+def test_the_worker_pool_bench_rows(monkeypatch):
+    """The 2-worker rows: every game with the openings file off (the workers started inside inherit it); the
+    cold row starts a new pool; the started rows' untimed setup starts one and plays other seeds first; the
+    last row leaves no worker process behind; the goal (10 all-optimal games per second) is on the started row."""
+    from pyradice_lab.engine import execution
+    from pyradice_lab.purramid import bench, sim
+
+    calls = []
+    monkeypatch.setattr(execution, "stop_worker_processes", lambda: calls.append("stop"))
+    monkeypatch.setattr(sim, "optimal_bench_run", lambda n, players, seed, opt, n_jobs=1: calls.append(
+        (n, seed, opt, n_jobs, __import__("os").environ.get(memopool.CACHE_ENV_VAR))) or n)
+    cold, started, one = bench.worker_pool_cases(quick=False)
+    assert cold.min_rate is None and "new pool" in cold.kernel and "start-up included" in cold.kernel
+    assert started.min_rate == 10.0 and "all seats optimal" in started.kernel
+    for row in (cold, started, one):
+        if row.setup is not None:
+            row.setup()
+        units, seconds = row.fast()
+        assert units > 0 and seconds >= 0
+    assert calls == ["stop", (16, 3, 4, 2, "off"),
+                     "stop", (16, 1000, 4, 2, "off"), (32, 1, 4, 2, "off"),
+                     "stop", (16, 1000, 4, 2, "off"), (32, 2, 1, 2, "off"), "stop"]
+
+
 def test_openings_on_disk_are_reused_by_a_new_pool_with_the_same_games(tiny_memo, own_cache):
     with memopool.carrying(False):
         fresh = simulate_games(2, 4, policies="optimal", rng=21)
