@@ -17,10 +17,11 @@ PLAN = ReportPlan(policies=("greedy", "stop_after:2", "stop_after:1", "risk:0.3"
 #: The uniform bench rows: 4 players; memory with greedy players.
 #: ``cost``: CPU seconds of one game, every seat playing that policy, 4 players, compiled engine warm (measured
 #: 2026-12-06 on the shared 2-core machine, load about 1.5; +-30%): what long calls estimate their cost from.
-#: ``optimal`` (200 games in a fresh process, its memo filled from the openings file, 2026-12-07 evening after
-#: issue 47's direct bonus turns, AMD EPYC VM, load ~1: 0.020 at 4 players, 0.022 at 3, 0.0042 at 2; the
-#: afternoon's 0.032 / 0.037 / 0.0031, the morning's 0.34 / 0.087) is measured per player count (a 2-player game
-#: revisits few boards, and the openings file covers them).
+#: ``optimal`` (200 games in a fresh process without an openings file, 2026-12-07 evening after issue 47's direct
+#: bonus turns, AMD EPYC VM, load ~1: 0.020 at 4 players, 0.022 at 3, 0.0042 at 2, re-measured 0.0196 / 0.0210 /
+#: 0.0039 with seeds no earlier run played; a process that finds the file earlier runs left pays less, 0.0076 /
+#: 0.0081 / 0.0029; the afternoon's 0.032 / 0.037 / 0.0031, the morning's 0.34 / 0.087) is measured per player
+#: count (a 2-player game revisits few boards).
 BENCH = BenchPlan(
     cost={"greedy": 0.00043, "stop_after": 0.00026, "risk": 0.00026, "optimal": 0.020, "optimal@2": 0.0042,
           "optimal@3": 0.022},
