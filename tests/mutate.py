@@ -540,6 +540,10 @@ MUTATIONS: tuple[Mutation, ...] = (
              "kept too (_keep)\n            _keep(T, TF, meta, cov, small_key(T_TURN, 2, 2,",
              "        if yl < -1:\n            _keep(T, TF, meta, cov, small_key(T_TURN, 2, 2,",
              ("tests/purramid/test_exact.py", "-k", "two_dice")),
+    Mutation("roll-sum-weight-classes-unweighted", "the roll sum counts an untied option's rolls once each, not "
+             "by their number of ordered rolls", "pyradice_lab/purramid/_exact_options.py",
+             "ws += inc * popcount(new & avb[d, k, 0, i])", "ws += popcount(new & avb[d, k, 0, i])",
+             ("tests/purramid/test_exact.py", "-k", "brute_force or reference")),
     Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
              "pyradice_lab/purramid/_exact_turns.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
              "rv, rb = _roll_sum(2, False, rv - yv,",

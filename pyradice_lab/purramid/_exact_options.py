@@ -40,6 +40,8 @@ AUTO_BITS = {1 << MODE_EXACT: "exact", 1 << MODE_APPROX: "approx"}
 # work rows (memo.new_memory's ``wk``): options' number, dice, space, order by value, (number, dice) -> column;
 # row 5 holds the free-roll bit set (columns 0-3) and the fewest dice per space (columns 4-, see _entries)
 W_N, W_C, W_S, W_ORD, W_IDX, W_FREE = range(6)
+#: :func:`.exact._avail_bits`' weight classes: masks in ``avb[d, k, 0]``, increments in ``avb[d, W_INC + k, 0, 0]``
+W_INC = 8
 #: table tag of a 2-, 3- or 4-dice bonus turn's value computed directly (:mod:`._exact_turns`; AFTER 0, ROLL 1,
 #: board 2): kept apart from the frames' ROLL rows, whose options' rows :func:`.exact.decide_roll` reads
 T_TURN = 3
@@ -183,7 +185,8 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     reroll).  Options are visited by value: the rolls in which an option is the first available one take
     it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
     best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does.  The rolls not
-    yet taken are a bit set in ``wk[W_FREE, :4]``.  One die: each option (a number 1-6 taken by one die) is the
+    yet taken are a bit set in ``wk[W_FREE, :4]``; an untied option's rolls are weighed a few bit counts at a
+    time (the weight classes :func:`.exact._avail_bits` keeps in ``avb``), a tie's roll by roll.  One die: each option (a number 1-6 taken by one die) is the
     only one its roll can take, so no bit sets and no ties -- the same sums in the same order, directly."""
     if d == 1:
         av = 0.0
@@ -234,19 +237,23 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
         for i in range(nw):
             new = wk[W_FREE, i] if j < 0 else avb[d, wk[W_N, j], wk[W_C, j], i] & wk[W_FREE, i]
             wk[W_FREE, i] &= ~new
+            if not tie:  # the rolls' weights by class (exact integers: the same sum in any order)
+                for k in range(W_INC):
+                    inc = avb[d, W_INC + k, 0, 0]
+                    if inc == 0:
+                        break
+                    ws += inc * popcount(new & avb[d, k, 0, i])
+                continue
             while new != 0:
                 low = new & -new
                 new ^= low
                 r = 64 * i + ctz(low)
-                if tie:
-                    bv, bb, col = _pick_tied(cm, d, r, wk, wf, q, qend)
-                    if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
-                        bv = rrv
-                        bb = rrb
-                    av += w[d, r] * bv
-                    ab += w[d, r] * bb
-                else:
-                    ws += w[d, r]
+                bv, bb, col = _pick_tied(cm, d, r, wk, wf, q, qend)
+                if can_reroll and (rrv > bv + TOL or (abs(rrv - bv) <= TOL and rrb < bb - TOL)):
+                    bv = rrv
+                    bb = rrb
+                av += w[d, r] * bv
+                ab += w[d, r] * bb
         av += ws * v
         ab += ws * bp
     total = 6.0 ** d

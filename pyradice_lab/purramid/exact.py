@@ -72,6 +72,7 @@ from ._exact_options import (
     R_Y,
     T_TURN,
     TOL,
+    W_INC,
     _better,
     _bonuses_known,
     _entries,
@@ -166,12 +167,16 @@ def _groups(brd_bytes: bytes, n: int) -> np.ndarray:
 @functools.lru_cache(maxsize=1)
 def _roll_bits() -> np.ndarray:
     """:func:`_avail_bits` of the chance tables, computed once per process (they never change)."""
-    cm, _, nrows = risk_tables()
-    return _avail_bits(cm, nrows)
+    cm, w, nrows = risk_tables()
+    return _avail_bits(cm, nrows, w)
 
 
-def _avail_bits(cm, nrows) -> np.ndarray:
-    """``av[d, n, c, word]``: bit set of the sorted rolls of ``d`` dice in which ``c`` dice sum to ``n``."""
+def _avail_bits(cm, nrows, w) -> np.ndarray:
+    """``av[d, n, c, word]``: bit set of the sorted rolls of ``d`` dice in which ``c`` dice sum to ``n``
+    (``c >= 1``).  The unused ``c = 0`` slots hold each roll's weight ``w[d, r]`` (its number of ordered rolls)
+    as a sum over weight classes: ``av[d, k, 0, word]`` the rolls of weight at least the ``k``-th distinct
+    weight, ``av[d, W_INC + k, 0, 0]`` that weight less the one before (0 after the last class), so that
+    the rolls of a bit set weigh ``sum_k inc_k * popcount(set & mask_k)`` (:func:`._exact_options._roll_sum`)."""
     av = np.zeros((6, 31, 6, 4), dtype=np.uint64)
     for d in range(1, 6):
         for r in range(int(nrows[d])):
@@ -181,6 +186,14 @@ def _avail_bits(cm, nrows) -> np.ndarray:
                 for c in range(1, 6):
                     if m >> c & 1:
                         av[d, num, c, word] |= np.uint64(1) << np.uint64(bit)
+        levels = sorted({int(x) for x in w[d, :nrows[d]]})
+        assert len(levels) <= W_INC
+        for k, lv in enumerate(levels):
+            av[d, W_INC + k, 0, 0] = lv - (levels[k - 1] if k else 0)
+            for r in range(int(nrows[d])):
+                if w[d, r] >= lv:
+                    word, bit = divmod(r, 64)
+                    av[d, k, 0, word] |= np.uint64(1) << np.uint64(bit)
     return av.view(np.int64)
 
 

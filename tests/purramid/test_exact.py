@@ -212,6 +212,23 @@ def test_a_two_dice_turn_computed_directly_equals_the_frames(side, mode, yv):
             _assert_levels_kept(T, cov, 2, y, ref)
 
 
+def test_the_roll_weights_by_class_are_the_weights_of_the_rolls():
+    """``_roll_sum`` weighs an untied option's rolls by bit counts over weight classes (``avb[d, k, 0]``, the
+    increments at ``avb[d, W_INC + k, 0, 0]``): each sorted roll's weight is its number of ordered rolls."""
+    from pyradice_lab.purramid import exact as E
+
+    cm, w, nrows = E.risk_tables()
+    avb = E._roll_bits()
+    for d in range(1, 6):
+        total = 0
+        for r in range(int(nrows[d])):
+            word, bit = divmod(r, 64)
+            got = sum(int(avb[d, E.W_INC + k, 0, 0]) * (int(avb[d, k, 0, word]) >> bit & 1) for k in range(E.W_INC))
+            assert got == w[d, r], (d, r)
+            total += got
+        assert total == 6 ** d
+
+
 def _assert_levels_kept(T, cov, d, y, ref, room=True):
     """A direct ``d``-dice turn with ``y`` tokens keeps the same turn with each fewer token count (``T_TURN``
     rows): the frames' value and burst chance bit for bit (``ref[yl]``); every level when the table has room."""
