@@ -544,6 +544,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "by their number of ordered rolls", "pyradice_lab/purramid/_exact_options.py",
              "ws += inc * popcount(new & avb[d, k, 0, i])", "ws += popcount(new & avb[d, k, 0, i])",
              ("tests/purramid/test_exact.py", "-k", "brute_force or reference")),
+    Mutation("state-cache-ignores-level", "a 3-dice turn's state cache answers a state with its value at another "
+             "token level", "pyradice_lab/purramid/_exact_turns.py",
+             "h = _seen(scr, hc, P2, (yl + 1) * 8 + 1)\n                        if h >= 0:",
+             "h = _seen(scr, hc, P2, 8 + 1)\n                        if h >= 0:",
+             ("tests/purramid/test_exact.py", "-k", "three_dice")),
+    Mutation("state-cache-ignores-dice-left", "a 4-dice turn's state cache takes a state with one die left for the "
+             "same spaces with two", "pyradice_lab/purramid/_exact_turns.py", "tag = (yl + 1) * 8 + 3 - c",
+             "tag = (yl + 1) * 8 + 1", ("tests/purramid/test_exact.py", "-k", "four_dice")),
+    Mutation("state-cache-not-emptied", "a 3-dice turn's state cache keeps the entries of an earlier turn",
+             "pyradice_lab/purramid/_exact_turns.py", "    base2 = hc + HS\n    _clear_seen(scr, hc)\n",
+             "    base2 = hc + HS\n", ("tests/purramid/test_exact.py", "-k", "four_dice")),
     Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
              "pyradice_lab/purramid/_exact_turns.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
              "rv, rb = _roll_sum(2, False, rv - yv,",

@@ -7,9 +7,11 @@ rows :func:`.exact.decide_roll` reads at the table.  The turn with ``y`` tokens 
 level, and each level below ``y`` is the same turn with fewer tokens: those are kept too (half the turns the
 solver met were one board at several token counts).  Tests compare every function with the frames bit for bit.
 
-A state met by several orders of placement (two dice on ``{a, b}``: ``a`` then ``b`` or ``b`` then ``a``) is
-computed once per order: the memo it saves cost more.  Every state's value one token level below (the reroll)
-lies in a *slot*, numbered in visiting order, which is the same at every level.
+A state met by several orders of placement (one die left on ``{a, b}``: ``a`` then ``b`` or ``b`` then ``a``) is
+computed once per token level in a 3- or 4-dice turn: its first visit keeps its value in the turn's *state cache*
+(:func:`_seen`, ``HS`` scratch rows keyed by the spaces, the dice left and the level; emptied when the turn
+starts), the later ones read it.  Every state's value one token level below (the reroll) lies in a *slot*,
+numbered in visiting order, which is the same at every level (so are the visits the cache answers).
 """
 
 from __future__ import annotations
@@ -154,6 +156,42 @@ def _keep(T, TF, meta, cov, key, v, b):
         put(T, TF, meta, cov, 0, key, v, b)
 
 
+#: rows of a 3- or 4-dice turn's state cache (:func:`_seen`)
+HS = 512
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _clear_seen(scr, h0):
+    """Empty the state cache at scratch rows ``h0 .. h0 + HS - 1`` (stamp 0: no level's)."""
+    for r in range(h0, h0 + HS):
+        scr[r, 1] = 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _seen(scr, h0, P, tag):
+    """A state met by several orders of placement, in the state cache at scratch rows ``h0 .. h0 + HS - 1``
+    (``tag``: the token level + 1, times 8, plus the dice left; an entry of another level is free): its row if
+    this level met it (value in ``scv``), else ``-2 - row`` of the free row to keep it in, or ``-1``."""
+    i = ((P * 0x5851F42D4C957F2D) >> 40) & (HS - 1)
+    st = tag >> 3
+    for t in range(8):
+        r = h0 + ((i + t) & (HS - 1))
+        if scr[r, 1] >> 3 != st:
+            return -2 - r
+        if scr[r, 1] == tag and scr[r, 0] == P:
+            return r
+    return -1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _put_seen(scr, scv, r, P, tag, v, b):
+    """Keep a state's value in row ``r`` of the state cache (a free row :func:`_seen` gave)."""
+    scr[r, 0] = P
+    scr[r, 1] = tag
+    scv[r, 0] = v
+    scv[r, 1] = b
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _last_die(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, gb, ng, q,
               slot_, base2, need, wk, wf, cm, w, nrows, avb):
@@ -183,7 +221,7 @@ def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd
     computed and memoised.
     Scratch rows from ``base``: the groups of at most 3 dice, then the options of the roll, of one 2-dice state
     and of one 1-die state, the states' values one token level below (in visiting order; at most ``n * n + 3 * n``),
-    then :func:`_two_dice_turn`'s rows."""
+    the state cache (``HS`` rows), then :func:`_two_dice_turn`'s rows."""
     n = brd.shape[1]
     ng, mode = _turn_groups(cov, 3, full, grp, scr, base, auto_max, sp_mode[spec])
     e0 = base + ng
@@ -191,7 +229,9 @@ def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd
     qB = e0 + cnt0          # one 2-dice state's options
     qC = qB + 2 * n         # one 1-die state's options
     sl = qC + n             # the states' values one token level below
-    base2 = sl + n * n + 3 * n
+    hc = sl + n * n + 3 * n  # the state cache (_seen)
+    base2 = hc + HS
+    _clear_seen(scr, hc)
     rv = 0.0
     rb = 1.0
     for yl in range(y + 1):
@@ -215,11 +255,18 @@ def _three_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd
                         scv[i, 0], scv[i, 1] = _stop3(T, TF, meta, cov, P2, 0, yl, yv, mode, spec, sp_mode, auto_max,
                                                       full, brd, eight, grp, scr, scv, base2, need, wk, wf, cm, w,
                                                       nrows, avb)
-                    else:
+                    else:  # two spaces, one die left: met in both orders
+                        h = _seen(scr, hc, P2, (yl + 1) * 8 + 1)
+                        if h >= 0:
+                            scv[i, 0] = scv[h, 0]
+                            scv[i, 1] = scv[h, 1]
+                            continue
                         scv[i, 0], scv[i, 1] = _last_die(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max,
                                                          full, brd, eight, grp, scr, scv, base, ng, qC, k, base2, need,
                                                          wk, wf, cm, w, nrows, avb)
                         k += 1
+                        if h < -1:
+                            _put_seen(scr, scv, -2 - h, P2, (yl + 1) * 8 + 1, scv[i, 0], scv[i, 1])
                 nk = _options(brd, scr, scv, qB, cntB, wk, wf)
                 v2, b2 = _roll_sum(2, yl > 0, scv[k, 0] - yv, scv[k, 1], wk, wf, nk, cm, w, nrows, avb)
                 scv[k, 0] = v2
@@ -283,7 +330,7 @@ def _last_die4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full,
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _two_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, gb, ng, q2,
-               k, base3, need, wk, wf, cm, w, nrows, avb):
+               k, hc, base3, need, wk, wf, cm, w, nrows, avb):
     """A 4-dice turn's state with two dice left on ``P``: ``(value, burst, next slot)`` (its options from row
     ``q2``, a 1-die state's from ``q2 + 2n``; slots from ``k``)."""
     q1 = q2 + 2 * brd.shape[1]
@@ -293,11 +340,18 @@ def _two_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full,
         if scr[i, 1] == 2:
             scv[i, 0], scv[i, 1] = _stop4(T, TF, meta, cov, P2, 0, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
                                           eight, grp, scr, scv, base3, need, wk, wf, cm, w, nrows, avb)
-        else:
+        else:  # one die left on two or three spaces: met in several orders
+            h = _seen(scr, hc, P2, (yl + 1) * 8 + 1)
+            if h >= 0:
+                scv[i, 0] = scv[h, 0]
+                scv[i, 1] = scv[h, 1]
+                continue
             scv[i, 0], scv[i, 1] = _last_die4(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
                                               eight, grp, scr, scv, gb, ng, q1, k, base3, need, wk, wf, cm, w, nrows,
                                               avb)
             k += 1
+            if h < -1:
+                _put_seen(scr, scv, -2 - h, P2, (yl + 1) * 8 + 1, scv[i, 0], scv[i, 1])
     nk = _options(brd, scr, scv, q2, cnt, wk, wf)
     v2, b2 = _roll_sum(2, yl > 0, scv[k, 0] - yv, scv[k, 1], wk, wf, nk, cm, w, nrows, avb)
     scv[k, 0] = v2
@@ -311,7 +365,7 @@ def _two_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full,
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _three_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full, brd, eight, grp, scr, scv, gb, ng,
-                 q3, k, base3, need, wk, wf, cm, w, nrows, avb):
+                 q3, k, hc, base3, need, wk, wf, cm, w, nrows, avb):
     """A 4-dice turn's state with three dice left on ``P``: ``(value, burst, next slot)`` (its options from row
     ``q3``, the smaller states' after ``3n`` rows)."""
     q2 = q3 + 3 * brd.shape[1]
@@ -322,15 +376,24 @@ def _three_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, ful
         if c == 3:
             scv[i, 0], scv[i, 1] = _stop4(T, TF, meta, cov, P2, 0, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
                                           eight, grp, scr, scv, base3, need, wk, wf, cm, w, nrows, avb)
-        elif c == 2:
-            scv[i, 0], scv[i, 1] = _last_die4(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
-                                              eight, grp, scr, scv, gb, ng, q2 + 2 * brd.shape[1], k, base3, need, wk,
-                                              wf, cm, w, nrows, avb)
-            k += 1
-        else:
-            scv[i, 0], scv[i, 1], k = _two_left4(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max, full, brd,
-                                                 eight, grp, scr, scv, gb, ng, q2, k, base3, need, wk, wf, cm, w,
-                                                 nrows, avb)
+        else:  # two spaces, one or two dice left: met in several orders
+            tag = (yl + 1) * 8 + 3 - c
+            h = _seen(scr, hc, P2, tag)
+            if h >= 0:
+                scv[i, 0] = scv[h, 0]
+                scv[i, 1] = scv[h, 1]
+                continue
+            if c == 2:
+                scv[i, 0], scv[i, 1] = _last_die4(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max, full,
+                                                  brd, eight, grp, scr, scv, gb, ng, q2 + 2 * brd.shape[1], k, base3,
+                                                  need, wk, wf, cm, w, nrows, avb)
+                k += 1
+            else:
+                scv[i, 0], scv[i, 1], k = _two_left4(T, TF, meta, cov, P2, yl, yv, mode, spec, sp_mode, auto_max, full,
+                                                     brd, eight, grp, scr, scv, gb, ng, q2, k, hc, base3, need, wk, wf,
+                                                     cm, w, nrows, avb)
+            if h < -1:
+                _put_seen(scr, scv, -2 - h, P2, tag, scv[i, 0], scv[i, 1])
     nk = _options(brd, scr, scv, q3, cnt, wk, wf)
     v3, b3 = _roll_sum(3, yl > 0, scv[k, 0] - yv, scv[k, 1], wk, wf, nk, cm, w, nrows, avb)
     scv[k, 0] = v3
@@ -348,14 +411,16 @@ def _four_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd,
     """:func:`_three_dice_turn` for a fresh 4-dice turn (a 5-dice segment's bonus turn); its 3-dice bonus turns
     are read from the memo or computed (and memoised).  Scratch rows from ``base``: the groups of at most 4
     dice, the roll's options, one state's with 3, 2 and 1 dice left, the slots (at most ``n**3 + 3n**2 + 3n``),
-    then :func:`_three_dice_turn`'s rows."""
+    the state cache (``HS`` rows), then :func:`_three_dice_turn`'s rows."""
     n = brd.shape[1]
     ng, mode = _turn_groups(cov, 4, full, grp, scr, base, auto_max, sp_mode[spec])
     e0 = base + ng
     cnt0 = _entries_in(0, 4, base, ng, brd, scr, scr, e0, need)
     q3 = e0 + cnt0           # then 3n rows for a 3-left state's options, 2n for a 2-left, n for a 1-left
     sl = q3 + 6 * n          # the slots
-    base3 = sl + n * n * n + 3 * n * n + 4 * n
+    hc = sl + n * n * n + 3 * n * n + 4 * n  # the state cache (_seen)
+    base3 = hc + HS
+    _clear_seen(scr, hc)
     rv = 0.0
     rb = 1.0
     for yl in range(y + 1):
@@ -373,12 +438,12 @@ def _four_dice_turn(T, TF, meta, cov, y, yv, spec, sp_mode, auto_max, full, brd,
                 k += 1
             elif c == 2:
                 scv[e, 0], scv[e, 1], k = _two_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max, full,
-                                                     brd, eight, grp, scr, scv, base, ng, q3 + 3 * n, k, base3, need,
-                                                     wk, wf, cm, w, nrows, avb)
+                                                     brd, eight, grp, scr, scv, base, ng, q3 + 3 * n, k, hc, base3,
+                                                     need, wk, wf, cm, w, nrows, avb)
             else:
                 scv[e, 0], scv[e, 1], k = _three_left4(T, TF, meta, cov, P, yl, yv, mode, spec, sp_mode, auto_max,
-                                                       full, brd, eight, grp, scr, scv, base, ng, q3, k, base3, need,
-                                                       wk, wf, cm, w, nrows, avb)
+                                                       full, brd, eight, grp, scr, scv, base, ng, q3, k, hc, base3,
+                                                       need, wk, wf, cm, w, nrows, avb)
         nk = _options(brd, scr, scv, e0, cnt0, wk, wf)
         rv, rb = _roll_sum(4, yl > 0, rv - yv, rb, wk, wf, nk, cm, w, nrows, avb)
         if yl < y:  # the turn with yl tokens, on the way: kept too (_keep)

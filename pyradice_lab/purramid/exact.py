@@ -84,7 +84,7 @@ from ._exact_options import (
     _set_frame,
     _stop_known,
 )
-from ._exact_turns import _four_dice_turn, _three_dice_turn, _two_dice_turn
+from ._exact_turns import HS, _four_dice_turn, _three_dice_turn, _two_dice_turn
 from .memo import (  # noqa: I001
     B_LEN,
     B_MODES,
@@ -150,8 +150,8 @@ def static_context(layout, specs, *, yarn_tokens: bool = True, auto_max: int | N
     grp = _groups(brd.tobytes(), n)
     # scratch rows of the bonus turns computed directly (_exact_turns; each calls the smaller one above its rows)
     room2 = int(np.count_nonzero(grp[:, 2] <= 2)) + 5 * n + 8
-    room3 = int(np.count_nonzero(grp[:, 2] <= 3)) + 6 * n + n * n + 3 * n + room2
-    room4 = int(np.count_nonzero(grp[:, 2] <= 4)) + 10 * n + n ** 3 + 3 * n * n + 4 * n + room3
+    room3 = int(np.count_nonzero(grp[:, 2] <= 3)) + 6 * n + n * n + 3 * n + HS + room2
+    room4 = int(np.count_nonzero(grp[:, 2] <= 4)) + 10 * n + n ** 3 + 3 * n * n + 4 * n + HS + room3
     # ip: all spaces, spaces, "auto"'s limit, the scratch rows a step may use beyond the usual
     ip = np.array([full, n, AUTO_EXACT_MAX_VALID if auto_max is None else auto_max, room4], dtype=np.int64)
     return (brd, eight, cm, w, nrows, kind, mode, yv, ip, _roll_bits(), grp)
