@@ -45,6 +45,8 @@ W_INC = 8
 #: table tag of a 2-, 3- or 4-dice bonus turn's value computed directly (:mod:`._exact_turns`; AFTER 0, ROLL 1,
 #: board 2): kept apart from the frames' ROLL rows, whose options' rows :func:`.exact.decide_roll` reads
 T_TURN = 3
+#: how a bonus turn is valued (:func:`_bonus_how`): computed as a 1-die turn, a ``T_TURN`` row, or ROLL frames
+BONUS_ONE_DIE, BONUS_TURN, BONUS_FRAMES = 0, 1, 2
 
 
 # ------------------------------------------------------------------------------------------ options
@@ -311,15 +313,30 @@ def _stop_known(T, TF, cov, P, DD, y, k, spec, b, brd, eight, boards, sp_kind, s
                 c2 = cov | P if mode == MODE_EXACT else cov
                 y2 = min(y + e, MAX_YARN)
                 k2 = k - t if kind == 1 else 0
-                if DD == 2 and kind == 0 and sp_yv[spec] >= 0.0:
+                how = _bonus_how(DD, kind, sp_yv[spec])
+                if how == BONUS_ONE_DIE:
                     sv += _one_die_turn(c2, y2, sp_yv[spec], brd)
                     return sv, sb, True
-                tag = T_TURN if 3 <= DD <= 5 and kind == 0 and sp_yv[spec] >= 0.0 else F_ROLL
+                tag = T_TURN if how == BONUS_TURN else F_ROLL
                 i = slot(T, c2, 0, small_key(tag, DD - 1, DD - 1, y2, k2, spec))
                 if T[i, 2] == -1:
                     return 0.0, 1.0, False
                 sv += TF[i, 4]
     return sv, sb, True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _bonus_how(DD, kind, yv):
+    """How the bonus turn after a segment of ``DD`` dice (objective kind ``kind``, token value ``yv``) is valued:
+    ``BONUS_ONE_DIE`` (2 dice: a 1-die turn, :func:`_one_die_turn`, never memoised), ``BONUS_TURN`` (3-5 dice: a
+    ``T_TURN`` row, computed by :mod:`._exact_turns`), ``BONUS_FRAMES`` (any other objective or a negative token
+    value: the frames' ROLL rows).  The AFTER frame and :func:`_stop_known` both ask here: were they to disagree,
+    a stop would look for a row no one writes."""
+    if kind != 0 or yv < 0.0:
+        return BONUS_FRAMES
+    if DD == 2:
+        return BONUS_ONE_DIE
+    return BONUS_TURN if 3 <= DD <= 5 else BONUS_FRAMES
 
 
 @njit(cache=True, nogil=True, _nrt=False)

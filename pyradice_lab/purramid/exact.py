@@ -44,6 +44,8 @@ from ..engine._jit import njit
 from ._exact_options import (
     AUTO_BITS,
     AUTO_EXACT_MAX_VALID,
+    BONUS_ONE_DIE,
+    BONUS_TURN,
     F_AFTER,
     F_MODES,
     F_ROLL,
@@ -74,6 +76,7 @@ from ._exact_options import (
     TOL,
     W_INC,
     _better,
+    _bonus_how,
     _bonuses_known,
     _entries,
     _one_die_turn,
@@ -401,10 +404,11 @@ def _frames(sp, scr_top, sc, T, boards, pool, meta, fr, frf, scr, scv, wk, wf):
                             c2 = fc | fP if mode == MODE_EXACT else fc
                             y2 = min(fy + e, MAX_YARN)
                             k2 = fk - t if kind == 1 else 0
-                            if fD == 2 and kind == 0 and sp_yv[fs] >= 0.0:   # a 1-die bonus turn: computed
+                            how = _bonus_how(fD, kind, sp_yv[fs])
+                            if how == BONUS_ONE_DIE:   # a 1-die bonus turn: computed
                                 sv += _one_die_turn(c2, y2, sp_yv[fs], brd)
-                            elif fD >= 3 and kind == 0 and sp_yv[fs] >= 0.0:  # 2, 3 or 4 dice: computed and
-                                key2 = small_key(T_TURN, fD - 1, fD - 1, y2, 0, fs)  # memoised (_exact_turns)
+                            elif how == BONUS_TURN:  # 2, 3 or 4 dice: computed and memoised (_exact_turns)
+                                key2 = small_key(T_TURN, fD - 1, fD - 1, y2, 0, fs)
                                 i = slot(T, c2, 0, key2)
                                 if T[i, 2] == -1:
                                     if fD == 3:
