@@ -188,8 +188,9 @@ def _roll_sum(d, can_reroll, rrv, rrb, wk, wf, nk, cm, w, nrows, avb):
     it, so the work is one pass over the options (bit sets of rolls) plus one over the rolls; a roll whose
     best option ties another within ``TOL`` is decided by :func:`_pick` as the reference does.  The rolls not
     yet taken are a bit set in ``wk[W_FREE, :4]``; an untied option's rolls are weighed a few bit counts at a
-    time (the weight classes :func:`.exact._avail_bits` keeps in ``avb``), a tie's roll by roll.  One die: each option (a number 1-6 taken by one die) is the
-    only one its roll can take, so no bit sets and no ties -- the same sums in the same order, directly."""
+    time (the weight classes :func:`.exact._avail_bits` keeps in ``avb``), a tie's roll by roll.  One die: each
+    option (a number 1-6 taken by one die) is the only one its roll can take, so no bit sets and no ties -- the
+    same sums in the same order, directly."""
     if d == 1:
         av = 0.0
         ab = 0.0

@@ -268,14 +268,14 @@ def worker_pool_cases(quick: bool = False) -> list[BenchCase]:
     n_all = sized(8 if quick else 32, tiny=1)
     n_one = sized(8 if quick else 32, tiny=1)
 
-    def games(n, seed, optimal_seats, *, cold=False):
+    def games(n, seed, optimal_seats, *, cold=False, last=False):
         with _no_openings_file():  # inherited by the workers started here
             if cold:
                 stop_worker_processes()
             t0 = time.perf_counter()
             optimal_bench_run(n, seats, seed, optimal_seats, n_jobs=2)
             seconds = time.perf_counter() - t0
-        if not cold and optimal_seats == 1:  # the last row: leave no worker process behind
+        if last:  # leave no worker process behind
             stop_worker_processes()
         return n, seconds
 
@@ -289,7 +289,7 @@ def worker_pool_cases(quick: bool = False) -> list[BenchCase]:
                       f"from {n_warm} earlier games)", "games", lambda: games(n_all, 1, seats), setup=start,
                       min_rate=10.0, game="purramid", repeat=1),
             BenchCase(f"purramid 4-player games, 1 optimal seat + 3 risk:0.35, 2 worker processes (started; memos "
-                      f"carried from {n_warm} earlier games)", "games", lambda: games(n_one, 2, 1), setup=start,
+                      f"carried from {n_warm} earlier games)", "games", lambda: games(n_one, 2, 1, last=True), setup=start,
                       game="purramid", repeat=1)]
 
 
