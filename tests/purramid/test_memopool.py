@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -131,10 +133,12 @@ def test_no_dice_left_states_are_not_memoised():
 def test_bench_rows_of_the_carried_memo():
     from pyradice_lab.purramid.bench import carried_memo_cases, mid_game_boards
 
-    games, first, adv = carried_memo_cases(quick=True)
+    own, build, games, first, adv = carried_memo_cases(quick=True)
     assert first.cpu and "new process" in first.kernel
     assert games.min_ratio == pytest.approx(1 / 30) and games.min_rate == 100.0 and games.cpu   # issue 47
-    assert games.reference is not None and "greedy" in games.kernel
+    assert games.reference is not None and "greedy" in games.kernel and "openings file" in games.kernel
+    assert own.min_rate is None and own.min_ratio is None and own.reference is not None and "no openings" in own.kernel
+    assert build.min_rate is None and build.cpu and "built once" in build.kernel
     assert adv.max_seconds == 0.03 and adv.cpu and adv.setup is not None
     L = load_layout("A")
     boards = mid_game_boards(20)
@@ -164,6 +168,49 @@ def test_the_carried_memo_bench_row_reads_no_openings_file(monkeypatch, tmp_path
     with bench._no_openings_file():
         assert memopool.cache_dir() is None
     assert memopool.CACHE_ENV_VAR not in __import__("os").environ
+
+
+def test_the_openings_bench_rows_build_their_own_file_from_other_seeds(monkeypatch):
+    """Issue 47's target row times games whose memo comes from an openings file the bench builds itself, in a
+    temporary folder (never the user's cache), from games of other seeds than the timed ones; the folder is
+    removed afterwards, and the row without a file reads none."""
+    import os
+
+    from pyradice_lab.purramid import bench, sim
+
+    calls, folders = [], []
+    monkeypatch.setattr(sim, "optimal_bench_run", lambda n, players, seed, opt, n_jobs=1: calls.append(
+        (n, seed, opt, os.environ.get(memopool.CACHE_ENV_VAR))) or n)
+
+    def write(force=False):
+        folders.append(os.environ[memopool.CACHE_ENV_VAR])
+        calls.append(("write", force))
+        return [Path(folders[-1]) / "openings.npz"]
+
+    monkeypatch.setattr(memopool.POOL, "write_openings", write)
+    monkeypatch.delenv(memopool.CACHE_ENV_VAR, raising=False)
+    own, build, games, _, _ = bench.carried_memo_cases(quick=True)
+    for row in (own, build, games):
+        m = row.fast()
+        assert m.units > 0 and m.seconds >= 0
+    d = folders[0]
+    assert calls == [(4, 1000, 4, "off"), (8, 1, 4, "off"),
+                     (64, bench.OPENINGS_SEED, 4, d), ("write", True),
+                     (2, 1000, 4, d), (16, 1, 4, d)]
+    assert bench.OPENINGS_SEED not in (1, 1000) and d != str(memopool.cache_dir())
+    assert not os.path.exists(d) and memopool.CACHE_ENV_VAR not in os.environ
+
+
+def test_the_pool_writes_every_idle_memos_openings(tiny_memo, own_cache):
+    with memopool.carrying(True):
+        memopool.POOL.clear()
+        simulate_games(1, 4, policies="optimal", rng=21)
+        written = memopool.POOL.write_openings(force=True)
+        assert [p.parent for p in written] == [own_cache] and written[0].exists()
+        key = next(iter(memopool.POOL._idle))
+        assert memopool.openings_layers(key) >= 0
+        memopool.POOL.clear()
+        assert memopool.POOL.write_openings(force=True) == []
 
 
 def test_the_worker_pool_bench_rows(monkeypatch):
