@@ -555,6 +555,21 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("state-cache-not-emptied", "a 3-dice turn's state cache keeps the entries of an earlier turn",
              "pyradice_lab/purramid/_exact_turns.py", "    base2 = hc + HS\n    _clear_seen(scr, hc)\n",
              "    base2 = hc + HS\n", ("tests/purramid/test_exact.py", "-k", "four_dice")),
+    Mutation("candidates-sort-unstable", "the search player's candidates put the later of two equal moves first",
+             "pyradice_lab/pyradice/_search_candidates.py", "while j > 0 and moves[order[j - 1], 3] < v:",
+             "while j > 0 and moves[order[j - 1], 3] <= v:",
+             ("tests/pyradice/test_search.py", "-k", "spelled_out")),
+    Mutation("candidates-pair-cap-off-by-one", "the search player's candidates keep one move too many of a (die, "
+             "space)", "pyradice_lab/pyradice/_search_candidates.py", "        if seen[key] < per_pair:",
+             "        if seen[key] <= per_pair:", ("tests/pyradice/test_search.py", "-k", "spelled_out")),
+    Mutation("candidates-two-faces-available", "a die showing two faces counts as available to the search player",
+             "pyradice_lab/pyradice/_search_candidates.py", "        if faces >= 3:\n            avail[n_av] = i",
+             "        if faces >= 2:\n            avail[n_av] = i",
+             ("tests/pyradice/test_search.py", "-k", "spelled_out")),
+    Mutation("aot-key-ignores-flags", "the ahead-of-time entry keys an array without its flags (a read-only or "
+             "strided array would take a build of another type)", "pyradice_lab/engine/aot.py",
+             "        return (a.dtype, a.ndim, a.flags.num)", "        return (a.dtype, a.ndim)",
+             ("tests/test_aot.py", "-k", "fast_keys")),
     Mutation("openings-bench-built-from-timed-seed", "the bench's openings file is built from the games it then "
              "times (a replay, not solved openings)", "pyradice_lab/purramid/bench.py",
              "optimal_bench_run(n_build, seats, OPENINGS_SEED, seats)", "optimal_bench_run(n_build, seats, 1, seats)",
@@ -755,8 +770,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              ("tests/test_aot.py", "-k", "reference_counting")),
     Mutation("aot-route-key-coarse", "an entry's remembered route ignores whether an array is writeable (a read-only "
              "array, another numba type, would run the build)",
-             "pyradice_lab/engine/aot.py", "f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)",
-             "f.c_contiguous, f.f_contiguous, f.aligned)",
+             "pyradice_lab/engine/aot.py", "        return (a.dtype, a.ndim, a.flags.num)",
+             "        return (a.dtype, a.ndim, a.flags.num & ~0x400)",
              ("tests/test_aot.py", "-k", "remembered_route or fast_keys")),
     Mutation("proposal-of-no-change-met", "a proposal whose pick is the packaged values says 'met' (nothing to adopt)",
              "pyradice_lab/design/_balance_path.py", '    if res.reached and _no_change(res.components, kw.get("components")):',

@@ -106,7 +106,9 @@ def test_equal_fast_keys_mean_equal_numba_types():
     values = [np.zeros(3), np.zeros(3, np.int64), np.zeros(3, np.int32), np.zeros(3, np.bool_), np.zeros((2, 3)),
               np.zeros((2, 3)).T, np.zeros((4, 3))[::2], frozen, np.zeros(1), np.zeros((1, 1)), np.zeros(0), 0, -1, 2**62, 2**63, 2**64 - 1, True, False, 0.5, np.int64(3), np.int32(3),
               np.float64(1.0), np.float32(1.0), np.bool_(True), None, "x", (1, 2), (1, 2.0), (1, (2, np.zeros(2))),
-              (np.zeros(2), np.zeros(2, np.int64)), ()]
+              (np.zeros(2), np.zeros(2, np.int64)), (),
+              np.zeros(3, [("a", "<i8"), ("b", "<f8")]), np.zeros(3, [("a", "<i8"), ("b", "<i8")]),
+              np.zeros(6)[1:4], np.zeros(7, np.int8)[1:].view(np.int16)]
     seen: dict = {}
     for v in values:
         k = aot._fast_key(v)

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..engine import aot
@@ -133,6 +135,79 @@ def move_values(vals, cols, qvals, qcols, avail, places, mode, tab, discs, geo, 
 _MOVE_VALUES = aot.entry(move_values)
 
 
+@njit(**KERNEL_OPTIONS)
+def avail_places(occ, qgeo, vals, geo, avail, places):
+    """The dice that may be taken (an occupied quarry position showing at least 3 faces: free sides and an
+    uncovered top) into ``avail`` and the pyramid spaces a die may go (empty, on the ground or on two placed
+    dice) into ``places``, both in index order, as the game kernel finds them; returns ``(n_avail, n_places)``.
+    ``qgeo``: :func:`.sim.quarry_table` (side neighbours, then the dice above)."""
+    n = occ.shape[0]
+    n_av = ZERO
+    for i in range(n):
+        if occ[i] == 0:
+            continue
+        faces = ZERO
+        top = True
+        for a in range(4):
+            q = qgeo[i, a]
+            if q >= n or occ[q] == 0:
+                faces += 1
+            q = qgeo[i, 4 + a]
+            if q < n and occ[q] != 0:
+                top = False
+        if top:
+            faces += 1
+        if faces >= 3:
+            avail[n_av] = i
+            n_av += 1
+    n_pl = ZERO
+    for s in range(vals.shape[0]):
+        if vals[s] == 0 and (geo[s, 1] < 0 or (vals[geo[s, 1]] != 0 and vals[geo[s, 2]] != 0)):
+            places[n_pl] = s
+            n_pl += 1
+    return n_av, n_pl
+
+
+@njit(**KERNEL_OPTIONS)
+def best_moves(moves, m, n_spaces, k, per_pair, order, seen, out):
+    """The ``k`` best of the ``m`` valued moves (rows ``(take, place, option, milli-VP)``) into ``out``, best
+    first, ties in enumeration order, at most ``per_pair`` of one (die, space); returns how many.  ``order``
+    (m,) and ``seen`` (quarry positions x ``n_spaces``) are scratch."""
+    for i in range(m):        # a stable insertion sort, best first
+        v = moves[i, 3]
+        j = i
+        while j > 0 and moves[order[j - 1], 3] < v:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    for i in range(m):
+        seen[moves[i, 0] * n_spaces + moves[i, 1]] = 0
+    c = ZERO
+    for j in range(m):
+        if c == k:
+            break
+        r = order[j]
+        key = moves[r, 0] * n_spaces + moves[r, 1]
+        if seen[key] < per_pair:
+            for a in range(4):
+                out[c, a] = moves[r, a]
+            c += 1
+        seen[key] += 1
+    return c
+
+
+_AVAIL_PLACES = aot.entry(avail_places)
+_BEST_MOVES = aot.entry(best_moves)
+
+
+@functools.cache
+def _quarry_table(players: int) -> np.ndarray:
+    geom = quarry_geometry(players)
+    t = np.ascontiguousarray(np.concatenate([geom.sides, geom.covers], axis=1), dtype=np.int64)
+    t.setflags(write=False)
+    return t
+
+
 def _places(vals) -> np.ndarray:
     sup = PYRAMID.supports
     ok = (vals == 0) & ((sup[:, 0] < 0) | ((vals[sup[:, 0]] != 0) & (vals[sup[:, 1]] != 0)))
@@ -151,29 +226,27 @@ def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, player
 
     At most ``per_pair`` skill options of one (die, space) are kept, so the candidates are different moves
     rather than one move with many equivalent skill uses.  Ties keep the enumeration order (die, space, option).
+    (Compiled: :func:`avail_places`, :func:`move_values` and :func:`best_moves`.)
     """
-    geom = quarry_geometry(players)
-    occ = np.asarray(occupied, dtype=np.int64)
-    avail = _available(occ, geom)
-    if (obs_values[avail] == 0).any():          # cannot happen (module docstring): a guard, not a branch
-        raise AssertionError("an available die's value is hidden")
+    occ = np.ascontiguousarray(occupied, dtype=np.int64)
+    n = occ.shape[0]
     v = np.array(vals, dtype=np.int64)
     c = np.array(cols, dtype=np.int64)
-    places = _places(v)
-    out = np.empty((len(avail) * len(places) * (K_OPTIONS + 1), 4), dtype=np.int64)   # rows :m written
-    z = np.zeros                  # the scratch arrays of workspace() move_values uses: work, opt, saved, terms, tmp
+    ov = np.ascontiguousarray(obs_values, dtype=np.int64)
+    avail = np.empty(n, np.int64)
+    places = np.empty(PYRAMID.n, np.int64)
     with compile_options():
-        m = _MOVE_VALUES(v, c, np.ascontiguousarray(obs_values, dtype=np.int64),
-                        np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
-                        np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
-                        z(12, np.int64), z(10, np.int64), z(10, np.int64), out)
-    moves = out[:m]
-    order = np.argsort(-moves[:, 3], kind="stable")
-    # the rank of each move among the moves of its (die, space), best first: keep ranks < per_pair
-    pair = (moves[order, 0] * PYRAMID.n + moves[order, 1])
-    by_pair = np.argsort(pair, kind="stable")              # grouped by pair, best first within a group
-    grouped = pair[by_pair]
-    starts = np.flatnonzero(np.concatenate([[True], grouped[1:] != grouped[:-1]]))
-    rank = np.empty(m, np.int64)
-    rank[by_pair] = np.arange(m) - np.repeat(starts, np.diff(np.concatenate([starts, [m]])))
-    return moves[order[rank < per_pair][:k]]
+        n_av, n_pl = _AVAIL_PLACES(occ, _quarry_table(players), v, GEO, avail, places)
+    avail, places = avail[:n_av], places[:n_pl]
+    if (ov[avail] == 0).any():          # cannot happen (module docstring): a guard, not a branch
+        raise AssertionError("an available die's value is hidden")
+    moves = np.empty((n_av * n_pl * (K_OPTIONS + 1), 4), dtype=np.int64)   # rows :m written
+    z = np.zeros                  # the scratch arrays of workspace() move_values uses: work, opt, saved, terms, tmp
+    out = np.empty((max(int(k), 0), 4), np.int64)
+    with compile_options():
+        m = _MOVE_VALUES(v, c, ov, np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
+                         np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
+                         z(12, np.int64), z(10, np.int64), z(10, np.int64), moves)
+        got = _BEST_MOVES(moves, np.int64(m), np.int64(PYRAMID.n), np.int64(k), np.int64(per_pair),
+                          np.empty(max(m, 1), np.int64), np.empty(n * PYRAMID.n, np.int64), out)
+    return out[:got]

@@ -189,6 +189,54 @@ def test_candidates_are_the_best_and_diverse():
     assert cand[0, 3] == evaluate(vv, cc, g.table, "lookahead")
 
 
+def _reference_moves(g, seat):
+    """Every legal (die, space, option) the readable game offers, valued by the lookahead valuation, sorted best
+    first (ties in enumeration order)."""
+    rows = []
+    for t in g.legal_takes():
+        for p in range(21):
+            vals = g.pyramids[seat][0]
+            if vals[p] or not (PYRAMID.supports[p, 0] < 0 or (vals[PYRAMID.supports[p, 0]]
+                                                              and vals[PYRAMID.supports[p, 1]])):
+                continue
+            v, c = g.after_place(seat, int(t), p)
+            rows.append((int(t), p, -1, evaluate(v, c, g.table, "lookahead")))
+            for o, act in enumerate(g.skill_options(v, c, p)):
+                rows.append((int(t), p, o, evaluate(*apply_action(v, c, act), g.table, "lookahead")))
+    rows.sort(key=lambda r: -r[3])     # stable: ties keep the enumeration order
+    return rows
+
+
+def _thinned(rows, k, per_pair):
+    """The first ``k`` of ``rows`` keeping at most ``per_pair`` of one (die, space)."""
+    kept, count = [], {}
+    for r in rows:
+        count[r[:2]] = count.get(r[:2], 0) + 1
+        if count[r[:2]] <= per_pair:
+            kept.append(r)
+    return kept[:k]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_compiled_candidates_are_the_spelled_out_ones(players):
+    """:func:`candidates` (compiled: the available dice and places, every move valued, the best chosen) against
+    the readable game's own moves, sorted and thinned in Python, on positions from the start to the end."""
+    tab = kernel_tables(Setup.default())["tab"]
+    checked = 0
+    for seed in range(3):
+        for turns in (0, 5 * players + seed, 21 * players - 2 - seed):
+            g = midgame(seed + 10 * players, players=players, turns=turns)
+            v, c = observe(g.quarry.values, g.quarry.colours, g.quarry.occupied, players)
+            moves = _reference_moves(g, g.seat)
+            for k, per_pair in ((8, 2), (3, 1), (500, 500)):
+                got = candidates(*g.pyramids[g.seat], v, c, g.quarry.occupied, tab, g.table.discs, players, k=k,
+                                 per_pair=per_pair)
+                want = _thinned(moves, k, per_pair)
+                assert [tuple(int(x) for x in r) for r in got] == want, (seed, turns, k, per_pair)
+                checked += 1
+    assert checked == 27
+
+
 # ----------------------------------------------------------------------------------------- the kernel's resumable games
 def test_a_game_resumed_mid_way_is_the_same_game():
     setup = Setup.default()
