@@ -332,8 +332,8 @@ def _no_openings_file():
 
 #: all-optimal 4-player games whose memo builds the bench's own openings file (seed :data:`OPENINGS_SEED`, never
 #: a timed game's): about 4 CPU s once, as a user's first long run builds it (measured 2026-12-07, 32 games
-#: after the file: 158-211 games per CPU-second from 256 games, 156-195 from 512, 105-136 from 1,024: a larger
-#: memo misses the CPU's cache more often)
+#: after the file: 158-211 games per CPU-second from 256 games, 156-195 from 512, 105-136 from 1,024: the file
+#: keeps whole layers up to its cap, all of 256 games' memo but only the earlier boards of more games)
 N_OPENINGS = 256
 OPENINGS_SEED = 5000
 
@@ -411,9 +411,9 @@ def carried_memo_cases(quick: bool = False) -> list[BenchCase]:
                        f"games of other seeds, their memo's openings file written (CPU)", "games", build, cpu=True,
                        game="purramid", repeat=1),
              BenchCase(f"purramid all-optimal 4p games per CPU-s vs all greedy (1 thread, {n_after} games, memo from "
-                       f"the solved openings file of {n_build} games of other seeds, loaded untimed)", "games", openings,
-                       greedy, "all seats greedy, same seeds, CPU", min_ratio=1 / 30, min_rate=100.0, cpu=True,
-                       game="purramid", repeat=1)]
+                       f"the solved openings file of {n_build} games of other seeds, loaded untimed)", "games",
+                       openings, greedy, "all seats greedy, same seeds, CPU", min_ratio=1 / 30, min_rate=100.0,
+                       cpu=True, game="purramid", repeat=1)]
     code = ("import json, sys, time\n"
             "from pyradice_lab.purramid.sim import optimal_bench_run\n"
             "n, p = int(sys.argv[1]), int(sys.argv[2])\n"

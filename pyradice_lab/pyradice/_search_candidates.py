@@ -245,8 +245,8 @@ def candidates(vals, cols, obs_values, obs_colours, occupied, tab, discs, player
     out = np.empty((max(int(k), 0), 4), np.int64)
     with compile_options():
         m = _MOVE_VALUES(v, c, ov, np.ascontiguousarray(obs_colours, dtype=np.int64), avail, places, np.int64(2), tab,
-                         np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64), z((K_OPTIONS, 19), np.int64),
-                         z(12, np.int64), z(10, np.int64), z(10, np.int64), moves)
+                         np.ascontiguousarray(discs, dtype=np.int64), GEO, z(46, np.int64),
+                         z((K_OPTIONS, 19), np.int64), z(12, np.int64), z(10, np.int64), z(10, np.int64), moves)
         got = _BEST_MOVES(moves, np.int64(m), np.int64(PYRAMID.n), np.int64(k), np.int64(per_pair),
                           np.empty(max(m, 1), np.int64), np.empty(n * PYRAMID.n, np.int64), out)
     return out[:got]
