@@ -570,6 +570,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "strided array would take a build of another type)", "pyradice_lab/engine/aot.py",
              "        return (a.dtype, a.ndim, a.flags.num)", "        return (a.dtype, a.ndim)",
              ("tests/test_aot.py", "-k", "fast_keys")),
+    Mutation("write-openings-force-unchecked", "the pool's write_openings takes any value as force",
+             "pyradice_lab/purramid/memopool.py", "        if not isinstance(force, bool):\n",
+             "        if False:\n", ("tests/purramid/test_memopool.py", "-k", "writes_every")),
     Mutation("openings-bench-built-from-timed-seed", "the bench's openings file is built from the games it then "
              "times (a replay, not solved openings)", "pyradice_lab/purramid/bench.py",
              "optimal_bench_run(n_build, seats, OPENINGS_SEED, seats)", "optimal_bench_run(n_build, seats, 1, seats)",

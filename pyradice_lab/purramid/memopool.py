@@ -312,6 +312,8 @@ class MemoPool:
         """Write the openings file of every idle memo's setting (:func:`save_openings`; ``force``: also when the
         memo is small or a file as large exists), e.g. after a run of games built them; returns the files
         written."""
+        if not isinstance(force, bool):
+            raise TypeError(f"force must be True or False, got {force!r}")
         with self._lock:
             items = [(key, m) for key, ms in self._idle.items() for m in ms]
         return [p for key, m in items if (p := save_openings(key, m, force=force)) is not None]

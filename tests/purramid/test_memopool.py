@@ -211,6 +211,8 @@ def test_the_pool_writes_every_idle_memos_openings(tiny_memo, own_cache):
         assert memopool.openings_layers(key) >= 0
         memopool.POOL.clear()
         assert memopool.POOL.write_openings(force=True) == []
+        with pytest.raises(TypeError, match="force must be True or False, got 'yes'"):
+            memopool.POOL.write_openings(force="yes")
 
 
 def test_the_worker_pool_bench_rows(monkeypatch):
