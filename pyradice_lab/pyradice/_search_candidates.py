@@ -202,19 +202,16 @@ _BEST_MOVES = aot.entry(best_moves)
 
 @functools.cache
 def _quarry_table(players: int) -> np.ndarray:
-    geom = quarry_geometry(players)
-    t = np.ascontiguousarray(np.concatenate([geom.sides, geom.covers], axis=1), dtype=np.int64)
+    """:func:`.sim.quarry_table` for ``players``, made once per process (read-only: it is shared)."""
+    from .sim import quarry_table
+
+    t = quarry_table(players)
     t.setflags(write=False)
     return t
 
 
-def _places(vals) -> np.ndarray:
-    sup = PYRAMID.supports
-    ok = (vals == 0) & ((sup[:, 0] < 0) | ((vals[sup[:, 0]] != 0) & (vals[sup[:, 1]] != 0)))
-    return np.flatnonzero(ok).astype(np.int64)
-
-
 def _available(occ, geom) -> np.ndarray:
+    """The quarry positions that may be taken (numpy; the readable position and the advisor use it)."""
     pad = np.concatenate([occ.astype(bool), [False]])
     faces = (~pad[geom.sides]).sum(axis=1) + ~pad[geom.covers].any(axis=1)
     return np.flatnonzero(occ.astype(bool) & (faces >= 3)).astype(np.int64)

@@ -59,7 +59,6 @@ from ..engine import aot
 from ..engine._jit import njit
 from ._search_candidates import (
     _available as _available,
-    _places as _places,
     box_counts,
     candidates,
     determinize,
